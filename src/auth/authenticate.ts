@@ -1,0 +1,117 @@
+// Turns request headers into a Principal: who is calling, for which workspace, with which scope.
+import { AppError, unauthorized, validationField } from '../errors.ts';
+import type { ApiKeyService } from './api-keys.ts';
+import type { JwtService } from './jwt.ts';
+import { looksLikeJwt } from './jwt.ts';
+import type { AccountService, UserRow } from './accounts.ts';
+import type { PlanCatalog } from './plans.ts';
+import { FULL_SCOPE, type Scope } from './scopes.ts';
+import type { Role, WorkspaceService } from './workspaces.ts';
+
+export interface Principal {
+  kind: 'api_key' | 'jwt';
+  /** The user behind a JWT; null for API keys. */
+  user: UserRow | null;
+  workspaceId: string;
+  planId: string;
+  role: Role | null;
+  scope: Scope;
+  keyId: string | null;
+}
+
+export interface UserPrincipal {
+  kind: 'jwt';
+  user: UserRow;
+}
+
+export interface Credentials {
+  token: string | undefined;
+  workspaceHeader: string | undefined;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function credentialsFrom(headers: Record<string, string | string[] | undefined>): Credentials {
+  const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v)?.trim() || undefined;
+  let token = first(headers['x-api-key']);
+  const auth = first(headers.authorization);
+  if (!token && auth) {
+    const m = /^Bearer\s+(.+)$/i.exec(auth);
+    token = m?.[1]?.trim();
+  }
+  return { token, workspaceHeader: first(headers['x-workspace-id']) };
+}
+
+export class Authenticator {
+  readonly #keys: ApiKeyService;
+  readonly #jwt: JwtService;
+  readonly #accounts: AccountService;
+  readonly #workspaces: WorkspaceService;
+  readonly #plans: PlanCatalog;
+
+  constructor(keys: ApiKeyService, jwt: JwtService, accounts: AccountService, workspaces: WorkspaceService, plans: PlanCatalog) {
+    this.#keys = keys;
+    this.#jwt = jwt;
+    this.#accounts = accounts;
+    this.#workspaces = workspaces;
+    this.#plans = plans;
+  }
+
+  /** A JWT-only caller, not bound to a workspace (account and workspace-management routes). */
+  async user(creds: Credentials): Promise<UserPrincipal> {
+    if (!creds.token) throw unauthorized();
+    if (!looksLikeJwt(creds.token)) {
+      throw new AppError('forbidden', 'This route needs a user session (JWT); API keys cannot call it.');
+    }
+    return { kind: 'jwt', user: await this.#sessionUser(creds.token) };
+  }
+
+  /** A caller acting on one workspace: an API key, or a JWT plus X-Workspace-Id. */
+  async workspace(creds: Credentials): Promise<Principal> {
+    if (!creds.token) throw unauthorized();
+    if (creds.workspaceHeader !== undefined && !UUID.test(creds.workspaceHeader)) {
+      throw validationField(['header', 'x-workspace-id'], 'X-Workspace-Id must be a UUID', 'uuid_parsing');
+    }
+    if (!looksLikeJwt(creds.token)) {
+      const key = await this.#keys.authenticate(creds.token);
+      if (creds.workspaceHeader && creds.workspaceHeader.toLowerCase() !== key.workspaceId) {
+        throw new AppError('forbidden', 'workspace does not match API key');
+      }
+      // A key of a workspace whose plan lost API access stops working.
+      this.#plans.assertFeature(key.planId, 'api_keys_enabled');
+      return {
+        kind: 'api_key',
+        user: null,
+        workspaceId: key.workspaceId,
+        planId: key.planId,
+        role: null,
+        scope: key.scope,
+        keyId: key.id,
+      };
+    }
+    const user = await this.#sessionUser(creds.token);
+    if (!creds.workspaceHeader) {
+      throw new AppError('bad_request', 'X-Workspace-Id header is required when authenticating with a user session (JWT).');
+    }
+    const m = await this.#workspaces.membership(creds.workspaceHeader.toLowerCase(), user.id);
+    // Not found and not a member answer alike, so workspace ids cannot be probed.
+    if (!m) throw new AppError('forbidden', 'You are not a member of this workspace.');
+    return {
+      kind: 'jwt',
+      user,
+      workspaceId: m.ws.id,
+      planId: m.ws.planId,
+      role: m.role,
+      scope: FULL_SCOPE,
+      keyId: null,
+    };
+  }
+
+  async #sessionUser(token: string): Promise<UserRow> {
+    const claims = await this.#jwt.verify(token);
+    if (!claims) throw unauthorized('Invalid or expired token.');
+    const user = await this.#accounts.byId(claims.userId);
+    if (!user || !user.isActive) throw unauthorized('Invalid or expired token.');
+    return user;
+  }
+}

@@ -1,0 +1,139 @@
+import { randomBytes } from 'node:crypto';
+import { and, count, eq, inArray } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+import { workspaceMembers, workspaces } from '../db/schema.ts';
+import { AppError, notFound } from '../errors.ts';
+import { PLATFORMS, type Platform } from './scopes.ts';
+import type { PlanCatalog } from './plans.ts';
+
+export type WorkspaceRow = typeof workspaces.$inferSelect;
+export type Role = 'owner' | 'member';
+
+/** Answers which networks a workspace has connected; the connections module plugs in here. */
+export type ConnectedPlatforms = (workspaceIds: string[]) => Promise<Map<string, Set<Platform>>>;
+
+function slugify(name: string): string {
+  const base = name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 40);
+  return `${base || 'workspace'}-${randomBytes(3).toString('hex')}`;
+}
+
+export class WorkspaceService {
+  readonly #db: Db;
+  readonly #plans: PlanCatalog;
+  readonly #defaultPlan: string;
+  connectedPlatforms: ConnectedPlatforms = async () => new Map();
+
+  constructor(db: Db, plans: PlanCatalog, defaultPlan: string) {
+    this.#db = db;
+    this.#plans = plans;
+    this.#defaultPlan = defaultPlan;
+  }
+
+  async createInTx(tx: Db, ownerId: string, name: string): Promise<WorkspaceRow> {
+    const [ws] = await tx
+      .insert(workspaces)
+      .values({ name, slug: slugify(name), ownerId, planId: this.#defaultPlan })
+      .returning();
+    await tx.insert(workspaceMembers).values({ workspaceId: ws!.id, userId: ownerId, role: 'owner' });
+    return ws!;
+  }
+
+  /** Creates a further workspace, within the workspace limit of the owner's most generous plan. */
+  async create(ownerId: string, name: string): Promise<WorkspaceRow> {
+    return this.#db.transaction(async (tx) => {
+      const owned = await tx.select({ planId: workspaces.planId }).from(workspaces).where(eq(workspaces.ownerId, ownerId));
+      const planIds = owned.length ? owned.map((o) => o.planId) : [this.#defaultPlan];
+      const limits = planIds.map((p) => this.#plans.get(p).limits.max_workspaces);
+      const limit = limits.includes(null) ? null : Math.max(...(limits as number[]));
+      if (limit !== null && owned.length >= limit) {
+        throw new AppError('limit_reached', {
+          error: 'workspace_limit',
+          used: owned.length,
+          limit,
+          message: `Workspace limit reached: your plan allows ${limit} workspace(s).`,
+        });
+      }
+      return this.createInTx(tx as unknown as Db, ownerId, name);
+    });
+  }
+
+  async listForUser(userId: string): Promise<(WorkspaceRow & { role: Role })[]> {
+    const rows = await this.#db
+      .select({ ws: workspaces, role: workspaceMembers.role })
+      .from(workspaceMembers)
+      .innerJoin(workspaces, eq(workspaces.id, workspaceMembers.workspaceId))
+      .where(eq(workspaceMembers.userId, userId))
+      .orderBy(workspaces.createdAt);
+    return rows.map((r) => ({ ...r.ws, role: r.role }));
+  }
+
+  async membership(workspaceId: string, userId: string): Promise<{ ws: WorkspaceRow; role: Role } | undefined> {
+    const [row] = await this.#db
+      .select({ ws: workspaces, role: workspaceMembers.role })
+      .from(workspaceMembers)
+      .innerJoin(workspaces, eq(workspaces.id, workspaceMembers.workspaceId))
+      .where(and(eq(workspaceMembers.workspaceId, workspaceId), eq(workspaceMembers.userId, userId)));
+    return row;
+  }
+
+  async byId(id: string): Promise<WorkspaceRow | undefined> {
+    const [ws] = await this.#db.select().from(workspaces).where(eq(workspaces.id, id));
+    return ws;
+  }
+
+  async setPlan(id: string, planId: string): Promise<WorkspaceRow> {
+    if (!this.#plans.has(planId)) throw new AppError('validation', [{ loc: ['body', 'plan_id'], msg: `Unknown plan '${planId}'. Known: ${this.#plans.list().map((p) => p.plan_id).join(', ')}`, type: 'enum' }]);
+    const [ws] = await this.#db.update(workspaces).set({ planId, updatedAt: new Date() }).where(eq(workspaces.id, id)).returning();
+    if (!ws) throw notFound('Workspace not found');
+    return ws;
+  }
+
+  async ownedCount(userId: string): Promise<number> {
+    const [r] = await this.#db.select({ n: count() }).from(workspaces).where(eq(workspaces.ownerId, userId));
+    return Number(r?.n ?? 0);
+  }
+
+  async ownerIds(workspaceId: string): Promise<string[]> {
+    const rows = await this.#db
+      .select({ userId: workspaceMembers.userId })
+      .from(workspaceMembers)
+      .where(and(eq(workspaceMembers.workspaceId, workspaceId), eq(workspaceMembers.role, 'owner')));
+    return rows.map((r) => r.userId);
+  }
+
+  async toWire(list: (WorkspaceRow & { role?: Role })[]) {
+    const connected = list.length ? await this.connectedPlatforms(list.map((w) => w.id)) : new Map<string, Set<Platform>>();
+    const members = list.length
+      ? await this.#db
+          .select({ id: workspaceMembers.workspaceId, n: count() })
+          .from(workspaceMembers)
+          .where(inArray(workspaceMembers.workspaceId, list.map((w) => w.id)))
+          .groupBy(workspaceMembers.workspaceId)
+      : [];
+    const memberCount = new Map(members.map((m) => [m.id, Number(m.n)]));
+    return list.map((w) => {
+      const set = connected.get(w.id) ?? new Set<Platform>();
+      const flags = Object.fromEntries(PLATFORMS.map((p) => [`${p}_connected`, set.has(p)]));
+      return {
+        id: w.id,
+        name: w.name,
+        slug: w.slug,
+        owner_id: w.ownerId,
+        plan_id: w.planId,
+        time_zone: w.timeZone,
+        role: w.role ?? null,
+        created_at: w.createdAt.toISOString(),
+        updated_at: w.updatedAt.toISOString(),
+        ...flags,
+        connected_social_count: set.size,
+        member_count: memberCount.get(w.id) ?? 0,
+      };
+    });
+  }
+}

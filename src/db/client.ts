@@ -1,0 +1,131 @@
+// Opens the database: embedded PGlite under the data directory (default) or PostgreSQL via DATABASE_URL.
+// Both are driven through the same Drizzle PgDatabase type, so repositories never know which one runs.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import { sql } from 'drizzle-orm';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import pg from 'pg';
+import * as schema from './schema.ts';
+import { acquireDirLock, type DirLock } from './lock.ts';
+
+export type Schema = typeof schema;
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+
+export const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations', import.meta.url));
+// An arbitrary constant shared by every Herald process migrating the same PostgreSQL.
+const MIGRATION_LOCK_ID = 7_246_813_507;
+
+export interface Database {
+  kind: 'pglite' | 'postgres';
+  db: Db;
+  /** Raw driver handle for libraries that need it (the job queue). */
+  pglite?: PGlite;
+  pool?: pg.Pool;
+  migrate(): Promise<void>;
+  /** Number of migrations applied vs. shipped, for /readyz. */
+  migrationStatus(): Promise<{ applied: number; shipped: number }>;
+  close(): Promise<void>;
+}
+
+export interface OpenOptions {
+  databaseUrl?: string | undefined;
+  dataDir: string;
+  /** In-memory PGlite (tests): no lock file and no directory. */
+  memory?: boolean;
+  poolSize?: number;
+}
+
+export async function openDatabase(opts: OpenOptions): Promise<Database> {
+  return opts.databaseUrl ? openPostgres(opts.databaseUrl, opts.poolSize ?? 10) : openPglite(opts);
+}
+
+async function shippedMigrations(): Promise<number> {
+  const { readFile } = await import('node:fs/promises');
+  const journal = JSON.parse(await readFile(join(MIGRATIONS_DIR, 'meta', '_journal.json'), 'utf8')) as {
+    entries: unknown[];
+  };
+  return journal.entries.length;
+}
+
+async function appliedMigrations(db: Db): Promise<number> {
+  try {
+    const res = await db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`);
+    return Number(((res as { rows: { n: number }[] }).rows[0])?.n ?? 0);
+  } catch {
+    return 0;
+  }
+}
+
+async function openPglite(opts: OpenOptions): Promise<Database> {
+  let lock: DirLock | undefined;
+  let client: PGlite;
+  if (opts.memory) {
+    client = new PGlite();
+  } else {
+    const dir = join(opts.dataDir, 'pglite');
+    mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
+    // Two processes on one PGlite directory corrupt it silently: hold a lock for the process lifetime.
+    lock = acquireDirLock(join(opts.dataDir, 'pglite.lock'));
+    try {
+      client = new PGlite(dir);
+      await client.waitReady;
+    } catch (err) {
+      lock.release();
+      throw err;
+    }
+  }
+  const db = drizzlePglite(client, { schema }) as unknown as Db;
+  return {
+    kind: 'pglite',
+    db,
+    pglite: client,
+    async migrate() {
+      await migratePglite(db as unknown as Parameters<typeof migratePglite>[0], { migrationsFolder: MIGRATIONS_DIR });
+    },
+    async migrationStatus() {
+      return { applied: await appliedMigrations(db), shipped: await shippedMigrations() };
+    },
+    async close() {
+      await client.close();
+      lock?.release();
+    },
+  };
+}
+
+async function openPostgres(url: string, poolSize: number): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  // An idle client's error (server restart) must not crash the process; the next query reconnects.
+  pool.on('error', () => {});
+  const db = drizzlePg(pool, { schema }) as unknown as Db;
+  return {
+    kind: 'postgres',
+    db,
+    pool,
+    async migrate() {
+      // Several instances may boot at once: serialise migrations on a session-level advisory lock.
+      const client = await pool.connect();
+      try {
+        await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
+        try {
+          await migratePg(drizzlePg(client), { migrationsFolder: MIGRATIONS_DIR });
+        } finally {
+          await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]);
+        }
+      } finally {
+        client.release();
+      }
+    },
+    async migrationStatus() {
+      return { applied: await appliedMigrations(db), shipped: await shippedMigrations() };
+    },
+    async close() {
+      await pool.end();
+    },
+  };
+}

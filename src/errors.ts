@@ -1,0 +1,86 @@
+// One error type for the whole service and one table from code to HTTP status.
+// Bodies follow the FastAPI convention the interface requires: {"detail": ...}.
+
+export type ErrorCode =
+  | 'bad_request'
+  | 'unauthorized'
+  | 'APIKEY_INVALID'
+  | 'APIKEY_REVOKED'
+  | 'APIKEY_EXPIRED'
+  | 'APIKEY_RATE_LIMIT'
+  | 'forbidden'
+  | 'scope_denied'
+  | 'plan_required'
+  | 'insufficient_credits'
+  | 'limit_reached'
+  | 'not_found'
+  | 'conflict'
+  | 'validation'
+  | 'payload_too_large'
+  | 'internal';
+
+const STATUS: Record<ErrorCode, number> = {
+  bad_request: 400,
+  unauthorized: 401,
+  APIKEY_INVALID: 401,
+  APIKEY_REVOKED: 401,
+  APIKEY_EXPIRED: 401,
+  APIKEY_RATE_LIMIT: 429,
+  forbidden: 403,
+  scope_denied: 403,
+  plan_required: 403,
+  insufficient_credits: 402,
+  limit_reached: 403,
+  not_found: 404,
+  conflict: 409,
+  validation: 422,
+  payload_too_large: 413,
+  internal: 500,
+};
+
+export interface FieldError {
+  loc: (string | number)[];
+  msg: string;
+  type: string;
+}
+
+export type Detail = string | Record<string, unknown> | FieldError[];
+
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly detail: Detail;
+  readonly headers: Record<string, string>;
+  /** Whether repeating the same call later may succeed (rate limits, transient faults). */
+  readonly retryable: boolean;
+
+  constructor(code: ErrorCode, detail: Detail, opts: { headers?: Record<string, string>; retryable?: boolean } = {}) {
+    super(typeof detail === 'string' ? detail : code);
+    this.name = 'AppError';
+    this.code = code;
+    this.status = STATUS[code];
+    this.detail = detail;
+    this.headers = opts.headers ?? {};
+    this.retryable = opts.retryable ?? (code === 'APIKEY_RATE_LIMIT' || code === 'internal');
+  }
+
+  body(): { detail: Detail } {
+    return { detail: this.detail };
+  }
+}
+
+export const badRequest = (msg: string) => new AppError('bad_request', msg);
+export const notFound = (msg: string) => new AppError('not_found', msg);
+export const conflict = (msg: string) => new AppError('conflict', msg);
+export const forbidden = (msg: string) => new AppError('forbidden', msg);
+export const unauthorized = (msg = 'Not authenticated') =>
+  new AppError('unauthorized', msg, { headers: { 'www-authenticate': 'Bearer' } });
+
+export function validationError(errors: FieldError[]): AppError {
+  return new AppError('validation', errors);
+}
+
+/** A single-field 422, e.g. validationField(['body', 'email'], 'value is not a valid email'). */
+export function validationField(loc: (string | number)[], msg: string, type = 'value_error'): AppError {
+  return validationError([{ loc, msg, type }]);
+}

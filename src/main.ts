@@ -1,0 +1,54 @@
+// Starts the HTTP server over a context, and stops it gracefully on SIGTERM/SIGINT.
+import type { FastifyInstance } from 'fastify';
+import type { Config } from './config.ts';
+import { createContext, type AppContext, type ContextOverrides } from './context.ts';
+import { buildApp } from './transports/rest/app.ts';
+
+export interface Running {
+  ctx: AppContext;
+  app: FastifyInstance;
+  url: string;
+  stop(): Promise<void>;
+}
+
+export async function startServer(config: Config, overrides: ContextOverrides = {}): Promise<Running> {
+  const ctx = await createContext(config, overrides);
+  let app: FastifyInstance;
+  try {
+    app = await buildApp(ctx, { defaultMetrics: true });
+    await app.listen({ port: config.port, host: config.host });
+  } catch (err) {
+    await ctx.close();
+    throw err;
+  }
+  const addr = app.server.address();
+  const url = typeof addr === 'object' && addr ? `http://${addr.family === 'IPv6' ? `[${addr.address}]` : addr.address}:${addr.port}` : config.publicUrl;
+  let stopping: Promise<void> | undefined;
+  const stop = () =>
+    (stopping ??= (async () => {
+      // close() stops accepting connections and waits for in-flight requests to finish.
+      await app.close();
+      await ctx.close();
+    })());
+  return { ctx, app, url, stop };
+}
+
+export function stopOnSignals(running: Running, timeoutSeconds: number): void {
+  const handler = (signal: NodeJS.Signals) => {
+    running.ctx.logger.info({ signal }, 'shutting down');
+    const timer = setTimeout(() => {
+      running.ctx.logger.error('graceful shutdown timed out; exiting');
+      process.exit(1);
+    }, timeoutSeconds * 1000);
+    timer.unref();
+    running.stop().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        running.ctx.logger.error({ err }, 'error during shutdown');
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', handler);
+  process.once('SIGINT', handler);
+}

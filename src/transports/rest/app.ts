@@ -1,0 +1,93 @@
+// Builds the Fastify application over an AppContext. Routes are thin: parse → service → shape.
+import { createHash, randomUUID } from 'node:crypto';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import rateLimit from '@fastify/rate-limit';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { Redis } from 'ioredis';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { AppContext } from '../../context.ts';
+import { AppError } from '../../errors.ts';
+import { accessPlugin } from './access.ts';
+import { installErrorHandling } from './errors.ts';
+import { installMetrics } from './metrics.ts';
+import { credentialsFrom } from '../../auth/authenticate.ts';
+import { authRoutes } from './routes/auth.ts';
+import { workspaceRoutes } from './routes/workspaces.ts';
+import { billingRoutes } from './routes/billing.ts';
+import { opsRoutes } from './routes/ops.ts';
+import { adminRoutes } from './routes/admin.ts';
+
+export interface BuildOptions {
+  /** Process-level metrics (event loop, memory); off in tests that build many apps. */
+  defaultMetrics?: boolean;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+const UNLIMITED_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
+
+export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promise<FastifyInstance> {
+  const app: FastifyInstance = Fastify({
+    loggerInstance: ctx.logger as FastifyBaseLogger,
+    trustProxy: ctx.config.trustProxy,
+    routerOptions: { ignoreTrailingSlash: true },
+    bodyLimit: 10 * 1024 * 1024,
+    // Honour a proxy's request id when it is well-formed; otherwise mint one.
+    genReqId: (req) => {
+      const incoming = req.headers['x-request-id'];
+      return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    },
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.addHook('onRequest', async (req, reply) => {
+    reply.header('x-request-id', req.id);
+  });
+  installErrorHandling(app);
+  const metrics = installMetrics(app, { defaultMetrics: opts.defaultMetrics ?? false });
+
+  const redis = ctx.config.redisUrl ? new Redis(ctx.config.redisUrl, { maxRetriesPerRequest: 1, lazyConnect: false }) : undefined;
+  if (redis) app.addHook('onClose', async () => void (await redis.quit().catch(() => {})));
+  await app.register(rateLimit, {
+    global: true,
+    max: ctx.config.rateLimit.max,
+    timeWindow: ctx.config.rateLimit.windowSeconds * 1000,
+    enableDraftSpec: true,
+    ...(redis ? { redis, nameSpace: 'herald-rl:' } : {}),
+    allowList: (req) => UNLIMITED_PATHS.has(req.url.split('?')[0] ?? ''),
+    // Budgets are per credential (hashed: raw secrets are never used as store keys); anonymous calls by address.
+    keyGenerator: (req) => {
+      const { token } = credentialsFrom(req.headers);
+      return token ? `k:${createHash('sha256').update(token).digest('base64url')}` : `ip:${req.ip}`;
+    },
+    errorResponseBuilder: (_req, context) =>
+      new AppError(
+        'APIKEY_RATE_LIMIT',
+        { error: 'APIKEY_RATE_LIMIT', message: 'API key rate limit exceeded.' },
+        { headers: { 'retry-after': String(Math.ceil(context.ttl / 1000)) } },
+      ),
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'Herald API', version: '0.1.0', description: 'Self-hosted social publishing.' },
+      components: {
+        securitySchemes: {
+          ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+          Bearer: { type: 'http', scheme: 'bearer' },
+        },
+      },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+  await app.register(accessPlugin, { ctx });
+
+  await app.register(opsRoutes, { ctx, metrics });
+  await app.register(authRoutes, { ctx });
+  await app.register(workspaceRoutes, { ctx });
+  await app.register(billingRoutes, { ctx });
+  await app.register(adminRoutes, { ctx });
+  return app;
+}

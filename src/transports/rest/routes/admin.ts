@@ -1,0 +1,78 @@
+// Administrator actions over HTTP, the same as the CLI's: needed while an embedded server holds the database.
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppContext } from '../../../context.ts';
+import { publicUser } from '../../../auth/accounts.ts';
+import { keyToWire } from '../../../auth/api-keys.ts';
+import { notFound } from '../../../errors.ts';
+import { signupBody } from './auth.ts';
+import { userSchema, userSecurity, workspaceIdParams } from '../schemas.ts';
+
+export async function adminRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const admin = { access: { kind: 'admin' as const } };
+
+  r.post(
+    '/admin/users',
+    {
+      config: admin,
+      schema: {
+        tags: ['admin'],
+        summary: 'Create a user (works when sign-up is closed)',
+        security: userSecurity,
+        body: signupBody.extend({ is_admin: z.boolean().default(false) }),
+        response: { 201: userSchema },
+      },
+    },
+    async (req, reply) => {
+      const { is_admin, ...input } = req.body;
+      const user = await ctx.accounts.signup(input, { force: true, admin: is_admin });
+      reply.code(201);
+      return publicUser(user);
+    },
+  );
+
+  r.post(
+    '/admin/workspaces/:workspace_id/api-keys',
+    {
+      config: admin,
+      schema: {
+        tags: ['admin'],
+        summary: "Create an API key for any workspace (ignores the plan's api_keys_enabled)",
+        security: userSecurity,
+        params: workspaceIdParams,
+        body: z.object({ name: z.string().max(120).nullable().optional(), scope: z.string().max(200).default('full') }),
+        response: { 201: z.object({ id: z.uuid(), secret: z.string(), scope: z.string(), key_prefix: z.string() }) },
+      },
+    },
+    async (req, reply) => {
+      const ws = await ctx.workspaces.byId(req.params.workspace_id);
+      if (!ws) throw notFound('Workspace not found');
+      const { row, secret } = await ctx.apiKeys.create({ workspaceId: ws.id, name: req.body.name ?? null, scope: req.body.scope, createdBy: null });
+      reply.code(201);
+      const wire = keyToWire(row);
+      return { id: wire.id, secret, scope: wire.scope, key_prefix: wire.key_prefix };
+    },
+  );
+
+  r.put(
+    '/admin/workspaces/:workspace_id/plan',
+    {
+      config: admin,
+      schema: {
+        tags: ['admin'],
+        summary: "Set a workspace's plan",
+        security: userSecurity,
+        params: workspaceIdParams,
+        body: z.object({ plan_id: z.string().min(1) }),
+        response: { 200: z.object({ workspace_id: z.uuid(), plan_id: z.string() }) },
+      },
+    },
+    async (req) => {
+      const ws = await ctx.workspaces.setPlan(req.params.workspace_id, req.body.plan_id);
+      ctx.apiKeys.invalidate();
+      return { workspace_id: ws.id, plan_id: ws.planId };
+    },
+  );
+}

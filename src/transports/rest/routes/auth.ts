@@ -1,0 +1,58 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppContext } from '../../../context.ts';
+import { publicUser } from '../../../auth/accounts.ts';
+import { AppError } from '../../../errors.ts';
+import { userOf } from '../access.ts';
+import { sessionSchema, userSchema, userSecurity } from '../schemas.ts';
+
+export const signupBody = z.object({
+  email: z.email().max(320),
+  password: z.string().min(8, 'Password must be at least 8 characters').max(256),
+  full_name: z.string().trim().max(200).optional(),
+  username: z.string().trim().min(1).max(64).optional(),
+  workspace_name: z.string().trim().min(1).max(120).optional(),
+});
+
+const loginBody = z.object({ email: z.string().min(1).max(320), password: z.string().min(1).max(256) });
+
+export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  r.post(
+    '/auth/signup',
+    {
+      config: { access: { kind: 'public' } },
+      schema: { tags: ['auth'], summary: 'Create an account and its first workspace', body: signupBody, response: { 201: sessionSchema } },
+    },
+    async (req, reply) => {
+      const user = await ctx.accounts.signup(req.body);
+      reply.code(201);
+      return { access_token: await ctx.jwt.issue(user.id), token_type: 'bearer' as const, user: publicUser(user) };
+    },
+  );
+
+  r.post(
+    '/auth/login',
+    {
+      config: { access: { kind: 'public' } },
+      schema: { tags: ['auth'], summary: 'Log in with email and password', body: loginBody, response: { 200: sessionSchema } },
+    },
+    async (req) => {
+      const user = await ctx.accounts.login(req.body.email, req.body.password);
+      // One message for unknown email and wrong password alike.
+      if (!user) throw new AppError('unauthorized', 'Incorrect email or password.');
+      return { access_token: await ctx.jwt.issue(user.id), token_type: 'bearer' as const, user: publicUser(user) };
+    },
+  );
+
+  r.get(
+    '/auth/me',
+    {
+      config: { access: { kind: 'user' } },
+      schema: { tags: ['auth'], summary: 'The signed-in user', security: userSecurity, response: { 200: userSchema } },
+    },
+    async (req) => publicUser(userOf(req).user),
+  );
+}

@@ -1,0 +1,106 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppContext } from '../../../context.ts';
+import { FEATURES } from '../../../auth/plans.ts';
+import { principalOf } from '../access.ts';
+import { workspaceSecurity } from '../schemas.ts';
+
+const limit = z.number().int().nullable().describe('null = unlimited');
+const limitsSchema = z.object({
+  max_workspaces: limit,
+  max_connected_accounts: limit,
+  max_team_members_per_workspace: limit,
+  posts_per_month: limit,
+  ai_credits_per_month: limit,
+  scheduled_posts_per_month: limit,
+});
+const featuresSchema = z.object(Object.fromEntries(FEATURES.map((f) => [f, z.boolean()])));
+const credits = z.object({ posts: limit, ai_credits: limit, scheduled_posts: limit });
+
+export async function billingRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  r.get(
+    '/billing/plans',
+    {
+      config: { access: { kind: 'public' } },
+      schema: {
+        tags: ['billing'],
+        summary: 'The plan catalogue',
+        response: {
+          200: z.object({
+            plans: z.array(
+              z.object({
+                plan_id: z.string(),
+                display_name: z.string(),
+                price_monthly_usd: z.number(),
+                price_yearly_usd: z.number(),
+                yearly_savings_percent: z.number(),
+                tagline: z.string(),
+                limits: limitsSchema,
+                features: featuresSchema,
+              }),
+            ),
+            default_plan: z.string(),
+          }),
+        },
+      },
+    },
+    async () => ({
+      plans: ctx.plans.list().map((p) => ({
+        ...p,
+        yearly_savings_percent:
+          p.price_monthly_usd > 0 ? Math.round((1 - p.price_yearly_usd / (p.price_monthly_usd * 12)) * 100) : 0,
+      })),
+      default_plan: ctx.config.defaultPlan,
+    }),
+  );
+
+  r.get(
+    '/billing/usage',
+    {
+      config: { access: { kind: 'workspace' } },
+      schema: {
+        tags: ['billing'],
+        summary: "The workspace's plan, limits and credit usage this period",
+        security: workspaceSecurity,
+        response: {
+          200: z.object({
+            plan_id: z.string(),
+            billing_status: z.string(),
+            limits: limitsSchema,
+            features: featuresSchema,
+            remaining: credits,
+            used_this_period: z.object({ posts: z.number(), ai_credits: z.number(), scheduled_posts: z.number() }),
+            usage_counts: z.object({ connected_accounts: z.number().int(), workspaces_owned: z.number().int() }),
+            period_start: z.string(),
+            period_end: z.string(),
+          }),
+        },
+      },
+    },
+    async (req) => {
+      const p = principalOf(req);
+      const plan = ctx.plans.get(p.planId);
+      const ws = await ctx.workspaces.byId(p.workspaceId);
+      const [usage, connected, owned] = await Promise.all([
+        ctx.credits.usage(p.workspaceId, p.planId),
+        ctx.workspaces.connectedPlatforms([p.workspaceId]),
+        ws ? ctx.workspaces.ownedCount(ws.ownerId) : Promise.resolve(0),
+      ]);
+      return {
+        plan_id: plan.plan_id,
+        // Self-hosted: there is no payment provider, so a plan is always active.
+        billing_status: 'active',
+        limits: plan.limits,
+        features: plan.features,
+        remaining: usage.remaining,
+        used_this_period: usage.used,
+        usage_counts: { connected_accounts: connected.get(p.workspaceId)?.size ?? 0, workspaces_owned: owned },
+        period_start: usage.period.start.toISOString(),
+        period_end: usage.period.end.toISOString(),
+      };
+    },
+  );
+}

@@ -1,0 +1,44 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppContext } from '../../../context.ts';
+import type { HttpMetrics } from '../metrics.ts';
+
+export async function opsRoutes(app: FastifyInstance, { ctx, metrics }: { ctx: AppContext; metrics: HttpMetrics }) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const pub = { access: { kind: 'public' as const }, rateLimit: false as const };
+
+  r.get(
+    '/healthz',
+    { config: pub, schema: { tags: ['operations'], summary: 'Liveness', response: { 200: z.object({ status: z.literal('ok') }) } } },
+    async () => ({ status: 'ok' as const }),
+  );
+
+  r.get(
+    '/readyz',
+    {
+      config: pub,
+      schema: {
+        tags: ['operations'],
+        summary: 'Readiness: database reachable, migrations current, workers progressing',
+        response: {
+          200: z.object({ status: z.enum(['ready', 'not_ready']), checks: z.array(z.object({ name: z.string(), ok: z.boolean(), detail: z.string().optional() })) }),
+          503: z.object({ status: z.enum(['ready', 'not_ready']), checks: z.array(z.object({ name: z.string(), ok: z.boolean(), detail: z.string().optional() })) }),
+        },
+      },
+    },
+    async (_req, reply) => {
+      const checks = await Promise.all(ctx.readiness.map((c) => c()));
+      const ok = checks.every((c) => c.ok);
+      reply.code(ok ? 200 : 503);
+      return { status: ok ? ('ready' as const) : ('not_ready' as const), checks };
+    },
+  );
+
+  r.get('/metrics', { config: pub, schema: { tags: ['operations'], summary: 'Prometheus metrics', hide: true } }, async (_req, reply) => {
+    reply.header('content-type', metrics.registry.contentType);
+    return metrics.registry.metrics();
+  });
+
+  r.get('/openapi.json', { config: pub, schema: { hide: true } }, async () => app.swagger());
+}

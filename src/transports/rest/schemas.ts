@@ -1,0 +1,29 @@
+// Schemas shared by several routes. Each route file keeps its own request/response schemas.
+import { z } from 'zod';
+
+export const detailSchema = z.object({ detail: z.unknown() }).describe('Error body (FastAPI style)');
+
+export const userSchema = z.object({
+  id: z.uuid(),
+  email: z.string(),
+  username: z.string().nullable(),
+  full_name: z.string().nullable(),
+  is_active: z.boolean(),
+  is_admin: z.boolean(),
+  email_verified: z.boolean(),
+  must_set_password: z.boolean(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+
+export const sessionSchema = z.object({
+  access_token: z.string(),
+  token_type: z.literal('bearer'),
+  user: userSchema,
+});
+
+export const workspaceIdParams = z.object({ workspace_id: z.uuid() });
+
+/** Bearer/API-key security for the OpenAPI document. */
+export const workspaceSecurity: Record<string, string[]>[] = [{ ApiKey: [] }, { Bearer: [] }];
+export const userSecurity: Record<string, string[]>[] = [{ Bearer: [] }];

@@ -1,0 +1,120 @@
+// A Herald app per test file: in-memory PGlite by default, or a fresh database on the PostgreSQL at
+// DATABASE_URL (created here, dropped at close) so suites never see each other's rows.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import pg from 'pg';
+import pino from 'pino';
+import { loadConfig, type Config } from '../../src/config.ts';
+import { createContext, type AppContext, type Clock } from '../../src/context.ts';
+import { openDatabase } from '../../src/db/client.ts';
+import { buildApp } from '../../src/transports/rest/app.ts';
+import { restrictedPlansFile } from './security-matrix.ts';
+
+export interface Harness {
+  ctx: AppContext;
+  app: FastifyInstance;
+  config: Config;
+  /** fastify.inject with JSON convenience. */
+  req(opts: InjectOptions): Promise<LightMyRequestResponse>;
+  signup(opts?: { email?: string; password?: string; workspace_name?: string }): Promise<TestUser>;
+  createKey(user: TestUser, scope?: string, workspaceId?: string): Promise<string>;
+  setPlan(workspaceId: string, planId: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface TestUser {
+  token: string;
+  userId: string;
+  email: string;
+  password: string;
+  workspaceId: string;
+}
+
+export async function createTestDatabaseUrl(): Promise<{ url: string; drop: () => Promise<void> } | undefined> {
+  const base = process.env.DATABASE_URL;
+  if (!base) return undefined;
+  const name = `herald_t_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const c = new pg.Client({ connectionString: base });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
+
+export async function createHarness(opts: { env?: Record<string, string>; clock?: Clock } = {}): Promise<Harness> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'herald-test-'));
+  const testDb = await createTestDatabaseUrl();
+  const plansFile = join(dataDir, 'plans.json');
+  writeFileSync(plansFile, JSON.stringify(restrictedPlansFile));
+  const config = loadConfig({
+    HERALD_DATA_DIR: dataDir,
+    HERALD_PUBLIC_URL: 'http://127.0.0.1:1',
+    HERALD_LOG_LEVEL: 'silent',
+    HERALD_API_KEY_CACHE_SECONDS: '0',
+    HERALD_PLANS_FILE: plansFile,
+    ...(testDb ? { DATABASE_URL: testDb.url } : {}),
+    ...opts.env,
+  });
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir, memory: !config.databaseUrl, poolSize: 4 });
+  const ctx = await createContext(config, {
+    database,
+    logger: pino({ level: 'silent' }),
+    ...(opts.clock ? { clock: opts.clock } : {}),
+  });
+  const app = await buildApp(ctx);
+  await app.ready();
+  let n = 0;
+  const h: Harness = {
+    ctx,
+    app,
+    config,
+    req: (o) => app.inject(o),
+    async signup(o = {}) {
+      const email = o.email ?? `user${++n}-${randomBytes(3).toString('hex')}@example.test`;
+      const password = o.password ?? 'correct horse battery';
+      const res = await app.inject({ method: 'POST', url: '/auth/signup', payload: { email, password, workspace_name: o.workspace_name } });
+      if (res.statusCode !== 201) throw new Error(`signup failed: ${res.statusCode} ${res.body}`);
+      const body = res.json() as { access_token: string; user: { id: string } };
+      const ws = await app.inject({ method: 'GET', url: '/workspaces', headers: { authorization: `Bearer ${body.access_token}` } });
+      const list = ws.json() as { id: string }[];
+      return { token: body.access_token, userId: body.user.id, email, password, workspaceId: list[0]!.id };
+    },
+    async createKey(user, scope = 'full', workspaceId = user.workspaceId) {
+      const res = await app.inject({
+        method: 'POST',
+        url: `/workspaces/${workspaceId}/api-keys`,
+        headers: { authorization: `Bearer ${user.token}` },
+        payload: { name: 'test', scope },
+      });
+      if (res.statusCode !== 201) throw new Error(`key creation failed: ${res.statusCode} ${res.body}`);
+      return (res.json() as { secret: string }).secret;
+    },
+    async setPlan(workspaceId, planId) {
+      await ctx.workspaces.setPlan(workspaceId, planId);
+      ctx.apiKeys.invalidate();
+    },
+    async close() {
+      await app.close();
+      await ctx.close();
+      await testDb?.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+  return h;
+}
+
+export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+export const asUser = (u: TestUser) => ({ authorization: `Bearer ${u.token}`, 'x-workspace-id': u.workspaceId });

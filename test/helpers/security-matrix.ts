@@ -1,0 +1,86 @@
+// The shared security matrix every workspace route runs: no auth, another workspace, a key scope
+// outside the route's platform, and a plan without the route's feature.
+import { expect, it } from 'vitest';
+import type { Feature } from '../../src/auth/plans.ts';
+import { PLATFORMS } from '../../src/auth/scopes.ts';
+import type { Harness, TestUser } from './harness.ts';
+
+export interface RouteUnderTest {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  url: string | ((u: TestUser) => string);
+  payload?: unknown | ((u: TestUser) => unknown);
+  /** The platform this request acts on: a key scoped to another platform must get 403. */
+  platform?: string;
+  /** The plan feature the route requires. */
+  feature?: Feature;
+}
+
+/** A plan with every feature off except API keys, so a key can still reach the feature gate. */
+export const RESTRICTED_PLAN = 'restricted';
+export const restrictedPlansFile = {
+  plans: {
+    [RESTRICTED_PLAN]: {
+      display_name: 'Restricted (tests)',
+      features: { publish_enabled: false, drafts_enabled: false, scheduling_enabled: false, analytics_enabled: false, inbox_enabled: false, mcp_enabled: false, gpt_app_enabled: false, api_keys_enabled: true },
+    },
+  },
+};
+
+export function securityMatrix(getHarness: () => Harness, route: RouteUnderTest): void {
+  const name = `${route.method} ${typeof route.url === 'string' ? route.url : route.url({ workspaceId: '{workspace}' } as TestUser)}`;
+  const call = async (owner: TestUser, headers: Record<string, string>) => {
+    const h = getHarness();
+    const url = typeof route.url === 'function' ? route.url(owner) : route.url;
+    const payload = typeof route.payload === 'function' ? (route.payload as (u: TestUser) => unknown)(owner) : route.payload;
+    return h.req({ method: route.method, url, headers, ...(payload !== undefined ? { payload: payload as object } : {}) });
+  };
+
+  it(`${name}: no credentials → 401`, async () => {
+    const owner = await getHarness().signup();
+    const res = await call(owner, {});
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toHaveProperty('detail');
+  });
+
+  it(`${name}: another workspace's JWT or key → 403`, async () => {
+    const h = getHarness();
+    const owner = await h.signup();
+    const stranger = await h.signup();
+    const strangerKey = await h.createKey(stranger, 'full');
+    const viaJwt = await call(owner, { authorization: `Bearer ${stranger.token}`, 'x-workspace-id': owner.workspaceId });
+    expect(viaJwt.statusCode).toBe(403);
+    const viaKey = await call(owner, { 'x-api-key': strangerKey, 'x-workspace-id': owner.workspaceId });
+    expect(viaKey.statusCode).toBe(403);
+    expect(viaKey.json().detail).toBe('workspace does not match API key');
+  });
+
+  if (route.platform) {
+    const platform = route.platform;
+    it(`${name}: key scoped outside '${platform}' → 403 naming the platform and scope`, async () => {
+      const h = getHarness();
+      const owner = await h.signup();
+      const other = PLATFORMS.find((p) => p !== platform)!;
+      const key = await h.createKey(owner, other);
+      const res = await call(owner, { 'x-api-key': key });
+      expect(res.statusCode).toBe(403);
+      expect(String(res.json().detail)).toContain(`'${platform}'`);
+      expect(String(res.json().detail)).toContain(`Key scope: ${other}`);
+    });
+  }
+
+  if (route.feature) {
+    const feature = route.feature;
+    it(`${name}: plan without ${feature} → 403 plan_required`, async () => {
+      const h = getHarness();
+      const owner = await h.signup();
+      const key = await h.createKey(owner, 'full');
+      await h.setPlan(owner.workspaceId, RESTRICTED_PLAN);
+      const variants: Record<string, string>[] = [{ 'x-api-key': key }, { authorization: `Bearer ${owner.token}`, 'x-workspace-id': owner.workspaceId }];
+      for (const headers of variants) {
+        const res = await call(owner, headers);
+        expect(res.statusCode).toBe(403);
+        expect(res.json().detail).toMatchObject({ error: 'plan_required', feature, plan: RESTRICTED_PLAN });
+      }
+    });
+  }
+}
