@@ -1,0 +1,82 @@
+// The CLI and the embedded server as real processes: start, admin commands, the data-directory lock.
+import { spawn, execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const CLI = join(import.meta.dirname, '../../src/cli.ts');
+const dirs: string[] = [];
+afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+function env(dataDir: string, extra: Record<string, string> = {}) {
+  // The embedded mode is under test here: never inherit DATABASE_URL.
+  const { DATABASE_URL: _ignored, ...rest } = process.env;
+  return { ...rest, HERALD_DATA_DIR: dataDir, HERALD_LOG_LEVEL: 'warn', ...extra };
+}
+
+async function waitFor(url: string, timeoutMs = 60_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      /* not yet listening */
+    }
+    if (Date.now() > until) throw new Error(`${url} did not come up`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+describe('herald CLI (embedded PGlite)', () => {
+  it('creates users, keys and plans, and refuses a second process on a held data directory', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'herald-cli-'));
+    dirs.push(dir);
+    const created = await run(process.execPath, [CLI, 'user', 'create', '--email', 'ops@example.test', '--password', 'operator pass', '--workspace', 'Ops'], { env: env(dir) });
+    const user = JSON.parse(created.stdout.trim());
+    expect(user).toMatchObject({ email: 'ops@example.test', is_admin: true });
+
+    const port = 20_000 + Math.floor(Math.random() * 20_000);
+    const server = spawn(process.execPath, [CLI, 'serve'], { env: env(dir, { PORT: String(port), HOST: '127.0.0.1' }), stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    server.stderr.on('data', (d) => (stderr += d));
+    try {
+      await waitFor(`http://127.0.0.1:${port}/healthz`);
+      // The database is held by the server: a second process refuses with a clear message.
+      const second = await run(process.execPath, [CLI, 'migrate'], { env: env(dir) }).catch((e: { code: number; stderr: string }) => e);
+      expect((second as { code: number }).code).toBe(1);
+      expect((second as { stderr: string }).stderr).toMatch(/in use by another Herald process/);
+      expect((second as { stderr: string }).stderr).toMatch(/admin routes/);
+
+      // The same admin actions over HTTP.
+      const login = (await (await fetch(`http://127.0.0.1:${port}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'ops@example.test', password: 'operator pass' }) })).json()) as { access_token: string };
+      const auth = { authorization: `Bearer ${login.access_token}`, 'content-type': 'application/json' };
+      const ws = ((await (await fetch(`http://127.0.0.1:${port}/workspaces`, { headers: auth })).json()) as { id: string }[])[0]!;
+      const plan = await fetch(`http://127.0.0.1:${port}/admin/workspaces/${ws.id}/plan`, { method: 'PUT', headers: auth, body: JSON.stringify({ plan_id: 'starter' }) });
+      expect(await plan.json()).toEqual({ workspace_id: ws.id, plan_id: 'starter' });
+      const key = (await (await fetch(`http://127.0.0.1:${port}/admin/workspaces/${ws.id}/api-keys`, { method: 'POST', headers: auth, body: JSON.stringify({ scope: 'full' }) })).json()) as { secret: string };
+      expect(key.secret).toMatch(/^psk_live_/);
+      await fetch(`http://127.0.0.1:${port}/admin/workspaces/${ws.id}/plan`, { method: 'PUT', headers: auth, body: JSON.stringify({ plan_id: 'pro' }) });
+      const usage = await fetch(`http://127.0.0.1:${port}/billing/usage`, { headers: { 'x-api-key': key.secret } });
+      expect(usage.status).toBe(200);
+    } finally {
+      server.kill('SIGTERM');
+      const code = await new Promise<number | null>((r) => server.once('exit', r));
+      expect(code, stderr).toBe(0);
+    }
+
+    // After a clean shutdown the lock is released and the CLI works directly again.
+    const listed = await run(process.execPath, [CLI, 'key', 'create', '--workspace', '00000000-0000-4000-8000-000000000000'], { env: env(dir) }).catch((e: { stderr: string }) => e);
+    expect((listed as { stderr: string }).stderr ?? '').not.toMatch(/in use by another/);
+  });
+
+  it('fails before listening on invalid configuration, naming the variable', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'herald-cli-'));
+    dirs.push(dir);
+    const res = await run(process.execPath, [CLI, 'serve'], { env: env(dir, { PORT: 'abc' }) }).catch((e: { code: number; stderr: string }) => e);
+    expect((res as { code: number }).code).toBe(1);
+    expect((res as { stderr: string }).stderr).toMatch(/PORT/);
+  });
+});
