@@ -10,6 +10,7 @@ import { ApiKeyService } from './auth/api-keys.ts';
 import { AccountService } from './auth/accounts.ts';
 import { WorkspaceService } from './auth/workspaces.ts';
 import { Authenticator } from './auth/authenticate.ts';
+import { UsageService } from './auth/usage.ts';
 
 export type Clock = () => Date;
 
@@ -40,6 +41,7 @@ export interface AppContext {
   accounts: AccountService;
   workspaces: WorkspaceService;
   auth: Authenticator;
+  usage: UsageService;
   /** Checks behind /readyz; later modules (the job worker) add theirs. */
   readiness: ReadinessCheck[];
   close(): Promise<void>;
@@ -95,7 +97,9 @@ export async function createContext(config: Config, overrides: ContextOverrides 
   const apiKeys = new ApiKeyService(db, config.apiKeyCacheSeconds, clock);
   const workspaces = new WorkspaceService(db, plans, config.defaultPlan);
   const accounts = new AccountService(db, workspaces, config.signup);
-  const auth = new Authenticator(apiKeys, jwt, accounts, workspaces, plans);
+  const auth = new Authenticator(apiKeys, jwt, accounts, workspaces, plans, { seconds: config.apiKeyCacheSeconds, now: clock });
+  const usage = new UsageService(plans, credits, workspaces, clock);
+  workspaces.planChanged.push(() => apiKeys.invalidate(), () => auth.invalidate());
   return {
     config,
     logger,
@@ -109,6 +113,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     accounts,
     workspaces,
     auth,
+    usage,
     readiness: [
       async () => {
         try {

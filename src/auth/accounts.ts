@@ -1,5 +1,5 @@
 // Users: signup, login, lookup. Signup creates the user and their first workspace in one transaction.
-import { count, eq, sql } from 'drizzle-orm';
+import { count, eq, sql } from '../db/orm.ts';
 import type { Db } from '../db/client.ts';
 import { users } from '../db/schema.ts';
 import { AppError, conflict } from '../errors.ts';

@@ -1,7 +1,8 @@
 // Workspace API keys. Only a SHA-256 of the secret is stored; lookups are cached for a few seconds
 // so key-authenticated requests stay fast while a revoked key stops working quickly.
 import { createHash, randomBytes } from 'node:crypto';
-import { and, desc, eq, isNull } from 'drizzle-orm';
+import { LRUCache } from 'lru-cache';
+import { and, desc, eq, isNull } from '../db/orm.ts';
 import type { Db } from '../db/client.ts';
 import { apiKeys, workspaces } from '../db/schema.ts';
 import { AppError, notFound, validationField } from '../errors.ts';
@@ -39,12 +40,14 @@ export class ApiKeyService {
   readonly #db: Db;
   readonly #ttlMs: number;
   readonly #now: () => Date;
-  readonly #cache = new Map<string, { key: ResolvedKey | null; at: number }>();
+  readonly #cache: LRUCache<string, { key: ResolvedKey | null }> | undefined;
 
   constructor(db: Db, cacheSeconds: number, now: () => Date) {
     this.#db = db;
     this.#ttlMs = cacheSeconds * 1000;
     this.#now = now;
+    this.#cache =
+      this.#ttlMs > 0 ? new LRUCache({ max: 10_000, ttl: this.#ttlMs, perf: { now: () => this.#now().getTime() }, ttlResolution: 0 }) : undefined;
   }
 
   async create(input: { workspaceId: string; name: string | null; scope: string; createdBy: string | null; expiresAt?: Date | null }) {
@@ -89,22 +92,19 @@ export class ApiKeyService {
       .where(and(eq(apiKeys.id, keyId), eq(apiKeys.workspaceId, workspaceId), isNull(apiKeys.revokedAt)))
       .returning({ hash: apiKeys.keyHash });
     if (!row) throw notFound('API key not found');
-    this.#cache.delete(row.hash);
+    this.#cache?.delete(row.hash);
   }
 
   /** Resolves a presented secret or throws the interface's 401 key errors. */
   async authenticate(secret: string): Promise<ResolvedKey> {
     const hash = hashKey(secret);
     const now = this.#now();
-    const cached = this.#cache.get(hash);
-    let key: ResolvedKey | null;
-    if (cached && now.getTime() - cached.at < this.#ttlMs) {
-      key = cached.key;
-    } else {
-      key = await this.#load(hash);
-      if (this.#cache.size > 10_000) this.#cache.clear();
-      this.#cache.set(hash, { key, at: now.getTime() });
+    let entry = this.#cache?.get(hash);
+    if (!entry) {
+      entry = { key: await this.#load(hash) };
+      this.#cache?.set(hash, entry);
     }
+    const key = entry.key;
     if (!key) throw new AppError('APIKEY_INVALID', { error: 'APIKEY_INVALID', message: 'Invalid API key.' });
     if (key.revokedAt) throw new AppError('APIKEY_REVOKED', { error: 'APIKEY_REVOKED', message: 'API key has been revoked.' });
     if (key.expiresAt && key.expiresAt.getTime() <= now.getTime()) {
@@ -132,6 +132,6 @@ export class ApiKeyService {
 
   /** Drops cached lookups, e.g. after a workspace's plan changed. */
   invalidate(): void {
-    this.#cache.clear();
+    this.#cache?.clear();
   }
 }

@@ -1,4 +1,5 @@
 // Turns request headers into a Principal: who is calling, for which workspace, with which scope.
+import { LRUCache } from 'lru-cache';
 import { AppError, unauthorized, validationField } from '../errors.ts';
 import type { ApiKeyService } from './api-keys.ts';
 import type { JwtService } from './jwt.ts';
@@ -48,13 +49,45 @@ export class Authenticator {
   readonly #accounts: AccountService;
   readonly #workspaces: WorkspaceService;
   readonly #plans: PlanCatalog;
+  // Short-lived caches of session lookups, like the key cache: a deactivated user or a removed
+  // membership takes effect within the same few seconds on every instance.
+  readonly #users: LRUCache<string, { user: UserRow | null }> | undefined;
+  readonly #members: LRUCache<string, { m: Awaited<ReturnType<WorkspaceService['membership']>> }> | undefined;
 
-  constructor(keys: ApiKeyService, jwt: JwtService, accounts: AccountService, workspaces: WorkspaceService, plans: PlanCatalog) {
+  constructor(
+    keys: ApiKeyService,
+    jwt: JwtService,
+    accounts: AccountService,
+    workspaces: WorkspaceService,
+    plans: PlanCatalog,
+    cache: { seconds: number; now: () => Date } = { seconds: 0, now: () => new Date() },
+  ) {
     this.#keys = keys;
     this.#jwt = jwt;
     this.#accounts = accounts;
     this.#workspaces = workspaces;
     this.#plans = plans;
+    if (cache.seconds > 0) {
+      const opts = { max: 10_000, ttl: cache.seconds * 1000, perf: { now: () => cache.now().getTime() }, ttlResolution: 0 };
+      this.#users = new LRUCache(opts);
+      this.#members = new LRUCache(opts);
+    }
+  }
+
+  /** Drops cached session lookups (after a plan or membership change in this process). */
+  invalidate(): void {
+    this.#users?.clear();
+    this.#members?.clear();
+  }
+
+  async #membership(workspaceId: string, userId: string) {
+    const k = `${userId}:${workspaceId}`;
+    let entry = this.#members?.get(k);
+    if (!entry) {
+      entry = { m: await this.#workspaces.membership(workspaceId, userId) };
+      this.#members?.set(k, entry);
+    }
+    return entry.m;
   }
 
   /** A JWT-only caller, not bound to a workspace (account and workspace-management routes). */
@@ -93,7 +126,7 @@ export class Authenticator {
     if (!creds.workspaceHeader) {
       throw new AppError('bad_request', 'X-Workspace-Id header is required when authenticating with a user session (JWT).');
     }
-    const m = await this.#workspaces.membership(creds.workspaceHeader.toLowerCase(), user.id);
+    const m = await this.#membership(creds.workspaceHeader.toLowerCase(), user.id);
     // Not found and not a member answer alike, so workspace ids cannot be probed.
     if (!m) throw new AppError('forbidden', 'You are not a member of this workspace.');
     return {
@@ -110,7 +143,12 @@ export class Authenticator {
   async #sessionUser(token: string): Promise<UserRow> {
     const claims = await this.#jwt.verify(token);
     if (!claims) throw unauthorized('Invalid or expired token.');
-    const user = await this.#accounts.byId(claims.userId);
+    let entry = this.#users?.get(claims.userId);
+    if (!entry) {
+      entry = { user: (await this.#accounts.byId(claims.userId)) ?? null };
+      this.#users?.set(claims.userId, entry);
+    }
+    const user = entry.user;
     if (!user || !user.isActive) throw unauthorized('Invalid or expired token.');
     return user;
   }

@@ -1,6 +1,6 @@
 // Credits: one balance row per workspace, credit type and monthly period. A spend is a single guarded
 // UPDATE (used + n <= limit), so concurrent spends serialise on the row and can never overdraw.
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from '../db/orm.ts';
 import type { Db } from '../db/client.ts';
 import { creditBalances, creditLedger } from '../db/schema.ts';
 import { AppError } from '../errors.ts';
@@ -31,6 +31,8 @@ export class CreditService {
   readonly #db: Db;
   readonly #plans: PlanCatalog;
   readonly #now: () => Date;
+  /** Called after a workspace's balance changed (cached usage reports drop their copy). */
+  readonly changed: ((workspaceId: string) => void)[] = [];
 
   constructor(db: Db, plans: PlanCatalog, now: () => Date) {
     this.#db = db;
@@ -84,6 +86,7 @@ export class CreditService {
       reason: req.reason,
       reference: req.reference ?? null,
     });
+    for (const listener of this.changed) listener(req.workspaceId);
   }
 
   /** Gives back credits spent for work that did not happen (e.g. a publish that failed). */
@@ -107,6 +110,7 @@ export class CreditService {
       reason: req.reason,
       reference: req.reference ?? null,
     });
+    for (const listener of this.changed) listener(req.workspaceId);
   }
 
   async used(workspaceId: string, type: CreditType, tx: Db = this.#db): Promise<number> {
@@ -126,10 +130,15 @@ export class CreditService {
 
   async usage(workspaceId: string, planId: string) {
     const period = periodOf(this.#now());
+    const rows = await this.#db
+      .select({ type: creditBalances.creditType, used: creditBalances.used })
+      .from(creditBalances)
+      .where(and(eq(creditBalances.workspaceId, workspaceId), eq(creditBalances.periodStart, period.start)));
+    const byType = new Map(rows.map((r) => [r.type, r.used]));
     const used = {} as Record<CreditType, number>;
     const remaining = {} as Record<CreditType, number | null>;
     for (const type of CREDIT_TYPES) {
-      used[type] = await this.used(workspaceId, type);
+      used[type] = byType.get(type) ?? 0;
       const limit = this.limitFor(planId, type);
       remaining[type] = limit === null ? null : Math.max(0, limit - used[type]);
     }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { and, count, eq, inArray } from 'drizzle-orm';
+import { and, count, eq, inArray, sql } from '../db/orm.ts';
 import type { Db } from '../db/client.ts';
 import { workspaceMembers, workspaces } from '../db/schema.ts';
 import { AppError, notFound } from '../errors.ts';
@@ -28,6 +28,8 @@ export class WorkspaceService {
   readonly #plans: PlanCatalog;
   readonly #defaultPlan: string;
   connectedPlatforms: ConnectedPlatforms = async () => new Map();
+  /** Called after a workspace's plan changed, so caches holding plan-derived answers drop them. */
+  readonly planChanged: ((workspaceId: string) => void)[] = [];
 
   constructor(db: Db, plans: PlanCatalog, defaultPlan: string) {
     this.#db = db;
@@ -91,12 +93,21 @@ export class WorkspaceService {
     if (!this.#plans.has(planId)) throw new AppError('validation', [{ loc: ['body', 'plan_id'], msg: `Unknown plan '${planId}'. Known: ${this.#plans.list().map((p) => p.plan_id).join(', ')}`, type: 'enum' }]);
     const [ws] = await this.#db.update(workspaces).set({ planId, updatedAt: new Date() }).where(eq(workspaces.id, id)).returning();
     if (!ws) throw notFound('Workspace not found');
+    for (const listener of this.planChanged) listener(id);
     return ws;
   }
 
   async ownedCount(userId: string): Promise<number> {
     const [r] = await this.#db.select({ n: count() }).from(workspaces).where(eq(workspaces.ownerId, userId));
     return Number(r?.n ?? 0);
+  }
+
+  /** How many workspaces the owner of this workspace owns, in one query. */
+  async ownedCountOfWorkspaceOwner(workspaceId: string): Promise<number> {
+    const res = await this.#db.execute(
+      sql`select count(*)::int as n from workspaces w where w.owner_id = (select owner_id from workspaces where id = ${workspaceId})`,
+    );
+    return Number((res as unknown as { rows: { n: number }[] }).rows[0]?.n ?? 0);
   }
 
   async ownerIds(workspaceId: string): Promise<string[]> {

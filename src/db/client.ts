@@ -1,23 +1,39 @@
 // Opens the database: embedded PGlite under the data directory (default) or PostgreSQL via DATABASE_URL.
 // Both are driven through the same Drizzle PgDatabase type, so repositories never know which one runs.
-import { mkdirSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { promisify } from 'node:util';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
-import { sql } from 'drizzle-orm';
+import { createRequire } from 'node:module';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
-import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
-import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import { sql } from './orm.ts';
 import pg from 'pg';
 import * as schema from './schema.ts';
 import { acquireDirLock, type DirLock } from './lock.ts';
+
+// Loaded through require() like the rest of Drizzle (see orm.ts).
+const load = createRequire(import.meta.url);
+const { drizzle: drizzlePglite } = load('drizzle-orm/pglite') as typeof import('drizzle-orm/pglite');
+const { migrate: migratePglite } = load('drizzle-orm/pglite/migrator') as typeof import('drizzle-orm/pglite/migrator');
+const { drizzle: drizzlePg } = load('drizzle-orm/node-postgres') as typeof import('drizzle-orm/node-postgres');
+const { migrate: migratePg } = load('drizzle-orm/node-postgres/migrator') as typeof import('drizzle-orm/node-postgres/migrator');
 
 export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 
 export const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations', import.meta.url));
+// Embedded PostgreSQL sized for one small process: the defaults (128 MB shared buffers) cost RSS
+// that a single-user install never uses.
+const PGLITE_CONF = ['shared_buffers=16MB', 'work_mem=4MB', 'maintenance_work_mem=16MB', 'wal_buffers=1MB'];
+const INIT_SCRIPT = fileURLToPath(new URL('./pglite-init.ts', import.meta.url));
+
+async function initPgliteDir(dir: string): Promise<void> {
+  if (existsSync(join(dir, 'PG_VERSION'))) return;
+  await promisify(execFile)(process.execPath, [INIT_SCRIPT, dir], { timeout: 120_000 });
+}
+
 // An arbitrary constant shared by every Herald process migrating the same PostgreSQL.
 const MIGRATION_LOCK_ID = 7_246_813_507;
 
@@ -66,14 +82,15 @@ async function openPglite(opts: OpenOptions): Promise<Database> {
   let lock: DirLock | undefined;
   let client: PGlite;
   if (opts.memory) {
-    client = new PGlite();
+    client = new PGlite({ postgresqlconf: PGLITE_CONF });
   } else {
     const dir = join(opts.dataDir, 'pglite');
     mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
     // Two processes on one PGlite directory corrupt it silently: hold a lock for the process lifetime.
     lock = acquireDirLock(join(opts.dataDir, 'pglite.lock'));
     try {
-      client = new PGlite(dir);
+      await initPgliteDir(dir);
+      client = new PGlite(dir, { postgresqlconf: PGLITE_CONF });
       await client.waitReady;
     } catch (err) {
       lock.release();

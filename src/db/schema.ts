@@ -1,19 +1,8 @@
 // Drizzle schema. Postgres dialect only, nothing newer than PostgreSQL 15 (CI runs 15, PGlite is 18).
 // Every timestamp is timestamptz; every id a UUID v4 (gen_random_uuid(), core since PostgreSQL 13).
-import { sql } from 'drizzle-orm';
-import {
-  bigint,
-  boolean,
-  index,
-  integer,
-  jsonb,
-  pgTable,
-  primaryKey,
-  text,
-  timestamp,
-  uniqueIndex,
-  uuid,
-} from 'drizzle-orm/pg-core';
+import { pgCore, sql } from './orm.ts';
+
+const { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } = pgCore;
 
 const tz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 const createdAt = () => tz('created_at').notNull().defaultNow();

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq } from '../../src/db/orm.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiKeys } from '../../src/db/schema.ts';
 import { hashKey } from '../../src/auth/api-keys.ts';

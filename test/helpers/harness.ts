@@ -104,7 +104,6 @@ export async function createHarness(opts: { env?: Record<string, string>; clock?
     },
     async setPlan(workspaceId, planId) {
       await ctx.workspaces.setPlan(workspaceId, planId);
-      ctx.apiKeys.invalidate();
     },
     async close() {
       await app.close();

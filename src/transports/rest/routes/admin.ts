@@ -71,7 +71,6 @@ export async function adminRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
     },
     async (req) => {
       const ws = await ctx.workspaces.setPlan(req.params.workspace_id, req.body.plan_id);
-      ctx.apiKeys.invalidate();
       return { workspace_id: ws.id, plan_id: ws.planId };
     },
   );

@@ -82,25 +82,7 @@ export async function billingRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
     },
     async (req) => {
       const p = principalOf(req);
-      const plan = ctx.plans.get(p.planId);
-      const ws = await ctx.workspaces.byId(p.workspaceId);
-      const [usage, connected, owned] = await Promise.all([
-        ctx.credits.usage(p.workspaceId, p.planId),
-        ctx.workspaces.connectedPlatforms([p.workspaceId]),
-        ws ? ctx.workspaces.ownedCount(ws.ownerId) : Promise.resolve(0),
-      ]);
-      return {
-        plan_id: plan.plan_id,
-        // Self-hosted: there is no payment provider, so a plan is always active.
-        billing_status: 'active',
-        limits: plan.limits,
-        features: plan.features,
-        remaining: usage.remaining,
-        used_this_period: usage.used,
-        usage_counts: { connected_accounts: connected.get(p.workspaceId)?.size ?? 0, workspaces_owned: owned },
-        period_start: usage.period.start.toISOString(),
-        period_end: usage.period.end.toISOString(),
-      };
+      return ctx.usage.report(p.workspaceId, p.planId);
     },
   );
 }

@@ -1,0 +1,72 @@
+// Shared pieces of the benchmarks: a Herald server in a child process, HTTP load, RSS readings.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+
+export const CLI = join(import.meta.dirname, '../src/cli.ts');
+
+export interface ServerProcess {
+  url: string;
+  child: ChildProcess;
+  startMs: number;
+  stop(): Promise<void>;
+}
+
+export async function startHerald(env: Record<string, string>): Promise<ServerProcess> {
+  const port = 30_000 + Math.floor(Math.random() * 20_000);
+  const t0 = performance.now();
+  const { DATABASE_URL: _d, ...base } = process.env;
+  const child = spawn(process.execPath, [CLI, 'serve'], {
+    env: { ...base, PORT: String(port), HOST: '127.0.0.1', HERALD_LOG_LEVEL: 'warn', HERALD_RATE_LIMIT_MAX: '100000000', ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(`${url}/healthz`)).ok) break;
+    } catch {
+      /* not listening yet */
+    }
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  const startMs = performance.now() - t0;
+  return {
+    url,
+    child,
+    startMs,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+export function rssMiB(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  return kb / 1024;
+}
+
+export interface Load {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+}
+
+export async function load(url: string, headers: Record<string, string>, seconds: number, connections = 50): Promise<Load> {
+  const r = await autocannon({ url, headers, connections, duration: seconds, pipelining: 1 });
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors, non2xx: r.non2xx };
+}
+
+export async function postJson<T>(url: string, body: unknown, headers: Record<string, string> = {}): Promise<T> {
+  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  if (!res.ok) throw new Error(`${url}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as T;
+}
+
+export const fmt = (n: number, digits = 1) => n.toFixed(digits);
