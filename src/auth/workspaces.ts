@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { and, count, eq, inArray, sql } from '../db/orm.ts';
 import type { Db } from '../db/client.ts';
-import { workspaceMembers, workspaces } from '../db/schema.ts';
+import { users, workspaceMembers, workspaces } from '../db/schema.ts';
 import { AppError, notFound } from '../errors.ts';
 import { PLATFORMS, type Platform } from './scopes.ts';
 import type { PlanCatalog } from './plans.ts';
@@ -108,6 +108,52 @@ export class WorkspaceService {
       sql`select count(*)::int as n from workspaces w where w.owner_id = (select owner_id from workspaces where id = ${workspaceId})`,
     );
     return Number((res as unknown as { rows: { n: number }[] }).rows[0]?.n ?? 0);
+  }
+
+  async members(workspaceId: string) {
+    return this.#db
+      .select({ userId: workspaceMembers.userId, role: workspaceMembers.role, createdAt: workspaceMembers.createdAt, email: users.email, fullName: users.fullName })
+      .from(workspaceMembers)
+      .innerJoin(users, eq(users.id, workspaceMembers.userId))
+      .where(eq(workspaceMembers.workspaceId, workspaceId))
+      .orderBy(workspaceMembers.createdAt);
+  }
+
+  /** Adds an existing user, within the plan's member limit; adding an existing member changes the role. */
+  async addMember(ws: WorkspaceRow, email: string, role: Role) {
+    return this.#db.transaction(async (tx) => {
+      const [user] = await tx.select({ id: users.id }).from(users).where(eq(sql`lower(${users.email})`, email.trim().toLowerCase()));
+      if (!user) throw notFound('No user with this email. They must create an account first.');
+      const [existing] = await tx.select().from(workspaceMembers).where(and(eq(workspaceMembers.workspaceId, ws.id), eq(workspaceMembers.userId, user.id)));
+      if (!existing) {
+        const limit = this.#plans.get(ws.planId).limits.max_team_members_per_workspace;
+        const [r] = await tx.select({ n: count() }).from(workspaceMembers).where(eq(workspaceMembers.workspaceId, ws.id));
+        const used = Number(r?.n ?? 0);
+        if (limit !== null && used >= limit) {
+          throw new AppError('limit_reached', { error: 'team_member_limit', used, limit, message: `Member limit reached: the ${ws.planId} plan allows ${limit} member(s) per workspace.` });
+        }
+        await tx.insert(workspaceMembers).values({ workspaceId: ws.id, userId: user.id, role });
+      } else if (existing.role !== role) {
+        await this.#assertOwnerRemains(tx as unknown as Db, ws.id, user.id, role);
+        await tx.update(workspaceMembers).set({ role }).where(and(eq(workspaceMembers.workspaceId, ws.id), eq(workspaceMembers.userId, user.id)));
+      }
+      return user.id;
+    });
+  }
+
+  async removeMember(workspaceId: string, userId: string): Promise<void> {
+    await this.#db.transaction(async (tx) => {
+      await this.#assertOwnerRemains(tx as unknown as Db, workspaceId, userId, null);
+      const gone = await tx.delete(workspaceMembers).where(and(eq(workspaceMembers.workspaceId, workspaceId), eq(workspaceMembers.userId, userId))).returning();
+      if (!gone.length) throw notFound('Member not found');
+    });
+  }
+
+  /** A workspace always keeps at least one owner. */
+  async #assertOwnerRemains(tx: Db, workspaceId: string, userId: string, newRole: Role | null): Promise<void> {
+    if (newRole === 'owner') return;
+    const owners = await tx.select({ userId: workspaceMembers.userId }).from(workspaceMembers).where(and(eq(workspaceMembers.workspaceId, workspaceId), eq(workspaceMembers.role, 'owner')));
+    if (owners.length === 1 && owners[0]!.userId === userId) throw new AppError('conflict', 'A workspace must keep at least one owner.');
   }
 
   async ownerIds(workspaceId: string): Promise<string[]> {

@@ -44,10 +44,10 @@ export async function workspaceRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   /** Key management is for members of the workspace (owners for changes), with a user session. */
-  async function member(userId: string, workspaceId: string, ownerOnly: boolean) {
+  async function member(userId: string, workspaceId: string, ownerOnly: boolean, why = 'Only workspace owners can manage API keys.') {
     const m = await ctx.workspaces.membership(workspaceId, userId);
     if (!m) throw new AppError('not_found', 'Workspace not found');
-    if (ownerOnly && m.role !== 'owner') throw new AppError('forbidden', 'Only workspace owners can manage API keys.');
+    if (ownerOnly && m.role !== 'owner') throw new AppError('forbidden', why);
     return m;
   }
 
@@ -137,6 +137,62 @@ export async function workspaceRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
       const m = await member(userOf(req).user.id, req.params.workspace_id, true);
       await ctx.apiKeys.revoke(m.ws.id, req.params.key_id);
       return { success: true, message: 'API key revoked' };
+    },
+  );
+
+  const memberSchema = z.object({ user_id: z.uuid(), email: z.string(), full_name: z.string().nullable(), role: z.enum(['owner', 'member']), created_at: z.string() });
+
+  r.get(
+    '/workspaces/:workspace_id/members',
+    {
+      config: { access: { kind: 'user' } },
+      schema: { tags: ['workspaces'], summary: 'List members', security: userSecurity, params: workspaceIdParams, response: { 200: z.array(memberSchema) } },
+    },
+    async (req) => {
+      const m = await member(userOf(req).user.id, req.params.workspace_id, false);
+      return (await ctx.workspaces.members(m.ws.id)).map((x) => ({ user_id: x.userId, email: x.email, full_name: x.fullName, role: x.role, created_at: x.createdAt.toISOString() }));
+    },
+  );
+
+  r.post(
+    '/workspaces/:workspace_id/members',
+    {
+      config: { access: { kind: 'user' } },
+      schema: {
+        tags: ['workspaces'],
+        summary: 'Add an existing user as a member (owners only), or change their role',
+        security: userSecurity,
+        params: workspaceIdParams,
+        body: z.object({ email: z.email(), role: z.enum(['owner', 'member']).default('member') }),
+        response: { 200: z.object({ success: z.boolean(), user_id: z.uuid(), role: z.enum(['owner', 'member']) }) },
+      },
+    },
+    async (req) => {
+      const m = await member(userOf(req).user.id, req.params.workspace_id, true, 'Only workspace owners can manage members.');
+      const userId = await ctx.workspaces.addMember(m.ws, req.body.email, req.body.role);
+      ctx.auth.invalidate();
+      return { success: true, user_id: userId, role: req.body.role };
+    },
+  );
+
+  r.delete(
+    '/workspaces/:workspace_id/members/:user_id',
+    {
+      config: { access: { kind: 'user' } },
+      schema: {
+        tags: ['workspaces'],
+        summary: 'Remove a member (owners only; members may remove themselves)',
+        security: userSecurity,
+        params: workspaceIdParams.extend({ user_id: z.uuid() }),
+        response: { 200: z.object({ success: z.boolean(), message: z.string() }) },
+      },
+    },
+    async (req) => {
+      const me = userOf(req).user.id;
+      const m = await member(me, req.params.workspace_id, req.params.user_id !== me, 'Only workspace owners can manage members.');
+      await ctx.workspaces.removeMember(m.ws.id, req.params.user_id);
+      ctx.auth.invalidate();
+      return { success: true, message: 'Member removed' };
     },
   );
 }
