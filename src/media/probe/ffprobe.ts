@@ -1,0 +1,109 @@
+// Uses the ffprobe binary, when installed, as the most thorough video prober.
+import { spawn } from 'node:child_process';
+import { resolve } from 'node:path';
+import { z } from 'zod';
+import { MediaProbeError, type ContainerInfo } from './reader.ts';
+
+const StreamSchema = z.object({
+  codec_type: z.string().optional(),
+  codec_name: z.string().optional(),
+  width: z.number().optional(),
+  height: z.number().optional(),
+  duration: z.string().optional(),
+  tags: z.record(z.string(), z.string()).optional(),
+  disposition: z.record(z.string(), z.number()).optional(),
+  side_data_list: z.array(z.object({ rotation: z.number().optional() })).optional(),
+});
+
+const OutputSchema = z.object({
+  streams: z.array(StreamSchema).default([]),
+  format: z.object({ duration: z.string().optional() }).optional(),
+});
+
+// The demuxers for Herald's accepted containers; nothing else is even opened.
+const FORMATS = 'mov,mp4,m4a,3gp,3g2,mj2,matroska,webm,avi';
+const MAX_OUTPUT = 4 << 20;
+
+/** Binaries found missing, so later probes skip straight to the built-in parsers. */
+const missing = new Set<string>();
+
+function positiveNumber(text: string | undefined): number | undefined {
+  const value = text === undefined ? NaN : Number(text);
+  return Number.isFinite(value) && value > 0 ? value : undefined;
+}
+
+function rotationOf(stream: z.infer<typeof StreamSchema>): number {
+  // Older ffprobe reports a clockwise "rotate" tag; newer ones a counter-clockwise display matrix angle.
+  const tag = stream.tags?.rotate;
+  const matrix = stream.side_data_list?.find((d) => d.rotation !== undefined)?.rotation;
+  const clockwise = tag !== undefined ? Number(tag) : matrix !== undefined ? -matrix : 0;
+  const degrees = Math.round((Number.isFinite(clockwise) ? clockwise : 0) / 90) * 90;
+  return ((degrees % 360) + 360) % 360;
+}
+
+export function toContainerInfo(raw: unknown): ContainerInfo {
+  const parsed = OutputSchema.safeParse(raw);
+  if (!parsed.success) throw new MediaProbeError('unexpected ffprobe output');
+  const { streams, format } = parsed.data;
+  const video = streams.find((s) => s.codec_type === 'video' && s.disposition?.attached_pic !== 1);
+  const audio = streams.find((s) => s.codec_type === 'audio');
+  const info: ContainerInfo = {};
+  const duration = positiveNumber(format?.duration) ?? positiveNumber(video?.duration) ?? positiveNumber(audio?.duration);
+  if (duration !== undefined) info.durationSec = duration;
+  if (video) {
+    if (video.width) info.width = video.width;
+    if (video.height) info.height = video.height;
+    if (video.codec_name) info.videoCodec = video.codec_name;
+    info.rotation = rotationOf(video);
+  }
+  if (audio?.codec_name) info.audioCodec = audio.codec_name;
+  return info;
+}
+
+/**
+ * Probes a file with ffprobe. Resolves null when the binary is not installed; rejects when ffprobe
+ * ran and could not read the file.
+ */
+export function ffprobe(binary: string, path: string, timeoutMs: number): Promise<ContainerInfo | null> {
+  if (missing.has(binary)) return Promise.resolve(null);
+  return new Promise((done, fail) => {
+    // "file:" keeps a path from being read as a URL or protocol, and the whitelist stops references inside the file.
+    const args = ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams',
+      '-protocol_whitelist', 'file', '-format_whitelist', FORMATS, '-i', `file:${resolve(path)}`];
+    const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const out: Buffer[] = [];
+    let outBytes = 0;
+    let errText = '';
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.stdout.on('data', (chunk: Buffer) => {
+      outBytes += chunk.length;
+      if (outBytes > MAX_OUTPUT) child.kill('SIGKILL');
+      else out.push(chunk);
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      if (errText.length < 2000) errText += chunk.toString('utf8');
+    });
+    child.on('error', (err: NodeJS.ErrnoException) => {
+      clearTimeout(timer);
+      if (err.code === 'ENOENT') {
+        missing.add(binary);
+        done(null);
+      } else {
+        fail(new MediaProbeError(`could not run ffprobe: ${err.message}`, { cause: err }));
+      }
+    });
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      if (code !== 0) {
+        const why = signal ? `was killed (${signal}) after ${timeoutMs} ms or too much output` : errText.trim().split('\n')[0];
+        fail(new MediaProbeError(`ffprobe could not read the file: ${why || `exit code ${code}`}`));
+        return;
+      }
+      try {
+        done(toContainerInfo(JSON.parse(Buffer.concat(out).toString('utf8'))));
+      } catch (err) {
+        fail(err instanceof MediaProbeError ? err : new MediaProbeError('ffprobe printed invalid JSON', { cause: err }));
+      }
+    });
+  });
+}
