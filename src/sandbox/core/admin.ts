@@ -1,0 +1,110 @@
+// Control endpoints of the sandbox: state dump/reset, fault arming and runtime config. Not recorded, no latency.
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import type { SandboxContext } from './context.ts';
+import { armFault, DEFAULT_HOLD_MS } from './faults.ts';
+import { sendJson } from './http.ts';
+import { CREDENTIAL_FREE_OPERATIONS, OPERATION_DESCRIPTIONS, operationsOf } from './operations.ts';
+import { resetStore, sliceSnapshot } from './store.ts';
+import { FAULT_KINDS, PLATFORMS } from './types.ts';
+import type { Platform } from './types.ts';
+
+const faultBody = z.object({
+  platform: z.enum(PLATFORMS),
+  operation: z.string().min(1),
+  fault: z.enum(FAULT_KINDS),
+  times: z.number().int().positive().optional(),
+  holdMs: z.number().int().min(0).max(600_000).optional(),
+});
+
+const configBody = z.strictObject({
+  latencyMs: z.number().int().min(0).max(60_000).optional(),
+  lifetimes: z.partialRecord(z.enum(PLATFORMS), z.record(z.string(), z.number().int().positive())).optional(),
+  redirectUris: z.array(z.url()).optional(),
+  maxRequests: z.number().int().min(0).max(1_000_000).optional(),
+});
+
+function invalid(message: string) {
+  return { error: 'invalid_request', message };
+}
+
+function issues(err: z.ZodError): string {
+  return err.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ');
+}
+
+function catalogue(ctx: SandboxContext): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const p of PLATFORMS) out[p] = operationsOf(ctx, p);
+  return out;
+}
+
+export function registerAdmin(app: FastifyInstance, ctx: SandboxContext): void {
+  app.get('/_state', async (req, reply) => {
+    const only = (req.query as { platform?: string }).platform;
+    if (only !== undefined && !(PLATFORMS as readonly string[]).includes(only)) {
+      return sendJson(reply, 400, invalid(`unknown platform "${only}"`));
+    }
+    const chosen = only ? [only as Platform] : PLATFORMS;
+    const out: Record<string, unknown> = {};
+    for (const p of chosen) out[p] = sliceSnapshot(ctx.store.slices[p]);
+    return sendJson(reply, 200, out);
+  });
+
+  app.delete('/_state', async (_req, reply) => {
+    resetStore(ctx.store);
+    return sendJson(reply, 200, { reset: true });
+  });
+
+  app.get('/_faults', async (_req, reply) =>
+    sendJson(reply, 200, {
+      faults: ctx.store.faults,
+      kinds: FAULT_KINDS,
+      operations: catalogue(ctx),
+      descriptions: OPERATION_DESCRIPTIONS,
+    }),
+  );
+
+  app.post('/_faults', async (req, reply) => {
+    const parsed = faultBody.safeParse(req.body);
+    if (!parsed.success) return sendJson(reply, 400, invalid(issues(parsed.error)));
+    const { platform, operation, fault } = parsed.data;
+    const known = operationsOf(ctx, platform);
+    if (!known.includes(operation)) {
+      return sendJson(reply, 400, invalid(`operation "${operation}" does not exist on ${platform}; one of: ${known.join(', ')}`));
+    }
+    if ((fault === 'expire_token' || fault === 'revoke') && CREDENTIAL_FREE_OPERATIONS.has(operation)) {
+      return sendJson(reply, 400, invalid(`fault "${fault}" needs a credential; "${operation}" calls carry none`));
+    }
+    const record = armFault(
+      ctx.store,
+      { platform, operation, fault, times: parsed.data.times ?? 1, holdMs: parsed.data.holdMs ?? DEFAULT_HOLD_MS },
+      ctx.now(),
+    );
+    return sendJson(reply, 201, { fault: record });
+  });
+
+  app.delete('/_faults', async (_req, reply) => {
+    const cleared = ctx.store.faults.length;
+    ctx.store.faults = [];
+    return sendJson(reply, 200, { cleared });
+  });
+
+  app.get('/_config', async (_req, reply) => sendJson(reply, 200, ctx.store.config));
+
+  app.post('/_config', async (req, reply) => {
+    const parsed = configBody.safeParse(req.body ?? {});
+    if (!parsed.success) return sendJson(reply, 400, invalid(issues(parsed.error)));
+    const c = ctx.store.config;
+    const { latencyMs, lifetimes, redirectUris, maxRequests } = parsed.data;
+    if (latencyMs !== undefined) c.latencyMs = latencyMs;
+    if (redirectUris !== undefined) c.redirectUris = redirectUris;
+    if (maxRequests !== undefined) c.maxRequests = maxRequests;
+    if (lifetimes !== undefined) {
+      for (const [p, values] of Object.entries(lifetimes)) {
+        const platform = p as Platform;
+        c.lifetimes[platform] = { ...c.lifetimes[platform], ...values };
+      }
+    }
+    return sendJson(reply, 200, c);
+  });
+}

@@ -1,0 +1,128 @@
+// Shared record shapes of the sandbox. Everything is plain JSON-able data so `GET /_state` can dump it as is.
+
+export const PLATFORMS = [
+  'linkedin',
+  'facebook',
+  'instagram',
+  'threads',
+  'tiktok',
+  'youtube',
+  'pinterest',
+  'bluesky',
+] as const;
+export type Platform = (typeof PLATFORMS)[number];
+export type OAuthPlatform = Exclude<Platform, 'bluesky'>;
+export const OAUTH_PLATFORMS: readonly OAuthPlatform[] = PLATFORMS.filter(
+  (p): p is OAuthPlatform => p !== 'bluesky',
+);
+
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+export type JsonObject = { [key: string]: JsonValue };
+
+/** A page, organization, board, channel, playlist or linked business account owned by an account. */
+export interface AssetRecord {
+  type: string;
+  id: string;
+  name: string;
+  parentId?: string;
+  fields: JsonObject;
+}
+
+export interface AccountRecord {
+  id: string;
+  /** The sandbox user this account belongs to (X-Sandbox-User header or consent form; default "sandbox-user"). */
+  userKey: string;
+  username: string;
+  name: string;
+  email: string;
+  avatarUrl: string;
+  createdAt: string;
+  fields: JsonObject;
+  assets: AssetRecord[];
+}
+
+/** One user consent for one client; every code and token issued from it points back here, so revoking it kills them all. */
+export interface GrantRecord {
+  id: string;
+  clientId: string;
+  accountId: string;
+  scopes: string[];
+  createdAt: number;
+  revokedAt: number | null;
+  /** Whether a refresh token was issued under this grant (Google only sends one on the first offline consent). */
+  refreshIssued: boolean;
+}
+
+export interface PendingAuthorization {
+  id: string;
+  clientId: string;
+  redirectUri: string;
+  scopes: string[];
+  state: string | null;
+  codeChallenge: string | null;
+  codeChallengeMethod: string | null;
+  extras: Record<string, string>;
+  createdAt: number;
+}
+
+export interface CodeRecord {
+  code: string;
+  clientId: string;
+  redirectUri: string;
+  scopes: string[];
+  accountId: string;
+  grantId: string;
+  codeChallenge: string | null;
+  codeChallengeMethod: string | null;
+  extras: Record<string, string>;
+  issuedAt: number;
+  expiresAt: number;
+  usedAt: number | null;
+}
+
+export interface TokenRecord {
+  token: string;
+  /** Platform-specific kind: access, refresh, short, long, page, session_access, session_refresh … */
+  kind: string;
+  clientId: string | null;
+  accountId: string;
+  grantId: string;
+  scopes: string[];
+  issuedAt: number;
+  /** Epoch ms; null = never expires (e.g. a Facebook page token minted from a long-lived user token). */
+  expiresAt: number | null;
+  revokedAt: number | null;
+  /** Set when a rotating refresh replaced this token. */
+  rotatedAt: number | null;
+  replacedBy: string | null;
+  /** The page/asset a page-scoped token acts as. */
+  assetId: string | null;
+}
+
+export interface RequestRecord {
+  method: string;
+  path: string;
+  query: Record<string, unknown>;
+  headers: Record<string, unknown>;
+  body: unknown;
+  status: number;
+  at: string;
+  durationMs: number;
+  response: unknown;
+}
+
+/** Posts, media and containers added by publishing simulators: free-form, but always carry these keys. */
+export type ObjectRecord = JsonObject & { id: string; accountId: string; createdAt: string };
+
+export const FAULT_KINDS = ['rate_limit', 'server_error', 'expire_token', 'revoke', 'timeout'] as const;
+export type FaultKind = (typeof FAULT_KINDS)[number];
+
+export interface FaultRecord {
+  id: string;
+  platform: Platform;
+  operation: string;
+  fault: FaultKind;
+  remaining: number;
+  holdMs: number;
+  createdAt: string;
+}

@@ -1,0 +1,69 @@
+// Herald's platform simulators ("the sandbox"): fake LinkedIn, Facebook, Instagram, Threads, TikTok, YouTube,
+// Pinterest and Bluesky over real HTTP, for development, tests and benchmarks. See docs/sandbox.md.
+import type { FastifyInstance } from 'fastify';
+import { registerAdmin } from './core/admin.ts';
+import { createContext } from './core/context.ts';
+import type { SandboxContext } from './core/context.ts';
+import { installBodyParsers } from './core/http.ts';
+import { installRecorder } from './core/recorder.ts';
+import { createStore } from './core/store.ts';
+import type { Platform } from './core/types.ts';
+import { blueskySimulator } from './bluesky/index.ts';
+import { facebookSimulator } from './facebook/index.ts';
+import { instagramSimulator } from './instagram/index.ts';
+import { linkedinSimulator } from './linkedin/index.ts';
+import { pinterestSimulator } from './pinterest/index.ts';
+import { threadsSimulator } from './threads/index.ts';
+import { tiktokSimulator } from './tiktok/index.ts';
+import { youtubeSimulator } from './youtube/index.ts';
+
+export { SANDBOX_APPS, SANDBOX_APP_NAME } from './apps.ts';
+export type { SandboxApp } from './apps.ts';
+export { sandboxBaseUrls, SANDBOX_MOUNT } from './base-urls.ts';
+export type { SandboxBaseUrls } from './base-urls.ts';
+export { AUTO_APPROVE_HEADER, USER_HEADER } from './core/authorize.ts';
+export { PLATFORMS } from './core/types.ts';
+export type { Platform, OAuthPlatform } from './core/types.ts';
+
+export interface SandboxOptions {
+  /** Herald's external base URL, e.g. http://127.0.0.1:8080. */
+  publicUrl: string;
+  /** Clock for token/code expiry; tests pass a controllable one. */
+  now?: () => Date;
+  /** Simulated network latency added to every simulator response. */
+  latencyMs?: number;
+}
+
+type SimulatorPlugin = (app: FastifyInstance, ctx: SandboxContext) => Promise<void>;
+
+// Adding a network (or publishing routes to one) means adding files in its folder; this table only mounts them.
+const SIMULATORS: Record<Platform, SimulatorPlugin> = {
+  linkedin: linkedinSimulator,
+  facebook: facebookSimulator,
+  instagram: instagramSimulator,
+  threads: threadsSimulator,
+  tiktok: tiktokSimulator,
+  youtube: youtubeSimulator,
+  pinterest: pinterestSimulator,
+  bluesky: blueskySimulator,
+};
+
+/** Register with `app.register(sandboxPlugin, { prefix: '/sandbox', publicUrl })`. */
+export async function sandboxPlugin(app: FastifyInstance, opts: SandboxOptions): Promise<void> {
+  const closing = new AbortController();
+  // Held ("timeout" fault) requests would otherwise keep server.close() waiting for their full hold.
+  app.addHook('preClose', async () => closing.abort());
+  const store = createStore(opts.latencyMs ?? 0);
+  const ctx = createContext({ store, publicUrl: opts.publicUrl, mount: app.prefix, now: opts.now, closing: closing.signal });
+  installBodyParsers(app);
+  registerAdmin(app, ctx);
+  for (const [platform, simulator] of Object.entries(SIMULATORS) as [Platform, SimulatorPlugin][]) {
+    await app.register(
+      async (scope) => {
+        installRecorder(scope, ctx, platform);
+        await simulator(scope, ctx);
+      },
+      { prefix: `/${platform}` },
+    );
+  }
+}

@@ -1,0 +1,18 @@
+// Instagram simulator for the Instagram API with Instagram Login (www.instagram.com, api.instagram.com and
+// graph.instagram.com under one prefix). Instagram via Facebook Login lives in the Facebook simulator.
+import type { FastifyInstance } from 'fastify';
+import type { SandboxContext } from '../core/context.ts';
+import { graphError, graphFault } from '../core/graph.ts';
+import { registerAvatars } from '../core/oauth.ts';
+import { setNotFound } from '../core/route.ts';
+import type { Simulator } from '../core/route.ts';
+import { registerInstagramGraph } from './graph.ts';
+import { registerInstagramOAuth } from './oauth.ts';
+
+export async function instagramSimulator(app: FastifyInstance, ctx: SandboxContext): Promise<void> {
+  const sim: Simulator = { platform: 'instagram', ctx, app, faultAnswer: (kind) => graphFault(kind) };
+  registerInstagramOAuth(sim);
+  registerInstagramGraph(sim);
+  registerAvatars(sim);
+  setNotFound(sim, (path) => graphError(400, { message: `Unknown path components: ${path}`, code: 2500 }));
+}

@@ -1,0 +1,57 @@
+// LinkedIn's error bodies: OAuth endpoints use {error, error_description}; the API uses
+// {status, serviceErrorCode, code, message}.
+import type { ErrorAnswer, Surface, TransientFault } from '../core/route.ts';
+import type { TokenProblem } from '../core/tokens.ts';
+
+export function apiError(status: number, code: string, message: string, serviceErrorCode?: number): ErrorAnswer {
+  const body: Record<string, unknown> = { status, code, message };
+  if (serviceErrorCode !== undefined) body.serviceErrorCode = serviceErrorCode;
+  return { status, body };
+}
+
+const TOKEN_ERRORS: Record<TokenProblem, [number, string, string]> = {
+  missing: [65604, 'EMPTY_ACCESS_TOKEN', 'Empty oauth2 access token'],
+  invalid: [65600, 'INVALID_ACCESS_TOKEN', 'Invalid access token'],
+  expired: [65601, 'EXPIRED_ACCESS_TOKEN', 'The token used in the request has expired'],
+  revoked: [65602, 'REVOKED_ACCESS_TOKEN', 'The token used in the request has been revoked by the user'],
+};
+
+export function tokenError(problem: TokenProblem): ErrorAnswer {
+  const [serviceCode, code, message] = TOKEN_ERRORS[problem];
+  return apiError(401, code, message, serviceCode);
+}
+
+export function accessDenied(method: string, resource: string): ErrorAnswer {
+  return apiError(403, 'ACCESS_DENIED', `Not enough permissions to access: ${resource}.${method}.NO_VERSION`, 100);
+}
+
+export function linkedInFault(kind: TransientFault, surface: Exclude<Surface, 'page'>): ErrorAnswer {
+  if (surface === 'oauth') {
+    return kind === 'rate_limit'
+      ? { status: 429, body: { error: 'temporarily_unavailable', error_description: 'Too many requests' } }
+      : { status: 500, body: { error: 'server_error', error_description: 'Internal Server Error' } };
+  }
+  return kind === 'rate_limit'
+    ? apiError(429, 'TOO_MANY_REQUESTS', 'Resource level throttle limit for calls to this resource is reached.', 101)
+    : apiError(500, 'INTERNAL_SERVER_ERROR', 'Internal Server Error');
+}
+
+/** Active versions: the current month and the twelve before it (LinkedIn supports each release for at least a year). */
+export function versionProblem(header: string | undefined, nowMs: number): ErrorAnswer | null {
+  if (!header) {
+    return apiError(
+      400,
+      'VERSION_MISSING',
+      'A version must be present. Please specify a version by adding the LinkedIn-Version header.',
+    );
+  }
+  const match = /^(\d{4})(\d{2})(?:\.\d{2})?$/.exec(header.trim());
+  const now = new Date(nowMs);
+  const current = now.getUTCFullYear() * 12 + now.getUTCMonth();
+  const requested = match ? Number(match[1]) * 12 + Number(match[2]) - 1 : Number.NaN;
+  const monthOk = match ? Number(match[2]) >= 1 && Number(match[2]) <= 12 : false;
+  if (!monthOk || requested > current || requested < current - 12) {
+    return apiError(426, 'NONEXISTENT_VERSION', `Requested version ${header} is not active`);
+  }
+  return null;
+}

@@ -1,0 +1,17 @@
+// Pinterest simulator: www.pinterest.com (authorize) and api.pinterest.com/v5 under one prefix.
+import type { FastifyInstance } from 'fastify';
+import type { SandboxContext } from '../core/context.ts';
+import { registerAvatars } from '../core/oauth.ts';
+import { setNotFound } from '../core/route.ts';
+import type { Simulator } from '../core/route.ts';
+import { registerPinterestApi } from './api.ts';
+import { pinError, pinterestFault } from './errors.ts';
+import { registerPinterestOAuth } from './oauth.ts';
+
+export async function pinterestSimulator(app: FastifyInstance, ctx: SandboxContext): Promise<void> {
+  const sim: Simulator = { platform: 'pinterest', ctx, app, faultAnswer: (kind) => pinterestFault(kind) };
+  registerPinterestOAuth(sim);
+  registerPinterestApi(sim);
+  registerAvatars(sim);
+  setNotFound(sim, (path) => pinError(404, 404, `Resource not found: ${path}`));
+}

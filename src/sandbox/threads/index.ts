@@ -1,0 +1,17 @@
+// Threads simulator: threads.net (authorize) and graph.threads.net under one prefix.
+import type { FastifyInstance } from 'fastify';
+import type { SandboxContext } from '../core/context.ts';
+import { graphError, graphFault } from '../core/graph.ts';
+import { registerAvatars } from '../core/oauth.ts';
+import { setNotFound } from '../core/route.ts';
+import type { Simulator } from '../core/route.ts';
+import { registerThreadsGraph } from './graph.ts';
+import { registerThreadsOAuth } from './oauth.ts';
+
+export async function threadsSimulator(app: FastifyInstance, ctx: SandboxContext): Promise<void> {
+  const sim: Simulator = { platform: 'threads', ctx, app, faultAnswer: (kind) => graphFault(kind) };
+  registerThreadsOAuth(sim);
+  registerThreadsGraph(sim);
+  registerAvatars(sim);
+  setNotFound(sim, (path) => graphError(400, { message: `Unknown path components: ${path}`, code: 2500 }));
+}

@@ -1,0 +1,33 @@
+// TikTok error shapes: OAuth endpoints answer {error, error_description, log_id}; the v2 API answers
+// {data: {}, error: {code, message, log_id}}.
+import { randomHex } from '../core/ids.ts';
+import type { ErrorAnswer, Surface, TransientFault } from '../core/route.ts';
+
+export function logId(nowMs: number): string {
+  const d = new Date(nowMs).toISOString().replace(/[-:TZ.]/g, '').slice(0, 14);
+  return `${d}${randomHex(18).toUpperCase()}`;
+}
+
+export function oauthFail(status: number, error: string, description: string, nowMs: number): ErrorAnswer {
+  return { status, body: { error, error_description: description, log_id: logId(nowMs) } };
+}
+
+export function apiFail(status: number, code: string, message: string, nowMs: number): ErrorAnswer {
+  return { status, body: { data: {}, error: { code, message, log_id: logId(nowMs) } } };
+}
+
+export function ok(data: unknown, nowMs: number): unknown {
+  return { data, error: { code: 'ok', message: '', log_id: logId(nowMs) } };
+}
+
+export function tiktokFault(kind: TransientFault, surface: Exclude<Surface, 'page'>): ErrorAnswer {
+  const now = Date.now();
+  if (surface === 'oauth') {
+    return kind === 'rate_limit'
+      ? oauthFail(429, 'temporarily_unavailable', 'Service is temporarily unavailable.', now)
+      : oauthFail(500, 'server_error', 'Other internal server errors.', now);
+  }
+  return kind === 'rate_limit'
+    ? apiFail(429, 'rate_limit_exceeded', 'The API rate limit was exceeded. Please try again later.', now)
+    : apiFail(500, 'internal_error', 'Something went wrong. Please try again later.', now);
+}
