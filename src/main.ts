@@ -23,9 +23,20 @@ export async function startServer(config: Config, overrides: ContextOverrides = 
   }
   const addr = app.server.address();
   const url = typeof addr === 'object' && addr ? `http://${addr.family === 'IPv6' ? `[${addr.address}]` : addr.address}:${addr.port}` : config.publicUrl;
+  // Tokens of accounts nobody uses are refreshed in the background before they expire.
+  const sweepEveryMs = 6 * 3600_000;
+  const sweep = () =>
+    void ctx.tokens.sweep().then(
+      (r) => (r.refreshed || r.failed) && ctx.logger.info(r, 'token refresh sweep'),
+      (err: unknown) => ctx.logger.warn({ err }, 'token refresh sweep failed'),
+    );
+  const sweeper = setInterval(sweep, sweepEveryMs);
+  sweeper.unref();
+  setTimeout(sweep, 30_000).unref();
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
+      clearInterval(sweeper);
       // close() stops accepting connections and waits for in-flight requests to finish.
       await app.close();
       await ctx.close();

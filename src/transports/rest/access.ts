@@ -45,7 +45,9 @@ export function userOf(req: FastifyRequest): UserPrincipal {
   return req.userPrincipal;
 }
 
-const PLUGIN_PREFIXES = ['/docs'];
+// Routes registered by plugins rather than by Herald's route files: the API reference page, and the
+// network simulators (mounted only in sandbox mode; they answer as the networks do, without Herald auth).
+const PLUGIN_PREFIXES = ['/docs', '/sandbox/'];
 
 export const accessPlugin = fp(async (app: FastifyInstance, opts: { ctx: AppContext }) => {
   const { auth } = opts.ctx;

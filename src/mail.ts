@@ -1,0 +1,59 @@
+// Notifications by mail: through SMTP when HERALD_SMTP_URL is set, otherwise into the outbox table
+// (and the log) so an operator without a mail server still sees what would have been sent.
+import nodemailer, { type Transporter } from 'nodemailer';
+import type { Logger } from 'pino';
+import type { Db } from './db/client.ts';
+import { mailOutbox } from './db/schema.ts';
+
+export interface MailMessage {
+  workspaceId: string | null;
+  to: string;
+  subject: string;
+  body: string;
+  kind: string;
+}
+
+export class Mailer {
+  readonly #db: Db;
+  readonly #logger: Logger;
+  readonly #from: string;
+  readonly #transport: Transporter | undefined;
+  readonly #now: () => Date;
+
+  constructor(opts: { db: Db; logger: Logger; from: string; smtpUrl?: string | undefined; now: () => Date }) {
+    this.#db = opts.db;
+    this.#logger = opts.logger;
+    this.#from = opts.from;
+    this.#now = opts.now;
+    this.#transport = opts.smtpUrl ? nodemailer.createTransport(opts.smtpUrl) : undefined;
+  }
+
+  /** Never throws: a failed notification must not fail the action that caused it. */
+  async send(msg: MailMessage): Promise<void> {
+    if (!this.#transport) {
+      await this.#record(msg, 'queued', null);
+      this.#logger.info({ kind: msg.kind, to: msg.to, subject: msg.subject }, 'mail stored in outbox (no SMTP configured)');
+      return;
+    }
+    try {
+      await this.#transport.sendMail({ from: this.#from, to: msg.to, subject: msg.subject, text: msg.body });
+      await this.#record(msg, 'sent', null);
+    } catch (err) {
+      this.#logger.warn({ kind: msg.kind, to: msg.to, error: (err as Error).message }, 'mail delivery failed');
+      await this.#record(msg, 'failed', (err as Error).message).catch(() => {});
+    }
+  }
+
+  async #record(msg: MailMessage, status: 'queued' | 'sent' | 'failed', error: string | null): Promise<void> {
+    await this.#db.insert(mailOutbox).values({
+      workspaceId: msg.workspaceId,
+      toAddress: msg.to,
+      subject: msg.subject,
+      body: msg.body,
+      kind: msg.kind,
+      status,
+      error,
+      sentAt: status === 'sent' ? this.#now() : null,
+    });
+  }
+}

@@ -1,0 +1,54 @@
+// Bluesky (AT Protocol): app-password sessions on the account's own PDS, found through its DID document.
+import type { AdapterFactory, AppPasswordAuth, Capabilities, PlatformAdapter } from '../types.ts';
+import { fetchAccount } from './account.ts';
+import { login, refresh, revoke } from './session.ts';
+import type { XrpcClient } from './xrpc.ts';
+import { trimBase } from './xrpc.ts';
+
+export { isAppPassword } from './app-password.ts';
+export type { BlueskyProfileSlice } from './account.ts';
+export { jwtClaims } from './session.ts';
+
+/** The real network's hosts; config `urls` override any of them (sandbox, self-hosted PDS, local PLC). */
+export const BLUESKY_DEFAULT_URLS = {
+  /** Entryway: resolves handles, and is the PDS of tokens that predate per-account PDS discovery. */
+  service: 'https://bsky.social',
+  appView: 'https://public.api.bsky.app',
+  plc: 'https://plc.directory',
+  video: 'https://video.bsky.app',
+} as const;
+
+export type BlueskyUrls = { -readonly [K in keyof typeof BLUESKY_DEFAULT_URLS]: string };
+
+export const BLUESKY_CAPABILITIES: Capabilities = {
+  // Interface route table: Bluesky is on the text and video routes.
+  postTypes: ['text', 'video'],
+  text: { max: 300, unit: 'graphemes' },
+  // Videos are transcoded by the video service before the post can reference them.
+  asyncProcessing: true,
+};
+
+export function blueskyUrls(configured: Record<string, string>): BlueskyUrls {
+  const pick = (key: keyof BlueskyUrls): string => trimBase(configured[key] || BLUESKY_DEFAULT_URLS[key]);
+  return { service: pick('service'), appView: pick('appView'), plc: pick('plc'), video: pick('video') };
+}
+
+export const blueskyAdapter: AdapterFactory = (deps): PlatformAdapter => {
+  const urls = blueskyUrls(deps.config.urls);
+  const client: XrpcClient = { http: deps.http, clock: deps.clock, logger: deps.logger };
+  const auth: AppPasswordAuth = {
+    kind: 'app_password',
+    login: (p) => login(client, urls, p),
+    refresh: (tokens) => refresh(client, urls.service, tokens),
+    revoke: (tokens) => revoke(client, urls.service, tokens),
+  };
+  return {
+    platform: 'bluesky',
+    displayName: 'Bluesky',
+    capabilities: BLUESKY_CAPABILITIES,
+    auth,
+    // App passwords need no app registration: any server can connect Bluesky accounts.
+    configured: true,
+    fetchAccount: (tokens) => fetchAccount(client, urls.service, tokens),
+  };
+};

@@ -1,0 +1,34 @@
+// Shared classification of HTTP failures; each network's folder refines it with its own error codes.
+import type { Platform } from '../auth/scopes.ts';
+import { retryAfterSeconds, type HttpResponse } from './http.ts';
+import { PlatformError, type PlatformErrorKind } from './types.ts';
+
+/** The default reading of a failed response, used when the network's own codes say nothing more. */
+export function kindOfStatus(status: number): PlatformErrorKind {
+  if (status === 401) return 'auth_expired';
+  if (status === 403) return 'permission';
+  if (status === 404) return 'not_found';
+  if (status === 408 || status >= 500) return 'transient';
+  if (status === 429) return 'rate_limited';
+  return 'invalid_content';
+}
+
+export function errorFromResponse(
+  platform: Platform,
+  res: HttpResponse,
+  opts: { kind?: PlatformErrorKind; message?: string; code?: string } = {},
+): PlatformError {
+  const kind = opts.kind ?? kindOfStatus(res.status);
+  const retryAfter = retryAfterSeconds(res.headers);
+  return new PlatformError(platform, kind, opts.message ?? `${platform} answered HTTP ${res.status}`, {
+    status: res.status,
+    ...(retryAfter !== undefined ? { retryAfterSeconds: retryAfter } : {}),
+    ...(opts.code ? { code: opts.code } : {}),
+  });
+}
+
+/** Returns the parsed JSON object of a successful response, or throws what the mapper makes of a failure. */
+export function expectOk<T>(platform: Platform, res: HttpResponse, map: (res: HttpResponse) => PlatformError = (r) => errorFromResponse(platform, r)): T {
+  if (res.status >= 200 && res.status < 300) return (res.data ?? {}) as T;
+  throw map(res);
+}

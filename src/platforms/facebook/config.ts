@@ -1,0 +1,53 @@
+// Facebook's hosts, pinned Graph version and the permissions Herald asks for.
+import type { AdapterDeps } from '../types.ts';
+
+/** v26.0 is the newest release (2026-07); pinning the newest buys the longest support window (two years). */
+export const FACEBOOK_GRAPH_VERSION = 'v26.0';
+
+export interface FacebookUrls {
+  authBase: string;
+  graphBase: string;
+  graphVideoBase: string;
+  ruploadBase: string;
+}
+
+const DEFAULT_URLS: FacebookUrls = {
+  authBase: 'https://www.facebook.com',
+  graphBase: 'https://graph.facebook.com',
+  graphVideoBase: 'https://graph-video.facebook.com',
+  ruploadBase: 'https://rupload.facebook.com',
+};
+
+export function facebookUrls(deps: AdapterDeps): FacebookUrls {
+  const out = { ...DEFAULT_URLS };
+  for (const key of Object.keys(out) as (keyof FacebookUrls)[]) {
+    const override = deps.config.urls[key];
+    if (override) out[key] = override.replace(/\/+$/, '');
+  }
+  return out;
+}
+
+/**
+ * Facebook Login permissions (comma-separated in the dialog):
+ * - pages_show_list: list the Pages the user manages (/me/accounts) and get their Page tokens;
+ * - pages_manage_posts: create, edit and delete Page posts, photos, videos and reels;
+ * - publish_video: video publishing to Pages (named in the Pages posts guide);
+ * - pages_read_engagement: read Page posts, metadata and engagement counts;
+ * - pages_read_user_content: read visitors' comments on Page posts;
+ * - pages_manage_engagement: reply to, hide and delete comments as the Page;
+ * - read_insights: Page and post insights.
+ * Instagram is connected through its own login (see ../instagram), so no instagram_* permission is asked here;
+ * business_management is left out until Herald lists Business-Manager-only Pages.
+ */
+export const FACEBOOK_SCOPES = [
+  'pages_show_list',
+  'pages_manage_posts',
+  'publish_video',
+  'pages_read_engagement',
+  'pages_read_user_content',
+  'pages_manage_engagement',
+  'read_insights',
+] as const;
+
+/** Key of a Page access token in TokenSet.extra. */
+export const pageTokenKey = (pageId: string): string => `page_token:${pageId}`;

@@ -1,0 +1,50 @@
+// What the Pinterest adapter derives from its deps once: the hosts (the real ones unless config overrides a key, e.g.
+// to point at the sandbox or Pinterest's own api-sandbox host) and the app id and secret.
+import type { AdapterDeps } from '../types.ts';
+import { PlatformError } from '../types.ts';
+
+export const PINTEREST_HOSTS = {
+  /** The browser-facing consent page. */
+  authBase: 'https://www.pinterest.com',
+  /** API v5, token endpoint included (/v5/oauth/token). */
+  apiBase: 'https://api.pinterest.com',
+} as const;
+
+export interface PinterestContext {
+  deps: AdapterDeps;
+  authBase: string;
+  apiBase: string;
+  configured: boolean;
+}
+
+export function pinterestContext(deps: AdapterDeps): PinterestContext {
+  const base = (key: keyof typeof PINTEREST_HOSTS): string => (deps.config.urls[key] ?? PINTEREST_HOSTS[key]).replace(/\/+$/, '');
+  return {
+    deps,
+    authBase: base('authBase'),
+    apiBase: base('apiBase'),
+    configured: Boolean(deps.config.clientId && deps.config.clientSecret),
+  };
+}
+
+function credentials(ctx: PinterestContext): { clientId: string; clientSecret: string } {
+  const { clientId, clientSecret } = ctx.deps.config;
+  if (!clientId || !clientSecret) {
+    throw new PlatformError('pinterest', 'unsupported', 'Pinterest is not configured on this server (app id and secret are missing)');
+  }
+  return { clientId, clientSecret };
+}
+
+export function clientId(ctx: PinterestContext): string {
+  return credentials(ctx).clientId;
+}
+
+/** The token endpoint authenticates the app with HTTP Basic only; credentials in the form are not accepted. */
+export function basicAuth(ctx: PinterestContext): Record<string, string> {
+  const { clientId: id, clientSecret } = credentials(ctx);
+  return { authorization: `Basic ${Buffer.from(`${id}:${clientSecret}`).toString('base64')}` };
+}
+
+export function bearer(accessToken: string): Record<string, string> {
+  return { authorization: `Bearer ${accessToken}` };
+}

@@ -1,0 +1,98 @@
+// TikTok Login Kit (OAuth v2, web). Access tokens are short-lived and refresh tokens rotate: every refresh returns a
+// new refresh token and retires the old one, so the TokenSet a refresh returns must replace the stored one whole.
+import type { OAuth2Auth, TokenSet } from '../types.ts';
+import { PlatformError } from '../types.ts';
+import { appCredentials } from './context.ts';
+import type { TikTokContext } from './context.ts';
+import { readOAuth } from './errors.ts';
+import type { OAuthStep } from './errors.ts';
+
+/**
+ * Posting (direct and to the inbox) plus the three user.info tiers the profile slice reads. TikTok lets the user
+ * grant a subset; what was granted comes back in the token answer and is kept in TokenSet.scopes.
+ */
+export const TIKTOK_SCOPES = ['user.info.basic', 'user.info.profile', 'user.info.stats', 'video.publish', 'video.upload'] as const;
+
+function secondsFrom(at: Date, seconds: unknown): Date | null {
+  return typeof seconds === 'number' && Number.isFinite(seconds) && seconds > 0 ? new Date(at.getTime() + seconds * 1000) : null;
+}
+
+function toTokenSet(body: Record<string, unknown>, issuedAt: Date): TokenSet {
+  const scope = typeof body.scope === 'string' ? body.scope : '';
+  return {
+    accessToken: String(body.access_token),
+    refreshToken: typeof body.refresh_token === 'string' && body.refresh_token ? body.refresh_token : null,
+    expiresAt: secondsFrom(issuedAt, body.expires_in),
+    refreshExpiresAt: secondsFrom(issuedAt, body.refresh_expires_in),
+    scopes: scope.split(',').map((s) => s.trim()).filter(Boolean),
+    ...(typeof body.open_id === 'string' ? { extra: { open_id: body.open_id } } : {}),
+  };
+}
+
+async function tokenCall(ctx: TikTokContext, form: Record<string, string | undefined>, step: OAuthStep): Promise<TokenSet> {
+  // Expiry is counted from before the call, so a slow answer errs towards refreshing early.
+  const issuedAt = ctx.deps.clock();
+  const res = await ctx.deps.http.request('tiktok', {
+    method: 'POST',
+    url: `${ctx.apiBase}/v2/oauth/token/`,
+    form: { ...appCredentials(ctx), ...form },
+  });
+  return toTokenSet(readOAuth(res, step, true), issuedAt);
+}
+
+async function refresh(ctx: TikTokContext, tokens: TokenSet): Promise<TokenSet> {
+  if (!tokens.refreshToken) {
+    throw new PlatformError('tiktok', 'reauth_required', 'TikTok connection has no refresh token; reconnect the account');
+  }
+  const next = await tokenCall(ctx, { grant_type: 'refresh_token', refresh_token: tokens.refreshToken }, 'token refresh');
+  return {
+    ...next,
+    // Rotation means a new refresh token always comes back; keeping the old one is only a fallback for an answer
+    // that omits it, and the refresh window moves with the token it belongs to.
+    refreshToken: next.refreshToken ?? tokens.refreshToken,
+    refreshExpiresAt: next.refreshToken ? next.refreshExpiresAt : (tokens.refreshExpiresAt ?? null),
+    extra: { ...tokens.extra, ...next.extra },
+  };
+}
+
+async function revoke(ctx: TikTokContext, tokens: TokenSet): Promise<void> {
+  let live = tokens;
+  const expired = tokens.expiresAt ? tokens.expiresAt.getTime() <= ctx.deps.clock().getTime() : false;
+  if (expired && tokens.refreshToken) {
+    // Revocation takes the access token; a dead one cannot end a grant that its refresh token still keeps alive.
+    try {
+      live = await refresh(ctx, tokens);
+    } catch (err) {
+      // A refused refresh means the grant is already gone: there is nothing left to revoke.
+      if (err instanceof PlatformError && err.kind === 'reauth_required') return;
+      throw err;
+    }
+  }
+  const res = await ctx.deps.http.request('tiktok', {
+    method: 'POST',
+    url: `${ctx.apiBase}/v2/oauth/revoke/`,
+    form: { ...appCredentials(ctx), token: live.accessToken },
+  });
+  readOAuth(res, 'token revocation', false);
+}
+
+export function tiktokAuth(ctx: TikTokContext): OAuth2Auth {
+  return {
+    kind: 'oauth2',
+    // Login Kit for Web takes no code_challenge (PKCE is for the mobile and desktop kits), so none is sent.
+    pkce: false,
+    authorizeUrl({ state, redirectUri }) {
+      const url = new URL(`${ctx.authBase}/v2/auth/authorize/`);
+      url.searchParams.set('client_key', appCredentials(ctx).client_key);
+      url.searchParams.set('response_type', 'code');
+      url.searchParams.set('scope', TIKTOK_SCOPES.join(','));
+      url.searchParams.set('redirect_uri', redirectUri);
+      url.searchParams.set('state', state);
+      return url.toString();
+    },
+    exchangeCode: ({ code, redirectUri }) =>
+      tokenCall(ctx, { grant_type: 'authorization_code', code, redirect_uri: redirectUri }, 'code exchange'),
+    refresh: (tokens) => refresh(ctx, tokens),
+    revoke: (tokens) => revoke(ctx, tokens),
+  };
+}

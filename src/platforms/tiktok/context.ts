@@ -1,0 +1,40 @@
+// What the TikTok adapter derives from its deps once: the hosts (the real ones unless config overrides a key, e.g. to
+// point at the sandbox) and the app credentials, which TikTok calls client_key / client_secret.
+import type { AdapterDeps } from '../types.ts';
+import { PlatformError } from '../types.ts';
+
+export const TIKTOK_HOSTS = {
+  /** Login Kit's browser-facing authorize page. */
+  authBase: 'https://www.tiktok.com',
+  /** OAuth token/revoke endpoints and the v2 API. */
+  apiBase: 'https://open.tiktokapis.com',
+} as const;
+
+export interface TikTokContext {
+  deps: AdapterDeps;
+  authBase: string;
+  apiBase: string;
+  configured: boolean;
+}
+
+export function tiktokContext(deps: AdapterDeps): TikTokContext {
+  const base = (key: keyof typeof TIKTOK_HOSTS): string => (deps.config.urls[key] ?? TIKTOK_HOSTS[key]).replace(/\/+$/, '');
+  return {
+    deps,
+    authBase: base('authBase'),
+    apiBase: base('apiBase'),
+    configured: Boolean(deps.config.clientId && deps.config.clientSecret),
+  };
+}
+
+export function appCredentials(ctx: TikTokContext): { client_key: string; client_secret: string } {
+  const { clientId, clientSecret } = ctx.deps.config;
+  if (!clientId || !clientSecret) {
+    throw new PlatformError('tiktok', 'unsupported', 'TikTok is not configured on this server (client key and secret are missing)');
+  }
+  return { client_key: clientId, client_secret: clientSecret };
+}
+
+export function bearer(accessToken: string): Record<string, string> {
+  return { authorization: `Bearer ${accessToken}` };
+}

@@ -1,0 +1,44 @@
+// What the YouTube adapter derives from its deps once: Google's three hosts (the real ones unless config overrides a
+// key, e.g. to point at the sandbox) and the OAuth client of the Google Cloud project.
+import type { AdapterDeps } from '../types.ts';
+import { PlatformError } from '../types.ts';
+
+export const YOUTUBE_HOSTS = {
+  /** The browser-facing consent page. */
+  authBase: 'https://accounts.google.com',
+  /** Token and revocation endpoints. */
+  tokenBase: 'https://oauth2.googleapis.com',
+  /** YouTube Data API v3, uploads included (under /upload/youtube/v3). */
+  apiBase: 'https://www.googleapis.com',
+} as const;
+
+export interface YouTubeContext {
+  deps: AdapterDeps;
+  authBase: string;
+  tokenBase: string;
+  apiBase: string;
+  configured: boolean;
+}
+
+export function youtubeContext(deps: AdapterDeps): YouTubeContext {
+  const base = (key: keyof typeof YOUTUBE_HOSTS): string => (deps.config.urls[key] ?? YOUTUBE_HOSTS[key]).replace(/\/+$/, '');
+  return {
+    deps,
+    authBase: base('authBase'),
+    tokenBase: base('tokenBase'),
+    apiBase: base('apiBase'),
+    configured: Boolean(deps.config.clientId && deps.config.clientSecret),
+  };
+}
+
+export function appCredentials(ctx: YouTubeContext): { client_id: string; client_secret: string } {
+  const { clientId, clientSecret } = ctx.deps.config;
+  if (!clientId || !clientSecret) {
+    throw new PlatformError('youtube', 'unsupported', 'YouTube is not configured on this server (Google client id and secret are missing)');
+  }
+  return { client_id: clientId, client_secret: clientSecret };
+}
+
+export function bearer(accessToken: string): Record<string, string> {
+  return { authorization: `Bearer ${accessToken}` };
+}

@@ -1,0 +1,141 @@
+// Token lifecycle against the simulators: refresh ahead of expiry, rotation, retries that never erase
+// tokens, one refresh at a time, dead grants → "needs reconnect", Bluesky's 400 ExpiredToken.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHarness, asUser, bearer, type Harness, type TestUser } from '../helpers/harness.ts';
+import { connect, fault, sandboxState } from './helpers.ts';
+
+let h: Harness;
+let now = new Date('2026-11-20T09:00:00Z');
+beforeAll(async () => {
+  h = await createHarness({ sandbox: true, clock: () => now, overrides: { tokenKeeper: { backoffMs: [5, 5, 5] } } });
+});
+afterAll(async () => h?.close());
+
+const refreshCalls = async (platform: string, path: RegExp) =>
+  ((await sandboxState(h))[platform]!.requests ?? []).filter((r) => path.test(r.path) && r.method === 'POST').length;
+
+async function row(u: TestUser, platform: string) {
+  const [r] = await h.ctx.connectionStore.list(u.workspaceId, platform as never);
+  return r!;
+}
+
+async function advance(ms: number, fn: () => Promise<void>) {
+  const saved = now;
+  now = new Date(now.getTime() + ms);
+  try {
+    await fn();
+  } finally {
+    now = saved;
+  }
+}
+
+describe('token lifecycle', () => {
+  it('refreshes ahead of expiry and stores the rotated refresh token (TikTok rotates)', async () => {
+    const u = await h.signup();
+    await connect(h, u, 'tiktok');
+    const before = await row(u, 'tiktok');
+    const oldTokens = h.ctx.connectionStore.tokens(before);
+    // TikTok access tokens live 2 h: 1 h 57 min later they are inside the refresh-ahead window.
+    await advance(117 * 60_000, async () => {
+      const res = await h.req({ method: 'GET', url: '/unified/user-profiles/?platforms=tiktok&force_refresh=true', headers: asUser(u) });
+      expect(res.statusCode).toBe(200);
+      expect(res.json().tiktok.error).toBeUndefined();
+      const after = await row(u, 'tiktok');
+      expect(after.tokenVersion).toBe(before.tokenVersion + 1);
+      const t = h.ctx.connectionStore.tokens(after);
+      expect(t.refreshToken).not.toBe(oldTokens.refreshToken);
+      expect(t.accessToken).not.toBe(oldTokens.accessToken);
+      expect(t.expiresAt!.getTime()).toBeGreaterThan(now.getTime());
+    });
+  });
+
+  it('refreshes and retries once when the network says the token expired', async () => {
+    const u = await h.signup();
+    await connect(h, u, 'pinterest');
+    const before = await row(u, 'pinterest');
+    await fault(h, { platform: 'pinterest', operation: 'profile', fault: 'expire_token', times: 1 });
+    const res = await h.req({ method: 'GET', url: '/unified/user-profiles/?platforms=pinterest&force_refresh=true', headers: asUser(u) });
+    expect(res.json().pinterest.error).toBeUndefined();
+    expect((await row(u, 'pinterest')).tokenVersion).toBe(before.tokenVersion + 1);
+  });
+
+  it('retries a transient refresh failure with backoff and never erases the stored tokens', async () => {
+    const u = await h.signup();
+    await connect(h, u, 'linkedin');
+    const before = await row(u, 'linkedin');
+    const tokens = h.ctx.connectionStore.tokens(before);
+    await fault(h, { platform: 'linkedin', operation: 'refresh', fault: 'server_error', times: 2 });
+    const ok = await h.ctx.tokens.refresh(before, { force: true });
+    expect(ok.tokenVersion).toBe(before.tokenVersion + 1);
+
+    await fault(h, { platform: 'linkedin', operation: 'refresh', fault: 'server_error', times: 10 });
+    await expect(h.ctx.tokens.refresh(ok, { force: true })).rejects.toMatchObject({ kind: 'transient' });
+    const kept = await row(u, 'linkedin');
+    expect(kept.tokenVersion).toBe(ok.tokenVersion);
+    expect(kept.status).toBe('connected');
+    expect(h.ctx.connectionStore.tokens(kept).refreshToken).toBe(tokens.refreshToken);
+    await fetch(`${h.url}/sandbox/_faults`, { method: 'DELETE' });
+  });
+
+  it('runs one refresh at a time per connection: concurrent callers share it', async () => {
+    const u = await h.signup();
+    await connect(h, u, 'youtube');
+    const before = await row(u, 'youtube');
+    const calls = await refreshCalls('youtube', /\/token$/);
+    const results = await Promise.all(Array.from({ length: 5 }, () => h.ctx.tokens.refresh(before, { force: true })));
+    expect(new Set(results.map((r) => r.tokenVersion))).toEqual(new Set([before.tokenVersion + 1]));
+    expect((await refreshCalls('youtube', /\/token$/)) - calls).toBe(1);
+  });
+
+  it('a revoked grant moves the connection to "needs reconnect", which every read reports', async () => {
+    const u = await h.signup();
+    await connect(h, u, 'tiktok');
+    await fault(h, { platform: 'tiktok', operation: 'refresh', fault: 'revoke', times: 1 });
+    await advance(3 * 3600_000, async () => {
+      const profiles = (await h.req({ method: 'GET', url: '/unified/user-profiles/?platforms=tiktok&force_refresh=true', headers: asUser(u) })).json();
+      expect(profiles.tiktok.connection).toMatchObject({ status: 'needs_reconnect', needs_reconnect: true });
+      expect(profiles.tiktok.error).toMatch(/reconnect/i);
+    });
+    const status = (await h.req({ method: 'GET', url: '/unified/oauth/token?platform=tiktok', headers: asUser(u) })).json();
+    expect(status.results.tiktok.success).toBe(false);
+    expect(status.results.tiktok.message).toMatch(/^TikTok needs to be reconnected/);
+    const [ws] = (await h.req({ method: 'GET', url: '/workspaces', headers: bearer(u.token) })).json();
+    expect(ws.tiktok_connected).toBe(false);
+    // Connecting again restores it.
+    await connect(h, u, 'tiktok');
+    expect((await row(u, 'tiktok')).status).toBe('connected');
+  });
+
+  it("handles Bluesky's expired access token (HTTP 400 ExpiredToken) by refreshing the session", async () => {
+    const u = await h.signup();
+    await connect(h, u, 'bluesky');
+    const before = await row(u, 'bluesky');
+    await fault(h, { platform: 'bluesky', operation: 'profile', fault: 'expire_token', times: 1 });
+    const res = (await h.req({ method: 'GET', url: '/unified/user-profiles/?platforms=bluesky&force_refresh=true', headers: asUser(u) })).json();
+    expect(res.bluesky.error).toBeUndefined();
+    expect(res.bluesky.connection.status).toBe('connected');
+    expect((await row(u, 'bluesky')).tokenVersion).toBe(before.tokenVersion + 1);
+  });
+});
+
+describe('background refresh sweep', () => {
+  it('refreshes connections expiring within the horizon and leaves the others', async () => {
+    const u = await h.signup();
+    await connect(h, u, 'tiktok'); // 2 h tokens
+    await connect(h, u, 'pinterest'); // 30 d tokens
+    const tiktok = await row(u, 'tiktok');
+    const pinterest = await row(u, 'pinterest');
+    const res = await h.ctx.tokens.sweep(24 * 3600_000);
+    expect(res.failed).toBe(0);
+    expect((await row(u, 'tiktok')).tokenVersion).toBe(tiktok.tokenVersion + 1);
+    expect((await row(u, 'pinterest')).tokenVersion).toBe(pinterest.tokenVersion);
+  });
+});
+
+describe('merging extras on refresh', () => {
+  it('replaces a whole group of extras and keeps the rest', async () => {
+    const { mergeExtra } = await import('../../src/connections/tokens.ts');
+    expect(mergeExtra({ 'page_token:1': 'a', 'page_token:2': 'b', did: 'd' }, { 'page_token:1': 'c' })).toEqual({ 'page_token:1': 'c', did: 'd' });
+    expect(mergeExtra({ did: 'd', pds: 'p' }, undefined)).toEqual({ did: 'd', pds: 'p' });
+  });
+});
