@@ -1,15 +1,20 @@
-// Bluesky simulator: a PDS / entryway (XRPC), the public AppView's getProfile and a PLC directory, under one prefix.
+// Bluesky simulator: a PDS / entryway (XRPC), the public AppView's getProfile, a PLC directory and the video service
+// (video.bsky.app), under one prefix.
 import type { FastifyInstance } from 'fastify';
 import type { SandboxContext } from '../core/context.ts';
 import { registerAvatars } from '../core/oauth.ts';
 import { setNotFound } from '../core/route.ts';
 import type { Simulator } from '../core/route.ts';
 import { blueskyFault, xrpcError } from './errors.ts';
+import { registerRepo } from './repo.ts';
+import { registerVideo } from './video.ts';
 import { registerXrpc } from './xrpc.ts';
 
 export async function blueskySimulator(app: FastifyInstance, ctx: SandboxContext): Promise<void> {
   const sim: Simulator = { platform: 'bluesky', ctx, app, faultAnswer: (kind) => blueskyFault(kind, ctx.nowMs()) };
   registerXrpc(sim);
+  registerRepo(sim);
+  registerVideo(sim);
   registerAvatars(sim);
   setNotFound(sim, () => xrpcError(404, 'NotFound', 'Not Found'));
 }

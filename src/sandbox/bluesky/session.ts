@@ -40,6 +40,13 @@ async function jwt(ctx: SandboxContext, typ: string, claims: Record<string, stri
     .sign(secretOf(ctx));
 }
 
+/** A service-auth JWT (getServiceAuth): issued by the account's DID for another service's DID and one method. */
+export async function serviceJwt(ctx: SandboxContext, claims: { iss: string; aud: string; lxm?: string; exp: number }): Promise<string> {
+  const payload: Record<string, string | number> = { iss: claims.iss, aud: claims.aud, exp: claims.exp, iat: Math.floor(ctx.nowMs() / 1000), jti: randomUrlSafe(22) };
+  if (claims.lxm) payload.lxm = claims.lxm;
+  return new SignJWT(payload).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).sign(secretOf(ctx));
+}
+
 export interface SessionTokens {
   access: TokenRecord;
   refresh: TokenRecord;

@@ -20,6 +20,15 @@ const KNOWN: Record<string, 'GET' | 'POST'> = {
   'com.atproto.server.getSession': 'GET',
   'com.atproto.server.deleteSession': 'POST',
   'app.bsky.actor.getProfile': 'GET',
+  'com.atproto.server.getServiceAuth': 'GET',
+  'com.atproto.repo.uploadBlob': 'POST',
+  'com.atproto.repo.createRecord': 'POST',
+  'com.atproto.repo.deleteRecord': 'POST',
+  'com.atproto.repo.getRecord': 'GET',
+  'com.atproto.repo.listRecords': 'GET',
+  'app.bsky.video.uploadVideo': 'POST',
+  'app.bsky.video.getJobStatus': 'GET',
+  'app.bsky.video.getUploadLimits': 'GET',
 };
 
 function sessionBody(sim: Simulator, account: AccountRecord) {
@@ -34,13 +43,13 @@ function sessionBody(sim: Simulator, account: AccountRecord) {
   };
 }
 
-function inputObject(req: FastifyRequest): Record<string, unknown> | null {
+export function inputObject(req: FastifyRequest): Record<string, unknown> | null {
   const body = req.body;
   return body && typeof body === 'object' && !Buffer.isBuffer(body) ? (body as Record<string, unknown>) : null;
 }
 
 /** The account behind a valid access JWT, or null after answering the error. */
-function viewer(req: FastifyRequest, reply: FastifyReply, call: Call, optional: boolean): AccountRecord | null | undefined {
+export function viewer(req: FastifyRequest, reply: FastifyReply, call: Call, optional: boolean): AccountRecord | null | undefined {
   const raw = bearerToken(req);
   if (!raw && optional) return undefined;
   const checked = checkSession(call, raw, ACCESS_KIND);

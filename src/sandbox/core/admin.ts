@@ -17,11 +17,15 @@ const faultBody = z.object({
   holdMs: z.number().int().min(0).max(600_000).optional(),
 });
 
+const processingValue = z.number().int().min(0).max(600_000);
+
 const configBody = z.strictObject({
   latencyMs: z.number().int().min(0).max(60_000).optional(),
   lifetimes: z.partialRecord(z.enum(PLATFORMS), z.record(z.string(), z.number().int().positive())).optional(),
   redirectUris: z.array(z.url()).optional(),
   maxRequests: z.number().int().min(0).max(1_000_000).optional(),
+  processingMs: z.union([processingValue, z.partialRecord(z.enum(PLATFORMS), processingValue)]).optional(),
+  publishLimits: z.partialRecord(z.enum(['instagram', 'threads']), z.number().int().min(0).max(1_000_000)).optional(),
 });
 
 function invalid(message: string) {
@@ -46,7 +50,7 @@ export function registerAdmin(app: FastifyInstance, ctx: SandboxContext): void {
     }
     const chosen = only ? [only as Platform] : PLATFORMS;
     const out: Record<string, unknown> = {};
-    for (const p of chosen) out[p] = sliceSnapshot(ctx.store.slices[p]);
+    for (const p of chosen) out[p] = sliceSnapshot(ctx.store.slices[p], ctx.nowMs());
     return sendJson(reply, 200, out);
   });
 
@@ -95,8 +99,11 @@ export function registerAdmin(app: FastifyInstance, ctx: SandboxContext): void {
     const parsed = configBody.safeParse(req.body ?? {});
     if (!parsed.success) return sendJson(reply, 400, invalid(issues(parsed.error)));
     const c = ctx.store.config;
-    const { latencyMs, lifetimes, redirectUris, maxRequests } = parsed.data;
+    const { latencyMs, lifetimes, redirectUris, maxRequests, processingMs, publishLimits } = parsed.data;
     if (latencyMs !== undefined) c.latencyMs = latencyMs;
+    if (typeof processingMs === 'number') for (const p of PLATFORMS) c.processingMs[p] = processingMs;
+    else if (processingMs !== undefined) Object.assign(c.processingMs, processingMs);
+    if (publishLimits !== undefined) Object.assign(c.publishLimits, publishLimits);
     if (redirectUris !== undefined) c.redirectUris = redirectUris;
     if (maxRequests !== undefined) c.maxRequests = maxRequests;
     if (lifetimes !== undefined) {

@@ -92,3 +92,15 @@ export function installBodyParsers(app: FastifyInstance): void {
   });
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
 }
+
+export type Obj = Record<string, unknown>;
+
+export function isObj(value: unknown): value is Obj {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && !Buffer.isBuffer(value);
+}
+
+/** The parsed JSON object body, or null (no body, raw bytes, a form, or JSON that is not an object). */
+export function jsonBody(req: FastifyRequest): Obj | null {
+  const ct = (headerValue(req, 'content-type') ?? '').toLowerCase();
+  return ct.startsWith('application/json') && isObj(req.body) ? req.body : null;
+}

@@ -52,6 +52,12 @@ export function randomUrlSafe(length: number): string {
   return draw(randomBytes(length), URLSAFE, length);
 }
 
+/** Random decimal id of `length` digits that never starts with 0 (post, media and job ids). */
+export function randomDigits(length: number): string {
+  const digits = draw(randomBytes(length), '0123456789', length);
+  return `${String(1 + ((randomBytes(1)[0] ?? 0) % 9))}${digits.slice(1)}`;
+}
+
 export function randomHex(length: number): string {
   return randomBytes(Math.ceil(length / 2)).toString('hex').slice(0, length);
 }

@@ -13,7 +13,8 @@ export const OPERATION_DESCRIPTIONS: Record<string, string> = {
   resolve: 'Bluesky handle and DID resolution',
   publish: 'creating posts (publishing simulators)',
   upload: 'media uploads (publishing simulators)',
-  status: 'publish / upload status polling (publishing simulators)',
+  status: 'publish / upload status polling and reconciliation reads of posts (publishing simulators)',
+  delete: 'deleting posts (publishing simulators)',
 };
 
 export function declareOperations(ctx: SandboxContext, platform: Platform, ops: readonly string[]): void {

@@ -16,6 +16,8 @@ export interface ErrorAnswer {
   status: number;
   body: unknown;
   headers?: Record<string, string>;
+  /** Sends `body` (a string) as is with this type instead of as JSON, e.g. S3's XML errors. */
+  contentType?: string;
 }
 
 export type TransientFault = 'rate_limit' | 'server_error';
@@ -47,10 +49,15 @@ export interface RouteSpec {
   surface: Surface;
   /** Overrides the simulator's fault shape for a route served by a different host of the network. */
   faultAnswer?: Simulator['faultAnswer'];
+  /** Request body limit in bytes (upload routes); Fastify's default of 1 MiB otherwise. */
+  bodyLimit?: number;
   handler(req: FastifyRequest, reply: FastifyReply, call: Call): unknown;
 }
 
 export function sendAnswer(reply: FastifyReply, answer: ErrorAnswer): FastifyReply {
+  if (answer.contentType) {
+    return reply.code(answer.status).headers(answer.headers ?? {}).type(answer.contentType).send(String(answer.body));
+  }
   return sendJson(reply, answer.status, answer.body, answer.headers);
 }
 
@@ -81,6 +88,7 @@ export function addRoute(sim: Simulator, spec: RouteSpec): void {
   sim.app.route({
     method: spec.method,
     url: spec.url,
+    ...(spec.bodyLimit ? { bodyLimit: spec.bodyLimit } : {}),
     handler: async (req, reply) => {
       const call: Call = {
         ctx: sim.ctx,

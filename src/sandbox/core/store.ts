@@ -1,6 +1,7 @@
 // The one in-memory store of every simulator. Each network owns a slice; publishing simulators add their objects to the
-// `posts`, `media` and `containers` maps of their slice (or add a new map here) rather than keeping private state,
-// so `GET /_state` and `DELETE /_state` always see and reset everything.
+// `posts`, `media`, `containers` and `uploads` maps of their slice rather than keeping private state, so `GET /_state`
+// and `DELETE /_state` always see and reset everything.
+import { settle } from './processing.ts';
 import { PLATFORMS } from './types.ts';
 import type {
   AccountRecord,
@@ -24,7 +25,12 @@ export interface PlatformSlice {
   posts: Map<string, ObjectRecord>;
   media: Map<string, ObjectRecord>;
   containers: Map<string, ObjectRecord>;
+  /** Byte-transfer sessions (YouTube resumable uploads, Facebook chunked video uploads). */
+  uploads: Map<string, ObjectRecord>;
 }
+
+export const OBJECT_MAPS = ['posts', 'media', 'containers', 'uploads'] as const;
+export type ObjectMap = (typeof OBJECT_MAPS)[number];
 
 /** Per-platform lifetime overrides in seconds, keyed by token kind (access, refresh, short, long, code …). */
 export type Lifetimes = Partial<Record<Platform, Record<string, number>>>;
@@ -36,7 +42,15 @@ export interface SandboxConfig {
   redirectUris: string[];
   /** Oldest recorded requests are dropped beyond this, so long benchmark runs stay bounded in memory. */
   maxRequests: number;
+  /** Simulated asynchronous processing time (media, containers, publish jobs) per platform, in ms. */
+  processingMs: Record<Platform, number>;
+  /** Published posts allowed per rolling 24 h, for networks that enforce a publishing quota. */
+  publishLimits: Partial<Record<Platform, number>>;
 }
+
+export const DEFAULT_PROCESSING_MS = 200;
+/** Instagram's content_publishing_limit reports quota_total 50; Threads allows 250 posts per 24 h. */
+export const DEFAULT_PUBLISH_LIMITS: Partial<Record<Platform, number>> = { instagram: 50, threads: 250 };
 
 export interface SandboxStore {
   slices: Record<Platform, PlatformSlice>;
@@ -56,6 +70,7 @@ function emptySlice(): PlatformSlice {
     posts: new Map(),
     media: new Map(),
     containers: new Map(),
+    uploads: new Map(),
   };
 }
 
@@ -66,7 +81,9 @@ function emptySlices(): Record<Platform, PlatformSlice> {
 }
 
 function initialConfig(latencyMs: number): SandboxConfig {
-  return { latencyMs, lifetimes: {}, redirectUris: [], maxRequests: 1000 };
+  const processingMs = {} as Record<Platform, number>;
+  for (const p of PLATFORMS) processingMs[p] = DEFAULT_PROCESSING_MS;
+  return { latencyMs, lifetimes: {}, redirectUris: [], maxRequests: 1000, processingMs, publishLimits: { ...DEFAULT_PUBLISH_LIMITS } };
 }
 
 export function createStore(latencyMs = 0): SandboxStore {
@@ -84,7 +101,10 @@ export function lifetimeSec(store: SandboxStore, platform: Platform, kind: strin
   return store.config.lifetimes[platform]?.[kind] ?? fallback;
 }
 
-export function sliceSnapshot(slice: PlatformSlice): Record<string, unknown> {
+/** Everything a platform holds; pending processing steps that are due are applied first, so states are current. */
+export function sliceSnapshot(slice: PlatformSlice, clockNow: number): Record<string, unknown> {
+  const wallNow = Date.now();
+  for (const map of OBJECT_MAPS) for (const record of slice[map].values()) settle(record, wallNow, clockNow);
   return {
     accounts: [...slice.accounts.values()],
     grants: [...slice.grants.values()],
@@ -94,5 +114,6 @@ export function sliceSnapshot(slice: PlatformSlice): Record<string, unknown> {
     posts: [...slice.posts.values()],
     media: [...slice.media.values()],
     containers: [...slice.containers.values()],
+    uploads: [...slice.uploads.values()],
   };
 }

@@ -111,7 +111,7 @@ export interface RequestRecord {
   response: unknown;
 }
 
-/** Posts, media and containers added by publishing simulators: free-form, but always carry these keys. */
+/** Posts, media, containers and uploads added by publishing simulators: free-form, but always carry these keys. */
 export type ObjectRecord = JsonObject & { id: string; accountId: string; createdAt: string };
 
 export const FAULT_KINDS = ['rate_limit', 'server_error', 'expire_token', 'revoke', 'timeout'] as const;

@@ -1,26 +1,20 @@
 // graph.facebook.com reads used by login flows: /me, /me/accounts (with Page tokens), /me/permissions,
-// /{node-id}, /debug_token, and DELETE /me/permissions (de-authorization).
+// /{node-id} (including published posts, photos and videos), /debug_token, and DELETE /me/permissions.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SANDBOX_APPS } from '../apps.ts';
 import { graphAuth, graphError, graphToken, missingPermission, project, requestedFields, sendProjected, unsupportedGet } from '../core/graph.ts';
 import { queryParams, sendJson } from '../core/http.ts';
+import { projectWithId } from '../core/meta-publish.ts';
 import { addRoute, sendAnswer } from '../core/route.ts';
 import type { Call, Simulator } from '../core/route.ts';
 import { checkToken, revokeGrant } from '../core/tokens.ts';
 import { nodeFor, pageNode, pagesList, permissions, userNode } from './nodes.ts';
+import { isPublishedObject, publishedNode } from './objects.ts';
+import { versionOk } from './version.ts';
 import type { Viewer } from './nodes.ts';
 
 const app = SANDBOX_APPS.facebook;
 const TOKEN_KINDS = ['short', 'long', 'page'];
-
-/** Graph pins a version in the first path segment; anything else is an unknown path. */
-export function versionOk(req: FastifyRequest, reply: FastifyReply): boolean {
-  const version = (req.params as { version?: string }).version ?? '';
-  if (/^v\d+\.\d+$/.test(version)) return true;
-  const path = new URL(req.url, 'http://x').pathname;
-  sendAnswer(reply, graphError(400, { message: `Unknown path components: ${path}`, code: 2500 }));
-  return false;
-}
 
 function viewer(req: FastifyRequest, reply: FastifyReply, call: Call, aboutMe: boolean): Viewer | null {
   if (!versionOk(req, reply)) return null;
@@ -153,12 +147,16 @@ export function registerFacebookGraph(sim: Simulator): void {
   addRoute(sim, {
     method: 'GET',
     url: '/:version/:id',
-    ops: ['profile'],
+    ops: ['profile', 'status'],
+    // Reads of posts, photos and videos are publishing status / reconciliation reads; anything else is a profile read.
+    opsFor: (req) => (isPublishedObject(sim.ctx.store.slices.facebook, (req.params as { id: string }).id) ? ['status'] : ['profile']),
     surface: 'api',
     handler: (req, reply, call) => {
       const v = viewer(req, reply, call, false);
       if (!v) return reply;
       const id = (req.params as { id: string }).id;
+      const published = publishedNode(v, id);
+      if (published) return sendProjected(reply, () => projectWithId(published, requestedFields(req), id));
       const node = nodeFor(v, id);
       if (!node) return sendAnswer(reply, unsupportedGet(id));
       if (node.typeName === 'IGUser' && !v.token.scopes.includes('instagram_basic')) {

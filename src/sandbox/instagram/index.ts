@@ -6,13 +6,17 @@ import { graphError, graphFault } from '../core/graph.ts';
 import { registerAvatars } from '../core/oauth.ts';
 import { setNotFound } from '../core/route.ts';
 import type { Simulator } from '../core/route.ts';
+import { registerInstagramContainers } from './containers.ts';
 import { registerInstagramGraph } from './graph.ts';
+import { registerInstagramPublish } from './publish.ts';
 import { registerInstagramOAuth } from './oauth.ts';
 
 export async function instagramSimulator(app: FastifyInstance, ctx: SandboxContext): Promise<void> {
   const sim: Simulator = { platform: 'instagram', ctx, app, faultAnswer: (kind) => graphFault(kind) };
   registerInstagramOAuth(sim);
   registerInstagramGraph(sim);
+  registerInstagramContainers(sim);
+  registerInstagramPublish(sim);
   registerAvatars(sim);
   setNotFound(sim, (path) => graphError(400, { message: `Unknown path components: ${path}`, code: 2500 }));
 }

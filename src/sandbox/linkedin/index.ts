@@ -1,4 +1,5 @@
-// LinkedIn simulator: www.linkedin.com/oauth/v2 and api.linkedin.com (/v2 legacy + /rest versioned) under one prefix.
+// LinkedIn simulator: www.linkedin.com/oauth/v2, api.linkedin.com (/v2 legacy + /rest versioned) and the
+// www.linkedin.com/dms-uploads media upload URLs under one prefix.
 import type { FastifyInstance } from 'fastify';
 import type { SandboxContext } from '../core/context.ts';
 import { registerAvatars } from '../core/oauth.ts';
@@ -6,12 +7,18 @@ import { setNotFound } from '../core/route.ts';
 import type { Simulator } from '../core/route.ts';
 import { linkedInFault } from './errors.ts';
 import { registerLinkedInIdentity } from './identity.ts';
+import { registerLinkedInImages } from './images.ts';
 import { registerLinkedInOAuth } from './oauth.ts';
+import { registerLinkedInPosts } from './posts.ts';
+import { registerLinkedInVideos } from './videos.ts';
 
 export async function linkedinSimulator(app: FastifyInstance, ctx: SandboxContext): Promise<void> {
   const sim: Simulator = { platform: 'linkedin', ctx, app, faultAnswer: linkedInFault };
   registerLinkedInOAuth(sim);
   registerLinkedInIdentity(sim);
+  registerLinkedInPosts(sim);
+  registerLinkedInImages(sim);
+  registerLinkedInVideos(sim);
   registerAvatars(sim);
   setNotFound(sim, (path) => ({ status: 404, body: { serviceErrorCode: 0, message: `Resource ${path} does not exist`, status: 404 } }));
 }

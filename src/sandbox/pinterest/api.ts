@@ -8,15 +8,17 @@ import { checkToken } from '../core/tokens.ts';
 import type { AccountRecord, JsonObject } from '../core/types.ts';
 import { AUTH_FAILED, missingScope, pinError } from './errors.ts';
 
-function authed(req: FastifyRequest, reply: FastifyReply, call: Call, scope: string): AccountRecord | null {
+/** A valid access token holding every scope in `scopes`; answers Pinterest's 401 / 403 otherwise. */
+export function authed(req: FastifyRequest, reply: FastifyReply, call: Call, scopes: string | readonly string[]): AccountRecord | null {
   const checked = checkToken(call, bearerToken(req), ['access']);
   const account = checked.ok ? call.slice.accounts.get(checked.token.accountId) : undefined;
   if (!checked.ok || !account) {
     sendAnswer(reply, AUTH_FAILED());
     return null;
   }
-  if (!checked.token.scopes.includes(scope)) {
-    sendAnswer(reply, missingScope(scope));
+  const missing = (typeof scopes === 'string' ? [scopes] : scopes).find((s) => !checked.token.scopes.includes(s));
+  if (missing) {
+    sendAnswer(reply, missingScope(missing));
     return null;
   }
   return account;

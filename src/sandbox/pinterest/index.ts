@@ -1,4 +1,5 @@
-// Pinterest simulator: www.pinterest.com (authorize) and api.pinterest.com/v5 under one prefix.
+// Pinterest simulator: www.pinterest.com (authorize), api.pinterest.com/v5 and the pre-signed S3 media upload
+// (pinterest-media-upload) under one prefix.
 import type { FastifyInstance } from 'fastify';
 import type { SandboxContext } from '../core/context.ts';
 import { registerAvatars } from '../core/oauth.ts';
@@ -6,12 +7,16 @@ import { setNotFound } from '../core/route.ts';
 import type { Simulator } from '../core/route.ts';
 import { registerPinterestApi } from './api.ts';
 import { pinError, pinterestFault } from './errors.ts';
+import { registerPinterestMedia } from './media.ts';
 import { registerPinterestOAuth } from './oauth.ts';
+import { registerPinterestPins } from './pins.ts';
 
 export async function pinterestSimulator(app: FastifyInstance, ctx: SandboxContext): Promise<void> {
   const sim: Simulator = { platform: 'pinterest', ctx, app, faultAnswer: (kind) => pinterestFault(kind) };
   registerPinterestOAuth(sim);
   registerPinterestApi(sim);
+  registerPinterestPins(sim);
+  registerPinterestMedia(sim);
   registerAvatars(sim);
   setNotFound(sim, (path) => pinError(404, 404, `Resource not found: ${path}`));
 }

@@ -5,13 +5,17 @@ import { graphError, graphFault } from '../core/graph.ts';
 import { registerAvatars } from '../core/oauth.ts';
 import { setNotFound } from '../core/route.ts';
 import type { Simulator } from '../core/route.ts';
+import { registerThreadsContainers } from './containers.ts';
 import { registerThreadsGraph } from './graph.ts';
 import { registerThreadsOAuth } from './oauth.ts';
+import { registerThreadsPublish } from './publish.ts';
 
 export async function threadsSimulator(app: FastifyInstance, ctx: SandboxContext): Promise<void> {
   const sim: Simulator = { platform: 'threads', ctx, app, faultAnswer: (kind) => graphFault(kind) };
   registerThreadsOAuth(sim);
   registerThreadsGraph(sim);
+  registerThreadsContainers(sim);
+  registerThreadsPublish(sim);
   registerAvatars(sim);
   setNotFound(sim, (path) => graphError(400, { message: `Unknown path components: ${path}`, code: 2500 }));
 }

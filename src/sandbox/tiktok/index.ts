@@ -1,4 +1,5 @@
-// TikTok simulator: www.tiktok.com (authorize) and open.tiktokapis.com (v2 API) under one prefix.
+// TikTok simulator: www.tiktok.com (authorize), open.tiktokapis.com (v2 API) and the upload host
+// (open-upload.tiktokapis.com) under one prefix.
 import type { FastifyInstance } from 'fastify';
 import type { SandboxContext } from '../core/context.ts';
 import { registerAvatars } from '../core/oauth.ts';
@@ -6,12 +7,16 @@ import { setNotFound } from '../core/route.ts';
 import type { Simulator } from '../core/route.ts';
 import { apiFail, tiktokFault } from './errors.ts';
 import { registerTikTokOAuth } from './oauth.ts';
+import { registerTikTokPublish } from './publish.ts';
+import { registerTikTokUpload } from './upload.ts';
 import { registerTikTokUser } from './user.ts';
 
 export async function tiktokSimulator(app: FastifyInstance, ctx: SandboxContext): Promise<void> {
   const sim: Simulator = { platform: 'tiktok', ctx, app, faultAnswer: tiktokFault };
   registerTikTokOAuth(sim);
   registerTikTokUser(sim);
+  registerTikTokPublish(sim);
+  registerTikTokUpload(sim);
   registerAvatars(sim);
   setNotFound(sim, (path) => apiFail(404, 'not_found', `The requested path ${path} does not exist.`, ctx.nowMs()));
 }

@@ -1,5 +1,5 @@
-// YouTube simulator: accounts.google.com, oauth2.googleapis.com and www.googleapis.com (YouTube Data API v3 and
-// OpenID userinfo) under one prefix.
+// YouTube simulator: accounts.google.com, oauth2.googleapis.com and www.googleapis.com (YouTube Data API v3, its
+// /upload endpoints and OpenID userinfo) under one prefix.
 import type { FastifyInstance } from 'fastify';
 import type { SandboxContext } from '../core/context.ts';
 import { registerAvatars } from '../core/oauth.ts';
@@ -9,12 +9,16 @@ import { registerYouTubeData } from './data.ts';
 import { googleApiError, googleFault } from './errors.ts';
 import { registerGoogleIdentity } from './identity.ts';
 import { registerGoogleOAuth } from './oauth.ts';
+import { registerYouTubeUpload } from './upload.ts';
+import { registerYouTubeVideos } from './videos.ts';
 
 export async function youtubeSimulator(app: FastifyInstance, ctx: SandboxContext): Promise<void> {
   const sim: Simulator = { platform: 'youtube', ctx, app, faultAnswer: googleFault };
   registerGoogleOAuth(sim);
   registerGoogleIdentity(sim);
   registerYouTubeData(sim);
+  registerYouTubeUpload(sim);
+  registerYouTubeVideos(sim);
   registerAvatars(sim);
   setNotFound(sim, () => googleApiError(404, 'NOT_FOUND', 'Not Found', 'notFound'));
 }
