@@ -31,7 +31,7 @@ export interface HttpResponse {
 
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
 
-const SECRET_PARAMS = /^(access_token|refresh_token|client_secret|code|code_verifier|input_token|fb_exchange_token|key|token)$/i;
+const SECRET_PARAMS = /^(access_token|refresh_token|client_secret|code|code_verifier|input_token|fb_exchange_token|key|token|upload_token|upload_id|signature|x-amz-signature|x-amz-credential)$/i;
 
 export function redactUrl(url: string): string {
   try {

@@ -4,6 +4,7 @@
 import type { Logger } from 'pino';
 import type { Platform } from '../auth/scopes.ts';
 import type { PlatformHttp } from './http.ts';
+import type { Publisher } from './publishing.ts';
 
 export type { Platform };
 
@@ -139,6 +140,8 @@ export interface PlatformAdapter {
   configured: boolean;
   /** The connected account: identity, profile slice and destinations (pages, orgs, boards, channels). */
   fetchAccount(tokens: TokenSet): Promise<AccountIdentity>;
+  /** Publishing (see publishing.ts); absent until the network's publishing flow is implemented. */
+  publisher?: Publisher;
 }
 
 export type AdapterFactory = (deps: AdapterDeps) => PlatformAdapter;

@@ -1,23 +1,14 @@
 // A real Bluesky PDS (@atproto/pds) with an in-memory PLC directory (@did-plc/server), both on 127.0.0.1, for tests
-// that must meet the reference server's behaviour rather than our simulator's idea of it.
+// that must meet the reference server's behaviour rather than our simulator's idea of it. The servers run in a child
+// process (pds-process.ts); accounts and app passwords are made over XRPC like any client would.
 //
-// Offline by construction: no AppView, moderation or report service is configured (so nothing is proxied out), no
-// crawlers, no SMTP (mail goes to a JSON transport), the PLC URL is the local one, and accounts only use the
-// service's own handle domain, which the PDS resolves from its database without DNS. App.bsky reads that need an
-// AppView (getProfile, feeds) therefore answer 400 "No service configured".
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import { once } from 'node:events';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import type { Server } from 'node:http';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+// Offline by construction: no AppView, moderation or report service is configured, no crawlers, no SMTP, the PLC URL
+// is the local one, and accounts use the service's own handle domain, which the PDS resolves without DNS.
+import { randomBytes } from 'node:crypto';
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 import { AtpAgent } from '@atproto/api';
-import { envToCfg, envToSecrets, PDS } from '@atproto/pds';
-import { Database as PlcDatabase, PlcServer } from '@did-plc/server';
-
-const HOST = '127.0.0.1';
-const HANDLE_DOMAIN = '.test';
 
 export interface PdsAccount {
   did: string;
@@ -33,7 +24,7 @@ export interface LocalPds {
   plcUrl: string;
   /** Handles of this PDS end with it, e.g. `.test`. */
   handleDomain: string;
-  /** Milliseconds from the call to both servers listening (imports excluded). */
+  /** Milliseconds from the call to both servers listening. */
   startMs: number;
   /** A new account; `handle` defaults to a unique one, and a bare name gets `handleDomain` appended. */
   createAccount(handle?: string): Promise<PdsAccount>;
@@ -44,168 +35,52 @@ export interface LocalPds {
   stop(): Promise<void>;
 }
 
-function secret(bytes = 16): string {
-  return randomBytes(bytes).toString('hex');
-}
-
-/** A fresh secp256k1 private key as hex, for the PDS's PLC rotation key. */
-function k256PrivateKeyHex(): string {
-  const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'secp256k1' });
-  const d = privateKey.export({ format: 'jwk' }).d;
-  if (!d) throw new Error('secp256k1 key export gave no private scalar');
-  return Buffer.from(d, 'base64url').toString('hex').padStart(64, '0');
-}
-
-async function listen(server: Server): Promise<number> {
-  await Promise.race([once(server, 'listening'), once(server, 'error').then(([err]) => Promise.reject(err))]);
-  const address = server.address();
-  if (!address || typeof address === 'string') throw new Error('server has no TCP address');
-  return address.port;
-}
-
-async function closeServer(server: Server | undefined): Promise<void> {
-  if (!server?.listening) return;
-  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-  // Keep-alive sockets (the PDS sets a 90 s keep-alive) would otherwise hold close() open.
-  server.closeAllConnections();
-  await closed;
-}
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  probe.listen(0, HOST);
-  await once(probe, 'listening');
-  const address = probe.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
-
-function isAddrInUse(err: unknown): boolean {
-  return (err as NodeJS.ErrnoException | undefined)?.code === 'EADDRINUSE';
-}
-
-interface RunningPds {
-  pds: PDS;
-  server: Server;
-  url: string;
-}
-
-/**
- * The PDS bakes its port into its public URL (and so into every DID document it writes) before it listens, so the
- * port is chosen first; another process may take it in between, hence the caller's retry on EADDRINUSE.
- */
-async function startPds(dir: string, plcUrl: string): Promise<RunningPds> {
-  const port = await freePort();
-  const env = {
-    devMode: true,
-    port,
-    hostname: 'localhost',
-    dataDirectory: dir,
-    blobstoreDiskLocation: join(dir, 'blobs'),
-    didPlcUrl: plcUrl,
-    serviceHandleDomains: [HANDLE_DOMAIN],
-    inviteRequired: false,
-    rateLimitsEnabled: false,
-    crawlers: [],
-    jwtSecret: secret(),
-    adminPassword: secret(),
-    // The OAuth provider insists on exactly 32 bytes here.
-    dpopSecret: secret(32),
-    plcRotationKeyK256PrivateKeyHex: k256PrivateKeyHex(),
-  };
-  const cfg = envToCfg(env);
-  // "localhost" may resolve to ::1 first while we listen on IPv4 loopback only; the OAuth issuer must match the URL.
-  const url = `http://${HOST}:${port}`;
-  cfg.service.publicUrl = url;
-  cfg.oauth.issuer = url;
-  const pds = await PDS.create(cfg, envToSecrets(env));
-  let server: Server | undefined;
-  try {
-    // PDS.start() would listen on every interface; this does what it does, on loopback only. The app's listen() is
-    // the one the XRPC server patched to accept WebSocket upgrades (subscribeRepos).
-    await pds.ctx.sequencer.start();
-    server = pds.app.listen(port, HOST);
-    if (!server) throw new Error('the PDS app did not create a server');
-    await listen(server);
-    return { pds, server, url };
-  } catch (err) {
-    await closeServer(server);
-    await pds.destroy().catch(() => {});
-    throw err;
-  }
-}
-
+const secret = (bytes = 16) => randomBytes(bytes).toString('hex');
 let handleCounter = 0;
-
-function newHandle(): string {
-  handleCounter += 1;
-  return `u${Date.now().toString(36).slice(-5)}${handleCounter}${randomBytes(2).toString('hex')}${HANDLE_DOMAIN}`;
-}
 
 export async function startLocalPds(): Promise<LocalPds> {
   const started = performance.now();
-  const dir = await mkdtemp(join(tmpdir(), 'herald-pds-'));
-  let plcServer: Server | undefined;
-  let plc: PlcServer | undefined;
-  let running: RunningPds | undefined;
+  const child = spawn(process.execPath, [join(import.meta.dirname, 'pds-process.ts')], { stdio: ['pipe', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const ready = await new Promise<{ url: string; plcUrl: string; handleDomain: string }>((resolve, reject) => {
+    const lines = createInterface({ input: child.stdout });
+    lines.once('line', (line) => resolve(JSON.parse(line) as { url: string; plcUrl: string; handleDomain: string }));
+    child.once('exit', (code) => reject(new Error(`the local PDS exited (${code}) before it was ready:\n${stderr}`)));
+  });
+  const { url, plcUrl, handleDomain } = ready;
   let stopping: Promise<void> | undefined;
-  const shutdown = async (): Promise<void> => {
-    await closeServer(running?.server);
-    await running?.pds.destroy().catch(() => {});
-    await closeServer(plcServer);
-    await plc?.ctx.db.close().catch(() => {});
-    await rm(dir, { recursive: true, force: true });
+  const stop = (): Promise<void> =>
+    (stopping ??= new Promise<void>((resolve) => {
+      if (child.exitCode !== null) return resolve();
+      child.once('exit', () => resolve());
+      child.kill('SIGTERM');
+    }));
+  const agentFor = async (account: PdsAccount): Promise<AtpAgent> => {
+    const agent = new AtpAgent({ service: url });
+    await agent.login({ identifier: account.handle, password: account.password });
+    return agent;
   };
-  // Idempotent: a failing beforeAll and its afterAll may both call it.
-  const stop = (): Promise<void> => (stopping ??= shutdown());
-  try {
-    plc = PlcServer.create({ db: PlcDatabase.mock() });
-    plcServer = plc.app.listen(0, HOST);
-    if (!plcServer) throw new Error('the PLC app did not create a server');
-    const plcUrl = `http://${HOST}:${await listen(plcServer)}`;
-    for (let attempt = 1; !running; attempt += 1) {
-      try {
-        // A fresh data directory per attempt: a failed attempt's databases are not ours to reuse.
-        const attemptDir = join(dir, `pds-${attempt}`);
-        await mkdir(attemptDir);
-        running = await startPds(attemptDir, plcUrl);
-      } catch (err) {
-        if (!isAddrInUse(err) || attempt >= 5) throw err;
-      }
-    }
-    const { url } = running;
-    const startMs = Math.round(performance.now() - started);
-
-    const agentFor = async (account: PdsAccount): Promise<AtpAgent> => {
-      const agent = new AtpAgent({ service: url });
-      await agent.login({ identifier: account.handle, password: account.password });
-      return agent;
-    };
-
-    return {
-      url,
-      plcUrl,
-      handleDomain: HANDLE_DOMAIN,
-      startMs,
-      async createAccount(wanted) {
-        const handle = !wanted ? newHandle() : wanted.includes('.') ? wanted : `${wanted}${HANDLE_DOMAIN}`;
-        const password = `pw-${secret()}`;
-        const email = `${handle.split('.')[0]}@herald-tests.dev`;
-        const agent = new AtpAgent({ service: url });
-        const res = await agent.createAccount({ handle, email, password });
-        return { did: res.data.did, handle: res.data.handle, password, email };
-      },
-      async createAppPassword(account, name = `herald-${secret().slice(0, 8)}`) {
-        const agent = await agentFor(account);
-        const res = await agent.com.atproto.server.createAppPassword({ name });
-        return res.data.password;
-      },
-      agentFor,
-      stop,
-    };
-  } catch (err) {
-    await stop().catch(() => {});
-    throw err;
-  }
+  return {
+    url,
+    plcUrl,
+    handleDomain,
+    startMs: Math.round(performance.now() - started),
+    async createAccount(wanted) {
+      handleCounter += 1;
+      const handle = !wanted
+        ? `u${Date.now().toString(36).slice(-5)}${handleCounter}${randomBytes(2).toString('hex')}${handleDomain}`
+        : wanted.includes('.') ? wanted : `${wanted}${handleDomain}`;
+      const password = `pw-${secret()}`;
+      const email = `${handle.split('.')[0]}@herald-tests.dev`;
+      const res = await new AtpAgent({ service: url }).createAccount({ handle, email, password });
+      return { did: res.data.did, handle: res.data.handle, password, email };
+    },
+    async createAppPassword(account, name = `herald-${secret().slice(0, 8)}`) {
+      const agent = await agentFor(account);
+      return (await agent.com.atproto.server.createAppPassword({ name })).data.password;
+    },
+    agentFor,
+    stop,
+  };
 }

@@ -1,6 +1,7 @@
 // Bluesky (AT Protocol): app-password sessions on the account's own PDS, found through its DID document.
 import type { AdapterFactory, AppPasswordAuth, Capabilities, PlatformAdapter } from '../types.ts';
 import { fetchAccount } from './account.ts';
+import { blueskyPublisher } from './publish.ts';
 import { login, refresh, revoke } from './session.ts';
 import type { XrpcClient } from './xrpc.ts';
 import { trimBase } from './xrpc.ts';
@@ -50,5 +51,6 @@ export const blueskyAdapter: AdapterFactory = (deps): PlatformAdapter => {
     // App passwords need no app registration: any server can connect Bluesky accounts.
     configured: true,
     fetchAccount: (tokens) => fetchAccount(client, urls.service, tokens),
+    publisher: blueskyPublisher(client, urls),
   };
 };

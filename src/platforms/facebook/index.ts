@@ -2,6 +2,7 @@
 import type { AdapterFactory } from '../types.ts';
 import { facebookAccount } from './account.ts';
 import { facebookAuth } from './auth.ts';
+import { facebookPublisher } from './publish.ts';
 
 export { FACEBOOK_GRAPH_VERSION, FACEBOOK_SCOPES, pageTokenKey } from './config.ts';
 
@@ -18,4 +19,5 @@ export const facebookAdapter: AdapterFactory = (deps) => ({
   auth: facebookAuth(deps),
   configured: Boolean(deps.config.clientId && deps.config.clientSecret),
   fetchAccount: facebookAccount(deps),
+  publisher: facebookPublisher(deps),
 });

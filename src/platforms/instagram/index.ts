@@ -3,6 +3,7 @@
 import type { AdapterFactory } from '../types.ts';
 import { instagramAccount } from './account.ts';
 import { instagramAuth } from './auth.ts';
+import { instagramPublisher } from './publish.ts';
 
 export { INSTAGRAM_GRAPH_VERSION, INSTAGRAM_SCOPES } from './config.ts';
 
@@ -19,4 +20,5 @@ export const instagramAdapter: AdapterFactory = (deps) => ({
   auth: instagramAuth(deps),
   configured: Boolean(deps.config.clientId && deps.config.clientSecret),
   fetchAccount: instagramAccount(deps),
+  publisher: instagramPublisher(deps),
 });

@@ -2,8 +2,10 @@
 import type { AdapterFactory } from '../types.ts';
 import { linkedinAccount } from './account.ts';
 import { linkedinAuth } from './auth.ts';
+import { linkedinPublisher } from './publish.ts';
 
 export { LINKEDIN_SCOPES, LINKEDIN_VERSION } from './config.ts';
+export { escapeCommentary } from './commentary.ts';
 
 export const linkedinAdapter: AdapterFactory = (deps) => ({
   platform: 'linkedin',
@@ -18,4 +20,5 @@ export const linkedinAdapter: AdapterFactory = (deps) => ({
   auth: linkedinAuth(deps),
   configured: Boolean(deps.config.clientId && deps.config.clientSecret),
   fetchAccount: linkedinAccount(deps),
+  publisher: linkedinPublisher(deps),
 });

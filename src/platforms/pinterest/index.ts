@@ -4,9 +4,11 @@ import type { AdapterFactory, Capabilities } from '../types.ts';
 import { fetchPinterestAccount } from './account.ts';
 import { pinterestAuth } from './auth.ts';
 import { pinterestContext } from './context.ts';
+import { pinterestPublisher } from './publish.ts';
 
 export { PINTEREST_SCOPES } from './auth.ts';
 export { PINTEREST_HOSTS } from './context.ts';
+export { PINTEREST_STEPS } from './publish.ts';
 
 export const PINTEREST_CAPABILITIES: Capabilities = {
   postTypes: ['image', 'carousel', 'video'],
@@ -24,5 +26,6 @@ export const pinterestAdapter: AdapterFactory = (deps) => {
     auth: pinterestAuth(ctx),
     configured: ctx.configured,
     fetchAccount: (tokens) => fetchPinterestAccount(ctx, tokens),
+    publisher: pinterestPublisher(ctx),
   };
 };

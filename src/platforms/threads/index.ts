@@ -2,6 +2,7 @@
 import type { AdapterFactory } from '../types.ts';
 import { threadsAccount } from './account.ts';
 import { threadsAuth } from './auth.ts';
+import { threadsPublisher } from './publish.ts';
 
 export { THREADS_API_VERSION, THREADS_SCOPES } from './config.ts';
 
@@ -19,4 +20,5 @@ export const threadsAdapter: AdapterFactory = (deps) => ({
   auth: threadsAuth(deps),
   configured: Boolean(deps.config.clientId && deps.config.clientSecret),
   fetchAccount: threadsAccount(deps),
+  publisher: threadsPublisher(deps),
 });

@@ -4,9 +4,11 @@ import type { AdapterFactory, Capabilities } from '../types.ts';
 import { fetchTikTokAccount } from './account.ts';
 import { tiktokAuth } from './auth.ts';
 import { tiktokContext } from './context.ts';
+import { tiktokPublisher } from './publish.ts';
 
 export { TIKTOK_SCOPES } from './auth.ts';
 export { TIKTOK_HOSTS } from './context.ts';
+export { TIKTOK_STEPS } from './publish.ts';
 
 export const TIKTOK_CAPABILITIES: Capabilities = {
   postTypes: ['image', 'carousel', 'video'],
@@ -24,5 +26,6 @@ export const tiktokAdapter: AdapterFactory = (deps) => {
     auth: tiktokAuth(ctx),
     configured: ctx.configured,
     fetchAccount: (tokens) => fetchTikTokAccount(ctx, tokens),
+    publisher: tiktokPublisher(ctx),
   };
 };

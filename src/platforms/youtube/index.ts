@@ -1,12 +1,14 @@
-// YouTube adapter: Google OAuth 2.0 for connecting, the YouTube Data API v3 for the channel. Uploads are processed
-// after the last byte arrives, so a published video is only final once its processing status says so.
+// YouTube adapter: Google OAuth 2.0 for connecting, the YouTube Data API v3 for the channel and uploads. Uploads are
+// processed after the last byte arrives; the video exists (and counts as published) from then on, see publish.ts.
 import type { AdapterFactory, Capabilities } from '../types.ts';
 import { fetchYouTubeAccount } from './account.ts';
 import { youtubeAuth } from './auth.ts';
 import { youtubeContext } from './context.ts';
+import { youtubePublisher } from './publish.ts';
 
 export { YOUTUBE_SCOPES } from './auth.ts';
 export { YOUTUBE_HOSTS } from './context.ts';
+export { YOUTUBE_STEPS } from './publish.ts';
 
 export const YOUTUBE_CAPABILITIES: Capabilities = {
   postTypes: ['video'],
@@ -25,5 +27,6 @@ export const youtubeAdapter: AdapterFactory = (deps) => {
     auth: youtubeAuth(ctx),
     configured: ctx.configured,
     fetchAccount: (tokens) => fetchYouTubeAccount(ctx, tokens),
+    publisher: youtubePublisher(ctx),
   };
 };

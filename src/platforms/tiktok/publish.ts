@@ -1,0 +1,199 @@
+// TikTok Direct Post (Content Posting API): creator_info first (what this creator may choose), then video/init
+// (FILE_UPLOAD with chunked PUTs, or PULL_FROM_URL from a verified domain) or content/init for photos. TikTok then
+// processes the post on its own; status/fetch tells when it is PUBLISH_COMPLETE or FAILED, so publish() answers
+// `processing` with the publish_id as handle.
+import type { Journal, PublishMedia, PublishOutcome, PublishRequest, Publisher } from '../publishing.ts';
+import type { TokenSet } from '../types.ts';
+import { PlatformError } from '../types.ts';
+import { bearer } from './context.ts';
+import type { TikTokContext } from './context.ts';
+import { readApi } from './errors.ts';
+import { fetchPublishStatus, outcomeOf, TIKTOK_STEPS } from './status.ts';
+import type { PublishStatus } from './status.ts';
+import { chunkPlan, MAX_VIDEO_BYTES, transferChunks, VIDEO_UPLOAD_TYPES } from './upload.ts';
+
+export { TIKTOK_STEPS };
+
+const PHOTO_TYPES = ['image/jpeg', 'image/webp'];
+
+interface CreatorInfo {
+  username: string | null;
+  privacyOptions: string[];
+  commentDisabled: boolean;
+  duetDisabled: boolean;
+  stitchDisabled: boolean;
+  maxDurationSec: number | null;
+}
+
+type Obj = Record<string, unknown>;
+
+const invalid = (message: string, code?: string): PlatformError =>
+  new PlatformError('tiktok', 'invalid_content', message, code ? { code } : {});
+
+const flag = (v: unknown): boolean | undefined => (typeof v === 'boolean' ? v : undefined);
+
+async function apiPost(ctx: TikTokContext, tokens: TokenSet, path: string, what: string, json?: Obj): Promise<Obj> {
+  const res = await ctx.deps.http.request('tiktok', {
+    method: 'POST',
+    url: `${ctx.apiBase}${path}`,
+    headers: { ...bearer(tokens.accessToken), ...(json ? {} : { 'content-type': 'application/json; charset=UTF-8' }) },
+    ...(json ? { json } : {}),
+  });
+  return readApi(res, what);
+}
+
+async function creatorInfo(ctx: TikTokContext, tokens: TokenSet): Promise<CreatorInfo> {
+  const data = await apiPost(ctx, tokens, '/v2/post/publish/creator_info/query/', 'creator info');
+  const options = Array.isArray(data.privacy_level_options) ? data.privacy_level_options.filter((o): o is string => typeof o === 'string') : [];
+  const max = data.max_video_post_duration_sec;
+  return {
+    username: typeof data.creator_username === 'string' && data.creator_username ? data.creator_username : null,
+    privacyOptions: options,
+    commentDisabled: data.comment_disabled === true,
+    duetDisabled: data.duet_disabled === true,
+    stitchDisabled: data.stitch_disabled === true,
+    maxDurationSec: typeof max === 'number' && max > 0 ? max : null,
+  };
+}
+
+/**
+ * TikTok's sharing guidelines have the creator pick the privacy level from creator_info's options with nothing
+ * preselected, so a missing level is refused rather than defaulted.
+ */
+function privacyLevel(req: PublishRequest, info: CreatorInfo): string {
+  const level = req.options.privacy_level;
+  const allowed = info.privacyOptions.join(', ') || 'none';
+  if (typeof level !== 'string' || !level) {
+    throw invalid(`TikTok needs privacy_level, chosen by the creator (TikTok allows no default); this creator can use: ${allowed}`);
+  }
+  if (!info.privacyOptions.includes(level)) {
+    throw invalid(`TikTok privacy_level ${level} is not available to this creator; choose one of: ${allowed}`, 'privacy_level_option_mismatch');
+  }
+  return level;
+}
+
+/**
+ * Interaction settings: the guidelines want them off unless the creator turns them on, and greyed out (forced off)
+ * when creator_info says the creator disabled them. "Off" means disable_* = true.
+ */
+function interactions(req: PublishRequest, info: CreatorInfo, video: boolean): Obj {
+  const o = req.options;
+  const out: Obj = { disable_comment: info.commentDisabled || (flag(o.disable_comment) ?? true) };
+  if (video) {
+    out.disable_duet = info.duetDisabled || (flag(o.disable_duet) ?? true);
+    out.disable_stitch = info.stitchDisabled || (flag(o.disable_stitch) ?? true);
+  }
+  // Commercial-content disclosure is off unless declared.
+  out.brand_content_toggle = o.brand_content_toggle === true;
+  out.brand_organic_toggle = o.brand_organic_toggle === true;
+  return out;
+}
+
+function videoOf(req: PublishRequest, info: CreatorInfo): PublishMedia {
+  const video = req.media[0];
+  if (req.media.length !== 1 || !video || video.kind !== 'video') throw invalid('A TikTok video post takes exactly one video');
+  if (video.size <= 0 || video.size > MAX_VIDEO_BYTES) throw invalid(`TikTok takes videos of 1 byte to 4 GB; this one has ${video.size} bytes`);
+  if (info.maxDurationSec !== null && typeof video.durationSec === 'number' && video.durationSec > info.maxDurationSec) {
+    throw invalid(`This creator can post videos of up to ${info.maxDurationSec} s on TikTok; this one lasts ${Math.round(video.durationSec)} s`, 'duration_check_failed');
+  }
+  return video;
+}
+
+async function initVideo(ctx: TikTokContext, tokens: TokenSet, req: PublishRequest, journal: Journal, info: CreatorInfo): Promise<PublishOutcome> {
+  const video = videoOf(req, info);
+  const postInfo: Obj = { title: req.text, privacy_level: privacyLevel(req, info), ...interactions(req, info, true) };
+  if (typeof req.options.video_cover_timestamp_ms === 'number') postInfo.video_cover_timestamp_ms = req.options.video_cover_timestamp_ms;
+  if (typeof req.options.is_aigc === 'boolean') postInfo.is_aigc = req.options.is_aigc;
+  // Pulling needs the media host verified in TikTok's developer portal, which only the operator knows: opt-in.
+  const pull = req.options.video_source === 'PULL_FROM_URL';
+  if (!pull && !VIDEO_UPLOAD_TYPES.includes(video.mime)) throw invalid(`TikTok takes MP4, MOV or WebM videos, not ${video.mime}`);
+  const plan = chunkPlan(video.size);
+  const sourceInfo: Obj = pull
+    ? { source: 'PULL_FROM_URL', video_url: video.url }
+    : { source: 'FILE_UPLOAD', video_size: plan.videoSize, chunk_size: plan.chunkSize, total_chunk_count: plan.totalChunkCount };
+  const data = await apiPost(ctx, tokens, '/v2/post/publish/video/init/', 'video init', { post_info: postInfo, source_info: sourceInfo });
+  const publishId = typeof data.publish_id === 'string' ? data.publish_id : '';
+  const uploadUrl = typeof data.upload_url === 'string' ? data.upload_url : '';
+  if (!publishId || (!pull && !uploadUrl)) throw new PlatformError('tiktok', 'transient', 'TikTok video init answered without a publish_id or upload_url');
+  if (!pull) {
+    // Recorded before the publish_id: a crash in between leaves an init that never gets bytes, which TikTok never
+    // posts, so initialising again is safe. The reverse order could leave a publish_id without the URL to finish it.
+    await journal.record(TIKTOK_STEPS.uploadUrl, uploadUrl);
+    await journal.record(TIKTOK_STEPS.chunkSize, String(plan.chunkSize));
+  }
+  await journal.record(TIKTOK_STEPS.publishId, publishId);
+  if (!pull) await transferChunks(ctx, uploadUrl, video, plan, 0, async () => (await fetchPublishStatus(ctx, tokens, publishId)).uploadedBytes);
+  return { state: 'processing', handle: publishId };
+}
+
+async function initPhotos(ctx: TikTokContext, tokens: TokenSet, req: PublishRequest, journal: Journal, info: CreatorInfo): Promise<PublishOutcome> {
+  if (req.media.length === 0 || req.media.some((m) => m.kind !== 'image')) throw invalid('A TikTok photo post takes images only');
+  const wrong = req.media.find((m) => !PHOTO_TYPES.includes(m.mime));
+  if (wrong) throw invalid(`TikTok photo posts take JPEG or WebP images, not ${wrong.mime}`, 'file_format_check_failed');
+  const cover = typeof req.options.cover_index === 'number' ? req.options.cover_index : 0;
+  if (!Number.isInteger(cover) || cover < 0 || cover >= req.media.length) throw invalid(`cover_index ${cover} is not one of the ${req.media.length} images`);
+  const description = req.description ?? req.text;
+  const postInfo: Obj = {
+    ...(req.title ? { title: req.title } : {}),
+    ...(description ? { description } : {}),
+    privacy_level: privacyLevel(req, info),
+    ...interactions(req, info, false),
+    ...(typeof req.options.auto_add_music === 'boolean' ? { auto_add_music: req.options.auto_add_music } : {}),
+  };
+  const data = await apiPost(ctx, tokens, '/v2/post/publish/content/init/', 'photo init', {
+    media_type: 'PHOTO',
+    post_mode: 'DIRECT_POST',
+    post_info: postInfo,
+    source_info: { source: 'PULL_FROM_URL', photo_images: req.media.map((m) => m.url), photo_cover_index: cover },
+  });
+  const publishId = typeof data.publish_id === 'string' ? data.publish_id : '';
+  if (!publishId) throw new PlatformError('tiktok', 'transient', 'TikTok photo init answered without a publish_id');
+  await journal.record(TIKTOK_STEPS.publishId, publishId);
+  return { state: 'processing', handle: publishId };
+}
+
+/** Where TikTok stands; a FAILED job is journaled as dead before its error is thrown. */
+async function settle(status: PublishStatus, publishId: string, req: PublishRequest, journal: Journal): Promise<PublishOutcome> {
+  if (status.status === 'FAILED') await journal.record(TIKTOK_STEPS.failed, publishId);
+  return outcomeOf(status, publishId, req, journal);
+}
+
+/** A journaled publish_id: never initialise again; finish an interrupted upload or report where TikTok stands. */
+async function resume(ctx: TikTokContext, tokens: TokenSet, req: PublishRequest, journal: Journal, publishId: string): Promise<PublishOutcome> {
+  const status: PublishStatus = await fetchPublishStatus(ctx, tokens, publishId);
+  const uploadUrl = journal.steps[TIKTOK_STEPS.uploadUrl];
+  const video = req.media[0];
+  if (status.status === 'PROCESSING_UPLOAD' && uploadUrl && video && status.uploadedBytes < video.size) {
+    const plan = chunkPlan(video.size, Number(journal.steps[TIKTOK_STEPS.chunkSize]) || undefined);
+    await transferChunks(ctx, uploadUrl, video, plan, status.uploadedBytes, async () => (await fetchPublishStatus(ctx, tokens, publishId)).uploadedBytes);
+    return { state: 'processing', handle: publishId };
+  }
+  return settle(status, publishId, req, journal);
+}
+
+export function tiktokPublisher(ctx: TikTokContext): Publisher {
+  return {
+    async publish(tokens, req, journal) {
+      const publishId = journal.steps[TIKTOK_STEPS.publishId];
+      if (publishId && publishId !== journal.steps[TIKTOK_STEPS.failed]) return resume(ctx, tokens, req, journal, publishId);
+      if (req.postType === 'text') throw new PlatformError('tiktok', 'unsupported', 'TikTok has no text-only posts');
+      const info = await creatorInfo(ctx, tokens);
+      // Kept for the permalink, which status/fetch does not give.
+      if (info.username) await journal.record(TIKTOK_STEPS.username, info.username);
+      return req.postType === 'video' ? initVideo(ctx, tokens, req, journal, info) : initPhotos(ctx, tokens, req, journal, info);
+    },
+
+    async checkStatus(tokens, handle, req, journal) {
+      return settle(await fetchPublishStatus(ctx, tokens, handle), handle, req, journal);
+    },
+
+    async reconcile(tokens, req, journal) {
+      const publishId = journal.steps[TIKTOK_STEPS.publishId];
+      if (!publishId || publishId === journal.steps[TIKTOK_STEPS.failed]) return null;
+      const status = await fetchPublishStatus(ctx, tokens, publishId);
+      if (status.status !== 'PUBLISH_COMPLETE') return null;
+      const outcome = outcomeOf(status, publishId, req, journal);
+      return outcome.state === 'published' ? { postId: outcome.postId, permalink: outcome.permalink } : null;
+    },
+  };
+}

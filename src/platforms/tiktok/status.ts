@@ -1,0 +1,86 @@
+// status/fetch of a publish_id, and what its answer means for Herald: still processing, published (with the public
+// post id once TikTok has one), or failed with TikTok's fail_reason.
+import type { Journal, PublishOutcome, PublishRequest } from '../publishing.ts';
+import type { PlatformErrorKind, TokenSet } from '../types.ts';
+import { PlatformError } from '../types.ts';
+import { bearer } from './context.ts';
+import type { TikTokContext } from './context.ts';
+import { readApi, safeText } from './errors.ts';
+
+/** Journal steps. The upload URL and chunk size are recorded before the publish_id (see initVideo). */
+export const TIKTOK_STEPS = {
+  publishId: 'tiktok.publish_id',
+  uploadUrl: 'tiktok.upload_url',
+  chunkSize: 'tiktok.chunk_size',
+  username: 'tiktok.creator_username',
+  /** A publish_id that ended FAILED: dead, so a retry initialises anew (nothing was posted). */
+  failed: 'tiktok.failed_publish_id',
+} as const;
+
+export interface PublishStatus {
+  status: string;
+  failReason: string | null;
+  /** Public post ids, as strings: they are int64 and lose digits as JS numbers. */
+  postIds: string[];
+  uploadedBytes: number;
+}
+
+// Failure reasons that are not about the content itself. The reference marks `internal` as worth a new init.
+const FAIL_KINDS: Record<string, PlatformErrorKind> = {
+  internal: 'transient',
+  auth_removed: 'reauth_required',
+  spam_risk_too_many_posts: 'rate_limited',
+  spam_risk_user_banned_from_posting: 'permission',
+  reached_active_user_cap: 'rate_limited',
+};
+
+/**
+ * publicaly_available_post_id (sic) holds int64 JSON numbers that JSON.parse rounds, so they are read from the raw
+ * text. Quoted ids are accepted too.
+ */
+export function publicPostIds(raw: string): string[] {
+  const list = /"publicaly_available_post_id"\s*:\s*\[([^\]]*)\]/.exec(raw)?.[1];
+  if (!list) return [];
+  return list
+    .split(',')
+    .map((s) => s.trim().replace(/^"(.*)"$/, '$1'))
+    .filter((s) => /^\d+$/.test(s));
+}
+
+export async function fetchPublishStatus(ctx: TikTokContext, tokens: TokenSet, publishId: string): Promise<PublishStatus> {
+  const res = await ctx.deps.http.request('tiktok', {
+    method: 'POST',
+    url: `${ctx.apiBase}/v2/post/publish/status/fetch/`,
+    headers: bearer(tokens.accessToken),
+    json: { publish_id: publishId },
+  });
+  const data = readApi(res, 'publish status');
+  const status = typeof data.status === 'string' ? data.status : '';
+  if (!status) throw new PlatformError('tiktok', 'transient', 'TikTok publish status came back without a status', { status: res.status });
+  return {
+    status,
+    failReason: typeof data.fail_reason === 'string' && data.fail_reason ? data.fail_reason : null,
+    postIds: publicPostIds(res.text),
+    uploadedBytes: typeof data.uploaded_bytes === 'number' && data.uploaded_bytes >= 0 ? data.uploaded_bytes : 0,
+  };
+}
+
+/**
+ * PUBLISH_COMPLETE is published. The public id can come minutes later (moderation) and never for SELF_ONLY posts, so
+ * without one the publish_id stands in as the post id and there is no permalink. With one, the permalink is the form
+ * TikTok's reference documents for videos (`/@{username}/video/{id}`); it documents none for photo posts.
+ */
+export function outcomeOf(s: PublishStatus, publishId: string, req: PublishRequest, journal: Journal): PublishOutcome {
+  if (s.status === 'PUBLISH_COMPLETE' || s.status === 'SEND_TO_USER_INBOX') {
+    const postId = s.postIds[0];
+    const username = journal.steps[TIKTOK_STEPS.username];
+    const permalink = postId && username && req.postType === 'video' ? `https://www.tiktok.com/@${encodeURIComponent(username)}/video/${postId}` : null;
+    return { state: 'published', postId: postId ?? publishId, permalink };
+  }
+  if (s.status === 'FAILED') {
+    const reason = s.failReason ?? 'unknown';
+    const kind = FAIL_KINDS[reason] ?? 'invalid_content';
+    throw new PlatformError('tiktok', kind, `TikTok did not publish the post: ${safeText(reason)}`, { code: reason });
+  }
+  return { state: 'processing', handle: publishId };
+}

@@ -1,0 +1,196 @@
+// YouTube publishing: videos.insert by resumable upload (upload.ts), then the custom thumbnail (thumbnails.set) and
+// the playlist (playlistItems.insert) when asked for.
+//
+// When a video counts as published: YouTube documents that the video exists once its last byte is in, and its watch
+// URL works from then on while processing continues. So publish() answers `published` as soon as the upload is done,
+// unless the upload answer already reports the file failed or rejected. checkStatus() reads status and
+// processingDetails for callers that want to confirm processing later: failed / rejected / deleted is an error,
+// anything else stays published.
+import type { Journal, PublishMedia, PublishOutcome, PublishRequest, Publisher } from '../publishing.ts';
+import type { TokenSet } from '../types.ts';
+import { PlatformError } from '../types.ts';
+import { bearer } from './context.ts';
+import type { YouTubeContext } from './context.ts';
+import { readApi, safeText } from './errors.ts';
+import { querySession, startSession, uploadFrom } from './upload.ts';
+import type { SessionState } from './upload.ts';
+
+type Obj = Record<string, unknown>;
+
+export const YOUTUBE_STEPS = {
+  sessionUri: 'youtube.session_uri',
+  videoId: 'youtube.video_id',
+  /** `set`, or `failed:<reason>` when YouTube refused it for good (the video stays published). */
+  thumbnail: 'youtube.thumbnail',
+  /** The playlist item id, or `failed:<reason>`. */
+  playlistItem: 'youtube.playlist_item',
+} as const;
+
+const MAX_THUMBNAIL_BYTES = 2 * 1024 * 1024;
+const THUMBNAIL_TYPES = ['image/jpeg', 'image/png'];
+const PRIVACY = ['public', 'unlisted', 'private'];
+
+const obj = (v: unknown): Obj => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : {});
+const invalid = (message: string, code?: string): PlatformError => new PlatformError('youtube', 'invalid_content', message, code ? { code } : {});
+
+export const watchUrl = (id: string): string => `https://www.youtube.com/watch?v=${encodeURIComponent(id)}`;
+
+function videoOf(req: PublishRequest): PublishMedia {
+  if (req.postType !== 'video') throw new PlatformError('youtube', 'unsupported', `YouTube takes videos only, not ${req.postType} posts`);
+  const video = req.media[0];
+  if (req.media.length !== 1 || !video || video.kind !== 'video') throw invalid('A YouTube post takes exactly one video');
+  if (video.size <= 0) throw invalid('The video file is empty', 'emptyFile');
+  const thumb = req.thumbnail;
+  // Checked before uploading, as a refusal after the upload could no longer stop the video.
+  if (thumb && (!THUMBNAIL_TYPES.includes(thumb.mime) || thumb.size > MAX_THUMBNAIL_BYTES)) {
+    throw invalid('A YouTube thumbnail must be a JPEG or PNG of at most 2 MB', 'invalidImage');
+  }
+  return video;
+}
+
+/** The videos.insert body: title and description, privacy (public unless the options say otherwise). */
+function metadata(req: PublishRequest): Obj {
+  const o = req.options;
+  const title = req.title ?? req.text;
+  const description = req.description ?? (req.title !== undefined ? req.text : '');
+  const privacy = typeof o.privacy_status === 'string' && PRIVACY.includes(o.privacy_status) ? o.privacy_status : 'public';
+  const snippet: Obj = { title, description };
+  if (typeof o.category_id === 'string') snippet.categoryId = o.category_id;
+  if (Array.isArray(o.tags) && o.tags.every((t) => typeof t === 'string')) snippet.tags = o.tags;
+  const status: Obj = { privacyStatus: privacy };
+  if (typeof o.made_for_kids === 'boolean') status.selfDeclaredMadeForKids = o.made_for_kids;
+  return { snippet, status };
+}
+
+/** An error when YouTube says the video failed, was rejected or removed. */
+function checkVideo(video: Obj): void {
+  const status = obj(video.status);
+  const upload = typeof status.uploadStatus === 'string' ? status.uploadStatus : '';
+  const processing = obj(video.processingDetails).processingStatus;
+  if (upload === 'failed' || upload === 'rejected' || upload === 'deleted' || processing === 'failed' || processing === 'terminated') {
+    const reason = String(status.failureReason ?? status.rejectionReason ?? obj(video.processingDetails).processingFailureReason ?? upload ?? processing);
+    throw invalid(`YouTube did not accept the video: ${upload || String(processing)} (${safeText(reason)})`, reason);
+  }
+}
+
+/** The upload, continued from the journal: a finished video, a session to resume, or a new session. */
+async function upload(ctx: YouTubeContext, tokens: TokenSet, req: PublishRequest, video: PublishMedia, journal: Journal): Promise<Obj> {
+  let state: SessionState = { state: 'gone' };
+  let uri = journal.steps[YOUTUBE_STEPS.sessionUri];
+  if (uri) {
+    state = await querySession(ctx, tokens, uri, video.size);
+    if (state.state === 'partial') state = await uploadFrom(ctx, tokens, uri, video, state.next);
+  }
+  if (state.state === 'gone') {
+    // No session, or an expired one: it left nothing on the channel, so starting over cannot duplicate the video.
+    const notify = typeof req.options.notify_subscribers === 'boolean' ? req.options.notify_subscribers : undefined;
+    uri = await startSession(ctx, tokens, video, metadata(req), notify);
+    await journal.record(YOUTUBE_STEPS.sessionUri, uri);
+    state = await uploadFrom(ctx, tokens, uri, video, 0);
+  }
+  if (state.state !== 'done') throw new PlatformError('youtube', 'transient', 'The YouTube upload session expired during the upload');
+  return state.video;
+}
+
+async function listVideo(ctx: YouTubeContext, tokens: TokenSet, id: string): Promise<Obj | null> {
+  const res = await ctx.deps.http.request('youtube', {
+    url: `${ctx.apiBase}/youtube/v3/videos`,
+    query: { part: 'id,status,processingDetails', id },
+    headers: bearer(tokens.accessToken),
+  });
+  const items = readApi(res, 'videos.list', ctx.deps.clock()).items;
+  const first = Array.isArray(items) ? items.map(obj).find((v) => v.id === id) : undefined;
+  return first ?? null;
+}
+
+/**
+ * A step after the video exists. A temporary failure goes up (the retry resumes here, the upload is not redone); a
+ * definitive refusal (no custom thumbnails on this channel, playlist gone) is journaled and logged, because failing
+ * the target would misreport a video that is live.
+ */
+async function extra(ctx: YouTubeContext, journal: Journal, step: string, work: () => Promise<string>): Promise<void> {
+  if (journal.steps[step]) return;
+  try {
+    await journal.record(step, await work());
+  } catch (err) {
+    if (!(err instanceof PlatformError) || err.retryable) throw err;
+    ctx.deps.logger.warn({ platform: 'youtube', step, kind: err.kind, code: err.code }, 'youtube: optional step refused; the video stays published');
+    await journal.record(step, `failed:${err.code ?? err.kind}`);
+  }
+}
+
+async function setThumbnail(ctx: YouTubeContext, tokens: TokenSet, videoId: string, thumb: PublishMedia): Promise<string> {
+  const bytes: Buffer[] = [];
+  // At most 2 MB (checked before the upload), so reading it whole is bounded.
+  for await (const chunk of await thumb.open()) bytes.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array));
+  const res = await ctx.deps.http.request('youtube', {
+    method: 'POST',
+    url: `${ctx.apiBase}/upload/youtube/v3/thumbnails/set`,
+    query: { videoId, uploadType: 'media' },
+    headers: { ...bearer(tokens.accessToken), 'content-type': thumb.mime },
+    body: Buffer.concat(bytes),
+  });
+  readApi(res, 'thumbnails.set', ctx.deps.clock());
+  return 'set';
+}
+
+async function addToPlaylist(ctx: YouTubeContext, tokens: TokenSet, videoId: string, playlistId: string): Promise<string> {
+  const res = await ctx.deps.http.request('youtube', {
+    method: 'POST',
+    url: `${ctx.apiBase}/youtube/v3/playlistItems`,
+    query: { part: 'snippet' },
+    headers: bearer(tokens.accessToken),
+    json: { snippet: { playlistId, resourceId: { kind: 'youtube#video', videoId } } },
+  });
+  const item = readApi(res, 'playlistItems.insert', ctx.deps.clock());
+  return typeof item.id === 'string' && item.id ? item.id : 'added';
+}
+
+async function publish(ctx: YouTubeContext, tokens: TokenSet, req: PublishRequest, journal: Journal): Promise<PublishOutcome> {
+  const video = videoOf(req);
+  let videoId = journal.steps[YOUTUBE_STEPS.videoId];
+  if (videoId) {
+    const found = await listVideo(ctx, tokens, videoId);
+    if (!found) throw new PlatformError('youtube', 'not_found', `The uploaded YouTube video ${videoId} no longer exists`, { code: 'videoNotFound' });
+    checkVideo(found);
+  } else {
+    const resource = await upload(ctx, tokens, req, video, journal);
+    videoId = String(resource.id);
+    await journal.record(YOUTUBE_STEPS.videoId, videoId);
+    checkVideo(resource);
+  }
+  const id = videoId;
+  const thumb = req.thumbnail;
+  if (thumb) await extra(ctx, journal, YOUTUBE_STEPS.thumbnail, () => setThumbnail(ctx, tokens, id, thumb));
+  const playlist = req.options.playlist_id;
+  if (typeof playlist === 'string' && playlist) await extra(ctx, journal, YOUTUBE_STEPS.playlistItem, () => addToPlaylist(ctx, tokens, id, playlist));
+  return { state: 'published', postId: id, permalink: watchUrl(id) };
+}
+
+export function youtubePublisher(ctx: YouTubeContext): Publisher {
+  return {
+    publish: (tokens, req, journal) => publish(ctx, tokens, req, journal),
+
+    async checkStatus(tokens, handle) {
+      const found = await listVideo(ctx, tokens, handle);
+      if (!found) throw new PlatformError('youtube', 'not_found', `YouTube video ${handle} was not found`, { code: 'videoNotFound' });
+      checkVideo(found);
+      return { state: 'published', postId: handle, permalink: watchUrl(handle) };
+    },
+
+    async reconcile(tokens, req, journal) {
+      let id = journal.steps[YOUTUBE_STEPS.videoId];
+      const uri = journal.steps[YOUTUBE_STEPS.sessionUri];
+      const video = req.media[0];
+      if (!id && uri && video) {
+        // The last byte may have gone in without Herald hearing back: the session then answers with the video.
+        const state = await querySession(ctx, tokens, uri, video.size);
+        if (state.state !== 'done') return null;
+        id = String(state.video.id);
+        await journal.record(YOUTUBE_STEPS.videoId, id);
+      }
+      if (!id) return null;
+      return (await listVideo(ctx, tokens, id)) ? { postId: id, permalink: watchUrl(id) } : null;
+    },
+  };
+}

@@ -1,0 +1,261 @@
+// The Bluesky publisher: the facet builder and record keys on their own, then the whole flow against the Bluesky
+// simulator over real HTTP (createRecord, uploadBlob, the video service and its jobs, the journal and faults).
+import { pino } from 'pino';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { blueskyAdapter } from '../../src/platforms/bluesky/index.ts';
+import { buildFacets, byteOffset, findSpans } from '../../src/platforms/bluesky/facets.ts';
+import { tidFor, TID_PATTERN } from '../../src/platforms/bluesky/tid.ts';
+import { PlatformHttp } from '../../src/platforms/http.ts';
+import type { PublishMedia, PublishRequest, Publisher } from '../../src/platforms/publishing.ts';
+import type { TokenSet } from '../../src/platforms/types.ts';
+import { sandboxBaseUrls } from '../../src/sandbox/index.ts';
+import { expectPlatformError } from './helpers/oauth-flow.ts';
+import { fixtureMedia, jpegImage, memoryJournal, mp4Video, SimulatedCrash, startPublishSandbox } from './helpers/publish-fixtures.ts';
+import type { PublishSandbox, SandboxRecord, SandboxSlice } from './helpers/publish-fixtures.ts';
+
+const POST = 'app.bsky.feed.post';
+const cut = (text: string, start: number, end: number) => Buffer.from(text).subarray(start, end).toString();
+
+describe('bluesky facets', () => {
+  const resolve = async (handle: string) => (handle === 'bob.example.com' ? 'did:plc:bob' : null);
+
+  it('finds links, mentions and tags at UTF-8 byte offsets in emoji and non-Latin text', async () => {
+    const text = '🎉 Привет @Bob.Example.com! 日本語 https://例え.jp/パス?q=1). #タグ #rust_lang, #42 e@mail.com x#no @nobody.example.org';
+    const facets = await buildFacets(text, resolve);
+    expect(facets.map((f) => [cut(text, f.index.byteStart, f.index.byteEnd), f.features[0]])).toEqual([
+      ['@Bob.Example.com', { $type: 'app.bsky.richtext.facet#mention', did: 'did:plc:bob' }],
+      ['https://例え.jp/パス?q=1', { $type: 'app.bsky.richtext.facet#link', uri: 'https://例え.jp/パス?q=1' }],
+      ['#タグ', { $type: 'app.bsky.richtext.facet#tag', tag: 'タグ' }],
+      ['#rust_lang', { $type: 'app.bsky.richtext.facet#tag', tag: 'rust_lang' }],
+    ]);
+    // 🎉 is 2 UTF-16 units but 4 bytes; each Cyrillic letter 1 unit but 2 bytes.
+    expect(facets[0]?.index.byteStart).toBe(4 + 1 + 12 + 1);
+  });
+
+  it('keeps balanced brackets in URLs, drops trailing punctuation, and ignores tags inside links', () => {
+    const text = 'See (https://en.wikipedia.org/wiki/Foo_(bar)) and https://x.example/a#frag, then #end.';
+    expect(findSpans(text).map((s) => [s.kind, s.value])).toEqual([
+      ['link', 'https://en.wikipedia.org/wiki/Foo_(bar)'],
+      ['link', 'https://x.example/a#frag'],
+      ['tag', 'end'],
+    ]);
+  });
+
+  it('converts UTF-16 indices to byte offsets', () => {
+    expect(byteOffset('a👍🏽b', 5)).toBe(9);
+    expect(byteOffset('ß', 1)).toBe(2);
+  });
+
+  it('derives TIDs from the first attempt time and the target', () => {
+    const at = new Date('2026-11-21T12:00:00.000Z');
+    const a = tidFor('tgt_a', at);
+    expect(a).toMatch(TID_PATTERN);
+    expect(tidFor('tgt_a', at)).toBe(a);
+    expect(tidFor('tgt_b', at)).not.toBe(a);
+    // Later attempts' keys sort after earlier ones, like the PDS's own.
+    expect(tidFor('tgt_a', new Date(at.getTime() + 1)) > a).toBe(true);
+  });
+});
+
+let sb: PublishSandbox;
+let publisher: Publisher;
+let tokens: TokenSet;
+
+const state = () => sb.state('bluesky');
+const calls = (s: SandboxSlice, nsid: string) => s.requests.filter((r) => r.path.endsWith(`/xrpc/${nsid}`));
+const ok = (s: SandboxSlice, nsid: string) => calls(s, nsid).filter((r) => r.status === 200);
+
+function adapterFor(urls: Record<string, string>) {
+  const logger = pino({ level: 'silent' });
+  return blueskyAdapter({ http: new PlatformHttp({ logger }), config: { urls }, clock: sb.clock, logger });
+}
+
+function request(over: Partial<PublishRequest> = {}): PublishRequest {
+  return { postType: 'text', text: 'Hello from Herald', media: [], options: {}, targetId: 'tgt_bsky_1', ...over };
+}
+
+async function photo(name = 'photo.jpg'): Promise<PublishMedia> {
+  return fixtureMedia(sb, { name, bytes: await jpegImage(400, 300), kind: 'image', mime: 'image/jpeg', format: 'jpeg', width: 400, height: 300, altText: 'Blue' });
+}
+
+async function clip(bytes?: Buffer): Promise<PublishMedia> {
+  return fixtureMedia(sb, { name: 'clip.mp4', bytes: bytes ?? (await mp4Video({ mdatBytes: 20_000 })), kind: 'video', mime: 'video/mp4', format: 'mp4', width: 640, height: 360, altText: 'Clip' });
+}
+
+const record = (post: SandboxRecord | undefined) => post?.record as Record<string, unknown>;
+
+beforeAll(async () => {
+  sb = await startPublishSandbox();
+});
+afterAll(() => sb.close());
+beforeEach(async () => {
+  await sb.reset();
+  await sb.configure({ processingMs: { bluesky: 0 } });
+  const adapter = adapterFor(sandboxBaseUrls(sb.publicUrl).bluesky);
+  if (adapter.auth.kind !== 'app_password' || !adapter.publisher) throw new Error('no app-password auth or publisher');
+  tokens = await adapter.auth.login({ handle: 'alice.sandbox', appPassword: 'abcd-ef12-gh34-ij56' });
+  publisher = adapter.publisher;
+});
+
+describe('bluesky publisher against the simulator', () => {
+  it('publishes a text post with facets as exactly one record under the journaled key', async () => {
+    const text = 'Hi @bob.sandbox and @nobody.example.org 👋 https://herald.example/docs #launch';
+    const journal = memoryJournal();
+    const out = await publisher.publish(tokens, request({ text }), journal);
+    if (out.state !== 'published') throw new Error('not published');
+    const rkey = journal.steps.rkey ?? '';
+    expect(out).toEqual({ state: 'published', postId: `at://${tokens.extra?.did}/${POST}/${rkey}`, permalink: `https://bsky.app/profile/alice.sandbox/post/${rkey}` });
+    expect(journal.steps.uri).toBe(out.postId);
+    const s = await state();
+    expect(s.posts).toHaveLength(1);
+    const value = record(s.posts[0]);
+    expect(value).toMatchObject({ $type: POST, text, createdAt: sb.clock().toISOString() });
+    const facets = value.facets as { index: { byteStart: number; byteEnd: number }; features: { $type: string }[] }[];
+    expect(facets.map((f) => [cut(text, f.index.byteStart, f.index.byteEnd), f.features[0]?.$type])).toEqual([
+      ['@bob.sandbox', 'app.bsky.richtext.facet#mention'],
+      ['https://herald.example/docs', 'app.bsky.richtext.facet#link'],
+      ['#launch', 'app.bsky.richtext.facet#tag'],
+    ]);
+  });
+
+  it('publishes images through uploadBlob with alt text and aspect ratio', async () => {
+    const journal = memoryJournal();
+    const out = await publisher.publish(tokens, request({ postType: 'image', media: [await photo()] }), journal);
+    expect(out.state).toBe('published');
+    const s = await state();
+    const blob = JSON.parse(journal.steps['blob.0'] ?? '{}') as { ref: { $link: string } };
+    expect(record(s.posts[0])?.embed).toEqual({ $type: 'app.bsky.embed.images', images: [{ image: JSON.parse(journal.steps['blob.0'] ?? ''), alt: 'Blue', aspectRatio: { width: 400, height: 300 } }] });
+    expect(s.posts[0]?.media).toEqual([blob.ref.$link]);
+  });
+
+  it('publishes a video through the video service: processing while the job runs, then one post', async () => {
+    await sb.configure({ processingMs: { bluesky: 60_000 } });
+    const video = await clip();
+    const req = request({ postType: 'video', text: 'Watch', media: [video] });
+    const journal = memoryJournal();
+    const first = await publisher.publish(tokens, req, journal);
+    expect(first).toEqual({ state: 'processing', handle: journal.steps['video.job'] });
+    expect(await publisher.checkStatus!(tokens, first.state === 'processing' ? first.handle : '', req, journal)).toEqual(first);
+    let s = await state();
+    expect(ok(s, 'app.bsky.video.uploadVideo')).toHaveLength(1);
+    expect(calls(s, 'com.atproto.repo.createRecord')).toHaveLength(0);
+    const upload = calls(s, 'app.bsky.video.uploadVideo')[0];
+    expect(upload?.query).toMatchObject({ did: tokens.extra?.did, name: `${video.id}.mp4` });
+    expect(upload?.headers['content-length']).toBe(String(video.size));
+
+    sb.advance(61);
+    const done = await publisher.checkStatus!(tokens, '', req, journal);
+    expect(done.state).toBe('published');
+    expect(journal.log.map(([step]) => step)).toEqual(['video.job', 'video.blob', 'rkey', 'uri']);
+    s = await state();
+    expect(s.posts).toHaveLength(1);
+    expect(record(s.posts[0])?.embed).toEqual({ $type: 'app.bsky.embed.video', video: JSON.parse(journal.steps['video.blob'] ?? ''), alt: 'Clip', aspectRatio: { width: 640, height: 360 } });
+    expect(ok(s, 'com.atproto.repo.uploadBlob')).toHaveLength(0);
+  });
+
+  it('uploads the video to the PDS when the video service cannot be reached', async () => {
+    const urls = { ...sandboxBaseUrls(sb.publicUrl).bluesky, video: 'http://127.0.0.1:9' };
+    const fallback = adapterFor(urls).publisher!;
+    const journal = memoryJournal();
+    expect((await fallback.publish(tokens, request({ postType: 'video', media: [await clip()] }), journal)).state).toBe('published');
+    const s = await state();
+    expect(ok(s, 'com.atproto.repo.uploadBlob')).toHaveLength(1);
+    expect(record(s.posts[0])?.embed).toMatchObject({ $type: 'app.bsky.embed.video', video: { mimeType: 'video/mp4' } });
+  });
+
+  it('reports a failed video job as invalid_content', async () => {
+    const bad = await clip(Buffer.from('not a video at all'.repeat(20)));
+    const err = await expectPlatformError(publisher.publish(tokens, request({ postType: 'video', media: [bad] }), memoryJournal()), 'invalid_content');
+    expect(err.message).toContain('validation_failure');
+    expect((await state()).posts).toHaveLength(0);
+  });
+});
+
+describe('bluesky publisher: journal and faults', () => {
+  it('reuses journaled blobs and video jobs after a crash', async () => {
+    const imageReq = request({ postType: 'image', media: [await photo('a.jpg'), await photo('b.jpg')], targetId: 'tgt_img' });
+    const j1 = memoryJournal();
+    j1.crashAfter = 'blob.0';
+    await expect(publisher.publish(tokens, imageReq, j1)).rejects.toBeInstanceOf(SimulatedCrash);
+    expect((await publisher.publish(tokens, imageReq, j1)).state).toBe('published');
+
+    await sb.configure({ processingMs: { bluesky: 60_000 } });
+    const videoReq = request({ postType: 'video', media: [await clip()], targetId: 'tgt_vid' });
+    const j2 = memoryJournal();
+    j2.crashAfter = 'video.job';
+    await expect(publisher.publish(tokens, videoReq, j2)).rejects.toBeInstanceOf(SimulatedCrash);
+    sb.advance(61);
+    expect((await publisher.publish(tokens, videoReq, j2)).state).toBe('published');
+
+    const s = await state();
+    expect(ok(s, 'com.atproto.repo.uploadBlob')).toHaveLength(2);
+    expect(ok(s, 'app.bsky.video.uploadVideo')).toHaveLength(1);
+    expect(s.posts).toHaveLength(2);
+  });
+
+  it('uploads again when the PDS no longer has a journaled blob', async () => {
+    const gone = JSON.stringify({ $type: 'blob', ref: { $link: `bafkrei${'a'.repeat(52)}` }, mimeType: 'image/jpeg', size: 10 });
+    const journal = memoryJournal({ 'blob.0': gone });
+    expect((await publisher.publish(tokens, request({ postType: 'image', media: [await photo()] }), journal)).state).toBe('published');
+    expect(journal.steps['blob.0']).not.toBe(gone);
+    const s = await state();
+    expect(calls(s, 'com.atproto.repo.createRecord').map((r) => r.status)).toEqual([400, 200]);
+    expect(s.posts).toHaveLength(1);
+  });
+
+  it('finds the post under the journaled key when the create answer was lost', async () => {
+    const req = request({ text: 'Only once' });
+    const journal = memoryJournal();
+    journal.crashAfter = 'uri';
+    await expect(publisher.publish(tokens, req, journal)).rejects.toBeInstanceOf(SimulatedCrash);
+    const uri = journal.steps.uri;
+    delete journal.steps.uri;
+    expect(await publisher.publish(tokens, req, journal)).toMatchObject({ state: 'published', postId: uri });
+    const s = await state();
+    expect(s.posts).toHaveLength(1);
+    expect(calls(s, 'com.atproto.repo.createRecord')).toHaveLength(1);
+    expect(await publisher.reconcile!(tokens, req, journal)).toEqual({ postId: uri, permalink: expect.stringMatching(/^https:\/\/bsky\.app\/profile\/alice\.sandbox\/post\//) });
+  });
+
+  it('a failed create keeps its key, and the retry creates the post under it', async () => {
+    const journal = memoryJournal();
+    await sb.fault({ platform: 'bluesky', operation: 'publish', fault: 'server_error' });
+    await expectPlatformError(publisher.publish(tokens, request(), journal), 'transient');
+    const rkey = journal.steps.rkey;
+    expect(journal.steps.uri).toBeUndefined();
+    const out = await publisher.publish(tokens, request(), journal);
+    expect(out).toMatchObject({ state: 'published', postId: expect.stringMatching(new RegExp(`/${rkey}$`)) });
+    expect((await state()).posts).toHaveLength(1);
+  });
+
+  it('upload, status and throttling faults surface as retryable errors; retries publish once', async () => {
+    const req = request({ postType: 'image', media: [await photo()] });
+    const journal = memoryJournal();
+    await sb.fault({ platform: 'bluesky', operation: 'upload', fault: 'server_error' });
+    await expectPlatformError(publisher.publish(tokens, req, journal), 'transient');
+    expect(journal.steps['blob.0']).toBeUndefined();
+    await sb.fault({ platform: 'bluesky', operation: 'publish', fault: 'rate_limit' });
+    const limited = await expectPlatformError(publisher.publish(tokens, req, journal), 'rate_limited');
+    expect(limited.retryAfterSeconds).toBeGreaterThan(0);
+    expect((await publisher.publish(tokens, req, journal)).state).toBe('published');
+
+    await sb.configure({ processingMs: { bluesky: 60_000 } });
+    const videoReq = request({ postType: 'video', media: [await clip()], targetId: 'tgt_v' });
+    const vj = memoryJournal();
+    expect((await publisher.publish(tokens, videoReq, vj)).state).toBe('processing');
+    await sb.fault({ platform: 'bluesky', operation: 'status', fault: 'server_error' });
+    await expectPlatformError(publisher.checkStatus!(tokens, '', videoReq, vj), 'transient');
+    sb.advance(61);
+    expect((await publisher.checkStatus!(tokens, '', videoReq, vj)).state).toBe('published');
+    const s = await state();
+    expect(s.posts).toHaveLength(2);
+    expect(ok(s, 'app.bsky.video.uploadVideo')).toHaveLength(1);
+  });
+
+  it('an expired session is auth_expired; reconcile is null without a trace', async () => {
+    await sb.fault({ platform: 'bluesky', operation: 'publish', fault: 'expire_token' });
+    await expectPlatformError(publisher.publish(tokens, request(), memoryJournal()), 'auth_expired', [tokens.accessToken]);
+    expect(await publisher.reconcile!(tokens, request(), memoryJournal())).toBeNull();
+    expect((await state()).posts).toHaveLength(0);
+  });
+});

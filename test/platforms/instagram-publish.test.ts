@@ -1,0 +1,270 @@
+// The Instagram publisher against the Instagram simulator over real HTTP: containers, processing, media_publish,
+// permalinks, the journal (reuse after a crash, never publishing twice or unfinished) and injected faults.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { instagramAdapter } from '../../src/platforms/instagram/index.ts';
+import { instagramPublisher } from '../../src/platforms/instagram/publish.ts';
+import type { PublishMedia, PublishRequest, Publisher } from '../../src/platforms/publishing.ts';
+import type { OAuth2Auth, TokenSet } from '../../src/platforms/types.ts';
+import { approve, expectPlatformError, sandboxDeps } from './helpers/oauth-flow.ts';
+import { fixtureMedia, jpegImage, memoryJournal, mp4Video, SimulatedCrash, startPublishSandbox } from './helpers/publish-fixtures.ts';
+import type { PublishSandbox, SandboxSlice } from './helpers/publish-fixtures.ts';
+
+let sb: PublishSandbox;
+let publisher: Publisher;
+let tokens: TokenSet;
+let igUserId: string;
+
+const calls = (s: SandboxSlice, method: string, suffix: string) => s.requests.filter((r) => r.method === method && r.path.endsWith(suffix));
+const state = () => sb.state('instagram');
+
+async function image(name: string, altText?: string): Promise<PublishMedia> {
+  return fixtureMedia(sb, { name, bytes: await jpegImage(1080, 1080), kind: 'image', mime: 'image/jpeg', format: 'jpeg', width: 1080, height: 1080, ...(altText ? { altText } : {}) });
+}
+
+async function video(name = 'clip.mp4'): Promise<PublishMedia> {
+  return fixtureMedia(sb, { name, bytes: await mp4Video({ width: 720, height: 1280, durationSec: 8 }), kind: 'video', mime: 'video/mp4', format: 'mp4', width: 720, height: 1280, durationSec: 8 });
+}
+
+function request(over: Partial<PublishRequest>): PublishRequest {
+  return { postType: 'image', text: 'Morning light #sandbox', media: [], options: {}, targetId: 'tgt_ig_1', ...over };
+}
+
+beforeAll(async () => {
+  sb = await startPublishSandbox();
+});
+afterAll(() => sb.close());
+beforeEach(async () => {
+  await sb.reset();
+  await sb.configure({ processingMs: { instagram: 0 } });
+  const deps = sandboxDeps(sb, 'instagram');
+  const adapter = instagramAdapter(deps);
+  const auth = adapter.auth as OAuth2Auth;
+  const { code } = await approve(auth.authorizeUrl({ state: 'st-pub', redirectUri: sb.callback('instagram') }));
+  tokens = await auth.exchangeCode({ code, redirectUri: sb.callback('instagram') });
+  igUserId = (await adapter.fetchAccount(tokens)).id;
+  expect(adapter.publisher).toBeDefined();
+  // Short pauses: the sandbox's processing delay is what the tests control.
+  publisher = instagramPublisher(deps, { waitMs: [30, 60, 120] });
+});
+
+describe('instagram publisher: post types', () => {
+  it('publishes a JPEG with caption and alt text, journals every id, and returns the shortcode permalink', async () => {
+    const media = await image('sunrise.jpg', 'Sun over the bay');
+    const journal = memoryJournal();
+    const out = await publisher.publish(tokens, request({ media: [media] }), journal);
+    expect(out).toMatchObject({ state: 'published', postId: expect.stringMatching(/^1[78]\d{16}$/) });
+    if (out.state !== 'published') throw new Error('not published');
+    expect(out.permalink).toMatch(/^https:\/\/www\.instagram\.com\/p\/C[\w-]{10}\/$/);
+    expect(out.permalink).not.toContain(out.postId);
+    expect(journal.log.map(([step]) => step)).toEqual(['account', 'container', 'publish', 'media']);
+    expect(journal.steps).toMatchObject({ account: igUserId, publish: journal.steps.container, media: out.postId });
+
+    const s = await state();
+    expect(s.posts).toHaveLength(1);
+    expect(s.posts[0]).toMatchObject({ id: out.postId, author: igUserId, text: 'Morning light #sandbox', media: [media.url], media_type: 'IMAGE', permalink: out.permalink });
+    const [create] = calls(s, 'POST', `/${igUserId}/media`);
+    expect(create?.body).toMatchObject({ image_url: media.url, caption: 'Morning light #sandbox', alt_text: 'Sun over the bay' });
+    expect(calls(s, 'POST', '/media_publish')[0]?.body).toEqual({ creation_id: journal.steps.container });
+  });
+
+  it('publishes a carousel: children first, then the parent with their ids, as one post', async () => {
+    const media = [await image('a.jpg', 'first'), await image('b.jpg'), await image('c.jpg')];
+    const journal = memoryJournal();
+    const out = await publisher.publish(tokens, request({ postType: 'carousel', text: 'Three views', media }), journal);
+    expect(out.state).toBe('published');
+    const kids = [journal.steps['child.0'], journal.steps['child.1'], journal.steps['child.2']];
+    expect(journal.steps.children).toBe(kids.join(','));
+    const s = await state();
+    expect(s.posts).toHaveLength(1);
+    expect(s.posts[0]).toMatchObject({ media_type: 'CAROUSEL_ALBUM', text: 'Three views', media: media.map((m) => m.url) });
+    const creates = calls(s, 'POST', '/media');
+    expect(creates).toHaveLength(4);
+    for (const [i, c] of creates.slice(0, 3).entries()) {
+      expect(c.body).toMatchObject({ is_carousel_item: 'true', image_url: media[i]?.url });
+      expect(c.body).not.toHaveProperty('caption');
+    }
+    expect(creates[0]?.body).toMatchObject({ alt_text: 'first' });
+    expect(creates[3]?.body).toEqual({ media_type: 'CAROUSEL', children: kids.join(','), caption: 'Three views' });
+  });
+
+  it('publishes a Reel: processing while the container is IN_PROGRESS, never publishing it early', async () => {
+    await sb.configure({ processingMs: { instagram: 60_000 } });
+    const clip = await video();
+    const cover = await image('cover.jpg');
+    const req = request({ postType: 'video', text: 'Reel time', media: [clip], thumbnail: cover });
+    const journal = memoryJournal();
+    const first = await publisher.publish(tokens, req, journal);
+    expect(first).toEqual({ state: 'processing', handle: journal.steps.container });
+    expect(await publisher.checkStatus!(tokens, journal.steps.container ?? '', req, journal)).toEqual(first);
+    let s = await state();
+    expect(calls(s, 'POST', '/media_publish')).toHaveLength(0);
+    expect(calls(s, 'POST', '/media')[0]?.body).toEqual({ media_type: 'REELS', video_url: clip.url, caption: 'Reel time', cover_url: cover.url });
+
+    sb.advance(61);
+    const done = await publisher.checkStatus!(tokens, journal.steps.container ?? '', req, journal);
+    expect(done).toMatchObject({ state: 'published', permalink: expect.stringMatching(/^https:\/\/www\.instagram\.com\/reel\/C[\w-]{10}\/$/) });
+    s = await state();
+    expect(s.posts).toHaveLength(1);
+    expect(s.posts[0]).toMatchObject({ media_type: 'VIDEO', media_product_type: 'REELS' });
+    expect(calls(s, 'POST', '/media')).toHaveLength(1);
+    // Asking again returns the journaled post without touching Instagram's publish endpoint.
+    expect(await publisher.publish(tokens, req, journal)).toEqual(done);
+    expect(calls(await state(), 'POST', '/media_publish')).toHaveLength(1);
+  });
+
+  it('waits briefly for image containers inside publish()', async () => {
+    await sb.configure({ processingMs: { instagram: 80 } });
+    const out = await publisher.publish(tokens, request({ media: [await image('quick.jpg')] }), memoryJournal());
+    expect(out.state).toBe('published');
+  });
+
+  it('returns processing for a carousel whose children are still IN_PROGRESS, creating no parent yet', async () => {
+    await sb.configure({ processingMs: { instagram: 60_000 } });
+    const req = request({ postType: 'carousel', media: [await image('p.jpg'), await image('q.jpg')] });
+    const journal = memoryJournal();
+    expect(await publisher.publish(tokens, req, journal)).toEqual({ state: 'processing', handle: journal.steps['child.0'] });
+    expect(journal.steps.container).toBeUndefined();
+    sb.advance(61);
+    // The children are done; the parent is created now and processes in turn.
+    expect(await publisher.checkStatus!(tokens, '', req, journal)).toEqual({ state: 'processing', handle: journal.steps.container });
+    expect(calls(await state(), 'POST', '/media_publish')).toHaveLength(0);
+    sb.advance(61);
+    expect((await publisher.checkStatus!(tokens, '', req, journal)).state).toBe('published');
+    const s = await state();
+    expect(calls(s, 'POST', '/media')).toHaveLength(3);
+    expect(s.posts).toHaveLength(1);
+  });
+
+  it('refuses text posts and wrong media before calling Instagram', async () => {
+    await expectPlatformError(publisher.publish(tokens, request({ postType: 'text' }), memoryJournal()), 'unsupported');
+    await expectPlatformError(publisher.publish(tokens, request({ postType: 'video', media: [await image('x.jpg')] }), memoryJournal()), 'invalid_content');
+    expect((await state()).requests.filter((r) => r.path.includes('/media'))).toHaveLength(0);
+  });
+});
+
+describe('instagram publisher: journal and recovery', () => {
+  it('reuses a journaled container after a crash instead of creating a second one', async () => {
+    const req = request({ media: [await image('once.jpg')] });
+    const journal = memoryJournal();
+    journal.crashAfter = 'container';
+    await expect(publisher.publish(tokens, req, journal)).rejects.toBeInstanceOf(SimulatedCrash);
+    const out = await publisher.publish(tokens, req, journal);
+    expect(out.state).toBe('published');
+    const s = await state();
+    expect(calls(s, 'POST', '/media')).toHaveLength(1);
+    expect(s.posts).toHaveLength(1);
+    expect(s.posts[0]?.containerId).toBe(journal.steps.container);
+  });
+
+  it('resumes a carousel from the journaled children', async () => {
+    const req = request({ postType: 'carousel', media: [await image('r1.jpg'), await image('r2.jpg'), await image('r3.jpg')] });
+    const journal = memoryJournal();
+    journal.crashAfter = 'child.1';
+    await expect(publisher.publish(tokens, req, journal)).rejects.toBeInstanceOf(SimulatedCrash);
+    expect((await publisher.publish(tokens, req, journal)).state).toBe('published');
+    const s = await state();
+    expect(calls(s, 'POST', '/media')).toHaveLength(4);
+    expect(s.posts).toHaveLength(1);
+  });
+
+  it('finds the post when the publish answer was lost, and never publishes twice', async () => {
+    const req = request({ text: 'Only once', media: [await image('lost.jpg')] });
+    const journal = memoryJournal();
+    journal.crashAfter = 'media';
+    await expect(publisher.publish(tokens, req, journal)).rejects.toBeInstanceOf(SimulatedCrash);
+    const postId = journal.steps.media;
+    // The media id never became durable: only the intent and the container say what happened.
+    delete journal.steps.media;
+    expect(await publisher.reconcile!(tokens, req, journal)).toMatchObject({ postId, permalink: expect.stringContaining('/p/') });
+    const again = await publisher.publish(tokens, req, journal);
+    expect(again).toMatchObject({ state: 'published', postId });
+    expect(journal.steps.media).toBe(postId);
+    const s = await state();
+    expect(s.posts).toHaveLength(1);
+    expect(calls(s, 'POST', '/media_publish')).toHaveLength(1);
+  });
+
+  it('creates a new container when the journaled one expired', async () => {
+    const req = request({ media: [await image('late.jpg')] });
+    const journal = memoryJournal();
+    journal.crashAfter = 'container';
+    await expect(publisher.publish(tokens, req, journal)).rejects.toBeInstanceOf(SimulatedCrash);
+    const stale = journal.steps.container;
+    sb.advance(25 * 3600);
+    expect((await publisher.publish(tokens, req, journal)).state).toBe('published');
+    const s = await state();
+    expect(journal.steps.container).not.toBe(stale);
+    expect(s.containers.find((c) => c.id === stale)?.status_code).toBe('EXPIRED');
+    expect(s.posts).toHaveLength(1);
+  });
+
+  it('reports a container ERROR as invalid_content with Instagram status text', async () => {
+    const bad = fixtureMedia(sb, { name: 'corrupt-clip.mp4', bytes: await mp4Video(), kind: 'video', mime: 'video/mp4', format: 'mp4' });
+    const err = await expectPlatformError(publisher.publish(tokens, request({ postType: 'video', media: [bad] }), memoryJournal()), 'invalid_content');
+    expect(err.message).toContain('2207026');
+    const s = await state();
+    expect(calls(s, 'POST', '/media_publish')).toHaveLength(0);
+    expect(s.posts).toHaveLength(0);
+  });
+
+  it('reconcile: null without a trace, null for an unpublished container, the post for a journaled media id', async () => {
+    const req = request({ media: [await image('rec.jpg')] });
+    expect(await publisher.reconcile!(tokens, req, memoryJournal())).toBeNull();
+    await sb.configure({ processingMs: { instagram: 60_000 } });
+    const pending = memoryJournal();
+    expect((await publisher.publish(tokens, req, pending)).state).toBe('processing');
+    expect(await publisher.reconcile!(tokens, req, pending)).toBeNull();
+    await sb.configure({ processingMs: { instagram: 0 } });
+    const journal = memoryJournal();
+    const out = await publisher.publish(tokens, req, journal);
+    if (out.state !== 'published') throw new Error('not published');
+    expect(await publisher.reconcile!(tokens, req, journal)).toEqual({ postId: out.postId, permalink: out.permalink });
+  });
+});
+
+describe('instagram publisher: faults', () => {
+  it('a failed container creation journals nothing and a retry publishes once', async () => {
+    const req = request({ media: [await image('u.jpg')] });
+    const journal = memoryJournal({ account: igUserId });
+    await sb.fault({ platform: 'instagram', operation: 'upload', fault: 'server_error' });
+    await expectPlatformError(publisher.publish(tokens, req, journal), 'transient');
+    expect(journal.steps.container).toBeUndefined();
+    expect((await publisher.publish(tokens, req, journal)).state).toBe('published');
+    expect((await state()).posts).toHaveLength(1);
+  });
+
+  it('a throttled publish keeps the container and the retry publishes it once', async () => {
+    const req = request({ media: [await image('t.jpg')] });
+    const journal = memoryJournal();
+    await sb.fault({ platform: 'instagram', operation: 'publish', fault: 'rate_limit' });
+    await expectPlatformError(publisher.publish(tokens, req, journal), 'rate_limited');
+    expect(journal.steps.publish).toBe(journal.steps.container);
+    expect((await publisher.publish(tokens, req, journal)).state).toBe('published');
+    const s = await state();
+    expect(calls(s, 'POST', '/media')).toHaveLength(1);
+    expect(s.posts).toHaveLength(1);
+  });
+
+  it('a failed status poll leaves the journaled container to the next attempt', async () => {
+    await sb.configure({ processingMs: { instagram: 60_000 } });
+    const req = request({ postType: 'video', media: [await video()] });
+    const journal = memoryJournal();
+    expect((await publisher.publish(tokens, req, journal)).state).toBe('processing');
+    sb.advance(61);
+    await sb.fault({ platform: 'instagram', operation: 'status', fault: 'server_error' });
+    await expectPlatformError(publisher.checkStatus!(tokens, '', req, journal), 'transient');
+    expect((await publisher.checkStatus!(tokens, '', req, journal)).state).toBe('published');
+    const s = await state();
+    expect(calls(s, 'POST', '/media')).toHaveLength(1);
+    expect(s.posts).toHaveLength(1);
+  });
+
+  it('an expired token surfaces as auth_expired without losing the journal', async () => {
+    const req = request({ media: [await image('e.jpg')] });
+    const journal = memoryJournal({ account: igUserId });
+    await sb.fault({ platform: 'instagram', operation: 'publish', fault: 'expire_token' });
+    await expectPlatformError(publisher.publish(tokens, req, journal), 'auth_expired', [tokens.accessToken]);
+    expect(journal.steps.container).toBeDefined();
+    expect((await state()).posts).toHaveLength(0);
+  });
+});

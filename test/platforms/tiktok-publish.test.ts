@@ -1,0 +1,300 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { PublishRequest, Publisher } from '../../src/platforms/publishing.ts';
+import { TIKTOK_STEPS, tiktokAdapter } from '../../src/platforms/tiktok/index.ts';
+import { publicPostIds } from '../../src/platforms/tiktok/status.ts';
+import { chunkPlan, CHUNK_SIZE } from '../../src/platforms/tiktok/upload.ts';
+import type { OAuth2Auth, TokenSet } from '../../src/platforms/types.ts';
+import { approve, expectPlatformError, sandboxDeps } from './helpers/oauth-flow.ts';
+import { crashingAt, droppingAt, fixtureMedia, jpegImage, memoryJournal, mp4Video, pngImage, SimulatedCrash, startPublishSandbox } from './helpers/publish-fixtures.ts';
+import type { FixtureMedia, PublishSandbox, SandboxSlice } from './helpers/publish-fixtures.ts';
+
+const MIB = 1024 * 1024;
+let sb: PublishSandbox;
+let publisher: Publisher;
+let tokens: TokenSet;
+
+async function connect(): Promise<void> {
+  const adapter = tiktokAdapter(sandboxDeps(sb, 'tiktok'));
+  const auth = adapter.auth as OAuth2Auth;
+  const redirectUri = sb.callback('tiktok');
+  const { code } = await approve(auth.authorizeUrl({ state: 'st-pub', redirectUri }));
+  tokens = await auth.exchangeCode({ code, redirectUri });
+  if (!adapter.publisher) throw new Error('tiktok adapter has no publisher');
+  publisher = adapter.publisher;
+}
+
+function request(over: Partial<PublishRequest> = {}): PublishRequest {
+  return { postType: 'video', text: 'Caption #tiktok', media: [], options: { privacy_level: 'PUBLIC_TO_EVERYONE' }, targetId: 'tgt_tt', ...over };
+}
+
+const calls = (s: SandboxSlice, method: string, suffix: string) => s.requests.filter((r) => r.method === method && r.path.endsWith(suffix));
+const inits = (s: SandboxSlice) => calls(s, 'POST', '/v2/post/publish/video/init/');
+
+async function video(name: string, mdatBytes = 1000): Promise<FixtureMedia> {
+  const bytes = await mp4Video({ mdatBytes });
+  return fixtureMedia(sb, { name, bytes, kind: 'video', mime: 'video/mp4', format: 'mp4', durationSec: 12.5, width: 640, height: 360 });
+}
+
+async function photo(name: string): Promise<FixtureMedia> {
+  return fixtureMedia(sb, { name, bytes: await jpegImage(), kind: 'image', mime: 'image/jpeg', format: 'jpeg', width: 64, height: 48 });
+}
+
+beforeAll(async () => {
+  sb = await startPublishSandbox();
+});
+afterAll(() => sb.close());
+beforeEach(async () => {
+  await sb.reset();
+  await connect();
+});
+
+describe('tiktok publisher: chunk plan', () => {
+  it('follows the media transfer guide: whole under two chunks, floor(size / chunk) chunks otherwise', () => {
+    expect(chunkPlan(3 * MIB)).toEqual({ videoSize: 3 * MIB, chunkSize: 3 * MIB, totalChunkCount: 1 });
+    expect(chunkPlan(7 * MIB)).toEqual({ videoSize: 7 * MIB, chunkSize: 7 * MIB, totalChunkCount: 1 });
+    expect(chunkPlan(CHUNK_SIZE)).toEqual({ videoSize: CHUNK_SIZE, chunkSize: CHUNK_SIZE, totalChunkCount: 1 });
+    expect(chunkPlan(25 * MIB)).toEqual({ videoSize: 25 * MIB, chunkSize: CHUNK_SIZE, totalChunkCount: 2 });
+    const big = chunkPlan(4 * 1024 * MIB);
+    expect(big.totalChunkCount).toBe(409);
+    // The last chunk carries the remainder and stays under 128 MB.
+    expect(big.videoSize - (big.totalChunkCount - 1) * big.chunkSize).toBeLessThan(128 * 1000 * 1000);
+  });
+
+  it('reads int64 post ids from the raw status answer without rounding them', () => {
+    expect(publicPostIds('{"data":{"publicaly_available_post_id":[7391234567890123456]}}')).toEqual(['7391234567890123456']);
+    expect(publicPostIds('{"data":{"publicaly_available_post_id":[]}}')).toEqual([]);
+    expect(publicPostIds('{"data":{}}')).toEqual([]);
+  });
+});
+
+describe('tiktok publisher: post types', () => {
+  it('direct-posts a small video in one chunk, then status/fetch reports it published with its public id', async () => {
+    const clip = await video('small.mp4');
+    const req = request({ media: [clip], options: { privacy_level: 'MUTUAL_FOLLOW_FRIENDS' } });
+    const journal = memoryJournal();
+    const first = await publisher.publish(tokens, req, journal);
+    expect(first).toMatchObject({ state: 'processing', handle: expect.stringMatching(/^v_pub_file~/) });
+    if (first.state !== 'processing') return;
+    expect(journal.steps).toMatchObject({ [TIKTOK_STEPS.publishId]: first.handle, [TIKTOK_STEPS.username]: 'sandbox.user', [TIKTOK_STEPS.chunkSize]: String(clip.size) });
+    // The URL a crash would need to finish the upload is durable before the publish_id.
+    expect(journal.log.map(([k]) => k)).toEqual([TIKTOK_STEPS.username, TIKTOK_STEPS.uploadUrl, TIKTOK_STEPS.chunkSize, TIKTOK_STEPS.publishId]);
+    let s = await sb.state('tiktok');
+    expect(calls(s, 'POST', '/creator_info/query/')).toHaveLength(1);
+    expect(inits(s)[0]?.body).toEqual({
+      post_info: {
+        title: 'Caption #tiktok',
+        privacy_level: 'MUTUAL_FOLLOW_FRIENDS',
+        disable_comment: true,
+        disable_duet: true,
+        disable_stitch: true,
+        brand_content_toggle: false,
+        brand_organic_toggle: false,
+      },
+      source_info: { source: 'FILE_UPLOAD', video_size: clip.size, chunk_size: clip.size, total_chunk_count: 1 },
+    });
+    const puts = calls(s, 'PUT', '/video/');
+    expect(puts.map((p) => [p.status, p.headers['content-range'], p.headers['content-type']])).toEqual([[201, `bytes 0-${clip.size - 1}/${clip.size}`, 'video/mp4']]);
+
+    expect(await publisher.checkStatus!(tokens, first.handle, req, journal)).toEqual(first);
+    sb.advance(1);
+    const done = await publisher.checkStatus!(tokens, first.handle, req, journal);
+    s = await sb.state('tiktok');
+    expect(s.posts).toHaveLength(1);
+    const post = s.posts[0]!;
+    expect(done).toEqual({ state: 'published', postId: post.id, permalink: `https://www.tiktok.com/@sandbox.user/video/${post.id}` });
+    expect(post).toMatchObject({ text: 'Caption #tiktok', privacy_level: 'MUTUAL_FOLLOW_FRIENDS' });
+  });
+
+  it('uploads a larger video in chunks of the declared plan, the remainder riding with the last one', async () => {
+    await sb.configure({ processingMs: 0 });
+    const clip = await video('big.mp4', 23 * MIB);
+    const req = request({ media: [clip], options: { privacy_level: 'PUBLIC_TO_EVERYONE', disable_comment: false, brand_organic_toggle: true } });
+    const first = await publisher.publish(tokens, req, memoryJournal());
+    expect(first.state).toBe('processing');
+    const s = await sb.state('tiktok');
+    expect(inits(s)[0]?.body).toMatchObject({
+      post_info: { disable_comment: false, brand_organic_toggle: true },
+      source_info: { source: 'FILE_UPLOAD', video_size: clip.size, chunk_size: CHUNK_SIZE, total_chunk_count: 2 },
+    });
+    const puts = calls(s, 'PUT', '/video/');
+    expect(puts.map((p) => [p.status, p.headers['content-range'], p.headers['content-length']])).toEqual([
+      [206, `bytes 0-${CHUNK_SIZE - 1}/${clip.size}`, String(CHUNK_SIZE)],
+      [201, `bytes ${CHUNK_SIZE}-${clip.size - 1}/${clip.size}`, String(clip.size - CHUNK_SIZE)],
+    ]);
+    expect(clip.opens).toEqual([{ start: 0, end: CHUNK_SIZE - 1 }, { start: CHUNK_SIZE, end: clip.size - 1 }]);
+    expect(s.containers[0]).toMatchObject({ uploaded_bytes: clip.size, status: 'PUBLISH_COMPLETE' });
+    expect(s.posts).toHaveLength(1);
+  });
+
+  it('lets TikTok pull the video from a verified URL when asked to', async () => {
+    await sb.configure({ processingMs: 0 });
+    const clip = await video('pulled.mp4');
+    const req = request({ media: [clip], options: { privacy_level: 'FOLLOWER_OF_CREATOR', video_source: 'PULL_FROM_URL' } });
+    const journal = memoryJournal();
+    const first = await publisher.publish(tokens, req, journal);
+    expect(first).toMatchObject({ state: 'processing', handle: expect.stringMatching(/^v_pub_url~/) });
+    expect(journal.steps[TIKTOK_STEPS.uploadUrl]).toBeUndefined();
+    const s = await sb.state('tiktok');
+    expect(inits(s)[0]?.body).toMatchObject({ source_info: { source: 'PULL_FROM_URL', video_url: clip.url } });
+    expect(calls(s, 'PUT', '/video/')).toHaveLength(0);
+    expect(clip.opens).toHaveLength(0);
+    if (first.state !== 'processing') return;
+    expect(await publisher.checkStatus!(tokens, first.handle, req, journal)).toMatchObject({ state: 'published', postId: s.posts[0]?.id });
+  });
+
+  it('posts photos by URL with the cover, title and description, and no permalink form to rely on', async () => {
+    await sb.configure({ processingMs: 0 });
+    const images = [await photo('p1.jpg'), await photo('p2.jpg'), await photo('p3.jpg')];
+    const req = request({ postType: 'carousel', text: 'The description', title: 'Photo title', media: images, options: { privacy_level: 'PUBLIC_TO_EVERYONE', cover_index: 1, auto_add_music: true } });
+    const journal = memoryJournal();
+    const first = await publisher.publish(tokens, req, journal);
+    expect(first).toMatchObject({ state: 'processing', handle: expect.stringMatching(/^p_pub_url~/) });
+    const s = await sb.state('tiktok');
+    expect(calls(s, 'POST', '/v2/post/publish/content/init/')[0]?.body).toEqual({
+      media_type: 'PHOTO',
+      post_mode: 'DIRECT_POST',
+      post_info: {
+        title: 'Photo title',
+        description: 'The description',
+        privacy_level: 'PUBLIC_TO_EVERYONE',
+        disable_comment: true,
+        brand_content_toggle: false,
+        brand_organic_toggle: false,
+        auto_add_music: true,
+      },
+      source_info: { source: 'PULL_FROM_URL', photo_images: images.map((i) => i.url), photo_cover_index: 1 },
+    });
+    if (first.state !== 'processing') return;
+    const done = await publisher.checkStatus!(tokens, first.handle, req, journal);
+    expect(done).toEqual({ state: 'published', postId: s.posts[0]?.id, permalink: null });
+    expect(s.posts).toHaveLength(1);
+
+    const single = await publisher.publish(tokens, request({ postType: 'image', media: [images[0]!] }), memoryJournal());
+    expect(single.state).toBe('processing');
+    expect((await sb.state('tiktok')).posts).toHaveLength(2);
+  });
+
+  it('uses the publish_id as post id for a SELF_ONLY post, which never gets a public id', async () => {
+    await sb.configure({ processingMs: 0 });
+    const req = request({ media: [await video('private.mp4')], options: { privacy_level: 'SELF_ONLY' } });
+    const journal = memoryJournal();
+    const first = await publisher.publish(tokens, req, journal);
+    if (first.state !== 'processing') throw new Error('expected processing');
+    expect(await publisher.checkStatus!(tokens, first.handle, req, journal)).toEqual({ state: 'published', postId: first.handle, permalink: null });
+  });
+});
+
+describe('tiktok publisher: refusals', () => {
+  it('refuses a missing or unavailable privacy level before initialising anything', async () => {
+    const clip = await video('privacy.mp4');
+    const missing = await expectPlatformError(publisher.publish(tokens, request({ media: [clip], options: {} }), memoryJournal()), 'invalid_content');
+    expect(missing.message).toMatch(/PUBLIC_TO_EVERYONE, MUTUAL_FOLLOW_FRIENDS, FOLLOWER_OF_CREATOR, SELF_ONLY/);
+    const wrong = await expectPlatformError(publisher.publish(tokens, request({ media: [clip], options: { privacy_level: 'FRIENDS' } }), memoryJournal()), 'invalid_content');
+    expect(wrong.code).toBe('privacy_level_option_mismatch');
+    await expectPlatformError(publisher.publish(tokens, request({ media: [{ ...clip, durationSec: 900 }] }), memoryJournal()), 'invalid_content');
+    await expectPlatformError(publisher.publish(tokens, request({ postType: 'image', media: [fixtureMedia(sb, { name: 'x.png', bytes: await pngImage(), kind: 'image', mime: 'image/png', format: 'png' })] }), memoryJournal()), 'invalid_content');
+    await expectPlatformError(publisher.publish(tokens, request({ postType: 'text' }), memoryJournal()), 'unsupported');
+    const s = await sb.state('tiktok');
+    expect(inits(s)).toHaveLength(0);
+    expect(calls(s, 'POST', '/content/init/')).toHaveLength(0);
+  });
+
+  it('reports a FAILED job as invalid_content with its fail_reason, and a retry starts over', async () => {
+    await sb.configure({ processingMs: 0 });
+    const notVideo = fixtureMedia(sb, { name: 'fake.mp4', bytes: await jpegImage(), kind: 'video', mime: 'video/mp4', format: 'mp4' });
+    const req = request({ media: [notVideo] });
+    const journal = memoryJournal();
+    const first = await publisher.publish(tokens, req, journal);
+    if (first.state !== 'processing') throw new Error('expected processing');
+    const err = await expectPlatformError(publisher.checkStatus!(tokens, first.handle, req, journal), 'invalid_content');
+    expect(err.code).toBe('file_format_check_failed');
+    expect(journal.steps[TIKTOK_STEPS.failed]).toBe(first.handle);
+    // The failed job posted nothing, so a new attempt initialises again rather than polling a dead publish_id.
+    const again = await publisher.publish(tokens, req, journal);
+    expect(again.state === 'processing' && again.handle !== first.handle).toBe(true);
+    expect(inits(await sb.state('tiktok'))).toHaveLength(2);
+  });
+
+  it('maps an unverified pull URL, expired tokens and throttling to their kinds', async () => {
+    const clip = await video('unverified.mp4');
+    const pulled = { ...clip, url: 'https://cdn.example.com/v.mp4' };
+    const perm = await expectPlatformError(publisher.publish(tokens, request({ media: [pulled], options: { privacy_level: 'SELF_ONLY', video_source: 'PULL_FROM_URL' } }), memoryJournal()), 'permission');
+    expect(perm.code).toBe('url_ownership_unverified');
+    await sb.fault({ platform: 'tiktok', operation: 'profile', fault: 'rate_limit' });
+    await expectPlatformError(publisher.publish(tokens, request({ media: [clip] }), memoryJournal()), 'rate_limited');
+    await sb.fault({ platform: 'tiktok', operation: 'publish', fault: 'expire_token' });
+    await expectPlatformError(publisher.publish(tokens, request({ media: [clip] }), memoryJournal()), 'auth_expired', [tokens.accessToken]);
+  });
+});
+
+describe('tiktok publisher: journal and faults', () => {
+  it('polls the journaled publish_id after a crash instead of initialising a second post', async () => {
+    await sb.configure({ processingMs: 0 });
+    const clip = await video('crash.mp4', 23 * MIB);
+    const req = request({ media: [clip] });
+    const journal = memoryJournal();
+    journal.crashAfter = TIKTOK_STEPS.publishId;
+    await expect(publisher.publish(tokens, req, journal)).rejects.toBeInstanceOf(SimulatedCrash);
+    const out = await publisher.publish(tokens, req, journal);
+    expect(out).toEqual({ state: 'processing', handle: journal.steps[TIKTOK_STEPS.publishId] });
+    const s = await sb.state('tiktok');
+    expect(inits(s)).toHaveLength(1);
+    expect(calls(s, 'PUT', '/video/').map((p) => p.status)).toEqual([206, 201]);
+    expect(s.posts).toHaveLength(1);
+    // Once complete, a further retry only reads the status.
+    expect(await publisher.publish(tokens, req, journal)).toMatchObject({ state: 'published', postId: s.posts[0]?.id });
+    expect(inits(await sb.state('tiktok'))).toHaveLength(1);
+  });
+
+  it('continues with the missing chunk after a crash mid-upload', async () => {
+    await sb.configure({ processingMs: 0 });
+    const clip = await video('mid.mp4', 23 * MIB);
+    const crashing = crashingAt(clip, CHUNK_SIZE);
+    const req = request({ media: [crashing] });
+    const journal = memoryJournal();
+    await expect(publisher.publish(tokens, req, journal)).rejects.toBeInstanceOf(SimulatedCrash);
+    expect((await sb.state('tiktok')).containers[0]).toMatchObject({ uploaded_bytes: CHUNK_SIZE, status: 'PROCESSING_UPLOAD' });
+    expect((await publisher.publish(tokens, req, journal)).state).toBe('processing');
+    expect(clip.opens).toEqual([{ start: 0, end: CHUNK_SIZE - 1 }, { start: CHUNK_SIZE, end: clip.size - 1 }]);
+    const s = await sb.state('tiktok');
+    expect(inits(s)).toHaveLength(1);
+    expect(s.containers[0]).toMatchObject({ uploaded_bytes: clip.size, status: 'PUBLISH_COMPLETE' });
+    expect(s.posts).toHaveLength(1);
+  });
+
+  it('recovers from a dropped connection and from an upload 5xx within the call', async () => {
+    await sb.configure({ processingMs: 0 });
+    const clip = await video('drop.mp4', 23 * MIB);
+    const out = await publisher.publish(tokens, request({ media: [droppingAt(clip, CHUNK_SIZE)] }), memoryJournal());
+    expect(out.state).toBe('processing');
+    let s = await sb.state('tiktok');
+    expect(calls(s, 'PUT', '/video/').filter((p) => p.status < 300).map((p) => p.status)).toEqual([206, 201]);
+    expect(calls(s, 'POST', '/status/fetch/')).toHaveLength(1);
+    expect(s.containers[0]).toMatchObject({ uploaded_bytes: clip.size });
+
+    await sb.fault({ platform: 'tiktok', operation: 'upload', fault: 'server_error' });
+    expect((await publisher.publish(tokens, request({ media: [await video('five.mp4')] }), memoryJournal())).state).toBe('processing');
+    s = await sb.state('tiktok');
+    expect(s.posts).toHaveLength(2);
+    expect(inits(s)).toHaveLength(2);
+  });
+
+  it('reports init and status faults without losing the journal, and reconciles by publish_id', async () => {
+    await sb.configure({ processingMs: 0 });
+    const clip = await video('faults.mp4');
+    const req = request({ media: [clip] });
+    const journal = memoryJournal();
+    expect(await publisher.reconcile!(tokens, req, journal)).toBeNull();
+    await sb.fault({ platform: 'tiktok', operation: 'publish', fault: 'server_error' });
+    await expectPlatformError(publisher.publish(tokens, req, journal), 'transient');
+    expect(journal.steps[TIKTOK_STEPS.publishId]).toBeUndefined();
+    const first = await publisher.publish(tokens, req, journal);
+    if (first.state !== 'processing') throw new Error('expected processing');
+    await sb.fault({ platform: 'tiktok', operation: 'status', fault: 'rate_limit' });
+    await expectPlatformError(publisher.checkStatus!(tokens, first.handle, req, journal), 'rate_limited');
+    const s = await sb.state('tiktok');
+    const postId = s.posts[0]?.id;
+    expect(await publisher.reconcile!(tokens, req, journal)).toEqual({ postId, permalink: `https://www.tiktok.com/@sandbox.user/video/${postId}` });
+    expect(s.posts).toHaveLength(1);
+  });
+});
