@@ -1,5 +1,7 @@
 // The only reader of process.env. Everything else receives a parsed Config.
+import { join } from 'node:path';
 import { z } from 'zod';
+import type { StorageConfig } from './media/storage/index.ts';
 
 const bool = z
   .enum(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off', ''])
@@ -47,9 +49,58 @@ const envSchema = z.object({
   HERALD_SMTP_URL: optionalString,
   HERALD_MAIL_FROM: z.string().default('Herald <herald@localhost>'),
   HERALD_FETCH_ALLOW_HOSTS: csv,
+  HERALD_OAUTH_RESULT_URL: optionalString.pipe(z.url().optional()),
+  HERALD_OAUTH_STATE_TTL_SECONDS: z.coerce.number().int().min(60).max(3600).default(600),
+  HERALD_PROFILE_CACHE_SECONDS: z.coerce.number().int().min(0).default(900),
+  HERALD_PLATFORM_TIMEOUT_SECONDS: z.coerce.number().min(1).max(600).default(30),
+  HERALD_PUBLISH_WAIT_SECONDS: z.coerce.number().min(1).max(900).default(120),
+  HERALD_STORAGE: z.enum(['disk', 's3']).default('disk'),
+  HERALD_STORAGE_URL: optionalString.pipe(z.url().optional()),
+  HERALD_S3_BUCKET: optionalString,
+  HERALD_S3_REGION: z.string().default('us-east-1'),
+  HERALD_S3_ENDPOINT: optionalString.pipe(z.url().optional()),
+  HERALD_S3_FORCE_PATH_STYLE: bool.default(false),
+  HERALD_S3_ACCESS_KEY_ID: optionalString,
+  HERALD_S3_SECRET_ACCESS_KEY: optionalString,
+  HERALD_S3_PUBLIC_URL: optionalString.pipe(z.url().optional()),
+  HERALD_MEDIA_MAX_IMAGE_BYTES: z.coerce.number().int().min(1024).default(20 * 1024 * 1024),
+  HERALD_MEDIA_MAX_VIDEO_BYTES: z.coerce.number().int().min(1024).default(2 * 1024 * 1024 * 1024),
+  HERALD_MEDIA_FETCH_TIMEOUT_SECONDS: z.coerce.number().min(1).max(3600).default(120),
+  HERALD_UPLOAD_SESSION_TTL_SECONDS: z.coerce.number().int().min(60).default(24 * 3600),
+  HERALD_FFPROBE_PATH: z.string().default('ffprobe'),
 });
 
 export type Env = z.infer<typeof envSchema>;
+
+const PLATFORM_SLUGS = ['linkedin', 'instagram', 'facebook', 'threads', 'tiktok', 'youtube', 'pinterest', 'bluesky'] as const;
+
+export interface PlatformEnvConfig {
+  clientId: string | undefined;
+  clientSecret: string | undefined;
+  /** Base URL overrides by the adapter's key, from HERALD_<PLATFORM>_<KEY>_URL (e.g. HERALD_LINKEDIN_API_BASE_URL → apiBase). */
+  urls: Record<string, string>;
+}
+
+/** HERALD_LINKEDIN_API_BASE_URL → apiBase; HERALD_BLUESKY_SERVICE_URL → service. */
+function platformEnv(source: Record<string, string | undefined>): { configs: Record<string, PlatformEnvConfig>; errors: string[] } {
+  const configs: Record<string, PlatformEnvConfig> = {};
+  const errors: string[] = [];
+  for (const p of PLATFORM_SLUGS) {
+    const prefix = `HERALD_${p.toUpperCase()}_`;
+    const urls: Record<string, string> = {};
+    for (const [name, value] of Object.entries(source)) {
+      if (!name.startsWith(prefix) || !name.endsWith('_URL') || !value) continue;
+      const key = name
+        .slice(prefix.length, -'_URL'.length)
+        .toLowerCase()
+        .replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
+      if (!/^https?:\/\//.test(value)) errors.push(`  ${name}: must be an http(s) URL`);
+      else urls[key] = value.replace(/\/+$/, '');
+    }
+    configs[p] = { clientId: source[`${prefix}CLIENT_ID`] || undefined, clientSecret: source[`${prefix}CLIENT_SECRET`] || undefined, urls };
+  }
+  return { configs, errors };
+}
 
 export interface Config {
   env: Env['NODE_ENV'];
@@ -74,6 +125,58 @@ export interface Config {
   smtpUrl: string | undefined;
   mailFrom: string;
   fetchAllowHosts: string[];
+  /** Where the OAuth callback sends the browser afterwards (?platform=&status=&message=); unset → Herald's own page. */
+  oauthResultUrl: string | undefined;
+  oauthStateTtlSeconds: number;
+  profileCacheSeconds: number;
+  platformTimeoutSeconds: number;
+  /** How long a publish request waits for each network, asynchronous processing included. */
+  publishWaitSeconds: number;
+  platforms: Record<(typeof PLATFORM_SLUGS)[number], PlatformEnvConfig>;
+  media: MediaConfig;
+}
+
+export interface MediaConfig {
+  /** Where objects are stored; disk objects are served by Herald at storageUrl (GET /storage/*). */
+  storage: StorageConfig;
+  storageUrl: string;
+  maxImageBytes: number;
+  maxVideoBytes: number;
+  fetchTimeoutSeconds: number;
+  uploadSessionTtlSeconds: number;
+  /** ffprobe binary, or false for the built-in container parsers only. */
+  ffprobePath: string | false;
+}
+
+function mediaConfig(e: Env, publicUrl: string): MediaConfig {
+  const storageUrl = (e.HERALD_STORAGE_URL ?? `${publicUrl}/storage`).replace(/\/+$/, '');
+  let storage: StorageConfig;
+  if (e.HERALD_STORAGE === 's3') {
+    const missing = (['HERALD_S3_BUCKET', 'HERALD_S3_ACCESS_KEY_ID', 'HERALD_S3_SECRET_ACCESS_KEY', 'HERALD_S3_PUBLIC_URL'] as const).filter((k) => !e[k]);
+    if (missing.length) throw new ConfigError(`Invalid configuration:\n${missing.map((m) => `  ${m}: required with HERALD_STORAGE=s3`).join('\n')}`);
+    storage = {
+      driver: 's3',
+      bucket: e.HERALD_S3_BUCKET!,
+      region: e.HERALD_S3_REGION,
+      ...(e.HERALD_S3_ENDPOINT ? { endpoint: e.HERALD_S3_ENDPOINT } : {}),
+      forcePathStyle: e.HERALD_S3_FORCE_PATH_STYLE,
+      accessKeyId: e.HERALD_S3_ACCESS_KEY_ID!,
+      secretAccessKey: e.HERALD_S3_SECRET_ACCESS_KEY!,
+      publicBaseUrl: e.HERALD_S3_PUBLIC_URL!,
+    };
+  } else {
+    storage = { driver: 'disk', root: join(e.HERALD_DATA_DIR, 'media'), publicBaseUrl: storageUrl };
+  }
+  const ffprobe = e.HERALD_FFPROBE_PATH.trim();
+  return {
+    storage,
+    storageUrl,
+    maxImageBytes: e.HERALD_MEDIA_MAX_IMAGE_BYTES,
+    maxVideoBytes: e.HERALD_MEDIA_MAX_VIDEO_BYTES,
+    fetchTimeoutSeconds: e.HERALD_MEDIA_FETCH_TIMEOUT_SECONDS,
+    uploadSessionTtlSeconds: e.HERALD_UPLOAD_SESSION_TTL_SECONDS,
+    ffprobePath: ffprobe === '' || ffprobe === 'off' ? false : ffprobe,
+  };
 }
 
 export class ConfigError extends Error {}
@@ -85,6 +188,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  const platformParsed = platformEnv(source);
+  if (platformParsed.errors.length) throw new ConfigError(`Invalid configuration:\n${platformParsed.errors.join('\n')}`);
   const port = e.PORT;
   const publicUrl = (e.HERALD_PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, '');
   if (e.NODE_ENV === 'production' && e.DATABASE_URL) {
@@ -126,5 +231,12 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     smtpUrl: e.HERALD_SMTP_URL,
     mailFrom: e.HERALD_MAIL_FROM,
     fetchAllowHosts: e.HERALD_FETCH_ALLOW_HOSTS,
+    oauthResultUrl: e.HERALD_OAUTH_RESULT_URL,
+    oauthStateTtlSeconds: e.HERALD_OAUTH_STATE_TTL_SECONDS,
+    profileCacheSeconds: e.HERALD_PROFILE_CACHE_SECONDS,
+    platformTimeoutSeconds: e.HERALD_PLATFORM_TIMEOUT_SECONDS,
+    publishWaitSeconds: e.HERALD_PUBLISH_WAIT_SECONDS,
+    platforms: platformParsed.configs as Config['platforms'],
+    media: mediaConfig(e, publicUrl),
   };
 }

@@ -11,6 +11,22 @@ import { AccountService } from './auth/accounts.ts';
 import { WorkspaceService } from './auth/workspaces.ts';
 import { Authenticator } from './auth/authenticate.ts';
 import { UsageService } from './auth/usage.ts';
+import { SecretBox } from './crypto.ts';
+import { createLocks, type Locks } from './db/locks.ts';
+import { Mailer } from './mail.ts';
+import { PlatformHttp } from './platforms/http.ts';
+import { PlatformRegistry } from './platforms/registry.ts';
+import type { AdapterFactory } from './platforms/types.ts';
+import type { Platform } from './auth/scopes.ts';
+import { ConnectionStore } from './connections/store.ts';
+import { TokenKeeper, type TokenKeeperOptions } from './connections/tokens.ts';
+import { ConnectionService } from './connections/service.ts';
+import { ProfileService } from './connections/profiles.ts';
+import { SANDBOX_APPS, sandboxBaseUrls } from './sandbox/index.ts';
+import { DraftService } from './publishing/drafts.ts';
+import { PublishingService } from './publishing/service.ts';
+import { MediaService, type MediaServiceDeps } from './media/service.ts';
+import { UploadSessions } from './media/uploads.ts';
 
 export type Clock = () => Date;
 
@@ -42,6 +58,18 @@ export interface AppContext {
   workspaces: WorkspaceService;
   auth: Authenticator;
   usage: UsageService;
+  box: SecretBox;
+  locks: Locks;
+  mailer: Mailer;
+  platforms: PlatformRegistry;
+  connectionStore: ConnectionStore;
+  tokens: TokenKeeper;
+  connections: ConnectionService;
+  profiles: ProfileService;
+  drafts: DraftService;
+  publishing: PublishingService;
+  media: MediaService;
+  uploads: UploadSessions;
   /** Checks behind /readyz; later modules (the job worker) add theirs. */
   readiness: ReadinessCheck[];
   close(): Promise<void>;
@@ -56,6 +84,23 @@ export interface ContextOverrides {
   /** In-memory PGlite instead of the data directory (tests). */
   memoryDb?: boolean;
   plans?: PlanCatalog;
+  /** Swap an adapter (tests of failure paths). */
+  adapters?: Partial<Record<Platform, AdapterFactory>>;
+  tokenKeeper?: TokenKeeperOptions;
+  /** Media storage backend, or a resolver/CA for URL imports (tests). */
+  media?: Pick<MediaServiceDeps, 'storage' | 'fetch'>;
+}
+
+/** In sandbox mode every network points at the built-in simulators, with their app credentials. */
+function platformConfigs(config: Config): Config['platforms'] {
+  if (!config.sandbox) return config.platforms;
+  const urls = sandboxBaseUrls(config.publicUrl);
+  const out = {} as Config['platforms'];
+  for (const p of Object.keys(config.platforms) as Platform[]) {
+    const app = p === 'bluesky' ? undefined : SANDBOX_APPS[p];
+    out[p] = { clientId: app?.clientId, clientSecret: app?.clientSecret, urls: urls[p] };
+  }
+  return out;
 }
 
 const SECRET_QUERY = /([?&](?:api[-_]?key|access_token|token|code|state|app_password)=)[^&#]*/gi;
@@ -99,6 +144,56 @@ export async function createContext(config: Config, overrides: ContextOverrides 
   const accounts = new AccountService(db, workspaces, config.signup);
   const auth = new Authenticator(apiKeys, jwt, accounts, workspaces, plans, { seconds: config.apiKeyCacheSeconds, now: clock });
   const usage = new UsageService(plans, credits, workspaces, clock);
+  const box = new SecretBox(secrets.encryptionKey);
+  const locks = createLocks(database);
+  const mailer = new Mailer({ db, logger, from: config.mailFrom, smtpUrl: config.smtpUrl, now: clock });
+  const http = new PlatformHttp({ logger: logger.child({ component: 'platform-http' }), timeoutMs: config.platformTimeoutSeconds * 1000 });
+  const platforms = new PlatformRegistry({ http, configs: platformConfigs(config), clock, logger, ...(overrides.adapters ? { factories: overrides.adapters } : {}) });
+  const connectionStore = new ConnectionStore(db, box, clock);
+  const tokens = new TokenKeeper(connectionStore, platforms, locks, clock, logger, overrides.tokenKeeper);
+  const connections = new ConnectionService({
+    db,
+    box,
+    store: connectionStore,
+    tokens,
+    registry: platforms,
+    plans,
+    mailer,
+    clock,
+    logger,
+    publicUrl: config.publicUrl,
+    stateTtlSeconds: config.oauthStateTtlSeconds,
+  });
+  const profiles = new ProfileService(connectionStore, tokens, platforms, clock, config.profileCacheSeconds, logger);
+  workspaces.connectedPlatforms = (ids) => connectionStore.connectedByWorkspace(ids);
+  const media = new MediaService({
+    db,
+    config: config.media,
+    dataDir: config.dataDir,
+    fetchAllowHosts: config.fetchAllowHosts,
+    connections: connectionStore,
+    logger: logger.child({ component: 'media' }),
+    ...overrides.media,
+  });
+  const uploads = new UploadSessions({ db, media, dataDir: config.dataDir, ttlSeconds: config.media.uploadSessionTtlSeconds, clock, logger });
+  // Leftovers of a previous run: temp files of uploads cut off by a crash (a day old is past any
+  // upload still running) and the chunks of sessions that expired meanwhile.
+  media.temp.sweep(24 * 3600 * 1000).catch(() => {});
+  uploads.sweep().catch((err: unknown) => logger.warn({ err }, 'upload session sweep failed'));
+  const drafts = new DraftService(db, clock);
+  const publishing = new PublishingService({
+    db,
+    registry: platforms,
+    connections: connectionStore,
+    tokens,
+    credits,
+    plans,
+    media,
+    drafts,
+    clock,
+    logger: logger.child({ component: 'publishing' }),
+    targetTimeoutMs: config.publishWaitSeconds * 1000,
+  });
   workspaces.planChanged.push(() => apiKeys.invalidate(), () => auth.invalidate());
   return {
     config,
@@ -114,6 +209,18 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     workspaces,
     auth,
     usage,
+    box,
+    locks,
+    mailer,
+    platforms,
+    connectionStore,
+    tokens,
+    connections,
+    profiles,
+    drafts,
+    publishing,
+    media,
+    uploads,
     readiness: [
       async () => {
         try {

@@ -10,7 +10,11 @@ import { createRequire } from 'node:module';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { sql } from './orm.ts';
 import pg from 'pg';
-import * as schema from './schema.ts';
+import * as baseSchema from './schema.ts';
+import * as publishingSchema from './schema-publishing.ts';
+import * as schedulingSchema from './schema-scheduling.ts';
+
+const schema = { ...baseSchema, ...publishingSchema, ...schedulingSchema };
 import { acquireDirLock, type DirLock } from './lock.ts';
 
 // Loaded through require() like the rest of Drizzle (see orm.ts).
@@ -20,7 +24,7 @@ const { migrate: migratePglite } = load('drizzle-orm/pglite/migrator') as typeof
 const { drizzle: drizzlePg } = load('drizzle-orm/node-postgres') as typeof import('drizzle-orm/node-postgres');
 const { migrate: migratePg } = load('drizzle-orm/node-postgres/migrator') as typeof import('drizzle-orm/node-postgres/migrator');
 
-export type Schema = typeof schema;
+export type Schema = typeof baseSchema & typeof publishingSchema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 
 export const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations', import.meta.url));

@@ -8,7 +8,7 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import pg from 'pg';
 import pino from 'pino';
 import { loadConfig, type Config } from '../../src/config.ts';
-import { createContext, type AppContext, type Clock } from '../../src/context.ts';
+import { createContext, type AppContext, type Clock, type ContextOverrides } from '../../src/context.ts';
 import { openDatabase } from '../../src/db/client.ts';
 import { buildApp } from '../../src/transports/rest/app.ts';
 import { restrictedPlansFile } from './security-matrix.ts';
@@ -17,6 +17,8 @@ export interface Harness {
   ctx: AppContext;
   app: FastifyInstance;
   config: Config;
+  /** The public origin (sandbox harnesses listen on it). */
+  url: string;
   /** fastify.inject with JSON convenience. */
   req(opts: InjectOptions): Promise<LightMyRequestResponse>;
   signup(opts?: { email?: string; password?: string; workspace_name?: string }): Promise<TestUser>;
@@ -54,14 +56,37 @@ export async function createTestDatabaseUrl(): Promise<{ url: string; drop: () =
   };
 }
 
-export async function createHarness(opts: { env?: Record<string, string>; clock?: Clock } = {}): Promise<Harness> {
+/** A free loopback port (the OS picks it; released again before Herald binds it). */
+export async function freePort(): Promise<number> {
+  const { createServer } = await import('node:net');
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const port = (srv.address() as { port: number }).port;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export interface HarnessOptions {
+  env?: Record<string, string>;
+  clock?: Clock;
+  /** Listen on a real loopback port with the sandbox mounted: adapters then talk HTTP to the simulators. */
+  sandbox?: boolean;
+  overrides?: Omit<ContextOverrides, 'database' | 'logger' | 'clock'>;
+}
+
+export async function createHarness(opts: HarnessOptions = {}): Promise<Harness> {
   const dataDir = mkdtempSync(join(tmpdir(), 'herald-test-'));
+  const port = opts.sandbox ? await freePort() : 0;
   const testDb = await createTestDatabaseUrl();
   const plansFile = join(dataDir, 'plans.json');
   writeFileSync(plansFile, JSON.stringify(restrictedPlansFile));
   const config = loadConfig({
     HERALD_DATA_DIR: dataDir,
-    HERALD_PUBLIC_URL: 'http://127.0.0.1:1',
+    HERALD_PUBLIC_URL: opts.sandbox ? `http://127.0.0.1:${port}` : 'http://127.0.0.1:1',
+    ...(opts.sandbox ? { HERALD_SANDBOX: '1' } : {}),
     HERALD_LOG_LEVEL: 'silent',
     HERALD_API_KEY_CACHE_SECONDS: '0',
     HERALD_PLANS_FILE: plansFile,
@@ -73,14 +98,17 @@ export async function createHarness(opts: { env?: Record<string, string>; clock?
     database,
     logger: pino({ level: 'silent' }),
     ...(opts.clock ? { clock: opts.clock } : {}),
+    ...opts.overrides,
   });
   const app = await buildApp(ctx);
-  await app.ready();
+  if (opts.sandbox) await app.listen({ port, host: '127.0.0.1' });
+  else await app.ready();
   let n = 0;
   const h: Harness = {
     ctx,
     app,
     config,
+    url: config.publicUrl,
     req: (o) => app.inject(o),
     async signup(o = {}) {
       const email = o.email ?? `user${++n}-${randomBytes(3).toString('hex')}@example.test`;

@@ -17,6 +17,12 @@ import { workspaceRoutes } from './routes/workspaces.ts';
 import { billingRoutes } from './routes/billing.ts';
 import { opsRoutes } from './routes/ops.ts';
 import { adminRoutes } from './routes/admin.ts';
+import { connectionRoutes } from './routes/connections.ts';
+import { postRoutes } from './routes/posts.ts';
+import { draftRoutes } from './routes/drafts.ts';
+import { mediaRoutes } from './routes/media.ts';
+import { storageRoutes } from './routes/storage.ts';
+import { sandboxPlugin } from '../../sandbox/index.ts';
 
 export interface BuildOptions {
   /** Process-level metrics (event loop, memory); off in tests that build many apps. */
@@ -89,5 +95,20 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   await app.register(workspaceRoutes, { ctx });
   await app.register(billingRoutes, { ctx });
   await app.register(adminRoutes, { ctx });
+  await app.register(connectionRoutes, { ctx });
+  await app.register(postRoutes, { ctx });
+  await app.register(draftRoutes, { ctx });
+  await app.register(mediaRoutes, { ctx });
+  // With S3 the bucket (or a CDN in front of it) serves the files.
+  if (ctx.media.servesFiles) await app.register(storageRoutes, { ctx });
+  if (ctx.config.sandbox) {
+    // The simulators answer as the networks do, with their own error bodies, and are not rate limited.
+    await app.register(async (sandbox) => {
+      sandbox.addHook('onRoute', (route) => {
+        route.config = { ...route.config, rateLimit: false } as typeof route.config;
+      });
+      await sandbox.register(sandboxPlugin, { prefix: '/sandbox', publicUrl: ctx.config.publicUrl, now: ctx.clock });
+    });
+  }
   return app;
 }

@@ -1,0 +1,91 @@
+// The publishing ledger: one post per request, one target per network and destination, each with its
+// own state and journal of irreversible steps; and drafts.
+import { pgCore, sql } from './orm.ts';
+import { workspaces } from './schema.ts';
+
+const { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } = pgCore;
+const tz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+export const posts = pgTable(
+  'posts',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    workspaceId: uuid('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    postType: text('post_type').notNull(),
+    /** The request body as received (no secrets: bodies never carry tokens). */
+    request: jsonb('request').notNull(),
+    idempotencyKey: text('idempotency_key'),
+    /** SHA-256 of route + canonical body, to tell a retry from a different request under the same key. */
+    requestHash: text('request_hash').notNull(),
+    /** running | completed */
+    status: text('status').notNull().default('running'),
+    /** The response sent for this request, replayed for a retry with the same Idempotency-Key. */
+    response: jsonb('response'),
+    responseStatus: integer('response_status'),
+    actor: text('actor'),
+    createdAt: tz('created_at').notNull().defaultNow(),
+    updatedAt: tz('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('posts_ws_idempotency_idx').on(t.workspaceId, t.idempotencyKey).where(sql`${t.idempotencyKey} is not null`),
+    index('posts_ws_created_idx').on(t.workspaceId, t.createdAt),
+  ],
+);
+
+export const postTargets = pgTable(
+  'post_targets',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    postId: uuid('post_id')
+      .notNull()
+      .references(() => posts.id, { onDelete: 'cascade' }),
+    workspaceId: uuid('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    platform: text('platform').notNull(),
+    connectionId: uuid('connection_id'),
+    platformUserId: text('platform_user_id'),
+    destinationKind: text('destination_kind'),
+    destinationId: text('destination_id'),
+    /** pending | processing | published | failed | draft */
+    state: text('state').notNull(),
+    /** What to publish: text, title, media ids, options (network-neutral, after overrides). */
+    spec: jsonb('spec').notNull(),
+    /** Irreversible steps taken at the network (container ids, upload sessions, the post id). */
+    journal: jsonb('journal').notNull().default({}),
+    /** The network's handle while it processes asynchronously. */
+    processingHandle: text('processing_handle'),
+    platformPostId: text('platform_post_id'),
+    permalink: text('permalink'),
+    errorCode: text('error_code'),
+    errorMessage: text('error_message'),
+    attempts: integer('attempts').notNull().default(0),
+    creditSpent: boolean('credit_spent').notNull().default(false),
+    createdAt: tz('created_at').notNull().defaultNow(),
+    updatedAt: tz('updated_at').notNull().defaultNow(),
+    publishedAt: tz('published_at'),
+  },
+  (t) => [index('post_targets_post_idx').on(t.postId), index('post_targets_ws_state_idx').on(t.workspaceId, t.state)],
+);
+
+export const drafts = pgTable(
+  'drafts',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    workspaceId: uuid('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    platform: text('platform').notNull(),
+    platformUserId: text('platform_user_id'),
+    postType: text('post_type').notNull(),
+    status: text('status').notNull().default('draft'),
+    /** The unified post body for this platform (platforms = [platform]). */
+    body: jsonb('body').notNull(),
+    sourcePostId: uuid('source_post_id'),
+    createdAt: tz('created_at').notNull().defaultNow(),
+    updatedAt: tz('updated_at').notNull().defaultNow(),
+  },
+  (t) => [index('drafts_ws_platform_idx').on(t.workspaceId, t.platform, t.createdAt)],
+);

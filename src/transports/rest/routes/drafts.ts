@@ -1,0 +1,119 @@
+// /unified/drafts: drafts per network, their edits, and publishing them.
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppContext } from '../../../context.ts';
+import { assertPlatformsAllowed } from '../../../auth/scopes.ts';
+import { AppError } from '../../../errors.ts';
+import { draftToWire, narrowBody } from '../../../publishing/drafts.ts';
+import { planTargets } from '../../../publishing/plan.ts';
+import { POST_BODIES, type PostBody } from '../../../publishing/schemas.ts';
+import { principalOf } from '../access.ts';
+import { workspaceSecurity } from '../schemas.ts';
+import { bodyPlatforms } from './posts.ts';
+
+const postType = z.enum(['text', 'image', 'carousel', 'video']);
+const createBody = POST_BODIES.image.extend({ post_type: postType, image_ids: z.array(z.string()).optional(), video_id: z.string().optional(), video_url: z.string().optional() });
+const idParams = z.object({ id: z.uuid() });
+const ok = z.object({ success: z.boolean(), message: z.string().nullable() });
+
+export async function draftRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const access = { kind: 'workspace' as const, feature: 'drafts_enabled' as const };
+  const textLimit = (p: Parameters<typeof ctx.platforms.get>[0]) => ctx.platforms.get(p).capabilities.text;
+
+  async function owned(req: { params: { id: string } } & Parameters<typeof principalOf>[0]) {
+    const p = principalOf(req);
+    const draft = await ctx.drafts.get(p.workspaceId, req.params.id);
+    assertPlatformsAllowed(p.scope, [draft.platform]);
+    return { p, draft };
+  }
+
+  r.post(
+    '/unified/drafts',
+    { config: { access: { ...access, platforms: bodyPlatforms } }, schema: { tags: ['drafts'], summary: 'Save a post as drafts (one per network)', security: workspaceSecurity, body: createBody, response: { 200: z.record(z.string(), z.unknown()) } } },
+    async (req) => {
+      const p = principalOf(req);
+      const { post_type, ...body } = req.body;
+      const targets = planTargets({ postType: post_type, body: { ...(body as PostBody), draft: true }, textLimit });
+      const platforms = [...new Set(targets.map((t) => t.platform))];
+      const drafts = await ctx.drafts.saveFromPost(p.workspaceId, post_type, body as PostBody, platforms, null);
+      return { success: true, message: 'Saved as drafts', drafts };
+    },
+  );
+
+  r.get(
+    '/unified/drafts',
+    {
+      config: { access },
+      schema: {
+        tags: ['drafts'],
+        summary: 'List drafts',
+        security: workspaceSecurity,
+        querystring: z.object({ platform: z.string().optional(), platform_user_id: z.string().optional(), limit: z.coerce.number().int().min(1).max(100).default(50), offset: z.coerce.number().int().min(0).default(0) }),
+        response: { 200: z.object({ success: z.boolean(), data: z.array(z.record(z.string(), z.unknown())), total: z.number().int() }) },
+      },
+    },
+    async (req) => {
+      const p = principalOf(req);
+      if (req.query.platform) assertPlatformsAllowed(p.scope, [req.query.platform]);
+      const { rows, total } = await ctx.drafts.list(p.workspaceId, { platform: req.query.platform, platformUserId: req.query.platform_user_id, limit: req.query.limit, offset: req.query.offset });
+      const visible = rows.filter((d) => p.scope.platforms.has(d.platform as never));
+      return { success: true, data: visible.map(draftToWire), total: visible.length === rows.length ? total : visible.length };
+    },
+  );
+
+  r.get(
+    '/unified/drafts/:id',
+    { config: { access }, schema: { tags: ['drafts'], summary: 'One draft', security: workspaceSecurity, params: idParams, response: { 200: ok.extend({ data: z.record(z.string(), z.unknown()) }) } } },
+    async (req) => ({ success: true, message: null, data: draftToWire((await owned(req)).draft) }),
+  );
+
+  r.patch(
+    '/unified/drafts/:id',
+    {
+      config: { access },
+      schema: { tags: ['drafts'], summary: 'Edit a draft', security: workspaceSecurity, params: idParams, body: createBody.omit({ platforms: true }).partial(), response: { 200: ok.extend({ data: z.record(z.string(), z.unknown()) }) } },
+    },
+    async (req) => {
+      const { p, draft } = await owned(req);
+      const { post_type, ...patch } = req.body;
+      const type = post_type ?? (draft.postType as z.infer<typeof postType>);
+      const body = narrowBody({ ...(draft.body as PostBody), ...(patch as Partial<PostBody>) }, draft.platform);
+      planTargets({ postType: type, body: { ...body, draft: true }, textLimit });
+      const row = await ctx.drafts.update(p.workspaceId, draft.id, { body, postType: type });
+      return { success: true, message: 'Draft updated', data: draftToWire(row) };
+    },
+  );
+
+  r.delete(
+    '/unified/drafts/:id',
+    { config: { access }, schema: { tags: ['drafts'], summary: 'Delete a draft', security: workspaceSecurity, params: idParams, response: { 200: ok } } },
+    async (req) => {
+      const { p, draft } = await owned(req);
+      await ctx.drafts.remove(p.workspaceId, draft.id);
+      return { success: true, message: 'Draft deleted' };
+    },
+  );
+
+  r.post(
+    '/unified/drafts/:id/publish',
+    { config: { access: { ...access } }, schema: { tags: ['drafts'], summary: 'Publish a draft now (spends a post credit)', security: workspaceSecurity, params: idParams, response: { 200: z.record(z.string(), z.unknown()) } } },
+    async (req, reply) => {
+      const { p, draft } = await owned(req);
+      const body = { ...(draft.body as PostBody), draft: false, draft_platforms: [] };
+      const result = await ctx.publishing.publish(p, draft.postType as z.infer<typeof postType>, body);
+      if (result.body.success === true) await ctx.drafts.remove(p.workspaceId, draft.id);
+      return reply.code(result.status as 200).send({ ...result.body, draft_id: draft.id });
+    },
+  );
+
+  r.post(
+    '/unified/drafts/:id/schedule',
+    { config: { access: { ...access, feature: 'scheduling_enabled' } }, schema: { tags: ['drafts'], summary: 'Schedule a draft', security: workspaceSecurity, params: idParams, body: z.object({ scheduled_time: z.string() }), response: { 200: ok } } },
+    async (req) => {
+      await owned(req);
+      throw new AppError('validation', 'Scheduling is not available on this server yet.');
+    },
+  );
+}

@@ -1,0 +1,204 @@
+// Media routes of the interface: upload (multipart or JSON with URLs) and the workspace library.
+// The chunked-upload routes are registered from here too, so both share the scoped multipart parser.
+import multipart from '@fastify/multipart';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { Principal } from '../../../auth/authenticate.ts';
+import { isPlatform } from '../../../auth/scopes.ts';
+import type { AppContext } from '../../../context.ts';
+import { AppError } from '../../../errors.ts';
+import { assertContentLength, readForm, type FormFile, type FormPart } from '../../../media/form.ts';
+import { sizeLimitError } from '../../../media/ingest.ts';
+import { assertMediaPlatformAllowed, MiB, parseMediaPlatform, type MediaKind } from '../../../media/records.ts';
+import type { UploadSource } from '../../../media/service.ts';
+import { principalOf } from '../access.ts';
+import { workspaceSecurity } from '../schemas.ts';
+import { mediaChunkRoutes } from './media-chunks.ts';
+import { mediaItemSchema, mediaLibraryRoutes, mediaRecordSchema } from './media-library.ts';
+
+export const MIN_IMAGES = 2;
+export const MAX_IMAGES = 35;
+const UPLOAD_TYPES = ['image', 'video', 'images'] as const;
+type UploadType = (typeof UPLOAD_TYPES)[number];
+const IMAGE_FIELDS = new Set(['images', 'images[]']);
+
+const field = (loc: (string | number)[], msg: string, type = 'value_error') => new AppError('validation', [{ loc: ['body', ...loc], msg, type }]);
+
+function parseUploadType(raw: string | undefined): UploadType {
+  if (raw === undefined || raw.trim() === '') throw field(['media_type'], 'Field required', 'missing');
+  const v = raw.trim().toLowerCase();
+  if (!(UPLOAD_TYPES as readonly string[]).includes(v)) throw field(['media_type'], "Input should be 'image', 'video' or 'images'", 'enum');
+  return v as UploadType;
+}
+
+/** The request, whichever body type it came in. */
+interface UploadInput {
+  mediaType?: string;
+  mediaUrl?: string;
+  imageUrls?: string | string[];
+  platform?: string;
+  platformUserId?: string;
+  files: FormFile[];
+}
+
+const jsonUpload = z.object({
+  media_type: z.string().optional(),
+  media_url: z.string().max(4096).optional(),
+  image_urls: z.union([z.string().max(150_000), z.array(z.string().max(4096)).max(100)]).optional(),
+  platform: z.string().max(40).optional(),
+  platform_user_id: z.string().max(200).optional(),
+});
+
+const splitUrls = (v: string | string[] | undefined) => (Array.isArray(v) ? v : (v ?? '').split(',')).map((u) => u.trim()).filter(Boolean);
+
+/** Platforms a JSON body names, for the access hook (multipart fields are checked as they arrive). */
+function jsonPlatforms(req: FastifyRequest): string[] {
+  const body = req.body as { platform?: unknown } | undefined;
+  const v = typeof body?.platform === 'string' ? body.platform.trim().toLowerCase() : '';
+  return isPlatform(v) ? [v] : [];
+}
+
+export async function mediaRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  const { maxImageBytes, maxVideoBytes } = ctx.config.media;
+  // Form framing and text fields on top of the largest file a request may carry.
+  const maxUploadBody = Math.max(maxVideoBytes, MAX_IMAGES * maxImageBytes) + MiB;
+  await app.register(multipart, {
+    throwFileSizeLimit: true,
+    limits: { fileSize: Math.max(maxImageBytes, maxVideoBytes) + 1, files: MAX_IMAGES + 1, fields: 20, fieldSize: 256 * 1024, parts: 64, headerPairs: 200 },
+  });
+  // An answer given before the body was read in full (401, 413, an early 422) closes the connection:
+  // otherwise Node would read and discard the rest of a possibly huge body to keep it alive.
+  app.addHook('onSend', async (req, reply) => {
+    if (!req.raw.complete) reply.header('connection', 'close');
+  });
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  async function readMultipartUpload(req: FastifyRequest, p: Principal): Promise<UploadInput> {
+    let declared: UploadType | undefined;
+    const form = await readForm(req.parts() as AsyncIterable<FormPart>, {
+      temp: ctx.media.temp,
+      onField: (name, value) => {
+        // Fail fast on what is already known, before the files are read.
+        if (name === 'media_type') declared = parseUploadType(value);
+        if (name === 'platform') assertMediaPlatformAllowed(p.scope, parseMediaPlatform(value));
+      },
+      onFile: (name, f) => {
+        if (name === 'media') {
+          if (declared === 'images') throw field(['media'], "With media_type=images, send the files in 'images'.");
+          if (f.files.some((x) => x.field === 'media')) throw field(['media'], "Only one file may be sent in 'media'; use media_type=images for several.");
+        } else if (IMAGE_FIELDS.has(name)) {
+          if (declared && declared !== 'images') throw field(['images'], "'images' is only for media_type=images.");
+          if (f.files.filter((x) => IMAGE_FIELDS.has(x.field)).length >= MAX_IMAGES) throw field(['images'], `At most ${MAX_IMAGES} images per request.`);
+        } else {
+          throw field([name], `Unexpected file field '${name}'; use 'media' or 'images'.`);
+        }
+        return declared === 'video' ? maxVideoBytes : declared ? maxImageBytes : Math.max(maxImageBytes, maxVideoBytes);
+      },
+      tooLarge: (limit) => sizeLimitError(limit === maxImageBytes ? 'image' : 'video', limit),
+    });
+    const get = (k: string) => form.fields.get(k);
+    return { mediaType: get('media_type'), mediaUrl: get('media_url'), imageUrls: get('image_urls'), platform: get('platform'), platformUserId: get('platform_user_id'), files: form.files };
+  }
+
+  function parseJsonUpload(body: unknown): UploadInput {
+    const parsed = jsonUpload.safeParse(body ?? {});
+    if (!parsed.success) {
+      throw new AppError('validation', parsed.error.issues.map((i) => ({ loc: ['body', ...i.path.map((x) => (typeof x === 'number' ? x : String(x)))], msg: i.message, type: i.code })));
+    }
+    const b = parsed.data;
+    return { mediaType: b.media_type, mediaUrl: b.media_url, imageUrls: b.image_urls, platform: b.platform, platformUserId: b.platform_user_id, files: [] };
+  }
+
+  r.post(
+    '/media/upload',
+    {
+      config: { access: { kind: 'workspace', platforms: jsonPlatforms } },
+      onRequest: async (req) => assertContentLength(req.headers, maxUploadBody),
+      schema: {
+        tags: ['media'],
+        summary: 'Upload an image or video (file or HTTPS URL), or 2–35 images',
+        description:
+          'multipart/form-data with media_type, media | media_url, images[] | image_urls, platform. ' +
+          'application/json is accepted too, for URL imports ({media_type, media_url | image_urls, platform}).',
+        consumes: ['multipart/form-data', 'application/json'],
+        security: workspaceSecurity,
+        response: {
+          200: z.union([
+            mediaRecordSchema,
+            z.object({
+              success: z.boolean(),
+              message: z.string(),
+              uploaded_count: z.number(),
+              failed_count: z.number(),
+              media_ids: z.array(z.string()),
+              public_urls: z.array(z.string()),
+              media: z.array(mediaItemSchema),
+              errors: z.array(z.object({ index: z.number(), source: z.string(), error: z.string() })).nullable(),
+            }),
+          ]),
+        },
+      },
+    },
+    async (req) => {
+      const p = principalOf(req);
+      const input = req.isMultipart() ? await readMultipartUpload(req, p) : parseJsonUpload(req.body);
+      try {
+        return await upload(p, input);
+      } finally {
+        await ctx.media.temp.remove(...input.files.map((f) => f.path));
+      }
+    },
+  );
+
+  async function upload(p: Principal, input: UploadInput) {
+    const type = parseUploadType(input.mediaType);
+    const platform = parseMediaPlatform(input.platform);
+    const mediaFiles = input.files.filter((f) => f.field === 'media');
+    const imageFiles = input.files.filter((f) => IMAGE_FIELDS.has(f.field));
+    const mediaUrl = input.mediaUrl?.trim() ?? '';
+    const imageUrls = splitUrls(input.imageUrls);
+    if (type !== 'images') {
+      if (imageFiles.length || imageUrls.length) throw field(['images'], "'images' and 'image_urls' are only for media_type=images.");
+      if (!mediaFiles.length && !mediaUrl) throw field(['media'], "Provide a file in 'media' or an HTTPS URL in 'media_url'.", 'missing');
+      if (mediaFiles.length && mediaUrl) throw field(['media_url'], "Provide either a file in 'media' or 'media_url', not both.");
+      if (mediaFiles.length > 1) throw field(['media'], "Only one file may be sent in 'media'.");
+    } else {
+      if (mediaFiles.length || mediaUrl) throw field(['media'], "With media_type=images, use 'images' or 'image_urls'.");
+      if (imageFiles.length && imageUrls.length) throw field(['image_urls'], "Provide either files in 'images' or 'image_urls', not both.");
+      const n = imageFiles.length || imageUrls.length;
+      if (n === 0) throw field(['images'], `Provide ${MIN_IMAGES} to ${MAX_IMAGES} files in 'images' or URLs in 'image_urls'.`, 'missing');
+      if (n < MIN_IMAGES || n > MAX_IMAGES) {
+        throw field([imageFiles.length ? 'images' : 'image_urls'], `Between ${MIN_IMAGES} and ${MAX_IMAGES} images are required (got ${n}).`, 'length');
+      }
+    }
+    const target = await ctx.media.target(p, platform, input.platformUserId?.trim() || null);
+    if (type !== 'images') {
+      const kind: MediaKind = type;
+      const f = mediaFiles[0];
+      const source: UploadSource = f ? { file: f } : { url: mediaUrl };
+      const row = await ctx.media.add(target, source, kind, ['body', f ? 'media' : 'media_url']);
+      return { success: true, message: 'Media uploaded successfully', ...ctx.media.item(row) };
+    }
+    const sources: UploadSource[] = imageFiles.length ? imageFiles.map((file) => ({ file })) : imageUrls.map((url) => ({ url }));
+    const fieldName = imageFiles.length ? 'images' : 'image_urls';
+    const { rows, errors } = await ctx.media.addMany(target, sources, 'image', fieldName);
+    if (!rows.length) {
+      throw new AppError('validation', errors.map((e) => ({ loc: ['body', fieldName, e.index], msg: e.error, type: 'upload_failed' })));
+    }
+    const items = rows.map((row) => ctx.media.item(row));
+    return {
+      success: true,
+      message: `Uploaded ${rows.length} images`,
+      uploaded_count: rows.length,
+      failed_count: errors.length,
+      media_ids: items.map((i) => i.media_id),
+      public_urls: items.map((i) => i.public_url),
+      media: items,
+      errors: errors.length ? errors : null,
+    };
+  }
+
+  await app.register(mediaChunkRoutes, { ctx });
+  await app.register(mediaLibraryRoutes, { ctx });
+}

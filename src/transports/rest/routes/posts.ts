@@ -1,0 +1,42 @@
+// POST /unified/post/{text,image,carousel,video}.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppContext } from '../../../context.ts';
+import { isPlatform } from '../../../auth/scopes.ts';
+import { POST_BODIES, type PostBody } from '../../../publishing/schemas.ts';
+import { principalOf } from '../access.ts';
+import { workspaceSecurity } from '../schemas.ts';
+
+/** Valid slugs named by a post body, for the scope check (unknown ones become 400s later). */
+export const bodyPlatforms = (req: FastifyRequest) =>
+  ((req.body as { platforms?: unknown })?.platforms instanceof Array ? ((req.body as { platforms: unknown[] }).platforms) : [])
+    .flatMap((p) => (typeof p === 'string' ? p.split(',') : []))
+    .map((p) => p.trim().toLowerCase())
+    .filter(isPlatform);
+
+const headers = z.object({ 'idempotency-key': z.string().min(1).max(200).optional() });
+
+export async function postRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  for (const type of ['text', 'image', 'carousel', 'video'] as const) {
+    r.post(
+      `/unified/post/${type}`,
+      {
+        config: { access: { kind: 'workspace', feature: 'publish_enabled', platforms: bodyPlatforms } },
+        schema: {
+          tags: ['posting'],
+          summary: `Publish, draft or schedule a ${type} post to one or more networks`,
+          security: workspaceSecurity,
+          headers,
+          body: POST_BODIES[type],
+          response: { 200: z.record(z.string(), z.unknown()) },
+        },
+      },
+      async (req, reply) => {
+        const result = await ctx.publishing.publish(principalOf(req), type, req.body as PostBody, req.headers['idempotency-key']);
+        return reply.code(result.status as 200).send(result.body);
+      },
+    );
+  }
+}
