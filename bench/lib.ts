@@ -14,7 +14,7 @@ export interface ServerProcess {
 }
 
 export async function startHerald(env: Record<string, string>): Promise<ServerProcess> {
-  const port = 30_000 + Math.floor(Math.random() * 20_000);
+  const port = env.PORT ? Number(env.PORT) : 30_000 + Math.floor(Math.random() * 20_000);
   const t0 = performance.now();
   const { DATABASE_URL: _d, ...base } = process.env;
   const child = spawn(process.execPath, [CLI, 'serve'], {

@@ -1,8 +1,12 @@
 // `npm run bench [-- section ...]`: prints figures; no pass/fail thresholds (targets are printed beside them).
 import { benchFoundation } from './foundation.ts';
+import { benchMedia } from './media.ts';
+import { benchPublishing } from './publishing.ts';
 
 const sections: Record<string, () => Promise<void>> = {
   foundation: () => benchFoundation({ seconds: Number(process.env.BENCH_SECONDS ?? 5), databaseUrl: process.env.DATABASE_URL }),
+  publishing: () => benchPublishing({ seconds: Number(process.env.BENCH_SECONDS ?? 5) }),
+  media: () => benchMedia(process.env.BENCH_MEDIA_BYTES ? { sizeBytes: Number(process.env.BENCH_MEDIA_BYTES) } : {}),
 };
 
 const wanted = process.argv.slice(2);

@@ -1,0 +1,102 @@
+// Drafts: one per network, holding the unified body narrowed to that network.
+import type { Db } from '../db/client.ts';
+import { and, desc, eq, sql } from '../db/orm.ts';
+import { drafts } from '../db/schema-publishing.ts';
+import { notFound } from '../errors.ts';
+import type { PostBody } from './schemas.ts';
+
+export type DraftRow = typeof drafts.$inferSelect;
+const OVERRIDES = ['linkedin', 'facebook', 'instagram', 'threads', 'tiktok', 'youtube', 'pinterest'] as const;
+
+/** The body for one network: its own override only, no draft flags. */
+export function narrowBody(body: PostBody, platform: string): PostBody {
+  const { draft: _d, draft_platforms: _dp, ...rest } = body;
+  const out: Record<string, unknown> = { ...rest, platforms: [platform] };
+  for (const k of OVERRIDES) if (k !== platform) delete out[k];
+  return out as PostBody;
+}
+
+export function draftToWire(d: DraftRow) {
+  const b = d.body as PostBody & Record<string, unknown>;
+  const pinterest = b.pinterest as { board_id?: string; pinterestBoardId?: string } | undefined;
+  return {
+    id: d.id,
+    platform: d.platform,
+    platform_user_id: d.platformUserId,
+    post_type: d.postType,
+    status: d.status,
+    default_text: b.default_text ?? null,
+    default_image_id: b.default_image_id ?? null,
+    default_image_url: b.default_image_url ?? null,
+    image_ids: b.image_ids ?? null,
+    video_id: b.video_id ?? null,
+    video_url: b.video_url ?? null,
+    facebook_page_ids: b.facebook?.facebook_page_ids ?? null,
+    linkedin_page_ids: b.linkedin?.linkedin_page_ids ?? null,
+    pinterest_board_id: pinterest?.board_id ?? pinterest?.pinterestBoardId ?? b.board_id ?? null,
+    linkedin: b.linkedin ?? null,
+    facebook: b.facebook ?? null,
+    instagram: b.instagram ?? null,
+    threads: b.threads ?? null,
+    tiktok: b.tiktok ?? null,
+    youtube: b.youtube ?? null,
+    pinterest: b.pinterest ?? null,
+    post_data: b,
+    created_at: d.createdAt.toISOString(),
+    updated_at: d.updatedAt.toISOString(),
+  };
+}
+
+export class DraftService {
+  readonly #db: Db;
+  readonly #now: () => Date;
+
+  constructor(db: Db, now: () => Date) {
+    this.#db = db;
+    this.#now = now;
+  }
+
+  async saveFromPost(workspaceId: string, postType: string, body: PostBody, platforms: string[], sourcePostId: string | null) {
+    const out: { platform: string; draft_id: string; status: 'draft' }[] = [];
+    for (const platform of platforms) {
+      const [row] = await this.#db
+        .insert(drafts)
+        .values({ workspaceId, platform, postType, body: narrowBody(body, platform), sourcePostId })
+        .returning({ id: drafts.id });
+      out.push({ platform, draft_id: row!.id, status: 'draft' });
+    }
+    return out;
+  }
+
+  async list(workspaceId: string, f: { platform?: string | undefined; platformUserId?: string | undefined; limit: number; offset: number }) {
+    const where = and(
+      eq(drafts.workspaceId, workspaceId),
+      f.platform ? eq(drafts.platform, f.platform) : undefined,
+      f.platformUserId ? eq(drafts.platformUserId, f.platformUserId) : undefined,
+    );
+    const rows = await this.#db.select().from(drafts).where(where).orderBy(desc(drafts.createdAt)).limit(f.limit).offset(f.offset);
+    const [c] = await this.#db.select({ n: sql<number>`count(*)::int` }).from(drafts).where(where);
+    return { rows, total: Number(c?.n ?? 0) };
+  }
+
+  async get(workspaceId: string, id: string): Promise<DraftRow> {
+    const [row] = await this.#db.select().from(drafts).where(and(eq(drafts.id, id), eq(drafts.workspaceId, workspaceId)));
+    if (!row) throw notFound('Draft not found');
+    return row;
+  }
+
+  async update(workspaceId: string, id: string, patch: { body: PostBody; postType?: string | undefined }): Promise<DraftRow> {
+    const [row] = await this.#db
+      .update(drafts)
+      .set({ body: patch.body, ...(patch.postType ? { postType: patch.postType } : {}), updatedAt: this.#now() })
+      .where(and(eq(drafts.id, id), eq(drafts.workspaceId, workspaceId)))
+      .returning();
+    if (!row) throw notFound('Draft not found');
+    return row;
+  }
+
+  async remove(workspaceId: string, id: string): Promise<void> {
+    const gone = await this.#db.delete(drafts).where(and(eq(drafts.id, id), eq(drafts.workspaceId, workspaceId))).returning({ id: drafts.id });
+    if (!gone.length) throw notFound('Draft not found');
+  }
+}

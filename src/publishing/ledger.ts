@@ -1,0 +1,93 @@
+// Reads and writes of the publishing ledger. Journal writes are single-statement jsonb merges, so a
+// step is durable the moment record() returns.
+import type { Db } from '../db/client.ts';
+import { and, eq, sql } from '../db/orm.ts';
+import { posts, postTargets } from '../db/schema-publishing.ts';
+import type { Journal } from '../platforms/publishing.ts';
+
+export type PostRow = typeof posts.$inferSelect;
+export type TargetRow = typeof postTargets.$inferSelect;
+export type TargetState = 'pending' | 'processing' | 'published' | 'failed' | 'draft';
+
+export interface TargetSpec {
+  text: string;
+  title?: string;
+  description?: string;
+  mediaIds: string[];
+  thumbnailId?: string;
+  visibility?: 'PUBLIC' | 'CONNECTIONS';
+  options: Record<string, unknown>;
+}
+
+export class Ledger {
+  readonly #db: Db;
+  readonly #now: () => Date;
+
+  constructor(db: Db, now: () => Date) {
+    this.#db = db;
+    this.#now = now;
+  }
+
+  async findByKey(workspaceId: string, key: string): Promise<PostRow | undefined> {
+    const [row] = await this.#db.select().from(posts).where(and(eq(posts.workspaceId, workspaceId), eq(posts.idempotencyKey, key)));
+    return row;
+  }
+
+  async createPost(tx: Db, p: { workspaceId: string; postType: string; request: unknown; idempotencyKey: string | null; requestHash: string; actor: string | null }): Promise<PostRow> {
+    const [row] = await tx.insert(posts).values({ ...p, request: p.request as object }).returning();
+    return row!;
+  }
+
+  async addTarget(
+    tx: Db,
+    t: { postId: string; workspaceId: string; platform: string; connectionId: string | null; platformUserId: string | null; destinationKind: string | null; destinationId: string | null; state: TargetState; attempts?: number; spec: TargetSpec; creditSpent: boolean; errorCode?: string; errorMessage?: string },
+  ): Promise<TargetRow> {
+    const [row] = await tx.insert(postTargets).values({ ...t, spec: t.spec as unknown as object }).returning();
+    return row!;
+  }
+
+  async finishPost(postId: string, response: unknown, status: number): Promise<void> {
+    await this.#db.update(posts).set({ status: 'completed', response: response as object, responseStatus: status, updatedAt: this.#now() }).where(eq(posts.id, postId));
+  }
+
+  async postOf(id: string): Promise<PostRow> {
+    const [row] = await this.#db.select().from(posts).where(eq(posts.id, id));
+    if (!row) throw new Error(`post ${id} not found`);
+    return row;
+  }
+
+  async target(id: string): Promise<TargetRow | undefined> {
+    const [row] = await this.#db.select().from(postTargets).where(eq(postTargets.id, id));
+    return row;
+  }
+
+  async targetsOf(postId: string): Promise<TargetRow[]> {
+    return this.#db.select().from(postTargets).where(eq(postTargets.postId, postId)).orderBy(postTargets.createdAt);
+  }
+
+  async update(id: string, patch: Partial<Pick<TargetRow, 'state' | 'processingHandle' | 'platformPostId' | 'permalink' | 'errorCode' | 'errorMessage' | 'publishedAt' | 'creditSpent'>>): Promise<void> {
+    await this.#db.update(postTargets).set({ ...patch, updatedAt: this.#now() }).where(eq(postTargets.id, id));
+  }
+
+  async startAttempt(id: string): Promise<void> {
+    await this.#db
+      .update(postTargets)
+      .set({ state: 'processing', attempts: sql`${postTargets.attempts} + 1`, updatedAt: this.#now() })
+      .where(eq(postTargets.id, id));
+  }
+
+  /** The journal of one target, backed by its row. */
+  journal(target: TargetRow): Journal {
+    const steps: Record<string, string> = { ...(target.journal as Record<string, string>) };
+    return {
+      steps,
+      record: async (step, value) => {
+        await this.#db
+          .update(postTargets)
+          .set({ journal: sql`${postTargets.journal} || ${JSON.stringify({ [step]: value })}::jsonb`, updatedAt: this.#now() })
+          .where(eq(postTargets.id, target.id));
+        steps[step] = value;
+      },
+    };
+  }
+}

@@ -1,0 +1,172 @@
+// Runs one target against its network: tokens, journal, timeout, polling of asynchronous processing,
+// and the mapping of failures to result codes. Used by the request path and, later, the worker.
+import type { Logger } from 'pino';
+import type { CreditService } from '../auth/credits.ts';
+import type { Platform } from '../auth/scopes.ts';
+import type { ConnectionStore } from '../connections/store.ts';
+import type { TokenKeeper } from '../connections/tokens.ts';
+import type { MediaRow } from '../media/records.ts';
+import type { MediaService } from '../media/service.ts';
+import type { PlatformRegistry } from '../platforms/registry.ts';
+import type { PublishMedia, PublishOutcome, PublishRequest, PostType } from '../platforms/publishing.ts';
+import { PlatformError, type PlatformErrorKind } from '../platforms/types.ts';
+import type { Ledger, TargetRow, TargetSpec } from './ledger.ts';
+
+export interface TargetResult {
+  platform: string;
+  success: boolean;
+  message: string;
+  post?: { platform: string; post_id: string | null; permalink: string | null };
+  error?: string;
+}
+
+const CODES: Record<PlatformErrorKind, string> = {
+  auth_expired: 'OAUTH_ERROR',
+  reauth_required: 'OAUTH_ERROR',
+  rate_limited: 'RATE_LIMITED',
+  invalid_content: 'CONTENT_REJECTED',
+  transient: 'PLATFORM_UNAVAILABLE',
+  unsupported: 'NOT_SUPPORTED',
+  not_found: 'NOT_FOUND',
+  permission: 'PERMISSION_DENIED',
+};
+
+export interface RunnerDeps {
+  registry: PlatformRegistry;
+  connections: ConnectionStore;
+  tokens: TokenKeeper;
+  credits: CreditService;
+  media: MediaService;
+  ledger: Ledger;
+  clock: () => Date;
+  logger: Logger;
+  targetTimeoutMs: number;
+  pollIntervalMs?: number;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+export class TargetRunner {
+  readonly #d: RunnerDeps;
+
+  constructor(deps: RunnerDeps) {
+    this.#d = deps;
+  }
+
+  static resultOf(row: TargetRow, registry: PlatformRegistry): TargetResult {
+    const name = registry.get(row.platform as Platform).displayName;
+    if (row.state === 'published') {
+      return { platform: row.platform, success: true, message: `Published to ${name}.`, post: { platform: row.platform, post_id: row.platformPostId, permalink: row.permalink } };
+    }
+    if (row.state === 'processing') {
+      return { platform: row.platform, success: true, message: `Accepted by ${name}; still processing. Its status will update when ${name} finishes.`, post: { platform: row.platform, post_id: row.platformPostId, permalink: row.permalink } };
+    }
+    return { platform: row.platform, success: false, message: row.errorMessage ?? `Publishing to ${name} failed.`, error: row.errorCode ?? 'PUBLISH_FAILED' };
+  }
+
+  /** Publishes one pending (or interrupted) target and returns its result; never throws for network failures. */
+  async run(targetId: string, opts: { attemptRecorded?: boolean } = {}): Promise<TargetResult> {
+    const row = await this.#d.ledger.target(targetId);
+    if (!row) throw new Error(`target ${targetId} not found`);
+    const platform = row.platform as Platform;
+    const adapter = this.#d.registry.get(platform);
+    const fail = async (code: string, message: string): Promise<TargetResult> => {
+      await this.#d.ledger.update(row.id, { state: 'failed', errorCode: code, errorMessage: message });
+      if (row.creditSpent) {
+        await this.#d.credits.refund({ workspaceId: row.workspaceId, type: 'posts', amount: 1, reason: 'publish_failed', reference: row.id });
+        await this.#d.ledger.update(row.id, { creditSpent: false });
+      }
+      return TargetRunner.resultOf((await this.#d.ledger.target(row.id))!, this.#d.registry);
+    };
+    const publisher = adapter.publisher;
+    if (!publisher) return fail('NOT_SUPPORTED', `Publishing to ${adapter.displayName} is not available on this server yet.`);
+    const conn = row.connectionId ? await this.#d.connections.byId(row.connectionId) : undefined;
+    if (!conn) return fail('NOT_CONNECTED', `${adapter.displayName} not connected for this workspace.`);
+    const req = await this.#request(row);
+    const journal = this.#d.ledger.journal(row);
+    if (!opts.attemptRecorded) await this.#d.ledger.startAttempt(row.id);
+    const deadline = this.#d.clock().getTime() + this.#d.targetTimeoutMs;
+    try {
+      let outcome: PublishOutcome = await this.#bounded(deadline, this.#d.tokens.use(conn, (t) => publisher.publish(t, req, journal)));
+      const check = publisher.checkStatus?.bind(publisher);
+      while (outcome.state === 'processing' && check && this.#d.clock().getTime() < deadline) {
+        // 2 s keeps polling inside the strictest status quota (TikTok: 30 status calls a minute per token).
+        await this.#sleep(this.#d.pollIntervalMs ?? 2000);
+        const handle = outcome.handle;
+        outcome = await this.#bounded(deadline, this.#d.tokens.use(conn, (t) => check(t, handle, req, journal)));
+      }
+      if (outcome.state === 'processing') {
+        await this.#d.ledger.update(row.id, { state: 'processing', processingHandle: outcome.handle });
+      } else {
+        await this.#d.ledger.update(row.id, { state: 'published', platformPostId: outcome.postId, permalink: outcome.permalink, publishedAt: this.#d.clock(), errorCode: null, errorMessage: null });
+      }
+      return TargetRunner.resultOf((await this.#d.ledger.target(row.id))!, this.#d.registry);
+    } catch (err) {
+      if (err instanceof PlatformError) {
+        this.#d.logger.warn({ platform, target: row.id, kind: err.kind, status: err.status }, 'publish failed');
+        return fail(CODES[err.kind], `${adapter.displayName}: ${err.message}`);
+      }
+      if (err instanceof TimeoutError) {
+        // The network may still finish what it accepted: keep the journal and report it as processing.
+        await this.#d.ledger.update(row.id, { state: 'processing' });
+        return { platform, success: false, message: `${adapter.displayName} did not finish within ${Math.round(this.#d.targetTimeoutMs / 1000)} s; Herald keeps the post and will reconcile it.`, error: 'TIMEOUT' };
+      }
+      this.#d.logger.error({ err, platform, target: row.id }, 'publish crashed');
+      return fail('PUBLISH_FAILED', `Publishing to ${adapter.displayName} failed unexpectedly.`);
+    }
+  }
+
+  async #request(row: TargetRow): Promise<PublishRequest> {
+    const spec = row.spec as TargetSpec;
+    const ids = [...spec.mediaIds, ...(spec.thumbnailId ? [spec.thumbnailId] : [])];
+    const rows = ids.length ? await this.#d.media.resolveMediaForWorkspace(row.workspaceId, ids) : [];
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    const post = await this.#d.ledger.postOf(row.postId);
+    return {
+      postType: post.postType as PostType,
+      text: spec.text,
+      title: spec.title,
+      description: spec.description,
+      media: spec.mediaIds.map((id) => this.#publishMedia(byId.get(id)!)),
+      thumbnail: spec.thumbnailId ? this.#publishMedia(byId.get(spec.thumbnailId)!) : undefined,
+      destination: row.destinationKind && row.destinationId ? { kind: row.destinationKind as 'page', id: row.destinationId } : undefined,
+      visibility: spec.visibility,
+      options: spec.options,
+      targetId: row.id,
+    };
+  }
+
+  #publishMedia(m: MediaRow): PublishMedia {
+    const storage = this.#d.media.storage;
+    return {
+      id: m.id,
+      kind: m.mediaType as 'image' | 'video',
+      url: storage.publicUrl(m.storageKey),
+      mime: m.mime,
+      format: m.format,
+      size: m.fileSize,
+      width: m.width,
+      height: m.height,
+      durationSec: m.durationMs === null ? null : m.durationMs / 1000,
+      open: async (range) => (await storage.get(m.storageKey, range)).body,
+    };
+  }
+
+  #sleep(ms: number): Promise<void> {
+    return (this.#d.sleep ?? ((x) => new Promise((r) => setTimeout(r, x))))(ms);
+  }
+
+  async #bounded<T>(deadline: number, work: Promise<T>): Promise<T> {
+    const left = deadline - this.#d.clock().getTime();
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new TimeoutError()), Math.max(left, 0));
+    });
+    try {
+      return await Promise.race([work, timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
+
+class TimeoutError extends Error {}

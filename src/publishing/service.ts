@@ -1,0 +1,208 @@
+// Publishing: validate everything, spend credits, record the ledger, then fan out to the networks in
+// parallel. Routes and tools call publish(); the scheduling worker reuses runTarget().
+import { createHash } from 'node:crypto';
+import type { Logger } from 'pino';
+import type { Principal } from '../auth/authenticate.ts';
+import type { CreditService } from '../auth/credits.ts';
+import type { PlanCatalog } from '../auth/plans.ts';
+import type { Platform } from '../auth/scopes.ts';
+import type { ConnectionRow, ConnectionStore } from '../connections/store.ts';
+import type { TokenKeeper } from '../connections/tokens.ts';
+import type { Db } from '../db/client.ts';
+import { AppError } from '../errors.ts';
+import type { MediaRow } from '../media/records.ts';
+import type { MediaService } from '../media/service.ts';
+import type { PlatformRegistry } from '../platforms/registry.ts';
+import type { PostType } from '../platforms/publishing.ts';
+import type { DraftService } from './drafts.ts';
+import { Ledger, type TargetRow, type TargetSpec } from './ledger.ts';
+import { checkMedia } from './media-check.ts';
+import { planTargets, type MediaRef, type PlannedTarget } from './plan.ts';
+import { TargetRunner, type TargetResult } from './runner.ts';
+import type { PostBody } from './schemas.ts';
+
+export interface PublishingDeps {
+  db: Db;
+  registry: PlatformRegistry;
+  connections: ConnectionStore;
+  tokens: TokenKeeper;
+  credits: CreditService;
+  plans: PlanCatalog;
+  media: MediaService;
+  drafts: DraftService;
+  clock: () => Date;
+  logger: Logger;
+  /** Longest a request waits for one network, processing included, before answering "still processing". */
+  targetTimeoutMs: number;
+}
+
+export interface PublishReply {
+  status: number;
+  body: Record<string, unknown>;
+}
+
+const canonical = (v: unknown): unknown =>
+  Array.isArray(v) ? v.map(canonical) : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b)).map(([k, x]) => [k, canonical(x)])) : v;
+
+export class PublishingService {
+  readonly #d: PublishingDeps;
+  readonly ledger: Ledger;
+  readonly runner: TargetRunner;
+
+  constructor(deps: PublishingDeps) {
+    this.#d = deps;
+    this.ledger = new Ledger(deps.db, deps.clock);
+    this.runner = new TargetRunner({ ...deps, ledger: this.ledger });
+  }
+
+  /** Everything the request asks for, checked before a single network call; returns targets with media rows. */
+  async prepare(p: Principal, postType: PostType, body: PostBody): Promise<{ targets: PlannedTarget[]; media: Map<string, MediaRow> }> {
+    this.#d.plans.assertFeature(p.planId, 'publish_enabled');
+    const targets = planTargets({ postType, body, textLimit: (pl) => this.#d.registry.get(pl).capabilities.text });
+    if (targets.some((t) => t.draft)) this.#d.plans.assertFeature(p.planId, 'drafts_enabled');
+    if (targets.some((t) => t.scheduledTime && !t.draft)) {
+      this.#d.plans.assertFeature(p.planId, 'scheduling_enabled');
+      throw new AppError('validation', 'scheduled_time is not supported by this server yet: publish now or save a draft.');
+    }
+    const media = await this.#resolveMedia(p, postType, targets);
+    for (const t of targets) {
+      if (t.draft) continue;
+      const rows = t.media.map((m) => media.get(idOf(m))!);
+      checkMedia(t.platform, postType, rows, t.thumbnail ? media.get(idOf(t.thumbnail)) : undefined);
+    }
+    return { targets, media };
+  }
+
+  /** URL media is imported into the library first (SSRF-safe), then every id must belong to this workspace. */
+  async #resolveMedia(p: Principal, postType: PostType, targets: PlannedTarget[]): Promise<Map<string, MediaRow>> {
+    // Media URLs of the video route are videos; every other URL (images, thumbnails) is an image.
+    const urls = new Map<string, { id: string; kind: 'image' | 'video' }>();
+    for (const t of targets) {
+      for (const m of t.media) if ('url' in m) urls.set(m.url, { id: '', kind: postType === 'video' ? 'video' : 'image' });
+      if (t.thumbnail && 'url' in t.thumbnail) urls.set(t.thumbnail.url, { id: '', kind: 'image' });
+    }
+    const library = { workspaceId: p.workspaceId, platform: null, platformUserId: null };
+    for (const [url, entry] of urls) {
+      const field = entry.kind === 'video' ? 'video_url' : 'default_image_url';
+      entry.id = (await this.#d.media.add(library, { url }, entry.kind, ['body', field])).id;
+    }
+    for (const t of targets) {
+      t.media = t.media.map((m) => ('url' in m ? { id: urls.get(m.url)!.id } : m));
+      if (t.thumbnail && 'url' in t.thumbnail) t.thumbnail = { id: urls.get(t.thumbnail.url)!.id };
+    }
+    const ids = [...new Set(targets.flatMap((t) => [...t.media, ...(t.thumbnail ? [t.thumbnail] : [])].map(idOf)))];
+    const rows = ids.length ? await this.#d.media.resolveMediaForWorkspace(p.workspaceId, ids) : [];
+    return new Map(rows.map((r) => [r.id, r]));
+  }
+
+  async publish(p: Principal, postType: PostType, body: PostBody, idempotencyKey?: string): Promise<PublishReply> {
+    const requestHash = createHash('sha256').update(JSON.stringify(canonical({ postType, body }))).digest('hex');
+    if (idempotencyKey) {
+      const prior = await this.ledger.findByKey(p.workspaceId, idempotencyKey);
+      if (prior) return this.#replay(prior.requestHash, requestHash, prior.status, prior.response, prior.responseStatus);
+    }
+    const { targets } = await this.prepare(p, postType, body);
+    const connections = await this.#d.connections.list(p.workspaceId);
+    const live = targets.filter((t) => !t.draft);
+    const chosen = new Map(live.map((t) => [t, pickConnection(connections, t)]));
+    const billable = live.filter((t) => chosen.get(t));
+
+    let postId: string;
+    let rows: { planned: PlannedTarget; row: TargetRow }[];
+    try {
+      ({ postId, rows } = await this.#d.db.transaction(async (txRaw) => {
+        const tx = txRaw as unknown as Db;
+        // Credits first, in the same transaction as the ledger: a 402 leaves nothing behind.
+        if (billable.length) {
+          await this.#d.credits.spend({ workspaceId: p.workspaceId, planId: p.planId, type: 'posts', amount: billable.length, reason: 'publish' }, tx);
+        }
+        const post = await this.ledger.createPost(tx, { workspaceId: p.workspaceId, postType, request: body, idempotencyKey: idempotencyKey ?? null, requestHash, actor: p.keyId ? `key:${p.keyId}` : `user:${p.user?.id}` });
+        const out: { planned: PlannedTarget; row: TargetRow }[] = [];
+        for (const t of targets) {
+          const conn = t.draft ? undefined : chosen.get(t);
+          const row = await this.ledger.addTarget(tx, {
+            postId: post.id,
+            workspaceId: p.workspaceId,
+            platform: t.platform,
+            connectionId: conn?.id ?? null,
+            platformUserId: conn?.accountId ?? null,
+            destinationKind: t.destination?.kind ?? null,
+            destinationId: t.destination?.id ?? null,
+            // Targets that run right away start as processing (attempt 1), saving a commit per target.
+            state: t.draft ? 'draft' : conn ? 'processing' : 'failed',
+            attempts: t.draft || !conn ? 0 : 1,
+            spec: specOf(t),
+            creditSpent: Boolean(conn),
+            ...(!t.draft && !conn ? { errorCode: 'NOT_CONNECTED', errorMessage: `${this.#d.registry.get(t.platform).displayName} not connected for this workspace.` } : {}),
+          });
+          out.push({ planned: t, row });
+        }
+        return { postId: post.id, rows: out };
+      }));
+    } catch (err) {
+      if (idempotencyKey && isUniqueViolation(err)) {
+        const prior = await this.ledger.findByKey(p.workspaceId, idempotencyKey);
+        if (prior) return this.#replay(prior.requestHash, requestHash, prior.status, prior.response, prior.responseStatus);
+      }
+      throw err;
+    }
+
+    const drafts = await this.#d.drafts.saveFromPost(p.workspaceId, postType, body, rows.filter((r) => r.planned.draft).map((r) => r.planned.platform), postId);
+    const results = await Promise.all(
+      rows.filter((r) => !r.planned.draft).map(async ({ row }) => (row.state === 'failed' ? TargetRunner.resultOf(row, this.#d.registry) : this.runner.run(row.id, { attemptRecorded: true }))),
+    );
+    const reply = shape(body.platforms.length, results, drafts);
+    await this.ledger.finishPost(postId, reply.body, reply.status);
+    return reply;
+  }
+
+  #replay(priorHash: string, hash: string, status: string, response: unknown, responseStatus: number | null): PublishReply {
+    if (priorHash !== hash) {
+      throw new AppError('validation', 'This Idempotency-Key was already used with a different request body.');
+    }
+    if (status !== 'completed' || !response) throw new AppError('conflict', 'A request with this Idempotency-Key is still being processed. Retry shortly.');
+    return { status: responseStatus ?? 200, body: response as Record<string, unknown> };
+  }
+}
+
+const idOf = (m: MediaRef) => ('id' in m ? m.id : m.url);
+
+function specOf(t: PlannedTarget): TargetSpec {
+  return {
+    text: t.text,
+    ...(t.title !== undefined ? { title: t.title } : {}),
+    ...(t.description !== undefined ? { description: t.description } : {}),
+    mediaIds: t.media.map(idOf),
+    ...(t.thumbnail ? { thumbnailId: idOf(t.thumbnail) } : {}),
+    ...(t.visibility ? { visibility: t.visibility } : {}),
+    options: t.options,
+  };
+}
+
+/** The connected account that can post to the target's destination. */
+function pickConnection(rows: ConnectionRow[], t: PlannedTarget): ConnectionRow | undefined {
+  const mine = rows.filter((r) => r.platform === t.platform && r.status === 'connected');
+  const dest = t.destination;
+  if (dest && (dest.kind === 'page' || dest.kind === 'organization' || dest.kind === 'board')) {
+    const owner = mine.find((r) => (r.destinations as { id: string }[]).some((d) => d.id === dest.id || d.id.endsWith(`:${dest.id}`)));
+    return owner ?? mine[0];
+  }
+  return mine[0];
+}
+
+function isUniqueViolation(err: unknown): boolean {
+  const e = err as { code?: string; cause?: { code?: string } };
+  return e?.code === '23505' || e?.cause?.code === '23505';
+}
+
+function shape(requested: number, results: TargetResult[], drafts: { platform: string; draft_id: string; status: 'draft' }[]): PublishReply {
+  if (drafts.length && !results.length) return { status: 200, body: { success: true, message: 'Saved as drafts', drafts } };
+  if (drafts.length) return { status: 200, body: { success: results.every((r) => r.success), message: 'Drafts and posts completed', drafts, results } };
+  if (requested === 1 && results.length === 1) {
+    const r = results[0]!;
+    return { status: 200, body: { success: r.success, message: r.message, ...(r.post ? { post: r.post } : {}), ...(r.error ? { error: r.error } : {}) } };
+  }
+  return { status: 200, body: { results } };
+}
+
+export type { Platform };
