@@ -36,17 +36,22 @@ export async function benchPublishing(opts: { seconds: number }) {
     const page = await connectAll(url, auth);
     const one = { platforms: ['bluesky'], default_text: 'Benchmark post #herald' };
     const four = { platforms: ['bluesky', 'linkedin', 'facebook', 'threads'], default_text: 'Benchmark post #herald', facebook: { facebook_page_ids: [page] } };
+    const single = (p: string) => ({ platforms: [p], default_text: 'Benchmark post #herald', ...(p === 'facebook' ? { facebook: { facebook_page_ids: [page] } } : {}) });
     for (const latencyMs of [0, 200]) {
       await postJson(`${url}/sandbox/_config`, { latencyMs, processingMs: 0, maxRequests: 100 });
-      await postJson(`${url}/sandbox/_state`, {}).catch(() => undefined);
-      const connections = latencyMs ? 20 : 10;
-      const a = await run(`${url}/unified/post/text`, auth, one, opts.seconds, connections);
-      const b = await run(`${url}/unified/post/text`, auth, four, opts.seconds, connections);
-      console.log(`[simulated network latency ${latencyMs} ms per call, ${connections} connections, ${opts.seconds}s each]`);
-      console.log(`  1 network  (bluesky)                     ${fmt(a.rps, 1).padStart(7)} req/s  p50 ${a.p50} ms  p99 ${a.p99} ms  errors ${a.errors} non-2xx ${a.non2xx}`);
-      console.log(`  4 networks (bluesky, linkedin, fb, threads) ${fmt(b.rps, 1).padStart(7)} req/s  p50 ${b.p50} ms  p99 ${b.p99} ms  errors ${b.errors} non-2xx ${b.non2xx}`);
-      if (latencyMs) console.log(`  4-network p50 / 1-network p50: ${fmt(b.p50 / Math.max(a.p50, 1), 2)} (parallel fan-out: close to the slowest network's call chain, not the sum)`);
-      else console.log('  with 0 ms simulated latency the figures are Herald plus the in-process simulators: an upper bound of Herald\'s own overhead');
+      console.log(`[simulated network latency ${latencyMs} ms per call]`);
+      // Latency: one request at a time, so the figures are not queueing behind each other.
+      const each: Record<string, number> = {};
+      for (const p of ['bluesky', 'linkedin', 'facebook', 'threads']) {
+        const r = await run(`${url}/unified/post/text`, auth, single(p), Math.max(2, opts.seconds / 2), 1);
+        each[p] = r.p50;
+        console.log(`  1 network  ${p.padEnd(9)} sequential   p50 ${r.p50} ms  p99 ${r.p99} ms  (${fmt(r.rps, 1)} req/s)`);
+      }
+      const seq = await run(`${url}/unified/post/text`, auth, four, opts.seconds, 1);
+      console.log(`  4 networks together sequential   p50 ${seq.p50} ms  p99 ${seq.p99} ms  (slowest single network p50 ${Math.max(...Object.values(each))} ms, sum ${Object.values(each).reduce((a, b) => a + b, 0)} ms)`);
+      const a = await run(`${url}/unified/post/text`, auth, one, opts.seconds, 10);
+      const b = await run(`${url}/unified/post/text`, auth, four, opts.seconds, 10);
+      console.log(`  throughput, 10 connections: 1 network ${fmt(a.rps, 1)} req/s (p50 ${a.p50} ms), 4 networks ${fmt(b.rps, 1)} req/s (p50 ${b.p50} ms); errors ${a.errors + b.errors}, non-2xx ${a.non2xx + b.non2xx}`);
     }
   } finally {
     await herald.stop();
