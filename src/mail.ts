@@ -1,6 +1,6 @@
 // Notifications by mail: through SMTP when HERALD_SMTP_URL is set, otherwise into the outbox table
 // (and the log) so an operator without a mail server still sees what would have been sent.
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { Logger } from 'pino';
 import type { Db } from './db/client.ts';
 import { mailOutbox } from './db/schema.ts';
@@ -17,7 +17,8 @@ export class Mailer {
   readonly #db: Db;
   readonly #logger: Logger;
   readonly #from: string;
-  readonly #transport: Transporter | undefined;
+  readonly #smtpUrl: string | undefined;
+  #transport: Promise<Transporter> | undefined;
   readonly #now: () => Date;
 
   constructor(opts: { db: Db; logger: Logger; from: string; smtpUrl?: string | undefined; now: () => Date }) {
@@ -25,18 +26,20 @@ export class Mailer {
     this.#logger = opts.logger;
     this.#from = opts.from;
     this.#now = opts.now;
-    this.#transport = opts.smtpUrl ? nodemailer.createTransport(opts.smtpUrl) : undefined;
+    this.#smtpUrl = opts.smtpUrl;
   }
 
   /** Never throws: a failed notification must not fail the action that caused it. */
   async send(msg: MailMessage): Promise<void> {
-    if (!this.#transport) {
+    if (!this.#smtpUrl) {
       await this.#record(msg, 'queued', null);
       this.#logger.info({ kind: msg.kind, to: msg.to, subject: msg.subject }, 'mail stored in outbox (no SMTP configured)');
       return;
     }
     try {
-      await this.#transport.sendMail({ from: this.#from, to: msg.to, subject: msg.subject, text: msg.body });
+      // nodemailer is loaded on the first mail, only where SMTP is configured.
+      this.#transport ??= import('nodemailer').then((m) => m.default.createTransport(this.#smtpUrl));
+      await (await this.#transport).sendMail({ from: this.#from, to: msg.to, subject: msg.subject, text: msg.body });
       await this.#record(msg, 'sent', null);
     } catch (err) {
       this.#logger.warn({ kind: msg.kind, to: msg.to, error: (err as Error).message }, 'mail delivery failed');

@@ -24,7 +24,8 @@ import {
   type MediaPlatform,
   type MediaRow,
 } from './records.ts';
-import { createMediaStorage, type MediaStorage } from './storage/index.ts';
+import type { MediaStorage } from './storage/index.ts';
+import { DiskStorage } from './storage/disk.ts';
 import { TempFiles } from './temp.ts';
 import { downloadToTemp, type UrlImportSettings } from './url-import.ts';
 
@@ -35,8 +36,8 @@ export interface MediaServiceDeps {
   fetchAllowHosts: readonly string[];
   connections: ConnectionStore;
   logger: Logger;
-  /** Tests: replace the storage backend, or trust a local HTTPS server's CA / resolve test names. */
-  storage?: MediaStorage;
+  /** The storage backend (createMediaStorage from the configuration; tests may pass their own). */
+  storage: MediaStorage;
   fetch?: Pick<UrlImportSettings, 'lookup' | 'ca'>;
 }
 
@@ -74,10 +75,10 @@ export class MediaService {
     this.#db = deps.db;
     this.#connections = deps.connections;
     this.#logger = deps.logger;
-    this.storage = deps.storage ?? createMediaStorage(deps.config.storage);
+    this.storage = deps.storage;
     // Disk storage adopts temp files by renaming them; flushing them as they grow overlaps the disk
     // writes with the network instead of paying for them all at the end.
-    this.temp = new TempFiles(join(deps.dataDir, 'tmp', 'media'), { flushEvery: this.config.storage.driver === 'disk' && !deps.storage ? 32 * 1024 * 1024 : 0 });
+    this.temp = new TempFiles(join(deps.dataDir, 'tmp', 'media'), { flushEvery: this.config.storage.driver === 'disk' && deps.storage instanceof DiskStorage ? 32 * 1024 * 1024 : 0 });
     this.ingest = new MediaIngest({
       db: deps.db,
       storage: this.storage,
