@@ -4,11 +4,13 @@ import { ConfigError, loadConfig, type Config } from './config.ts';
 import { createContext, createLogger } from './context.ts';
 import { DataDirLockedError } from './db/lock.ts';
 import { startServer, stopOnSignals } from './main.ts';
+import { startWorkerProcess, stopWorkerOnSignals } from './scheduling/process.ts';
 
 const USAGE = `Usage: herald <command>
 
   serve                                   start the HTTP server (default)
   migrate                                 apply database migrations and exit
+  worker                                  publish scheduled posts only (PostgreSQL; several may run)
   user create --email E --password P [--name N] [--workspace W] [--admin]
   key create --workspace ID [--name N] [--scope S]   prints the secret once
   workspace plan --workspace ID --plan PLAN
@@ -49,6 +51,11 @@ async function main(argv: string[]): Promise<number> {
       const running = await startServer(config);
       stopOnSignals(running, config.shutdownTimeoutSeconds);
       running.ctx.logger.info({ url: running.url, database: running.ctx.database.kind, publicUrl: config.publicUrl }, 'Herald is listening');
+      return -1;
+    }
+    case 'worker': {
+      const w = await startWorkerProcess(config);
+      stopWorkerOnSignals(w, config.shutdownTimeoutSeconds);
       return -1;
     }
     case 'migrate':

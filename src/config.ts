@@ -54,6 +54,14 @@ const envSchema = z.object({
   HERALD_PROFILE_CACHE_SECONDS: z.coerce.number().int().min(0).default(900),
   HERALD_PLATFORM_TIMEOUT_SECONDS: z.coerce.number().min(1).max(600).default(30),
   HERALD_PUBLISH_WAIT_SECONDS: z.coerce.number().min(1).max(900).default(120),
+  HERALD_SCHEDULE_GRACE_SECONDS: z.coerce.number().int().min(0).default(6 * 3600),
+  HERALD_SCHEDULER_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(500),
+  HERALD_SCHEDULER_BATCH: z.coerce.number().int().min(1).max(500).default(20),
+  HERALD_SCHEDULER_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(5),
+  HERALD_SCHEDULER_STALL_SECONDS: z.coerce.number().int().min(5).default(120),
+  HERALD_WORKER_IN_PROCESS: bool.default(true),
+  HERALD_SCHEDULER_LEASE_SECONDS: z.coerce.number().int().min(1).optional(),
+  HERALD_SCHEDULER_QUEUE: z.enum(['pgboss', 'scan']).default('pgboss'),
   HERALD_STORAGE: z.enum(['disk', 's3']).default('disk'),
   HERALD_STORAGE_URL: optionalString.pipe(z.url().optional()),
   HERALD_S3_BUCKET: optionalString,
@@ -132,6 +140,8 @@ export interface Config {
   platformTimeoutSeconds: number;
   /** How long a publish request waits for each network, asynchronous processing included. */
   publishWaitSeconds: number;
+  /** Scheduled posts: see docs/scheduling.md. */
+  scheduling: { graceSeconds: number; pollMs: number; batchSize: number; maxAttempts: number; stallSeconds: number; inProcessWorker: boolean; leaseSeconds: number; queue: 'pgboss' | 'scan' };
   platforms: Record<(typeof PLATFORM_SLUGS)[number], PlatformEnvConfig>;
   media: MediaConfig;
 }
@@ -236,6 +246,17 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     profileCacheSeconds: e.HERALD_PROFILE_CACHE_SECONDS,
     platformTimeoutSeconds: e.HERALD_PLATFORM_TIMEOUT_SECONDS,
     publishWaitSeconds: e.HERALD_PUBLISH_WAIT_SECONDS,
+    scheduling: {
+      graceSeconds: e.HERALD_SCHEDULE_GRACE_SECONDS,
+      pollMs: e.HERALD_SCHEDULER_POLL_MS,
+      batchSize: e.HERALD_SCHEDULER_BATCH,
+      maxAttempts: e.HERALD_SCHEDULER_MAX_ATTEMPTS,
+      stallSeconds: e.HERALD_SCHEDULER_STALL_SECONDS,
+      inProcessWorker: e.HERALD_WORKER_IN_PROCESS,
+      queue: e.HERALD_SCHEDULER_QUEUE,
+      // A claim must outlast one run (targets in parallel, each bounded by the publish wait), or two workers could run it.
+      leaseSeconds: e.HERALD_SCHEDULER_LEASE_SECONDS ?? e.HERALD_PUBLISH_WAIT_SECONDS * 2 + 60,
+    },
     platforms: platformParsed.configs as Config['platforms'],
     media: mediaConfig(e, publicUrl),
   };

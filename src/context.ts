@@ -22,11 +22,17 @@ import { ConnectionStore } from './connections/store.ts';
 import { TokenKeeper, type TokenKeeperOptions } from './connections/tokens.ts';
 import { ConnectionService } from './connections/service.ts';
 import { ProfileService } from './connections/profiles.ts';
-import { SANDBOX_APPS, sandboxBaseUrls } from './sandbox/index.ts';
+// Only the simulators' constants: the simulators themselves load only in sandbox mode (app.ts).
+import { SANDBOX_APPS } from './sandbox/apps.ts';
+import { sandboxBaseUrls } from './sandbox/base-urls.ts';
+import { createMediaStorage } from './media/storage/index.ts';
 import { DraftService } from './publishing/drafts.ts';
 import { PublishingService } from './publishing/service.ts';
 import { MediaService, type MediaServiceDeps } from './media/service.ts';
 import { UploadSessions } from './media/uploads.ts';
+import { SchedulingService } from './scheduling/service.ts';
+import { ScheduleWorker } from './scheduling/worker.ts';
+import { ScheduleQueue } from './scheduling/queue.ts';
 
 export type Clock = () => Date;
 
@@ -70,6 +76,11 @@ export interface AppContext {
   publishing: PublishingService;
   media: MediaService;
   uploads: UploadSessions;
+  scheduling: SchedulingService;
+  /** The scheduling worker; started by `herald serve` (unless HERALD_WORKER_IN_PROCESS=0) and `herald worker`. */
+  scheduleWorker: ScheduleWorker;
+  /** pg-boss wake-ups for scheduled posts; started by `herald serve` / `herald worker` (never by tests' contexts). */
+  scheduleQueue: ScheduleQueue | undefined;
   /** Checks behind /readyz; later modules (the job worker) add theirs. */
   readiness: ReadinessCheck[];
   close(): Promise<void>;
@@ -88,7 +99,7 @@ export interface ContextOverrides {
   adapters?: Partial<Record<Platform, AdapterFactory>>;
   tokenKeeper?: TokenKeeperOptions;
   /** Media storage backend, or a resolver/CA for URL imports (tests). */
-  media?: Pick<MediaServiceDeps, 'storage' | 'fetch'>;
+  media?: Partial<Pick<MediaServiceDeps, 'storage' | 'fetch'>>;
 }
 
 /** In sandbox mode every network points at the built-in simulators, with their app credentials. */
@@ -174,6 +185,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     connections: connectionStore,
     logger: logger.child({ component: 'media' }),
     ...overrides.media,
+    storage: overrides.media?.storage ?? (await createMediaStorage(config.media.storage)),
   });
   const uploads = new UploadSessions({ db, media, dataDir: config.dataDir, ttlSeconds: config.media.uploadSessionTtlSeconds, clock, logger });
   // Leftovers of a previous run: temp files of uploads cut off by a crash (a day old is past any
@@ -195,6 +207,18 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     targetTimeoutMs: config.publishWaitSeconds * 1000,
   });
   workspaces.planChanged.push(() => apiKeys.invalidate(), () => auth.invalidate());
+  const sc = config.scheduling;
+  const scheduleQueue =
+    sc.queue === 'pgboss'
+      ? new ScheduleQueue(database, config.databaseUrl, logger.child({ component: 'queue' }), { batchSize: sc.batchSize, pollingIntervalSeconds: Math.max(sc.pollMs / 1000, 0.5), expireInSeconds: sc.leaseSeconds })
+      : undefined;
+  const scheduling = new SchedulingService({ db, publishing, drafts, credits, connections: connectionStore, workspaces, clock, queue: scheduleQueue });
+  publishing.scheduler = (p, postType, body, targets) => scheduling.fromPublish(p, postType, body, targets);
+  const scheduleWorker = new ScheduleWorker(
+    { db, store: scheduling.store, publishing, workspaces, connections: connectionStore, credits, clock, logger: logger.child({ component: 'scheduler' }), queue: scheduleQueue },
+    { pollMs: sc.pollMs, batchSize: sc.batchSize, leaseMs: sc.leaseSeconds * 1000, graceSeconds: sc.graceSeconds, maxAttempts: sc.maxAttempts },
+  );
+  scheduling.publishNowHook = (row) => scheduleWorker.execute(row);
   return {
     config,
     logger,
@@ -221,6 +245,9 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     publishing,
     media,
     uploads,
+    scheduling,
+    scheduleWorker,
+    scheduleQueue,
     readiness: [
       async () => {
         try {
@@ -234,6 +261,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
       },
     ],
     async close() {
+      await scheduleWorker.stop();
       await database.close();
     },
   };

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from './config.ts';
 import { createContext, type AppContext, type ContextOverrides } from './context.ts';
 import { buildApp } from './transports/rest/app.ts';
+import { schedulerReadiness } from './scheduling/readiness.ts';
 
 export interface Running {
   ctx: AppContext;
@@ -33,6 +34,11 @@ export async function startServer(config: Config, overrides: ContextOverrides = 
   const sweeper = setInterval(sweep, sweepEveryMs);
   sweeper.unref();
   setTimeout(sweep, 30_000).unref();
+  // The embedded default publishes scheduled posts in this process; HERALD_WORKER_IN_PROCESS=0 leaves it to `herald worker`.
+  // The queue also runs without the worker: this process still enqueues the wake-ups of the posts it schedules.
+  if (ctx.scheduleQueue) await ctx.scheduleQueue.start().catch((err: unknown) => ctx.logger.error({ err }, 'job queue did not start; workers fall back to scanning'));
+  if (config.scheduling.inProcessWorker) ctx.scheduleWorker.start();
+  ctx.readiness.push(schedulerReadiness(ctx));
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {

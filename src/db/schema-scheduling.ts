@@ -4,7 +4,7 @@ import { pgCore, sql } from './orm.ts';
 import { posts } from './schema-publishing.ts';
 import { workspaces } from './schema.ts';
 
-const { index, integer, jsonb, pgTable, text, timestamp, uuid } = pgCore;
+const { bigserial, index, integer, jsonb, pgTable, text, timestamp, uuid } = pgCore;
 const tz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
 export const scheduledPosts = pgTable(
@@ -49,6 +49,8 @@ export const scheduledPostEvents = pgTable(
   'scheduled_post_events',
   {
     id: uuid('id').primaryKey().defaultRandom(),
+    /** Order of events: several can share a timestamp (one transaction, or a frozen test clock). */
+    seq: bigserial('seq', { mode: 'number' }).notNull(),
     scheduledPostId: uuid('scheduled_post_id')
       .notNull()
       .references(() => scheduledPosts.id, { onDelete: 'cascade' }),
@@ -57,5 +59,5 @@ export const scheduledPostEvents = pgTable(
     reason: text('reason').notNull(),
     at: tz('at').notNull().defaultNow(),
   },
-  (t) => [index('scheduled_post_events_sp_idx').on(t.scheduledPostId, t.at)],
+  (t) => [index('scheduled_post_events_sp_idx').on(t.scheduledPostId, t.seq)],
 );

@@ -49,3 +49,4 @@ export class GcPacer extends Transform {
     callback(null, chunk);
   }
 }
+

@@ -18,6 +18,8 @@ export interface TargetResult {
   message: string;
   post?: { platform: string; post_id: string | null; permalink: string | null };
   error?: string;
+  /** When the network said how long to wait (rate limits): for clients and for the scheduling worker's retry. */
+  retry_after_seconds?: number;
 }
 
 const CODES: Record<PlatformErrorKind, string> = {
@@ -103,7 +105,8 @@ export class TargetRunner {
     } catch (err) {
       if (err instanceof PlatformError) {
         this.#d.logger.warn({ platform, target: row.id, kind: err.kind, status: err.status }, 'publish failed');
-        return fail(CODES[err.kind], `${adapter.displayName}: ${err.message}`);
+        const result = await fail(CODES[err.kind], `${adapter.displayName}: ${err.message}`);
+        return err.retryAfterSeconds !== undefined ? { ...result, retry_after_seconds: err.retryAfterSeconds } : result;
       }
       if (err instanceof TimeoutError) {
         // The network may still finish what it accepted: keep the journal and report it as processing.

@@ -48,6 +48,8 @@ export class PublishingService {
   readonly #d: PublishingDeps;
   readonly ledger: Ledger;
   readonly runner: TargetRunner;
+  /** Set by the composition root: schedules the networks that carry a scheduled_time. */
+  scheduler: ((p: Principal, postType: PostType, body: PostBody, targets: PlannedTarget[]) => Promise<PublishReply>) | undefined;
 
   constructor(deps: PublishingDeps) {
     this.#d = deps;
@@ -62,7 +64,7 @@ export class PublishingService {
     if (targets.some((t) => t.draft)) this.#d.plans.assertFeature(p.planId, 'drafts_enabled');
     if (targets.some((t) => t.scheduledTime && !t.draft)) {
       this.#d.plans.assertFeature(p.planId, 'scheduling_enabled');
-      throw new AppError('validation', 'scheduled_time is not supported by this server yet: publish now or save a draft.');
+      if (!this.scheduler) throw new AppError('validation', 'scheduled_time is not supported by this server: publish now or save a draft.');
     }
     const media = await this.#resolveMedia(p, postType, targets);
     for (const t of targets) {
@@ -102,6 +104,8 @@ export class PublishingService {
       if (prior) return this.#replay(prior.requestHash, requestHash, prior.status, prior.response, prior.responseStatus);
     }
     const { targets } = await this.prepare(p, postType, body);
+    // Networks with a scheduled_time become queue entries (src/scheduling); the rest come back here.
+    if (this.scheduler && targets.some((t) => t.scheduledTime && !t.draft)) return this.scheduler(p, postType, body, targets);
     const connections = await this.#d.connections.list(p.workspaceId);
     const live = targets.filter((t) => !t.draft);
     const chosen = new Map(live.map((t) => [t, pickConnection(connections, t)]));

@@ -4,7 +4,6 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import { Redis } from 'ioredis';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
@@ -20,9 +19,9 @@ import { adminRoutes } from './routes/admin.ts';
 import { connectionRoutes } from './routes/connections.ts';
 import { postRoutes } from './routes/posts.ts';
 import { draftRoutes } from './routes/drafts.ts';
+import { scheduledPostRoutes } from './routes/scheduled-posts.ts';
 import { mediaRoutes } from './routes/media.ts';
 import { storageRoutes } from './routes/storage.ts';
-import { sandboxPlugin } from '../../sandbox/index.ts';
 
 export interface BuildOptions {
   /** Process-level metrics (event loop, memory); off in tests that build many apps. */
@@ -52,7 +51,8 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   installErrorHandling(app);
   const metrics = installMetrics(app, { defaultMetrics: opts.defaultMetrics ?? false });
 
-  const redis = ctx.config.redisUrl ? new Redis(ctx.config.redisUrl, { maxRetriesPerRequest: 1, lazyConnect: false }) : undefined;
+  // ioredis is loaded only when a shared rate-limit store is configured.
+  const redis = ctx.config.redisUrl ? new (await import('ioredis')).Redis(ctx.config.redisUrl, { maxRetriesPerRequest: 1, lazyConnect: false }) : undefined;
   if (redis) app.addHook('onClose', async () => void (await redis.quit().catch(() => {})));
   await app.register(rateLimit, {
     global: true,
@@ -98,10 +98,12 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   await app.register(connectionRoutes, { ctx });
   await app.register(postRoutes, { ctx });
   await app.register(draftRoutes, { ctx });
+  await app.register(scheduledPostRoutes, { ctx, metrics });
   await app.register(mediaRoutes, { ctx });
   // With S3 the bucket (or a CDN in front of it) serves the files.
   if (ctx.media.servesFiles) await app.register(storageRoutes, { ctx });
   if (ctx.config.sandbox) {
+    const { sandboxPlugin } = await import('../../sandbox/index.ts');
     // The simulators answer as the networks do, with their own error bodies, and are not rate limited.
     await app.register(async (sandbox) => {
       sandbox.addHook('onRoute', (route) => {

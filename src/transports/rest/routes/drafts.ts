@@ -4,12 +4,12 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../../context.ts';
 import { assertPlatformsAllowed } from '../../../auth/scopes.ts';
-import { AppError } from '../../../errors.ts';
 import { draftToWire, narrowBody } from '../../../publishing/drafts.ts';
 import { planTargets } from '../../../publishing/plan.ts';
 import { POST_BODIES, type PostBody } from '../../../publishing/schemas.ts';
 import { principalOf } from '../access.ts';
 import { workspaceSecurity } from '../schemas.ts';
+import { storedBody } from '../../../scheduling/service.ts';
 import { bodyPlatforms } from './posts.ts';
 
 const postType = z.enum(['text', 'image', 'carousel', 'video']);
@@ -110,10 +110,13 @@ export async function draftRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
 
   r.post(
     '/unified/drafts/:id/schedule',
-    { config: { access: { ...access, feature: 'scheduling_enabled' } }, schema: { tags: ['drafts'], summary: 'Schedule a draft', security: workspaceSecurity, params: idParams, body: z.object({ scheduled_time: z.string() }), response: { 200: ok } } },
+    { config: { access: { ...access, feature: 'scheduling_enabled' } }, schema: { tags: ['drafts'], summary: 'Schedule a draft (it becomes a scheduled post and leaves the drafts)', security: workspaceSecurity, params: idParams, body: z.object({ scheduled_time: z.string() }), response: { 200: z.record(z.string(), z.unknown()) } } },
     async (req) => {
-      await owned(req);
-      throw new AppError('validation', 'Scheduling is not available on this server yet.');
+      const { p, draft } = await owned(req);
+      const body = { ...storedBody(draft.body as PostBody, draft.platform), draft: false, scheduled_time: req.body.scheduled_time };
+      const rows = await ctx.scheduling.create(p, draft.postType as z.infer<typeof postType>, body);
+      await ctx.drafts.remove(p.workspaceId, draft.id);
+      return { success: true, message: 'Scheduled', draft_id: draft.id, scheduled: rows.map((r) => ({ platform: r.platform, scheduled_post_id: r.id, scheduled_time: r.scheduledTime.toISOString() })) };
     },
   );
 }

@@ -1,0 +1,80 @@
+// pg-boss over Herald's own database: one job per queue entry, due at its scheduled_time, that wakes a
+// worker to claim that entry. The job is only a wake-up: the claim itself is the guarded UPDATE in
+// worker.ts, so a stale job (rescheduled, cancelled, already published) finds nothing to claim and
+// ends, and duplicated jobs cannot publish twice. The worker's own scan stays as the backstop for
+// entries created while no queue ran.
+import { PgBoss, fromPglite } from 'pg-boss';
+import type { Logger } from 'pino';
+import type { Database } from '../db/client.ts';
+
+export const QUEUE = 'herald-scheduled-post';
+
+export interface QueueOptions {
+  batchSize: number;
+  pollingIntervalSeconds: number;
+  /** A job still active after this is retried by pg-boss (its worker died); as long as a claim lease. */
+  expireInSeconds: number;
+}
+
+export class ScheduleQueue {
+  readonly #database: Database;
+  readonly #url: string | undefined;
+  readonly #logger: Logger;
+  readonly #o: QueueOptions;
+  #boss: PgBoss | undefined;
+  #starting: Promise<PgBoss> | undefined;
+
+  constructor(database: Database, databaseUrl: string | undefined, logger: Logger, opts: QueueOptions) {
+    this.#database = database;
+    this.#url = databaseUrl;
+    this.#logger = logger;
+    this.#o = opts;
+  }
+
+  get started(): boolean {
+    return this.#boss !== undefined;
+  }
+
+  /** Starts pg-boss and creates the queue up front (on PGlite a queue created later, inside a transaction, deadlocks). */
+  start(): Promise<PgBoss> {
+    this.#starting ??= (async () => {
+      const d = this.#database;
+      const boss =
+        d.kind === 'postgres' && this.#url
+          ? new PgBoss({ connectionString: this.#url, max: 4, application_name: 'herald-queue' })
+          : new PgBoss({ db: fromPglite(d.pglite!), backend: 'pglite' });
+      boss.on('error', (err: unknown) => this.#logger.error({ err }, 'job queue error'));
+      await boss.start();
+      await boss.createQueue(QUEUE, { retryLimit: 3, retryBackoff: true, retryDelay: 5, expireInSeconds: this.#o.expireInSeconds });
+      this.#boss = boss;
+      return boss;
+    })();
+    return this.#starting;
+  }
+
+  /** Wakes a worker at `at` for this entry. Never called inside an application transaction. */
+  async send(id: string, at: Date): Promise<void> {
+    if (!this.#boss) return;
+    try {
+      // One job per entry and time: a reschedule adds a job for the new time; the old one finds nothing.
+      await this.#boss.send(QUEUE, { id }, { startAfter: at, singletonKey: `${id}@${at.toISOString()}` });
+    } catch (err) {
+      // The worker's scan still finds the entry; a lost wake-up only costs a poll interval.
+      this.#logger.warn({ err, id }, 'could not enqueue the scheduled post; the worker scan will pick it up');
+    }
+  }
+
+  async work(handler: (ids: string[]) => Promise<void>): Promise<void> {
+    const boss = await this.start();
+    await boss.work<{ id: string }>(QUEUE, { batchSize: this.#o.batchSize, pollingIntervalSeconds: this.#o.pollingIntervalSeconds }, async (jobs) => {
+      await handler(jobs.map((j) => j.data.id));
+    });
+  }
+
+  async stop(): Promise<void> {
+    const boss = this.#boss ?? (this.#starting ? await this.#starting.catch(() => undefined) : undefined);
+    this.#boss = undefined;
+    this.#starting = undefined;
+    await boss?.stop({ graceful: true, close: true, timeout: 10_000 });
+  }
+}

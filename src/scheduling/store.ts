@@ -1,0 +1,135 @@
+// Rows of scheduled_posts and their events. Every status change is one guarded UPDATE (`WHERE status
+// IN (allowed)`), so two actors racing (a worker and a cancel) cannot both win; the event is written
+// in the same transaction.
+import type { Db } from '../db/client.ts';
+import { and, desc, eq, inArray, sql } from '../db/orm.ts';
+import { scheduledPostEvents, scheduledPosts } from '../db/schema-scheduling.ts';
+import { AppError, notFound } from '../errors.ts';
+import { formatted, localIso, timeUntil } from './time.ts';
+
+export type ScheduledRow = typeof scheduledPosts.$inferSelect;
+export type ScheduledStatus = 'scheduled' | 'publishing' | 'published' | 'failed' | 'cancelled';
+export const STATUSES: ScheduledStatus[] = ['scheduled', 'publishing', 'published', 'failed', 'cancelled'];
+
+/** Which statuses each user action may start from (docs/scheduling.md has the table). */
+export const ALLOWED_FROM = {
+  cancel: ['scheduled', 'failed', 'publishing'],
+  publishNow: ['scheduled', 'failed'],
+  edit: ['scheduled', 'failed'],
+  moveToDraft: ['scheduled', 'failed'],
+} as const satisfies Record<string, readonly ScheduledStatus[]>;
+
+export type Action = keyof typeof ALLOWED_FROM;
+
+const VERB: Record<Action, string> = { cancel: 'cancelled', publishNow: 'published now', edit: 'edited or rescheduled', moveToDraft: 'moved to drafts' };
+
+export function conflict(action: Action, status: string): AppError {
+  return new AppError('conflict', `This scheduled post is '${status}' and cannot be ${VERB[action]}: that is allowed only from ${ALLOWED_FROM[action].join(', ')}.`);
+}
+
+export class ScheduledStore {
+  readonly #db: Db;
+  readonly #now: () => Date;
+
+  constructor(db: Db, now: () => Date) {
+    this.#db = db;
+    this.#now = now;
+  }
+
+  get db(): Db {
+    return this.#db;
+  }
+
+  async insert(tx: Db, values: typeof scheduledPosts.$inferInsert, reason: string): Promise<ScheduledRow> {
+    const [row] = await tx.insert(scheduledPosts).values({ ...values, createdAt: this.#now(), updatedAt: this.#now() }).returning();
+    await this.event(tx, row!.id, null, row!.status, reason);
+    return row!;
+  }
+
+  async event(tx: Db, id: string, from: string | null, to: string, reason: string): Promise<void> {
+    await tx.insert(scheduledPostEvents).values({ scheduledPostId: id, fromStatus: from, toStatus: to, reason, at: this.#now() });
+  }
+
+  async events(id: string) {
+    return this.#db.select().from(scheduledPostEvents).where(eq(scheduledPostEvents.scheduledPostId, id)).orderBy(scheduledPostEvents.seq);
+  }
+
+  async byId(id: string): Promise<ScheduledRow | undefined> {
+    const [row] = await this.#db.select().from(scheduledPosts).where(eq(scheduledPosts.id, id));
+    return row;
+  }
+
+  async owned(workspaceId: string, id: string): Promise<ScheduledRow> {
+    const [row] = await this.#db.select().from(scheduledPosts).where(and(eq(scheduledPosts.id, id), eq(scheduledPosts.workspaceId, workspaceId)));
+    if (!row) throw notFound('Scheduled post not found');
+    return row;
+  }
+
+  /**
+   * Moves a row from one of `from` to `to` with `patch`, recording the event; undefined when the row
+   * was not in an allowed status any more (someone else moved it first).
+   */
+  async transition(id: string, from: readonly string[], to: ScheduledStatus, reason: string, patch: Partial<typeof scheduledPosts.$inferInsert> = {}, tx?: Db): Promise<ScheduledRow | undefined> {
+    const run = async (t: Db) => {
+      const [before] = await t.select({ status: scheduledPosts.status }).from(scheduledPosts).where(eq(scheduledPosts.id, id)).for('update');
+      if (!before || !from.includes(before.status)) return undefined;
+      const [row] = await t
+        .update(scheduledPosts)
+        .set({ ...patch, status: to, updatedAt: this.#now() })
+        .where(and(eq(scheduledPosts.id, id), inArray(scheduledPosts.status, [...from])))
+        .returning();
+      if (!row) return undefined;
+      await this.event(t, id, before.status, to, reason);
+      return row;
+    };
+    return tx ? run(tx) : this.#db.transaction(async (t) => run(t as unknown as Db));
+  }
+
+  async list(workspaceId: string, f: { platform?: string | undefined; platformUserId?: string | undefined; status?: string | undefined; platforms: string[]; limit: number; offset: number }): Promise<ScheduledRow[]> {
+    const where = and(
+      eq(scheduledPosts.workspaceId, workspaceId),
+      inArray(scheduledPosts.platform, f.platforms.length ? f.platforms : ['']),
+      f.platform ? eq(scheduledPosts.platform, f.platform) : undefined,
+      f.platformUserId ? eq(scheduledPosts.platformUserId, f.platformUserId) : undefined,
+      f.status ? eq(scheduledPosts.status, f.status) : undefined,
+    );
+    return this.#db.select().from(scheduledPosts).where(where).orderBy(scheduledPosts.scheduledTime, desc(scheduledPosts.createdAt)).limit(f.limit).offset(f.offset);
+  }
+
+  /** Queue figures for /metrics and readiness. */
+  async stats(graceCutoff: Date): Promise<{ scheduled: number; due: number; publishing: number; overdueOldest: Date | null }> {
+    const now = this.#now();
+    const [r] = await this.#db
+      .select({
+        scheduled: sql<number>`count(*) filter (where ${scheduledPosts.status} = 'scheduled')::int`,
+        due: sql<number>`count(*) filter (where ${scheduledPosts.status} = 'scheduled' and ${scheduledPosts.scheduledTime} <= ${now.toISOString()}::timestamptz)::int`,
+        publishing: sql<number>`count(*) filter (where ${scheduledPosts.status} = 'publishing')::int`,
+        oldest: sql<string | null>`min(${scheduledPosts.scheduledTime}) filter (where ${scheduledPosts.status} = 'scheduled' and ${scheduledPosts.scheduledTime} <= ${now.toISOString()}::timestamptz and ${scheduledPosts.scheduledTime} >= ${graceCutoff.toISOString()}::timestamptz)`,
+      })
+      .from(scheduledPosts)
+      .where(inArray(scheduledPosts.status, ['scheduled', 'publishing']));
+    return { scheduled: Number(r?.scheduled ?? 0), due: Number(r?.due ?? 0), publishing: Number(r?.publishing ?? 0), overdueOldest: r?.oldest ? new Date(r.oldest) : null };
+  }
+}
+
+/** The wire record (contract-gaps §1): times in UTC plus the workspace's zone. */
+export function toWire(row: ScheduledRow, timeZone: string, now: Date) {
+  return {
+    scheduled_post_id: row.id,
+    platform: row.platform,
+    platform_user_id: row.platformUserId,
+    post_type: row.postType,
+    post_data: row.postData,
+    scheduled_time: row.scheduledTime.toISOString(),
+    scheduled_time_local: localIso(row.scheduledTime, timeZone),
+    scheduled_time_formatted: formatted(row.scheduledTime, timeZone),
+    status: row.status,
+    time_until_scheduled: row.status === 'scheduled' ? timeUntil(row.scheduledTime, now) : null,
+    published_post_id: row.publishedPostId,
+    published_post_url: row.publishedPostUrl,
+    error_message: row.errorMessage,
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+    published_at: row.publishedAt?.toISOString() ?? null,
+  };
+}

@@ -1,0 +1,133 @@
+// /unified/scheduled-posts: queue entries (one per network) and the actions on them.
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppContext } from '../../../context.ts';
+import { assertPlatformsAllowed } from '../../../auth/scopes.ts';
+import { POST_BODIES, type PostBody } from '../../../publishing/schemas.ts';
+import { STATUSES, type ScheduledRow } from '../../../scheduling/store.ts';
+import { principalOf } from '../access.ts';
+import type { HttpMetrics } from '../metrics.ts';
+import { workspaceSecurity } from '../schemas.ts';
+import { bodyPlatforms } from './posts.ts';
+
+const postType = z.enum(['text', 'image', 'carousel', 'video']);
+const createBody = POST_BODIES.image.extend({
+  post_type: postType,
+  scheduled_time: z.string().max(64),
+  image_ids: z.array(z.string()).optional(),
+  video_id: z.string().optional(),
+  video_url: z.string().optional(),
+});
+const idParams = z.object({ id: z.uuid() });
+const envelope = z.object({ success: z.boolean(), message: z.string(), data: z.record(z.string(), z.unknown()).nullable(), error: z.string().nullable() });
+const patchBody = z.object({
+  scheduled_time: z.string().max(64).optional(),
+  post_data: z.record(z.string(), z.unknown()).optional(),
+  post_type: postType.optional(),
+  status: z.enum(STATUSES as [string, ...string[]]).optional(),
+});
+
+export async function scheduledPostRoutes(app: FastifyInstance, { ctx, metrics }: { ctx: AppContext; metrics?: HttpMetrics }) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const access = { kind: 'workspace' as const, feature: 'scheduling_enabled' as const };
+  const svc = ctx.scheduling;
+  if (metrics) ctx.scheduleWorker.metrics.register(metrics.registry, svc.store, ctx.config.scheduling.graceSeconds, ctx.clock);
+
+  async function owned(req: { params: { id: string } } & Parameters<typeof principalOf>[0]) {
+    const p = principalOf(req);
+    const row = await svc.store.owned(p.workspaceId, req.params.id);
+    assertPlatformsAllowed(p.scope, [row.platform]);
+    return { p, row };
+  }
+  const one = async (message: string, row: ScheduledRow, extra: Record<string, unknown> = {}) => {
+    const items = await svc.wire([row], row.workspaceId);
+    return { success: true, message, data: { scheduled_posts: items, total: 1, ...extra }, error: null };
+  };
+
+  r.post(
+    '/unified/scheduled-posts',
+    { config: { access: { ...access, platforms: bodyPlatforms } }, schema: { tags: ['scheduling'], summary: 'Schedule a post (one queue entry per network)', security: workspaceSecurity, body: createBody, response: { 200: envelope.extend({ scheduled: z.array(z.record(z.string(), z.unknown())) }) } } },
+    async (req) => {
+      const p = principalOf(req);
+      const { post_type, ...body } = req.body;
+      const rows = await svc.create(p, post_type, body as PostBody);
+      const items = await svc.wire(rows, p.workspaceId);
+      const scheduled = rows.map((row) => ({ platform: row.platform, scheduled_post_id: row.id, scheduled_time: row.scheduledTime.toISOString() }));
+      return { success: true, message: 'Scheduled', scheduled, data: { scheduled_posts: items, total: items.length }, error: null };
+    },
+  );
+
+  r.get(
+    '/unified/scheduled-posts',
+    {
+      config: { access },
+      schema: {
+        tags: ['scheduling'],
+        summary: 'List scheduled posts',
+        security: workspaceSecurity,
+        querystring: z.object({
+          platform: z.string().optional(),
+          platform_user_id: z.string().optional(),
+          status: z.enum(STATUSES as [string, ...string[]]).optional(),
+          limit: z.coerce.number().int().min(1).max(100).default(50),
+          offset: z.coerce.number().int().min(0).default(0),
+        }),
+        response: { 200: envelope },
+      },
+    },
+    async (req) => {
+      const p = principalOf(req);
+      const q = req.query;
+      if (q.platform) assertPlatformsAllowed(p.scope, [q.platform]);
+      const rows = await svc.list(p, { platform: q.platform, platformUserId: q.platform_user_id, status: q.status, limit: q.limit, offset: q.offset });
+      const items = await svc.wire(rows, p.workspaceId);
+      return {
+        success: true,
+        message: `Retrieved ${items.length} scheduled posts`,
+        data: { scheduled_posts: items, total: items.length, platform: q.platform ?? null, platform_user_id: q.platform_user_id ?? null, status: q.status ?? null },
+        error: null,
+      };
+    },
+  );
+
+  r.patch(
+    '/unified/scheduled-posts/:id',
+    { config: { access }, schema: { tags: ['scheduling'], summary: 'Reschedule, edit or cancel a scheduled post', security: workspaceSecurity, params: idParams, body: patchBody, response: { 200: envelope } } },
+    async (req) => {
+      const { p } = await owned(req);
+      const row = await svc.patch(p, req.params.id, req.body as Parameters<typeof svc.patch>[2]);
+      return one(row.status === 'cancelled' ? 'Scheduled post cancelled' : 'Scheduled post updated', row);
+    },
+  );
+
+  r.delete(
+    '/unified/scheduled-posts/:id',
+    { config: { access }, schema: { tags: ['scheduling'], summary: 'Cancel a scheduled post', security: workspaceSecurity, params: idParams, response: { 200: envelope } } },
+    async (req) => {
+      const { p } = await owned(req);
+      return one('Scheduled post cancelled', await svc.cancel(p.workspaceId, req.params.id));
+    },
+  );
+
+  r.post(
+    '/unified/scheduled-posts/:id/publish-now',
+    { config: { access }, schema: { tags: ['scheduling'], summary: 'Publish a scheduled post now', security: workspaceSecurity, params: idParams, response: { 200: envelope } } },
+    async (req) => {
+      const { p } = await owned(req);
+      const row = await svc.publishNow(p.workspaceId, req.params.id);
+      const res = await one(row.status === 'published' ? 'Published' : `Publishing ${row.status === 'failed' ? 'failed' : 'continues in the background'}`, row);
+      return { ...res, success: row.status !== 'failed', error: row.status === 'failed' ? row.errorMessage : null };
+    },
+  );
+
+  r.post(
+    '/unified/scheduled-posts/:id/move-to-draft',
+    { config: { access }, schema: { tags: ['scheduling'], summary: 'Turn a scheduled post into a draft', security: workspaceSecurity, params: idParams, response: { 200: envelope } } },
+    async (req) => {
+      const { p } = await owned(req);
+      const { row, draftId } = await svc.moveToDraft(p.workspaceId, req.params.id);
+      return one('Moved to drafts', row, { draft_id: draftId });
+    },
+  );
+}

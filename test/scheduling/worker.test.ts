@@ -1,0 +1,205 @@
+// The worker driven tick by tick with a clock the test moves: due pickup, exactly-once through the
+// ledger, resume after a crash, retries, cancellation races, missed posts, readiness and metrics.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHarness, asUser, type Harness, type TestUser } from '../helpers/harness.ts';
+import { connect } from '../connections/helpers.ts';
+import { scriptedAdapters, type Script } from '../publishing/helpers.ts';
+import { PlatformError } from '../../src/platforms/types.ts';
+import { HOUR, TestClock, action, cancel, get, patch, schedule } from './helpers.ts';
+import { schedulerReadiness } from '../../src/scheduling/readiness.ts';
+
+const script: Script = { calls: [], behaviour: {} };
+const clock = new TestClock('2026-11-20T10:00:00Z');
+let h: Harness;
+let u: TestUser;
+beforeAll(async () => {
+  h = await createHarness({ sandbox: true, clock: clock.fn, overrides: { adapters: scriptedAdapters(script) }, env: { HERALD_SCHEDULE_GRACE_SECONDS: '3600' } });
+  u = await h.signup();
+  await connect(h, u, 'bluesky');
+  await connect(h, u, 'threads');
+  // `herald serve` adds this check (src/main.ts); the harness builds the app without it.
+  h.ctx.readiness.push(schedulerReadiness(h.ctx));
+});
+afterAll(async () => h?.close());
+
+const at = (ms: number) => new Date(clock.now.getTime() + ms).toISOString();
+async function scheduleOne(text: string, inMs = 60_000, platforms = ['bluesky']): Promise<string> {
+  const res = await schedule(h, u, { platforms, default_text: text, scheduled_time: at(inMs) });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json().scheduled[0].scheduled_post_id;
+}
+const worker = () => h.ctx.scheduleWorker;
+const callsFor = (text: string) => script.calls.filter((c) => c.req.text === text);
+
+describe('the worker', () => {
+  it('leaves future posts alone and publishes due ones once, through one ledger post', async () => {
+    const id = await scheduleOne('due soon', 60_000);
+    expect(await worker().tick()).toBe(0);
+    clock.advance(60_000);
+    expect(await worker().tick()).toBe(1);
+    const row = await get(h, u, id);
+    expect(row).toMatchObject({ status: 'published', published_post_id: expect.stringMatching(/^bluesky-/), error_message: null });
+    expect(callsFor('due soon')).toHaveLength(1);
+    expect(await worker().tick()).toBe(0);
+    const stored = (await h.ctx.scheduling.store.byId(id))!;
+    expect(await h.ctx.publishing.ledger.targetsOf(stored.postId!)).toHaveLength(1);
+  });
+
+  it('resumes the same ledger target after a crash between the ledger and the network call', async () => {
+    const id = await scheduleOne('crash once');
+    clock.advance(60_000);
+    worker().afterLedger = () => {
+      throw new Error('simulated crash');
+    };
+    try {
+      await worker().tick();
+    } finally {
+      worker().afterLedger = undefined;
+    }
+    const mid = (await h.ctx.scheduling.store.byId(id))!;
+    expect(mid.status).toBe('publishing');
+    expect(mid.postId).not.toBeNull();
+    expect(callsFor('crash once')).toHaveLength(0);
+    // A killed process never got to release its claim: make the lease look expired, as after a kill.
+    await h.ctx.database.db.execute(`update scheduled_posts set claimed_until = '2000-01-01T00:00:00Z' where id = '${id}'` as never);
+    expect(await worker().tick()).toBe(1);
+    const done = (await h.ctx.scheduling.store.byId(id))!;
+    expect(done.status).toBe('published');
+    expect(done.postId).toBe(mid.postId);
+    expect(callsFor('crash once')).toHaveLength(1);
+    expect(await h.ctx.publishing.ledger.targetsOf(done.postId!)).toHaveLength(1);
+  });
+
+  it('a crash after the network accepted the post resumes from the journal without a second post', async () => {
+    let crash = true;
+    script.behaviour.bluesky = async (req, journal) => {
+      const postId = journal.steps.post_id ?? `bluesky-j-${req.targetId}`;
+      await journal.record('post_id', postId);
+      if (crash) {
+        crash = false;
+        throw new Error('process killed after the network call');
+      }
+      return { state: 'published', postId, permalink: `https://bsky.example/${postId}` };
+    };
+    try {
+      const id = await scheduleOne('journaled');
+      clock.advance(60_000);
+      await worker().tick();
+      await h.ctx.database.db.execute(`update scheduled_posts set claimed_until = '2000-01-01T00:00:00Z', retry_at = null where id = '${id}'` as never);
+      await worker().tick();
+      const row = (await h.ctx.scheduling.store.byId(id))!;
+      expect(row.status).toBe('published');
+      const calls = callsFor('journaled');
+      expect(calls).toHaveLength(2);
+      expect(calls[1]!.journal.post_id).toBe(calls[0]!.req.targetId ? `bluesky-j-${calls[0]!.req.targetId}` : undefined);
+      expect(row.publishedPostId).toBe(calls[1]!.journal.post_id);
+    } finally {
+      delete script.behaviour.bluesky;
+    }
+  });
+
+  it('retries rate limits with backoff and gives up on content errors at once', async () => {
+    let n = 0;
+    script.behaviour.threads = async (req) => {
+      if (req.text === 'rejected') throw new PlatformError('threads', 'invalid_content', 'Text is not allowed');
+      if (++n === 1) throw new PlatformError('threads', 'rate_limited', 'Slow down', { retryAfterSeconds: 10 });
+      return { state: 'published', postId: 'threads-ok', permalink: null };
+    };
+    try {
+      const limited = await scheduleOne('limited', 60_000, ['threads']);
+      const rejected = await scheduleOne('rejected', 60_000, ['threads']);
+      clock.advance(60_000);
+      await worker().tick();
+      expect(await get(h, u, rejected)).toMatchObject({ status: 'failed', error_message: expect.stringContaining('CONTENT_REJECTED') });
+      expect(await get(h, u, limited)).toMatchObject({ status: 'publishing', error_message: expect.stringMatching(/^Retrying at .*RATE_LIMITED/) });
+      expect(await worker().tick()).toBe(0);
+      clock.advance(31_000);
+      expect(await worker().tick()).toBe(1);
+      expect(await get(h, u, limited)).toMatchObject({ status: 'published', published_post_id: 'threads-ok' });
+    } finally {
+      delete script.behaviour.threads;
+    }
+  });
+
+  it("honours the network's Retry-After when it is longer than the backoff", async () => {
+    let n = 0;
+    script.behaviour.threads = async () => {
+      if (++n === 1) throw new PlatformError('threads', 'rate_limited', 'Slow down', { retryAfterSeconds: 600 });
+      return { state: 'published', postId: 'threads-later', permalink: null };
+    };
+    try {
+      const id = await scheduleOne('wait ten minutes', 60_000, ['threads']);
+      clock.advance(60_000);
+      await worker().tick();
+      expect(await get(h, u, id)).toMatchObject({ status: 'publishing' });
+      // The 30 s backoff alone would retry now; the network asked for 600 s.
+      clock.advance(31_000);
+      expect(await worker().tick()).toBe(0);
+      clock.advance(570_000);
+      expect(await worker().tick()).toBe(1);
+      expect(await get(h, u, id)).toMatchObject({ status: 'published', published_post_id: 'threads-later' });
+    } finally {
+      delete script.behaviour.threads;
+    }
+  });
+
+  it('refuses edits while publishing, and stops before the network when cancelled meanwhile', async () => {
+    const id = await scheduleOne('cancel me');
+    clock.advance(60_000);
+    worker().afterLedger = async () => {
+      worker().afterLedger = undefined;
+      // While publishing: edits, publish-now and move-to-draft are refused, cancel is accepted.
+      for (const res of [await patch(h, u, id, { scheduled_time: at(HOUR) }), await action(h, u, id, 'publish-now'), await action(h, u, id, 'move-to-draft')]) {
+        expect(res.statusCode).toBe(409);
+        expect(res.json().detail).toContain("is 'publishing'");
+      }
+      expect((await cancel(h, u, id)).statusCode).toBe(200);
+    };
+    await worker().tick();
+    expect(callsFor('cancel me')).toHaveLength(0);
+    expect((await get(h, u, id))!.status).toBe('cancelled');
+  });
+
+  it('records a publish whose cancellation came too late', async () => {
+    const id = await scheduleOne('too late');
+    clock.advance(60_000);
+    script.behaviour.bluesky = async (_req, journal) => {
+      await h.ctx.scheduling.cancel(u.workspaceId, id);
+      await journal.record('post_id', 'bluesky-late');
+      return { state: 'published', postId: 'bluesky-late', permalink: null };
+    };
+    try {
+      await worker().tick();
+    } finally {
+      delete script.behaviour.bluesky;
+    }
+    expect(await get(h, u, id)).toMatchObject({ status: 'published', published_post_id: 'bluesky-late' });
+    const events = await h.ctx.scheduling.store.events(id);
+    expect(events.map((e) => e.toStatus)).toEqual(['scheduled', 'publishing', 'cancelled', 'published']);
+    expect(events.at(-1)!.reason).toContain('cancellation came too late');
+  });
+
+  it('after downtime publishes what is within the grace period and fails older posts as missed', async () => {
+    const old = await scheduleOne('missed', 60_000);
+    const recent = await scheduleOne('within grace', 2 * HOUR);
+    clock.advance(2 * HOUR + 30 * 60_000);
+    expect((await h.req({ method: 'GET', url: '/readyz' })).statusCode).toBe(503);
+    await worker().tick();
+    expect(await get(h, u, old)).toMatchObject({ status: 'failed', error_message: expect.stringContaining('Missed') });
+    expect((await get(h, u, recent))!.status).toBe('published');
+    expect((await h.req({ method: 'GET', url: '/readyz' })).statusCode).toBe(200);
+  });
+
+  it('exposes queue depth, due count and attempts at /metrics', async () => {
+    await scheduleOne('metrics', 60_000);
+    clock.advance(60_000);
+    const before = (await h.req({ method: 'GET', url: '/metrics' })).body;
+    expect(before).toMatch(/herald_scheduled_due_not_started 1/);
+    expect(before).toMatch(/herald_scheduled_queue_depth\{status="scheduled"\} 1/);
+    await worker().tick();
+    const after = (await h.req({ method: 'GET', url: '/metrics' })).body;
+    expect(after).toMatch(/herald_scheduled_due_not_started 0/);
+    expect(after).toMatch(/herald_scheduled_publish_attempts_total\{platform="bluesky"\} \d+/);
+    expect(after).toMatch(/herald_scheduled_publish_failures_total\{platform="threads"\} 1/);
+  });
+});
