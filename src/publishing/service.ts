@@ -6,7 +6,7 @@ import type { Principal } from '../auth/authenticate.ts';
 import type { CreditService } from '../auth/credits.ts';
 import type { PlanCatalog } from '../auth/plans.ts';
 import type { Platform } from '../auth/scopes.ts';
-import type { ConnectionRow, ConnectionStore } from '../connections/store.ts';
+import type { ConnectionStore } from '../connections/store.ts';
 import type { TokenKeeper } from '../connections/tokens.ts';
 import type { Db } from '../db/client.ts';
 import { AppError } from '../errors.ts';
@@ -15,10 +15,11 @@ import type { MediaService } from '../media/service.ts';
 import type { PlatformRegistry } from '../platforms/registry.ts';
 import type { PostType } from '../platforms/publishing.ts';
 import type { DraftService } from './drafts.ts';
-import { Ledger, type TargetRow, type TargetSpec } from './ledger.ts';
+import { Ledger, type TargetRow } from './ledger.ts';
 import { checkMedia } from './media-check.ts';
-import { planTargets, type MediaRef, type PlannedTarget } from './plan.ts';
+import { planTargets, type PlannedTarget } from './plan.ts';
 import { TargetRunner, type TargetResult } from './runner.ts';
+import { connectionFor, idOf, specOf } from './targets.ts';
 import type { PostBody } from './schemas.ts';
 
 export interface PublishingDeps {
@@ -108,7 +109,7 @@ export class PublishingService {
     if (this.scheduler && targets.some((t) => t.scheduledTime && !t.draft)) return this.scheduler(p, postType, body, targets);
     const connections = await this.#d.connections.list(p.workspaceId);
     const live = targets.filter((t) => !t.draft);
-    const chosen = new Map(live.map((t) => [t, pickConnection(connections, t)]));
+    const chosen = new Map(live.map((t) => [t, connectionFor(connections, t)]));
     const billable = live.filter((t) => chosen.get(t));
 
     let postId: string;
@@ -167,31 +168,6 @@ export class PublishingService {
     if (status !== 'completed' || !response) throw new AppError('conflict', 'A request with this Idempotency-Key is still being processed. Retry shortly.');
     return { status: responseStatus ?? 200, body: response as Record<string, unknown> };
   }
-}
-
-const idOf = (m: MediaRef) => ('id' in m ? m.id : m.url);
-
-function specOf(t: PlannedTarget): TargetSpec {
-  return {
-    text: t.text,
-    ...(t.title !== undefined ? { title: t.title } : {}),
-    ...(t.description !== undefined ? { description: t.description } : {}),
-    mediaIds: t.media.map(idOf),
-    ...(t.thumbnail ? { thumbnailId: idOf(t.thumbnail) } : {}),
-    ...(t.visibility ? { visibility: t.visibility } : {}),
-    options: t.options,
-  };
-}
-
-/** The connected account that can post to the target's destination. */
-function pickConnection(rows: ConnectionRow[], t: PlannedTarget): ConnectionRow | undefined {
-  const mine = rows.filter((r) => r.platform === t.platform && r.status === 'connected');
-  const dest = t.destination;
-  if (dest && (dest.kind === 'page' || dest.kind === 'organization' || dest.kind === 'board')) {
-    const owner = mine.find((r) => (r.destinations as { id: string }[]).some((d) => d.id === dest.id || d.id.endsWith(`:${dest.id}`)));
-    return owner ?? mine[0];
-  }
-  return mine[0];
 }
 
 function isUniqueViolation(err: unknown): boolean {

@@ -3,37 +3,14 @@
 // a second ledger post for the same scheduled post, and a resumed run finds the same targets.
 import type { Principal } from '../auth/authenticate.ts';
 import type { CreditService } from '../auth/credits.ts';
-import type { ConnectionRow, ConnectionStore } from '../connections/store.ts';
+import type { ConnectionStore } from '../connections/store.ts';
 import type { Db } from '../db/client.ts';
 import { and, eq, isNull } from '../db/orm.ts';
 import { scheduledPosts } from '../db/schema-scheduling.ts';
-import type { Ledger, TargetSpec } from '../publishing/ledger.ts';
-import type { MediaRef, PlannedTarget } from '../publishing/plan.ts';
+import type { Ledger } from '../publishing/ledger.ts';
+import type { PlannedTarget } from '../publishing/plan.ts';
+import { connectionFor, specOf } from '../publishing/targets.ts';
 import type { ScheduledRow } from './store.ts';
-
-const idOf = (m: MediaRef) => ('id' in m ? m.id : m.url);
-
-function specOf(t: PlannedTarget): TargetSpec {
-  return {
-    text: t.text,
-    ...(t.title !== undefined ? { title: t.title } : {}),
-    ...(t.description !== undefined ? { description: t.description } : {}),
-    mediaIds: t.media.map(idOf),
-    ...(t.thumbnail ? { thumbnailId: idOf(t.thumbnail) } : {}),
-    ...(t.visibility ? { visibility: t.visibility } : {}),
-    options: t.options,
-  };
-}
-
-/** The connected account that can post to the target's destination (pages, organizations, boards). */
-function connectionFor(rows: ConnectionRow[], t: PlannedTarget): ConnectionRow | undefined {
-  const mine = rows.filter((r) => r.platform === t.platform && r.status === 'connected');
-  const dest = t.destination;
-  if (dest && (dest.kind === 'page' || dest.kind === 'organization' || dest.kind === 'board')) {
-    return mine.find((r) => (r.destinations as { id: string }[]).some((d) => d.id === dest.id || d.id.endsWith(`:${dest.id}`))) ?? mine[0];
-  }
-  return mine[0];
-}
 
 /** Returns the new ledger post id, or undefined when the claim was lost (cancelled, or taken over). */
 export async function buildLedger(

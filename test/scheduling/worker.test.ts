@@ -1,7 +1,7 @@
 // The worker driven tick by tick with a clock the test moves: due pickup, exactly-once through the
 // ledger, resume after a crash, retries, cancellation races, missed posts, readiness and metrics.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, asUser, type Harness, type TestUser } from '../helpers/harness.ts';
+import { createHarness, type Harness, type TestUser } from '../helpers/harness.ts';
 import { connect } from '../connections/helpers.ts';
 import { scriptedAdapters, type Script } from '../publishing/helpers.ts';
 import { PlatformError } from '../../src/platforms/types.ts';
