@@ -8,6 +8,11 @@ import { createHarness, type Harness, type TestUser } from '../helpers/harness.t
 import { connect } from '../connections/helpers.ts';
 import { schedule } from './helpers.ts';
 
+if (!process.env.DATABASE_URL) {
+  // Several worker processes need PostgreSQL (embedded PGlite is one process by design); CI runs this file on both.
+  console.warn('[herald tests] DATABASE_URL is not set: the two-worker-process test does NOT run here.');
+}
+
 let h: Harness;
 let u: TestUser;
 beforeAll(async () => {
