@@ -39,6 +39,7 @@ const envSchema = z.object({
   HERALD_SIGNUP: z.enum(['open', 'closed']).default('open'),
   HERALD_RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(600),
   HERALD_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(60),
+  HERALD_RATE_LIMIT_REDIS_PREFIX: z.string().min(1).max(100).default('herald-rl:'),
   REDIS_URL: optionalString.pipe(z.string().regex(/^rediss?:\/\//, 'must be a redis:// URL').optional()),
   HERALD_API_KEY_CACHE_SECONDS: z.coerce.number().min(0).max(60).default(3),
   HERALD_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -123,7 +124,7 @@ export interface Config {
   defaultPlan: string;
   plansFile: string | undefined;
   signup: 'open' | 'closed';
-  rateLimit: { max: number; windowSeconds: number };
+  rateLimit: { max: number; windowSeconds: number; redisPrefix: string };
   redisUrl: string | undefined;
   apiKeyCacheSeconds: number;
   logLevel: Env['HERALD_LOG_LEVEL'];
@@ -231,7 +232,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     defaultPlan: e.HERALD_DEFAULT_PLAN,
     plansFile: e.HERALD_PLANS_FILE,
     signup: e.HERALD_SIGNUP,
-    rateLimit: { max: e.HERALD_RATE_LIMIT_MAX, windowSeconds: e.HERALD_RATE_LIMIT_WINDOW_SECONDS },
+    rateLimit: { max: e.HERALD_RATE_LIMIT_MAX, windowSeconds: e.HERALD_RATE_LIMIT_WINDOW_SECONDS, redisPrefix: e.HERALD_RATE_LIMIT_REDIS_PREFIX },
     redisUrl: e.REDIS_URL,
     apiKeyCacheSeconds: e.HERALD_API_KEY_CACHE_SECONDS,
     logLevel: e.HERALD_LOG_LEVEL,

@@ -59,7 +59,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
     max: ctx.config.rateLimit.max,
     timeWindow: ctx.config.rateLimit.windowSeconds * 1000,
     enableDraftSpec: true,
-    ...(redis ? { redis, nameSpace: 'herald-rl:' } : {}),
+    ...(redis ? { redis, nameSpace: ctx.config.rateLimit.redisPrefix } : {}),
     allowList: (req) => UNLIMITED_PATHS.has(req.url.split('?')[0] ?? ''),
     // Budgets are per credential (hashed: raw secrets are never used as store keys); anonymous calls by address.
     keyGenerator: (req) => {
