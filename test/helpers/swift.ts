@@ -189,6 +189,30 @@ function logTail(path: string): string {
   }
 }
 
+/**
+ * Creates (idempotently) a probe bucket through the S3 API. Swift's own auth endpoint is no probe here:
+ * tempauth keeps its tokens in memcache, which this single-node setup does not run.
+ */
+async function writesWork(proxyPort: number): Promise<boolean> {
+  const { S3Client, CreateBucketCommand } = await import('@aws-sdk/client-s3');
+  const client = new S3Client({
+    endpoint: `http://127.0.0.1:${proxyPort}`,
+    region: REGION,
+    forcePathStyle: true,
+    credentials: { accessKeyId: `${ACCOUNT}:${USER}`, secretAccessKey: KEY },
+    maxAttempts: 1,
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+  });
+  try {
+    await client.send(new CreateBucketCommand({ Bucket: 'readiness-probe' }));
+    return true;
+  } catch (err) {
+    return (err as { name?: string }).name === 'BucketAlreadyOwnedByYou' || (err as { name?: string }).name === 'BucketAlreadyExists';
+  } finally {
+    client.destroy();
+  }
+}
+
 export async function startSwift(opts: { timeoutMs?: number } = {}): Promise<SwiftS3> {
   await ensureInstalled();
   const started = Date.now();
@@ -260,7 +284,9 @@ export async function startSwift(opts: { timeoutMs?: number } = {}): Promise<Swi
       answersHttp(ports.container, '/'),
       answersHttp(ports.object, '/'),
     ]);
-    if (ready.every(Boolean)) break;
+    // Servers answering is not enough: on a loaded machine the first writes still get 503 ("reduce your
+    // request rate") until account and container servers serve requests. Ready = a container write works.
+    if (ready.every(Boolean) && (await writesWork(ports.proxy))) break;
     if (Date.now() > deadline) {
       const logs = SERVERS.map((n) => `--- ${n}\n${logTail(join(base, `${n}.log`))}`).join('\n');
       await stop();
