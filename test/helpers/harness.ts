@@ -12,6 +12,7 @@ import { createContext, type AppContext, type Clock, type ContextOverrides } fro
 import { openDatabase } from '../../src/db/client.ts';
 import { buildApp } from '../../src/transports/rest/app.ts';
 import { restrictedPlansFile } from './security-matrix.ts';
+import { freePort } from './net.ts';
 
 export interface Harness {
   ctx: AppContext;
@@ -54,19 +55,6 @@ export async function createTestDatabaseUrl(): Promise<{ url: string; drop: () =
       await c.end();
     },
   };
-}
-
-/** A free loopback port (the OS picks it; released again before Herald binds it). */
-export async function freePort(): Promise<number> {
-  const { createServer } = await import('node:net');
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as { port: number }).port;
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 export interface HarnessOptions {

@@ -12,11 +12,11 @@ import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import type { Server } from 'node:http';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { envToCfg, envToSecrets, PDS } from '@atproto/pds';
 import { Database as PlcDatabase, PlcServer } from '@did-plc/server';
+import { freePort } from './net.ts';
 
 const HOST = '127.0.0.1';
 const HANDLE_DOMAIN = '.test';
@@ -46,16 +46,6 @@ async function closeServer(server: Server | undefined): Promise<void> {
   // Keep-alive sockets (the PDS sets a 90 s keep-alive) would otherwise hold close() open.
   server.closeAllConnections();
   await closed;
-}
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  probe.listen(0, HOST);
-  await once(probe, 'listening');
-  const address = probe.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
 }
 
 function isAddrInUse(err: unknown): boolean {

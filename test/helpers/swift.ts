@@ -7,7 +7,7 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer, connect } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -63,18 +63,6 @@ function swiftPython(): string {
   const shebang = readFileSync('/usr/bin/swift-proxy-server', 'utf8').split('\n')[0] ?? '';
   const match = /^#!\s*(\S+)/.exec(shebang);
   return match?.[1] ?? '/usr/bin/python3';
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 function serverConf(name: string, port: number, etc: string, devices: string): string {
@@ -156,6 +144,7 @@ for name, port in ports.items():
     builder.get_ring().save('%s/%s.ring.gz' % (etc, name))
     builder.save('%s/%s.builder' % (etc, name))
 `;
+import { freePort } from './net.ts';
 
 async function buildRings(python: string, etc: string, ports: Record<'account' | 'container' | 'object', number>): Promise<void> {
   const { account, container, object } = ports;

@@ -1,6 +1,5 @@
 // The Bluesky adapter against the sandbox simulator over real HTTP: login through handle → DID → PDS resolution,
 // profile, refresh rotation, expiry, throttling and revocation, with the simulator's clock under the test's control.
-import { createServer } from 'node:net';
 import Fastify from 'fastify';
 import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
@@ -10,6 +9,7 @@ import { PlatformHttp } from '../../src/platforms/http.ts';
 import { PlatformError } from '../../src/platforms/types.ts';
 import type { AppPasswordAuth, PlatformAdapter, TokenSet } from '../../src/platforms/types.ts';
 import { sandboxBaseUrls, sandboxPlugin } from '../../src/sandbox/index.ts';
+import { freePort } from '../helpers/net.ts';
 
 const START = Date.parse('2026-11-21T12:00:00.000Z');
 const APP_PASSWORD = 'abcd-ef12-gh34-ij56';
@@ -19,18 +19,6 @@ let app: FastifyInstance;
 let root: string;
 let adapter: PlatformAdapter;
 let auth: AppPasswordAuth;
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 async function fault(operation: string, kind: string): Promise<void> {
   const res = await fetch(`${root}/_faults`, {

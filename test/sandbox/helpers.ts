@@ -1,25 +1,13 @@
 // Test harness: a real Fastify server with the sandbox mounted at /sandbox on 127.0.0.1, a controllable clock,
 // and small helpers to drive OAuth flows over real HTTP.
 import { createHash, randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 import Fastify from 'fastify';
 import type { FastifyInstance } from 'fastify';
 import { sandboxPlugin } from '../../src/sandbox/index.ts';
 import type { Platform } from '../../src/sandbox/index.ts';
+import { freePort } from '../helpers/net.ts';
 
 export const START = Date.parse('2026-11-21T12:00:00.000Z');
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 export interface Sandbox {
   app: FastifyInstance;

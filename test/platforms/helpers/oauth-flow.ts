@@ -2,7 +2,6 @@
 // shared by the simulators and the adapter (so expiry can be driven without waiting), and helpers for the browser
 // half of an OAuth flow and for asserting PlatformErrors.
 import { createHash, randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 import Fastify from 'fastify';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
@@ -12,22 +11,11 @@ import { PlatformError } from '../../../src/platforms/types.ts';
 import type { AdapterDeps, PlatformErrorKind } from '../../../src/platforms/types.ts';
 import { SANDBOX_APPS, sandboxBaseUrls, sandboxPlugin } from '../../../src/sandbox/index.ts';
 import type { OAuthPlatform, Platform } from '../../../src/sandbox/index.ts';
+import { freePort } from '../../helpers/net.ts';
 
 export const START = Date.parse('2026-11-21T12:00:00.000Z');
 
 // The sandbox must know its public URL before it is registered, so the port is reserved first and reused.
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 export interface OAuthSandbox {
   app: FastifyInstance;
   publicUrl: string;

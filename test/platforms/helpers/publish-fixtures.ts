@@ -3,7 +3,6 @@
 // bytes, an in-memory Journal that can "crash" right after a chosen step, and small readers of the sandbox state.
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -16,18 +15,7 @@ import { writeMp4 } from '../../media/helpers/video-fixtures.ts';
 import type { Mp4Options } from '../../media/helpers/video-fixtures.ts';
 import { START } from './oauth-flow.ts';
 import type { OAuthSandbox } from './oauth-flow.ts';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
+import { freePort } from '../../helpers/net.ts';
 
 interface Fixture {
   bytes: Buffer;
