@@ -13,6 +13,12 @@ export const PLATFORMS = [
 ] as const;
 export type Platform = (typeof PLATFORMS)[number];
 
+/** How each network writes its own name, for messages. */
+export const PLATFORM_NAMES: Record<Platform, string> = {
+  linkedin: 'LinkedIn', instagram: 'Instagram', facebook: 'Facebook', threads: 'Threads',
+  tiktok: 'TikTok', youtube: 'YouTube', pinterest: 'Pinterest', bluesky: 'Bluesky',
+};
+
 export const isPlatform = (value: string): value is Platform => (PLATFORMS as readonly string[]).includes(value);
 
 export interface Scope {

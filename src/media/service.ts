@@ -3,7 +3,7 @@
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { Principal } from '../auth/authenticate.ts';
-import type { Scope } from '../auth/scopes.ts';
+import { PLATFORM_NAMES, type Scope } from '../auth/scopes.ts';
 import type { MediaConfig } from '../config.ts';
 import type { ConnectionStore } from '../connections/store.ts';
 import type { Db } from '../db/client.ts';
@@ -55,10 +55,6 @@ export interface DeleteOutcome {
   errors: { media_id: string; error: string }[];
 }
 
-const NAMES: Record<string, string> = {
-  linkedin: 'LinkedIn', instagram: 'Instagram', facebook: 'Facebook', threads: 'Threads',
-  tiktok: 'TikTok', youtube: 'YouTube', pinterest: 'Pinterest', bluesky: 'Bluesky',
-};
 
 export class MediaService {
   readonly storage: MediaStorage;
@@ -112,8 +108,8 @@ export class MediaService {
     const account = platformUserId ? rows.find((r) => r.accountId === platformUserId) : (rows.find((r) => r.status === 'connected') ?? rows[0]);
     if (!account) {
       const message = platformUserId
-        ? `${NAMES[platform]} account ${platformUserId} is not connected for this workspace.`
-        : `${NAMES[platform]} not connected for this workspace.`;
+        ? `${PLATFORM_NAMES[platform]} account ${platformUserId} is not connected for this workspace.`
+        : `${PLATFORM_NAMES[platform]} not connected for this workspace.`;
       throw new AppError('bad_request', { error: 'NOT_CONNECTED', message });
     }
     return { ...base, platformUserId: account.accountId };

@@ -1,20 +1,16 @@
 // Does each target's media suit its network? Read from the stored probe metadata, before any call.
-import type { Platform } from '../auth/scopes.ts';
+import { PLATFORM_NAMES, type Platform } from '../auth/scopes.ts';
 import { AppError } from '../errors.ts';
 import type { MediaRow } from '../media/records.ts';
 import type { PostType } from '../platforms/publishing.ts';
 import { MEDIA_RULES } from './rules.ts';
 
-const NAMES: Record<Platform, string> = {
-  linkedin: 'LinkedIn', facebook: 'Facebook', instagram: 'Instagram', threads: 'Threads',
-  tiktok: 'TikTok', youtube: 'YouTube', pinterest: 'Pinterest', bluesky: 'Bluesky',
-};
 const mb = (n: number) => `${(n / 1024 / 1024).toFixed(n < 10 * 1024 * 1024 ? 1 : 0)} MB`;
 const invalid = (msg: string) => new AppError('validation', msg);
 
 export function checkMedia(platform: Platform, postType: PostType, items: MediaRow[], thumbnail?: MediaRow): void {
   const rules = MEDIA_RULES[platform];
-  const name = NAMES[platform];
+  const name = PLATFORM_NAMES[platform];
   if (postType === 'carousel' && (items.length < rules.carousel.min || items.length > rules.carousel.max)) {
     throw invalid(`${name} carousels take ${rules.carousel.min} to ${rules.carousel.max} images; got ${items.length}.`);
   }

@@ -1,7 +1,7 @@
 // From a unified post body to one planned target per network and destination, validated before
 // anything is sent. Network-neutral: what each network needs is in rules.ts and the adapters' capabilities.
 import type { Platform } from '../auth/scopes.ts';
-import { isPlatform, PLATFORMS } from '../auth/scopes.ts';
+import { isPlatform, PLATFORM_NAMES, PLATFORMS } from '../auth/scopes.ts';
 import { AppError } from '../errors.ts';
 import type { PostType, PublishDestination } from '../platforms/publishing.ts';
 import type { TextLimit } from '../platforms/types.ts';
@@ -26,10 +26,6 @@ export interface PlannedTarget {
   scheduledTime?: string;
 }
 
-const NAMES: Record<Platform, string> = {
-  linkedin: 'LinkedIn', facebook: 'Facebook', instagram: 'Instagram', threads: 'Threads',
-  tiktok: 'TikTok', youtube: 'YouTube', pinterest: 'Pinterest', bluesky: 'Bluesky',
-};
 
 const invalid = (message: string) => new AppError('validation', message);
 
@@ -88,7 +84,7 @@ export function planTargets({ postType, body, textLimit }: PlanInput): PlannedTa
   const targets: PlannedTarget[] = [];
   const requireMedia = (p: Platform, media: MediaRef[]) => {
     if ((postType === 'image' || postType === 'video') && media.length === 0) {
-      throw invalid(postType === 'image' ? `An image is required for ${NAMES[p]}: set default_image_id or default_image_url.` : 'A video is required: set video_id or video_url.');
+      throw invalid(postType === 'image' ? `An image is required for ${PLATFORM_NAMES[p]}: set default_image_id or default_image_url.` : 'A video is required: set video_id or video_url.');
     }
   };
   const caption = (p: Platform, text: string, field: string) => {
