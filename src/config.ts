@@ -58,6 +58,7 @@ const envSchema = z.object({
   HERALD_SCHEDULE_GRACE_SECONDS: z.coerce.number().int().min(0).default(6 * 3600),
   HERALD_SCHEDULER_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(500),
   HERALD_SCHEDULER_BATCH: z.coerce.number().int().min(1).max(500).default(20),
+  HERALD_SCHEDULER_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(50),
   HERALD_SCHEDULER_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(5),
   HERALD_SCHEDULER_STALL_SECONDS: z.coerce.number().int().min(5).default(120),
   HERALD_WORKER_IN_PROCESS: bool.default(true),
@@ -142,7 +143,7 @@ export interface Config {
   /** How long a publish request waits for each network, asynchronous processing included. */
   publishWaitSeconds: number;
   /** Scheduled posts: see docs/scheduling.md. */
-  scheduling: { graceSeconds: number; pollMs: number; batchSize: number; maxAttempts: number; stallSeconds: number; inProcessWorker: boolean; leaseSeconds: number; queue: 'pgboss' | 'scan' };
+  scheduling: { graceSeconds: number; pollMs: number; batchSize: number; concurrency: number; maxAttempts: number; stallSeconds: number; inProcessWorker: boolean; leaseSeconds: number; queue: 'pgboss' | 'scan' };
   platforms: Record<(typeof PLATFORM_SLUGS)[number], PlatformEnvConfig>;
   media: MediaConfig;
 }
@@ -251,12 +252,14 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       graceSeconds: e.HERALD_SCHEDULE_GRACE_SECONDS,
       pollMs: e.HERALD_SCHEDULER_POLL_MS,
       batchSize: e.HERALD_SCHEDULER_BATCH,
+      concurrency: e.HERALD_SCHEDULER_CONCURRENCY,
       maxAttempts: e.HERALD_SCHEDULER_MAX_ATTEMPTS,
       stallSeconds: e.HERALD_SCHEDULER_STALL_SECONDS,
       inProcessWorker: e.HERALD_WORKER_IN_PROCESS,
       queue: e.HERALD_SCHEDULER_QUEUE,
-      // A claim must outlast one run (targets in parallel, each bounded by the publish wait), or two workers could run it.
-      leaseSeconds: e.HERALD_SCHEDULER_LEASE_SECONDS ?? e.HERALD_PUBLISH_WAIT_SECONDS * 2 + 60,
+      // The worker renews its claims every third of the lease while it publishes; the lease only bounds
+      // how long a dead worker's posts wait before another worker resumes them.
+      leaseSeconds: e.HERALD_SCHEDULER_LEASE_SECONDS ?? 60,
     },
     platforms: platformParsed.configs as Config['platforms'],
     media: mediaConfig(e, publicUrl),

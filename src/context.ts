@@ -216,7 +216,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
   publishing.scheduler = (p, postType, body, targets) => scheduling.fromPublish(p, postType, body, targets);
   const scheduleWorker = new ScheduleWorker(
     { db, store: scheduling.store, publishing, workspaces, connections: connectionStore, credits, clock, logger: logger.child({ component: 'scheduler' }), queue: scheduleQueue },
-    { pollMs: sc.pollMs, batchSize: sc.batchSize, leaseMs: sc.leaseSeconds * 1000, graceSeconds: sc.graceSeconds, maxAttempts: sc.maxAttempts },
+    { pollMs: sc.pollMs, batchSize: sc.batchSize, concurrency: sc.concurrency, leaseMs: sc.leaseSeconds * 1000, graceSeconds: sc.graceSeconds, maxAttempts: sc.maxAttempts },
   );
   scheduling.publishNowHook = (row) => scheduleWorker.execute(row);
   return {

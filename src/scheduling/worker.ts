@@ -11,7 +11,7 @@ import { FULL_SCOPE } from '../auth/scopes.ts';
 import type { WorkspaceService } from '../auth/workspaces.ts';
 import type { ConnectionStore } from '../connections/store.ts';
 import type { Db } from '../db/client.ts';
-import { and, eq, inArray, isNull, lt, lte, gte, or, sql } from '../db/orm.ts';
+import { and, eq, inArray, isNull, lt, lte, gte, notInArray, or, sql } from '../db/orm.ts';
 import { scheduledPosts } from '../db/schema-scheduling.ts';
 import { AppError } from '../errors.ts';
 import type { PostType } from '../platforms/publishing.ts';
@@ -39,8 +39,11 @@ export interface WorkerDeps {
 
 export interface WorkerOptions {
   pollMs: number;
+  /** Most entries one claim takes. */
   batchSize: number;
-  /** How long a claim lasts; longer than any one run (targets run in parallel, each bounded). */
+  /** Most entries this worker publishes at once; a claim takes only as many as there are free slots. */
+  concurrency: number;
+  /** How long a claim lasts without a heartbeat; the worker renews it every third of it while publishing. */
   leaseMs: number;
   graceSeconds: number;
   maxAttempts: number;
@@ -57,13 +60,22 @@ export class ScheduleWorker {
   afterLedger: ((row: ScheduledRow) => void | Promise<void>) | undefined;
   readonly #d: WorkerDeps;
   readonly #o: WorkerOptions;
+  /** Entries this process is publishing now: never claimed again here, and their leases are renewed. */
+  readonly #inFlight = new Map<string, Promise<void>>();
   #running = false;
   #loop: Promise<void> | undefined;
   #wake: (() => void) | undefined;
+  #heartbeat: NodeJS.Timeout | undefined;
+  /** More was due than there were free slots: a finishing run wakes the loop instead of waiting for the poll. */
+  #backlog = false;
 
   constructor(deps: WorkerDeps, opts: WorkerOptions) {
     this.#d = deps;
     this.#o = opts;
+  }
+
+  get inFlight(): number {
+    return this.#inFlight.size;
   }
 
   start(): void {
@@ -71,21 +83,23 @@ export class ScheduleWorker {
     this.#running = true;
     const queue = this.#d.queue;
     if (queue) {
-      queue.work((ids) => this.#runClaimed(ids)).catch((err: unknown) => this.#d.logger.error({ err }, 'job queue did not start; the scan alone publishes'));
+      queue.work((ids) => this.#runQueued(ids)).catch((err: unknown) => this.#d.logger.error({ err }, 'job queue did not start; the scan alone publishes'));
     }
+    this.#heartbeat = setInterval(() => void this.#renewLeases(), Math.max(Math.floor(this.#o.leaseMs / 3), 200));
+    this.#heartbeat.unref();
     // With pg-boss waking us at each entry's time the scan is only the backstop (entries created while
-    // no queue ran, expired leases), so it runs less often.
+    // no queue ran, expired leases, a backlog larger than the free slots), so it runs less often.
     const every = queue ? Math.max(this.#o.pollMs, 5000) : this.#o.pollMs;
     this.#loop = (async () => {
       while (this.#running) {
-        let n = 0;
+        let more = false;
         try {
-          n = await this.tick();
+          more = await this.#round();
         } catch (err) {
           this.#d.logger.error({ err }, 'scheduler tick failed');
         }
-        // A full batch means there may be more due right now: claim again without waiting.
-        if (n < this.#o.batchSize && this.#running) await new Promise<void>((r) => { this.#wake = r; setTimeout(r, every).unref(); });
+        // A full claim with slots left means there may be more due right now: claim again without waiting.
+        if (!more && this.#running) await new Promise<void>((r) => { this.#wake = r; setTimeout(r, every).unref(); });
       }
     })();
   }
@@ -95,23 +109,74 @@ export class ScheduleWorker {
     this.#wake?.();
     await this.#loop;
     await this.#d.queue?.stop();
+    // Runs in flight finish (their claims would otherwise wait out the lease); the caller bounds the wait.
+    await Promise.allSettled(this.#inFlight.values());
+    clearInterval(this.#heartbeat);
   }
 
-  /** One round: fail what was missed, claim what is due, publish it. Returns how many were claimed. */
+  /** One round, awaited to the end (tests and tools): fail what was missed, claim what is due, publish it. Returns how many were claimed. */
   async tick(): Promise<number> {
     await this.#failMissed();
-    const rows = await this.#claim();
-    await Promise.all(rows.map((r) => this.execute(r)));
+    const rows = await this.#claim(undefined, this.#free());
+    await Promise.all(rows.map((r) => this.#launch(r)));
     return rows.length;
   }
 
-  /** The pg-boss handler: claim these entries if they are (still) due, and publish them. */
-  async #runClaimed(ids: string[]): Promise<void> {
-    const rows = await this.#claim(ids);
-    await Promise.all(rows.map((r) => this.execute(r)));
-    // pg-boss fetches once per polling interval even with a backlog: after a full batch, let the scan
-    // claim whatever else is due right away.
-    if (ids.length >= this.#o.batchSize) this.#wake?.();
+  #free(): number {
+    return Math.max(0, Math.min(this.#o.batchSize, this.#o.concurrency - this.#inFlight.size));
+  }
+
+  /** The loop's round: claims up to the free slots and starts them without waiting. True when more may be due now. */
+  async #round(): Promise<boolean> {
+    await this.#failMissed();
+    const limit = this.#free();
+    if (limit === 0) {
+      this.#backlog = true;
+      return false;
+    }
+    const rows = await this.#claim(undefined, limit);
+    for (const r of rows) void this.#launch(r);
+    this.#backlog = rows.length === limit;
+    return this.#backlog && this.#free() > 0;
+  }
+
+  #launch(row: ScheduledRow): Promise<void> {
+    const run = this.execute(row)
+      .catch((err: unknown) => this.#d.logger.error({ err, scheduledPost: row.id }, 'scheduled publish could not be finished; its lease will expire and it will be resumed'))
+      .finally(() => {
+        this.#inFlight.delete(row.id);
+        if (this.#backlog) this.#wake?.();
+      });
+    this.#inFlight.set(row.id, run);
+    return run;
+  }
+
+  /** The pg-boss handler: claim these entries if they are (still) due, and start them. The job is only a wake-up, so it ends at once. */
+  async #runQueued(ids: string[]): Promise<void> {
+    const wanted = ids.filter((id) => !this.#inFlight.has(id));
+    const limit = Math.min(this.#free(), wanted.length);
+    const rows = limit > 0 ? await this.#claim(wanted, limit) : [];
+    for (const r of rows) void this.#launch(r);
+    // More due than free slots, or a full batch (pg-boss fetches once per polling interval even with a
+    // backlog): let the scan claim the rest as soon as it can.
+    if (rows.length < wanted.length || ids.length >= this.#o.batchSize) {
+      this.#backlog = true;
+      if (this.#free() > 0) this.#wake?.();
+    }
+  }
+
+  /** Heartbeat: a claim stays ours while we publish it, so a short lease only bounds how long a dead worker's posts wait. */
+  async #renewLeases(): Promise<void> {
+    const ids = [...this.#inFlight.keys()];
+    if (!ids.length) return;
+    try {
+      await this.#d.db
+        .update(scheduledPosts)
+        .set({ claimedUntil: new Date(this.#d.clock().getTime() + this.#o.leaseMs) })
+        .where(and(inArray(scheduledPosts.id, ids), eq(scheduledPosts.claimedBy, this.id), eq(scheduledPosts.status, 'publishing')));
+    } catch (err) {
+      this.#d.logger.warn({ err }, 'could not renew the scheduling leases');
+    }
   }
 
   async #failMissed(): Promise<void> {
@@ -130,7 +195,8 @@ export class ScheduleWorker {
     for (const r of missed) this.metrics.failure(r.platform);
   }
 
-  async #claim(only?: string[]): Promise<ScheduledRow[]> {
+  async #claim(only: string[] | undefined, limit: number): Promise<ScheduledRow[]> {
+    if (limit <= 0) return [];
     const now = this.#d.clock();
     const cutoff = new Date(now.getTime() - this.#o.graceSeconds * 1000);
     const due = and(eq(scheduledPosts.status, 'scheduled'), lte(scheduledPosts.scheduledTime, now), gte(scheduledPosts.scheduledTime, cutoff));
@@ -138,7 +204,9 @@ export class ScheduleWorker {
     const stale = and(eq(scheduledPosts.status, 'publishing'), or(isNull(scheduledPosts.claimedUntil), lt(scheduledPosts.claimedUntil, now)));
     return this.#d.db.transaction(async (txRaw) => {
       const tx = txRaw as unknown as Db;
-      const pick = tx.select({ id: scheduledPosts.id }).from(scheduledPosts).where(and(or(due, stale), only ? inArray(scheduledPosts.id, only) : undefined)).orderBy(scheduledPosts.scheduledTime).limit(this.#o.batchSize).for('update', { skipLocked: true });
+      // Never an entry this process is already publishing (its lease may have lapsed while the event loop was busy).
+      const mine = this.#inFlight.size ? notInArray(scheduledPosts.id, [...this.#inFlight.keys()]) : undefined;
+      const pick = tx.select({ id: scheduledPosts.id }).from(scheduledPosts).where(and(or(due, stale), only ? inArray(scheduledPosts.id, only) : undefined, mine)).orderBy(scheduledPosts.scheduledTime).limit(limit).for('update', { skipLocked: true });
       const before = await pick;
       if (!before.length) return [];
       const ids = before.map((b) => b.id);
