@@ -55,6 +55,7 @@ const envSchema = z.object({
   HERALD_PROFILE_CACHE_SECONDS: z.coerce.number().int().min(0).default(900),
   HERALD_PLATFORM_TIMEOUT_SECONDS: z.coerce.number().min(1).max(600).default(30),
   HERALD_PUBLISH_WAIT_SECONDS: z.coerce.number().min(1).max(900).default(120),
+  HERALD_PUBLISH_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(2000),
   HERALD_SCHEDULE_GRACE_SECONDS: z.coerce.number().int().min(0).default(6 * 3600),
   HERALD_SCHEDULER_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(500),
   HERALD_SCHEDULER_BATCH: z.coerce.number().int().min(1).max(500).default(20),
@@ -142,6 +143,8 @@ export interface Config {
   platformTimeoutSeconds: number;
   /** How long a publish request waits for each network, asynchronous processing included. */
   publishWaitSeconds: number;
+  /** Pause between status checks of a post the network is still processing. */
+  publishPollMs: number;
   /** Scheduled posts: see docs/scheduling.md. */
   scheduling: { graceSeconds: number; pollMs: number; batchSize: number; concurrency: number; maxAttempts: number; stallSeconds: number; inProcessWorker: boolean; leaseSeconds: number; queue: 'pgboss' | 'scan' };
   platforms: Record<(typeof PLATFORM_SLUGS)[number], PlatformEnvConfig>;
@@ -248,6 +251,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     profileCacheSeconds: e.HERALD_PROFILE_CACHE_SECONDS,
     platformTimeoutSeconds: e.HERALD_PLATFORM_TIMEOUT_SECONDS,
     publishWaitSeconds: e.HERALD_PUBLISH_WAIT_SECONDS,
+    publishPollMs: e.HERALD_PUBLISH_POLL_MS,
     scheduling: {
       graceSeconds: e.HERALD_SCHEDULE_GRACE_SECONDS,
       pollMs: e.HERALD_SCHEDULER_POLL_MS,

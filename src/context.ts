@@ -205,6 +205,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     clock,
     logger: logger.child({ component: 'publishing' }),
     targetTimeoutMs: config.publishWaitSeconds * 1000,
+    pollIntervalMs: config.publishPollMs,
   });
   workspaces.planChanged.push(() => apiKeys.invalidate(), () => auth.invalidate());
   const sc = config.scheduling;

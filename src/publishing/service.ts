@@ -35,6 +35,8 @@ export interface PublishingDeps {
   logger: Logger;
   /** Longest a request waits for one network, processing included, before answering "still processing". */
   targetTimeoutMs: number;
+  /** Pause between status checks of a post the network is still processing (HERALD_PUBLISH_POLL_MS). */
+  pollIntervalMs?: number;
 }
 
 export interface PublishReply {

@@ -85,8 +85,6 @@ export class ScheduleWorker {
     if (queue) {
       queue.work((ids) => this.#runQueued(ids)).catch((err: unknown) => this.#d.logger.error({ err }, 'job queue did not start; the scan alone publishes'));
     }
-    this.#heartbeat = setInterval(() => void this.#renewLeases(), Math.max(Math.floor(this.#o.leaseMs / 3), 200));
-    this.#heartbeat.unref();
     // With pg-boss waking us at each entry's time the scan is only the backstop (entries created while
     // no queue ran, expired leases, a backlog larger than the free slots), so it runs less often.
     const every = queue ? Math.max(this.#o.pollMs, 5000) : this.#o.pollMs;
@@ -111,7 +109,6 @@ export class ScheduleWorker {
     await this.#d.queue?.stop();
     // Runs in flight finish (their claims would otherwise wait out the lease); the caller bounds the wait.
     await Promise.allSettled(this.#inFlight.values());
-    clearInterval(this.#heartbeat);
   }
 
   /** One round, awaited to the end (tests and tools): fail what was missed, claim what is due, publish it. Returns how many were claimed. */
@@ -145,9 +142,18 @@ export class ScheduleWorker {
       .catch((err: unknown) => this.#d.logger.error({ err, scheduledPost: row.id }, 'scheduled publish could not be finished; its lease will expire and it will be resumed'))
       .finally(() => {
         this.#inFlight.delete(row.id);
+        if (!this.#inFlight.size) {
+          clearInterval(this.#heartbeat);
+          this.#heartbeat = undefined;
+        }
         if (this.#backlog) this.#wake?.();
       });
     this.#inFlight.set(row.id, run);
+    // The heartbeat runs while anything is in flight.
+    if (!this.#heartbeat) {
+      this.#heartbeat = setInterval(() => void this.#renewLeases(), Math.max(Math.floor(this.#o.leaseMs / 3), 100));
+      this.#heartbeat.unref();
+    }
     return run;
   }
 

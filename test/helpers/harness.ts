@@ -63,6 +63,8 @@ export interface HarnessOptions {
   /** Listen on a real loopback port with the sandbox mounted: adapters then talk HTTP to the simulators. */
   sandbox?: boolean;
   overrides?: Omit<ContextOverrides, 'database' | 'logger' | 'clock'>;
+  /** Hooks on the app before any route (e.g. watching the sandbox's calls). */
+  configureApp?: (app: FastifyInstance) => void;
 }
 
 export async function createHarness(opts: HarnessOptions = {}): Promise<Harness> {
@@ -88,7 +90,7 @@ export async function createHarness(opts: HarnessOptions = {}): Promise<Harness>
     ...(opts.clock ? { clock: opts.clock } : {}),
     ...opts.overrides,
   });
-  const app = await buildApp(ctx);
+  const app = await buildApp(ctx, { configure: opts.configureApp });
   if (opts.sandbox) await app.listen({ port, host: '127.0.0.1' });
   else await app.ready();
   let n = 0;

@@ -7,6 +7,8 @@ import { scriptedAdapters, type Script } from '../publishing/helpers.ts';
 import { PlatformError } from '../../src/platforms/types.ts';
 import { HOUR, TestClock, action, cancel, get, patch, schedule } from './helpers.ts';
 import { schedulerReadiness } from '../../src/scheduling/readiness.ts';
+import { ScheduleWorker } from '../../src/scheduling/worker.ts';
+import pino from 'pino';
 
 const script: Script = { calls: [], behaviour: {} };
 const clock = new TestClock('2026-11-20T10:00:00Z');
@@ -29,6 +31,14 @@ async function scheduleOne(text: string, inMs = 60_000, platforms = ['bluesky'])
   return res.json().scheduled[0].scheduled_post_id;
 }
 const worker = () => h.ctx.scheduleWorker;
+/** Waits for something a timer in the code under test does (no fixed sleeps). */
+async function until(what: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!(await what())) {
+    if (Date.now() > end) throw new Error('condition not reached in time');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
 const callsFor = (text: string) => script.calls.filter((c) => c.req.text === text);
 
 describe('the worker', () => {
@@ -141,6 +151,38 @@ describe('the worker', () => {
     } finally {
       delete script.behaviour.threads;
     }
+  });
+
+  it('keeps its claim alive while a publish outlasts the lease; another worker cannot take it meanwhile', async () => {
+    const id = await scheduleOne('slow publish');
+    clock.advance(60_000);
+    const opts = { pollMs: 100, batchSize: 5, concurrency: 5, leaseMs: 600, graceSeconds: 3600, maxAttempts: 3 };
+    const deps = { db: h.ctx.database.db, store: h.ctx.scheduling.store, publishing: h.ctx.publishing, workspaces: h.ctx.workspaces, connections: h.ctx.connectionStore, credits: h.ctx.credits, clock: clock.fn, logger: pino({ level: 'silent' }) };
+    const [a, b] = [new ScheduleWorker(deps, opts), new ScheduleWorker(deps, opts)];
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    script.behaviour.bluesky = async (_req, journal) => {
+      await gate;
+      await journal.record('post_id', 'bluesky-slow');
+      return { state: 'published', postId: 'bluesky-slow', permalink: null };
+    };
+    try {
+      const run = a.tick();
+      await until(async () => callsFor('slow publish').length === 1);
+      // Time passes well beyond the lease while the network call is still open…
+      clock.advance(10_000);
+      // …and the heartbeat (every third of the lease) moves the lease past the new time.
+      await until(async () => (await h.ctx.scheduling.store.byId(id))!.claimedUntil!.getTime() > clock.now.getTime());
+      expect(await b.tick()).toBe(0);
+      expect(await a.tick()).toBe(0);
+      release();
+      await run;
+    } finally {
+      delete script.behaviour.bluesky;
+      release();
+    }
+    expect(await get(h, u, id)).toMatchObject({ status: 'published', published_post_id: 'bluesky-slow' });
+    expect(callsFor('slow publish')).toHaveLength(1);
   });
 
   it('refuses edits while publishing, and stops before the network when cancelled meanwhile', async () => {

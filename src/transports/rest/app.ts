@@ -26,6 +26,8 @@ import { storageRoutes } from './routes/storage.ts';
 export interface BuildOptions {
   /** Process-level metrics (event loop, memory); off in tests that build many apps. */
   defaultMetrics?: boolean;
+  /** Runs on the bare instance before anything is registered, so its hooks see every route (tests observe the sandbox with it). */
+  configure?: (app: FastifyInstance) => void;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
@@ -43,6 +45,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
       return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     },
   });
+  opts.configure?.(app);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.addHook('onRequest', async (req, reply) => {
