@@ -1,0 +1,215 @@
+// Crash safety of scheduled publishing, with real processes: a `herald worker` is SIGKILLed at random
+// points of multi-step publishes (YouTube resumable upload, Instagram carousel containers, TikTok chunked
+// upload) 50 times and restarted each time. Every post must end published, and each network must hold
+// exactly one post per scheduled post (counted in the simulators' state).
+//
+// The kill is placed by watching the worker's calls to the simulators (which run in this test process):
+// at the k-th call of a round, chosen at random, the worker is killed either BEFORE the simulator acts
+// (the call never reached the network) or AFTER it acted but before the answer is sent (the network has
+// done it, Herald never learns). Together they cover "before the network call", "during a multi-step
+// upload" and "after the network accepted the post but before Herald recorded it".
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { FastifyRequest } from 'fastify';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHarness, type Harness, type TestUser } from '../helpers/harness.ts';
+import { connect } from '../connections/helpers.ts';
+import { writeMp4 } from '../media/helpers/video-fixtures.ts';
+import { schedule } from './helpers.ts';
+
+if (!process.env.DATABASE_URL) {
+  console.warn('[herald tests] DATABASE_URL is not set: the SIGKILL chaos test (worker processes) does NOT run here.');
+}
+
+// CHAOS_KILLS lowers the count while debugging; CHAOS_VERBOSE prints each round.
+const KILLS = Number(process.env.CHAOS_KILLS ?? 50);
+const WATCHED = /^\/sandbox\/(youtube|instagram|tiktok)\//;
+
+interface Chaos {
+  armed: boolean;
+  seen: number;
+  k: number;
+  phase: 'before' | 'after';
+  victim: FastifyRequest | undefined;
+  kills: { round: number; k: number; phase: string; call: string }[];
+}
+const chaos: Chaos = { armed: false, seen: 0, k: 0, phase: 'before', victim: undefined, kills: [] };
+let round = 0;
+let worker: ChildProcess | undefined;
+let startWorker: () => ChildProcess = () => {
+  throw new Error('not ready');
+};
+
+async function killWorker(call: string): Promise<void> {
+  const w = worker;
+  chaos.armed = false;
+  chaos.kills.push({ round, k: chaos.k, phase: chaos.phase, call });
+  if (w && w.exitCode === null && w.signalCode === null) {
+    const exited = new Promise((r) => w.once('exit', r));
+    w.kill('SIGKILL');
+    await exited;
+  }
+  // Restarted at once, as a supervisor would; it resumes the dead worker's claims once their lease passes.
+  worker = startWorker();
+}
+
+let h: Harness;
+let u: TestUser;
+let videoId: string;
+let imageIds: string[];
+
+beforeAll(async () => {
+  if (!process.env.DATABASE_URL) return;
+  h = await createHarness({
+    sandbox: true,
+    clock: () => new Date(),
+    env: { HERALD_PUBLISH_WAIT_SECONDS: '60' },
+    configureApp: (app) => {
+      app.addHook('onRequest', async (req, reply) => {
+        if (!chaos.armed || !WATCHED.test(req.url)) return;
+        chaos.seen += 1;
+        if (chaos.seen !== chaos.k) return;
+        if (chaos.phase === 'before') {
+          await killWorker(`${req.method} ${req.url.split('?')[0]} (before the network acted)`);
+          return reply.code(503).send({ error: 'the caller was killed' });
+        }
+        chaos.victim = req;
+      });
+      app.addHook('onSend', async (req, _reply, payload) => {
+        if (chaos.victim !== req) return payload;
+        chaos.victim = undefined;
+        await killWorker(`${req.method} ${req.url.split('?')[0]} (after the network acted)`);
+        return payload;
+      });
+    },
+  });
+  await fetch(`${h.url}/sandbox/_config`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ processingMs: 0, maxRequests: 2000, publishLimits: { instagram: 100_000 } }) });
+  u = await h.signup();
+  await h.setPlan(u.workspaceId, 'pro');
+  for (const p of ['youtube', 'instagram', 'tiktok']) await connect(h, u, p);
+
+  // 21 MiB: three resumable chunks on YouTube (8 MiB), two on TikTok (10 MiB, the rest rides with the last).
+  const video = join(tmpdir(), `herald-chaos-${randomUUID()}.mp4`);
+  await writeMp4(video, { width: 1080, height: 1920, durationSec: 12, mdatBytes: 21 * 1024 * 1024, audio: true, moovFirst: true });
+  const owner = { workspaceId: u.workspaceId, platform: null, platformUserId: null };
+  videoId = (await h.ctx.media.add(owner, { file: { path: video, size: (await stat(video)).size, filename: 'chaos.mp4' } }, 'video', ['body', 'media'])).id;
+  imageIds = [];
+  for (const colour of ['#336699', '#993366']) {
+    const path = join(tmpdir(), `herald-chaos-${randomUUID()}.jpg`);
+    await writeFile(path, await sharp({ create: { width: 1080, height: 1080, channels: 3, background: colour } }).jpeg().toBuffer());
+    imageIds.push((await h.ctx.media.add(owner, { file: { path, size: (await stat(path)).size, filename: 'chaos.jpg' } }, 'image', ['body', 'media'])).id);
+  }
+
+  const bin = fileURLToPath(new URL('../../bin/herald.js', import.meta.url));
+  const env = {
+    ...process.env,
+    DATABASE_URL: h.config.databaseUrl!,
+    HERALD_DATA_DIR: h.config.dataDir,
+    HERALD_PUBLIC_URL: h.url,
+    HERALD_SANDBOX: '1',
+    HERALD_PLANS_FILE: h.config.plansFile!,
+    HERALD_LOG_LEVEL: 'warn',
+    HERALD_SCHEDULER_QUEUE: 'scan',
+    HERALD_SCHEDULER_POLL_MS: '100',
+    // Short, so a dead worker's claims are resumed quickly; live claims are renewed by the heartbeat.
+    HERALD_SCHEDULER_LEASE_SECONDS: '1',
+    HERALD_PUBLISH_WAIT_SECONDS: '60',
+    HERALD_PUBLISH_POLL_MS: '200',
+  };
+  startWorker = () => spawn(process.execPath, [bin, 'worker'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+}, 120_000);
+
+afterAll(async () => {
+  const w = worker;
+  if (w && w.exitCode === null && w.signalCode === null) {
+    const exited = new Promise((r) => w.once('exit', r));
+    w.kill('SIGTERM');
+    await exited;
+  }
+  await h?.close();
+});
+
+type Posts = Record<string, { posts: unknown[] }>;
+const state = async () => (await (await fetch(`${h.url}/sandbox/_state`)).json()) as Posts;
+/** Posts on a network that carry this round's marker (in a title or caption). */
+const postsWith = (s: Posts, platform: string, marker: string) => s[platform]!.posts.filter((p) => JSON.stringify(p).includes(marker)).length;
+
+async function until(what: () => Promise<boolean>, timeoutMs: number, why: () => Promise<string>): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!(await what())) {
+    if (Date.now() > end) throw new Error(`not reached in ${timeoutMs} ms: ${await why()}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** Schedules this round's three posts (due at once) and waits until every one has ended. */
+async function playRound(marker: string): Promise<string[]> {
+  const t0 = Date.now();
+  const due = new Date(Date.now() + 60_000).toISOString();
+  const video = await schedule(h, u, { post_type: 'video', platforms: ['youtube', 'tiktok'], default_text: `Video ${marker}`, video_id: videoId, scheduled_time: due, youtube: { youtube_title: `Video ${marker}` }, tiktok: { privacy_level: 'SELF_ONLY' } });
+  expect(video.statusCode, video.body).toBe(200);
+  const carousel = await schedule(h, u, { post_type: 'carousel', platforms: ['instagram'], default_text: `Carousel ${marker}`, image_ids: imageIds, scheduled_time: due });
+  expect(carousel.statusCode, carousel.body).toBe(200);
+  const ids = [...video.json().scheduled, ...carousel.json().scheduled].map((s: { scheduled_post_id: string }) => s.scheduled_post_id);
+  await h.ctx.database.db.execute(`update scheduled_posts set scheduled_time = now() where id in (${ids.map((i) => `'${i}'`).join(',')})` as never);
+  const rows = () => Promise.all(ids.map((id) => h.ctx.scheduling.store.byId(id)));
+  await until(
+    async () => (await rows()).every((r) => r!.status === 'published' || r!.status === 'failed'),
+    120_000,
+    async () => JSON.stringify((await rows()).map((r) => ({ platform: r!.platform, status: r!.status, error: r!.errorMessage }))),
+  );
+  if (process.env.CHAOS_VERBOSE) console.log(`round ${round}: ${Date.now() - t0} ms, kills ${chaos.kills.length}`);
+  return ids;
+}
+
+describe.skipIf(!process.env.DATABASE_URL)('a worker SIGKILLed at random points of multi-step publishes', () => {
+  it(`loses nothing and publishes nothing twice, over ${KILLS} kills`, { timeout: 900_000 }, async () => {
+    worker = startWorker();
+    // A round without a kill: how many calls a round makes, so the kill points cover all of them.
+    const calibration = `chaos-${randomUUID().slice(0, 8)}`;
+    chaos.armed = true;
+    chaos.k = Number.POSITIVE_INFINITY;
+    chaos.seen = 0;
+    await playRound(calibration);
+    const callsPerRound = chaos.seen;
+    expect(callsPerRound).toBeGreaterThanOrEqual(10);
+
+    const markers = [calibration];
+    const allIds: string[] = [];
+    while (chaos.kills.length < KILLS) {
+      round += 1;
+      expect(round, 'too many rounds without a kill').toBeLessThan(KILLS * 3);
+      const marker = `chaos-${randomUUID().slice(0, 8)}`;
+      markers.push(marker);
+      chaos.seen = 0;
+      chaos.k = 1 + Math.floor(Math.random() * callsPerRound);
+      chaos.phase = Math.random() < 0.5 ? 'before' : 'after';
+      chaos.armed = true;
+      allIds.push(...(await playRound(marker)));
+      chaos.armed = false;
+      chaos.victim = undefined;
+    }
+
+    // Zero lost: every entry published, with the network's id.
+    const rows = await Promise.all(allIds.map((id) => h.ctx.scheduling.store.byId(id)));
+    const notPublished = rows.filter((r) => r!.status !== 'published').map((r) => `${r!.platform}: ${r!.status} ${r!.errorMessage}`);
+    expect(notPublished).toEqual([]);
+    expect(rows.every((r) => r!.publishedPostId)).toBe(true);
+    // Zero duplicates: exactly one post per round and network.
+    const s = await state();
+    const counts = markers.map((m) => ({ m, youtube: postsWith(s, 'youtube', m), tiktok: postsWith(s, 'tiktok', m), instagram: postsWith(s, 'instagram', m) }));
+    const wrong = counts.filter((c) => c.youtube !== 1 || c.tiktok !== 1 || c.instagram !== 1);
+    expect(wrong, JSON.stringify(chaos.kills.filter((k) => wrong.some((w) => markers.indexOf(w.m) === k.round)))).toEqual([]);
+    // The kills really were spread over the flows, both before and after the network acted (a few
+    // kills, e.g. CHAOS_KILLS=3 while debugging, may not reach all three).
+    if (KILLS >= 20) {
+      expect(new Set(chaos.kills.map((k) => k.phase)).size).toBe(2);
+      expect(new Set(chaos.kills.map((k) => k.call.split('/')[2])).size).toBe(3);
+    }
+  });
+});
