@@ -8,19 +8,18 @@
 // (the call never reached the network) or AFTER it acted but before the answer is sent (the network has
 // done it, Herald never learns). Together they cover "before the network call", "during a multi-step
 // upload" and "after the network accepted the post but before Herald recorded it".
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { FastifyRequest } from 'fastify';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness, type TestUser } from '../helpers/harness.ts';
 import { connect } from '../connections/helpers.ts';
 import { writeMp4 } from '../media/helpers/video-fixtures.ts';
-import { schedule } from './helpers.ts';
+import { schedule, stopAll, until, workerLauncher } from './helpers.ts';
 
 if (!process.env.DATABASE_URL) {
   console.warn('[herald tests] DATABASE_URL is not set: the SIGKILL chaos test (worker processes) does NOT run here.');
@@ -46,14 +45,9 @@ let startWorker: () => ChildProcess = () => {
 };
 
 async function killWorker(call: string): Promise<void> {
-  const w = worker;
   chaos.armed = false;
   chaos.kills.push({ round, k: chaos.k, phase: chaos.phase, call });
-  if (w && w.exitCode === null && w.signalCode === null) {
-    const exited = new Promise((r) => w.once('exit', r));
-    w.kill('SIGKILL');
-    await exited;
-  }
+  await stopAll([worker], 'SIGKILL');
   // Restarted at once, as a supervisor would; it resumes the dead worker's claims once their lease passes.
   worker = startWorker();
 }
@@ -105,32 +99,18 @@ beforeAll(async () => {
     imageIds.push((await h.ctx.media.add(owner, { file: { path, size: (await stat(path)).size, filename: 'chaos.jpg' } }, 'image', ['body', 'media'])).id);
   }
 
-  const bin = fileURLToPath(new URL('../../bin/herald.js', import.meta.url));
-  const env = {
-    ...process.env,
-    DATABASE_URL: h.config.databaseUrl!,
-    HERALD_DATA_DIR: h.config.dataDir,
-    HERALD_PUBLIC_URL: h.url,
-    HERALD_SANDBOX: '1',
-    HERALD_PLANS_FILE: h.config.plansFile!,
-    HERALD_LOG_LEVEL: 'warn',
+  startWorker = workerLauncher(h, {
     HERALD_SCHEDULER_QUEUE: 'scan',
     HERALD_SCHEDULER_POLL_MS: '100',
     // Short, so a dead worker's claims are resumed quickly; live claims are renewed by the heartbeat.
     HERALD_SCHEDULER_LEASE_SECONDS: '1',
     HERALD_PUBLISH_WAIT_SECONDS: '60',
     HERALD_PUBLISH_POLL_MS: '200',
-  };
-  startWorker = () => spawn(process.execPath, [bin, 'worker'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  });
 }, 120_000);
 
 afterAll(async () => {
-  const w = worker;
-  if (w && w.exitCode === null && w.signalCode === null) {
-    const exited = new Promise((r) => w.once('exit', r));
-    w.kill('SIGTERM');
-    await exited;
-  }
+  await stopAll([worker]);
   await h?.close();
 });
 
@@ -138,14 +118,6 @@ type Posts = Record<string, { posts: unknown[] }>;
 const state = async () => (await (await fetch(`${h.url}/sandbox/_state`)).json()) as Posts;
 /** Posts on a network that carry this round's marker (in a title or caption). */
 const postsWith = (s: Posts, platform: string, marker: string) => s[platform]!.posts.filter((p) => JSON.stringify(p).includes(marker)).length;
-
-async function until(what: () => Promise<boolean>, timeoutMs: number, why: () => Promise<string>): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!(await what())) {
-    if (Date.now() > end) throw new Error(`not reached in ${timeoutMs} ms: ${await why()}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 /** Schedules this round's three posts (due at once) and waits until every one has ended. */
 async function playRound(marker: string): Promise<string[]> {

@@ -1,12 +1,10 @@
 // Scheduled posts through the real adapters to the simulators: one post per scheduled post, counted in
 // the simulators' state; on PostgreSQL, also two `herald worker` processes sharing one queue, one of
 // them SIGKILLed mid-way, publishing 1,000 due posts.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness, type TestUser } from '../helpers/harness.ts';
 import { connect } from '../connections/helpers.ts';
-import { schedule } from './helpers.ts';
+import { schedule, stopAll, until, workerLauncher } from './helpers.ts';
 
 if (!process.env.DATABASE_URL) {
   // Several worker processes need PostgreSQL (embedded PGlite is one process by design); CI runs this file on both.
@@ -27,14 +25,6 @@ const linkedinPosts = async () => ((await (await fetch(`${h.url}/sandbox/_state`
 const soon = () => new Date(Date.now() + 60_000).toISOString();
 /** Time passing, without waiting: the posts' time is moved into the past. */
 const makeDue = (ids: string[]) => h.ctx.database.db.execute(`update scheduled_posts set scheduled_time = now() - interval '1 second' where id in (${ids.map((i) => `'${i}'`).join(',')})` as never);
-
-async function until(what: () => Promise<boolean>, timeoutMs: number): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!(await what())) {
-    if (Date.now() > end) throw new Error('condition not reached in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 describe('scheduled posts on the simulators', () => {
   it('publishes a scheduled LinkedIn post exactly once', async () => {
@@ -68,22 +58,13 @@ describe('scheduled posts on the simulators', () => {
     }
     // All due now; their pg-boss wake-ups still say "in a minute", so the workers' scans find them first.
     await makeDue(ids);
-    const bin = fileURLToPath(new URL('../../bin/herald.js', import.meta.url));
-    const env = {
-      ...process.env,
-      DATABASE_URL: h.config.databaseUrl!,
-      HERALD_DATA_DIR: h.config.dataDir,
-      HERALD_PUBLIC_URL: h.url,
-      HERALD_SANDBOX: '1',
-      HERALD_PLANS_FILE: h.config.plansFile!,
-      HERALD_LOG_LEVEL: 'warn',
+    const start = workerLauncher(h, {
       HERALD_SCHEDULER_POLL_MS: '100',
       HERALD_SCHEDULER_BATCH: '10',
       HERALD_SCHEDULER_CONCURRENCY: '20',
       HERALD_SCHEDULER_LEASE_SECONDS: '3',
       HERALD_PUBLISH_WAIT_SECONDS: '10',
-    };
-    const start = (): ChildProcess => spawn(process.execPath, [bin, 'worker'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+    });
     const workers = [start(), start()];
     const sql = (q: string) => h.ctx.database.db.execute(q as never) as unknown as Promise<{ rows: Record<string, unknown>[] }>;
     const inIds = `(${ids.map((i) => `'${i}'`).join(',')})`;
@@ -104,8 +85,7 @@ describe('scheduled posts on the simulators', () => {
       // Both processes took part.
       expect(new Set((await claims()).map((r) => /claimed by (worker-[\w-]+)/.exec(r)?.[1])).size).toBeGreaterThanOrEqual(2);
     } finally {
-      for (const w of workers) if (w.exitCode === null && w.signalCode === null) w.kill('SIGTERM');
-      await Promise.all(workers.map((w) => (w.exitCode !== null || w.signalCode ? undefined : new Promise((r) => w.once('exit', r)))));
+      await stopAll(workers);
     }
   });
 });

@@ -1,4 +1,7 @@
-// Scheduling tests: a clock the test moves, and the worker driven tick by tick (no sleeps).
+// Scheduling tests: a clock the test moves, and the worker driven tick by tick (no sleeps); for the
+// multi-process tests, `herald worker` processes against the harness's PostgreSQL and sandbox.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import type { Harness, TestUser } from '../helpers/harness.ts';
 import { asUser } from '../helpers/harness.ts';
 
@@ -31,3 +34,41 @@ export const patch = (h: Harness, u: TestUser, id: string, payload: Record<strin
   h.req({ method: 'PATCH', url: `/unified/scheduled-posts/${id}`, headers: asUser(u), payload });
 
 export const cancel = (h: Harness, u: TestUser, id: string) => h.req({ method: 'DELETE', url: `/unified/scheduled-posts/${id}`, headers: asUser(u) });
+
+/** Waits for a condition that something else (a timer, another process) brings about; no fixed sleeps. */
+export async function until(what: () => Promise<boolean>, timeoutMs = 20_000, why?: () => Promise<string>): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!(await what())) {
+    if (Date.now() > end) throw new Error(`condition not reached in ${timeoutMs} ms${why ? `: ${await why()}` : ''}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+const BIN = fileURLToPath(new URL('../../bin/herald.js', import.meta.url));
+
+/** Starts `herald worker` processes on the harness's database, publishing to its sandbox. */
+export function workerLauncher(h: Harness, env: Record<string, string>): () => ChildProcess {
+  const full = {
+    ...process.env,
+    DATABASE_URL: h.config.databaseUrl!,
+    HERALD_DATA_DIR: h.config.dataDir,
+    HERALD_PUBLIC_URL: h.url,
+    HERALD_SANDBOX: '1',
+    HERALD_PLANS_FILE: h.config.plansFile!,
+    HERALD_LOG_LEVEL: 'warn',
+    ...env,
+  };
+  return () => spawn(process.execPath, [BIN, 'worker'], { env: full, stdio: ['ignore', 'ignore', 'inherit'] });
+}
+
+/** Sends `signal` to those still running and waits for every one to exit. */
+export async function stopAll(children: (ChildProcess | undefined)[], signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+  await Promise.all(
+    children.map((c) => {
+      if (!c || c.exitCode !== null || c.signalCode !== null) return undefined;
+      const exited = new Promise((r) => c.once('exit', r));
+      c.kill(signal);
+      return exited;
+    }),
+  );
+}

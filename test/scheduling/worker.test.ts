@@ -5,7 +5,7 @@ import { createHarness, type Harness, type TestUser } from '../helpers/harness.t
 import { connect } from '../connections/helpers.ts';
 import { scriptedAdapters, type Script } from '../publishing/helpers.ts';
 import { PlatformError } from '../../src/platforms/types.ts';
-import { HOUR, TestClock, action, cancel, get, patch, schedule } from './helpers.ts';
+import { HOUR, TestClock, action, cancel, get, patch, schedule, until } from './helpers.ts';
 import { schedulerReadiness } from '../../src/scheduling/readiness.ts';
 import { ScheduleWorker } from '../../src/scheduling/worker.ts';
 import pino from 'pino';
@@ -31,14 +31,6 @@ async function scheduleOne(text: string, inMs = 60_000, platforms = ['bluesky'])
   return res.json().scheduled[0].scheduled_post_id;
 }
 const worker = () => h.ctx.scheduleWorker;
-/** Waits for something a timer in the code under test does (no fixed sleeps). */
-async function until(what: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!(await what())) {
-    if (Date.now() > end) throw new Error('condition not reached in time');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 const callsFor = (text: string) => script.calls.filter((c) => c.req.text === text);
 
 describe('the worker', () => {
