@@ -95,8 +95,8 @@ export class DraftService {
     return row;
   }
 
-  async remove(workspaceId: string, id: string): Promise<void> {
-    const gone = await this.#db.delete(drafts).where(and(eq(drafts.id, id), eq(drafts.workspaceId, workspaceId))).returning({ id: drafts.id });
+  async remove(workspaceId: string, id: string, tx: Db = this.#db): Promise<void> {
+    const gone = await tx.delete(drafts).where(and(eq(drafts.id, id), eq(drafts.workspaceId, workspaceId))).returning({ id: drafts.id });
     if (!gone.length) throw notFound('Draft not found');
   }
 }

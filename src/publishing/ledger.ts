@@ -46,8 +46,9 @@ export class Ledger {
     return row!;
   }
 
-  async finishPost(postId: string, response: unknown, status: number): Promise<void> {
-    await this.#db.update(posts).set({ status: 'completed', response: response as object, responseStatus: status, updatedAt: this.#now() }).where(eq(posts.id, postId));
+  /** Records the answer to replay for the request's Idempotency-Key (inside the creating transaction when it is already known). */
+  async finishPost(postId: string, response: unknown, status: number, tx: Db = this.#db): Promise<void> {
+    await tx.update(posts).set({ status: 'completed', response: response as object, responseStatus: status, updatedAt: this.#now() }).where(eq(posts.id, postId));
   }
 
   async postOf(id: string): Promise<PostRow> {

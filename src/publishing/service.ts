@@ -1,6 +1,5 @@
 // Publishing: validate everything, spend credits, record the ledger, then fan out to the networks in
 // parallel. Routes and tools call publish(); the scheduling worker reuses runTarget().
-import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Principal } from '../auth/authenticate.ts';
 import type { CreditService } from '../auth/credits.ts';
@@ -15,6 +14,7 @@ import type { MediaService } from '../media/service.ts';
 import type { PlatformRegistry } from '../platforms/registry.ts';
 import type { PostType } from '../platforms/publishing.ts';
 import type { DraftService } from './drafts.ts';
+import { isUniqueViolation, replay, requestHash, type IdempotencyClaim } from './idempotency.ts';
 import { Ledger, type TargetRow } from './ledger.ts';
 import { checkMedia } from './media-check.ts';
 import { planTargets, type PlannedTarget } from './plan.ts';
@@ -44,15 +44,27 @@ export interface PublishReply {
   body: Record<string, unknown>;
 }
 
-const canonical = (v: unknown): unknown =>
-  Array.isArray(v) ? v.map(canonical) : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b)).map(([k, x]) => [k, canonical(x)])) : v;
+/** A request checked by prepare(). */
+export interface Prepared {
+  targets: PlannedTarget[];
+  media: Map<string, MediaRow>;
+  /** URL → id of the library media each media URL of the body was imported as. */
+  imported: Map<string, string>;
+}
+
+/** What publish() hands the scheduler: the checked request and the claim of its Idempotency-Key. */
+export interface ScheduleRequest {
+  targets: PlannedTarget[];
+  imported: Map<string, string>;
+  idempotency?: IdempotencyClaim | undefined;
+}
 
 export class PublishingService {
   readonly #d: PublishingDeps;
   readonly ledger: Ledger;
   readonly runner: TargetRunner;
   /** Set by the composition root: schedules the networks that carry a scheduled_time. */
-  scheduler: ((p: Principal, postType: PostType, body: PostBody, targets: PlannedTarget[]) => Promise<PublishReply>) | undefined;
+  scheduler: ((p: Principal, postType: PostType, body: PostBody, request: ScheduleRequest) => Promise<PublishReply>) | undefined;
 
   constructor(deps: PublishingDeps) {
     this.#d = deps;
@@ -61,7 +73,7 @@ export class PublishingService {
   }
 
   /** Everything the request asks for, checked before a single network call; returns targets with media rows. */
-  async prepare(p: Principal, postType: PostType, body: PostBody): Promise<{ targets: PlannedTarget[]; media: Map<string, MediaRow> }> {
+  async prepare(p: Principal, postType: PostType, body: PostBody): Promise<Prepared> {
     this.#d.plans.assertFeature(p.planId, 'publish_enabled');
     const targets = planTargets({ postType, body, textLimit: (pl) => this.#d.registry.get(pl).capabilities.text });
     if (targets.some((t) => t.draft)) this.#d.plans.assertFeature(p.planId, 'drafts_enabled');
@@ -69,17 +81,17 @@ export class PublishingService {
       this.#d.plans.assertFeature(p.planId, 'scheduling_enabled');
       if (!this.scheduler) throw new AppError('validation', 'scheduled_time is not supported by this server: publish now or save a draft.');
     }
-    const media = await this.#resolveMedia(p, postType, targets);
+    const { media, imported } = await this.#resolveMedia(p, postType, targets);
     for (const t of targets) {
       if (t.draft) continue;
       const rows = t.media.map((m) => media.get(idOf(m))!);
       checkMedia(t.platform, postType, rows, t.thumbnail ? media.get(idOf(t.thumbnail)) : undefined);
     }
-    return { targets, media };
+    return { targets, media, imported };
   }
 
   /** URL media is imported into the library first (SSRF-safe), then every id must belong to this workspace. */
-  async #resolveMedia(p: Principal, postType: PostType, targets: PlannedTarget[]): Promise<Map<string, MediaRow>> {
+  async #resolveMedia(p: Principal, postType: PostType, targets: PlannedTarget[]): Promise<{ media: Map<string, MediaRow>; imported: Map<string, string> }> {
     // Media URLs of the video route are videos; every other URL (images, thumbnails) is an image.
     const urls = new Map<string, { id: string; kind: 'image' | 'video' }>();
     for (const t of targets) {
@@ -97,18 +109,21 @@ export class PublishingService {
     }
     const ids = [...new Set(targets.flatMap((t) => [...t.media, ...(t.thumbnail ? [t.thumbnail] : [])].map(idOf)))];
     const rows = ids.length ? await this.#d.media.resolveMediaForWorkspace(p.workspaceId, ids) : [];
-    return new Map(rows.map((r) => [r.id, r]));
+    return { media: new Map(rows.map((r) => [r.id, r])), imported: new Map([...urls].map(([url, e]) => [url, e.id])) };
   }
 
   async publish(p: Principal, postType: PostType, body: PostBody, idempotencyKey?: string): Promise<PublishReply> {
-    const requestHash = createHash('sha256').update(JSON.stringify(canonical({ postType, body }))).digest('hex');
+    const hash = requestHash({ postType, body });
     if (idempotencyKey) {
       const prior = await this.ledger.findByKey(p.workspaceId, idempotencyKey);
-      if (prior) return this.#replay(prior.requestHash, requestHash, prior.status, prior.response, prior.responseStatus);
+      if (prior) return replay(prior, hash);
     }
-    const { targets } = await this.prepare(p, postType, body);
+    const { targets, imported } = await this.prepare(p, postType, body);
     // Networks with a scheduled_time become queue entries (src/scheduling); the rest come back here.
-    if (this.scheduler && targets.some((t) => t.scheduledTime && !t.draft)) return this.scheduler(p, postType, body, targets);
+    // The scheduler claims the key in the transaction that creates the entries.
+    if (this.scheduler && targets.some((t) => t.scheduledTime && !t.draft)) {
+      return this.scheduler(p, postType, body, { targets, imported, idempotency: idempotencyKey ? { key: idempotencyKey, requestHash: hash, request: body } : undefined });
+    }
     const connections = await this.#d.connections.list(p.workspaceId);
     const live = targets.filter((t) => !t.draft);
     const chosen = new Map(live.map((t) => [t, connectionFor(connections, t)]));
@@ -123,7 +138,7 @@ export class PublishingService {
         if (billable.length) {
           await this.#d.credits.spend({ workspaceId: p.workspaceId, planId: p.planId, type: 'posts', amount: billable.length, reason: 'publish' }, tx);
         }
-        const post = await this.ledger.createPost(tx, { workspaceId: p.workspaceId, postType, request: body, idempotencyKey: idempotencyKey ?? null, requestHash, actor: p.keyId ? `key:${p.keyId}` : `user:${p.user?.id}` });
+        const post = await this.ledger.createPost(tx, { workspaceId: p.workspaceId, postType, request: body, idempotencyKey: idempotencyKey ?? null, requestHash: hash, actor: p.keyId ? `key:${p.keyId}` : `user:${p.user?.id}` });
         const out: { planned: PlannedTarget; row: TargetRow }[] = [];
         for (const t of targets) {
           const conn = t.draft ? undefined : chosen.get(t);
@@ -149,7 +164,7 @@ export class PublishingService {
     } catch (err) {
       if (idempotencyKey && isUniqueViolation(err)) {
         const prior = await this.ledger.findByKey(p.workspaceId, idempotencyKey);
-        if (prior) return this.#replay(prior.requestHash, requestHash, prior.status, prior.response, prior.responseStatus);
+        if (prior) return replay(prior, hash);
       }
       throw err;
     }
@@ -163,18 +178,6 @@ export class PublishingService {
     return reply;
   }
 
-  #replay(priorHash: string, hash: string, status: string, response: unknown, responseStatus: number | null): PublishReply {
-    if (priorHash !== hash) {
-      throw new AppError('validation', 'This Idempotency-Key was already used with a different request body.');
-    }
-    if (status !== 'completed' || !response) throw new AppError('conflict', 'A request with this Idempotency-Key is still being processed. Retry shortly.');
-    return { status: responseStatus ?? 200, body: response as Record<string, unknown> };
-  }
-}
-
-function isUniqueViolation(err: unknown): boolean {
-  const e = err as { code?: string; cause?: { code?: string } };
-  return e?.code === '23505' || e?.cause?.code === '23505';
 }
 
 function shape(requested: number, results: TargetResult[], drafts: { platform: string; draft_id: string; status: 'draft' }[]): PublishReply {

@@ -9,8 +9,7 @@ import { planTargets } from '../../../publishing/plan.ts';
 import { POST_BODIES, type PostBody } from '../../../publishing/schemas.ts';
 import { principalOf } from '../access.ts';
 import { workspaceSecurity } from '../schemas.ts';
-import { storedBody } from '../../../scheduling/service.ts';
-import { bodyPlatforms } from './posts.ts';
+import { bodyPlatforms, idempotencyHeaders } from './posts.ts';
 
 const postType = z.enum(['text', 'image', 'carousel', 'video']);
 const createBody = POST_BODIES.image.extend({ post_type: postType, image_ids: z.array(z.string()).optional(), video_id: z.string().optional(), video_url: z.string().optional() });
@@ -110,13 +109,13 @@ export async function draftRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
 
   r.post(
     '/unified/drafts/:id/schedule',
-    { config: { access: { ...access, feature: 'scheduling_enabled' } }, schema: { tags: ['drafts'], summary: 'Schedule a draft (it becomes a scheduled post and leaves the drafts)', security: workspaceSecurity, params: idParams, body: z.object({ scheduled_time: z.string() }), response: { 200: z.record(z.string(), z.unknown()) } } },
-    async (req) => {
-      const { p, draft } = await owned(req);
-      const body = { ...storedBody(draft.body as PostBody, draft.platform), draft: false, scheduled_time: req.body.scheduled_time };
-      const rows = await ctx.scheduling.create(p, draft.postType as z.infer<typeof postType>, body);
-      await ctx.drafts.remove(p.workspaceId, draft.id);
-      return { success: true, message: 'Scheduled', draft_id: draft.id, scheduled: rows.map((r) => ({ platform: r.platform, scheduled_post_id: r.id, scheduled_time: r.scheduledTime.toISOString() })) };
+    {
+      config: { access: { ...access, feature: 'scheduling_enabled' } },
+      schema: { tags: ['drafts'], summary: 'Schedule a draft (it becomes a scheduled post and leaves the drafts)', security: workspaceSecurity, params: idParams, headers: idempotencyHeaders, body: z.object({ scheduled_time: z.string() }), response: { 200: z.record(z.string(), z.unknown()) } },
+    },
+    async (req, reply) => {
+      const result = await ctx.scheduling.scheduleDraft(principalOf(req), req.params.id, req.body.scheduled_time, req.headers['idempotency-key']);
+      return reply.code(result.status as 200).send(result.body);
     },
   );
 }

@@ -15,7 +15,8 @@ export const bodyPlatforms = (req: FastifyRequest) =>
     .map((p) => p.trim().toLowerCase())
     .filter(isPlatform);
 
-const headers = z.object({ 'idempotency-key': z.string().min(1).max(200).optional() });
+/** Makes a request safe to retry: docs/publishing.md (publishing now) and docs/scheduling.md (scheduling). */
+export const idempotencyHeaders = z.object({ 'idempotency-key': z.string().min(1).max(200).optional() });
 
 export async function postRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -28,7 +29,7 @@ export async function postRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
           tags: ['posting'],
           summary: `Publish, draft or schedule a ${type} post to one or more networks`,
           security: workspaceSecurity,
-          headers,
+          headers: idempotencyHeaders,
           body: POST_BODIES[type],
           response: { 200: z.record(z.string(), z.unknown()) },
         },

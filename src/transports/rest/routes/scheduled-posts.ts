@@ -9,7 +9,7 @@ import { STATUSES, type ScheduledRow } from '../../../scheduling/store.ts';
 import { principalOf } from '../access.ts';
 import type { HttpMetrics } from '../metrics.ts';
 import { workspaceSecurity } from '../schemas.ts';
-import { bodyPlatforms } from './posts.ts';
+import { bodyPlatforms, idempotencyHeaders } from './posts.ts';
 
 const postType = z.enum(['text', 'image', 'carousel', 'video']);
 const createBody = POST_BODIES.image.extend({
@@ -47,14 +47,14 @@ export async function scheduledPostRoutes(app: FastifyInstance, { ctx, metrics }
 
   r.post(
     '/unified/scheduled-posts',
-    { config: { access: { ...access, platforms: bodyPlatforms } }, schema: { tags: ['scheduling'], summary: 'Schedule a post (one queue entry per network)', security: workspaceSecurity, body: createBody, response: { 200: envelope.extend({ scheduled: z.array(z.record(z.string(), z.unknown())) }) } } },
-    async (req) => {
-      const p = principalOf(req);
+    {
+      config: { access: { ...access, platforms: bodyPlatforms } },
+      schema: { tags: ['scheduling'], summary: 'Schedule a post (one queue entry per network)', security: workspaceSecurity, headers: idempotencyHeaders, body: createBody, response: { 200: envelope.extend({ scheduled: z.array(z.record(z.string(), z.unknown())) }) } },
+    },
+    async (req, reply) => {
       const { post_type, ...body } = req.body;
-      const rows = await svc.create(p, post_type, body as PostBody);
-      const items = await svc.wire(rows, p.workspaceId);
-      const scheduled = rows.map((row) => ({ platform: row.platform, scheduled_post_id: row.id, scheduled_time: row.scheduledTime.toISOString() }));
-      return { success: true, message: 'Scheduled', scheduled, data: { scheduled_posts: items, total: items.length }, error: null };
+      const result = await svc.create(principalOf(req), post_type, body as PostBody, req.headers['idempotency-key']);
+      return reply.code(result.status as 200).send(result.body as z.infer<typeof envelope> & { scheduled: Record<string, unknown>[] });
     },
   );
 
