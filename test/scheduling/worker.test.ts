@@ -35,6 +35,8 @@ const callsFor = (text: string) => script.calls.filter((c) => c.req.text === tex
 
 describe('the worker', () => {
   it('leaves future posts alone and publishes due ones once, through one ledger post', async () => {
+    // The process zone must not matter: vitest.config.ts runs the tests in Pacific/Chatham (+13:45 now).
+    expect(new Date(clock.now).getTimezoneOffset()).not.toBe(0);
     const id = await scheduleOne('due soon', 60_000);
     expect(await worker().tick()).toBe(0);
     clock.advance(60_000);
