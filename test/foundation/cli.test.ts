@@ -31,7 +31,7 @@ async function waitFor(url: string, timeoutMs = 60_000): Promise<void> {
 }
 
 describe('herald CLI (embedded PGlite)', () => {
-  it('creates users, keys and plans, and refuses a second process on a held data directory', async () => {
+  it('creates users, keys and plans, and refuses a second process on a held data directory', { timeout: 180_000 }, async () => {
     const dir = mkdtempSync(join(tmpdir(), 'herald-cli-'));
     dirs.push(dir);
     const created = await run(process.execPath, [CLI, 'user', 'create', '--email', 'ops@example.test', '--password', 'operator pass', '--workspace', 'Ops'], { env: env(dir) });

@@ -13,13 +13,13 @@ import { randomUUID } from 'node:crypto';
 import { stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { FastifyRequest } from 'fastify';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness, type TestUser } from '../helpers/harness.ts';
 import { connect } from '../connections/helpers.ts';
 import { writeMp4 } from '../media/helpers/video-fixtures.ts';
 import { schedule, stopAll, until, workerLauncher } from './helpers.ts';
+import { KillSwitch } from './kill-switch.ts';
 
 if (!process.env.DATABASE_URL) {
   console.warn('[herald tests] DATABASE_URL is not set: the SIGKILL chaos test (worker processes) does NOT run here.');
@@ -29,28 +29,16 @@ if (!process.env.DATABASE_URL) {
 const KILLS = Number(process.env.CHAOS_KILLS ?? 50);
 const WATCHED = /^\/sandbox\/(youtube|instagram|tiktok)\//;
 
-interface Chaos {
-  armed: boolean;
-  seen: number;
-  k: number;
-  phase: 'before' | 'after';
-  victim: FastifyRequest | undefined;
-  kills: { round: number; k: number; phase: string; call: string }[];
-}
-const chaos: Chaos = { armed: false, seen: 0, k: 0, phase: 'before', victim: undefined, kills: [] };
 let round = 0;
 let worker: ChildProcess | undefined;
 let startWorker: () => ChildProcess = () => {
   throw new Error('not ready');
 };
-
-async function killWorker(call: string): Promise<void> {
-  chaos.armed = false;
-  chaos.kills.push({ round, k: chaos.k, phase: chaos.phase, call });
+const chaos = new KillSwitch(WATCHED, async () => {
   await stopAll([worker], 'SIGKILL');
   // Restarted at once, as a supervisor would; it resumes the dead worker's claims once their lease passes.
   worker = startWorker();
-}
+});
 
 let h: Harness;
 let u: TestUser;
@@ -63,24 +51,7 @@ beforeAll(async () => {
     sandbox: true,
     clock: () => new Date(),
     env: { HERALD_PUBLISH_WAIT_SECONDS: '60' },
-    configureApp: (app) => {
-      app.addHook('onRequest', async (req, reply) => {
-        if (!chaos.armed || !WATCHED.test(req.url)) return;
-        chaos.seen += 1;
-        if (chaos.seen !== chaos.k) return;
-        if (chaos.phase === 'before') {
-          await killWorker(`${req.method} ${req.url.split('?')[0]} (before the network acted)`);
-          return reply.code(503).send({ error: 'the caller was killed' });
-        }
-        chaos.victim = req;
-      });
-      app.addHook('onSend', async (req, _reply, payload) => {
-        if (chaos.victim !== req) return payload;
-        chaos.victim = undefined;
-        await killWorker(`${req.method} ${req.url.split('?')[0]} (after the network acted)`);
-        return payload;
-      });
-    },
+    configureApp: chaos.install,
   });
   await fetch(`${h.url}/sandbox/_config`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ processingMs: 0, maxRequests: 2000, publishLimits: { instagram: 100_000 } }) });
   u = await h.signup();
@@ -144,9 +115,7 @@ describe.skipIf(!process.env.DATABASE_URL)('a worker SIGKILLed at random points 
     worker = startWorker();
     // A round without a kill: how many calls a round makes, so the kill points cover all of them.
     const calibration = `chaos-${randomUUID().slice(0, 8)}`;
-    chaos.armed = true;
-    chaos.k = Number.POSITIVE_INFINITY;
-    chaos.seen = 0;
+    chaos.arm(0, Number.POSITIVE_INFINITY, 'before');
     await playRound(calibration);
     const callsPerRound = chaos.seen;
     expect(callsPerRound).toBeGreaterThanOrEqual(10);
@@ -158,13 +127,9 @@ describe.skipIf(!process.env.DATABASE_URL)('a worker SIGKILLed at random points 
       expect(round, 'too many rounds without a kill').toBeLessThan(KILLS * 3);
       const marker = `chaos-${randomUUID().slice(0, 8)}`;
       markers.push(marker);
-      chaos.seen = 0;
-      chaos.k = 1 + Math.floor(Math.random() * callsPerRound);
-      chaos.phase = Math.random() < 0.5 ? 'before' : 'after';
-      chaos.armed = true;
+      chaos.arm(round, 1 + Math.floor(Math.random() * callsPerRound), Math.random() < 0.5 ? 'before' : 'after');
       allIds.push(...(await playRound(marker)));
-      chaos.armed = false;
-      chaos.victim = undefined;
+      chaos.disarm();
     }
 
     // Zero lost: every entry published, with the network's id.
