@@ -214,7 +214,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
       ? new ScheduleQueue(database, config.databaseUrl, logger.child({ component: 'queue' }), { batchSize: sc.batchSize, pollingIntervalSeconds: Math.max(sc.pollMs / 1000, 0.5), expireInSeconds: sc.leaseSeconds })
       : undefined;
   const scheduling = new SchedulingService({ db, publishing, drafts, credits, connections: connectionStore, workspaces, clock, queue: scheduleQueue });
-  publishing.scheduler = (p, postType, body, targets) => scheduling.fromPublish(p, postType, body, targets);
+  publishing.scheduler = (p, postType, body, request) => scheduling.fromPublish(p, postType, body, request);
   const scheduleWorker = new ScheduleWorker(
     { db, store: scheduling.store, publishing, workspaces, connections: connectionStore, credits, clock, logger: logger.child({ component: 'scheduler' }), queue: scheduleQueue },
     { pollMs: sc.pollMs, batchSize: sc.batchSize, concurrency: sc.concurrency, leaseMs: sc.leaseSeconds * 1000, graceSeconds: sc.graceSeconds, maxAttempts: sc.maxAttempts },
