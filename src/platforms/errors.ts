@@ -13,13 +13,32 @@ export function kindOfStatus(status: number): PlatformErrorKind {
   return 'invalid_content';
 }
 
+/** Throttling and server failures are what they are, whatever code the body carries. */
+export function statusKind(status: number): PlatformErrorKind | undefined {
+  if (status === 429) return 'rate_limited';
+  if (status >= 500) return 'transient';
+  return undefined;
+}
+
+/** Network-supplied text, bounded, with anything long and opaque (a token would be) blanked out. */
+export function safeText(text: unknown): string {
+  if (typeof text !== 'string') return '';
+  return text.replace(/[\w.~+/!=-]{32,}/g, '[redacted]').slice(0, 200);
+}
+
+/** A JSON object, or an empty one for anything else (arrays, scalars, a body that was not JSON). */
+export function record(value: unknown): Record<string, unknown> {
+  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
 export function errorFromResponse(
   platform: Platform,
   res: HttpResponse,
-  opts: { kind?: PlatformErrorKind; message?: string; code?: string } = {},
+  /** `impliedRetryAfter`: the wait the error itself implies (a daily cap), used when no Retry-After header came. */
+  opts: { kind?: PlatformErrorKind; message?: string; code?: string; impliedRetryAfter?: number } = {},
 ): PlatformError {
   const kind = opts.kind ?? kindOfStatus(res.status);
-  const retryAfter = retryAfterSeconds(res.headers);
+  const retryAfter = retryAfterSeconds(res.headers) ?? opts.impliedRetryAfter;
   return new PlatformError(platform, kind, opts.message ?? `${platform} answered HTTP ${res.status}`, {
     status: res.status,
     ...(retryAfter !== undefined ? { retryAfterSeconds: retryAfter } : {}),

@@ -3,10 +3,10 @@
 import { CreateBucketCommand, ListMultipartUploadsCommand, S3Client } from '@aws-sdk/client-s3';
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { text } from 'node:stream/consumers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { S3Storage, type S3StorageConfig } from '../../src/media/storage/s3.ts';
-import { ObjectNotFoundError, RangeNotSatisfiableError, UploadSizeMismatchError } from '../../src/media/storage/types.ts';
+import { UploadSizeMismatchError } from '../../src/media/storage/types.ts';
+import { expectByteRanges, expectRoundTrip } from './helpers/storage-contract.ts';
 import { startSwift, type SwiftS3 } from '../helpers/swift.ts';
 
 const BUCKET = 'herald-media';
@@ -99,29 +99,11 @@ describe('S3Storage on Swift s3api', () => {
   const key = 'ws1/library/AbCdEfGhIjKlMnOpQrStUv/photo.png';
 
   it('stores, reads, heads and deletes an object', async () => {
-    const put = await storage.put(key, Readable.from([Buffer.from('hello '), Buffer.from('world')]), { contentType: 'image/png' });
-    expect(put).toEqual({ size: 11, etag: '"5eb63bbbe01eeed093cb22bb8f5acdc3"' });
-    const got = await storage.get(key);
-    expect(got).toMatchObject({ size: 11, contentType: 'image/png', etag: put.etag });
-    expect(await text(got.body)).toBe('hello world');
-    expect(await storage.head(key)).toEqual({ size: 11, contentType: 'image/png', etag: put.etag });
-    await storage.delete(key);
-    expect(await storage.head(key)).toBeNull();
-    await expect(storage.get(key)).rejects.toBeInstanceOf(ObjectNotFoundError);
-    await storage.delete(key);
+    await expectRoundTrip(storage, key);
   });
 
   it('serves byte ranges', async () => {
-    await storage.put(key, Readable.from([Buffer.from('0123456789')]), { contentType: 'video/mp4' });
-    const mid = await storage.get(key, { start: 2, end: 5 });
-    expect(mid).toMatchObject({ size: 10, range: { start: 2, end: 5 }, contentType: 'video/mp4' });
-    expect(await text(mid.body)).toBe('2345');
-    const tail = await storage.get(key, { start: 7 });
-    expect(tail.range).toEqual({ start: 7, end: 9 });
-    expect(await text(tail.body)).toBe('789');
-    const clamped = await storage.get(key, { start: 8, end: 1000 });
-    expect(await text(clamped.body)).toBe('89');
-    await expect(storage.get(key, { start: 10 })).rejects.toMatchObject({ name: RangeNotSatisfiableError.name, size: 10 });
+    await expectByteRanges(storage, key);
     await storage.delete(key);
   });
 

@@ -2,10 +2,10 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FACEBOOK_GRAPH_VERSION, facebookAdapter, pageTokenKey } from '../../src/platforms/facebook/index.ts';
 import { facebookPublisher } from '../../src/platforms/facebook/publish.ts';
 import type { Journal, PublishRequest, Publisher } from '../../src/platforms/publishing.ts';
-import type { OAuth2Auth, TokenSet } from '../../src/platforms/types.ts';
-import { approve, expectPlatformError, sandboxDeps } from './helpers/oauth-flow.ts';
-import { fixtureMedia, jpegImage, memoryJournal, mp4Video, pngImage, SimulatedCrash, startPublishSandbox } from './helpers/publish-fixtures.ts';
-import type { FixtureMedia, PublishSandbox, SandboxSlice } from './helpers/publish-fixtures.ts';
+import type { TokenSet } from '../../src/platforms/types.ts';
+import { connectThrough, expectPlatformError, sandboxDeps } from './helpers/oauth-flow.ts';
+import { calls, fixtureMedia, jpegImage, memoryJournal, mp4Video, pngImage, publisherOf, SimulatedCrash, startPublishSandbox } from './helpers/publish-fixtures.ts';
+import type { FixtureMedia, PublishSandbox } from './helpers/publish-fixtures.ts';
 
 const MB = 1024 * 1024;
 let sb: PublishSandbox;
@@ -16,22 +16,17 @@ let pageB: string;
 
 async function connect(): Promise<void> {
   const adapter = facebookAdapter(sandboxDeps(sb, 'facebook'));
-  const auth = adapter.auth as OAuth2Auth;
-  const redirectUri = sb.callback('facebook');
-  const { code } = await approve(auth.authorizeUrl({ state: 'st-pub', redirectUri }));
-  tokens = await auth.exchangeCode({ code, redirectUri });
+  tokens = await connectThrough(sb, adapter);
   const pages = (await adapter.fetchAccount(tokens)).destinations.filter((d) => d.kind === 'page');
   pageA = pages[0]?.id ?? '';
   pageB = pages[1]?.id ?? '';
-  if (!adapter.publisher) throw new Error('facebook adapter has no publisher');
-  publisher = adapter.publisher;
+  publisher = publisherOf(adapter);
 }
 
 function request(over: Partial<PublishRequest> = {}): PublishRequest {
   return { postType: 'text', text: 'Hello Page', media: [], options: {}, targetId: 'tgt_1', destination: { kind: 'page', id: pageA }, ...over };
 }
 
-const calls = (s: SandboxSlice, method: string, suffix: string) => s.requests.filter((r) => r.method === method && r.path.endsWith(suffix));
 const pageToken = (id: string): string => tokens.extra?.[pageTokenKey(id)] ?? '';
 
 async function image(name: string, altText?: string): Promise<FixtureMedia> {

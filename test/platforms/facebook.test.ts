@@ -1,10 +1,8 @@
-import pino from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FACEBOOK_GRAPH_VERSION, FACEBOOK_SCOPES, facebookAdapter, pageTokenKey } from '../../src/platforms/facebook/index.ts';
-import { PlatformHttp } from '../../src/platforms/http.ts';
 import type { OAuth2Auth, PlatformAdapter, TokenSet } from '../../src/platforms/types.ts';
 import { SANDBOX_APPS, sandboxBaseUrls } from '../../src/sandbox/index.ts';
-import { approve, expectPlatformError, sandboxDeps, startOAuthSandbox } from './helpers/oauth-flow.ts';
+import { approve, cannedDeps, expectPlatformError, sandboxDeps, startOAuthSandbox } from './helpers/oauth-flow.ts';
 import type { OAuthSandbox } from './helpers/oauth-flow.ts';
 
 const LONG_TTL = 5_183_944;
@@ -29,12 +27,8 @@ async function pageTokenWorks(token: string): Promise<number> {
   return res.status;
 }
 
-function canned(status: number, body: unknown, headers: Record<string, string> = {}): PlatformAdapter {
-  const logger = pino({ level: 'silent' });
-  const fetch = async (): Promise<Response> =>
-    new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
-  return facebookAdapter({ http: new PlatformHttp({ logger, fetch }), config: { clientId: 'ci', clientSecret: 'cs', urls: {} }, clock: () => new Date(), logger });
-}
+const canned = (status: number, body: unknown, headers: Record<string, string> = {}): PlatformAdapter =>
+  facebookAdapter(cannedDeps({ status, body, headers }));
 
 beforeAll(async () => {
   sb = await startOAuthSandbox();

@@ -4,17 +4,16 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { instagramAdapter } from '../../src/platforms/instagram/index.ts';
 import { instagramPublisher } from '../../src/platforms/instagram/publish.ts';
 import type { PublishMedia, PublishRequest, Publisher } from '../../src/platforms/publishing.ts';
-import type { OAuth2Auth, TokenSet } from '../../src/platforms/types.ts';
-import { approve, expectPlatformError, sandboxDeps } from './helpers/oauth-flow.ts';
-import { fixtureMedia, jpegImage, memoryJournal, mp4Video, SimulatedCrash, startPublishSandbox } from './helpers/publish-fixtures.ts';
-import type { PublishSandbox, SandboxSlice } from './helpers/publish-fixtures.ts';
+import type { TokenSet } from '../../src/platforms/types.ts';
+import { connectThrough, expectPlatformError, sandboxDeps } from './helpers/oauth-flow.ts';
+import { calls, fixtureMedia, jpegImage, memoryJournal, mp4Video, SimulatedCrash, startPublishSandbox } from './helpers/publish-fixtures.ts';
+import type { PublishSandbox } from './helpers/publish-fixtures.ts';
 
 let sb: PublishSandbox;
 let publisher: Publisher;
 let tokens: TokenSet;
 let igUserId: string;
 
-const calls = (s: SandboxSlice, method: string, suffix: string) => s.requests.filter((r) => r.method === method && r.path.endsWith(suffix));
 const state = () => sb.state('instagram');
 
 async function image(name: string, altText?: string): Promise<PublishMedia> {
@@ -38,9 +37,7 @@ beforeEach(async () => {
   await sb.configure({ processingMs: { instagram: 0 } });
   const deps = sandboxDeps(sb, 'instagram');
   const adapter = instagramAdapter(deps);
-  const auth = adapter.auth as OAuth2Auth;
-  const { code } = await approve(auth.authorizeUrl({ state: 'st-pub', redirectUri: sb.callback('instagram') }));
-  tokens = await auth.exchangeCode({ code, redirectUri: sb.callback('instagram') });
+  tokens = await connectThrough(sb, adapter);
   igUserId = (await adapter.fetchAccount(tokens)).id;
   expect(adapter.publisher).toBeDefined();
   // Short pauses: the sandbox's processing delay is what the tests control.

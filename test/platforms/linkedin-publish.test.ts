@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { escapeCommentary, LINKEDIN_VERSION, linkedinAdapter } from '../../src/platforms/linkedin/index.ts';
 import type { Journal, PublishMedia, PublishRequest, Publisher } from '../../src/platforms/publishing.ts';
-import type { OAuth2Auth, TokenSet } from '../../src/platforms/types.ts';
-import { approve, expectPlatformError, sandboxDeps } from './helpers/oauth-flow.ts';
-import { fixtureMedia, jpegImage, memoryJournal, mp4Video, pngImage, SimulatedCrash, startPublishSandbox } from './helpers/publish-fixtures.ts';
-import type { PublishSandbox, SandboxSlice } from './helpers/publish-fixtures.ts';
+import type { TokenSet } from '../../src/platforms/types.ts';
+import { connectThrough, expectPlatformError, sandboxDeps } from './helpers/oauth-flow.ts';
+import { calls, fixtureMedia, jpegImage, memoryJournal, mp4Video, pngImage, publisherOf, SimulatedCrash, startPublishSandbox } from './helpers/publish-fixtures.ts';
+import type { PublishSandbox } from './helpers/publish-fixtures.ts';
 
 let sb: PublishSandbox;
 let publisher: Publisher;
@@ -16,15 +16,11 @@ const PART = 4 * 1024 * 1024;
 
 async function connect(): Promise<void> {
   const adapter = linkedinAdapter(sandboxDeps(sb, 'linkedin'));
-  const auth = adapter.auth as OAuth2Auth;
-  const redirectUri = sb.callback('linkedin');
-  const { code } = await approve(auth.authorizeUrl({ state: 'st-pub', redirectUri }));
-  tokens = await auth.exchangeCode({ code, redirectUri });
+  tokens = await connectThrough(sb, adapter);
   const account = await adapter.fetchAccount(tokens);
   member = account.id;
   orgId = account.destinations[0]?.id ?? '';
-  if (!adapter.publisher) throw new Error('linkedin adapter has no publisher');
-  publisher = adapter.publisher;
+  publisher = publisherOf(adapter);
 }
 
 function request(over: Partial<PublishRequest> = {}): PublishRequest {
@@ -32,7 +28,6 @@ function request(over: Partial<PublishRequest> = {}): PublishRequest {
 }
 
 const org = (): PublishRequest['destination'] => ({ kind: 'organization', id: orgId });
-const calls = (s: SandboxSlice, method: string, suffix: string) => s.requests.filter((r) => r.method === method && r.path.endsWith(suffix));
 
 async function image(name: string, altText?: string): Promise<PublishMedia & { opens: unknown[] }> {
   const bytes = name.endsWith('.png') ? await pngImage() : await jpegImage();

@@ -1,11 +1,10 @@
-import pino from 'pino';
 import { Agent } from 'undici';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { PlatformHttp } from '../../src/platforms/http.ts';
 import { LINKEDIN_SCOPES, linkedinAdapter } from '../../src/platforms/linkedin/index.ts';
 import type { OAuth2Auth, PlatformAdapter, TokenSet } from '../../src/platforms/types.ts';
 import { SANDBOX_APPS } from '../../src/sandbox/index.ts';
-import { approve, expectPlatformError, sandboxDeps, startOAuthSandbox } from './helpers/oauth-flow.ts';
+import { approve, cannedDeps, expectPlatformError, sandboxDeps, startOAuthSandbox } from './helpers/oauth-flow.ts';
 import type { OAuthSandbox } from './helpers/oauth-flow.ts';
 
 const ACCESS_TTL = 5_184_000;
@@ -24,12 +23,8 @@ async function connect(scope?: string): Promise<TokenSet> {
 }
 
 /** An adapter whose HTTP answers are canned, for wire details the sandbox cannot produce. */
-function canned(status: number, body: unknown, headers: Record<string, string> = {}): PlatformAdapter {
-  const logger = pino({ level: 'silent' });
-  const fetch = async (): Promise<Response> =>
-    new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
-  return linkedinAdapter({ http: new PlatformHttp({ logger, fetch }), config: { clientId: 'ci', clientSecret: 'cs', urls: {} }, clock: () => new Date(), logger });
-}
+const canned = (status: number, body: unknown, headers: Record<string, string> = {}): PlatformAdapter =>
+  linkedinAdapter(cannedDeps({ status, body, headers }));
 
 beforeAll(async () => {
   sb = await startOAuthSandbox();

@@ -3,9 +3,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { PlatformHttp } from '../../src/platforms/http.ts';
 import { PINTEREST_STEPS, pinterestAdapter } from '../../src/platforms/pinterest/index.ts';
 import type { PublishRequest, Publisher } from '../../src/platforms/publishing.ts';
-import type { OAuth2Auth, TokenSet } from '../../src/platforms/types.ts';
-import { approve, expectPlatformError, sandboxDeps } from './helpers/oauth-flow.ts';
-import { fixtureMedia, jpegImage, memoryJournal, mp4Video, pngImage, SimulatedCrash, startPublishSandbox } from './helpers/publish-fixtures.ts';
+import type { TokenSet } from '../../src/platforms/types.ts';
+import { connectThrough, expectPlatformError, sandboxDeps } from './helpers/oauth-flow.ts';
+import { calls, fixtureMedia, jpegImage, memoryJournal, mp4Video, pngImage, publisherOf, SimulatedCrash, startPublishSandbox } from './helpers/publish-fixtures.ts';
 import type { FixtureMedia, PublishSandbox, SandboxSlice } from './helpers/publish-fixtures.ts';
 
 let sb: PublishSandbox;
@@ -15,21 +15,16 @@ let boardId: string;
 
 async function connect(): Promise<void> {
   const adapter = pinterestAdapter(sandboxDeps(sb, 'pinterest'));
-  const auth = adapter.auth as OAuth2Auth;
-  const redirectUri = sb.callback('pinterest');
-  const { code } = await approve(auth.authorizeUrl({ state: 'st-pub', redirectUri }));
-  tokens = await auth.exchangeCode({ code, redirectUri });
+  tokens = await connectThrough(sb, adapter);
   const account = await adapter.fetchAccount(tokens);
   boardId = account.destinations.find((d) => d.kind === 'board')?.id ?? '';
-  if (!adapter.publisher) throw new Error('pinterest adapter has no publisher');
-  publisher = adapter.publisher;
+  publisher = publisherOf(adapter);
 }
 
 function request(over: Partial<PublishRequest> = {}): PublishRequest {
   return { postType: 'image', text: 'A description', description: 'A description', title: 'Pin title', media: [], options: {}, targetId: 'tgt_pin', destination: { kind: 'board', id: boardId }, ...over };
 }
 
-const calls = (s: SandboxSlice, method: string, suffix: string) => s.requests.filter((r) => r.method === method && r.path.endsWith(suffix));
 const creates = (s: SandboxSlice) => calls(s, 'POST', '/v5/pins');
 const uploads = (s: SandboxSlice) => calls(s, 'POST', '/_s3/pinterest-media-upload/');
 

@@ -1,10 +1,8 @@
-import pino from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { PlatformHttp } from '../../src/platforms/http.ts';
 import { PINTEREST_CAPABILITIES, PINTEREST_SCOPES, pinterestAdapter } from '../../src/platforms/pinterest/index.ts';
 import type { OAuth2Auth, PlatformAdapter, TokenSet } from '../../src/platforms/types.ts';
-import { approve, expectPlatformError, sandboxDeps, startOAuthSandbox } from './helpers/oauth-flow.ts';
-import type { OAuthSandbox } from './helpers/oauth-flow.ts';
+import { approve, cannedDeps, connectThrough, expectPlatformError, sandboxDeps, startOAuthSandbox } from './helpers/oauth-flow.ts';
+import type { Canned, OAuthSandbox } from './helpers/oauth-flow.ts';
 
 const DAY = 86_400;
 let sb: OAuthSandbox;
@@ -13,22 +11,11 @@ let auth: OAuth2Auth;
 const redirectUri = (): string => sb.callback('pinterest');
 const secretsOf = (t: TokenSet): string[] => [t.accessToken, t.refreshToken ?? ''];
 
-async function connect(): Promise<TokenSet> {
-  const { code } = await approve(auth.authorizeUrl({ state: 'st-pin', redirectUri: redirectUri() }));
-  return auth.exchangeCode({ code, redirectUri: redirectUri() });
-}
-
-type Canned = { status: number; body: unknown; headers?: Record<string, string> };
+const connect = (): Promise<TokenSet> => connectThrough(sb, adapter, 'st-pin');
 
 /** An adapter whose HTTP answers are canned per request, for wire details the sandbox cannot produce. */
-function cannedAdapter(answer: (url: URL, init: RequestInit) => Canned): PlatformAdapter {
-  const logger = pino({ level: 'silent' });
-  const fetch = async (input: string, init: RequestInit): Promise<Response> => {
-    const a = answer(new URL(input), init);
-    return new Response(JSON.stringify(a.body), { status: a.status, headers: { 'content-type': 'application/json', ...a.headers } });
-  };
-  return pinterestAdapter({ http: new PlatformHttp({ logger, fetch }), config: { clientId: '1', clientSecret: 's', urls: {} }, clock: () => new Date(), logger });
-}
+const cannedAdapter = (answer: (url: URL, init: RequestInit) => Canned): PlatformAdapter =>
+  pinterestAdapter(cannedDeps(answer, { clientId: '1', clientSecret: 's' }));
 
 beforeAll(async () => {
   sb = await startOAuthSandbox();

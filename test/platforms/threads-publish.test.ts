@@ -4,10 +4,10 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { PublishMedia, PublishRequest, Publisher } from '../../src/platforms/publishing.ts';
 import { threadsAdapter } from '../../src/platforms/threads/index.ts';
 import { threadsPublisher } from '../../src/platforms/threads/publish.ts';
-import type { OAuth2Auth, TokenSet } from '../../src/platforms/types.ts';
-import { approve, expectPlatformError, sandboxDeps } from './helpers/oauth-flow.ts';
-import { fixtureMedia, jpegImage, memoryJournal, mp4Video, pngImage, SimulatedCrash, startPublishSandbox } from './helpers/publish-fixtures.ts';
-import type { PublishSandbox, SandboxSlice } from './helpers/publish-fixtures.ts';
+import type { TokenSet } from '../../src/platforms/types.ts';
+import { connectThrough, expectPlatformError, sandboxDeps } from './helpers/oauth-flow.ts';
+import { calls, fixtureMedia, jpegImage, memoryJournal, mp4Video, pngImage, SimulatedCrash, startPublishSandbox } from './helpers/publish-fixtures.ts';
+import type { PublishSandbox } from './helpers/publish-fixtures.ts';
 
 let sb: PublishSandbox;
 let publisher: Publisher;
@@ -15,7 +15,6 @@ let tokens: TokenSet;
 let userId: string;
 let username: string;
 
-const calls = (s: SandboxSlice, method: string, suffix: string) => s.requests.filter((r) => r.method === method && r.path.endsWith(suffix));
 const state = () => sb.state('threads');
 const PERMALINK = () => new RegExp(`^https://www\\.threads\\.net/@${username}/post/C[\\w-]{10}$`);
 
@@ -50,9 +49,7 @@ beforeEach(async () => {
   await sb.configure({ processingMs: { threads: 0 } });
   const deps = sandboxDeps(sb, 'threads');
   const adapter = threadsAdapter(deps);
-  const auth = adapter.auth as OAuth2Auth;
-  const { code } = await approve(auth.authorizeUrl({ state: 'st-pub', redirectUri: sb.callback('threads') }));
-  tokens = await auth.exchangeCode({ code, redirectUri: sb.callback('threads') });
+  tokens = await connectThrough(sb, adapter);
   const account = await adapter.fetchAccount(tokens);
   userId = account.id;
   username = account.username ?? '';

@@ -1,11 +1,9 @@
-import pino from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { PlatformHttp } from '../../src/platforms/http.ts';
 import { THREADS_API_VERSION, THREADS_SCOPES, threadsAdapter } from '../../src/platforms/threads/index.ts';
 import type { OAuth2Auth, PlatformAdapter, TokenSet } from '../../src/platforms/types.ts';
 import { SANDBOX_APPS } from '../../src/sandbox/index.ts';
-import { approve, expectPlatformError, sandboxDeps, startOAuthSandbox } from './helpers/oauth-flow.ts';
-import type { OAuthSandbox } from './helpers/oauth-flow.ts';
+import { approve, cannedDeps, connectThrough, expectPlatformError, sandboxDeps, startOAuthSandbox } from './helpers/oauth-flow.ts';
+import type { Canned, OAuthSandbox } from './helpers/oauth-flow.ts';
 
 const LONG_TTL = 5_183_944;
 const DAY = 86_400;
@@ -15,20 +13,11 @@ let auth: OAuth2Auth;
 const redirectUri = (): string => sb.callback('threads');
 const secretsOf = (t: TokenSet): string[] => [t.accessToken, SANDBOX_APPS.threads.clientSecret];
 
-async function connect(): Promise<TokenSet> {
-  const { code } = await approve(auth.authorizeUrl({ state: 'st-th', redirectUri: redirectUri() }));
-  return auth.exchangeCode({ code, redirectUri: redirectUri() });
-}
+const connect = (): Promise<TokenSet> => connectThrough(sb, adapter, 'st-th');
 
 /** An adapter whose HTTP answers are canned per path, for endpoints the sandbox does not serve. */
-function canned(routes: Record<string, { status: number; body: unknown }>): PlatformAdapter {
-  const logger = pino({ level: 'silent' });
-  const fetch = async (input: string): Promise<Response> => {
-    const route = routes[new URL(input).pathname] ?? { status: 404, body: {} };
-    return new Response(JSON.stringify(route.body), { status: route.status, headers: { 'content-type': 'application/json' } });
-  };
-  return threadsAdapter({ http: new PlatformHttp({ logger, fetch }), config: { clientId: 'ci', clientSecret: 'cs', urls: {} }, clock: () => new Date(0), logger });
-}
+const canned = (routes: Record<string, Canned>): PlatformAdapter =>
+  threadsAdapter(cannedDeps((url) => routes[url.pathname] ?? { status: 404, body: {} }, { clock: () => new Date(0) }));
 
 beforeAll(async () => {
   sb = await startOAuthSandbox();

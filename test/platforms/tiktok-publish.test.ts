@@ -3,9 +3,9 @@ import type { PublishRequest, Publisher } from '../../src/platforms/publishing.t
 import { TIKTOK_STEPS, tiktokAdapter } from '../../src/platforms/tiktok/index.ts';
 import { publicPostIds } from '../../src/platforms/tiktok/status.ts';
 import { chunkPlan, CHUNK_SIZE } from '../../src/platforms/tiktok/upload.ts';
-import type { OAuth2Auth, TokenSet } from '../../src/platforms/types.ts';
-import { approve, expectPlatformError, sandboxDeps } from './helpers/oauth-flow.ts';
-import { crashingAt, droppingAt, fixtureMedia, jpegImage, memoryJournal, mp4Video, pngImage, SimulatedCrash, startPublishSandbox } from './helpers/publish-fixtures.ts';
+import type { TokenSet } from '../../src/platforms/types.ts';
+import { connectThrough, expectPlatformError, sandboxDeps } from './helpers/oauth-flow.ts';
+import { calls, crashingAt, droppingAt, fixtureMedia, jpegImage, memoryJournal, mp4Video, pngImage, publisherOf, SimulatedCrash, startPublishSandbox } from './helpers/publish-fixtures.ts';
 import type { FixtureMedia, PublishSandbox, SandboxSlice } from './helpers/publish-fixtures.ts';
 
 const MIB = 1024 * 1024;
@@ -15,19 +15,14 @@ let tokens: TokenSet;
 
 async function connect(): Promise<void> {
   const adapter = tiktokAdapter(sandboxDeps(sb, 'tiktok'));
-  const auth = adapter.auth as OAuth2Auth;
-  const redirectUri = sb.callback('tiktok');
-  const { code } = await approve(auth.authorizeUrl({ state: 'st-pub', redirectUri }));
-  tokens = await auth.exchangeCode({ code, redirectUri });
-  if (!adapter.publisher) throw new Error('tiktok adapter has no publisher');
-  publisher = adapter.publisher;
+  tokens = await connectThrough(sb, adapter);
+  publisher = publisherOf(adapter);
 }
 
 function request(over: Partial<PublishRequest> = {}): PublishRequest {
   return { postType: 'video', text: 'Caption #tiktok', media: [], options: { privacy_level: 'PUBLIC_TO_EVERYONE' }, targetId: 'tgt_tt', ...over };
 }
 
-const calls = (s: SandboxSlice, method: string, suffix: string) => s.requests.filter((r) => r.method === method && r.path.endsWith(suffix));
 const inits = (s: SandboxSlice) => calls(s, 'POST', '/v2/post/publish/video/init/');
 
 async function video(name: string, mdatBytes = 1000): Promise<FixtureMedia> {

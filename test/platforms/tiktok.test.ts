@@ -1,9 +1,7 @@
-import pino from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { PlatformHttp } from '../../src/platforms/http.ts';
 import { TIKTOK_CAPABILITIES, TIKTOK_SCOPES, tiktokAdapter } from '../../src/platforms/tiktok/index.ts';
 import type { PlatformAdapter, OAuth2Auth, TokenSet } from '../../src/platforms/types.ts';
-import { approve, expectPlatformError, sandboxDeps, startOAuthSandbox } from './helpers/oauth-flow.ts';
+import { approve, cannedDeps, connectThrough, expectPlatformError, sandboxDeps, startOAuthSandbox } from './helpers/oauth-flow.ts';
 import type { OAuthSandbox } from './helpers/oauth-flow.ts';
 
 let sb: OAuthSandbox;
@@ -12,23 +10,11 @@ let auth: OAuth2Auth;
 const redirectUri = (): string => sb.callback('tiktok');
 const secretsOf = (t: TokenSet): string[] => [t.accessToken, t.refreshToken ?? ''];
 
-async function connect(state = 'st-tiktok'): Promise<TokenSet> {
-  const { code } = await approve(auth.authorizeUrl({ state, redirectUri: redirectUri() }));
-  return auth.exchangeCode({ code, redirectUri: redirectUri() });
-}
+const connect = (state = 'st-tiktok'): Promise<TokenSet> => connectThrough(sb, adapter, state);
 
 /** An adapter whose HTTP answers are canned, for wire details the sandbox cannot produce. */
-function cannedAdapter(status: number, body: unknown, headers: Record<string, string> = {}): PlatformAdapter {
-  const logger = pino({ level: 'silent' });
-  const fetch = async (): Promise<Response> =>
-    new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
-  return tiktokAdapter({
-    http: new PlatformHttp({ logger, fetch }),
-    config: { clientId: 'ck', clientSecret: 'cs', urls: {} },
-    clock: () => new Date(),
-    logger,
-  });
-}
+const cannedAdapter = (status: number, body: unknown, headers: Record<string, string> = {}): PlatformAdapter =>
+  tiktokAdapter(cannedDeps({ status, body, headers }, { clientId: 'ck' }));
 
 beforeAll(async () => {
   sb = await startOAuthSandbox();

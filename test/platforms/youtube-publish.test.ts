@@ -3,8 +3,8 @@ import type { PublishRequest, Publisher } from '../../src/platforms/publishing.t
 import type { OAuth2Auth, TokenSet } from '../../src/platforms/types.ts';
 import { YOUTUBE_STEPS, youtubeAdapter } from '../../src/platforms/youtube/index.ts';
 import { UPLOAD_CHUNK } from '../../src/platforms/youtube/upload.ts';
-import { approve, expectPlatformError, pkcePair, sandboxDeps } from './helpers/oauth-flow.ts';
-import { crashingAt, droppingAt, fixtureMedia, jpegImage, memoryJournal, mp4Video, SimulatedCrash, startPublishSandbox } from './helpers/publish-fixtures.ts';
+import { connectThrough, expectPlatformError, sandboxDeps } from './helpers/oauth-flow.ts';
+import { calls, crashingAt, droppingAt, fixtureMedia, jpegImage, memoryJournal, mp4Video, publisherOf, SimulatedCrash, startPublishSandbox } from './helpers/publish-fixtures.ts';
 import type { FixtureMedia, PublishSandbox, SandboxSlice } from './helpers/publish-fixtures.ts';
 
 const MIB = 1024 * 1024;
@@ -17,21 +17,16 @@ let auth: OAuth2Auth;
 async function connect(): Promise<void> {
   const adapter = youtubeAdapter(sandboxDeps(sb, 'youtube'));
   auth = adapter.auth as OAuth2Auth;
-  const redirectUri = sb.callback('youtube');
-  const { verifier, challenge } = pkcePair();
-  const { code } = await approve(auth.authorizeUrl({ state: 'st-pub', redirectUri, codeChallenge: challenge }));
-  tokens = await auth.exchangeCode({ code, redirectUri, codeVerifier: verifier });
+  tokens = await connectThrough(sb, adapter);
   const account = await adapter.fetchAccount(tokens);
   playlistId = account.destinations.find((d) => d.kind === 'playlist')?.id ?? '';
-  if (!adapter.publisher) throw new Error('youtube adapter has no publisher');
-  publisher = adapter.publisher;
+  publisher = publisherOf(adapter);
 }
 
 function request(over: Partial<PublishRequest> = {}): PublishRequest {
   return { postType: 'video', text: 'About this video', title: 'My video', description: 'About this video', media: [], options: {}, targetId: 'tgt_yt', ...over };
 }
 
-const calls = (s: SandboxSlice, method: string, suffix: string) => s.requests.filter((r) => r.method === method && r.path.endsWith(suffix));
 const sessions = (s: SandboxSlice) => calls(s, 'POST', '/upload/youtube/v3/videos');
 const puts = (s: SandboxSlice) => calls(s, 'PUT', '/upload/youtube/v3/videos');
 

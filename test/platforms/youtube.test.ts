@@ -1,10 +1,8 @@
-import pino from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { PlatformHttp } from '../../src/platforms/http.ts';
 import type { OAuth2Auth, PlatformAdapter, TokenSet } from '../../src/platforms/types.ts';
 import { secondsToQuotaReset } from '../../src/platforms/youtube/errors.ts';
 import { YOUTUBE_CAPABILITIES, YOUTUBE_SCOPES, youtubeAdapter } from '../../src/platforms/youtube/index.ts';
-import { approve, expectPlatformError, pkcePair, sandboxDeps, startOAuthSandbox } from './helpers/oauth-flow.ts';
+import { approve, cannedDeps, connectThrough, expectPlatformError, pkcePair, sandboxDeps, startOAuthSandbox } from './helpers/oauth-flow.ts';
 import type { OAuthSandbox } from './helpers/oauth-flow.ts';
 
 let sb: OAuthSandbox;
@@ -13,19 +11,11 @@ let auth: OAuth2Auth;
 const redirectUri = (): string => sb.callback('youtube');
 const secretsOf = (t: TokenSet): string[] => [t.accessToken, t.refreshToken ?? ''];
 
-async function connect(): Promise<TokenSet> {
-  const { verifier, challenge } = pkcePair();
-  const { code } = await approve(auth.authorizeUrl({ state: 'st-yt', redirectUri: redirectUri(), codeChallenge: challenge }));
-  return auth.exchangeCode({ code, redirectUri: redirectUri(), codeVerifier: verifier });
-}
+const connect = (): Promise<TokenSet> => connectThrough(sb, adapter, 'st-yt');
 
 /** An adapter whose HTTP answers are canned, for wire details the sandbox cannot produce. */
-function cannedAdapter(status: number, body: unknown, at = new Date('2026-11-21T12:00:00Z')): PlatformAdapter {
-  const logger = pino({ level: 'silent' });
-  const fetch = async (): Promise<Response> =>
-    new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-  return youtubeAdapter({ http: new PlatformHttp({ logger, fetch }), config: { clientId: 'ci', clientSecret: 'cs', urls: {} }, clock: () => at, logger });
-}
+const cannedAdapter = (status: number, body: unknown, at = new Date('2026-11-21T12:00:00Z')): PlatformAdapter =>
+  youtubeAdapter(cannedDeps({ status, body }, { clock: () => at }));
 
 const apiError = (code: number, reason: string) => ({ error: { code, message: `${reason} happened`, errors: [{ reason, domain: 'youtube.quota' }] } });
 

@@ -2,6 +2,7 @@
 // "continuous": each refresh returns a new refresh token with a fresh 60-day window and retires the old one, so the
 // TokenSet a refresh returns must replace the stored one whole. There is no revocation for user tokens: Pinterest's
 // /v5/oauth/token/revoke only accepts system-user tokens, so a user disconnects the app in Pinterest's settings.
+import { keepUnrestated, requestTokens, tokenSetFrom } from '../oauth.ts';
 import type { OAuth2Auth, TokenSet } from '../types.ts';
 import { PlatformError } from '../types.ts';
 import { basicAuth, clientId } from './context.ts';
@@ -15,36 +16,17 @@ import type { OAuthStep } from './errors.ts';
  */
 export const PINTEREST_SCOPES = ['boards:read', 'boards:write', 'pins:read', 'pins:write', 'user_accounts:read'] as const;
 
-function secondsFrom(at: Date, seconds: unknown): Date | null {
-  return typeof seconds === 'number' && Number.isFinite(seconds) && seconds > 0 ? new Date(at.getTime() + seconds * 1000) : null;
-}
-
 function toTokenSet(body: Record<string, unknown>, issuedAt: Date): TokenSet {
-  const scope = typeof body.scope === 'string' ? body.scope : '';
+  // The scope separator is not pinned down by the spec; accept either.
+  const tokens = tokenSetFrom(body, issuedAt, /[\s,]+/);
   // Prefer the relative lifetime: it does not depend on Herald's clock agreeing with Pinterest's.
-  const refreshAt =
-    secondsFrom(issuedAt, body.refresh_token_expires_in) ??
-    (typeof body.refresh_token_expires_at === 'number' ? new Date(body.refresh_token_expires_at * 1000) : null);
-  return {
-    accessToken: String(body.access_token),
-    refreshToken: typeof body.refresh_token === 'string' && body.refresh_token ? body.refresh_token : null,
-    expiresAt: secondsFrom(issuedAt, body.expires_in),
-    refreshExpiresAt: refreshAt,
-    // The separator is not pinned down by the spec; accept either.
-    scopes: scope.split(/[\s,]+/).filter(Boolean),
-  };
+  const absolute = typeof body.refresh_token_expires_at === 'number' ? new Date(body.refresh_token_expires_at * 1000) : null;
+  return { ...tokens, refreshExpiresAt: tokens.refreshExpiresAt ?? absolute };
 }
 
-async function tokenCall(ctx: PinterestContext, form: Record<string, string | undefined>, step: OAuthStep): Promise<TokenSet> {
-  // Expiry is counted from before the call, so a slow answer errs towards refreshing early.
-  const issuedAt = ctx.deps.clock();
-  const res = await ctx.deps.http.request('pinterest', {
-    method: 'POST',
-    url: `${ctx.apiBase}/v5/oauth/token`,
-    headers: basicAuth(ctx),
-    form,
-  });
-  return toTokenSet(readOAuth(res, step), issuedAt);
+function tokenCall(ctx: PinterestContext, form: Record<string, string | undefined>, step: OAuthStep): Promise<TokenSet> {
+  const request = { url: `${ctx.apiBase}/v5/oauth/token`, headers: basicAuth(ctx), form };
+  return requestTokens(ctx.deps, 'pinterest', request, (res) => readOAuth(res, step), toTokenSet);
 }
 
 async function refresh(ctx: PinterestContext, tokens: TokenSet): Promise<TokenSet> {
@@ -57,13 +39,7 @@ async function refresh(ctx: PinterestContext, tokens: TokenSet): Promise<TokenSe
     { grant_type: 'refresh_token', refresh_token: tokens.refreshToken, continuous_refresh: 'true' },
     'token refresh',
   );
-  return {
-    ...next,
-    refreshToken: next.refreshToken ?? tokens.refreshToken,
-    refreshExpiresAt: next.refreshToken ? next.refreshExpiresAt : (tokens.refreshExpiresAt ?? null),
-    scopes: next.scopes?.length ? next.scopes : tokens.scopes,
-    ...(tokens.extra ? { extra: tokens.extra } : {}),
-  };
+  return keepUnrestated(tokens, next);
 }
 
 export function pinterestAuth(ctx: PinterestContext): OAuth2Auth {

@@ -1,7 +1,7 @@
 // Pinterest v5 errors, read into PlatformErrors. Every failure is {code, message} with the HTTP status carrying the
 // class; the numeric code refines it where one status means several things (401 from the token endpoint is either the
 // app's credentials or a dead grant).
-import { errorFromResponse, kindOfStatus } from '../errors.ts';
+import { errorFromResponse, kindOfStatus, record, safeText, statusKind } from '../errors.ts';
 import type { HttpResponse } from '../http.ts';
 import type { PlatformErrorKind } from '../types.ts';
 
@@ -19,22 +19,6 @@ const API_CODES: Record<number, PlatformErrorKind> = {
 const GRANT_INVALID = 283;
 // "Authentication failed." — at the token endpoint this is the app's Basic credentials, not the user's grant.
 const AUTH_FAILED = 2;
-
-/** Network-supplied text, bounded, with anything long and opaque (a token would be) blanked out. */
-export function safeText(text: unknown): string {
-  if (typeof text !== 'string') return '';
-  return text.replace(/[\w.~+/!=-]{32,}/g, '[redacted]').slice(0, 200);
-}
-
-function record(value: unknown): Record<string, unknown> {
-  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
-}
-
-function statusKind(status: number): PlatformErrorKind | undefined {
-  if (status === 429) return 'rate_limited';
-  if (status >= 500) return 'transient';
-  return undefined;
-}
 
 function errorBody(res: HttpResponse): { code: number | undefined; detail: string } {
   const body = record(res.data);

@@ -10,7 +10,8 @@ import type { PlatformErrorKind, TokenSet } from '../types.ts';
 import { PlatformError } from '../types.ts';
 import { bearer } from './context.ts';
 import type { PinterestContext } from './context.ts';
-import { readApi, safeText } from './errors.ts';
+import { safeText } from '../errors.ts';
+import { readApi } from './errors.ts';
 
 export type MediaStatus = 'registered' | 'processing' | 'succeeded' | 'failed';
 

@@ -1,11 +1,12 @@
 // TikTok Login Kit (OAuth v2, web). Access tokens are short-lived and refresh tokens rotate: every refresh returns a
 // new refresh token and retires the old one, so the TokenSet a refresh returns must replace the stored one whole.
+import { keepUnrestated, requestTokens, secondsFrom, tokenSetFrom } from '../oauth.ts';
+import type { OAuthStep } from '../oauth.ts';
 import type { OAuth2Auth, TokenSet } from '../types.ts';
 import { PlatformError } from '../types.ts';
 import { appCredentials } from './context.ts';
 import type { TikTokContext } from './context.ts';
 import { readOAuth } from './errors.ts';
-import type { OAuthStep } from './errors.ts';
 
 /**
  * Posting (direct and to the inbox) plus the three user.info tiers the profile slice reads. TikTok lets the user
@@ -13,31 +14,17 @@ import type { OAuthStep } from './errors.ts';
  */
 export const TIKTOK_SCOPES = ['user.info.basic', 'user.info.profile', 'user.info.stats', 'video.publish', 'video.upload'] as const;
 
-function secondsFrom(at: Date, seconds: unknown): Date | null {
-  return typeof seconds === 'number' && Number.isFinite(seconds) && seconds > 0 ? new Date(at.getTime() + seconds * 1000) : null;
-}
-
 function toTokenSet(body: Record<string, unknown>, issuedAt: Date): TokenSet {
-  const scope = typeof body.scope === 'string' ? body.scope : '';
   return {
-    accessToken: String(body.access_token),
-    refreshToken: typeof body.refresh_token === 'string' && body.refresh_token ? body.refresh_token : null,
-    expiresAt: secondsFrom(issuedAt, body.expires_in),
+    ...tokenSetFrom(body, issuedAt, ','),
     refreshExpiresAt: secondsFrom(issuedAt, body.refresh_expires_in),
-    scopes: scope.split(',').map((s) => s.trim()).filter(Boolean),
     ...(typeof body.open_id === 'string' ? { extra: { open_id: body.open_id } } : {}),
   };
 }
 
-async function tokenCall(ctx: TikTokContext, form: Record<string, string | undefined>, step: OAuthStep): Promise<TokenSet> {
-  // Expiry is counted from before the call, so a slow answer errs towards refreshing early.
-  const issuedAt = ctx.deps.clock();
-  const res = await ctx.deps.http.request('tiktok', {
-    method: 'POST',
-    url: `${ctx.apiBase}/v2/oauth/token/`,
-    form: { ...appCredentials(ctx), ...form },
-  });
-  return toTokenSet(readOAuth(res, step, true), issuedAt);
+function tokenCall(ctx: TikTokContext, form: Record<string, string | undefined>, step: OAuthStep): Promise<TokenSet> {
+  const request = { url: `${ctx.apiBase}/v2/oauth/token/`, form: { ...appCredentials(ctx), ...form } };
+  return requestTokens(ctx.deps, 'tiktok', request, (res) => readOAuth(res, step, true), toTokenSet);
 }
 
 async function refresh(ctx: TikTokContext, tokens: TokenSet): Promise<TokenSet> {
@@ -45,14 +32,9 @@ async function refresh(ctx: TikTokContext, tokens: TokenSet): Promise<TokenSet> 
     throw new PlatformError('tiktok', 'reauth_required', 'TikTok connection has no refresh token; reconnect the account');
   }
   const next = await tokenCall(ctx, { grant_type: 'refresh_token', refresh_token: tokens.refreshToken }, 'token refresh');
-  return {
-    ...next,
-    // Rotation means a new refresh token always comes back; keeping the old one is only a fallback for an answer
-    // that omits it, and the refresh window moves with the token it belongs to.
-    refreshToken: next.refreshToken ?? tokens.refreshToken,
-    refreshExpiresAt: next.refreshToken ? next.refreshExpiresAt : (tokens.refreshExpiresAt ?? null),
-    extra: { ...tokens.extra, ...next.extra },
-  };
+  // Rotation means a new refresh token always comes back; keeping the old one is only a fallback for an answer that
+  // omits it.
+  return keepUnrestated(tokens, next);
 }
 
 async function revoke(ctx: TikTokContext, tokens: TokenSet): Promise<void> {

@@ -1,9 +1,10 @@
 // TikTok's two error dialects, read into PlatformErrors. The v2 API wraps every answer in
 // {data, error: {code, message, log_id}} and success is error.code == "ok"; the OAuth endpoints answer RFC 6749 style
 // {error, error_description, log_id}, sometimes with HTTP 200, so the body decides rather than the status.
-import { errorFromResponse, kindOfStatus } from '../errors.ts';
+import { errorFromResponse, kindOfStatus, record, safeText, statusKind } from '../errors.ts';
 import type { HttpResponse } from '../http.ts';
-import { PlatformError } from '../types.ts';
+import { readOAuthAnswer } from '../oauth.ts';
+import type { OAuthStep } from '../oauth.ts';
 import type { PlatformErrorKind } from '../types.ts';
 
 const API_KINDS: Record<string, PlatformErrorKind> = {
@@ -42,23 +43,6 @@ const OAUTH_KINDS: Record<string, PlatformErrorKind> = {
   server_error: 'transient',
 };
 
-/** Network-supplied text, bounded, with anything long and opaque (a token would be) blanked out. */
-export function safeText(text: unknown): string {
-  if (typeof text !== 'string') return '';
-  return text.replace(/[\w.~+/!=-]{32,}/g, '[redacted]').slice(0, 200);
-}
-
-function record(value: unknown): Record<string, unknown> {
-  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
-}
-
-/** Throttling and server failures are what they are, whatever code the body carries. */
-function statusKind(status: number): PlatformErrorKind | undefined {
-  if (status === 429) return 'rate_limited';
-  if (status >= 500) return 'transient';
-  return undefined;
-}
-
 /** The `data` of a v2 API answer, or the PlatformError its `error` describes. */
 export function readApi(res: HttpResponse, what: string): Record<string, unknown> {
   const body = record(res.data);
@@ -76,33 +60,15 @@ export function readApi(res: HttpResponse, what: string): Record<string, unknown
   return fail(res, kind, message, code);
 }
 
-function fail(res: HttpResponse, kind: PlatformErrorKind, message: string, code?: string, retryAfter?: number): never {
-  const err = errorFromResponse('tiktok', res, { kind, message, ...(code ? { code } : {}) });
-  if (retryAfter === undefined || err.retryAfterSeconds !== undefined) throw err;
-  throw new PlatformError('tiktok', kind, message, { status: res.status, retryAfterSeconds: retryAfter, ...(code ? { code } : {}) });
+function fail(res: HttpResponse, kind: PlatformErrorKind, message: string, code?: string, impliedRetryAfter?: number): never {
+  throw errorFromResponse('tiktok', res, { kind, message, ...(code ? { code } : {}), ...(impliedRetryAfter !== undefined ? { impliedRetryAfter } : {}) });
 }
 
-export type OAuthStep = 'code exchange' | 'token refresh' | 'token revocation';
-
-/**
- * The body of a successful token-endpoint answer, or the PlatformError it carries. `requireToken` marks answers that
- * must hold an access token (exchange, refresh): one without is a failure even with HTTP 200.
- */
+/** The body of a successful token-endpoint answer, or the PlatformError it carries (see readOAuthAnswer). */
 export function readOAuth(res: HttpResponse, step: OAuthStep, requireToken: boolean): Record<string, unknown> {
-  const body = record(res.data);
-  // The v2 envelope's `error` is an object; the OAuth dialect's is a string.
-  const oauthCode = typeof body.error === 'string' && body.error !== '' ? body.error : undefined;
-  const envelopeCode = typeof record(body.error).code === 'string' ? String(record(body.error).code) : undefined;
-  // Some answers (revoke) may come in the API envelope instead; a failure there reads like any API failure.
-  if (envelopeCode !== undefined && envelopeCode !== 'ok') return readApi(res, step);
-  const hasToken = typeof body.access_token === 'string' && body.access_token !== '';
-  const ok = res.status >= 200 && res.status < 300 && !oauthCode && (!requireToken || hasToken);
-  if (ok) return body;
-  const kind =
-    statusKind(res.status) ??
-    (oauthCode ? OAUTH_KINDS[oauthCode] : undefined) ??
-    (res.status >= 200 && res.status < 300 ? 'transient' : kindOfStatus(res.status));
-  const detail = safeText(body.error_description);
-  const what = oauthCode ?? (res.status < 300 ? 'no access token in the answer' : `HTTP ${res.status}`);
-  return fail(res, kind, `TikTok ${step} failed: ${what}${detail ? ` (${detail})` : ''}`, oauthCode);
+  // The v2 envelope's `error` is an object; the OAuth dialect's is a string. Some answers (revoke) may come in the
+  // API envelope instead; a failure there reads like any API failure.
+  const envelopeCode = record(record(res.data).error).code;
+  if (typeof envelopeCode === 'string' && envelopeCode !== 'ok') return readApi(res, step);
+  return readOAuthAnswer({ platform: 'tiktok', name: 'TikTok', kinds: OAUTH_KINDS }, res, step, requireToken);
 }

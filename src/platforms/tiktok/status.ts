@@ -5,7 +5,8 @@ import type { PlatformErrorKind, TokenSet } from '../types.ts';
 import { PlatformError } from '../types.ts';
 import { bearer } from './context.ts';
 import type { TikTokContext } from './context.ts';
-import { readApi, safeText } from './errors.ts';
+import { safeText } from '../errors.ts';
+import { readApi } from './errors.ts';
 
 /** Journal steps. The upload URL and chunk size are recorded before the publish_id (see initVideo). */
 export const TIKTOK_STEPS = {

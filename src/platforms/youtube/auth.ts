@@ -1,12 +1,14 @@
 // Google OAuth 2.0 (web-server flow) for YouTube. Access tokens last about an hour; the refresh token comes only with
 // access_type=offline and, on a re-connect, only with prompt=consent. Refreshing never rotates it: the answer carries
 // no refresh_token and the stored one stays valid until revoked, unused for six months, or pushed out by newer ones.
+import { record } from '../errors.ts';
+import { keepUnrestated, requestTokens, tokenSetFrom } from '../oauth.ts';
+import type { OAuthStep } from '../oauth.ts';
 import type { OAuth2Auth, TokenSet } from '../types.ts';
 import { PlatformError } from '../types.ts';
 import { appCredentials } from './context.ts';
 import type { YouTubeContext } from './context.ts';
 import { readOAuth } from './errors.ts';
-import type { OAuthStep } from './errors.ts';
 
 const G = 'https://www.googleapis.com/auth/';
 
@@ -16,31 +18,12 @@ const G = 'https://www.googleapis.com/auth/';
  */
 export const YOUTUBE_SCOPES = [`${G}youtube.upload`, `${G}youtube`, `${G}youtube.force-ssl`] as const;
 
-function secondsFrom(at: Date, seconds: unknown): Date | null {
-  return typeof seconds === 'number' && Number.isFinite(seconds) && seconds > 0 ? new Date(at.getTime() + seconds * 1000) : null;
-}
+// Only time-limited grants carry refresh_token_expires_in; an ordinary refresh token has no fixed end.
+const toTokenSet = (body: Record<string, unknown>, issuedAt: Date): TokenSet => tokenSetFrom(body, issuedAt, ' ');
 
-function toTokenSet(body: Record<string, unknown>, issuedAt: Date): TokenSet {
-  const scope = typeof body.scope === 'string' ? body.scope : '';
-  return {
-    accessToken: String(body.access_token),
-    refreshToken: typeof body.refresh_token === 'string' && body.refresh_token ? body.refresh_token : null,
-    expiresAt: secondsFrom(issuedAt, body.expires_in),
-    // Only time-limited grants carry this; an ordinary refresh token has no fixed end.
-    refreshExpiresAt: secondsFrom(issuedAt, body.refresh_token_expires_in),
-    scopes: scope.split(' ').filter(Boolean),
-  };
-}
-
-async function tokenCall(ctx: YouTubeContext, form: Record<string, string | undefined>, step: OAuthStep): Promise<TokenSet> {
-  // Expiry is counted from before the call, so a slow answer errs towards refreshing early.
-  const issuedAt = ctx.deps.clock();
-  const res = await ctx.deps.http.request('youtube', {
-    method: 'POST',
-    url: `${ctx.tokenBase}/token`,
-    form: { ...appCredentials(ctx), ...form },
-  });
-  return toTokenSet(readOAuth(res, step, true), issuedAt);
+function tokenCall(ctx: YouTubeContext, form: Record<string, string | undefined>, step: OAuthStep): Promise<TokenSet> {
+  const request = { url: `${ctx.tokenBase}/token`, form: { ...appCredentials(ctx), ...form } };
+  return requestTokens(ctx.deps, 'youtube', request, (res) => readOAuth(res, step, true), toTokenSet);
 }
 
 async function refresh(ctx: YouTubeContext, tokens: TokenSet): Promise<TokenSet> {
@@ -48,13 +31,7 @@ async function refresh(ctx: YouTubeContext, tokens: TokenSet): Promise<TokenSet>
     throw new PlatformError('youtube', 'reauth_required', 'YouTube connection has no refresh token; reconnect the account');
   }
   const next = await tokenCall(ctx, { grant_type: 'refresh_token', refresh_token: tokens.refreshToken }, 'token refresh');
-  return {
-    ...next,
-    refreshToken: next.refreshToken ?? tokens.refreshToken,
-    refreshExpiresAt: next.refreshExpiresAt ?? (next.refreshToken ? null : (tokens.refreshExpiresAt ?? null)),
-    scopes: next.scopes?.length ? next.scopes : tokens.scopes,
-    ...(tokens.extra ? { extra: tokens.extra } : {}),
-  };
+  return keepUnrestated(tokens, next);
 }
 
 async function revoke(ctx: YouTubeContext, tokens: TokenSet): Promise<void> {
@@ -66,7 +43,7 @@ async function revoke(ctx: YouTubeContext, tokens: TokenSet): Promise<void> {
     // In the body rather than the query string, so it stays out of every URL that gets logged.
     form: { token },
   });
-  const body = res.data && typeof res.data === 'object' ? (res.data as Record<string, unknown>) : {};
+  const body = record(res.data);
   // Google's answer for a token that is already expired or revoked: the disconnect has nothing left to do.
   if (res.status === 400 && body.error === 'invalid_token') return;
   readOAuth(res, 'token revocation', false);

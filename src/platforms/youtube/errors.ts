@@ -1,9 +1,10 @@
 // Google's two error dialects, read into PlatformErrors. The OAuth server answers {error, error_description}; the
 // Data API answers {error: {code, message, errors: [{reason, domain}], status}} and the reason is what to branch on,
 // because one status carries unrelated causes (403 is both "quota spent" and "not allowed").
-import { errorFromResponse, kindOfStatus } from '../errors.ts';
+import { errorFromResponse, kindOfStatus, record, safeText, statusKind } from '../errors.ts';
 import type { HttpResponse } from '../http.ts';
-import { PlatformError } from '../types.ts';
+import { readOAuthAnswer } from '../oauth.ts';
+import type { OAuthStep } from '../oauth.ts';
 import type { PlatformErrorKind } from '../types.ts';
 
 const REASON_KINDS: Record<string, PlatformErrorKind> = {
@@ -36,22 +37,6 @@ const OAUTH_KINDS: Record<string, PlatformErrorKind> = {
 
 const DAY_SECONDS = 86_400;
 
-/** Network-supplied text, bounded, with anything long and opaque (a token would be) blanked out. */
-export function safeText(text: unknown): string {
-  if (typeof text !== 'string') return '';
-  return text.replace(/[\w.~+/!=-]{32,}/g, '[redacted]').slice(0, 200);
-}
-
-function record(value: unknown): Record<string, unknown> {
-  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
-}
-
-function statusKind(status: number): PlatformErrorKind | undefined {
-  if (status === 429) return 'rate_limited';
-  if (status >= 500) return 'transient';
-  return undefined;
-}
-
 /**
  * Seconds until the Data API's daily quota resets at midnight Pacific time. Counted from the Pacific wall clock, so it
  * is off by an hour only on the two DST change days, which merely moves one retry.
@@ -77,10 +62,8 @@ function impliedRetryAfter(reason: string | undefined, now: Date): number | unde
   return undefined;
 }
 
-function fail(res: HttpResponse, kind: PlatformErrorKind, message: string, code: string | undefined, implied?: number): never {
-  const err = errorFromResponse('youtube', res, { kind, message, ...(code ? { code } : {}) });
-  if (implied === undefined || err.retryAfterSeconds !== undefined) throw err;
-  throw new PlatformError('youtube', kind, message, { status: res.status, retryAfterSeconds: implied, ...(code ? { code } : {}) });
+function fail(res: HttpResponse, kind: PlatformErrorKind, message: string, code: string | undefined, impliedRetryAfter?: number): never {
+  throw errorFromResponse('youtube', res, { kind, message, ...(code ? { code } : {}), ...(impliedRetryAfter !== undefined ? { impliedRetryAfter } : {}) });
 }
 
 /** The JSON body of a successful Data API answer, or the PlatformError its error object describes. */
@@ -103,19 +86,7 @@ export function readApi(res: HttpResponse, what: string, now: Date): Record<stri
   return fail(res, kind, `YouTube ${what} failed: ${label}${detail ? ` (${detail})` : ''}`, reason, impliedRetryAfter(reason, now));
 }
 
-export type OAuthStep = 'code exchange' | 'token refresh' | 'token revocation';
-
 /** The body of a successful token-endpoint answer, or the PlatformError it carries. */
 export function readOAuth(res: HttpResponse, step: OAuthStep, requireToken: boolean): Record<string, unknown> {
-  const body = record(res.data);
-  const code = typeof body.error === 'string' && body.error !== '' ? body.error : undefined;
-  const hasToken = typeof body.access_token === 'string' && body.access_token !== '';
-  if (res.status >= 200 && res.status < 300 && !code && (!requireToken || hasToken)) return body;
-  const kind =
-    statusKind(res.status) ??
-    (code ? OAUTH_KINDS[code] : undefined) ??
-    (res.status < 300 ? 'transient' : kindOfStatus(res.status));
-  const detail = safeText(body.error_description);
-  const what = code ?? (res.status < 300 ? 'no access token in the answer' : `HTTP ${res.status}`);
-  return fail(res, kind, `YouTube ${step} failed: ${what}${detail ? ` (${detail})` : ''}`, code);
+  return readOAuthAnswer({ platform: 'youtube', name: 'YouTube', kinds: OAUTH_KINDS }, res, step, requireToken);
 }

@@ -11,7 +11,8 @@ import type { TokenSet } from '../types.ts';
 import { PlatformError } from '../types.ts';
 import { bearer } from './context.ts';
 import type { YouTubeContext } from './context.ts';
-import { readApi, safeText } from './errors.ts';
+import { safeText } from '../errors.ts';
+import { readApi } from './errors.ts';
 
 type Obj = Record<string, unknown>;
 

@@ -56,3 +56,9 @@ export function igError(code: number, subcode: number, message: string, userTitl
     ...(userTitle ? { userTitle, userMsg: message } : {}),
   });
 }
+
+/** A container still IN_PROGRESS, whether published itself or used as a carousel child. */
+export const notReady = (): ErrorAnswer => igError(9007, 2207027, 'The media is not ready for publishing, please wait for a moment', 'Media ID is not available');
+
+/** A container that was not published within 24 hours. */
+export const expired = (): ErrorAnswer => igError(-2, 2207020, 'The media you are trying to access has expired. Please try to upload again.');

@@ -9,7 +9,7 @@ import { current, schedule } from '../core/processing.ts';
 import { addRoute, sendAnswer } from '../core/route.ts';
 import type { Call, ErrorAnswer, Simulator } from '../core/route.ts';
 import type { JsonObject, ObjectRecord } from '../core/types.ts';
-import { igActor, igError, PUBLISH_SCOPE } from './actor.ts';
+import { expired, igActor, igError, notReady, PUBLISH_SCOPE } from './actor.ts';
 
 const MAX_CAPTION = 2200;
 const MAX_HASHTAGS = 30;
@@ -76,8 +76,8 @@ function childrenProblem(call: Call, accountId: string, children: string[] | und
     const child = findObject(call, 'containers', id);
     if (!child || child.accountId !== accountId || child.is_carousel_item !== true) return invalid(`The carousel child ${id} is not a valid carousel item container.`, 2207028);
     const state = containerNow(call, child).status_code;
-    if (state === 'IN_PROGRESS') return igError(9007, 2207027, 'The media is not ready for publishing, please wait for a moment', 'Media ID is not available');
-    if (state === 'EXPIRED') return igError(-2, 2207020, 'The media you are trying to access has expired. Please try to upload again.');
+    if (state === 'IN_PROGRESS') return notReady();
+    if (state === 'EXPIRED') return expired();
     if (state !== 'FINISHED') return igError(-1, 2207032, `Create media has failed for carousel child ${id}; recreate the container.`);
   }
   return null;

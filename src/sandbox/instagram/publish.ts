@@ -9,7 +9,7 @@ import { findObject, objectsOf, postsWithin, putPost, text } from '../core/objec
 import { addRoute, sendAnswer } from '../core/route.ts';
 import type { Call, Simulator } from '../core/route.ts';
 import type { AccountRecord, JsonObject, JsonValue, ObjectRecord } from '../core/types.ts';
-import { BASIC_SCOPE, igActor, igError, PUBLISH_SCOPE } from './actor.ts';
+import { BASIC_SCOPE, expired, igActor, igError, notReady, PUBLISH_SCOPE } from './actor.ts';
 import { containerNow, STATUS_TEXT } from './containers.ts';
 
 const READ_TYPE: Record<string, string> = { IMAGE: 'IMAGE', VIDEO: 'VIDEO', REELS: 'VIDEO', STORIES: 'IMAGE', CAROUSEL: 'CAROUSEL_ALBUM' };
@@ -94,11 +94,11 @@ export function registerInstagramPublish(sim: Simulator): void {
       if (container.is_carousel_item === true) return sendAnswer(reply, igError(100, 0, 'A carousel item cannot be published on its own; publish its CAROUSEL container.'));
       switch (container.status_code) {
         case 'IN_PROGRESS':
-          return sendAnswer(reply, igError(9007, 2207027, 'The media is not ready for publishing, please wait for a moment', 'Media ID is not available'));
+          return sendAnswer(reply, notReady());
         case 'ERROR':
           return sendAnswer(reply, igError(-1, 2207032, 'Create media has failed, please try recreating the media container.'));
         case 'EXPIRED':
-          return sendAnswer(reply, igError(-2, 2207020, 'The media you are trying to access has expired. Please try to upload again.'));
+          return sendAnswer(reply, expired());
         case 'PUBLISHED':
           return sendAnswer(reply, igError(100, 0, `The media container ${creationId} has already been published as ${text(container.published_id)}.`));
         default:

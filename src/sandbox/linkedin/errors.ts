@@ -9,6 +9,10 @@ export function apiError(status: number, code: string, message: string, serviceE
   return { status, body };
 }
 
+export function notFound(urn: string): ErrorAnswer {
+  return apiError(404, 'NOT_FOUND', `Not Found: ${urn}`);
+}
+
 const TOKEN_ERRORS: Record<TokenProblem, [number, string, string]> = {
   missing: [65604, 'EMPTY_ACCESS_TOKEN', 'Empty oauth2 access token'],
   invalid: [65600, 'INVALID_ACCESS_TOKEN', 'Invalid access token'],

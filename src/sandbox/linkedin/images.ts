@@ -10,15 +10,11 @@ import { addRoute, sendAnswer } from '../core/route.ts';
 import type { Call, Simulator } from '../core/route.ts';
 import { checkToken } from '../core/tokens.ts';
 import type { JsonObject, ObjectRecord } from '../core/types.ts';
-import { apiError, tokenError } from './errors.ts';
-import { actorProblem, decodeUrn, inputError, restAuth } from './rest.ts';
+import { apiError, notFound, tokenError } from './errors.ts';
+import { actorProblem, inputError, pathObject, restAuth } from './rest.ts';
 
 const IMAGE_URL_TTL_MS = 24 * 60 * 60 * 1000;
 const IMAGE_FORMATS = ['image/jpeg', 'image/png', 'image/gif'];
-
-export function notFound(urn: string): ReturnType<typeof apiError> {
-  return apiError(404, 'NOT_FOUND', `Not Found: ${urn}`);
-}
 
 export function downloadUrl(key: string, nowMs: number): string {
   return `https://media.licdn.com/dms/image/v2/${key}/feedshare-shrink_2048_1536/0/?e=${Math.floor(nowMs / 1000) + 86_400 * 60}&v=beta`;
@@ -136,15 +132,12 @@ export function registerLinkedInImages(sim: Simulator): void {
     ops: ['status'],
     surface: 'api',
     handler: (req, reply, call) => {
-      const auth = restAuth(req, reply, call);
-      if (!auth) return reply;
-      const urn = decodeUrn((req.params as { urn: string }).urn);
-      const image = findObject(call, 'media', urn);
-      if (!image || image.kind !== 'image') return sendAnswer(reply, notFound(urn));
+      const found = pathObject(req, reply, call, 'media', 'image');
+      if (!found) return reply;
       // w_member_social is write-only: reading an image back needs a read permission on its owner.
-      const problem = actorProblem(auth, text(image.owner), 'read', 'images', 'GET');
+      const problem = actorProblem(found.auth, text(found.record.owner), 'read', 'images', 'GET');
       if (problem) return sendAnswer(reply, problem);
-      return reply.send(imageView(image));
+      return reply.send(imageView(found.record));
     },
   });
 }

@@ -1,17 +1,15 @@
 // Posts API: POST /rest/posts (201, empty body, URN in x-restli-id), GET /rest/posts/{urn}, the author finder
 // GET /rest/posts?q=author and DELETE /rest/posts/{urn}.
-import type { FastifyRequest } from 'fastify';
 import { isObj, jsonBody, queryParams } from '../core/http.ts';
 import { randomDigits } from '../core/ids.ts';
-import { findObject, objectsOf, putPost, text } from '../core/objects.ts';
+import { objectsOf, putPost, text } from '../core/objects.ts';
 import { addRoute, sendAnswer } from '../core/route.ts';
 import type { Call, ErrorAnswer, Simulator } from '../core/route.ts';
 import type { JsonObject, JsonValue, ObjectRecord } from '../core/types.ts';
 import { apiError } from './errors.ts';
 import { checkContent } from './content.ts';
-import { notFound } from './images.ts';
 import { parseLittleText } from './little-text.ts';
-import { actorProblem, decodeUrn, inputError, restAuth, urnKind } from './rest.ts';
+import { actorProblem, decodeUrn, inputError, pathObject, restAuth, urnKind } from './rest.ts';
 
 const RESOURCE = 'partnerApiPostsExternal';
 const MAX_COMMENTARY = 3000;
@@ -91,10 +89,6 @@ function validate(call: Call, body: Record<string, unknown>, author: string): Er
   return { commentary: raw, fields, media: content.media, kind: content.kind, plain: little.plain, truncated: little.truncated };
 }
 
-function postUrn(req: FastifyRequest): string {
-  return decodeUrn((req.params as { urn: string }).urn);
-}
-
 export function registerLinkedInPosts(sim: Simulator): void {
   addRoute(sim, {
     method: 'POST',
@@ -133,13 +127,10 @@ export function registerLinkedInPosts(sim: Simulator): void {
     ops: ['status'],
     surface: 'api',
     handler: (req, reply, call) => {
-      const auth = restAuth(req, reply, call);
-      if (!auth) return reply;
-      const urn = postUrn(req);
-      const post = findObject(call, 'posts', urn);
-      if (!post) return sendAnswer(reply, notFound(urn));
-      const denied = actorProblem(auth, text(post.author), 'read', RESOURCE, 'GET');
-      return denied ? sendAnswer(reply, denied) : reply.send(view(post));
+      const found = pathObject(req, reply, call, 'posts');
+      if (!found) return reply;
+      const denied = actorProblem(found.auth, text(found.record.author), 'read', RESOURCE, 'GET');
+      return denied ? sendAnswer(reply, denied) : reply.send(view(found.record));
     },
   });
 
@@ -170,14 +161,11 @@ export function registerLinkedInPosts(sim: Simulator): void {
     ops: ['delete'],
     surface: 'api',
     handler: (req, reply, call) => {
-      const auth = restAuth(req, reply, call);
-      if (!auth) return reply;
-      const urn = postUrn(req);
-      const post = findObject(call, 'posts', urn);
-      if (!post) return sendAnswer(reply, notFound(urn));
-      const denied = actorProblem(auth, text(post.author), 'write', RESOURCE, 'DELETE');
+      const found = pathObject(req, reply, call, 'posts');
+      if (!found) return reply;
+      const denied = actorProblem(found.auth, text(found.record.author), 'write', RESOURCE, 'DELETE');
       if (denied) return sendAnswer(reply, denied);
-      call.slice.posts.delete(urn);
+      call.slice.posts.delete(found.urn);
       return reply.code(204).send();
     },
   });

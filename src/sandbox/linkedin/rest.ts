@@ -4,12 +4,14 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { assetsOf } from '../core/accounts.ts';
 import { bearerToken, headerValue } from '../core/http.ts';
+import { findObject } from '../core/objects.ts';
+import type { ObjectMap } from '../core/store.ts';
 import type { ErrorAnswer } from '../core/route.ts';
 import { sendAnswer } from '../core/route.ts';
 import type { Call } from '../core/route.ts';
 import { checkToken } from '../core/tokens.ts';
-import type { AccountRecord, TokenRecord } from '../core/types.ts';
-import { apiError, tokenError, versionProblem } from './errors.ts';
+import type { AccountRecord, ObjectRecord, TokenRecord } from '../core/types.ts';
+import { apiError, notFound, tokenError, versionProblem } from './errors.ts';
 
 export interface RestAuth {
   token: TokenRecord;
@@ -98,4 +100,27 @@ export function actorProblem(auth: RestAuth, urn: string, mode: 'write' | 'read'
 /** URNs arrive URL-encoded in paths (`urn%3Ali%3Ashare%3A1`); Fastify decodes them, clients sometimes double-encode. */
 export function decodeUrn(raw: string): string {
   return raw.includes('%') ? decodeURIComponent(raw) : raw;
+}
+
+/**
+ * The object the `:urn` path parameter names (of `kind`, when given), for a caller that passed restAuth; otherwise the
+ * answer (token, headers or 404) has been sent and the result is null. Whether the caller may read or change it as its
+ * owner is each route's own check.
+ */
+export function pathObject(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  call: Call,
+  map: ObjectMap,
+  kind?: string,
+): { auth: RestAuth; urn: string; record: ObjectRecord } | null {
+  const auth = restAuth(req, reply, call);
+  if (!auth) return null;
+  const urn = decodeUrn((req.params as { urn: string }).urn);
+  const record = findObject(call, map, urn);
+  if (!record || (kind !== undefined && record.kind !== kind)) {
+    sendAnswer(reply, notFound(urn));
+    return null;
+  }
+  return { auth, urn, record };
 }

@@ -10,8 +10,9 @@ import { addRoute, sendAnswer } from '../core/route.ts';
 import type { Simulator } from '../core/route.ts';
 import type { JsonObject, JsonValue, ObjectRecord } from '../core/types.ts';
 import { apiError } from './errors.ts';
-import { actionOk, downloadUrl, initRequest, notFound } from './images.ts';
-import { actorProblem, decodeUrn, inputError, restAuth } from './rest.ts';
+import { notFound } from './errors.ts';
+import { actionOk, downloadUrl, initRequest } from './images.ts';
+import { actorProblem, inputError, pathObject, restAuth } from './rest.ts';
 
 export const VIDEO_PART_BYTES = 4 * 1024 * 1024;
 const MAX_VIDEO_BYTES = 5 * 1024 * 1024 * 1024;
@@ -150,11 +151,9 @@ export function registerLinkedInVideos(sim: Simulator): void {
     surface: 'api',
     handler: (req, reply, call) => {
       // Any valid token may poll a video's status.
-      if (!restAuth(req, reply, call)) return reply;
-      const urn = decodeUrn((req.params as { urn: string }).urn);
-      const video = findObject(call, 'media', urn);
-      if (!video || video.kind !== 'video') return sendAnswer(reply, notFound(urn));
-      return reply.send(videoView(video, call.ctx.nowMs()));
+      const found = pathObject(req, reply, call, 'media', 'video');
+      if (!found) return reply;
+      return reply.send(videoView(found.record, call.ctx.nowMs()));
     },
   });
 }

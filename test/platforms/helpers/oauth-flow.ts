@@ -8,7 +8,7 @@ import pino from 'pino';
 import { expect } from 'vitest';
 import { PlatformHttp } from '../../../src/platforms/http.ts';
 import { PlatformError } from '../../../src/platforms/types.ts';
-import type { AdapterDeps, PlatformErrorKind } from '../../../src/platforms/types.ts';
+import type { AdapterDeps, OAuth2Auth, PlatformAdapter, PlatformErrorKind, TokenSet } from '../../../src/platforms/types.ts';
 import { SANDBOX_APPS, sandboxBaseUrls, sandboxPlugin } from '../../../src/sandbox/index.ts';
 import type { OAuthPlatform, Platform } from '../../../src/sandbox/index.ts';
 import { freePort } from '../../helpers/net.ts';
@@ -74,6 +74,33 @@ export function sandboxDeps(sb: OAuthSandbox, platform: OAuthPlatform): AdapterD
   };
 }
 
+export interface Canned {
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+/**
+ * Deps for an adapter whose HTTP answers are canned, for wire details the sandbox cannot produce: one JSON answer for
+ * every request, or one chosen per request. No base URL overrides, so the adapter aims at the real hosts.
+ */
+export function cannedDeps(
+  answer: Canned | ((url: URL, init: RequestInit) => Canned),
+  opts: { clientId?: string; clientSecret?: string; clock?: () => Date } = {},
+): AdapterDeps {
+  const logger = pino({ level: 'silent' });
+  const fetch = async (input: string, init: RequestInit): Promise<Response> => {
+    const a = typeof answer === 'function' ? answer(new URL(input), init) : answer;
+    return new Response(JSON.stringify(a.body), { status: a.status, headers: { 'content-type': 'application/json', ...a.headers } });
+  };
+  return {
+    http: new PlatformHttp({ logger, fetch }),
+    config: { clientId: opts.clientId ?? 'ci', clientSecret: opts.clientSecret ?? 'cs', urls: {} },
+    clock: opts.clock ?? (() => new Date()),
+    logger,
+  };
+}
+
 export interface Approval {
   code: string;
   state: string | null;
@@ -93,6 +120,15 @@ export async function approve(authorizeUrl: string, headers: Record<string, stri
 export function pkcePair(): { verifier: string; challenge: string } {
   const verifier = randomBytes(32).toString('base64url');
   return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
+}
+
+/** The whole browser round trip of a connect on the sandbox, with PKCE where the network takes it. */
+export async function connectThrough(sb: OAuthSandbox, adapter: PlatformAdapter, state = 'st-pub'): Promise<TokenSet> {
+  const auth = adapter.auth as OAuth2Auth;
+  const redirectUri = sb.callback(adapter.platform);
+  const pkce = auth.pkce ? pkcePair() : undefined;
+  const { code } = await approve(auth.authorizeUrl({ state, redirectUri, ...(pkce ? { codeChallenge: pkce.challenge } : {}) }));
+  return auth.exchangeCode({ code, redirectUri, ...(pkce ? { codeVerifier: pkce.verifier } : {}) });
 }
 
 /**

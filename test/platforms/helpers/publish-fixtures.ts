@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import Fastify from 'fastify';
 import sharp from 'sharp';
-import type { Journal, PublishMedia } from '../../../src/platforms/publishing.ts';
+import type { Journal, PublishMedia, Publisher } from '../../../src/platforms/publishing.ts';
+import type { PlatformAdapter } from '../../../src/platforms/types.ts';
 import { sandboxPlugin } from '../../../src/sandbox/index.ts';
 import type { Platform } from '../../../src/sandbox/index.ts';
 import { writeMp4 } from '../../media/helpers/video-fixtures.ts';
@@ -45,6 +46,20 @@ export interface SandboxSlice {
   requests: { method: string; path: string; status: number; headers: Record<string, unknown>; query: Record<string, unknown>; body: unknown }[];
 }
 
+/** The requests a sandbox slice received with this method on a path ending in `suffix`. */
+export const calls = (s: SandboxSlice, method: string, suffix: string): SandboxSlice['requests'] =>
+  s.requests.filter((r) => r.method === method && r.path.endsWith(suffix));
+
+export function publisherOf(adapter: PlatformAdapter): Publisher {
+  if (!adapter.publisher) throw new Error(`${adapter.platform} adapter has no publisher`);
+  return adapter.publisher;
+}
+
+// Processing finishes after this much wall time or sandbox time, whichever passes first. Tests step the
+// sandbox clock with advance(≥ 1 s); the wall-clock delay is long enough that a loaded machine does not
+// finish processing between two calls of a test that expects "still processing" (200 ms did, sometimes).
+const PROCESSING_MS = 1000;
+
 /** Like startOAuthSandbox, plus the fixture route, which must exist before the app listens. */
 export async function startPublishSandbox(): Promise<PublishSandbox> {
   let now = START;
@@ -65,6 +80,7 @@ export async function startPublishSandbox(): Promise<PublishSandbox> {
       method,
       ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
     });
+  await control('POST', '_config', { processingMs: PROCESSING_MS });
   return {
     app,
     publicUrl,
@@ -80,6 +96,7 @@ export async function startPublishSandbox(): Promise<PublishSandbox> {
     reset: async () => {
       now = START;
       await control('DELETE', '_state');
+      await control('POST', '_config', { processingMs: PROCESSING_MS });
     },
     close: () => app.close(),
     serve: (name, bytes, mime) => {
