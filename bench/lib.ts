@@ -1,6 +1,6 @@
 // Shared pieces of the benchmarks: a Herald server in a child process, HTTP load, RSS readings.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 
@@ -13,13 +13,14 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
-export async function startHerald(env: Record<string, string>): Promise<ServerProcess> {
+/** `stderrPath`: append the server's stderr (its warn/error log) to this file instead of the terminal. */
+export async function startHerald(env: Record<string, string>, opts: { stderrPath?: string } = {}): Promise<ServerProcess> {
   const port = env.PORT ? Number(env.PORT) : 30_000 + Math.floor(Math.random() * 20_000);
   const t0 = performance.now();
   const { DATABASE_URL: _d, ...base } = process.env;
   const child = spawn(process.execPath, [CLI, 'serve'], {
     env: { ...base, PORT: String(port), HOST: '127.0.0.1', HERALD_LOG_LEVEL: 'warn', HERALD_RATE_LIMIT_MAX: '100000000', ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', 'ignore', opts.stderrPath ? openSync(opts.stderrPath, 'a') : 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
   for (;;) {
@@ -48,6 +49,18 @@ export function rssMiB(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
   return kb / 1024;
+}
+
+/** CPU time (user + system, seconds) a process has used so far, from /proc/<pid>/stat; NaN once it is gone. */
+export function cpuSeconds(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may contain spaces): state is field 3, utime 14, stime 15.
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(f[11]) + Number(f[12])) / 100; // USER_HZ is 100 on Linux
+  } catch {
+    return NaN;
+  }
 }
 
 export interface Load {

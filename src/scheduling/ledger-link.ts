@@ -30,9 +30,6 @@ export async function buildLedger(
       .where(and(eq(scheduledPosts.id, row.id), eq(scheduledPosts.status, 'publishing'), eq(scheduledPosts.claimedBy, row.claimedBy ?? workerId), isNull(scheduledPosts.postId)))
       .for('update');
     if (!mine) return undefined;
-    const billable = chosen.filter((c) => c.conn).length;
-    // A post credit per target, as for publishing now; a shortfall fails the entry (402 message) before any network call.
-    if (billable) await d.credits.spend({ workspaceId: p.workspaceId, planId: p.planId, type: 'posts', amount: billable, reason: 'scheduled_publish', reference: row.id }, tx);
     const post = await d.ledger.createPost(tx, { workspaceId: p.workspaceId, postType: row.postType, request: row.postData, idempotencyKey: null, requestHash: `scheduled:${row.id}`, actor: `scheduler:${workerId}` });
     for (const { t, conn } of chosen) {
       await d.ledger.addTarget(tx, {
@@ -49,6 +46,10 @@ export async function buildLedger(
         ...(!conn ? { errorCode: 'NOT_CONNECTED', errorMessage: `${t.platform} is not connected for this workspace.` } : {}),
       });
     }
+    // A post credit per target, as for publishing now; a shortfall fails the entry (402 message) before any
+    // network call. Spent last: the workspace's credit row stays locked only until the commit just after.
+    const billable = chosen.filter((c) => c.conn).length;
+    if (billable) await d.credits.spend({ workspaceId: p.workspaceId, planId: p.planId, type: 'posts', amount: billable, reason: 'scheduled_publish', reference: row.id }, tx);
     await tx.update(scheduledPosts).set({ postId: post.id }).where(eq(scheduledPosts.id, row.id));
     return post.id;
   });
