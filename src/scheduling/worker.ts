@@ -74,10 +74,6 @@ export class ScheduleWorker {
     this.#o = opts;
   }
 
-  get inFlight(): number {
-    return this.#inFlight.size;
-  }
-
   start(): void {
     if (this.#running) return;
     this.#running = true;
@@ -279,9 +275,12 @@ export class ScheduleWorker {
 
   /** A target refunded after a failed attempt is charged again before it is retried (a shortfall throws 402 → failed). */
   async #chargeRetries(row: ScheduledRow, targets: TargetRow[]): Promise<void> {
+    const unpaid = targets.filter((t) => t.state !== 'published' && !t.creditSpent && t.connectionId);
+    // Usually none (a first attempt's targets were paid in the ledger transaction): no workspace read then.
+    if (!unpaid.length) return;
     const ws = await this.#d.workspaces.byId(row.workspaceId);
-    for (const t of targets) {
-      if (t.state === 'published' || t.creditSpent || !t.connectionId || !ws) continue;
+    if (!ws) return;
+    for (const t of unpaid) {
       await this.#d.credits.spend({ workspaceId: t.workspaceId, planId: ws.planId, type: 'posts', amount: 1, reason: 'scheduled_retry', reference: t.id });
       await this.#d.publishing.ledger.update(t.id, { creditSpent: true });
     }
