@@ -7,14 +7,17 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 export type Phase = 'before' | 'after';
 
 export class KillSwitch {
-  /** Calls counted since the last arm(). */
+  /** Calls counted since the last arm() (of the network it named, if it named one). */
   seen = 0;
+  /** Watched calls since the last arm(), by network (`/sandbox/<network>/…`). */
+  seenBy: Record<string, number> = {};
   readonly kills: { round: number; k: number; phase: Phase; call: string }[] = [];
   #armed = false;
   #k = 0;
   #phase: Phase = 'before';
   #round = 0;
   #victim: FastifyRequest | undefined;
+  #only: string | undefined;
   readonly #watched: RegExp;
   readonly #kill: () => Promise<void>;
 
@@ -24,9 +27,11 @@ export class KillSwitch {
     this.#kill = kill;
   }
 
-  /** Kill at the k-th watched call from now (Infinity: only count). */
-  arm(round: number, k: number, phase: Phase): void {
+  /** Kill at the k-th watched call from now (Infinity: only count), or the k-th to network `only`. */
+  arm(round: number, k: number, phase: Phase, only?: string): void {
     this.seen = 0;
+    this.seenBy = {};
+    this.#only = only;
     this.#round = round;
     this.#k = k;
     this.#phase = phase;
@@ -42,6 +47,9 @@ export class KillSwitch {
   install = (app: FastifyInstance): void => {
     app.addHook('onRequest', async (req, reply) => {
       if (!this.#armed || !this.#watched.test(req.url)) return;
+      const network = req.url.split('/')[2] ?? '';
+      this.seenBy[network] = (this.seenBy[network] ?? 0) + 1;
+      if (this.#only && network !== this.#only) return;
       this.seen += 1;
       if (this.seen !== this.#k) return;
       if (this.#phase === 'before') {
