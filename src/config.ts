@@ -1,4 +1,5 @@
 // The only reader of process.env. Everything else receives a parsed Config.
+import { isIP } from 'node:net';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { StorageConfig } from './media/storage/index.ts';
@@ -16,6 +17,39 @@ const csv = z
   .string()
   .optional()
   .transform((v) => (v ? v.split(',').map((s) => s.trim()).filter(Boolean) : []));
+
+/** Named ranges proxy-addr understands, besides addresses and CIDRs. */
+const PROXY_RANGES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function validProxyEntry(entry: string): boolean {
+  if (PROXY_RANGES.has(entry)) return true;
+  const [addr = '', prefix, ...rest] = entry.split('/');
+  const family = isIP(addr);
+  if (!family || rest.length) return false;
+  return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128));
+}
+
+/**
+ * Which proxies' X-Forwarded-* headers to believe. `true` trusts the one proxy in front (the client is
+ * the address it appended last), a number N trusts N proxies in a chain, a list trusts those addresses.
+ */
+export type TrustProxy = false | { hops: number } | { addresses: string[] };
+
+const trustProxy = z
+  .string()
+  .transform((v, ctx): TrustProxy => {
+    const s = v.trim().toLowerCase();
+    if (['', '0', 'false', 'no', 'off'].includes(s)) return false;
+    if (['true', 'yes', 'on'].includes(s)) return { hops: 1 };
+    if (/^\d{1,2}$/.test(s)) return { hops: Number(s) };
+    const addresses = s.split(',').map((a) => a.trim()).filter(Boolean);
+    const bad = addresses.filter((a) => !validProxyEntry(a));
+    if (bad.length) {
+      ctx.addIssue({ code: 'custom', message: `expected true/false, a number of proxies, or addresses/CIDRs (bad: ${bad.join(', ')})` });
+      return z.NEVER;
+    }
+    return { addresses };
+  });
 
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -39,11 +73,17 @@ const envSchema = z.object({
   HERALD_SIGNUP: z.enum(['open', 'closed']).default('open'),
   HERALD_RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(600),
   HERALD_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(60),
+  HERALD_AUTH_RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(30),
+  HERALD_LOGIN_FREE_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(5),
+  HERALD_LOGIN_BACKOFF_MAX_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
   HERALD_RATE_LIMIT_REDIS_PREFIX: z.string().min(1).max(100).default('herald-rl:'),
   REDIS_URL: optionalString.pipe(z.string().regex(/^rediss?:\/\//, 'must be a redis:// URL').optional()),
   HERALD_API_KEY_CACHE_SECONDS: z.coerce.number().min(0).max(60).default(3),
   HERALD_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  HERALD_TRUST_PROXY: bool.default(false),
+  HERALD_TRUST_PROXY: trustProxy.default(false),
+  HERALD_METRICS_TOKEN: optionalString.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
+  HERALD_METRICS_PORT: optionalString.pipe(z.coerce.number<string | undefined>().int().min(0).max(65535).optional()),
+  HERALD_METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   HERALD_SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().min(1).default(20),
   HERALD_SANDBOX: bool.default(false),
   HERALD_SANDBOX_FORCE: bool.default(false),
@@ -126,11 +166,16 @@ export interface Config {
   defaultPlan: string;
   plansFile: string | undefined;
   signup: 'open' | 'closed';
-  rateLimit: { max: number; windowSeconds: number; redisPrefix: string };
+  /** Per valid credential; per client address for anonymous and failed requests; `authMax` per address on sign-in routes. */
+  rateLimit: { max: number; authMax: number; windowSeconds: number; redisPrefix: string };
+  /** Per-account sign-in throttle: failures allowed before exponential backoff, and its ceiling. */
+  loginThrottle: { freeAttempts: number; maxBackoffSeconds: number };
   redisUrl: string | undefined;
   apiKeyCacheSeconds: number;
   logLevel: Env['HERALD_LOG_LEVEL'];
-  trustProxy: boolean;
+  trustProxy: TrustProxy;
+  /** /metrics: a bearer token it requires, and/or a listener of its own (then it is not on the main port). */
+  metrics: { token: string | undefined; port: number | undefined; host: string };
   shutdownTimeoutSeconds: number;
   sandbox: boolean;
   smtpUrl: string | undefined;
@@ -236,11 +281,13 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     defaultPlan: e.HERALD_DEFAULT_PLAN,
     plansFile: e.HERALD_PLANS_FILE,
     signup: e.HERALD_SIGNUP,
-    rateLimit: { max: e.HERALD_RATE_LIMIT_MAX, windowSeconds: e.HERALD_RATE_LIMIT_WINDOW_SECONDS, redisPrefix: e.HERALD_RATE_LIMIT_REDIS_PREFIX },
+    rateLimit: { max: e.HERALD_RATE_LIMIT_MAX, authMax: e.HERALD_AUTH_RATE_LIMIT_MAX, windowSeconds: e.HERALD_RATE_LIMIT_WINDOW_SECONDS, redisPrefix: e.HERALD_RATE_LIMIT_REDIS_PREFIX },
+    loginThrottle: { freeAttempts: e.HERALD_LOGIN_FREE_ATTEMPTS, maxBackoffSeconds: e.HERALD_LOGIN_BACKOFF_MAX_SECONDS },
     redisUrl: e.REDIS_URL,
     apiKeyCacheSeconds: e.HERALD_API_KEY_CACHE_SECONDS,
     logLevel: e.HERALD_LOG_LEVEL,
     trustProxy: e.HERALD_TRUST_PROXY,
+    metrics: { token: e.HERALD_METRICS_TOKEN, port: e.HERALD_METRICS_PORT, host: e.HERALD_METRICS_HOST },
     shutdownTimeoutSeconds: e.HERALD_SHUTDOWN_TIMEOUT_SECONDS,
     sandbox: e.HERALD_SANDBOX,
     smtpUrl: e.HERALD_SMTP_URL,

@@ -1,5 +1,6 @@
 // The one composition root: config in, every service out. Tests pass `overrides` to swap pieces.
 import pino, { type Logger } from 'pino';
+import type { Redis } from 'ioredis';
 import type { Config } from './config.ts';
 import { openDatabase, type Database } from './db/client.ts';
 import { resolveSecrets, type Secrets } from './secrets.ts';
@@ -10,6 +11,7 @@ import { ApiKeyService } from './auth/api-keys.ts';
 import { AccountService } from './auth/accounts.ts';
 import { WorkspaceService } from './auth/workspaces.ts';
 import { Authenticator } from './auth/authenticate.ts';
+import { LoginThrottle } from './auth/login-throttle.ts';
 import { UsageService } from './auth/usage.ts';
 import { SecretBox } from './crypto.ts';
 import { createLocks, type Locks } from './db/locks.ts';
@@ -63,6 +65,10 @@ export interface AppContext {
   accounts: AccountService;
   workspaces: WorkspaceService;
   auth: Authenticator;
+  /** Per-account throttle of password guessing (sign-in, password reset, OAuth sign-in). */
+  loginThrottle: LoginThrottle;
+  /** Shared counters (rate limits, sign-in throttle) when REDIS_URL is set. */
+  redis: Redis | undefined;
   usage: UsageService;
   box: SecretBox;
   locks: Locks;
@@ -155,6 +161,14 @@ export async function createContext(config: Config, overrides: ContextOverrides 
   const accounts = new AccountService(db, workspaces, config.signup);
   const auth = new Authenticator(apiKeys, jwt, accounts, workspaces, plans, { seconds: config.apiKeyCacheSeconds, now: clock });
   const usage = new UsageService(plans, credits, workspaces, clock);
+  // ioredis is loaded only when configured; it connects on first use (CLI commands never touch it).
+  const redis = config.redisUrl ? new (await import('ioredis')).Redis(config.redisUrl, { maxRetriesPerRequest: 1, lazyConnect: true }) : undefined;
+  const loginThrottle = new LoginThrottle({
+    ...config.loginThrottle,
+    now: clock,
+    redis,
+    redisPrefix: `${config.rateLimit.redisPrefix}throttle:`,
+  });
   const box = new SecretBox(secrets.encryptionKey);
   const locks = createLocks(database);
   const mailer = new Mailer({ db, logger, from: config.mailFrom, smtpUrl: config.smtpUrl, now: clock });
@@ -233,6 +247,8 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     accounts,
     workspaces,
     auth,
+    loginThrottle,
+    redis,
     usage,
     box,
     locks,
@@ -264,6 +280,9 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     async close() {
       await scheduleWorker.stop();
       await database.close();
+      // A client that never connected has nothing to flush: quit() would connect just to say goodbye.
+      if (redis?.status === 'wait') redis.disconnect();
+      else await redis?.quit().catch(() => {});
     },
   };
 }

@@ -8,6 +8,7 @@ export type ErrorCode =
   | 'APIKEY_REVOKED'
   | 'APIKEY_EXPIRED'
   | 'APIKEY_RATE_LIMIT'
+  | 'too_many_attempts'
   | 'forbidden'
   | 'scope_denied'
   | 'plan_required'
@@ -26,6 +27,7 @@ const STATUS: Record<ErrorCode, number> = {
   APIKEY_REVOKED: 401,
   APIKEY_EXPIRED: 401,
   APIKEY_RATE_LIMIT: 429,
+  too_many_attempts: 429,
   forbidden: 403,
   scope_denied: 403,
   plan_required: 403,
@@ -61,7 +63,7 @@ export class AppError extends Error {
     this.status = STATUS[code];
     this.detail = detail;
     this.headers = opts.headers ?? {};
-    this.retryable = opts.retryable ?? (code === 'APIKEY_RATE_LIMIT' || code === 'internal');
+    this.retryable = opts.retryable ?? (code === 'APIKEY_RATE_LIMIT' || code === 'too_many_attempts' || code === 'internal');
   }
 
   body(): { detail: Detail } {

@@ -1,16 +1,15 @@
 // Builds the Fastify application over an AppContext. Routes are thin: parse → service → shape.
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
-import { AppError } from '../../errors.ts';
+import type { TrustProxy } from '../../config.ts';
 import { accessPlugin } from './access.ts';
+import { installRateLimits } from './rate-limit.ts';
 import { installErrorHandling } from './errors.ts';
 import { installMetrics } from './metrics.ts';
-import { credentialsFrom } from '../../auth/authenticate.ts';
 import { authRoutes } from './routes/auth.ts';
 import { workspaceRoutes } from './routes/workspaces.ts';
 import { billingRoutes } from './routes/billing.ts';
@@ -31,12 +30,18 @@ export interface BuildOptions {
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
-const UNLIMITED_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
+
+/** Fastify's trustProxy: a hop count becomes "trust the first N addresses from the socket inwards". */
+function fastifyTrustProxy(t: TrustProxy): boolean | string[] | ((addr: string, hop: number) => boolean) {
+  if (!t) return false;
+  if ('addresses' in t) return t.addresses;
+  return (_addr, hop) => hop < t.hops;
+}
 
 export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promise<FastifyInstance> {
   const app: FastifyInstance = Fastify({
     loggerInstance: ctx.logger as FastifyBaseLogger,
-    trustProxy: ctx.config.trustProxy,
+    trustProxy: fastifyTrustProxy(ctx.config.trustProxy),
     routerOptions: { ignoreTrailingSlash: true },
     bodyLimit: 10 * 1024 * 1024,
     // Honour a proxy's request id when it is well-formed; otherwise mint one.
@@ -54,28 +59,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   installErrorHandling(app);
   const metrics = installMetrics(app, { defaultMetrics: opts.defaultMetrics ?? false });
 
-  // ioredis is loaded only when a shared rate-limit store is configured.
-  const redis = ctx.config.redisUrl ? new (await import('ioredis')).Redis(ctx.config.redisUrl, { maxRetriesPerRequest: 1, lazyConnect: false }) : undefined;
-  if (redis) app.addHook('onClose', async () => void (await redis.quit().catch(() => {})));
-  await app.register(rateLimit, {
-    global: true,
-    max: ctx.config.rateLimit.max,
-    timeWindow: ctx.config.rateLimit.windowSeconds * 1000,
-    enableDraftSpec: true,
-    ...(redis ? { redis, nameSpace: ctx.config.rateLimit.redisPrefix } : {}),
-    allowList: (req) => UNLIMITED_PATHS.has(req.url.split('?')[0] ?? ''),
-    // Budgets are per credential (hashed: raw secrets are never used as store keys); anonymous calls by address.
-    keyGenerator: (req) => {
-      const { token } = credentialsFrom(req.headers);
-      return token ? `k:${createHash('sha256').update(token).digest('base64url')}` : `ip:${req.ip}`;
-    },
-    errorResponseBuilder: (_req, context) =>
-      new AppError(
-        'APIKEY_RATE_LIMIT',
-        { error: 'APIKEY_RATE_LIMIT', message: 'API key rate limit exceeded.' },
-        { headers: { 'retry-after': String(Math.ceil(context.ttl / 1000)) } },
-      ),
-  });
+  const charge = await installRateLimits(app, ctx);
 
   await app.register(swagger, {
     openapi: {
@@ -91,7 +75,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
     transform: jsonSchemaTransform,
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
-  await app.register(accessPlugin, { ctx });
+  await app.register(accessPlugin, { ctx, charge });
 
   await app.register(opsRoutes, { ctx, metrics });
   await app.register(authRoutes, { ctx });
@@ -108,12 +92,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   if (ctx.config.sandbox) {
     const { sandboxPlugin } = await import('../../sandbox/index.ts');
     // The simulators answer as the networks do, with their own error bodies, and are not rate limited.
-    await app.register(async (sandbox) => {
-      sandbox.addHook('onRoute', (route) => {
-        route.config = { ...route.config, rateLimit: false } as typeof route.config;
-      });
-      await sandbox.register(sandboxPlugin, { prefix: '/sandbox', publicUrl: ctx.config.publicUrl, now: ctx.clock });
-    });
+    await app.register(sandboxPlugin, { prefix: '/sandbox', publicUrl: ctx.config.publicUrl, now: ctx.clock });
   }
   return app;
 }

@@ -23,7 +23,7 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
   r.post(
     '/auth/signup',
     {
-      config: { access: { kind: 'public' } },
+      config: { access: { kind: 'public', budget: 'auth' } },
       schema: { tags: ['auth'], summary: 'Create an account and its first workspace', body: signupBody, response: { 201: sessionSchema } },
     },
     async (req, reply) => {
@@ -36,13 +36,16 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
   r.post(
     '/auth/login',
     {
-      config: { access: { kind: 'public' } },
+      config: { access: { kind: 'public', budget: 'auth' } },
       schema: { tags: ['auth'], summary: 'Log in with email and password', body: loginBody, response: { 200: sessionSchema } },
     },
     async (req) => {
+      // Counted per email whether or not it is registered, so the throttle reveals nothing either.
+      await ctx.loginThrottle.attempt('login', req.body.email);
       const user = await ctx.accounts.login(req.body.email, req.body.password);
       // One message for unknown email and wrong password alike.
       if (!user) throw new AppError('unauthorized', 'Incorrect email or password.');
+      await ctx.loginThrottle.succeeded('login', req.body.email);
       return { access_token: await ctx.jwt.issue(user.id), token_type: 'bearer' as const, user: publicUser(user) };
     },
   );

@@ -6,7 +6,8 @@ import type { HttpMetrics } from '../metrics.ts';
 
 export async function opsRoutes(app: FastifyInstance, { ctx, metrics }: { ctx: AppContext; metrics: HttpMetrics }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const pub = { access: { kind: 'public' as const }, rateLimit: false as const };
+  // Probes and scrapers are never rate limited.
+  const pub = { access: { kind: 'public' as const, budget: 'none' as const } };
 
   r.get(
     '/healthz',
