@@ -3,6 +3,7 @@ import pino, { type Logger } from 'pino';
 import type { Redis } from 'ioredis';
 import type { Config } from './config.ts';
 import { openDatabase, type Database } from './db/client.ts';
+import { logSafeError } from './db/log-safe.ts';
 import { resolveSecrets, type Secrets } from './secrets.ts';
 import { PlanCatalog } from './auth/plans.ts';
 import { CreditService } from './auth/credits.ts';
@@ -130,6 +131,8 @@ export function createLogger(config: Pick<Config, 'logLevel'>, destination?: pin
     level: config.logLevel,
     redact: { paths: REDACT_PATHS, censor: '[redacted]' },
     serializers: {
+      // Database errors carry query parameters (hashes, tokens); they are logged without them.
+      err: (err: unknown) => pino.stdSerializers.err(logSafeError(err) as Error),
       req: (req: { method: string; url: string; hostname?: string; ip?: string; id?: string }) => ({
         method: req.method,
         url: scrubUrl(req.url),
