@@ -3,22 +3,29 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from './config.ts';
 import { createContext, type AppContext, type ContextOverrides } from './context.ts';
 import { buildApp } from './transports/rest/app.ts';
+import { listenMetrics, type MetricsListener } from './transports/rest/metrics.ts';
 import { schedulerReadiness } from './scheduling/readiness.ts';
 
 export interface Running {
   ctx: AppContext;
   app: FastifyInstance;
   url: string;
+  /** Where /metrics is served when it has a listener of its own (HERALD_METRICS_PORT). */
+  metricsUrl: string | undefined;
   stop(): Promise<void>;
 }
 
 export async function startServer(config: Config, overrides: ContextOverrides = {}): Promise<Running> {
   const ctx = await createContext(config, overrides);
-  let app: FastifyInstance;
+  let app: FastifyInstance | undefined;
+  let metricsListener: MetricsListener | undefined;
   try {
     app = await buildApp(ctx, { defaultMetrics: true });
     await app.listen({ port: config.port, host: config.host });
+    const m = config.metrics;
+    if (m.port !== undefined) metricsListener = await listenMetrics(app.heraldMetrics.registry, { host: m.host, port: m.port, token: m.token });
   } catch (err) {
+    await app?.close();
     await ctx.close();
     throw err;
   }
@@ -43,11 +50,12 @@ export async function startServer(config: Config, overrides: ContextOverrides = 
   const stop = () =>
     (stopping ??= (async () => {
       clearInterval(sweeper);
+      await metricsListener?.close();
       // close() stops accepting connections and waits for in-flight requests to finish.
       await app.close();
       await ctx.close();
     })());
-  return { ctx, app, url, stop };
+  return { ctx, app, url, metricsUrl: metricsListener?.url, stop };
 }
 
 export function stopOnSignals(running: Running, timeoutSeconds: number): void {

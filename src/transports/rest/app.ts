@@ -9,7 +9,7 @@ import type { TrustProxy } from '../../config.ts';
 import { accessPlugin } from './access.ts';
 import { installRateLimits } from './rate-limit.ts';
 import { installErrorHandling } from './errors.ts';
-import { installMetrics } from './metrics.ts';
+import { installMetrics, type HttpMetrics } from './metrics.ts';
 import { authRoutes } from './routes/auth.ts';
 import { workspaceRoutes } from './routes/workspaces.ts';
 import { billingRoutes } from './routes/billing.ts';
@@ -21,6 +21,13 @@ import { draftRoutes } from './routes/drafts.ts';
 import { scheduledPostRoutes } from './routes/scheduled-posts.ts';
 import { mediaRoutes } from './routes/media.ts';
 import { storageRoutes } from './routes/storage.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The app's metrics registry, for a separate metrics listener (main.ts). */
+    heraldMetrics: HttpMetrics;
+  }
+}
 
 export interface BuildOptions {
   /** Process-level metrics (event loop, memory); off in tests that build many apps. */
@@ -58,6 +65,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   });
   installErrorHandling(app);
   const metrics = installMetrics(app, { defaultMetrics: opts.defaultMetrics ?? false });
+  app.decorate('heraldMetrics', metrics);
 
   const charge = await installRateLimits(app, ctx);
 

@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../../context.ts';
-import type { HttpMetrics } from '../metrics.ts';
+import { AppError } from '../../../errors.ts';
+import { METRICS_UNAUTHORIZED, metricsAuthorized, type HttpMetrics } from '../metrics.ts';
 
 export async function opsRoutes(app: FastifyInstance, { ctx, metrics }: { ctx: AppContext; metrics: HttpMetrics }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -36,10 +37,15 @@ export async function opsRoutes(app: FastifyInstance, { ctx, metrics }: { ctx: A
     },
   );
 
-  r.get('/metrics', { config: pub, schema: { tags: ['operations'], summary: 'Prometheus metrics', hide: true } }, async (_req, reply) => {
-    reply.header('content-type', metrics.registry.contentType);
-    return metrics.registry.metrics();
-  });
+  // With a listener of its own (main.ts), /metrics is not on the public port at all.
+  const { token, port } = ctx.config.metrics;
+  if (port === undefined) {
+    r.get('/metrics', { config: pub, schema: { tags: ['operations'], summary: 'Prometheus metrics', hide: true } }, async (req, reply) => {
+      if (!metricsAuthorized(req.headers, token)) throw new AppError('unauthorized', METRICS_UNAUTHORIZED.detail, { headers: { 'www-authenticate': 'Bearer' } });
+      reply.header('content-type', metrics.registry.contentType);
+      return metrics.registry.metrics();
+    });
+  }
 
   r.get('/openapi.json', { config: pub, schema: { hide: true } }, async () => app.swagger());
 }
