@@ -8,6 +8,8 @@ import type { AppContext } from '../../context.ts';
 import type { TrustProxy } from '../../config.ts';
 import { accessPlugin } from './access.ts';
 import { installRateLimits } from './rate-limit.ts';
+import { invalidStrings } from '../../input-strings.ts';
+import { validationError } from '../../errors.ts';
 import { installErrorHandling } from './errors.ts';
 import { installMetrics, type HttpMetrics } from './metrics.ts';
 import { authRoutes } from './routes/auth.ts';
@@ -84,6 +86,13 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
   await app.register(accessPlugin, { ctx, charge });
+  // One check of every parsed input, ahead of each route's schema: NUL and unpaired surrogates are a
+  // 422 wherever they appear (multipart fields are checked as they are read, in media/form.ts).
+  app.addHook('preValidation', async (req) => {
+    if (req.routeOptions.config.access?.kind === 'simulator') return;
+    const errors = [...invalidStrings(req.params, ['path']), ...invalidStrings(req.query, ['query']), ...invalidStrings(req.body, ['body'])];
+    if (errors.length) throw validationError(errors);
+  });
 
   await app.register(opsRoutes, { ctx, metrics });
   await app.register(authRoutes, { ctx });
