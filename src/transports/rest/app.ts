@@ -10,7 +10,7 @@ import { accessPlugin } from './access.ts';
 import { installRateLimits } from './rate-limit.ts';
 import { invalidStrings } from '../../input-strings.ts';
 import { validationError } from '../../errors.ts';
-import { installErrorHandling } from './errors.ts';
+import { clientErrorHandler, frameworkErrors, installErrorHandling } from './errors.ts';
 import { installMetrics, type HttpMetrics } from './metrics.ts';
 import { authRoutes } from './routes/auth.ts';
 import { workspaceRoutes } from './routes/workspaces.ts';
@@ -53,6 +53,8 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
     trustProxy: fastifyTrustProxy(ctx.config.trustProxy),
     routerOptions: { ignoreTrailingSlash: true },
     bodyLimit: 10 * 1024 * 1024,
+    frameworkErrors,
+    clientErrorHandler,
     // Honour a proxy's request id when it is well-formed; otherwise mint one.
     genReqId: (req) => {
       const incoming = req.headers['x-request-id'];
@@ -60,6 +62,8 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
     },
   });
   opts.configure?.(app);
+  // JSON only: a text/plain body would otherwise reach the schemas as a string ("expected object").
+  app.removeContentTypeParser('text/plain');
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.addHook('onRequest', async (req, reply) => {
