@@ -3,11 +3,12 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
 import type { TrustProxy } from '../../config.ts';
 import { accessPlugin } from './access.ts';
 import { installRateLimits } from './rate-limit.ts';
+import { openApiTransform, openApiTransformObject } from './openapi.ts';
 import { invalidStrings } from '../../input-strings.ts';
 import { validationError } from '../../errors.ts';
 import { clientErrorHandler, frameworkErrors, installErrorHandling } from './errors.ts';
@@ -86,7 +87,8 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
         },
       },
     },
-    transform: jsonSchemaTransform,
+    transform: openApiTransform,
+    transformObject: openApiTransformObject,
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
   await app.register(accessPlugin, { ctx, charge });

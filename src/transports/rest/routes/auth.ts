@@ -5,6 +5,7 @@ import type { AppContext } from '../../../context.ts';
 import { publicUser } from '../../../auth/accounts.ts';
 import { AppError } from '../../../errors.ts';
 import { userOf } from '../access.ts';
+import { errorResponses } from '../openapi.ts';
 import { sessionSchema, userSchema, userSecurity } from '../schemas.ts';
 
 export const signupBody = z.object({
@@ -24,7 +25,7 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
     '/auth/signup',
     {
       config: { access: { kind: 'public', budget: 'auth' } },
-      schema: { tags: ['auth'], summary: 'Create an account and its first workspace', body: signupBody, response: { 201: sessionSchema } },
+      schema: { tags: ['auth'], summary: 'Create an account and its first workspace', body: signupBody, response: { 201: sessionSchema, ...errorResponses(403, 409) } },
     },
     async (req, reply) => {
       const user = await ctx.accounts.signup(req.body);
@@ -37,7 +38,7 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
     '/auth/login',
     {
       config: { access: { kind: 'public', budget: 'auth' } },
-      schema: { tags: ['auth'], summary: 'Log in with email and password', body: loginBody, response: { 200: sessionSchema } },
+      schema: { tags: ['auth'], summary: 'Log in with email and password', body: loginBody, response: { 200: sessionSchema, ...errorResponses(401) } },
     },
     async (req) => {
       // Counted per email whether or not it is registered, so the throttle reveals nothing either.

@@ -25,7 +25,9 @@ export async function opsRoutes(app: FastifyInstance, { ctx, metrics }: { ctx: A
         summary: 'Readiness: database reachable, migrations current, workers progressing',
         response: {
           200: z.object({ status: z.enum(['ready', 'not_ready']), checks: z.array(z.object({ name: z.string(), ok: z.boolean(), detail: z.string().optional() })) }),
-          503: z.object({ status: z.enum(['ready', 'not_ready']), checks: z.array(z.object({ name: z.string(), ok: z.boolean(), detail: z.string().optional() })) }),
+          503: z
+            .object({ status: z.enum(['ready', 'not_ready']), checks: z.array(z.object({ name: z.string(), ok: z.boolean(), detail: z.string().optional() })) })
+            .describe('Not ready: at least one check failed'),
         },
       },
     },
