@@ -1,6 +1,6 @@
 import { text } from 'node:stream/consumers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { blockedRangeOf } from '../../src/media/ip-policy.ts';
+import { blockedRangeOf } from '../../src/net/ip-policy.ts';
 import { safeFetch, UrlRefusedError, type HostLookup, type SafeFetchOptions } from '../../src/media/safe-fetch.ts';
 import { makeCert, startServer, type RunningServer, type TestCert } from './helpers/test-server.ts';
 
