@@ -100,4 +100,15 @@ describe('media_url and image_urls', () => {
       expect(await h.ctx.database.db.select().from(media).where(eq(media.workspaceId, u.workspaceId))).toEqual([]);
     });
   }
+
+  it("gives the same answer for names on private addresses and names that do not resolve, telling nothing of the server's network", async () => {
+    const u = await h.signup();
+    const msgs: string[] = [];
+    for (const url of [`https://evil.test:${server.port}/img/a.png`, 'https://intranet.test/x', 'https://metadata.test/x', 'https://nowhere.test/x', `${base}/to-evil`]) {
+      const res = await upload(h, asUser(u), [{ name: 'media_type', value: 'image' }, { name: 'media_url', value: url }]);
+      expect(res.statusCode, res.body).toBe(422);
+      msgs.push(res.json().detail[0].msg as string);
+    }
+    expect(new Set(msgs)).toEqual(new Set(['URL refused: the host is not a public internet address.']));
+  });
 });
