@@ -122,7 +122,7 @@ function platformConfigs(config: Config): Config['platforms'] {
  * sandbox mode, e.g. a local PDS and PLC for Bluesky) by origin, and HERALD_FETCH_ALLOW_HOSTS by name. Everything
  * else (a PDS named by a DID document, a did:web host, where a redirect points) must be a public https address.
  */
-export function platformPolicy(config: Config, lookup?: HostLookup): OutboundPolicy {
+function platformPolicy(config: Config, lookup?: HostLookup): OutboundPolicy {
   const origins = Object.values(platformConfigs(config)).flatMap((c) => Object.values(c.urls));
   return new OutboundPolicy({ trustedOrigins: origins, trustedHosts: config.fetchAllowHosts, ...(lookup ? { lookup } : {}) });
 }

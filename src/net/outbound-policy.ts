@@ -56,7 +56,7 @@ export interface OutboundPolicyOptions {
 }
 
 /** What a connection is about to reach; the shape undici hands its connector. */
-export interface Destination {
+interface Destination {
   protocol: string;
   hostname: string;
   port: string | number;
@@ -66,7 +66,7 @@ const defaultLookup: HostLookup = (hostname) => dnsLookup(hostname, { all: true,
 
 const DEFAULT_PORTS: Record<string, string> = { 'http:': '80', 'https:': '443' };
 
-export function normalizeHost(host: string): string {
+function normalizeHost(host: string): string {
   return host.toLowerCase().replace(/\.$/, '').replace(/^\[(.*)\]$/, '$1');
 }
 

@@ -3,8 +3,8 @@
 // redirect points are not, and nothing — least of all the app password — may reach an internal service through them.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { HostLookup } from '../../src/net/outbound-policy.ts';
 import { asUser, createHarness, type Harness, type TestUser } from '../helpers/harness.ts';
+import { lookupFrom } from '../helpers/lookup.ts';
 import { startInternalService, startJsonServer, type InternalService } from '../helpers/internal-service.ts';
 import { APP_PASSWORD } from './helpers.ts';
 
@@ -18,11 +18,7 @@ const NAMES: Record<string, string[]> = {
   'id.evil.test': ['127.0.0.1'],
   'id.mixed.test': ['93.184.215.14', '::ffff:127.0.0.1'],
 };
-const lookup: HostLookup = async (hostname) => {
-  const found = NAMES[hostname];
-  if (!found) throw Object.assign(new Error(`ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
-  return found.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
-};
+const lookup = lookupFrom(NAMES);
 
 let internal: InternalService;
 let directory: Awaited<ReturnType<typeof startJsonServer>>;

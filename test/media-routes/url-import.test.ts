@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from '../../src/db/orm.ts';
 import { media } from '../../src/db/schema.ts';
-import type { HostLookup } from '../../src/media/safe-fetch.ts';
 import { asUser, createHarness, type Harness } from '../helpers/harness.ts';
+import { lookupFrom } from '../helpers/lookup.ts';
 import { makeCert, startServer, type RunningServer } from '../media/helpers/test-server.ts';
 import { png, storagePath, upload } from './helpers.ts';
 
@@ -14,11 +14,7 @@ const hosts: Record<string, string[]> = {
   'intranet.test': ['10.0.0.8'],
   'public.test': ['93.184.215.14'],
 };
-const lookup: HostLookup = async (name) => {
-  const found = hosts[name];
-  if (!found) throw Object.assign(new Error(`ENOTFOUND ${name}`), { code: 'ENOTFOUND' });
-  return found.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
-};
+const lookup = lookupFrom(hosts);
 
 let h: Harness;
 let server: RunningServer;

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OutboundPolicy, refusalIn, type HostLookup } from '../../src/net/outbound-policy.ts';
 import { PlatformHttp } from '../../src/platforms/http.ts';
 import { PlatformError } from '../../src/platforms/types.ts';
+import { lookupFrom } from '../helpers/lookup.ts';
 import { startInternalService, startJsonServer, type InternalService } from '../helpers/internal-service.ts';
 
 const logger = pino({ level: 'silent' });
@@ -14,11 +15,7 @@ const NAMES: Record<string, string[]> = {
   'v6.test': ['fd00::7'],
   'api.test': ['127.0.0.1'],
 };
-const lookup: HostLookup = async (hostname) => {
-  const found = NAMES[hostname];
-  if (!found) throw Object.assign(new Error(`ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
-  return found.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
-};
+const lookup = lookupFrom(NAMES);
 
 let internal: InternalService;
 let api: Awaited<ReturnType<typeof startJsonServer>>;
