@@ -54,11 +54,36 @@ export function urlRefusal(err: UrlRefusedError | TooLargeError, loc: (string | 
   return new AppError('validation', [{ loc, msg: `URL refused: ${why}.`, type: 'url_refused' }]);
 }
 
-export async function downloadToTemp(temp: TempFiles, url: string, maxBytes: number, s: UrlImportSettings, loc: (string | number)[]): Promise<Downloaded> {
+/**
+ * One time limit for every URL one request imports (HERALD_FETCH_REQUEST_DEADLINE_SECONDS): each URL
+ * also has its own timeout, but without this a request naming many slow URLs would last their sum.
+ * Call done() when the request's imports are over.
+ */
+export class ImportDeadline {
+  readonly #controller = new AbortController();
+  readonly #timer: NodeJS.Timeout;
+
+  constructor(seconds: number) {
+    const why = new UrlRefusedError('timeout', `the request's URL imports took longer than ${seconds} s`);
+    this.#timer = setTimeout(() => this.#controller.abort(why), seconds * 1000);
+    this.#timer.unref();
+  }
+
+  get signal(): AbortSignal {
+    return this.#controller.signal;
+  }
+
+  done(): void {
+    clearTimeout(this.#timer);
+  }
+}
+
+export async function downloadToTemp(temp: TempFiles, url: string, maxBytes: number, s: UrlImportSettings, loc: (string | number)[], deadline?: ImportDeadline): Promise<Downloaded> {
   try {
     const res = await safeFetch(url, {
       maxBytes,
       timeoutMs: s.timeoutMs,
+      ...(deadline ? { signal: deadline.signal } : {}),
       maxRedirects: s.maxRedirects,
       allowHosts: s.allowHosts,
       userAgent: 'Herald media import',
