@@ -116,7 +116,8 @@ describe('validation before anything is sent', () => {
     const bsky = await post(u, 'text', { platforms: ['bluesky'], default_text: `${family.repeat(200)}${'a'.repeat(101)}` });
     expect(bsky.statusCode).toBe(422);
     expect(bsky.json().detail).toBe('Max text character limit for bluesky is 300. Received 301 characters in default_text.');
-    const ok = await post(u, 'text', { platforms: ['bluesky'], default_text: `${family.repeat(200)}${'a'.repeat(100)}` });
+    // 300 graphemes, 1,300 UTF-16 units and 2,700 bytes: within both of Bluesky's limits.
+    const ok = await post(u, 'text', { platforms: ['bluesky'], default_text: `${family.repeat(100)}${'a'.repeat(200)}` });
     expect(ok.statusCode).not.toBe(422);
     const threads = await post(u, 'text', { platforms: ['threads'], default_text: 'x', threads: { threads_text: 'y'.repeat(501) } });
     expect(threads.json().detail).toBe('Max text character limit for threads is 500. Received 501 characters in threads_text.');
