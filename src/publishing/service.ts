@@ -99,11 +99,11 @@ export class PublishingService {
       this.#d.plans.assertFeature(p.planId, 'scheduling_enabled');
       if (!this.scheduler) throw new AppError('validation', 'scheduled_time is not supported by this server: publish now or save a draft.');
     }
-    const { media, imported } = await this.#resolveMedia(p, postType, targets, o.at ?? ['body']);
+    const at = o.at ?? ['body'];
+    const { media, imported } = await this.#resolveMedia(p, postType, targets, at);
+    const checked = (m: MediaRef) => ({ row: media.get(idOf(m))!, field: m.field });
     for (const t of targets) {
-      if (t.draft) continue;
-      const rows = t.media.map((m) => media.get(idOf(m))!);
-      checkMedia(t.platform, postType, rows, t.thumbnail ? media.get(idOf(t.thumbnail)) : undefined);
+      if (!t.draft) checkMedia(t.platform, postType, t.media.map(checked), t.thumbnail && checked(t.thumbnail), at);
     }
     return { targets, media, imported };
   }
@@ -130,8 +130,9 @@ export class PublishingService {
       deadline?.done();
     }
     for (const t of targets) {
-      t.media = t.media.map((m) => ('url' in m ? { id: urls.get(m.url)!.id } : m));
-      if (t.thumbnail && 'url' in t.thumbnail) t.thumbnail = { id: urls.get(t.thumbnail.url)!.id };
+      const asId = (m: MediaRef): MediaRef => ('url' in m ? { id: urls.get(m.url)!.id, ...(m.field ? { field: m.field } : {}) } : m);
+      t.media = t.media.map(asId);
+      if (t.thumbnail) t.thumbnail = asId(t.thumbnail);
     }
     const ids = [...new Set(targets.flatMap((t) => [...t.media, ...(t.thumbnail ? [t.thumbnail] : [])].map(idOf)))];
     const rows = ids.length ? await this.#d.media.resolveMediaForWorkspace(p.workspaceId, ids) : [];

@@ -129,6 +129,19 @@ describe('errors name the field that was sent', () => {
     const video = await post(u, 'video', { platforms: ['linkedin'], linkedin: { video_url: PRIVATE_URL } });
     expect(locs(video)).toEqual([['body', 'linkedin', 'video_url']]);
   });
+
+  it("media that does not suit a network is reported at the field that named it", async () => {
+    const u = await h.signup();
+    const png = await imageMedia(h, u, { format: 'png' });
+    const jpeg = await imageMedia(h, u);
+    const own = await post(u, 'image', { platforms: ['instagram', 'threads'], default_image_id: jpeg, instagram: { instagram_image_id: png } });
+    expect(own.statusCode).toBe(422);
+    expect(own.json().detail).toEqual([{ loc: ['body', 'instagram', 'instagram_image_id'], msg: expect.stringMatching(/^Instagram accepts JPEG images only/), type: 'media_unsuitable' }]);
+    const third = await post(u, 'carousel', { platforms: ['instagram'], image_ids: [jpeg, jpeg, png] });
+    expect(locs(third)).toEqual([['body', 'image_ids', 2]]);
+    const tooMany = await post(u, 'carousel', { platforms: ['pinterest'], pinterest: { board_id: 'b' }, image_ids: Array(6).fill(jpeg) });
+    expect(tooMany.json().detail).toEqual([{ loc: ['body', 'image_ids'], msg: 'Pinterest carousels take 2 to 5 images; got 6.', type: 'media_unsuitable' }]);
+  });
 });
 
 describe('drafts are checked like the post routes', () => {

@@ -157,12 +157,12 @@ describe('validation before anything is sent', () => {
     expect(foreign.json().detail).toBe(`Media not found: ${theirs}`);
     const pngIg = await post(u, 'image', { platforms: ['instagram'], default_image_id: png });
     expect(pngIg.statusCode).toBe(422);
-    expect(pngIg.json().detail).toMatch(/Instagram accepts JPEG images only/);
+    expect(pngIg.json().detail).toEqual([{ loc: ['body', 'default_image_id'], msg: expect.stringMatching(/Instagram accepts JPEG images only/), type: 'media_unsuitable' }]);
     const imageAsVideo = await post(u, 'video', { platforms: ['tiktok'], video_id: mine });
-    expect(imageAsVideo.json().detail).toMatch(/needs a video/);
+    expect(imageAsVideo.json().detail[0].msg).toMatch(/needs a video/);
     const tall = await imageMedia(h, u, { width: 400, height: 1000 });
     const aspect = await post(u, 'image', { platforms: ['instagram'], default_image_id: tall });
-    expect(aspect.json().detail).toMatch(/aspect ratio/);
+    expect(aspect.json().detail[0].msg).toMatch(/aspect ratio/);
   });
 
   it('rejects malformed bodies with field-level 422s', async () => {
