@@ -62,15 +62,22 @@ export function urlRefusal(err: UrlRefusedError | TooLargeError, loc: (string | 
 export class ImportDeadline {
   readonly #controller = new AbortController();
   readonly #timer: NodeJS.Timeout;
+  readonly #seconds: number;
 
   constructor(seconds: number) {
-    const why = new UrlRefusedError('timeout', `the request's URL imports took longer than ${seconds} s`);
-    this.#timer = setTimeout(() => this.#controller.abort(why), seconds * 1000);
+    this.#seconds = seconds;
+    this.#timer = setTimeout(() => this.#controller.abort(new UrlRefusedError('timeout', 'the request deadline passed')), seconds * 1000);
     this.#timer.unref();
   }
 
   get signal(): AbortSignal {
     return this.#controller.signal;
+  }
+
+  /** The refusal of a URL that was cut off (or never started) because the deadline passed, or undefined. */
+  refusal(err: UrlRefusedError, loc: (string | number)[]): AppError | undefined {
+    if (!this.#controller.signal.aborted || (err.reason !== 'timeout' && err.reason !== 'aborted')) return undefined;
+    return new AppError('validation', [{ loc, msg: `URL refused: the download took too long: the request's URL imports took longer than ${this.#seconds} s.`, type: 'url_refused' }]);
   }
 
   done(): void {
@@ -93,7 +100,8 @@ export async function downloadToTemp(temp: TempFiles, url: string, maxBytes: num
     const written = await temp.write(res.body, maxBytes);
     return { ...written, name: nameFrom(res.url), url: res.url };
   } catch (err) {
-    if (err instanceof UrlRefusedError || err instanceof TooLargeError) throw urlRefusal(err, loc, maxBytes);
+    if (err instanceof UrlRefusedError) throw deadline?.refusal(err, loc) ?? urlRefusal(err, loc, maxBytes);
+    if (err instanceof TooLargeError) throw urlRefusal(err, loc, maxBytes);
     throw err;
   }
 }

@@ -1,17 +1,14 @@
 // Bad input on the post and draft routes: impossible dates, invisible or over-long text, errors at the
 // field the client sent, and drafts checked like the post routes check `draft: true`.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { HostLookup } from '../../src/media/safe-fetch.ts';
 import { createHarness, asUser, type Harness, type TestUser } from '../helpers/harness.ts';
+import { lookupFrom } from '../helpers/lookup.ts';
 import { makeCert, startServer, type RunningServer } from '../media/helpers/test-server.ts';
 import { jpeg } from '../media-routes/helpers.ts';
 import { imageMedia, scriptedAdapters, type Script } from './helpers.ts';
 
 // media.test is a loopback HTTPS server, reachable only through this resolver and the allowlist.
-const lookup: HostLookup = async (name) => {
-  if (name !== 'media.test') throw Object.assign(new Error(`ENOTFOUND ${name}`), { code: 'ENOTFOUND' });
-  return [{ address: '127.0.0.1', family: 4 }];
-};
+const lookup = lookupFrom({ 'media.test': ['127.0.0.1'] });
 
 const script: Script = { calls: [], behaviour: {} };
 let h: Harness;

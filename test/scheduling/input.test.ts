@@ -2,18 +2,17 @@
 // post_data checked with the post routes' schemas (unknown keys dropped, sizes capped, nothing-to-do 422).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, asUser, type Harness, type TestUser } from '../helpers/harness.ts';
-import { imageMedia, scriptedAdapters, type Script } from '../publishing/helpers.ts';
+import { imageMedia } from '../publishing/helpers.ts';
 import { HOUR, TestClock, get, patch, schedule } from './helpers.ts';
 
-const script: Script = { calls: [], behaviour: {} };
+// Nothing is published here: no sandbox, no network behind the adapters.
 const clock = new TestClock('2026-11-20T10:00:00Z');
+const inHours = (n: number) => new Date(clock.now.getTime() + n * HOUR).toISOString();
 let h: Harness;
 beforeAll(async () => {
-  h = await createHarness({ sandbox: true, clock: clock.fn, overrides: { adapters: scriptedAdapters(script) } });
+  h = await createHarness({ clock: clock.fn });
 });
 afterAll(async () => h?.close());
-
-const inHours = (n: number) => new Date(clock.now.getTime() + n * HOUR).toISOString();
 const IMPOSSIBLE = '2027-02-30T10:00:00Z';
 const detail = (res: { json(): { detail: unknown } }) => res.json().detail as { loc: unknown[]; msg: string; type: string }[];
 
