@@ -3,31 +3,25 @@
 // without the deadline these requests would outlast the test's own timeout.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asUser, createHarness, type Harness } from '../helpers/harness.ts';
-import { lookupFrom } from '../helpers/lookup.ts';
-import { makeCert, startServer, type RunningServer } from '../media/helpers/test-server.ts';
-import { png, upload } from './helpers.ts';
-
-const lookup = lookupFrom({ 'media.test': ['127.0.0.1'] });
+import type { RunningServer } from '../media/helpers/test-server.ts';
+import { mediaHost, png, upload } from './helpers.ts';
 
 let h: Harness;
 let server: RunningServer;
-let image: Buffer;
 let base: string;
 
 beforeAll(async () => {
-  image = await png(30, 20);
-  const cert = makeCert(['media.test']);
-  server = await startServer((req, res) => {
-    const path = new URL(req.url ?? '/', 'https://media.test').pathname;
-    if (path.startsWith('/img/')) return void res.writeHead(200, { 'content-type': 'image/png', 'content-length': image.length }).end(image);
+  const image = await png(30, 20);
+  const host = await mediaHost((req, res) => {
+    if (req.url?.startsWith('/img/')) return void res.writeHead(200, { 'content-type': 'image/png', 'content-length': image.length }).end(image);
     // Headers and the first bytes, then nothing: the download never completes.
-    if (path.startsWith('/slow/')) return void res.writeHead(200, { 'content-type': 'image/png', 'content-length': image.length }).write(image.subarray(0, 16));
+    if (req.url?.startsWith('/slow/')) return void res.writeHead(200, { 'content-type': 'image/png', 'content-length': image.length }).write(image.subarray(0, 16));
     res.writeHead(404).end('no');
-  }, cert);
-  base = `https://media.test:${server.port}`;
+  });
+  ({ server, base } = host);
   h = await createHarness({
     env: { HERALD_FETCH_ALLOW_HOSTS: 'media.test', HERALD_FETCH_REQUEST_DEADLINE_SECONDS: '3', HERALD_MEDIA_FETCH_TIMEOUT_SECONDS: '120' },
-    overrides: { media: { fetch: { lookup, ca: cert.cert } } },
+    overrides: { media: { fetch: host.fetch } },
   });
 });
 afterAll(async () => {

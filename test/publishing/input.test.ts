@@ -2,26 +2,22 @@
 // field the client sent, and drafts checked like the post routes check `draft: true`.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, asUser, type Harness, type TestUser } from '../helpers/harness.ts';
-import { lookupFrom } from '../helpers/lookup.ts';
-import { makeCert, startServer, type RunningServer } from '../media/helpers/test-server.ts';
-import { jpeg } from '../media-routes/helpers.ts';
+import type { RunningServer } from '../media/helpers/test-server.ts';
+import { jpeg, mediaHost } from '../media-routes/helpers.ts';
 import { imageMedia, scriptedAdapters, type Script } from './helpers.ts';
-
-// media.test is a loopback HTTPS server, reachable only through this resolver and the allowlist.
-const lookup = lookupFrom({ 'media.test': ['127.0.0.1'] });
 
 const script: Script = { calls: [], behaviour: {} };
 let h: Harness;
 let server: RunningServer;
 beforeAll(async () => {
   const photo = await jpeg(800, 800);
-  const cert = makeCert(['media.test']);
-  server = await startServer((_req, res) => void res.writeHead(200, { 'content-type': 'image/jpeg', 'content-length': photo.length }).end(photo), cert);
+  const host = await mediaHost((_req, res) => void res.writeHead(200, { 'content-type': 'image/jpeg', 'content-length': photo.length }).end(photo));
+  server = host.server;
   h = await createHarness({
     sandbox: true,
     clock: () => new Date('2026-11-20T10:00:00Z'),
     env: { HERALD_FETCH_ALLOW_HOSTS: 'media.test' },
-    overrides: { adapters: scriptedAdapters(script), media: { fetch: { lookup, ca: cert.cert } } },
+    overrides: { adapters: scriptedAdapters(script), media: { fetch: host.fetch } },
   });
 });
 afterAll(async () => {
