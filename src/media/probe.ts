@@ -3,9 +3,10 @@ import sharp, { type Metadata } from 'sharp';
 import { probeAvi } from './probe/avi.ts';
 import { ffprobe } from './probe/ffprobe.ts';
 import { probeIsoBmff } from './probe/isobmff.ts';
+import { assertJpegComplete } from './probe/jpeg.ts';
 import { assertIsoBmffComplete } from './probe/isobmff-complete.ts';
 import { probeMatroska } from './probe/matroska.ts';
-import { MediaProbeError, openFileReader, type ContainerInfo, type RandomAccessReader } from './probe/reader.ts';
+import { bufferReader, MediaProbeError, openFileReader, type ContainerInfo, type RandomAccessReader } from './probe/reader.ts';
 import { sniffBuffer, sniffFile, UnsupportedMediaError, type ImageFormat, type MediaType, type VideoContainer } from './sniff.ts';
 
 export { MediaProbeError, bufferReader, openFileReader, type ContainerInfo, type RandomAccessReader } from './probe/reader.ts';
@@ -78,6 +79,7 @@ async function imageFacts(input: string | Uint8Array, type: MediaType, opts: Pro
   } catch (cause) {
     throw new MediaProbeError(`the image data is incomplete or corrupt (${(cause as Error).message.split('\n')[0]})`, { cause });
   }
+  if (type.format === 'jpeg') await withReader(input, assertJpegComplete);
   if (!IMAGE_FORMATS.includes(meta.format) || meta.format !== type.format) {
     throw new MediaProbeError(`image decoder saw ${meta.format}, but the bytes look like ${type.format}`);
   }
@@ -116,15 +118,19 @@ export async function probeVideo(path: string, opts: ProbeOptions = {}): Promise
   return videoFacts(path, await sniffFile(path), opts);
 }
 
-/** Whether the container holds all the media data it declares; ffprobe reads a cut-off MP4 without complaint. */
-async function assertComplete(path: string, container: VideoContainer): Promise<void> {
-  if (container !== 'mp4' && container !== 'mov' && container !== 'm4v') return;
-  const reader = await openFileReader(path);
+async function withReader(input: string | Uint8Array, check: (reader: RandomAccessReader) => Promise<void>): Promise<void> {
+  if (typeof input !== 'string') return check(bufferReader(input));
+  const reader = await openFileReader(input);
   try {
-    await assertIsoBmffComplete(reader);
+    await check(reader);
   } finally {
     await reader.close();
   }
+}
+
+/** Whether the container holds all the media data it declares; ffprobe reads a cut-off MP4 without complaint. */
+async function assertComplete(path: string, container: VideoContainer): Promise<void> {
+  if (container === 'mp4' || container === 'mov' || container === 'm4v') await withReader(path, assertIsoBmffComplete);
 }
 
 async function videoFacts(path: string, type: MediaType, opts: ProbeOptions): Promise<VideoInfo> {

@@ -113,6 +113,19 @@ describe('probeImage', () => {
     }
   });
 
+  it('refuses a JPEG whose scan data is whole but whose end-of-image marker was cut off (libjpeg does not notice)', async () => {
+    // This picture's last scan ends so that the decoder never reads past it: only the marker walk finds the cut.
+    const jpeg = await noise(183, 64).jpeg().toBuffer();
+    await expect(probeImage(jpeg.subarray(0, jpeg.length - 2))).rejects.toThrow(/the JPEG is truncated: it has no end-of-image marker/);
+    await expect(probeImage(jpeg.subarray(0, jpeg.length - 1))).rejects.toThrow(/the JPEG is truncated|incomplete or corrupt/);
+  });
+
+  it('accepts a JPEG followed by other data (a motion photo appends its video after the end-of-image marker)', async () => {
+    const jpeg = await noise(183, 64).jpeg({ progressive: true }).toBuffer();
+    const trailer = Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypmp42'), Buffer.from([0xff, 0xd8, 0xff, 0xda, 0xff])]);
+    expect(await probeImage(Buffer.concat([jpeg, trailer]))).toMatchObject({ format: 'jpeg', width: 183, height: 64 });
+  });
+
   it('refuses a PNG whose header is whole but whose pixel data is short or cut off', async () => {
     const png = await noise(300, 200).png().toBuffer();
     await expect(probeImage(pngWithShortIdat(png))).rejects.toThrow(/image data is incomplete or corrupt/);
