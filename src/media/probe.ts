@@ -74,10 +74,13 @@ async function imageFacts(input: string | Uint8Array, type: MediaType, opts: Pro
   }
   try {
     // The header alone says nothing of the pixels: a JPEG cut short or a PNG without its image data
-    // passes metadata(). Decoding every frame (within the pixel limit) finds them.
-    await sharp(source, { ...options, pages: -1 }).resize(DECODE_CHECK_SIZE, DECODE_CHECK_SIZE, { fit: 'inside' }).raw().toBuffer();
+    // passes metadata(). Decoding them (within the pixel limit) finds it. Only the first frame: an
+    // animated GIF or WebP cut short already fails metadata(), which reads every frame's header.
+    await sharp(source, options).resize(DECODE_CHECK_SIZE, DECODE_CHECK_SIZE, { fit: 'inside' }).raw().toBuffer();
   } catch (cause) {
-    throw new MediaProbeError(`the image data is incomplete or corrupt (${(cause as Error).message.split('\n')[0]})`, { cause });
+    const why = (cause as Error).message.split('\n')[0] ?? '';
+    if (/pixel limit/i.test(why)) throw new MediaProbeError(`the image has more than ${options.limitInputPixels} pixels`, { cause });
+    throw new MediaProbeError(`the image data is incomplete or corrupt (${why})`, { cause });
   }
   if (type.format === 'jpeg') await withReader(input, assertJpegComplete);
   if (!IMAGE_FORMATS.includes(meta.format) || meta.format !== type.format) {
