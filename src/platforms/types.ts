@@ -110,6 +110,8 @@ export interface TextLimit {
   max: number;
   /** How the network counts: UTF-16 code units, user-perceived characters, or UTF-8 bytes. */
   unit: 'utf16' | 'graphemes' | 'bytes';
+  /** A UTF-8 size limit on top of the count (Bluesky: 300 graphemes and 3000 bytes). */
+  maxBytes?: number;
 }
 
 /** What a network can do, as data (publishing validators read this). */
