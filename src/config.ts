@@ -117,6 +117,7 @@ const envSchema = z.object({
   HERALD_MEDIA_MAX_IMAGE_BYTES: z.coerce.number().int().min(1024).default(20 * 1024 * 1024),
   HERALD_MEDIA_MAX_VIDEO_BYTES: z.coerce.number().int().min(1024).default(2 * 1024 * 1024 * 1024),
   HERALD_MEDIA_FETCH_TIMEOUT_SECONDS: z.coerce.number().min(1).max(3600).default(120),
+  HERALD_FETCH_REQUEST_DEADLINE_SECONDS: z.coerce.number().min(1).max(3600).default(180),
   HERALD_UPLOAD_SESSION_TTL_SECONDS: z.coerce.number().int().min(60).default(24 * 3600),
   HERALD_FFPROBE_PATH: z.string().default('ffprobe'),
 });
@@ -203,6 +204,8 @@ export interface MediaConfig {
   maxImageBytes: number;
   maxVideoBytes: number;
   fetchTimeoutSeconds: number;
+  /** One limit for all the URL imports of one request (each URL also has fetchTimeoutSeconds). */
+  fetchRequestDeadlineSeconds: number;
   uploadSessionTtlSeconds: number;
   /** ffprobe binary, or false for the built-in container parsers only. */
   ffprobePath: string | false;
@@ -234,6 +237,7 @@ function mediaConfig(e: Env, publicUrl: string): MediaConfig {
     maxImageBytes: e.HERALD_MEDIA_MAX_IMAGE_BYTES,
     maxVideoBytes: e.HERALD_MEDIA_MAX_VIDEO_BYTES,
     fetchTimeoutSeconds: e.HERALD_MEDIA_FETCH_TIMEOUT_SECONDS,
+    fetchRequestDeadlineSeconds: e.HERALD_FETCH_REQUEST_DEADLINE_SECONDS,
     uploadSessionTtlSeconds: e.HERALD_UPLOAD_SESSION_TTL_SECONDS,
     ffprobePath: ffprobe === '' || ffprobe === 'off' ? false : ffprobe,
   };

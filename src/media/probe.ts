@@ -3,8 +3,10 @@ import sharp, { type Metadata } from 'sharp';
 import { probeAvi } from './probe/avi.ts';
 import { ffprobe } from './probe/ffprobe.ts';
 import { probeIsoBmff } from './probe/isobmff.ts';
+import { assertJpegComplete } from './probe/jpeg.ts';
+import { assertIsoBmffComplete } from './probe/isobmff-complete.ts';
 import { probeMatroska } from './probe/matroska.ts';
-import { MediaProbeError, openFileReader, type ContainerInfo, type RandomAccessReader } from './probe/reader.ts';
+import { bufferReader, MediaProbeError, openFileReader, type ContainerInfo, type RandomAccessReader } from './probe/reader.ts';
 import { sniffBuffer, sniffFile, UnsupportedMediaError, type ImageFormat, type MediaType, type VideoContainer } from './sniff.ts';
 
 export { MediaProbeError, bufferReader, openFileReader, type ContainerInfo, type RandomAccessReader } from './probe/reader.ts';
@@ -53,6 +55,9 @@ export interface ProbeOptions {
 
 const IMAGE_FORMATS: readonly string[] = ['jpeg', 'png', 'gif', 'webp'];
 
+/** Side of the thumbnail a full decode renders to: libvips streams the image through it, so memory stays small. */
+const DECODE_CHECK_SIZE = 64;
+
 export async function probeImage(input: string | Uint8Array, opts: ProbeOptions = {}): Promise<ImageInfo> {
   return imageFacts(input, typeof input === 'string' ? await sniffFile(input) : await sniffBuffer(input), opts);
 }
@@ -60,12 +65,24 @@ export async function probeImage(input: string | Uint8Array, opts: ProbeOptions 
 async function imageFacts(input: string | Uint8Array, type: MediaType, opts: ProbeOptions): Promise<ImageInfo> {
   if (type.kind !== 'image') throw new UnsupportedMediaError(type.mime);
   let meta: Metadata;
+  const source = typeof input === 'string' ? input : Buffer.from(input.buffer, input.byteOffset, input.byteLength);
+  const options = { limitInputPixels: opts.maxImagePixels ?? 100_000_000, failOn: 'error' } as const;
   try {
-    const source = typeof input === 'string' ? input : Buffer.from(input.buffer, input.byteOffset, input.byteLength);
-    meta = await sharp(source, { limitInputPixels: opts.maxImagePixels ?? 100_000_000, failOn: 'error' }).metadata();
+    meta = await sharp(source, options).metadata();
   } catch (cause) {
     throw new MediaProbeError(`unreadable image: ${(cause as Error).message}`, { cause });
   }
+  try {
+    // The header alone says nothing of the pixels: a JPEG cut short or a PNG without its image data
+    // passes metadata(). Decoding them (within the pixel limit) finds it. Only the first frame: an
+    // animated GIF or WebP cut short already fails metadata(), which reads every frame's header.
+    await sharp(source, options).resize(DECODE_CHECK_SIZE, DECODE_CHECK_SIZE, { fit: 'inside' }).raw().toBuffer();
+  } catch (cause) {
+    const why = (cause as Error).message.split('\n')[0] ?? '';
+    if (/pixel limit/i.test(why)) throw new MediaProbeError(`the image has more than ${options.limitInputPixels} pixels`, { cause });
+    throw new MediaProbeError(`the image data is incomplete or corrupt (${why})`, { cause });
+  }
+  if (type.format === 'jpeg') await withReader(input, assertJpegComplete);
   if (!IMAGE_FORMATS.includes(meta.format) || meta.format !== type.format) {
     throw new MediaProbeError(`image decoder saw ${meta.format}, but the bytes look like ${type.format}`);
   }
@@ -104,8 +121,24 @@ export async function probeVideo(path: string, opts: ProbeOptions = {}): Promise
   return videoFacts(path, await sniffFile(path), opts);
 }
 
+async function withReader(input: string | Uint8Array, check: (reader: RandomAccessReader) => Promise<void>): Promise<void> {
+  if (typeof input !== 'string') return check(bufferReader(input));
+  const reader = await openFileReader(input);
+  try {
+    await check(reader);
+  } finally {
+    await reader.close();
+  }
+}
+
+/** Whether the container holds all the media data it declares; ffprobe reads a cut-off MP4 without complaint. */
+async function assertComplete(path: string, container: VideoContainer): Promise<void> {
+  if (container === 'mp4' || container === 'mov' || container === 'm4v') await withReader(path, assertIsoBmffComplete);
+}
+
 async function videoFacts(path: string, type: MediaType, opts: ProbeOptions): Promise<VideoInfo> {
   if (type.kind !== 'video') throw new UnsupportedMediaError(type.mime);
+  await assertComplete(path, type.format);
   let prober: VideoInfo['prober'] = 'ffprobe';
   let info =
     opts.ffprobePath === false ? null : await ffprobe(opts.ffprobePath ?? 'ffprobe', path, opts.ffprobeTimeoutMs ?? 30_000);

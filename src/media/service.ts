@@ -27,7 +27,7 @@ import {
 import type { MediaStorage } from './storage/index.ts';
 import { DiskStorage } from './storage/disk.ts';
 import { TempFiles } from './temp.ts';
-import { downloadToTemp, type UrlImportSettings } from './url-import.ts';
+import { downloadToTemp, ImportDeadline, type UrlImportSettings } from './url-import.ts';
 
 export interface MediaServiceDeps {
   db: Db;
@@ -115,8 +115,16 @@ export class MediaService {
     return { ...base, platformUserId: account.accountId };
   }
 
-  /** Checks and stores one item; the temp file (given or downloaded) is always removed. */
-  async add(target: IngestTarget, source: UploadSource, kind: MediaKind, loc: (string | number)[]): Promise<MediaRow> {
+  /** A time limit for all the URL imports of one request; pass it to every add() of that request. */
+  importDeadline(): ImportDeadline {
+    return new ImportDeadline(this.config.fetchRequestDeadlineSeconds);
+  }
+
+  /**
+   * Checks and stores one item; the temp file (given or downloaded) is always removed. A URL is
+   * downloaded within `deadline` (the request's), or within a deadline of its own.
+   */
+  async add(target: IngestTarget, source: UploadSource, kind: MediaKind, loc: (string | number)[], deadline?: ImportDeadline): Promise<MediaRow> {
     if ('file' in source) {
       const { path, size, filename } = source.file;
       try {
@@ -125,7 +133,13 @@ export class MediaService {
         await this.temp.remove(path);
       }
     }
-    const got = await downloadToTemp(this.temp, source.url, this.ingest.limitFor(kind), this.#fetch, loc);
+    const own = deadline ? undefined : this.importDeadline();
+    let got: Awaited<ReturnType<typeof downloadToTemp>>;
+    try {
+      got = await downloadToTemp(this.temp, source.url, this.ingest.limitFor(kind), this.#fetch, loc, deadline ?? own);
+    } finally {
+      own?.done();
+    }
     try {
       return await this.ingest.ingest(target, { path: got.path, size: got.size, originalName: got.name, source: 'url', sourceUrl: withoutQuery(source.url) }, kind, loc);
     } finally {
@@ -133,21 +147,22 @@ export class MediaService {
     }
   }
 
-  /** Several items, a few at a time; one bad item does not lose the good ones. */
+  /** Several items, a few at a time, all URLs within one deadline; one bad item does not lose the good ones. */
   async addMany(target: IngestTarget, sources: UploadSource[], kind: MediaKind, field: string): Promise<{ rows: MediaRow[]; errors: { index: number; source: string; error: string }[] }> {
     const results: (MediaRow | Error)[] = new Array(sources.length);
+    const deadline = this.importDeadline();
     let next = 0;
     const worker = async () => {
       for (let i = next++; i < sources.length; i = next++) {
         try {
-          results[i] = await this.add(target, sources[i]!, kind, ['body', field, i]);
+          results[i] = await this.add(target, sources[i]!, kind, ['body', field, i], deadline);
         } catch (err) {
           if (!(err instanceof AppError) || err.status >= 500) this.#logger.error({ err }, 'media item failed');
           results[i] = err as Error;
         }
       }
     };
-    await Promise.all([worker(), worker(), worker()]);
+    await Promise.all([worker(), worker(), worker()]).finally(() => deadline.done());
     const rows: MediaRow[] = [];
     const errors: { index: number; source: string; error: string }[] = [];
     results.forEach((r, index) => {

@@ -30,13 +30,19 @@ function nameFrom(url: string): string | null {
   }
 }
 
-const WHY: Partial<Record<UrlRefusedError['reason'], string>> = {
+// Fixed texts only: the refusals' own messages name resolved addresses and private ranges. A name that resolves to a
+// private address and one that does not resolve get the same answer, so neither maps the server's network.
+const WHY: Record<Exclude<UrlRefusedError['reason'], 'too_large' | 'status'>, string> = {
+  invalid_url: 'not a valid absolute URL',
   scheme: 'only https:// URLs are accepted',
   credentials: 'URLs with a user name or password are not accepted',
   address: 'the host is not a public internet address',
-  dns: 'the host name does not resolve',
+  dns: 'the host is not a public internet address',
   redirects: 'too many redirects',
   timeout: 'the download took too long',
+  content_type: 'the content type is not accepted',
+  network: 'the download failed',
+  aborted: 'the download was cancelled',
 };
 
 /** A refusal as the 422 the interface expects, at `loc` (e.g. body.media_url). */
@@ -44,15 +50,47 @@ export function urlRefusal(err: UrlRefusedError | TooLargeError, loc: (string | 
   if (err instanceof TooLargeError || err.reason === 'too_large') {
     return new AppError('validation', [{ loc, msg: `URL refused: the file is larger than the ${formatBytes(maxBytes)} limit.`, type: 'url_refused' }]);
   }
-  const why = WHY[err.reason] ?? err.message;
-  return new AppError('validation', [{ loc, msg: `URL refused: ${why} (${err.message}).`, type: 'url_refused' }]);
+  const why = err.reason === 'status' ? `the server answered ${err.status ?? 'with an error'}` : WHY[err.reason];
+  return new AppError('validation', [{ loc, msg: `URL refused: ${why}.`, type: 'url_refused' }]);
 }
 
-export async function downloadToTemp(temp: TempFiles, url: string, maxBytes: number, s: UrlImportSettings, loc: (string | number)[]): Promise<Downloaded> {
+/**
+ * One time limit for every URL one request imports (HERALD_FETCH_REQUEST_DEADLINE_SECONDS): each URL
+ * also has its own timeout, but without this a request naming many slow URLs would last their sum.
+ * Call done() when the request's imports are over.
+ */
+export class ImportDeadline {
+  readonly #controller = new AbortController();
+  readonly #timer: NodeJS.Timeout;
+  readonly #seconds: number;
+
+  constructor(seconds: number) {
+    this.#seconds = seconds;
+    this.#timer = setTimeout(() => this.#controller.abort(new UrlRefusedError('timeout', 'the request deadline passed')), seconds * 1000);
+    this.#timer.unref();
+  }
+
+  get signal(): AbortSignal {
+    return this.#controller.signal;
+  }
+
+  /** The refusal of a URL that was cut off (or never started) because the deadline passed, or undefined. */
+  refusal(err: UrlRefusedError, loc: (string | number)[]): AppError | undefined {
+    if (!this.#controller.signal.aborted || (err.reason !== 'timeout' && err.reason !== 'aborted')) return undefined;
+    return new AppError('validation', [{ loc, msg: `URL refused: the download took too long: the request's URL imports took longer than ${this.#seconds} s.`, type: 'url_refused' }]);
+  }
+
+  done(): void {
+    clearTimeout(this.#timer);
+  }
+}
+
+export async function downloadToTemp(temp: TempFiles, url: string, maxBytes: number, s: UrlImportSettings, loc: (string | number)[], deadline?: ImportDeadline): Promise<Downloaded> {
   try {
     const res = await safeFetch(url, {
       maxBytes,
       timeoutMs: s.timeoutMs,
+      ...(deadline ? { signal: deadline.signal } : {}),
       maxRedirects: s.maxRedirects,
       allowHosts: s.allowHosts,
       userAgent: 'Herald media import',
@@ -62,7 +100,8 @@ export async function downloadToTemp(temp: TempFiles, url: string, maxBytes: num
     const written = await temp.write(res.body, maxBytes);
     return { ...written, name: nameFrom(res.url), url: res.url };
   } catch (err) {
-    if (err instanceof UrlRefusedError || err instanceof TooLargeError) throw urlRefusal(err, loc, maxBytes);
+    if (err instanceof UrlRefusedError) throw deadline?.refusal(err, loc) ?? urlRefusal(err, loc, maxBytes);
+    if (err instanceof TooLargeError) throw urlRefusal(err, loc, maxBytes);
     throw err;
   }
 }

@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import type { Platform } from '../auth/scopes.ts';
 import type { PlatformHttp } from './http.ts';
 import type { Publisher } from './publishing.ts';
+import { cleanMessage } from './error-text.ts';
 
 export type { Platform };
 
@@ -40,7 +41,8 @@ export class PlatformError extends Error {
     message: string,
     opts: { status?: number; retryAfterSeconds?: number; code?: string; cause?: unknown } = {},
   ) {
-    super(message, opts.cause ? { cause: opts.cause } : undefined);
+    // The message reaches API answers (connect and publishing results, profiles): always one short clean line.
+    super(cleanMessage(message), opts.cause ? { cause: opts.cause } : undefined);
     this.name = 'PlatformError';
     this.platform = platform;
     this.kind = kind;
@@ -108,6 +110,8 @@ export interface TextLimit {
   max: number;
   /** How the network counts: UTF-16 code units, user-perceived characters, or UTF-8 bytes. */
   unit: 'utf16' | 'graphemes' | 'bytes';
+  /** A UTF-8 size limit on top of the count (Bluesky: 300 graphemes and 3000 bytes). */
+  maxBytes?: number;
 }
 
 /** What a network can do, as data (publishing validators read this). */

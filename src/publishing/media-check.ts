@@ -1,20 +1,30 @@
 // Does each target's media suit its network? Read from the stored probe metadata, before any call.
+// Each refusal is a field-level 422 at the field of the body that named the media.
 import { PLATFORM_NAMES, type Platform } from '../auth/scopes.ts';
 import { AppError } from '../errors.ts';
 import type { MediaRow } from '../media/records.ts';
 import type { PostType } from '../platforms/publishing.ts';
+import type { FieldPath } from './plan.ts';
 import { MEDIA_RULES } from './rules.ts';
 
-const mb = (n: number) => `${(n / 1024 / 1024).toFixed(n < 10 * 1024 * 1024 ? 1 : 0)} MB`;
-const invalid = (msg: string) => new AppError('validation', msg);
+/** A media record and the body field that named it (relative to the body). */
+export interface CheckedMedia {
+  row: MediaRow;
+  field: FieldPath | undefined;
+}
 
-export function checkMedia(platform: Platform, postType: PostType, items: MediaRow[], thumbnail?: MediaRow): void {
+const mb = (n: number) => `${(n / 1024 / 1024).toFixed(n < 10 * 1024 * 1024 ? 1 : 0)} MB`;
+
+export function checkMedia(platform: Platform, postType: PostType, items: CheckedMedia[], thumbnail: CheckedMedia | undefined, at: FieldPath): void {
   const rules = MEDIA_RULES[platform];
   const name = PLATFORM_NAMES[platform];
+  const refusal = (field: FieldPath | undefined) => (msg: string) => new AppError('validation', [{ loc: [...at, ...(field ?? [])], msg, type: 'media_unsuitable' }]);
   if (postType === 'carousel' && (items.length < rules.carousel.min || items.length > rules.carousel.max)) {
-    throw invalid(`${name} carousels take ${rules.carousel.min} to ${rules.carousel.max} images; got ${items.length}.`);
+    // The list itself: the field of its first image without the index.
+    throw refusal(items[0]?.field?.slice(0, -1) ?? ['image_ids'])(`${name} carousels take ${rules.carousel.min} to ${rules.carousel.max} images; got ${items.length}.`);
   }
-  for (const m of items) {
+  for (const { row: m, field } of items) {
+    const invalid = refusal(field);
     const wantVideo = postType === 'video';
     if (wantVideo !== (m.mediaType === 'video')) {
       throw invalid(`Media ${m.id} is ${m.mediaType === 'video' ? 'a video' : 'an image'}; the ${postType} route needs ${wantVideo ? 'a video' : 'images'}.`);
@@ -43,5 +53,5 @@ export function checkMedia(platform: Platform, postType: PostType, items: MediaR
       }
     }
   }
-  if (thumbnail && thumbnail.mediaType !== 'image') throw invalid(`The thumbnail ${thumbnail.id} must be an image.`);
+  if (thumbnail && thumbnail.row.mediaType !== 'image') throw refusal(thumbnail.field)(`The thumbnail ${thumbnail.row.id} must be an image.`);
 }

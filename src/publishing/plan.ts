@@ -6,11 +6,14 @@ import { AppError } from '../errors.ts';
 import type { PostType, PublishDestination } from '../platforms/publishing.ts';
 import type { TextLimit } from '../platforms/types.ts';
 import { FIELD_LIMITS, ROUTE_PLATFORMS } from './rules.ts';
-import type { PostBody } from './schemas.ts';
+import { hasVisibleText, type PostBody } from './schemas.ts';
 import { countText } from './text.ts';
 
-/** A media reference as the body gave it: a Herald media id or a URL still to import. */
-export type MediaRef = { id: string } | { url: string };
+/** Where in the body a value came from, e.g. ['linkedin', 'linkedin_image_url'] (for error `loc`s). */
+export type FieldPath = (string | number)[];
+
+/** A media reference as the body gave it: a Herald media id or a URL still to import, and its field. */
+export type MediaRef = ({ id: string } | { url: string }) & { field?: FieldPath };
 
 export interface PlannedTarget {
   platform: Platform;
@@ -32,11 +35,16 @@ const invalid = (message: string) => new AppError('validation', message);
 export function assertLength(platform: Platform | string, text: string | undefined, limit: TextLimit, field: string): void {
   if (text === undefined) return;
   const n = countText(text, limit.unit);
-  if (n <= limit.max) return;
-  if (field === 'tiktok_title') {
-    throw invalid(`Max TikTok Business photo title length is ${limit.max} UTF-16 code units. Received ${n} in tiktok_title.`);
+  if (n > limit.max) {
+    if (field === 'tiktok_title') {
+      throw invalid(`Max TikTok Business photo title length is ${limit.max} UTF-16 code units. Received ${n} in tiktok_title.`);
+    }
+    throw invalid(`Max text character limit for ${platform} is ${limit.max}. Received ${n} characters in ${field}.`);
   }
-  throw invalid(`Max text character limit for ${platform} is ${limit.max}. Received ${n} characters in ${field}.`);
+  const bytes = limit.maxBytes === undefined ? 0 : countText(text, 'bytes');
+  if (limit.maxBytes !== undefined && bytes > limit.maxBytes) {
+    throw invalid(`Max text size for ${platform} is ${limit.maxBytes} UTF-8 bytes. Received ${bytes} bytes in ${field}.`);
+  }
 }
 
 /** 400s of the interface: unknown platform, wrong route, empty list, draft_platforms not a subset. */
@@ -55,17 +63,20 @@ export function parseRoutePlatforms(postType: PostType, body: PostBody): { platf
   return { platforms, drafts };
 }
 
-const ref = (value: string | undefined): MediaRef | undefined =>
-  value === undefined || value === '' ? undefined : /^https?:\/\//i.test(value) ? { url: value } : { id: value };
+const ref = (value: string | undefined, field: FieldPath): MediaRef | undefined =>
+  value === undefined || value === '' ? undefined : /^https?:\/\//i.test(value) ? { url: value, field } : { id: value, field };
 
-function imageFor(postType: PostType, body: PostBody, own: (string | undefined)[]): MediaRef[] {
-  if (postType === 'carousel') return (body.image_ids ?? []).map((id) => ({ id }));
+/** A media field of an override object: its value and where it sits in the body. */
+type Own = readonly [value: string | undefined, field: FieldPath];
+
+function imageFor(postType: PostType, body: PostBody, own: Own[]): MediaRef[] {
+  if (postType === 'carousel') return (body.image_ids ?? []).map((id, i) => ({ id, field: ['image_ids', i] }));
   if (postType === 'video') {
-    const v = ref(body.video_id) ?? ref(body.video_url);
+    const v = ref(body.video_id, ['video_id']) ?? ref(body.video_url, ['video_url']);
     return v ? [v] : [];
   }
   if (postType === 'image') {
-    const r = own.map(ref).find(Boolean) ?? ref(body.default_image_id) ?? ref(body.default_image_url);
+    const r = own.map(([value, field]) => ref(value, field)).find(Boolean) ?? ref(body.default_image_id, ['default_image_id']) ?? ref(body.default_image_url, ['default_image_url']);
     return r ? [r] : [];
   }
   return [];
@@ -88,6 +99,8 @@ export function planTargets({ postType, body, textLimit }: PlanInput): PlannedTa
     }
   };
   const caption = (p: Platform, text: string, field: string) => {
+    // The text route posts nothing but text: an override that empties it is as bad as no default_text.
+    if (postType === 'text' && !hasVisibleText(text)) throw invalid(`A text post needs visible text: ${field} for ${PLATFORM_NAMES[p]} is empty.`);
     const limit = textLimit(p);
     if (limit) assertLength(p, text, limit, field);
   };
@@ -99,10 +112,14 @@ export function planTargets({ postType, body, textLimit }: PlanInput): PlannedTa
       case 'linkedin': {
         const o = body.linkedin ?? {};
         const text = o.linkedin_text ?? base;
-        const media = postType === 'carousel' && o.image_ids?.length ? o.image_ids.map((id) => ({ id })) : imageFor(postType, body, [o.linkedin_image_id, o.linkedin_image_url, o.image_id, o.image_url, body.linkedin_image]);
-        if (postType === 'video' && (o.video_id || o.video_url)) media.splice(0, media.length, ref(o.video_id ?? o.video_url)!);
+        const lo = (f: string): FieldPath => ['linkedin', f];
+        const media =
+          postType === 'carousel' && o.image_ids?.length
+            ? o.image_ids.map((id, i) => ({ id, field: ['linkedin', 'image_ids', i] }))
+            : imageFor(postType, body, [[o.linkedin_image_id, lo('linkedin_image_id')], [o.linkedin_image_url, lo('linkedin_image_url')], [o.image_id, lo('image_id')], [o.image_url, lo('image_url')], [body.linkedin_image, ['linkedin_image']]]);
+        if (postType === 'video' && (o.video_id || o.video_url)) media.splice(0, media.length, (o.video_id ? ref(o.video_id, lo('video_id')) : ref(o.video_url, lo('video_url')))!);
         const visibility = o.visibility ?? body.visibility;
-        const shared = { platform: p, media, ...(visibility ? { visibility } : {}), options: {}, ...common, ...(o.thumbnail_image_id ? { thumbnail: { id: o.thumbnail_image_id } } : {}) };
+        const shared = { platform: p, media, ...(visibility ? { visibility } : {}), options: {}, ...common, ...(o.thumbnail_image_id ? { thumbnail: { id: o.thumbnail_image_id, field: lo('thumbnail_image_id') } } : {}) };
         caption(p, text, o.linkedin_text !== undefined ? 'linkedin_text' : 'default_text');
         const pages = o.linkedin_page_ids ?? [];
         if (!pages.length || o.post_to_personal) {
@@ -112,7 +129,7 @@ export function planTargets({ postType, body, textLimit }: PlanInput): PlannedTa
         for (const page of pages) {
           const pageText = o.linkedin_page_texts?.[page] ?? text;
           if (o.linkedin_page_texts?.[page] !== undefined) caption(p, pageText, `linkedin_page_texts[${page}]`);
-          const pageImage = ref(o.linkedin_page_images?.[page]);
+          const pageImage = ref(o.linkedin_page_images?.[page], lo('linkedin_page_images').concat(page));
           const pageMedia = postType === 'image' && pageImage ? [pageImage] : media;
           requireMedia(p, pageMedia);
           targets.push({ ...shared, media: pageMedia, text: pageText, destination: { kind: 'organization', id: page } });
@@ -127,7 +144,7 @@ export function planTargets({ postType, body, textLimit }: PlanInput): PlannedTa
         for (const page of pages) {
           const text = o.facebook_page_texts?.[page] ?? base;
           if (o.facebook_page_texts?.[page] !== undefined) caption(p, text, `facebook_page_texts[${page}]`);
-          const pageImage = ref(o.facebook_page_images?.[page]);
+          const pageImage = ref(o.facebook_page_images?.[page], ['facebook', 'facebook_page_images', page]);
           const media = postType === 'image' && pageImage ? [pageImage] : imageFor(postType, body, []);
           requireMedia(p, media);
           targets.push({ platform: p, text, media, destination: { kind: 'page', id: page }, options: {}, ...common });
@@ -138,7 +155,7 @@ export function planTargets({ postType, body, textLimit }: PlanInput): PlannedTa
         const o = body.instagram ?? {};
         const text = o.instagram_text ?? base;
         caption(p, text, o.instagram_text !== undefined ? 'instagram_text' : 'default_text');
-        const media = imageFor(postType, body, [o.instagram_image_id, o.instagram_image_url]);
+        const media = imageFor(postType, body, [[o.instagram_image_id, ['instagram', 'instagram_image_id']], [o.instagram_image_url, ['instagram', 'instagram_image_url']]]);
         requireMedia(p, media);
         targets.push({ platform: p, text, media, options: {}, ...common });
         break;
@@ -147,7 +164,7 @@ export function planTargets({ postType, body, textLimit }: PlanInput): PlannedTa
         const o = body.threads ?? {};
         const text = o.threads_text ?? base;
         caption(p, text, o.threads_text !== undefined ? 'threads_text' : 'default_text');
-        const media = imageFor(postType, body, [o.threads_image_id, o.threads_image_url]);
+        const media = imageFor(postType, body, [[o.threads_image_id, ['threads', 'threads_image_id']], [o.threads_image_url, ['threads', 'threads_image_url']]]);
         requireMedia(p, media);
         targets.push({ platform: p, text, media, options: {}, ...common });
         break;
@@ -157,7 +174,7 @@ export function planTargets({ postType, body, textLimit }: PlanInput): PlannedTa
         const text = o.tiktok_text ?? base;
         caption(p, text, o.tiktok_text !== undefined ? 'tiktok_text' : 'default_text');
         if (postType !== 'video') assertLength(p, o.tiktok_title, FIELD_LIMITS.tiktok_title!, 'tiktok_title');
-        const media = imageFor(postType, body, [o.tiktok_image_id, o.tiktok_image_url]);
+        const media = imageFor(postType, body, [[o.tiktok_image_id, ['tiktok', 'tiktok_image_id']], [o.tiktok_image_url, ['tiktok', 'tiktok_image_url']]]);
         requireMedia(p, media);
         if (o.cover_index !== undefined && o.cover_index >= Math.max(media.length, 1)) throw invalid(`tiktok.cover_index ${o.cover_index} is out of range for ${media.length} image(s).`);
         const options = Object.fromEntries(
@@ -175,7 +192,7 @@ export function planTargets({ postType, body, textLimit }: PlanInput): PlannedTa
         assertLength(p, description, FIELD_LIMITS.youtube_description!, o.youtube_description !== undefined ? 'youtube_description' : 'default_text');
         const media = imageFor(postType, body, []);
         requireMedia(p, media);
-        const thumb = o.thumbnail_image_id ? { thumbnail: { id: o.thumbnail_image_id } } : {};
+        const thumb = o.thumbnail_image_id ? { thumbnail: { id: o.thumbnail_image_id, field: ['youtube', 'thumbnail_image_id'] } } : {};
         targets.push({ platform: p, text: description, title, description, media, options: o.youtube_playlist_id ? { playlist_id: o.youtube_playlist_id } : {}, ...thumb, ...common });
         break;
       }
@@ -187,7 +204,7 @@ export function planTargets({ postType, body, textLimit }: PlanInput): PlannedTa
         assertLength(p, o.pinterest_text, FIELD_LIMITS.pinterest_text!, 'pinterest_text');
         const description = o.pinterest_description ?? base;
         assertLength(p, description, FIELD_LIMITS.pinterest_description!, o.pinterest_description !== undefined ? 'pinterest_description' : 'default_text');
-        const media = imageFor(postType, body, [o.pinterest_image_id]);
+        const media = imageFor(postType, body, [[o.pinterest_image_id, ['pinterest', 'pinterest_image_id']]]);
         requireMedia(p, media);
         targets.push({ platform: p, text: description, ...(o.pinterest_text ? { title: o.pinterest_text } : {}), description, media, destination: { kind: 'board', id: board }, options: {}, ...common });
         break;

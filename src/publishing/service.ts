@@ -17,7 +17,8 @@ import type { DraftService } from './drafts.ts';
 import { isUniqueViolation, replay, requestHash, type IdempotencyClaim } from './idempotency.ts';
 import { Ledger, type TargetRow } from './ledger.ts';
 import { checkMedia } from './media-check.ts';
-import { planTargets, type PlannedTarget } from './plan.ts';
+import { withImportedMedia } from './media-refs.ts';
+import { planTargets, type FieldPath, type MediaRef, type PlannedTarget } from './plan.ts';
 import { TargetRunner, type TargetResult } from './runner.ts';
 import { connectionFor, idOf, specOf } from './targets.ts';
 import type { PostBody } from './schemas.ts';
@@ -52,6 +53,11 @@ export interface Prepared {
   imported: Map<string, string>;
 }
 
+export interface PrepareOptions {
+  /** Where the body sits in the request, for the `loc` of errors (default ['body']; a PATCH's ['body', 'post_data']). */
+  at?: FieldPath;
+}
+
 /** What publish() hands the scheduler: the checked request and the claim of its Idempotency-Key. */
 export interface ScheduleRequest {
   targets: PlannedTarget[];
@@ -73,39 +79,60 @@ export class PublishingService {
   }
 
   /** Everything the request asks for, checked before a single network call; returns targets with media rows. */
-  async prepare(p: Principal, postType: PostType, body: PostBody): Promise<Prepared> {
+  async prepare(p: Principal, postType: PostType, body: PostBody, o: PrepareOptions = {}): Promise<Prepared> {
     this.#d.plans.assertFeature(p.planId, 'publish_enabled');
+    return this.#check(p, postType, body, o);
+  }
+
+  /**
+   * A body saved as drafts, checked as the post routes check `draft: true`: text limits, media ids of
+   * this workspace, URLs imported through the fetcher (store the body withImportedMedia).
+   */
+  async prepareDrafts(p: Principal, postType: PostType, body: PostBody, o: PrepareOptions = {}): Promise<Prepared> {
+    return this.#check(p, postType, { ...body, draft: true, draft_platforms: [] }, o);
+  }
+
+  async #check(p: Principal, postType: PostType, body: PostBody, o: PrepareOptions): Promise<Prepared> {
     const targets = planTargets({ postType, body, textLimit: (pl) => this.#d.registry.get(pl).capabilities.text });
     if (targets.some((t) => t.draft)) this.#d.plans.assertFeature(p.planId, 'drafts_enabled');
     if (targets.some((t) => t.scheduledTime && !t.draft)) {
       this.#d.plans.assertFeature(p.planId, 'scheduling_enabled');
       if (!this.scheduler) throw new AppError('validation', 'scheduled_time is not supported by this server: publish now or save a draft.');
     }
-    const { media, imported } = await this.#resolveMedia(p, postType, targets);
+    const at = o.at ?? ['body'];
+    const { media, imported } = await this.#resolveMedia(p, postType, targets, at);
+    const checked = (m: MediaRef) => ({ row: media.get(idOf(m))!, field: m.field });
     for (const t of targets) {
-      if (t.draft) continue;
-      const rows = t.media.map((m) => media.get(idOf(m))!);
-      checkMedia(t.platform, postType, rows, t.thumbnail ? media.get(idOf(t.thumbnail)) : undefined);
+      if (!t.draft) checkMedia(t.platform, postType, t.media.map(checked), t.thumbnail && checked(t.thumbnail), at);
     }
     return { targets, media, imported };
   }
 
-  /** URL media is imported into the library first (SSRF-safe), then every id must belong to this workspace. */
-  async #resolveMedia(p: Principal, postType: PostType, targets: PlannedTarget[]): Promise<{ media: Map<string, MediaRow>; imported: Map<string, string> }> {
+  /**
+   * URL media is imported into the library first (SSRF-safe, all within one deadline), then every id
+   * must belong to this workspace. A refused URL is reported at the field that named it.
+   */
+  async #resolveMedia(p: Principal, postType: PostType, targets: PlannedTarget[], at: FieldPath): Promise<{ media: Map<string, MediaRow>; imported: Map<string, string> }> {
     // Media URLs of the video route are videos; every other URL (images, thumbnails) is an image.
-    const urls = new Map<string, { id: string; kind: 'image' | 'video' }>();
+    const urls = new Map<string, { id: string; kind: 'image' | 'video'; field: FieldPath }>();
+    const note = (m: MediaRef, kind: 'image' | 'video') => {
+      if ('url' in m && !urls.has(m.url)) urls.set(m.url, { id: '', kind, field: m.field ?? [kind === 'video' ? 'video_url' : 'default_image_url'] });
+    };
     for (const t of targets) {
-      for (const m of t.media) if ('url' in m) urls.set(m.url, { id: '', kind: postType === 'video' ? 'video' : 'image' });
-      if (t.thumbnail && 'url' in t.thumbnail) urls.set(t.thumbnail.url, { id: '', kind: 'image' });
+      for (const m of t.media) note(m, postType === 'video' ? 'video' : 'image');
+      if (t.thumbnail) note(t.thumbnail, 'image');
     }
     const library = { workspaceId: p.workspaceId, platform: null, platformUserId: null };
-    for (const [url, entry] of urls) {
-      const field = entry.kind === 'video' ? 'video_url' : 'default_image_url';
-      entry.id = (await this.#d.media.add(library, { url }, entry.kind, ['body', field])).id;
+    const deadline = urls.size ? this.#d.media.importDeadline() : undefined;
+    try {
+      for (const [url, entry] of urls) entry.id = (await this.#d.media.add(library, { url }, entry.kind, [...at, ...entry.field], deadline)).id;
+    } finally {
+      deadline?.done();
     }
     for (const t of targets) {
-      t.media = t.media.map((m) => ('url' in m ? { id: urls.get(m.url)!.id } : m));
-      if (t.thumbnail && 'url' in t.thumbnail) t.thumbnail = { id: urls.get(t.thumbnail.url)!.id };
+      const asId = (m: MediaRef): MediaRef => ('url' in m ? { id: urls.get(m.url)!.id, ...(m.field ? { field: m.field } : {}) } : m);
+      t.media = t.media.map(asId);
+      if (t.thumbnail) t.thumbnail = asId(t.thumbnail);
     }
     const ids = [...new Set(targets.flatMap((t) => [...t.media, ...(t.thumbnail ? [t.thumbnail] : [])].map(idOf)))];
     const rows = ids.length ? await this.#d.media.resolveMediaForWorkspace(p.workspaceId, ids) : [];
@@ -169,7 +196,8 @@ export class PublishingService {
       throw err;
     }
 
-    const drafts = await this.#d.drafts.saveFromPost(p.workspaceId, postType, body, rows.filter((r) => r.planned.draft).map((r) => r.planned.platform), postId);
+    // Drafts keep the library ids of the URLs imported above, so publishing them later downloads nothing.
+    const drafts = await this.#d.drafts.saveFromPost(p.workspaceId, postType, withImportedMedia(body, imported), rows.filter((r) => r.planned.draft).map((r) => r.planned.platform), postId);
     const results = await Promise.all(
       rows.filter((r) => !r.planned.draft).map(async ({ row }) => (row.state === 'failed' ? TargetRunner.resultOf(row, this.#d.registry) : this.runner.run(row.id, { attemptRecorded: true }))),
     );

@@ -11,6 +11,7 @@ import type { PostType } from '../platforms/publishing.ts';
 import type { DraftService } from '../publishing/drafts.ts';
 import { narrowBody } from '../publishing/drafts.ts';
 import { isUniqueViolation, replay, requestHash, type IdempotencyClaim } from '../publishing/idempotency.ts';
+import { nothingToUpdate, OVERRIDE_KEYS, parseEdit } from '../publishing/edits.ts';
 import { mergeEdit, withImportedMedia } from '../publishing/media-refs.ts';
 import type { PublishingService, PublishReply, ScheduleRequest } from '../publishing/service.ts';
 import type { PostBody } from '../publishing/schemas.ts';
@@ -39,7 +40,13 @@ export interface PatchInput {
   status?: string | undefined;
 }
 
-const OVERRIDE_KEYS = ['linkedin', 'facebook', 'instagram', 'threads', 'tiktok', 'youtube', 'pinterest'] as const;
+/** post_data fields that cannot apply to one queue entry, and what to do instead. */
+const REFUSED_IN_POST_DATA = {
+  platforms: 'A scheduled post is for one network; schedule a new post for other networks.',
+  draft: 'Use POST /unified/scheduled-posts/{id}/move-to-draft to turn a scheduled post into a draft.',
+  draft_platforms: 'Use POST /unified/scheduled-posts/{id}/move-to-draft to turn a scheduled post into a draft.',
+  scheduled_time: 'Send scheduled_time at the top level of the PATCH body, not in post_data.',
+};
 
 interface CreateOptions {
   /** The request's Idempotency-Key, claimed in the transaction that creates the entries. */
@@ -238,6 +245,15 @@ export class SchedulingService {
 
   async patch(p: Principal, id: string, input: PatchInput): Promise<ScheduledRow> {
     const row = await this.store.owned(p.workspaceId, id);
+    const postType = input.post_type ?? (row.postType as PostType);
+    // post_data is checked with the post routes' schema of the entry's post type (unknown keys dropped).
+    const { edit, ignored } = input.post_data
+      ? parseEdit(postType, input.post_data, { platform: row.platform, what: 'scheduled post', refused: REFUSED_IN_POST_DATA }, ['body', 'post_data'])
+      : { edit: {}, ignored: [] };
+    const editsContent = Object.keys(edit).length > 0;
+    if (!editsContent && input.scheduled_time === undefined && input.post_type === undefined && input.status === undefined) {
+      throw nothingToUpdate(input.post_data ? ['body', 'post_data'] : ['body'], 'scheduled_time, status, post_type or post_data with fields of the post body', ignored);
+    }
     if (input.status !== undefined && input.status !== row.status) {
       if (input.status === 'cancelled') return this.cancel(p.workspaceId, id);
       if (input.status !== 'scheduled') throw new AppError('validation', `status can only be set to 'cancelled' (or 'scheduled' to retry a failed post); use publish-now to publish.`);
@@ -246,14 +262,13 @@ export class SchedulingService {
     const now = this.#d.clock();
     const at = input.scheduled_time !== undefined ? parseScheduledTime(input.scheduled_time, now) : row.scheduledTime;
     if (row.status === 'failed' && at.getTime() <= now.getTime()) throw new AppError('validation', 'This post failed and its scheduled_time has passed: send a new scheduled_time in the future, or use publish-now.');
-    const postType = input.post_type ?? (row.postType as PostType);
     let postData = row.postData as PostBody;
-    const edited = input.post_data !== undefined || input.post_type !== undefined;
+    const edited = editsContent || input.post_type !== undefined;
     if (edited) {
-      const merged = storedBody({ ...mergeEdit(postData as Record<string, unknown>, input.post_data ?? {}), platforms: [row.platform] } as PostBody, row.platform);
+      const merged = storedBody({ ...mergeEdit(postData as Record<string, unknown>, edit), platforms: [row.platform] } as PostBody, row.platform);
       // Validated like a post (limits, media, overrides) without the scheduled_time, which is checked above;
       // new media URLs are imported now and stored as library ids, like at creation.
-      const { imported } = await this.#d.publishing.prepare(p, postType, merged);
+      const { imported } = await this.#d.publishing.prepare(p, postType, merged, { at: ['body', 'post_data'] });
       postData = withImportedMedia(merged, imported);
     }
     const changes = [input.scheduled_time !== undefined ? `rescheduled to ${at.toISOString()}` : null, edited ? 'content edited' : null].filter(Boolean).join(', ') || 'updated';

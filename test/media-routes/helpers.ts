@@ -8,6 +8,8 @@ import sharp from 'sharp';
 import type { Platform } from '../../src/auth/scopes.ts';
 import type { Harness, TestUser } from '../helpers/harness.ts';
 import { writeMkv, writeMp4 } from '../media/helpers/video-fixtures.ts';
+import { makeCert, startServer, type Handler, type RunningServer } from '../media/helpers/test-server.ts';
+import { lookupFrom } from '../helpers/lookup.ts';
 
 export async function png(width = 64, height = 48, color = { r: 200, g: 30, b: 90 }): Promise<Buffer> {
   return sharp({ create: { width, height, channels: 3, background: color } }).png().toBuffer();
@@ -83,3 +85,13 @@ export const mediaDirs = (h: Harness) => ({
   temp: join(h.config.dataDir, 'tmp', 'media'),
   chunks: join(h.config.dataDir, 'uploads'),
 });
+
+/**
+ * A loopback HTTPS server answering as media.test, with the media fetch overrides that reach it (a
+ * table resolver and its certificate); the harness must allow the host (HERALD_FETCH_ALLOW_HOSTS=media.test).
+ */
+export async function mediaHost(handler: Handler): Promise<{ server: RunningServer; base: string; fetch: { lookup: ReturnType<typeof lookupFrom>; ca: string } }> {
+  const cert = makeCert(['media.test']);
+  const server = await startServer(handler, cert);
+  return { server, base: `https://media.test:${server.port}`, fetch: { lookup: lookupFrom({ 'media.test': ['127.0.0.1'] }), ca: cert.cert } };
+}

@@ -190,6 +190,25 @@ describe('POST /media/upload: bad input', () => {
     expect(filesUnder(mediaDirs(h).objects).filter((f) => f.includes(u.workspaceId))).toEqual([]);
   });
 
+  it('refuses media that is broken past its header up front: a JPEG cut short, an MP4 whose media data is cut off', async () => {
+    const u = await h.signup();
+    const photo = await sharp({ create: { width: 200, height: 150, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 40 } } }).jpeg().toBuffer();
+    const video = await mp4({ moovFirst: true, mdatBytes: 8192 });
+    const cases = [
+      ['image', photo.subarray(0, photo.length - 2), /^Could not read the image: the image data is incomplete or corrupt/],
+      ['image', photo.subarray(0, Math.floor(photo.length * 0.7)), /^Could not read the image: the image data is incomplete or corrupt/],
+      ['video', video.subarray(0, video.length - 1000), /^Could not read the video: the file is truncated/],
+    ] as const;
+    for (const [kind, data, msg] of cases) {
+      const res = await upload(h, asUser(u), [{ name: 'media_type', value: kind }, { name: 'media', filename: `a.${kind === 'image' ? 'jpg' : 'mp4'}`, data }]);
+      expect(res.statusCode, res.body).toBe(422);
+      expect(res.json().detail[0]).toMatchObject({ loc: ['body', 'media'], type: 'media_unreadable', msg: expect.stringMatching(msg) });
+    }
+    expect(await rowsOf(u.workspaceId)).toEqual([]);
+    const whole = await upload(h, asUser(u), [{ name: 'media_type', value: 'image' }, { name: 'media', filename: 'a.jpg', data: photo }]);
+    expect(whole.statusCode, whole.body).toBe(200);
+  });
+
   it('413 naming the limit for a streamed file over it; nothing stored', async () => {
     const u = await h.signup();
     const big = await sharpNoise(400, 400);

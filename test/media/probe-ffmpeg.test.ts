@@ -39,6 +39,7 @@ describe.skipIf(!haveFfmpeg)('probe against ffmpeg-made files', () => {
     ffmpeg(...source, '-c:v', 'libx264', '-c:a', 'aac', join(dir, 'a.mkv'));
     ffmpeg(...source, '-c:v', 'mpeg4', '-c:a', 'libmp3lame', join(dir, 'a.avi'));
     ffmpeg('-i', join(dir, 'a.mp4'), '-c', 'copy', '-metadata:s:v:0', 'rotate=90', join(dir, 'rotated.mp4'));
+    ffmpeg(...source, '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-movflags', '+faststart', join(dir, 'faststart.mp4'));
   }, 60_000);
 
   afterAll(async () => {
@@ -73,6 +74,25 @@ describe.skipIf(!haveFfmpeg)('probe against ffmpeg-made files', () => {
     expect([90, 270]).toContain(viaBuiltin.rotation);
     expect(viaFfprobe.rotation).toBe(viaBuiltin.rotation);
     expect(viaBuiltin).toMatchObject({ width: 320, height: 240, displayWidth: 240, displayHeight: 320 });
+  });
+
+  it('both probers refuse a fast-start MP4 whose media data was cut off (ffprobe alone reads it without complaint)', async () => {
+    const whole = await readFile(join(dir, 'faststart.mp4'));
+    const mdat = whole.indexOf('mdat', 0, 'latin1') - 4;
+    expect(mdat).toBeGreaterThan(whole.indexOf('moov', 0, 'latin1'));
+    // As written (mdat with its size), and with size 0: "the media data runs to the end of the file".
+    const toEnd = Buffer.from(whole);
+    toEnd.writeUInt32BE(0, mdat);
+    for (const [name, bytes] of [['sized', whole], ['to-end', toEnd]] as const) {
+      const intact = join(dir, `${name}.mp4`);
+      await writeFile(intact, bytes);
+      expect((await probeVideo(intact)).prober).toBe('ffprobe');
+      const cut = join(dir, `${name}-cut.mp4`);
+      await writeFile(cut, bytes.subarray(0, bytes.length - 500));
+      for (const opts of [{}, { ffprobePath: false as const }]) {
+        await expect(probeVideo(cut, opts), `${name} ${JSON.stringify(opts)}`).rejects.toThrow(/the file is truncated/);
+      }
+    }
   });
 
   it('ffprobe refuses a recording cut short before its moov box', async () => {

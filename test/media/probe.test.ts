@@ -1,5 +1,6 @@
 import { mkdtemp, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { crc32 } from 'node:zlib';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,6 +21,27 @@ afterAll(async () => {
 
 const solid = (width: number, height: number) =>
   sharp({ create: { width, height, channels: 3, background: { r: 200, g: 40, b: 90 } } });
+
+/** Pixels that do not compress away, so a cut lands in the middle of the image data. */
+function noise(width: number, height: number) {
+  const raw = Buffer.alloc(width * height * 3);
+  for (let i = 0; i < raw.length; i++) raw[i] = (Math.imul(i, 2654435761) >>> 24) & 0xff;
+  return sharp(raw, { raw: { width, height, channels: 3 } });
+}
+
+/** The PNG with its signature and IHDR intact and one IDAT of 8 bytes (valid CRC), then IEND. */
+function pngWithShortIdat(png: Buffer): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+    const len = Buffer.alloc(4);
+    len.writeUInt32BE(data.length);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(body));
+    return Buffer.concat([len, body, crc]);
+  };
+  const idat = png.indexOf('IDAT', 8, 'latin1');
+  return Buffer.concat([png.subarray(0, idat - 4), chunk('IDAT', png.subarray(idat + 4, idat + 12)), chunk('IEND', Buffer.alloc(0))]);
+}
 
 describe('sniff', () => {
   it.each([
@@ -83,6 +105,33 @@ describe('probeImage', () => {
     await expect(probeImage(png.subarray(0, 60))).rejects.toBeInstanceOf(MediaProbeError);
   });
 
+  it('refuses a JPEG cut short, even by only its end-of-image marker, by decoding it', async () => {
+    const jpeg = await noise(300, 200).jpeg().toBuffer();
+    expect(await probeImage(jpeg)).toMatchObject({ format: 'jpeg', width: 300, height: 200 });
+    for (const cut of [jpeg.subarray(0, Math.floor(jpeg.length * 0.6)), jpeg.subarray(0, jpeg.length - 2)]) {
+      await expect(probeImage(cut)).rejects.toThrow(/image data is incomplete or corrupt/);
+    }
+  });
+
+  it('refuses a JPEG whose scan data is whole but whose end-of-image marker was cut off (libjpeg does not notice)', async () => {
+    // This picture's last scan ends so that the decoder never reads past it: only the marker walk finds the cut.
+    const jpeg = await noise(183, 64).jpeg().toBuffer();
+    await expect(probeImage(jpeg.subarray(0, jpeg.length - 2))).rejects.toThrow(/the JPEG is truncated: it has no end-of-image marker/);
+    await expect(probeImage(jpeg.subarray(0, jpeg.length - 1))).rejects.toThrow(/the JPEG is truncated|incomplete or corrupt/);
+  });
+
+  it('accepts a JPEG followed by other data (a motion photo appends its video after the end-of-image marker)', async () => {
+    const jpeg = await noise(183, 64).jpeg({ progressive: true }).toBuffer();
+    const trailer = Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypmp42'), Buffer.from([0xff, 0xd8, 0xff, 0xda, 0xff])]);
+    expect(await probeImage(Buffer.concat([jpeg, trailer]))).toMatchObject({ format: 'jpeg', width: 183, height: 64 });
+  });
+
+  it('refuses a PNG whose header is whole but whose pixel data is short or cut off', async () => {
+    const png = await noise(300, 200).png().toBuffer();
+    await expect(probeImage(pngWithShortIdat(png))).rejects.toThrow(/image data is incomplete or corrupt/);
+    await expect(probeImage(png.subarray(0, Math.floor(png.length * 0.6)))).rejects.toThrow(/image data is incomplete or corrupt/);
+  });
+
   it('refuses a video passed as an image', async () => {
     const path = join(dir, 'not-image.mp4');
     await writeMp4(path);
@@ -124,6 +173,23 @@ describe('built-in video probers', () => {
     await writeMp4(path, { mdatBytes: 4096 });
     await truncate(path, 32 + 16 + 4096); // ftyp + mdat header + media data: the moov never got written
     await expect(probeVideo(path, builtin)).rejects.toBeInstanceOf(MediaProbeError);
+  });
+
+  it('refuses a fast-start MP4 whose media data was cut off (mdat shorter than it declares)', async () => {
+    const path = join(dir, 'cut-data.mp4');
+    await writeMp4(path, { moovFirst: true, mdatBytes: 8192 });
+    expect(await probeVideo(path, builtin)).toMatchObject({ durationSec: 12.5 });
+    await truncate(path, (await stat(path)).size - 1000);
+    await expect(probeVideo(path, builtin)).rejects.toThrow(/truncated: its mdat box needs 8192 bytes of data but only 7192/);
+  });
+
+  it('refuses an MP4 whose mdat runs "to the end" when its samples lie past the end of the file', async () => {
+    const path = join(dir, 'cut-to-end.mp4');
+    await writeMp4(path, { moovFirst: true, mdatBytes: 8192, mdatToEnd: true, sampleTable: true });
+    expect(await probeVideo(path, builtin)).toMatchObject({ durationSec: 12.5 });
+    const size = (await stat(path)).size;
+    await truncate(path, size - 1);
+    await expect(probeVideo(path, builtin)).rejects.toThrow(new RegExp(`truncated: a track's media data runs to byte ${size} but the file has ${size - 1} bytes`));
   });
 
   it('reads WebM and Matroska, including Tracks found through the SeekHead', async () => {

@@ -9,7 +9,8 @@ import type { PostType } from '../../src/platforms/publishing.ts';
 const u = (name: string) => `https://media.example/${name}.jpg`;
 const id = (name: string) => `00000000-0000-4000-8000-${name.padStart(12, '0').slice(-12)}`;
 const textLimit = () => undefined;
-const refsOf = (postType: PostType, body: PostBody) => planTargets({ postType, body, textLimit }).map((t) => [t.platform, t.destination?.id ?? null, t.media]);
+// Where each reference came from (its field) differs by design: the id field after the rewrite, the URL field before.
+const refsOf = (postType: PostType, body: PostBody) => planTargets({ postType, body, textLimit }).map((t) => [t.platform, t.destination?.id ?? null, t.media.map(({ field: _f, ...m }) => m)]);
 /** What #resolveMedia does to the targets: each URL becomes the id it was imported as. */
 const resolved = (refs: ReturnType<typeof refsOf>, imported: Map<string, string>) =>
   refs.map(([p, d, media]) => [p, d, (media as MediaRef[]).map((m) => ('url' in m ? { id: imported.get(m.url)! } : m))]);

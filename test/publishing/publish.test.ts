@@ -116,7 +116,8 @@ describe('validation before anything is sent', () => {
     const bsky = await post(u, 'text', { platforms: ['bluesky'], default_text: `${family.repeat(200)}${'a'.repeat(101)}` });
     expect(bsky.statusCode).toBe(422);
     expect(bsky.json().detail).toBe('Max text character limit for bluesky is 300. Received 301 characters in default_text.');
-    const ok = await post(u, 'text', { platforms: ['bluesky'], default_text: `${family.repeat(200)}${'a'.repeat(100)}` });
+    // 300 graphemes, 1,300 UTF-16 units and 2,700 bytes: within both of Bluesky's limits.
+    const ok = await post(u, 'text', { platforms: ['bluesky'], default_text: `${family.repeat(100)}${'a'.repeat(200)}` });
     expect(ok.statusCode).not.toBe(422);
     const threads = await post(u, 'text', { platforms: ['threads'], default_text: 'x', threads: { threads_text: 'y'.repeat(501) } });
     expect(threads.json().detail).toBe('Max text character limit for threads is 500. Received 501 characters in threads_text.');
@@ -156,12 +157,12 @@ describe('validation before anything is sent', () => {
     expect(foreign.json().detail).toBe(`Media not found: ${theirs}`);
     const pngIg = await post(u, 'image', { platforms: ['instagram'], default_image_id: png });
     expect(pngIg.statusCode).toBe(422);
-    expect(pngIg.json().detail).toMatch(/Instagram accepts JPEG images only/);
+    expect(pngIg.json().detail).toEqual([{ loc: ['body', 'default_image_id'], msg: expect.stringMatching(/Instagram accepts JPEG images only/), type: 'media_unsuitable' }]);
     const imageAsVideo = await post(u, 'video', { platforms: ['tiktok'], video_id: mine });
-    expect(imageAsVideo.json().detail).toMatch(/needs a video/);
+    expect(imageAsVideo.json().detail[0].msg).toMatch(/needs a video/);
     const tall = await imageMedia(h, u, { width: 400, height: 1000 });
     const aspect = await post(u, 'image', { platforms: ['instagram'], default_image_id: tall });
-    expect(aspect.json().detail).toMatch(/aspect ratio/);
+    expect(aspect.json().detail[0].msg).toMatch(/aspect ratio/);
   });
 
   it('rejects malformed bodies with field-level 422s', async () => {

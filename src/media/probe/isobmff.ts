@@ -2,10 +2,12 @@
 // Only box headers and the few small boxes we need are read, so a moov after gigabytes of mdat costs a seek.
 import { MediaProbeError, type ContainerInfo, type RandomAccessReader } from './reader.ts';
 
-interface Box {
+export interface Box {
   type: string;
   payload: number;
   end: number;
+  /** Where the box says it ends; past `end` when the file was cut short. */
+  declaredEnd: number;
 }
 
 interface Track {
@@ -23,7 +25,7 @@ interface Track {
 const MAX_BOXES = 100_000;
 const MAX_PAYLOAD = 1 << 20;
 
-async function* boxes(reader: RandomAccessReader, start: number, end: number): AsyncGenerator<Box> {
+export async function* boxes(reader: RandomAccessReader, start: number, end: number): AsyncGenerator<Box> {
   let pos = start;
   for (let count = 0; pos + 8 <= end; count++) {
     if (count > MAX_BOXES) throw new MediaProbeError('too many boxes');
@@ -44,16 +46,16 @@ async function* boxes(reader: RandomAccessReader, start: number, end: number): A
     if (size < headerSize) throw new MediaProbeError(`box ${JSON.stringify(type)} has a bad size`);
     // A box running past its parent means a truncated file: still report it, clipped, so a moov can be read.
     const boxEnd = Math.min(pos + size, end);
-    yield { type, payload: pos + headerSize, end: boxEnd };
+    yield { type, payload: pos + headerSize, end: boxEnd, declaredEnd: pos + size };
     pos = boxEnd;
   }
 }
 
-async function payloadOf(reader: RandomAccessReader, box: Box, max = MAX_PAYLOAD): Promise<Buffer> {
+export async function payloadOf(reader: RandomAccessReader, box: Box, max = MAX_PAYLOAD): Promise<Buffer> {
   return reader.read(box.payload, Math.min(box.end - box.payload, max));
 }
 
-async function findChild(reader: RandomAccessReader, parent: Box, type: string): Promise<Box | undefined> {
+export async function findChild(reader: RandomAccessReader, parent: Box, type: string): Promise<Box | undefined> {
   for await (const box of boxes(reader, parent.payload, parent.end)) if (box.type === type) return box;
   return undefined;
 }
@@ -215,3 +217,4 @@ export async function probeIsoBmff(reader: RandomAccessReader): Promise<Containe
   if (audio?.codec) info.audioCodec = audio.codec;
   return info;
 }
+

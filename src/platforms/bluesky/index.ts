@@ -24,7 +24,8 @@ export type BlueskyUrls = { -readonly [K in keyof typeof BLUESKY_DEFAULT_URLS]: 
 export const BLUESKY_CAPABILITIES: Capabilities = {
   // Interface route table: Bluesky is on the text and video routes.
   postTypes: ['text', 'video'],
-  text: { max: 300, unit: 'graphemes' },
+  // app.bsky.feed.post text: maxGraphemes 300 and maxLength 3000 (UTF-8 bytes); the PDS refuses either.
+  text: { max: 300, unit: 'graphemes', maxBytes: 3000 },
   // Videos are transcoded by the video service before the post can reference them.
   asyncProcessing: true,
 };

@@ -34,9 +34,19 @@ export interface Mp4Options {
   /** Put moov before mdat ("fast start") instead of at the end. */
   moovFirst?: boolean;
   audio?: boolean;
+  /** Give the video track sample tables: one chunk of 8 equal samples filling the media data. */
+  sampleTable?: boolean;
+  /** Write the mdat with size 0 ("runs to the end of the file"), as some recorders do. */
+  mdatToEnd?: boolean;
 }
 
-function moov(o: Required<Mp4Options>): Buffer {
+/** stsc, stsz and stco of one chunk of 8 samples at `dataOffset`, or the empty tables of a header-only file. */
+function sampleTables(o: Required<Mp4Options>, dataOffset: number): Buffer[] {
+  if (!o.sampleTable) return [fullBox('stsz', 0, u32(0), u32(0))];
+  return [fullBox('stsc', 0, u32(1), u32(1), u32(8), u32(1)), fullBox('stsz', 0, u32(o.mdatBytes / 8), u32(8)), fullBox('stco', 0, u32(1), u32(dataOffset))];
+}
+
+function moov(o: Required<Mp4Options>, dataOffset = 0): Buffer {
   const timescale = 1000;
   const duration = Math.round(o.durationSec * timescale);
   const mvhd = fullBox('mvhd', 0, u32(0), u32(0), u32(timescale), u32(duration), u32(0x10000), u16(0x100), zeros(10), matrix(0), zeros(24), u32(3));
@@ -47,7 +57,7 @@ function moov(o: Required<Mp4Options>): Buffer {
     box('mdia',
       fullBox('mdhd', 0, u32(0), u32(0), u32(90000), u32(Math.round(o.durationSec * 90000)), u16(0x55c4), u16(0)),
       fullBox('hdlr', 0, zeros(4), Buffer.from('vide'), zeros(12), Buffer.from('VideoHandler\0')),
-      box('minf', box('stbl', fullBox('stsd', 0, u32(1), avc1), fullBox('stts', 0, u32(0)), fullBox('stsz', 0, u32(0), u32(0))))));
+      box('minf', box('stbl', fullBox('stsd', 0, u32(1), avc1), fullBox('stts', 0, u32(0)), ...sampleTables(o, dataOffset)))));
   const esds = fullBox('esds', 0,
     Buffer.from([0x03, 0x19]), u16(2), u8(0),
     Buffer.from([0x04, 0x11, 0x40, 0x15]), zeros(3), u32(128000), u32(128000),
@@ -64,12 +74,13 @@ function moov(o: Required<Mp4Options>): Buffer {
 
 export async function writeMp4(path: string, options: Mp4Options = {}): Promise<void> {
   const o: Required<Mp4Options> = {
-    brand: 'isom', width: 640, height: 360, durationSec: 12.5, rotation: 0, mdatBytes: 1024, moovFirst: false, audio: true, ...options,
+    brand: 'isom', width: 640, height: 360, durationSec: 12.5, rotation: 0, mdatBytes: 1024, moovFirst: false, audio: true, sampleTable: false, mdatToEnd: false, ...options,
   };
   const ftyp = box('ftyp', Buffer.from(o.brand, 'latin1'), u32(0x200), Buffer.from(o.brand === 'qt  ' ? 'qt  ' : 'isomiso2avc1mp41', 'latin1'));
   // A 64-bit size lets the media data exceed 4 GiB, as real long recordings do.
-  const mdatHeader = Buffer.concat([u32(1), Buffer.from('mdat'), Buffer.from(bigU64(16 + o.mdatBytes))]);
-  const movie = moov(o);
+  const mdatHeader = o.mdatToEnd ? Buffer.concat([u32(0), Buffer.from('mdat')]) : Buffer.concat([u32(1), Buffer.from('mdat'), Buffer.from(bigU64(16 + o.mdatBytes))]);
+  // The sample offsets are fixed-width fields: the moov's size does not depend on them.
+  const movie = moov(o, ftyp.length + (o.moovFirst ? moov(o).length : 0) + mdatHeader.length);
   const handle = await open(path, 'w');
   try {
     await handle.write(ftyp, 0, ftyp.length, 0);

@@ -5,21 +5,31 @@ import { z } from 'zod';
 import type { AppContext } from '../../../context.ts';
 import { assertPlatformsAllowed } from '../../../auth/scopes.ts';
 import { draftToWire, narrowBody } from '../../../publishing/drafts.ts';
-import { planTargets } from '../../../publishing/plan.ts';
-import { POST_BODIES, type PostBody } from '../../../publishing/schemas.ts';
+import { nothingToUpdate, parseEdit, parsePostBody } from '../../../publishing/edits.ts';
+import { mergeEdit, withImportedMedia } from '../../../publishing/media-refs.ts';
+import { dateTime, POST_BODIES, type PostBody } from '../../../publishing/schemas.ts';
 import { principalOf } from '../access.ts';
 import { workspaceSecurity } from '../schemas.ts';
-import { bodyPlatforms, idempotencyHeaders } from './posts.ts';
+import { bodyPlatforms, idempotencyHeaders, POST_BODY_LIMIT } from './posts.ts';
 
 const postType = z.enum(['text', 'image', 'carousel', 'video']);
-const createBody = POST_BODIES.image.extend({ post_type: postType, image_ids: z.array(z.string()).optional(), video_id: z.string().optional(), video_url: z.string().optional() });
+// Every post route's fields, for the document; the handlers check bodies against post_type's own schema.
+const createBody = POST_BODIES.image.extend({
+  post_type: postType,
+  image_ids: POST_BODIES.carousel.shape.image_ids.optional(),
+  video_id: POST_BODIES.video.shape.video_id,
+  video_url: POST_BODIES.video.shape.video_url,
+});
+const REFUSED_IN_EDIT = {
+  draft: 'A draft stays a draft: publish it with POST /unified/drafts/{id}/publish.',
+  draft_platforms: 'A draft stays a draft: publish it with POST /unified/drafts/{id}/publish.',
+};
 const idParams = z.object({ id: z.uuid() });
 const ok = z.object({ success: z.boolean(), message: z.string().nullable() });
 
 export async function draftRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const access = { kind: 'workspace' as const, feature: 'drafts_enabled' as const };
-  const textLimit = (p: Parameters<typeof ctx.platforms.get>[0]) => ctx.platforms.get(p).capabilities.text;
 
   async function owned(req: { params: { id: string } } & Parameters<typeof principalOf>[0]) {
     const p = principalOf(req);
@@ -30,13 +40,19 @@ export async function draftRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
 
   r.post(
     '/unified/drafts',
-    { config: { access: { ...access, platforms: bodyPlatforms } }, schema: { tags: ['drafts'], summary: 'Save a post as drafts (one per network)', security: workspaceSecurity, body: createBody, response: { 200: z.record(z.string(), z.unknown()) } } },
+    {
+      config: { access: { ...access, platforms: bodyPlatforms } },
+      bodyLimit: POST_BODY_LIMIT,
+      schema: { tags: ['drafts'], summary: 'Save a post as drafts (one per network)', security: workspaceSecurity, body: createBody, response: { 200: z.record(z.string(), z.unknown()) } },
+    },
     async (req) => {
       const p = principalOf(req);
-      const { post_type, ...body } = req.body;
-      const targets = planTargets({ postType: post_type, body: { ...(body as PostBody), draft: true }, textLimit });
+      const { post_type, ...raw } = req.body;
+      // The checks of the post routes with draft: true: limits, this workspace's media, URLs imported.
+      const body = parsePostBody(post_type, raw);
+      const { targets, imported } = await ctx.publishing.prepareDrafts(p, post_type, body);
       const platforms = [...new Set(targets.map((t) => t.platform))];
-      const drafts = await ctx.drafts.saveFromPost(p.workspaceId, post_type, body as PostBody, platforms, null);
+      const drafts = await ctx.drafts.saveFromPost(p.workspaceId, post_type, withImportedMedia(body, imported), platforms, null);
       return { success: true, message: 'Saved as drafts', drafts };
     },
   );
@@ -72,15 +88,18 @@ export async function draftRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
     '/unified/drafts/:id',
     {
       config: { access },
+      bodyLimit: POST_BODY_LIMIT,
       schema: { tags: ['drafts'], summary: 'Edit a draft', security: workspaceSecurity, params: idParams, body: createBody.omit({ platforms: true }).partial(), response: { 200: ok.extend({ data: z.record(z.string(), z.unknown()) }) } },
     },
     async (req) => {
       const { p, draft } = await owned(req);
-      const { post_type, ...patch } = req.body;
+      const { post_type, ...sent } = req.body;
       const type = post_type ?? (draft.postType as z.infer<typeof postType>);
-      const body = narrowBody({ ...(draft.body as PostBody), ...(patch as Partial<PostBody>) }, draft.platform);
-      planTargets({ postType: type, body: { ...body, draft: true }, textLimit });
-      const row = await ctx.drafts.update(p.workspaceId, draft.id, { body, postType: type });
+      const { edit } = parseEdit(type, sent, { platform: draft.platform, what: 'draft', refused: REFUSED_IN_EDIT }, ['body']);
+      if (!Object.keys(edit).length && !post_type) throw nothingToUpdate(['body'], 'post_type or fields of the post body', []);
+      const body = narrowBody(mergeEdit(draft.body as Record<string, unknown>, edit) as PostBody, draft.platform);
+      const { imported } = await ctx.publishing.prepareDrafts(p, type, body);
+      const row = await ctx.drafts.update(p.workspaceId, draft.id, { body: withImportedMedia(body, imported), postType: type });
       return { success: true, message: 'Draft updated', data: draftToWire(row) };
     },
   );
@@ -111,7 +130,7 @@ export async function draftRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
     '/unified/drafts/:id/schedule',
     {
       config: { access: { ...access, feature: 'scheduling_enabled' } },
-      schema: { tags: ['drafts'], summary: 'Schedule a draft (it becomes a scheduled post and leaves the drafts)', security: workspaceSecurity, params: idParams, headers: idempotencyHeaders, body: z.object({ scheduled_time: z.string() }), response: { 200: z.record(z.string(), z.unknown()) } },
+      schema: { tags: ['drafts'], summary: 'Schedule a draft (it becomes a scheduled post and leaves the drafts)', security: workspaceSecurity, params: idParams, headers: idempotencyHeaders, body: z.object({ scheduled_time: dateTime }), response: { 200: z.record(z.string(), z.unknown()) } },
     },
     async (req, reply) => {
       const result = await ctx.scheduling.scheduleDraft(principalOf(req), req.params.id, req.body.scheduled_time, req.headers['idempotency-key']);

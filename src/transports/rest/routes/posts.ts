@@ -15,6 +15,9 @@ export const bodyPlatforms = (req: FastifyRequest) =>
     .map((p) => p.trim().toLowerCase())
     .filter(isPlatform);
 
+/** Largest JSON body of the post, draft and scheduled-post routes: their fields are capped far below it. */
+export const POST_BODY_LIMIT = 1024 * 1024;
+
 /** Makes a request safe to retry: docs/publishing.md (publishing now) and docs/scheduling.md (scheduling). */
 export const idempotencyHeaders = z.object({ 'idempotency-key': z.string().min(1).max(200).optional() });
 
@@ -25,6 +28,7 @@ export async function postRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
       `/unified/post/${type}`,
       {
         config: { access: { kind: 'workspace', feature: 'publish_enabled', platforms: bodyPlatforms } },
+        bodyLimit: POST_BODY_LIMIT,
         schema: {
           tags: ['posting'],
           summary: `Publish, draft or schedule a ${type} post to one or more networks`,

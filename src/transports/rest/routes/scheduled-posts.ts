@@ -4,26 +4,31 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../../context.ts';
 import { assertPlatformsAllowed } from '../../../auth/scopes.ts';
-import { POST_BODIES, type PostBody } from '../../../publishing/schemas.ts';
+import { parsePostBody } from '../../../publishing/edits.ts';
+import { dateTime, POST_BODIES } from '../../../publishing/schemas.ts';
 import { STATUSES, type ScheduledRow } from '../../../scheduling/store.ts';
 import { principalOf } from '../access.ts';
 import type { HttpMetrics } from '../metrics.ts';
 import { workspaceSecurity } from '../schemas.ts';
-import { bodyPlatforms, idempotencyHeaders } from './posts.ts';
+import { bodyPlatforms, idempotencyHeaders, POST_BODY_LIMIT } from './posts.ts';
 
 const postType = z.enum(['text', 'image', 'carousel', 'video']);
+// Every post route's fields, for the document; the handler checks the body against post_type's own schema.
 const createBody = POST_BODIES.image.extend({
   post_type: postType,
-  scheduled_time: z.string().max(64),
-  image_ids: z.array(z.string()).optional(),
-  video_id: z.string().optional(),
-  video_url: z.string().optional(),
+  scheduled_time: dateTime,
+  image_ids: POST_BODIES.carousel.shape.image_ids.optional(),
+  video_id: POST_BODIES.video.shape.video_id,
+  video_url: POST_BODIES.video.shape.video_url,
 });
 const idParams = z.object({ id: z.uuid() });
 const envelope = z.object({ success: z.boolean(), message: z.string(), data: z.record(z.string(), z.unknown()).nullable(), error: z.string().nullable() });
 const patchBody = z.object({
-  scheduled_time: z.string().max(64).optional(),
-  post_data: z.record(z.string(), z.unknown()).optional(),
+  scheduled_time: dateTime.optional(),
+  post_data: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .describe('Fields of the post body (as for POST /unified/scheduled-posts) to replace; unknown fields are ignored, and a PATCH that changes nothing Herald understands is 422.'),
   post_type: postType.optional(),
   status: z.enum(STATUSES as [string, ...string[]]).optional(),
 });
@@ -49,11 +54,12 @@ export async function scheduledPostRoutes(app: FastifyInstance, { ctx, metrics }
     '/unified/scheduled-posts',
     {
       config: { access: { ...access, platforms: bodyPlatforms } },
+      bodyLimit: POST_BODY_LIMIT,
       schema: { tags: ['scheduling'], summary: 'Schedule a post (one queue entry per network)', security: workspaceSecurity, headers: idempotencyHeaders, body: createBody, response: { 200: envelope.extend({ scheduled: z.array(z.record(z.string(), z.unknown())) }) } },
     },
     async (req, reply) => {
       const { post_type, ...body } = req.body;
-      const result = await svc.create(principalOf(req), post_type, body as PostBody, req.headers['idempotency-key']);
+      const result = await svc.create(principalOf(req), post_type, parsePostBody(post_type, body), req.headers['idempotency-key']);
       return reply.code(result.status as 200).send(result.body as z.infer<typeof envelope> & { scheduled: Record<string, unknown>[] });
     },
   );
@@ -93,7 +99,7 @@ export async function scheduledPostRoutes(app: FastifyInstance, { ctx, metrics }
 
   r.patch(
     '/unified/scheduled-posts/:id',
-    { config: { access }, schema: { tags: ['scheduling'], summary: 'Reschedule, edit or cancel a scheduled post', security: workspaceSecurity, params: idParams, body: patchBody, response: { 200: envelope } } },
+    { config: { access }, bodyLimit: POST_BODY_LIMIT, schema: { tags: ['scheduling'], summary: 'Reschedule, edit or cancel a scheduled post', security: workspaceSecurity, params: idParams, body: patchBody, response: { 200: envelope } } },
     async (req) => {
       const { p } = await owned(req);
       const row = await svc.patch(p, req.params.id, req.body as Parameters<typeof svc.patch>[2]);
