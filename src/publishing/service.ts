@@ -108,7 +108,7 @@ export class PublishingService {
       if (t.thumbnail && 'url' in t.thumbnail) t.thumbnail = { id: urls.get(t.thumbnail.url)!.id };
     }
     const ids = [...new Set(targets.flatMap((t) => [...t.media, ...(t.thumbnail ? [t.thumbnail] : [])].map(idOf)))];
-    const rows = ids.length ? await this.#d.media.resolveMediaForWorkspace(p.workspaceId, ids) : [];
+    const rows = ids.length ? await this.#d.media.resolveMediaForWorkspace(p.workspaceId, ids, p.scope) : [];
     return { media: new Map(rows.map((r) => [r.id, r])), imported: new Map([...urls].map(([url, e]) => [url, e.id])) };
   }
 
