@@ -2,9 +2,8 @@
 // stored media plus the declared size of chunked uploads still open, so an upload reserves its room
 // at init and cannot grow past it. Checks that decide (storing a file, opening an upload) run under a
 // per-workspace transaction lock, so two uploads at once cannot both take the last bytes.
-import { and, eq, gt, ne, or, sql } from '../db/orm.ts';
+import { sql } from '../db/orm.ts';
 import type { Db } from '../db/client.ts';
-import { media, uploadSessions, workspaces } from '../db/schema.ts';
 import type { PlanCatalog } from '../auth/plans.ts';
 import { AppError } from '../errors.ts';
 import { formatBytes } from './records.ts';
@@ -32,16 +31,16 @@ export class StorageQuota {
   /** `exceptUpload`: a chunked upload being completed, whose reservation becomes the stored file. */
   async usage(workspaceId: string, opts: { tx?: Db; exceptUpload?: string } = {}): Promise<StorageUsage> {
     const db = opts.tx ?? this.#db;
-    const open = or(eq(uploadSessions.status, 'assembling'), and(eq(uploadSessions.status, 'open'), gt(uploadSessions.expiresAt, this.#now())))!;
-    const reservedWhere = and(eq(uploadSessions.workspaceId, workspaceId), open, opts.exceptUpload ? ne(uploadSessions.id, opts.exceptUpload) : undefined);
-    const [row] = await db
-      .select({
-        planId: workspaces.planId,
-        used: sql<string>`coalesce((select sum(${media.fileSize}) from ${media} where ${media.workspaceId} = ${workspaces.id}), 0)`,
-        reserved: sql<string>`coalesce((select sum(${uploadSessions.fileSize}) from ${uploadSessions} where ${reservedWhere}), 0)`,
-      })
-      .from(workspaces)
-      .where(eq(workspaces.id, workspaceId));
+    const except = opts.exceptUpload ?? null;
+    const res = await db.execute(sql`
+      select w.plan_id as "planId",
+        coalesce((select sum(m.file_size) from media m where m.workspace_id = w.id), 0)::text as used,
+        coalesce((select sum(s.file_size) from upload_sessions s
+          where s.workspace_id = w.id
+            and (s.status = 'assembling' or (s.status = 'open' and s.expires_at > ${this.#now()}))
+            and (${except}::uuid is null or s.id <> ${except}::uuid)), 0)::text as reserved
+      from workspaces w where w.id = ${workspaceId}`);
+    const row = (res as unknown as { rows: { planId: string; used: string; reserved: string }[] }).rows[0];
     if (!row) return { used: 0, reserved: 0, limit: 0 };
     return { used: Number(row.used), reserved: Number(row.reserved), limit: this.#plans.get(row.planId).limits.storage_bytes };
   }

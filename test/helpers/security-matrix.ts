@@ -127,7 +127,7 @@ export function accountRouteMatrix(getHarness: () => Harness, route: AccountRout
     const h = getHarness();
     const owner = await h.signup();
     const key = await h.createKey(owner, 'full');
-    for (const headers of [{ 'x-api-key': key }, { authorization: `Bearer ${key}` }]) {
+    for (const headers of [{ 'x-api-key': key }, { authorization: `Bearer ${key}` }] as Record<string, string>[]) {
       const res = await call(owner, headers);
       expect(res.statusCode).toBe(403);
       expect(String(res.json().detail)).toContain('user session');
