@@ -139,6 +139,32 @@ describe('PATCH /workspaces/{id}', () => {
   });
 });
 
+describe('/openapi.json', () => {
+  it('documents the account routes with descriptions and their error answers', async () => {
+    const doc = (await h.req({ method: 'GET', url: '/openapi.json' })).json();
+    const routes: [string, string, string[]][] = [
+      ['/workspaces/{workspace_id}', 'patch', ['200', '401', '403', '422']],
+      ['/workspaces/{workspace_id}', 'delete', ['200', '401', '403']],
+      ['/workspaces/{workspace_id}/invitations', 'post', ['201', '401', '403', '409', '422']],
+      ['/workspaces/{workspace_id}/invitations', 'get', ['200', '401', '403']],
+      ['/workspaces/{workspace_id}/invitations/{invitation_id}', 'delete', ['200', '401', '403', '404', '409']],
+      ['/invitations/accept', 'post', ['200', '400', '401', '403', '422']],
+      ['/auth/logout', 'post', ['200', '401']],
+      ['/auth/logout-all', 'post', ['200', '401']],
+      ['/auth/change-password', 'post', ['200', '401', '422']],
+      ['/auth/forgot-password', 'post', ['200', '422']],
+      ['/auth/verify-reset-token', 'get', ['200', '422']],
+      ['/auth/reset-password', 'post', ['200', '400', '422']],
+    ];
+    for (const [path, method, codes] of routes) {
+      const op = doc.paths[path]?.[method];
+      expect(op, `${method} ${path}`).toBeDefined();
+      expect(op.summary, `${method} ${path}`).toEqual(expect.any(String));
+      expect(Object.keys(op.responses).sort(), `${method} ${path}`).toEqual(codes);
+    }
+  });
+});
+
 describe('security matrix: workspace management', () => {
   const ws = (u: TestUser) => `/workspaces/${u.workspaceId}`;
   accountRouteMatrix(() => h, { method: 'PATCH', url: ws, payload: { name: 'x' }, ownerOnly: true });
