@@ -1,11 +1,11 @@
 // Workspace invitations end to end: nobody joins without accepting, the inviter learns nothing about
 // whether an address has an account, and tokens are hashed, single-use, expiring and revocable.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SMTPServer } from 'smtp-server';
 import { and, desc, eq } from '../../src/db/orm.ts';
 import { mailOutbox } from '../../src/db/schema.ts';
 import { workspaceInvitations } from '../../src/db/schema-accounts.ts';
 import { bearer, createHarness, type Harness, type TestUser } from '../helpers/harness.ts';
+import { startSmtp } from '../helpers/smtp.ts';
 
 let now = new Date('2026-06-01T08:00:00Z');
 let h: Harness;
@@ -142,22 +142,9 @@ describe('invitations', () => {
 
 describe('invitation mail over SMTP', () => {
   it('delivers the token to the invitee; the outbox keeps the mail with the token redacted', async () => {
-    const received: { to: string[]; body: string }[] = [];
-    const smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS'],
-      onData(stream, session, callback) {
-        let body = '';
-        stream.on('data', (d: Buffer) => (body += d.toString()));
-        stream.on('end', () => {
-          received.push({ to: session.envelope.rcptTo.map((r) => r.address), body });
-          callback();
-        });
-      },
-    });
-    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', () => resolve()));
-    const port = (smtp.server.address() as { port: number }).port;
-    const hs = await createHarness({ env: { HERALD_SMTP_URL: `smtp://127.0.0.1:${port}` } });
+    const smtp = await startSmtp();
+    const received = smtp.received;
+    const hs = await createHarness({ env: { HERALD_SMTP_URL: smtp.url } });
     try {
       const owner = await hs.signup({ workspace_name: 'Mailed' });
       const alice = await hs.signup();
@@ -173,7 +160,7 @@ describe('invitation mail over SMTP', () => {
       expect((await accept(hs, alice, mailed!)).statusCode).toBe(200);
     } finally {
       await hs.close();
-      await new Promise<void>((resolve) => smtp.close(() => resolve()));
+      await smtp.close();
     }
   });
 });

@@ -4,8 +4,6 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../../context.ts';
-import type { Role, WorkspaceRow } from '../../../auth/workspaces.ts';
-import type { UserRow } from '../../../auth/accounts.ts';
 import { userOf } from '../access.ts';
 import { errorResponses, userSecurity, workspaceIdParams } from '../schemas.ts';
 import { workspaceMember } from './workspace-member.ts';
@@ -37,11 +35,6 @@ export async function workspaceMemberRoutes(app: FastifyInstance, { ctx }: { ctx
   const r = app.withTypeProvider<ZodTypeProvider>();
   const access = { access: { kind: 'user' as const } };
 
-  async function invite(ws: WorkspaceRow, inviter: UserRow, email: string, asRole: Role) {
-    const { row, token } = await ctx.invitations.create(ws, inviter, email, asRole);
-    return { ...ctx.invitations.toWire(row), token, message: `Invitation sent to ${row.email}. It takes effect when they accept it.` };
-  }
-
   r.get(
     '/workspaces/:workspace_id/members',
     { config: access, schema: { tags: ['workspaces'], summary: 'List members', security: userSecurity, params: workspaceIdParams, response: { 200: z.array(memberSchema), ...errorResponses(401, 403) } } },
@@ -51,27 +44,39 @@ export async function workspaceMemberRoutes(app: FastifyInstance, { ctx }: { ctx
     },
   );
 
-  r.post(
-    '/workspaces/:workspace_id/members',
+  // The members route predates invitations; it is kept as an alias so older clients invite instead of adding.
+  const inviteRoutes = [
+    { url: '/workspaces/:workspace_id/invitations', summary: 'Invite someone to the workspace (owners only)', description: INVITE_DESCRIPTION },
     {
-      config: access,
-      schema: {
-        tags: ['workspaces'],
-        summary: 'Invite someone (owners only): the same as POST /workspaces/{workspace_id}/invitations',
-        description: `Kept for existing clients; nobody becomes a member before accepting. ${INVITE_DESCRIPTION}`,
-        security: userSecurity,
-        params: workspaceIdParams,
-        body: inviteBody,
-        response: { 201: createdInvitation, ...errorResponses(401, 403, 409, 422) },
+      url: '/workspaces/:workspace_id/members',
+      summary: 'Invite someone (owners only): the same as POST /workspaces/{workspace_id}/invitations',
+      description: `Kept for existing clients; nobody becomes a member before accepting. ${INVITE_DESCRIPTION}`,
+    },
+  ];
+  for (const route of inviteRoutes) {
+    r.post(
+      route.url,
+      {
+        config: access,
+        schema: {
+          tags: ['workspaces'],
+          summary: route.summary,
+          description: route.description,
+          security: userSecurity,
+          params: workspaceIdParams,
+          body: inviteBody,
+          response: { 201: createdInvitation, ...errorResponses(401, 403, 409, 422) },
+        },
       },
-    },
-    async (req, reply) => {
-      const { user } = userOf(req);
-      const m = await workspaceMember(ctx, user.id, req.params.workspace_id, true);
-      reply.code(201);
-      return invite(m.ws, user, req.body.email, req.body.role);
-    },
-  );
+      async (req, reply) => {
+        const { user } = userOf(req);
+        const m = await workspaceMember(ctx, user.id, req.params.workspace_id, true);
+        const { row, token } = await ctx.invitations.create(m.ws, user, req.body.email, req.body.role);
+        reply.code(201);
+        return { ...ctx.invitations.toWire(row), token, message: `Invitation sent to ${row.email}. It takes effect when they accept it.` };
+      },
+    );
+  }
 
   r.patch(
     '/workspaces/:workspace_id/members/:user_id',
@@ -112,28 +117,6 @@ export async function workspaceMemberRoutes(app: FastifyInstance, { ctx }: { ctx
       await ctx.workspaces.removeMember(m.ws.id, req.params.user_id);
       ctx.auth.invalidate();
       return { success: true, message: 'Member removed' };
-    },
-  );
-
-  r.post(
-    '/workspaces/:workspace_id/invitations',
-    {
-      config: access,
-      schema: {
-        tags: ['workspaces'],
-        summary: 'Invite someone to the workspace (owners only)',
-        description: INVITE_DESCRIPTION,
-        security: userSecurity,
-        params: workspaceIdParams,
-        body: inviteBody,
-        response: { 201: createdInvitation, ...errorResponses(401, 403, 409, 422) },
-      },
-    },
-    async (req, reply) => {
-      const { user } = userOf(req);
-      const m = await workspaceMember(ctx, user.id, req.params.workspace_id, true);
-      reply.code(201);
-      return invite(m.ws, user, req.body.email, req.body.role);
     },
   );
 
