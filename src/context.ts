@@ -20,6 +20,7 @@ import { SecretBox } from './crypto.ts';
 import { createLocks, type Locks } from './db/locks.ts';
 import { Mailer } from './mail.ts';
 import { PlatformHttp } from './platforms/http.ts';
+import { OutboundPolicy, type HostLookup } from './net/outbound-policy.ts';
 import { PlatformRegistry } from './platforms/registry.ts';
 import type { AdapterFactory } from './platforms/types.ts';
 import type { Platform } from './auth/scopes.ts';
@@ -113,6 +114,8 @@ export interface ContextOverrides {
   tokenKeeper?: TokenKeeperOptions;
   /** Media storage backend, or a resolver/CA for URL imports (tests). */
   media?: Partial<Pick<MediaServiceDeps, 'storage' | 'fetch'>>;
+  /** A resolver for the networks' HTTP client (tests of the address policy). */
+  platformLookup?: HostLookup;
 }
 
 /** In sandbox mode every network points at the built-in simulators, with their app credentials. */
@@ -125,6 +128,16 @@ function platformConfigs(config: Config): Config['platforms'] {
     out[p] = { clientId: app?.clientId, clientSecret: app?.clientSecret, urls: urls[p] };
   }
   return out;
+}
+
+/**
+ * The networks' client trusts exactly what the operator configured: each network's base URLs (the simulators' in
+ * sandbox mode, e.g. a local PDS and PLC for Bluesky) by origin, and HERALD_FETCH_ALLOW_HOSTS by name. Everything
+ * else (a PDS named by a DID document, a did:web host, where a redirect points) must be a public https address.
+ */
+function platformPolicy(config: Config, lookup?: HostLookup): OutboundPolicy {
+  const origins = Object.values(platformConfigs(config)).flatMap((c) => Object.values(c.urls));
+  return new OutboundPolicy({ trustedOrigins: origins, trustedHosts: config.fetchAllowHosts, ...(lookup ? { lookup } : {}) });
 }
 
 const SECRET_QUERY = /([?&](?:api[-_]?key|access_token|token|code|state|app_password)=)[^&#]*/gi;
@@ -175,7 +188,11 @@ export async function createContext(config: Config, overrides: ContextOverrides 
   const usage = new UsageService(plans, credits, workspaces, quota, clock);
   const box = new SecretBox(secrets.encryptionKey);
   const locks = createLocks(database);
-  const http = new PlatformHttp({ logger: logger.child({ component: 'platform-http' }), timeoutMs: config.platformTimeoutSeconds * 1000 });
+  const http = new PlatformHttp({
+    logger: logger.child({ component: 'platform-http' }),
+    timeoutMs: config.platformTimeoutSeconds * 1000,
+    policy: platformPolicy(config, overrides.platformLookup),
+  });
   const platforms = new PlatformRegistry({ http, configs: platformConfigs(config), clock, logger, ...(overrides.adapters ? { factories: overrides.adapters } : {}) });
   const connectionStore = new ConnectionStore(db, box, clock);
   const tokens = new TokenKeeper(connectionStore, platforms, locks, clock, logger, overrides.tokenKeeper);
@@ -289,6 +306,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
       await scheduleWorker.stop();
       await passwordReset.settled();
       await database.close();
+      await http.close();
     },
   };
 }

@@ -9,6 +9,7 @@ import type { PlanCatalog } from '../auth/plans.ts';
 import type { Platform } from '../auth/scopes.ts';
 import { AppError } from '../errors.ts';
 import type { Mailer } from '../mail.ts';
+import { safeText } from '../platforms/errors.ts';
 import type { PlatformRegistry } from '../platforms/registry.ts';
 import { PlatformError, type AccountIdentity, type TokenSet } from '../platforms/types.ts';
 import type { ConnectionRow, ConnectionStore } from './store.ts';
@@ -137,7 +138,9 @@ export class ConnectionService {
     workspaceName: string | undefined,
   ): Promise<CallbackResult> {
     if (q.error || !q.code) {
-      return fail(q.error ? `${adapter.displayName} did not grant access (${q.error}${q.error_description ? `: ${q.error_description}` : ''}).` : 'No authorization code was returned.', state.workspaceId);
+      // Whatever the network (or anyone crafting the link) put in the query is shown cleaned and short.
+      const why = [safeText(q.error), safeText(q.error_description)].filter(Boolean).join(': ') || 'no reason given';
+      return fail(q.error ? `${adapter.displayName} did not grant access (${why}).` : 'No authorization code was returned.', state.workspaceId);
     }
     if (adapter.auth.kind !== 'oauth2') return fail(`${adapter.displayName} does not use OAuth.`, state.workspaceId);
     const verifier = state.codeVerifierEnc ? this.#d.box.open(state.codeVerifierEnc, `oauth-state:${state.id}`) : undefined;

@@ -1,46 +1,11 @@
-// The single path through which Herald downloads a URL that a user gave it.
-import { lookup as dnsLookup } from 'node:dns/promises';
-import { isIP, type LookupFunction } from 'node:net';
-import { Transform, type Readable, type TransformCallback } from 'node:stream';
-import { Agent, request, type Dispatcher } from 'undici';
-import { blockedRangeOf } from './ip-policy.ts';
+// The single path through which Herald downloads a URL that a user gave it; the address rules are the shared
+// outbound policy (../net/outbound-policy.ts).
+import type { Readable } from 'node:stream';
+import { Transform, type TransformCallback } from 'node:stream';
+import { request, type Agent, type Dispatcher } from 'undici';
+import { OutboundPolicy, UrlRefusedError, type HostLookup } from '../net/outbound-policy.ts';
 
-export type UrlRefusalReason =
-  | 'invalid_url'
-  | 'scheme'
-  | 'credentials'
-  | 'dns'
-  | 'address'
-  | 'redirects'
-  | 'status'
-  | 'content_type'
-  | 'too_large'
-  | 'timeout'
-  | 'network'
-  | 'aborted';
-
-export class UrlRefusedError extends Error {
-  readonly reason: UrlRefusalReason;
-  /** The URL of the hop that was refused (after redirects), when known. */
-  readonly url: string | undefined;
-  /** The HTTP status, for reason "status". */
-  readonly status: number | undefined;
-
-  constructor(reason: UrlRefusalReason, message: string, extra: { url?: string; status?: number; cause?: unknown } = {}) {
-    super(message, extra.cause === undefined ? undefined : { cause: extra.cause });
-    this.name = 'UrlRefusedError';
-    this.reason = reason;
-    this.url = extra.url;
-    this.status = extra.status;
-  }
-}
-
-export interface ResolvedAddress {
-  address: string;
-  family: number;
-}
-
-export type HostLookup = (hostname: string) => Promise<readonly ResolvedAddress[]>;
+export { UrlRefusedError, type HostLookup, type ResolvedAddress, type UrlRefusalReason } from '../net/outbound-policy.ts';
 
 export interface SafeFetchOptions {
   /** Largest body accepted, checked against Content-Length first and then on the streamed bytes. */
@@ -74,84 +39,6 @@ export interface SafeFetchResult {
 }
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
-
-const defaultLookup: HostLookup = (hostname) => dnsLookup(hostname, { all: true, verbatim: true });
-
-function normalizeHost(host: string): string {
-  return host.toLowerCase().replace(/\.$/, '').replace(/^\[(.*)\]$/, '$1');
-}
-
-function checkUrl(raw: string, allowHosts: ReadonlySet<string>, allowHttp: boolean): URL {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch (cause) {
-    throw new UrlRefusedError('invalid_url', 'not a valid absolute URL', { cause });
-  }
-  const host = normalizeHost(url.hostname);
-  const trusted = allowHosts.has(host);
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && (allowHttp || trusted))) {
-    throw new UrlRefusedError('scheme', `only https URLs are fetched (got ${url.protocol})`, { url: url.href });
-  }
-  if (url.username || url.password) {
-    // The URL is left out of the error so the password does not end up in logs.
-    throw new UrlRefusedError('credentials', 'URLs with embedded credentials are refused');
-  }
-  return url;
-}
-
-async function resolveTarget(url: URL, opts: SafeFetchOptions, allowHosts: ReadonlySet<string>, signal: AbortSignal): Promise<ResolvedAddress> {
-  const host = normalizeHost(url.hostname);
-  const trusted = allowHosts.has(host);
-  let candidates: readonly ResolvedAddress[];
-  const literal = isIP(host);
-  if (literal) {
-    candidates = [{ address: host, family: literal }];
-  } else {
-    try {
-      candidates = await abortable((opts.lookup ?? defaultLookup)(host), signal);
-    } catch (cause) {
-      if (cause instanceof UrlRefusedError) throw cause;
-      throw new UrlRefusedError('dns', `could not resolve ${host}`, { url: url.href, cause });
-    }
-    if (candidates.length === 0) throw new UrlRefusedError('dns', `${host} has no addresses`, { url: url.href });
-  }
-  if (!trusted) {
-    // Every answer is checked, not just the one used: a mixed answer is a rebinding attempt or a misconfiguration.
-    for (const { address } of candidates) {
-      const blocked = blockedRangeOf(address);
-      if (blocked) {
-        throw new UrlRefusedError('address', `${host} resolves to a ${blocked} address`, { url: url.href });
-      }
-    }
-  }
-  const [first] = candidates;
-  if (!first) throw new UrlRefusedError('dns', `${host} has no addresses`, { url: url.href });
-  return first;
-}
-
-function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
-}
-
-/** An agent whose every connection goes to the address that was checked, whatever DNS says later. */
-function pinnedAgent(target: ResolvedAddress, opts: SafeFetchOptions): Agent {
-  const pinned: LookupFunction = (_hostname, options, callback) => {
-    if (options.all) callback(null, [{ address: target.address, family: target.family }]);
-    else callback(null, target.address, target.family);
-  };
-  const ca = opts.ca === undefined ? undefined : Array.isArray(opts.ca) ? [...opts.ca] : (opts.ca as string | Buffer);
-  return new Agent({
-    connect: { lookup: pinned, ...(ca === undefined ? {} : { ca }), timeout: opts.timeoutMs },
-    connections: 1,
-    allowH2: false,
-  });
-}
 
 class ByteLimit extends Transform {
   #seen = 0;
@@ -193,21 +80,29 @@ function discard(body: Readable): void {
 }
 
 function toRefusal(err: unknown, signal: AbortSignal, url: string): UrlRefusedError {
-  if (err instanceof UrlRefusedError) return err;
+  if (err instanceof UrlRefusedError) {
+    // The policy refuses inside the connector, which does not know the URL being fetched.
+    return err.url ? err : new UrlRefusedError(err.reason, err.message, { url, status: err.status, cause: err.cause });
+  }
   if (signal.aborted) {
     const reason: unknown = signal.reason;
     if (reason instanceof UrlRefusedError) return reason;
     return new UrlRefusedError('aborted', 'the download was cancelled', { url, cause: err });
   }
-  const message = err instanceof Error ? err.message : String(err);
-  return new UrlRefusedError('network', `could not download: ${message}`, { url, cause: err });
+  // Only the error code: the messages of connection errors name the address that was dialled.
+  const code = (err as { code?: unknown } | null)?.code;
+  return new UrlRefusedError('network', `could not download${typeof code === 'string' ? ` (${code})` : ''}`, { url, cause: err });
 }
 
 export async function safeFetch(rawUrl: string, opts: SafeFetchOptions): Promise<SafeFetchResult> {
   if (!(opts.maxBytes > 0) || !(opts.timeoutMs > 0) || !(opts.maxRedirects >= 0)) {
     throw new TypeError('safeFetch: maxBytes and timeoutMs must be positive and maxRedirects non-negative');
   }
-  const allowHosts = new Set((opts.allowHosts ?? []).map(normalizeHost));
+  const policy = new OutboundPolicy({
+    trustedHosts: opts.allowHosts ?? [],
+    allowHttp: opts.allowHttp ?? false,
+    ...(opts.lookup ? { lookup: opts.lookup } : {}),
+  });
   const controller = new AbortController();
   const { signal } = controller;
   const timer = setTimeout(() => {
@@ -221,12 +116,13 @@ export async function safeFetch(rawUrl: string, opts: SafeFetchOptions): Promise
     opts.signal?.removeEventListener('abort', onCallerAbort);
   };
 
+  const ca = opts.ca === undefined ? undefined : Array.isArray(opts.ca) ? [...opts.ca] : (opts.ca as string | Buffer);
+  // One connection per origin; every connection, redirects included, is resolved and checked by the policy.
+  const agent = policy.agent({ ...(ca === undefined ? {} : { ca }), timeoutMs: opts.timeoutMs, connections: 1 });
   let url: URL | undefined;
   try {
-    url = checkUrl(rawUrl, allowHosts, opts.allowHttp ?? false);
+    url = policy.checkUrl(rawUrl);
     for (let redirects = 0; ; redirects++) {
-      const target = await resolveTarget(url, opts, allowHosts, signal);
-      const agent = pinnedAgent(target, opts);
       let response: Awaited<ReturnType<typeof request>>;
       try {
         response = await request(url, {
@@ -236,14 +132,12 @@ export async function safeFetch(rawUrl: string, opts: SafeFetchOptions): Promise
           headers: { 'user-agent': opts.userAgent ?? 'Herald media fetcher', 'accept-encoding': 'identity', accept: '*/*' },
         });
       } catch (err) {
-        release(agent);
         throw toRefusal(err, signal, url.href);
       }
       const { statusCode, headers, body } = response;
       const location = headerValue(headers.location);
       if (REDIRECT_STATUSES.has(statusCode) && location) {
         discard(body);
-        release(agent);
         if (redirects >= opts.maxRedirects) {
           throw new UrlRefusedError('redirects', `more than ${opts.maxRedirects} redirects`, { url: url.href });
         }
@@ -253,12 +147,11 @@ export async function safeFetch(rawUrl: string, opts: SafeFetchOptions): Promise
         } catch (cause) {
           throw new UrlRefusedError('invalid_url', 'redirect to an invalid URL', { url: url.href, cause });
         }
-        url = checkUrl(next, allowHosts, opts.allowHttp ?? false);
+        url = policy.checkUrl(next);
         continue;
       }
       const fail = (error: UrlRefusedError): never => {
         discard(body);
-        release(agent);
         throw error;
       };
       if (statusCode < 200 || statusCode > 299) {
@@ -286,6 +179,7 @@ export async function safeFetch(rawUrl: string, opts: SafeFetchOptions): Promise
     }
   } catch (err) {
     cleanup();
+    release(agent);
     throw toRefusal(err, signal, url?.href ?? rawUrl);
   }
 }

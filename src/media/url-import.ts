@@ -30,13 +30,19 @@ function nameFrom(url: string): string | null {
   }
 }
 
-const WHY: Partial<Record<UrlRefusedError['reason'], string>> = {
+// Fixed texts only: the refusals' own messages name resolved addresses and private ranges. A name that resolves to a
+// private address and one that does not resolve get the same answer, so neither maps the server's network.
+const WHY: Record<Exclude<UrlRefusedError['reason'], 'too_large' | 'status'>, string> = {
+  invalid_url: 'not a valid absolute URL',
   scheme: 'only https:// URLs are accepted',
   credentials: 'URLs with a user name or password are not accepted',
   address: 'the host is not a public internet address',
-  dns: 'the host name does not resolve',
+  dns: 'the host is not a public internet address',
   redirects: 'too many redirects',
   timeout: 'the download took too long',
+  content_type: 'the content type is not accepted',
+  network: 'the download failed',
+  aborted: 'the download was cancelled',
 };
 
 /** A refusal as the 422 the interface expects, at `loc` (e.g. body.media_url). */
@@ -44,8 +50,8 @@ export function urlRefusal(err: UrlRefusedError | TooLargeError, loc: (string | 
   if (err instanceof TooLargeError || err.reason === 'too_large') {
     return new AppError('validation', [{ loc, msg: `URL refused: the file is larger than the ${formatBytes(maxBytes)} limit.`, type: 'url_refused' }]);
   }
-  const why = WHY[err.reason] ?? err.message;
-  return new AppError('validation', [{ loc, msg: `URL refused: ${why} (${err.message}).`, type: 'url_refused' }]);
+  const why = err.reason === 'status' ? `the server answered ${err.status ?? 'with an error'}` : WHY[err.reason];
+  return new AppError('validation', [{ loc, msg: `URL refused: ${why}.`, type: 'url_refused' }]);
 }
 
 export async function downloadToTemp(temp: TempFiles, url: string, maxBytes: number, s: UrlImportSettings, loc: (string | number)[]): Promise<Downloaded> {

@@ -20,11 +20,8 @@ export function statusKind(status: number): PlatformErrorKind | undefined {
   return undefined;
 }
 
-/** Network-supplied text, bounded, with anything long and opaque (a token would be) blanked out. */
-export function safeText(text: unknown): string {
-  if (typeof text !== 'string') return '';
-  return text.replace(/[\w.~+/!=-]{32,}/g, '[redacted]').slice(0, 200);
-}
+/** Network-supplied text as it may appear in a message: short, plain, no hosts, addresses or tokens. */
+export { networkText as safeText } from './error-text.ts';
 
 /** A JSON object, or an empty one for anything else (arrays, scalars, a body that was not JSON). */
 export function record(value: unknown): Record<string, unknown> {

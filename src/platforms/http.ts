@@ -1,7 +1,10 @@
 // The HTTP client every adapter uses: timeouts, JSON and form bodies, Retry-After parsing, and logs
-// that never carry tokens (query values of credential parameters and all headers are left out).
+// that never carry tokens (query values of credential parameters and all headers are left out). Every
+// connection it opens, redirects included, goes through the outbound address policy.
 import type { Logger } from 'pino';
+import { fetch as undiciFetch, type Agent, type RequestInit as UndiciRequestInit } from 'undici';
 import type { Platform } from '../auth/scopes.ts';
+import { OutboundPolicy, refusalIn } from '../net/outbound-policy.ts';
 import { PlatformError } from './types.ts';
 
 export interface HttpRequest {
@@ -29,7 +32,11 @@ export interface HttpResponse {
   data: unknown;
 }
 
+/** Receives the policy's connection pool as `dispatcher` in init. */
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
+
+// undici's own fetch: Node's built-in one cannot use a dispatcher from the undici package.
+const policedFetch: FetchLike = (input, init) => undiciFetch(input, init as UndiciRequestInit) as unknown as Promise<Response>;
 
 const SECRET_PARAMS = /^(access_token|refresh_token|client_secret|code|code_verifier|input_token|fb_exchange_token|key|token|upload_token|upload_id|signature|x-amz-signature|x-amz-credential)$/i;
 
@@ -56,11 +63,18 @@ export class PlatformHttp {
   readonly #logger: Logger;
   readonly #timeoutMs: number;
   readonly #fetch: FetchLike;
+  readonly #pool: Agent;
 
-  constructor(opts: { logger: Logger; timeoutMs?: number; fetch?: FetchLike }) {
+  /** Without a policy nothing is trusted: every host must be public and reached over https. */
+  constructor(opts: { logger: Logger; timeoutMs?: number; fetch?: FetchLike; policy?: OutboundPolicy }) {
     this.#logger = opts.logger;
     this.#timeoutMs = opts.timeoutMs ?? 30_000;
-    this.#fetch = opts.fetch ?? ((input, init) => fetch(input, init));
+    this.#fetch = opts.fetch ?? policedFetch;
+    this.#pool = (opts.policy ?? new OutboundPolicy()).agent();
+  }
+
+  async close(): Promise<void> {
+    await this.#pool.destroy();
   }
 
   async request(platform: Platform, req: HttpRequest): Promise<HttpResponse> {
@@ -77,6 +91,12 @@ export class PlatformHttp {
       for (const [k, v] of Object.entries(req.form)) if (v !== undefined) form.set(k, v);
       body = form.toString();
     }
+    if (body instanceof FormData) {
+      // Node's FormData is foreign to undici's fetch: encode it here (its files are in memory already).
+      const encoded = new Response(body);
+      headers.set('content-type', encoded.headers.get('content-type') ?? 'multipart/form-data');
+      body = new Uint8Array(await encoded.arrayBuffer());
+    }
     const method = req.method ?? (body === undefined ? 'GET' : 'POST');
     const started = performance.now();
     const target = url.toString();
@@ -88,12 +108,19 @@ export class PlatformHttp {
         body,
         redirect: req.redirect ?? 'follow',
         signal: AbortSignal.timeout(req.timeoutMs ?? this.#timeoutMs),
+        dispatcher: this.#pool,
         // Streams as request bodies need half-duplex mode in fetch.
         ...(body && typeof body === 'object' && 'getReader' in body ? { duplex: 'half' } : {}),
       } as RequestInit);
     } catch (err) {
       const timedOut = err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError');
-      this.#logger.warn({ platform, method, url: redactUrl(target), ms: Math.round(performance.now() - started), error: timedOut ? 'timeout' : (err as Error).message }, 'platform request failed');
+      const refused = refusalIn(err);
+      const error = timedOut ? 'timeout' : refused ? `refused: ${refused.reason}` : (err as Error).message;
+      this.#logger.warn({ platform, method, url: redactUrl(target), ms: Math.round(performance.now() - started), error }, 'platform request failed');
+      // A destination the policy refuses stays refused; a name that does not resolve may be a passing DNS failure.
+      if (refused && refused.reason !== 'dns') {
+        throw new PlatformError(platform, 'invalid_content', `The ${platform} server address is not allowed: Herald connects only to public https addresses`, { cause: err });
+      }
       throw new PlatformError(platform, 'transient', timedOut ? `${platform} did not answer in time` : `${platform} could not be reached`, { cause: err });
     }
     const text = await res.text().catch(() => '');

@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import type { Platform } from '../auth/scopes.ts';
 import type { PlatformHttp } from './http.ts';
 import type { Publisher } from './publishing.ts';
+import { cleanMessage } from './error-text.ts';
 
 export type { Platform };
 
@@ -40,7 +41,8 @@ export class PlatformError extends Error {
     message: string,
     opts: { status?: number; retryAfterSeconds?: number; code?: string; cause?: unknown } = {},
   ) {
-    super(message, opts.cause ? { cause: opts.cause } : undefined);
+    // The message reaches API answers (connect and publishing results, profiles): always one short clean line.
+    super(cleanMessage(message), opts.cause ? { cause: opts.cause } : undefined);
     this.name = 'PlatformError';
     this.platform = platform;
     this.kind = kind;

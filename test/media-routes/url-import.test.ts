@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from '../../src/db/orm.ts';
 import { media } from '../../src/db/schema.ts';
-import type { HostLookup } from '../../src/media/safe-fetch.ts';
 import { asUser, createHarness, type Harness } from '../helpers/harness.ts';
+import { lookupFrom } from '../helpers/lookup.ts';
 import { makeCert, startServer, type RunningServer } from '../media/helpers/test-server.ts';
 import { png, storagePath, upload } from './helpers.ts';
 
@@ -14,11 +14,7 @@ const hosts: Record<string, string[]> = {
   'intranet.test': ['10.0.0.8'],
   'public.test': ['93.184.215.14'],
 };
-const lookup: HostLookup = async (name) => {
-  const found = hosts[name];
-  if (!found) throw Object.assign(new Error(`ENOTFOUND ${name}`), { code: 'ENOTFOUND' });
-  return found.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
-};
+const lookup = lookupFrom(hosts);
 
 let h: Harness;
 let server: RunningServer;
@@ -100,4 +96,15 @@ describe('media_url and image_urls', () => {
       expect(await h.ctx.database.db.select().from(media).where(eq(media.workspaceId, u.workspaceId))).toEqual([]);
     });
   }
+
+  it("gives the same answer for names on private addresses and names that do not resolve, telling nothing of the server's network", async () => {
+    const u = await h.signup();
+    const msgs: string[] = [];
+    for (const url of [`https://evil.test:${server.port}/img/a.png`, 'https://intranet.test/x', 'https://metadata.test/x', 'https://nowhere.test/x', `${base}/to-evil`]) {
+      const res = await upload(h, asUser(u), [{ name: 'media_type', value: 'image' }, { name: 'media_url', value: url }]);
+      expect(res.statusCode, res.body).toBe(422);
+      msgs.push(res.json().detail[0].msg as string);
+    }
+    expect(new Set(msgs)).toEqual(new Set(['URL refused: the host is not a public internet address.']));
+  });
 });

@@ -16,7 +16,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AtpAgent } from '@atproto/api';
 import { blueskyAdapter } from '../../src/platforms/bluesky/index.ts';
-import { PlatformHttp } from '../../src/platforms/http.ts';
+import { configuredHttp } from '../helpers/platform-http.ts';
 import type { Journal, PublishMedia, PublishRequest, Publisher } from '../../src/platforms/publishing.ts';
 import type { TokenSet } from '../../src/platforms/types.ts';
 import { startLocalPds } from '../helpers/bluesky-pds.ts';
@@ -109,9 +109,10 @@ beforeAll(async () => {
   bob = await pds.createAccount();
   reader = await pds.agentFor(alice);
   const logger = pino({ level: 'silent' });
+  const urls = { service: pds.url, plc: pds.plcUrl, video: `http://127.0.0.1:${await closedPort()}` };
   const adapter = blueskyAdapter({
-    http: new PlatformHttp({ logger, timeoutMs: 15_000 }),
-    config: { urls: { service: pds.url, plc: pds.plcUrl, video: `http://127.0.0.1:${await closedPort()}` } },
+    http: configuredHttp(logger, urls, { timeoutMs: 15_000 }),
+    config: { urls },
     clock: () => new Date(),
     logger,
   });

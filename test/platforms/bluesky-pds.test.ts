@@ -4,7 +4,7 @@
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { blueskyAdapter, isAppPassword, jwtClaims } from '../../src/platforms/bluesky/index.ts';
-import { PlatformHttp } from '../../src/platforms/http.ts';
+import { configuredHttp } from '../helpers/platform-http.ts';
 import { PlatformError } from '../../src/platforms/types.ts';
 import type { AppPasswordAuth, PlatformAdapter } from '../../src/platforms/types.ts';
 import { startLocalPds } from '../helpers/bluesky-pds.ts';
@@ -35,7 +35,7 @@ beforeAll(async () => {
   console.info(`[bluesky-pds] PDS ${pds.url} + PLC ${pds.plcUrl} listening after ${pds.startMs} ms`);
   const logger = pino({ level: 'silent' });
   adapter = blueskyAdapter({
-    http: new PlatformHttp({ logger, timeoutMs: 15_000 }),
+    http: configuredHttp(logger, { service: pds.url, plc: pds.plcUrl }, { timeoutMs: 15_000 }),
     // Nothing else: the entryway is the local PDS and the PLC directory is the in-memory one.
     config: { urls: { service: pds.url, plc: pds.plcUrl } },
     clock: () => new Date(),

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { blueskyAdapter } from '../../src/platforms/bluesky/index.ts';
 import { buildFacets, byteOffset, findSpans } from '../../src/platforms/bluesky/facets.ts';
 import { tidFor, TID_PATTERN } from '../../src/platforms/bluesky/tid.ts';
-import { PlatformHttp } from '../../src/platforms/http.ts';
+import { configuredHttp } from '../helpers/platform-http.ts';
 import type { PublishMedia, PublishRequest, Publisher } from '../../src/platforms/publishing.ts';
 import type { TokenSet } from '../../src/platforms/types.ts';
 import { sandboxBaseUrls } from '../../src/sandbox/index.ts';
@@ -67,7 +67,7 @@ const ok = (s: SandboxSlice, nsid: string) => calls(s, nsid).filter((r) => r.sta
 
 function adapterFor(urls: Record<string, string>) {
   const logger = pino({ level: 'silent' });
-  return blueskyAdapter({ http: new PlatformHttp({ logger }), config: { urls }, clock: sb.clock, logger });
+  return blueskyAdapter({ http: configuredHttp(logger, urls), config: { urls }, clock: sb.clock, logger });
 }
 
 function request(over: Partial<PublishRequest> = {}): PublishRequest {

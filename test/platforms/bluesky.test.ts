@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { blueskyAdapter, blueskyUrls, BLUESKY_DEFAULT_URLS, isAppPassword } from '../../src/platforms/bluesky/index.ts';
-import { PlatformHttp } from '../../src/platforms/http.ts';
+import { configuredHttp } from '../helpers/platform-http.ts';
 import { PlatformError } from '../../src/platforms/types.ts';
 import type { AppPasswordAuth, PlatformAdapter, TokenSet } from '../../src/platforms/types.ts';
 import { sandboxBaseUrls, sandboxPlugin } from '../../src/sandbox/index.ts';
@@ -53,7 +53,7 @@ beforeAll(async () => {
   root = `${publicUrl}/sandbox`;
   const logger = pino({ level: 'silent' });
   adapter = blueskyAdapter({
-    http: new PlatformHttp({ logger, timeoutMs: 10_000 }),
+    http: configuredHttp(logger, sandboxBaseUrls(publicUrl).bluesky, { timeoutMs: 10_000 }),
     config: { urls: sandboxBaseUrls(publicUrl).bluesky },
     clock: () => new Date(now),
     logger,

@@ -1,6 +1,5 @@
-import { Agent } from 'undici';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { PlatformHttp } from '../../src/platforms/http.ts';
+import { configuredHttp } from '../helpers/platform-http.ts';
 import { LINKEDIN_SCOPES, linkedinAdapter } from '../../src/platforms/linkedin/index.ts';
 import type { OAuth2Auth, PlatformAdapter, TokenSet } from '../../src/platforms/types.ts';
 import { SANDBOX_APPS } from '../../src/sandbox/index.ts';
@@ -183,16 +182,15 @@ describe('linkedin adapter: injected faults', () => {
   it('gives up on a held request as transient', async () => {
     const tokens = await connect();
     const deps = sandboxDeps(sb, 'linkedin');
-    // A private connection pool: the abandoned request's socket is otherwise left open and holds up the server's
-    // close for its ~70 s keep-alive timeout.
-    const agent = new Agent();
-    const fetchVia = (input: string, init: RequestInit): Promise<Response> => fetch(input, { ...init, dispatcher: agent } as RequestInit);
-    const impatient = linkedinAdapter({ ...deps, http: new PlatformHttp({ logger: deps.logger, timeoutMs: 300, fetch: fetchVia }) });
+    // A connection pool of its own, destroyed at the end: the abandoned request's socket is otherwise left open and
+    // holds up the server's close for its ~70 s keep-alive timeout.
+    const http = configuredHttp(deps.logger, deps.config.urls, { timeoutMs: 300 });
+    const impatient = linkedinAdapter({ ...deps, http });
     await sb.fault({ platform: 'linkedin', operation: 'profile', fault: 'timeout' });
     try {
       await expectPlatformError(impatient.fetchAccount(tokens), 'transient', secretsOf(tokens));
     } finally {
-      await agent.destroy();
+      await http.close();
     }
   });
 });

@@ -115,7 +115,8 @@ describe('the embedded server (PGlite, in-process worker) SIGKILLed at random po
       const t0 = Date.now();
       const marker = `embedded-${randomUUID().slice(0, 8)}`;
       markers.push(marker);
-      const due = new Date(Date.now() + 1500).toISOString();
+      // Room for every create request to land before the time passes on a loaded machine (1.5 s was not).
+      const due = new Date(Date.now() + 5000).toISOString();
       for (let i = 0; i < POSTS_PER_ROUND; i++) {
         const res = await call<{ success: boolean }>('/unified/scheduled-posts', { method: 'POST', headers: auth, body: JSON.stringify({ post_type: 'text', platforms: ['bluesky'], default_text: `${marker} #${i}`, scheduled_time: due }) });
         expect(res.success, JSON.stringify(res)).toBe(true);

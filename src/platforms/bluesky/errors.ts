@@ -2,7 +2,7 @@
 // things depending on which credential was presented, so every call names its context.
 import type { HttpResponse } from '../http.ts';
 import { retryAfterSeconds } from '../http.ts';
-import { kindOfStatus } from '../errors.ts';
+import { kindOfStatus, safeText } from '../errors.ts';
 import { PlatformError } from '../types.ts';
 import type { PlatformErrorKind } from '../types.ts';
 
@@ -20,12 +20,10 @@ const ACCOUNT_STATUS: Record<string, string> = {
 
 const NOT_FOUND = new Set(['NotFound', 'RecordNotFound', 'HandleNotFound', 'RepoNotFound', 'ProfileNotFound', 'BlobNotFound']);
 
-/** Bluesky's own messages carry no secrets, but they are user-visible text from elsewhere: keep them short. */
+/** The server's own words, as far as they are fit to show: any PDS (or whatever answers in its place) writes them. */
 function networkMessage(data: unknown): string | undefined {
   const message = data && typeof data === 'object' ? (data as { message?: unknown }).message : undefined;
-  if (typeof message !== 'string' || !message.trim()) return undefined;
-  const oneLine = message.replace(/\s+/g, ' ').trim();
-  return oneLine.length > 200 ? `${oneLine.slice(0, 197)}...` : oneLine;
+  return safeText(message) || undefined;
 }
 
 function errorName(data: unknown): string | undefined {

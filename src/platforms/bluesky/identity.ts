@@ -96,7 +96,8 @@ export async function resolveDid(client: XrpcClient, urls: IdentityUrls, did: st
   try {
     doc = await getJson(client, didDocumentUrl(urls, did));
   } catch (err) {
-    if (err instanceof PlatformError && (err.kind === 'not_found' || err.kind === 'invalid_content')) {
+    // Only an answer means "no document"; a destination the address policy refused says so itself.
+    if (err instanceof PlatformError && err.status !== undefined && (err.kind === 'not_found' || err.kind === 'invalid_content')) {
       throw blueskyFailure('invalid_content', `No DID document found for ${did}`, err);
     }
     throw err;

@@ -6,6 +6,7 @@ import { PlatformError } from '../types.ts';
 import { isBlobRef, postBytes } from './blobs.ts';
 import type { BlobRef } from './blobs.ts';
 import { blueskyError, blueskyFailure } from './errors.ts';
+import { safeText } from '../errors.ts';
 import { stringField, xrpc } from './xrpc.ts';
 import type { JsonObject, XrpcClient } from './xrpc.ts';
 
@@ -93,6 +94,6 @@ export function videoServiceUnavailable(err: unknown): boolean {
 
 /** Why a failed job failed, as a PlatformError. */
 export function jobFailure(job: VideoJob): PlatformError {
-  const detail = [job.error, job.message].filter(Boolean).join(': ') || 'processing failed';
+  const detail = safeText([job.error, job.message].filter(Boolean).join(': ')) || 'processing failed';
   return blueskyFailure('invalid_content', `The Bluesky video service could not process the video (${detail})`);
 }

@@ -3,7 +3,7 @@
 // expiry and app-credential helpers.
 import type { Platform } from '../types.ts';
 import { PlatformError, type PlatformErrorKind } from '../types.ts';
-import { kindOfStatus } from '../errors.ts';
+import { kindOfStatus, safeText } from '../errors.ts';
 import { retryAfterSeconds, type HttpResponse } from '../http.ts';
 
 /** Which kind of call failed: the same Graph code means different things on a token endpoint. */
@@ -40,14 +40,6 @@ export function num(value: unknown): number | null {
   if (typeof value === 'number' && Number.isFinite(value)) return value;
   if (typeof value === 'string' && /^\d+$/.test(value)) return Number(value);
   return null;
-}
-
-/**
- * Network messages go into PlatformError messages, which end up in logs and API answers; anything shaped like a token
- * (long opaque runs, `app|secret` pairs) is cut out in case a network ever echoes one.
- */
-export function scrub(message: string): string {
-  return message.replace(/[A-Za-z0-9_\-|.]{40,}/g, '[redacted]').slice(0, 300);
 }
 
 export function readGraphError(body: unknown): GraphErrorBody | null {
@@ -126,7 +118,7 @@ export function graphErrorFrom(platform: Platform, res: HttpResponse, phase: Gra
   const e = readGraphError(bodyOf(res));
   let kind: PlatformErrorKind = e ? kindOf(e, res.status, phase) : kindOfStatus(res.status);
   if (phase !== 'api' && kind === 'auth_expired') kind = 'reauth_required';
-  const detail = e ? `${e.code ?? '?'}${e.subcode !== undefined ? `/${e.subcode}` : ''}: ${scrub(e.message)}` : `HTTP ${res.status}`;
+  const detail = e ? `${e.code ?? '?'}${e.subcode !== undefined ? `/${e.subcode}` : ''}: ${safeText(e.message)}` : `HTTP ${res.status}`;
   const retryAfter = kind === 'rate_limited' ? graphRetryAfter(res) : undefined;
   return new PlatformError(platform, kind, `${platform} ${phase === 'api' ? 'request' : 'token request'} failed (${detail})`, {
     status: res.status,

@@ -10,6 +10,7 @@ import type { AdapterDeps, TokenSet } from '../types.ts';
 import { PlatformError } from '../types.ts';
 import { FACEBOOK_GRAPH_VERSION, facebookUrls, pageTokenKey } from './config.ts';
 import { facebookOk } from './errors.ts';
+import { safeText } from '../errors.ts';
 import { required, str } from './meta-graph.ts';
 import { facebookVideos, videoSteps } from './media-upload.ts';
 
@@ -167,7 +168,7 @@ export function facebookPublisher(deps: AdapterDeps, opts: FacebookPublisherOpti
       videoId = file.size > chunkedAbove ? await videos.chunked(upload, journal) : await videos.byUrl(upload, journal);
     }
     const s = await videos.status(page.token, videoId);
-    if (s.state === 'error') throw invalid(`facebook could not process video ${videoId}: ${s.error ?? 'processing failed'}`);
+    if (s.state === 'error') throw invalid(`facebook could not process video ${videoId}: ${safeText(s.error) || 'processing failed'}`);
     if (s.state !== 'ready') return { state: 'processing', handle: videoId };
     // A published Page video's story carries the video id as its post part.
     return published(page, `${page.id}_${videoId}`, journal, s.permalink);

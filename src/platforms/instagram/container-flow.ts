@@ -9,6 +9,7 @@ import type { Journal, PublishMedia, PublishOutcome, PublishRequest, Publisher }
 import type { AdapterDeps, Platform, TokenSet } from '../types.ts';
 import { PlatformError } from '../types.ts';
 import { isRecord, str } from '../facebook/meta-graph.ts';
+import { safeText } from '../errors.ts';
 
 export type ContainerState = 'IN_PROGRESS' | 'FINISHED' | 'ERROR' | 'EXPIRED' | 'PUBLISHED';
 
@@ -121,7 +122,7 @@ export function containerPublisher(d: ContainerDialect, deps: AdapterDeps, opts:
   }
 
   function failed(c: ContainerInfo): PlatformError {
-    return new PlatformError(d.platform, 'invalid_content', `${d.platform} could not process the media (${c.message ?? 'ERROR'})`, { code: 'ERROR' });
+    return new PlatformError(d.platform, 'invalid_content', `${d.platform} could not process the media (${safeText(c.message) || 'ERROR'})`, { code: 'ERROR' });
   }
 
   async function permalink(tokens: TokenSet, mediaId: string): Promise<string | null> {

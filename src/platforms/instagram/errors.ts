@@ -2,7 +2,8 @@
 // exchange on api.instagram.com has its own flat shape `{error_type, code, error_message}`.
 import type { HttpResponse } from '../http.ts';
 import { PlatformError, type PlatformErrorKind } from '../types.ts';
-import { bodyOf, graphErrorFrom, isRecord, scrub, type GraphPhase } from '../facebook/meta-graph.ts';
+import { safeText } from '../errors.ts';
+import { bodyOf, graphErrorFrom, isRecord, type GraphPhase } from '../facebook/meta-graph.ts';
 
 function flatKind(status: number, message: string): PlatformErrorKind {
   if (status === 429) return 'rate_limited';
@@ -18,7 +19,7 @@ export function instagramError(res: HttpResponse, phase: GraphPhase = 'api'): Pl
   const body = bodyOf(res);
   if (isRecord(body) && typeof body.error_message === 'string') {
     const message = body.error_message;
-    return new PlatformError('instagram', flatKind(res.status, message), `instagram token request failed (${scrub(message)})`, {
+    return new PlatformError('instagram', flatKind(res.status, message), `instagram token request failed (${safeText(message)})`, {
       status: res.status,
       ...(typeof body.error_type === 'string' ? { code: body.error_type } : {}),
     });

@@ -1,6 +1,6 @@
 // LinkedIn's error bodies mapped to PlatformError kinds. The API answers `{status, serviceErrorCode, code, message}`
 // (older resources omit `code`); the OAuth endpoints answer `{error, error_description}`.
-import { kindOfStatus } from '../errors.ts';
+import { kindOfStatus, safeText } from '../errors.ts';
 import { retryAfterSeconds, type HttpResponse } from '../http.ts';
 import { PlatformError, type PlatformErrorKind } from '../types.ts';
 
@@ -20,11 +20,6 @@ function bodyOf(res: HttpResponse): Record<string, unknown> {
 }
 
 const text = (v: unknown): string => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '');
-
-/** Network messages end up in logs and API answers: cut anything shaped like a token in case one is echoed. */
-function scrub(message: string): string {
-  return message.replace(/[A-Za-z0-9_\-.]{40,}/g, '[redacted]').slice(0, 300);
-}
 
 // serviceErrorCode values LinkedIn sends with 401s: 65600 invalid, 65601 expired, 65602 revoked, 65604 empty.
 const TOKEN_CODES: Record<string, PlatformErrorKind> = {
@@ -73,14 +68,14 @@ export function linkedinError(res: HttpResponse, phase: LinkedInPhase = 'api'): 
   if (oauthError) {
     const description = text(body.error_description);
     kind = oauthKind(res.status, oauthError, description);
-    detail = `${oauthError}${description ? `: ${scrub(description)}` : ''}`;
+    detail = `${oauthError}${description ? `: ${safeText(description)}` : ''}`;
     code = oauthError;
   } else {
     const serviceCode = text(body.serviceErrorCode);
     code = text(body.code) || serviceCode;
     const message = text(body.message);
     kind = apiKind(res.status, text(body.code), serviceCode, message);
-    detail = `${code || `HTTP ${res.status}`}${message ? `: ${scrub(message)}` : ''}`;
+    detail = `${code || `HTTP ${res.status}`}${message ? `: ${safeText(message)}` : ''}`;
   }
   // On the token endpoint there is nothing left to refresh: a dead credential means a new consent.
   if (phase !== 'api' && kind === 'auth_expired') kind = 'reauth_required';

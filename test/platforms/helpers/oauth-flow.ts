@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { expect } from 'vitest';
 import { PlatformHttp } from '../../../src/platforms/http.ts';
+import { configuredHttp } from '../../helpers/platform-http.ts';
 import { PlatformError } from '../../../src/platforms/types.ts';
 import type { AdapterDeps, OAuth2Auth, PlatformAdapter, PlatformErrorKind, TokenSet } from '../../../src/platforms/types.ts';
 import { SANDBOX_APPS, sandboxBaseUrls, sandboxPlugin } from '../../../src/sandbox/index.ts';
@@ -66,9 +67,10 @@ export async function startOAuthSandbox(): Promise<OAuthSandbox> {
 export function sandboxDeps(sb: OAuthSandbox, platform: OAuthPlatform): AdapterDeps {
   const logger = pino({ level: 'silent' });
   const app = SANDBOX_APPS[platform];
+  const urls = sandboxBaseUrls(sb.publicUrl)[platform];
   return {
-    http: new PlatformHttp({ logger }),
-    config: { clientId: app.clientId, clientSecret: app.clientSecret, urls: sandboxBaseUrls(sb.publicUrl)[platform] },
+    http: configuredHttp(logger, urls),
+    config: { clientId: app.clientId, clientSecret: app.clientSecret, urls },
     clock: sb.clock,
     logger,
   };
