@@ -42,6 +42,8 @@ const envSchema = z.object({
   HERALD_RATE_LIMIT_REDIS_PREFIX: z.string().min(1).max(100).default('herald-rl:'),
   REDIS_URL: optionalString.pipe(z.string().regex(/^rediss?:\/\//, 'must be a redis:// URL').optional()),
   HERALD_API_KEY_CACHE_SECONDS: z.coerce.number().min(0).max(60).default(3),
+  HERALD_INVITATION_TTL_SECONDS: z.coerce.number().int().min(300).max(30 * 24 * 3600).default(7 * 24 * 3600),
+  HERALD_PASSWORD_RESET_TTL_SECONDS: z.coerce.number().int().min(300).max(24 * 3600).default(1800),
   HERALD_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   HERALD_TRUST_PROXY: bool.default(false),
   HERALD_SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().min(1).default(20),
@@ -130,6 +132,10 @@ export interface Config {
   rateLimit: { max: number; windowSeconds: number; redisPrefix: string };
   redisUrl: string | undefined;
   apiKeyCacheSeconds: number;
+  /** How long a workspace invitation can be accepted. */
+  invitationTtlSeconds: number;
+  /** How long a password reset token can be used. */
+  passwordResetTtlSeconds: number;
   logLevel: Env['HERALD_LOG_LEVEL'];
   trustProxy: boolean;
   shutdownTimeoutSeconds: number;
@@ -243,6 +249,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     rateLimit: { max: e.HERALD_RATE_LIMIT_MAX, windowSeconds: e.HERALD_RATE_LIMIT_WINDOW_SECONDS, redisPrefix: e.HERALD_RATE_LIMIT_REDIS_PREFIX },
     redisUrl: e.REDIS_URL,
     apiKeyCacheSeconds: e.HERALD_API_KEY_CACHE_SECONDS,
+    invitationTtlSeconds: e.HERALD_INVITATION_TTL_SECONDS,
+    passwordResetTtlSeconds: e.HERALD_PASSWORD_RESET_TTL_SECONDS,
     logLevel: e.HERALD_LOG_LEVEL,
     trustProxy: e.HERALD_TRUST_PROXY,
     shutdownTimeoutSeconds: e.HERALD_SHUTDOWN_TIMEOUT_SECONDS,

@@ -13,6 +13,7 @@ import { installMetrics } from './metrics.ts';
 import { credentialsFrom } from '../../auth/authenticate.ts';
 import { authRoutes } from './routes/auth.ts';
 import { workspaceRoutes } from './routes/workspaces.ts';
+import { workspaceMemberRoutes } from './routes/workspace-members.ts';
 import { billingRoutes } from './routes/billing.ts';
 import { opsRoutes } from './routes/ops.ts';
 import { adminRoutes } from './routes/admin.ts';
@@ -96,6 +97,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   await app.register(opsRoutes, { ctx, metrics });
   await app.register(authRoutes, { ctx });
   await app.register(workspaceRoutes, { ctx });
+  await app.register(workspaceMemberRoutes, { ctx });
   await app.register(billingRoutes, { ctx });
   await app.register(adminRoutes, { ctx });
   await app.register(connectionRoutes, { ctx });
@@ -112,7 +114,15 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
       sandbox.addHook('onRoute', (route) => {
         route.config = { ...route.config, rateLimit: false } as typeof route.config;
       });
-      await sandbox.register(sandboxPlugin, { prefix: '/sandbox', publicUrl: ctx.config.publicUrl, now: ctx.clock });
+      await sandbox.register(sandboxPlugin, {
+        prefix: '/sandbox',
+        publicUrl: ctx.config.publicUrl,
+        now: ctx.clock,
+        describeRequest: async (platform, state) => {
+          const name = await ctx.connections.workspaceNameForState(platform, state);
+          return name === null ? null : `the Herald workspace "${name}"`;
+        },
+      });
     });
   }
   return app;
