@@ -79,6 +79,8 @@ const envSchema = z.object({
   HERALD_RATE_LIMIT_REDIS_PREFIX: z.string().min(1).max(100).default('herald-rl:'),
   REDIS_URL: optionalString.pipe(z.string().regex(/^rediss?:\/\//, 'must be a redis:// URL').optional()),
   HERALD_API_KEY_CACHE_SECONDS: z.coerce.number().min(0).max(60).default(3),
+  HERALD_INVITATION_TTL_SECONDS: z.coerce.number().int().min(300).max(30 * 24 * 3600).default(7 * 24 * 3600),
+  HERALD_PASSWORD_RESET_TTL_SECONDS: z.coerce.number().int().min(300).max(24 * 3600).default(1800),
   HERALD_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   HERALD_TRUST_PROXY: trustProxy.default(false),
   HERALD_METRICS_TOKEN: optionalString.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
@@ -173,6 +175,10 @@ export interface Config {
   loginThrottle: { freeAttempts: number; maxBackoffSeconds: number };
   redisUrl: string | undefined;
   apiKeyCacheSeconds: number;
+  /** How long a workspace invitation can be accepted. */
+  invitationTtlSeconds: number;
+  /** How long a password reset token can be used. */
+  passwordResetTtlSeconds: number;
   logLevel: Env['HERALD_LOG_LEVEL'];
   trustProxy: TrustProxy;
   /** /metrics: a bearer token it requires, and/or a listener of its own (then it is not on the main port). */
@@ -289,6 +295,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     loginThrottle: { freeAttempts: e.HERALD_LOGIN_FREE_ATTEMPTS, maxBackoffSeconds: e.HERALD_LOGIN_BACKOFF_MAX_SECONDS },
     redisUrl: e.REDIS_URL,
     apiKeyCacheSeconds: e.HERALD_API_KEY_CACHE_SECONDS,
+    invitationTtlSeconds: e.HERALD_INVITATION_TTL_SECONDS,
+    passwordResetTtlSeconds: e.HERALD_PASSWORD_RESET_TTL_SECONDS,
     logLevel: e.HERALD_LOG_LEVEL,
     trustProxy: e.HERALD_TRUST_PROXY,
     metrics: { token: e.HERALD_METRICS_TOKEN, port: e.HERALD_METRICS_PORT, host: e.HERALD_METRICS_HOST },

@@ -12,6 +12,11 @@ import { ApiKeyService } from './auth/api-keys.ts';
 import { AccountService } from './auth/accounts.ts';
 import { WorkspaceService } from './auth/workspaces.ts';
 import { Authenticator } from './auth/authenticate.ts';
+import { SessionService } from './auth/sessions.ts';
+import { InvitationService } from './auth/invitations.ts';
+import { PasswordResetService } from './auth/password-reset.ts';
+import { WorkspaceDeletion } from './auth/workspace-deletion.ts';
+import { StorageQuota } from './media/quota.ts';
 import { LoginThrottle } from './auth/login-throttle.ts';
 import { UsageService } from './auth/usage.ts';
 import { SecretBox } from './crypto.ts';
@@ -48,7 +53,11 @@ export const REDACT_PATHS = [
   'req.query.apikey',
   'req.query.api_key',
   '*.password',
+  '*.current_password',
+  '*.new_password',
   '*.app_password',
+  '*.token',
+  '*.invitation_token',
   '*.secret',
   '*.access_token',
   '*.refresh_token',
@@ -67,6 +76,10 @@ export interface AppContext {
   accounts: AccountService;
   workspaces: WorkspaceService;
   auth: Authenticator;
+  sessions: SessionService;
+  invitations: InvitationService;
+  passwordReset: PasswordResetService;
+  workspaceDeletion: WorkspaceDeletion;
   /** Per-account throttle of password guessing (sign-in, password reset, OAuth sign-in). */
   loginThrottle: LoginThrottle;
   /** Shared counters (rate limits, sign-in throttle) when REDIS_URL is set. */
@@ -174,9 +187,14 @@ export async function createContext(config: Config, overrides: ContextOverrides 
   const jwt = new JwtService(secrets.jwtSecret, config.jwtTtlSeconds, clock);
   const apiKeys = new ApiKeyService(db, config.apiKeyCacheSeconds, clock);
   const workspaces = new WorkspaceService(db, plans, config.defaultPlan);
-  const accounts = new AccountService(db, workspaces, config.signup);
-  const auth = new Authenticator(apiKeys, jwt, accounts, workspaces, plans, { seconds: config.apiKeyCacheSeconds, now: clock });
-  const usage = new UsageService(plans, credits, workspaces, clock);
+  const mailer = new Mailer({ db, logger, from: config.mailFrom, smtpUrl: config.smtpUrl, now: clock });
+  const sessions = new SessionService(db, jwt, { cacheMs: config.apiKeyCacheSeconds * 1000, now: clock });
+  const invitations = new InvitationService({ db, workspaces, mailer, clock, logger, publicUrl: config.publicUrl, ttlSeconds: config.invitationTtlSeconds });
+  const accounts = new AccountService({ db, workspaces, invitations, sessions, signup: config.signup });
+  const passwordReset = new PasswordResetService({ db, accounts, sessions, mailer, clock, logger, publicUrl: config.publicUrl, ttlSeconds: config.passwordResetTtlSeconds });
+  const auth = new Authenticator(apiKeys, sessions, workspaces, plans, { seconds: config.apiKeyCacheSeconds, now: clock });
+  const quota = new StorageQuota(db, plans, clock);
+  const usage = new UsageService(plans, credits, workspaces, quota, clock);
   // ioredis is loaded only when configured; it connects on first use (CLI commands never touch it).
   const redis = config.redisUrl ? new (await import('ioredis')).Redis(config.redisUrl, { maxRetriesPerRequest: 1, lazyConnect: true }) : undefined;
   const loginThrottle = new LoginThrottle({
@@ -187,7 +205,6 @@ export async function createContext(config: Config, overrides: ContextOverrides 
   });
   const box = new SecretBox(secrets.encryptionKey);
   const locks = createLocks(database);
-  const mailer = new Mailer({ db, logger, from: config.mailFrom, smtpUrl: config.smtpUrl, now: clock });
   const http = new PlatformHttp({
     logger: logger.child({ component: 'platform-http' }),
     timeoutMs: config.platformTimeoutSeconds * 1000,
@@ -218,14 +235,17 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     fetchAllowHosts: config.fetchAllowHosts,
     connections: connectionStore,
     logger: logger.child({ component: 'media' }),
+    quota,
     ...overrides.media,
     storage: overrides.media?.storage ?? (await createMediaStorage(config.media.storage)),
   });
   const uploads = new UploadSessions({ db, media, dataDir: config.dataDir, ttlSeconds: config.media.uploadSessionTtlSeconds, clock, logger });
+  const workspaceDeletion = new WorkspaceDeletion({ db, storage: media.storage, uploadsDir: uploads.dir, connections: connectionStore, registry: platforms, logger });
   // Leftovers of a previous run: temp files of uploads cut off by a crash (a day old is past any
   // upload still running) and the chunks of sessions that expired meanwhile.
   media.temp.sweep(24 * 3600 * 1000).catch(() => {});
   uploads.sweep().catch((err: unknown) => logger.warn({ err }, 'upload session sweep failed'));
+  workspaceDeletion.sweep().catch((err: unknown) => logger.warn({ err }, 'sweep of deleted workspaces\' files failed'));
   const drafts = new DraftService(db, clock);
   const publishing = new PublishingService({
     db,
@@ -267,6 +287,10 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     accounts,
     workspaces,
     auth,
+    sessions,
+    invitations,
+    passwordReset,
+    workspaceDeletion,
     loginThrottle,
     redis,
     usage,
@@ -299,6 +323,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     ],
     async close() {
       await scheduleWorker.stop();
+      await passwordReset.settled();
       await database.close();
       await http.close();
       // A client that never connected has nothing to flush: quit() would connect just to say goodbye.

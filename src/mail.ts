@@ -11,6 +11,11 @@ export interface MailMessage {
   subject: string;
   body: string;
   kind: string;
+  /**
+   * Single-use tokens in the body. Once SMTP delivered the mail, the outbox copy shows them redacted;
+   * without SMTP the outbox is how the operator relays the mail, so it keeps them.
+   */
+  secrets?: string[];
 }
 
 export class Mailer {
@@ -40,10 +45,10 @@ export class Mailer {
       // nodemailer is loaded on the first mail, only where SMTP is configured.
       this.#transport ??= import('nodemailer').then((m) => m.default.createTransport(this.#smtpUrl));
       await (await this.#transport).sendMail({ from: this.#from, to: msg.to, subject: msg.subject, text: msg.body });
-      await this.#record(msg, 'sent', null);
+      await this.#record(redacted(msg), 'sent', null);
     } catch (err) {
       this.#logger.warn({ kind: msg.kind, to: msg.to, error: (err as Error).message }, 'mail delivery failed');
-      await this.#record(msg, 'failed', (err as Error).message).catch(() => {});
+      await this.#record(redacted(msg), 'failed', (err as Error).message).catch(() => {});
     }
   }
 
@@ -59,4 +64,10 @@ export class Mailer {
       sentAt: status === 'sent' ? this.#now() : null,
     });
   }
+}
+
+function redacted(msg: MailMessage): MailMessage {
+  let body = msg.body;
+  for (const secret of msg.secrets ?? []) if (secret) body = body.split(secret).join('[redacted]');
+  return { ...msg, body };
 }

@@ -2,8 +2,10 @@
 import { count, eq, sql } from '../db/orm.ts';
 import type { Db } from '../db/client.ts';
 import { users } from '../db/schema.ts';
-import { AppError, conflict } from '../errors.ts';
+import { AppError, conflict, validationField } from '../errors.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
+import type { InvitationService } from './invitations.ts';
+import type { SessionService } from './sessions.ts';
 import type { WorkspaceService } from './workspaces.ts';
 
 export type UserRow = typeof users.$inferSelect;
@@ -43,6 +45,8 @@ export interface SignupInput {
   full_name?: string | undefined;
   username?: string | undefined;
   workspace_name?: string | undefined;
+  /** Joins the inviting workspace too; admits the address even when sign-up is closed. */
+  invitation_token?: string | undefined;
 }
 
 // Any constant: serialises signups so exactly one "first user" becomes the admin.
@@ -51,12 +55,16 @@ const SIGNUP_LOCK = 7_246_813_508;
 export class AccountService {
   readonly #db: Db;
   readonly #workspaces: WorkspaceService;
+  readonly #invitations: InvitationService;
+  readonly #sessions: SessionService;
   readonly #signup: 'open' | 'closed';
 
-  constructor(db: Db, workspaces: WorkspaceService, signup: 'open' | 'closed') {
-    this.#db = db;
-    this.#workspaces = workspaces;
-    this.#signup = signup;
+  constructor(deps: { db: Db; workspaces: WorkspaceService; invitations: InvitationService; sessions: SessionService; signup: 'open' | 'closed' }) {
+    this.#db = deps.db;
+    this.#workspaces = deps.workspaces;
+    this.#invitations = deps.invitations;
+    this.#sessions = deps.sessions;
+    this.#signup = deps.signup;
   }
 
   /** Creates a user and their first workspace. `force` is for administrators (CLI, admin routes). */
@@ -67,7 +75,14 @@ export class AccountService {
       await tx.execute(sql`select pg_advisory_xact_lock(${SIGNUP_LOCK})`);
       const [{ n } = { n: 0 }] = await tx.select({ n: count() }).from(users);
       const first = Number(n) === 0;
-      if (!first && this.#signup === 'closed' && !opts.force) {
+      const token = input.invitation_token;
+      if (token !== undefined) {
+        const invitation = await this.#invitations.pendingByToken(token, tx as unknown as Db);
+        if (!invitation || invitation.email.trim().toLowerCase() !== email.toLowerCase()) {
+          throw validationField(['body', 'invitation_token'], 'This invitation is invalid, has expired, or was sent to another address.');
+        }
+      }
+      if (!first && this.#signup === 'closed' && !opts.force && token === undefined) {
         throw new AppError('forbidden', 'Sign-up is closed on this server. Ask an administrator for an account.');
       }
       const existing = await tx
@@ -87,6 +102,7 @@ export class AccountService {
         .returning();
       const name = input.workspace_name?.trim() || `${input.full_name?.trim() || email.split('@')[0]}'s workspace`;
       await this.#workspaces.createInTx(tx as unknown as Db, user!.id, name);
+      if (token !== undefined) await this.#invitations.acceptInTx(tx as unknown as Db, user!, token);
       return user!;
     });
   }
@@ -99,6 +115,19 @@ export class AccountService {
       .where(eq(sql`lower(${users.email})`, email.trim().toLowerCase()));
     const ok = await verifyPassword(user?.passwordHash, password);
     return ok && user?.isActive ? user : null;
+  }
+
+  /** Changes the password and revokes every session; the caller issues a fresh one under the returned version. */
+  async changePassword(user: UserRow, current: string, next: string): Promise<UserRow> {
+    if (!(await verifyPassword(user.passwordHash, current))) {
+      throw validationField(['body', 'current_password'], 'The current password is not correct.', 'password_mismatch');
+    }
+    const passwordHash = await hashPassword(next);
+    return this.#db.transaction(async (tx) => {
+      await tx.update(users).set({ passwordHash }).where(eq(users.id, user.id));
+      const sessionVersion = await this.#sessions.revokeAll(user.id, tx as unknown as Db);
+      return { ...user, passwordHash, sessionVersion };
+    });
   }
 
   async byId(id: string): Promise<UserRow | undefined> {

@@ -2,9 +2,9 @@
 import { LRUCache } from 'lru-cache';
 import { AppError, unauthorized, validationField } from '../errors.ts';
 import type { ApiKeyService } from './api-keys.ts';
-import type { JwtService } from './jwt.ts';
-import { looksLikeJwt } from './jwt.ts';
-import type { AccountService, UserRow } from './accounts.ts';
+import { looksLikeJwt, type SessionClaims } from './jwt.ts';
+import type { UserRow } from './accounts.ts';
+import type { SessionService } from './sessions.ts';
 import type { PlanCatalog } from './plans.ts';
 import { FULL_SCOPE, type Scope } from './scopes.ts';
 import type { Role, WorkspaceService } from './workspaces.ts';
@@ -23,6 +23,8 @@ export interface Principal {
 export interface UserPrincipal {
   kind: 'jwt';
   user: UserRow;
+  /** The presented session, for logout. */
+  session: SessionClaims;
 }
 
 export interface Credentials {
@@ -45,38 +47,32 @@ export function credentialsFrom(headers: Record<string, string | string[] | unde
 
 export class Authenticator {
   readonly #keys: ApiKeyService;
-  readonly #jwt: JwtService;
-  readonly #accounts: AccountService;
+  readonly #sessions: SessionService;
   readonly #workspaces: WorkspaceService;
   readonly #plans: PlanCatalog;
-  // Short-lived caches of session lookups, like the key cache: a deactivated user or a removed
-  // membership takes effect within the same few seconds on every instance.
-  readonly #users: LRUCache<string, { user: UserRow | null }> | undefined;
+  // A short-lived cache of memberships, like the key cache: a removed membership takes effect within
+  // the same few seconds on every instance. Sessions are checked by SessionService (≤ 1 s).
   readonly #members: LRUCache<string, { m: Awaited<ReturnType<WorkspaceService['membership']>> }> | undefined;
 
   constructor(
     keys: ApiKeyService,
-    jwt: JwtService,
-    accounts: AccountService,
+    sessions: SessionService,
     workspaces: WorkspaceService,
     plans: PlanCatalog,
     cache: { seconds: number; now: () => Date } = { seconds: 0, now: () => new Date() },
   ) {
     this.#keys = keys;
-    this.#jwt = jwt;
-    this.#accounts = accounts;
+    this.#sessions = sessions;
     this.#workspaces = workspaces;
     this.#plans = plans;
     if (cache.seconds > 0) {
       const opts = { max: 10_000, ttl: cache.seconds * 1000, perf: { now: () => cache.now().getTime() }, ttlResolution: 0 };
-      this.#users = new LRUCache(opts);
       this.#members = new LRUCache(opts);
     }
   }
 
   /** Drops cached session lookups (after a plan or membership change in this process). */
   invalidate(): void {
-    this.#users?.clear();
     this.#members?.clear();
   }
 
@@ -96,7 +92,7 @@ export class Authenticator {
     if (!looksLikeJwt(creds.token)) {
       throw new AppError('forbidden', 'This route needs a user session (JWT); API keys cannot call it.');
     }
-    return { kind: 'jwt', user: await this.#sessionUser(creds.token) };
+    return { kind: 'jwt', ...(await this.#session(creds.token)) };
   }
 
   /** A caller acting on one workspace: an API key, or a JWT plus X-Workspace-Id. */
@@ -122,7 +118,7 @@ export class Authenticator {
         keyId: key.id,
       };
     }
-    const user = await this.#sessionUser(creds.token);
+    const { user } = await this.#session(creds.token);
     if (!creds.workspaceHeader) {
       throw new AppError('bad_request', 'X-Workspace-Id header is required when authenticating with a user session (JWT).');
     }
@@ -140,16 +136,10 @@ export class Authenticator {
     };
   }
 
-  async #sessionUser(token: string): Promise<UserRow> {
-    const claims = await this.#jwt.verify(token);
-    if (!claims) throw unauthorized('Invalid or expired token.');
-    let entry = this.#users?.get(claims.userId);
-    if (!entry) {
-      entry = { user: (await this.#accounts.byId(claims.userId)) ?? null };
-      this.#users?.set(claims.userId, entry);
-    }
-    const user = entry.user;
-    if (!user || !user.isActive) throw unauthorized('Invalid or expired token.');
-    return user;
+  async #session(token: string): Promise<{ user: UserRow; session: SessionClaims }> {
+    const claims = await this.#sessions.verify(token);
+    const user = claims && (await this.#sessions.user(claims));
+    if (!claims || !user) throw unauthorized('Invalid or expired token.');
+    return { user, session: claims };
   }
 }

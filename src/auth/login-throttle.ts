@@ -7,8 +7,8 @@ import type { Redis } from 'ioredis';
 import { LRUCache } from 'lru-cache';
 import { AppError } from '../errors.ts';
 
-/** What is being guessed at: separate counters per flow (sign-in, password reset, OAuth sign-in). */
-export type ThrottleScope = 'login' | 'password_reset' | 'oauth_login';
+/** What is being guessed at: separate counters per flow (sign-in, password change, reset, OAuth sign-in). */
+export type ThrottleScope = 'login' | 'password_change' | 'password_reset' | 'oauth_login';
 
 export interface LoginThrottleOptions {
   /** Attempts allowed before backoff starts. */

@@ -34,6 +34,8 @@ export interface PlanLimits {
   posts_per_month: number | null;
   ai_credits_per_month: number | null;
   scheduled_posts_per_month: number | null;
+  /** Bytes of media a workspace may store (uploads in progress count at their declared size). */
+  storage_bytes: number | null;
 }
 
 export interface Plan {
@@ -83,6 +85,7 @@ export const DEFAULT_PLANS: Plan[] = [
       posts_per_month: 5,
       ai_credits_per_month: 100,
       scheduled_posts_per_month: 0,
+      storage_bytes: 1_073_741_824,
     },
     features: features(FREE),
   },
@@ -99,6 +102,7 @@ export const DEFAULT_PLANS: Plan[] = [
       posts_per_month: 150,
       ai_credits_per_month: 3000,
       scheduled_posts_per_month: 100,
+      storage_bytes: 10_737_418_240,
     },
     features: features(STARTER),
   },
@@ -115,6 +119,7 @@ export const DEFAULT_PLANS: Plan[] = [
       posts_per_month: null,
       ai_credits_per_month: 10000,
       scheduled_posts_per_month: null,
+      storage_bytes: 107_374_182_400,
     },
     features: features(FEATURES),
   },

@@ -37,7 +37,11 @@ export function parseScope(raw: string | null | undefined): Scope {
   if (value === '' || value === 'full') return { ...FULL_SCOPE, raw: value === '' ? '' : 'full' };
   if (value === 'linkedin_only') return { raw: value, platforms: new Set(['linkedin']), readOnlyPosts: false };
   if (value === 'linkedin_posts') return { raw: value, platforms: new Set(['linkedin']), readOnlyPosts: true };
-  const parts = value.split(',').map((p) => p.trim()).filter(Boolean);
+  const parts = value.split(',').map((p) => p.trim());
+  // An empty entry (" , , ", "linkedin,") is a mistake, never "no restriction": only '' and 'full' mean full access.
+  if (parts.some((p) => p === '')) {
+    throw new ScopeSyntaxError(`The scope has an empty entry. Use linkedin_only, linkedin_posts, full, or a comma list of: ${PLATFORMS.join(', ')}`);
+  }
   const unknown = parts.filter((p) => !isPlatform(p));
   if (unknown.length) {
     throw new ScopeSyntaxError(

@@ -65,13 +65,14 @@ export class WorkspaceService {
     });
   }
 
+  /** The user's own workspaces first, then the ones they joined, each oldest first: a stable order to pick the first from. */
   async listForUser(userId: string): Promise<(WorkspaceRow & { role: Role })[]> {
     const rows = await this.#db
       .select({ ws: workspaces, role: workspaceMembers.role })
       .from(workspaceMembers)
       .innerJoin(workspaces, eq(workspaces.id, workspaceMembers.workspaceId))
       .where(eq(workspaceMembers.userId, userId))
-      .orderBy(workspaces.createdAt);
+      .orderBy(sql`case when ${workspaces.ownerId} = ${userId} then 0 else 1 end`, workspaces.createdAt, workspaces.id);
     return rows.map((r) => ({ ...r.ws, role: r.role }));
   }
 
@@ -110,8 +111,8 @@ export class WorkspaceService {
     return Number((res as unknown as { rows: { n: number }[] }).rows[0]?.n ?? 0);
   }
 
-  async members(workspaceId: string) {
-    return this.#db
+  async members(workspaceId: string, tx: Db = this.#db) {
+    return tx
       .select({ userId: workspaceMembers.userId, role: workspaceMembers.role, createdAt: workspaceMembers.createdAt, email: users.email, fullName: users.fullName })
       .from(workspaceMembers)
       .innerJoin(users, eq(users.id, workspaceMembers.userId))
@@ -119,26 +120,39 @@ export class WorkspaceService {
       .orderBy(workspaceMembers.createdAt);
   }
 
-  /** Adds an existing user, within the plan's member limit; adding an existing member changes the role. */
-  async addMember(ws: WorkspaceRow, email: string, role: Role) {
-    return this.#db.transaction(async (tx) => {
-      const [user] = await tx.select({ id: users.id }).from(users).where(eq(sql`lower(${users.email})`, email.trim().toLowerCase()));
-      if (!user) throw notFound('No user with this email. They must create an account first.');
-      const [existing] = await tx.select().from(workspaceMembers).where(and(eq(workspaceMembers.workspaceId, ws.id), eq(workspaceMembers.userId, user.id)));
-      if (!existing) {
-        const limit = this.#plans.get(ws.planId).limits.max_team_members_per_workspace;
-        const [r] = await tx.select({ n: count() }).from(workspaceMembers).where(eq(workspaceMembers.workspaceId, ws.id));
-        const used = Number(r?.n ?? 0);
-        if (limit !== null && used >= limit) {
-          throw new AppError('limit_reached', { error: 'team_member_limit', used, limit, message: `Member limit reached: the ${ws.planId} plan allows ${limit} member(s) per workspace.` });
-        }
-        await tx.insert(workspaceMembers).values({ workspaceId: ws.id, userId: user.id, role });
-      } else if (existing.role !== role) {
-        await this.#assertOwnerRemains(tx as unknown as Db, ws.id, user.id, role);
-        await tx.update(workspaceMembers).set({ role }).where(and(eq(workspaceMembers.workspaceId, ws.id), eq(workspaceMembers.userId, user.id)));
-      }
-      return user.id;
+  /** 403 team_member_limit unless `adding` more members fit the plan (pending invitations count as members). */
+  async assertMemberRoom(tx: Db, ws: WorkspaceRow, adding: number, pendingInvitations = 0): Promise<void> {
+    const limit = this.#plans.get(ws.planId).limits.max_team_members_per_workspace;
+    if (limit === null) return;
+    const [r] = await tx.select({ n: count() }).from(workspaceMembers).where(eq(workspaceMembers.workspaceId, ws.id));
+    const used = Number(r?.n ?? 0) + pendingInvitations;
+    if (used + adding > limit) {
+      throw new AppError('limit_reached', { error: 'team_member_limit', used, limit, message: `Member limit reached: the ${ws.planId} plan allows ${limit} member(s) per workspace.` });
+    }
+  }
+
+  /** Adds a user who accepted an invitation; someone already a member keeps their role. */
+  async addMemberInTx(tx: Db, ws: WorkspaceRow, userId: string, role: Role): Promise<Role> {
+    const [existing] = await tx.select().from(workspaceMembers).where(and(eq(workspaceMembers.workspaceId, ws.id), eq(workspaceMembers.userId, userId)));
+    if (existing) return existing.role;
+    await this.assertMemberRoom(tx, ws, 1);
+    await tx.insert(workspaceMembers).values({ workspaceId: ws.id, userId, role });
+    return role;
+  }
+
+  /** Changes a member's role; the last owner cannot step down. */
+  async setRole(workspaceId: string, userId: string, role: Role): Promise<void> {
+    await this.#db.transaction(async (tx) => {
+      await this.#assertOwnerRemains(tx as unknown as Db, workspaceId, userId, role);
+      const changed = await tx.update(workspaceMembers).set({ role }).where(and(eq(workspaceMembers.workspaceId, workspaceId), eq(workspaceMembers.userId, userId))).returning();
+      if (!changed.length) throw notFound('Member not found');
     });
+  }
+
+  async update(id: string, patch: { name?: string; timeZone?: string; locale?: string | null }): Promise<WorkspaceRow> {
+    const [ws] = await this.#db.update(workspaces).set({ ...patch, updatedAt: new Date() }).where(eq(workspaces.id, id)).returning();
+    if (!ws) throw notFound('Workspace not found');
+    return ws;
   }
 
   async removeMember(workspaceId: string, userId: string): Promise<void> {
@@ -184,6 +198,7 @@ export class WorkspaceService {
         owner_id: w.ownerId,
         plan_id: w.planId,
         time_zone: w.timeZone,
+        locale: w.locale,
         role: w.role ?? null,
         created_at: w.createdAt.toISOString(),
         updated_at: w.updatedAt.toISOString(),

@@ -26,6 +26,8 @@ export interface CallbackResult {
   platform: Platform;
   message: string;
   workspaceId?: string;
+  /** Shown on the result page, so whoever opened the link sees which workspace the account joined. */
+  workspaceName?: string;
 }
 
 const APP_PASSWORD = /^[a-z0-9]{4}-[a-z0-9]{4}-[a-z0-9]{4}-[a-z0-9]{4}$/;
@@ -100,6 +102,16 @@ export class ConnectionService {
     return { success: true, message: `Open auth_url to connect ${adapter.displayName}.`, auth_url: authUrl };
   }
 
+  /** The workspace a pending connect link (by its state) is for, or null for an unknown, used or expired state. */
+  async workspaceNameForState(platform: string, nonce: string): Promise<string | null> {
+    const [row] = await this.#d.db
+      .select({ name: workspaces.name })
+      .from(oauthStates)
+      .innerJoin(workspaces, eq(workspaces.id, oauthStates.workspaceId))
+      .where(and(eq(oauthStates.nonceHash, hashNonce(nonce)), eq(oauthStates.platform, platform), isNull(oauthStates.usedAt), gt(oauthStates.expiresAt, this.#d.clock())));
+    return row?.name ?? null;
+  }
+
   /** The network sent the browser back. Any failure stores nothing. */
   async completeOAuth(platform: Platform, q: { code?: string | undefined; state?: string | undefined; error?: string | undefined; error_description?: string | undefined }): Promise<CallbackResult> {
     const adapter = this.#d.registry.get(platform);
@@ -112,6 +124,19 @@ export class ConnectionService {
       .where(and(eq(oauthStates.nonceHash, hashNonce(q.state)), eq(oauthStates.platform, platform), isNull(oauthStates.usedAt), gt(oauthStates.expiresAt, this.#d.clock())))
       .returning();
     if (!state) return fail('This sign-in link is invalid, expired or was already used. Start the connection again from Herald.');
+    const [ws] = await this.#d.db.select({ name: workspaces.name }).from(workspaces).where(eq(workspaces.id, state.workspaceId));
+    const named = (r: CallbackResult): CallbackResult => (ws ? { ...r, workspaceName: ws.name } : r);
+    return named(await this.#finishOAuth(platform, adapter, state, q, fail, ws?.name));
+  }
+
+  async #finishOAuth(
+    platform: Platform,
+    adapter: ReturnType<PlatformRegistry['get']>,
+    state: typeof oauthStates.$inferSelect,
+    q: { code?: string | undefined; error?: string | undefined; error_description?: string | undefined },
+    fail: (message: string, workspaceId?: string) => CallbackResult,
+    workspaceName: string | undefined,
+  ): Promise<CallbackResult> {
     if (q.error || !q.code) {
       // Whatever the network (or anyone crafting the link) put in the query is shown cleaned and short.
       const why = [safeText(q.error), safeText(q.error_description)].filter(Boolean).join(': ') || 'no reason given';
@@ -135,7 +160,8 @@ export class ConnectionService {
       if (err instanceof AppError) return fail(typeof err.detail === 'string' ? err.detail : String((err.detail as { message?: string }).message ?? err.message), state.workspaceId);
       throw err;
     }
-    return { ok: true, platform, message: `${adapter.displayName} is connected as ${identity.name}.`, workspaceId: state.workspaceId };
+    const where = workspaceName === undefined ? '' : ` to the Herald workspace "${workspaceName}"`;
+    return { ok: true, platform, message: `${adapter.displayName} is connected as ${identity.name}${where}.`, workspaceId: state.workspaceId };
   }
 
   async #save(workspaceId: string, platform: Platform, identity: AccountIdentity, tokens: TokenSet): Promise<ConnectionRow> {

@@ -13,8 +13,9 @@ import pg from 'pg';
 import * as baseSchema from './schema.ts';
 import * as publishingSchema from './schema-publishing.ts';
 import * as schedulingSchema from './schema-scheduling.ts';
+import * as accountsSchema from './schema-accounts.ts';
 
-const schema = { ...baseSchema, ...publishingSchema, ...schedulingSchema };
+const schema = { ...baseSchema, ...publishingSchema, ...schedulingSchema, ...accountsSchema };
 import { acquireDirLock, type DirLock } from './lock.ts';
 
 // Loaded through require() like the rest of Drizzle (see orm.ts).

@@ -18,6 +18,8 @@ export const users = pgTable(
     username: text('username'),
     isAdmin: boolean('is_admin').notNull().default(false),
     isActive: boolean('is_active').notNull().default(true),
+    /** Sessions carry the version they were issued under; bumping it revokes them all (logout-all, password change). */
+    sessionVersion: integer('session_version').notNull().default(0),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -35,6 +37,8 @@ export const workspaces = pgTable(
       .references(() => users.id),
     planId: text('plan_id').notNull(),
     timeZone: text('time_zone').notNull().default('UTC'),
+    /** BCP 47 tag, canonical form; null = not set. */
+    locale: text('locale'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -11,6 +11,7 @@ import { MediaProbeError, probeFile, type MediaInfo, type ProbeOptions } from '.
 import { sniffFile, UnsupportedMediaError, type MediaType } from './sniff.ts';
 import { newObjectKey, type MediaStorage, type PutOptions, type PutResult } from './storage/index.ts';
 import { formatBytes, type MediaKind, type MediaPlatform, type MediaRow } from './records.ts';
+import type { StorageQuota } from './quota.ts';
 
 export interface IngestTarget {
   workspaceId: string;
@@ -25,6 +26,8 @@ export interface IngestFile {
   originalName: string | null;
   source: 'upload' | 'url' | 'chunked';
   sourceUrl?: string;
+  /** The chunked upload this file completes: its reservation does not count against its own room. */
+  uploadId?: string;
 }
 
 export interface MediaLimits {
@@ -52,9 +55,11 @@ export class MediaIngest {
   readonly #limits: MediaLimits;
   readonly #probe: ProbeOptions;
   readonly #logger: Logger;
+  readonly #quota: StorageQuota;
 
-  constructor(deps: { db: Db; storage: MediaStorage; limits: MediaLimits; probe: ProbeOptions; logger: Logger }) {
+  constructor(deps: { db: Db; storage: MediaStorage; limits: MediaLimits; probe: ProbeOptions; logger: Logger; quota: StorageQuota }) {
     this.#db = deps.db;
+    this.#quota = deps.quota;
     this.#storage = deps.storage;
     this.#limits = deps.limits;
     this.#probe = deps.probe;
@@ -81,6 +86,9 @@ export class MediaIngest {
     }
     const limit = this.limitFor(type.kind);
     if (file.size > limit) throw sizeLimitError(type.kind, limit);
+    const room = { ...(file.uploadId ? { exceptUpload: file.uploadId } : {}) };
+    // Checked before the bytes are stored, and again under the workspace's lock with the insert.
+    await this.#quota.assertRoom(target.workspaceId, file.size, room);
     let info: MediaInfo;
     try {
       info = await probeFile(file.path, this.#probe);
@@ -102,24 +110,27 @@ export class MediaIngest {
       pipeline(createReadStream(file.path, { highWaterMark: 1024 * 1024 }), body).catch(() => {});
       await this.#storage.put(key, body, put);
     }
+    const values = {
+      workspaceId: target.workspaceId,
+      platform: target.platform,
+      platformUserId: target.platformUserId,
+      storageKey: key,
+      filename: key.slice(key.lastIndexOf('/') + 1),
+      originalFilename: file.originalName ? file.originalName.slice(0, 255) : null,
+      mime: type.mime,
+      mediaType: type.kind,
+      format: type.format,
+      fileSize: file.size,
+      ...facts(info),
+      metadata: { ...extraFacts(info), source: file.source, ...(file.sourceUrl ? { source_url: file.sourceUrl } : {}) },
+    };
     try {
-      const [row] = await this.#db
-        .insert(media)
-        .values({
-          workspaceId: target.workspaceId,
-          platform: target.platform,
-          platformUserId: target.platformUserId,
-          storageKey: key,
-          filename: key.slice(key.lastIndexOf('/') + 1),
-          originalFilename: file.originalName ? file.originalName.slice(0, 255) : null,
-          mime: type.mime,
-          mediaType: type.kind,
-          format: type.format,
-          fileSize: file.size,
-          ...facts(info),
-          metadata: { ...extraFacts(info), source: file.source, ...(file.sourceUrl ? { source_url: file.sourceUrl } : {}) },
-        })
-        .returning();
+      const [row] = await this.#db.transaction(async (txRaw) => {
+        const tx = txRaw as unknown as Db;
+        await this.#quota.lock(tx, target.workspaceId);
+        await this.#quota.assertRoom(target.workspaceId, file.size, { ...room, tx });
+        return tx.insert(media).values(values).returning();
+      });
       return row!;
     } catch (err) {
       // The object is useless without its row; do not leave it behind.

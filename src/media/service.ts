@@ -27,6 +27,7 @@ import {
 import type { MediaStorage } from './storage/index.ts';
 import { DiskStorage } from './storage/disk.ts';
 import { TempFiles } from './temp.ts';
+import type { StorageQuota } from './quota.ts';
 import { downloadToTemp, ImportDeadline, type UrlImportSettings } from './url-import.ts';
 
 export interface MediaServiceDeps {
@@ -39,6 +40,7 @@ export interface MediaServiceDeps {
   /** The storage backend (createMediaStorage from the configuration; tests may pass their own). */
   storage: MediaStorage;
   fetch?: Pick<UrlImportSettings, 'lookup' | 'ca'>;
+  quota: StorageQuota;
 }
 
 /** One item of an upload: a file already in a temp file, or a URL still to download. */
@@ -61,6 +63,7 @@ export class MediaService {
   readonly temp: TempFiles;
   readonly ingest: MediaIngest;
   readonly config: MediaConfig;
+  readonly quota: StorageQuota;
   readonly #db: Db;
   readonly #connections: ConnectionStore;
   readonly #fetch: UrlImportSettings;
@@ -72,6 +75,7 @@ export class MediaService {
     this.#connections = deps.connections;
     this.#logger = deps.logger;
     this.storage = deps.storage;
+    this.quota = deps.quota;
     // Disk storage adopts temp files by renaming them; flushing them as they grow overlaps the disk
     // writes with the network instead of paying for them all at the end.
     this.temp = new TempFiles(join(deps.dataDir, 'tmp', 'media'), { flushEvery: this.config.storage.driver === 'disk' && deps.storage instanceof DiskStorage ? 32 * 1024 * 1024 : 0 });
@@ -81,6 +85,7 @@ export class MediaService {
       limits: { maxImageBytes: deps.config.maxImageBytes, maxVideoBytes: deps.config.maxVideoBytes },
       probe: { ffprobePath: deps.config.ffprobePath },
       logger: deps.logger,
+      quota: deps.quota,
     });
     this.#fetch = { allowHosts: deps.fetchAllowHosts, timeoutMs: deps.config.fetchTimeoutSeconds * 1000, maxRedirects: 5, ...deps.fetch };
   }
@@ -133,6 +138,8 @@ export class MediaService {
         await this.temp.remove(path);
       }
     }
+    // A workspace already at its quota is refused before anything is downloaded.
+    await this.quota.assertRoom(target.workspaceId, 1);
     const own = deadline ? undefined : this.importDeadline();
     let got: Awaited<ReturnType<typeof downloadToTemp>>;
     try {
@@ -208,8 +215,9 @@ export class MediaService {
   /**
    * May this workspace use these media ids? Returns the records in the order asked, or throws 404
    * "Media not found: <id>" for the first id that is not the workspace's (whatever the reason).
+   * With a key's scope, media staged for a network outside it is refused (403) like any other use of that network.
    */
-  async resolveMediaForWorkspace(workspaceId: string, mediaIds: readonly string[]): Promise<MediaRow[]> {
+  async resolveMediaForWorkspace(workspaceId: string, mediaIds: readonly string[], scope?: Scope): Promise<MediaRow[]> {
     const wanted = [...new Set(mediaIds)];
     const bad = wanted.find((id) => !isUuid(id));
     if (bad !== undefined) throw mediaNotFound(bad);
@@ -220,6 +228,7 @@ export class MediaService {
     return mediaIds.map((id) => {
       const row = byId.get(id.toLowerCase());
       if (!row) throw mediaNotFound(id);
+      if (scope) assertMediaPlatformAllowed(scope, row.platform);
       return row;
     });
   }

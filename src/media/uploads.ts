@@ -72,20 +72,26 @@ export class UploadSessions {
       throw field('total_chunks', `total_chunks must be ceil(file_size / ${CHUNK_SIZE}) = ${expected} for a file of ${req.fileSize} bytes.`);
     }
     const target = await this.#media.target(p, req.platform, req.platformUserId);
-    const [row] = await this.#db
-      .insert(uploadSessions)
-      .values({
-        workspaceId: p.workspaceId,
-        platform: target.platform,
-        platformUserId: target.platformUserId,
-        mediaType: req.mediaType,
-        filename: req.filename.slice(0, 255),
-        fileSize: req.fileSize,
-        totalChunks: req.totalChunks,
-        chunkSize: CHUNK_SIZE,
-        expiresAt: new Date(this.#now().getTime() + this.#ttlMs),
-      })
-      .returning({ id: uploadSessions.id });
+    // The declared size is reserved against the quota now; every chunk is checked against it again.
+    const [row] = await this.#db.transaction(async (txRaw) => {
+      const tx = txRaw as unknown as Db;
+      await this.#media.quota.lock(tx, p.workspaceId);
+      await this.#media.quota.assertRoom(p.workspaceId, req.fileSize, { tx });
+      return tx
+        .insert(uploadSessions)
+        .values({
+          workspaceId: p.workspaceId,
+          platform: target.platform,
+          platformUserId: target.platformUserId,
+          mediaType: req.mediaType,
+          filename: req.filename.slice(0, 255),
+          fileSize: req.fileSize,
+          totalChunks: req.totalChunks,
+          chunkSize: CHUNK_SIZE,
+          expiresAt: new Date(this.#now().getTime() + this.#ttlMs),
+        })
+        .returning({ id: uploadSessions.id });
+    });
     await mkdir(join(this.dir, row!.id), { recursive: true });
     this.#maybeSweep();
     return { upload_id: row!.id, chunk_size: CHUNK_SIZE };
@@ -123,6 +129,9 @@ export class UploadSessions {
     }
     const want = this.expectedChunkSize(row, n);
     if (file.size !== want) throw field('file', `Chunk ${n} must be exactly ${want} bytes (got ${file.size}).`);
+    // The session's declared size is already counted; this refuses chunks once the workspace is over
+    // its quota anyway (a lowered plan limit, a race with another upload).
+    await this.#media.quota.assertRoom(p.workspaceId, 0);
     const target = join(this.dir, row.id, String(n));
     // The session directory is made at init; a missing one (a restored or pruned data dir) is made again.
     await rename(file.path, target).catch(async (err: NodeJS.ErrnoException) => {
@@ -193,7 +202,7 @@ export class UploadSessions {
       const written = await this.#media.temp.write(assembleChunks(paths, { expectedBytes: row.fileSize }), row.fileSize);
       tempPath = written.path;
       const name = req.originalFilename?.trim() || row.filename;
-      const media = await this.#media.ingest.ingest(target, { ...written, originalName: name, source: 'chunked' }, row.mediaType as MediaKind, ['body', 'upload_id']);
+      const media = await this.#media.ingest.ingest(target, { ...written, originalName: name, source: 'chunked', uploadId: row.id }, row.mediaType as MediaKind, ['body', 'upload_id']);
       await this.#finish(row.id, { status: 'complete', mediaId: media.id });
       return media;
     } catch (err) {

@@ -135,7 +135,7 @@ export class PublishingService {
       if (t.thumbnail) t.thumbnail = asId(t.thumbnail);
     }
     const ids = [...new Set(targets.flatMap((t) => [...t.media, ...(t.thumbnail ? [t.thumbnail] : [])].map(idOf)))];
-    const rows = ids.length ? await this.#d.media.resolveMediaForWorkspace(p.workspaceId, ids) : [];
+    const rows = ids.length ? await this.#d.media.resolveMediaForWorkspace(p.workspaceId, ids, p.scope) : [];
     return { media: new Map(rows.map((r) => [r.id, r])), imported: new Map([...urls].map(([url, e]) => [url, e.id])) };
   }
 

@@ -32,6 +32,11 @@ export interface SandboxOptions {
   now?: () => Date;
   /** Simulated network latency added to every simulator response. */
   latencyMs?: number;
+  /**
+   * Who an authorization request is for, shown on the consent page (the client app fills it in from
+   * the `state` it sent, e.g. Herald's workspace name), so a person opening someone else's link can tell.
+   */
+  describeRequest?: (platform: Platform, state: string) => Promise<string | null>;
 }
 
 type SimulatorPlugin = (app: FastifyInstance, ctx: SandboxContext) => Promise<void>;
@@ -54,7 +59,7 @@ export async function sandboxPlugin(app: FastifyInstance, opts: SandboxOptions):
   // Held ("timeout" fault) requests would otherwise keep server.close() waiting for their full hold.
   app.addHook('preClose', async () => closing.abort());
   const store = createStore(opts.latencyMs ?? 0);
-  const ctx = createContext({ store, publicUrl: opts.publicUrl, mount: app.prefix, now: opts.now, closing: closing.signal });
+  const ctx = createContext({ store, publicUrl: opts.publicUrl, mount: app.prefix, now: opts.now, closing: closing.signal, describeRequest: opts.describeRequest });
   installBodyParsers(app);
   registerAdmin(app, ctx);
   for (const [platform, simulator] of Object.entries(SIMULATORS) as [Platform, SimulatorPlugin][]) {

@@ -74,6 +74,18 @@ describe('API keys', () => {
     }
   });
 
+  it('refuses a scope with empty entries (" , , " must never mean full access) with 422 on the scope field', async () => {
+    const u = await h.signup();
+    for (const scope of [' , , ', ',', 'linkedin,', 'linkedin,,instagram']) {
+      const res = await h.req({ method: 'POST', url: `/workspaces/${u.workspaceId}/api-keys`, headers: bearer(u.token), payload: { scope } });
+      expect(res.statusCode, scope).toBe(422);
+      expect(res.json().detail[0]).toMatchObject({ loc: ['body', 'scope'], msg: expect.stringContaining('empty entry') });
+    }
+    // The CLI and the admin route create keys through the same service.
+    await expect(h.ctx.apiKeys.create({ workspaceId: u.workspaceId, name: null, scope: ' , , ', createdBy: null })).rejects.toMatchObject({ status: 422 });
+    expect(await h.ctx.apiKeys.list(u.workspaceId)).toEqual([]);
+  });
+
   it('refuses an expiry in the past and an unknown scope with 422', async () => {
     const u = await h.signup();
     const past = await h.req({ method: 'POST', url: `/workspaces/${u.workspaceId}/api-keys`, headers: bearer(u.token), payload: { expires_at: '2001-01-01T00:00:00Z' } });
@@ -90,9 +102,10 @@ describe('API keys', () => {
     const b = await h.signup();
     const created = await h.req({ method: 'POST', url: `/workspaces/${a.workspaceId}/api-keys`, headers: bearer(a.token), payload: {} });
     const keyId = created.json().id;
-    expect((await h.req({ method: 'GET', url: `/workspaces/${a.workspaceId}/api-keys`, headers: bearer(b.token) })).statusCode).toBe(404);
-    expect((await h.req({ method: 'POST', url: `/workspaces/${a.workspaceId}/api-keys`, headers: bearer(b.token), payload: {} })).statusCode).toBe(404);
-    expect((await h.req({ method: 'DELETE', url: `/workspaces/${a.workspaceId}/api-keys/${keyId}`, headers: bearer(b.token) })).statusCode).toBe(404);
+    // Another workspace answers as one that does not exist: 403, so ids cannot be probed.
+    expect((await h.req({ method: 'GET', url: `/workspaces/${a.workspaceId}/api-keys`, headers: bearer(b.token) })).statusCode).toBe(403);
+    expect((await h.req({ method: 'POST', url: `/workspaces/${a.workspaceId}/api-keys`, headers: bearer(b.token), payload: {} })).statusCode).toBe(403);
+    expect((await h.req({ method: 'DELETE', url: `/workspaces/${a.workspaceId}/api-keys/${keyId}`, headers: bearer(b.token) })).statusCode).toBe(403);
     expect((await h.req({ method: 'DELETE', url: `/workspaces/${b.workspaceId}/api-keys/${keyId}`, headers: bearer(b.token) })).statusCode).toBe(404);
     const bKey = await h.createKey(b, 'full');
     // Key management is for user sessions only.

@@ -34,7 +34,7 @@ async function waitFor(url: string, timeoutMs = 60_000): Promise<void> {
 }
 
 describe('herald CLI (embedded PGlite)', () => {
-  it('creates users, keys and plans, and refuses a second process on a held data directory', { timeout: 180_000 }, async () => {
+  it('creates users, keys and plans, and refuses a second process on a held data directory', { timeout: 300_000 }, async () => {
     const dir = mkdtempSync(join(tmpdir(), 'herald-cli-'));
     dirs.push(dir);
     const created = await run(process.execPath, [CLI, 'user', 'create', '--email', 'ops@example.test', '--password', 'operator pass', '--workspace', 'Ops'], { env: env(dir) });
@@ -50,7 +50,7 @@ describe('herald CLI (embedded PGlite)', () => {
     try {
       await waitFor(`http://127.0.0.1:${port}/healthz`);
       // One start-up line: where to connect, the docs, the data directory, the sandbox.
-      const until = Date.now() + 30_000;
+      const until = Date.now() + 120_000;
       while (!stdout.includes('Herald listening') && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
       const startup = stdout.split('\n').filter((l) => /listening/i.test(l));
       expect(startup).toHaveLength(1);
@@ -83,7 +83,7 @@ describe('herald CLI (embedded PGlite)', () => {
     expect((listed as { stderr: string }).stderr ?? '').not.toMatch(/in use by another/);
   });
 
-  it('a busy port is one line on stderr and a non-zero exit', { timeout: 120_000 }, async () => {
+  it('a busy port is one line on stderr and a non-zero exit', { timeout: 240_000 }, async () => {
     const dir = mkdtempSync(join(tmpdir(), 'herald-cli-'));
     dirs.push(dir);
     const holder = createServer();

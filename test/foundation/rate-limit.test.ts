@@ -80,6 +80,9 @@ describe.each(stores)('budgets by client address (%s store)', (_name, storeEnv) 
       expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
       // Another address has a budget of its own.
       expect((await h.req(login(u.email, u.password, { remoteAddress: '198.51.100.8' }))).statusCode).toBe(200);
+      // Account recovery shares the sign-in budget of the address.
+      const recovery = await h.req({ method: 'POST', url: '/auth/forgot-password', payload: { email: u.email }, remoteAddress: '198.51.100.7' });
+      expect(recovery.statusCode).toBe(429);
     });
   });
 
@@ -157,6 +160,22 @@ describe.each(stores)('budgets by client address (%s store)', (_name, storeEnv) 
       const ghostRefusal = await h.req(login(ghost, 'wrong password', at(7)));
       expect(ghostRefusal.json()).toEqual(refused.json());
     }, { clock: () => now });
+  });
+
+  it.skipIf(!storeEnv)('changing the password backs off too: a stolen session cannot guess the current one', async () => {
+    await withHarness({ ...storeEnv, HERALD_LOGIN_FREE_ATTEMPTS: '3' }, async (h) => {
+      const u = await h.signup();
+      const change = (current: string) =>
+        h.req({ method: 'POST', url: '/auth/change-password', headers: { authorization: `Bearer ${u.token}` }, payload: { current_password: current, new_password: 'a brand new password' } });
+      const codes: number[] = [];
+      for (let i = 0; i < 4; i++) codes.push((await change('a wrong guess')).statusCode);
+      expect(codes).toEqual([422, 422, 422, 422]);
+      const refused = await change(u.password);
+      expect(refused.statusCode).toBe(429);
+      expect(refused.json().detail.error).toBe('LOGIN_THROTTLED');
+      // Signing in is counted apart: the owner is not locked out of a new session by it.
+      expect((await h.req(login(u.email, u.password))).statusCode).toBe(200);
+    });
   });
 
   it.skipIf(!storeEnv)('parallel guesses cannot slip past the per-account count', async () => {

@@ -84,3 +84,78 @@ export function securityMatrix(getHarness: () => Harness, route: RouteUnderTest)
     });
   }
 }
+
+export interface AccountRouteUnderTest {
+  method: RouteUnderTest['method'];
+  /** The route for the owner's workspace. */
+  url: (u: TestUser) => string;
+  payload?: unknown | ((u: TestUser) => unknown);
+  /** Owners only: a member who is not an owner gets 403. */
+  ownerOnly?: boolean;
+  /** A route about the caller, not one workspace (no other-workspace case). */
+  noWorkspace?: boolean;
+}
+
+/** Makes `user` a member of `owner`'s workspace the way a person would: invited, then accepting. */
+export async function joinWorkspace(h: Harness, owner: TestUser, user: TestUser, role: 'owner' | 'member' = 'member'): Promise<void> {
+  const invite = await h.req({ method: 'POST', url: `/workspaces/${owner.workspaceId}/invitations`, headers: { authorization: `Bearer ${owner.token}` }, payload: { email: user.email, role } });
+  if (invite.statusCode !== 201) throw new Error(`invitation failed: ${invite.statusCode} ${invite.body}`);
+  const accept = await h.req({ method: 'POST', url: '/invitations/accept', headers: { authorization: `Bearer ${user.token}` }, payload: { token: invite.json().token } });
+  if (accept.statusCode !== 200) throw new Error(`accepting failed: ${accept.statusCode} ${accept.body}`);
+}
+
+/**
+ * The matrix of session-only routes under /workspaces/{id} (and the account's own routes): no
+ * credentials 401; another user's session 403, alike for a workspace that does not exist; an API
+ * key, even one of this workspace, 403; a plain member 403 where owners only may act.
+ */
+export function accountRouteMatrix(getHarness: () => Harness, route: AccountRouteUnderTest): void {
+  const name = `${route.method} ${route.url({ workspaceId: '{workspace}', userId: '{user}' } as TestUser)}`;
+  const call = (owner: TestUser, headers: Record<string, string>, url = route.url(owner)) => {
+    const payload = typeof route.payload === 'function' ? (route.payload as (u: TestUser) => unknown)(owner) : route.payload;
+    return getHarness().req({ method: route.method, url, headers, ...(payload !== undefined ? { payload: payload as object } : {}) });
+  };
+
+  it(`${name}: no credentials → 401`, async () => {
+    const owner = await getHarness().signup();
+    const res = await call(owner, {});
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toHaveProperty('detail');
+  });
+
+  it(`${name}: an API key → 403 (user sessions only)`, async () => {
+    const h = getHarness();
+    const owner = await h.signup();
+    const key = await h.createKey(owner, 'full');
+    for (const headers of [{ 'x-api-key': key }, { authorization: `Bearer ${key}` }] as Record<string, string>[]) {
+      const res = await call(owner, headers);
+      expect(res.statusCode).toBe(403);
+      expect(String(res.json().detail)).toContain('user session');
+    }
+  });
+
+  if (!route.noWorkspace) {
+    it(`${name}: another user's session → 403, as for a workspace that does not exist`, async () => {
+      const h = getHarness();
+      const owner = await h.signup();
+      const stranger = await h.signup();
+      const theirs = await call(owner, { authorization: `Bearer ${stranger.token}` });
+      expect(theirs.statusCode).toBe(403);
+      const missing = await call(owner, { authorization: `Bearer ${owner.token}` }, route.url({ ...owner, workspaceId: '00000000-0000-4000-8000-000000000000' }));
+      expect(missing.statusCode).toBe(403);
+      expect(missing.json()).toEqual(theirs.json());
+    });
+  }
+
+  if (route.ownerOnly) {
+    it(`${name}: a member who is not an owner → 403`, async () => {
+      const h = getHarness();
+      const owner = await h.signup();
+      const member = await h.signup();
+      await joinWorkspace(h, owner, member);
+      const res = await call(owner, { authorization: `Bearer ${member.token}` });
+      expect(res.statusCode).toBe(403);
+      expect(res.json().detail).toBe('Only workspace owners can do this.');
+    });
+  }
+}

@@ -73,6 +73,30 @@ describe('GET /media', () => {
   });
 });
 
+describe("a key's scope on media staged for another network", () => {
+  it('a linkedin key cannot read, list, delete or post media staged for TikTok; library media stays usable', async () => {
+    const u = await h.signup();
+    await connectAccount(h, u, 'tiktok');
+    const tiktok = await add(u, 'image', 'tiktok');
+    const library = await add(u, 'image');
+    const key = { 'x-api-key': await h.createKey(u, 'linkedin') };
+    expect((await h.req({ method: 'GET', url: `/media/${tiktok.media_id}`, headers: key })).statusCode).toBe(403);
+    expect((await list(key)).json().media.map((m: { media_id: string }) => m.media_id)).toEqual([library.media_id]);
+    const bulk = await h.req({ method: 'DELETE', url: '/media/bulk', headers: key, payload: { media_ids: [tiktok.media_id] } });
+    expect(bulk.json()).toMatchObject({ deleted_count: 0, failed_count: 1 });
+    expect((await h.req({ method: 'DELETE', url: `/media/${tiktok.media_id}`, headers: key })).statusCode).toBe(403);
+    // Posting it to a network the key may use is reading it too.
+    const post = (id: string) => h.req({ method: 'POST', url: '/unified/post/image', headers: key, payload: { platforms: ['linkedin'], default_text: 'x', default_image_id: id } });
+    const refused = await post(tiktok.media_id);
+    expect(refused.statusCode, refused.body).toBe(403);
+    expect(String(refused.json().detail)).toContain("platform 'tiktok'");
+    const allowed = await post(library.media_id);
+    expect(allowed.statusCode, allowed.body).toBe(200);
+    expect(allowed.json()).toMatchObject({ success: false, error: 'NOT_CONNECTED' });
+    expect((await h.req({ method: 'GET', url: `/media/${tiktok.media_id}`, headers: asUser(u) })).statusCode).toBe(200);
+  });
+});
+
 describe('GET /media/{id}', () => {
   it("returns the record; another workspace's id is 404; a malformed id 422", async () => {
     const { u, v } = await stocked();

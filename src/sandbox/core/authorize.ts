@@ -91,7 +91,7 @@ function prunePending(call: Call): void {
   for (const [id, p] of call.slice.pending) if (p.createdAt < cutoff) call.slice.pending.delete(id);
 }
 
-function startAuthorization(req: FastifyRequest, reply: FastifyReply, call: Call, spec: AuthorizeSpec, consentUrl: string) {
+async function startAuthorization(req: FastifyRequest, reply: FastifyReply, call: Call, spec: AuthorizeSpec, consentUrl: string) {
   const q = queryParams(req);
   const clientId = q[spec.clientIdParam];
   if (!clientId) return showPage(reply, spec, 'client', `Missing required parameter: ${spec.clientIdParam}`);
@@ -145,7 +145,9 @@ function startAuthorization(req: FastifyRequest, reply: FastifyReply, call: Call
   call.slice.pending.set(pending.id, pending);
   const user = headerValue(req, USER_HEADER) ?? q.login_hint;
   if (headerValue(req, AUTO_APPROVE_HEADER) === '1') return approve(call, spec, reply, pending, user ?? '');
+  const requestedFor = call.ctx.describeRequest ? await call.ctx.describeRequest(spec.platform, state).catch(() => null) : null;
   const html = consentPage({
+    requestedFor,
     network: spec.network,
     appName: SANDBOX_APP_NAME,
     scopes,

@@ -16,6 +16,8 @@ export interface SandboxContext {
   operations: Map<Platform, Set<string>>;
   /** Aborted when the server starts closing, so held ("timeout" fault) requests let go. */
   closing: AbortSignal;
+  /** Who an authorization request (by its state) is for, for the consent page; see SandboxOptions. */
+  describeRequest: ((platform: Platform, state: string) => Promise<string | null>) | undefined;
 }
 
 export function createContext(input: {
@@ -24,6 +26,7 @@ export function createContext(input: {
   mount: string;
   now?: () => Date;
   closing: AbortSignal;
+  describeRequest?: ((platform: Platform, state: string) => Promise<string | null>) | undefined;
 }): SandboxContext {
   const publicUrl = input.publicUrl.replace(/\/+$/, '');
   const mount = input.mount.replace(/\/+$/, '');
@@ -37,5 +40,6 @@ export function createContext(input: {
     base: (platform) => `${publicUrl}${mount}/${platform}`,
     operations: new Map(),
     closing: input.closing,
+    describeRequest: input.describeRequest,
   };
 }

@@ -23,6 +23,8 @@ export interface ConsentView {
   action: string;
   pendingId: string;
   userKey: string;
+  /** Who the client app says the request is for (e.g. its workspace). */
+  requestedFor?: string | null;
 }
 
 export function consentPage(view: ConsentView): string {
@@ -33,7 +35,7 @@ export function consentPage(view: ConsentView): string {
     `${view.network} — authorize ${view.appName}`,
     `<h1>${escapeHtml(view.network)} sandbox</h1>
 <p><strong>${escapeHtml(view.appName)}</strong> wants to access your ${escapeHtml(view.network)} account.</p>
-<p>Requested permissions:</p>${scopes}
+${view.requestedFor ? `<p data-requested-for>It will be connected to: <strong>${escapeHtml(view.requestedFor)}</strong>. If you did not start this, choose Deny.</p>\n` : ''}<p>Requested permissions:</p>${scopes}
 <form method="post" action="${escapeHtml(view.action)}">
 <input type="hidden" name="pending" value="${escapeHtml(view.pendingId)}">
 <p><label>Sandbox user: <input name="user" value="${escapeHtml(view.userKey)}"></label></p>

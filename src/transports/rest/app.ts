@@ -15,6 +15,7 @@ import { clientErrorHandler, frameworkErrors, installErrorHandling } from './err
 import { installMetrics, type HttpMetrics } from './metrics.ts';
 import { authRoutes } from './routes/auth.ts';
 import { workspaceRoutes } from './routes/workspaces.ts';
+import { workspaceMemberRoutes } from './routes/workspace-members.ts';
 import { billingRoutes } from './routes/billing.ts';
 import { opsRoutes } from './routes/ops.ts';
 import { adminRoutes } from './routes/admin.ts';
@@ -103,6 +104,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   await app.register(opsRoutes, { ctx, metrics });
   await app.register(authRoutes, { ctx });
   await app.register(workspaceRoutes, { ctx });
+  await app.register(workspaceMemberRoutes, { ctx });
   await app.register(billingRoutes, { ctx });
   await app.register(adminRoutes, { ctx });
   await app.register(connectionRoutes, { ctx });
@@ -115,7 +117,16 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   if (ctx.config.sandbox) {
     const { sandboxPlugin } = await import('../../sandbox/index.ts');
     // The simulators answer as the networks do, with their own error bodies, and are not rate limited.
-    await app.register(sandboxPlugin, { prefix: '/sandbox', publicUrl: ctx.config.publicUrl, now: ctx.clock });
+    // The simulators answer as the networks do, outside Herald's rules (access kind 'simulator').
+    await app.register(sandboxPlugin, {
+      prefix: '/sandbox',
+      publicUrl: ctx.config.publicUrl,
+      now: ctx.clock,
+      describeRequest: async (platform, state) => {
+        const name = await ctx.connections.workspaceNameForState(platform, state);
+        return name === null ? null : `the Herald workspace "${name}"`;
+      },
+    });
   }
   return app;
 }

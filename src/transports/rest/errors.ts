@@ -40,28 +40,36 @@ function fastifyFailure(error: FastifyError, req: FastifyRequest): { status: num
   }
 }
 
+/**
+ * Error bodies are built here and nowhere else, so they bypass the routes' response schemas: a
+ * route's documented error shape must never turn a refusal into a serialization failure (500).
+ */
+function sendError(reply: FastifyReply, status: number, body: unknown, headers: Record<string, string> = {}) {
+  return reply.code(status).headers(headers).type('application/json; charset=utf-8').serializer(JSON.stringify).send(body);
+}
+
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | AppError, req, reply) => {
     if (error instanceof AppError) {
       if (error.status >= 500) req.log.error({ err: error }, 'request failed');
-      return reply.code(error.status).headers(error.headers).send(error.body());
+      return sendError(reply, error.status, error.body(), error.headers);
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
-      return reply.code(422).send(new AppError('validation', zodToFieldErrors(error as never)).body());
+      return sendError(reply, 422, new AppError('validation', zodToFieldErrors(error as never)).body());
     }
     const code = (error as FastifyError).code;
     // Malformed or empty JSON is a validation failure of the body, not a server error.
     if (code === 'FST_ERR_CTP_INVALID_JSON_BODY' || code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || error instanceof SyntaxError) {
-      return reply.code(422).send({ detail: [{ loc: ['body'], msg: 'Body is not valid JSON', type: 'json_invalid' }] });
+      return sendError(reply, 422, { detail: [{ loc: ['body'], msg: 'Body is not valid JSON', type: 'json_invalid' }] });
     }
     const known = fastifyFailure(error as FastifyError, req);
-    if (known) return reply.code(known.status).send({ detail: known.detail });
+    if (known) return sendError(reply, known.status, { detail: known.detail });
     const status = (error as FastifyError).statusCode ?? 500;
     if (status >= 400 && status < 500) {
-      return reply.code(status).send({ detail: capEchoes(error.message || (STATUS_CODES[status] ?? 'Bad Request')) });
+      return sendError(reply, status, { detail: capEchoes(error.message || (STATUS_CODES[status] ?? 'Bad Request')) });
     }
     req.log.error({ err: error }, 'unhandled error');
-    return reply.code(500).send({ detail: 'Internal Server Error', request_id: req.id });
+    return sendError(reply, 500, { detail: 'Internal Server Error', request_id: req.id });
   });
 
   app.setNotFoundHandler((req, reply) => {

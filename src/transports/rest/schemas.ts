@@ -22,8 +22,13 @@ export const sessionSchema = z.object({
   user: userSchema,
 });
 
+export const passwordSchema = z.string().min(8, 'Password must be at least 8 characters').max(256);
+
 export const workspaceIdParams = z.object({ workspace_id: z.uuid() });
 
 /** Bearer/API-key security for the OpenAPI document. */
 export const workspaceSecurity: Record<string, string[]>[] = [{ ApiKey: [] }, { Bearer: [] }];
 export const userSecurity: Record<string, string[]>[] = [{ Bearer: [] }];
+
+/** OpenAPI entries for the error answers a route gives beyond those its access rule implies. */
+export { errorResponses } from './openapi.ts';

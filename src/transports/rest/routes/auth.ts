@@ -5,15 +5,19 @@ import type { AppContext } from '../../../context.ts';
 import { publicUser } from '../../../auth/accounts.ts';
 import { AppError } from '../../../errors.ts';
 import { userOf } from '../access.ts';
-import { errorResponses } from '../openapi.ts';
-import { sessionSchema, userSchema, userSecurity } from '../schemas.ts';
+import { errorResponses, passwordSchema as password, sessionSchema, userSchema, userSecurity } from '../schemas.ts';
+import { accountSessionRoutes } from './auth-sessions.ts';
 
 export const signupBody = z.object({
   email: z.email().max(320),
-  password: z.string().min(8, 'Password must be at least 8 characters').max(256),
+  password,
   full_name: z.string().trim().max(200).optional(),
   username: z.string().trim().min(1).max(64).optional(),
   workspace_name: z.string().trim().min(1).max(120).optional(),
+});
+
+const signupWithInvitation = signupBody.extend({
+  invitation_token: z.string().min(1).max(200).optional().describe('Joins the inviting workspace as well; works even when sign-up is closed'),
 });
 
 const loginBody = z.object({ email: z.string().min(1).max(320), password: z.string().min(1).max(256) });
@@ -25,12 +29,19 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
     '/auth/signup',
     {
       config: { access: { kind: 'public', budget: 'auth' } },
-      schema: { tags: ['auth'], summary: 'Create an account and its first workspace', body: signupBody, response: { 201: sessionSchema, ...errorResponses(403, 409) } },
+      schema: {
+        tags: ['auth'],
+        summary: 'Create an account and its first workspace',
+        description: 'With invitation_token (from a workspace invitation to this address) the account also joins that workspace.',
+        body: signupWithInvitation,
+        response: { 201: sessionSchema, ...errorResponses(403, 409, 422) },
+      },
     },
     async (req, reply) => {
       const user = await ctx.accounts.signup(req.body);
+      if (req.body.invitation_token) ctx.auth.invalidate();
       reply.code(201);
-      return { access_token: await ctx.jwt.issue(user.id), token_type: 'bearer' as const, user: publicUser(user) };
+      return { access_token: await ctx.sessions.issue(user), token_type: 'bearer' as const, user: publicUser(user) };
     },
   );
 
@@ -47,7 +58,7 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
       // One message for unknown email and wrong password alike.
       if (!user) throw new AppError('unauthorized', 'Incorrect email or password.');
       await ctx.loginThrottle.succeeded('login', req.body.email);
-      return { access_token: await ctx.jwt.issue(user.id), token_type: 'bearer' as const, user: publicUser(user) };
+      return { access_token: await ctx.sessions.issue(user), token_type: 'bearer' as const, user: publicUser(user) };
     },
   );
 
@@ -59,4 +70,6 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
     },
     async (req) => publicUser(userOf(req).user),
   );
+
+  await app.register(accountSessionRoutes, { ctx });
 }

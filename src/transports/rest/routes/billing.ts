@@ -14,6 +14,7 @@ const limitsSchema = z.object({
   posts_per_month: limit,
   ai_credits_per_month: limit,
   scheduled_posts_per_month: limit,
+  storage_bytes: limit,
 });
 const featuresSchema = z.object(Object.fromEntries(FEATURES.map((f) => [f, z.boolean()])));
 const credits = z.object({ posts: limit, ai_credits: limit, scheduled_posts: limit });
@@ -71,9 +72,14 @@ export async function billingRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
             billing_status: z.string(),
             limits: limitsSchema,
             features: featuresSchema,
-            remaining: credits,
+            remaining: credits.extend({ storage_bytes: limit }),
             used_this_period: z.object({ posts: z.number(), ai_credits: z.number(), scheduled_posts: z.number() }),
-            usage_counts: z.object({ connected_accounts: z.number().int(), workspaces_owned: z.number().int() }),
+            usage_counts: z.object({
+              connected_accounts: z.number().int(),
+              workspaces_owned: z.number().int(),
+              storage_bytes: z.number().int().describe('bytes of stored media'),
+              storage_reserved_bytes: z.number().int().describe('bytes reserved by chunked uploads in progress (their declared file_size)'),
+            }),
             period_start: z.string(),
             period_end: z.string(),
           }),

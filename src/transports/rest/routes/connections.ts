@@ -168,7 +168,7 @@ export async function connectionRoutes(app: FastifyInstance, { ctx }: { ctx: App
   );
 }
 
-function respondToBrowser(reply: FastifyReply, resultUrl: string | undefined, result: { ok: boolean; platform: string; message: string }) {
+function respondToBrowser(reply: FastifyReply, resultUrl: string | undefined, result: { ok: boolean; platform: string; message: string; workspaceName?: string | undefined }) {
   if (resultUrl) {
     const u = new URL(resultUrl);
     u.searchParams.set('platform', result.platform);

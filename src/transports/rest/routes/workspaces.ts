@@ -3,18 +3,21 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../../context.ts';
 import { keyToWire } from '../../../auth/api-keys.ts';
+import { parseLocale, parseTimeZone } from '../../../auth/locale.ts';
 import { PLATFORMS } from '../../../auth/scopes.ts';
-import { AppError } from '../../../errors.ts';
+import { validationError, type FieldError } from '../../../errors.ts';
 import { userOf } from '../access.ts';
-import { userSecurity, workspaceIdParams } from '../schemas.ts';
+import { errorResponses, userSecurity, workspaceIdParams } from '../schemas.ts';
+import { workspaceMember } from './workspace-member.ts';
 
-const workspaceSchema = z.object({
+export const workspaceSchema = z.object({
   id: z.uuid(),
   name: z.string(),
   slug: z.string(),
   owner_id: z.uuid(),
   plan_id: z.string(),
-  time_zone: z.string(),
+  time_zone: z.string().describe('IANA time zone; scheduled times are shown in it'),
+  locale: z.string().nullable().describe('BCP 47 language tag'),
   role: z.enum(['owner', 'member']).nullable(),
   created_at: z.string(),
   updated_at: z.string(),
@@ -40,22 +43,50 @@ const createKeyBody = z.object({
   expires_at: z.iso.datetime({ offset: true }).nullable().optional(),
 });
 
+const settingsBody = z.object({
+  name: z.string().trim().min(1).max(120).optional(),
+  time_zone: z.string().max(64).optional(),
+  locale: z.string().max(64).nullable().optional(),
+});
+
+/** 422 per field for an unknown zone or a malformed tag, and for a body that changes nothing. */
+function parseSettings(body: z.infer<typeof settingsBody>): { name?: string; timeZone?: string; locale?: string | null } {
+  const errors: FieldError[] = [];
+  const out: { name?: string; timeZone?: string; locale?: string | null } = {};
+  if (body.name !== undefined) out.name = body.name;
+  if (body.time_zone !== undefined) {
+    const tz = parseTimeZone(body.time_zone);
+    if (tz) out.timeZone = tz;
+    else errors.push({ loc: ['body', 'time_zone'], msg: 'Not an IANA time zone name (e.g. Europe/Paris, America/New_York, UTC).', type: 'time_zone' });
+  }
+  if (body.locale !== undefined) {
+    const tag = body.locale === null ? null : parseLocale(body.locale);
+    if (body.locale === null || tag) out.locale = tag;
+    else errors.push({ loc: ['body', 'locale'], msg: 'Not a BCP 47 language tag (e.g. en, en-GB, pt-BR).', type: 'locale' });
+  }
+  if (errors.length) throw validationError(errors);
+  if (!Object.keys(out).length) throw validationError([{ loc: ['body'], msg: 'Nothing to change: give name, time_zone and/or locale.', type: 'missing' }]);
+  return out;
+}
+
 export async function workspaceRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   /** Key management is for members of the workspace (owners for changes), with a user session. */
-  async function member(userId: string, workspaceId: string, ownerOnly: boolean, why = 'Only workspace owners can manage API keys.') {
-    const m = await ctx.workspaces.membership(workspaceId, userId);
-    if (!m) throw new AppError('not_found', 'Workspace not found');
-    if (ownerOnly && m.role !== 'owner') throw new AppError('forbidden', why);
-    return m;
-  }
+  const member = (userId: string, workspaceId: string, ownerOnly: boolean) =>
+    workspaceMember(ctx, userId, workspaceId, ownerOnly, 'Only workspace owners can manage API keys.');
 
   r.get(
     '/workspaces',
     {
       config: { access: { kind: 'user' } },
-      schema: { tags: ['workspaces'], summary: "The caller's workspaces", security: userSecurity, response: { 200: z.array(workspaceSchema) } },
+      schema: {
+        tags: ['workspaces'],
+        summary: "The caller's workspaces",
+        description: 'Workspaces the caller owns come first, then those they joined, each oldest first. Pick one by `name` and send its `id` as X-Workspace-Id.',
+        security: userSecurity,
+        response: { 200: z.array(workspaceSchema), ...errorResponses(401, 403) },
+      },
     },
     async (req) => ctx.workspaces.toWire(await ctx.workspaces.listForUser(userOf(req).user.id)),
   );
@@ -77,6 +108,54 @@ export async function workspaceRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
       reply.code(201);
       const [wire] = await ctx.workspaces.toWire([{ ...ws, role: 'owner' }]);
       return wire!;
+    },
+  );
+
+  r.patch(
+    '/workspaces/:workspace_id',
+    {
+      config: { access: { kind: 'user' } },
+      schema: {
+        tags: ['workspaces'],
+        summary: 'Change the name, time zone or locale (owners only)',
+        description: 'time_zone is an IANA name (e.g. Europe/Paris); scheduled posts are shown in it. locale is a BCP 47 tag (e.g. en, pt-BR), or null to clear it.',
+        security: userSecurity,
+        params: workspaceIdParams,
+        body: settingsBody,
+        response: { 200: workspaceSchema, ...errorResponses(401, 403, 422) },
+      },
+    },
+    async (req) => {
+      const m = await workspaceMember(ctx, userOf(req).user.id, req.params.workspace_id, true);
+      const ws = await ctx.workspaces.update(m.ws.id, parseSettings(req.body));
+      ctx.auth.invalidate();
+      const [wire] = await ctx.workspaces.toWire([{ ...ws, role: m.role }]);
+      return wire!;
+    },
+  );
+
+  r.delete(
+    '/workspaces/:workspace_id',
+    {
+      config: { access: { kind: 'user' } },
+      schema: {
+        tags: ['workspaces'],
+        summary: 'Delete the workspace and everything in it (owners only; irreversible)',
+        description:
+          'Deletes members, invitations, API keys, connections (their tokens are revoked at the networks where possible), posts, drafts, scheduled posts, ' +
+          'media records and the stored media files. Members lose access at once. Deleting your last workspace leaves you with none: create one with POST /workspaces.',
+        security: userSecurity,
+        params: workspaceIdParams,
+        response: { 200: z.object({ success: z.boolean(), message: z.string(), deleted_media_files: z.number().int(), revoked_connections: z.number().int() }), ...errorResponses(401, 403) },
+      },
+    },
+    async (req) => {
+      const m = await workspaceMember(ctx, userOf(req).user.id, req.params.workspace_id, true);
+      const done = await ctx.workspaceDeletion.delete(m.ws.id);
+      ctx.auth.invalidate();
+      ctx.apiKeys.invalidate();
+      ctx.usage.forget(m.ws.id);
+      return { success: true, message: `Workspace "${m.ws.name}" deleted`, deleted_media_files: done.files, revoked_connections: done.connections };
     },
   );
 
@@ -137,62 +216,6 @@ export async function workspaceRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
       const m = await member(userOf(req).user.id, req.params.workspace_id, true);
       await ctx.apiKeys.revoke(m.ws.id, req.params.key_id);
       return { success: true, message: 'API key revoked' };
-    },
-  );
-
-  const memberSchema = z.object({ user_id: z.uuid(), email: z.string(), full_name: z.string().nullable(), role: z.enum(['owner', 'member']), created_at: z.string() });
-
-  r.get(
-    '/workspaces/:workspace_id/members',
-    {
-      config: { access: { kind: 'user' } },
-      schema: { tags: ['workspaces'], summary: 'List members', security: userSecurity, params: workspaceIdParams, response: { 200: z.array(memberSchema) } },
-    },
-    async (req) => {
-      const m = await member(userOf(req).user.id, req.params.workspace_id, false);
-      return (await ctx.workspaces.members(m.ws.id)).map((x) => ({ user_id: x.userId, email: x.email, full_name: x.fullName, role: x.role, created_at: x.createdAt.toISOString() }));
-    },
-  );
-
-  r.post(
-    '/workspaces/:workspace_id/members',
-    {
-      config: { access: { kind: 'user' } },
-      schema: {
-        tags: ['workspaces'],
-        summary: 'Add an existing user as a member (owners only), or change their role',
-        security: userSecurity,
-        params: workspaceIdParams,
-        body: z.object({ email: z.email(), role: z.enum(['owner', 'member']).default('member') }),
-        response: { 200: z.object({ success: z.boolean(), user_id: z.uuid(), role: z.enum(['owner', 'member']) }) },
-      },
-    },
-    async (req) => {
-      const m = await member(userOf(req).user.id, req.params.workspace_id, true, 'Only workspace owners can manage members.');
-      const userId = await ctx.workspaces.addMember(m.ws, req.body.email, req.body.role);
-      ctx.auth.invalidate();
-      return { success: true, user_id: userId, role: req.body.role };
-    },
-  );
-
-  r.delete(
-    '/workspaces/:workspace_id/members/:user_id',
-    {
-      config: { access: { kind: 'user' } },
-      schema: {
-        tags: ['workspaces'],
-        summary: 'Remove a member (owners only; members may remove themselves)',
-        security: userSecurity,
-        params: workspaceIdParams.extend({ user_id: z.uuid() }),
-        response: { 200: z.object({ success: z.boolean(), message: z.string() }) },
-      },
-    },
-    async (req) => {
-      const me = userOf(req).user.id;
-      const m = await member(me, req.params.workspace_id, req.params.user_id !== me, 'Only workspace owners can manage members.');
-      await ctx.workspaces.removeMember(m.ws.id, req.params.user_id);
-      ctx.auth.invalidate();
-      return { success: true, message: 'Member removed' };
     },
   );
 }
