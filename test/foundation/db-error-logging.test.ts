@@ -1,31 +1,25 @@
 // A database error is logged without the query's parameter values: the password hash of a sign-up,
 // the key hash of a new API key, the failing row PostgreSQL describes in its DETAIL.
-import { Writable } from 'node:stream';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
-import { createContext, createLogger } from '../../src/context.ts';
+import { createContext } from '../../src/context.ts';
 import { openDatabase } from '../../src/db/client.ts';
 import { sql } from '../../src/db/orm.ts';
 import { buildApp } from '../../src/transports/rest/app.ts';
 import { createTestDatabaseUrl } from '../helpers/harness.ts';
+import { captureLogs } from '../helpers/log-capture.ts';
 
 describe('database errors in the log', () => {
   it('name the query and the constraint, never the parameters or the failing row', async () => {
-    const lines: string[] = [];
-    const sink = new Writable({
-      write(chunk, _enc, cb) {
-        lines.push(String(chunk));
-        cb();
-      },
-    });
+    const { logger, lines } = captureLogs('info');
     const dir = mkdtempSync(join(tmpdir(), 'herald-dberr-'));
     const testDb = await createTestDatabaseUrl();
     const config = loadConfig({ HERALD_DATA_DIR: dir, ...(testDb ? { DATABASE_URL: testDb.url } : {}) });
     const database = await openDatabase({ dataDir: dir, memory: !testDb, databaseUrl: config.databaseUrl });
-    const ctx = await createContext(config, { logger: createLogger({ logLevel: 'info' }, sink), database });
+    const ctx = await createContext(config, { logger, database });
     const app = await buildApp(ctx);
     try {
       const owner = (await app.inject({ method: 'POST', url: '/auth/signup', payload: { email: 'owner@example.test', password: 'first password' } })).json();
