@@ -1,8 +1,10 @@
 // The only reader of process.env. Everything else receives a parsed Config.
-import { isIP } from 'node:net';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { StorageConfig } from './media/storage/index.ts';
+import { trustProxyEnv, type TrustProxy } from './trust-proxy.ts';
+
+export type { TrustProxy };
 
 const bool = z
   .enum(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off', ''])
@@ -17,39 +19,6 @@ const csv = z
   .string()
   .optional()
   .transform((v) => (v ? v.split(',').map((s) => s.trim()).filter(Boolean) : []));
-
-/** Named ranges proxy-addr understands, besides addresses and CIDRs. */
-const PROXY_RANGES = new Set(['loopback', 'linklocal', 'uniquelocal']);
-
-function validProxyEntry(entry: string): boolean {
-  if (PROXY_RANGES.has(entry)) return true;
-  const [addr = '', prefix, ...rest] = entry.split('/');
-  const family = isIP(addr);
-  if (!family || rest.length) return false;
-  return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128));
-}
-
-/**
- * Which proxies' X-Forwarded-* headers to believe. `true` trusts the one proxy in front (the client is
- * the address it appended last), a number N trusts N proxies in a chain, a list trusts those addresses.
- */
-export type TrustProxy = false | { hops: number } | { addresses: string[] };
-
-const trustProxy = z
-  .string()
-  .transform((v, ctx): TrustProxy => {
-    const s = v.trim().toLowerCase();
-    if (['', '0', 'false', 'no', 'off'].includes(s)) return false;
-    if (['true', 'yes', 'on'].includes(s)) return { hops: 1 };
-    if (/^\d{1,2}$/.test(s)) return { hops: Number(s) };
-    const addresses = s.split(',').map((a) => a.trim()).filter(Boolean);
-    const bad = addresses.filter((a) => !validProxyEntry(a));
-    if (bad.length) {
-      ctx.addIssue({ code: 'custom', message: `expected true/false, a number of proxies, or addresses/CIDRs (bad: ${bad.join(', ')})` });
-      return z.NEVER;
-    }
-    return { addresses };
-  });
 
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -82,7 +51,7 @@ const envSchema = z.object({
   HERALD_INVITATION_TTL_SECONDS: z.coerce.number().int().min(300).max(30 * 24 * 3600).default(7 * 24 * 3600),
   HERALD_PASSWORD_RESET_TTL_SECONDS: z.coerce.number().int().min(300).max(24 * 3600).default(1800),
   HERALD_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  HERALD_TRUST_PROXY: trustProxy.default(false),
+  HERALD_TRUST_PROXY: trustProxyEnv.default(false),
   HERALD_METRICS_TOKEN: optionalString.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
   HERALD_METRICS_PORT: optionalString.pipe(z.coerce.number<string | undefined>().int().min(0).max(65535).optional()),
   HERALD_METRICS_HOST: z.string().min(1).default('127.0.0.1'),

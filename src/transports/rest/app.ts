@@ -5,7 +5,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
-import type { TrustProxy } from '../../config.ts';
+import { fastifyTrustProxy } from '../../trust-proxy.ts';
 import { accessPlugin } from './access.ts';
 import { installRateLimits } from './rate-limit.ts';
 import { openApiTransform, openApiTransformObject } from './openapi.ts';
@@ -41,13 +41,6 @@ export interface BuildOptions {
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
-
-/** Fastify's trustProxy: a hop count becomes "trust the first N addresses from the socket inwards". */
-function fastifyTrustProxy(t: TrustProxy): boolean | string[] | ((addr: string, hop: number) => boolean) {
-  if (!t) return false;
-  if ('addresses' in t) return t.addresses;
-  return (_addr, hop) => hop < t.hops;
-}
 
 export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promise<FastifyInstance> {
   const app: FastifyInstance = Fastify({
