@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { createContext, createLogger } from './context.ts';
 import { DataDirLockedError } from './db/lock.ts';
-import { startServer, stopOnSignals } from './main.ts';
+import { listenFailure, startServer, startupLine, stopOnSignals } from './main.ts';
 import { startWorkerProcess, stopWorkerOnSignals } from './scheduling/process.ts';
 
 const USAGE = `Usage: herald <command>
@@ -50,7 +50,7 @@ async function main(argv: string[]): Promise<number> {
     case 'serve': {
       const running = await startServer(config);
       stopOnSignals(running, config.shutdownTimeoutSeconds);
-      running.ctx.logger.info({ url: running.url, database: running.ctx.database.kind, publicUrl: config.publicUrl }, 'Herald is listening');
+      running.ctx.logger.info({ url: running.url, database: running.ctx.database.kind, publicUrl: config.publicUrl, sandbox: config.sandbox }, startupLine(config, running));
       return -1;
     }
     case 'worker': {
@@ -102,6 +102,8 @@ main(process.argv.slice(2)).then(
       console.error(`herald: ${err.message}\n\n${USAGE}`);
     } else if (err instanceof ConfigError) {
       console.error(`herald: ${err.message}`);
+    } else if (listenFailure(err)) {
+      console.error(`herald: ${listenFailure(err)}`);
     } else if (err instanceof DataDirLockedError) {
       console.error(
         `herald: ${err.message}\nWhile an embedded server runs, use its admin routes instead (POST /admin/users, POST /admin/workspaces/{id}/api-keys, PUT /admin/workspaces/{id}/plan) with an administrator's token.`,

@@ -2,6 +2,9 @@
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { StorageConfig } from './media/storage/index.ts';
+import { trustProxyEnv, type TrustProxy } from './trust-proxy.ts';
+
+export type { TrustProxy };
 
 const bool = z
   .enum(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off', ''])
@@ -39,13 +42,19 @@ const envSchema = z.object({
   HERALD_SIGNUP: z.enum(['open', 'closed']).default('open'),
   HERALD_RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(600),
   HERALD_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(60),
+  HERALD_AUTH_RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(30),
+  HERALD_LOGIN_FREE_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(5),
+  HERALD_LOGIN_BACKOFF_MAX_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
   HERALD_RATE_LIMIT_REDIS_PREFIX: z.string().min(1).max(100).default('herald-rl:'),
   REDIS_URL: optionalString.pipe(z.string().regex(/^rediss?:\/\//, 'must be a redis:// URL').optional()),
   HERALD_API_KEY_CACHE_SECONDS: z.coerce.number().min(0).max(60).default(3),
   HERALD_INVITATION_TTL_SECONDS: z.coerce.number().int().min(300).max(30 * 24 * 3600).default(7 * 24 * 3600),
   HERALD_PASSWORD_RESET_TTL_SECONDS: z.coerce.number().int().min(300).max(24 * 3600).default(1800),
   HERALD_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  HERALD_TRUST_PROXY: bool.default(false),
+  HERALD_TRUST_PROXY: trustProxyEnv.default(false),
+  HERALD_METRICS_TOKEN: optionalString.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
+  HERALD_METRICS_PORT: optionalString.pipe(z.coerce.number<string | undefined>().int().min(0).max(65535).optional()),
+  HERALD_METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   HERALD_SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().min(1).default(20),
   HERALD_SANDBOX: bool.default(false),
   HERALD_SANDBOX_FORCE: bool.default(false),
@@ -129,7 +138,10 @@ export interface Config {
   defaultPlan: string;
   plansFile: string | undefined;
   signup: 'open' | 'closed';
-  rateLimit: { max: number; windowSeconds: number; redisPrefix: string };
+  /** Per valid credential; per client address for anonymous and failed requests; `authMax` per address on sign-in routes. */
+  rateLimit: { max: number; authMax: number; windowSeconds: number; redisPrefix: string };
+  /** Per-account sign-in throttle: failures allowed before exponential backoff, and its ceiling. */
+  loginThrottle: { freeAttempts: number; maxBackoffSeconds: number };
   redisUrl: string | undefined;
   apiKeyCacheSeconds: number;
   /** How long a workspace invitation can be accepted. */
@@ -137,7 +149,9 @@ export interface Config {
   /** How long a password reset token can be used. */
   passwordResetTtlSeconds: number;
   logLevel: Env['HERALD_LOG_LEVEL'];
-  trustProxy: boolean;
+  trustProxy: TrustProxy;
+  /** /metrics: a bearer token it requires, and/or a listener of its own (then it is not on the main port). */
+  metrics: { token: string | undefined; port: number | undefined; host: string };
   shutdownTimeoutSeconds: number;
   sandbox: boolean;
   smtpUrl: string | undefined;
@@ -246,13 +260,15 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     defaultPlan: e.HERALD_DEFAULT_PLAN,
     plansFile: e.HERALD_PLANS_FILE,
     signup: e.HERALD_SIGNUP,
-    rateLimit: { max: e.HERALD_RATE_LIMIT_MAX, windowSeconds: e.HERALD_RATE_LIMIT_WINDOW_SECONDS, redisPrefix: e.HERALD_RATE_LIMIT_REDIS_PREFIX },
+    rateLimit: { max: e.HERALD_RATE_LIMIT_MAX, authMax: e.HERALD_AUTH_RATE_LIMIT_MAX, windowSeconds: e.HERALD_RATE_LIMIT_WINDOW_SECONDS, redisPrefix: e.HERALD_RATE_LIMIT_REDIS_PREFIX },
+    loginThrottle: { freeAttempts: e.HERALD_LOGIN_FREE_ATTEMPTS, maxBackoffSeconds: e.HERALD_LOGIN_BACKOFF_MAX_SECONDS },
     redisUrl: e.REDIS_URL,
     apiKeyCacheSeconds: e.HERALD_API_KEY_CACHE_SECONDS,
     invitationTtlSeconds: e.HERALD_INVITATION_TTL_SECONDS,
     passwordResetTtlSeconds: e.HERALD_PASSWORD_RESET_TTL_SECONDS,
     logLevel: e.HERALD_LOG_LEVEL,
     trustProxy: e.HERALD_TRUST_PROXY,
+    metrics: { token: e.HERALD_METRICS_TOKEN, port: e.HERALD_METRICS_PORT, host: e.HERALD_METRICS_HOST },
     shutdownTimeoutSeconds: e.HERALD_SHUTDOWN_TIMEOUT_SECONDS,
     sandbox: e.HERALD_SANDBOX,
     smtpUrl: e.HERALD_SMTP_URL,

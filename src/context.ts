@@ -1,7 +1,9 @@
 // The one composition root: config in, every service out. Tests pass `overrides` to swap pieces.
 import pino, { type Logger } from 'pino';
+import type { Redis } from 'ioredis';
 import type { Config } from './config.ts';
 import { openDatabase, type Database } from './db/client.ts';
+import { logSafeError } from './db/log-safe.ts';
 import { resolveSecrets, type Secrets } from './secrets.ts';
 import { PlanCatalog } from './auth/plans.ts';
 import { CreditService } from './auth/credits.ts';
@@ -15,6 +17,7 @@ import { InvitationService } from './auth/invitations.ts';
 import { PasswordResetService } from './auth/password-reset.ts';
 import { WorkspaceDeletion } from './auth/workspace-deletion.ts';
 import { StorageQuota } from './media/quota.ts';
+import { LoginThrottle } from './auth/login-throttle.ts';
 import { UsageService } from './auth/usage.ts';
 import { SecretBox } from './crypto.ts';
 import { createLocks, type Locks } from './db/locks.ts';
@@ -77,6 +80,10 @@ export interface AppContext {
   invitations: InvitationService;
   passwordReset: PasswordResetService;
   workspaceDeletion: WorkspaceDeletion;
+  /** Per-account throttle of password guessing (sign-in, password reset, OAuth sign-in). */
+  loginThrottle: LoginThrottle;
+  /** Shared counters (rate limits, sign-in throttle) when REDIS_URL is set. */
+  redis: Redis | undefined;
   usage: UsageService;
   box: SecretBox;
   locks: Locks;
@@ -150,6 +157,8 @@ export function createLogger(config: Pick<Config, 'logLevel'>, destination?: pin
     level: config.logLevel,
     redact: { paths: REDACT_PATHS, censor: '[redacted]' },
     serializers: {
+      // Database errors carry query parameters (hashes, tokens); they are logged without them.
+      err: (err: unknown) => pino.stdSerializers.err(logSafeError(err) as Error),
       req: (req: { method: string; url: string; hostname?: string; ip?: string; id?: string }) => ({
         method: req.method,
         url: scrubUrl(req.url),
@@ -186,6 +195,14 @@ export async function createContext(config: Config, overrides: ContextOverrides 
   const auth = new Authenticator(apiKeys, sessions, workspaces, plans, { seconds: config.apiKeyCacheSeconds, now: clock });
   const quota = new StorageQuota(db, plans, clock);
   const usage = new UsageService(plans, credits, workspaces, quota, clock);
+  // ioredis is loaded only when configured; it connects on first use (CLI commands never touch it).
+  const redis = config.redisUrl ? new (await import('ioredis')).Redis(config.redisUrl, { maxRetriesPerRequest: 1, lazyConnect: true }) : undefined;
+  const loginThrottle = new LoginThrottle({
+    ...config.loginThrottle,
+    now: clock,
+    redis,
+    redisPrefix: `${config.rateLimit.redisPrefix}throttle:`,
+  });
   const box = new SecretBox(secrets.encryptionKey);
   const locks = createLocks(database);
   const http = new PlatformHttp({
@@ -274,6 +291,8 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     invitations,
     passwordReset,
     workspaceDeletion,
+    loginThrottle,
+    redis,
     usage,
     box,
     locks,
@@ -307,6 +326,9 @@ export async function createContext(config: Config, overrides: ContextOverrides 
       await passwordReset.settled();
       await database.close();
       await http.close();
+      // A client that never connected has nothing to flush: quit() would connect just to say goodbye.
+      if (redis?.status === 'wait') redis.disconnect();
+      else await redis?.quit().catch(() => {});
     },
   };
 }

@@ -8,6 +8,7 @@ export type ErrorCode =
   | 'APIKEY_REVOKED'
   | 'APIKEY_EXPIRED'
   | 'APIKEY_RATE_LIMIT'
+  | 'too_many_attempts'
   | 'forbidden'
   | 'scope_denied'
   | 'plan_required'
@@ -26,6 +27,7 @@ const STATUS: Record<ErrorCode, number> = {
   APIKEY_REVOKED: 401,
   APIKEY_EXPIRED: 401,
   APIKEY_RATE_LIMIT: 429,
+  too_many_attempts: 429,
   forbidden: 403,
   scope_denied: 403,
   plan_required: 403,
@@ -46,6 +48,33 @@ export interface FieldError {
 
 export type Detail = string | Record<string, unknown> | FieldError[];
 
+// Error messages quote what the client sent ('…'); a megabyte of it must not come back whole.
+const ECHO_MAX = 100;
+const MESSAGE_MAX = 1000;
+const QUOTED = /'([^']{101,})'|"([^"]{101,})"/g;
+
+function cut(s: string, max: number): string {
+  if (s.length <= max) return s;
+  // Never split a surrogate pair.
+  const end = /[\uD800-\uDBFF]/.test(s[max - 1] ?? '') ? max - 1 : max;
+  return `${s.slice(0, end)}…`;
+}
+
+/** Shortens every quoted value in a message to 100 characters, and the whole message to 1000. */
+export function capEchoes(text: string): string {
+  const quoted = text.replace(QUOTED, (_m, single: string | undefined, double: string | undefined) =>
+    single !== undefined ? `'${cut(single, ECHO_MAX)}'` : `"${cut(double!, ECHO_MAX)}"`,
+  );
+  return cut(quoted, MESSAGE_MAX);
+}
+
+function capDeep(v: unknown, depth = 0): unknown {
+  if (typeof v === 'string') return capEchoes(v);
+  if (depth > 8 || v === null || typeof v !== 'object') return v;
+  if (Array.isArray(v)) return v.map((x) => capDeep(x, depth + 1));
+  return Object.fromEntries(Object.entries(v).map(([k, x]) => [cut(k, ECHO_MAX), capDeep(x, depth + 1)]));
+}
+
 export class AppError extends Error {
   readonly code: ErrorCode;
   readonly status: number;
@@ -61,11 +90,12 @@ export class AppError extends Error {
     this.status = STATUS[code];
     this.detail = detail;
     this.headers = opts.headers ?? {};
-    this.retryable = opts.retryable ?? (code === 'APIKEY_RATE_LIMIT' || code === 'internal');
+    this.retryable = opts.retryable ?? (code === 'APIKEY_RATE_LIMIT' || code === 'too_many_attempts' || code === 'internal');
   }
 
+  /** The wire body. Every error response is built here, so this is where echoed input is capped. */
   body(): { detail: Detail } {
-    return { detail: this.detail };
+    return { detail: capDeep(this.detail) as Detail };
   }
 }
 

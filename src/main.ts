@@ -1,24 +1,39 @@
 // Starts the HTTP server over a context, and stops it gracefully on SIGTERM/SIGINT.
+import { resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from './config.ts';
 import { createContext, type AppContext, type ContextOverrides } from './context.ts';
 import { buildApp } from './transports/rest/app.ts';
+import { listenMetrics, type MetricsListener } from './transports/rest/metrics.ts';
 import { schedulerReadiness } from './scheduling/readiness.ts';
 
 export interface Running {
   ctx: AppContext;
   app: FastifyInstance;
   url: string;
+  /** Where /metrics is served when it has a listener of its own (HERALD_METRICS_PORT). */
+  metricsUrl: string | undefined;
   stop(): Promise<void>;
 }
 
 export async function startServer(config: Config, overrides: ContextOverrides = {}): Promise<Running> {
   const ctx = await createContext(config, overrides);
-  let app: FastifyInstance;
+  let app: FastifyInstance | undefined;
+  let metricsListener: MetricsListener | undefined;
   try {
     app = await buildApp(ctx, { defaultMetrics: true });
-    await app.listen({ port: config.port, host: config.host });
+    // Fastify logs a line per network interface; `herald serve` writes one line of its own instead.
+    const level = app.log.level;
+    app.log.level = 'warn';
+    try {
+      await app.listen({ port: config.port, host: config.host });
+    } finally {
+      app.log.level = level;
+    }
+    const m = config.metrics;
+    if (m.port !== undefined) metricsListener = await listenMetrics(app.heraldMetrics.registry, { host: m.host, port: m.port, token: m.token });
   } catch (err) {
+    await app?.close();
     await ctx.close();
     throw err;
   }
@@ -43,11 +58,39 @@ export async function startServer(config: Config, overrides: ContextOverrides = 
   const stop = () =>
     (stopping ??= (async () => {
       clearInterval(sweeper);
+      await metricsListener?.close();
       // close() stops accepting connections and waits for in-flight requests to finish.
       await app.close();
       await ctx.close();
     })());
-  return { ctx, app, url, stop };
+  return { ctx, app, url, metricsUrl: metricsListener?.url, stop };
+}
+
+/** The one start-up line: where to connect, where the docs are, where the data lives, sandbox on or off. */
+export function startupLine(config: Config, running: Pick<Running, 'url' | 'metricsUrl'>): string {
+  // A wildcard bind is reachable locally as localhost; that is the address to print.
+  const url = running.url.replace(/\/\/(0\.0\.0\.0|\[::\])(?=:)/, '//localhost');
+  let data = `data ${resolve(config.dataDir)}`;
+  if (config.databaseUrl) {
+    // Host, port and database only: never the user or password.
+    const db = new URL(config.databaseUrl);
+    data = `database PostgreSQL at ${db.host}${db.pathname.length > 1 ? db.pathname : ''}`;
+  }
+  const metrics = running.metricsUrl ? ` · metrics ${running.metricsUrl}` : '';
+  return `Herald listening on ${url} · API docs ${url}/docs · ${data} · sandbox ${config.sandbox ? 'on' : 'off'}${metrics}`;
+}
+
+const LISTEN_ERRORS: Record<string, string> = {
+  EADDRINUSE: 'the port is already in use (stop the other process or set PORT)',
+  EACCES: 'permission denied (ports below 1024 need privileges; set PORT)',
+  EADDRNOTAVAIL: 'the address is not available on this machine (check HOST)',
+};
+
+/** A listen failure as one line, or undefined for other errors. */
+export function listenFailure(err: unknown): string | undefined {
+  const e = err as { code?: string; syscall?: string; address?: string; port?: number };
+  const why = e.syscall === 'listen' && e.code ? LISTEN_ERRORS[e.code] : undefined;
+  return why ? `cannot listen on ${e.address ?? '?'}:${e.port ?? '?'}: ${why}` : undefined;
 }
 
 export function stopOnSignals(running: Running, timeoutSeconds: number): void {

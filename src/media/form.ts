@@ -2,6 +2,7 @@
 // a temp file. Nothing of a failed or truncated request is left behind.
 import type { Readable } from 'node:stream';
 import { AppError } from '../errors.ts';
+import { assertUsableStrings } from '../input-strings.ts';
 import { TooLargeError, type TempFiles } from './temp.ts';
 
 /** The part shapes @fastify/multipart yields, narrowed to what is used here. */
@@ -56,6 +57,7 @@ export async function readForm(parts: AsyncIterable<FormPart>, opts: ReadFormOpt
         if (typeof part.value !== 'string') {
           throw new AppError('validation', [{ loc: ['body', part.fieldname], msg: 'Expected a text field.', type: 'string_type' }]);
         }
+        assertUsableStrings({ [part.fieldname]: part.value }, ['body']);
         if (form.fields.has(part.fieldname)) {
           throw new AppError('validation', [{ loc: ['body', part.fieldname], msg: 'Field given more than once.', type: 'duplicate' }]);
         }
@@ -65,6 +67,7 @@ export async function readForm(parts: AsyncIterable<FormPart>, opts: ReadFormOpt
       }
       let limit: number;
       try {
+        assertUsableStrings({ [part.fieldname]: { filename: part.filename } }, ['body']);
         limit = opts.onFile(part.fieldname, form);
       } catch (err) {
         // Not read at all: the rest of the request is abandoned (the route closes the connection).

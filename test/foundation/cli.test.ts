@@ -4,7 +4,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { createServer } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.ts';
+import { startupLine } from '../../src/main.ts';
 
 const run = promisify(execFile);
 const CLI = join(import.meta.dirname, '../../src/cli.ts');
@@ -31,7 +34,7 @@ async function waitFor(url: string, timeoutMs = 60_000): Promise<void> {
 }
 
 describe('herald CLI (embedded PGlite)', () => {
-  it('creates users, keys and plans, and refuses a second process on a held data directory', { timeout: 180_000 }, async () => {
+  it('creates users, keys and plans, and refuses a second process on a held data directory', { timeout: 300_000 }, async () => {
     const dir = mkdtempSync(join(tmpdir(), 'herald-cli-'));
     dirs.push(dir);
     const created = await run(process.execPath, [CLI, 'user', 'create', '--email', 'ops@example.test', '--password', 'operator pass', '--workspace', 'Ops'], { env: env(dir) });
@@ -39,11 +42,19 @@ describe('herald CLI (embedded PGlite)', () => {
     expect(user).toMatchObject({ email: 'ops@example.test', is_admin: true });
 
     const port = 20_000 + Math.floor(Math.random() * 20_000);
-    const server = spawn(process.execPath, [CLI, 'serve'], { env: env(dir, { PORT: String(port), HOST: '127.0.0.1' }), stdio: ['ignore', 'pipe', 'pipe'] });
+    const server = spawn(process.execPath, [CLI, 'serve'], { env: env(dir, { PORT: String(port), HOST: '127.0.0.1', HERALD_LOG_LEVEL: 'info' }), stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
+    let stdout = '';
     server.stderr.on('data', (d) => (stderr += d));
+    server.stdout.on('data', (d) => (stdout += d));
     try {
       await waitFor(`http://127.0.0.1:${port}/healthz`);
+      // One start-up line: where to connect, the docs, the data directory, the sandbox.
+      const until = Date.now() + 120_000;
+      while (!stdout.includes('Herald listening') && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+      const startup = stdout.split('\n').filter((l) => /listening/i.test(l));
+      expect(startup).toHaveLength(1);
+      expect(JSON.parse(startup[0]!).msg).toBe(`Herald listening on http://127.0.0.1:${port} · API docs http://127.0.0.1:${port}/docs · data ${dir} · sandbox off`);
       // The database is held by the server: a second process refuses with a clear message.
       const second = await run(process.execPath, [CLI, 'migrate'], { env: env(dir) }).catch((e: { code: number; stderr: string }) => e);
       expect((second as { code: number }).code).toBe(1);
@@ -70,6 +81,27 @@ describe('herald CLI (embedded PGlite)', () => {
     // After a clean shutdown the lock is released and the CLI works directly again.
     const listed = await run(process.execPath, [CLI, 'key', 'create', '--workspace', '00000000-0000-4000-8000-000000000000'], { env: env(dir) }).catch((e: { stderr: string }) => e);
     expect((listed as { stderr: string }).stderr ?? '').not.toMatch(/in use by another/);
+  });
+
+  it('a busy port is one line on stderr and a non-zero exit', { timeout: 240_000 }, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'herald-cli-'));
+    dirs.push(dir);
+    const holder = createServer();
+    await new Promise<void>((r) => holder.listen(0, '127.0.0.1', r));
+    const port = (holder.address() as { port: number }).port;
+    try {
+      const res = await run(process.execPath, [CLI, 'serve'], { env: env(dir, { PORT: String(port), HOST: '127.0.0.1' }) }).catch((e: { code: number; stderr: string }) => e);
+      expect((res as { code: number }).code).toBe(1);
+      expect((res as { stderr: string }).stderr).toBe(`herald: cannot listen on 127.0.0.1:${port}: the port is already in use (stop the other process or set PORT)\n`);
+    } finally {
+      holder.close();
+    }
+  });
+
+  it('names PostgreSQL by host and database in the start-up line, never the password', () => {
+    const config = loadConfig({ DATABASE_URL: 'postgres://herald:s3cret-pw@db.internal:5433/herald', HERALD_SANDBOX: '1' });
+    const line = startupLine(config, { url: 'http://0.0.0.0:8080', metricsUrl: 'http://127.0.0.1:9464/metrics' });
+    expect(line).toBe('Herald listening on http://localhost:8080 · API docs http://localhost:8080/docs · database PostgreSQL at db.internal:5433/herald · sandbox on · metrics http://127.0.0.1:9464/metrics');
   });
 
   it('fails before listening on invalid configuration, naming the variable', async () => {

@@ -1,24 +1,17 @@
 // Secrets never reach the logs: passwords, key secrets and session tokens, whatever the route does.
-import { Writable } from 'node:stream';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
-import { createContext, createLogger } from '../../src/context.ts';
+import { createContext } from '../../src/context.ts';
 import { openDatabase } from '../../src/db/client.ts';
 import { buildApp } from '../../src/transports/rest/app.ts';
+import { captureLogs } from '../helpers/log-capture.ts';
 
 describe('logging', () => {
   it('writes request logs without passwords, API key secrets or tokens', async () => {
-    const lines: string[] = [];
-    const sink = new Writable({
-      write(chunk, _enc, cb) {
-        lines.push(String(chunk));
-        cb();
-      },
-    });
-    const logger = createLogger({ logLevel: 'trace' }, sink);
+    const { logger, lines } = captureLogs('trace');
     const dir = mkdtempSync(join(tmpdir(), 'herald-log-'));
     const config = loadConfig({ HERALD_DATA_DIR: dir });
     const ctx = await createContext(config, { logger, database: await openDatabase({ dataDir: dir, memory: true }) });

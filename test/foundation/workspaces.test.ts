@@ -160,7 +160,8 @@ describe('/openapi.json', () => {
       const op = doc.paths[path]?.[method];
       expect(op, `${method} ${path}`).toBeDefined();
       expect(op.summary, `${method} ${path}`).toEqual(expect.any(String));
-      expect(Object.keys(op.responses).sort(), `${method} ${path}`).toEqual(codes);
+      // At least these: the shared ones every route gets (429, 500…) come on top (openapi.test.ts).
+      expect(Object.keys(op.responses), `${method} ${path}`).toEqual(expect.arrayContaining(codes));
     }
   });
 });

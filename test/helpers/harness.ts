@@ -79,6 +79,8 @@ export async function createHarness(opts: HarnessOptions = {}): Promise<Harness>
     ...(opts.sandbox ? { HERALD_SANDBOX: '1' } : {}),
     HERALD_LOG_LEVEL: 'silent',
     HERALD_API_KEY_CACHE_SECONDS: '0',
+    // Suites sign up many users from one address; rate-limit tests set their own budget.
+    HERALD_AUTH_RATE_LIMIT_MAX: '100000',
     HERALD_PLANS_FILE: plansFile,
     ...(testDb ? { DATABASE_URL: testDb.url } : {}),
     ...opts.env,

@@ -1,6 +1,7 @@
 // The one access mechanism. Every route declares `config.access`; this plugin authenticates in
-// onRequest (so a caller without credentials gets 401 before any body validation) and applies the
-// plan feature and platform-scope checks in preHandler, once the body is parsed.
+// onRequest (so a caller without credentials gets 401 before any body validation), charges the
+// request to its rate budget (rate-limit.ts: failed authentications included) and applies the plan
+// feature and platform-scope checks in preHandler, once the body is parsed.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { AppContext } from '../../context.ts';
@@ -9,9 +10,17 @@ import { credentialsFrom } from '../../auth/authenticate.ts';
 import type { Feature } from '../../auth/plans.ts';
 import { assertPlatformsAllowed, assertRouteAllowed } from '../../auth/scopes.ts';
 import { AppError } from '../../errors.ts';
+import type { Budget, Charge } from './rate-limit.ts';
 
 export type Access =
-  | { kind: 'public' }
+  /**
+   * No credential. Budget: the client address's general budget (default); `auth` for sign-in and
+   * account-recovery routes (a smaller per-address budget, HERALD_AUTH_RATE_LIMIT_MAX); `none` for
+   * health checks and metrics.
+   */
+  | { kind: 'public'; budget?: Budget }
+  /** The network simulators (sandbox mode): they answer as the networks do, outside Herald's rules. */
+  | { kind: 'simulator' }
   | { kind: 'user' }
   | { kind: 'admin' }
   | {
@@ -46,33 +55,55 @@ export function userOf(req: FastifyRequest): UserPrincipal {
 }
 
 // Routes registered by plugins rather than by Herald's route files: the API reference page, and the
-// network simulators (mounted only in sandbox mode; they answer as the networks do, without Herald auth).
-const PLUGIN_PREFIXES = ['/docs', '/sandbox/'];
+// network simulators (mounted only in sandbox mode).
+const SIMULATOR_PREFIX = '/sandbox/';
 
-export const accessPlugin = fp(async (app: FastifyInstance, opts: { ctx: AppContext }) => {
+/** The rate budget a route spends when its caller is anonymous or failed to authenticate. */
+function budgetOf(access: Access | undefined): Budget {
+  if (!access) return 'general'; // unmatched URLs (404) count too: scanning is not free
+  if (access.kind === 'simulator') return 'none';
+  return access.kind === 'public' ? (access.budget ?? 'general') : 'general';
+}
+
+export const accessPlugin = fp(async (app: FastifyInstance, opts: { ctx: AppContext; charge: Charge }) => {
   const { auth } = opts.ctx;
+  const { charge } = opts;
 
   app.addHook('onRoute', (route) => {
     if (route.config?.access) return;
-    if (PLUGIN_PREFIXES.some((p) => route.url.startsWith(p)) || route.method === 'HEAD') {
+    if (route.url.startsWith(SIMULATOR_PREFIX)) {
+      route.config = { ...route.config, access: { kind: 'simulator' } };
+    } else if (route.url.startsWith('/docs') || route.method === 'HEAD') {
       route.config = { ...route.config, access: { kind: 'public' } };
-      return;
+    } else {
+      throw new Error(`Route ${String(route.method)} ${route.url} declares no access rule`);
     }
-    throw new Error(`Route ${String(route.method)} ${route.url} declares no access rule`);
   });
 
-  app.addHook('onRequest', async (req) => {
+  app.addHook('onRequest', async (req, reply) => {
     const access = req.routeOptions.config.access;
-    if (!access || access.kind === 'public') return;
+    if (!access || access.kind === 'public' || access.kind === 'simulator') {
+      await charge(req, reply, budgetOf(access));
+      return;
+    }
     const creds = credentialsFrom(req.headers);
+    let who: Principal | UserPrincipal;
+    try {
+      who = access.kind === 'workspace' ? await auth.workspace(creds) : await auth.user(creds);
+    } catch (err) {
+      // A failed authentication spends the address's budget, so guessing keys is limited too.
+      await charge(req, reply, 'general');
+      throw err;
+    }
+    await charge(req, reply, 'general', who);
     if (access.kind === 'user' || access.kind === 'admin') {
-      req.userPrincipal = await auth.user(creds);
+      req.userPrincipal = who as UserPrincipal;
       if (access.kind === 'admin' && !req.userPrincipal.user.isAdmin) {
         throw new AppError('forbidden', 'Administrator access required.');
       }
       return;
     }
-    const principal = await auth.workspace(creds);
+    const principal = who as Principal;
     req.principal = principal;
     assertRouteAllowed(principal.scope, { postsRead: access.postsRead ?? false });
     if (access.feature) opts.ctx.plans.assertFeature(principal.planId, access.feature);

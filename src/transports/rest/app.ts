@@ -1,16 +1,18 @@
 // Builds the Fastify application over an AppContext. Routes are thin: parse → service → shape.
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
-import { AppError } from '../../errors.ts';
+import { fastifyTrustProxy } from '../../trust-proxy.ts';
 import { accessPlugin } from './access.ts';
-import { installErrorHandling } from './errors.ts';
-import { installMetrics } from './metrics.ts';
-import { credentialsFrom } from '../../auth/authenticate.ts';
+import { installRateLimits } from './rate-limit.ts';
+import { openApiTransform, openApiTransformObject } from './openapi.ts';
+import { invalidStrings } from '../../input-strings.ts';
+import { validationError } from '../../errors.ts';
+import { clientErrorHandler, frameworkErrors, installErrorHandling } from './errors.ts';
+import { installMetrics, type HttpMetrics } from './metrics.ts';
 import { authRoutes } from './routes/auth.ts';
 import { workspaceRoutes } from './routes/workspaces.ts';
 import { workspaceMemberRoutes } from './routes/workspace-members.ts';
@@ -24,6 +26,13 @@ import { scheduledPostRoutes } from './routes/scheduled-posts.ts';
 import { mediaRoutes } from './routes/media.ts';
 import { storageRoutes } from './routes/storage.ts';
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The app's metrics registry, for a separate metrics listener (main.ts). */
+    heraldMetrics: HttpMetrics;
+  }
+}
+
 export interface BuildOptions {
   /** Process-level metrics (event loop, memory); off in tests that build many apps. */
   defaultMetrics?: boolean;
@@ -32,14 +41,15 @@ export interface BuildOptions {
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
-const UNLIMITED_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
 
 export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promise<FastifyInstance> {
   const app: FastifyInstance = Fastify({
     loggerInstance: ctx.logger as FastifyBaseLogger,
-    trustProxy: ctx.config.trustProxy,
+    trustProxy: fastifyTrustProxy(ctx.config.trustProxy),
     routerOptions: { ignoreTrailingSlash: true },
     bodyLimit: 10 * 1024 * 1024,
+    frameworkErrors,
+    clientErrorHandler,
     // Honour a proxy's request id when it is well-formed; otherwise mint one.
     genReqId: (req) => {
       const incoming = req.headers['x-request-id'];
@@ -47,6 +57,8 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
     },
   });
   opts.configure?.(app);
+  // JSON only: a text/plain body would otherwise reach the schemas as a string ("expected object").
+  app.removeContentTypeParser('text/plain');
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.addHook('onRequest', async (req, reply) => {
@@ -54,29 +66,9 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   });
   installErrorHandling(app);
   const metrics = installMetrics(app, { defaultMetrics: opts.defaultMetrics ?? false });
+  app.decorate('heraldMetrics', metrics);
 
-  // ioredis is loaded only when a shared rate-limit store is configured.
-  const redis = ctx.config.redisUrl ? new (await import('ioredis')).Redis(ctx.config.redisUrl, { maxRetriesPerRequest: 1, lazyConnect: false }) : undefined;
-  if (redis) app.addHook('onClose', async () => void (await redis.quit().catch(() => {})));
-  await app.register(rateLimit, {
-    global: true,
-    max: ctx.config.rateLimit.max,
-    timeWindow: ctx.config.rateLimit.windowSeconds * 1000,
-    enableDraftSpec: true,
-    ...(redis ? { redis, nameSpace: ctx.config.rateLimit.redisPrefix } : {}),
-    allowList: (req) => UNLIMITED_PATHS.has(req.url.split('?')[0] ?? ''),
-    // Budgets are per credential (hashed: raw secrets are never used as store keys); anonymous calls by address.
-    keyGenerator: (req) => {
-      const { token } = credentialsFrom(req.headers);
-      return token ? `k:${createHash('sha256').update(token).digest('base64url')}` : `ip:${req.ip}`;
-    },
-    errorResponseBuilder: (_req, context) =>
-      new AppError(
-        'APIKEY_RATE_LIMIT',
-        { error: 'APIKEY_RATE_LIMIT', message: 'API key rate limit exceeded.' },
-        { headers: { 'retry-after': String(Math.ceil(context.ttl / 1000)) } },
-      ),
-  });
+  const charge = await installRateLimits(app, ctx);
 
   await app.register(swagger, {
     openapi: {
@@ -89,10 +81,18 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
         },
       },
     },
-    transform: jsonSchemaTransform,
+    transform: openApiTransform,
+    transformObject: openApiTransformObject,
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
-  await app.register(accessPlugin, { ctx });
+  await app.register(accessPlugin, { ctx, charge });
+  // One check of every parsed input, ahead of each route's schema: NUL and unpaired surrogates are a
+  // 422 wherever they appear (multipart fields are checked as they are read, in media/form.ts).
+  app.addHook('preValidation', async (req) => {
+    if (req.routeOptions.config.access?.kind === 'simulator') return;
+    const errors = [...invalidStrings(req.params, ['path']), ...invalidStrings(req.query, ['query']), ...invalidStrings(req.body, ['body'])];
+    if (errors.length) throw validationError(errors);
+  });
 
   await app.register(opsRoutes, { ctx, metrics });
   await app.register(authRoutes, { ctx });
@@ -110,19 +110,15 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   if (ctx.config.sandbox) {
     const { sandboxPlugin } = await import('../../sandbox/index.ts');
     // The simulators answer as the networks do, with their own error bodies, and are not rate limited.
-    await app.register(async (sandbox) => {
-      sandbox.addHook('onRoute', (route) => {
-        route.config = { ...route.config, rateLimit: false } as typeof route.config;
-      });
-      await sandbox.register(sandboxPlugin, {
-        prefix: '/sandbox',
-        publicUrl: ctx.config.publicUrl,
-        now: ctx.clock,
-        describeRequest: async (platform, state) => {
-          const name = await ctx.connections.workspaceNameForState(platform, state);
-          return name === null ? null : `the Herald workspace "${name}"`;
-        },
-      });
+    // The simulators answer as the networks do, outside Herald's rules (access kind 'simulator').
+    await app.register(sandboxPlugin, {
+      prefix: '/sandbox',
+      publicUrl: ctx.config.publicUrl,
+      now: ctx.clock,
+      describeRequest: async (platform, state) => {
+        const name = await ctx.connections.workspaceNameForState(platform, state);
+        return name === null ? null : `the Herald workspace "${name}"`;
+      },
     });
   }
   return app;

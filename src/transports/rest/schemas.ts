@@ -30,17 +30,5 @@ export const workspaceIdParams = z.object({ workspace_id: z.uuid() });
 export const workspaceSecurity: Record<string, string[]>[] = [{ ApiKey: [] }, { Bearer: [] }];
 export const userSecurity: Record<string, string[]>[] = [{ Bearer: [] }];
 
-const ERROR_MEANING: Record<number, string> = {
-  400: 'Bad request: {"detail": "<why>"}',
-  401: 'Not authenticated, or the session was revoked or has expired',
-  403: 'Forbidden: not a member or owner of the workspace, an API key on a session-only route, or a plan limit ({"detail": {"error": ...}})',
-  404: 'Not found',
-  409: 'Conflict with the current state: {"detail": "<why>"}',
-  413: 'Too large',
-  422: 'Validation error: {"detail": [{"loc": [...], "msg": "...", "type": "..."}]}',
-};
-
-/** OpenAPI entries for the error answers a route gives (all in the FastAPI {"detail": ...} shape). */
-export function errorResponses(...codes: (keyof typeof ERROR_MEANING)[]) {
-  return Object.fromEntries(codes.map((c) => [c, detailSchema.describe(ERROR_MEANING[c]!)]));
-}
+/** OpenAPI entries for the error answers a route gives beyond those its access rule implies. */
+export { errorResponses } from './openapi.ts';

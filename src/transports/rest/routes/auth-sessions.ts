@@ -13,7 +13,8 @@ const done = z.object({ success: z.boolean(), message: z.string() });
 export async function accountSessionRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const user = { access: { kind: 'user' as const } };
-  const open = { access: { kind: 'public' as const } };
+  // Account recovery spends the sign-in budget of the client address, like /auth/login.
+  const open = { access: { kind: 'public' as const, budget: 'auth' as const } };
 
   r.post(
     '/auth/logout',
@@ -55,11 +56,15 @@ export async function accountSessionRoutes(app: FastifyInstance, { ctx }: { ctx:
         description: 'Answers with a fresh session token: the one presented stops working too.',
         security: userSecurity,
         body: z.object({ current_password: z.string().min(1).max(256), new_password: password }),
-        response: { 200: sessionSchema, ...errorResponses(401, 422) },
+        response: { 200: sessionSchema, ...errorResponses(401, 422, 429) },
       },
     },
     async (req) => {
-      const changed = await ctx.accounts.changePassword(userOf(req).user, req.body.current_password, req.body.new_password);
+      const { user } = userOf(req);
+      // A stolen session must not become a way to guess the password: same backoff as sign-in.
+      await ctx.loginThrottle.attempt('password_change', user.id);
+      const changed = await ctx.accounts.changePassword(user, req.body.current_password, req.body.new_password);
+      await ctx.loginThrottle.succeeded('password_change', user.id);
       return { access_token: await ctx.sessions.issue(changed), token_type: 'bearer' as const, user: publicUser(changed) };
     },
   );

@@ -8,7 +8,6 @@ import { userOf } from '../access.ts';
 import { errorResponses, passwordSchema as password, sessionSchema, userSchema, userSecurity } from '../schemas.ts';
 import { accountSessionRoutes } from './auth-sessions.ts';
 
-
 export const signupBody = z.object({
   email: z.email().max(320),
   password,
@@ -29,7 +28,7 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
   r.post(
     '/auth/signup',
     {
-      config: { access: { kind: 'public' } },
+      config: { access: { kind: 'public', budget: 'auth' } },
       schema: {
         tags: ['auth'],
         summary: 'Create an account and its first workspace',
@@ -49,13 +48,16 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
   r.post(
     '/auth/login',
     {
-      config: { access: { kind: 'public' } },
-      schema: { tags: ['auth'], summary: 'Log in with email and password', body: loginBody, response: { 200: sessionSchema } },
+      config: { access: { kind: 'public', budget: 'auth' } },
+      schema: { tags: ['auth'], summary: 'Log in with email and password', body: loginBody, response: { 200: sessionSchema, ...errorResponses(401) } },
     },
     async (req) => {
+      // Counted per email whether or not it is registered, so the throttle reveals nothing either.
+      await ctx.loginThrottle.attempt('login', req.body.email);
       const user = await ctx.accounts.login(req.body.email, req.body.password);
       // One message for unknown email and wrong password alike.
       if (!user) throw new AppError('unauthorized', 'Incorrect email or password.');
+      await ctx.loginThrottle.succeeded('login', req.body.email);
       return { access_token: await ctx.sessions.issue(user), token_type: 'bearer' as const, user: publicUser(user) };
     },
   );

@@ -75,6 +75,13 @@ export async function mediaChunkRoutes(app: FastifyInstance, { ctx }: { ctx: App
         tags: ['media'],
         summary: 'Send one chunk (multipart: upload_id, chunk_number from 1, file); sending it again replaces it',
         consumes: ['multipart/form-data'],
+        documentedBody: {
+          'multipart/form-data': z.object({
+            upload_id: z.string().describe('From /media/storage/init'),
+            chunk_number: z.string().describe('1-based chunk number'),
+            file: z.file().describe('The chunk (at most 1 MiB)'),
+          }),
+        },
         security: workspaceSecurity,
         response: { 200: z.object({ success: z.boolean() }) },
       },

@@ -50,6 +50,17 @@ const jsonUpload = z.object({
   platform_user_id: z.string().max(200).optional(),
 });
 
+/** The multipart form of /media/upload, for the API reference (the route streams it: no schema validates it). */
+const uploadForm = z.object({
+  media_type: z.enum(UPLOAD_TYPES).describe('image, video, or images (2–35 images at once)'),
+  media: z.file().optional().describe('The file, with media_type image or video'),
+  images: z.array(z.file()).optional().describe('2–35 image files, with media_type=images (also accepted as images[])'),
+  media_url: z.string().optional().describe('Instead of a file: an HTTPS URL to import'),
+  image_urls: z.string().optional().describe('Instead of files: comma-separated HTTPS URLs (media_type=images)'),
+  platform: z.string().optional().describe('The network the media is for (checked against a key scope)'),
+  platform_user_id: z.string().optional().describe('The connected account it is for'),
+});
+
 const splitUrls = (v: string | string[] | undefined) => (Array.isArray(v) ? v : (v ?? '').split(',')).map((u) => u.trim()).filter(Boolean);
 
 /** Platforms a JSON body names, for the access hook (multipart fields are checked as they arrive). */
@@ -122,6 +133,7 @@ export async function mediaRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
           'multipart/form-data with media_type, media | media_url, images[] | image_urls, platform. ' +
           'application/json is accepted too, for URL imports ({media_type, media_url | image_urls, platform}).',
         consumes: ['multipart/form-data', 'application/json'],
+        documentedBody: { 'multipart/form-data': uploadForm, 'application/json': jsonUpload },
         security: workspaceSecurity,
         response: {
           200: z.union([

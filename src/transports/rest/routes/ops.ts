@@ -2,11 +2,13 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../../context.ts';
-import type { HttpMetrics } from '../metrics.ts';
+import { AppError } from '../../../errors.ts';
+import { METRICS_UNAUTHORIZED, metricsAuthorized, type HttpMetrics } from '../metrics.ts';
 
 export async function opsRoutes(app: FastifyInstance, { ctx, metrics }: { ctx: AppContext; metrics: HttpMetrics }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const pub = { access: { kind: 'public' as const }, rateLimit: false as const };
+  // Probes and scrapers are never rate limited.
+  const pub = { access: { kind: 'public' as const, budget: 'none' as const } };
 
   r.get(
     '/healthz',
@@ -23,7 +25,9 @@ export async function opsRoutes(app: FastifyInstance, { ctx, metrics }: { ctx: A
         summary: 'Readiness: database reachable, migrations current, workers progressing',
         response: {
           200: z.object({ status: z.enum(['ready', 'not_ready']), checks: z.array(z.object({ name: z.string(), ok: z.boolean(), detail: z.string().optional() })) }),
-          503: z.object({ status: z.enum(['ready', 'not_ready']), checks: z.array(z.object({ name: z.string(), ok: z.boolean(), detail: z.string().optional() })) }),
+          503: z
+            .object({ status: z.enum(['ready', 'not_ready']), checks: z.array(z.object({ name: z.string(), ok: z.boolean(), detail: z.string().optional() })) })
+            .describe('Not ready: at least one check failed'),
         },
       },
     },
@@ -35,10 +39,15 @@ export async function opsRoutes(app: FastifyInstance, { ctx, metrics }: { ctx: A
     },
   );
 
-  r.get('/metrics', { config: pub, schema: { tags: ['operations'], summary: 'Prometheus metrics', hide: true } }, async (_req, reply) => {
-    reply.header('content-type', metrics.registry.contentType);
-    return metrics.registry.metrics();
-  });
+  // With a listener of its own (main.ts), /metrics is not on the public port at all.
+  const { token, port } = ctx.config.metrics;
+  if (port === undefined) {
+    r.get('/metrics', { config: pub, schema: { tags: ['operations'], summary: 'Prometheus metrics', hide: true } }, async (req, reply) => {
+      if (!metricsAuthorized(req.headers, token)) throw new AppError('unauthorized', METRICS_UNAUTHORIZED.detail, { headers: { 'www-authenticate': 'Bearer' } });
+      reply.header('content-type', metrics.registry.contentType);
+      return metrics.registry.metrics();
+    });
+  }
 
   r.get('/openapi.json', { config: pub, schema: { hide: true } }, async () => app.swagger());
 }
