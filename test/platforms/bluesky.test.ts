@@ -77,7 +77,7 @@ describe('bluesky adapter (sandbox)', () => {
     expect(adapter.configured).toBe(true);
     expect(adapter.capabilities).toEqual({
       postTypes: ['text', 'video'],
-      text: { max: 300, unit: 'graphemes' },
+      text: { max: 300, unit: 'graphemes', maxBytes: 3000 },
       asyncProcessing: true,
     });
     expect(blueskyUrls({})).toEqual(BLUESKY_DEFAULT_URLS);
