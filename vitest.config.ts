@@ -4,14 +4,22 @@ import { defineConfig } from 'vitest/config';
 // so the tests run in an unusual one (+12:45/+13:45) unless TZ is already set. Test workers inherit it.
 process.env.TZ ||= 'Pacific/Chatham';
 
+// Suites that never open Herald's database: network adapters against their simulators, the simulators
+// themselves, media probing and storage. They form the `nodb` project, which CI runs once; the `db`
+// project is run on each database back end. test/helpers/harness.ts refuses to open a database in `nodb`.
+const NO_DB = ['test/platforms/**/*.test.ts', 'test/sandbox/**/*.test.ts', 'test/media/**/*.test.ts', 'test/foundation/scopes.test.ts', 'test/publishing/media-refs.test.ts'];
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     // Suites start real servers and databases; a loaded two-core machine needs room.
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
     maxWorkers: 2,
     globalSetup: ['test/helpers/global-setup.ts'],
+    projects: [
+      { extends: true, test: { name: 'db', include: ['test/**/*.test.ts'], exclude: NO_DB } },
+      { extends: true, test: { name: 'nodb', include: NO_DB, env: { HERALD_TEST_NO_DATABASE: '1' } } },
+    ],
   },
 });

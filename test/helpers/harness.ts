@@ -36,7 +36,15 @@ export interface TestUser {
   workspaceId: string;
 }
 
+/** Suites of the `nodb` project (vitest.config.ts) run on one back end only, so they must not open one. */
+function assertDatabaseAllowed(): void {
+  if (process.env.HERALD_TEST_NO_DATABASE) {
+    throw new Error('This suite is in the nodb project (vitest.config.ts NO_DB) but opens a database: move it to the db project.');
+  }
+}
+
 export async function createTestDatabaseUrl(): Promise<{ url: string; drop: () => Promise<void> } | undefined> {
+  assertDatabaseAllowed();
   const base = process.env.DATABASE_URL;
   if (!base) return undefined;
   const name = `herald_t_${randomBytes(6).toString('hex')}`;
