@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { CommonBody, NetworkContract } from '../platforms/contract.ts';
 import { id, postText, ref } from '../platforms/fields.ts';
 import type { PostType } from '../platforms/publishing.ts';
-import { isRealDateTime } from '../scheduling/time.ts';
+import { isRealDateTime } from '../date-time.ts';
 
 export { hasVisibleText, postText } from '../platforms/fields.ts';
 
