@@ -9,7 +9,9 @@ import { login, refresh, revoke } from './session.ts';
 import type { XrpcClient } from './xrpc.ts';
 import { trimBase } from './xrpc.ts';
 
-export { isAppPassword } from './app-password.ts';
+import { isAppPassword } from './app-password.ts';
+
+export { isAppPassword };
 export type { BlueskyProfileSlice } from './account.ts';
 export { jwtClaims } from './session.ts';
 export { BLUESKY_CAPABILITIES } from './limits.ts';
@@ -35,6 +37,15 @@ export const blueskyAdapter: AdapterFactory = (deps): PlatformAdapter => {
   const client: XrpcClient = { http: deps.http, clock: deps.clock, logger: deps.logger };
   const auth: AppPasswordAuth = {
     kind: 'app_password',
+    refusePassword: (value) =>
+      isAppPassword(value)
+        ? null
+        : 'This is not a Bluesky app password (format xxxx-xxxx-xxxx-xxxx). Create one in Bluesky under Settings → Privacy and security → App passwords; Herald never accepts your account password.',
+    // An account password shaped like an app password still yields a full-access session: refuse it.
+    refuseSession: (tokens) =>
+      tokens.scopes?.includes('com.atproto.access')
+        ? 'That is the account password, not an app password. Create an app password in Bluesky under Settings → Privacy and security → App passwords.'
+        : null,
     login: (p) => login(client, urls, p),
     refresh: (tokens) => refresh(client, urls.service, tokens),
     revoke: (tokens) => revoke(client, urls.service, tokens),

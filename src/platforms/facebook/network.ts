@@ -34,6 +34,7 @@ export const network = defineNetwork({
   media: FACEBOOK_MEDIA,
   override,
   mediaFields: { maps: ['facebook_page_images'] },
+  draftFields: (o) => ({ facebook_page_ids: o?.facebook_page_ids ?? null }),
   hosts: DEFAULT_URLS as unknown as Record<string, string>,
   adapter: facebookAdapter,
   plan({ postType, o, base, caption, requireMedia, media: mediaOf, ref, invalid, target }) {
