@@ -1,5 +1,6 @@
 // Bluesky (AT Protocol): app-password sessions on the account's own PDS, found through its DID document.
 import { defineNetwork } from '../contract.ts';
+import { resolveHosts } from '../hosts.ts';
 import { PLATFORM_NAMES } from '../slugs.ts';
 import type { AdapterFactory, AppPasswordAuth, PlatformAdapter } from '../types.ts';
 import { BLUESKY_CAPABILITIES, BLUESKY_MEDIA } from './limits.ts';
@@ -7,7 +8,6 @@ import { fetchAccount } from './account.ts';
 import { blueskyPublisher } from './publish.ts';
 import { login, refresh, revoke } from './session.ts';
 import type { XrpcClient } from './xrpc.ts';
-import { trimBase } from './xrpc.ts';
 
 import { isAppPassword } from './app-password.ts';
 
@@ -28,8 +28,7 @@ export const BLUESKY_DEFAULT_URLS = {
 export type BlueskyUrls = { -readonly [K in keyof typeof BLUESKY_DEFAULT_URLS]: string };
 
 export function blueskyUrls(configured: Record<string, string>): BlueskyUrls {
-  const pick = (key: keyof BlueskyUrls): string => trimBase(configured[key] || BLUESKY_DEFAULT_URLS[key]);
-  return { service: pick('service'), appView: pick('appView'), plc: pick('plc'), video: pick('video') };
+  return resolveHosts(BLUESKY_DEFAULT_URLS, configured);
 }
 
 export const blueskyAdapter: AdapterFactory = (deps): PlatformAdapter => {

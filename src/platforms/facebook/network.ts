@@ -35,7 +35,7 @@ export const network = defineNetwork({
   override,
   mediaFields: { maps: ['facebook_page_images'] },
   draftFields: (o) => ({ facebook_page_ids: o?.facebook_page_ids ?? null }),
-  hosts: DEFAULT_URLS as unknown as Record<string, string>,
+  hosts: DEFAULT_URLS,
   adapter: facebookAdapter,
   plan({ postType, o, base, caption, requireMedia, media: mediaOf, ref, invalid, target }) {
     const pages = o.facebook_page_ids ?? [];

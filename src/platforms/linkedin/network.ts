@@ -50,7 +50,7 @@ export const network = defineNetwork({
   topMedia: { either: ['linkedin_image'] },
   profileConnectionCount: true,
   draftFields: (o) => ({ linkedin_page_ids: o?.linkedin_page_ids ?? null }),
-  hosts: DEFAULT_URLS as unknown as Record<string, string>,
+  hosts: DEFAULT_URLS,
   adapter: linkedinAdapter,
   plan({ postType, body, o, base, caption, requireMedia, media: mediaOf, ref: refOf, target }) {
     const text = o.linkedin_text ?? base;
