@@ -43,7 +43,8 @@ import { SchedulingService } from './scheduling/service.ts';
 import { ScheduleWorker } from './scheduling/worker.ts';
 import { ScheduleQueue } from './scheduling/queue.ts';
 
-export type Clock = () => Date;
+import type { Clock } from './clock.ts';
+export type { Clock } from './clock.ts';
 
 /** Paths redacted from every log line: credentials must never be written out. */
 export const REDACT_PATHS = [

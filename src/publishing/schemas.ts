@@ -2,7 +2,7 @@
 // Every string, list and map is capped here, so no body Herald stores or lists can grow without bound;
 // each network's own text limits are checked later (plan.ts) with the message the interface gives.
 import { z } from 'zod';
-import { isRealDateTime } from '../scheduling/time.ts';
+import { isRealDateTime } from '../date-time.ts';
 
 /** Above every network's caption limit (Facebook: 63,206); the networks' own limits are checked in plan.ts. */
 const MAX_TEXT = 65_536;

@@ -21,7 +21,7 @@ beforeAll(async () => {
   await connect(h, u, 'bluesky');
   await connect(h, u, 'threads');
   // `herald serve` adds this check (src/main.ts); the harness builds the app without it.
-  h.ctx.readiness.push(schedulerReadiness(h.ctx));
+  h.ctx.readiness.push(schedulerReadiness({ store: h.ctx.scheduling.store, clock: h.ctx.clock, ...h.ctx.config.scheduling }));
 });
 afterAll(async () => h?.close());
 
