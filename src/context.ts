@@ -247,7 +247,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
   media.temp.sweep(24 * 3600 * 1000).catch(() => {});
   uploads.sweep().catch((err: unknown) => logger.warn({ err }, 'upload session sweep failed'));
   workspaceDeletion.sweep().catch((err: unknown) => logger.warn({ err }, 'sweep of deleted workspaces\' files failed'));
-  const drafts = new DraftService(db, clock);
+  const drafts = new DraftService(db, clock, platforms.overrideKeys);
   const publishing = new PublishingService({
     db,
     registry: platforms,
@@ -268,7 +268,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     sc.queue === 'pgboss'
       ? new ScheduleQueue(database, config.databaseUrl, logger.child({ component: 'queue' }), { batchSize: sc.batchSize, pollingIntervalSeconds: Math.max(sc.pollMs / 1000, 0.5), expireInSeconds: sc.leaseSeconds })
       : undefined;
-  const scheduling = new SchedulingService({ db, publishing, drafts, credits, connections: connectionStore, workspaces, clock, queue: scheduleQueue });
+  const scheduling = new SchedulingService({ db, publishing, drafts, credits, connections: connectionStore, workspaces, clock, registry: platforms, queue: scheduleQueue });
   publishing.scheduler = (p, postType, body, request) => scheduling.fromPublish(p, postType, body, request);
   const scheduleWorker = new ScheduleWorker(
     { db, store: scheduling.store, publishing, workspaces, connections: connectionStore, credits, clock, logger: logger.child({ component: 'scheduler' }), queue: scheduleQueue },

@@ -11,7 +11,7 @@ export interface FacebookUrls {
   ruploadBase: string;
 }
 
-const DEFAULT_URLS: FacebookUrls = {
+export const DEFAULT_URLS: FacebookUrls = {
   authBase: 'https://www.facebook.com',
   graphBase: 'https://graph.facebook.com',
   graphVideoBase: 'https://graph-video.facebook.com',

@@ -10,7 +10,7 @@ export interface InstagramUrls {
   graphBase: string;
 }
 
-const DEFAULT_URLS: InstagramUrls = {
+export const DEFAULT_URLS: InstagramUrls = {
   authBase: 'https://www.instagram.com',
   tokenBase: 'https://api.instagram.com',
   graphBase: 'https://graph.instagram.com',

@@ -12,7 +12,7 @@ export interface LinkedInUrls {
   apiBase: string;
 }
 
-const DEFAULT_URLS: LinkedInUrls = { authBase: 'https://www.linkedin.com', apiBase: 'https://api.linkedin.com' };
+export const DEFAULT_URLS: LinkedInUrls = { authBase: 'https://www.linkedin.com', apiBase: 'https://api.linkedin.com' };
 
 export function linkedinUrls(deps: AdapterDeps): LinkedInUrls {
   const out = { ...DEFAULT_URLS };

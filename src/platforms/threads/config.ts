@@ -9,7 +9,7 @@ export interface ThreadsUrls {
   graphBase: string;
 }
 
-const DEFAULT_URLS: ThreadsUrls = { authBase: 'https://threads.net', graphBase: 'https://graph.threads.net' };
+export const DEFAULT_URLS: ThreadsUrls = { authBase: 'https://threads.net', graphBase: 'https://graph.threads.net' };
 
 export function threadsUrls(deps: AdapterDeps): ThreadsUrls {
   const out = { ...DEFAULT_URLS };
