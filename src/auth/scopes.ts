@@ -1,6 +1,6 @@
 // A key's scope string, parsed once into an allowlist that every route checks the same way.
 import { AppError } from '../errors.ts';
-import { PLATFORMS, type Platform } from '../platforms/slugs.ts';
+import { PLATFORMS, SCOPE_ALIASES, type Platform } from '../platforms/slugs.ts';
 
 export { isPlatform, PLATFORMS, PLATFORM_NAMES, type Platform } from '../platforms/slugs.ts';
 
@@ -22,17 +22,18 @@ export class ScopeSyntaxError extends Error {}
 export function parseScope(raw: string | null | undefined, slugs: readonly string[] = PLATFORMS): Scope {
   const value = (raw ?? '').trim().toLowerCase();
   if (value === '' || value === 'full') return { ...fullScope(slugs), raw: value === '' ? '' : 'full' };
-  if (value === 'linkedin_only') return { raw: value, platforms: new Set(['linkedin']), readOnlyPosts: false };
-  if (value === 'linkedin_posts') return { raw: value, platforms: new Set(['linkedin']), readOnlyPosts: true };
+  const alias = Object.hasOwn(SCOPE_ALIASES, value) ? SCOPE_ALIASES[value] : undefined;
+  if (alias) return { raw: value, platforms: new Set(alias.platforms), readOnlyPosts: alias.readOnlyPosts };
+  const named = [...Object.keys(SCOPE_ALIASES), 'full'].join(', ');
   const parts = value.split(',').map((p) => p.trim());
   // An empty entry (" , , ", "linkedin,") is a mistake, never "no restriction": only '' and 'full' mean full access.
   if (parts.some((p) => p === '')) {
-    throw new ScopeSyntaxError(`The scope has an empty entry. Use linkedin_only, linkedin_posts, full, or a comma list of: ${slugs.join(', ')}`);
+    throw new ScopeSyntaxError(`The scope has an empty entry. Use ${named}, or a comma list of: ${slugs.join(', ')}`);
   }
   const unknown = parts.filter((p) => !slugs.includes(p));
   if (unknown.length) {
     throw new ScopeSyntaxError(
-      `Unknown platform(s) in scope: ${unknown.join(', ')}. Use linkedin_only, linkedin_posts, full, or a comma list of: ${slugs.join(', ')}`,
+      `Unknown platform(s) in scope: ${unknown.join(', ')}. Use ${named}, or a comma list of: ${slugs.join(', ')}`,
     );
   }
   return { raw: parts.join(','), platforms: new Set(parts as Platform[]), readOnlyPosts: false };

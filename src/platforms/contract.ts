@@ -115,6 +115,10 @@ export interface NetworkContract<S extends z.ZodObject = z.ZodObject> {
   /** The override's media fields (top-level ones: `topMedia`). */
   mediaFields?: MediaFields;
   topMedia?: MediaFields;
+  /** Summary fields a draft of this network shows beside its override object (e.g. linkedin_page_ids). */
+  draftFields?(override: Record<string, unknown> | undefined, body: CommonBody): Record<string, unknown>;
+  /** The profile slice also carries oauth_connection_count (how many accounts of the network are connected). */
+  profileConnectionCount?: boolean;
   /** The network's hosts by key, with the real network's base URLs (config and the sandbox override them). */
   hosts: Readonly<Record<string, string>>;
   /** The targets of one post for this network (one per destination), validated. */

@@ -2,6 +2,7 @@
 // in NETWORKS. Everything else (publishing, scheduling, connections, the sandbox) asks the registry.
 import type { Logger } from 'pino';
 import type { NetworkContract } from './contract.ts';
+import { resolveHosts } from './hosts.ts';
 import type { PlatformHttp } from './http.ts';
 import { network as bluesky } from './bluesky/index.ts';
 import { network as facebook } from './facebook/index.ts';
@@ -26,14 +27,6 @@ export interface NetworkConfig {
   clientSecret?: string | undefined;
   /** Base URLs by host key (HERALD_<NET>_<KEY>_URL); keys the contract does not declare are ignored. */
   urls: Record<string, string>;
-}
-
-/**
- * The one rule for hosts: each key the contract declares takes the configured URL when there is one,
- * else the real network's default; trailing slashes are dropped.
- */
-export function resolveHosts(contract: Pick<NetworkContract, 'hosts'>, configured: Readonly<Record<string, string>> = {}): Record<string, string> {
-  return Object.fromEntries(Object.entries(contract.hosts).map(([key, real]) => [key, (configured[key] || real).replace(/\/+$/, '')]));
 }
 
 export interface RegistryOptions {
@@ -92,7 +85,7 @@ export class PlatformRegistry extends Networks {
       this.networks.map((n) => {
         const factory = opts.factories?.[n.slug] ?? n.adapter;
         const c = opts.configs[n.slug];
-        const config: PlatformAppConfig = { clientId: c?.clientId, clientSecret: c?.clientSecret, urls: resolveHosts(n, c?.urls) };
+        const config: PlatformAppConfig = { clientId: c?.clientId, clientSecret: c?.clientSecret, urls: resolveHosts(n.hosts, c?.urls) };
         return [n.slug, factory({ http: opts.http, config, clock: opts.clock, logger: opts.logger.child({ platform: n.slug }) })];
       }),
     );

@@ -3,6 +3,7 @@ import type { Db } from '../db/client.ts';
 import { and, desc, eq, sql } from '../db/orm.ts';
 import { drafts } from '../db/schema-publishing.ts';
 import { notFound } from '../errors.ts';
+import type { NetworkContract } from '../platforms/contract.ts';
 import type { PostBody } from './schemas.ts';
 
 export type DraftRow = typeof drafts.$inferSelect;
@@ -15,10 +16,15 @@ export function narrowBody(body: PostBody, platform: string, overrideKeys: reado
   return out as PostBody;
 }
 
-export function draftToWire(d: DraftRow) {
-  const b = d.body as PostBody & Record<string, unknown>;
-  const pinterest = b.pinterest as { board_id?: string; pinterestBoardId?: string } | undefined;
-  const pages = (o: unknown, key: string) => (o as Record<string, unknown> | undefined)?.[key] ?? null;
+/** A draft as the interface shows it; each network adds its override object and its own summary fields (`draftFields`). */
+export function draftToWire(networks: readonly NetworkContract[], d: DraftRow) {
+  const b = d.body as PostBody;
+  const own: Record<string, unknown> = {};
+  for (const n of networks) {
+    const o = b[n.slug] as Record<string, unknown> | undefined;
+    Object.assign(own, n.draftFields?.(o, b));
+    if (n.override) own[n.slug] = o ?? null;
+  }
   return {
     id: d.id,
     platform: d.platform,
@@ -31,16 +37,7 @@ export function draftToWire(d: DraftRow) {
     image_ids: b.image_ids ?? null,
     video_id: b.video_id ?? null,
     video_url: b.video_url ?? null,
-    facebook_page_ids: pages(b.facebook, 'facebook_page_ids'),
-    linkedin_page_ids: pages(b.linkedin, 'linkedin_page_ids'),
-    pinterest_board_id: pinterest?.board_id ?? pinterest?.pinterestBoardId ?? b.board_id ?? null,
-    linkedin: b.linkedin ?? null,
-    facebook: b.facebook ?? null,
-    instagram: b.instagram ?? null,
-    threads: b.threads ?? null,
-    tiktok: b.tiktok ?? null,
-    youtube: b.youtube ?? null,
-    pinterest: b.pinterest ?? null,
+    ...own,
     post_data: b,
     created_at: d.createdAt.toISOString(),
     updated_at: d.updatedAt.toISOString(),

@@ -1,5 +1,6 @@
 // Bluesky (AT Protocol): app-password sessions on the account's own PDS, found through its DID document.
 import { defineNetwork } from '../contract.ts';
+import { resolveHosts } from '../hosts.ts';
 import { PLATFORM_NAMES } from '../slugs.ts';
 import type { AdapterFactory, AppPasswordAuth, PlatformAdapter } from '../types.ts';
 import { BLUESKY_CAPABILITIES, BLUESKY_MEDIA } from './limits.ts';
@@ -7,9 +8,10 @@ import { fetchAccount } from './account.ts';
 import { blueskyPublisher } from './publish.ts';
 import { login, refresh, revoke } from './session.ts';
 import type { XrpcClient } from './xrpc.ts';
-import { trimBase } from './xrpc.ts';
 
-export { isAppPassword } from './app-password.ts';
+import { isAppPassword } from './app-password.ts';
+
+export { isAppPassword };
 export type { BlueskyProfileSlice } from './account.ts';
 export { jwtClaims } from './session.ts';
 export { BLUESKY_CAPABILITIES } from './limits.ts';
@@ -26,8 +28,7 @@ export const BLUESKY_DEFAULT_URLS = {
 export type BlueskyUrls = { -readonly [K in keyof typeof BLUESKY_DEFAULT_URLS]: string };
 
 export function blueskyUrls(configured: Record<string, string>): BlueskyUrls {
-  const pick = (key: keyof BlueskyUrls): string => trimBase(configured[key] || BLUESKY_DEFAULT_URLS[key]);
-  return { service: pick('service'), appView: pick('appView'), plc: pick('plc'), video: pick('video') };
+  return resolveHosts(BLUESKY_DEFAULT_URLS, configured);
 }
 
 export const blueskyAdapter: AdapterFactory = (deps): PlatformAdapter => {
@@ -35,6 +36,15 @@ export const blueskyAdapter: AdapterFactory = (deps): PlatformAdapter => {
   const client: XrpcClient = { http: deps.http, clock: deps.clock, logger: deps.logger };
   const auth: AppPasswordAuth = {
     kind: 'app_password',
+    refusePassword: (value) =>
+      isAppPassword(value)
+        ? null
+        : 'This is not a Bluesky app password (format xxxx-xxxx-xxxx-xxxx). Create one in Bluesky under Settings → Privacy and security → App passwords; Herald never accepts your account password.',
+    // An account password shaped like an app password still yields a full-access session: refuse it.
+    refuseSession: (tokens) =>
+      tokens.scopes?.includes('com.atproto.access')
+        ? 'That is the account password, not an app password. Create an app password in Bluesky under Settings → Privacy and security → App passwords.'
+        : null,
     login: (p) => login(client, urls, p),
     refresh: (tokens) => refresh(client, urls.service, tokens),
     revoke: (tokens) => revoke(client, urls.service, tokens),

@@ -34,7 +34,8 @@ export const network = defineNetwork({
   media: FACEBOOK_MEDIA,
   override,
   mediaFields: { maps: ['facebook_page_images'] },
-  hosts: DEFAULT_URLS as unknown as Record<string, string>,
+  draftFields: (o) => ({ facebook_page_ids: o?.facebook_page_ids ?? null }),
+  hosts: DEFAULT_URLS,
   adapter: facebookAdapter,
   plan({ postType, o, base, caption, requireMedia, media: mediaOf, ref, invalid, target }) {
     const pages = o.facebook_page_ids ?? [];

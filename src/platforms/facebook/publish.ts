@@ -12,7 +12,7 @@ import { FACEBOOK_GRAPH_VERSION, facebookUrls, pageTokenKey } from './config.ts'
 import { facebookOk } from './errors.ts';
 import { FACEBOOK_CAPABILITIES } from './limits.ts';
 import { safeText } from '../errors.ts';
-import { required, str } from './meta-graph.ts';
+import { required, str } from '../meta/graph.ts';
 import { facebookVideos, videoSteps } from './media-upload.ts';
 
 const MAX_MESSAGE = FACEBOOK_CAPABILITIES.text!.max;

@@ -46,7 +46,7 @@ export const network = defineNetwork({
   media,
   override,
   mediaFields: { pairs: [['instagram_image_id', 'instagram_image_url']] },
-  hosts: DEFAULT_URLS as unknown as Record<string, string>,
+  hosts: DEFAULT_URLS,
   adapter: instagramAdapter,
   plan({ o, base, caption, requireMedia, media: mediaOf, target }) {
     const text = o.instagram_text ?? base;

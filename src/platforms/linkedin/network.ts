@@ -48,7 +48,9 @@ export const network = defineNetwork({
   topLevel: { image: { linkedin_image: ref.optional() } },
   mediaFields: { pairs: [['linkedin_image_id', 'linkedin_image_url'], ['image_id', 'image_url'], ['video_id', 'video_url']], maps: ['linkedin_page_images'] },
   topMedia: { either: ['linkedin_image'] },
-  hosts: DEFAULT_URLS as unknown as Record<string, string>,
+  profileConnectionCount: true,
+  draftFields: (o) => ({ linkedin_page_ids: o?.linkedin_page_ids ?? null }),
+  hosts: DEFAULT_URLS,
   adapter: linkedinAdapter,
   plan({ postType, body, o, base, caption, requireMedia, media: mediaOf, ref: refOf, target }) {
     const text = o.linkedin_text ?? base;

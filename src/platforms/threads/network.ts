@@ -46,7 +46,7 @@ export const network = defineNetwork({
   media,
   override,
   mediaFields: { pairs: [['threads_image_id', 'threads_image_url']] },
-  hosts: DEFAULT_URLS as unknown as Record<string, string>,
+  hosts: DEFAULT_URLS,
   adapter: threadsAdapter,
   plan({ o, base, caption, requireMedia, media: mediaOf, target }) {
     const text = o.threads_text ?? base;

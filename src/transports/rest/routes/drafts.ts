@@ -69,14 +69,14 @@ export async function draftRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       if (req.query.platform) assertPlatformsAllowed(p.scope, [req.query.platform]);
       const { rows, total } = await ctx.drafts.list(p.workspaceId, { platform: req.query.platform, platformUserId: req.query.platform_user_id, limit: req.query.limit, offset: req.query.offset });
       const visible = rows.filter((d) => p.scope.platforms.has(d.platform as never));
-      return { success: true, data: visible.map(draftToWire), total: visible.length === rows.length ? total : visible.length };
+      return { success: true, data: visible.map((d) => draftToWire(ctx.platforms.networks, d)), total: visible.length === rows.length ? total : visible.length };
     },
   );
 
   r.get(
     '/unified/drafts/:id',
     { config: { access }, schema: { tags: ['drafts'], summary: 'One draft', security: workspaceSecurity, params: idParams, response: { 200: ok.extend({ data: z.record(z.string(), z.unknown()) }) } } },
-    async (req) => ({ success: true, message: null, data: draftToWire((await owned(req)).draft) }),
+    async (req) => ({ success: true, message: null, data: draftToWire(ctx.platforms.networks, (await owned(req)).draft) }),
   );
 
   r.patch(
@@ -95,7 +95,7 @@ export async function draftRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       const body = narrowBody(mergeEdit(draft.body as Record<string, unknown>, edit) as PostBody, draft.platform, ctx.platforms.overrideKeys);
       const { imported } = await ctx.publishing.prepareDrafts(p, type, body);
       const row = await ctx.drafts.update(p.workspaceId, draft.id, { body: withImportedMedia(ctx.platforms.networks, body, imported), postType: type });
-      return { success: true, message: 'Draft updated', data: draftToWire(row) };
+      return { success: true, message: 'Draft updated', data: draftToWire(ctx.platforms.networks, row) };
     },
   );
 
