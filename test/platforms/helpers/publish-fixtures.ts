@@ -63,8 +63,8 @@ export function fixtureMedia(
 
 /** Thrown by a MemoryJournal right after recording its crash step: the worker "dies" with the step durable. */
 export class SimulatedCrash extends Error {
-  constructor(step: string) {
-    super(`simulated crash after journaling ${step}`);
+  constructor(step: string, when: 'after journaling' | 'instead of journaling' | 'at' = 'after journaling') {
+    super(`simulated crash ${when} ${step}`);
     this.name = 'SimulatedCrash';
   }
 }
@@ -75,6 +75,11 @@ export interface MemoryJournal extends Journal {
   readonly log: [string, string][];
   /** Crash right after the next record() of a step matching this (string equality or predicate); cleared once hit. */
   crashAfter: string | ((step: string) => boolean) | null;
+  /**
+   * Crash instead of the next record() of this step, which is then never durable: the network acted, but its answer
+   * was lost with the worker. Cleared once hit.
+   */
+  crashBefore: string | null;
 }
 
 export function memoryJournal(initial: Record<string, string> = {}): MemoryJournal {
@@ -82,7 +87,12 @@ export function memoryJournal(initial: Record<string, string> = {}): MemoryJourn
     steps: { ...initial },
     log: [],
     crashAfter: null,
+    crashBefore: null,
     record: async (step, value) => {
+      if (journal.crashBefore === step) {
+        journal.crashBefore = null;
+        throw new SimulatedCrash(step, 'instead of journaling');
+      }
       journal.steps[step] = value;
       journal.log.push([step, value]);
       const c = journal.crashAfter;
@@ -150,7 +160,7 @@ export function crashingAt(media: FixtureMedia, at: number): FixtureMedia {
     open: async (range) => {
       if (range?.start === at && !crashed) {
         crashed = true;
-        throw new SimulatedCrash(`opening bytes from ${at}`);
+        throw new SimulatedCrash(`opening bytes from ${at}`, 'at');
       }
       return media.open(range);
     },
