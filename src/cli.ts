@@ -4,7 +4,7 @@ import { ConfigError, loadConfig, type Config } from './config.ts';
 import { createContext, createLogger } from './context.ts';
 import { DataDirLockedError } from './db/lock.ts';
 import { listenFailure, startServer, startupLine, stopOnSignals } from './main.ts';
-import { startWorkerProcess, stopWorkerOnSignals } from './scheduling/process.ts';
+import { startWorkerProcess, stopWorkerOnSignals } from './worker-process.ts';
 
 const USAGE = `Usage: herald <command>
 

@@ -53,7 +53,7 @@ export async function startServer(config: Config, overrides: ContextOverrides = 
   // The queue also runs without the worker: this process still enqueues the wake-ups of the posts it schedules.
   if (ctx.scheduleQueue) await ctx.scheduleQueue.start().catch((err: unknown) => ctx.logger.error({ err }, 'job queue did not start; workers fall back to scanning'));
   if (config.scheduling.inProcessWorker) ctx.scheduleWorker.start();
-  ctx.readiness.push(schedulerReadiness(ctx));
+  ctx.readiness.push(schedulerReadiness({ store: ctx.scheduling.store, clock: ctx.clock, ...ctx.config.scheduling }));
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {

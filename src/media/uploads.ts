@@ -4,7 +4,7 @@ import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { Principal } from '../auth/authenticate.ts';
-import type { Clock } from '../context.ts';
+import type { Clock } from '../clock.ts';
 import type { Db } from '../db/client.ts';
 import { and, asc, eq, inArray, lt, sql } from '../db/orm.ts';
 import { uploadChunks, uploadSessions } from '../db/schema.ts';

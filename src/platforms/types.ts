@@ -2,7 +2,7 @@
 // in per call, base URLs and app credentials come from its config block, and every failure is a
 // PlatformError whose kind tells the caller what to do next.
 import type { Logger } from 'pino';
-import type { Platform } from '../auth/scopes.ts';
+import type { Platform } from './slugs.ts';
 import type { PlatformHttp } from './http.ts';
 import type { Publisher } from './publishing.ts';
 import { cleanMessage } from './error-text.ts';
@@ -101,6 +101,10 @@ export interface OAuth2Auth {
 
 export interface AppPasswordAuth {
   kind: 'app_password';
+  /** Why a value cannot be one of the network's app passwords (its format), or null. */
+  refusePassword?(appPassword: string): string | null;
+  /** Why a session that logged in is refused anyway (e.g. it came from the account password), or null. */
+  refuseSession?(tokens: TokenSet): string | null;
   login(p: { handle: string; appPassword: string }): Promise<TokenSet>;
   refresh(tokens: TokenSet): Promise<TokenSet>;
   revoke?(tokens: TokenSet): Promise<void>;

@@ -7,23 +7,30 @@ import type { Principal } from '../auth/authenticate.ts';
 import type { PostType } from '../platforms/publishing.ts';
 import { withImportedMedia } from './media-refs.ts';
 import type { DraftRef } from './results.ts';
+import type { NetworkContract } from '../platforms/contract.ts';
+import type { Networks } from '../platforms/registry.ts';
 import type { PostBody } from './schemas.ts';
 import type { PostValidator } from './validate.ts';
 
 export type DraftRow = typeof drafts.$inferSelect;
-const OVERRIDES = ['linkedin', 'facebook', 'instagram', 'threads', 'tiktok', 'youtube', 'pinterest'] as const;
 
-/** The body for one network: its own override only, no draft flags. */
-export function narrowBody(body: PostBody, platform: string): PostBody {
+/** The body for one network: its own override only (`overrideKeys`: the registry's), no draft flags. */
+export function narrowBody(body: PostBody, platform: string, overrideKeys: readonly string[]): PostBody {
   const { draft: _d, draft_platforms: _dp, ...rest } = body;
   const out: Record<string, unknown> = { ...rest, platforms: [platform] };
-  for (const k of OVERRIDES) if (k !== platform) delete out[k];
+  for (const k of overrideKeys) if (k !== platform) delete out[k];
   return out as PostBody;
 }
 
-export function draftToWire(d: DraftRow) {
-  const b = d.body as PostBody & Record<string, unknown>;
-  const pinterest = b.pinterest as { board_id?: string; pinterestBoardId?: string } | undefined;
+/** A draft as the interface shows it; each network adds its override object and its own summary fields (`draftFields`). */
+export function draftToWire(networks: readonly NetworkContract[], d: DraftRow) {
+  const b = d.body as PostBody;
+  const own: Record<string, unknown> = {};
+  for (const n of networks) {
+    const o = b[n.slug] as Record<string, unknown> | undefined;
+    Object.assign(own, n.draftFields?.(o, b));
+    if (n.override) own[n.slug] = o ?? null;
+  }
   return {
     id: d.id,
     platform: d.platform,
@@ -36,16 +43,7 @@ export function draftToWire(d: DraftRow) {
     image_ids: b.image_ids ?? null,
     video_id: b.video_id ?? null,
     video_url: b.video_url ?? null,
-    facebook_page_ids: b.facebook?.facebook_page_ids ?? null,
-    linkedin_page_ids: b.linkedin?.linkedin_page_ids ?? null,
-    pinterest_board_id: pinterest?.board_id ?? pinterest?.pinterestBoardId ?? b.board_id ?? null,
-    linkedin: b.linkedin ?? null,
-    facebook: b.facebook ?? null,
-    instagram: b.instagram ?? null,
-    threads: b.threads ?? null,
-    tiktok: b.tiktok ?? null,
-    youtube: b.youtube ?? null,
-    pinterest: b.pinterest ?? null,
+    ...own,
     post_data: b,
     created_at: d.createdAt.toISOString(),
     updated_at: d.updatedAt.toISOString(),
@@ -56,11 +54,13 @@ export class DraftService {
   readonly #db: Db;
   readonly #now: () => Date;
   readonly #validator: PostValidator;
+  readonly #networks: Pick<Networks, 'networks' | 'overrideKeys'>;
 
-  constructor(db: Db, now: () => Date, validator: PostValidator) {
+  constructor(db: Db, now: () => Date, validator: PostValidator, networks: Pick<Networks, 'networks' | 'overrideKeys'>) {
     this.#db = db;
     this.#now = now;
     this.#validator = validator;
+    this.#networks = networks;
   }
 
   /** POST /unified/drafts: checked as the post routes check `draft: true`, one draft per network. */
@@ -68,13 +68,13 @@ export class DraftService {
     const { targets, imported } = await this.#validator.prepareDrafts(p, postType, body);
     const platforms = [...new Set(targets.map((t) => t.platform))];
     // Drafts keep the library ids of the URLs imported above, so publishing them later downloads nothing.
-    return this.saveFromPost(p.workspaceId, postType, withImportedMedia(body, imported), platforms, null);
+    return this.saveFromPost(p.workspaceId, postType, withImportedMedia(this.#networks.networks, body, imported), platforms, null);
   }
 
   /** A draft's new body (already merged and narrowed), checked like at creation. */
   async edit(p: Principal, id: string, postType: PostType, body: PostBody): Promise<DraftRow> {
     const { imported } = await this.#validator.prepareDrafts(p, postType, body);
-    return this.update(p.workspaceId, id, { body: withImportedMedia(body, imported), postType });
+    return this.update(p.workspaceId, id, { body: withImportedMedia(this.#networks.networks, body, imported), postType });
   }
 
   async saveFromPost(workspaceId: string, postType: string, body: PostBody, platforms: string[], sourcePostId: string | null, tx: Db = this.#db): Promise<DraftRef[]> {
@@ -82,7 +82,7 @@ export class DraftService {
     for (const platform of platforms) {
       const [row] = await tx
         .insert(drafts)
-        .values({ workspaceId, platform, postType, body: narrowBody(body, platform), sourcePostId })
+        .values({ workspaceId, platform, postType, body: narrowBody(body, platform, this.#networks.overrideKeys), sourcePostId })
         .returning({ id: drafts.id });
       out.push({ platform, draft_id: row!.id, status: 'draft' });
     }

@@ -110,8 +110,8 @@ export class PublishingService {
       written = await this.#d.db.transaction((tx) =>
         writeSubmission(
           tx as unknown as Db,
-          { ledger: this.ledger, credits: this.#d.credits, drafts: this.#d.drafts, schedule: this.#d.schedule },
-          { p, postType, request: body, stored: withImportedMedia(body, imported), placed, draftPlatforms, scheduled, idempotency, requestHash: hash, displayName: (pl) => this.#d.registry.get(pl).displayName },
+          { ledger: this.ledger, credits: this.#d.credits, drafts: this.#d.drafts, schedule: this.#d.schedule, overrideKeys: this.#d.registry.overrideKeys },
+          { p, postType, request: body, stored: withImportedMedia(this.#d.registry.networks, body, imported), placed, draftPlatforms, scheduled, idempotency, requestHash: hash, displayName: (pl) => this.#d.registry.get(pl).displayName },
           {
             inTx: o.inTx,
             // Without a target to run, the answer is known before the commit.

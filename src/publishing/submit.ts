@@ -73,6 +73,8 @@ export interface SubmitWrites {
   credits: CreditService;
   drafts: DraftService;
   schedule: ScheduleWriter;
+  /** The registry's networks with an override object (a queue entry keeps only its own). */
+  overrideKeys: readonly string[];
 }
 
 const actorOf = (p: Principal) => (p.keyId ? `key:${p.keyId}` : `user:${p.user?.id}`);
@@ -105,7 +107,7 @@ export async function writeSubmission(
   const rows = post ? await writeTargets(tx, d.ledger, { postId: post.id, workspaceId: p.workspaceId, placed: s.placed, startNow: true, displayName: s.displayName }) : [];
   const entries = await d.schedule.add(
     tx,
-    [...s.scheduled].map(([platform, e]) => ({ workspaceId: p.workspaceId, platform, platformUserId: e.platformUserId, postType: s.postType, postData: storedBody(s.stored, platform), scheduledTime: e.at, actor })),
+    [...s.scheduled].map(([platform, e]) => ({ workspaceId: p.workspaceId, platform, platformUserId: e.platformUserId, postType: s.postType, postData: storedBody(s.stored, platform, d.overrideKeys), scheduledTime: e.at, actor })),
   );
   // Drafts keep the library ids of imported URLs, so publishing them later downloads nothing.
   const drafts = s.draftPlatforms.length ? await d.drafts.saveFromPost(p.workspaceId, s.postType, s.stored, s.draftPlatforms, post?.id ?? null, tx) : [];

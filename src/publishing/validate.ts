@@ -51,7 +51,7 @@ export class PostValidator {
   }
 
   async #check(p: Owner, postType: PostType, body: PostBody, o: PrepareOptions): Promise<Prepared> {
-    const targets = planTargets({ postType, body, textLimit: (pl) => this.#d.registry.get(pl).capabilities.text });
+    const targets = planTargets({ networks: this.#d.registry, postType, body });
     if (targets.some((t) => t.draft)) this.#d.plans.assertFeature(p.planId, 'drafts_enabled');
     if (targets.some((t) => t.scheduledTime && !t.draft)) {
       this.#d.plans.assertFeature(p.planId, 'scheduling_enabled');
@@ -60,7 +60,7 @@ export class PostValidator {
     const { media, imported } = await this.#resolveMedia(p, postType, targets, at);
     const checked = (m: MediaRef) => ({ row: media.get(idOf(m))!, field: m.field });
     for (const t of targets) {
-      if (!t.draft) checkMedia(t.platform, postType, t.media.map(checked), t.thumbnail && checked(t.thumbnail), at);
+      if (!t.draft) checkMedia(this.#d.registry.network(t.platform), postType, t.media.map(checked), t.thumbnail && checked(t.thumbnail), at);
     }
     return { targets, media, imported };
   }

@@ -16,6 +16,7 @@ import type { PublishingService } from '../publishing/service.ts';
 import { storedBody } from '../publishing/stored-body.ts';
 import type { ScheduledEntryRef } from '../publishing/submit.ts';
 import type { PostBody } from '../publishing/schemas.ts';
+import type { Networks } from '../platforms/registry.ts';
 import { ALLOWED_FROM, conflict, toWire, type ScheduledRow, type ScheduledStore } from './store.ts';
 import type { ScheduleQueue } from './queue.ts';
 import { parseScheduledTime, validTimeZone } from './time.ts';
@@ -28,6 +29,8 @@ export interface SchedulingDeps {
   workspaces: WorkspaceService;
   clock: () => Date;
   store: ScheduledStore;
+  /** The networks: override keys of stored bodies, body schemas of edits. */
+  registry: Pick<Networks, 'networks' | 'overrideKeys'>;
   /** Publishes one claimed row now (the worker's execute), for publish-now. */
   publishNow: (row: ScheduledRow) => Promise<void>;
   /** Wake-ups at each entry's time (pg-boss), sent after the rows are committed. */
@@ -98,7 +101,7 @@ export class SchedulingService {
     }
     const draft = await this.#d.drafts.get(p.workspaceId, draftId);
     assertPlatformsAllowed(p.scope, [draft.platform]);
-    const body = { ...storedBody(draft.body as PostBody, draft.platform), draft: false, scheduled_time: scheduledTime };
+    const body = { ...storedBody(draft.body as PostBody, draft.platform, this.#d.registry.overrideKeys), draft: false, scheduled_time: scheduledTime };
     return this.#d.publishing.submit(p, draft.postType as PostType, body, {
       idempotencyKey,
       replayChecked: true,
@@ -132,7 +135,7 @@ export class SchedulingService {
     const postType = input.post_type ?? (row.postType as PostType);
     // post_data is checked with the post routes' schema of the entry's post type (unknown keys dropped).
     const { edit, ignored } = input.post_data
-      ? parseEdit(postType, input.post_data, { platform: row.platform, what: 'scheduled post', refused: REFUSED_IN_POST_DATA }, ['body', 'post_data'])
+      ? parseEdit(this.#d.registry.networks, postType, input.post_data, { platform: row.platform, what: 'scheduled post', refused: REFUSED_IN_POST_DATA }, ['body', 'post_data'])
       : { edit: {}, ignored: [] };
     const editsContent = Object.keys(edit).length > 0;
     if (!editsContent && input.scheduled_time === undefined && input.post_type === undefined && input.status === undefined) {
@@ -149,11 +152,11 @@ export class SchedulingService {
     let postData = row.postData as PostBody;
     const edited = editsContent || input.post_type !== undefined;
     if (edited) {
-      const merged = storedBody({ ...mergeEdit(postData as Record<string, unknown>, edit), platforms: [row.platform] } as PostBody, row.platform);
+      const merged = storedBody({ ...mergeEdit(postData as Record<string, unknown>, edit), platforms: [row.platform] } as PostBody, row.platform, this.#d.registry.overrideKeys);
       // Validated like a post (limits, media, overrides) without the scheduled_time, which is checked above;
       // new media URLs are imported now and stored as library ids, like at creation.
       const { imported } = await this.#d.publishing.prepare(p, postType, merged, { at: ['body', 'post_data'] });
-      postData = withImportedMedia(merged, imported);
+      postData = withImportedMedia(this.#d.registry.networks, merged, imported);
     }
     const changes = [input.scheduled_time !== undefined ? `rescheduled to ${at.toISOString()}` : null, edited ? 'content edited' : null].filter(Boolean).join(', ') || 'updated';
     const moved = await this.store.transition(id, ALLOWED_FROM.edit, 'scheduled', changes, {

@@ -8,6 +8,7 @@ import { createServer } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { startupLine } from '../../src/main.ts';
+import { until } from '../helpers/poll.ts';
 
 const run = promisify(execFile);
 const CLI = join(import.meta.dirname, '../../src/cli.ts');
@@ -20,18 +21,8 @@ function env(dataDir: string, extra: Record<string, string> = {}) {
   return { ...rest, HERALD_DATA_DIR: dataDir, HERALD_LOG_LEVEL: 'warn', ...extra };
 }
 
-async function waitFor(url: string, timeoutMs = 60_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      /* not yet listening */
-    }
-    if (Date.now() > until) throw new Error(`${url} did not come up`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
+/** Until the server answers `url` with a 2xx (it refuses connections while starting). */
+const upAt = (url: string) => until(() => fetch(url).then((r) => r.ok, () => false), { timeoutMs: 60_000, intervalMs: 200 });
 
 describe('herald CLI (embedded PGlite)', () => {
   it('creates users, keys and plans, and refuses a second process on a held data directory', { timeout: 300_000 }, async () => {
@@ -48,10 +39,9 @@ describe('herald CLI (embedded PGlite)', () => {
     server.stderr.on('data', (d) => (stderr += d));
     server.stdout.on('data', (d) => (stdout += d));
     try {
-      await waitFor(`http://127.0.0.1:${port}/healthz`);
+      await upAt(`http://127.0.0.1:${port}/healthz`);
       // One start-up line: where to connect, the docs, the data directory, the sandbox.
-      const until = Date.now() + 120_000;
-      while (!stdout.includes('Herald listening') && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+      await until(() => stdout.includes('Herald listening'), { timeoutMs: 120_000 });
       const startup = stdout.split('\n').filter((l) => /listening/i.test(l));
       expect(startup).toHaveLength(1);
       expect(JSON.parse(startup[0]!).msg).toBe(`Herald listening on http://127.0.0.1:${port} · API docs http://127.0.0.1:${port}/docs · data ${dir} · sandbox off`);

@@ -5,6 +5,7 @@ import { eq } from '../../src/db/orm.ts';
 import { media } from '../../src/db/schema.ts';
 import { asUser, createHarness, type Harness } from '../helpers/harness.ts';
 import { filesUnder, mediaDirs, multipart, png } from './helpers.ts';
+import { until } from '../helpers/poll.ts';
 
 let h: Harness;
 let port: number;
@@ -37,14 +38,6 @@ function readResponse(s: Socket, ms = 3000): Promise<string> {
 const head = (headers: Record<string, string>, length: number) =>
   `POST /media/upload HTTP/1.1\r\nHost: 127.0.0.1\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('')}Content-Length: ${length}\r\n\r\n`;
 
-async function waitFor(check: () => Promise<boolean> | boolean, ms = 5000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 describe('request body limits over HTTP', () => {
   it('refuses a 3 GB Content-Length with 413 before any of the body is sent', async () => {
     const u = await h.signup();
@@ -73,9 +66,9 @@ describe('request body limits over HTTP', () => {
     s.write(head({ ...asUser(u), ...headers }, payload.length));
     s.write(payload.subarray(0, Math.floor(payload.length / 2)));
     // Let the server start writing the file, then vanish.
-    await waitFor(() => filesUnder(mediaDirs(h).temp).length > 0).catch(() => {});
+    await until(() => filesUnder(mediaDirs(h).temp).length > 0).catch(() => {});
     s.destroy();
-    await waitFor(() => filesUnder(mediaDirs(h).temp).length === 0);
+    await until(() => filesUnder(mediaDirs(h).temp).length === 0);
     expect(await h.ctx.database.db.select().from(media).where(eq(media.workspaceId, u.workspaceId))).toEqual([]);
     expect(filesUnder(mediaDirs(h).objects).filter((f) => f.includes(u.workspaceId))).toEqual([]);
   });

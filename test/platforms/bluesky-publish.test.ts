@@ -10,8 +10,9 @@ import type { PublishMedia, PublishRequest, Publisher } from '../../src/platform
 import type { TokenSet } from '../../src/platforms/types.ts';
 import { sandboxBaseUrls } from '../../src/sandbox/index.ts';
 import { expectPlatformError } from './helpers/oauth-flow.ts';
-import { fixtureMedia, jpegImage, memoryJournal, mp4Video, SimulatedCrash, startPublishSandbox } from './helpers/publish-fixtures.ts';
-import type { PublishSandbox, SandboxRecord, SandboxSlice } from './helpers/publish-fixtures.ts';
+import { fixtureMedia, jpegImage, memoryJournal, mp4Video, SimulatedCrash , PUBLISH_PROCESSING_MS } from './helpers/publish-fixtures.ts';
+import { startSandbox } from '../helpers/sandbox.ts';
+import type { SandboxSlice, SandboxRecord, TestSandbox } from '../helpers/sandbox.ts';
 
 const POST = 'app.bsky.feed.post';
 const cut = (text: string, start: number, end: number) => Buffer.from(text).subarray(start, end).toString();
@@ -57,7 +58,7 @@ describe('bluesky facets', () => {
   });
 });
 
-let sb: PublishSandbox;
+let sb: TestSandbox;
 let publisher: Publisher;
 let tokens: TokenSet;
 
@@ -85,7 +86,7 @@ async function clip(bytes?: Buffer): Promise<PublishMedia> {
 const record = (post: SandboxRecord | undefined) => post?.record as Record<string, unknown>;
 
 beforeAll(async () => {
-  sb = await startPublishSandbox();
+  sb = await startSandbox({ processingMs: PUBLISH_PROCESSING_MS });
 });
 afterAll(() => sb.close());
 beforeEach(async () => {

@@ -4,11 +4,13 @@ import { facebookPublisher } from '../../src/platforms/facebook/publish.ts';
 import type { Journal, PublishRequest, Publisher } from '../../src/platforms/publishing.ts';
 import type { TokenSet } from '../../src/platforms/types.ts';
 import { connectThrough, expectPlatformError, sandboxDeps } from './helpers/oauth-flow.ts';
-import { calls, fixtureMedia, jpegImage, memoryJournal, mp4Video, pngImage, publisherOf, SimulatedCrash, startPublishSandbox } from './helpers/publish-fixtures.ts';
-import type { FixtureMedia, PublishSandbox } from './helpers/publish-fixtures.ts';
+import { fixtureMedia, jpegImage, memoryJournal, mp4Video, pngImage, publisherOf, SimulatedCrash , PUBLISH_PROCESSING_MS } from './helpers/publish-fixtures.ts';
+import type { FixtureMedia } from './helpers/publish-fixtures.ts';
+import { calls, startSandbox } from '../helpers/sandbox.ts';
+import type { TestSandbox } from '../helpers/sandbox.ts';
 
 const MB = 1024 * 1024;
-let sb: PublishSandbox;
+let sb: TestSandbox;
 let publisher: Publisher;
 let tokens: TokenSet;
 let pageA: string;
@@ -40,7 +42,7 @@ async function video(name: string, mdatBytes = 2048): Promise<FixtureMedia> {
 }
 
 beforeAll(async () => {
-  sb = await startPublishSandbox();
+  sb = await startSandbox({ processingMs: PUBLISH_PROCESSING_MS });
 });
 afterAll(() => sb.close());
 beforeEach(async () => {

@@ -2,11 +2,12 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FACEBOOK_GRAPH_VERSION, FACEBOOK_SCOPES, facebookAdapter, pageTokenKey } from '../../src/platforms/facebook/index.ts';
 import type { OAuth2Auth, PlatformAdapter, TokenSet } from '../../src/platforms/types.ts';
 import { SANDBOX_APPS, sandboxBaseUrls } from '../../src/sandbox/index.ts';
-import { approve, cannedDeps, expectPlatformError, sandboxDeps, startOAuthSandbox } from './helpers/oauth-flow.ts';
-import type { OAuthSandbox } from './helpers/oauth-flow.ts';
+import { approve, cannedDeps, expectPlatformError, sandboxDeps } from './helpers/oauth-flow.ts';
+import { startSandbox } from '../helpers/sandbox.ts';
+import type { TestSandbox } from '../helpers/sandbox.ts';
 
 const LONG_TTL = 5_183_944;
-let sb: OAuthSandbox;
+let sb: TestSandbox;
 let adapter: PlatformAdapter;
 let auth: OAuth2Auth;
 const redirectUri = (): string => sb.callback('facebook');
@@ -31,7 +32,7 @@ const canned = (status: number, body: unknown, headers: Record<string, string> =
   facebookAdapter(cannedDeps({ status, body, headers }));
 
 beforeAll(async () => {
-  sb = await startOAuthSandbox();
+  sb = await startSandbox();
 });
 afterAll(() => sb.close());
 beforeEach(async () => {

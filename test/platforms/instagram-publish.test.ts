@@ -6,10 +6,11 @@ import { instagramPublisher } from '../../src/platforms/instagram/publish.ts';
 import type { PublishMedia, PublishRequest, Publisher } from '../../src/platforms/publishing.ts';
 import type { TokenSet } from '../../src/platforms/types.ts';
 import { connectThrough, expectPlatformError, sandboxDeps } from './helpers/oauth-flow.ts';
-import { calls, fixtureMedia, jpegImage, memoryJournal, mp4Video, SimulatedCrash, startPublishSandbox } from './helpers/publish-fixtures.ts';
-import type { PublishSandbox } from './helpers/publish-fixtures.ts';
+import { fixtureMedia, jpegImage, memoryJournal, mp4Video, SimulatedCrash , PUBLISH_PROCESSING_MS } from './helpers/publish-fixtures.ts';
+import { calls, startSandbox } from '../helpers/sandbox.ts';
+import type { TestSandbox } from '../helpers/sandbox.ts';
 
-let sb: PublishSandbox;
+let sb: TestSandbox;
 let publisher: Publisher;
 let tokens: TokenSet;
 let igUserId: string;
@@ -29,7 +30,7 @@ function request(over: Partial<PublishRequest>): PublishRequest {
 }
 
 beforeAll(async () => {
-  sb = await startPublishSandbox();
+  sb = await startSandbox({ processingMs: PUBLISH_PROCESSING_MS });
 });
 afterAll(() => sb.close());
 beforeEach(async () => {

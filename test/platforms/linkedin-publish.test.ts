@@ -3,10 +3,11 @@ import { escapeCommentary, LINKEDIN_VERSION, linkedinAdapter } from '../../src/p
 import type { Journal, PublishMedia, PublishRequest, Publisher } from '../../src/platforms/publishing.ts';
 import type { TokenSet } from '../../src/platforms/types.ts';
 import { connectThrough, expectPlatformError, sandboxDeps } from './helpers/oauth-flow.ts';
-import { calls, fixtureMedia, jpegImage, memoryJournal, mp4Video, pngImage, publisherOf, SimulatedCrash, startPublishSandbox } from './helpers/publish-fixtures.ts';
-import type { PublishSandbox } from './helpers/publish-fixtures.ts';
+import { fixtureMedia, jpegImage, memoryJournal, mp4Video, pngImage, publisherOf, SimulatedCrash , PUBLISH_PROCESSING_MS } from './helpers/publish-fixtures.ts';
+import { calls, startSandbox } from '../helpers/sandbox.ts';
+import type { TestSandbox } from '../helpers/sandbox.ts';
 
-let sb: PublishSandbox;
+let sb: TestSandbox;
 let publisher: Publisher;
 let tokens: TokenSet;
 let member: string;
@@ -36,7 +37,7 @@ async function image(name: string, altText?: string): Promise<PublishMedia & { o
 }
 
 beforeAll(async () => {
-  sb = await startPublishSandbox();
+  sb = await startSandbox({ processingMs: PUBLISH_PROCESSING_MS });
 });
 afterAll(() => sb.close());
 beforeEach(async () => {

@@ -3,12 +3,13 @@ import { configuredHttp } from '../helpers/platform-http.ts';
 import { LINKEDIN_SCOPES, linkedinAdapter } from '../../src/platforms/linkedin/index.ts';
 import type { OAuth2Auth, PlatformAdapter, TokenSet } from '../../src/platforms/types.ts';
 import { SANDBOX_APPS } from '../../src/sandbox/index.ts';
-import { approve, cannedDeps, expectPlatformError, sandboxDeps, startOAuthSandbox } from './helpers/oauth-flow.ts';
-import type { OAuthSandbox } from './helpers/oauth-flow.ts';
+import { approve, cannedDeps, expectPlatformError, sandboxDeps } from './helpers/oauth-flow.ts';
+import { startSandbox } from '../helpers/sandbox.ts';
+import type { TestSandbox } from '../helpers/sandbox.ts';
 
 const ACCESS_TTL = 5_184_000;
 const REFRESH_TTL = 31_536_000;
-let sb: OAuthSandbox;
+let sb: TestSandbox;
 let adapter: PlatformAdapter;
 let auth: OAuth2Auth;
 const redirectUri = (): string => sb.callback('linkedin');
@@ -26,7 +27,7 @@ const canned = (status: number, body: unknown, headers: Record<string, string> =
   linkedinAdapter(cannedDeps({ status, body, headers }));
 
 beforeAll(async () => {
-  sb = await startOAuthSandbox();
+  sb = await startSandbox();
 });
 afterAll(() => sb.close());
 beforeEach(async () => {

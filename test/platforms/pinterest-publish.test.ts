@@ -5,10 +5,12 @@ import { PINTEREST_STEPS, pinterestAdapter } from '../../src/platforms/pinterest
 import type { PublishRequest, Publisher } from '../../src/platforms/publishing.ts';
 import type { TokenSet } from '../../src/platforms/types.ts';
 import { connectThrough, expectPlatformError, sandboxDeps } from './helpers/oauth-flow.ts';
-import { calls, fixtureMedia, jpegImage, memoryJournal, mp4Video, pngImage, publisherOf, SimulatedCrash, startPublishSandbox } from './helpers/publish-fixtures.ts';
-import type { FixtureMedia, PublishSandbox, SandboxSlice } from './helpers/publish-fixtures.ts';
+import { fixtureMedia, jpegImage, memoryJournal, mp4Video, pngImage, publisherOf, SimulatedCrash , PUBLISH_PROCESSING_MS } from './helpers/publish-fixtures.ts';
+import type { FixtureMedia } from './helpers/publish-fixtures.ts';
+import { calls, startSandbox } from '../helpers/sandbox.ts';
+import type { SandboxSlice, TestSandbox } from '../helpers/sandbox.ts';
 
-let sb: PublishSandbox;
+let sb: TestSandbox;
 let publisher: Publisher;
 let tokens: TokenSet;
 let boardId: string;
@@ -40,7 +42,7 @@ async function video(name: string, mdatBytes = 200_000): Promise<FixtureMedia> {
 const permalink = (id: string | undefined): string => `https://www.pinterest.com/pin/${id}/`;
 
 beforeAll(async () => {
-  sb = await startPublishSandbox();
+  sb = await startSandbox({ processingMs: PUBLISH_PROCESSING_MS });
 });
 afterAll(() => sb.close());
 beforeEach(async () => {

@@ -1,11 +1,13 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { PINTEREST_CAPABILITIES, PINTEREST_SCOPES, pinterestAdapter } from '../../src/platforms/pinterest/index.ts';
 import type { OAuth2Auth, PlatformAdapter, TokenSet } from '../../src/platforms/types.ts';
-import { approve, cannedDeps, connectThrough, expectPlatformError, sandboxDeps, startOAuthSandbox } from './helpers/oauth-flow.ts';
-import type { Canned, OAuthSandbox } from './helpers/oauth-flow.ts';
+import { approve, cannedDeps, connectThrough, expectPlatformError, sandboxDeps } from './helpers/oauth-flow.ts';
+import type { Canned } from './helpers/oauth-flow.ts';
+import { startSandbox } from '../helpers/sandbox.ts';
+import type { TestSandbox } from '../helpers/sandbox.ts';
 
 const DAY = 86_400;
-let sb: OAuthSandbox;
+let sb: TestSandbox;
 let adapter: PlatformAdapter;
 let auth: OAuth2Auth;
 const redirectUri = (): string => sb.callback('pinterest');
@@ -18,7 +20,7 @@ const cannedAdapter = (answer: (url: URL, init: RequestInit) => Canned): Platfor
   pinterestAdapter(cannedDeps(answer, { clientId: '1', clientSecret: 's' }));
 
 beforeAll(async () => {
-  sb = await startOAuthSandbox();
+  sb = await startSandbox();
 });
 afterAll(() => sb.close());
 beforeEach(async () => {

@@ -6,10 +6,11 @@ import { threadsAdapter } from '../../src/platforms/threads/index.ts';
 import { threadsPublisher } from '../../src/platforms/threads/publish.ts';
 import type { TokenSet } from '../../src/platforms/types.ts';
 import { connectThrough, expectPlatformError, sandboxDeps } from './helpers/oauth-flow.ts';
-import { calls, fixtureMedia, jpegImage, memoryJournal, mp4Video, pngImage, SimulatedCrash, startPublishSandbox } from './helpers/publish-fixtures.ts';
-import type { PublishSandbox } from './helpers/publish-fixtures.ts';
+import { fixtureMedia, jpegImage, memoryJournal, mp4Video, pngImage, SimulatedCrash , PUBLISH_PROCESSING_MS } from './helpers/publish-fixtures.ts';
+import { calls, startSandbox } from '../helpers/sandbox.ts';
+import type { TestSandbox } from '../helpers/sandbox.ts';
 
-let sb: PublishSandbox;
+let sb: TestSandbox;
 let publisher: Publisher;
 let tokens: TokenSet;
 let userId: string;
@@ -41,7 +42,7 @@ function request(over: Partial<PublishRequest> = {}): PublishRequest {
 }
 
 beforeAll(async () => {
-  sb = await startPublishSandbox();
+  sb = await startSandbox({ processingMs: PUBLISH_PROCESSING_MS });
 });
 afterAll(() => sb.close());
 beforeEach(async () => {

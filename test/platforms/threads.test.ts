@@ -2,12 +2,14 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { THREADS_API_VERSION, THREADS_SCOPES, threadsAdapter } from '../../src/platforms/threads/index.ts';
 import type { OAuth2Auth, PlatformAdapter, TokenSet } from '../../src/platforms/types.ts';
 import { SANDBOX_APPS } from '../../src/sandbox/index.ts';
-import { approve, cannedDeps, connectThrough, expectPlatformError, sandboxDeps, startOAuthSandbox } from './helpers/oauth-flow.ts';
-import type { Canned, OAuthSandbox } from './helpers/oauth-flow.ts';
+import { approve, cannedDeps, connectThrough, expectPlatformError, sandboxDeps } from './helpers/oauth-flow.ts';
+import type { Canned } from './helpers/oauth-flow.ts';
+import { startSandbox } from '../helpers/sandbox.ts';
+import type { TestSandbox } from '../helpers/sandbox.ts';
 
 const LONG_TTL = 5_183_944;
 const DAY = 86_400;
-let sb: OAuthSandbox;
+let sb: TestSandbox;
 let adapter: PlatformAdapter;
 let auth: OAuth2Auth;
 const redirectUri = (): string => sb.callback('threads');
@@ -20,7 +22,7 @@ const canned = (routes: Record<string, Canned>): PlatformAdapter =>
   threadsAdapter(cannedDeps((url) => routes[url.pathname] ?? { status: 404, body: {} }, { clock: () => new Date(0) }));
 
 beforeAll(async () => {
-  sb = await startOAuthSandbox();
+  sb = await startSandbox();
 });
 afterAll(() => sb.close());
 beforeEach(async () => {

@@ -5,11 +5,13 @@ import { publicPostIds } from '../../src/platforms/tiktok/status.ts';
 import { chunkPlan, CHUNK_SIZE } from '../../src/platforms/tiktok/upload.ts';
 import type { TokenSet } from '../../src/platforms/types.ts';
 import { connectThrough, expectPlatformError, sandboxDeps } from './helpers/oauth-flow.ts';
-import { calls, crashingAt, droppingAt, fixtureMedia, jpegImage, memoryJournal, mp4Video, pngImage, publisherOf, SimulatedCrash, startPublishSandbox } from './helpers/publish-fixtures.ts';
-import type { FixtureMedia, PublishSandbox, SandboxSlice } from './helpers/publish-fixtures.ts';
+import { crashingAt, droppingAt, fixtureMedia, jpegImage, memoryJournal, mp4Video, pngImage, publisherOf, SimulatedCrash , PUBLISH_PROCESSING_MS } from './helpers/publish-fixtures.ts';
+import type { FixtureMedia } from './helpers/publish-fixtures.ts';
+import { calls, startSandbox } from '../helpers/sandbox.ts';
+import type { SandboxSlice, TestSandbox } from '../helpers/sandbox.ts';
 
 const MIB = 1024 * 1024;
-let sb: PublishSandbox;
+let sb: TestSandbox;
 let publisher: Publisher;
 let tokens: TokenSet;
 
@@ -35,7 +37,7 @@ async function photo(name: string): Promise<FixtureMedia> {
 }
 
 beforeAll(async () => {
-  sb = await startPublishSandbox();
+  sb = await startSandbox({ processingMs: PUBLISH_PROCESSING_MS });
 });
 afterAll(() => sb.close());
 beforeEach(async () => {

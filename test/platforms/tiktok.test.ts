@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { TIKTOK_CAPABILITIES, TIKTOK_SCOPES, tiktokAdapter } from '../../src/platforms/tiktok/index.ts';
 import type { PlatformAdapter, OAuth2Auth, TokenSet } from '../../src/platforms/types.ts';
-import { approve, cannedDeps, connectThrough, expectPlatformError, sandboxDeps, startOAuthSandbox } from './helpers/oauth-flow.ts';
-import type { OAuthSandbox } from './helpers/oauth-flow.ts';
+import { approve, cannedDeps, connectThrough, expectPlatformError, sandboxDeps } from './helpers/oauth-flow.ts';
+import { startSandbox } from '../helpers/sandbox.ts';
+import type { TestSandbox } from '../helpers/sandbox.ts';
 
-let sb: OAuthSandbox;
+let sb: TestSandbox;
 let adapter: PlatformAdapter;
 let auth: OAuth2Auth;
 const redirectUri = (): string => sb.callback('tiktok');
@@ -17,7 +18,7 @@ const cannedAdapter = (status: number, body: unknown, headers: Record<string, st
   tiktokAdapter(cannedDeps({ status, body, headers }, { clientId: 'ck' }));
 
 beforeAll(async () => {
-  sb = await startOAuthSandbox();
+  sb = await startSandbox();
 });
 afterAll(() => sb.close());
 beforeEach(async () => {

@@ -4,11 +4,13 @@ import type { OAuth2Auth, TokenSet } from '../../src/platforms/types.ts';
 import { YOUTUBE_STEPS, youtubeAdapter } from '../../src/platforms/youtube/index.ts';
 import { UPLOAD_CHUNK } from '../../src/platforms/youtube/upload.ts';
 import { connectThrough, expectPlatformError, sandboxDeps } from './helpers/oauth-flow.ts';
-import { calls, crashingAt, droppingAt, fixtureMedia, jpegImage, memoryJournal, mp4Video, publisherOf, SimulatedCrash, startPublishSandbox } from './helpers/publish-fixtures.ts';
-import type { FixtureMedia, PublishSandbox, SandboxSlice } from './helpers/publish-fixtures.ts';
+import { crashingAt, droppingAt, fixtureMedia, jpegImage, memoryJournal, mp4Video, publisherOf, SimulatedCrash , PUBLISH_PROCESSING_MS } from './helpers/publish-fixtures.ts';
+import type { FixtureMedia } from './helpers/publish-fixtures.ts';
+import { calls, startSandbox } from '../helpers/sandbox.ts';
+import type { SandboxSlice, TestSandbox } from '../helpers/sandbox.ts';
 
 const MIB = 1024 * 1024;
-let sb: PublishSandbox;
+let sb: TestSandbox;
 let publisher: Publisher;
 let tokens: TokenSet;
 let playlistId: string;
@@ -36,7 +38,7 @@ async function video(name: string, mdatBytes = 1000): Promise<FixtureMedia> {
 }
 
 beforeAll(async () => {
-  sb = await startPublishSandbox();
+  sb = await startSandbox({ processingMs: PUBLISH_PROCESSING_MS });
 });
 afterAll(() => sb.close());
 beforeEach(async () => {

@@ -2,10 +2,11 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { OAuth2Auth, PlatformAdapter, TokenSet } from '../../src/platforms/types.ts';
 import { secondsToQuotaReset } from '../../src/platforms/youtube/errors.ts';
 import { YOUTUBE_CAPABILITIES, YOUTUBE_SCOPES, youtubeAdapter } from '../../src/platforms/youtube/index.ts';
-import { approve, cannedDeps, connectThrough, expectPlatformError, pkcePair, sandboxDeps, startOAuthSandbox } from './helpers/oauth-flow.ts';
-import type { OAuthSandbox } from './helpers/oauth-flow.ts';
+import { approve, cannedDeps, connectThrough, expectPlatformError, pkcePair, sandboxDeps } from './helpers/oauth-flow.ts';
+import { startSandbox } from '../helpers/sandbox.ts';
+import type { TestSandbox } from '../helpers/sandbox.ts';
 
-let sb: OAuthSandbox;
+let sb: TestSandbox;
 let adapter: PlatformAdapter;
 let auth: OAuth2Auth;
 const redirectUri = (): string => sb.callback('youtube');
@@ -20,7 +21,7 @@ const cannedAdapter = (status: number, body: unknown, at = new Date('2026-11-21T
 const apiError = (code: number, reason: string) => ({ error: { code, message: `${reason} happened`, errors: [{ reason, domain: 'youtube.quota' }] } });
 
 beforeAll(async () => {
-  sb = await startOAuthSandbox();
+  sb = await startSandbox();
 });
 afterAll(() => sb.close());
 beforeEach(async () => {

@@ -1,9 +1,12 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { json, startSandbox, withQuery } from './helpers.ts';
-import type { Json, Sandbox } from './helpers.ts';
-import { configure, fixture, objects, poll, sendJson } from './publish-helpers.ts';
+import { json, withQuery } from './helpers.ts';
+import { startSandbox } from '../helpers/sandbox.ts';
+import type { Json } from './helpers.ts';
+import type { TestSandbox } from '../helpers/sandbox.ts';
+import { fixture, objects, sendJson } from './publish-helpers.ts';
+import { poll } from '../helpers/poll.ts';
 
-let sb: Sandbox;
+let sb: TestSandbox;
 let access = '';
 let did = '';
 const POST = 'app.bsky.feed.post';
@@ -30,7 +33,7 @@ beforeAll(async () => {
 afterAll(() => sb.close());
 beforeEach(async () => {
   await sb.reset();
-  await configure(sb, { processingMs: { bluesky: 40 } });
+  await sb.configure({ processingMs: { bluesky: 40 } });
   const session = await json(await sendJson(xrpc('com.atproto.server.createSession'), { identifier: 'alice.sandbox', password: 'abcd-ef12-gh34-ij56' }));
   access = String(session.accessJwt);
   did = String(session.did);

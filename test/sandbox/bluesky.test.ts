@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sandboxBaseUrls } from '../../src/sandbox/index.ts';
-import { bearer, json, startSandbox } from './helpers.ts';
-import type { Sandbox } from './helpers.ts';
+import { bearer, json } from './helpers.ts';
+import { startSandbox } from '../helpers/sandbox.ts';
+import type { TestSandbox } from '../helpers/sandbox.ts';
 
 const APP_PASSWORD = 'abcd-ef12-gh34-ij56';
-let sb: Sandbox;
+let sb: TestSandbox;
 
 const xrpc = (nsid: string) => sb.url('bluesky', `/xrpc/${nsid}`);
 

@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SANDBOX_APPS, sandboxBaseUrls } from '../../src/sandbox/index.ts';
-import { bearer, codeFrom, json, postForm, startSandbox, withQuery } from './helpers.ts';
-import type { Sandbox } from './helpers.ts';
+import { bearer, codeFrom, json, postForm, withQuery } from './helpers.ts';
+import { startSandbox } from '../helpers/sandbox.ts';
+import type { TestSandbox } from '../helpers/sandbox.ts';
 
 const li = SANDBOX_APPS.linkedin;
-let sb: Sandbox;
+let sb: TestSandbox;
 
 function linkedinAuthorize(extra: Record<string, string> = {}): string {
   return withQuery(sb.url('linkedin', '/oauth/v2/authorization'), {
@@ -119,11 +120,11 @@ describe('sandbox core', () => {
   });
 
   it('validates and lists faults; DELETE clears them', async () => {
-    expect((await sb.fault({ platform: 'myspace', operation: 'token', fault: 'rate_limit' })).status).toBe(400);
-    expect((await sb.fault({ platform: 'linkedin', operation: 'teleport', fault: 'rate_limit' })).status).toBe(400);
-    expect((await sb.fault({ platform: 'linkedin', operation: 'authorize', fault: 'revoke' })).status).toBe(400);
-    expect((await sb.fault({ platform: 'linkedin', operation: 'token', fault: 'melt' })).status).toBe(400);
-    expect((await sb.fault({ platform: 'linkedin', operation: 'authorize', fault: 'server_error', times: 3 })).status).toBe(201);
+    expect((await sb.control('POST', '_faults', { platform: 'myspace', operation: 'token', fault: 'rate_limit' })).status).toBe(400);
+    expect((await sb.control('POST', '_faults', { platform: 'linkedin', operation: 'teleport', fault: 'rate_limit' })).status).toBe(400);
+    expect((await sb.control('POST', '_faults', { platform: 'linkedin', operation: 'authorize', fault: 'revoke' })).status).toBe(400);
+    expect((await sb.control('POST', '_faults', { platform: 'linkedin', operation: 'token', fault: 'melt' })).status).toBe(400);
+    expect((await sb.control('POST', '_faults', { platform: 'linkedin', operation: 'authorize', fault: 'server_error', times: 3 })).status).toBe(201);
 
     const listed = await json(await fetch(`${sb.root}/_faults`));
     expect(listed.faults).toHaveLength(1);

@@ -1,9 +1,12 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { json, postForm, startSandbox } from './helpers.ts';
-import type { Json, Sandbox } from './helpers.ts';
-import { configure, connectFacebook, fixture, objects, poll, sendJson } from './publish-helpers.ts';
+import { json, postForm } from './helpers.ts';
+import { startSandbox } from '../helpers/sandbox.ts';
+import type { Json } from './helpers.ts';
+import type { TestSandbox } from '../helpers/sandbox.ts';
+import { connectFacebook, fixture, objects, sendJson } from './publish-helpers.ts';
+import { poll } from '../helpers/poll.ts';
 
-let sb: Sandbox;
+let sb: TestSandbox;
 const V = 'v21.0';
 const graph = (path: string) => sb.url('facebook', `/${V}${path}`);
 
@@ -27,7 +30,7 @@ beforeAll(async () => {
 afterAll(() => sb.close());
 beforeEach(async () => {
   await sb.reset();
-  await configure(sb, { processingMs: { facebook: 30 } });
+  await sb.configure({ processingMs: { facebook: 30 } });
 });
 
 describe('facebook pages publishing', () => {

@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SANDBOX_APPS } from '../../src/sandbox/index.ts';
-import { bearer, codeFrom, json, startSandbox, withQuery } from './helpers.ts';
-import type { Sandbox } from './helpers.ts';
+import { bearer, codeFrom, json, withQuery } from './helpers.ts';
+import { startSandbox } from '../helpers/sandbox.ts';
+import type { TestSandbox } from '../helpers/sandbox.ts';
 
 const app = SANDBOX_APPS.facebook;
 const V = 'v21.0';
 const SCOPES = 'pages_show_list,pages_manage_posts,pages_read_engagement,instagram_basic,instagram_content_publish,email';
-let sb: Sandbox;
+let sb: TestSandbox;
 
 function authorizeUrl(extra: Record<string, string> = {}): string {
   return withQuery(sb.url('facebook', `/${V}/dialog/oauth`), {
@@ -156,6 +157,6 @@ describe('facebook login', () => {
 
     await sb.fault({ platform: 'facebook', operation: 'profile', fault: 'revoke' });
     expect((await json(await me())).error).toMatchObject({ code: 190, error_subcode: 458 });
-    expect((await sb.fault({ platform: 'facebook', operation: 'refresh', fault: 'rate_limit' })).status).toBe(400);
+    expect((await sb.control('POST', '_faults', { platform: 'facebook', operation: 'refresh', fault: 'rate_limit' })).status).toBe(400);
   });
 });

@@ -1,9 +1,12 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { json, postForm, startSandbox, withQuery } from './helpers.ts';
-import type { Json, Sandbox } from './helpers.ts';
-import { configure, connectInstagram, objects, poll } from './publish-helpers.ts';
+import { json, postForm, withQuery } from './helpers.ts';
+import { startSandbox } from '../helpers/sandbox.ts';
+import type { Json } from './helpers.ts';
+import type { TestSandbox } from '../helpers/sandbox.ts';
+import { connectInstagram, objects } from './publish-helpers.ts';
+import { poll } from '../helpers/poll.ts';
 
-let sb: Sandbox;
+let sb: TestSandbox;
 const V = 'v21.0';
 let token = '';
 let igUserId = '';
@@ -21,13 +24,13 @@ beforeAll(async () => {
 afterAll(() => sb.close());
 beforeEach(async () => {
   await sb.reset();
-  await configure(sb, { processingMs: { instagram: 40 } });
+  await sb.configure({ processingMs: { instagram: 40 } });
   ({ token, igUserId } = await connectInstagram(sb));
 });
 
 describe('instagram publishing (Instagram Login)', () => {
   it('publishes an image container once FINISHED; the permalink uses a shortcode', async () => {
-    await configure(sb, { processingMs: { instagram: 300 } });
+    await sb.configure({ processingMs: { instagram: 300 } });
     const { id } = await create({ image_url: 'https://cdn.example.com/photo.jpg', caption: 'Fresh bread #bakery' });
     expect(String(id)).toMatch(/^1[78]\d{16}$/);
     expect(await statusOf(String(id))).toMatchObject({ status_code: 'IN_PROGRESS', id });
@@ -80,7 +83,7 @@ describe('instagram publishing (Instagram Login)', () => {
   });
 
   it('builds a carousel from finished children only and publishes it as one post', async () => {
-    await configure(sb, { processingMs: { instagram: 300 } });
+    await sb.configure({ processingMs: { instagram: 300 } });
     const a = await create({ image_url: 'https://cdn.example.com/1.jpg', is_carousel_item: 'true' });
     const b = await create({ media_type: 'VIDEO', video_url: 'https://cdn.example.com/2.mp4', is_carousel_item: 'true' });
     const early = await create({ media_type: 'CAROUSEL', children: `${String(a.id)},${String(b.id)}`, caption: 'Album' });
@@ -90,7 +93,7 @@ describe('instagram publishing (Instagram Login)', () => {
     expect(await create({ media_type: 'CAROUSEL', children: String(a.id) })).toMatchObject({ error: { error_subcode: 2207028 } });
     expect(await publish(String(a.id))).toMatchObject({ error: { code: 100 } });
 
-    await configure(sb, { processingMs: { instagram: 0 } });
+    await sb.configure({ processingMs: { instagram: 0 } });
     const album = await create({ media_type: 'CAROUSEL', children: `${String(a.id)},${String(b.id)}`, caption: 'Album' });
     expect(await statusOf(String(album.id))).toMatchObject({ status_code: 'FINISHED' });
     const media = await publish(String(album.id));
@@ -103,7 +106,7 @@ describe('instagram publishing (Instagram Login)', () => {
   });
 
   it('enforces the publishing quota and expires containers after 24 hours', async () => {
-    await configure(sb, { processingMs: { instagram: 0 }, publishLimits: { instagram: 2 } });
+    await sb.configure({ processingMs: { instagram: 0 }, publishLimits: { instagram: 2 } });
     for (let i = 0; i < 2; i++) expect((await publish(String((await create({ image_url: `https://cdn.example.com/${i}.jpg` })).id))).id).toBeDefined();
     const third = await create({ image_url: 'https://cdn.example.com/3.jpg' });
     expect(await publish(String(third.id))).toMatchObject({ error: { code: 9, error_subcode: 2207042 } });
@@ -120,7 +123,7 @@ describe('instagram publishing (Instagram Login)', () => {
   });
 
   it('injects faults on upload (containers), status and publish', async () => {
-    await configure(sb, { processingMs: { instagram: 0 } });
+    await sb.configure({ processingMs: { instagram: 0 } });
     await sb.fault({ platform: 'instagram', operation: 'upload', fault: 'server_error' });
     expect(await create({ image_url: 'https://cdn.example.com/a.jpg' })).toMatchObject({ error: { code: 2, is_transient: true } });
     const { id } = await create({ image_url: 'https://cdn.example.com/a.jpg' });

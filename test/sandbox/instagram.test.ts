@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SANDBOX_APPS } from '../../src/sandbox/index.ts';
-import { autoApprove, bearer, json, postForm, startSandbox, withQuery } from './helpers.ts';
-import type { Sandbox } from './helpers.ts';
+import { autoApprove, bearer, json, postForm, withQuery } from './helpers.ts';
+import { startSandbox } from '../helpers/sandbox.ts';
+import type { TestSandbox } from '../helpers/sandbox.ts';
 
 const app = SANDBOX_APPS.instagram;
-let sb: Sandbox;
+let sb: TestSandbox;
 
 function authorizeUrl(): string {
   return withQuery(sb.url('instagram', '/oauth/authorize'), {
@@ -101,6 +102,6 @@ describe('instagram login', () => {
     const token = await longLived();
     await sb.fault({ platform: 'instagram', operation: 'profile', fault: 'revoke' });
     expect((await json(await fetch(sb.url('instagram', '/v21.0/me'), bearer(token)))).error).toMatchObject({ code: 190 });
-    expect((await sb.fault({ platform: 'instagram', operation: 'revoke', fault: 'server_error' })).status).toBe(400);
+    expect((await sb.control('POST', '_faults', { platform: 'instagram', operation: 'revoke', fault: 'server_error' })).status).toBe(400);
   });
 });

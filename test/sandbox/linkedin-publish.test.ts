@@ -1,9 +1,12 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { json, startSandbox } from './helpers.ts';
-import type { Json, Sandbox } from './helpers.ts';
-import { configure, connectLinkedIn, fixture, objects, poll, sendJson } from './publish-helpers.ts';
+import { json } from './helpers.ts';
+import { startSandbox } from '../helpers/sandbox.ts';
+import type { Json } from './helpers.ts';
+import type { TestSandbox } from '../helpers/sandbox.ts';
+import { connectLinkedIn, fixture, objects, sendJson } from './publish-helpers.ts';
+import { poll } from '../helpers/poll.ts';
 
-let sb: Sandbox;
+let sb: TestSandbox;
 const VERSION = '202611';
 
 function rest(token: string, extra: Record<string, string> = {}): Record<string, string> {
@@ -43,7 +46,7 @@ beforeAll(async () => {
 afterAll(() => sb.close());
 beforeEach(async () => {
   await sb.reset();
-  await configure(sb, { processingMs: { linkedin: 30 } });
+  await sb.configure({ processingMs: { linkedin: 30 } });
 });
 
 describe('linkedin publishing', () => {
@@ -125,7 +128,7 @@ describe('linkedin publishing', () => {
   it('uploads an image, refuses it until AVAILABLE, then posts it; multi-image needs 2–20', async () => {
     const { access, orgs } = await connectLinkedIn(sb);
     const org = orgs[0] ?? '';
-    await configure(sb, { processingMs: { linkedin: 400 } });
+    await sb.configure({ processingMs: { linkedin: 400 } });
     const image = await uploadImage(access, org);
     expect(image).toMatch(/^urn:li:image:/);
     expect(await imageStatus(access, image)).toMatchObject({ status: 'PROCESSING', owner: org });
@@ -135,7 +138,7 @@ describe('linkedin publishing', () => {
     await poll(() => imageStatus(access, image), (s) => String(s.status) === 'AVAILABLE');
     expect((await post(access, postBody(org, 'pic', { content: { media: { id: image, altText: 'a cat' } } }))).status).toBe(201);
 
-    await configure(sb, { processingMs: { linkedin: 0 } });
+    await sb.configure({ processingMs: { linkedin: 0 } });
     const second = await uploadImage(access, org, fixture.png());
     const multi = await post(access, postBody(org, 'two', { content: { multiImage: { images: [{ id: image }, { id: second }] } } }));
     expect(multi.status).toBe(201);

@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SANDBOX_APPS } from '../../src/sandbox/index.ts';
-import { bearer, codeFrom, json, postForm, startSandbox, withQuery } from './helpers.ts';
-import type { Sandbox } from './helpers.ts';
+import { bearer, codeFrom, json, postForm, withQuery } from './helpers.ts';
+import { startSandbox } from '../helpers/sandbox.ts';
+import type { TestSandbox } from '../helpers/sandbox.ts';
 
 const app = SANDBOX_APPS.linkedin;
 const SCOPES = 'openid profile email w_member_social rw_organization_admin w_organization_social';
-let sb: Sandbox;
+let sb: TestSandbox;
 
 function authorizeUrl(extra: Record<string, string> = {}): string {
   return withQuery(sb.url('linkedin', '/oauth/v2/authorization'), {
@@ -170,7 +171,7 @@ describe('linkedin oauth', () => {
   it('answers faults in LinkedIn shapes', async () => {
     const { access } = await connect();
     const me = () => fetch(sb.url('linkedin', '/v2/userinfo'), bearer(access));
-    expect((await sb.fault({ platform: 'linkedin', operation: 'profile', fault: 'rate_limit' })).status).toBe(201);
+    expect((await sb.control('POST', '_faults', { platform: 'linkedin', operation: 'profile', fault: 'rate_limit' })).status).toBe(201);
     const limited = await me();
     expect(limited.status).toBe(429);
     expect(await json(limited)).toMatchObject({ status: 429, code: 'TOO_MANY_REQUESTS' });

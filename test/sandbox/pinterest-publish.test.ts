@@ -1,9 +1,12 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { json, startSandbox } from './helpers.ts';
-import type { Json, Sandbox } from './helpers.ts';
-import { configure, connectPinterest, fixture, objects, poll, sendJson } from './publish-helpers.ts';
+import { json } from './helpers.ts';
+import { startSandbox } from '../helpers/sandbox.ts';
+import type { Json } from './helpers.ts';
+import type { TestSandbox } from '../helpers/sandbox.ts';
+import { connectPinterest, fixture, objects, sendJson } from './publish-helpers.ts';
+import { poll } from '../helpers/poll.ts';
 
-let sb: Sandbox;
+let sb: TestSandbox;
 let token = '';
 let board = '';
 
@@ -33,7 +36,7 @@ beforeAll(async () => {
 afterAll(() => sb.close());
 beforeEach(async () => {
   await sb.reset();
-  await configure(sb, { processingMs: { pinterest: 40 } });
+  await sb.configure({ processingMs: { pinterest: 40 } });
   const connected = await connectPinterest(sb);
   token = connected.access;
   board = connected.boards[0] ?? '';
@@ -121,7 +124,7 @@ describe('pinterest publishing', () => {
     expect(video.status).toBe(201);
     expect(await json(video)).toMatchObject({ creative_type: 'VIDEO', media: { media_type: 'video', cover_image_url: 'https://cdn.example.com/c.jpg' } });
 
-    await configure(sb, { processingMs: { pinterest: 0 } });
+    await sb.configure({ processingMs: { pinterest: 0 } });
     const bad = await registerVideo();
     await fetch(bad.url, { method: 'POST', body: s3Form(bad.params, fixture.text()) });
     expect(await fetch(sb.url('pinterest', `/v5/media/${bad.mediaId}`), { headers: auth() }).then(json)).toMatchObject({ status: 'failed' });

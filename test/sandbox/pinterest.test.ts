@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SANDBOX_APPS } from '../../src/sandbox/index.ts';
-import { basic, bearer, codeFrom, json, postForm, startSandbox, withQuery } from './helpers.ts';
-import type { Sandbox } from './helpers.ts';
+import { basic, bearer, codeFrom, json, postForm, withQuery } from './helpers.ts';
+import { startSandbox } from '../helpers/sandbox.ts';
+import type { TestSandbox } from '../helpers/sandbox.ts';
 
 const app = SANDBOX_APPS.pinterest;
 const SCOPES = 'boards:read,boards:write,pins:read,pins:write,user_accounts:read';
-let sb: Sandbox;
+let sb: TestSandbox;
 
 function authorizeUrl(): string {
   return withQuery(sb.url('pinterest', '/oauth/'), {

@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { PLATFORMS } from '../../src/sandbox/index.ts';
-import { json, postForm, startSandbox, withQuery } from './helpers.ts';
-import type { Json, Sandbox } from './helpers.ts';
-import { configure, connectInstagram, objects } from './publish-helpers.ts';
+import { json, postForm, withQuery } from './helpers.ts';
+import { startSandbox } from '../helpers/sandbox.ts';
+import type { Json } from './helpers.ts';
+import type { TestSandbox } from '../helpers/sandbox.ts';
+import { connectInstagram, objects } from './publish-helpers.ts';
 
-let sb: Sandbox;
+let sb: TestSandbox;
 
 const config = (body: unknown) => fetch(`${sb.root}/_config`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
@@ -23,8 +25,8 @@ describe('sandbox publishing machinery', () => {
 
   it('configures processing delays per platform or for all, and publishing limits', async () => {
     expect(await json(await fetch(`${sb.root}/_config`))).toMatchObject({ processingMs: { instagram: 200, bluesky: 200 }, publishLimits: { instagram: 50, threads: 250 } });
-    expect(await configure(sb, { processingMs: 0 })).toMatchObject({ processingMs: { linkedin: 0, tiktok: 0 } });
-    expect(await configure(sb, { processingMs: { tiktok: 75 }, publishLimits: { instagram: 3 } })).toMatchObject({ processingMs: { linkedin: 0, tiktok: 75 }, publishLimits: { instagram: 3 } });
+    expect(await sb.configure({ processingMs: 0 })).toMatchObject({ processingMs: { linkedin: 0, tiktok: 0 } });
+    expect(await sb.configure({ processingMs: { tiktok: 75 }, publishLimits: { instagram: 3 } })).toMatchObject({ processingMs: { linkedin: 0, tiktok: 75 }, publishLimits: { instagram: 3 } });
     expect((await config({ processingMs: -1 })).status).toBe(400);
     expect((await config({ processingMs: { myspace: 5 } })).status).toBe(400);
     expect((await config({ publishLimits: { linkedin: 5 } })).status).toBe(400);
@@ -33,7 +35,7 @@ describe('sandbox publishing machinery', () => {
   });
 
   it('finishes processing when the sandbox clock moves past the delay, and _state shows the settled state', async () => {
-    await configure(sb, { processingMs: { instagram: 600_000 } });
+    await sb.configure({ processingMs: { instagram: 600_000 } });
     const { token, igUserId } = await connectInstagram(sb);
     const created = await json(await postForm(sb.url('instagram', `/v21.0/${igUserId}/media`), { access_token: token, image_url: 'https://cdn.example.com/a.jpg' }));
     const containers = () => objects(sb, 'instagram', 'containers');

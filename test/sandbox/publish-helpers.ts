@@ -1,25 +1,9 @@
-// Helpers for the publishing tests: connecting an account on each network, media byte fixtures, polling and
-// `_config` / `_state` shortcuts.
+// Helpers for the publishing tests: connecting an account on each network, media byte fixtures and `_state`
+// shortcuts.
 import { SANDBOX_APPS } from '../../src/sandbox/index.ts';
 import { basic, codeFrom, json, postForm, withQuery } from './helpers.ts';
-import type { Json, Sandbox } from './helpers.ts';
-
-export async function configure(sb: Sandbox, body: Record<string, unknown>): Promise<Json> {
-  const res = await fetch(`${sb.root}/_config`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  if (res.status !== 200) throw new Error(`_config refused: ${await res.text()}`);
-  return json(res);
-}
-
-/** Calls `fn` until `done` accepts its result (real time), failing after `timeoutMs`. */
-export async function poll<T>(fn: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 5000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await fn();
-    if (done(value)) return value;
-    if (Date.now() > until) throw new Error(`poll timed out; last value: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+import type { Json } from './helpers.ts';
+import type { TestSandbox as Sandbox } from '../helpers/sandbox.ts';
 
 /** Objects of one `_state` map (posts, media, containers, uploads) of a platform. */
 export async function objects(sb: Sandbox, platform: Parameters<Sandbox['state']>[0], map: string): Promise<Json[]> {

@@ -1,9 +1,12 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { json, postForm, startSandbox, withQuery } from './helpers.ts';
-import type { Json, Sandbox } from './helpers.ts';
-import { configure, connectThreads, objects, poll } from './publish-helpers.ts';
+import { json, postForm, withQuery } from './helpers.ts';
+import { startSandbox } from '../helpers/sandbox.ts';
+import type { Json } from './helpers.ts';
+import type { TestSandbox } from '../helpers/sandbox.ts';
+import { connectThreads, objects } from './publish-helpers.ts';
+import { poll } from '../helpers/poll.ts';
 
-let sb: Sandbox;
+let sb: TestSandbox;
 let token = '';
 let userId = '';
 
@@ -19,7 +22,7 @@ beforeAll(async () => {
 afterAll(() => sb.close());
 beforeEach(async () => {
   await sb.reset();
-  await configure(sb, { processingMs: { threads: 40 } });
+  await sb.configure({ processingMs: { threads: 40 } });
   ({ token, userId } = await connectThreads(sb));
 });
 
@@ -50,14 +53,14 @@ describe('threads publishing', () => {
   });
 
   it('refuses to publish an IMAGE container before it is FINISHED; bad media ends in ERROR', async () => {
-    await configure(sb, { processingMs: { threads: 300 } });
+    await sb.configure({ processingMs: { threads: 300 } });
     const image = await create({ media_type: 'IMAGE', image_url: 'https://cdn.example.com/pic.png', text: 'pic' });
     expect(await read(String(image.id), 'status')).toMatchObject({ status: 'IN_PROGRESS' });
     expect(await publish(String(image.id))).toMatchObject({ error: { code: 24, error_subcode: 4279009, type: 'THApiException' } });
     await settled(String(image.id));
     expect((await publish(String(image.id))).id).toBeDefined();
 
-    await configure(sb, { processingMs: { threads: 0 } });
+    await sb.configure({ processingMs: { threads: 0 } });
     const gif = await create({ media_type: 'IMAGE', image_url: 'https://cdn.example.com/anim.gif' });
     expect(await read(String(gif.id), 'status,error_message')).toMatchObject({ status: 'ERROR', error_message: 'UNKNOWN' });
     const video = await create({ media_type: 'VIDEO', video_url: 'https://cdn.example.com/corrupt.mov' });
@@ -69,7 +72,7 @@ describe('threads publishing', () => {
   });
 
   it('publishes a carousel of finished children as one post', async () => {
-    await configure(sb, { processingMs: { threads: 0 } });
+    await sb.configure({ processingMs: { threads: 0 } });
     const a = await create({ media_type: 'IMAGE', image_url: 'https://cdn.example.com/1.jpg', is_carousel_item: 'true' });
     const b = await create({ media_type: 'VIDEO', video_url: 'https://cdn.example.com/2.mp4', is_carousel_item: 'true' });
     expect(await create({ media_type: 'CAROUSEL', children: String(a.id) })).toMatchObject({ error: { code: 100 } });
@@ -93,7 +96,7 @@ describe('threads publishing', () => {
     const listed = await json(await fetch(withQuery(api(`/${userId}/threads`), { fields: 'id,text,is_reply', access_token: token })));
     expect(listed.data).toHaveLength(2);
 
-    await configure(sb, { publishLimits: { threads: 1 } });
+    await sb.configure({ publishLimits: { threads: 1 } });
     const blocked = await create({ media_type: 'TEXT', text: 'over' });
     expect(await publish(String(blocked.id))).toMatchObject({ error: { code: 9 } });
 

@@ -1,10 +1,13 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SANDBOX_APPS } from '../../src/sandbox/index.ts';
-import { codeFrom, json, postForm, startSandbox, withQuery } from './helpers.ts';
-import type { Json, Sandbox } from './helpers.ts';
-import { configure, fixture, objects, poll, sendJson } from './publish-helpers.ts';
+import { codeFrom, json, postForm, withQuery } from './helpers.ts';
+import { startSandbox } from '../helpers/sandbox.ts';
+import type { Json } from './helpers.ts';
+import type { TestSandbox } from '../helpers/sandbox.ts';
+import { fixture, objects, sendJson } from './publish-helpers.ts';
+import { poll } from '../helpers/poll.ts';
 
-let sb: Sandbox;
+let sb: TestSandbox;
 let token = '';
 const MiB = 1024 * 1024;
 
@@ -37,7 +40,7 @@ beforeAll(async () => {
 afterAll(() => sb.close());
 beforeEach(async () => {
   await sb.reset();
-  await configure(sb, { processingMs: { tiktok: 40 } });
+  await sb.configure({ processingMs: { tiktok: 40 } });
   token = await connect();
 });
 
@@ -108,20 +111,20 @@ describe('tiktok content posting', () => {
     const pulled = await json(await direct({ source: 'PULL_FROM_URL', video_url: `${sb.publicUrl}/media/v.mp4` }, { privacy_level: 'SELF_ONLY', title: 'private' }));
     const id = String((pulled.data as Json).publish_id);
     expect(id).toMatch(/^v_pub_url~v2-1\./);
-    await configure(sb, { processingMs: { tiktok: 400 } });
+    await sb.configure({ processingMs: { tiktok: 400 } });
     const slow = await json(await direct({ source: 'PULL_FROM_URL', video_url: `${sb.publicUrl}/media/w.mp4` }));
     expect((await status(String((slow.data as Json).publish_id))).body).toMatchObject({ data: { status: 'PROCESSING_DOWNLOAD' } });
     const done = await poll(() => status(id), (s) => String((s.body.data as Json).status) === 'PUBLISH_COMPLETE');
     expect(done.raw).toContain('"publicaly_available_post_id":[]');
 
-    await configure(sb, { processingMs: { tiktok: 0 } });
+    await sb.configure({ processingMs: { tiktok: 0 } });
     const corrupt = await json(await direct({ source: 'PULL_FROM_URL', video_url: `${sb.publicUrl}/media/corrupt.mp4` }));
     expect((await status(String((corrupt.data as Json).publish_id))).body).toMatchObject({ data: { status: 'FAILED', fail_reason: 'file_format_check_failed' } });
     expect(await objects(sb, 'tiktok', 'posts')).toHaveLength(2);
   });
 
   it('posts photos from verified URLs with title ≤ 90, a cover index and JPEG/WebP only', async () => {
-    await configure(sb, { processingMs: { tiktok: 0 } });
+    await sb.configure({ processingMs: { tiktok: 0 } });
     const photo = (postInfo: Record<string, unknown>, images: string[], cover = 0) =>
       api('/v2/post/publish/content/init/', {
         media_type: 'PHOTO',
@@ -146,7 +149,7 @@ describe('tiktok content posting', () => {
   });
 
   it('sends inbox uploads to the creator without creating a post', async () => {
-    await configure(sb, { processingMs: { tiktok: 0 } });
+    await sb.configure({ processingMs: { tiktok: 0 } });
     const init = await json(await api('/v2/post/publish/inbox/video/init/', { source_info: { source: 'PULL_FROM_URL', video_url: `${sb.publicUrl}/v.mp4` } }));
     const id = String((init.data as Json).publish_id);
     expect(id).toMatch(/^v_inbox_url~v2\./);

@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SANDBOX_APPS } from '../../src/sandbox/index.ts';
-import { autoApprove, bearer, codeFrom, json, pkcePair, postForm, startSandbox, withQuery } from './helpers.ts';
-import type { Sandbox } from './helpers.ts';
+import { autoApprove, bearer, codeFrom, json, pkcePair, postForm, withQuery } from './helpers.ts';
+import { startSandbox } from '../helpers/sandbox.ts';
+import type { TestSandbox } from '../helpers/sandbox.ts';
 
 const app = SANDBOX_APPS.tiktok;
 const SCOPES = 'user.info.basic,user.info.profile,video.publish';
-let sb: Sandbox;
+let sb: TestSandbox;
 
 function authorizeUrl(extra: Record<string, string | undefined> = {}): string {
   return withQuery(sb.url('tiktok', '/v2/auth/authorize/'), {

@@ -1,12 +1,15 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SANDBOX_APPS } from '../../src/sandbox/index.ts';
-import { codeFrom, json, postForm, startSandbox, withQuery } from './helpers.ts';
-import type { Json, Sandbox } from './helpers.ts';
-import { configure, fixture, objects, poll, sendJson } from './publish-helpers.ts';
+import { codeFrom, json, postForm, withQuery } from './helpers.ts';
+import { startSandbox } from '../helpers/sandbox.ts';
+import type { Json } from './helpers.ts';
+import type { TestSandbox } from '../helpers/sandbox.ts';
+import { fixture, objects, sendJson } from './publish-helpers.ts';
+import { poll } from '../helpers/poll.ts';
 
 const G = 'https://www.googleapis.com/auth/';
 const KiB256 = 256 * 1024;
-let sb: Sandbox;
+let sb: TestSandbox;
 let token = '';
 
 async function connect(scope = `${G}youtube.upload ${G}youtube.readonly ${G}youtube`): Promise<string> {
@@ -53,7 +56,7 @@ beforeAll(async () => {
 afterAll(() => sb.close());
 beforeEach(async () => {
   await sb.reset();
-  await configure(sb, { processingMs: { youtube: 40 } });
+  await sb.configure({ processingMs: { youtube: 40 } });
   token = await connect();
 });
 
@@ -130,7 +133,7 @@ describe('youtube resumable uploads', () => {
   });
 
   it('marks a file that is not a video as failed after processing', async () => {
-    await configure(sb, { processingMs: { youtube: 0 } });
+    await sb.configure({ processingMs: { youtube: 0 } });
     const url = await session(5000);
     const video = await json(await put(url, fixture.text(5000)));
     expect(await list(String(video.id))).toMatchObject({ items: [{ status: { uploadStatus: 'failed', failureReason: 'invalidFile' }, processingDetails: { processingStatus: 'failed' } }] });

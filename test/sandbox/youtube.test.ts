@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SANDBOX_APPS } from '../../src/sandbox/index.ts';
-import { basic, bearer, codeFrom, json, pkcePair, postForm, startSandbox, withQuery } from './helpers.ts';
-import type { Sandbox } from './helpers.ts';
+import { basic, bearer, codeFrom, json, pkcePair, postForm, withQuery } from './helpers.ts';
+import { startSandbox } from '../helpers/sandbox.ts';
+import type { TestSandbox } from '../helpers/sandbox.ts';
 
 const app = SANDBOX_APPS.youtube;
 const G = 'https://www.googleapis.com/auth/';
 const SCOPES = `openid email profile ${G}youtube.readonly ${G}youtube.upload`;
-let sb: Sandbox;
+let sb: TestSandbox;
 
 function authorizeUrl(extra: Record<string, string | undefined> = {}): string {
   return withQuery(sb.url('youtube', '/o/oauth2/v2/auth'), {

@@ -18,8 +18,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness, type TestUser } from '../helpers/harness.ts';
 import { connect } from '../connections/helpers.ts';
 import { writeMp4 } from '../media/helpers/video-fixtures.ts';
-import { schedule, stopAll, until, workerLauncher } from './helpers.ts';
+import { schedule, stopAll, workerLauncher } from './helpers.ts';
 import { KillSwitch } from './kill-switch.ts';
+import { until } from '../helpers/poll.ts';
 
 if (!process.env.DATABASE_URL) {
   console.warn('[herald tests] DATABASE_URL is not set: the SIGKILL chaos test (worker processes) does NOT run here.');
@@ -103,8 +104,7 @@ async function playRound(marker: string): Promise<string[]> {
   const rows = () => Promise.all(ids.map((id) => h.ctx.scheduling.store.byId(id)));
   await until(
     async () => (await rows()).every((r) => r!.status === 'published' || r!.status === 'failed'),
-    120_000,
-    async () => JSON.stringify((await rows()).map((r) => ({ platform: r!.platform, status: r!.status, error: r!.errorMessage }))),
+    { timeoutMs: 120_000, why: async () => JSON.stringify((await rows()).map((r) => ({ platform: r!.platform, status: r!.status, error: r!.errorMessage }))) },
   );
   if (process.env.CHAOS_VERBOSE) console.log(`round ${round}: ${Date.now() - t0} ms, kills ${chaos.kills.length}`);
   return ids;

@@ -4,7 +4,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness, type TestUser } from '../helpers/harness.ts';
 import { connect } from '../connections/helpers.ts';
-import { schedule, stopAll, until, workerLauncher } from './helpers.ts';
+import { schedule, stopAll, workerLauncher } from './helpers.ts';
+import { until } from '../helpers/poll.ts';
 
 if (!process.env.DATABASE_URL) {
   // Several worker processes need PostgreSQL (embedded PGlite is one process by design); CI runs this file on both.
@@ -72,12 +73,12 @@ describe('scheduled posts on the simulators', () => {
     try {
       // SIGKILL whichever process claimed first, once both are busy: what it held is resumed by the other after the lease.
       const pids = async () => new Set((await claims()).map((r) => /claimed by worker-(\d+)-/.exec(r)?.[1]).filter(Boolean).map(Number));
-      await until(async () => (await pids()).size >= 2 || (await claims()).length >= 200, 120_000);
+      await until(async () => (await pids()).size >= 2 || (await claims()).length >= 200, { timeoutMs: 120_000 });
       const firstPid = [...(await pids())][0];
       const victim = workers.find((w) => w.pid === firstPid)!;
       victim.kill('SIGKILL');
       const left = async () => Number((await sql(`select count(*)::int as n from scheduled_posts where status <> 'published' and id in ${inIds}`)).rows[0]!.n);
-      await until(async () => (await left()) === 0, 480_000);
+      await until(async () => (await left()) === 0, { timeoutMs: 480_000 });
       // Exactly once: the simulator holds one post per entry, and no text twice.
       const texts = (await linkedinPosts()).slice(before).map((p) => p.commentary ?? p.text ?? '').filter((t) => t.startsWith(marker));
       expect(texts).toHaveLength(N);

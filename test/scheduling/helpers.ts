@@ -35,15 +35,6 @@ export const patch = (h: Harness, u: TestUser, id: string, payload: Record<strin
 
 export const cancel = (h: Harness, u: TestUser, id: string) => h.req({ method: 'DELETE', url: `/unified/scheduled-posts/${id}`, headers: asUser(u) });
 
-/** Waits for a condition that something else (a timer, another process) brings about; no fixed sleeps. */
-export async function until(what: () => Promise<boolean>, timeoutMs = 20_000, why?: () => Promise<string>): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!(await what())) {
-    if (Date.now() > end) throw new Error(`condition not reached in ${timeoutMs} ms${why ? `: ${await why()}` : ''}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
-
 const BIN = fileURLToPath(new URL('../../bin/herald.js', import.meta.url));
 
 /** Starts `herald worker` processes on the harness's database, publishing to its sandbox. */

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness, type TestUser } from '../helpers/harness.ts';
 import { connect } from '../connections/helpers.ts';
 import { schedule } from './helpers.ts';
+import { poll } from '../helpers/poll.ts';
 
 let h: Harness;
 let u: TestUser;
@@ -18,23 +19,18 @@ beforeAll(async () => {
 afterAll(async () => h?.close());
 
 describe('pg-boss wake-ups', () => {
-  it('publishes within about a second of the scheduled time, woken by the queue', { timeout: 30_000 }, async () => {
-    // Past the worker's first scan, so only the job can be what wakes it in time.
-    await new Promise((r) => setTimeout(r, 300));
+  it('publishes at the scheduled time, woken by the queue rather than the backstop scan', { timeout: 30_000 }, async () => {
+    // Due after the worker's first scan and well before its next one (the backstop runs every 5 s beside a queue).
     const due = new Date(Date.now() + 1500);
     const res = await schedule(h, u, { platforms: ['linkedin'], default_text: `Queue ${due.getTime()}`, scheduled_time: due.toISOString() });
     expect(res.statusCode, res.body).toBe(200);
     const id = res.json().scheduled[0].scheduled_post_id as string;
-    const end = Date.now() + 15_000;
-    let row = await h.ctx.scheduling.store.byId(id);
-    while (row!.status !== 'published' && Date.now() < end) {
-      await new Promise((r) => setTimeout(r, 50));
-      row = await h.ctx.scheduling.store.byId(id);
-    }
+    const row = await poll(() => h.ctx.scheduling.store.byId(id), (r) => r!.status === 'published' || r!.status === 'failed');
     expect(row!.status).toBe('published');
     const events = await h.ctx.scheduling.store.events(id);
     const claimed = events.find((e) => e.toStatus === 'publishing')!;
+    // Claimed by the job, and not before its time: which wake-up it was is the property, not how fast it came.
     expect(claimed.reason).toContain('(queue)');
-    expect(claimed.at.getTime() - due.getTime()).toBeLessThan(1500);
+    expect(claimed.at.getTime()).toBeGreaterThanOrEqual(due.getTime());
   });
 });

@@ -5,10 +5,11 @@ import { createHarness, type Harness, type TestUser } from '../helpers/harness.t
 import { connect } from '../connections/helpers.ts';
 import { scriptedAdapters, type Script } from '../publishing/helpers.ts';
 import { PlatformError } from '../../src/platforms/types.ts';
-import { HOUR, TestClock, action, cancel, get, patch, schedule, until } from './helpers.ts';
+import { HOUR, TestClock, action, cancel, get, patch, schedule } from './helpers.ts';
 import { schedulerReadiness } from '../../src/scheduling/readiness.ts';
 import { ScheduleWorker } from '../../src/scheduling/worker.ts';
 import pino from 'pino';
+import { until } from '../helpers/poll.ts';
 
 const script: Script = { calls: [], behaviour: {} };
 const clock = new TestClock('2026-11-20T10:00:00Z');
@@ -20,7 +21,7 @@ beforeAll(async () => {
   await connect(h, u, 'bluesky');
   await connect(h, u, 'threads');
   // `herald serve` adds this check (src/main.ts); the harness builds the app without it.
-  h.ctx.readiness.push(schedulerReadiness(h.ctx));
+  h.ctx.readiness.push(schedulerReadiness({ store: h.ctx.scheduling.store, clock: h.ctx.clock, ...h.ctx.config.scheduling }));
 });
 afterAll(async () => h?.close());
 

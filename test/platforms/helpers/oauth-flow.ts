@@ -1,70 +1,19 @@
-// Shared harness for adapter tests: a real Fastify app serving the sandbox on 127.0.0.1 at its own origin, a clock
-// shared by the simulators and the adapter (so expiry can be driven without waiting), and helpers for the browser
-// half of an OAuth flow and for asserting PlatformErrors.
+// Shared helpers for adapter tests (the sandbox itself starts with test/helpers/sandbox.ts): adapter deps aimed at the
+// sandbox with its clock (so expiry can be driven without waiting) or at canned answers, the browser half of an OAuth
+// flow, and assertions on PlatformErrors.
 import { createHash, randomBytes } from 'node:crypto';
-import Fastify from 'fastify';
-import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { expect } from 'vitest';
 import { PlatformHttp } from '../../../src/platforms/http.ts';
 import { configuredHttp } from '../../helpers/platform-http.ts';
 import { PlatformError } from '../../../src/platforms/types.ts';
 import type { AdapterDeps, OAuth2Auth, PlatformAdapter, PlatformErrorKind, TokenSet } from '../../../src/platforms/types.ts';
-import { SANDBOX_APPS, sandboxBaseUrls, sandboxPlugin } from '../../../src/sandbox/index.ts';
-import type { OAuthPlatform, Platform } from '../../../src/sandbox/index.ts';
-import { freePort } from '../../helpers/net.ts';
-
-export const START = Date.parse('2026-11-21T12:00:00.000Z');
-
-// The sandbox must know its public URL before it is registered, so the port is reserved first and reused.
-export interface OAuthSandbox {
-  app: FastifyInstance;
-  publicUrl: string;
-  /** Herald's callback route for a network, as registered with the simulators. */
-  callback(platform: Platform): string;
-  /** The clock both the simulators and the adapters under test read. */
-  clock: () => Date;
-  advance(seconds: number): void;
-  /** Arms a fault through POST /sandbox/_faults; fails the test when the sandbox refuses it. */
-  fault(body: { platform: Platform; operation: string; fault: string; times?: number }): Promise<void>;
-  reset(): Promise<void>;
-  close(): Promise<void>;
-}
-
-export async function startOAuthSandbox(): Promise<OAuthSandbox> {
-  let now = START;
-  const clock = (): Date => new Date(now);
-  const port = await freePort();
-  const publicUrl = `http://127.0.0.1:${port}`;
-  const app = Fastify({ logger: false });
-  await app.register(sandboxPlugin, { prefix: '/sandbox', publicUrl, now: clock });
-  await app.listen({ host: '127.0.0.1', port });
-  return {
-    app,
-    publicUrl,
-    callback: (platform) => `${publicUrl}/${platform}/oauth/callback`,
-    clock,
-    advance: (seconds) => {
-      now += seconds * 1000;
-    },
-    fault: async (body) => {
-      const res = await fetch(`${publicUrl}/sandbox/_faults`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      });
-      if (res.status !== 201) throw new Error(`sandbox refused fault ${JSON.stringify(body)}: ${await res.text()}`);
-    },
-    reset: async () => {
-      now = START;
-      await fetch(`${publicUrl}/sandbox/_state`, { method: 'DELETE' });
-    },
-    close: () => app.close(),
-  };
-}
+import { SANDBOX_APPS, sandboxBaseUrls } from '../../../src/sandbox/index.ts';
+import type { OAuthPlatform } from '../../../src/sandbox/index.ts';
+import type { TestSandbox } from '../../helpers/sandbox.ts';
 
 /** Deps for an adapter pointed at the sandbox with the built-in app credentials. */
-export function sandboxDeps(sb: OAuthSandbox, platform: OAuthPlatform): AdapterDeps {
+export function sandboxDeps(sb: TestSandbox, platform: OAuthPlatform): AdapterDeps {
   const logger = pino({ level: 'silent' });
   const app = SANDBOX_APPS[platform];
   const urls = sandboxBaseUrls(sb.publicUrl)[platform];
@@ -125,7 +74,7 @@ export function pkcePair(): { verifier: string; challenge: string } {
 }
 
 /** The whole browser round trip of a connect on the sandbox, with PKCE where the network takes it. */
-export async function connectThrough(sb: OAuthSandbox, adapter: PlatformAdapter, state = 'st-pub'): Promise<TokenSet> {
+export async function connectThrough(sb: TestSandbox, adapter: PlatformAdapter, state = 'st-pub'): Promise<TokenSet> {
   const auth = adapter.auth as OAuth2Auth;
   const redirectUri = sb.callback(adapter.platform);
   const pkce = auth.pkce ? pkcePair() : undefined;

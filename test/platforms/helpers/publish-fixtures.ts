@@ -1,54 +1,17 @@
-// Shared harness for publisher tests: the sandbox on a real Fastify app that also serves media fixtures at
-// `/fixtures/<name>` (so PublishMedia.url is a real public URL on the same origin), PublishMedia built from local
-// bytes, an in-memory Journal that can "crash" right after a chosen step, and small readers of the sandbox state.
+// Shared fixtures for publisher tests: PublishMedia built from local bytes and served by the test sandbox at
+// `/fixtures/<name>` (so PublishMedia.url is a real public URL on the same origin), and an in-memory Journal that can
+// "crash" right after a chosen step.
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import Fastify from 'fastify';
 import sharp from 'sharp';
 import type { Journal, PublishMedia, Publisher } from '../../../src/platforms/publishing.ts';
 import type { PlatformAdapter } from '../../../src/platforms/types.ts';
-import { sandboxPlugin } from '../../../src/sandbox/index.ts';
-import type { Platform } from '../../../src/sandbox/index.ts';
 import { writeMp4 } from '../../media/helpers/video-fixtures.ts';
 import type { Mp4Options } from '../../media/helpers/video-fixtures.ts';
-import { START } from './oauth-flow.ts';
-import type { OAuthSandbox } from './oauth-flow.ts';
-import { freePort } from '../../helpers/net.ts';
-
-interface Fixture {
-  bytes: Buffer;
-  mime: string;
-}
-
-export interface PublishSandbox extends OAuthSandbox {
-  /** Serves `bytes` at `{publicUrl}/fixtures/<name>` from now on. */
-  serve(name: string, bytes: Buffer, mime: string): string;
-  /** POST /sandbox/_config (e.g. `{processingMs: 0}`); fails the test when refused. */
-  configure(body: Record<string, unknown>): Promise<void>;
-  /** GET /sandbox/_state?platform=… for one network. */
-  state(platform: Platform): Promise<SandboxSlice>;
-}
-
-export interface SandboxRecord {
-  id: string;
-  accountId: string;
-  [key: string]: unknown;
-}
-
-export interface SandboxSlice {
-  posts: SandboxRecord[];
-  media: SandboxRecord[];
-  uploads: SandboxRecord[];
-  containers: SandboxRecord[];
-  requests: { method: string; path: string; status: number; headers: Record<string, unknown>; query: Record<string, unknown>; body: unknown }[];
-}
-
-/** The requests a sandbox slice received with this method on a path ending in `suffix`. */
-export const calls = (s: SandboxSlice, method: string, suffix: string): SandboxSlice['requests'] =>
-  s.requests.filter((r) => r.method === method && r.path.endsWith(suffix));
+import type { TestSandbox } from '../../helpers/sandbox.ts';
 
 export function publisherOf(adapter: PlatformAdapter): Publisher {
   if (!adapter.publisher) throw new Error(`${adapter.platform} adapter has no publisher`);
@@ -58,64 +21,7 @@ export function publisherOf(adapter: PlatformAdapter): Publisher {
 // Processing finishes after this much wall time or sandbox time, whichever passes first. Tests step the
 // sandbox clock with advance(≥ 1 s); the wall-clock delay is long enough that a loaded machine does not
 // finish processing between two calls of a test that expects "still processing" (200 ms did, sometimes).
-const PROCESSING_MS = 1000;
-
-/** Like startOAuthSandbox, plus the fixture route, which must exist before the app listens. */
-export async function startPublishSandbox(): Promise<PublishSandbox> {
-  let now = START;
-  const clock = (): Date => new Date(now);
-  const port = await freePort();
-  const publicUrl = `http://127.0.0.1:${port}`;
-  const fixtures = new Map<string, Fixture>();
-  const app = Fastify({ logger: false });
-  app.get('/fixtures/:name', async (req, reply) => {
-    const found = fixtures.get((req.params as { name: string }).name);
-    if (!found) return reply.code(404).send({ error: 'no such fixture' });
-    return reply.type(found.mime).send(found.bytes);
-  });
-  await app.register(sandboxPlugin, { prefix: '/sandbox', publicUrl, now: clock });
-  await app.listen({ host: '127.0.0.1', port });
-  const control = async (method: string, path: string, body?: unknown): Promise<Response> =>
-    fetch(`${publicUrl}/sandbox/${path}`, {
-      method,
-      ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
-    });
-  await control('POST', '_config', { processingMs: PROCESSING_MS });
-  return {
-    app,
-    publicUrl,
-    callback: (platform) => `${publicUrl}/${platform}/oauth/callback`,
-    clock,
-    advance: (seconds) => {
-      now += seconds * 1000;
-    },
-    fault: async (body) => {
-      const res = await control('POST', '_faults', body);
-      if (res.status !== 201) throw new Error(`sandbox refused fault ${JSON.stringify(body)}: ${await res.text()}`);
-    },
-    reset: async () => {
-      now = START;
-      await control('DELETE', '_state');
-      await control('POST', '_config', { processingMs: PROCESSING_MS });
-    },
-    close: () => app.close(),
-    serve: (name, bytes, mime) => {
-      fixtures.set(name, { bytes, mime });
-      return `${publicUrl}/fixtures/${encodeURIComponent(name)}`;
-    },
-    configure: async (body) => {
-      const res = await control('POST', '_config', body);
-      if (res.status >= 300) throw new Error(`sandbox refused config ${JSON.stringify(body)}: ${await res.text()}`);
-    },
-    state: async (platform) => {
-      const res = await control('GET', `_state?platform=${platform}`);
-      const body = (await res.json()) as Record<string, SandboxSlice>;
-      const slice = body[platform];
-      if (!slice) throw new Error(`no sandbox state for ${platform}`);
-      return slice;
-    },
-  };
-}
+export const PUBLISH_PROCESSING_MS = 1000;
 
 export interface FixtureMedia extends PublishMedia {
   /** Every open() call, in order, with its range. */
@@ -127,7 +33,7 @@ export interface FixtureMedia extends PublishMedia {
  * inclusive byte range, as Herald's media storage does.
  */
 export function fixtureMedia(
-  sb: PublishSandbox,
+  sb: TestSandbox,
   f: { name: string; bytes: Buffer; kind: 'image' | 'video'; mime: string; format: string; width?: number; height?: number; durationSec?: number; altText?: string },
 ): FixtureMedia {
   const url = sb.serve(f.name, f.bytes, f.mime);
@@ -157,8 +63,8 @@ export function fixtureMedia(
 
 /** Thrown by a MemoryJournal right after recording its crash step: the worker "dies" with the step durable. */
 export class SimulatedCrash extends Error {
-  constructor(step: string) {
-    super(`simulated crash after journaling ${step}`);
+  constructor(step: string, when: 'after journaling' | 'instead of journaling' | 'at' = 'after journaling') {
+    super(`simulated crash ${when} ${step}`);
     this.name = 'SimulatedCrash';
   }
 }
@@ -169,6 +75,11 @@ export interface MemoryJournal extends Journal {
   readonly log: [string, string][];
   /** Crash right after the next record() of a step matching this (string equality or predicate); cleared once hit. */
   crashAfter: string | ((step: string) => boolean) | null;
+  /**
+   * Crash instead of the next record() of this step, which is then never durable: the network acted, but its answer
+   * was lost with the worker. Cleared once hit.
+   */
+  crashBefore: string | null;
 }
 
 export function memoryJournal(initial: Record<string, string> = {}): MemoryJournal {
@@ -176,7 +87,12 @@ export function memoryJournal(initial: Record<string, string> = {}): MemoryJourn
     steps: { ...initial },
     log: [],
     crashAfter: null,
+    crashBefore: null,
     record: async (step, value) => {
+      if (journal.crashBefore === step) {
+        journal.crashBefore = null;
+        throw new SimulatedCrash(step, 'instead of journaling');
+      }
       journal.steps[step] = value;
       journal.log.push([step, value]);
       const c = journal.crashAfter;
@@ -244,7 +160,7 @@ export function crashingAt(media: FixtureMedia, at: number): FixtureMedia {
     open: async (range) => {
       if (range?.start === at && !crashed) {
         crashed = true;
-        throw new SimulatedCrash(`opening bytes from ${at}`);
+        throw new SimulatedCrash(`opening bytes from ${at}`, 'at');
       }
       return media.open(range);
     },

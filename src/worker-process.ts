@@ -1,8 +1,8 @@
 // `herald worker`: a process that only publishes scheduled posts. Several may run against one
 // PostgreSQL (claims are row-level and guarded); embedded PGlite admits one process, so there the
 // worker runs inside `herald serve` instead.
-import { ConfigError, type Config } from '../config.ts';
-import { createContext, type AppContext } from '../context.ts';
+import { ConfigError, type Config } from './config.ts';
+import { createContext, type AppContext } from './context.ts';
 
 export async function startWorkerProcess(config: Config): Promise<{ ctx: AppContext; stop(): Promise<void> }> {
   if (!config.databaseUrl) {

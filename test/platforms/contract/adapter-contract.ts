@@ -1,0 +1,193 @@
+// The adapter contract, run for one network against its simulator over real HTTP on loopback: auth (connect,
+// refresh, revoke), every post type the adapter declares, a crash at each journal step followed by the recovery the
+// target runner performs (reconcile, else publish again from the journal) ending in exactly one post, and the
+// mapping of the network's throttling, server errors and expired tokens to PlatformError kinds.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { PostType, PublishMedia, PublishOutcome, PublishRequest, Publisher } from '../../../src/platforms/publishing.ts';
+import type { AccountIdentity, PlatformAdapter, PlatformErrorKind, TokenSet } from '../../../src/platforms/types.ts';
+import { PlatformError } from '../../../src/platforms/types.ts';
+import { startSandbox } from '../../helpers/sandbox.ts';
+import type { TestSandbox } from '../../helpers/sandbox.ts';
+import { cannedDeps, expectPlatformError } from '../helpers/oauth-flow.ts';
+import { fixtureMedia, jpegImage, memoryJournal, mp4Video, publisherOf, SimulatedCrash } from '../helpers/publish-fixtures.ts';
+import type { MemoryJournal } from '../helpers/publish-fixtures.ts';
+import type { ContractProfile } from './profiles.ts';
+
+const DAY = 86_400;
+
+export function describeAdapterContract(profile: ContractProfile): void {
+  const net = profile.slug;
+  // Capabilities are data: read them off an adapter that never makes a call, to know which cases to generate.
+  const declared = profile.factory(cannedDeps({ status: 500, body: {} })).capabilities.postTypes;
+  let sb: TestSandbox;
+  let adapter: PlatformAdapter;
+  let publisher: Publisher;
+  let tokens: TokenSet;
+  let account: AccountIdentity;
+
+  /** A clean network (no posts, no faults, the clock at START, processing done at once) and a new connection. */
+  async function fresh(): Promise<void> {
+    await sb.reset();
+    await sb.configure({ processingMs: 0 });
+    adapter = profile.adapter(sb);
+    tokens = await profile.connect(sb, adapter);
+    account = await adapter.fetchAccount(tokens);
+    publisher = publisherOf(adapter);
+  }
+
+  async function media(postType: PostType): Promise<PublishMedia[]> {
+    const image = async (name: string) =>
+      fixtureMedia(sb, { name, bytes: await jpegImage(800, 600), kind: 'image', mime: 'image/jpeg', format: 'jpeg', width: 800, height: 600, altText: 'A picture' });
+    if (postType === 'image') return [await image('one.jpg')];
+    if (postType === 'carousel') return [await image('one.jpg'), await image('two.jpg')];
+    if (postType === 'video') {
+      const bytes = await mp4Video({ width: 720, height: 1280, durationSec: 8 });
+      return [fixtureMedia(sb, { name: 'clip.mp4', bytes, kind: 'video', mime: 'video/mp4', format: 'mp4', width: 720, height: 1280, durationSec: 8 })];
+    }
+    return [];
+  }
+
+  async function request(postType: PostType): Promise<PublishRequest> {
+    const base = { postType, text: `Contract ${postType} post`, media: await media(postType), options: {}, targetId: `tgt_${net}_${postType}` };
+    return { ...base, ...profile.request(account, postType) };
+  }
+
+  /** Publishes and, while the network is processing, moves the sandbox clock on and asks again. */
+  async function publishAll(req: PublishRequest, journal: MemoryJournal, with_ = () => tokens): Promise<PublishOutcome> {
+    let out = await publisher.publish(with_(), req, journal);
+    for (let round = 0; out.state === 'processing' && round < 20; round++) {
+      sb.advance(61);
+      out = await publisher.checkStatus!(with_(), out.handle, req, journal);
+    }
+    return out;
+  }
+
+  const posts = async () => (await sb.state(net)).posts;
+
+  beforeAll(async () => {
+    sb = await startSandbox();
+  });
+  afterAll(() => sb.close());
+  beforeEach(fresh);
+
+  describe(`${net} adapter contract: auth`, () => {
+    it('connects: the tokens open the account, which has an id and a name', async () => {
+      expect(tokens.accessToken).toEqual(expect.any(String));
+      expect(account).toMatchObject({ id: expect.stringMatching(/\S/), name: expect.any(String) });
+      expect(adapter.configured).toBe(true);
+    });
+
+    it('refreshes an aged grant into one that lives longer, or has no refresh and says an expired token needs a reconnect', async () => {
+      sb.advance(2 * DAY);
+      if (!adapter.auth.refresh) {
+        await sb.fault({ platform: net, operation: 'profile', fault: 'expire_token' });
+        await expectPlatformError(adapter.fetchAccount(tokens), 'reauth_required', [tokens.accessToken]);
+        return;
+      }
+      const refreshed = await adapter.auth.refresh(tokens);
+      // Never shorter-lived (Facebook's long-lived user token keeps its expiry when exchanged again).
+      if (tokens.expiresAt) expect(refreshed.expiresAt?.getTime()).toBeGreaterThanOrEqual(tokens.expiresAt.getTime());
+      expect((await adapter.fetchAccount(refreshed)).id).toBe(account.id);
+    });
+
+    if (profile.factory(cannedDeps({ status: 500, body: {} })).auth.revoke) {
+      it('revokes the grant: neither its refresh nor (unless short-lived and kept) its access token works afterwards', async () => {
+        await adapter.auth.revoke!(tokens);
+        if (adapter.auth.refresh) await expectPlatformError(adapter.auth.refresh(tokens), 'reauth_required');
+        if (profile.revokeKeepsAccessToken) return;
+        const err = await adapter.fetchAccount(tokens).then(() => null, (e: unknown) => e);
+        expect(err).toBeInstanceOf(PlatformError);
+        expect(['reauth_required', 'auth_expired']).toContain((err as PlatformError).kind);
+      });
+    }
+  });
+
+  describe(`${net} adapter contract: post types`, () => {
+    for (const postType of declared) {
+      it(`${postType}: published once, and reconcile finds that same post`, async () => {
+        const req = await request(postType);
+        const journal = memoryJournal();
+        const out = await publishAll(req, journal);
+        expect(out).toMatchObject({ state: 'published', postId: expect.stringMatching(/\S/) });
+        expect(await posts()).toHaveLength(1);
+        if (publisher.reconcile && out.state === 'published') {
+          expect(await publisher.reconcile(tokens, req, journal)).toMatchObject({ postId: out.postId });
+        }
+      });
+    }
+  });
+
+  describe(`${net} adapter contract: a crash at each journal step`, () => {
+    for (const postType of declared) {
+      it(`${postType}: a crash right after, or instead of, each journaled step ends in exactly one post`, async () => {
+        const clean = memoryJournal();
+        await publishAll(await request(postType), clean);
+        const steps = [...new Set(clean.log.map(([step]) => step))];
+        expect(steps.length).toBeGreaterThan(0);
+        const gaps = (profile.lostAnswerGaps ?? []).filter((g) => g.startsWith(`${postType}:`)).map((g) => g.slice(postType.length + 1));
+        for (const gap of gaps) expect(steps, `the known gap ${postType}:${gap} names a step this flow journals`).toContain(gap);
+        for (const step of steps) {
+          for (const when of gaps.includes(step) ? (['after'] as const) : (['after', 'instead of'] as const)) {
+            const label = `crash ${when} journaling ${step}`;
+            await fresh();
+            const req = await request(postType);
+            const journal = memoryJournal();
+            if (when === 'after') journal.crashAfter = step;
+            else journal.crashBefore = step;
+            await expect(publishAll(req, journal), label).rejects.toBeInstanceOf(SimulatedCrash);
+            // The runner's recovery: ask the network first, publish again from the journal only if it has no trace.
+            const found = publisher.reconcile ? await publisher.reconcile(tokens, req, journal) : null;
+            const out = found ? { state: 'published', ...found } : await publishAll(req, journal);
+            expect(out, label).toMatchObject({ state: 'published' });
+            expect(await posts(), label).toHaveLength(1);
+          }
+        }
+      });
+    }
+  });
+
+  describe(`${net} adapter contract: error mapping`, () => {
+    const first = declared[0]!;
+
+    async function retried(req: PublishRequest, journal: MemoryJournal, fresher = () => tokens): Promise<void> {
+      expect(await publishAll(req, journal, fresher)).toMatchObject({ state: 'published' });
+      expect(await posts()).toHaveLength(1);
+    }
+
+    for (const [fault, kind] of [
+      ['rate_limit', 'rate_limited'],
+      ['server_error', 'transient'],
+    ] as const) {
+      it(`${fault}: a retryable ${kind} error, and the retry publishes exactly once`, async () => {
+        const req = await request(first);
+        const journal = memoryJournal();
+        await sb.fault({ platform: net, operation: 'publish', fault });
+        const err = await expectPlatformError(publishAll(req, journal), kind, [tokens.accessToken, tokens.refreshToken]);
+        expect(err.retryable).toBe(true);
+        // The wait is the network's to give (Bluesky's ratelimit-reset); others leave it to Herald's backoff.
+        if (fault === 'rate_limit' && profile.rateLimitSaysWhen) expect(err.retryAfterSeconds).toBeGreaterThan(0);
+        if (fault === 'rate_limit' && !profile.rateLimitSaysWhen) expect(err.retryAfterSeconds).toBeUndefined();
+        await retried(req, journal);
+      });
+    }
+
+    it('an expired token: refresh and retry where the network refreshes, else a reconnect', async () => {
+      const req = await request(first);
+      const journal = memoryJournal();
+      await sb.fault({ platform: net, operation: 'publish', fault: 'expire_token' });
+      if (!adapter.auth.refresh) {
+        const err = await expectPlatformError(publishAll(req, journal), 'reauth_required', [tokens.accessToken]);
+        expect(err.retryable).toBe(false);
+        return;
+      }
+      const err = await expectPlatformError(publishAll(req, journal), 'auth_expired', [tokens.accessToken, tokens.refreshToken]);
+      expect(err.retryable).toBe(true);
+      if (profile.expiredTokenNeedsReconnect) {
+        await expectPlatformError(adapter.auth.refresh(tokens), 'reauth_required', [tokens.accessToken]);
+        return;
+      }
+      const refreshed = await adapter.auth.refresh(tokens);
+      await retried(req, journal, () => refreshed);
+    });
+  });
+}

@@ -1,0 +1,4 @@
+import { describeAdapterContract } from './adapter-contract.ts';
+import { PROFILES } from './profiles.ts';
+
+describeAdapterContract(PROFILES.tiktok);
