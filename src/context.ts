@@ -1,9 +1,9 @@
 // The one composition root: config in, every service out. Tests pass `overrides` to swap pieces.
-import pino, { type Logger } from 'pino';
+import type { Logger } from 'pino';
 import type { Redis } from 'ioredis';
 import type { Config } from './config.ts';
 import { openDatabase, type Database } from './db/client.ts';
-import { logSafeError } from './db/log-safe.ts';
+import { createLogger } from './logger.ts';
 import { resolveSecrets, type Secrets } from './secrets.ts';
 import { PlanCatalog } from './auth/plans.ts';
 import { CreditService } from './auth/credits.ts';
@@ -35,32 +35,19 @@ import type { SandboxSimulator } from './sandbox/core/simulator.ts';
 import { createMediaStorage } from './media/storage/index.ts';
 import { DraftService } from './publishing/drafts.ts';
 import { PublishingService } from './publishing/service.ts';
+import { PostValidator } from './publishing/validate.ts';
 import { MediaService, type MediaServiceDeps } from './media/service.ts';
 import { UploadSessions } from './media/uploads.ts';
 import { SchedulingService } from './scheduling/service.ts';
 import { ScheduleWorker } from './scheduling/worker.ts';
 import { ScheduleQueue } from './scheduling/queue.ts';
+import { ScheduleEntries } from './scheduling/entries.ts';
+import { ScheduledStore } from './scheduling/store.ts';
 
 import type { Clock } from './clock.ts';
 export type { Clock } from './clock.ts';
-
-/** Paths redacted from every log line: credentials must never be written out. */
-export const REDACT_PATHS = [
-  'req.headers.authorization',
-  'req.headers["x-api-key"]',
-  'req.headers.cookie',
-  'req.query.apikey',
-  'req.query.api_key',
-  '*.password',
-  '*.current_password',
-  '*.new_password',
-  '*.app_password',
-  '*.token',
-  '*.invitation_token',
-  '*.secret',
-  '*.access_token',
-  '*.refresh_token',
-];
+// The logger has its own module; these re-exports keep older imports working.
+export { createLogger, REDACT_PATHS, scrubUrl } from './logger.ts';
 
 export interface AppContext {
   config: Config;
@@ -149,29 +136,6 @@ function platformPolicy(configs: Record<string, NetworkConfig>, config: Config, 
   return new OutboundPolicy({ trustedOrigins: origins, trustedHosts: config.fetchAllowHosts, ...(lookup ? { lookup } : {}) });
 }
 
-const SECRET_QUERY = /([?&](?:api[-_]?key|access_token|token|code|state|app_password)=)[^&#]*/gi;
-
-/** Request URLs are logged without the values of credential-bearing query parameters. */
-export const scrubUrl = (url: string) => url.replace(SECRET_QUERY, '$1[redacted]');
-
-export function createLogger(config: Pick<Config, 'logLevel'>, destination?: pino.DestinationStream): Logger {
-  const options: pino.LoggerOptions = {
-    level: config.logLevel,
-    redact: { paths: REDACT_PATHS, censor: '[redacted]' },
-    serializers: {
-      // Database errors carry query parameters (hashes, tokens); they are logged without them.
-      err: (err: unknown) => pino.stdSerializers.err(logSafeError(err) as Error),
-      req: (req: { method: string; url: string; hostname?: string; ip?: string; id?: string }) => ({
-        method: req.method,
-        url: scrubUrl(req.url),
-        host: req.hostname,
-        remoteAddress: req.ip,
-      }),
-    },
-  };
-  return destination ? pino(options, destination) : pino(options);
-}
-
 export async function createContext(config: Config, overrides: ContextOverrides = {}): Promise<AppContext> {
   const logger = overrides.logger ?? createLogger(config);
   const clock = overrides.clock ?? (() => new Date());
@@ -192,7 +156,9 @@ export async function createContext(config: Config, overrides: ContextOverrides 
   // The simulators load only in sandbox mode.
   const simulators = config.sandbox ? (overrides.simulators ?? (await import('./sandbox/simulators.ts')).SIMULATORS) : [];
   const apiKeys = new ApiKeyService(db, config.apiKeyCacheSeconds, clock, slugs);
-  const workspaces = new WorkspaceService(db, plans, config.defaultPlan);
+  const box = new SecretBox(secrets.encryptionKey);
+  const connectionStore = new ConnectionStore(db, box, clock);
+  const workspaces = new WorkspaceService(db, plans, config.defaultPlan, (ids) => connectionStore.connectedByWorkspace(ids));
   const mailer = new Mailer({ db, logger, from: config.mailFrom, smtpUrl: config.smtpUrl, now: clock });
   const sessions = new SessionService(db, jwt, { cacheMs: config.apiKeyCacheSeconds * 1000, now: clock });
   const invitations = new InvitationService({ db, workspaces, mailer, clock, logger, publicUrl: config.publicUrl, ttlSeconds: config.invitationTtlSeconds });
@@ -209,7 +175,6 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     redis,
     redisPrefix: `${config.rateLimit.redisPrefix}throttle:`,
   });
-  const box = new SecretBox(secrets.encryptionKey);
   const locks = createLocks(database);
   const configs = platformConfigs(config, simulators);
   const http = new PlatformHttp({
@@ -218,7 +183,6 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     policy: platformPolicy(configs, config, overrides.platformLookup),
   });
   const platforms = new PlatformRegistry({ http, configs, clock, logger, networks, ...(overrides.adapters ? { factories: overrides.adapters } : {}) });
-  const connectionStore = new ConnectionStore(db, box, clock);
   const tokens = new TokenKeeper(connectionStore, platforms, locks, clock, logger, overrides.tokenKeeper);
   const connections = new ConnectionService({
     db,
@@ -234,7 +198,6 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     stateTtlSeconds: config.oauthStateTtlSeconds,
   });
   const profiles = new ProfileService(connectionStore, tokens, platforms, clock, config.profileCacheSeconds, logger);
-  workspaces.connectedPlatforms = (ids) => connectionStore.connectedByWorkspace(ids);
   const media = new MediaService({
     db,
     config: config.media,
@@ -253,7 +216,14 @@ export async function createContext(config: Config, overrides: ContextOverrides 
   media.temp.sweep(24 * 3600 * 1000).catch(() => {});
   uploads.sweep().catch((err: unknown) => logger.warn({ err }, 'upload session sweep failed'));
   workspaceDeletion.sweep().catch((err: unknown) => logger.warn({ err }, 'sweep of deleted workspaces\' files failed'));
-  const drafts = new DraftService(db, clock, platforms.overrideKeys);
+  const validator = new PostValidator({ registry: platforms, plans, media });
+  const drafts = new DraftService(db, clock, validator, platforms);
+  const sc = config.scheduling;
+  const scheduleQueue =
+    sc.queue === 'pgboss'
+      ? new ScheduleQueue(database, config.databaseUrl, logger.child({ component: 'queue' }), { batchSize: sc.batchSize, pollingIntervalSeconds: Math.max(sc.pollMs / 1000, 0.5), expireInSeconds: sc.leaseSeconds })
+      : undefined;
+  const scheduledStore = new ScheduledStore(db, clock);
   const publishing = new PublishingService({
     db,
     registry: platforms,
@@ -263,24 +233,32 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     plans,
     media,
     drafts,
+    validator,
+    schedule: new ScheduleEntries(scheduledStore, scheduleQueue),
     clock,
     logger: logger.child({ component: 'publishing' }),
     targetTimeoutMs: config.publishWaitSeconds * 1000,
     pollIntervalMs: config.publishPollMs,
   });
   workspaces.planChanged.push(() => apiKeys.invalidate(), () => auth.invalidate());
-  const sc = config.scheduling;
-  const scheduleQueue =
-    sc.queue === 'pgboss'
-      ? new ScheduleQueue(database, config.databaseUrl, logger.child({ component: 'queue' }), { batchSize: sc.batchSize, pollingIntervalSeconds: Math.max(sc.pollMs / 1000, 0.5), expireInSeconds: sc.leaseSeconds })
-      : undefined;
-  const scheduling = new SchedulingService({ db, publishing, drafts, credits, connections: connectionStore, workspaces, clock, registry: platforms, queue: scheduleQueue });
-  publishing.scheduler = (p, postType, body, request) => scheduling.fromPublish(p, postType, body, request);
   const scheduleWorker = new ScheduleWorker(
-    { db, store: scheduling.store, publishing, workspaces, connections: connectionStore, credits, clock, logger: logger.child({ component: 'scheduler' }), slugs, queue: scheduleQueue },
+    {
+      db,
+      store: scheduledStore,
+      ledger: publishing.ledger,
+      runner: publishing.runner,
+      validate: (owner, postType, body) => publishing.validate(owner, postType, body),
+      planOf: async (id) => (await workspaces.byId(id))?.planId,
+      connections: connectionStore,
+      credits,
+      displayName: (p) => platforms.get(p).displayName,
+      clock,
+      logger: logger.child({ component: 'scheduler' }),
+      queue: scheduleQueue,
+    },
     { pollMs: sc.pollMs, batchSize: sc.batchSize, concurrency: sc.concurrency, leaseMs: sc.leaseSeconds * 1000, graceSeconds: sc.graceSeconds, maxAttempts: sc.maxAttempts },
   );
-  scheduling.publishNowHook = (row) => scheduleWorker.execute(row);
+  const scheduling = new SchedulingService({ db, store: scheduledStore, registry: platforms, publishing, drafts, credits, workspaces, clock, queue: scheduleQueue, publishNow: (row) => scheduleWorker.execute(row) });
   return {
     config,
     logger,

@@ -27,14 +27,21 @@ export class WorkspaceService {
   readonly #db: Db;
   readonly #plans: PlanCatalog;
   readonly #defaultPlan: string;
-  connectedPlatforms: ConnectedPlatforms = async () => new Map();
+  readonly #connectedPlatforms: ConnectedPlatforms;
   /** Called after a workspace's plan changed, so caches holding plan-derived answers drop them. */
   readonly planChanged: ((workspaceId: string) => void)[] = [];
 
-  constructor(db: Db, plans: PlanCatalog, defaultPlan: string) {
+  /** `connectedPlatforms`: which networks each workspace has connected (the connection store's answer). */
+  constructor(db: Db, plans: PlanCatalog, defaultPlan: string, connectedPlatforms: ConnectedPlatforms) {
+    this.#connectedPlatforms = connectedPlatforms;
     this.#db = db;
     this.#plans = plans;
     this.#defaultPlan = defaultPlan;
+  }
+
+  /** The networks each of these workspaces has connected. */
+  connectedPlatforms(ids: string[]): ReturnType<ConnectedPlatforms> {
+    return this.#connectedPlatforms(ids);
   }
 
   async createInTx(tx: Db, ownerId: string, name: string): Promise<WorkspaceRow> {

@@ -17,6 +17,7 @@ import * as accountsSchema from './schema-accounts.ts';
 
 const schema = { ...baseSchema, ...publishingSchema, ...schedulingSchema, ...accountsSchema };
 import { acquireDirLock, type DirLock } from './lock.ts';
+import { StatementTap } from './statements.ts';
 
 // Loaded through require() like the rest of Drizzle (see orm.ts).
 const load = createRequire(import.meta.url);
@@ -48,6 +49,8 @@ export interface Database {
   /** Raw driver handle for libraries that need it (the job queue). */
   pglite?: PGlite;
   pool?: pg.Pool;
+  /** Every statement sent through `db` (tests count round trips with it). */
+  statements: StatementTap;
   migrate(): Promise<void>;
   /** Number of migrations applied vs. shipped, for /readyz. */
   migrationStatus(): Promise<{ applied: number; shipped: number }>;
@@ -102,10 +105,12 @@ async function openPglite(opts: OpenOptions): Promise<Database> {
       throw err;
     }
   }
-  const db = drizzlePglite(client, { schema }) as unknown as Db;
+  const statements = new StatementTap();
+  const db = statements.wrapTransactions(drizzlePglite(client, { schema, logger: statements }) as unknown as Db);
   return {
     kind: 'pglite',
     db,
+    statements,
     pglite: client,
     async migrate() {
       await migratePglite(db as unknown as Parameters<typeof migratePglite>[0], { migrationsFolder: MIGRATIONS_DIR });
@@ -124,10 +129,12 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
   // An idle client's error (server restart) must not crash the process; the next query reconnects.
   pool.on('error', () => {});
-  const db = drizzlePg(pool, { schema }) as unknown as Db;
+  const statements = new StatementTap();
+  const db = statements.wrapTransactions(drizzlePg(pool, { schema, logger: statements }) as unknown as Db);
   return {
     kind: 'postgres',
     db,
+    statements,
     pool,
     async migrate() {
       // Several instances may boot at once: serialise migrations on a session-level advisory lock.

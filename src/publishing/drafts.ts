@@ -3,8 +3,14 @@ import type { Db } from '../db/client.ts';
 import { and, desc, eq, sql } from '../db/orm.ts';
 import { drafts } from '../db/schema-publishing.ts';
 import { notFound } from '../errors.ts';
+import type { Principal } from '../auth/authenticate.ts';
+import type { PostType } from '../platforms/publishing.ts';
+import { withImportedMedia } from './media-refs.ts';
+import type { DraftRef } from './results.ts';
 import type { NetworkContract } from '../platforms/contract.ts';
+import type { Networks } from '../platforms/registry.ts';
 import type { PostBody } from './schemas.ts';
+import type { PostValidator } from './validate.ts';
 
 export type DraftRow = typeof drafts.$inferSelect;
 
@@ -47,20 +53,36 @@ export function draftToWire(networks: readonly NetworkContract[], d: DraftRow) {
 export class DraftService {
   readonly #db: Db;
   readonly #now: () => Date;
-  readonly #overrideKeys: readonly string[];
+  readonly #validator: PostValidator;
+  readonly #networks: Pick<Networks, 'networks' | 'overrideKeys'>;
 
-  constructor(db: Db, now: () => Date, overrideKeys: readonly string[]) {
+  constructor(db: Db, now: () => Date, validator: PostValidator, networks: Pick<Networks, 'networks' | 'overrideKeys'>) {
     this.#db = db;
     this.#now = now;
-    this.#overrideKeys = overrideKeys;
+    this.#validator = validator;
+    this.#networks = networks;
   }
 
-  async saveFromPost(workspaceId: string, postType: string, body: PostBody, platforms: string[], sourcePostId: string | null) {
-    const out: { platform: string; draft_id: string; status: 'draft' }[] = [];
+  /** POST /unified/drafts: checked as the post routes check `draft: true`, one draft per network. */
+  async create(p: Principal, postType: PostType, body: PostBody): Promise<DraftRef[]> {
+    const { targets, imported } = await this.#validator.prepareDrafts(p, postType, body);
+    const platforms = [...new Set(targets.map((t) => t.platform))];
+    // Drafts keep the library ids of the URLs imported above, so publishing them later downloads nothing.
+    return this.saveFromPost(p.workspaceId, postType, withImportedMedia(this.#networks.networks, body, imported), platforms, null);
+  }
+
+  /** A draft's new body (already merged and narrowed), checked like at creation. */
+  async edit(p: Principal, id: string, postType: PostType, body: PostBody): Promise<DraftRow> {
+    const { imported } = await this.#validator.prepareDrafts(p, postType, body);
+    return this.update(p.workspaceId, id, { body: withImportedMedia(this.#networks.networks, body, imported), postType });
+  }
+
+  async saveFromPost(workspaceId: string, postType: string, body: PostBody, platforms: string[], sourcePostId: string | null, tx: Db = this.#db): Promise<DraftRef[]> {
+    const out: DraftRef[] = [];
     for (const platform of platforms) {
-      const [row] = await this.#db
+      const [row] = await tx
         .insert(drafts)
-        .values({ workspaceId, platform, postType, body: narrowBody(body, platform, this.#overrideKeys), sourcePostId })
+        .values({ workspaceId, platform, postType, body: narrowBody(body, platform, this.#networks.overrideKeys), sourcePostId })
         .returning({ id: drafts.id });
       out.push({ platform, draft_id: row!.id, status: 'draft' });
     }

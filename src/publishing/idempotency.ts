@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { AppError } from '../errors.ts';
 import type { PostRow } from './ledger.ts';
-import type { PublishReply } from './service.ts';
+import type { PublishReply } from './results.ts';
 
 export interface IdempotencyClaim {
   key: string;
@@ -28,10 +28,10 @@ export function isUniqueViolation(err: unknown): boolean {
 }
 
 /** The first answer again; 422 for another request under the same key, 409 while the first still runs. */
-export function replay(prior: Pick<PostRow, 'requestHash' | 'status' | 'response' | 'responseStatus'>, hash: string): PublishReply {
+export function replay(prior: Pick<PostRow, 'requestHash' | 'status' | 'response' | 'responseStatus'>, hash: string): PublishReply<object> {
   if (prior.requestHash !== hash) {
     throw new AppError('validation', 'This Idempotency-Key was already used with a different request body.');
   }
   if (prior.status !== 'completed' || !prior.response) throw new AppError('conflict', 'A request with this Idempotency-Key is still being processed. Retry shortly.');
-  return { status: prior.responseStatus ?? 200, body: prior.response as Record<string, unknown> };
+  return { status: prior.responseStatus ?? 200, body: prior.response as object };
 }

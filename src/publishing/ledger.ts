@@ -66,8 +66,15 @@ export class Ledger {
     return this.#db.select().from(postTargets).where(eq(postTargets.postId, postId)).orderBy(postTargets.createdAt);
   }
 
-  async update(id: string, patch: Partial<Pick<TargetRow, 'state' | 'processingHandle' | 'platformPostId' | 'permalink' | 'errorCode' | 'errorMessage' | 'publishedAt' | 'creditSpent'>>): Promise<void> {
-    await this.#db.update(postTargets).set({ ...patch, updatedAt: this.#now() }).where(eq(postTargets.id, id));
+  /** Changes a target and returns it as stored. */
+  async update(id: string, patch: Partial<Pick<TargetRow, 'state' | 'processingHandle' | 'platformPostId' | 'permalink' | 'errorCode' | 'errorMessage' | 'publishedAt' | 'creditSpent'>>, tx: Db = this.#db): Promise<TargetRow> {
+    const [row] = await tx.update(postTargets).set({ ...patch, updatedAt: this.#now() }).where(eq(postTargets.id, id)).returning();
+    if (!row) throw new Error(`target ${id} not found`);
+    return row;
+  }
+
+  transaction<T>(work: (tx: Db) => Promise<T>): Promise<T> {
+    return this.#db.transaction((tx) => work(tx as unknown as Db));
   }
 
   async startAttempt(id: string): Promise<void> {

@@ -3,7 +3,7 @@
 import type { Logger } from 'pino';
 import type { CreditService } from '../auth/credits.ts';
 import type { Platform } from '../auth/scopes.ts';
-import type { ConnectionStore } from '../connections/store.ts';
+import type { ConnectionRow, ConnectionStore } from '../connections/store.ts';
 import type { TokenKeeper } from '../connections/tokens.ts';
 import type { MediaRow } from '../media/records.ts';
 import type { MediaService } from '../media/service.ts';
@@ -11,15 +11,15 @@ import type { PlatformRegistry } from '../platforms/registry.ts';
 import type { PublishMedia, PublishOutcome, PublishRequest, PostType } from '../platforms/publishing.ts';
 import { PlatformError, type PlatformErrorKind } from '../platforms/types.ts';
 import type { Ledger, TargetRow, TargetSpec } from './ledger.ts';
+import { failure, type TargetOutcome } from './results.ts';
 
-export interface TargetResult {
-  platform: string;
-  success: boolean;
-  message: string;
-  post?: { platform: string; post_id: string | null; permalink: string | null };
-  error?: string;
-  /** When the network said how long to wait (rate limits): for clients and for the scheduling worker's retry. */
-  retry_after_seconds?: number;
+/** What the caller already holds for a target it just wrote, so the run does not read it back. */
+export interface KnownTarget {
+  postType: PostType;
+  /** The connection chosen for the target (undefined: read it by the row's connection_id). */
+  connection?: ConnectionRow | undefined;
+  /** Media rows by id, covering the target's media and thumbnail. */
+  media?: Map<string, MediaRow>;
 }
 
 const CODES: Record<PlatformErrorKind, string> = {
@@ -54,36 +54,36 @@ export class TargetRunner {
     this.#d = deps;
   }
 
-  static resultOf(row: TargetRow, registry: PlatformRegistry): TargetResult {
+  static resultOf(row: TargetRow, registry: PlatformRegistry): TargetOutcome {
     const name = registry.get(row.platform as Platform).displayName;
-    if (row.state === 'published') {
-      return { platform: row.platform, success: true, message: `Published to ${name}.`, post: { platform: row.platform, post_id: row.platformPostId, permalink: row.permalink } };
-    }
+    const post = { platform: row.platform, post_id: row.platformPostId, permalink: row.permalink };
+    if (row.state === 'published') return { platform: row.platform, success: true, message: `Published to ${name}.`, post, retryable: false };
     if (row.state === 'processing') {
-      return { platform: row.platform, success: true, message: `Accepted by ${name}; still processing. Its status will update when ${name} finishes.`, post: { platform: row.platform, post_id: row.platformPostId, permalink: row.permalink } };
+      return { platform: row.platform, success: true, message: `Accepted by ${name}; still processing. Its status will update when ${name} finishes.`, post, retryable: false };
     }
-    return { platform: row.platform, success: false, message: row.errorMessage ?? `Publishing to ${name} failed.`, error: row.errorCode ?? 'PUBLISH_FAILED' };
+    return failure(row.platform, row.errorCode ?? 'PUBLISH_FAILED', row.errorMessage ?? `Publishing to ${name} failed.`);
   }
 
   /** Publishes one pending (or interrupted) target and returns its result; never throws for network failures. */
-  async run(targetId: string, opts: { attemptRecorded?: boolean } = {}): Promise<TargetResult> {
-    const row = await this.#d.ledger.target(targetId);
-    if (!row) throw new Error(`target ${targetId} not found`);
+  async run(target: TargetRow | string, opts: { attemptRecorded?: boolean; known?: KnownTarget } = {}): Promise<TargetOutcome> {
+    const row = typeof target === 'string' ? await this.#d.ledger.target(target) : target;
+    if (!row) throw new Error(`target ${String(target)} not found`);
     const platform = row.platform as Platform;
     const adapter = this.#d.registry.get(platform);
-    const fail = async (code: string, message: string): Promise<TargetResult> => {
-      await this.#d.ledger.update(row.id, { state: 'failed', errorCode: code, errorMessage: message });
-      if (row.creditSpent) {
-        await this.#d.credits.refund({ workspaceId: row.workspaceId, type: 'posts', amount: 1, reason: 'publish_failed', reference: row.id });
-        await this.#d.ledger.update(row.id, { creditSpent: false });
-      }
-      return TargetRunner.resultOf((await this.#d.ledger.target(row.id))!, this.#d.registry);
+    const known = opts.known;
+    const fail = async (code: string, message: string): Promise<TargetOutcome> => {
+      // The failure and its refund commit together: a crash between them can neither lose nor double the credit.
+      await this.#d.ledger.transaction(async (tx) => {
+        await this.#d.ledger.update(row.id, { state: 'failed', errorCode: code, errorMessage: message, creditSpent: false }, tx);
+        if (row.creditSpent) await this.#d.credits.refund({ workspaceId: row.workspaceId, type: 'posts', amount: 1, reason: 'publish_failed', reference: row.id }, tx);
+      });
+      return failure(platform, code, message);
     };
     const publisher = adapter.publisher;
     if (!publisher) return fail('NOT_SUPPORTED', `Publishing to ${adapter.displayName} is not available on this server yet.`);
-    const conn = row.connectionId ? await this.#d.connections.byId(row.connectionId) : undefined;
+    const conn = known?.connection ?? (row.connectionId ? await this.#d.connections.byId(row.connectionId) : undefined);
     if (!conn) return fail('NOT_CONNECTED', `${adapter.displayName} not connected for this workspace.`);
-    const req = await this.#request(row);
+    const req = await this.#request(row, known);
     const journal = this.#d.ledger.journal(row);
     if (!opts.attemptRecorded) await this.#d.ledger.startAttempt(row.id);
     const deadline = this.#d.clock().getTime() + this.#d.targetTimeoutMs;
@@ -96,12 +96,11 @@ export class TargetRunner {
         const handle = outcome.handle;
         outcome = await this.#bounded(deadline, this.#d.tokens.use(conn, (t) => check(t, handle, req, journal)));
       }
-      if (outcome.state === 'processing') {
-        await this.#d.ledger.update(row.id, { state: 'processing', processingHandle: outcome.handle });
-      } else {
-        await this.#d.ledger.update(row.id, { state: 'published', platformPostId: outcome.postId, permalink: outcome.permalink, publishedAt: this.#d.clock(), errorCode: null, errorMessage: null });
-      }
-      return TargetRunner.resultOf((await this.#d.ledger.target(row.id))!, this.#d.registry);
+      const done =
+        outcome.state === 'processing'
+          ? await this.#d.ledger.update(row.id, { state: 'processing', processingHandle: outcome.handle })
+          : await this.#d.ledger.update(row.id, { state: 'published', platformPostId: outcome.postId, permalink: outcome.permalink, publishedAt: this.#d.clock(), errorCode: null, errorMessage: null });
+      return TargetRunner.resultOf(done, this.#d.registry);
     } catch (err) {
       if (err instanceof PlatformError) {
         this.#d.logger.warn({ platform, target: row.id, kind: err.kind, status: err.status }, 'publish failed');
@@ -111,21 +110,21 @@ export class TargetRunner {
       if (err instanceof TimeoutError) {
         // The network may still finish what it accepted: keep the journal and report it as processing.
         await this.#d.ledger.update(row.id, { state: 'processing' });
-        return { platform, success: false, message: `${adapter.displayName} did not finish within ${Math.round(this.#d.targetTimeoutMs / 1000)} s; Herald keeps the post and will reconcile it.`, error: 'TIMEOUT' };
+        return failure(platform, 'TIMEOUT', `${adapter.displayName} did not finish within ${Math.round(this.#d.targetTimeoutMs / 1000)} s; Herald keeps the post and will reconcile it.`);
       }
       this.#d.logger.error({ err, platform, target: row.id }, 'publish crashed');
       return fail('PUBLISH_FAILED', `Publishing to ${adapter.displayName} failed unexpectedly.`);
     }
   }
 
-  async #request(row: TargetRow): Promise<PublishRequest> {
+  async #request(row: TargetRow, known: KnownTarget | undefined): Promise<PublishRequest> {
     const spec = row.spec as TargetSpec;
     const ids = [...spec.mediaIds, ...(spec.thumbnailId ? [spec.thumbnailId] : [])];
-    const rows = ids.length ? await this.#d.media.resolveMediaForWorkspace(row.workspaceId, ids) : [];
-    const byId = new Map(rows.map((r) => [r.id, r]));
-    const post = await this.#d.ledger.postOf(row.postId);
+    const given = known?.media;
+    const byId = given && ids.every((id) => given.has(id)) ? given : new Map((ids.length ? await this.#d.media.resolveMediaForWorkspace(row.workspaceId, ids) : []).map((r) => [r.id, r]));
+    const postType = known?.postType ?? ((await this.#d.ledger.postOf(row.postId)).postType as PostType);
     return {
-      postType: post.postType as PostType,
+      postType,
       text: spec.text,
       title: spec.title,
       description: spec.description,

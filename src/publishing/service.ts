@@ -1,5 +1,5 @@
-// Publishing: validate everything, spend credits, record the ledger, then fan out to the networks in
-// parallel. Routes and tools call publish(); the scheduling worker reuses runTarget().
+// Publishing's front door: submit() validates everything, writes the ledger, queue entries, drafts and
+// credits in one transaction, then fans out to the networks in parallel. The worker reuses the runner.
 import type { Logger } from 'pino';
 import type { Principal } from '../auth/authenticate.ts';
 import type { CreditService } from '../auth/credits.ts';
@@ -8,19 +8,19 @@ import type { Platform } from '../auth/scopes.ts';
 import type { ConnectionStore } from '../connections/store.ts';
 import type { TokenKeeper } from '../connections/tokens.ts';
 import type { Db } from '../db/client.ts';
-import { AppError } from '../errors.ts';
-import type { MediaRow } from '../media/records.ts';
 import type { MediaService } from '../media/service.ts';
 import type { PlatformRegistry } from '../platforms/registry.ts';
 import type { PostType } from '../platforms/publishing.ts';
 import type { DraftService } from './drafts.ts';
 import { isUniqueViolation, replay, requestHash, type IdempotencyClaim } from './idempotency.ts';
 import { Ledger, type TargetRow } from './ledger.ts';
-import { checkMedia } from './media-check.ts';
+import { publishReply, type PublishReply } from './results.ts';
+import { writeSubmission, type ScheduledEntryRef, type ScheduleWriter, type Written } from './submit.ts';
 import { withImportedMedia } from './media-refs.ts';
-import { planTargets, type FieldPath, type MediaRef, type PlannedTarget } from './plan.ts';
-import { TargetRunner, type TargetResult } from './runner.ts';
-import { connectionFor, idOf, specOf } from './targets.ts';
+import type { FieldPath } from './plan.ts';
+import type { Owner, Prepared, PrepareOptions, PostValidator } from './validate.ts';
+import { TargetRunner } from './runner.ts';
+import { connectionFor } from './targets.ts';
 import type { PostBody } from './schemas.ts';
 
 export interface PublishingDeps {
@@ -32,6 +32,9 @@ export interface PublishingDeps {
   plans: PlanCatalog;
   media: MediaService;
   drafts: DraftService;
+  validator: PostValidator;
+  /** Where scheduled targets go (scheduling's store). */
+  schedule: ScheduleWriter;
   clock: () => Date;
   logger: Logger;
   /** Longest a request waits for one network, processing included, before answering "still processing". */
@@ -40,37 +43,24 @@ export interface PublishingDeps {
   pollIntervalMs?: number;
 }
 
-export interface PublishReply {
-  status: number;
-  body: Record<string, unknown>;
-}
-
-/** A request checked by prepare(). */
-export interface Prepared {
-  targets: PlannedTarget[];
-  media: Map<string, MediaRow>;
-  /** URL → id of the library media each media URL of the body was imported as. */
-  imported: Map<string, string>;
-}
-
-export interface PrepareOptions {
-  /** Where the body sits in the request, for the `loc` of errors (default ['body']; a PATCH's ['body', 'post_data']). */
+export interface SubmitOptions {
+  idempotencyKey?: string | undefined;
+  /** Routes other than the post routes: their own request hash and what the key's record shows. */
+  claim?: { requestHash: string; request: unknown };
+  /** The caller already looked the key up (it needed the earlier request for its own checks). */
+  replayChecked?: boolean;
+  /** Where the body sits in the request, for errors' `loc`. */
   at?: FieldPath;
-}
-
-/** What publish() hands the scheduler: the checked request and the claim of its Idempotency-Key. */
-export interface ScheduleRequest {
-  targets: PlannedTarget[];
-  imported: Map<string, string>;
-  idempotency?: IdempotencyClaim | undefined;
+  /** More writes in the same transaction (scheduling a draft removes it there). */
+  inTx?: (tx: Db) => Promise<void>;
+  /** The answer when everything was scheduled, for routes with their own reply. */
+  respond?: (entries: ScheduledEntryRef[]) => PublishReply<object>;
 }
 
 export class PublishingService {
   readonly #d: PublishingDeps;
   readonly ledger: Ledger;
   readonly runner: TargetRunner;
-  /** Set by the composition root: schedules the networks that carry a scheduled_time. */
-  scheduler: ((p: Principal, postType: PostType, body: PostBody, request: ScheduleRequest) => Promise<PublishReply>) | undefined;
 
   constructor(deps: PublishingDeps) {
     this.#d = deps;
@@ -79,143 +69,76 @@ export class PublishingService {
   }
 
   /** Everything the request asks for, checked before a single network call; returns targets with media rows. */
-  async prepare(p: Principal, postType: PostType, body: PostBody, o: PrepareOptions = {}): Promise<Prepared> {
-    this.#d.plans.assertFeature(p.planId, 'publish_enabled');
-    return this.#check(p, postType, body, o);
+  prepare(p: Principal, postType: PostType, body: PostBody, o: PrepareOptions = {}): Promise<Prepared> {
+    return this.#d.validator.prepare(p, postType, body, o);
+  }
+
+  /** The checks for a stored body of a workspace and plan (the scheduling worker, at publish time). */
+  validate(owner: Owner, postType: PostType, body: PostBody): Promise<Prepared> {
+    return this.#d.validator.validate(owner, postType, body);
   }
 
   /**
-   * A body saved as drafts, checked as the post routes check `draft: true`: text limits, media ids of
-   * this workspace, URLs imported through the fetcher (store the body withImportedMedia).
+   * The front door of publishing (post routes, drafts, scheduling, later the tools): checks the request,
+   * splits it into targets to run now, queue entries and drafts, writes them all in one transaction, then
+   * runs the "now" targets and records the answer for the Idempotency-Key.
    */
-  async prepareDrafts(p: Principal, postType: PostType, body: PostBody, o: PrepareOptions = {}): Promise<Prepared> {
-    return this.#check(p, postType, { ...body, draft: true, draft_platforms: [] }, o);
-  }
-
-  async #check(p: Principal, postType: PostType, body: PostBody, o: PrepareOptions): Promise<Prepared> {
-    const targets = planTargets({ networks: this.#d.registry, postType, body });
-    if (targets.some((t) => t.draft)) this.#d.plans.assertFeature(p.planId, 'drafts_enabled');
-    if (targets.some((t) => t.scheduledTime && !t.draft)) {
-      this.#d.plans.assertFeature(p.planId, 'scheduling_enabled');
-      if (!this.scheduler) throw new AppError('validation', 'scheduled_time is not supported by this server: publish now or save a draft.');
-    }
-    const at = o.at ?? ['body'];
-    const { media, imported } = await this.#resolveMedia(p, postType, targets, at);
-    const checked = (m: MediaRef) => ({ row: media.get(idOf(m))!, field: m.field });
-    for (const t of targets) {
-      if (!t.draft) checkMedia(this.#d.registry.network(t.platform), postType, t.media.map(checked), t.thumbnail && checked(t.thumbnail), at);
-    }
-    return { targets, media, imported };
-  }
-
-  /**
-   * URL media is imported into the library first (SSRF-safe, all within one deadline), then every id
-   * must belong to this workspace. A refused URL is reported at the field that named it.
-   */
-  async #resolveMedia(p: Principal, postType: PostType, targets: PlannedTarget[], at: FieldPath): Promise<{ media: Map<string, MediaRow>; imported: Map<string, string> }> {
-    // Media URLs of the video route are videos; every other URL (images, thumbnails) is an image.
-    const urls = new Map<string, { id: string; kind: 'image' | 'video'; field: FieldPath }>();
-    const note = (m: MediaRef, kind: 'image' | 'video') => {
-      if ('url' in m && !urls.has(m.url)) urls.set(m.url, { id: '', kind, field: m.field ?? [kind === 'video' ? 'video_url' : 'default_image_url'] });
-    };
-    for (const t of targets) {
-      for (const m of t.media) note(m, postType === 'video' ? 'video' : 'image');
-      if (t.thumbnail) note(t.thumbnail, 'image');
-    }
-    const library = { workspaceId: p.workspaceId, platform: null, platformUserId: null };
-    const deadline = urls.size ? this.#d.media.importDeadline() : undefined;
-    try {
-      for (const [url, entry] of urls) entry.id = (await this.#d.media.add(library, { url }, entry.kind, [...at, ...entry.field], deadline)).id;
-    } finally {
-      deadline?.done();
-    }
-    for (const t of targets) {
-      const asId = (m: MediaRef): MediaRef => ('url' in m ? { id: urls.get(m.url)!.id, ...(m.field ? { field: m.field } : {}) } : m);
-      t.media = t.media.map(asId);
-      if (t.thumbnail) t.thumbnail = asId(t.thumbnail);
-    }
-    const ids = [...new Set(targets.flatMap((t) => [...t.media, ...(t.thumbnail ? [t.thumbnail] : [])].map(idOf)))];
-    const rows = ids.length ? await this.#d.media.resolveMediaForWorkspace(p.workspaceId, ids, p.scope) : [];
-    return { media: new Map(rows.map((r) => [r.id, r])), imported: new Map([...urls].map(([url, e]) => [url, e.id])) };
-  }
-
-  async publish(p: Principal, postType: PostType, body: PostBody, idempotencyKey?: string): Promise<PublishReply> {
-    const hash = requestHash({ postType, body });
-    if (idempotencyKey) {
-      const prior = await this.ledger.findByKey(p.workspaceId, idempotencyKey);
+  async submit(p: Principal, postType: PostType, body: PostBody, o: SubmitOptions = {}): Promise<PublishReply<object>> {
+    const hash = o.claim?.requestHash ?? requestHash({ postType, body });
+    const idempotency: IdempotencyClaim | undefined = o.idempotencyKey ? { key: o.idempotencyKey, requestHash: hash, request: o.claim?.request ?? body } : undefined;
+    if (idempotency && !o.replayChecked) {
+      const prior = await this.ledger.findByKey(p.workspaceId, idempotency.key);
       if (prior) return replay(prior, hash);
     }
-    const { targets, imported } = await this.prepare(p, postType, body);
-    // Networks with a scheduled_time become queue entries (src/scheduling); the rest come back here.
-    // The scheduler claims the key in the transaction that creates the entries.
-    if (this.scheduler && targets.some((t) => t.scheduledTime && !t.draft)) {
-      return this.scheduler(p, postType, body, { targets, imported, idempotency: idempotencyKey ? { key: idempotencyKey, requestHash: hash, request: body } : undefined });
+    const { targets, imported, media } = await this.#d.validator.prepare(p, postType, body, o.at ? { at: o.at } : {});
+    const now = this.#d.clock();
+    const when = new Map<Platform, Date>();
+    for (const t of targets) {
+      if (!t.scheduledTime || t.draft || when.has(t.platform)) continue;
+      const own = (body[t.platform as keyof PostBody] as { scheduled_time?: string } | undefined)?.scheduled_time;
+      when.set(t.platform, this.#d.schedule.parseTime(t.scheduledTime, now, own ? `${t.platform}.scheduled_time` : 'scheduled_time'));
     }
-    const connections = await this.#d.connections.list(p.workspaceId);
-    const live = targets.filter((t) => !t.draft);
-    const chosen = new Map(live.map((t) => [t, connectionFor(connections, t)]));
-    const billable = live.filter((t) => chosen.get(t));
-
-    let postId: string;
-    let rows: { planned: PlannedTarget; row: TargetRow }[];
+    const conns = await this.#d.connections.list(p.workspaceId);
+    const placed = targets.filter((t) => !when.has(t.platform)).map((t) => ({ planned: t, conn: t.draft ? undefined : connectionFor(conns, t) }));
+    const scheduled = new Map([...when].map(([pl, at]) => [pl, { at, platformUserId: conns.find((c) => c.platform === pl && c.status === 'connected')?.accountId ?? null }]));
+    const draftPlatforms = [...new Set(placed.filter((t) => t.planned.draft).map((t) => t.planned.platform))];
+    const requested = new Set(placed.map((t) => t.planned.platform)).size;
+    const live = (w: { rows: TargetRow[] }) => w.rows.filter((r) => r.state !== 'draft');
+    const scheduledRefs = (entries: ScheduledEntryRef[]) => entries.map((e) => ({ platform: e.platform, scheduled_post_id: e.id, scheduled_time: e.scheduledTime.toISOString() }));
+    let written: Written;
     try {
-      ({ postId, rows } = await this.#d.db.transaction(async (txRaw) => {
-        const tx = txRaw as unknown as Db;
-        // Credits first, in the same transaction as the ledger: a 402 leaves nothing behind.
-        if (billable.length) {
-          await this.#d.credits.spend({ workspaceId: p.workspaceId, planId: p.planId, type: 'posts', amount: billable.length, reason: 'publish' }, tx);
-        }
-        const post = await this.ledger.createPost(tx, { workspaceId: p.workspaceId, postType, request: body, idempotencyKey: idempotencyKey ?? null, requestHash: hash, actor: p.keyId ? `key:${p.keyId}` : `user:${p.user?.id}` });
-        const out: { planned: PlannedTarget; row: TargetRow }[] = [];
-        for (const t of targets) {
-          const conn = t.draft ? undefined : chosen.get(t);
-          const row = await this.ledger.addTarget(tx, {
-            postId: post.id,
-            workspaceId: p.workspaceId,
-            platform: t.platform,
-            connectionId: conn?.id ?? null,
-            platformUserId: conn?.accountId ?? null,
-            destinationKind: t.destination?.kind ?? null,
-            destinationId: t.destination?.id ?? null,
-            // Targets that run right away start as processing (attempt 1), saving a commit per target.
-            state: t.draft ? 'draft' : conn ? 'processing' : 'failed',
-            attempts: t.draft || !conn ? 0 : 1,
-            spec: specOf(t),
-            creditSpent: Boolean(conn),
-            ...(!t.draft && !conn ? { errorCode: 'NOT_CONNECTED', errorMessage: `${this.#d.registry.get(t.platform).displayName} not connected for this workspace.` } : {}),
-          });
-          out.push({ planned: t, row });
-        }
-        return { postId: post.id, rows: out };
-      }));
+      written = await this.#d.db.transaction((tx) =>
+        writeSubmission(
+          tx as unknown as Db,
+          { ledger: this.ledger, credits: this.#d.credits, drafts: this.#d.drafts, schedule: this.#d.schedule, overrideKeys: this.#d.registry.overrideKeys },
+          { p, postType, request: body, stored: withImportedMedia(this.#d.registry.networks, body, imported), placed, draftPlatforms, scheduled, idempotency, requestHash: hash, displayName: (pl) => this.#d.registry.get(pl).displayName },
+          {
+            inTx: o.inTx,
+            // Without a target to run, the answer is known before the commit.
+            respond: (w) => (live(w).some((r) => r.state !== 'failed') ? undefined : o.respond?.(w.entries) ?? publishReply(requested, live(w).map((r) => TargetRunner.resultOf(r, this.#d.registry)), w.drafts, scheduledRefs(w.entries))),
+          },
+        ),
+      );
     } catch (err) {
-      if (idempotencyKey && isUniqueViolation(err)) {
-        const prior = await this.ledger.findByKey(p.workspaceId, idempotencyKey);
+      if (idempotency && isUniqueViolation(err)) {
+        const prior = await this.ledger.findByKey(p.workspaceId, idempotency.key);
         if (prior) return replay(prior, hash);
       }
       throw err;
     }
-
-    // Drafts keep the library ids of the URLs imported above, so publishing them later downloads nothing.
-    const drafts = await this.#d.drafts.saveFromPost(p.workspaceId, postType, withImportedMedia(this.#d.registry.networks, body, imported), rows.filter((r) => r.planned.draft).map((r) => r.planned.platform), postId);
-    const results = await Promise.all(
-      rows.filter((r) => !r.planned.draft).map(async ({ row }) => (row.state === 'failed' ? TargetRunner.resultOf(row, this.#d.registry) : this.runner.run(row.id, { attemptRecorded: true }))),
+    await this.#d.schedule.wake(written.entries);
+    if (written.reply) return written.reply;
+    const byRow = new Map(written.rows.map((r, i) => [r, placed[i]!]));
+    const outcomes = await Promise.all(
+      live(written).map((row) =>
+        row.state === 'failed' ? TargetRunner.resultOf(row, this.#d.registry) : this.runner.run(row, { attemptRecorded: true, known: { postType, connection: byRow.get(row)?.conn, media } }),
+      ),
     );
-    const reply = shape(body.platforms.length, results, drafts);
-    await this.ledger.finishPost(postId, reply.body, reply.status);
+    const reply = publishReply(requested, outcomes, written.drafts, scheduledRefs(written.entries));
+    if (written.postId) await this.ledger.finishPost(written.postId, reply.body, reply.status);
     return reply;
   }
-
-}
-
-function shape(requested: number, results: TargetResult[], drafts: { platform: string; draft_id: string; status: 'draft' }[]): PublishReply {
-  if (drafts.length && !results.length) return { status: 200, body: { success: true, message: 'Saved as drafts', drafts } };
-  if (drafts.length) return { status: 200, body: { success: results.every((r) => r.success), message: 'Drafts and posts completed', drafts, results } };
-  if (requested === 1 && results.length === 1) {
-    const r = results[0]!;
-    return { status: 200, body: { success: r.success, message: r.message, ...(r.post ? { post: r.post } : {}), ...(r.error ? { error: r.error } : {}) } };
-  }
-  return { status: 200, body: { results } };
 }
 
 export type { Platform };
+export type { PublishReply, Prepared, PrepareOptions };

@@ -1,7 +1,9 @@
 // Shared by publishing now and the scheduling worker: what a planned target stores, and which
 // connected account posts it.
+import type { Platform } from '../auth/scopes.ts';
 import type { ConnectionRow } from '../connections/store.ts';
-import type { TargetSpec } from './ledger.ts';
+import type { Db } from '../db/client.ts';
+import type { Ledger, TargetRow, TargetSpec } from './ledger.ts';
 import type { MediaRef, PlannedTarget } from './plan.ts';
 
 export const idOf = (m: MediaRef) => ('id' in m ? m.id : m.url);
@@ -26,4 +28,43 @@ export function connectionFor(rows: ConnectionRow[], t: PlannedTarget): Connecti
     return mine.find((r) => (r.destinations as { id: string }[]).some((d) => d.id === dest.id || d.id.endsWith(`:${dest.id}`))) ?? mine[0];
   }
   return mine[0];
+}
+
+/** A planned target and the account chosen for it (none: not connected, or a draft). */
+export interface Placed {
+  planned: PlannedTarget;
+  conn: ConnectionRow | undefined;
+}
+
+/**
+ * The one writer of ledger targets, for publishing now and the scheduling worker: drafts are recorded as
+ * drafts, a target without an account fails as NOT_CONNECTED, the rest wait for their run. `startNow`
+ * records the first attempt already (the caller runs them right after the commit, saving a write each).
+ */
+export async function writeTargets(
+  tx: Db,
+  ledger: Ledger,
+  o: { postId: string; workspaceId: string; placed: Placed[]; startNow: boolean; displayName: (p: Platform) => string },
+): Promise<TargetRow[]> {
+  const out: TargetRow[] = [];
+  for (const { planned: t, conn } of o.placed) {
+    const live = !t.draft;
+    out.push(
+      await ledger.addTarget(tx, {
+        postId: o.postId,
+        workspaceId: o.workspaceId,
+        platform: t.platform,
+        connectionId: live ? (conn?.id ?? null) : null,
+        platformUserId: live ? (conn?.accountId ?? null) : null,
+        destinationKind: t.destination?.kind ?? null,
+        destinationId: t.destination?.id ?? null,
+        state: !live ? 'draft' : !conn ? 'failed' : o.startNow ? 'processing' : 'pending',
+        attempts: live && conn && o.startNow ? 1 : 0,
+        spec: specOf(t),
+        creditSpent: live && Boolean(conn),
+        ...(live && !conn ? { errorCode: 'NOT_CONNECTED', errorMessage: `${o.displayName(t.platform)} not connected for this workspace.` } : {}),
+      }),
+    );
+  }
+  return out;
 }

@@ -2,7 +2,7 @@
 // IN (allowed)`), so two actors racing (a worker and a cancel) cannot both win; the event is written
 // in the same transaction.
 import type { Db } from '../db/client.ts';
-import { and, desc, eq, inArray, sql } from '../db/orm.ts';
+import { and, desc, eq, gte, inArray, isNull, lt, lte, notInArray, or, sql } from '../db/orm.ts';
 import { scheduledPostEvents, scheduledPosts } from '../db/schema-scheduling.ts';
 import { AppError, notFound } from '../errors.ts';
 import { formatted, localIso, timeUntil } from './time.ts';
@@ -94,6 +94,90 @@ export class ScheduledStore {
       f.status ? eq(scheduledPosts.status, f.status) : undefined,
     );
     return this.#db.select().from(scheduledPosts).where(where).orderBy(scheduledPosts.scheduledTime, desc(scheduledPosts.createdAt)).limit(f.limit).offset(f.offset);
+  }
+
+  // ---- The worker's statements: claims, leases, the ledger link. ----
+
+  /** Due entries past the grace period become failed (missed), with their events. */
+  async failMissed(cutoff: Date, message: string, reason: (r: ScheduledRow) => string): Promise<ScheduledRow[]> {
+    const now = this.#now();
+    return this.#db.transaction(async (txRaw) => {
+      const tx = txRaw as unknown as Db;
+      const rows = await tx
+        .update(scheduledPosts)
+        .set({ status: 'failed', errorMessage: message, updatedAt: now })
+        .where(and(eq(scheduledPosts.status, 'scheduled'), lt(scheduledPosts.scheduledTime, cutoff)))
+        .returning();
+      for (const r of rows) await this.event(tx, r.id, 'scheduled', 'failed', reason(r));
+      return rows;
+    });
+  }
+
+  /**
+   * Claims up to `limit` entries that are due (not before `cutoff`) or whose lease passed (a dead worker,
+   * or a retry whose time came), skipping rows another worker holds and those in `exclude`.
+   */
+  async claim(o: { workerId: string; only: string[] | undefined; exclude: string[]; limit: number; cutoff: Date; leaseMs: number }): Promise<ScheduledRow[]> {
+    const now = this.#now();
+    const due = and(eq(scheduledPosts.status, 'scheduled'), lte(scheduledPosts.scheduledTime, now), gte(scheduledPosts.scheduledTime, o.cutoff));
+    const stale = and(eq(scheduledPosts.status, 'publishing'), or(isNull(scheduledPosts.claimedUntil), lt(scheduledPosts.claimedUntil, now)));
+    const via = o.only ? 'queue' : 'scan';
+    return this.#db.transaction(async (txRaw) => {
+      const tx = txRaw as unknown as Db;
+      const mine = o.exclude.length ? notInArray(scheduledPosts.id, o.exclude) : undefined;
+      const before = await tx
+        .select({ id: scheduledPosts.id, status: scheduledPosts.status })
+        .from(scheduledPosts)
+        .where(and(or(due, stale), o.only ? inArray(scheduledPosts.id, o.only) : undefined, mine))
+        .orderBy(scheduledPosts.scheduledTime)
+        .limit(o.limit)
+        .for('update', { skipLocked: true });
+      if (!before.length) return [];
+      const prior = new Map(before.map((r) => [r.id, r.status]));
+      const rows = await tx
+        .update(scheduledPosts)
+        .set({ status: 'publishing', claimedBy: o.workerId, claimedUntil: new Date(now.getTime() + o.leaseMs), attempts: sql`${scheduledPosts.attempts} + 1`, updatedAt: now })
+        .where(and(inArray(scheduledPosts.id, [...prior.keys()]), or(due, stale)))
+        .returning();
+      for (const r of rows) {
+        const from = prior.get(r.id) ?? 'scheduled';
+        await this.event(tx, r.id, from, 'publishing', from === 'scheduled' ? `due; claimed by ${o.workerId} (${via})` : `attempt ${r.attempts}: claimed by ${o.workerId} (${via}) after the previous claim expired or its retry time came`);
+      }
+      return rows;
+    });
+  }
+
+  /** Heartbeat: the claims `workerId` still holds last until `until`. */
+  async renewLeases(ids: string[], workerId: string, until: Date): Promise<void> {
+    await this.#db
+      .update(scheduledPosts)
+      .set({ claimedUntil: until })
+      .where(and(inArray(scheduledPosts.id, ids), eq(scheduledPosts.claimedBy, workerId), eq(scheduledPosts.status, 'publishing')));
+  }
+
+  /** Forgets the entry's ledger post (a retry starts over); false when the claim was lost. */
+  async unlinkPost(id: string, claimedBy: string): Promise<boolean> {
+    const rows = await this.#db.update(scheduledPosts).set({ postId: null }).where(and(eq(scheduledPosts.id, id), eq(scheduledPosts.claimedBy, claimedBy))).returning({ id: scheduledPosts.id });
+    return rows.length > 0;
+  }
+
+  /** Inside the ledger transaction: locks the entry if this claim still holds it and it has no ledger post yet. */
+  async lockUnlinked(tx: Db, id: string, claimedBy: string): Promise<boolean> {
+    const [mine] = await tx
+      .select({ id: scheduledPosts.id })
+      .from(scheduledPosts)
+      .where(and(eq(scheduledPosts.id, id), eq(scheduledPosts.status, 'publishing'), eq(scheduledPosts.claimedBy, claimedBy), isNull(scheduledPosts.postId)))
+      .for('update');
+    return Boolean(mine);
+  }
+
+  async linkPost(tx: Db, id: string, postId: string): Promise<void> {
+    await tx.update(scheduledPosts).set({ postId }).where(eq(scheduledPosts.id, id));
+  }
+
+  /** A partly published entry shows the post that did go out. */
+  async notePublished(id: string, postId: string | null, url: string | null): Promise<void> {
+    await this.#db.update(scheduledPosts).set({ publishedPostId: postId, publishedPostUrl: url }).where(eq(scheduledPosts.id, id));
   }
 
   /** Queue figures for /metrics and readiness. */

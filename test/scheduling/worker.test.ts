@@ -152,7 +152,7 @@ describe('the worker', () => {
     const id = await scheduleOne('slow publish');
     clock.advance(60_000);
     const opts = { pollMs: 100, batchSize: 5, concurrency: 5, leaseMs: 600, graceSeconds: 3600, maxAttempts: 3 };
-    const deps = { db: h.ctx.database.db, store: h.ctx.scheduling.store, publishing: h.ctx.publishing, workspaces: h.ctx.workspaces, connections: h.ctx.connectionStore, credits: h.ctx.credits, clock: clock.fn, logger: pino({ level: 'silent' }) };
+    const deps = { ...h.ctx.scheduleWorker.deps, clock: clock.fn, logger: pino({ level: 'silent' }) };
     const [a, b] = [new ScheduleWorker(deps, opts), new ScheduleWorker(deps, opts)];
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));

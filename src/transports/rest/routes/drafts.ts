@@ -6,7 +6,8 @@ import type { AppContext } from '../../../context.ts';
 import { assertPlatformsAllowed } from '../../../auth/scopes.ts';
 import { draftToWire, narrowBody } from '../../../publishing/drafts.ts';
 import { nothingToUpdate, parseEdit, parsePostBody } from '../../../publishing/edits.ts';
-import { mergeEdit, withImportedMedia } from '../../../publishing/media-refs.ts';
+import { mergeEdit } from '../../../publishing/media-refs.ts';
+import { draftRefSchema, publishResultSchema, scheduledRefSchema, type PublishResult } from '../../../publishing/results.ts';
 import { anyPostBody, dateTime, type PostBody } from '../../../publishing/schemas.ts';
 import { principalOf } from '../access.ts';
 import { workspaceSecurity } from '../schemas.ts';
@@ -19,6 +20,7 @@ const REFUSED_IN_EDIT = {
 };
 const idParams = z.object({ id: z.uuid() });
 const ok = z.object({ success: z.boolean(), message: z.string().nullable() });
+const scheduledDraft = z.object({ success: z.boolean(), message: z.string(), draft_id: z.string(), scheduled: z.array(scheduledRefSchema) });
 
 export async function draftRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -38,16 +40,13 @@ export async function draftRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
     {
       config: { access: { ...access, platforms: bodyPlatforms(ctx.platforms) } },
       bodyLimit: POST_BODY_LIMIT,
-      schema: { tags: ['drafts'], summary: 'Save a post as drafts (one per network)', security: workspaceSecurity, body: createBody, response: { 200: z.record(z.string(), z.unknown()) } },
+      schema: { tags: ['drafts'], summary: 'Save a post as drafts (one per network)', security: workspaceSecurity, body: createBody, response: { 200: z.object({ success: z.boolean(), message: z.string(), drafts: z.array(draftRefSchema) }) } },
     },
     async (req) => {
       const p = principalOf(req);
       const { post_type, ...raw } = req.body as { post_type: z.infer<typeof postType> } & Record<string, unknown>;
       // The checks of the post routes with draft: true: limits, this workspace's media, URLs imported.
-      const body = parsePostBody(ctx.platforms.networks, post_type, raw);
-      const { targets, imported } = await ctx.publishing.prepareDrafts(p, post_type, body);
-      const platforms = [...new Set(targets.map((t) => t.platform))];
-      const drafts = await ctx.drafts.saveFromPost(p.workspaceId, post_type, withImportedMedia(ctx.platforms.networks, body, imported), platforms, null);
+      const drafts = await ctx.drafts.create(p, post_type, parsePostBody(ctx.platforms.networks, post_type, raw));
       return { success: true, message: 'Saved as drafts', drafts };
     },
   );
@@ -93,8 +92,7 @@ export async function draftRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       const { edit } = parseEdit(ctx.platforms.networks, type, sent, { platform: draft.platform, what: 'draft', refused: REFUSED_IN_EDIT }, ['body']);
       if (!Object.keys(edit).length && !post_type) throw nothingToUpdate(['body'], 'post_type or fields of the post body', []);
       const body = narrowBody(mergeEdit(draft.body as Record<string, unknown>, edit) as PostBody, draft.platform, ctx.platforms.overrideKeys);
-      const { imported } = await ctx.publishing.prepareDrafts(p, type, body);
-      const row = await ctx.drafts.update(p.workspaceId, draft.id, { body: withImportedMedia(ctx.platforms.networks, body, imported), postType: type });
+      const row = await ctx.drafts.edit(p, draft.id, type, body);
       return { success: true, message: 'Draft updated', data: draftToWire(ctx.platforms.networks, row) };
     },
   );
@@ -111,13 +109,14 @@ export async function draftRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
 
   r.post(
     '/unified/drafts/:id/publish',
-    { config: { access: { ...access } }, schema: { tags: ['drafts'], summary: 'Publish a draft now (spends a post credit)', security: workspaceSecurity, params: idParams, response: { 200: z.record(z.string(), z.unknown()) } } },
+    { config: { access: { ...access } }, schema: { tags: ['drafts'], summary: 'Publish a draft now (spends a post credit)', security: workspaceSecurity, params: idParams, response: { 200: publishResultSchema.extend({ draft_id: z.string() }) } } },
     async (req, reply) => {
       const { p, draft } = await owned(req);
       const body = { ...(draft.body as PostBody), draft: false, draft_platforms: [] };
-      const result = await ctx.publishing.publish(p, draft.postType as z.infer<typeof postType>, body);
-      if (result.body.success === true) await ctx.drafts.remove(p.workspaceId, draft.id);
-      return reply.code(result.status as 200).send({ ...result.body, draft_id: draft.id });
+      const result = await ctx.publishing.submit(p, draft.postType as z.infer<typeof postType>, body);
+      const out = result.body as PublishResult;
+      if (out.success === true) await ctx.drafts.remove(p.workspaceId, draft.id);
+      return reply.code(result.status as 200).send({ ...out, draft_id: draft.id });
     },
   );
 
@@ -125,11 +124,11 @@ export async function draftRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
     '/unified/drafts/:id/schedule',
     {
       config: { access: { ...access, feature: 'scheduling_enabled' } },
-      schema: { tags: ['drafts'], summary: 'Schedule a draft (it becomes a scheduled post and leaves the drafts)', security: workspaceSecurity, params: idParams, headers: idempotencyHeaders, body: z.object({ scheduled_time: dateTime }), response: { 200: z.record(z.string(), z.unknown()) } },
+      schema: { tags: ['drafts'], summary: 'Schedule a draft (it becomes a scheduled post and leaves the drafts)', security: workspaceSecurity, params: idParams, headers: idempotencyHeaders, body: z.object({ scheduled_time: dateTime }), response: { 200: scheduledDraft } },
     },
     async (req, reply) => {
       const result = await ctx.scheduling.scheduleDraft(principalOf(req), req.params.id, req.body.scheduled_time, req.headers['idempotency-key']);
-      return reply.code(result.status as 200).send(result.body);
+      return reply.code(result.status as 200).send(result.body as z.infer<typeof scheduledDraft>);
     },
   );
 }

@@ -4,6 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../../context.ts';
 import type { PlatformRegistry } from '../../../platforms/registry.ts';
+import { publishResultSchema, type PublishResult } from '../../../publishing/results.ts';
 import { postBodies, type PostBody } from '../../../publishing/schemas.ts';
 import { principalOf } from '../access.ts';
 import { workspaceSecurity } from '../schemas.ts';
@@ -36,12 +37,12 @@ export async function postRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
           security: workspaceSecurity,
           headers: idempotencyHeaders,
           body: bodies[type],
-          response: { 200: z.record(z.string(), z.unknown()) },
+          response: { 200: publishResultSchema },
         },
       },
       async (req, reply) => {
-        const result = await ctx.publishing.publish(principalOf(req), type, req.body as PostBody, req.headers['idempotency-key']);
-        return reply.code(result.status as 200).send(result.body);
+        const result = await ctx.publishing.submit(principalOf(req), type, req.body as PostBody, { idempotencyKey: req.headers['idempotency-key'] });
+        return reply.code(result.status as 200).send(result.body as PublishResult);
       },
     );
   }

@@ -1,0 +1,78 @@
+// What publishing answers, typed once: a target's outcome (code, retryable, retry_after_seconds) for
+// the worker, its wire form for the routes, and the reply of a submit. The routes use these schemas as
+// their 200 responses, so /openapi.json documents the real shapes.
+import { z } from 'zod';
+
+export const postRefSchema = z.object({ platform: z.string(), post_id: z.string().nullable(), permalink: z.string().nullable() });
+
+/** One network's result on the wire (interface.md: `{ platform, success, message, post?, error? }`). */
+export const targetResultSchema = z.object({
+  platform: z.string(),
+  success: z.boolean(),
+  message: z.string(),
+  post: postRefSchema.optional(),
+  /** The failure's code (NOT_CONNECTED, RATE_LIMITED, …). */
+  error: z.string().optional(),
+  /** When the network said how long to wait (rate limits). */
+  retry_after_seconds: z.number().optional(),
+});
+export type TargetResult = z.infer<typeof targetResultSchema>;
+
+/** A target's outcome inside Herald: the wire result plus whether trying again later can succeed. */
+export const targetOutcomeSchema = targetResultSchema.extend({ retryable: z.boolean() });
+export type TargetOutcome = z.infer<typeof targetOutcomeSchema>;
+
+// Worth retrying later; content, permission and connection errors are not.
+const RETRYABLE = new Set(['RATE_LIMITED', 'PLATFORM_UNAVAILABLE', 'TIMEOUT', 'PUBLISH_FAILED']);
+
+export function failure(platform: string, code: string, message: string, retryAfterSeconds?: number): TargetOutcome {
+  return { platform, success: false, message, error: code, retryable: RETRYABLE.has(code), ...(retryAfterSeconds !== undefined ? { retry_after_seconds: retryAfterSeconds } : {}) };
+}
+
+export const toWire = ({ retryable: _r, ...wire }: TargetOutcome): TargetResult => wire;
+
+export const draftRefSchema = z.object({ platform: z.string(), draft_id: z.string(), status: z.literal('draft') });
+export type DraftRef = z.infer<typeof draftRefSchema>;
+export const scheduledRefSchema = z.object({ platform: z.string(), scheduled_post_id: z.string(), scheduled_time: z.string() });
+export type ScheduledRef = z.infer<typeof scheduledRefSchema>;
+
+/**
+ * Every reply of the post routes (interface.md, Responses): one network's fields at the top level,
+ * several networks' `results`, `drafts`, `scheduled`, or a mix; the idempotent replay of any of them.
+ */
+export const publishResultSchema = z.object({
+  success: z.boolean().optional(),
+  message: z.string().optional(),
+  post: postRefSchema.optional(),
+  error: z.string().optional(),
+  retry_after_seconds: z.number().optional(),
+  results: z.array(targetResultSchema).optional(),
+  drafts: z.array(draftRefSchema).optional(),
+  scheduled: z.array(scheduledRefSchema).optional(),
+});
+export type PublishResult = z.infer<typeof publishResultSchema>;
+
+export interface PublishReply<B extends object = PublishResult> {
+  status: number;
+  body: B;
+}
+
+/** The answer to a submit, from what it did: ran now, saved as drafts, scheduled. */
+export function publishReply(requested: number, ran: TargetOutcome[], drafts: DraftRef[], scheduled: ScheduledRef[]): PublishReply {
+  const results = ran.map(toWire);
+  if (scheduled.length) {
+    if (!results.length && !drafts.length) return { status: 200, body: { success: true, message: 'Scheduled', scheduled } };
+    return {
+      status: 200,
+      body: { success: results.every((r) => r.success), message: results.length ? 'Scheduled; other posts completed' : 'Scheduled; drafts saved', scheduled, ...(drafts.length ? { drafts } : {}), ...(results.length ? { results } : {}) },
+    };
+  }
+  if (drafts.length && !results.length) return { status: 200, body: { success: true, message: 'Saved as drafts', drafts } };
+  if (drafts.length) return { status: 200, body: { success: results.every((r) => r.success), message: 'Drafts and posts completed', drafts, results } };
+  if (requested === 1 && results.length === 1) {
+    // The single-network reply has always been these four fields only.
+    const { success, message, post, error } = results[0]!;
+    return { status: 200, body: { success, message, ...(post ? { post } : {}), ...(error ? { error } : {}) } };
+  }
+  return { status: 200, body: { results } };
+}

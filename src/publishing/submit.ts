@@ -1,0 +1,119 @@
+// The write half of submit: everything a checked request creates, in ONE transaction — the
+// Idempotency-Key claim, the credits, the ledger post and its targets (run now), the queue entries
+// (scheduled) and the drafts. Nothing here calls a network; the service runs the "now" targets after
+// the commit.
+import type { Principal } from '../auth/authenticate.ts';
+import type { CreditService } from '../auth/credits.ts';
+import type { Platform } from '../auth/scopes.ts';
+import type { Db } from '../db/client.ts';
+import type { PostType } from '../platforms/publishing.ts';
+import type { DraftService } from './drafts.ts';
+import type { IdempotencyClaim } from './idempotency.ts';
+import type { Ledger, TargetRow } from './ledger.ts';
+import type { DraftRef, PublishReply } from './results.ts';
+import type { PostBody } from './schemas.ts';
+import { storedBody } from './stored-body.ts';
+import { writeTargets, type Placed } from './targets.ts';
+
+/** A queue entry as submit creates it; scheduling owns the table and its rules. */
+export interface NewScheduledEntry {
+  workspaceId: string;
+  platform: Platform;
+  platformUserId: string | null;
+  postType: PostType;
+  postData: PostBody;
+  scheduledTime: Date;
+  actor: string;
+}
+
+export interface ScheduledEntryRef {
+  id: string;
+  platform: string;
+  scheduledTime: Date;
+}
+
+/** What submit needs of scheduling, given to it at construction (publishing never imports scheduling). */
+export interface ScheduleWriter {
+  /** A scheduled_time from the request, checked (future, real date); `field` names it in errors. */
+  parseTime(value: string, now: Date, field: string): Date;
+  /** Inserts the entries inside the caller's transaction. */
+  add(tx: Db, entries: NewScheduledEntry[]): Promise<ScheduledEntryRef[]>;
+  /** After the commit: wake-ups at each entry's time. */
+  wake(entries: ScheduledEntryRef[]): Promise<void>;
+}
+
+export interface Submission {
+  p: Principal;
+  postType: PostType;
+  /** The request body as received (the ledger records it). */
+  request: PostBody;
+  /** The body with URL media replaced by the library ids they were imported as (what is stored). */
+  stored: PostBody;
+  /** Targets to run now (and drafts' ledger rows), with their accounts. */
+  placed: Placed[];
+  draftPlatforms: Platform[];
+  scheduled: Map<Platform, { at: Date; platformUserId: string | null }>;
+  idempotency: IdempotencyClaim | undefined;
+  /** The canonical request's hash, recorded on the ledger post. */
+  requestHash: string;
+  displayName: (p: Platform) => string;
+}
+
+export interface Written {
+  postId: string | undefined;
+  rows: TargetRow[];
+  drafts: DraftRef[];
+  entries: ScheduledEntryRef[];
+  /** The answer, when it does not wait for any network (stored with the key in the same transaction). */
+  reply: PublishReply<object> | undefined;
+}
+
+export interface SubmitWrites {
+  ledger: Ledger;
+  credits: CreditService;
+  drafts: DraftService;
+  schedule: ScheduleWriter;
+  /** The registry's networks with an override object (a queue entry keeps only its own). */
+  overrideKeys: readonly string[];
+}
+
+const actorOf = (p: Principal) => (p.keyId ? `key:${p.keyId}` : `user:${p.user?.id}`);
+
+export async function writeSubmission(
+  tx: Db,
+  d: SubmitWrites,
+  s: Submission,
+  o: { respond: (w: Omit<Written, 'reply'>) => PublishReply<object> | undefined; inTx?: ((tx: Db) => Promise<void>) | undefined },
+): Promise<Written> {
+  const { p } = s;
+  const actor = actorOf(p);
+  // The ledger post is the key's claim: first, so a concurrent duplicate waits here until this commits,
+  // then finds the key taken (and replays this answer) before it touches the credits.
+  const needsPost = s.idempotency !== undefined || s.placed.length > 0;
+  const post = needsPost
+    ? await d.ledger.createPost(tx, {
+        workspaceId: p.workspaceId,
+        postType: s.postType,
+        request: s.idempotency?.request ?? s.request,
+        idempotencyKey: s.idempotency?.key ?? null,
+        requestHash: s.idempotency?.requestHash ?? s.requestHash,
+        actor,
+      })
+    : undefined;
+  // Credits in the same transaction as what they pay for: a 402 leaves nothing behind.
+  const billable = s.placed.filter((t) => !t.planned.draft && t.conn).length;
+  if (billable) await d.credits.spend({ workspaceId: p.workspaceId, planId: p.planId, type: 'posts', amount: billable, reason: 'publish' }, tx);
+  if (s.scheduled.size) await d.credits.spend({ workspaceId: p.workspaceId, planId: p.planId, type: 'scheduled_posts', amount: s.scheduled.size, reason: 'schedule' }, tx);
+  const rows = post ? await writeTargets(tx, d.ledger, { postId: post.id, workspaceId: p.workspaceId, placed: s.placed, startNow: true, displayName: s.displayName }) : [];
+  const entries = await d.schedule.add(
+    tx,
+    [...s.scheduled].map(([platform, e]) => ({ workspaceId: p.workspaceId, platform, platformUserId: e.platformUserId, postType: s.postType, postData: storedBody(s.stored, platform, d.overrideKeys), scheduledTime: e.at, actor })),
+  );
+  // Drafts keep the library ids of imported URLs, so publishing them later downloads nothing.
+  const drafts = s.draftPlatforms.length ? await d.drafts.saveFromPost(p.workspaceId, s.postType, s.stored, s.draftPlatforms, post?.id ?? null, tx) : [];
+  await o.inTx?.(tx);
+  const written = { postId: post?.id, rows, drafts, entries };
+  const reply = o.respond(written);
+  if (post && reply) await d.ledger.finishPost(post.id, reply.body, reply.status, tx);
+  return { ...written, reply };
+}

@@ -1,0 +1,32 @@
+// Scheduling's side of submit: publishing writes queue entries through this, inside its transaction,
+// without knowing the table (src/publishing/submit.ts declares what it needs).
+import type { Db } from '../db/client.ts';
+import type { NewScheduledEntry, ScheduleWriter } from '../publishing/submit.ts';
+import type { ScheduleQueue } from './queue.ts';
+import type { ScheduledRow, ScheduledStore } from './store.ts';
+import { parseScheduledTime } from './time.ts';
+
+export class ScheduleEntries implements ScheduleWriter {
+  readonly #store: ScheduledStore;
+  readonly #queue: ScheduleQueue | undefined;
+
+  constructor(store: ScheduledStore, queue: ScheduleQueue | undefined) {
+    this.#store = store;
+    this.#queue = queue;
+  }
+
+  parseTime(value: string, now: Date, field: string): Date {
+    return parseScheduledTime(value, now, field);
+  }
+
+  async add(tx: Db, entries: NewScheduledEntry[]): Promise<ScheduledRow[]> {
+    const out: ScheduledRow[] = [];
+    for (const e of entries) out.push(await this.#store.insert(tx, e, `scheduled for ${e.scheduledTime.toISOString()}`));
+    return out;
+  }
+
+  /** Never inside a transaction: pg-boss has its own connection. */
+  async wake(entries: { id: string; scheduledTime: Date }[]): Promise<void> {
+    for (const e of entries) await this.#queue?.send(e.id, e.scheduledTime);
+  }
+}

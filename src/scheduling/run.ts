@@ -1,0 +1,177 @@
+// One claimed queue entry published to the end: its ledger post and targets (written once, in one
+// transaction linked to the entry while the claim holds), the runs, and the outcome — published,
+// failed, or released for a retry with backoff. The worker (worker.ts) decides what to claim and when.
+import type { Logger } from 'pino';
+import type { CreditService } from '../auth/credits.ts';
+import type { Platform } from '../auth/scopes.ts';
+import type { ConnectionStore } from '../connections/store.ts';
+import type { Db } from '../db/client.ts';
+import { AppError } from '../errors.ts';
+import type { MediaRow } from '../media/records.ts';
+import type { PostType } from '../platforms/publishing.ts';
+import type { Ledger, TargetRow } from '../publishing/ledger.ts';
+import type { PlannedTarget } from '../publishing/plan.ts';
+import type { TargetOutcome } from '../publishing/results.ts';
+import type { KnownTarget, TargetRunner } from '../publishing/runner.ts';
+import type { PostBody } from '../publishing/schemas.ts';
+import { connectionFor, writeTargets } from '../publishing/targets.ts';
+import type { SchedulerMetrics } from './metrics.ts';
+import type { ScheduleQueue } from './queue.ts';
+import type { ScheduledRow, ScheduledStore } from './store.ts';
+
+/** Checks a stored body again for its workspace and plan (limits, media, features may have changed). */
+export type Validate = (owner: { workspaceId: string; planId: string }, postType: PostType, body: PostBody) => Promise<{ targets: PlannedTarget[]; media: Map<string, MediaRow> }>;
+
+export interface RunDeps {
+  db: Db;
+  store: ScheduledStore;
+  ledger: Ledger;
+  runner: TargetRunner;
+  validate: Validate;
+  /** The workspace's current plan; undefined once the workspace is gone. */
+  planOf: (workspaceId: string) => Promise<string | undefined>;
+  connections: ConnectionStore;
+  credits: CreditService;
+  displayName: (p: Platform) => string;
+  clock: () => Date;
+  logger: Logger;
+  queue?: ScheduleQueue | undefined;
+}
+
+export interface RunOptions {
+  maxAttempts: number;
+}
+
+export class ScheduledRun {
+  readonly #d: RunDeps;
+  readonly #o: RunOptions;
+  readonly #metrics: SchedulerMetrics;
+  readonly #workerId: string;
+  /** Tests: called once the ledger targets exist, before any network call (simulated crashes). */
+  afterLedger: ((row: ScheduledRow) => void | Promise<void>) | undefined;
+
+  constructor(deps: RunDeps, opts: RunOptions, metrics: SchedulerMetrics, workerId: string) {
+    this.#d = deps;
+    this.#o = opts;
+    this.#metrics = metrics;
+    this.#workerId = workerId;
+  }
+
+  /** Publishes one claimed row to the end (published, failed, or released for a retry). */
+  async execute(claimed: ScheduledRow): Promise<void> {
+    let row = claimed;
+    const log = this.#d.logger.child({ scheduledPost: row.id, platform: row.platform });
+    this.#metrics.attempt(row.platform);
+    let postId = row.postId;
+    const fresh = new Map<string, KnownTarget>();
+    try {
+      let targets = postId ? await this.#d.ledger.targetsOf(postId) : [];
+      if (postId && targets.length > 0 && targets.every((t) => t.state === 'failed' && Object.keys(t.journal as object).length === 0)) {
+        // A retry of an entry whose every target failed before any network step (not connected,
+        // refused, credits): start over with a fresh ledger post, since the connection or content may be new.
+        if (!(await this.#d.store.unlinkPost(row.id, row.claimedBy ?? ''))) return;
+        postId = null;
+        row = { ...row, postId: null };
+      }
+      if (!postId) {
+        const planId = await this.#d.planOf(row.workspaceId);
+        if (!planId) return;
+        const postType = row.postType as PostType;
+        // Validation and media again: the plan, the media or the limits may have changed since scheduling.
+        const { targets: planned, media } = await this.#d.validate({ workspaceId: row.workspaceId, planId }, postType, row.postData as PostBody);
+        const created = await this.#writeLedger(row, planId, planned);
+        if (!created) return log.info('claim lost before the ledger was written; another actor has this post');
+        ({ postId, rows: targets } = created);
+        for (const [i, t] of targets.entries()) fresh.set(t.id, { postType, connection: created.conns[i], media });
+      }
+      await this.afterLedger?.(row);
+      const current = await this.#d.store.byId(row.id);
+      // The last check before the network: a cancellation (or another claim) wins if it came first.
+      if (!current || current.status !== 'publishing' || current.claimedBy !== row.claimedBy) return log.info({ status: current?.status }, 'not publishing any more; stopped before the network call');
+      if (!fresh.size) await this.#chargeRetries(row, targets);
+      const results = await Promise.all(
+        targets.map(async (t): Promise<TargetOutcome> => {
+          if (t.state === 'published') return { platform: t.platform, success: true, message: 'published', post: { platform: t.platform, post_id: t.platformPostId, permalink: t.permalink }, retryable: false };
+          const known = fresh.get(t.id);
+          return this.#d.runner.run(t, known ? { known } : {});
+        }),
+      );
+      await this.#finish(row, results);
+    } catch (err) {
+      const permanent = err instanceof AppError && err.code !== 'internal';
+      if (!permanent) log.error({ err }, 'scheduled publish crashed');
+      await this.#failOrRetry(row, err instanceof Error ? err.message : String(err), !permanent);
+    }
+  }
+
+  /**
+   * The ledger post and targets of the entry in ONE transaction with the link (scheduled_posts.post_id),
+   * only while this claim still holds: never a second ledger post for one entry, and a resumed run finds
+   * the same targets. Undefined when the claim was lost (cancelled, or taken over).
+   */
+  async #writeLedger(row: ScheduledRow, planId: string, planned: PlannedTarget[]) {
+    const conns = await this.#d.connections.list(row.workspaceId);
+    const placed = planned.map((t) => ({ planned: t, conn: connectionFor(conns, t) }));
+    return this.#d.db.transaction(async (txRaw) => {
+      const tx = txRaw as unknown as Db;
+      if (!(await this.#d.store.lockUnlinked(tx, row.id, row.claimedBy ?? this.#workerId))) return undefined;
+      const post = await this.#d.ledger.createPost(tx, { workspaceId: row.workspaceId, postType: row.postType, request: row.postData, idempotencyKey: null, requestHash: `scheduled:${row.id}`, actor: `scheduler:${this.#workerId}` });
+      const rows = await writeTargets(tx, this.#d.ledger, { postId: post.id, workspaceId: row.workspaceId, placed, startNow: false, displayName: this.#d.displayName });
+      // A post credit per target, as for publishing now; a shortfall fails the entry (402 message) before any
+      // network call. Spent last: the workspace's credit row stays locked only until the commit just after.
+      const billable = placed.filter((c) => c.conn).length;
+      if (billable) await this.#d.credits.spend({ workspaceId: row.workspaceId, planId, type: 'posts', amount: billable, reason: 'scheduled_publish', reference: row.id }, tx);
+      await this.#d.store.linkPost(tx, row.id, post.id);
+      return { postId: post.id, rows, conns: placed.map((c) => c.conn) };
+    });
+  }
+
+  /** A target refunded after a failed attempt is charged again before it is retried (a shortfall throws 402 → failed). */
+  async #chargeRetries(row: ScheduledRow, targets: TargetRow[]): Promise<void> {
+    const unpaid = targets.filter((t) => t.state !== 'published' && !t.creditSpent && t.connectionId);
+    if (!unpaid.length) return;
+    const planId = await this.#d.planOf(row.workspaceId);
+    if (!planId) return;
+    for (const t of unpaid) {
+      await this.#d.credits.spend({ workspaceId: t.workspaceId, planId, type: 'posts', amount: 1, reason: 'scheduled_retry', reference: t.id });
+      await this.#d.ledger.update(t.id, { creditSpent: true });
+    }
+  }
+
+  async #finish(row: ScheduledRow, results: TargetOutcome[]): Promise<void> {
+    const failed = results.filter((r) => !r.success);
+    const first = results.find((r) => r.success && r.post);
+    if (!failed.length) {
+      const current = await this.#d.store.byId(row.id);
+      const late = current?.status === 'cancelled';
+      await this.#d.store.transition(row.id, ['publishing', 'cancelled'], 'published', late ? 'published: the cancellation came too late, the network had already accepted the post' : 'published', {
+        publishedPostId: first?.post?.post_id ?? null,
+        publishedPostUrl: first?.post?.permalink ?? null,
+        publishedAt: this.#d.clock(),
+        errorMessage: null,
+        claimedUntil: null,
+      });
+      return;
+    }
+    if (first) await this.#d.store.notePublished(row.id, first.post?.post_id ?? null, first.post?.permalink ?? null);
+    const message = failed.map((f) => `${f.message}${f.error ? ` (${f.error})` : ''}`).join('; ');
+    // The network's Retry-After (rate limits) is a floor under the backoff.
+    const retryAfter = Math.max(0, ...failed.map((f) => f.retry_after_seconds ?? 0));
+    await this.#failOrRetry(row, message, failed.every((f) => f.retryable), retryAfter * 1000);
+  }
+
+  async #failOrRetry(row: ScheduledRow, message: string, retryable: boolean, minDelayMs = 0): Promise<void> {
+    const now = this.#d.clock();
+    if (retryable && row.attempts < this.#o.maxAttempts) {
+      // Exponential backoff from 30 s, capped at 30 min; the row stays 'publishing' and its lease is the retry time.
+      const delay = Math.max(Math.min(30_000 * 2 ** (row.attempts - 1), 30 * 60_000), minDelayMs);
+      const at = new Date(now.getTime() + delay);
+      const moved = await this.#d.store.transition(row.id, ['publishing'], 'publishing', `attempt ${row.attempts} failed, retry at ${at.toISOString()}: ${message}`, { claimedUntil: at, claimedBy: null, retryAt: at, errorMessage: `Retrying at ${at.toISOString()}: ${message}` });
+      // The lease ends at the retry time; the wake-up is a few ms later so the claim finds it expired.
+      if (moved) await this.#d.queue?.send(row.id, new Date(at.getTime() + 10));
+      return;
+    }
+    this.#metrics.failure(row.platform);
+    await this.#d.store.transition(row.id, ['publishing'], 'failed', retryable ? `gave up after ${row.attempts} attempts: ${message}` : message, { errorMessage: message, claimedUntil: null, claimedBy: null });
+  }
+}

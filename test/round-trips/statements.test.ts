@@ -1,0 +1,65 @@
+// SQL statements per operation, counted through the database's statement tap (both back ends count
+// BEGIN/COMMIT alike). Not a timing test: the numbers only move when the code's round trips do.
+// Issue 12 baseline (before the single submit), embedded PGlite, request auth included: immediate
+// LinkedIn text publish 17, draft create 3, scheduled create 10 + worker publish 35. After it: 13, 3, 10 + 29
+// The bounds below are the after figures: a change that adds round trips fails here.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHarness, asUser, type Harness, type TestUser } from '../helpers/harness.ts';
+import { connect } from '../connections/helpers.ts';
+import { scriptedAdapters, type Script } from '../publishing/helpers.ts';
+import { TestClock } from '../scheduling/helpers.ts';
+
+const script: Script = { calls: [], behaviour: {} };
+const clock = new TestClock('2026-11-20T10:00:00Z');
+let h: Harness;
+let u: TestUser;
+beforeAll(async () => {
+  h = await createHarness({ sandbox: true, clock: clock.fn, overrides: { adapters: scriptedAdapters(script) }, env: { HERALD_SCHEDULE_GRACE_SECONDS: '3600' } });
+  u = await h.signup();
+  await connect(h, u, 'linkedin');
+  // Warm the per-request caches (session, workspace, plan) so each count is the operation's own.
+  await h.req({ method: 'GET', url: '/unified/drafts', headers: asUser(u) });
+});
+afterAll(async () => h?.close());
+
+async function counted<T>(work: () => Promise<T>): Promise<{ value: T; statements: string[] }> {
+  const statements: string[] = [];
+  const stop = h.ctx.database.statements.watch((sql) => statements.push(sql));
+  try {
+    return { value: await work(), statements };
+  } finally {
+    stop();
+  }
+}
+
+const post = (type: string, payload: object) => h.req({ method: 'POST', url: `/unified/post/${type}`, headers: asUser(u), payload });
+const report = (what: string, n: number) => console.log(`[statements] ${what}: ${n}`);
+
+describe('statements per operation', () => {
+  it('an immediate one-network text publish (LinkedIn)', async () => {
+    const { value: res, statements } = await counted(() => post('text', { platforms: ['linkedin'], default_text: 'counted publish' }));
+    expect(res.json(), res.body).toMatchObject({ success: true });
+    report('publish now', statements.length);
+    expect(statements.length).toBeLessThanOrEqual(13);
+  });
+
+  it('a draft create', async () => {
+    const { value: res, statements } = await counted(() => h.req({ method: 'POST', url: '/unified/drafts', headers: asUser(u), payload: { post_type: 'text', platforms: ['linkedin'], default_text: 'counted draft' } }));
+    expect(res.statusCode, res.body).toBe(200);
+    report('draft create', statements.length);
+    expect(statements.length).toBeLessThanOrEqual(3);
+  });
+
+  it('a scheduled publish: create, then the worker publishes it', async () => {
+    const when = new Date(clock.now.getTime() + 60_000).toISOString();
+    const { value: res, statements: create } = await counted(() => post('text', { platforms: ['linkedin'], default_text: 'counted schedule', scheduled_time: when }));
+    expect(res.json(), res.body).toMatchObject({ success: true, message: 'Scheduled' });
+    clock.advance(60_000);
+    const { value: claimed, statements: work } = await counted(() => h.ctx.scheduleWorker.tick());
+    expect(claimed).toBe(1);
+    report('schedule create', create.length);
+    report('worker publish', work.length);
+    expect(create.length).toBeLessThanOrEqual(10);
+    expect(work.length).toBeLessThanOrEqual(29);
+  });
+});
