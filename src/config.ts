@@ -2,6 +2,7 @@
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { StorageConfig } from './media/storage/index.ts';
+import { PLATFORMS, type Platform } from './platforms/slugs.ts';
 import { trustProxyEnv, type TrustProxy } from './trust-proxy.ts';
 
 export type { TrustProxy };
@@ -95,7 +96,6 @@ const envSchema = z.object({
 
 export type Env = z.infer<typeof envSchema>;
 
-const PLATFORM_SLUGS = ['linkedin', 'instagram', 'facebook', 'threads', 'tiktok', 'youtube', 'pinterest', 'bluesky'] as const;
 
 export interface PlatformEnvConfig {
   clientId: string | undefined;
@@ -108,7 +108,7 @@ export interface PlatformEnvConfig {
 function platformEnv(source: Record<string, string | undefined>): { configs: Record<string, PlatformEnvConfig>; errors: string[] } {
   const configs: Record<string, PlatformEnvConfig> = {};
   const errors: string[] = [];
-  for (const p of PLATFORM_SLUGS) {
+  for (const p of PLATFORMS) {
     const prefix = `HERALD_${p.toUpperCase()}_`;
     const urls: Record<string, string> = {};
     for (const [name, value] of Object.entries(source)) {
@@ -168,7 +168,7 @@ export interface Config {
   publishPollMs: number;
   /** Scheduled posts: see docs/scheduling.md. */
   scheduling: { graceSeconds: number; pollMs: number; batchSize: number; concurrency: number; maxAttempts: number; stallSeconds: number; inProcessWorker: boolean; leaseSeconds: number; queue: 'pgboss' | 'scan' };
-  platforms: Record<(typeof PLATFORM_SLUGS)[number], PlatformEnvConfig>;
+  platforms: Record<Platform, PlatformEnvConfig>;
   media: MediaConfig;
 }
 

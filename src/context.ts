@@ -24,16 +24,14 @@ import { createLocks, type Locks } from './db/locks.ts';
 import { Mailer } from './mail.ts';
 import { PlatformHttp } from './platforms/http.ts';
 import { OutboundPolicy, type HostLookup } from './net/outbound-policy.ts';
-import { PlatformRegistry } from './platforms/registry.ts';
+import { NETWORKS, PlatformRegistry, type NetworkConfig } from './platforms/registry.ts';
+import type { NetworkContract } from './platforms/contract.ts';
 import type { AdapterFactory } from './platforms/types.ts';
-import type { Platform } from './auth/scopes.ts';
 import { ConnectionStore } from './connections/store.ts';
 import { TokenKeeper, type TokenKeeperOptions } from './connections/tokens.ts';
 import { ConnectionService } from './connections/service.ts';
 import { ProfileService } from './connections/profiles.ts';
-// Only the simulators' constants: the simulators themselves load only in sandbox mode (app.ts).
-import { SANDBOX_APPS } from './sandbox/apps.ts';
-import { sandboxBaseUrls } from './sandbox/base-urls.ts';
+import type { SandboxSimulator } from './sandbox/core/simulator.ts';
 import { createMediaStorage } from './media/storage/index.ts';
 import { DraftService } from './publishing/drafts.ts';
 import { PublishingService } from './publishing/service.ts';
@@ -90,6 +88,8 @@ export interface AppContext {
   locks: Locks;
   mailer: Mailer;
   platforms: PlatformRegistry;
+  /** The simulators mounted in sandbox mode (none otherwise). */
+  simulators: readonly SandboxSimulator[];
   connectionStore: ConnectionStore;
   tokens: TokenKeeper;
   connections: ConnectionService;
@@ -118,7 +118,11 @@ export interface ContextOverrides {
   memoryDb?: boolean;
   plans?: PlanCatalog;
   /** Swap an adapter (tests of failure paths). */
-  adapters?: Partial<Record<Platform, AdapterFactory>>;
+  adapters?: Partial<Record<string, AdapterFactory>>;
+  /** The networks (default: the built-in ones), e.g. with one a test defines. */
+  networks?: readonly NetworkContract[];
+  /** The simulators mounted in sandbox mode (default: the built-in ones). */
+  simulators?: readonly SandboxSimulator[];
   tokenKeeper?: TokenKeeperOptions;
   /** Media storage backend, or a resolver/CA for URL imports (tests). */
   media?: Partial<Pick<MediaServiceDeps, 'storage' | 'fetch'>>;
@@ -126,16 +130,13 @@ export interface ContextOverrides {
   platformLookup?: HostLookup;
 }
 
-/** In sandbox mode every network points at the built-in simulators, with their app credentials. */
-function platformConfigs(config: Config): Config['platforms'] {
+/** In sandbox mode every network points at its simulator, with the app credentials it accepts. */
+function platformConfigs(config: Config, simulators: readonly SandboxSimulator[]): Record<string, NetworkConfig> {
   if (!config.sandbox) return config.platforms;
-  const urls = sandboxBaseUrls(config.publicUrl);
-  const out = {} as Config['platforms'];
-  for (const p of Object.keys(config.platforms) as Platform[]) {
-    const app = p === 'bluesky' ? undefined : SANDBOX_APPS[p];
-    out[p] = { clientId: app?.clientId, clientSecret: app?.clientSecret, urls: urls[p] };
-  }
-  return out;
+  const root = `${config.publicUrl.replace(/\/+$/, '')}/sandbox`;
+  return Object.fromEntries(
+    simulators.map((s) => [s.slug, { clientId: s.app?.clientId, clientSecret: s.app?.clientSecret, urls: s.baseUrls(`${root}/${s.slug}`) }]),
+  );
 }
 
 /**
@@ -143,8 +144,8 @@ function platformConfigs(config: Config): Config['platforms'] {
  * sandbox mode, e.g. a local PDS and PLC for Bluesky) by origin, and HERALD_FETCH_ALLOW_HOSTS by name. Everything
  * else (a PDS named by a DID document, a did:web host, where a redirect points) must be a public https address.
  */
-function platformPolicy(config: Config, lookup?: HostLookup): OutboundPolicy {
-  const origins = Object.values(platformConfigs(config)).flatMap((c) => Object.values(c.urls));
+function platformPolicy(configs: Record<string, NetworkConfig>, config: Config, lookup?: HostLookup): OutboundPolicy {
+  const origins = Object.values(configs).flatMap((c) => Object.values(c.urls));
   return new OutboundPolicy({ trustedOrigins: origins, trustedHosts: config.fetchAllowHosts, ...(lookup ? { lookup } : {}) });
 }
 
@@ -186,14 +187,18 @@ export async function createContext(config: Config, overrides: ContextOverrides 
   const db = database.db;
   const credits = new CreditService(db, plans, clock);
   const jwt = new JwtService(secrets.jwtSecret, config.jwtTtlSeconds, clock);
-  const apiKeys = new ApiKeyService(db, config.apiKeyCacheSeconds, clock);
+  const networks = overrides.networks ?? NETWORKS;
+  const slugs = networks.map((n) => n.slug);
+  // The simulators load only in sandbox mode.
+  const simulators = config.sandbox ? (overrides.simulators ?? (await import('./sandbox/simulators.ts')).SIMULATORS) : [];
+  const apiKeys = new ApiKeyService(db, config.apiKeyCacheSeconds, clock, slugs);
   const workspaces = new WorkspaceService(db, plans, config.defaultPlan);
   const mailer = new Mailer({ db, logger, from: config.mailFrom, smtpUrl: config.smtpUrl, now: clock });
   const sessions = new SessionService(db, jwt, { cacheMs: config.apiKeyCacheSeconds * 1000, now: clock });
   const invitations = new InvitationService({ db, workspaces, mailer, clock, logger, publicUrl: config.publicUrl, ttlSeconds: config.invitationTtlSeconds });
   const accounts = new AccountService({ db, workspaces, invitations, sessions, signup: config.signup });
   const passwordReset = new PasswordResetService({ db, accounts, sessions, mailer, clock, logger, publicUrl: config.publicUrl, ttlSeconds: config.passwordResetTtlSeconds });
-  const auth = new Authenticator(apiKeys, sessions, workspaces, plans, { seconds: config.apiKeyCacheSeconds, now: clock });
+  const auth = new Authenticator(apiKeys, sessions, workspaces, plans, { seconds: config.apiKeyCacheSeconds, now: clock }, slugs);
   const quota = new StorageQuota(db, plans, clock);
   const usage = new UsageService(plans, credits, workspaces, quota, clock);
   // ioredis is loaded only when configured; it connects on first use (CLI commands never touch it).
@@ -206,12 +211,13 @@ export async function createContext(config: Config, overrides: ContextOverrides 
   });
   const box = new SecretBox(secrets.encryptionKey);
   const locks = createLocks(database);
+  const configs = platformConfigs(config, simulators);
   const http = new PlatformHttp({
     logger: logger.child({ component: 'platform-http' }),
     timeoutMs: config.platformTimeoutSeconds * 1000,
-    policy: platformPolicy(config, overrides.platformLookup),
+    policy: platformPolicy(configs, config, overrides.platformLookup),
   });
-  const platforms = new PlatformRegistry({ http, configs: platformConfigs(config), clock, logger, ...(overrides.adapters ? { factories: overrides.adapters } : {}) });
+  const platforms = new PlatformRegistry({ http, configs, clock, logger, networks, ...(overrides.adapters ? { factories: overrides.adapters } : {}) });
   const connectionStore = new ConnectionStore(db, box, clock);
   const tokens = new TokenKeeper(connectionStore, platforms, locks, clock, logger, overrides.tokenKeeper);
   const connections = new ConnectionService({
@@ -247,7 +253,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
   media.temp.sweep(24 * 3600 * 1000).catch(() => {});
   uploads.sweep().catch((err: unknown) => logger.warn({ err }, 'upload session sweep failed'));
   workspaceDeletion.sweep().catch((err: unknown) => logger.warn({ err }, 'sweep of deleted workspaces\' files failed'));
-  const drafts = new DraftService(db, clock);
+  const drafts = new DraftService(db, clock, platforms.overrideKeys);
   const publishing = new PublishingService({
     db,
     registry: platforms,
@@ -268,10 +274,10 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     sc.queue === 'pgboss'
       ? new ScheduleQueue(database, config.databaseUrl, logger.child({ component: 'queue' }), { batchSize: sc.batchSize, pollingIntervalSeconds: Math.max(sc.pollMs / 1000, 0.5), expireInSeconds: sc.leaseSeconds })
       : undefined;
-  const scheduling = new SchedulingService({ db, publishing, drafts, credits, connections: connectionStore, workspaces, clock, queue: scheduleQueue });
+  const scheduling = new SchedulingService({ db, publishing, drafts, credits, connections: connectionStore, workspaces, clock, registry: platforms, queue: scheduleQueue });
   publishing.scheduler = (p, postType, body, request) => scheduling.fromPublish(p, postType, body, request);
   const scheduleWorker = new ScheduleWorker(
-    { db, store: scheduling.store, publishing, workspaces, connections: connectionStore, credits, clock, logger: logger.child({ component: 'scheduler' }), queue: scheduleQueue },
+    { db, store: scheduling.store, publishing, workspaces, connections: connectionStore, credits, clock, logger: logger.child({ component: 'scheduler' }), slugs, queue: scheduleQueue },
     { pollMs: sc.pollMs, batchSize: sc.batchSize, concurrency: sc.concurrency, leaseMs: sc.leaseSeconds * 1000, graceSeconds: sc.graceSeconds, maxAttempts: sc.maxAttempts },
   );
   scheduling.publishNowHook = (row) => scheduleWorker.execute(row);
@@ -299,6 +305,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     locks,
     mailer,
     platforms,
+    simulators,
     connectionStore,
     tokens,
     connections,

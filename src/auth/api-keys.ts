@@ -41,9 +41,12 @@ export class ApiKeyService {
   readonly #ttlMs: number;
   readonly #now: () => Date;
   readonly #cache: LRUCache<string, { key: ResolvedKey | null }> | undefined;
+  /** The registry's networks: what a scope may name. */
+  readonly #slugs: readonly string[] | undefined;
 
-  constructor(db: Db, cacheSeconds: number, now: () => Date) {
+  constructor(db: Db, cacheSeconds: number, now: () => Date, slugs?: readonly string[]) {
     this.#db = db;
+    this.#slugs = slugs;
     this.#ttlMs = cacheSeconds * 1000;
     this.#now = now;
     this.#cache =
@@ -53,7 +56,7 @@ export class ApiKeyService {
   async create(input: { workspaceId: string; name: string | null; scope: string; createdBy: string | null; expiresAt?: Date | null }) {
     let scope: Scope;
     try {
-      scope = parseScope(input.scope);
+      scope = parseScope(input.scope, this.#slugs);
     } catch (err) {
       if (err instanceof ScopeSyntaxError) throw validationField(['body', 'scope'], err.message);
       throw err;
@@ -124,7 +127,7 @@ export class ApiKeyService {
       id: row.key.id,
       workspaceId: row.key.workspaceId,
       planId: row.planId,
-      scope: parseScope(row.key.scope),
+      scope: parseScope(row.key.scope, this.#slugs),
       expiresAt: row.key.expiresAt,
       revokedAt: row.key.revokedAt,
     };

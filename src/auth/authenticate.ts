@@ -6,7 +6,7 @@ import { looksLikeJwt, type SessionClaims } from './jwt.ts';
 import type { UserRow } from './accounts.ts';
 import type { SessionService } from './sessions.ts';
 import type { PlanCatalog } from './plans.ts';
-import { FULL_SCOPE, type Scope } from './scopes.ts';
+import { fullScope, type Scope } from './scopes.ts';
 import type { Role, WorkspaceService } from './workspaces.ts';
 
 export interface Principal {
@@ -46,6 +46,8 @@ export function credentialsFrom(headers: Record<string, string | string[] | unde
 }
 
 export class Authenticator {
+  /** A session may use every network of the registry. */
+  readonly #fullScope: Scope;
   readonly #keys: ApiKeyService;
   readonly #sessions: SessionService;
   readonly #workspaces: WorkspaceService;
@@ -60,7 +62,9 @@ export class Authenticator {
     workspaces: WorkspaceService,
     plans: PlanCatalog,
     cache: { seconds: number; now: () => Date } = { seconds: 0, now: () => new Date() },
+    slugs?: readonly string[],
   ) {
+    this.#fullScope = fullScope(slugs);
     this.#keys = keys;
     this.#sessions = sessions;
     this.#workspaces = workspaces;
@@ -131,7 +135,7 @@ export class Authenticator {
       workspaceId: m.ws.id,
       planId: m.ws.planId,
       role: m.role,
-      scope: FULL_SCOPE,
+      scope: this.#fullScope,
       keyId: null,
     };
   }

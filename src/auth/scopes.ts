@@ -1,25 +1,8 @@
 // A key's scope string, parsed once into an allowlist that every route checks the same way.
 import { AppError } from '../errors.ts';
+import { PLATFORMS, SCOPE_ALIASES, type Platform } from '../platforms/slugs.ts';
 
-export const PLATFORMS = [
-  'linkedin',
-  'instagram',
-  'facebook',
-  'threads',
-  'tiktok',
-  'youtube',
-  'pinterest',
-  'bluesky',
-] as const;
-export type Platform = (typeof PLATFORMS)[number];
-
-/** How each network writes its own name, for messages. */
-export const PLATFORM_NAMES: Record<Platform, string> = {
-  linkedin: 'LinkedIn', instagram: 'Instagram', facebook: 'Facebook', threads: 'Threads',
-  tiktok: 'TikTok', youtube: 'YouTube', pinterest: 'Pinterest', bluesky: 'Bluesky',
-};
-
-export const isPlatform = (value: string): value is Platform => (PLATFORMS as readonly string[]).includes(value);
+export { isPlatform, PLATFORMS, PLATFORM_NAMES, type Platform } from '../platforms/slugs.ts';
 
 export interface Scope {
   raw: string;
@@ -28,24 +11,29 @@ export interface Scope {
   readOnlyPosts: boolean;
 }
 
-export const FULL_SCOPE: Scope = { raw: 'full', platforms: new Set(PLATFORMS), readOnlyPosts: false };
+/** Every network of the registry (`slugs`; the built-in ones by default). */
+export const fullScope = (slugs: readonly string[] = PLATFORMS): Scope => ({ raw: 'full', platforms: new Set(slugs as readonly Platform[]), readOnlyPosts: false });
+
+export const FULL_SCOPE: Scope = fullScope();
 
 export class ScopeSyntaxError extends Error {}
 
-export function parseScope(raw: string | null | undefined): Scope {
+/** `slugs`: the networks the registry knows (a scope may name only those). */
+export function parseScope(raw: string | null | undefined, slugs: readonly string[] = PLATFORMS): Scope {
   const value = (raw ?? '').trim().toLowerCase();
-  if (value === '' || value === 'full') return { ...FULL_SCOPE, raw: value === '' ? '' : 'full' };
-  if (value === 'linkedin_only') return { raw: value, platforms: new Set(['linkedin']), readOnlyPosts: false };
-  if (value === 'linkedin_posts') return { raw: value, platforms: new Set(['linkedin']), readOnlyPosts: true };
+  if (value === '' || value === 'full') return { ...fullScope(slugs), raw: value === '' ? '' : 'full' };
+  const alias = Object.hasOwn(SCOPE_ALIASES, value) ? SCOPE_ALIASES[value] : undefined;
+  if (alias) return { raw: value, platforms: new Set(alias.platforms), readOnlyPosts: alias.readOnlyPosts };
+  const named = [...Object.keys(SCOPE_ALIASES), 'full'].join(', ');
   const parts = value.split(',').map((p) => p.trim());
   // An empty entry (" , , ", "linkedin,") is a mistake, never "no restriction": only '' and 'full' mean full access.
   if (parts.some((p) => p === '')) {
-    throw new ScopeSyntaxError(`The scope has an empty entry. Use linkedin_only, linkedin_posts, full, or a comma list of: ${PLATFORMS.join(', ')}`);
+    throw new ScopeSyntaxError(`The scope has an empty entry. Use ${named}, or a comma list of: ${slugs.join(', ')}`);
   }
-  const unknown = parts.filter((p) => !isPlatform(p));
+  const unknown = parts.filter((p) => !slugs.includes(p));
   if (unknown.length) {
     throw new ScopeSyntaxError(
-      `Unknown platform(s) in scope: ${unknown.join(', ')}. Use linkedin_only, linkedin_posts, full, or a comma list of: ${PLATFORMS.join(', ')}`,
+      `Unknown platform(s) in scope: ${unknown.join(', ')}. Use ${named}, or a comma list of: ${slugs.join(', ')}`,
     );
   }
   return { raw: parts.join(','), platforms: new Set(parts as Platform[]), readOnlyPosts: false };
@@ -68,7 +56,8 @@ export function assertRouteAllowed(scope: Scope, access: RouteAccess): void {
 
 export function assertPlatformsAllowed(scope: Scope, platforms: Iterable<string>): void {
   for (const p of platforms) {
-    if (!isPlatform(p) || !scope.platforms.has(p)) {
+    // Unknown slugs are in no scope's set, so they are refused here too.
+    if (!scope.platforms.has(p as Platform)) {
       throw new AppError(
         'scope_denied',
         `This API key is not allowed for platform '${p}'. Key scope: ${scope.raw || 'full'}. Only platforms in the key's scope can be used.`,

@@ -70,7 +70,7 @@ export class ProfileService {
       },
       ...(error ? { error } : {}),
     };
-    if (platform === 'linkedin') slice.oauth_connection_count = rows.length;
+    if (this.#registry.network(platform).profileConnectionCount) slice.oauth_connection_count = rows.length;
     return slice;
   }
 }

@@ -30,7 +30,6 @@ export interface CallbackResult {
   workspaceName?: string;
 }
 
-const APP_PASSWORD = /^[a-z0-9]{4}-[a-z0-9]{4}-[a-z0-9]{4}-[a-z0-9]{4}$/;
 const hashNonce = (nonce: string) => createHash('sha256').update(nonce).digest('hex');
 const pkceChallenge = (verifier: string) => createHash('sha256').update(verifier).digest('base64url');
 
@@ -176,31 +175,25 @@ export class ConnectionService {
     });
   }
 
-  /** Bluesky connects with a handle and an app password; the account password is refused. */
-  async connectBluesky(ws: { id: string; planId: string }, handle: string, appPassword: string): Promise<ConnectResult> {
-    if (!APP_PASSWORD.test(appPassword.trim())) {
-      throw new AppError('validation', [
-        {
-          loc: ['body', 'app_password'],
-          msg: 'This is not a Bluesky app password (format xxxx-xxxx-xxxx-xxxx). Create one in Bluesky under Settings → Privacy and security → App passwords; Herald never accepts your account password.',
-          type: 'app_password_format',
-        },
-      ]);
-    }
-    const adapter = this.#d.registry.get('bluesky');
-    if (adapter.auth.kind !== 'app_password') throw new Error('bluesky adapter must use app passwords');
+  /** Networks like Bluesky connect with a handle and an app password; the account password is refused. */
+  async connectWithAppPassword(ws: { id: string; planId: string }, platform: Platform, handle: string, appPassword: string): Promise<ConnectResult> {
+    const adapter = this.#d.registry.get(platform);
+    const auth = adapter.auth;
+    if (auth.kind !== 'app_password') throw new Error(`${platform} does not connect with app passwords`);
+    const badFormat = auth.refusePassword?.(appPassword.trim());
+    if (badFormat) throw new AppError('validation', [{ loc: ['body', 'app_password'], msg: badFormat, type: 'app_password_format' }]);
     try {
-      const tokens = await adapter.auth.login({ handle: handle.trim().replace(/^@/, ''), appPassword: appPassword.trim() });
-      // An account password shaped like an app password still yields a full-access session: refuse it.
-      if (tokens.scopes?.includes('com.atproto.access')) {
-        await adapter.auth.revoke?.(tokens).catch(() => {});
-        throw new AppError('validation', [{ loc: ['body', 'app_password'], msg: 'That is the account password, not an app password. Create an app password in Bluesky under Settings → Privacy and security → App passwords.', type: 'app_password_required' }]);
+      const tokens = await auth.login({ handle: handle.trim().replace(/^@/, ''), appPassword: appPassword.trim() });
+      const refused = auth.refuseSession?.(tokens);
+      if (refused) {
+        await auth.revoke?.(tokens).catch(() => {});
+        throw new AppError('validation', [{ loc: ['body', 'app_password'], msg: refused, type: 'app_password_required' }]);
       }
       const identity = await adapter.fetchAccount(tokens);
-      await this.#save(ws.id, 'bluesky', identity, tokens);
-      return { success: true, message: `Bluesky is connected as @${identity.username ?? identity.name}.`, auth_url: null };
+      await this.#save(ws.id, platform, identity, tokens);
+      return { success: true, message: `${adapter.displayName} is connected as @${identity.username ?? identity.name}.`, auth_url: null };
     } catch (err) {
-      if (err instanceof PlatformError) return { success: false, message: `Connecting Bluesky failed: ${err.message}`, auth_url: null };
+      if (err instanceof PlatformError) return { success: false, message: `Connecting ${adapter.displayName} failed: ${err.message}`, auth_url: null };
       if (err instanceof AppError && err.code === 'limit_reached') return { success: false, message: (err.detail as { message: string }).message, auth_url: null };
       throw err;
     }

@@ -101,6 +101,10 @@ export interface OAuth2Auth {
 
 export interface AppPasswordAuth {
   kind: 'app_password';
+  /** Why a value cannot be one of the network's app passwords (its format), or null. */
+  refusePassword?(appPassword: string): string | null;
+  /** Why a session that logged in is refused anyway (e.g. it came from the account password), or null. */
+  refuseSession?(tokens: TokenSet): string | null;
   login(p: { handle: string; appPassword: string }): Promise<TokenSet>;
   refresh(tokens: TokenSet): Promise<TokenSet>;
   revoke?(tokens: TokenSet): Promise<void>;

@@ -3,22 +3,28 @@ import type { Db } from '../db/client.ts';
 import { and, desc, eq, sql } from '../db/orm.ts';
 import { drafts } from '../db/schema-publishing.ts';
 import { notFound } from '../errors.ts';
+import type { NetworkContract } from '../platforms/contract.ts';
 import type { PostBody } from './schemas.ts';
 
 export type DraftRow = typeof drafts.$inferSelect;
-const OVERRIDES = ['linkedin', 'facebook', 'instagram', 'threads', 'tiktok', 'youtube', 'pinterest'] as const;
 
-/** The body for one network: its own override only, no draft flags. */
-export function narrowBody(body: PostBody, platform: string): PostBody {
+/** The body for one network: its own override only (`overrideKeys`: the registry's), no draft flags. */
+export function narrowBody(body: PostBody, platform: string, overrideKeys: readonly string[]): PostBody {
   const { draft: _d, draft_platforms: _dp, ...rest } = body;
   const out: Record<string, unknown> = { ...rest, platforms: [platform] };
-  for (const k of OVERRIDES) if (k !== platform) delete out[k];
+  for (const k of overrideKeys) if (k !== platform) delete out[k];
   return out as PostBody;
 }
 
-export function draftToWire(d: DraftRow) {
-  const b = d.body as PostBody & Record<string, unknown>;
-  const pinterest = b.pinterest as { board_id?: string; pinterestBoardId?: string } | undefined;
+/** A draft as the interface shows it; each network adds its override object and its own summary fields (`draftFields`). */
+export function draftToWire(networks: readonly NetworkContract[], d: DraftRow) {
+  const b = d.body as PostBody;
+  const own: Record<string, unknown> = {};
+  for (const n of networks) {
+    const o = b[n.slug] as Record<string, unknown> | undefined;
+    Object.assign(own, n.draftFields?.(o, b));
+    if (n.override) own[n.slug] = o ?? null;
+  }
   return {
     id: d.id,
     platform: d.platform,
@@ -31,16 +37,7 @@ export function draftToWire(d: DraftRow) {
     image_ids: b.image_ids ?? null,
     video_id: b.video_id ?? null,
     video_url: b.video_url ?? null,
-    facebook_page_ids: b.facebook?.facebook_page_ids ?? null,
-    linkedin_page_ids: b.linkedin?.linkedin_page_ids ?? null,
-    pinterest_board_id: pinterest?.board_id ?? pinterest?.pinterestBoardId ?? b.board_id ?? null,
-    linkedin: b.linkedin ?? null,
-    facebook: b.facebook ?? null,
-    instagram: b.instagram ?? null,
-    threads: b.threads ?? null,
-    tiktok: b.tiktok ?? null,
-    youtube: b.youtube ?? null,
-    pinterest: b.pinterest ?? null,
+    ...own,
     post_data: b,
     created_at: d.createdAt.toISOString(),
     updated_at: d.updatedAt.toISOString(),
@@ -50,10 +47,12 @@ export function draftToWire(d: DraftRow) {
 export class DraftService {
   readonly #db: Db;
   readonly #now: () => Date;
+  readonly #overrideKeys: readonly string[];
 
-  constructor(db: Db, now: () => Date) {
+  constructor(db: Db, now: () => Date, overrideKeys: readonly string[]) {
     this.#db = db;
     this.#now = now;
+    this.#overrideKeys = overrideKeys;
   }
 
   async saveFromPost(workspaceId: string, postType: string, body: PostBody, platforms: string[], sourcePostId: string | null) {
@@ -61,7 +60,7 @@ export class DraftService {
     for (const platform of platforms) {
       const [row] = await this.#db
         .insert(drafts)
-        .values({ workspaceId, platform, postType, body: narrowBody(body, platform), sourcePostId })
+        .values({ workspaceId, platform, postType, body: narrowBody(body, platform, this.#overrideKeys), sourcePostId })
         .returning({ id: drafts.id });
       out.push({ platform, draft_id: row!.id, status: 'draft' });
     }

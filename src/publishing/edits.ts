@@ -4,10 +4,12 @@
 import type { z } from 'zod';
 import { AppError, type FieldError } from '../errors.ts';
 import type { PostType } from '../platforms/publishing.ts';
+import type { NetworkContract } from '../platforms/contract.ts';
 import type { FieldPath } from './plan.ts';
-import { POST_BODIES, type PostBody } from './schemas.ts';
+import { postBodies, type PostBody } from './schemas.ts';
 
-export const OVERRIDE_KEYS = ['linkedin', 'facebook', 'instagram', 'threads', 'tiktok', 'youtube', 'pinterest'] as const;
+/** The slugs whose override objects a body may carry. */
+export const overrideKeys = (networks: readonly NetworkContract[]): string[] => networks.filter((n) => n.override).map((n) => n.slug);
 
 type Obj = Record<string, unknown>;
 
@@ -16,8 +18,8 @@ function fieldErrors(issues: z.core.$ZodIssue[], at: FieldPath): FieldError[] {
 }
 
 /** The body as the post route of `postType` takes it, or a field-level 422 at `at`. */
-export function parsePostBody(postType: PostType, raw: unknown, at: FieldPath = ['body']): PostBody {
-  const parsed = POST_BODIES[postType].safeParse(raw);
+export function parsePostBody(networks: readonly NetworkContract[], postType: PostType, raw: unknown, at: FieldPath = ['body']): PostBody {
+  const parsed = postBodies(networks)[postType].safeParse(raw);
   if (!parsed.success) throw new AppError('validation', fieldErrors(parsed.error.issues, at));
   return parsed.data as PostBody;
 }
@@ -39,22 +41,23 @@ const shown = (k: string) => JSON.stringify(k.length > 40 ? `${k.slice(0, 40)}â€
  * dropped; an override left empty by that changes nothing (it would otherwise clear the stored one).
  * Returns the edit and the top-level keys that were dropped; an empty edit is for the caller to refuse.
  */
-export function parseEdit(postType: PostType, raw: Obj, rules: EditRules, at: FieldPath): { edit: Obj; ignored: string[] } {
+export function parseEdit(networks: readonly NetworkContract[], postType: PostType, raw: Obj, rules: EditRules, at: FieldPath): { edit: Obj; ignored: string[] } {
+  const keys = overrideKeys(networks);
   const errors: FieldError[] = [];
   const own = raw[rules.platform];
   for (const [key, why] of Object.entries(rules.refused)) {
     if (key in raw) errors.push({ loc: [...at, key], msg: why, type: 'value_error' });
     if (own && typeof own === 'object' && key in own) errors.push({ loc: [...at, rules.platform, key], msg: why, type: 'value_error' });
   }
-  for (const key of OVERRIDE_KEYS) {
+  for (const key of keys) {
     if (key !== rules.platform && key in raw) errors.push({ loc: [...at, key], msg: `This ${rules.what} is for ${rules.platform}: the ${key} override does not apply to it.`, type: 'value_error' });
   }
   if (errors.length) throw new AppError('validation', errors);
-  const schema = POST_BODIES[postType].partial();
+  const schema = postBodies(networks)[postType].partial();
   const parsed = schema.safeParse(raw);
   if (!parsed.success) throw new AppError('validation', fieldErrors(parsed.error.issues, at));
   const edit: Obj = { ...parsed.data };
-  for (const key of OVERRIDE_KEYS) {
+  for (const key of keys) {
     const o = edit[key];
     if (o && typeof o === 'object' && !Object.keys(o).length) delete edit[key];
   }

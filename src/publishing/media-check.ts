@@ -1,11 +1,9 @@
 // Does each target's media suit its network? Read from the stored probe metadata, before any call.
 // Each refusal is a field-level 422 at the field of the body that named the media.
-import { PLATFORM_NAMES, type Platform } from '../auth/scopes.ts';
 import { AppError } from '../errors.ts';
 import type { MediaRow } from '../media/records.ts';
 import type { PostType } from '../platforms/publishing.ts';
-import type { FieldPath } from './plan.ts';
-import { MEDIA_RULES } from './rules.ts';
+import type { FieldPath, NetworkContract } from '../platforms/contract.ts';
 
 /** A media record and the body field that named it (relative to the body). */
 export interface CheckedMedia {
@@ -15,9 +13,9 @@ export interface CheckedMedia {
 
 const mb = (n: number) => `${(n / 1024 / 1024).toFixed(n < 10 * 1024 * 1024 ? 1 : 0)} MB`;
 
-export function checkMedia(platform: Platform, postType: PostType, items: CheckedMedia[], thumbnail: CheckedMedia | undefined, at: FieldPath): void {
-  const rules = MEDIA_RULES[platform];
-  const name = PLATFORM_NAMES[platform];
+export function checkMedia(network: Pick<NetworkContract, 'media' | 'displayName'>, postType: PostType, items: CheckedMedia[], thumbnail: CheckedMedia | undefined, at: FieldPath): void {
+  const rules = network.media;
+  const name = network.displayName;
   const refusal = (field: FieldPath | undefined) => (msg: string) => new AppError('validation', [{ loc: [...at, ...(field ?? [])], msg, type: 'media_unsuitable' }]);
   if (postType === 'carousel' && (items.length < rules.carousel.min || items.length > rules.carousel.max)) {
     // The list itself: the field of its first image without the index.

@@ -1,27 +1,15 @@
 // The media fields of a unified body, for storing a body whose URL media was already imported into
 // the library (scheduled posts): the library id goes where the body takes ids, so publishing later
-// uses the stored media instead of fetching the URL again. Mirrors how plan.ts reads the fields.
+// uses the stored media instead of fetching the URL again. Mirrors how planning reads the fields; each
+// network's contract declares its own (`mediaFields`, `topMedia`).
+import type { MediaFields, MediaPair, NetworkContract } from '../platforms/contract.ts';
 import type { PostBody } from './schemas.ts';
 
-/** [id field, URL field]: plan.ts reads the id first, so an id set beside a URL wins. */
-type Pair = readonly [string, string];
-
-const TOP_PAIRS: readonly Pair[] = [['default_image_id', 'default_image_url'], ['video_id', 'video_url']];
-/** Fields that take an id or a URL, with no id field beside them. */
-const TOP_EITHER = ['linkedin_image'] as const;
-
-const OVERRIDES: Record<string, { pairs?: readonly Pair[]; either?: readonly string[]; maps?: readonly string[] }> = {
-  linkedin: { pairs: [['linkedin_image_id', 'linkedin_image_url'], ['image_id', 'image_url'], ['video_id', 'video_url']], maps: ['linkedin_page_images'] },
-  facebook: { maps: ['facebook_page_images'] },
-  instagram: { pairs: [['instagram_image_id', 'instagram_image_url']] },
-  threads: { pairs: [['threads_image_id', 'threads_image_url']] },
-  tiktok: { pairs: [['tiktok_image_id', 'tiktok_image_url']] },
-  pinterest: { either: ['pinterest_image_id'] },
-};
+const TOP_PAIRS: readonly MediaPair[] = [['default_image_id', 'default_image_url'], ['video_id', 'video_url']];
 
 type Obj = Record<string, unknown>;
 
-function rewrite(o: Obj, imported: ReadonlyMap<string, string>, spec: { pairs?: readonly Pair[]; either?: readonly string[]; maps?: readonly string[] }): void {
+function rewrite(o: Obj, imported: ReadonlyMap<string, string>, spec: MediaFields): void {
   const idOf = (v: unknown) => (typeof v === 'string' ? imported.get(v) : undefined);
   for (const [idField, urlField] of spec.pairs ?? []) {
     const fromId = idOf(o[idField]);
@@ -42,16 +30,17 @@ function rewrite(o: Obj, imported: ReadonlyMap<string, string>, spec: { pairs?: 
 /**
  * The body with the library ids of the URLs it named (`imported`: URL → media id). A `*_url` field
  * keeps its URL (what the client sent, for display) and gains the id in its `*_id` field, which
- * publishing reads first; a field that takes either (linkedin_image, pinterest_image_id, the per-page
+ * publishing reads first; a field that takes either (a network's `either` fields, the per-page
  * image maps) holds the id instead of the URL. URLs that were not imported (unused) stay as they are.
  */
-export function withImportedMedia(body: PostBody, imported: ReadonlyMap<string, string>): PostBody {
+export function withImportedMedia(networks: readonly NetworkContract[], body: PostBody, imported: ReadonlyMap<string, string>): PostBody {
   const out = structuredClone(body) as PostBody & Obj;
   if (!imported.size) return out;
-  rewrite(out, imported, { pairs: TOP_PAIRS, either: TOP_EITHER });
-  for (const [key, spec] of Object.entries(OVERRIDES)) {
-    const o = out[key];
-    if (o && typeof o === 'object') rewrite(o as Obj, imported, spec);
+  rewrite(out, imported, { pairs: TOP_PAIRS });
+  for (const n of networks) {
+    if (n.topMedia) rewrite(out, imported, n.topMedia);
+    const o = out[n.slug];
+    if (n.mediaFields && o && typeof o === 'object') rewrite(o as Obj, imported, n.mediaFields);
   }
   return out;
 }

@@ -93,7 +93,7 @@ export class PublishingService {
   }
 
   async #check(p: Principal, postType: PostType, body: PostBody, o: PrepareOptions): Promise<Prepared> {
-    const targets = planTargets({ postType, body, textLimit: (pl) => this.#d.registry.get(pl).capabilities.text });
+    const targets = planTargets({ networks: this.#d.registry, postType, body });
     if (targets.some((t) => t.draft)) this.#d.plans.assertFeature(p.planId, 'drafts_enabled');
     if (targets.some((t) => t.scheduledTime && !t.draft)) {
       this.#d.plans.assertFeature(p.planId, 'scheduling_enabled');
@@ -103,7 +103,7 @@ export class PublishingService {
     const { media, imported } = await this.#resolveMedia(p, postType, targets, at);
     const checked = (m: MediaRef) => ({ row: media.get(idOf(m))!, field: m.field });
     for (const t of targets) {
-      if (!t.draft) checkMedia(t.platform, postType, t.media.map(checked), t.thumbnail && checked(t.thumbnail), at);
+      if (!t.draft) checkMedia(this.#d.registry.network(t.platform), postType, t.media.map(checked), t.thumbnail && checked(t.thumbnail), at);
     }
     return { targets, media, imported };
   }
@@ -197,7 +197,7 @@ export class PublishingService {
     }
 
     // Drafts keep the library ids of the URLs imported above, so publishing them later downloads nothing.
-    const drafts = await this.#d.drafts.saveFromPost(p.workspaceId, postType, withImportedMedia(body, imported), rows.filter((r) => r.planned.draft).map((r) => r.planned.platform), postId);
+    const drafts = await this.#d.drafts.saveFromPost(p.workspaceId, postType, withImportedMedia(this.#d.registry.networks, body, imported), rows.filter((r) => r.planned.draft).map((r) => r.planned.platform), postId);
     const results = await Promise.all(
       rows.filter((r) => !r.planned.draft).map(async ({ row }) => (row.state === 'failed' ? TargetRunner.resultOf(row, this.#d.registry) : this.runner.run(row.id, { attemptRecorded: true }))),
     );

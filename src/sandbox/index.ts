@@ -7,19 +7,15 @@ import type { SandboxContext } from './core/context.ts';
 import { installBodyParsers } from './core/http.ts';
 import { installRecorder } from './core/recorder.ts';
 import { createStore } from './core/store.ts';
-import type { Platform } from './core/types.ts';
-import { blueskySimulator } from './bluesky/index.ts';
-import { facebookSimulator } from './facebook/index.ts';
-import { instagramSimulator } from './instagram/index.ts';
-import { linkedinSimulator } from './linkedin/index.ts';
-import { pinterestSimulator } from './pinterest/index.ts';
-import { threadsSimulator } from './threads/index.ts';
-import { tiktokSimulator } from './tiktok/index.ts';
-import { youtubeSimulator } from './youtube/index.ts';
+import { PLATFORMS, type Platform } from './core/types.ts';
+import type { SandboxSimulator } from './core/simulator.ts';
+import { SIMULATORS } from './simulators.ts';
 
 export { SANDBOX_APPS, SANDBOX_APP_NAME } from './apps.ts';
 export type { SandboxApp } from './apps.ts';
-export { sandboxBaseUrls, SANDBOX_MOUNT } from './base-urls.ts';
+export { sandboxBase, sandboxBaseUrls, SANDBOX_MOUNT } from './base-urls.ts';
+export { SIMULATORS } from './simulators.ts';
+export type { SandboxSimulator } from './core/simulator.ts';
 export type { SandboxBaseUrls } from './base-urls.ts';
 export { AUTO_APPROVE_HEADER, USER_HEADER } from './core/authorize.ts';
 export { PLATFORMS } from './core/types.ts';
@@ -37,38 +33,27 @@ export interface SandboxOptions {
    * the `state` it sent, e.g. Herald's workspace name), so a person opening someone else's link can tell.
    */
   describeRequest?: (platform: Platform, state: string) => Promise<string | null>;
+  /** The simulators to mount (default: the built-in ones). */
+  simulators?: readonly SandboxSimulator[];
 }
-
-type SimulatorPlugin = (app: FastifyInstance, ctx: SandboxContext) => Promise<void>;
-
-// Adding a network (or publishing routes to one) means adding files in its folder; this table only mounts them.
-const SIMULATORS: Record<Platform, SimulatorPlugin> = {
-  linkedin: linkedinSimulator,
-  facebook: facebookSimulator,
-  instagram: instagramSimulator,
-  threads: threadsSimulator,
-  tiktok: tiktokSimulator,
-  youtube: youtubeSimulator,
-  pinterest: pinterestSimulator,
-  bluesky: blueskySimulator,
-};
 
 /** Register with `app.register(sandboxPlugin, { prefix: '/sandbox', publicUrl })`. */
 export async function sandboxPlugin(app: FastifyInstance, opts: SandboxOptions): Promise<void> {
   const closing = new AbortController();
   // Held ("timeout" fault) requests would otherwise keep server.close() waiting for their full hold.
   app.addHook('preClose', async () => closing.abort());
-  const store = createStore(opts.latencyMs ?? 0);
+  const simulators = opts.simulators ?? SIMULATORS;
+  const store = createStore(opts.latencyMs ?? 0, [...new Set([...PLATFORMS, ...simulators.map((s) => s.slug)])]);
   const ctx = createContext({ store, publicUrl: opts.publicUrl, mount: app.prefix, now: opts.now, closing: closing.signal, describeRequest: opts.describeRequest });
   installBodyParsers(app);
   registerAdmin(app, ctx);
-  for (const [platform, simulator] of Object.entries(SIMULATORS) as [Platform, SimulatorPlugin][]) {
+  for (const simulator of simulators) {
     await app.register(
       async (scope) => {
-        installRecorder(scope, ctx, platform);
-        await simulator(scope, ctx);
+        installRecorder(scope, ctx, simulator.slug);
+        await simulator.plugin(scope, ctx);
       },
-      { prefix: `/${platform}` },
+      { prefix: `/${simulator.slug}` },
     );
   }
 }

@@ -11,7 +11,8 @@ import type { PostType } from '../platforms/publishing.ts';
 import type { DraftService } from '../publishing/drafts.ts';
 import { narrowBody } from '../publishing/drafts.ts';
 import { isUniqueViolation, replay, requestHash, type IdempotencyClaim } from '../publishing/idempotency.ts';
-import { nothingToUpdate, OVERRIDE_KEYS, parseEdit } from '../publishing/edits.ts';
+import { nothingToUpdate, overrideKeys, parseEdit } from '../publishing/edits.ts';
+import type { PlatformRegistry } from '../platforms/registry.ts';
 import { mergeEdit, withImportedMedia } from '../publishing/media-refs.ts';
 import type { PublishingService, PublishReply, ScheduleRequest } from '../publishing/service.ts';
 import type { PostBody } from '../publishing/schemas.ts';
@@ -27,6 +28,8 @@ export interface SchedulingDeps {
   connections: ConnectionStore;
   workspaces: WorkspaceService;
   clock: () => Date;
+  /** The networks: override keys of stored bodies, body schemas of edits. */
+  registry: Pick<PlatformRegistry, 'networks'>;
   /** Publishes one claimed row now (the worker's execute), for publish-now. */
   publishNow?: (row: ScheduledRow) => Promise<void>;
   /** Wake-ups at each entry's time (pg-boss), sent after the rows are committed. */
@@ -62,15 +65,14 @@ type Created = { replayed: PublishReply } /* an earlier request with the key ans
 const scheduledList = (rows: ScheduledRow[]) => rows.map((r) => ({ platform: r.platform, scheduled_post_id: r.id, scheduled_time: r.scheduledTime.toISOString() }));
 
 /** The body stored for one network: its override only, no draft flags, no scheduled_time anywhere. */
-export function storedBody(body: PostBody, platform: string): PostBody {
-  const { scheduled_time: _s, ...narrow } = narrowBody(body, platform) as PostBody & { scheduled_time?: string };
+export function storedBody(body: PostBody, platform: string, keys: readonly string[]): PostBody {
+  const { scheduled_time: _s, ...narrow } = narrowBody(body, platform, keys) as PostBody & { scheduled_time?: string };
   const out = narrow as PostBody & Record<string, unknown>;
-  for (const k of OVERRIDE_KEYS) {
-    const o = out[k] as Record<string, unknown> | undefined;
-    if (o && 'scheduled_time' in o) {
-      const { scheduled_time: _x, ...rest } = o;
-      out[k] = rest;
-    }
+  // narrowBody kept only this network's override.
+  const o = out[platform] as Record<string, unknown> | undefined;
+  if (o && typeof o === 'object' && 'scheduled_time' in o) {
+    const { scheduled_time: _x, ...rest } = o;
+    out[platform] = rest;
   }
   return out;
 }
@@ -82,6 +84,10 @@ export class SchedulingService {
   constructor(deps: SchedulingDeps) {
     this.#d = deps;
     this.store = new ScheduledStore(deps.db, deps.clock);
+  }
+
+  get #keys(): string[] {
+    return overrideKeys(this.#d.registry.networks);
   }
 
   set publishNowHook(fn: (row: ScheduledRow) => Promise<void>) {
@@ -111,7 +117,7 @@ export class SchedulingService {
       when.set(t.platform, parseScheduledTime(t.scheduledTime, now, field));
     }
     // URL media was imported by the validation: entries, drafts and posts of this request use the library ids.
-    const stored = withImportedMedia(body, imported);
+    const stored = withImportedMedia(this.#d.registry.networks, body, imported);
     const rest = [...new Set(targets.map((t) => t.platform))].filter((pl) => !when.has(pl));
     const onlyScheduled = (rows: ScheduledRow[]): PublishReply => ({ status: 200, body: { success: true, message: 'Scheduled', scheduled: scheduledList(rows) } });
     const created = await this.#create(p, postType, stored, when, { idempotency, ...(rest.length ? {} : { respond: onlyScheduled }) });
@@ -164,7 +170,7 @@ export class SchedulingService {
     }
     const draft = await this.#d.drafts.get(p.workspaceId, draftId);
     assertPlatformsAllowed(p.scope, [draft.platform]);
-    const body = { ...storedBody(draft.body as PostBody, draft.platform), draft: false, scheduled_time: scheduledTime };
+    const body = { ...storedBody(draft.body as PostBody, draft.platform, this.#keys), draft: false, scheduled_time: scheduledTime };
     return this.#scheduleAll(p, draft.postType as PostType, body, {
       idempotency: idempotencyKey ? { key: idempotencyKey, requestHash: hash, request: { draft_id: draftId, platform: draft.platform, scheduled_time: scheduledTime } } : undefined,
       inTx: (tx) => this.#d.drafts.remove(p.workspaceId, draftId, tx),
@@ -178,7 +184,7 @@ export class SchedulingService {
     const now = this.#d.clock();
     const when = new Map<Platform, Date>();
     for (const t of targets) if (!when.has(t.platform)) when.set(t.platform, parseScheduledTime(t.scheduledTime ?? body.scheduled_time, now));
-    const created = await this.#create(p, postType, withImportedMedia(body, imported), when, o);
+    const created = await this.#create(p, postType, withImportedMedia(this.#d.registry.networks, body, imported), when, o);
     return 'replayed' in created ? created.replayed : created.reply!;
   }
 
@@ -203,7 +209,7 @@ export class SchedulingService {
           out.push(
             await this.store.insert(
               tx,
-              { workspaceId: p.workspaceId, platform, platformUserId: conn?.accountId ?? null, postType, postData: storedBody(body, platform), scheduledTime: at, actor },
+              { workspaceId: p.workspaceId, platform, platformUserId: conn?.accountId ?? null, postType, postData: storedBody(body, platform, this.#keys), scheduledTime: at, actor },
               `scheduled for ${at.toISOString()}`,
             ),
           );
@@ -248,7 +254,7 @@ export class SchedulingService {
     const postType = input.post_type ?? (row.postType as PostType);
     // post_data is checked with the post routes' schema of the entry's post type (unknown keys dropped).
     const { edit, ignored } = input.post_data
-      ? parseEdit(postType, input.post_data, { platform: row.platform, what: 'scheduled post', refused: REFUSED_IN_POST_DATA }, ['body', 'post_data'])
+      ? parseEdit(this.#d.registry.networks, postType, input.post_data, { platform: row.platform, what: 'scheduled post', refused: REFUSED_IN_POST_DATA }, ['body', 'post_data'])
       : { edit: {}, ignored: [] };
     const editsContent = Object.keys(edit).length > 0;
     if (!editsContent && input.scheduled_time === undefined && input.post_type === undefined && input.status === undefined) {
@@ -265,11 +271,11 @@ export class SchedulingService {
     let postData = row.postData as PostBody;
     const edited = editsContent || input.post_type !== undefined;
     if (edited) {
-      const merged = storedBody({ ...mergeEdit(postData as Record<string, unknown>, edit), platforms: [row.platform] } as PostBody, row.platform);
+      const merged = storedBody({ ...mergeEdit(postData as Record<string, unknown>, edit), platforms: [row.platform] } as PostBody, row.platform, this.#keys);
       // Validated like a post (limits, media, overrides) without the scheduled_time, which is checked above;
       // new media URLs are imported now and stored as library ids, like at creation.
       const { imported } = await this.#d.publishing.prepare(p, postType, merged, { at: ['body', 'post_data'] });
-      postData = withImportedMedia(merged, imported);
+      postData = withImportedMedia(this.#d.registry.networks, merged, imported);
     }
     const changes = [input.scheduled_time !== undefined ? `rescheduled to ${at.toISOString()}` : null, edited ? 'content edited' : null].filter(Boolean).join(', ') || 'updated';
     const moved = await this.store.transition(id, ALLOWED_FROM.edit, 'scheduled', changes, {

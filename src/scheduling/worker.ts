@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Principal } from '../auth/authenticate.ts';
 import type { CreditService } from '../auth/credits.ts';
-import { FULL_SCOPE } from '../auth/scopes.ts';
+import { fullScope } from '../auth/scopes.ts';
 import type { WorkspaceService } from '../auth/workspaces.ts';
 import type { ConnectionStore } from '../connections/store.ts';
 import type { Db } from '../db/client.ts';
@@ -33,6 +33,8 @@ export interface WorkerDeps {
   credits: CreditService;
   clock: () => Date;
   logger: Logger;
+  /** The registry's networks: a scheduled post may go to any of them. */
+  slugs?: readonly string[] | undefined;
   /** pg-boss wake-ups at each entry's time; without it the scan below does everything. */
   queue?: ScheduleQueue | undefined;
 }
@@ -244,7 +246,7 @@ export class ScheduleWorker {
       if (!postId) {
         const ws = await this.#d.workspaces.byId(row.workspaceId);
         if (!ws) return;
-        const p: Principal = { kind: 'api_key', user: null, workspaceId: ws.id, planId: ws.planId, role: null, scope: FULL_SCOPE, keyId: null };
+        const p: Principal = { kind: 'api_key', user: null, workspaceId: ws.id, planId: ws.planId, role: null, scope: fullScope(this.#d.slugs), keyId: null };
         // Validation and media again: the plan, the media or the limits may have changed since scheduling.
         const { targets } = await this.#d.publishing.prepare(p, row.postType as PostType, row.postData as PostBody);
         const created = await buildLedger({ ...this.#d, ledger: this.#d.publishing.ledger }, p, row, this.id, targets);

@@ -5,12 +5,13 @@ import { mergeEdit, withImportedMedia } from '../../src/publishing/media-refs.ts
 import { planTargets, type MediaRef } from '../../src/publishing/plan.ts';
 import type { PostBody } from '../../src/publishing/schemas.ts';
 import type { PostType } from '../../src/platforms/publishing.ts';
+import { Networks, NETWORKS } from '../../src/platforms/registry.ts';
 
 const u = (name: string) => `https://media.example/${name}.jpg`;
 const id = (name: string) => `00000000-0000-4000-8000-${name.padStart(12, '0').slice(-12)}`;
-const textLimit = () => undefined;
+const networks = new Networks();
 // Where each reference came from (its field) differs by design: the id field after the rewrite, the URL field before.
-const refsOf = (postType: PostType, body: PostBody) => planTargets({ postType, body, textLimit }).map((t) => [t.platform, t.destination?.id ?? null, t.media.map(({ field: _f, ...m }) => m)]);
+const refsOf = (postType: PostType, body: PostBody) => planTargets({ networks, postType, body }).map((t) => [t.platform, t.destination?.id ?? null, t.media.map(({ field: _f, ...m }) => m)]);
 /** What #resolveMedia does to the targets: each URL becomes the id it was imported as. */
 const resolved = (refs: ReturnType<typeof refsOf>, imported: Map<string, string>) =>
   refs.map(([p, d, media]) => [p, d, (media as MediaRef[]).map((m) => ('url' in m ? { id: imported.get(m.url)! } : m))]);
@@ -30,7 +31,7 @@ describe('withImportedMedia', () => {
     const names = ['default', 'li', 'li-org2', 'fb-p1', 'ig', 'threads-in-id-field', 'pin'];
     const imported = new Map(names.map((n, i) => [u(n), id(String(100 + i))]));
     const before = JSON.stringify(body);
-    const stored = withImportedMedia(body, imported);
+    const stored = withImportedMedia(NETWORKS, body, imported);
     expect(JSON.stringify(body)).toBe(before);
     const after = refsOf('image', stored);
     expect(after.flatMap(([, , m]) => m as MediaRef[]).every((m) => 'id' in m)).toBe(true);
@@ -50,12 +51,12 @@ describe('withImportedMedia', () => {
   it('video route, top-level and LinkedIn video; top-level linkedin_image; URLs not imported stay', () => {
     const video = { platforms: ['linkedin', 'bluesky'], video_url: u('v'), linkedin: { video_url: u('li-v') } } as PostBody;
     const imported = new Map([[u('v'), id('1')], [u('li-v'), id('2')]]);
-    const stored = withImportedMedia(video, imported);
+    const stored = withImportedMedia(NETWORKS, video, imported);
     expect(refsOf('video', stored)).toEqual(resolved(refsOf('video', video), imported));
     expect(stored).toMatchObject({ video_id: id('1'), video_url: u('v'), linkedin: { video_id: id('2'), video_url: u('li-v') } });
 
     const image = { platforms: ['linkedin', 'threads'], default_image_id: id('9'), default_image_url: u('unused'), linkedin_image: u('top') } as PostBody;
-    const stored2 = withImportedMedia(image, new Map([[u('top'), id('3')]]));
+    const stored2 = withImportedMedia(NETWORKS, image, new Map([[u('top'), id('3')]]));
     expect(stored2).toMatchObject({ default_image_id: id('9'), default_image_url: u('unused'), linkedin_image: id('3') });
   });
 });

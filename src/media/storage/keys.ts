@@ -51,7 +51,7 @@ export function sanitizeFilename(name: string, extension?: string): string {
 
 export interface ObjectKeyParts {
   workspaceId: string;
-  /** "library" for the media library, or the platform an upload is staged for (e.g. "bluesky"). */
+  /** "library" for the media library, or the slug of the network an upload is staged for. */
   scope: string;
   filename: string;
   /** Extension to force, normally the sniffed format's. */

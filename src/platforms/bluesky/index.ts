@@ -1,14 +1,20 @@
 // Bluesky (AT Protocol): app-password sessions on the account's own PDS, found through its DID document.
-import type { AdapterFactory, AppPasswordAuth, Capabilities, PlatformAdapter } from '../types.ts';
+import { defineNetwork } from '../contract.ts';
+import { resolveHosts } from '../hosts.ts';
+import { PLATFORM_NAMES } from '../slugs.ts';
+import type { AdapterFactory, AppPasswordAuth, PlatformAdapter } from '../types.ts';
+import { BLUESKY_CAPABILITIES, BLUESKY_MEDIA } from './limits.ts';
 import { fetchAccount } from './account.ts';
 import { blueskyPublisher } from './publish.ts';
 import { login, refresh, revoke } from './session.ts';
 import type { XrpcClient } from './xrpc.ts';
-import { trimBase } from './xrpc.ts';
 
-export { isAppPassword } from './app-password.ts';
+import { isAppPassword } from './app-password.ts';
+
+export { isAppPassword };
 export type { BlueskyProfileSlice } from './account.ts';
 export { jwtClaims } from './session.ts';
+export { BLUESKY_CAPABILITIES } from './limits.ts';
 
 /** The real network's hosts; config `urls` override any of them (sandbox, self-hosted PDS, local PLC). */
 export const BLUESKY_DEFAULT_URLS = {
@@ -21,18 +27,8 @@ export const BLUESKY_DEFAULT_URLS = {
 
 export type BlueskyUrls = { -readonly [K in keyof typeof BLUESKY_DEFAULT_URLS]: string };
 
-export const BLUESKY_CAPABILITIES: Capabilities = {
-  // Interface route table: Bluesky is on the text and video routes.
-  postTypes: ['text', 'video'],
-  // app.bsky.feed.post text: maxGraphemes 300 and maxLength 3000 (UTF-8 bytes); the PDS refuses either.
-  text: { max: 300, unit: 'graphemes', maxBytes: 3000 },
-  // Videos are transcoded by the video service before the post can reference them.
-  asyncProcessing: true,
-};
-
 export function blueskyUrls(configured: Record<string, string>): BlueskyUrls {
-  const pick = (key: keyof BlueskyUrls): string => trimBase(configured[key] || BLUESKY_DEFAULT_URLS[key]);
-  return { service: pick('service'), appView: pick('appView'), plc: pick('plc'), video: pick('video') };
+  return resolveHosts(BLUESKY_DEFAULT_URLS, configured);
 }
 
 export const blueskyAdapter: AdapterFactory = (deps): PlatformAdapter => {
@@ -40,13 +36,22 @@ export const blueskyAdapter: AdapterFactory = (deps): PlatformAdapter => {
   const client: XrpcClient = { http: deps.http, clock: deps.clock, logger: deps.logger };
   const auth: AppPasswordAuth = {
     kind: 'app_password',
+    refusePassword: (value) =>
+      isAppPassword(value)
+        ? null
+        : 'This is not a Bluesky app password (format xxxx-xxxx-xxxx-xxxx). Create one in Bluesky under Settings → Privacy and security → App passwords; Herald never accepts your account password.',
+    // An account password shaped like an app password still yields a full-access session: refuse it.
+    refuseSession: (tokens) =>
+      tokens.scopes?.includes('com.atproto.access')
+        ? 'That is the account password, not an app password. Create an app password in Bluesky under Settings → Privacy and security → App passwords.'
+        : null,
     login: (p) => login(client, urls, p),
     refresh: (tokens) => refresh(client, urls.service, tokens),
     revoke: (tokens) => revoke(client, urls.service, tokens),
   };
   return {
     platform: 'bluesky',
-    displayName: 'Bluesky',
+    displayName: PLATFORM_NAMES.bluesky,
     capabilities: BLUESKY_CAPABILITIES,
     auth,
     // App passwords need no app registration: any server can connect Bluesky accounts.
@@ -55,3 +60,19 @@ export const blueskyAdapter: AdapterFactory = (deps): PlatformAdapter => {
     publisher: blueskyPublisher(client, urls),
   };
 };
+
+export const network = defineNetwork({
+  slug: 'bluesky',
+  displayName: PLATFORM_NAMES.bluesky,
+  authKind: 'app_password',
+  capabilities: BLUESKY_CAPABILITIES,
+  media: BLUESKY_MEDIA,
+  hosts: BLUESKY_DEFAULT_URLS,
+  adapter: blueskyAdapter,
+  plan({ base, caption, requireMedia, media: mediaOf, target }) {
+    caption(base, 'default_text');
+    const media = mediaOf();
+    requireMedia(media);
+    target({ text: base, media, options: {} });
+  },
+});

@@ -12,6 +12,7 @@ import { buildFacets } from './facets.ts';
 import { resolveHandle } from './identity.ts';
 import type { IdentityUrls } from './identity.ts';
 import { pdsOf } from './session.ts';
+import { BLUESKY_MEDIA } from './limits.ts';
 import { tidFor, TID_PATTERN } from './tid.ts';
 import { JOB_FAILED, jobFailure, jobStatus, serviceToken, uploadVideo, videoServiceUnavailable } from './video.ts';
 import type { VideoJob } from './video.ts';
@@ -19,7 +20,7 @@ import { stringField, xrpc } from './xrpc.ts';
 import type { JsonObject, XrpcClient } from './xrpc.ts';
 
 export const POST_COLLECTION = 'app.bsky.feed.post';
-const MAX_IMAGES = 4;
+const MAX_IMAGES = BLUESKY_MEDIA.carousel.max;
 
 /** Journal step names. */
 export const STEP = {

@@ -4,7 +4,7 @@ import type { AccountIdentity, AdapterDeps, Destination, TokenSet } from '../typ
 import { PlatformError } from '../types.ts';
 import { FACEBOOK_GRAPH_VERSION, facebookUrls } from './config.ts';
 import { facebookOk } from './errors.ts';
-import { isRecord, num, required, str } from './meta-graph.ts';
+import { isRecord, num, required, str } from '../meta/graph.ts';
 import { listPages } from './pages.ts';
 
 const USER_FIELDS = 'id,name,first_name,last_name,picture.type(large)';

@@ -5,7 +5,7 @@ import type { AdapterDeps, OAuth2Auth, TokenSet } from '../types.ts';
 import { PlatformError } from '../types.ts';
 import { FACEBOOK_GRAPH_VERSION, FACEBOOK_SCOPES, facebookUrls, pageTokenKey } from './config.ts';
 import { facebookOk } from './errors.ts';
-import { appCredentials, expiryFrom, isRecord, required, str } from './meta-graph.ts';
+import { appCredentials, expiryFrom, isRecord, required, str } from '../meta/graph.ts';
 import { pageTokens } from './pages.ts';
 
 const PAGE_TOKEN_PREFIX = pageTokenKey('');

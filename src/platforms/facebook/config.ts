@@ -1,4 +1,5 @@
 // Facebook's hosts, pinned Graph version and the permissions Herald asks for.
+import { resolveHosts } from '../hosts.ts';
 import type { AdapterDeps } from '../types.ts';
 
 /** v26.0 is the newest release (2026-07); pinning the newest buys the longest support window (two years). */
@@ -11,7 +12,7 @@ export interface FacebookUrls {
   ruploadBase: string;
 }
 
-const DEFAULT_URLS: FacebookUrls = {
+export const DEFAULT_URLS: Readonly<Record<keyof FacebookUrls, string>> = {
   authBase: 'https://www.facebook.com',
   graphBase: 'https://graph.facebook.com',
   graphVideoBase: 'https://graph-video.facebook.com',
@@ -19,12 +20,7 @@ const DEFAULT_URLS: FacebookUrls = {
 };
 
 export function facebookUrls(deps: AdapterDeps): FacebookUrls {
-  const out = { ...DEFAULT_URLS };
-  for (const key of Object.keys(out) as (keyof FacebookUrls)[]) {
-    const override = deps.config.urls[key];
-    if (override) out[key] = override.replace(/\/+$/, '');
-  }
-  return out;
+  return resolveHosts(DEFAULT_URLS, deps.config.urls);
 }
 
 /**

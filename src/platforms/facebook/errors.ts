@@ -1,7 +1,7 @@
 // Facebook's refinements of the shared Graph mapping: Page-specific subcodes the other Meta networks do not send.
 import type { HttpResponse } from '../http.ts';
 import { PlatformError, type PlatformErrorKind } from '../types.ts';
-import { bodyOf, graphErrorFrom, isRecord, readGraphError, type GraphPhase } from './meta-graph.ts';
+import { bodyOf, graphErrorFrom, isRecord, readGraphError, type GraphPhase } from '../meta/graph.ts';
 
 // Page Publishing Authorization (1404078) and identity confirmation (4854002) need the user to act on facebook.com;
 // 1390008 is the "posting too fast" spam guard, which clears with time; 368 is a temporary policy block.

@@ -7,7 +7,7 @@ import type { AdapterDeps } from '../types.ts';
 import { PlatformError } from '../types.ts';
 import { FACEBOOK_GRAPH_VERSION, facebookUrls } from './config.ts';
 import { facebookOk } from './errors.ts';
-import { isRecord, num, required, str } from './meta-graph.ts';
+import { isRecord, num, required, str } from '../meta/graph.ts';
 
 /** Journal step names of video uploads. */
 export const videoSteps = {

@@ -2,7 +2,7 @@
 import type { AdapterDeps } from '../types.ts';
 import { FACEBOOK_GRAPH_VERSION, facebookUrls } from './config.ts';
 import { facebookOk } from './errors.ts';
-import { isRecord, str } from './meta-graph.ts';
+import { isRecord, str } from '../meta/graph.ts';
 
 // A user rarely manages more than a few dozen Pages; the cap only stops a runaway cursor.
 const MAX_PAGES_OF_RESULTS = 10;

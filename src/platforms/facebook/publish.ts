@@ -10,11 +10,12 @@ import type { AdapterDeps, TokenSet } from '../types.ts';
 import { PlatformError } from '../types.ts';
 import { FACEBOOK_GRAPH_VERSION, facebookUrls, pageTokenKey } from './config.ts';
 import { facebookOk } from './errors.ts';
+import { FACEBOOK_CAPABILITIES } from './limits.ts';
 import { safeText } from '../errors.ts';
-import { required, str } from './meta-graph.ts';
+import { required, str } from '../meta/graph.ts';
 import { facebookVideos, videoSteps } from './media-upload.ts';
 
-const MAX_MESSAGE = 63_206;
+const MAX_MESSAGE = FACEBOOK_CAPABILITIES.text!.max;
 /** Facebook's one-request video upload takes files up to 1 GB; larger ones go through the chunked upload. */
 const FILE_URL_MAX_BYTES = 1024 ** 3;
 

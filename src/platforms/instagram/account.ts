@@ -1,7 +1,7 @@
 // The connected Instagram professional account (graph.instagram.com/{version}/me). Instagram Login connects exactly
 // one account and has no pages, so there are no destinations besides the account itself.
 import type { AccountIdentity, AdapterDeps, TokenSet } from '../types.ts';
-import { num, required, str } from '../facebook/meta-graph.ts';
+import { num, required, str } from '../meta/graph.ts';
 import { INSTAGRAM_GRAPH_VERSION, instagramUrls } from './config.ts';
 import { instagramOk } from './errors.ts';
 

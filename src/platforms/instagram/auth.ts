@@ -3,7 +3,7 @@
 // least 24 hours old and still valid, so an expired token means a new login. There is no revocation endpoint:
 // users remove the app in their Instagram settings.
 import type { AdapterDeps, OAuth2Auth } from '../types.ts';
-import { appCredentials, expiryFrom, isRecord, required } from '../facebook/meta-graph.ts';
+import { appCredentials, expiryFrom, isRecord, required } from '../meta/graph.ts';
 import { INSTAGRAM_SCOPES, instagramUrls } from './config.ts';
 import { instagramOk } from './errors.ts';
 

@@ -1,4 +1,5 @@
 // Instagram API with Instagram Login: hosts, pinned Graph version and the scopes Herald asks for.
+import { resolveHosts } from '../hosts.ts';
 import type { AdapterDeps } from '../types.ts';
 
 /** graph.instagram.com refuses unversioned resource paths; it follows the Graph release train (v26.0, 2026-07). */
@@ -10,19 +11,14 @@ export interface InstagramUrls {
   graphBase: string;
 }
 
-const DEFAULT_URLS: InstagramUrls = {
+export const DEFAULT_URLS: Readonly<Record<keyof InstagramUrls, string>> = {
   authBase: 'https://www.instagram.com',
   tokenBase: 'https://api.instagram.com',
   graphBase: 'https://graph.instagram.com',
 };
 
 export function instagramUrls(deps: AdapterDeps): InstagramUrls {
-  const out = { ...DEFAULT_URLS };
-  for (const key of Object.keys(out) as (keyof InstagramUrls)[]) {
-    const override = deps.config.urls[key];
-    if (override) out[key] = override.replace(/\/+$/, '');
-  }
-  return out;
+  return resolveHosts(DEFAULT_URLS, deps.config.urls);
 }
 
 /**

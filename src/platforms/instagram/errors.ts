@@ -3,7 +3,7 @@
 import type { HttpResponse } from '../http.ts';
 import { PlatformError, type PlatformErrorKind } from '../types.ts';
 import { safeText } from '../errors.ts';
-import { bodyOf, graphErrorFrom, isRecord, type GraphPhase } from '../facebook/meta-graph.ts';
+import { bodyOf, graphErrorFrom, isRecord, type GraphPhase } from '../meta/graph.ts';
 
 function flatKind(status: number, message: string): PlatformErrorKind {
   if (status === 429) return 'rate_limited';

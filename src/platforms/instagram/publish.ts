@@ -4,9 +4,9 @@
 import type { Journal, PublishMedia, PublishRequest, Publisher } from '../publishing.ts';
 import type { AdapterDeps, TokenSet } from '../types.ts';
 import { PlatformError } from '../types.ts';
-import { required, str } from '../facebook/meta-graph.ts';
+import { required, str } from '../meta/graph.ts';
 import { INSTAGRAM_GRAPH_VERSION, instagramUrls } from './config.ts';
-import { containerPublisher, sameText, type ContainerDialect, type FlowOptions } from './container-flow.ts';
+import { containerPublisher, sameText, type ContainerDialect, type FlowOptions } from '../meta/container-flow.ts';
 import { instagramOk } from './errors.ts';
 
 /** Journal step holding the professional account id the containers were created under. */

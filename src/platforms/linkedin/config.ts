@@ -1,4 +1,5 @@
 // LinkedIn's hosts, pinned API version and the scopes Herald asks for.
+import { resolveHosts } from '../hosts.ts';
 import type { AdapterDeps } from '../types.ts';
 
 /**
@@ -12,15 +13,10 @@ export interface LinkedInUrls {
   apiBase: string;
 }
 
-const DEFAULT_URLS: LinkedInUrls = { authBase: 'https://www.linkedin.com', apiBase: 'https://api.linkedin.com' };
+export const DEFAULT_URLS: Readonly<Record<keyof LinkedInUrls, string>> = { authBase: 'https://www.linkedin.com', apiBase: 'https://api.linkedin.com' };
 
 export function linkedinUrls(deps: AdapterDeps): LinkedInUrls {
-  const out = { ...DEFAULT_URLS };
-  for (const key of Object.keys(out) as (keyof LinkedInUrls)[]) {
-    const override = deps.config.urls[key];
-    if (override) out[key] = override.replace(/\/+$/, '');
-  }
-  return out;
+  return resolveHosts(DEFAULT_URLS, deps.config.urls);
 }
 
 /**

@@ -11,10 +11,11 @@ import { PlatformError } from '../types.ts';
 import { escapeCommentary } from './commentary.ts';
 import { linkedinUrls, restHeaders } from './config.ts';
 import { linkedinError, linkedinOk } from './errors.ts';
+import { LINKEDIN_CAPABILITIES, LINKEDIN_MEDIA } from './limits.ts';
 import { linkedinMedia, steps as mediaSteps } from './media-upload.ts';
 
-const MAX_COMMENTARY = 3000;
-const MAX_IMAGES = 20;
+const MAX_COMMENTARY = LINKEDIN_CAPABILITIES.text!.max;
+const MAX_IMAGES = LINKEDIN_MEDIA.carousel.max;
 
 /** Journal step names (media ones live in media-upload.ts). */
 export const steps = {

@@ -1,5 +1,6 @@
 // What the Pinterest adapter derives from its deps once: the hosts (the real ones unless config overrides a key, e.g.
 // to point at the sandbox or Pinterest's own api-sandbox host) and the app id and secret.
+import { resolveHosts } from '../hosts.ts';
 import type { AdapterDeps } from '../types.ts';
 import { PlatformError } from '../types.ts';
 
@@ -18,11 +19,11 @@ export interface PinterestContext {
 }
 
 export function pinterestContext(deps: AdapterDeps): PinterestContext {
-  const base = (key: keyof typeof PINTEREST_HOSTS): string => (deps.config.urls[key] ?? PINTEREST_HOSTS[key]).replace(/\/+$/, '');
+  const hosts = resolveHosts(PINTEREST_HOSTS, deps.config.urls);
   return {
     deps,
-    authBase: base('authBase'),
-    apiBase: base('apiBase'),
+    authBase: hosts.authBase,
+    apiBase: hosts.apiBase,
     configured: Boolean(deps.config.clientId && deps.config.clientSecret),
   };
 }

@@ -1,6 +1,6 @@
 // The connected Threads profile (/me). One profile per token: Threads has no pages, so no destinations.
 import type { AccountIdentity, AdapterDeps, TokenSet } from '../types.ts';
-import { isRecord, num, required, str } from '../facebook/meta-graph.ts';
+import { isRecord, num, required, str } from '../meta/graph.ts';
 import { THREADS_API_VERSION, threadsUrls } from './config.ts';
 import { threadsOk } from './errors.ts';
 

@@ -2,7 +2,7 @@
 // (th_refresh_token) gives a new 60-day token for one at least 24 hours old and still valid; an expired token means a
 // new login. Threads has no revocation endpoint: users remove the app in their Threads settings.
 import type { AdapterDeps, OAuth2Auth } from '../types.ts';
-import { appCredentials, expiryFrom, required } from '../facebook/meta-graph.ts';
+import { appCredentials, expiryFrom, required } from '../meta/graph.ts';
 import { THREADS_SCOPES, threadsUrls } from './config.ts';
 import { threadsOk } from './errors.ts';
 

@@ -1,4 +1,5 @@
 // Threads API: hosts, pinned version and the scopes Herald asks for.
+import { resolveHosts } from '../hosts.ts';
 import type { AdapterDeps } from '../types.ts';
 
 /** Threads has had one API version since launch; resource paths carry it, the token endpoints do not. */
@@ -9,15 +10,10 @@ export interface ThreadsUrls {
   graphBase: string;
 }
 
-const DEFAULT_URLS: ThreadsUrls = { authBase: 'https://threads.net', graphBase: 'https://graph.threads.net' };
+export const DEFAULT_URLS: Readonly<Record<keyof ThreadsUrls, string>> = { authBase: 'https://threads.net', graphBase: 'https://graph.threads.net' };
 
 export function threadsUrls(deps: AdapterDeps): ThreadsUrls {
-  const out = { ...DEFAULT_URLS };
-  for (const key of Object.keys(out) as (keyof ThreadsUrls)[]) {
-    const override = deps.config.urls[key];
-    if (override) out[key] = override.replace(/\/+$/, '');
-  }
-  return out;
+  return resolveHosts(DEFAULT_URLS, deps.config.urls);
 }
 
 /**

@@ -1,8 +1,8 @@
-// Threads answers in the Graph envelope (shared mapping in ../facebook/meta-graph.ts); a few of its errors carry a
+// Threads answers in the Graph envelope (shared mapping in ../meta/graph.ts); a few of its errors carry a
 // symbolic `THREADS_API__*` code or message instead of a number.
 import type { HttpResponse } from '../http.ts';
 import { PlatformError } from '../types.ts';
-import { bodyOf, graphErrorFrom, isRecord, type GraphPhase } from '../facebook/meta-graph.ts';
+import { bodyOf, graphErrorFrom, isRecord, type GraphPhase } from '../meta/graph.ts';
 
 export function threadsError(res: HttpResponse, phase: GraphPhase = 'api'): PlatformError {
   const mapped = graphErrorFrom('threads', res, phase);

@@ -5,8 +5,8 @@
 import type { PublishMedia, Publisher } from '../publishing.ts';
 import type { AdapterDeps } from '../types.ts';
 import { PlatformError } from '../types.ts';
-import { str } from '../facebook/meta-graph.ts';
-import { containerPublisher, sameText, type ContainerDialect, type FlowOptions } from '../instagram/container-flow.ts';
+import { str } from '../meta/graph.ts';
+import { containerPublisher, sameText, type ContainerDialect, type FlowOptions } from '../meta/container-flow.ts';
 import { THREADS_API_VERSION, threadsUrls } from './config.ts';
 import { threadsOk } from './errors.ts';
 

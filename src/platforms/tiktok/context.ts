@@ -1,5 +1,6 @@
 // What the TikTok adapter derives from its deps once: the hosts (the real ones unless config overrides a key, e.g. to
 // point at the sandbox) and the app credentials, which TikTok calls client_key / client_secret.
+import { resolveHosts } from '../hosts.ts';
 import type { AdapterDeps } from '../types.ts';
 import { PlatformError } from '../types.ts';
 
@@ -18,11 +19,11 @@ export interface TikTokContext {
 }
 
 export function tiktokContext(deps: AdapterDeps): TikTokContext {
-  const base = (key: keyof typeof TIKTOK_HOSTS): string => (deps.config.urls[key] ?? TIKTOK_HOSTS[key]).replace(/\/+$/, '');
+  const hosts = resolveHosts(TIKTOK_HOSTS, deps.config.urls);
   return {
     deps,
-    authBase: base('authBase'),
-    apiBase: base('apiBase'),
+    authBase: hosts.authBase,
+    apiBase: hosts.apiBase,
     configured: Boolean(deps.config.clientId && deps.config.clientSecret),
   };
 }

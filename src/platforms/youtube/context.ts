@@ -1,5 +1,6 @@
 // What the YouTube adapter derives from its deps once: Google's three hosts (the real ones unless config overrides a
 // key, e.g. to point at the sandbox) and the OAuth client of the Google Cloud project.
+import { resolveHosts } from '../hosts.ts';
 import type { AdapterDeps } from '../types.ts';
 import { PlatformError } from '../types.ts';
 
@@ -21,12 +22,12 @@ export interface YouTubeContext {
 }
 
 export function youtubeContext(deps: AdapterDeps): YouTubeContext {
-  const base = (key: keyof typeof YOUTUBE_HOSTS): string => (deps.config.urls[key] ?? YOUTUBE_HOSTS[key]).replace(/\/+$/, '');
+  const hosts = resolveHosts(YOUTUBE_HOSTS, deps.config.urls);
   return {
     deps,
-    authBase: base('authBase'),
-    tokenBase: base('tokenBase'),
-    apiBase: base('apiBase'),
+    authBase: hosts.authBase,
+    tokenBase: hosts.tokenBase,
+    apiBase: hosts.apiBase,
     configured: Boolean(deps.config.clientId && deps.config.clientSecret),
   };
 }

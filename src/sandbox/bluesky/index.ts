@@ -9,6 +9,7 @@ import { blueskyFault, xrpcError } from './errors.ts';
 import { registerRepo } from './repo.ts';
 import { registerVideo } from './video.ts';
 import { registerXrpc } from './xrpc.ts';
+import type { SandboxSimulator } from '../core/simulator.ts';
 
 export async function blueskySimulator(app: FastifyInstance, ctx: SandboxContext): Promise<void> {
   const sim: Simulator = { platform: 'bluesky', ctx, app, faultAnswer: (kind) => blueskyFault(kind, ctx.nowMs()) };
@@ -18,3 +19,9 @@ export async function blueskySimulator(app: FastifyInstance, ctx: SandboxContext
   registerAvatars(sim);
   setNotFound(sim, () => xrpcError(404, 'NotFound', 'Not Found'));
 }
+
+export const simulator = {
+  slug: 'bluesky',
+  plugin: blueskySimulator,
+  baseUrls: (base) => ({ service: base, appView: base, plc: `${base}/plc`, video: base }),
+} satisfies SandboxSimulator;

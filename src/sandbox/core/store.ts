@@ -53,6 +53,8 @@ export const DEFAULT_PROCESSING_MS = 200;
 export const DEFAULT_PUBLISH_LIMITS: Partial<Record<Platform, number>> = { instagram: 50, threads: 250 };
 
 export interface SandboxStore {
+  /** The mounted simulators' slugs: each has a slice. */
+  slugs: readonly Platform[];
   slices: Record<Platform, PlatformSlice>;
   faults: FaultRecord[];
   config: SandboxConfig;
@@ -74,27 +76,27 @@ function emptySlice(): PlatformSlice {
   };
 }
 
-function emptySlices(): Record<Platform, PlatformSlice> {
+function emptySlices(slugs: readonly Platform[]): Record<Platform, PlatformSlice> {
   const slices = {} as Record<Platform, PlatformSlice>;
-  for (const p of PLATFORMS) slices[p] = emptySlice();
+  for (const p of slugs) slices[p] = emptySlice();
   return slices;
 }
 
-function initialConfig(latencyMs: number): SandboxConfig {
+function initialConfig(latencyMs: number, slugs: readonly Platform[]): SandboxConfig {
   const processingMs = {} as Record<Platform, number>;
-  for (const p of PLATFORMS) processingMs[p] = DEFAULT_PROCESSING_MS;
+  for (const p of slugs) processingMs[p] = DEFAULT_PROCESSING_MS;
   return { latencyMs, lifetimes: {}, redirectUris: [], maxRequests: 1000, processingMs, publishLimits: { ...DEFAULT_PUBLISH_LIMITS } };
 }
 
-export function createStore(latencyMs = 0): SandboxStore {
-  return { slices: emptySlices(), faults: [], config: initialConfig(latencyMs), initialLatencyMs: latencyMs };
+export function createStore(latencyMs = 0, slugs: readonly Platform[] = PLATFORMS): SandboxStore {
+  return { slugs, slices: emptySlices(slugs), faults: [], config: initialConfig(latencyMs, slugs), initialLatencyMs: latencyMs };
 }
 
 /** Back to a fresh start: accounts, tokens, recorded requests, objects, faults and config. */
 export function resetStore(store: SandboxStore): void {
-  store.slices = emptySlices();
+  store.slices = emptySlices(store.slugs);
   store.faults = [];
-  store.config = initialConfig(store.initialLatencyMs);
+  store.config = initialConfig(store.initialLatencyMs, store.slugs);
 }
 
 export function lifetimeSec(store: SandboxStore, platform: Platform, kind: string, fallback: number): number {

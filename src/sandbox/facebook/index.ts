@@ -11,6 +11,8 @@ import { registerFacebookGraph } from './graph.ts';
 import { registerFacebookOAuth } from './oauth.ts';
 import { registerFacebookObjects } from './objects.ts';
 import { registerFacebookVideos } from './videos.ts';
+import type { SandboxSimulator } from '../core/simulator.ts';
+import { SANDBOX_APPS } from '../apps.ts';
 
 export async function facebookSimulator(app: FastifyInstance, ctx: SandboxContext): Promise<void> {
   const sim: Simulator = { platform: 'facebook', ctx, app, faultAnswer: (kind) => graphFault(kind) };
@@ -22,3 +24,10 @@ export async function facebookSimulator(app: FastifyInstance, ctx: SandboxContex
   registerAvatars(sim);
   setNotFound(sim, (path) => graphError(400, { message: `Unknown path components: ${path}`, code: 2500 }));
 }
+
+export const simulator = {
+  slug: 'facebook',
+  plugin: facebookSimulator,
+  baseUrls: (base) => ({ authBase: base, graphBase: base, graphVideoBase: base, ruploadBase: base }),
+  app: SANDBOX_APPS.facebook,
+} satisfies SandboxSimulator;

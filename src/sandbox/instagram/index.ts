@@ -10,6 +10,8 @@ import { registerInstagramContainers } from './containers.ts';
 import { registerInstagramGraph } from './graph.ts';
 import { registerInstagramPublish } from './publish.ts';
 import { registerInstagramOAuth } from './oauth.ts';
+import type { SandboxSimulator } from '../core/simulator.ts';
+import { SANDBOX_APPS } from '../apps.ts';
 
 export async function instagramSimulator(app: FastifyInstance, ctx: SandboxContext): Promise<void> {
   const sim: Simulator = { platform: 'instagram', ctx, app, faultAnswer: (kind) => graphFault(kind) };
@@ -20,3 +22,10 @@ export async function instagramSimulator(app: FastifyInstance, ctx: SandboxConte
   registerAvatars(sim);
   setNotFound(sim, (path) => graphError(400, { message: `Unknown path components: ${path}`, code: 2500 }));
 }
+
+export const simulator = {
+  slug: 'instagram',
+  plugin: instagramSimulator,
+  baseUrls: (base) => ({ authBase: base, tokenBase: base, graphBase: base }),
+  app: SANDBOX_APPS.instagram,
+} satisfies SandboxSimulator;

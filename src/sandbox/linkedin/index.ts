@@ -11,6 +11,8 @@ import { registerLinkedInImages } from './images.ts';
 import { registerLinkedInOAuth } from './oauth.ts';
 import { registerLinkedInPosts } from './posts.ts';
 import { registerLinkedInVideos } from './videos.ts';
+import type { SandboxSimulator } from '../core/simulator.ts';
+import { SANDBOX_APPS } from '../apps.ts';
 
 export async function linkedinSimulator(app: FastifyInstance, ctx: SandboxContext): Promise<void> {
   const sim: Simulator = { platform: 'linkedin', ctx, app, faultAnswer: linkedInFault };
@@ -22,3 +24,10 @@ export async function linkedinSimulator(app: FastifyInstance, ctx: SandboxContex
   registerAvatars(sim);
   setNotFound(sim, (path) => ({ status: 404, body: { serviceErrorCode: 0, message: `Resource ${path} does not exist`, status: 404 } }));
 }
+
+export const simulator = {
+  slug: 'linkedin',
+  plugin: linkedinSimulator,
+  baseUrls: (base) => ({ authBase: base, apiBase: base }),
+  app: SANDBOX_APPS.linkedin,
+} satisfies SandboxSimulator;

@@ -10,6 +10,8 @@ import { pinError, pinterestFault } from './errors.ts';
 import { registerPinterestMedia } from './media.ts';
 import { registerPinterestOAuth } from './oauth.ts';
 import { registerPinterestPins } from './pins.ts';
+import type { SandboxSimulator } from '../core/simulator.ts';
+import { SANDBOX_APPS } from '../apps.ts';
 
 export async function pinterestSimulator(app: FastifyInstance, ctx: SandboxContext): Promise<void> {
   const sim: Simulator = { platform: 'pinterest', ctx, app, faultAnswer: (kind) => pinterestFault(kind) };
@@ -20,3 +22,10 @@ export async function pinterestSimulator(app: FastifyInstance, ctx: SandboxConte
   registerAvatars(sim);
   setNotFound(sim, (path) => pinError(404, 404, `Resource not found: ${path}`));
 }
+
+export const simulator = {
+  slug: 'pinterest',
+  plugin: pinterestSimulator,
+  baseUrls: (base) => ({ authBase: base, apiBase: base }),
+  app: SANDBOX_APPS.pinterest,
+} satisfies SandboxSimulator;

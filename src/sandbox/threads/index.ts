@@ -9,6 +9,8 @@ import { registerThreadsContainers } from './containers.ts';
 import { registerThreadsGraph } from './graph.ts';
 import { registerThreadsOAuth } from './oauth.ts';
 import { registerThreadsPublish } from './publish.ts';
+import type { SandboxSimulator } from '../core/simulator.ts';
+import { SANDBOX_APPS } from '../apps.ts';
 
 export async function threadsSimulator(app: FastifyInstance, ctx: SandboxContext): Promise<void> {
   const sim: Simulator = { platform: 'threads', ctx, app, faultAnswer: (kind) => graphFault(kind) };
@@ -19,3 +21,10 @@ export async function threadsSimulator(app: FastifyInstance, ctx: SandboxContext
   registerAvatars(sim);
   setNotFound(sim, (path) => graphError(400, { message: `Unknown path components: ${path}`, code: 2500 }));
 }
+
+export const simulator = {
+  slug: 'threads',
+  plugin: threadsSimulator,
+  baseUrls: (base) => ({ authBase: base, graphBase: base }),
+  app: SANDBOX_APPS.threads,
+} satisfies SandboxSimulator;

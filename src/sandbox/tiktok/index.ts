@@ -10,6 +10,8 @@ import { registerTikTokOAuth } from './oauth.ts';
 import { registerTikTokPublish } from './publish.ts';
 import { registerTikTokUpload } from './upload.ts';
 import { registerTikTokUser } from './user.ts';
+import type { SandboxSimulator } from '../core/simulator.ts';
+import { SANDBOX_APPS } from '../apps.ts';
 
 export async function tiktokSimulator(app: FastifyInstance, ctx: SandboxContext): Promise<void> {
   const sim: Simulator = { platform: 'tiktok', ctx, app, faultAnswer: tiktokFault };
@@ -20,3 +22,10 @@ export async function tiktokSimulator(app: FastifyInstance, ctx: SandboxContext)
   registerAvatars(sim);
   setNotFound(sim, (path) => apiFail(404, 'not_found', `The requested path ${path} does not exist.`, ctx.nowMs()));
 }
+
+export const simulator = {
+  slug: 'tiktok',
+  plugin: tiktokSimulator,
+  baseUrls: (base) => ({ authBase: base, apiBase: base }),
+  app: SANDBOX_APPS.tiktok,
+} satisfies SandboxSimulator;

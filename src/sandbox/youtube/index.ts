@@ -11,6 +11,8 @@ import { registerGoogleIdentity } from './identity.ts';
 import { registerGoogleOAuth } from './oauth.ts';
 import { registerYouTubeUpload } from './upload.ts';
 import { registerYouTubeVideos } from './videos.ts';
+import type { SandboxSimulator } from '../core/simulator.ts';
+import { SANDBOX_APPS } from '../apps.ts';
 
 export async function youtubeSimulator(app: FastifyInstance, ctx: SandboxContext): Promise<void> {
   const sim: Simulator = { platform: 'youtube', ctx, app, faultAnswer: googleFault };
@@ -22,3 +24,10 @@ export async function youtubeSimulator(app: FastifyInstance, ctx: SandboxContext
   registerAvatars(sim);
   setNotFound(sim, () => googleApiError(404, 'NOT_FOUND', 'Not Found', 'notFound'));
 }
+
+export const simulator = {
+  slug: 'youtube',
+  plugin: youtubeSimulator,
+  baseUrls: (base) => ({ authBase: base, tokenBase: base, apiBase: base }),
+  app: SANDBOX_APPS.youtube,
+} satisfies SandboxSimulator;

@@ -115,6 +115,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
       prefix: '/sandbox',
       publicUrl: ctx.config.publicUrl,
       now: ctx.clock,
+      simulators: ctx.simulators,
       describeRequest: async (platform, state) => {
         const name = await ctx.connections.workspaceNameForState(platform, state);
         return name === null ? null : `the Herald workspace "${name}"`;

@@ -3,13 +3,12 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../../context.ts';
-import { isPlatform, PLATFORMS, type Platform } from '../../../auth/scopes.ts';
+import type { Platform } from '../../../auth/scopes.ts';
+import type { Networks } from '../../../platforms/registry.ts';
 import { AppError } from '../../../errors.ts';
 import { principalOf } from '../access.ts';
 import { workspaceSecurity } from '../schemas.ts';
 import { callbackPage } from './callback-page.ts';
-
-const OAUTH_PLATFORMS = PLATFORMS.filter((p) => p !== 'bluesky');
 
 const repeatable = z.union([z.string(), z.array(z.string())]).optional();
 
@@ -19,22 +18,21 @@ export function splitPlatforms(value: string | string[] | undefined): string[] {
   return [...new Set(list.map((v) => v.trim().toLowerCase()).filter(Boolean))];
 }
 
-/** 400 for any unknown slug, in the interface's wording. */
-export function parsePlatforms(values: string[], allowed: readonly Platform[] = PLATFORMS): Platform[] {
+/** 400 for any slug the registry does not know, in the interface's wording. */
+export function parsePlatforms(networks: Pick<Networks, 'has' | 'slugs'>, values: string[]): Platform[] {
   for (const v of values) {
-    if (!isPlatform(v) || !allowed.includes(v)) {
-      throw new AppError('bad_request', `Invalid or unsupported platform: '${v}'. Supported: ${allowed.join(', ')}`);
-    }
+    if (!networks.has(v)) throw new AppError('bad_request', `Invalid or unsupported platform: '${v}'. Supported: ${networks.slugs.join(', ')}`);
   }
   return values as Platform[];
 }
-
-const knownIn = (values: string[]) => values.filter(isPlatform);
 
 const resultSchema = z.object({ success: z.boolean(), message: z.string() });
 
 export async function connectionRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
+  const networks = ctx.platforms;
+  const knownIn = (values: string[]) => values.filter((v) => networks.has(v));
+  const usesAppPassword = (p: Platform) => networks.network(p).authKind === 'app_password';
 
   const urlBody = z.object({
     platform: z.union([z.string().min(1), z.array(z.string()).min(1)]),
@@ -55,17 +53,18 @@ export async function connectionRoutes(app: FastifyInstance, { ctx }: { ctx: App
     },
     async (req) => {
       const p = principalOf(req);
-      const platforms = parsePlatforms(splitPlatforms(req.body.platform));
+      const platforms = parsePlatforms(networks, splitPlatforms(req.body.platform));
       if (!platforms.length) throw new AppError('bad_request', 'platforms must have at least one platform');
-      if (platforms.includes('bluesky') && (!req.body.handle?.trim() || !req.body.app_password?.trim())) {
-        throw new AppError('bad_request', 'handle and app_password are required for bluesky');
+      const withPassword = platforms.find(usesAppPassword);
+      if (withPassword && (!req.body.handle?.trim() || !req.body.app_password?.trim())) {
+        throw new AppError('bad_request', `handle and app_password are required for ${withPassword}`);
       }
       const ws = { id: p.workspaceId, planId: p.planId };
       const results: Record<string, { success: boolean; message: string; auth_url: string | null }> = {};
       for (const platform of platforms) {
         results[platform] =
-          platform === 'bluesky'
-            ? await ctx.connections.connectBluesky(ws, req.body.handle!, req.body.app_password!)
+          usesAppPassword(platform)
+            ? await ctx.connections.connectWithAppPassword(ws, platform, req.body.handle!, req.body.app_password!)
             : await ctx.connections.startOAuth(ws, platform, p.user?.id ?? null);
       }
       ctx.usage.forget(p.workspaceId);
@@ -91,7 +90,7 @@ export async function connectionRoutes(app: FastifyInstance, { ctx }: { ctx: App
     async (req) => {
       const p = principalOf(req);
       const asked = requested(req);
-      const platforms = asked.length ? parsePlatforms(asked) : PLATFORMS.filter((x) => p.scope.platforms.has(x));
+      const platforms = asked.length ? parsePlatforms(networks, asked) : networks.slugs.filter((x) => p.scope.platforms.has(x));
       return { results: await ctx.connections.status(p.workspaceId, platforms) };
     },
   );
@@ -110,7 +109,7 @@ export async function connectionRoutes(app: FastifyInstance, { ctx }: { ctx: App
     },
     async (req) => {
       const p = principalOf(req);
-      const platforms = parsePlatforms(requested(req));
+      const platforms = parsePlatforms(networks, requested(req));
       if (!platforms.length) throw new AppError('validation', [{ loc: ['query', 'platform'], msg: 'At least one platform is required', type: 'missing' }]);
       const results: Record<string, { success: boolean; message: string; data: null }> = {};
       for (const platform of platforms) results[platform] = await ctx.connections.disconnect(p.workspaceId, platform);
@@ -125,7 +124,7 @@ export async function connectionRoutes(app: FastifyInstance, { ctx }: { ctx: App
     error: z.string().max(200).optional(),
     error_description: z.string().max(1000).optional(),
   });
-  for (const platform of OAUTH_PLATFORMS) {
+  for (const platform of networks.slugs.filter((p) => !usesAppPassword(p))) {
     r.get(
       `/${platform}/oauth/callback`,
       {
@@ -159,7 +158,7 @@ export async function connectionRoutes(app: FastifyInstance, { ctx }: { ctx: App
     async (req) => {
       const p = principalOf(req);
       const asked = splitPlatforms(req.query.platforms);
-      const platforms = asked.length ? parsePlatforms(asked) : undefined;
+      const platforms = asked.length ? parsePlatforms(networks, asked) : undefined;
       const force = req.query.force_refresh === 'true' || req.query.force_refresh === '1';
       const slices = await ctx.profiles.profiles(p.workspaceId, platforms, force);
       // A key only sees the networks in its scope.

@@ -7,19 +7,12 @@ import { assertPlatformsAllowed } from '../../../auth/scopes.ts';
 import { draftToWire, narrowBody } from '../../../publishing/drafts.ts';
 import { nothingToUpdate, parseEdit, parsePostBody } from '../../../publishing/edits.ts';
 import { mergeEdit, withImportedMedia } from '../../../publishing/media-refs.ts';
-import { dateTime, POST_BODIES, type PostBody } from '../../../publishing/schemas.ts';
+import { anyPostBody, dateTime, type PostBody } from '../../../publishing/schemas.ts';
 import { principalOf } from '../access.ts';
 import { workspaceSecurity } from '../schemas.ts';
 import { bodyPlatforms, idempotencyHeaders, POST_BODY_LIMIT } from './posts.ts';
 
 const postType = z.enum(['text', 'image', 'carousel', 'video']);
-// Every post route's fields, for the document; the handlers check bodies against post_type's own schema.
-const createBody = POST_BODIES.image.extend({
-  post_type: postType,
-  image_ids: POST_BODIES.carousel.shape.image_ids.optional(),
-  video_id: POST_BODIES.video.shape.video_id,
-  video_url: POST_BODIES.video.shape.video_url,
-});
 const REFUSED_IN_EDIT = {
   draft: 'A draft stays a draft: publish it with POST /unified/drafts/{id}/publish.',
   draft_platforms: 'A draft stays a draft: publish it with POST /unified/drafts/{id}/publish.',
@@ -29,6 +22,8 @@ const ok = z.object({ success: z.boolean(), message: z.string().nullable() });
 
 export async function draftRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
+  // Every post route's fields, for the document; the handlers check bodies against post_type's own schema.
+  const createBody = anyPostBody(ctx.platforms.networks).extend({ post_type: postType });
   const access = { kind: 'workspace' as const, feature: 'drafts_enabled' as const };
 
   async function owned(req: { params: { id: string } } & Parameters<typeof principalOf>[0]) {
@@ -41,18 +36,18 @@ export async function draftRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
   r.post(
     '/unified/drafts',
     {
-      config: { access: { ...access, platforms: bodyPlatforms } },
+      config: { access: { ...access, platforms: bodyPlatforms(ctx.platforms) } },
       bodyLimit: POST_BODY_LIMIT,
       schema: { tags: ['drafts'], summary: 'Save a post as drafts (one per network)', security: workspaceSecurity, body: createBody, response: { 200: z.record(z.string(), z.unknown()) } },
     },
     async (req) => {
       const p = principalOf(req);
-      const { post_type, ...raw } = req.body;
+      const { post_type, ...raw } = req.body as { post_type: z.infer<typeof postType> } & Record<string, unknown>;
       // The checks of the post routes with draft: true: limits, this workspace's media, URLs imported.
-      const body = parsePostBody(post_type, raw);
+      const body = parsePostBody(ctx.platforms.networks, post_type, raw);
       const { targets, imported } = await ctx.publishing.prepareDrafts(p, post_type, body);
       const platforms = [...new Set(targets.map((t) => t.platform))];
-      const drafts = await ctx.drafts.saveFromPost(p.workspaceId, post_type, withImportedMedia(body, imported), platforms, null);
+      const drafts = await ctx.drafts.saveFromPost(p.workspaceId, post_type, withImportedMedia(ctx.platforms.networks, body, imported), platforms, null);
       return { success: true, message: 'Saved as drafts', drafts };
     },
   );
@@ -74,14 +69,14 @@ export async function draftRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       if (req.query.platform) assertPlatformsAllowed(p.scope, [req.query.platform]);
       const { rows, total } = await ctx.drafts.list(p.workspaceId, { platform: req.query.platform, platformUserId: req.query.platform_user_id, limit: req.query.limit, offset: req.query.offset });
       const visible = rows.filter((d) => p.scope.platforms.has(d.platform as never));
-      return { success: true, data: visible.map(draftToWire), total: visible.length === rows.length ? total : visible.length };
+      return { success: true, data: visible.map((d) => draftToWire(ctx.platforms.networks, d)), total: visible.length === rows.length ? total : visible.length };
     },
   );
 
   r.get(
     '/unified/drafts/:id',
     { config: { access }, schema: { tags: ['drafts'], summary: 'One draft', security: workspaceSecurity, params: idParams, response: { 200: ok.extend({ data: z.record(z.string(), z.unknown()) }) } } },
-    async (req) => ({ success: true, message: null, data: draftToWire((await owned(req)).draft) }),
+    async (req) => ({ success: true, message: null, data: draftToWire(ctx.platforms.networks, (await owned(req)).draft) }),
   );
 
   r.patch(
@@ -95,12 +90,12 @@ export async function draftRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       const { p, draft } = await owned(req);
       const { post_type, ...sent } = req.body;
       const type = post_type ?? (draft.postType as z.infer<typeof postType>);
-      const { edit } = parseEdit(type, sent, { platform: draft.platform, what: 'draft', refused: REFUSED_IN_EDIT }, ['body']);
+      const { edit } = parseEdit(ctx.platforms.networks, type, sent, { platform: draft.platform, what: 'draft', refused: REFUSED_IN_EDIT }, ['body']);
       if (!Object.keys(edit).length && !post_type) throw nothingToUpdate(['body'], 'post_type or fields of the post body', []);
-      const body = narrowBody(mergeEdit(draft.body as Record<string, unknown>, edit) as PostBody, draft.platform);
+      const body = narrowBody(mergeEdit(draft.body as Record<string, unknown>, edit) as PostBody, draft.platform, ctx.platforms.overrideKeys);
       const { imported } = await ctx.publishing.prepareDrafts(p, type, body);
-      const row = await ctx.drafts.update(p.workspaceId, draft.id, { body: withImportedMedia(body, imported), postType: type });
-      return { success: true, message: 'Draft updated', data: draftToWire(row) };
+      const row = await ctx.drafts.update(p.workspaceId, draft.id, { body: withImportedMedia(ctx.platforms.networks, body, imported), postType: type });
+      return { success: true, message: 'Draft updated', data: draftToWire(ctx.platforms.networks, row) };
     },
   );
 

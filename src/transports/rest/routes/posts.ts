@@ -3,17 +3,17 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../../context.ts';
-import { isPlatform } from '../../../auth/scopes.ts';
-import { POST_BODIES, type PostBody } from '../../../publishing/schemas.ts';
+import type { PlatformRegistry } from '../../../platforms/registry.ts';
+import { postBodies, type PostBody } from '../../../publishing/schemas.ts';
 import { principalOf } from '../access.ts';
 import { workspaceSecurity } from '../schemas.ts';
 
 /** Valid slugs named by a post body, for the scope check (unknown ones become 400s later). */
-export const bodyPlatforms = (req: FastifyRequest) =>
+export const bodyPlatforms = (registry: Pick<PlatformRegistry, 'has'>) => (req: FastifyRequest) =>
   ((req.body as { platforms?: unknown })?.platforms instanceof Array ? ((req.body as { platforms: unknown[] }).platforms) : [])
     .flatMap((p) => (typeof p === 'string' ? p.split(',') : []))
     .map((p) => p.trim().toLowerCase())
-    .filter(isPlatform);
+    .filter((p) => registry.has(p));
 
 /** Largest JSON body of the post, draft and scheduled-post routes: their fields are capped far below it. */
 export const POST_BODY_LIMIT = 1024 * 1024;
@@ -23,18 +23,19 @@ export const idempotencyHeaders = z.object({ 'idempotency-key': z.string().min(1
 
 export async function postRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
+  const bodies = postBodies(ctx.platforms.networks);
   for (const type of ['text', 'image', 'carousel', 'video'] as const) {
     r.post(
       `/unified/post/${type}`,
       {
-        config: { access: { kind: 'workspace', feature: 'publish_enabled', platforms: bodyPlatforms } },
+        config: { access: { kind: 'workspace', feature: 'publish_enabled', platforms: bodyPlatforms(ctx.platforms) } },
         bodyLimit: POST_BODY_LIMIT,
         schema: {
           tags: ['posting'],
           summary: `Publish, draft or schedule a ${type} post to one or more networks`,
           security: workspaceSecurity,
           headers: idempotencyHeaders,
-          body: POST_BODIES[type],
+          body: bodies[type],
           response: { 200: z.record(z.string(), z.unknown()) },
         },
       },

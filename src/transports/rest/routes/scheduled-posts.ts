@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../../context.ts';
 import { assertPlatformsAllowed } from '../../../auth/scopes.ts';
 import { parsePostBody } from '../../../publishing/edits.ts';
-import { dateTime, POST_BODIES } from '../../../publishing/schemas.ts';
+import { anyPostBody, dateTime } from '../../../publishing/schemas.ts';
 import { STATUSES, type ScheduledRow } from '../../../scheduling/store.ts';
 import { principalOf } from '../access.ts';
 import type { HttpMetrics } from '../metrics.ts';
@@ -13,14 +13,6 @@ import { workspaceSecurity } from '../schemas.ts';
 import { bodyPlatforms, idempotencyHeaders, POST_BODY_LIMIT } from './posts.ts';
 
 const postType = z.enum(['text', 'image', 'carousel', 'video']);
-// Every post route's fields, for the document; the handler checks the body against post_type's own schema.
-const createBody = POST_BODIES.image.extend({
-  post_type: postType,
-  scheduled_time: dateTime,
-  image_ids: POST_BODIES.carousel.shape.image_ids.optional(),
-  video_id: POST_BODIES.video.shape.video_id,
-  video_url: POST_BODIES.video.shape.video_url,
-});
 const idParams = z.object({ id: z.uuid() });
 const envelope = z.object({ success: z.boolean(), message: z.string(), data: z.record(z.string(), z.unknown()).nullable(), error: z.string().nullable() });
 const patchBody = z.object({
@@ -35,6 +27,8 @@ const patchBody = z.object({
 
 export async function scheduledPostRoutes(app: FastifyInstance, { ctx, metrics }: { ctx: AppContext; metrics?: HttpMetrics }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
+  // Every post route's fields, for the document; the handlers check bodies against post_type's own schema.
+  const createBody = anyPostBody(ctx.platforms.networks).extend({ post_type: postType, scheduled_time: dateTime });
   const access = { kind: 'workspace' as const, feature: 'scheduling_enabled' as const };
   const svc = ctx.scheduling;
   if (metrics) ctx.scheduleWorker.metrics.register(metrics.registry, svc.store, ctx.config.scheduling.graceSeconds, ctx.clock);
@@ -53,13 +47,13 @@ export async function scheduledPostRoutes(app: FastifyInstance, { ctx, metrics }
   r.post(
     '/unified/scheduled-posts',
     {
-      config: { access: { ...access, platforms: bodyPlatforms } },
+      config: { access: { ...access, platforms: bodyPlatforms(ctx.platforms) } },
       bodyLimit: POST_BODY_LIMIT,
       schema: { tags: ['scheduling'], summary: 'Schedule a post (one queue entry per network)', security: workspaceSecurity, headers: idempotencyHeaders, body: createBody, response: { 200: envelope.extend({ scheduled: z.array(z.record(z.string(), z.unknown())) }) } },
     },
     async (req, reply) => {
-      const { post_type, ...body } = req.body;
-      const result = await svc.create(principalOf(req), post_type, parsePostBody(post_type, body), req.headers['idempotency-key']);
+      const { post_type, ...body } = req.body as { post_type: z.infer<typeof postType> } & Record<string, unknown>;
+      const result = await svc.create(principalOf(req), post_type, parsePostBody(ctx.platforms.networks, post_type, body), req.headers['idempotency-key']);
       return reply.code(result.status as 200).send(result.body as z.infer<typeof envelope> & { scheduled: Record<string, unknown>[] });
     },
   );

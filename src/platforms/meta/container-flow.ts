@@ -8,7 +8,7 @@ import type { HttpResponse } from '../http.ts';
 import type { Journal, PublishMedia, PublishOutcome, PublishRequest, Publisher } from '../publishing.ts';
 import type { AdapterDeps, Platform, TokenSet } from '../types.ts';
 import { PlatformError } from '../types.ts';
-import { isRecord, str } from '../facebook/meta-graph.ts';
+import { isRecord, str } from './graph.ts';
 import { safeText } from '../errors.ts';
 
 export type ContainerState = 'IN_PROGRESS' | 'FINISHED' | 'ERROR' | 'EXPIRED' | 'PUBLISHED';

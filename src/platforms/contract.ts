@@ -1,0 +1,130 @@
+// The network contract: everything Herald needs to know about one network, as one object exported by
+// its folder (platforms/<net>/network.ts) and listed once in registry.ts. Publishing, scheduling,
+// connections and the sandbox read these; nothing outside a network's folder names the network.
+import type { z } from 'zod';
+import type { PostType, PublishDestination } from './publishing.ts';
+import type { Platform } from './slugs.ts';
+import type { AdapterFactory, Capabilities, TextLimit } from './types.ts';
+
+/** Where in the body a value came from, e.g. ['linkedin', 'linkedin_image_url'] (for error `loc`s). */
+export type FieldPath = (string | number)[];
+
+/** A media reference as the body gave it: a Herald media id or a URL still to import, and its field. */
+export type MediaRef = ({ id: string } | { url: string }) & { field?: FieldPath };
+
+export interface PlannedTarget {
+  platform: Platform;
+  destination?: PublishDestination;
+  text: string;
+  title?: string;
+  description?: string;
+  media: MediaRef[];
+  thumbnail?: MediaRef;
+  visibility?: 'PUBLIC' | 'CONNECTIONS';
+  options: Record<string, unknown>;
+  draft: boolean;
+  scheduledTime?: string;
+}
+
+/** The network-neutral fields of a unified post body (the overrides sit under each network's slug). */
+export interface CommonBody {
+  platforms: string[];
+  default_text?: string | undefined;
+  visibility?: 'PUBLIC' | 'CONNECTIONS' | undefined;
+  scheduled_time?: string | undefined;
+  draft?: boolean | undefined;
+  draft_platforms?: string[] | undefined;
+  default_image_id?: string | undefined;
+  default_image_url?: string | undefined;
+  image_ids?: string[] | undefined;
+  video_id?: string | undefined;
+  video_url?: string | undefined;
+  [field: string]: unknown;
+}
+
+/** A media field of an override object: its value and where it sits in the body. */
+export type OwnMedia = readonly [value: string | undefined, field: FieldPath];
+
+/** A target as a network plans it; the platform, draft flag and scheduled time are filled in by the planner. */
+export type TargetFields = Omit<PlannedTarget, 'platform' | 'draft' | 'scheduledTime'>;
+
+/** What the planner hands a network's `plan`: the parsed request and the shared checks. */
+export interface PlanKit<O> {
+  postType: PostType;
+  body: CommonBody;
+  /** This network's override object ({} when the body has none). */
+  o: Partial<O>;
+  /** default_text, or '' when absent. */
+  base: string;
+  /** A caption: visible text on the text route, and the network's caption limit. */
+  caption(text: string, field: string): void;
+  /** A secondary field against its limit in the contract's `fields` (`shownAs`: the field named in the message). */
+  limit(text: string | undefined, key: string, shownAs?: string): void;
+  /** Refuses an image or video post without media. */
+  requireMedia(media: MediaRef[]): void;
+  /** The post type's media: the carousel's image_ids, the video, or the first image set (own fields first, then default_image_*). */
+  media(own?: readonly OwnMedia[]): MediaRef[];
+  /** A media value as a reference (URL or id), or undefined when empty. */
+  ref(value: string | undefined, field: FieldPath): MediaRef | undefined;
+  /** A 422 with this message. */
+  invalid(message: string): Error;
+  /** Adds one target. */
+  target(t: TargetFields): void;
+}
+
+export interface MediaRules {
+  imageFormats: readonly string[];
+  maxImageBytes: number;
+  /** Allowed width/height range for images, when the network enforces one. */
+  imageAspect?: { min: number; max: number };
+  carousel: { min: number; max: number };
+  videoFormats: readonly string[];
+  maxVideoBytes: number;
+  videoSeconds: { min: number; max: number };
+}
+
+/** [id field, URL field]: planning reads the id first, so an id set beside a URL wins. */
+export type MediaPair = readonly [idField: string, urlField: string];
+
+/** The override's media fields, for storing a body whose URLs were imported (media-refs.ts). */
+export interface MediaFields {
+  pairs?: readonly MediaPair[];
+  /** Fields that take an id or a URL, with no id field beside them. */
+  either?: readonly string[];
+  /** Maps (page id → id or URL). */
+  maps?: readonly string[];
+}
+
+/** A secondary text field's limit, with the message the interface gives when it differs from the default. */
+export type FieldLimit = TextLimit & { tooLong?: (received: number) => string };
+
+export interface NetworkContract<S extends z.ZodObject = z.ZodObject> {
+  slug: Platform;
+  displayName: string;
+  /** How an account connects: OAuth 2, or a handle and an app password. */
+  authKind: 'oauth2' | 'app_password';
+  /** Post types (the routes the network is on), caption limit, asynchronous processing. */
+  capabilities: Capabilities;
+  media: MediaRules;
+  /** Secondary text fields' limits, by field name. */
+  fields?: Readonly<Record<string, FieldLimit>>;
+  /** The body's `<slug>` override object (`scheduled_time` is added to it by the registry). Absent: none. */
+  override?: S;
+  /** Extra top-level body fields this network reads, on every route or on one post type's route. */
+  topLevel?: Partial<Record<PostType | 'every', z.ZodRawShape>>;
+  /** The override's media fields (top-level ones: `topMedia`). */
+  mediaFields?: MediaFields;
+  topMedia?: MediaFields;
+  /** Summary fields a draft of this network shows beside its override object (e.g. linkedin_page_ids). */
+  draftFields?(override: Record<string, unknown> | undefined, body: CommonBody): Record<string, unknown>;
+  /** The profile slice also carries oauth_connection_count (how many accounts of the network are connected). */
+  profileConnectionCount?: boolean;
+  /** The network's hosts by key, with the real network's base URLs (config and the sandbox override them). */
+  hosts: Readonly<Record<string, string>>;
+  /** The targets of one post for this network (one per destination), validated. */
+  plan(kit: PlanKit<z.infer<S>>): void;
+  adapter: AdapterFactory;
+}
+
+/** Keeps the override's type for `plan` while the registry holds contracts of any override. */
+export const defineNetwork = <S extends z.ZodObject>(c: NetworkContract<S>): NetworkContract<S> => c;

@@ -1,0 +1,80 @@
+// LinkedIn's contract: members and the organizations they administer.
+import { z } from 'zod';
+import { defineNetwork, type FieldPath } from '../contract.ts';
+import { ids, name, pageImages, pageTexts, postText, ref } from '../fields.ts';
+import { PLATFORM_NAMES } from '../slugs.ts';
+import type { AdapterFactory } from '../types.ts';
+import { linkedinAccount } from './account.ts';
+import { linkedinAuth } from './auth.ts';
+import { DEFAULT_URLS } from './config.ts';
+import { LINKEDIN_CAPABILITIES, LINKEDIN_MEDIA } from './limits.ts';
+import { linkedinPublisher } from './publish.ts';
+
+export const linkedinAdapter: AdapterFactory = (deps) => ({
+  platform: 'linkedin',
+  displayName: PLATFORM_NAMES.linkedin,
+  capabilities: LINKEDIN_CAPABILITIES,
+  auth: linkedinAuth(deps),
+  configured: Boolean(deps.config.clientId && deps.config.clientSecret),
+  fetchAccount: linkedinAccount(deps),
+  publisher: linkedinPublisher(deps),
+});
+
+const override = z.object({
+  linkedin_text: postText().optional(),
+  linkedin_image_id: ref.optional(),
+  linkedin_image_url: ref.optional(),
+  linkedin_page_ids: ids.optional(),
+  post_to_personal: z.boolean().optional(),
+  linkedin_page_texts: pageTexts.optional(),
+  linkedin_page_images: pageImages.optional(),
+  visibility: z.enum(['PUBLIC', 'CONNECTIONS']).optional(),
+  image_id: ref.optional(),
+  image_url: ref.optional(),
+  image_ids: ids.optional(),
+  video_id: ref.optional(),
+  video_url: ref.optional(),
+  thumbnail_image_id: name.optional(),
+  generate_thumbnail_from_content: z.boolean().optional(),
+});
+
+export const network = defineNetwork({
+  slug: 'linkedin',
+  displayName: PLATFORM_NAMES.linkedin,
+  authKind: 'oauth2',
+  capabilities: LINKEDIN_CAPABILITIES,
+  media: LINKEDIN_MEDIA,
+  override,
+  topLevel: { image: { linkedin_image: ref.optional() } },
+  mediaFields: { pairs: [['linkedin_image_id', 'linkedin_image_url'], ['image_id', 'image_url'], ['video_id', 'video_url']], maps: ['linkedin_page_images'] },
+  topMedia: { either: ['linkedin_image'] },
+  profileConnectionCount: true,
+  draftFields: (o) => ({ linkedin_page_ids: o?.linkedin_page_ids ?? null }),
+  hosts: DEFAULT_URLS,
+  adapter: linkedinAdapter,
+  plan({ postType, body, o, base, caption, requireMedia, media: mediaOf, ref: refOf, target }) {
+    const text = o.linkedin_text ?? base;
+    const lo = (f: string): FieldPath => ['linkedin', f];
+    const media =
+      postType === 'carousel' && o.image_ids?.length
+        ? o.image_ids.map((id, i) => ({ id, field: ['linkedin', 'image_ids', i] }))
+        : mediaOf([[o.linkedin_image_id, lo('linkedin_image_id')], [o.linkedin_image_url, lo('linkedin_image_url')], [o.image_id, lo('image_id')], [o.image_url, lo('image_url')], [body.linkedin_image as string | undefined, ['linkedin_image']]]);
+    if (postType === 'video' && (o.video_id || o.video_url)) media.splice(0, media.length, (o.video_id ? refOf(o.video_id, lo('video_id')) : refOf(o.video_url, lo('video_url')))!);
+    const visibility = o.visibility ?? body.visibility;
+    const shared = { media, ...(visibility ? { visibility } : {}), options: {}, ...(o.thumbnail_image_id ? { thumbnail: { id: o.thumbnail_image_id, field: lo('thumbnail_image_id') } } : {}) };
+    caption(text, o.linkedin_text !== undefined ? 'linkedin_text' : 'default_text');
+    const pages = o.linkedin_page_ids ?? [];
+    if (!pages.length || o.post_to_personal) {
+      requireMedia(media);
+      target({ ...shared, text, destination: { kind: 'personal', id: 'me' } });
+    }
+    for (const page of pages) {
+      const pageText = o.linkedin_page_texts?.[page] ?? text;
+      if (o.linkedin_page_texts?.[page] !== undefined) caption(pageText, `linkedin_page_texts[${page}]`);
+      const pageImage = refOf(o.linkedin_page_images?.[page], lo('linkedin_page_images').concat(page));
+      const pageMedia = postType === 'image' && pageImage ? [pageImage] : media;
+      requireMedia(pageMedia);
+      target({ ...shared, media: pageMedia, text: pageText, destination: { kind: 'organization', id: page } });
+    }
+  },
+});
