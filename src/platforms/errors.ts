@@ -1,5 +1,5 @@
 // Shared classification of HTTP failures; each network's folder refines it with its own error codes.
-import type { Platform } from '../auth/scopes.ts';
+import type { Platform } from './slugs.ts';
 import { retryAfterSeconds, type HttpResponse } from './http.ts';
 import { PlatformError, type PlatformErrorKind } from './types.ts';
 

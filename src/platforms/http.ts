@@ -3,7 +3,7 @@
 // connection it opens, redirects included, goes through the outbound address policy.
 import type { Logger } from 'pino';
 import { fetch as undiciFetch, type Agent, type RequestInit as UndiciRequestInit } from 'undici';
-import type { Platform } from '../auth/scopes.ts';
+import type { Platform } from './slugs.ts';
 import { OutboundPolicy, refusalIn } from '../net/outbound-policy.ts';
 import { PlatformError } from './types.ts';
 

@@ -1,6 +1,6 @@
 // What the networks with RFC 6749 token endpoints (TikTok, YouTube, Pinterest) read the same way: the token answer's
 // common fields, the {error, error_description} dialect of a refusal, and what a refresh answer leaves out.
-import type { Platform } from '../auth/scopes.ts';
+import type { Platform } from './slugs.ts';
 import { errorFromResponse, kindOfStatus, record, safeText, statusKind } from './errors.ts';
 import type { HttpRequest, HttpResponse } from './http.ts';
 import type { AdapterDeps, PlatformErrorKind, TokenSet } from './types.ts';

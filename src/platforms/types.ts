@@ -2,7 +2,7 @@
 // in per call, base URLs and app credentials come from its config block, and every failure is a
 // PlatformError whose kind tells the caller what to do next.
 import type { Logger } from 'pino';
-import type { Platform } from '../auth/scopes.ts';
+import type { Platform } from './slugs.ts';
 import type { PlatformHttp } from './http.ts';
 import type { Publisher } from './publishing.ts';
 import { cleanMessage } from './error-text.ts';

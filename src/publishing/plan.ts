@@ -28,10 +28,10 @@ export function assertLength(platform: string, text: string | undefined, limit: 
 }
 
 /** The subset of the registry planning reads. */
-export type Networks = Pick<NetworkSet, 'has' | 'network' | 'slugs'>;
+export type PlanNetworks = Pick<NetworkSet, 'has' | 'network' | 'slugs'>;
 
 /** 400s of the interface: unknown platform, wrong route, empty list, draft_platforms not a subset. */
-export function parseRoutePlatforms(networks: Networks, postType: PostType, body: PostBody): { platforms: Platform[]; drafts: Set<Platform> } {
+export function parseRoutePlatforms(networks: PlanNetworks, postType: PostType, body: PostBody): { platforms: Platform[]; drafts: Set<Platform> } {
   const raw = body.platforms.flatMap((p) => p.split(',')).map((p) => p.trim().toLowerCase()).filter(Boolean);
   if (!raw.length) throw new AppError('bad_request', 'platforms must have at least one platform');
   for (const p of raw) {
@@ -63,7 +63,7 @@ function mediaFor(postType: PostType, body: CommonBody, own: readonly OwnMedia[]
 }
 
 export interface PlanInput {
-  networks: Networks;
+  networks: PlanNetworks;
   postType: PostType;
   body: PostBody;
 }
