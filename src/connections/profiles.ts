@@ -1,5 +1,6 @@
 // GET /unified/user-profiles/: one slice per network, from the stored profile unless it is older than
 // the cache lifetime or the caller forces a refresh. A failed refresh serves the cached slice with the error.
+import { z } from 'zod';
 import type { Logger } from 'pino';
 import type { Platform } from '../auth/scopes.ts';
 import type { PlatformRegistry } from '../platforms/registry.ts';
@@ -7,7 +8,24 @@ import { PlatformError } from '../platforms/types.ts';
 import type { ConnectionRow, ConnectionStore } from './store.ts';
 import type { TokenKeeper } from './tokens.ts';
 
-export type ProfileSlice = Record<string, unknown> | null;
+/**
+ * One network's slice of GET /unified/user-profiles: the network's own profile fields (they differ by
+ * network, so the object stays open), the connection's state, and the error of a failed refresh.
+ */
+export const profileSliceSchema = z.looseObject({
+  connection: z.object({
+    platform_user_id: z.string(),
+    display_name: z.string().nullable(),
+    status: z.string(),
+    needs_reconnect: z.boolean(),
+    status_reason: z.string().nullable(),
+    connected_at: z.string(),
+    profile_fetched_at: z.string().nullable(),
+  }),
+  error: z.string().optional().describe('Why the refresh failed; the slice is the cached one.'),
+  oauth_connection_count: z.number().int().optional(),
+});
+export type ProfileSlice = z.infer<typeof profileSliceSchema> | null;
 
 export class ProfileService {
   readonly #store: ConnectionStore;
@@ -39,7 +57,7 @@ export class ProfileService {
     return Object.fromEntries(wanted.map((p) => [p, out[p] ?? null]));
   }
 
-  async #slice(platform: Platform, rows: ConnectionRow[], force: boolean): Promise<Record<string, unknown>> {
+  async #slice(platform: Platform, rows: ConnectionRow[], force: boolean): Promise<NonNullable<ProfileSlice>> {
     let primary = rows[0]!;
     let error: string | null = null;
     const stale = !primary.profileFetchedAt || this.#now().getTime() - primary.profileFetchedAt.getTime() > this.#cacheMs;
@@ -57,7 +75,7 @@ export class ProfileService {
         if (latest) primary = latest;
       }
     }
-    const slice: Record<string, unknown> = {
+    const slice: NonNullable<ProfileSlice> = {
       ...((primary.profile as Record<string, unknown> | null) ?? {}),
       connection: {
         platform_user_id: primary.accountId,

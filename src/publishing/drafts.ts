@@ -1,4 +1,5 @@
 // Drafts: one per network, holding the unified body narrowed to that network.
+import { z } from 'zod';
 import type { Db } from '../db/client.ts';
 import { and, desc, eq, sql } from '../db/orm.ts';
 import { drafts } from '../db/schema-publishing.ts';
@@ -23,7 +24,29 @@ export function narrowBody(body: PostBody, platform: string, overrideKeys: reado
 }
 
 /** A draft as the interface shows it; each network adds its override object and its own summary fields (`draftFields`). */
-export function draftToWire(networks: readonly NetworkContract[], d: DraftRow) {
+/**
+ * A draft on the wire. The common fields are declared; each network adds its override object under its
+ * slug and its own summary fields (its contract's `draftFields`), so the object stays open for those.
+ */
+export const draftSchema = z.looseObject({
+  id: z.string(),
+  platform: z.string(),
+  platform_user_id: z.string().nullable(),
+  post_type: z.string(),
+  status: z.string(),
+  default_text: z.string().nullable(),
+  default_image_id: z.string().nullable(),
+  default_image_url: z.string().nullable(),
+  image_ids: z.array(z.string()).nullable(),
+  video_id: z.string().nullable(),
+  video_url: z.string().nullable(),
+  post_data: z.looseObject({}).describe('The post body kept for this network.'),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type Draft = z.infer<typeof draftSchema>;
+
+export function draftToWire(networks: readonly NetworkContract[], d: DraftRow): Draft {
   const b = d.body as PostBody;
   const own: Record<string, unknown> = {};
   for (const n of networks) {
@@ -44,7 +67,7 @@ export function draftToWire(networks: readonly NetworkContract[], d: DraftRow) {
     video_id: b.video_id ?? null,
     video_url: b.video_url ?? null,
     ...own,
-    post_data: b,
+    post_data: b as Record<string, unknown>,
     created_at: d.createdAt.toISOString(),
     updated_at: d.updatedAt.toISOString(),
   };

@@ -1,6 +1,7 @@
 // Rows of scheduled_posts and their events. Every status change is one guarded UPDATE (`WHERE status
 // IN (allowed)`), so two actors racing (a worker and a cancel) cannot both win; the event is written
 // in the same transaction.
+import { z } from 'zod';
 import type { Db } from '../db/client.ts';
 import { and, desc, eq, gte, inArray, isNull, lt, lte, notInArray, or, sql } from '../db/orm.ts';
 import { scheduledPostEvents, scheduledPosts } from '../db/schema-scheduling.ts';
@@ -197,17 +198,38 @@ export class ScheduledStore {
 }
 
 /** The wire record (contract-gaps §1): times in UTC plus the workspace's zone. */
-export function toWire(row: ScheduledRow, timeZone: string, now: Date) {
+/** A queue entry on the wire (GET/PATCH /unified/scheduled-posts and the actions on one). */
+export const scheduledEntrySchema = z.object({
+  scheduled_post_id: z.string(),
+  platform: z.string(),
+  platform_user_id: z.string().nullable(),
+  post_type: z.string(),
+  post_data: z.looseObject({}).describe('The post body stored for this network (the post routes\' fields, this network\'s override only).'),
+  scheduled_time: z.string(),
+  scheduled_time_local: z.string(),
+  scheduled_time_formatted: z.string(),
+  status: z.enum(STATUSES as [ScheduledStatus, ...ScheduledStatus[]]),
+  time_until_scheduled: z.string().nullable(),
+  published_post_id: z.string().nullable(),
+  published_post_url: z.string().nullable(),
+  error_message: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  published_at: z.string().nullable(),
+});
+export type ScheduledEntry = z.infer<typeof scheduledEntrySchema>;
+
+export function toWire(row: ScheduledRow, timeZone: string, now: Date): ScheduledEntry {
   return {
     scheduled_post_id: row.id,
     platform: row.platform,
     platform_user_id: row.platformUserId,
     post_type: row.postType,
-    post_data: row.postData,
+    post_data: row.postData as Record<string, unknown>,
     scheduled_time: row.scheduledTime.toISOString(),
     scheduled_time_local: localIso(row.scheduledTime, timeZone),
     scheduled_time_formatted: formatted(row.scheduledTime, timeZone),
-    status: row.status,
+    status: row.status as ScheduledStatus,
     time_until_scheduled: row.status === 'scheduled' ? timeUntil(row.scheduledTime, now) : null,
     published_post_id: row.publishedPostId,
     published_post_url: row.publishedPostUrl,

@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mailOutbox, platformConnections } from '../../src/db/schema.ts';
 import { eq } from '../../src/db/orm.ts';
 import { createHarness, asUser, bearer, type Harness } from '../helpers/harness.ts';
-import { securityMatrix } from '../helpers/security-matrix.ts';
 import { APP_PASSWORD, OAUTH_NETWORKS, approve, authUrl, callbackUrlOf, connect, fault, sandboxState } from './helpers.ts';
 
 let h: Harness;
@@ -173,11 +172,4 @@ describe('networks without app credentials', () => {
       await plain.close();
     }
   });
-});
-
-describe('security matrix: connection routes', () => {
-  securityMatrix(() => h, { method: 'POST', url: '/unified/oauth/url', payload: { platform: ['facebook'] }, platform: 'facebook' });
-  securityMatrix(() => h, { method: 'GET', url: '/unified/oauth/token?platform=tiktok', platform: 'tiktok' });
-  securityMatrix(() => h, { method: 'DELETE', url: '/unified/oauth/token?platform=youtube', platform: 'youtube' });
-  securityMatrix(() => h, { method: 'GET', url: '/unified/user-profiles/?platforms=pinterest', platform: 'pinterest' });
 });

@@ -9,7 +9,6 @@ import { createContext } from '../../src/context.ts';
 import { openDatabase } from '../../src/db/client.ts';
 import { buildApp } from '../../src/transports/rest/app.ts';
 import { bearer, createHarness, type Harness, type TestUser } from '../helpers/harness.ts';
-import { accountRouteMatrix } from '../helpers/security-matrix.ts';
 
 let now = new Date('2026-06-01T08:00:00Z');
 const clock = () => now;
@@ -166,10 +165,4 @@ describe('password reset by mail', () => {
     expect(second).not.toBe(first);
     expect((await h.req({ method: 'GET', url: `/auth/verify-reset-token?token=${second}` })).json()).toEqual({ valid: true });
   });
-});
-
-describe('security matrix: account routes', () => {
-  accountRouteMatrix(() => h, { method: 'POST', url: () => '/auth/logout', noWorkspace: true });
-  accountRouteMatrix(() => h, { method: 'POST', url: () => '/auth/logout-all', noWorkspace: true });
-  accountRouteMatrix(() => h, { method: 'POST', url: () => '/auth/change-password', payload: { current_password: 'x', new_password: 'long enough' }, noWorkspace: true });
 });

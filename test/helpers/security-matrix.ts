@@ -7,7 +7,10 @@ import type { Harness, TestUser } from './harness.ts';
 
 export interface RouteUnderTest {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-  url: string | ((u: TestUser) => string);
+  /** `made` is what `prepare` returned for this owner. */
+  url: string | ((u: TestUser, made: string) => string);
+  /** Makes what the route acts on in the owner's workspace (e.g. a draft, whose platform the scope check reads); its id. */
+  prepare?: (h: Harness, owner: TestUser) => Promise<string>;
   payload?: unknown | ((u: TestUser) => unknown);
   /** The platform this request acts on: a key scoped to another platform must get 403. */
   platform?: string;
@@ -27,16 +30,23 @@ export const restrictedPlansFile = {
 };
 
 export function securityMatrix(getHarness: () => Harness, route: RouteUnderTest): void {
-  const name = `${route.method} ${typeof route.url === 'string' ? route.url : route.url({ workspaceId: '{workspace}' } as TestUser)}`;
+  const name = `${route.method} ${typeof route.url === 'string' ? route.url : route.url({ workspaceId: '{workspace}' } as TestUser, '{id}')}`;
+  const made = new WeakMap<TestUser, string>();
+  /** Signs up a workspace owner and makes what the route acts on. */
+  const ownerWith = async (h: Harness): Promise<TestUser> => {
+    const owner = await h.signup();
+    if (route.prepare) made.set(owner, await route.prepare(h, owner));
+    return owner;
+  };
   const call = async (owner: TestUser, headers: Record<string, string>) => {
     const h = getHarness();
-    const url = typeof route.url === 'function' ? route.url(owner) : route.url;
+    const url = typeof route.url === 'function' ? route.url(owner, made.get(owner) ?? '') : route.url;
     const payload = typeof route.payload === 'function' ? (route.payload as (u: TestUser) => unknown)(owner) : route.payload;
     return h.req({ method: route.method, url, headers, ...(payload !== undefined ? { payload: payload as object } : {}) });
   };
 
   it(`${name}: no credentials → 401`, async () => {
-    const owner = await getHarness().signup();
+    const owner = await ownerWith(getHarness());
     const res = await call(owner, {});
     expect(res.statusCode).toBe(401);
     expect(res.json()).toHaveProperty('detail');
@@ -44,7 +54,7 @@ export function securityMatrix(getHarness: () => Harness, route: RouteUnderTest)
 
   it(`${name}: another workspace's JWT or key → 403`, async () => {
     const h = getHarness();
-    const owner = await h.signup();
+    const owner = await ownerWith(h);
     const stranger = await h.signup();
     const strangerKey = await h.createKey(stranger, 'full');
     const viaJwt = await call(owner, { authorization: `Bearer ${stranger.token}`, 'x-workspace-id': owner.workspaceId });
@@ -58,7 +68,7 @@ export function securityMatrix(getHarness: () => Harness, route: RouteUnderTest)
     const platform = route.platform;
     it(`${name}: key scoped outside '${platform}' → 403 naming the platform and scope`, async () => {
       const h = getHarness();
-      const owner = await h.signup();
+      const owner = await ownerWith(h);
       const other = PLATFORMS.find((p) => p !== platform)!;
       const key = await h.createKey(owner, other);
       const res = await call(owner, { 'x-api-key': key });
@@ -72,7 +82,7 @@ export function securityMatrix(getHarness: () => Harness, route: RouteUnderTest)
     const feature = route.feature;
     it(`${name}: plan without ${feature} → 403 plan_required`, async () => {
       const h = getHarness();
-      const owner = await h.signup();
+      const owner = await ownerWith(h);
       const key = await h.createKey(owner, 'full');
       await h.setPlan(owner.workspaceId, RESTRICTED_PLAN);
       const variants: Record<string, string>[] = [{ 'x-api-key': key }, { authorization: `Bearer ${owner.token}`, 'x-workspace-id': owner.workspaceId }];
@@ -90,8 +100,8 @@ export interface AccountRouteUnderTest {
   /** The route for the owner's workspace. */
   url: (u: TestUser) => string;
   payload?: unknown | ((u: TestUser) => unknown);
-  /** Owners only: a member who is not an owner gets 403. */
-  ownerOnly?: boolean;
+  /** Owners only: a member who is not an owner gets 403 (with this detail when the route words it its own way). */
+  ownerOnly?: boolean | string;
   /** A route about the caller, not one workspace (no other-workspace case). */
   noWorkspace?: boolean;
 }
@@ -155,7 +165,37 @@ export function accountRouteMatrix(getHarness: () => Harness, route: AccountRout
       await joinWorkspace(h, owner, member);
       const res = await call(owner, { authorization: `Bearer ${member.token}` });
       expect(res.statusCode).toBe(403);
-      expect(res.json().detail).toBe('Only workspace owners can do this.');
+      expect(res.json().detail).toBe(typeof route.ownerOnly === 'string' ? route.ownerOnly : 'Only workspace owners can do this.');
     });
   }
+}
+
+/**
+ * The matrix of operator routes (`config.access.kind: 'admin'`): no credentials 401, an API key 403 (user sessions
+ * only), a signed-in user who is not an administrator 403.
+ */
+export function adminRouteMatrix(getHarness: () => Harness, route: AccountRouteUnderTest): void {
+  const name = `${route.method} ${route.url({ workspaceId: '{workspace}', userId: '{user}' } as TestUser)}`;
+  const call = (owner: TestUser, headers: Record<string, string>) => {
+    const payload = typeof route.payload === 'function' ? (route.payload as (u: TestUser) => unknown)(owner) : route.payload;
+    return getHarness().req({ method: route.method, url: route.url(owner), headers, ...(payload !== undefined ? { payload: payload as object } : {}) });
+  };
+
+  it(`${name}: no credentials → 401`, async () => {
+    const res = await call(await getHarness().signup(), {});
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toHaveProperty('detail');
+  });
+
+  it(`${name}: an API key, or a user who is not an administrator → 403`, async () => {
+    const h = getHarness();
+    const user = await h.signup();
+    expect((await h.ctx.accounts.byId(user.userId))?.isAdmin).toBe(false);
+    const key = await h.createKey(user, 'full');
+    for (const headers of [{ 'x-api-key': key }, { authorization: `Bearer ${user.token}` }] as Record<string, string>[]) {
+      const res = await call(user, headers);
+      expect(res.statusCode).toBe(403);
+      expect(res.json()).toHaveProperty('detail');
+    }
+  });
 }

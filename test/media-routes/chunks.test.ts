@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from '../../src/db/orm.ts';
 import { media, uploadSessions } from '../../src/db/schema.ts';
 import { asUser, createHarness, type Harness, type TestUser } from '../helpers/harness.ts';
-import { securityMatrix } from '../helpers/security-matrix.ts';
 import { connectAccount, filesUnder, mediaDirs, mp4, multipart, storagePath } from './helpers.ts';
 
 const MiB = 1024 * 1024;
@@ -175,12 +174,4 @@ describe('chunked upload', () => {
     const res = await h.req({ method: 'POST', url: '/media/storage/chunk', headers: { ...asUser(u), 'content-type': 'multipart/form-data; boundary=x', 'content-length': String(5 * MiB) }, payload: 'x' });
     expect(res.statusCode).toBe(413);
   });
-});
-
-describe('security matrix', () => {
-  const uploadId = '00000000-0000-4000-8000-000000000000';
-  securityMatrix(() => h, { method: 'POST', url: '/media/storage/init', payload: { filename: 'a.mp4', file_size: 10, total_chunks: 1, platform: 'tiktok' }, platform: 'tiktok' });
-  securityMatrix(() => h, { method: 'POST', url: '/media/storage/chunk', payload: { upload_id: uploadId } });
-  securityMatrix(() => h, { method: 'GET', url: `/media/storage/progress?upload_id=${uploadId}` });
-  securityMatrix(() => h, { method: 'POST', url: '/media/storage/complete', payload: { upload_id: uploadId, platform: 'tiktok' }, platform: 'tiktok' });
 });

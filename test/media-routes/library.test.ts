@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../src/errors.ts';
 import { asUser, createHarness, type Harness, type TestUser } from '../helpers/harness.ts';
-import { securityMatrix } from '../helpers/security-matrix.ts';
 import { connectAccount, mediaDirs, mp4, png, storagePath, upload } from './helpers.ts';
 
 let h: Harness;
@@ -181,13 +180,4 @@ describe('resolveMediaForWorkspace', () => {
     }
     expect(await h.ctx.media.resolveMediaForWorkspace(u.workspaceId, [])).toEqual([]);
   });
-});
-
-describe('security matrix', () => {
-  const id = '00000000-0000-4000-8000-000000000001';
-  securityMatrix(() => h, { method: 'GET', url: '/media?platform=instagram', platform: 'instagram' });
-  securityMatrix(() => h, { method: 'GET', url: `/media/${id}` });
-  securityMatrix(() => h, { method: 'DELETE', url: `/media/${id}` });
-  securityMatrix(() => h, { method: 'DELETE', url: '/media/bulk', payload: { media_ids: [id] } });
-  securityMatrix(() => h, { method: 'DELETE', url: '/media/filter?platform=tiktok', platform: 'tiktok' });
 });

@@ -4,7 +4,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from '../../src/db/orm.ts';
 import { media } from '../../src/db/schema.ts';
 import { asUser, createHarness, type Harness } from '../helpers/harness.ts';
-import { securityMatrix } from '../helpers/security-matrix.ts';
 import { connectAccount, filesUnder, jpeg, mediaDirs, mp4, multipart, png, storagePath, upload, webm } from './helpers.ts';
 
 let h: Harness;
@@ -241,13 +240,3 @@ describe('POST /media/upload: bad input', () => {
 function sharpNoise(width: number, height: number): Promise<Buffer> {
   return sharp(randomBytes(width * height * 3), { raw: { width, height, channels: 3 } }).png().toBuffer();
 }
-
-describe('security matrix', () => {
-  securityMatrix(() => h, {
-    method: 'POST',
-    url: '/media/upload',
-    // JSON upload (URL import): the platform is known before anything is fetched.
-    payload: { media_type: 'image', media_url: 'https://example.com/a.png', platform: 'instagram' },
-    platform: 'instagram',
-  });
-});

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, asUser, type Harness } from '../helpers/harness.ts';
-import { securityMatrix } from '../helpers/security-matrix.ts';
 import { connect } from '../connections/helpers.ts';
 import { imageMedia, scriptedAdapters, type Script } from './helpers.ts';
 
@@ -210,11 +209,4 @@ describe('drafts', () => {
     expect(res.statusCode).toBe(403);
     expect(res.json().detail).toMatchObject({ error: 'plan_required', feature: 'drafts_enabled' });
   });
-});
-
-describe('security matrix: posting and drafts', () => {
-  securityMatrix(() => h, { method: 'POST', url: '/unified/post/text', payload: { platforms: ['threads'], default_text: 'x' }, platform: 'threads', feature: 'publish_enabled' });
-  securityMatrix(() => h, { method: 'POST', url: '/unified/post/image', payload: { platforms: ['pinterest'], default_image_url: 'https://example.com/a.jpg' }, platform: 'pinterest', feature: 'publish_enabled' });
-  securityMatrix(() => h, { method: 'POST', url: '/unified/drafts', payload: { post_type: 'text', platforms: ['facebook'], default_text: 'x' }, platform: 'facebook', feature: 'drafts_enabled' });
-  securityMatrix(() => h, { method: 'GET', url: '/unified/drafts', feature: 'drafts_enabled' });
 });

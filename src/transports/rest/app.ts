@@ -109,8 +109,11 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   if (ctx.media.servesFiles) await app.register(storageRoutes, { ctx });
   if (ctx.config.sandbox) {
     const { sandboxPlugin } = await import('../../sandbox/index.ts');
-    // The simulators answer as the networks do, with their own error bodies, and are not rate limited.
-    // The simulators answer as the networks do, outside Herald's rules (access kind 'simulator').
+    // The simulators answer as the networks do, outside Herald's rules (access kind 'simulator'), with their
+    // own error bodies, and are not rate limited. They are not Herald's API: the public /openapi.json leaves them out.
+    app.addHook('onRoute', (route) => {
+      if (route.url.startsWith('/sandbox/') || route.url === '/sandbox') route.schema = { ...route.schema, hide: true };
+    });
     await app.register(sandboxPlugin, {
       prefix: '/sandbox',
       publicUrl: ctx.config.publicUrl,

@@ -4,7 +4,7 @@
 // mapping of the network's throttling, server errors and expired tokens to PlatformError kinds.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { PostType, PublishMedia, PublishOutcome, PublishRequest, Publisher } from '../../../src/platforms/publishing.ts';
-import type { AccountIdentity, PlatformAdapter, PlatformErrorKind, TokenSet } from '../../../src/platforms/types.ts';
+import type { AccountIdentity, PlatformAdapter, TokenSet } from '../../../src/platforms/types.ts';
 import { PlatformError } from '../../../src/platforms/types.ts';
 import { startSandbox } from '../../helpers/sandbox.ts';
 import type { TestSandbox } from '../../helpers/sandbox.ts';

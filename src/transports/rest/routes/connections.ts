@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../../context.ts';
 import type { Platform } from '../../../auth/scopes.ts';
 import type { Networks } from '../../../platforms/registry.ts';
+import { profileSliceSchema } from '../../../connections/profiles.ts';
 import { AppError } from '../../../errors.ts';
 import { principalOf } from '../access.ts';
 import { workspaceSecurity } from '../schemas.ts';
@@ -152,7 +153,7 @@ export async function connectionRoutes(app: FastifyInstance, { ctx }: { ctx: App
         summary: 'Profiles of the connected accounts, one slice per network (null when not connected)',
         security: workspaceSecurity,
         querystring: profileQuery,
-        response: { 200: z.record(z.string(), z.record(z.string(), z.unknown()).nullable()) },
+        response: { 200: z.record(z.string(), profileSliceSchema.nullable()).describe('One slice per network asked for (by slug), null when it is not connected.') },
       },
     },
     async (req) => {

@@ -4,7 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../../context.ts';
 import { assertPlatformsAllowed } from '../../../auth/scopes.ts';
-import { draftToWire, narrowBody } from '../../../publishing/drafts.ts';
+import { draftSchema, draftToWire, narrowBody } from '../../../publishing/drafts.ts';
 import { nothingToUpdate, parseEdit, parsePostBody } from '../../../publishing/edits.ts';
 import { mergeEdit } from '../../../publishing/media-refs.ts';
 import { draftRefSchema, publishResultSchema, scheduledRefSchema, type PublishResult } from '../../../publishing/results.ts';
@@ -60,7 +60,7 @@ export async function draftRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
         summary: 'List drafts',
         security: workspaceSecurity,
         querystring: z.object({ platform: z.string().optional(), platform_user_id: z.string().optional(), limit: z.coerce.number().int().min(1).max(100).default(50), offset: z.coerce.number().int().min(0).default(0) }),
-        response: { 200: z.object({ success: z.boolean(), data: z.array(z.record(z.string(), z.unknown())), total: z.number().int() }) },
+        response: { 200: z.object({ success: z.boolean(), data: z.array(draftSchema), total: z.number().int() }) },
       },
     },
     async (req) => {
@@ -74,7 +74,7 @@ export async function draftRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
 
   r.get(
     '/unified/drafts/:id',
-    { config: { access }, schema: { tags: ['drafts'], summary: 'One draft', security: workspaceSecurity, params: idParams, response: { 200: ok.extend({ data: z.record(z.string(), z.unknown()) }) } } },
+    { config: { access }, schema: { tags: ['drafts'], summary: 'One draft', security: workspaceSecurity, params: idParams, response: { 200: ok.extend({ data: draftSchema }) } } },
     async (req) => ({ success: true, message: null, data: draftToWire(ctx.platforms.networks, (await owned(req)).draft) }),
   );
 
@@ -83,7 +83,7 @@ export async function draftRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
     {
       config: { access },
       bodyLimit: POST_BODY_LIMIT,
-      schema: { tags: ['drafts'], summary: 'Edit a draft', security: workspaceSecurity, params: idParams, body: createBody.omit({ platforms: true }).partial(), response: { 200: ok.extend({ data: z.record(z.string(), z.unknown()) }) } },
+      schema: { tags: ['drafts'], summary: 'Edit a draft', security: workspaceSecurity, params: idParams, body: createBody.omit({ platforms: true }).partial(), response: { 200: ok.extend({ data: draftSchema }) } },
     },
     async (req) => {
       const { p, draft } = await owned(req);

@@ -6,7 +6,8 @@ import type { AppContext } from '../../../context.ts';
 import { assertPlatformsAllowed } from '../../../auth/scopes.ts';
 import { parsePostBody } from '../../../publishing/edits.ts';
 import { anyPostBody, dateTime } from '../../../publishing/schemas.ts';
-import { STATUSES, type ScheduledRow } from '../../../scheduling/store.ts';
+import { scheduledEntrySchema, STATUSES, type ScheduledRow } from '../../../scheduling/store.ts';
+import { scheduledRefSchema, type ScheduledRef } from '../../../publishing/results.ts';
 import { principalOf } from '../access.ts';
 import type { HttpMetrics } from '../metrics.ts';
 import { workspaceSecurity } from '../schemas.ts';
@@ -14,7 +15,23 @@ import { bodyPlatforms, idempotencyHeaders, POST_BODY_LIMIT } from './posts.ts';
 
 const postType = z.enum(['text', 'image', 'carousel', 'video']);
 const idParams = z.object({ id: z.uuid() });
-const envelope = z.object({ success: z.boolean(), message: z.string(), data: z.record(z.string(), z.unknown()).nullable(), error: z.string().nullable() });
+/** The answers of the scheduled-post routes: the entries concerned, and the list's filters where it has them. */
+const envelope = z.object({
+  success: z.boolean(),
+  message: z.string(),
+  data: z
+    .object({
+      scheduled_posts: z.array(scheduledEntrySchema),
+      total: z.number().int(),
+      platform: z.string().nullable().optional(),
+      platform_user_id: z.string().nullable().optional(),
+      status: z.string().nullable().optional(),
+      /** Set by move-to-draft: the draft the entry became. */
+      draft_id: z.string().optional(),
+    })
+    .nullable(),
+  error: z.string().nullable(),
+});
 const patchBody = z.object({
   scheduled_time: dateTime.optional(),
   post_data: z
@@ -39,7 +56,7 @@ export async function scheduledPostRoutes(app: FastifyInstance, { ctx, metrics }
     assertPlatformsAllowed(p.scope, [row.platform]);
     return { p, row };
   }
-  const one = async (message: string, row: ScheduledRow, extra: Record<string, unknown> = {}) => {
+  const one = async (message: string, row: ScheduledRow, extra: { draft_id?: string } = {}) => {
     const items = await svc.wire([row], row.workspaceId);
     return { success: true, message, data: { scheduled_posts: items, total: 1, ...extra }, error: null };
   };
@@ -49,12 +66,12 @@ export async function scheduledPostRoutes(app: FastifyInstance, { ctx, metrics }
     {
       config: { access: { ...access, platforms: bodyPlatforms(ctx.platforms) } },
       bodyLimit: POST_BODY_LIMIT,
-      schema: { tags: ['scheduling'], summary: 'Schedule a post (one queue entry per network)', security: workspaceSecurity, headers: idempotencyHeaders, body: createBody, response: { 200: envelope.extend({ scheduled: z.array(z.record(z.string(), z.unknown())) }) } },
+      schema: { tags: ['scheduling'], summary: 'Schedule a post (one queue entry per network)', security: workspaceSecurity, headers: idempotencyHeaders, body: createBody, response: { 200: envelope.extend({ scheduled: z.array(scheduledRefSchema) }) } },
     },
     async (req, reply) => {
       const { post_type, ...body } = req.body as { post_type: z.infer<typeof postType> } & Record<string, unknown>;
       const result = await svc.create(principalOf(req), post_type, parsePostBody(ctx.platforms.networks, post_type, body), req.headers['idempotency-key']);
-      return reply.code(result.status as 200).send(result.body as z.infer<typeof envelope> & { scheduled: Record<string, unknown>[] });
+      return reply.code(result.status as 200).send(result.body as z.infer<typeof envelope> & { scheduled: ScheduledRef[] });
     },
   );
 

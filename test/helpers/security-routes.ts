@@ -1,0 +1,154 @@
+// The security matrix, one entry per route of the built app (`METHOD /path/:param`), run by
+// test/foundation/security-matrix.test.ts, whose catalog test fails when a route has no entry here or an entry's
+// kind, plan feature or platform check disagrees with the route's declared `config.access`.
+import type { Feature } from '../../src/auth/plans.ts';
+import type { AccountRouteUnderTest, RouteUnderTest } from './security-matrix.ts';
+import type { Harness, TestUser } from './harness.ts';
+import { asUser } from './harness.ts';
+
+export type MatrixEntry =
+  | ({ matrix: 'workspace' } & Omit<RouteUnderTest, 'method'>)
+  | ({ matrix: 'account' } & Omit<AccountRouteUnderTest, 'method'>)
+  | ({ matrix: 'admin' } & Omit<AccountRouteUnderTest, 'method'>)
+  /** No credential by design; `why` says what protects it instead. */
+  | { matrix: 'public'; why: string };
+
+const NO_ID = '00000000-0000-4000-8000-000000000000';
+const ws = (u: TestUser) => `/workspaces/${u.workspaceId}`;
+
+/** A Threads text draft in the owner's workspace: draft routes check the key scope against the draft's platform. */
+async function threadsDraft(h: Harness, owner: TestUser): Promise<string> {
+  const res = await h.req({ method: 'POST', url: '/unified/drafts', headers: asUser(owner), payload: { post_type: 'text', platforms: ['threads'], default_text: 'A draft' } });
+  if (res.statusCode !== 200) throw new Error(`draft creation failed: ${res.statusCode} ${res.body}`);
+  return (res.json() as { drafts: { draft_id: string }[] }).drafts[0]!.draft_id;
+}
+
+const posting = (type: string, payload: Record<string, unknown>, platform: string, feature: Feature = 'publish_enabled'): MatrixEntry => ({
+  matrix: 'workspace',
+  url: `/unified/post/${type}`,
+  payload: { platforms: [platform], ...payload },
+  platform,
+  feature,
+});
+
+const draftRoute = (suffix: string, feature: Feature = 'drafts_enabled', payload?: unknown): MatrixEntry => ({
+  matrix: 'workspace',
+  url: (_u, id) => `/unified/drafts/${id}${suffix}`,
+  prepare: threadsDraft,
+  platform: 'threads',
+  feature,
+  ...(payload !== undefined ? { payload } : {}),
+});
+
+const scheduled = (suffix: string, payload?: unknown): MatrixEntry => ({
+  matrix: 'workspace',
+  url: `/unified/scheduled-posts/${NO_ID}${suffix}`,
+  feature: 'scheduling_enabled',
+  ...(payload !== undefined ? { payload } : {}),
+});
+
+const publicRoute = (why: string): MatrixEntry => ({ matrix: 'public', why });
+const callback = publicRoute('an OAuth redirect from the network: bound to the state Herald issued, not to a credential');
+const KEYS_OWNERS = 'Only workspace owners can manage API keys.';
+const SIGN_IN = 'signing in and account recovery: the per-address auth budget and single-use tokens protect it';
+
+export const SECURITY_ROUTES: Record<string, MatrixEntry> = {
+  // Posting
+  'POST /unified/post/text': posting('text', { default_text: 'x' }, 'threads'),
+  'POST /unified/post/image': posting('image', { default_image_url: 'https://example.com/a.jpg' }, 'pinterest'),
+  'POST /unified/post/carousel': posting('carousel', { image_ids: [NO_ID, '00000000-0000-4000-8000-000000000001'] }, 'instagram'),
+  'POST /unified/post/video': posting('video', { video_url: 'https://example.com/a.mp4' }, 'youtube'),
+  // Drafts
+  'POST /unified/drafts': { matrix: 'workspace', url: '/unified/drafts', payload: { post_type: 'text', platforms: ['facebook'], default_text: 'x' }, platform: 'facebook', feature: 'drafts_enabled' },
+  'GET /unified/drafts': { matrix: 'workspace', url: '/unified/drafts', feature: 'drafts_enabled' },
+  'GET /unified/drafts/:id': draftRoute(''),
+  'PATCH /unified/drafts/:id': draftRoute('', 'drafts_enabled', { default_text: 'Edited' }),
+  'DELETE /unified/drafts/:id': draftRoute(''),
+  'POST /unified/drafts/:id/publish': draftRoute('/publish'),
+  'POST /unified/drafts/:id/schedule': draftRoute('/schedule', 'scheduling_enabled', { scheduled_time: '2027-01-01T00:00:00Z' }),
+  // Scheduled posts
+  'POST /unified/scheduled-posts': {
+    matrix: 'workspace',
+    url: '/unified/scheduled-posts',
+    payload: { post_type: 'text', platforms: ['threads'], default_text: 'x', scheduled_time: '2027-01-01T00:00:00Z' },
+    platform: 'threads',
+    feature: 'scheduling_enabled',
+  },
+  'GET /unified/scheduled-posts': { matrix: 'workspace', url: '/unified/scheduled-posts', feature: 'scheduling_enabled' },
+  'PATCH /unified/scheduled-posts/:id': scheduled('', { scheduled_time: '2027-01-01T00:00:00Z' }),
+  'DELETE /unified/scheduled-posts/:id': scheduled(''),
+  'POST /unified/scheduled-posts/:id/publish-now': scheduled('/publish-now'),
+  'POST /unified/scheduled-posts/:id/move-to-draft': scheduled('/move-to-draft'),
+  // Connections and profiles
+  'POST /unified/oauth/url': { matrix: 'workspace', url: '/unified/oauth/url', payload: { platform: ['facebook'] }, platform: 'facebook' },
+  'GET /unified/oauth/token': { matrix: 'workspace', url: '/unified/oauth/token?platform=tiktok', platform: 'tiktok' },
+  'DELETE /unified/oauth/token': { matrix: 'workspace', url: '/unified/oauth/token?platform=youtube', platform: 'youtube' },
+  'GET /unified/user-profiles': { matrix: 'workspace', url: '/unified/user-profiles/?platforms=pinterest', platform: 'pinterest' },
+  // Media
+  'POST /media/upload': {
+    matrix: 'workspace',
+    url: '/media/upload',
+    // JSON upload (URL import): the platform is known before anything is fetched.
+    payload: { media_type: 'image', media_url: 'https://example.com/a.png', platform: 'instagram' },
+    platform: 'instagram',
+  },
+  'POST /media/storage/init': { matrix: 'workspace', url: '/media/storage/init', payload: { filename: 'a.mp4', file_size: 10, total_chunks: 1, platform: 'tiktok' }, platform: 'tiktok' },
+  'POST /media/storage/chunk': { matrix: 'workspace', url: '/media/storage/chunk', payload: { upload_id: NO_ID } },
+  'GET /media/storage/progress': { matrix: 'workspace', url: `/media/storage/progress?upload_id=${NO_ID}` },
+  'POST /media/storage/complete': { matrix: 'workspace', url: '/media/storage/complete', payload: { upload_id: NO_ID, platform: 'tiktok' }, platform: 'tiktok' },
+  'GET /media': { matrix: 'workspace', url: '/media?platform=instagram', platform: 'instagram' },
+  'GET /media/:id': { matrix: 'workspace', url: `/media/${NO_ID}` },
+  'DELETE /media/:id': { matrix: 'workspace', url: `/media/${NO_ID}` },
+  'DELETE /media/bulk': { matrix: 'workspace', url: '/media/bulk', payload: { media_ids: [NO_ID] } },
+  'DELETE /media/filter': { matrix: 'workspace', url: '/media/filter?platform=tiktok', platform: 'tiktok' },
+  'GET /billing/usage': { matrix: 'workspace', url: '/billing/usage' },
+  // The account and its workspaces (user sessions only)
+  'GET /auth/me': { matrix: 'account', url: () => '/auth/me', noWorkspace: true },
+  'POST /auth/logout': { matrix: 'account', url: () => '/auth/logout', noWorkspace: true },
+  'POST /auth/logout-all': { matrix: 'account', url: () => '/auth/logout-all', noWorkspace: true },
+  'POST /auth/change-password': { matrix: 'account', url: () => '/auth/change-password', payload: { current_password: 'x', new_password: 'long enough' }, noWorkspace: true },
+  'POST /invitations/accept': { matrix: 'account', url: () => '/invitations/accept', payload: { token: 'x' }, noWorkspace: true },
+  'GET /workspaces': { matrix: 'account', url: () => '/workspaces', noWorkspace: true },
+  'POST /workspaces': { matrix: 'account', url: () => '/workspaces', payload: { name: 'Another' }, noWorkspace: true },
+  'PATCH /workspaces/:workspace_id': { matrix: 'account', url: ws, payload: { name: 'x' }, ownerOnly: true },
+  'DELETE /workspaces/:workspace_id': { matrix: 'account', url: ws, ownerOnly: true },
+  'GET /workspaces/:workspace_id/members': { matrix: 'account', url: (u) => `${ws(u)}/members` },
+  'POST /workspaces/:workspace_id/members': { matrix: 'account', url: (u) => `${ws(u)}/members`, payload: { email: 'someone@example.test' }, ownerOnly: true },
+  'PATCH /workspaces/:workspace_id/members/:user_id': { matrix: 'account', url: (u) => `${ws(u)}/members/${u.userId}`, payload: { role: 'owner' }, ownerOnly: true },
+  'DELETE /workspaces/:workspace_id/members/:user_id': { matrix: 'account', url: (u) => `${ws(u)}/members/${u.userId}`, ownerOnly: true },
+  'POST /workspaces/:workspace_id/invitations': { matrix: 'account', url: (u) => `${ws(u)}/invitations`, payload: { email: 'someone@example.test' }, ownerOnly: true },
+  'GET /workspaces/:workspace_id/invitations': { matrix: 'account', url: (u) => `${ws(u)}/invitations`, ownerOnly: true },
+  'DELETE /workspaces/:workspace_id/invitations/:invitation_id': { matrix: 'account', url: (u) => `${ws(u)}/invitations/${NO_ID}`, ownerOnly: true },
+  'POST /workspaces/:workspace_id/api-keys': { matrix: 'account', url: (u) => `${ws(u)}/api-keys`, payload: { name: 'k', scope: 'full' }, ownerOnly: KEYS_OWNERS },
+  'GET /workspaces/:workspace_id/api-keys': { matrix: 'account', url: (u) => `${ws(u)}/api-keys` },
+  'DELETE /workspaces/:workspace_id/api-keys/:key_id': { matrix: 'account', url: (u) => `${ws(u)}/api-keys/${NO_ID}`, ownerOnly: KEYS_OWNERS },
+  // Operators
+  'POST /admin/users': { matrix: 'admin', url: () => '/admin/users', payload: { email: 'new@example.test', password: 'long enough password' } },
+  'POST /admin/workspaces/:workspace_id/api-keys': { matrix: 'admin', url: (u) => `/admin${ws(u)}/api-keys`, payload: { name: 'k', scope: 'full' } },
+  'PUT /admin/workspaces/:workspace_id/plan': { matrix: 'admin', url: (u) => `/admin${ws(u)}/plan`, payload: { plan: 'free' } },
+  // Public by design
+  'POST /auth/signup': publicRoute('creating an account; closed unless the operator opens sign-up, and on the auth budget'),
+  'POST /auth/login': publicRoute(SIGN_IN),
+  'POST /auth/forgot-password': publicRoute(SIGN_IN),
+  'POST /auth/reset-password': publicRoute(SIGN_IN),
+  'GET /auth/verify-reset-token': publicRoute(SIGN_IN),
+  'GET /billing/plans': publicRoute('the plan catalogue: the same for everyone, nothing per workspace'),
+  'GET /healthz': publicRoute('liveness for load balancers; reveals nothing'),
+  'GET /readyz': publicRoute('readiness for load balancers; reveals nothing'),
+  'GET /metrics': publicRoute('Prometheus: its own bearer token (HERALD_METRICS_TOKEN) or its own port'),
+  'GET /openapi.json': publicRoute('the API description'),
+  'GET /docs': publicRoute('the API explorer page'),
+  'GET /docs/json': publicRoute('the API description'),
+  'GET /docs/yaml': publicRoute('the API description'),
+  'GET /docs/static/*': publicRoute('the API explorer page'),
+  'GET /docs/static/index.html': publicRoute('the API explorer page'),
+  'GET /docs/static/swagger-initializer.js': publicRoute('the API explorer page'),
+  'GET /storage/*': publicRoute('stored media at unguessable public URLs, which the networks fetch'),
+  'GET /linkedin/oauth/callback': callback,
+  'GET /facebook/oauth/callback': callback,
+  'GET /instagram/oauth/callback': callback,
+  'GET /threads/oauth/callback': callback,
+  'GET /tiktok/oauth/callback': callback,
+  'GET /youtube/oauth/callback': callback,
+  'GET /pinterest/oauth/callback': callback,
+};
