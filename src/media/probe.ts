@@ -82,7 +82,12 @@ async function imageFacts(input: string | Uint8Array, type: MediaType, opts: Pro
     if (/pixel limit/i.test(why)) throw new MediaProbeError(`the image has more than ${options.limitInputPixels} pixels`, { cause });
     throw new MediaProbeError(`the image data is incomplete or corrupt (${why})`, { cause });
   }
-  if (type.format === 'jpeg') await withReader(input, assertJpegComplete);
+  if (type.format === 'jpeg') {
+    // Said the way the decoder's refusal is: which of the two notices a cut depends on where it falls.
+    await withReader(input, assertJpegComplete).catch((cause: unknown) => {
+      throw new MediaProbeError(`the image data is incomplete or corrupt (${(cause as Error).message})`, { cause });
+    });
+  }
   if (!IMAGE_FORMATS.includes(meta.format) || meta.format !== type.format) {
     throw new MediaProbeError(`image decoder saw ${meta.format}, but the bytes look like ${type.format}`);
   }
