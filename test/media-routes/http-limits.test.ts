@@ -43,12 +43,11 @@ describe('request body limits over HTTP', () => {
     const u = await h.signup();
     const s = await open();
     s.write(head({ ...asUser(u), 'content-type': 'multipart/form-data; boundary=x' }, 3_000_000_000));
-    const started = Date.now();
+    // Not a byte of the body is ever sent: an answer at all means Herald did not wait for it.
     const res = await readResponse(s);
     expect(res).toMatch(/^HTTP\/1\.1 413 /);
     expect(res.toLowerCase()).toContain('connection: close');
     expect(res).toContain('3000000000 bytes');
-    expect(Date.now() - started).toBeLessThan(2500);
     s.destroy();
   });
 

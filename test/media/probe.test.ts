@@ -4,7 +4,7 @@ import { crc32 } from 'node:zlib';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bufferReader, MediaProbeError, probeContainer, probeFile, probeImage, probeVideo } from '../../src/media/probe.ts';
+import { bufferReader, MediaProbeError, openFileReader, probeContainer, probeFile, probeImage, probeVideo } from '../../src/media/probe.ts';
 import { sniffBuffer, sniffFile, UnsupportedMediaError } from '../../src/media/sniff.ts';
 import { writeAvi, writeMkv, writeMp4 } from './helpers/video-fixtures.ts';
 
@@ -144,9 +144,17 @@ describe('built-in video probers', () => {
     const path = join(dir, 'long.mp4');
     await writeMp4(path, { mdatBytes: 6 * 1024 ** 3, width: 1920, height: 1080, durationSec: 5400 });
     expect((await stat(path)).size).toBeGreaterThan(6 * 1024 ** 3);
-    const started = Date.now();
+    // Seeking, not reading: the parser touches a few boxes' headers, not the 6 GB between them.
+    const file = await openFileReader(path);
+    let bytesRead = 0;
+    try {
+      const counting = { size: file.size, read: async (at: number, n: number) => { const b = await file.read(at, n); bytesRead += b.length; return b; } };
+      expect((await probeContainer(counting, 'mp4')).durationSec).toBe(5400);
+    } finally {
+      await file.close();
+    }
+    expect(bytesRead).toBeLessThan(1024 * 1024);
     const info = await probeVideo(path, builtin);
-    expect(Date.now() - started).toBeLessThan(2000);
     expect(info).toEqual({
       kind: 'video', format: 'mp4', mime: 'video/mp4', durationSec: 5400, width: 1920, height: 1080, rotation: 0,
       displayWidth: 1920, displayHeight: 1080, videoCodec: 'h264', audioCodec: 'aac', prober: 'builtin',

@@ -113,15 +113,14 @@ describe('publishing through the adapters to the simulators', () => {
 
 describe('a network that hangs', () => {
   it('answers TIMEOUT for it within the publish wait while the others publish', async () => {
-    const quick = await createHarness({ sandbox: true, clock: () => new Date(), env: { HERALD_PUBLISH_WAIT_SECONDS: '2', HERALD_PLATFORM_TIMEOUT_SECONDS: '30' } });
+    const quick = await createHarness({ sandbox: true, clock: () => new Date(), env: { HERALD_PUBLISH_WAIT_SECONDS: '2', HERALD_PLATFORM_TIMEOUT_SECONDS: '600' } });
     try {
       const u = await quick.signup();
       await connect(quick, u, 'bluesky');
       await connect(quick, u, 'threads');
       await fault(quick, { platform: 'bluesky', operation: 'publish', fault: 'timeout', times: 1 });
-      const started = Date.now();
+      // The network's own timeout (10 min) outlasts the test's: an answer at all can only come from the publish wait.
       const res = await quick.req({ method: 'POST', url: '/unified/post/text', headers: asUser(u), payload: { platforms: ['bluesky', 'threads'], default_text: 'Does anyone hear me?' } });
-      expect(Date.now() - started).toBeLessThan(20_000);
       const results = res.json().results as { platform: string; success: boolean; error?: string }[];
       expect(results.map((r) => [r.platform, r.success, r.error ?? null])).toEqual([
         ['bluesky', false, 'TIMEOUT'],

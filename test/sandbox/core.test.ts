@@ -139,13 +139,11 @@ describe('sandbox core', () => {
   it('holds a call under the timeout fault until the client gives up, then serves normally', async () => {
     const token = await linkedinToken();
     await sb.fault({ platform: 'linkedin', operation: 'profile', fault: 'timeout' });
-    const started = Date.now();
     const aborted = await fetch(sb.url('linkedin', '/v2/userinfo'), { ...bearer(token), signal: AbortSignal.timeout(1000) }).then(
       () => 'answered',
       (err: Error) => err.name,
     );
     expect(aborted).toBe('TimeoutError');
-    expect(Date.now() - started).toBeLessThan(5000);
     expect((await fetch(sb.url('linkedin', '/v2/userinfo'), bearer(token))).status).toBe(200);
   });
 
@@ -190,9 +188,8 @@ describe('sandbox shutdown', () => {
       () => 'closed',
     );
     await new Promise((resolve) => setTimeout(resolve, 100));
-    const started = Date.now();
+    // close() resolves only once the held request is let go (a hold that outlived it would keep the test waiting).
     await own.close();
-    expect(Date.now() - started).toBeLessThan(5000);
     expect([504, 'closed']).toContain(await pending);
   });
 
