@@ -1,7 +1,7 @@
 // Reading and writing connections. Tokens are sealed with the row id as associated data.
 import type { Db } from '../db/client.ts';
 import { and, asc, eq, sql } from '../db/orm.ts';
-import { platformConnections } from '../db/schema.ts';
+import { platformConnections } from '../db/schema-connections.ts';
 import type { SecretBox } from '../crypto.ts';
 import type { Platform } from '../auth/scopes.ts';
 import type { AccountIdentity, Destination, TokenSet } from '../platforms/types.ts';

@@ -14,8 +14,10 @@ import * as baseSchema from './schema.ts';
 import * as publishingSchema from './schema-publishing.ts';
 import * as schedulingSchema from './schema-scheduling.ts';
 import * as accountsSchema from './schema-accounts.ts';
+import * as connectionsSchema from './schema-connections.ts';
+import * as mediaSchema from './schema-media.ts';
 
-const schema = { ...baseSchema, ...publishingSchema, ...schedulingSchema, ...accountsSchema };
+const schema = { ...baseSchema, ...connectionsSchema, ...mediaSchema, ...publishingSchema, ...schedulingSchema, ...accountsSchema };
 import { acquireDirLock, type DirLock } from './lock.ts';
 import { StatementTap } from './statements.ts';
 

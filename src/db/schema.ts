@@ -1,4 +1,5 @@
-// Drizzle schema. Postgres dialect only, nothing newer than PostgreSQL 15 (CI runs 15, PGlite is 18).
+// Drizzle schema, the foundation: users, workspaces, members, API keys, credits, mail. Each domain's
+// tables have their own schema-<domain>.ts beside this one. Postgres dialect only, nothing newer than PostgreSQL 15 (CI runs 15, PGlite is 18).
 // Every timestamp is timestamptz; every id a UUID v4 (gen_random_uuid(), core since PostgreSQL 13).
 import { pgCore, sql } from './orm.ts';
 
@@ -115,68 +116,6 @@ export const creditLedger = pgTable(
   (t) => [index('credit_ledger_ws_period_idx').on(t.workspaceId, t.periodStart)],
 );
 
-/**
- * One connected account of a network in a workspace. Tokens are one AES-256-GCM ciphertext
- * (the whole TokenSet as JSON); nothing about them is stored in the clear.
- */
-export const platformConnections = pgTable(
-  'platform_connections',
-  {
-    id: uuid('id').primaryKey().defaultRandom(),
-    workspaceId: uuid('workspace_id')
-      .notNull()
-      .references(() => workspaces.id, { onDelete: 'cascade' }),
-    platform: text('platform').notNull(),
-    /** The network's id of the connected account (platform_user_id). */
-    accountId: text('account_id').notNull(),
-    displayName: text('display_name').notNull(),
-    username: text('username'),
-    avatarUrl: text('avatar_url'),
-    /** connected | needs_reconnect */
-    status: text('status').notNull().default('connected'),
-    statusReason: text('status_reason'),
-    tokensEnc: text('tokens_enc').notNull(),
-    /** Bumped on every token write, so a stale refresh never overwrites a newer one. */
-    tokenVersion: integer('token_version').notNull().default(1),
-    accessExpiresAt: tz('access_expires_at'),
-    refreshExpiresAt: tz('refresh_expires_at'),
-    scopes: text('scopes'),
-    /** Pages, organizations, boards, channels, playlists (public data). */
-    destinations: jsonb('destinations').notNull().default([]),
-    /** Cached profile slice for GET /unified/user-profiles/ and when it was fetched. */
-    profile: jsonb('profile'),
-    profileFetchedAt: tz('profile_fetched_at'),
-    lastRefreshedAt: tz('last_refreshed_at'),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
-  },
-  (t) => [
-    uniqueIndex('platform_connections_ws_platform_account_idx').on(t.workspaceId, t.platform, t.accountId),
-    index('platform_connections_ws_idx').on(t.workspaceId),
-  ],
-);
-
-/** Single-use OAuth state: bound to workspace and network, expiring, carrying the PKCE verifier (encrypted). */
-export const oauthStates = pgTable(
-  'oauth_states',
-  {
-    id: uuid('id').primaryKey().defaultRandom(),
-    workspaceId: uuid('workspace_id')
-      .notNull()
-      .references(() => workspaces.id, { onDelete: 'cascade' }),
-    platform: text('platform').notNull(),
-    /** SHA-256 of the state nonce sent to the network. */
-    nonceHash: text('nonce_hash').notNull(),
-    codeVerifierEnc: text('code_verifier_enc'),
-    redirectUri: text('redirect_uri').notNull(),
-    createdBy: uuid('created_by'),
-    expiresAt: tz('expires_at').notNull(),
-    usedAt: tz('used_at'),
-    createdAt: createdAt(),
-  },
-  (t) => [uniqueIndex('oauth_states_nonce_idx').on(t.nonceHash)],
-);
-
 /** Mail that was sent, or that waits here when no SMTP server is configured. */
 export const mailOutbox = pgTable(
   'mail_outbox',
@@ -194,85 +133,4 @@ export const mailOutbox = pgTable(
     sentAt: tz('sent_at'),
   },
   (t) => [index('mail_outbox_ws_idx').on(t.workspaceId)],
-);
-
-/**
- * One stored image or video. The object lives in media storage under `storage_key`; platform and
- * platform_user_id are null for workspace-library media. Probe facts are columns so later
- * validators (per-network size/duration/codec rules) can filter on them.
- */
-export const media = pgTable(
-  'media',
-  {
-    id: uuid('id').primaryKey().defaultRandom(),
-    workspaceId: uuid('workspace_id')
-      .notNull()
-      .references(() => workspaces.id, { onDelete: 'cascade' }),
-    platform: text('platform'),
-    platformUserId: text('platform_user_id'),
-    storageKey: text('storage_key').notNull(),
-    filename: text('filename').notNull(),
-    originalFilename: text('original_filename'),
-    mime: text('mime').notNull(),
-    /** image | video */
-    mediaType: text('media_type').notNull(),
-    /** Sniffed format: jpeg, png, gif, webp, mp4, mov, m4v, avi, mkv, webm. */
-    format: text('format').notNull(),
-    fileSize: bigint('file_size', { mode: 'number' }).notNull(),
-    width: integer('width'),
-    height: integer('height'),
-    durationMs: integer('duration_ms'),
-    videoCodec: text('video_codec'),
-    audioCodec: text('audio_codec'),
-    /** Remaining probe facts (rotation, display size, frames) and where the bytes came from. */
-    metadata: jsonb('metadata').notNull().default({}),
-    /** ready (the only state a row is written in; kept for later processing states). */
-    status: text('status').notNull().default('ready'),
-    createdAt: createdAt(),
-  },
-  (t) => [
-    uniqueIndex('media_storage_key_idx').on(t.storageKey),
-    index('media_ws_created_idx').on(t.workspaceId, t.createdAt),
-    index('media_ws_platform_type_idx').on(t.workspaceId, t.platform, t.mediaType),
-  ],
-);
-
-/** A resumable (chunked) upload. Chunk bytes live under the data directory, not in the database. */
-export const uploadSessions = pgTable(
-  'upload_sessions',
-  {
-    id: uuid('id').primaryKey().defaultRandom(),
-    workspaceId: uuid('workspace_id')
-      .notNull()
-      .references(() => workspaces.id, { onDelete: 'cascade' }),
-    platform: text('platform'),
-    platformUserId: text('platform_user_id'),
-    /** image | video */
-    mediaType: text('media_type').notNull(),
-    filename: text('filename').notNull(),
-    fileSize: bigint('file_size', { mode: 'number' }).notNull(),
-    totalChunks: integer('total_chunks').notNull(),
-    chunkSize: integer('chunk_size').notNull(),
-    /** open | assembling | complete | failed | expired (pending/uploading are derived from the chunk count) */
-    status: text('status').notNull().default('open'),
-    error: text('error'),
-    mediaId: uuid('media_id').references(() => media.id, { onDelete: 'set null' }),
-    expiresAt: tz('expires_at').notNull(),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
-  },
-  (t) => [index('upload_sessions_ws_idx').on(t.workspaceId), index('upload_sessions_expires_idx').on(t.status, t.expiresAt)],
-);
-
-export const uploadChunks = pgTable(
-  'upload_chunks',
-  {
-    uploadId: uuid('upload_id')
-      .notNull()
-      .references(() => uploadSessions.id, { onDelete: 'cascade' }),
-    chunkNumber: integer('chunk_number').notNull(),
-    size: integer('size').notNull(),
-    createdAt: createdAt(),
-  },
-  (t) => [primaryKey({ columns: [t.uploadId, t.chunkNumber] })],
 );

@@ -4,7 +4,7 @@ import { createReadStream } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import type { Logger } from 'pino';
 import type { Db } from '../db/client.ts';
-import { media } from '../db/schema.ts';
+import { media } from '../db/schema-media.ts';
 import { AppError } from '../errors.ts';
 import { GcPacer } from './gc.ts';
 import { MediaProbeError, probeFile, type MediaInfo, type ProbeOptions } from './probe.ts';

@@ -1,7 +1,7 @@
 // The media record as the API shows it, and which platforms media may be staged for.
 import { AppError } from '../errors.ts';
 import { assertPlatformsAllowed, isPlatform, PLATFORMS, type Platform, type Scope } from '../auth/scopes.ts';
-import type { media } from '../db/schema.ts';
+import type { media } from '../db/schema-media.ts';
 
 export type MediaRow = typeof media.$inferSelect;
 export type MediaKind = 'image' | 'video';

@@ -9,7 +9,7 @@ import type { ConnectionStore } from '../connections/store.ts';
 import type { Db } from '../db/client.ts';
 import type { SQL } from 'drizzle-orm';
 import { and, count, desc, eq, inArray, isNull, or } from '../db/orm.ts';
-import { media } from '../db/schema.ts';
+import { media } from '../db/schema-media.ts';
 import { AppError } from '../errors.ts';
 import { MediaIngest, type IngestTarget } from './ingest.ts';
 import {

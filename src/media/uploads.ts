@@ -7,7 +7,7 @@ import type { Principal } from '../auth/authenticate.ts';
 import type { Clock } from '../clock.ts';
 import type { Db } from '../db/client.ts';
 import { and, asc, eq, inArray, lt, sql } from '../db/orm.ts';
-import { uploadChunks, uploadSessions } from '../db/schema.ts';
+import { uploadChunks, uploadSessions } from '../db/schema-media.ts';
 import { AppError } from '../errors.ts';
 import { assembleChunks } from './chunks.ts';
 import { sizeLimitError } from './ingest.ts';

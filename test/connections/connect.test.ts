@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mailOutbox, platformConnections } from '../../src/db/schema.ts';
+import { mailOutbox } from '../../src/db/schema.ts';
+import { platformConnections } from '../../src/db/schema-connections.ts';
 import { eq } from '../../src/db/orm.ts';
 import { createHarness, asUser, bearer, type Harness } from '../helpers/harness.ts';
 import { APP_PASSWORD, OAUTH_NETWORKS, approve, authUrl, callbackUrlOf, connect, fault, sandboxState } from './helpers.ts';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from '../../src/db/orm.ts';
-import { media, uploadSessions } from '../../src/db/schema.ts';
+import { media, uploadSessions } from '../../src/db/schema-media.ts';
 import { asUser, createHarness, type Harness, type TestUser } from '../helpers/harness.ts';
 import { connectAccount, filesUnder, mediaDirs, mp4, multipart, storagePath } from './helpers.ts';
 

@@ -2,7 +2,7 @@
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from '../../src/db/orm.ts';
-import { media } from '../../src/db/schema.ts';
+import { media } from '../../src/db/schema-media.ts';
 import { asUser, createHarness, type Harness } from '../helpers/harness.ts';
 import { filesUnder, mediaDirs, multipart, png } from './helpers.ts';
 import { until } from '../helpers/poll.ts';

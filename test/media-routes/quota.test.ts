@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from '../../src/db/orm.ts';
-import { media } from '../../src/db/schema.ts';
+import { media } from '../../src/db/schema-media.ts';
 import type { HostLookup } from '../../src/media/safe-fetch.ts';
 import { restrictedPlansFile } from '../helpers/security-matrix.ts';
 import { asUser, createHarness, type Harness, type TestUser } from '../helpers/harness.ts';

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from '../../src/db/orm.ts';
-import { media } from '../../src/db/schema.ts';
+import { media } from '../../src/db/schema-media.ts';
 import { asUser, createHarness, type Harness } from '../helpers/harness.ts';
 import { connectAccount, filesUnder, jpeg, mediaDirs, mp4, multipart, png, storagePath, upload, webm } from './helpers.ts';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from '../../src/db/orm.ts';
-import { media } from '../../src/db/schema.ts';
+import { media } from '../../src/db/schema-media.ts';
 import { asUser, createHarness, type Harness } from '../helpers/harness.ts';
 import { lookupFrom } from '../helpers/lookup.ts';
 import { makeCert, startServer, type RunningServer } from '../media/helpers/test-server.ts';
