@@ -21,6 +21,7 @@ import { writeMp4 } from '../media/helpers/video-fixtures.ts';
 import { schedule, stopAll, workerLauncher } from './helpers.ts';
 import { KillSwitch } from './kill-switch.ts';
 import { until } from '../helpers/poll.ts';
+import { chaosRandom } from '../helpers/chaos-seed.ts';
 
 if (!process.env.DATABASE_URL) {
   console.warn('[herald tests] DATABASE_URL is not set: the SIGKILL chaos test (worker processes) does NOT run here.');
@@ -112,6 +113,7 @@ async function playRound(marker: string): Promise<string[]> {
 
 describe.skipIf(!process.env.DATABASE_URL)('a worker SIGKILLed at random points of multi-step publishes', () => {
   it(`loses nothing and publishes nothing twice, over ${KILLS} kills`, { timeout: 900_000 }, async () => {
+    const random = chaosRandom('worker chaos');
     worker = startWorker();
     // A round without a kill: how many calls a round makes, so the kill points cover all of them.
     const calibration = `chaos-${randomUUID().slice(0, 8)}`;
@@ -131,7 +133,7 @@ describe.skipIf(!process.env.DATABASE_URL)('a worker SIGKILLed at random points 
       const marker = `chaos-${randomUUID().slice(0, 8)}`;
       markers.push(marker);
       const network = networks[round % 3]!;
-      chaos.arm(round, 1 + Math.floor(Math.random() * callsOf[network]!), round % 2 ? 'before' : 'after', network);
+      chaos.arm(round, random.int(1, callsOf[network]!), round % 2 ? 'before' : 'after', network);
       allIds.push(...(await playRound(marker)));
       chaos.disarm();
     }

@@ -18,6 +18,7 @@ import { APP_PASSWORD } from '../connections/helpers.ts';
 import { stopAll } from './helpers.ts';
 import { KillSwitch } from './kill-switch.ts';
 import { until } from '../helpers/poll.ts';
+import { chaosRandom } from '../helpers/chaos-seed.ts';
 
 const KILLS = Number(process.env.CHAOS_EMBEDDED_KILLS ?? 8);
 const POSTS_PER_ROUND = 4;
@@ -102,6 +103,7 @@ const blueskyPosts = async () => ((await (await fetch(`${h.url}/sandbox/_state?p
 
 describe('the embedded server (PGlite, in-process worker) SIGKILLed at random points of its publishes', () => {
   it(`loses nothing and publishes nothing twice, over ${KILLS} kills and restarts`, { timeout: 600_000 }, async () => {
+    const random = chaosRandom('embedded chaos');
     startServer();
     await until(up, { timeoutMs: 60_000 });
     const session = await call<{ access_token: string }>('/auth/signup', { method: 'POST', body: JSON.stringify({ email: 'chaos@example.test', password: 'a long chaos password' }) });
@@ -139,7 +141,7 @@ describe('the embedded server (PGlite, in-process worker) SIGKILLed at random po
     for (let n = 1; chaos.kills.length < KILLS; n++) {
       expect(n, 'too many rounds without a kill').toBeLessThan(KILLS * 3);
       // The call is random; the phase alternates so both are always covered.
-      await round(n, 1 + Math.floor(Math.random() * callsPerRound), n % 2 ? 'before' : 'after');
+      await round(n, random.int(1, callsPerRound), n % 2 ? 'before' : 'after');
     }
     // Exactly once on the network, for every post of every round.
     const posts = await blueskyPosts();
