@@ -2,7 +2,7 @@
 // the cache lifetime or the caller forces a refresh. A failed refresh serves the cached slice with the error.
 import { z } from 'zod';
 import type { Logger } from 'pino';
-import type { Platform } from '../auth/scopes.ts';
+import type { Platform } from '../platforms/slugs.ts';
 import type { PlatformRegistry } from '../platforms/registry.ts';
 import { PlatformError } from '../platforms/types.ts';
 import type { ConnectionRow, ConnectionStore } from './store.ts';

@@ -7,7 +7,7 @@ import { oauthStates } from '../db/schema-connections.ts';
 import { users, workspaceMembers, workspaces } from '../db/schema.ts';
 import type { SecretBox } from '../crypto.ts';
 import type { PlanCatalog } from '../auth/plans.ts';
-import type { Platform } from '../auth/scopes.ts';
+import type { Platform } from '../platforms/slugs.ts';
 import { AppError } from '../errors.ts';
 import type { Mailer } from '../mail.ts';
 import { safeText } from '../platforms/errors.ts';

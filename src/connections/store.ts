@@ -3,7 +3,7 @@ import type { Db } from '../db/client.ts';
 import { and, asc, eq, sql } from '../db/orm.ts';
 import { platformConnections } from '../db/schema-connections.ts';
 import type { SecretBox } from '../crypto.ts';
-import type { Platform } from '../auth/scopes.ts';
+import type { Platform } from '../platforms/slugs.ts';
 import type { AccountIdentity, Destination, TokenSet } from '../platforms/types.ts';
 
 export type ConnectionRow = typeof platformConnections.$inferSelect;

@@ -2,7 +2,7 @@
 // connection across every process, rotated tokens written in one statement, transient failures
 // retried with backoff without ever erasing what is stored, a dead grant → "needs reconnect".
 import type { Logger } from 'pino';
-import type { Platform } from '../auth/scopes.ts';
+import type { Platform } from '../platforms/slugs.ts';
 import type { Locks } from '../db/locks.ts';
 import type { PlatformRegistry } from '../platforms/registry.ts';
 import { PlatformError, type TokenSet } from '../platforms/types.ts';

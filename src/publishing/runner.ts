@@ -2,7 +2,7 @@
 // and the mapping of failures to result codes. Used by the request path and, later, the worker.
 import type { Logger } from 'pino';
 import type { CreditService } from '../auth/credits.ts';
-import type { Platform } from '../auth/scopes.ts';
+import type { Platform } from '../platforms/slugs.ts';
 import type { ConnectionRow, ConnectionStore } from '../connections/store.ts';
 import type { TokenKeeper } from '../connections/tokens.ts';
 import type { MediaRow } from '../media/records.ts';

@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import type { Principal } from '../auth/authenticate.ts';
 import type { CreditService } from '../auth/credits.ts';
 import type { PlanCatalog } from '../auth/plans.ts';
-import type { Platform } from '../auth/scopes.ts';
+import type { Platform } from '../platforms/slugs.ts';
 import type { ConnectionStore } from '../connections/store.ts';
 import type { TokenKeeper } from '../connections/tokens.ts';
 import type { Db } from '../db/client.ts';

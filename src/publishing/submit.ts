@@ -4,7 +4,7 @@
 // the commit.
 import type { Principal } from '../auth/authenticate.ts';
 import type { CreditService } from '../auth/credits.ts';
-import type { Platform } from '../auth/scopes.ts';
+import type { Platform } from '../platforms/slugs.ts';
 import type { Db } from '../db/client.ts';
 import type { PostType } from '../platforms/publishing.ts';
 import type { DraftService } from './drafts.ts';

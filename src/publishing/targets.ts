@@ -1,6 +1,6 @@
 // Shared by publishing now and the scheduling worker: what a planned target stores, and which
 // connected account posts it.
-import type { Platform } from '../auth/scopes.ts';
+import type { Platform } from '../platforms/slugs.ts';
 import type { ConnectionRow } from '../connections/store.ts';
 import type { Db } from '../db/client.ts';
 import type { Ledger, TargetRow, TargetSpec } from './ledger.ts';

@@ -3,7 +3,7 @@
 // failed, or released for a retry with backoff. The worker (worker.ts) decides what to claim and when.
 import type { Logger } from 'pino';
 import type { CreditService } from '../auth/credits.ts';
-import type { Platform } from '../auth/scopes.ts';
+import type { Platform } from '../platforms/slugs.ts';
 import type { ConnectionStore } from '../connections/store.ts';
 import type { Db } from '../db/client.ts';
 import { AppError } from '../errors.ts';
