@@ -77,6 +77,8 @@ export interface MediaRules {
   maxImageBytes: number;
   /** Allowed width/height range for images, when the network enforces one. */
   imageAspect?: { min: number; max: number };
+  /** The size an image made for this network is drawn in (the built-in provider's text cards): its feed's preferred size. */
+  preferredImage?: { width: number; height: number };
   carousel: { min: number; max: number };
   videoFormats: readonly string[];
   maxVideoBytes: number;

@@ -11,4 +11,4 @@ export const BLUESKY_CAPABILITIES: Capabilities = {
   asyncProcessing: true,
 };
 
-export const BLUESKY_MEDIA: MediaRules = { imageFormats: ['jpeg', 'png', 'gif', 'webp'], maxImageBytes: 2_000_000, carousel: { min: 1, max: 4 }, videoFormats: ['mp4'], maxVideoBytes: 300_000_000, videoSeconds: { min: 1, max: 180 } };
+export const BLUESKY_MEDIA: MediaRules = { imageFormats: ['jpeg', 'png', 'gif', 'webp'], maxImageBytes: 2_000_000, carousel: { min: 1, max: 4 }, videoFormats: ['mp4'], maxVideoBytes: 300_000_000, videoSeconds: { min: 1, max: 180 }, preferredImage: { width: 1200, height: 675 } };

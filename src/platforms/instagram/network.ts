@@ -20,7 +20,7 @@ const capabilities: Capabilities = {
 };
 
 // JPEG only (PNG is refused by the network); aspect 4:5 … 1.91:1.
-const media: MediaRules = { imageFormats: ['jpeg'], maxImageBytes: 8 * MB, imageAspect: { min: 0.8, max: 1.91 }, carousel: { min: 2, max: 10 }, videoFormats: ['mp4', 'mov'], maxVideoBytes: 1 * GB, videoSeconds: { min: 3, max: 15 * 60 } };
+const media: MediaRules = { imageFormats: ['jpeg'], maxImageBytes: 8 * MB, imageAspect: { min: 0.8, max: 1.91 }, carousel: { min: 2, max: 10 }, videoFormats: ['mp4', 'mov'], maxVideoBytes: 1 * GB, videoSeconds: { min: 3, max: 15 * 60 }, preferredImage: { width: 1080, height: 1350 } };
 
 export const instagramAdapter: AdapterFactory = (deps) => ({
   platform: 'instagram',

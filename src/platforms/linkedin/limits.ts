@@ -11,4 +11,4 @@ export const LINKEDIN_CAPABILITIES: Capabilities = {
   asyncProcessing: true,
 };
 
-export const LINKEDIN_MEDIA: MediaRules = { imageFormats: ['jpeg', 'png', 'gif'], maxImageBytes: 36 * MB, carousel: { min: 2, max: 20 }, videoFormats: ['mp4'], maxVideoBytes: 5 * GB, videoSeconds: { min: 3, max: 30 * 60 } };
+export const LINKEDIN_MEDIA: MediaRules = { imageFormats: ['jpeg', 'png', 'gif'], maxImageBytes: 36 * MB, carousel: { min: 2, max: 20 }, videoFormats: ['mp4'], maxVideoBytes: 5 * GB, videoSeconds: { min: 3, max: 30 * 60 }, preferredImage: { width: 1200, height: 627 } };

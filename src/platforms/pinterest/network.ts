@@ -18,7 +18,7 @@ export const PINTEREST_CAPABILITIES: Capabilities = {
   asyncProcessing: true,
 };
 
-const media: MediaRules = { imageFormats: ['jpeg', 'png', 'gif', 'webp'], maxImageBytes: 20 * MB, carousel: { min: 2, max: 5 }, videoFormats: ['mp4', 'mov', 'm4v'], maxVideoBytes: 2 * GB, videoSeconds: { min: 4, max: 15 * 60 } };
+const media: MediaRules = { imageFormats: ['jpeg', 'png', 'gif', 'webp'], maxImageBytes: 20 * MB, carousel: { min: 2, max: 5 }, videoFormats: ['mp4', 'mov', 'm4v'], maxVideoBytes: 2 * GB, videoSeconds: { min: 4, max: 15 * 60 }, preferredImage: { width: 1000, height: 1500 } };
 
 export const pinterestAdapter: AdapterFactory = (deps) => {
   const ctx = pinterestContext(deps);

@@ -20,7 +20,7 @@ const capabilities: Capabilities = {
   asyncProcessing: true,
 };
 
-const media: MediaRules = { imageFormats: ['jpeg', 'png'], maxImageBytes: 8 * MB, imageAspect: { min: 0.1, max: 10 }, carousel: { min: 2, max: 20 }, videoFormats: ['mp4', 'mov'], maxVideoBytes: 1 * GB, videoSeconds: { min: 1, max: 300 } };
+const media: MediaRules = { imageFormats: ['jpeg', 'png'], maxImageBytes: 8 * MB, imageAspect: { min: 0.1, max: 10 }, carousel: { min: 2, max: 20 }, videoFormats: ['mp4', 'mov'], maxVideoBytes: 1 * GB, videoSeconds: { min: 1, max: 300 }, preferredImage: { width: 1080, height: 1350 } };
 
 export const threadsAdapter: AdapterFactory = (deps) => ({
   platform: 'threads',

@@ -18,7 +18,7 @@ export const TIKTOK_CAPABILITIES: Capabilities = {
   asyncProcessing: true,
 };
 
-const media: MediaRules = { imageFormats: ['jpeg', 'webp'], maxImageBytes: 20 * MB, carousel: { min: 2, max: 35 }, videoFormats: ['mp4', 'mov', 'webm'], maxVideoBytes: 4 * GB, videoSeconds: { min: 3, max: 600 } };
+const media: MediaRules = { imageFormats: ['jpeg', 'webp'], maxImageBytes: 20 * MB, carousel: { min: 2, max: 35 }, videoFormats: ['mp4', 'mov', 'webm'], maxVideoBytes: 4 * GB, videoSeconds: { min: 3, max: 600 }, preferredImage: { width: 1080, height: 1920 } };
 
 export const tiktokAdapter: AdapterFactory = (deps) => {
   const ctx = tiktokContext(deps);

@@ -19,7 +19,7 @@ export const YOUTUBE_CAPABILITIES: Capabilities = {
   asyncProcessing: true,
 };
 
-const media: MediaRules = { imageFormats: ['jpeg', 'png'], maxImageBytes: 2 * MB, carousel: { min: 0, max: 0 }, videoFormats: ['mp4', 'mov', 'm4v', 'avi', 'mkv', 'webm'], maxVideoBytes: 256 * GB, videoSeconds: { min: 1, max: 12 * 3600 } };
+const media: MediaRules = { imageFormats: ['jpeg', 'png'], maxImageBytes: 2 * MB, carousel: { min: 0, max: 0 }, videoFormats: ['mp4', 'mov', 'm4v', 'avi', 'mkv', 'webm'], maxVideoBytes: 256 * GB, videoSeconds: { min: 1, max: 12 * 3600 }, preferredImage: { width: 1280, height: 720 } };
 
 export const youtubeAdapter: AdapterFactory = (deps) => {
   const ctx = youtubeContext(deps);
