@@ -1,4 +1,5 @@
 // `npm run bench [-- section ...]`: prints figures; no pass/fail thresholds (targets are printed beside them).
+import { benchAi } from './ai.ts';
 import { benchFoundation } from './foundation.ts';
 import { benchMedia } from './media.ts';
 import { benchPublishing } from './publishing.ts';
@@ -11,6 +12,8 @@ const sections: Record<string, () => Promise<void>> = {
   // The scheduling issue's load benchmark (minutes; scaled by HERALD_BENCH_SCHED_* variables, see bench/scheduling.ts).
   scheduling: () => benchScheduling(),
   'scheduling-api': () => benchSchedulingApi({ seconds: Number(process.env.BENCH_SECONDS ?? 5), burst: Number(process.env.BENCH_SCHEDULE_BURST ?? 200), databaseUrl: process.env.DATABASE_URL }),
+  // The built-in AI provider in process (BENCH_AI_RUNS: copy runs, default 300; cards run a fifth as often).
+  ai: () => benchAi(process.env.BENCH_AI_RUNS ? { copyRuns: Number(process.env.BENCH_AI_RUNS), cardRuns: Math.max(10, Math.round(Number(process.env.BENCH_AI_RUNS) / 5)) } : {}),
   media: () => benchMedia(process.env.BENCH_MEDIA_BYTES ? { sizeBytes: Number(process.env.BENCH_MEDIA_BYTES) } : {}),
 };
 
