@@ -22,12 +22,20 @@ export type TargetResult = z.infer<typeof targetResultSchema>;
 export const targetOutcomeSchema = targetResultSchema.extend({ retryable: z.boolean() });
 export type TargetOutcome = z.infer<typeof targetOutcomeSchema>;
 
-// Worth retrying later; content, permission and connection errors are not.
-const RETRYABLE = new Set(['RATE_LIMITED', 'PLATFORM_UNAVAILABLE', 'TIMEOUT', 'PUBLISH_FAILED']);
-
-export function failure(platform: string, code: string, message: string, retryAfterSeconds?: number): TargetOutcome {
-  return { platform, success: false, message, error: code, retryable: RETRYABLE.has(code), ...(retryAfterSeconds !== undefined ? { retry_after_seconds: retryAfterSeconds } : {}) };
+/**
+ * A failed target. `retryable` comes from what failed: a network's error says it itself
+ * (`PlatformError.retryable`: throttled, unavailable, token expired); Herald's own refusals are final.
+ */
+export function failure(platform: string, code: string, message: string, opts: { retryable: boolean; retryAfterSeconds?: number | undefined }): TargetOutcome {
+  const { retryable, retryAfterSeconds } = opts;
+  return { platform, success: false, message, error: code, retryable, ...(retryAfterSeconds !== undefined ? { retry_after_seconds: retryAfterSeconds } : {}) };
 }
+
+// A failure read back from the ledger has only its code left; these codes were retryable when written.
+const RETRYABLE_CODES = new Set(['RATE_LIMITED', 'PLATFORM_UNAVAILABLE', 'TIMEOUT', 'PUBLISH_FAILED']);
+
+/** A stored failure, as far as its code tells. */
+export const storedFailure = (platform: string, code: string, message: string): TargetOutcome => failure(platform, code, message, { retryable: RETRYABLE_CODES.has(code) });
 
 export const toWire = ({ retryable: _r, ...wire }: TargetOutcome): TargetResult => wire;
 

@@ -11,7 +11,7 @@ import type { PlatformRegistry } from '../platforms/registry.ts';
 import type { PublishMedia, PublishOutcome, PublishRequest, PostType } from '../platforms/publishing.ts';
 import { PlatformError, type PlatformErrorKind } from '../platforms/types.ts';
 import type { Ledger, TargetRow, TargetSpec } from './ledger.ts';
-import { failure, type TargetOutcome } from './results.ts';
+import { failure, storedFailure, type TargetOutcome } from './results.ts';
 
 /** What the caller already holds for a target it just wrote, so the run does not read it back. */
 export interface KnownTarget {
@@ -61,7 +61,7 @@ export class TargetRunner {
     if (row.state === 'processing') {
       return { platform: row.platform, success: true, message: `Accepted by ${name}; still processing. Its status will update when ${name} finishes.`, post, retryable: false };
     }
-    return failure(row.platform, row.errorCode ?? 'PUBLISH_FAILED', row.errorMessage ?? `Publishing to ${name} failed.`);
+    return storedFailure(row.platform, row.errorCode ?? 'PUBLISH_FAILED', row.errorMessage ?? `Publishing to ${name} failed.`);
   }
 
   /** Publishes one pending (or interrupted) target and returns its result; never throws for network failures. */
@@ -71,18 +71,18 @@ export class TargetRunner {
     const platform = row.platform as Platform;
     const adapter = this.#d.registry.get(platform);
     const known = opts.known;
-    const fail = async (code: string, message: string): Promise<TargetOutcome> => {
+    const fail = async (code: string, message: string, retry: { retryable: boolean; retryAfterSeconds?: number | undefined }): Promise<TargetOutcome> => {
       // The failure and its refund commit together: a crash between them can neither lose nor double the credit.
       await this.#d.ledger.transaction(async (tx) => {
         await this.#d.ledger.update(row.id, { state: 'failed', errorCode: code, errorMessage: message, creditSpent: false }, tx);
         if (row.creditSpent) await this.#d.credits.refund({ workspaceId: row.workspaceId, type: 'posts', amount: 1, reason: 'publish_failed', reference: row.id }, tx);
       });
-      return failure(platform, code, message);
+      return failure(platform, code, message, retry);
     };
     const publisher = adapter.publisher;
-    if (!publisher) return fail('NOT_SUPPORTED', `Publishing to ${adapter.displayName} is not available on this server yet.`);
+    if (!publisher) return fail('NOT_SUPPORTED', `Publishing to ${adapter.displayName} is not available on this server yet.`, { retryable: false });
     const conn = known?.connection ?? (row.connectionId ? await this.#d.connections.byId(row.connectionId) : undefined);
-    if (!conn) return fail('NOT_CONNECTED', `${adapter.displayName} not connected for this workspace.`);
+    if (!conn) return fail('NOT_CONNECTED', `${adapter.displayName} not connected for this workspace.`, { retryable: false });
     const req = await this.#request(row, known);
     const journal = this.#d.ledger.journal(row);
     if (!opts.attemptRecorded) await this.#d.ledger.startAttempt(row.id);
@@ -104,16 +104,15 @@ export class TargetRunner {
     } catch (err) {
       if (err instanceof PlatformError) {
         this.#d.logger.warn({ platform, target: row.id, kind: err.kind, status: err.status }, 'publish failed');
-        const result = await fail(CODES[err.kind], `${adapter.displayName}: ${err.message}`);
-        return err.retryAfterSeconds !== undefined ? { ...result, retry_after_seconds: err.retryAfterSeconds } : result;
+        return fail(CODES[err.kind], `${adapter.displayName}: ${err.message}`, { retryable: err.retryable, retryAfterSeconds: err.retryAfterSeconds });
       }
       if (err instanceof TimeoutError) {
         // The network may still finish what it accepted: keep the journal and report it as processing.
         await this.#d.ledger.update(row.id, { state: 'processing' });
-        return failure(platform, 'TIMEOUT', `${adapter.displayName} did not finish within ${Math.round(this.#d.targetTimeoutMs / 1000)} s; Herald keeps the post and will reconcile it.`);
+        return failure(platform, 'TIMEOUT', `${adapter.displayName} did not finish within ${Math.round(this.#d.targetTimeoutMs / 1000)} s; Herald keeps the post and will reconcile it.`, { retryable: true });
       }
       this.#d.logger.error({ err, platform, target: row.id }, 'publish crashed');
-      return fail('PUBLISH_FAILED', `Publishing to ${adapter.displayName} failed unexpectedly.`);
+      return fail('PUBLISH_FAILED', `Publishing to ${adapter.displayName} failed unexpectedly.`, { retryable: true });
     }
   }
 
