@@ -88,3 +88,38 @@ describe('multi-network results[] (item 4)', () => {
 });
 
 
+
+describe('per-page images (item 7)', () => {
+  it('publishes an image post with no default image when every LinkedIn and Facebook destination has its own', async () => {
+    const u = await h.signup();
+    await connect(h, u, 'linkedin');
+    await connect(h, u, 'facebook');
+    const [li] = await linkedinPages(u);
+    const [fb] = await facebookPages(u);
+    const liImage = await imageMedia(h, u);
+    const fbImage = await imageMedia(h, u, { format: 'png' });
+    script.calls.length = 0;
+    const res = await post(u, 'image', {
+      platforms: ['linkedin', 'facebook'],
+      default_text: 'Own images',
+      linkedin: { linkedin_page_ids: [li], linkedin_page_images: { [li!]: liImage } },
+      facebook: { facebook_page_ids: [fb], facebook_page_images: { [fb!]: fbImage } },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().results.map((r: { platform: string; success: boolean }) => [r.platform, r.success])).toEqual([['linkedin', true], ['facebook', true]]);
+    expect(script.calls.map((c) => [c.platform, c.req.media.map((m) => m.id)]).sort()).toEqual([['facebook', [fbImage]], ['linkedin', [liImage]]]);
+  });
+
+  it('still needs an image for a destination without its own (the LinkedIn profile, a page left out of the map)', async () => {
+    const u = await h.signup();
+    await connect(h, u, 'linkedin');
+    const [li] = await linkedinPages(u);
+    const img = await imageMedia(h, u);
+    const personal = await post(u, 'image', { platforms: ['linkedin'], linkedin: { linkedin_page_ids: [li], post_to_personal: true, linkedin_page_images: { [li!]: img } } });
+    expect(personal.statusCode).toBe(422);
+    expect(personal.json().detail).toMatch(/An image is required for LinkedIn/);
+    const other = await post(u, 'image', { platforms: ['facebook'], facebook: { facebook_page_ids: ['p1', 'p2'], facebook_page_images: { p1: img } } });
+    expect(other.statusCode).toBe(422);
+    expect(other.json().detail).toMatch(/An image is required for Facebook/);
+  });
+});
