@@ -66,7 +66,7 @@ export const network = defineNetwork({
   override,
   hosts: YOUTUBE_HOSTS,
   adapter: youtubeAdapter,
-  plan({ body, o, base, limit, requireMedia, media: mediaOf, fail, target }) {
+  plan({ body, o, base, limit, requireMedia, media: mediaOf, fail, invalid, target }) {
     const title = o.youtube_title ?? body.default_text;
     // YouTube alone fails (the error catalogue puts it "in results"); the other networks still publish.
     if (!title?.trim()) return fail('title_required', 'YouTube requires a title. Set default_text or youtube.youtube_title.');
