@@ -104,7 +104,9 @@ export function cleanCopy(text: string): string {
 
 /** An error from a model call, in words that name no secret and no internal address. */
 function modelFailure(err: unknown): string {
-  const e = err as { name?: string; statusCode?: number; message?: string };
+  // The SDK's retries wrap the last failure.
+  const outer = err as { name?: string; lastError?: unknown };
+  const e = (outer?.name === 'AI_RetryError' && outer.lastError ? outer.lastError : err) as { name?: string; statusCode?: number; message?: string };
   if (typeof e?.statusCode === 'number') return `The model provider answered HTTP ${e.statusCode}.`;
   if (e?.name === 'TimeoutError' || e?.name === 'AbortError') return 'The model did not answer in time.';
   if (e?.name?.startsWith('AI_')) return `The model call failed (${e.name.slice(3)}).`;

@@ -4,7 +4,6 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../../context.ts';
-import { assertPlatformsAllowed } from '../../../auth/scopes.ts';
 import type { Principal } from '../../../auth/authenticate.ts';
 import { AppError } from '../../../errors.ts';
 import { principalOf } from '../access.ts';
@@ -49,8 +48,14 @@ const AI_BODY_LIMIT = 256 * 1024;
 
 export async function aiRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const access = { kind: 'workspace' as const, feature: 'ai_composer_enabled' as const, workspaceQuery: true };
   const slugs = ctx.platforms.networks.map((n) => n.slug as string);
+  /** The networks a body names explicitly (not "all", not X), checked against the key's scope before the handler runs. */
+  const named = (field: string) => (req: FastifyRequest) => {
+    const v = ((req.body ?? {}) as Record<string, unknown>)[field];
+    const list = Array.isArray(v) ? v : typeof v === 'string' ? [v] : [];
+    return list.filter((s): s is string => typeof s === 'string').map((s) => s.toLowerCase()).filter((s) => slugs.includes(s));
+  };
+  const accessFor = (field: string) => ({ kind: 'workspace' as const, feature: 'ai_composer_enabled' as const, workspaceQuery: true, platforms: named(field) });
 
   /**
    * The networks a request names: a list of slugs, or ["all"] (the networks the key may use, narrowed by
@@ -67,14 +72,13 @@ export async function aiRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext 
       if (narrow?.length) out = out.filter((s) => narrow.map(canon).includes(s));
     } else {
       out = [...new Set(named.map(canon))];
-      assertPlatformsAllowed(p.scope, out.filter((s) => slugs.includes(s)));
     }
     if (!out.length) throw new AppError('bad_request', 'No network left to generate for: target_platforms and the key scope leave none.');
     return out;
   }
 
-  const common = (summary: string, body: z.ZodType, data: z.ZodType, description?: string) => ({
-    config: { access },
+  const common = (summary: string, body: z.ZodType, data: z.ZodType, field: string, description?: string) => ({
+    config: { access: accessFor(field) },
     bodyLimit: AI_BODY_LIMIT,
     schema: { tags: ['ai'], summary, ...(description ? { description } : {}), security: workspaceSecurity, querystring: query, body, response: { 200: envelope(data) } },
   });
@@ -90,7 +94,7 @@ export async function aiRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext 
 
   r.post(
     '/unified/content/generate',
-    common('Copy per network from an idea (never publishes)', copyBody, perNetwork(copyResult)),
+    common('Copy per network from an idea (never publishes)', copyBody, perNetwork(copyResult), 'platforms'),
     async (req) => {
       const { p, req: input } = copyRequest(req);
       const out = await ctx.ai.copy(p, input);
@@ -101,8 +105,17 @@ export async function aiRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext 
   r.post(
     '/unified/content/generate/stream',
     {
-      ...common('The same copy, streamed as server-sent events', copyBody, z.string(), 'Events: `delta` {platform, text} as copy arrives; `done` {platform, content} with the final copy (within the network\'s limit); `error` {platform, error}; last `end` {success, message}. Beyond the interface.'),
-      schema: { tags: ['ai'], summary: 'The same copy, streamed as server-sent events', security: workspaceSecurity, querystring: query, body: copyBody, produces: ['text/event-stream'] },
+      config: { access: accessFor('platforms') },
+      bodyLimit: AI_BODY_LIMIT,
+      schema: {
+        tags: ['ai'],
+        summary: 'The same copy, streamed as server-sent events',
+        description: "Beyond the interface. Events: `delta` {platform, text} as copy arrives; `done` {platform, content} with the final copy (within the network's limit); `error` {platform, error}; last `end` {success, message}.",
+        security: workspaceSecurity,
+        querystring: query,
+        body: copyBody,
+        response: { 200: z.string().describe('text/event-stream: the events above') },
+      },
     },
     async (req, reply) => {
       const { p, req: input } = copyRequest(req);
@@ -131,7 +144,7 @@ export async function aiRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext 
 
   r.post(
     '/unified/image/generate',
-    common('An image per network from copy, stored as workspace media (never publishes)', imageBody, perNetwork(imageResult)),
+    common('An image per network from copy, stored as workspace media (never publishes)', imageBody, perNetwork(imageResult), 'platforms'),
     async (req) => {
       const p = principalOf(req);
       const b = (req.body ?? {}) as z.infer<typeof imageBody>;
@@ -156,6 +169,7 @@ export async function aiRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext 
         `Copy from ${kind === 'image' ? 'an image' : 'a video'} (never publishes)`,
         mediaBody(field),
         z.union([copyResult, perNetwork(copyResult)]),
+        'platform',
         'One network: data is {content}. "all" (or several target_platforms): data has one {content} or {error} per network.',
       ),
       async (req) => {
