@@ -4,7 +4,6 @@
 // pixel size is what the embed's aspectRatio says, so the ratio survives the downscale.
 import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
-import sharp from 'sharp';
 import type { PublishMedia } from '../publishing.ts';
 import { blueskyFailure } from './errors.ts';
 import { IMAGE_BLOB_MAX } from './limits.ts';
@@ -25,6 +24,8 @@ export interface FittedImage extends PublishMedia {
 export async function fitImage(media: PublishMedia, max: number = IMAGE_BLOB_MAX): Promise<FittedImage> {
   if (media.size <= max) return { ...media, original: true };
   const source = await buffer(await media.open());
+  // Loaded on first need: most images fit as they are.
+  const { default: sharp } = await import('sharp');
   // Decoded once, orientation applied, so width and height are as the picture is seen.
   const { data: pixels, info } = await sharp(source, { failOn: 'error' })
     .rotate()
