@@ -85,6 +85,39 @@ describe('publishing through the adapters to the simulators', () => {
     for (const r of vres.json().results) expect(r.success, `${r.platform}: ${r.message}`).toBe(true);
   });
 
+  it('publishes Bluesky image and carousel posts with alt texts, and refuses what Bluesky cannot take', async () => {
+    type Embed = { $type: string; images: { alt: string; aspectRatio: { width: number; height: number } }[] };
+    const embedOf = async (postId: string) => ((await postsOf('bluesky')).find((p) => p.id === postId) as unknown as { record: { embed: Embed } }).record.embed;
+    const one = await media(u, 'jpeg', { width: 1200, height: 800 });
+    const res = await h.req({ method: 'POST', url: '/unified/post/image', headers: asUser(u), payload: { platforms: ['bluesky'], default_text: 'One picture', default_image_id: one, bluesky: { alt_text: 'A blue field' } } });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ success: true, post: { platform: 'bluesky', post_id: expect.stringMatching(/^at:\/\//) } });
+    expect(await embedOf(res.json().post.post_id)).toEqual({ $type: 'app.bsky.embed.images', images: [{ image: expect.any(Object), alt: 'A blue field', aspectRatio: { width: 1200, height: 800 } }] });
+
+    const four = [await media(u, 'jpeg'), await media(u, 'jpeg', { width: 800, height: 1000 }), await media(u, 'jpeg'), await media(u, 'jpeg', { width: 1920, height: 1080 })];
+    const carousel = await h.req({ method: 'POST', url: '/unified/post/carousel', headers: asUser(u), payload: { platforms: ['bluesky'], default_text: 'Four pictures', image_ids: four, bluesky: { alt_texts: ['First', null, 'Third'] } } });
+    expect(carousel.json()).toMatchObject({ success: true, post: { platform: 'bluesky' } });
+    const embed = await embedOf(carousel.json().post.post_id);
+    expect(embed.images.map((i) => [i.alt, i.aspectRatio])).toEqual([
+      ['First', { width: 1080, height: 1080 }],
+      ['', { width: 800, height: 1000 }],
+      ['Third', { width: 1080, height: 1080 }],
+      ['', { width: 1920, height: 1080 }],
+    ]);
+
+    const before = (await postsOf('bluesky')).length;
+    const refused = async (url: string, payload: Record<string, unknown>) => {
+      const r = await h.req({ method: 'POST', url, headers: asUser(u), payload: { platforms: ['bluesky'], default_text: 'No', ...payload } });
+      expect(r.statusCode, JSON.stringify(r.json())).toBe(422);
+      return JSON.stringify(r.json());
+    };
+    expect(await refused('/unified/post/carousel', { image_ids: [...four, one] })).toContain('Bluesky carousels take 2 to 4 images; got 5.');
+    expect(await refused('/unified/post/carousel', { image_ids: four.slice(0, 2), bluesky: { alt_texts: ['a', 'b', 'c'] } })).toContain('bluesky.alt_texts has 3 entries for 2 image(s).');
+    expect(await refused('/unified/post/image', { default_image_id: one, bluesky: { alt_text: 'x'.repeat(2001) } })).toContain('Received 2001 characters in bluesky.alt_texts[0]');
+    expect(await refused('/unified/post/carousel', { image_ids: [four[0], await media(u, 'mp4')] })).toContain('the carousel route needs images');
+    expect((await postsOf('bluesky')).length).toBe(before);
+  });
+
   it('one network failing does not stop the others, and a retry with the same key publishes nothing twice', async () => {
     await fault(h, { platform: 'threads', operation: 'publish', fault: 'rate_limit', times: 1 });
     const before = await state();

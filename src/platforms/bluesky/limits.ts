@@ -15,6 +15,9 @@ export const BLUESKY_CAPABILITIES: Capabilities = {
 /** app.bsky.embed.images: at most four images in one post. */
 export const MAX_IMAGES = 4;
 
+/** Alt text of one image: Bluesky's app takes up to 2000 graphemes (the lexicon sets no limit). */
+export const ALT_TEXT_MAX = 2000;
+
 /**
  * The largest image blob Herald puts in an app.bsky.embed.images record. The current lexicon allows 2,000,000 bytes
  * (raised in April 2026), but PDSes validating with the older lexicon and Bluesky's own docs say 1,000,000, and the PDS

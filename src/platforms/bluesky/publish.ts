@@ -58,6 +58,13 @@ function journaledRatio(raw: string | undefined): { width: number; height: numbe
   return m ? { width: Number(m[1]), height: Number(m[2]) } : undefined;
 }
 
+/** The body's alt text for image i (bluesky.alt_texts), when it gave one. */
+function altOf(options: Record<string, unknown>, i: number): string | undefined {
+  const alts = options.alt_texts;
+  const alt = Array.isArray(alts) ? alts[i] : undefined;
+  return typeof alt === 'string' && alt.length > 0 ? alt : undefined;
+}
+
 function langsOf(options: Record<string, unknown>): string[] | undefined {
   const langs = options.langs;
   if (!Array.isArray(langs)) return undefined;
@@ -112,7 +119,7 @@ export function blueskyPublisher(client: XrpcClient, urls: BlueskyPublishUrls): 
         blob = await uploadBlob(client, a.pds, a.token, fitted);
         await journal.record(STEP.blob(i), JSON.stringify(blob));
       }
-      items.push({ image: blob, alt: media.altText ?? '', ...(ratio ? { aspectRatio: ratio } : {}) });
+      items.push({ image: blob, alt: altOf(req.options, i) ?? media.altText ?? '', ...(ratio ? { aspectRatio: ratio } : {}) });
     }
     return { $type: 'app.bsky.embed.images', images: items };
   }
