@@ -118,6 +118,29 @@ describe('publishing through the adapters to the simulators', () => {
     expect((await postsOf('bluesky')).length).toBe(before);
   });
 
+  it('TikTok without privacy_level posts as publicly as creator_info allows and says which level it used', async () => {
+    const video = await media(u, 'mp4');
+    const payload = { platforms: ['tiktok'], default_text: 'Public by default', video_id: video };
+    const res = await h.req({ method: 'POST', url: '/unified/post/video', headers: asUser(u), payload });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ success: true, post: { platform: 'tiktok', privacy_level: 'PUBLIC_TO_EVERYONE' } });
+    const several = await h.req({ method: 'POST', url: '/unified/post/video', headers: asUser(u), payload: { ...payload, platforms: ['tiktok', 'bluesky'], tiktok: { privacy_level: 'MUTUAL_FOLLOW_FRIENDS' } } });
+    const results = several.json().results as { platform: string; post?: Record<string, unknown> }[];
+    expect(results.find((r) => r.platform === 'tiktok')?.post).toMatchObject({ privacy_level: 'MUTUAL_FOLLOW_FRIENDS' });
+    expect(results.find((r) => r.platform === 'bluesky')?.post).not.toHaveProperty('privacy_level');
+
+    // A creator of an app TikTok has not audited is offered SELF_ONLY only.
+    const other = await h.signup();
+    const url = (await h.req({ method: 'POST', url: '/unified/oauth/url', headers: asUser(other), payload: { platform: ['tiktok'] } })).json().results.tiktok.auth_url as string;
+    const approved = await fetch(url, { headers: { 'x-sandbox-auto-approve': '1', 'x-sandbox-user': 'unaudited-creator' }, redirect: 'follow' });
+    expect(await approved.text()).toContain('data-status="success"');
+    const mine = await media(other, 'mp4');
+    const self = await h.req({ method: 'POST', url: '/unified/post/video', headers: asUser(other), payload: { platforms: ['tiktok'], default_text: 'Only me', video_id: mine } });
+    expect(self.json()).toMatchObject({ success: true, post: { platform: 'tiktok', privacy_level: 'SELF_ONLY' } });
+    const inits = ((await state()) as unknown as Record<string, { requests: { path: string; body?: { post_info?: { privacy_level?: string } } }[] }>).tiktok!.requests.filter((r) => r.path.endsWith('/v2/post/publish/video/init/'));
+    expect(inits.map((r) => r.body?.post_info?.privacy_level).slice(-3)).toEqual(['PUBLIC_TO_EVERYONE', 'MUTUAL_FOLLOW_FRIENDS', 'SELF_ONLY']);
+  });
+
   it('one network failing does not stop the others, and a retry with the same key publishes nothing twice', async () => {
     await fault(h, { platform: 'threads', operation: 'publish', fault: 'rate_limit', times: 1 });
     const before = await state();

@@ -64,7 +64,8 @@ export const blueskyAdapter: AdapterFactory = (deps): PlatformAdapter => {
 
 /**
  * The body's `bluesky` object (beyond the interface, which has none for Bluesky): the images' alt texts, in the order
- * of the images (`alt_text` is the first image's). An absent or null entry leaves that image without one.
+ * of the images (`alt_text` is the first image's). An absent or null entry leaves that image without one; text and
+ * video posts ignore them.
  */
 const override = z.object({
   alt_text: z.string().max(ALT_TEXT_MAX * 8).nullish(),
@@ -90,9 +91,10 @@ export const network = defineNetwork({
       if (o.alt_texts?.[0] != null && o.alt_texts[0] !== o.alt_text) throw invalid('bluesky.alt_text and bluesky.alt_texts[0] both give the first image an alt text; set one.');
       alts[0] = o.alt_text;
     }
-    if (alts.length > 0 && (postType === 'text' || postType === 'video')) throw invalid(`bluesky.alt_texts are for images; a ${postType} post has none.`);
-    if (alts.length > media.length) throw invalid(`bluesky.alt_texts has ${alts.length} entries for ${media.length} image(s).`);
     alts.forEach((alt, i) => limit(alt ?? undefined, 'alt_text', `bluesky.alt_texts[${i}]`));
-    target({ text: base, media, options: alts.some((a) => a) ? { alt_texts: alts.map((a) => a ?? '') } : {} });
+    // Like tiktok_title on a video, alt texts are not used where there are no images (text and video posts).
+    const images = postType === 'image' || postType === 'carousel';
+    if (images && alts.length > media.length) throw invalid(`bluesky.alt_texts has ${alts.length} entries for ${media.length} image(s).`);
+    target({ text: base, media, options: images && alts.some((a) => a) ? { alt_texts: alts.map((a) => a ?? '') } : {} });
   },
 });
