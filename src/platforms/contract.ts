@@ -24,6 +24,11 @@ export interface PlannedTarget {
   options: Record<string, unknown>;
   draft: boolean;
   scheduledTime?: string;
+  /**
+   * A requirement of this network the request does not meet (a YouTube title, a Pinterest board): the
+   * target is not sent and fails alone in the results, so the request's other networks still publish.
+   */
+  failure?: { code: string; message: string };
 }
 
 /** The network-neutral fields of a unified post body (the overrides sit under each network's slug). */
@@ -66,8 +71,13 @@ export interface PlanKit<O> {
   media(own?: readonly OwnMedia[]): MediaRef[];
   /** A media value as a reference (URL or id), or undefined when empty. */
   ref(value: string | undefined, field: FieldPath): MediaRef | undefined;
-  /** A 422 with this message. */
+  /** A 422 with this message (the whole request fails: limits, malformed values). */
   invalid(message: string): Error;
+  /**
+   * A requirement of this network that is not met: this network fails alone with `code` and `message`
+   * in the results (a 422 where a request cannot answer per network: drafts, the scheduled-posts route).
+   */
+  fail(code: string, message: string): void;
   /** Adds one target. */
   target(t: TargetFields): void;
 }

@@ -100,6 +100,7 @@ export function planTargets({ networks, postType, body }: PlanInput): PlannedTar
       media: (own = []) => mediaFor(postType, body, own),
       ref,
       invalid,
+      fail: (code, message) => targets.push({ text: '', media: [], options: {}, failure: { code, message }, ...common }),
       target: (t) => targets.push({ ...t, ...common }),
     };
     network.plan(kit);

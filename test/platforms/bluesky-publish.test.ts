@@ -270,20 +270,6 @@ describe('bluesky publisher: journal and faults', () => {
     expect(s.posts).toHaveLength(1);
   });
 
-  it('finds the post under the journaled key when the create answer was lost', async () => {
-    const req = request({ text: 'Only once' });
-    const journal = memoryJournal();
-    journal.crashAfter = 'uri';
-    await expect(publisher.publish(tokens, req, journal)).rejects.toBeInstanceOf(SimulatedCrash);
-    const uri = journal.steps.uri;
-    delete journal.steps.uri;
-    expect(await publisher.publish(tokens, req, journal)).toMatchObject({ state: 'published', postId: uri });
-    const s = await state();
-    expect(s.posts).toHaveLength(1);
-    expect(calls(s, 'com.atproto.repo.createRecord')).toHaveLength(1);
-    expect(await publisher.reconcile!(tokens, req, journal)).toEqual({ postId: uri, permalink: expect.stringMatching(/^https:\/\/bsky\.app\/profile\/alice\.sandbox\/post\//) });
-  });
-
   it('a failed create keeps its key, and the retry creates the post under it', async () => {
     const journal = memoryJournal();
     await sb.fault({ platform: 'bluesky', operation: 'publish', fault: 'server_error' });

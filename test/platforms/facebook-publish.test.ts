@@ -126,15 +126,6 @@ describe('facebook publisher: post types', () => {
 });
 
 describe('facebook publisher: journal', () => {
-  it('never posts twice when the journal already holds the post id', async () => {
-    const journal = memoryJournal();
-    const out = await publisher.publish(tokens, request(), journal);
-    expect(await publisher.publish(tokens, request(), journal)).toEqual(out);
-    const s = await sb.state('facebook');
-    expect(s.posts).toHaveLength(1);
-    expect(calls(s, 'POST', '/feed')).toHaveLength(1);
-  });
-
   it('reuses photos uploaded before a crash', async () => {
     const photos = [await image('r1.png'), await image('r2.png'), await image('r3.png')];
     const req = request({ postType: 'carousel', media: photos, text: 'resumed album' });

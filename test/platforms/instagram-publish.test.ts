@@ -165,23 +165,6 @@ describe('instagram publisher: journal and recovery', () => {
     expect(s.posts).toHaveLength(1);
   });
 
-  it('finds the post when the publish answer was lost, and never publishes twice', async () => {
-    const req = request({ text: 'Only once', media: [await image('lost.jpg')] });
-    const journal = memoryJournal();
-    journal.crashAfter = 'media';
-    await expect(publisher.publish(tokens, req, journal)).rejects.toBeInstanceOf(SimulatedCrash);
-    const postId = journal.steps.media;
-    // The media id never became durable: only the intent and the container say what happened.
-    delete journal.steps.media;
-    expect(await publisher.reconcile!(tokens, req, journal)).toMatchObject({ postId, permalink: expect.stringContaining('/p/') });
-    const again = await publisher.publish(tokens, req, journal);
-    expect(again).toMatchObject({ state: 'published', postId });
-    expect(journal.steps.media).toBe(postId);
-    const s = await state();
-    expect(s.posts).toHaveLength(1);
-    expect(calls(s, 'POST', '/media_publish')).toHaveLength(1);
-  });
-
   it('creates a new container when the journaled one expired', async () => {
     const req = request({ media: [await image('late.jpg')] });
     const journal = memoryJournal();

@@ -146,16 +146,6 @@ describe('linkedin publisher: post types', () => {
 });
 
 describe('linkedin publisher: journal', () => {
-  it('never creates a second post when the journal already holds the post URN', async () => {
-    const journal = memoryJournal();
-    const out = await publisher.publish(tokens, request(), journal);
-    const again = await publisher.publish(tokens, request(), journal);
-    expect(again).toEqual(out);
-    const s = await sb.state('linkedin');
-    expect(s.posts).toHaveLength(1);
-    expect(calls(s, 'POST', '/rest/posts')).toHaveLength(1);
-  });
-
   it('reuses an image uploaded before a crash instead of uploading it again', async () => {
     await sb.configure({ processingMs: 0 });
     const photo = await image('crash.jpg');

@@ -112,18 +112,6 @@ describe('pinterest publisher: pin types', () => {
 });
 
 describe('pinterest publisher: journal, reconcile and faults', () => {
-  it('never creates a second pin once the pin id is journaled, crash or not', async () => {
-    const photo = await image('crash.jpg');
-    const journal = memoryJournal();
-    journal.crashAfter = PINTEREST_STEPS.pinId;
-    await expect(publisher.publish(tokens, request({ media: [photo] }), journal)).rejects.toBeInstanceOf(SimulatedCrash);
-    const out = await publisher.publish(tokens, request({ media: [photo] }), journal);
-    const s = await sb.state('pinterest');
-    expect(out).toEqual({ state: 'published', postId: s.posts[0]?.id, permalink: permalink(s.posts[0]?.id) });
-    expect(creates(s)).toHaveLength(1);
-    expect(s.posts).toHaveLength(1);
-  });
-
   it('adopts a pin whose create answer was lost instead of pinning twice', async () => {
     const photo = await image('lost.jpg');
     const first = memoryJournal();

@@ -138,20 +138,6 @@ describe('threads publisher: journal and recovery', () => {
     expect((await state()).posts).toHaveLength(1);
   });
 
-  it('finds the post when the publish answer was lost', async () => {
-    const req = request({ text: 'Lost and found' });
-    const journal = memoryJournal();
-    journal.crashAfter = 'media';
-    await expect(publisher.publish(tokens, req, journal)).rejects.toBeInstanceOf(SimulatedCrash);
-    const postId = journal.steps.media;
-    delete journal.steps.media;
-    expect(await publisher.reconcile!(tokens, req, journal)).toMatchObject({ postId, permalink: expect.stringMatching(PERMALINK()) });
-    expect(await publisher.publish(tokens, req, journal)).toMatchObject({ state: 'published', postId });
-    const s = await state();
-    expect(s.posts).toHaveLength(1);
-    expect(calls(s, 'POST', '/threads_publish')).toHaveLength(1);
-  });
-
   it('reports a failed video container with its error_message', async () => {
     const bad = fixtureMedia(sb, { name: 'corrupt.mp4', bytes: await mp4Video(), kind: 'video', mime: 'video/mp4', format: 'mp4' });
     const err = await expectPlatformError(publisher.publish(tokens, request({ postType: 'video', media: [bad] }), memoryJournal()), 'invalid_content');
@@ -159,13 +145,6 @@ describe('threads publisher: journal and recovery', () => {
     expect((await state()).posts).toHaveLength(0);
   });
 
-  it('reconcile returns null without a trace and the post for a journaled id', async () => {
-    expect(await publisher.reconcile!(tokens, request(), memoryJournal())).toBeNull();
-    const journal = memoryJournal();
-    const out = await publisher.publish(tokens, request(), journal);
-    if (out.state !== 'published') throw new Error('not published');
-    expect(await publisher.reconcile!(tokens, request(), journal)).toEqual({ postId: out.postId, permalink: out.permalink });
-  });
 });
 
 describe('threads publisher: faults', () => {

@@ -2,11 +2,11 @@
 // dominant colours (sharp), what its metadata says (EXIF/IPTC/XMP by exifr), the text in it (tesseract,
 // on sampled frames for a video: ffmpeg), a video's duration and codecs (ffprobe) and its file name.
 // Nothing here guesses at what a picture shows.
-import { spawn } from 'node:child_process';
 import { basename, extname, resolve } from 'node:path';
 import exifr from 'exifr';
 import sharp from 'sharp';
 import { probeImage, probeVideo } from '../../media/probe.ts';
+import { runTool } from '../../run-tool.ts';
 import { ocr, type OcrOptions } from './ocr.ts';
 import { clip } from './text.ts';
 
@@ -165,28 +165,11 @@ export function nameWords(fileName: string): string {
   return words.join(' ');
 }
 
-function frameAt(ffmpeg: string, path: string, seconds: number, timeoutMs: number): Promise<Buffer | null> {
-  return new Promise((done) => {
-    const args = ['-v', 'error', '-nostdin', '-protocol_whitelist', 'file', '-ss', seconds.toFixed(3), '-i', `file:${resolve(path)}`, '-frames:v', '1', '-f', 'image2pipe', '-vcodec', 'png', '-'];
-    const child = spawn(ffmpeg, args, { stdio: ['ignore', 'pipe', 'ignore'] });
-    const out: Buffer[] = [];
-    let size = 0;
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.stdout.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > 64 << 20) child.kill('SIGKILL');
-      else out.push(c);
-    });
-    // No ffmpeg, or no frame there: that frame is simply not read.
-    child.on('error', () => {
-      clearTimeout(timer);
-      done(null);
-    });
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      done(code === 0 && size > 0 ? Buffer.concat(out) : null);
-    });
-  });
+async function frameAt(ffmpeg: string, path: string, seconds: number, timeoutMs: number): Promise<Buffer | null> {
+  const args = ['-v', 'error', '-nostdin', '-protocol_whitelist', 'file', '-ss', seconds.toFixed(3), '-i', `file:${resolve(path)}`, '-frames:v', '1', '-f', 'image2pipe', '-vcodec', 'png', '-'];
+  // No ffmpeg, or no frame there: that frame is simply not read.
+  const r = await runTool(ffmpeg, args, { timeoutMs, maxOutput: 64 << 20 }).catch(() => null);
+  return r && r.code === 0 && r.stdout.length > 0 ? r.stdout : null;
 }
 
 /** Where frames are sampled: a tenth, the middle and nine tenths in (the start when the length is unknown). */

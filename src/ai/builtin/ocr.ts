@@ -1,7 +1,7 @@
 // Text in an image, read by the tesseract command-line tool with the language data the system has
 // (Debian: tesseract-ocr and tesseract-ocr-eng; `.ci/run` installs them). Nothing is downloaded.
-import { spawn } from 'node:child_process';
 import sharp from 'sharp';
+import { runTool, toolMissing } from '../../run-tool.ts';
 
 export interface OcrOptions {
   /** The tesseract binary (default: `tesseract` on PATH). */
@@ -22,8 +22,6 @@ export interface OcrResult {
 }
 
 const MAX_OUTPUT = 4 << 20;
-/** Binaries found missing: later calls answer null at once. */
-const missing = new Set<string>();
 
 /**
  * An image as tesseract reads best: on white (no alpha), grey, contrast stretched, and text large
@@ -39,38 +37,18 @@ async function prepare(image: Buffer): Promise<Buffer> {
   return pipeline.png({ compressionLevel: 1 }).toBuffer();
 }
 
-function run(binary: string, args: string[], input: Buffer, timeoutMs: number): Promise<string | null> {
-  if (missing.has(binary)) return Promise.resolve(null);
-  return new Promise((done, fail) => {
-    // One thread: tesseract's OpenMP threads only contend with Herald's own work on a small machine.
-    const child = spawn(binary, args, { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, OMP_THREAD_LIMIT: '1' } });
-    const out: Buffer[] = [];
-    let size = 0;
-    let err = '';
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.stdout.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > MAX_OUTPUT) child.kill('SIGKILL');
-      else out.push(c);
-    });
-    child.stderr.on('data', (c: Buffer) => {
-      if (err.length < 2000) err += c.toString('utf8');
-    });
-    child.stdin.on('error', () => {}); // a tesseract that exits early closes its input: the exit code tells
-    child.on('error', (e: NodeJS.ErrnoException) => {
-      clearTimeout(timer);
-      if (e.code === 'ENOENT') {
-        missing.add(binary);
-        done(null);
-      } else fail(new Error(`could not run tesseract: ${e.message}`));
-    });
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      if (code === 0) done(Buffer.concat(out).toString('utf8'));
-      else fail(new Error(`tesseract failed: ${signal ? `killed (${signal}) after ${timeoutMs} ms or too much output` : err.trim().split('\n').pop() || `exit code ${code}`}`));
-    });
-    child.stdin.end(input);
-  });
+async function run(binary: string, args: string[], input: Buffer, timeoutMs: number): Promise<string | null> {
+  // One thread: tesseract's OpenMP threads only contend with Herald's own work on a small machine.
+  const env = { ...process.env, OMP_THREAD_LIMIT: '1' };
+  let r;
+  try {
+    r = await runTool(binary, args, { timeoutMs, maxOutput: MAX_OUTPUT, input, env });
+  } catch (e) {
+    throw new Error(`could not run tesseract: ${(e as Error).message}`);
+  }
+  if (!r) return null;
+  if (r.code === 0) return r.stdout.toString('utf8');
+  throw new Error(`tesseract failed: ${r.signal ? `killed (${r.signal}) after ${timeoutMs} ms or too much output` : r.stderr.trim().split('\n').pop() || `exit code ${r.code}`}`);
 }
 
 /** Tesseract's TSV: one row per word with its block, paragraph and line, confidence and text. */
@@ -98,7 +76,7 @@ export function parseTsv(tsv: string, minConfidence: number): OcrResult {
 /** The text in an image, or null when tesseract is not installed. */
 export async function ocr(image: Buffer, opts: OcrOptions = {}): Promise<OcrResult | null> {
   const binary = opts.binary ?? 'tesseract';
-  if (missing.has(binary)) return null;
+  if (toolMissing(binary)) return null;
   const png = await prepare(image);
   const tsv = await run(binary, ['stdin', 'stdout', '-l', opts.languages ?? 'eng', '--psm', '3', 'tsv'], png, opts.timeoutMs ?? 30_000);
   return tsv === null ? null : parseTsv(tsv, opts.minConfidence ?? 60);

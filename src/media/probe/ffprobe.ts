@@ -1,7 +1,7 @@
 // Uses the ffprobe binary, when installed, as the most thorough video prober.
-import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { runTool } from '../../run-tool.ts';
 import { MediaProbeError, type ContainerInfo } from './reader.ts';
 
 const StreamSchema = z.object({
@@ -24,8 +24,6 @@ const OutputSchema = z.object({
 const FORMATS = 'mov,mp4,m4a,3gp,3g2,mj2,matroska,webm,avi';
 const MAX_OUTPUT = 4 << 20;
 
-/** Binaries found missing, so later probes skip straight to the built-in parsers. */
-const missing = new Set<string>();
 
 function positiveNumber(text: string | undefined): number | undefined {
   const value = text === undefined ? NaN : Number(text);
@@ -64,46 +62,24 @@ export function toContainerInfo(raw: unknown): ContainerInfo {
  * Probes a file with ffprobe. Resolves null when the binary is not installed; rejects when ffprobe
  * ran and could not read the file.
  */
-export function ffprobe(binary: string, path: string, timeoutMs: number): Promise<ContainerInfo | null> {
-  if (missing.has(binary)) return Promise.resolve(null);
-  return new Promise((done, fail) => {
-    // "file:" keeps a path from being read as a URL or protocol, and the whitelist stops references inside the file.
-    const args = ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams',
-      '-protocol_whitelist', 'file', '-format_whitelist', FORMATS, '-i', `file:${resolve(path)}`];
-    const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    const out: Buffer[] = [];
-    let outBytes = 0;
-    let errText = '';
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.stdout.on('data', (chunk: Buffer) => {
-      outBytes += chunk.length;
-      if (outBytes > MAX_OUTPUT) child.kill('SIGKILL');
-      else out.push(chunk);
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      if (errText.length < 2000) errText += chunk.toString('utf8');
-    });
-    child.on('error', (err: NodeJS.ErrnoException) => {
-      clearTimeout(timer);
-      if (err.code === 'ENOENT') {
-        missing.add(binary);
-        done(null);
-      } else {
-        fail(new MediaProbeError(`could not run ffprobe: ${err.message}`, { cause: err }));
-      }
-    });
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      if (code !== 0) {
-        const why = signal ? `was killed (${signal}) after ${timeoutMs} ms or too much output` : errText.trim().split('\n')[0];
-        fail(new MediaProbeError(`ffprobe could not read the file: ${why || `exit code ${code}`}`));
-        return;
-      }
-      try {
-        done(toContainerInfo(JSON.parse(Buffer.concat(out).toString('utf8'))));
-      } catch (err) {
-        fail(err instanceof MediaProbeError ? err : new MediaProbeError('ffprobe printed invalid JSON', { cause: err }));
-      }
-    });
-  });
+export async function ffprobe(binary: string, path: string, timeoutMs: number): Promise<ContainerInfo | null> {
+  // "file:" keeps a path from being read as a URL or protocol, and the whitelist stops references inside the file.
+  const args = ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams',
+    '-protocol_whitelist', 'file', '-format_whitelist', FORMATS, '-i', `file:${resolve(path)}`];
+  let r;
+  try {
+    r = await runTool(binary, args, { timeoutMs, maxOutput: MAX_OUTPUT });
+  } catch (err) {
+    throw new MediaProbeError(`could not run ffprobe: ${(err as Error).message}`, { cause: err });
+  }
+  if (!r) return null;
+  if (r.code !== 0) {
+    const why = r.signal ? `was killed (${r.signal}) after ${timeoutMs} ms or too much output` : r.stderr.trim().split('\n')[0];
+    throw new MediaProbeError(`ffprobe could not read the file: ${why || `exit code ${r.code}`}`);
+  }
+  try {
+    return toContainerInfo(JSON.parse(r.stdout.toString('utf8')));
+  } catch (err) {
+    throw err instanceof MediaProbeError ? err : new MediaProbeError('ffprobe printed invalid JSON', { cause: err });
+  }
 }

@@ -56,9 +56,10 @@ export const network = defineNetwork({
   override,
   hosts: YOUTUBE_HOSTS,
   adapter: youtubeAdapter,
-  plan({ body, o, base, limit, requireMedia, media: mediaOf, invalid, target }) {
+  plan({ body, o, base, limit, requireMedia, media: mediaOf, fail, target }) {
     const title = o.youtube_title ?? body.default_text;
-    if (!title?.trim()) throw invalid('YouTube requires a title. Set default_text or youtube.youtube_title.');
+    // YouTube alone fails (the error catalogue puts it "in results"); the other networks still publish.
+    if (!title?.trim()) return fail('title_required', 'YouTube requires a title. Set default_text or youtube.youtube_title.');
     limit(title, 'youtube_title', o.youtube_title !== undefined ? 'youtube_title' : 'default_text');
     const description = o.youtube_description ?? base;
     limit(description, 'youtube_description', o.youtube_description !== undefined ? 'youtube_description' : 'default_text');
