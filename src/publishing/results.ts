@@ -47,7 +47,11 @@ export const toWire = ({ retryable: _r, ...wire }: TargetOutcome): TargetResult 
  * An entry of a reply's `results[]`: the target's result plus `post_id` and `permalink` at the top level
  * (null when nothing was posted) — clients written from the public documentation read them there.
  */
-export const resultEntrySchema = targetResultSchema.extend({ post_id: z.string().nullable(), permalink: z.string().nullable() });
+export const resultEntrySchema = targetResultSchema.extend({
+  // Optional only for answers recorded before they were added (an Idempotency-Key replays the stored answer).
+  post_id: z.string().nullable().optional(),
+  permalink: z.string().nullable().optional(),
+});
 export type ResultEntry = z.infer<typeof resultEntrySchema>;
 
 const entryOf = (r: TargetResult): ResultEntry => ({ ...r, post_id: r.post?.post_id ?? null, permalink: r.post?.permalink ?? null });

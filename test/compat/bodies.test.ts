@@ -78,6 +78,11 @@ describe('explicit null (item 3)', () => {
     expect(scheduled.json().scheduled).toEqual([{ platform: 'bluesky', scheduled_post_id: expect.any(String), scheduled_time: '2026-11-21T10:00:00.000Z' }]);
   });
 
+  it('says so in the API document of the post, draft and scheduled-post routes', async () => {
+    const doc = (await h.req({ method: 'GET', url: '/openapi.json' })).json() as { paths: Record<string, { post: { description: string } }> };
+    for (const path of ['/unified/post/text', '/unified/post/video', '/unified/drafts', '/unified/scheduled-posts']) expect(doc.paths[path]!.post.description, path).toContain('explicit null');
+  });
+
   it('still refuses null where a value is required, and null inside a list', async () => {
     const u = await h.signup();
     const noPlatforms = await h.req({ method: 'POST', url: '/unified/post/text', headers: asUser(u), payload: { platforms: null, default_text: 'x' } });

@@ -110,6 +110,19 @@ describe('per-page images (item 7)', () => {
     expect(script.calls.map((c) => [c.platform, c.req.media.map((m) => m.id)]).sort()).toEqual([['facebook', [fbImage]], ['linkedin', [liImage]]]);
   });
 
+  it('finds a LinkedIn page\'s own image and caption under either form of its id (URN or number)', async () => {
+    const u = await h.signup();
+    await connect(h, u, 'linkedin');
+    const [urn] = await linkedinPages(u);
+    const numeric = urn!.replace('urn:li:organization:', '');
+    expect(numeric).toMatch(/^\d+$/);
+    const img = await imageMedia(h, u);
+    script.calls.length = 0;
+    const res = await post(u, 'image', { platforms: ['linkedin'], default_text: 'Default', linkedin: { linkedin_page_ids: [numeric], linkedin_page_images: { [urn!]: img }, linkedin_page_texts: { [urn!]: 'Own caption' } } });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(script.calls.map((c) => [c.req.destination?.id, c.req.text, c.req.media.map((m) => m.id)])).toEqual([[numeric, 'Own caption', [img]]]);
+  });
+
   it('still needs an image for a destination without its own (the LinkedIn profile, a page left out of the map)', async () => {
     const u = await h.signup();
     await connect(h, u, 'linkedin');

@@ -20,6 +20,9 @@ export const bodyPlatforms = (registry: Pick<PlatformRegistry, 'has'>) => (req: 
 /** Largest JSON body of the post, draft and scheduled-post routes: their fields are capped far below it. */
 export const POST_BODY_LIMIT = 1024 * 1024;
 
+/** The note of the routes whose body takes null for "not set". */
+export const NULL_NOTE = 'An explicit null for an optional field (at any depth of the body\'s objects) means "not set".';
+
 /** Route hook of the post, draft and scheduled-post bodies: an explicit null means "not set" (docs/compatibility.md). */
 export const nullMeansUnset = async (req: FastifyRequest) => {
   req.body = withoutNulls(req.body);
@@ -47,6 +50,7 @@ export async function postRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
         schema: {
           tags: ['posting'],
           summary: `Publish, draft or schedule a ${type} post to one or more networks`,
+          description: `Publish, draft or schedule a ${type} post to one or more networks. ${NULL_NOTE}`,
           security: workspaceSecurity,
           headers: idempotencyHeaders,
           body: bodies[type],
