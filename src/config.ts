@@ -59,6 +59,7 @@ const envSchema = z.object({
   HERALD_METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   HERALD_SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().min(1).default(20),
   HERALD_SANDBOX: bool.default(false),
+  HERALD_SANDBOX_STRICT: z.string().default(''),
   HERALD_SANDBOX_FORCE: bool.default(false),
   HERALD_SMTP_URL: optionalString,
   HERALD_MAIL_FROM: z.string().default('Herald <herald@localhost>'),
@@ -155,6 +156,8 @@ export interface Config {
   metrics: { token: string | undefined; port: number | undefined; host: string };
   shutdownTimeoutSeconds: number;
   sandbox: boolean;
+  /** Strict simulator modes (`all` or a comma-separated list), read by the sandbox; see docs/sandbox.md. */
+  sandboxStrict: string;
   smtpUrl: string | undefined;
   mailFrom: string;
   fetchAllowHosts: string[];
@@ -276,6 +279,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     metrics: { token: e.HERALD_METRICS_TOKEN, port: e.HERALD_METRICS_PORT, host: e.HERALD_METRICS_HOST },
     shutdownTimeoutSeconds: e.HERALD_SHUTDOWN_TIMEOUT_SECONDS,
     sandbox: e.HERALD_SANDBOX,
+    sandboxStrict: e.HERALD_SANDBOX_STRICT,
     smtpUrl: e.HERALD_SMTP_URL,
     mailFrom: e.HERALD_MAIL_FROM,
     fetchAllowHosts: e.HERALD_FETCH_ALLOW_HOSTS,

@@ -201,16 +201,17 @@ export class ConnectionService {
   }
 
   /** Connection state per network: connected, not connected, or needing a reconnect. No token values. */
-  async status(workspaceId: string, platforms: Platform[]): Promise<Record<string, { success: boolean; message: string }>> {
+  /** Connection status per network; `connected` repeats `success` for clients of the setup guide, which read it. */
+  async status(workspaceId: string, platforms: Platform[]): Promise<Record<string, { success: boolean; connected: boolean; message: string }>> {
     const rows = await this.#d.store.list(workspaceId);
-    const out: Record<string, { success: boolean; message: string }> = {};
+    const out: Record<string, { success: boolean; connected: boolean; message: string }> = {};
     for (const p of platforms) {
       const name = this.#d.registry.get(p).displayName;
       const mine = rows.filter((r) => r.platform === p);
       const live = mine.filter((r) => r.status === 'connected');
-      if (live.length) out[p] = { success: true, message: `${name} connected as ${live.map((r) => r.displayName).join(', ')}.` };
-      else if (mine.length) out[p] = { success: false, message: `${name} needs to be reconnected: ${mine[0]!.statusReason ?? 'access was revoked'}.` };
-      else out[p] = { success: false, message: `${name} not connected for this workspace.` };
+      if (live.length) out[p] = { success: true, connected: true, message: `${name} connected as ${live.map((r) => r.displayName).join(', ')}.` };
+      else if (mine.length) out[p] = { success: false, connected: false, message: `${name} needs to be reconnected: ${mine[0]!.statusReason ?? 'access was revoked'}.` };
+      else out[p] = { success: false, connected: false, message: `${name} not connected for this workspace.` };
     }
     return out;
   }

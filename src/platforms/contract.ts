@@ -24,6 +24,11 @@ export interface PlannedTarget {
   options: Record<string, unknown>;
   draft: boolean;
   scheduledTime?: string;
+  /**
+   * A requirement of this network the request does not meet (a YouTube title, a Pinterest board): the
+   * target is not sent and fails alone in the results, so the request's other networks still publish.
+   */
+  failure?: { code: string; message: string };
 }
 
 /** The network-neutral fields of a unified post body (the overrides sit under each network's slug). */
@@ -66,8 +71,13 @@ export interface PlanKit<O> {
   media(own?: readonly OwnMedia[]): MediaRef[];
   /** A media value as a reference (URL or id), or undefined when empty. */
   ref(value: string | undefined, field: FieldPath): MediaRef | undefined;
-  /** A 422 with this message. */
+  /** A 422 with this message (the whole request fails: limits, malformed values). */
   invalid(message: string): Error;
+  /**
+   * A requirement of this network that is not met: this network fails alone with `code` and `message`
+   * in the results (a 422 where a request cannot answer per network: drafts, the scheduled-posts route).
+   */
+  fail(code: string, message: string): void;
   /** Adds one target. */
   target(t: TargetFields): void;
 }
@@ -121,6 +131,11 @@ export interface NetworkContract<S extends z.ZodObject = z.ZodObject> {
   draftFields?(override: Record<string, unknown> | undefined, body: CommonBody): Record<string, unknown>;
   /** The profile slice also carries oauth_connection_count (how many accounts of the network are connected). */
   profileConnectionCount?: boolean;
+  /**
+   * Fields this network adds to its results' `post` object (optional on the wire; the response schemas declare them),
+   * read from the target's journal when the result is built.
+   */
+  resultPost?: { shape: z.ZodRawShape; fromJournal(steps: Readonly<Record<string, string>>): Record<string, unknown> };
   /** The network's hosts by key, with the real network's base URLs (config and the sandbox override them). */
   hosts: Readonly<Record<string, string>>;
   /** The targets of one post for this network (one per destination), validated. */

@@ -60,7 +60,13 @@ export interface Journal {
 }
 
 export type PublishOutcome =
-  | { state: 'published'; postId: string; permalink: string | null }
+  | {
+      state: 'published';
+      postId: string;
+      permalink: string | null;
+      /** Something the user should know about how the network published it (e.g. made private against the request). */
+      notice?: string | undefined;
+    }
   /** Accepted, still processing at the network (container, upload, video): poll with checkStatus. */
   | { state: 'processing'; handle: string };
 

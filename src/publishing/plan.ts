@@ -19,7 +19,9 @@ export function assertLength(platform: string, text: string | undefined, limit: 
   const n = countText(text, limit.unit);
   if (n > limit.max) {
     const tooLong = 'tooLong' in limit ? limit.tooLong : undefined;
-    throw invalid(tooLong ? tooLong(n) : `Max text character limit for ${platform} is ${limit.max}. Received ${n} characters in ${field}.`);
+    if (tooLong) throw invalid(tooLong(n));
+    if (limit.unit === 'bytes') throw invalid(`Max text size for ${platform} is ${limit.max} UTF-8 bytes. Received ${n} bytes in ${field}.`);
+    throw invalid(`Max text character limit for ${platform} is ${limit.max}. Received ${n} characters in ${field}.`);
   }
   const bytes = limit.maxBytes === undefined ? 0 : countText(text, 'bytes');
   if (limit.maxBytes !== undefined && bytes > limit.maxBytes) {
@@ -100,6 +102,7 @@ export function planTargets({ networks, postType, body }: PlanInput): PlannedTar
       media: (own = []) => mediaFor(postType, body, own),
       ref,
       invalid,
+      fail: (code, message) => targets.push({ text: '', media: [], options: {}, failure: { code, message }, ...common }),
       target: (t) => targets.push({ ...t, ...common }),
     };
     network.plan(kit);

@@ -56,7 +56,8 @@ export class TargetRunner {
 
   static resultOf(row: TargetRow, registry: PlatformRegistry): TargetOutcome {
     const name = registry.get(row.platform as Platform).displayName;
-    const post = { platform: row.platform, post_id: row.platformPostId, permalink: row.permalink };
+    const extra = registry.network(row.platform).resultPost?.fromJournal((row.journal ?? {}) as Record<string, string>) ?? {};
+    const post = { platform: row.platform, post_id: row.platformPostId, permalink: row.permalink, ...extra };
     if (row.state === 'published') return { platform: row.platform, success: true, message: `Published to ${name}.`, post, retryable: false };
     if (row.state === 'processing') {
       return { platform: row.platform, success: true, message: `Accepted by ${name}; still processing. Its status will update when ${name} finishes.`, post, retryable: false };
@@ -100,7 +101,9 @@ export class TargetRunner {
         outcome.state === 'processing'
           ? await this.#d.ledger.update(row.id, { state: 'processing', processingHandle: outcome.handle })
           : await this.#d.ledger.update(row.id, { state: 'published', platformPostId: outcome.postId, permalink: outcome.permalink, publishedAt: this.#d.clock(), errorCode: null, errorMessage: null });
-      return TargetRunner.resultOf(done, this.#d.registry);
+      const result = TargetRunner.resultOf(done, this.#d.registry);
+      // What the network changed against the request (e.g. made the post private) belongs in the answer.
+      return outcome.state === 'published' && outcome.notice ? { ...result, message: `${result.message} ${outcome.notice}` } : result;
     } catch (err) {
       if (err instanceof PlatformError) {
         this.#d.logger.warn({ platform, target: row.id, kind: err.kind, status: err.status }, 'publish failed');

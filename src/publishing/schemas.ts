@@ -18,6 +18,24 @@ export const dateTime = z
 
 export type PostBody = CommonBody;
 
+const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * A post body with every explicit `null` left out, at any depth of its objects (override objects,
+ * per-page maps): the documented parameter reference gives `null` as the default of optional fields, so
+ * clients send it to mean "not set". Nulls inside lists are kept (and refused by the schema), and a
+ * required field sent as null is then missing.
+ */
+export function withoutNulls<T>(body: T): T {
+  if (!isPlainObject(body)) return body;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(body)) {
+    if (v === null) continue;
+    out[k] = isPlainObject(v) ? withoutNulls(v) : v;
+  }
+  return out as T;
+}
+
 const common = {
   platforms: z.array(z.string().max(200)).max(20),
   default_text: postText(3000).optional(),

@@ -90,16 +90,17 @@ export class PublishingService {
       const prior = await this.ledger.findByKey(p.workspaceId, idempotency.key);
       if (prior) return replay(prior, hash);
     }
-    const { targets, imported, media } = await this.#d.validator.prepare(p, postType, body, o.at ? { at: o.at } : {});
+    // A network's unmet requirement fails it alone, unless the caller answers for scheduled entries only.
+    const { targets, imported, media } = await this.#d.validator.prepare(p, postType, body, { ...(o.at ? { at: o.at } : {}), perNetworkFailures: !o.respond });
     const now = this.#d.clock();
     const when = new Map<Platform, Date>();
     for (const t of targets) {
-      if (!t.scheduledTime || t.draft || when.has(t.platform)) continue;
+      if (!t.scheduledTime || t.draft || t.failure || when.has(t.platform)) continue;
       const own = (body[t.platform as keyof PostBody] as { scheduled_time?: string } | undefined)?.scheduled_time;
       when.set(t.platform, this.#d.schedule.parseTime(t.scheduledTime, now, own ? `${t.platform}.scheduled_time` : 'scheduled_time'));
     }
     const conns = await this.#d.connections.list(p.workspaceId);
-    const placed = targets.filter((t) => !when.has(t.platform)).map((t) => ({ planned: t, conn: t.draft ? undefined : connectionFor(conns, t) }));
+    const placed = targets.filter((t) => t.failure || !when.has(t.platform)).map((t) => ({ planned: t, conn: t.draft ? undefined : connectionFor(conns, t) }));
     const scheduled = new Map([...when].map(([pl, at]) => [pl, { at, platformUserId: conns.find((c) => c.platform === pl && c.status === 'connected')?.accountId ?? null }]));
     const draftPlatforms = [...new Set(placed.filter((t) => t.planned.draft).map((t) => t.planned.platform))];
     const requested = new Set(placed.map((t) => t.planned.platform)).size;

@@ -101,7 +101,7 @@ export async function writeSubmission(
       })
     : undefined;
   // Credits in the same transaction as what they pay for: a 402 leaves nothing behind.
-  const billable = s.placed.filter((t) => !t.planned.draft && t.conn).length;
+  const billable = s.placed.filter((t) => !t.planned.draft && !t.planned.failure && t.conn).length;
   if (billable) await d.credits.spend({ workspaceId: p.workspaceId, planId: p.planId, type: 'posts', amount: billable, reason: 'publish' }, tx);
   if (s.scheduled.size) await d.credits.spend({ workspaceId: p.workspaceId, planId: p.planId, type: 'scheduled_posts', amount: s.scheduled.size, reason: 'schedule' }, tx);
   const rows = post ? await writeTargets(tx, d.ledger, { postId: post.id, workspaceId: p.workspaceId, placed: s.placed, startNow: true, displayName: s.displayName }) : [];

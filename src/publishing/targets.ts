@@ -49,6 +49,27 @@ export async function writeTargets(
   const out: TargetRow[] = [];
   for (const { planned: t, conn } of o.placed) {
     const live = !t.draft;
+    if (live && t.failure) {
+      // A requirement of the network not met: failed before any network call, nothing spent.
+      out.push(
+        await ledger.addTarget(tx, {
+          postId: o.postId,
+          workspaceId: o.workspaceId,
+          platform: t.platform,
+          connectionId: conn?.id ?? null,
+          platformUserId: conn?.accountId ?? null,
+          destinationKind: t.destination?.kind ?? null,
+          destinationId: t.destination?.id ?? null,
+          state: 'failed',
+          attempts: 0,
+          spec: specOf(t),
+          creditSpent: false,
+          errorCode: t.failure.code,
+          errorMessage: t.failure.message,
+        }),
+      );
+      continue;
+    }
     out.push(
       await ledger.addTarget(tx, {
         postId: o.postId,

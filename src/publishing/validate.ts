@@ -7,6 +7,7 @@ import type { MediaRow } from '../media/records.ts';
 import type { MediaService } from '../media/service.ts';
 import type { PlatformRegistry } from '../platforms/registry.ts';
 import type { PostType } from '../platforms/publishing.ts';
+import { AppError } from '../errors.ts';
 import { checkMedia } from './media-check.ts';
 import { planTargets, type FieldPath, type MediaRef, type PlannedTarget } from './plan.ts';
 import type { PostBody } from './schemas.ts';
@@ -26,6 +27,11 @@ export type Owner = Pick<Principal, 'workspaceId' | 'planId'> & { scope?: Princi
 export interface PrepareOptions {
   /** Where the body sits in the request, for the `loc` of errors (default ['body']; a PATCH's ['body', 'post_data']). */
   at?: FieldPath;
+  /**
+   * A network's unmet requirement (`PlannedTarget.failure`) fails that network alone, in the results.
+   * Otherwise (drafts, queue entries, the worker) it is a 422, as is any failure of a draft target.
+   */
+  perNetworkFailures?: boolean;
 }
 
 
@@ -52,6 +58,8 @@ export class PostValidator {
 
   async #check(p: Owner, postType: PostType, body: PostBody, o: PrepareOptions): Promise<Prepared> {
     const targets = planTargets({ networks: this.#d.registry, postType, body });
+    const refused = targets.find((t) => t.failure && (!o.perNetworkFailures || t.draft));
+    if (refused) throw new AppError('validation', refused.failure!.message);
     if (targets.some((t) => t.draft)) this.#d.plans.assertFeature(p.planId, 'drafts_enabled');
     if (targets.some((t) => t.scheduledTime && !t.draft)) {
       this.#d.plans.assertFeature(p.planId, 'scheduling_enabled');
@@ -60,7 +68,7 @@ export class PostValidator {
     const { media, imported } = await this.#resolveMedia(p, postType, targets, at);
     const checked = (m: MediaRef) => ({ row: media.get(idOf(m))!, field: m.field });
     for (const t of targets) {
-      if (!t.draft) checkMedia(this.#d.registry.network(t.platform), postType, t.media.map(checked), t.thumbnail && checked(t.thumbnail), at);
+      if (!t.draft && !t.failure) checkMedia(this.#d.registry.network(t.platform), postType, t.media.map(checked), t.thumbnail && checked(t.thumbnail), at);
     }
     return { targets, media, imported };
   }

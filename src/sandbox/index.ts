@@ -9,6 +9,7 @@ import { installRecorder } from './core/recorder.ts';
 import { createStore } from './core/store.ts';
 import { PLATFORMS, type Platform } from './core/types.ts';
 import type { SandboxSimulator } from './core/simulator.ts';
+import type { StrictMode } from './core/strict.ts';
 import { SIMULATORS } from './simulators.ts';
 
 export { SANDBOX_APPS, SANDBOX_APP_NAME } from './apps.ts';
@@ -19,6 +20,8 @@ export type { SandboxSimulator } from './core/simulator.ts';
 export type { SandboxBaseUrls } from './base-urls.ts';
 export { AUTO_APPROVE_HEADER, USER_HEADER } from './core/authorize.ts';
 export { PLATFORMS } from './core/types.ts';
+export { parseStrictModes, STRICT_MODES } from './core/strict.ts';
+export type { StrictMode } from './core/strict.ts';
 export type { Platform, OAuthPlatform } from './core/types.ts';
 
 export interface SandboxOptions {
@@ -33,6 +36,11 @@ export interface SandboxOptions {
    * the `state` it sent, e.g. Herald's workspace name), so a person opening someone else's link can tell.
    */
   describeRequest?: (platform: Platform, state: string) => Promise<string | null>;
+  /**
+   * Strict modes on from the start and after every `DELETE /_state` (`"all"` or a list; see docs/sandbox.md), and the
+   * hosts the strict media fetcher treats as public (the test host standing in for Herald's public storage).
+   */
+  strict?: { modes: 'all' | readonly StrictMode[]; publicHosts?: readonly string[] } | undefined;
   /** The simulators to mount (default: the built-in ones). */
   simulators?: readonly SandboxSimulator[];
 }
@@ -43,7 +51,7 @@ export async function sandboxPlugin(app: FastifyInstance, opts: SandboxOptions):
   // Held ("timeout" fault) requests would otherwise keep server.close() waiting for their full hold.
   app.addHook('preClose', async () => closing.abort());
   const simulators = opts.simulators ?? SIMULATORS;
-  const store = createStore(opts.latencyMs ?? 0, [...new Set([...PLATFORMS, ...simulators.map((s) => s.slug)])]);
+  const store = createStore(opts.latencyMs ?? 0, [...new Set([...PLATFORMS, ...simulators.map((s) => s.slug)])], opts.strict);
   const ctx = createContext({ store, publicUrl: opts.publicUrl, mount: app.prefix, now: opts.now, closing: closing.signal, describeRequest: opts.describeRequest });
   installBodyParsers(app);
   registerAdmin(app, ctx);

@@ -48,7 +48,7 @@ describe('connecting all eight networks in the sandbox', () => {
     expect(del.statusCode).toBe(200);
     expect(del.json()).toEqual({ results: { linkedin: { success: true, message: 'Token deleted', data: null }, bluesky: { success: true, message: 'Token deleted', data: null } } });
     const after = (await h.req({ method: 'GET', url: '/unified/oauth/token?platform=linkedin', headers: asUser(u) })).json();
-    expect(after.results.linkedin).toEqual({ success: false, message: 'LinkedIn not connected for this workspace.' });
+    expect(after.results.linkedin).toEqual({ success: false, connected: false, message: 'LinkedIn not connected for this workspace.' });
     const [ws2] = (await h.req({ method: 'GET', url: '/workspaces', headers: bearer(u.token) })).json();
     expect(ws2.linkedin_connected).toBe(false);
     const mail = await h.ctx.database.db.select().from(mailOutbox).where(eq(mailOutbox.workspaceId, u.workspaceId));

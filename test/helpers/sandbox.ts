@@ -4,8 +4,8 @@
 // Herald's OAuth callback routes, and the _faults / _config / _state controls.
 import Fastify from 'fastify';
 import type { FastifyInstance } from 'fastify';
-import { sandboxPlugin } from '../../src/sandbox/index.ts';
-import type { Platform } from '../../src/sandbox/index.ts';
+import { parseStrictModes, sandboxPlugin } from '../../src/sandbox/index.ts';
+import type { Platform, StrictMode } from '../../src/sandbox/index.ts';
 import { freePort } from './net.ts';
 
 export const START = Date.parse('2026-11-21T12:00:00.000Z');
@@ -79,7 +79,17 @@ export interface SandboxStartOptions {
   latencyMs?: number;
   /** `_config.processingMs` applied at start and after every reset. */
   processingMs?: number;
+  /**
+   * Strict modes on from the start and after every reset. Default: HERALD_SANDBOX_STRICT (`all` or a comma-separated
+   * list), so `HERALD_SANDBOX_STRICT=all npm test` (npm run test:strict) runs every suite against strict simulators.
+   * The test host is declared public for `public_media_only` (it stands in for Herald's public storage); a test of
+   * that mode itself clears `publicHosts`.
+   */
+  strict?: 'all' | readonly StrictMode[];
 }
+
+/** The strict modes the environment asks for (HERALD_SANDBOX_STRICT). */
+export const envStrictModes = (): 'all' | StrictMode[] => parseStrictModes(process.env.HERALD_SANDBOX_STRICT);
 
 export async function startSandbox(opts: SandboxStartOptions = {}): Promise<TestSandbox> {
   let now = START;
@@ -97,7 +107,8 @@ export async function startSandbox(opts: SandboxStartOptions = {}): Promise<Test
   });
   // Stands in for Herald's own callback routes, so redirect-following clients finish the chain.
   app.get('/:platform/oauth/callback', async (req) => ({ callback: true, query: req.query }));
-  await app.register(sandboxPlugin, { prefix: '/sandbox', publicUrl, now: clock, ...(opts.latencyMs !== undefined ? { latencyMs: opts.latencyMs } : {}) });
+  const strict = { modes: opts.strict ?? envStrictModes(), publicHosts: [`127.0.0.1:${port}`] };
+  await app.register(sandboxPlugin, { prefix: '/sandbox', publicUrl, now: clock, strict, ...(opts.latencyMs !== undefined ? { latencyMs: opts.latencyMs } : {}) });
   await app.listen({ host: '127.0.0.1', port });
 
   const control = (method: string, path: string, body?: unknown): Promise<Response> =>

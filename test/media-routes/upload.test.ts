@@ -149,7 +149,7 @@ describe('POST /media/upload: several images', () => {
 });
 
 describe('POST /media/upload: bad input', () => {
-  it('no file and no URL → 422; both → 422; missing or unknown media_type → 422; unknown platform → 400', async () => {
+  it('no file and no URL → 422; both → 422; missing media_type with a URL or unknown media_type → 422; unknown platform → 400', async () => {
     const u = await h.signup();
     const img = await png();
     const none = await upload(h, asUser(u), [{ name: 'media_type', value: 'image' }]);
@@ -158,7 +158,8 @@ describe('POST /media/upload: bad input', () => {
     const both = await upload(h, asUser(u), [{ name: 'media_type', value: 'image' }, { name: 'media_url', value: 'https://example.com/a.png' }, { name: 'media', filename: 'a.png', data: img }]);
     expect(both.statusCode).toBe(422);
     expect(both.json().detail[0].loc).toEqual(['body', 'media_url']);
-    const noType = await upload(h, asUser(u), [{ name: 'media', filename: 'a.png', data: img }]);
+    // A file without media_type is typed from its bytes (test/compat/media-upload.test.ts); a URL is not.
+    const noType = await upload(h, asUser(u), [{ name: 'media_url', value: 'https://example.com/a.png' }]);
     expect(noType.statusCode).toBe(422);
     expect(noType.json().detail[0]).toMatchObject({ loc: ['body', 'media_type'], msg: 'Field required' });
     const badType = await upload(h, asUser(u), [{ name: 'media_type', value: 'document' }, { name: 'media', filename: 'a.png', data: img }]);

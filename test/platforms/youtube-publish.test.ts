@@ -1,11 +1,14 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { PublishRequest, Publisher } from '../../src/platforms/publishing.ts';
+import type { PublishOutcome, PublishRequest, Publisher } from '../../src/platforms/publishing.ts';
 import type { OAuth2Auth, TokenSet } from '../../src/platforms/types.ts';
-import { YOUTUBE_STEPS, youtubeAdapter } from '../../src/platforms/youtube/index.ts';
+import { network, YOUTUBE_STEPS, youtubeAdapter } from '../../src/platforms/youtube/index.ts';
+import { Networks } from '../../src/platforms/registry.ts';
+import { planTargets } from '../../src/publishing/plan.ts';
+import type { PostBody } from '../../src/publishing/schemas.ts';
 import { UPLOAD_CHUNK } from '../../src/platforms/youtube/upload.ts';
 import { connectThrough, expectPlatformError, sandboxDeps } from './helpers/oauth-flow.ts';
 import { crashingAt, droppingAt, fixtureMedia, jpegImage, memoryJournal, mp4Video, publisherOf, SimulatedCrash , PUBLISH_PROCESSING_MS } from './helpers/publish-fixtures.ts';
-import type { FixtureMedia } from './helpers/publish-fixtures.ts';
+import type { FixtureMedia, MemoryJournal } from './helpers/publish-fixtures.ts';
 import { calls, startSandbox } from '../helpers/sandbox.ts';
 import type { SandboxSlice, TestSandbox } from '../helpers/sandbox.ts';
 
@@ -29,6 +32,20 @@ function request(over: Partial<PublishRequest> = {}): PublishRequest {
   return { postType: 'video', text: 'About this video', title: 'My video', description: 'About this video', media: [], options: {}, targetId: 'tgt_yt', ...over };
 }
 
+/** Asks again, with the sandbox clock moved on, while YouTube is still processing. */
+async function settle(first: PublishOutcome, req: PublishRequest, journal: MemoryJournal): Promise<PublishOutcome> {
+  let out = first;
+  for (let round = 0; out.state === 'processing' && round < 5; round++) {
+    sb.advance(2);
+    out = await publisher.checkStatus!(tokens, out.handle, req, journal);
+  }
+  return out;
+}
+
+async function publishDone(req: PublishRequest, journal: MemoryJournal = memoryJournal()): Promise<PublishOutcome> {
+  return settle(await publisher.publish(tokens, req, journal), req, journal);
+}
+
 const sessions = (s: SandboxSlice) => calls(s, 'POST', '/upload/youtube/v3/videos');
 const puts = (s: SandboxSlice) => calls(s, 'PUT', '/upload/youtube/v3/videos');
 
@@ -47,14 +64,18 @@ beforeEach(async () => {
 });
 
 describe('youtube publisher: uploads', () => {
-  it('uploads in 8 MiB chunks over a resumable session and publishes once the last byte is in', async () => {
+  it('uploads in 8 MiB chunks over a resumable session, then waits for processing before it counts as published', async () => {
     const clip = await video('long.mp4', 20 * MIB);
     const journal = memoryJournal();
-    const out = await publisher.publish(tokens, request({ media: [clip] }), journal);
+    const req = request({ media: [clip] });
+    const first = await publisher.publish(tokens, req, journal);
     const s = await sb.state('youtube');
     expect(s.posts).toHaveLength(1);
     const v = s.posts[0]!;
     expect(v.id).toMatch(/^[A-Za-z0-9_-]{11}$/);
+    // The last byte is in, but YouTube may still reject the video while it processes.
+    expect(first).toEqual({ state: 'processing', handle: v.id });
+    const out = await settle(first, req, journal);
     expect(out).toEqual({ state: 'published', postId: v.id, permalink: `https://www.youtube.com/watch?v=${v.id}` });
     expect(v).toMatchObject({ title: 'My video', description: 'About this video', privacyStatus: 'public', bytes: clip.size, mimeType: 'video/mp4' });
     const start = sessions(s)[0]!;
@@ -66,7 +87,8 @@ describe('youtube publisher: uploads', () => {
       [201, `bytes ${2 * UPLOAD_CHUNK}-${clip.size - 1}/${clip.size}`],
     ]);
     expect(UPLOAD_CHUNK % (256 * 1024)).toBe(0);
-    expect(journal.log.map(([k]) => k)).toEqual([YOUTUBE_STEPS.sessionUri, YOUTUBE_STEPS.videoId]);
+    expect(journal.log.map(([k]) => k)).toEqual([YOUTUBE_STEPS.sessionUri, YOUTUBE_STEPS.videoId, YOUTUBE_STEPS.privacy]);
+    expect(journal.steps[YOUTUBE_STEPS.privacy]).toBe('public:public');
     expect(journal.steps[YOUTUBE_STEPS.sessionUri]).toContain('upload_id=');
   });
 
@@ -75,7 +97,7 @@ describe('youtube publisher: uploads', () => {
     const thumb = fixtureMedia(sb, { name: 'thumb.jpg', bytes: await jpegImage(1280, 720), kind: 'image', mime: 'image/jpeg', format: 'jpeg' });
     const journal = memoryJournal();
     const req = request({ media: [clip], thumbnail: thumb, title: undefined, description: undefined, text: 'Title from text', options: { playlist_id: playlistId, privacy_status: 'unlisted' } });
-    const out = await publisher.publish(tokens, req, journal);
+    const out = await publishDone(req, journal);
     expect(out.state).toBe('published');
     const s = await sb.state('youtube');
     expect(s.posts).toHaveLength(1);
@@ -91,7 +113,7 @@ describe('youtube publisher: uploads', () => {
 
   it('keeps the video published when the playlist is refused for good, journaling the refusal', async () => {
     const journal = memoryJournal();
-    const out = await publisher.publish(tokens, request({ media: [await video('pl.mp4')], options: { playlist_id: 'PLdoesnotexist' } }), journal);
+    const out = await publishDone(request({ media: [await video('pl.mp4')], options: { playlist_id: 'PLdoesnotexist' } }), journal);
     expect(out.state).toBe('published');
     expect(journal.steps[YOUTUBE_STEPS.playlistItem]).toBe('failed:playlistNotFound');
   });
@@ -100,7 +122,7 @@ describe('youtube publisher: uploads', () => {
 describe('youtube publisher: resuming', () => {
   it('resumes within the call after the connection drops mid-chunk, from the Range the server kept', async () => {
     const clip = await video('drop.mp4', 20 * MIB);
-    const out = await publisher.publish(tokens, request({ media: [droppingAt(clip, UPLOAD_CHUNK, { afterBytes: MIB })] }), memoryJournal());
+    const out = await publishDone(request({ media: [droppingAt(clip, UPLOAD_CHUNK, { afterBytes: MIB })] }));
     expect(out.state).toBe('published');
     const s = await sb.state('youtube');
     expect(sessions(s)).toHaveLength(1);
@@ -121,7 +143,7 @@ describe('youtube publisher: resuming', () => {
     const journal = memoryJournal();
     await expect(publisher.publish(tokens, req, journal)).rejects.toBeInstanceOf(SimulatedCrash);
     expect((await sb.state('youtube')).posts).toHaveLength(0);
-    const out = await publisher.publish(tokens, req, journal);
+    const out = await publishDone(req, journal);
     expect(out.state).toBe('published');
     expect(clip.opens).toEqual([
       { start: 0, end: UPLOAD_CHUNK - 1 },
@@ -142,7 +164,7 @@ describe('youtube publisher: resuming', () => {
     const journal = memoryJournal();
     journal.crashAfter = YOUTUBE_STEPS.sessionUri;
     await expect(publisher.publish(tokens, request({ media: [clip] }), journal)).rejects.toBeInstanceOf(SimulatedCrash);
-    expect((await publisher.publish(tokens, request({ media: [clip] }), journal)).state).toBe('published');
+    expect((await publishDone(request({ media: [clip] }), journal)).state).toBe('published');
     const s = await sb.state('youtube');
     expect(sessions(s)).toHaveLength(1);
     expect(s.posts).toHaveLength(1);
@@ -151,7 +173,7 @@ describe('youtube publisher: resuming', () => {
   it('adopts the finished video when only the session URI was journaled, without uploading again', async () => {
     const clip = await video('lost.mp4');
     const first = memoryJournal();
-    const out = await publisher.publish(tokens, request({ media: [clip] }), first);
+    const out = await publishDone(request({ media: [clip] }), first);
     // The worker died after the last byte, before the video id was durable.
     const journal = memoryJournal({ [YOUTUBE_STEPS.sessionUri]: first.steps[YOUTUBE_STEPS.sessionUri]! });
     expect(await publisher.reconcile!(tokens, request({ media: [clip] }), journal)).toEqual({ postId: out.state === 'published' ? out.postId : '', permalink: expect.stringContaining('watch?v=') });
@@ -170,7 +192,7 @@ describe('youtube publisher: resuming', () => {
     const old = journal.steps[YOUTUBE_STEPS.sessionUri];
     sb.advance(8 * 24 * 3600);
     tokens = await auth.refresh!(tokens);
-    expect((await publisher.publish(tokens, request({ media: [clip] }), journal)).state).toBe('published');
+    expect((await publishDone(request({ media: [clip] }), journal)).state).toBe('published');
     expect(journal.steps[YOUTUBE_STEPS.sessionUri]).not.toBe(old);
     const s = await sb.state('youtube');
     expect(sessions(s)).toHaveLength(2);
@@ -183,13 +205,13 @@ describe('youtube publisher: status, reconcile, errors and faults', () => {
     const notVideo = fixtureMedia(sb, { name: 'fake.mp4', bytes: await jpegImage(), kind: 'video', mime: 'video/mp4', format: 'mp4' });
     const req = request({ media: [notVideo] });
     const out = await publisher.publish(tokens, req, memoryJournal());
-    if (out.state !== 'published') throw new Error('expected published');
+    if (out.state !== 'processing') throw new Error('expected processing');
     sb.advance(1);
-    const err = await expectPlatformError(publisher.checkStatus!(tokens, out.postId, req, memoryJournal()), 'invalid_content');
+    const err = await expectPlatformError(publisher.checkStatus!(tokens, out.handle, req, memoryJournal()), 'invalid_content');
     expect(err.code).toBe('invalidFile');
     await sb.configure({ processingMs: 0 });
     await expectPlatformError(publisher.publish(tokens, req, memoryJournal()), 'invalid_content');
-    const good = await publisher.publish(tokens, request({ media: [await video('ok.mp4')] }), memoryJournal());
+    const good = await publishDone(request({ media: [await video('ok.mp4')] }));
     if (good.state !== 'published') throw new Error('expected published');
     expect(await publisher.checkStatus!(tokens, good.postId, req, memoryJournal())).toEqual(good);
   });
@@ -198,7 +220,7 @@ describe('youtube publisher: status, reconcile, errors and faults', () => {
     const clip = await video('rec.mp4');
     const journal = memoryJournal();
     expect(await publisher.reconcile!(tokens, request({ media: [clip] }), journal)).toBeNull();
-    const out = await publisher.publish(tokens, request({ media: [clip] }), journal);
+    const out = await publishDone(request({ media: [clip] }), journal);
     if (out.state !== 'published') throw new Error('expected published');
     expect(await publisher.reconcile!(tokens, request({ media: [clip] }), journal)).toEqual({ postId: out.postId, permalink: out.permalink });
     const del = await fetch(`${sb.publicUrl}/sandbox/youtube/youtube/v3/videos?id=${out.postId}`, { method: 'DELETE', headers: { authorization: `Bearer ${tokens.accessToken}` } });
@@ -221,7 +243,7 @@ describe('youtube publisher: status, reconcile, errors and faults', () => {
   it('survives upload 5xx within the call, and reports session-start and status faults', async () => {
     const clip = await video('faults.mp4', 10 * MIB);
     await sb.fault({ platform: 'youtube', operation: 'upload', fault: 'server_error', times: 2 });
-    const out = await publisher.publish(tokens, request({ media: [clip] }), memoryJournal());
+    const out = await publishDone(request({ media: [clip] }));
     if (out.state !== 'published') throw new Error('expected published');
     let s = await sb.state('youtube');
     expect(puts(s).filter((p) => p.status === 503)).toHaveLength(2);
@@ -236,5 +258,72 @@ describe('youtube publisher: status, reconcile, errors and faults', () => {
     await expectPlatformError(publisher.checkStatus!(tokens, out.postId, request(), memoryJournal()), 'rate_limited');
     s = await sb.state('youtube');
     expect(s.posts).toHaveLength(1);
+  });
+});
+
+describe('youtube publisher: what the real API refuses or changes (strict sandbox)', () => {
+  it('refuses a description over 5,000 UTF-8 bytes, and < or > in title or description, before sending anything', async () => {
+    const clip = await video('meta.mp4');
+    // 2,600 characters, 5,200 bytes: within a character count, over YouTube's byte limit.
+    const long = await expectPlatformError(publisher.publish(tokens, request({ media: [clip], description: 'é'.repeat(2600) }), memoryJournal()), 'invalid_content');
+    expect(long.code).toBe('invalidDescription');
+    await expectPlatformError(publisher.publish(tokens, request({ media: [clip], description: 'x > y' }), memoryJournal()), 'invalid_content');
+    await expectPlatformError(publisher.publish(tokens, request({ media: [clip], title: 't'.repeat(101) }), memoryJournal()), 'invalid_content');
+    expect(sessions(await sb.state('youtube'))).toHaveLength(0);
+    expect((await publishDone(request({ media: [clip], description: 'é'.repeat(2500) }))).state).toBe('published');
+  });
+
+  it('youtube_unaudited: the upload comes back private although public was asked, and the result says so', async () => {
+    await sb.configure({ strict: { youtube_unaudited: true } });
+    const journal = memoryJournal();
+    const out = await publishDone(request({ media: [await video('private.mp4')], options: { privacy_status: 'public' } }), journal);
+    expect(out).toMatchObject({ state: 'published', notice: expect.stringMatching(/private, not public/) });
+    expect(journal.steps[YOUTUBE_STEPS.privacy]).toBe('public:private');
+    expect((await sb.state('youtube')).posts[0]).toMatchObject({ privacyStatus: 'private' });
+    // Asking for private gets private: nothing to report.
+    const asked = await publishDone(request({ media: [await video('asked.mp4')], options: { privacy_status: 'private' } }));
+    expect(asked).not.toHaveProperty('notice');
+  });
+
+  it('youtube_quota: a spent daily quota is rate-limited until midnight Pacific, and not asked again before then', async () => {
+    // One upload (1,600 units) and its reads fit; the second upload does not.
+    await sb.configure({ strict: { youtube_quota: true }, youtubeDailyQuota: 2000 });
+    expect((await publishDone(request({ media: [await video('q1.mp4')] }))).state).toBe('published');
+    const clip = await video('q2.mp4');
+    const err = await expectPlatformError(publisher.publish(tokens, request({ media: [clip] }), memoryJournal()), 'rate_limited');
+    expect(err.retryable).toBe(true);
+    // START is 12:00 UTC = 04:00 in Los Angeles (PST): 20 hours to the reset, less the seconds processing took.
+    const wait = err.retryAfterSeconds!;
+    expect(wait).toBeLessThanOrEqual(20 * 3600);
+    expect(wait).toBeGreaterThan(20 * 3600 - 60);
+    const before = (await sb.state('youtube')).requests.length;
+    sb.advance(3600);
+    const again = await expectPlatformError(publisher.publish(tokens, request({ media: [clip] }), memoryJournal()), 'rate_limited');
+    expect(again.retryAfterSeconds).toBe(wait - 3600);
+    expect((await sb.state('youtube')).requests).toHaveLength(before);
+    // After midnight Pacific the quota is back.
+    sb.advance(wait - 3600 + 1);
+    tokens = await auth.refresh!(tokens);
+    expect((await publishDone(request({ media: [clip] }))).state).toBe('published');
+  });
+});
+
+describe('youtube overrides reach the adapter', () => {
+  const networks = new Networks();
+  const plan = (youtube: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
+    planTargets({ networks, postType: 'video', body: { platforms: ['youtube'], default_text: 'A description', video_id: '00000000-0000-4000-8000-000000000001', youtube: { youtube_title: 'A title', ...youtube }, ...extra } as PostBody });
+
+  it('privacy, made-for-kids, tags, category and notify-subscribers become the options the publisher reads', () => {
+    const [t] = plan({ youtube_privacy_status: 'unlisted', youtube_made_for_kids: false, youtube_tags: ['one', 'two words'], youtube_category_id: '10', youtube_notify_subscribers: false, youtube_playlist_id: 'PL1' });
+    expect(t?.options).toEqual({ privacy_status: 'unlisted', made_for_kids: false, tags: ['one', 'two words'], category_id: '10', notify_subscribers: false, playlist_id: 'PL1' });
+    expect(network.override?.safeParse({ youtube_privacy_status: 'friends' }).success).toBe(false);
+  });
+
+  it('refuses before sending what YouTube would refuse: a description over 5,000 bytes, < or >, too many tag characters', () => {
+    expect(() => plan({ youtube_description: 'é'.repeat(2600) })).toThrow(/5000 UTF-8 bytes|bytes/);
+    expect(() => plan({ youtube_title: 'a <b>' })).toThrow(/< or >/);
+    expect(() => plan({ youtube_description: 'x > y' })).toThrow(/< or >/);
+    expect(() => plan({ youtube_tags: ['t'.repeat(300), 'u'.repeat(300)] })).toThrow(/500 characters/);
+    expect(plan({ youtube_description: 'é'.repeat(2500) })).toHaveLength(1);
   });
 });

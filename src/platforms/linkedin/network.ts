@@ -38,6 +38,19 @@ const override = z.object({
   generate_thumbnail_from_content: z.boolean().optional(),
 });
 
+const bareOrganization = (id: string) => id.replace(/^urn:li:organization:/, '');
+
+/**
+ * A page's entry in a per-page map, keyed by the organization's id in either form the profile gives
+ * (`urn:li:organization:123` or `123`), whichever form linkedin_page_ids uses.
+ */
+function forPage<T>(map: Readonly<Record<string, T>> | undefined, page: string): [key: string, value: T] | undefined {
+  if (!map) return undefined;
+  if (map[page] !== undefined) return [page, map[page]];
+  const bare = bareOrganization(page);
+  return Object.entries(map).find(([k]) => bareOrganization(k) === bare);
+}
+
 export const network = defineNetwork({
   slug: 'linkedin',
   displayName: PLATFORM_NAMES.linkedin,
@@ -69,9 +82,11 @@ export const network = defineNetwork({
       target({ ...shared, text, destination: { kind: 'personal', id: 'me' } });
     }
     for (const page of pages) {
-      const pageText = o.linkedin_page_texts?.[page] ?? text;
-      if (o.linkedin_page_texts?.[page] !== undefined) caption(pageText, `linkedin_page_texts[${page}]`);
-      const pageImage = refOf(o.linkedin_page_images?.[page], lo('linkedin_page_images').concat(page));
+      const ownText = forPage(o.linkedin_page_texts, page);
+      const pageText = ownText?.[1] ?? text;
+      if (ownText) caption(pageText, `linkedin_page_texts[${ownText[0]}]`);
+      const ownImage = forPage(o.linkedin_page_images, page);
+      const pageImage = ownImage && refOf(ownImage[1], lo('linkedin_page_images').concat(ownImage[0]));
       const pageMedia = postType === 'image' && pageImage ? [pageImage] : media;
       requireMedia(pageMedia);
       target({ ...shared, media: pageMedia, text: pageText, destination: { kind: 'organization', id: page } });

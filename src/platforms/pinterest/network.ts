@@ -58,9 +58,10 @@ export const network = defineNetwork({
   draftFields: (o, body) => ({ pinterest_board_id: o?.board_id ?? o?.pinterestBoardId ?? body.board_id ?? null }),
   hosts: PINTEREST_HOSTS,
   adapter: pinterestAdapter,
-  plan({ postType, body, o, base, limit, requireMedia, media: mediaOf, invalid, target }) {
+  plan({ postType, body, o, base, limit, requireMedia, media: mediaOf, invalid, fail, target }) {
     const board = o.board_id ?? o.pinterestBoardId ?? (body.board_id as string | undefined) ?? (body.pinterestBoardId as string | undefined);
-    if (!board) throw invalid('Pinterest pin requires pinterest.board_id');
+    // Pinterest alone fails (the error catalogue puts board_id_required "in results"); the other networks still publish.
+    if (!board) return fail('board_id_required', 'Pinterest pin requires pinterest.board_id');
     if (postType === 'video' && !body.video_id) throw invalid('Pinterest requires video_id: upload the video first (POST /media/upload) and pass its media id.');
     limit(o.pinterest_text, 'pinterest_text');
     const description = o.pinterest_description ?? base;

@@ -19,6 +19,11 @@ export interface YouTubeContext {
   tokenBase: string;
   apiBase: string;
   configured: boolean;
+  /**
+   * When the project's daily quota is spent (a quotaExceeded answer), the time it resets (midnight Pacific): until
+   * then uploads are refused here as rate-limited, without spending calls that YouTube would refuse anyway.
+   */
+  quotaSpentUntil: number;
 }
 
 export function youtubeContext(deps: AdapterDeps): YouTubeContext {
@@ -29,6 +34,7 @@ export function youtubeContext(deps: AdapterDeps): YouTubeContext {
     tokenBase: hosts.tokenBase,
     apiBase: hosts.apiBase,
     configured: Boolean(deps.config.clientId && deps.config.clientSecret),
+    quotaSpentUntil: 0,
   };
 }
 

@@ -2,14 +2,14 @@
 import { z } from 'zod';
 import type { MediaRules } from '../contract.ts';
 import { defineNetwork } from '../contract.ts';
-import { name, postText } from '../fields.ts';
+import { MAX_ITEMS, name, postText } from '../fields.ts';
 import { PLATFORM_NAMES } from '../slugs.ts';
 import type { AdapterFactory, Capabilities } from '../types.ts';
 import { GB, MB } from '../units.ts';
 import { fetchYouTubeAccount } from './account.ts';
 import { youtubeAuth } from './auth.ts';
 import { YOUTUBE_HOSTS, youtubeContext } from './context.ts';
-import { youtubePublisher } from './publish.ts';
+import { metadataProblem, tagsLength, YOUTUBE_PRIVACY, youtubePublisher } from './publish.ts';
 
 export const YOUTUBE_CAPABILITIES: Capabilities = {
   postTypes: ['video'],
@@ -40,6 +40,15 @@ const override = z.object({
   youtube_playlist_id: name.optional(),
   thumbnail_image_id: name.optional(),
   generate_thumbnail_from_content: z.boolean().optional(),
+  /** public (default), unlisted or private; an unaudited API project gets private whatever is asked (see docs/networks.md). */
+  youtube_privacy_status: z.enum(YOUTUBE_PRIVACY).optional(),
+  youtube_made_for_kids: z.boolean().optional(),
+  // YouTube caps the tags at 500 characters together; each is checked in plan().
+  youtube_tags: z.array(z.string().min(1).max(500)).max(MAX_ITEMS).optional(),
+  /** A videoCategories id such as "22" (People & Blogs). */
+  youtube_category_id: z.string().regex(/^\d{1,4}$/, 'A YouTube category id is a number such as "22"').optional(),
+  /** Whether subscribers are notified of the upload (YouTube's default: yes). */
+  youtube_notify_subscribers: z.boolean().optional(),
 });
 
 export const network = defineNetwork({
@@ -51,20 +60,34 @@ export const network = defineNetwork({
   fields: {
     // The title is the caption limit (capabilities.text).
     youtube_title: YOUTUBE_CAPABILITIES.text!,
-    youtube_description: { max: 5000, unit: 'utf16' },
+    // YouTube counts the description in UTF-8 bytes.
+    youtube_description: { max: 5000, unit: 'bytes' },
   },
   override,
   hosts: YOUTUBE_HOSTS,
   adapter: youtubeAdapter,
-  plan({ body, o, base, limit, requireMedia, media: mediaOf, invalid, target }) {
+  plan({ body, o, base, limit, requireMedia, media: mediaOf, fail, invalid, target }) {
     const title = o.youtube_title ?? body.default_text;
-    if (!title?.trim()) throw invalid('YouTube requires a title. Set default_text or youtube.youtube_title.');
+    // YouTube alone fails (the error catalogue puts it "in results"); the other networks still publish.
+    if (!title?.trim()) return fail('title_required', 'YouTube requires a title. Set default_text or youtube.youtube_title.');
     limit(title, 'youtube_title', o.youtube_title !== undefined ? 'youtube_title' : 'default_text');
     const description = o.youtube_description ?? base;
     limit(description, 'youtube_description', o.youtube_description !== undefined ? 'youtube_description' : 'default_text');
+    const problem = metadataProblem(title, description);
+    if (problem) throw invalid(problem);
+    if (o.youtube_tags && (tagsLength(o.youtube_tags) > 500 || o.youtube_tags.some((t) => /[<>]/.test(t)))) {
+      throw invalid('YouTube tags must not contain < or > and total at most 500 characters (a tag with a space counts its quotes).');
+    }
     const media = mediaOf();
     requireMedia(media);
     const thumb = o.thumbnail_image_id ? { thumbnail: { id: o.thumbnail_image_id, field: ['youtube', 'thumbnail_image_id'] } } : {};
-    target({ text: description, title, description, media, options: o.youtube_playlist_id ? { playlist_id: o.youtube_playlist_id } : {}, ...thumb });
+    const options: Record<string, unknown> = {};
+    if (o.youtube_playlist_id) options.playlist_id = o.youtube_playlist_id;
+    if (o.youtube_privacy_status) options.privacy_status = o.youtube_privacy_status;
+    if (o.youtube_made_for_kids !== undefined) options.made_for_kids = o.youtube_made_for_kids;
+    if (o.youtube_tags) options.tags = o.youtube_tags;
+    if (o.youtube_category_id) options.category_id = o.youtube_category_id;
+    if (o.youtube_notify_subscribers !== undefined) options.notify_subscribers = o.youtube_notify_subscribers;
+    target({ text: description, title, description, media, options, ...thumb });
   },
 });

@@ -1,18 +1,18 @@
 // YouTube publishing: videos.insert by resumable upload (upload.ts), then the custom thumbnail (thumbnails.set) and
 // the playlist (playlistItems.insert) when asked for.
 //
-// When a video counts as published: YouTube documents that the video exists once its last byte is in, and its watch
-// URL works from then on while processing continues. So publish() answers `published` as soon as the upload is done,
-// unless the upload answer already reports the file failed or rejected. checkStatus() reads status and
-// processingDetails for callers that want to confirm processing later: failed / rejected / deleted is an error,
-// anything else stays published.
+// When a video counts as published: the video exists once its last byte is in, but YouTube may still reject it while
+// processing (a duplicate, a policy refusal, a file it cannot read). So publish() answers `processing` until the
+// video's uploadStatus is `processed`, and checkStatus() keeps reading status and processingDetails: failed /
+// rejected / deleted is an error with YouTube's reason, processed is published. The privacyStatus YouTube answered is
+// compared with the one asked for (an unaudited API project's uploads are locked private) and the result says so.
 import type { Journal, PublishMedia, PublishOutcome, PublishRequest, Publisher } from '../publishing.ts';
 import type { TokenSet } from '../types.ts';
 import { PlatformError } from '../types.ts';
 import { bearer } from './context.ts';
 import type { YouTubeContext } from './context.ts';
 import { safeText } from '../errors.ts';
-import { readApi } from './errors.ts';
+import { readApi, secondsToQuotaReset } from './errors.ts';
 import { querySession, startSession, uploadFrom } from './upload.ts';
 import type { SessionState } from './upload.ts';
 
@@ -25,11 +25,32 @@ export const YOUTUBE_STEPS = {
   thumbnail: 'youtube.thumbnail',
   /** The playlist item id, or `failed:<reason>`. */
   playlistItem: 'youtube.playlist_item',
+  /** `<asked>:<returned>` privacyStatus of the upload, as YouTube answered it. */
+  privacy: 'youtube.privacy',
 } as const;
 
 const MAX_THUMBNAIL_BYTES = 2 * 1024 * 1024;
 const THUMBNAIL_TYPES = ['image/jpeg', 'image/png'];
-const PRIVACY = ['public', 'unlisted', 'private'];
+export const YOUTUBE_PRIVACY = ['public', 'unlisted', 'private'] as const;
+const PRIVACY: readonly string[] = YOUTUBE_PRIVACY;
+/** videos.insert's limits: a title of 100 characters, a description of 5,000 UTF-8 bytes, neither with < or >. */
+export const MAX_TITLE_CHARS = 100;
+export const MAX_DESCRIPTION_BYTES = 5000;
+
+/** Why YouTube would refuse this title or description (invalidTitle / invalidDescription), or null. */
+export function metadataProblem(title: string, description: string): string | null {
+  if ([...title].length > MAX_TITLE_CHARS) return `A YouTube title is at most ${MAX_TITLE_CHARS} characters; this one has ${[...title].length}.`;
+  if (/[<>]/.test(title)) return 'A YouTube title must not contain < or >.';
+  const bytes = Buffer.byteLength(description, 'utf8');
+  if (bytes > MAX_DESCRIPTION_BYTES) return `A YouTube description is at most ${MAX_DESCRIPTION_BYTES} bytes in UTF-8; this one has ${bytes}.`;
+  if (/[<>]/.test(description)) return 'A YouTube description must not contain < or >.';
+  return null;
+}
+
+/** How YouTube counts the tags' total: each tag, plus two quotes around one with a space, plus the commas between. */
+export function tagsLength(tags: readonly string[]): number {
+  return tags.reduce((n, t) => n + [...t].length + (t.includes(' ') ? 2 : 0), 0) + Math.max(0, tags.length - 1);
+}
 
 const obj = (v: unknown): Obj => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : {});
 const invalid = (message: string, code?: string): PlatformError => new PlatformError('youtube', 'invalid_content', message, code ? { code } : {});
@@ -54,7 +75,7 @@ function metadata(req: PublishRequest): Obj {
   const o = req.options;
   const title = req.title ?? req.text;
   const description = req.description ?? (req.title !== undefined ? req.text : '');
-  const privacy = typeof o.privacy_status === 'string' && PRIVACY.includes(o.privacy_status) ? o.privacy_status : 'public';
+  const privacy = askedPrivacy(req);
   const snippet: Obj = { title, description };
   if (typeof o.category_id === 'string') snippet.categoryId = o.category_id;
   if (Array.isArray(o.tags) && o.tags.every((t) => typeof t === 'string')) snippet.tags = o.tags;
@@ -147,36 +168,98 @@ async function addToPlaylist(ctx: YouTubeContext, tokens: TokenSet, videoId: str
   return typeof item.id === 'string' && item.id ? item.id : 'added';
 }
 
+/** The privacyStatus asked for (public unless the options say otherwise). */
+function askedPrivacy(req: PublishRequest): string {
+  const p = req.options.privacy_status;
+  return typeof p === 'string' && PRIVACY.includes(p) ? p : 'public';
+}
+
+/** A notice when YouTube did not keep the privacy asked for (an unaudited API project's uploads are locked private). */
+function privacyNotice(journal: Journal): string | undefined {
+  const [asked, got] = (journal.steps[YOUTUBE_STEPS.privacy] ?? '').split(':');
+  if (!asked || !got || asked === got) return undefined;
+  return `YouTube made the video ${got}, not ${asked} as asked: uploads from an API project that has not passed YouTube's audit are locked private (see docs/networks.md).`;
+}
+
+/** Published once YouTube has processed the upload; still processing before that (failures throw in checkVideo). */
+function outcomeOf(video: Obj, id: string, journal: Journal): PublishOutcome {
+  const upload = obj(video.status).uploadStatus;
+  const processing = obj(video.processingDetails).processingStatus;
+  if (upload === 'uploaded' || processing === 'processing') return { state: 'processing', handle: id };
+  const notice = privacyNotice(journal);
+  return { state: 'published', postId: id, permalink: watchUrl(id), ...(notice ? { notice } : {}) };
+}
+
 async function publish(ctx: YouTubeContext, tokens: TokenSet, req: PublishRequest, journal: Journal): Promise<PublishOutcome> {
   const video = videoOf(req);
   let videoId = journal.steps[YOUTUBE_STEPS.videoId];
+  let current: Obj;
   if (videoId) {
     const found = await listVideo(ctx, tokens, videoId);
     if (!found) throw new PlatformError('youtube', 'not_found', `The uploaded YouTube video ${videoId} no longer exists`, { code: 'videoNotFound' });
     checkVideo(found);
+    current = found;
   } else {
+    // Refused here rather than by YouTube: nothing is sent (and no quota spent) for metadata it would refuse.
+    const meta = metadata(req);
+    const snippet = obj(meta.snippet);
+    const problem = metadataProblem(String(snippet.title ?? ''), String(snippet.description ?? ''));
+    if (problem) throw invalid(problem, /title/.test(problem) ? 'invalidTitle' : 'invalidDescription');
     const resource = await upload(ctx, tokens, req, video, journal);
     videoId = String(resource.id);
     await journal.record(YOUTUBE_STEPS.videoId, videoId);
     checkVideo(resource);
+    current = resource;
   }
   const id = videoId;
+  if (!journal.steps[YOUTUBE_STEPS.privacy]) {
+    const got = obj(current.status).privacyStatus;
+    const asked = askedPrivacy(req);
+    await journal.record(YOUTUBE_STEPS.privacy, `${asked}:${typeof got === 'string' && got ? got : asked}`);
+    if (typeof got === 'string' && got !== asked) {
+      ctx.deps.logger.warn({ platform: 'youtube', asked, got }, 'youtube: the upload did not keep the privacy asked for (unaudited API project?)');
+    }
+  }
   const thumb = req.thumbnail;
   if (thumb) await extra(ctx, journal, YOUTUBE_STEPS.thumbnail, () => setThumbnail(ctx, tokens, id, thumb));
   const playlist = req.options.playlist_id;
   if (typeof playlist === 'string' && playlist) await extra(ctx, journal, YOUTUBE_STEPS.playlistItem, () => addToPlaylist(ctx, tokens, id, playlist));
-  return { state: 'published', postId: id, permalink: watchUrl(id) };
+  return outcomeOf(current, id, journal);
+}
+
+/**
+ * Runs a call against the project's daily quota: refused at once while it is known to be spent, and remembered as
+ * spent (until midnight Pacific, when YouTube resets it) when YouTube answers quotaExceeded.
+ */
+async function withinQuota<T>(ctx: YouTubeContext, work: () => Promise<T>): Promise<T> {
+  const now = ctx.deps.clock().getTime();
+  if (now < ctx.quotaSpentUntil) {
+    const wait = Math.max(1, Math.ceil((ctx.quotaSpentUntil - now) / 1000));
+    throw new PlatformError('youtube', 'rate_limited', `The YouTube API project's daily quota is spent; it resets at midnight Pacific time (in ${wait} s)`, {
+      code: 'quotaExceeded',
+      retryAfterSeconds: wait,
+    });
+  }
+  try {
+    return await work();
+  } catch (err) {
+    if (err instanceof PlatformError && err.code === 'quotaExceeded') {
+      ctx.quotaSpentUntil = now + secondsToQuotaReset(ctx.deps.clock()) * 1000;
+      ctx.deps.logger.warn({ platform: 'youtube', until: new Date(ctx.quotaSpentUntil).toISOString() }, 'youtube: the API project\'s daily quota is spent');
+    }
+    throw err;
+  }
 }
 
 export function youtubePublisher(ctx: YouTubeContext): Publisher {
   return {
-    publish: (tokens, req, journal) => publish(ctx, tokens, req, journal),
+    publish: (tokens, req, journal) => withinQuota(ctx, () => publish(ctx, tokens, req, journal)),
 
-    async checkStatus(tokens, handle) {
+    async checkStatus(tokens, handle, _req, journal) {
       const found = await listVideo(ctx, tokens, handle);
       if (!found) throw new PlatformError('youtube', 'not_found', `YouTube video ${handle} was not found`, { code: 'videoNotFound' });
       checkVideo(found);
-      return { state: 'published', postId: handle, permalink: watchUrl(handle) };
+      return outcomeOf(found, handle, journal);
     },
 
     async reconcile(tokens, req, journal) {

@@ -6,6 +6,7 @@ import { armFault, DEFAULT_HOLD_MS } from './faults.ts';
 import { sendJson } from './http.ts';
 import { CREDENTIAL_FREE_OPERATIONS, OPERATION_DESCRIPTIONS, operationsOf } from './operations.ts';
 import { resetStore, sliceSnapshot } from './store.ts';
+import { STRICT_MODES } from './strict.ts';
 import { FAULT_KINDS, PLATFORMS } from './types.ts';
 import type { Platform } from './types.ts';
 
@@ -26,6 +27,9 @@ const configBody = z.strictObject({
   maxRequests: z.number().int().min(0).max(1_000_000).optional(),
   processingMs: z.union([processingValue, z.partialRecord(z.enum(PLATFORMS), processingValue)]).optional(),
   publishLimits: z.partialRecord(z.enum(['instagram', 'threads']), z.number().int().min(0).max(1_000_000)).optional(),
+  strict: z.union([z.literal('all'), z.literal('none'), z.partialRecord(z.enum(STRICT_MODES), z.boolean())]).optional(),
+  publicHosts: z.array(z.string().min(1).max(300)).max(100).optional(),
+  youtubeDailyQuota: z.number().int().min(0).max(100_000_000).optional(),
 });
 
 function invalid(message: string) {
@@ -99,7 +103,11 @@ export function registerAdmin(app: FastifyInstance, ctx: SandboxContext): void {
     const parsed = configBody.safeParse(req.body ?? {});
     if (!parsed.success) return sendJson(reply, 400, invalid(issues(parsed.error)));
     const c = ctx.store.config;
-    const { latencyMs, lifetimes, redirectUris, maxRequests, processingMs, publishLimits } = parsed.data;
+    const { latencyMs, lifetimes, redirectUris, maxRequests, processingMs, publishLimits, strict, publicHosts, youtubeDailyQuota } = parsed.data;
+    if (strict === 'all' || strict === 'none') for (const m of STRICT_MODES) c.strict[m] = strict === 'all';
+    else if (strict !== undefined) Object.assign(c.strict, strict);
+    if (publicHosts !== undefined) c.publicHosts = publicHosts;
+    if (youtubeDailyQuota !== undefined) c.youtubeDailyQuota = youtubeDailyQuota;
     if (latencyMs !== undefined) c.latencyMs = latencyMs;
     if (typeof processingMs === 'number') for (const p of PLATFORMS) c.processingMs[p] = processingMs;
     else if (processingMs !== undefined) Object.assign(c.processingMs, processingMs);

@@ -28,6 +28,11 @@ export interface Simulator {
   app: FastifyInstance;
   /** The network's real answer to a throttled / failing call on a JSON surface. */
   faultAnswer(kind: TransientFault, surface: Exclude<Surface, 'page'>): ErrorAnswer;
+  /**
+   * The network's strict-mode gate (quotas, rate limits: see strict.ts), asked before each call's handler once no
+   * fault answered it: an error answer refuses the call, null lets it through.
+   */
+  gate?(req: FastifyRequest, call: Call, spec: RouteSpec): ErrorAnswer | null;
 }
 
 /** Per-call state handed to handlers. */
@@ -107,6 +112,8 @@ export function addRoute(sim: Simulator, spec: RouteSpec): void {
         return answerFault(sim, spec, reply, 'server_error', 504);
       }
       if (armed) call.effect = armed.fault;
+      const refused = sim.gate?.(req, call, spec);
+      if (refused) return sendAnswer(reply, refused);
       return spec.handler(req, reply, call);
     },
   });

@@ -2,6 +2,8 @@
 // `posts`, `media`, `containers` and `uploads` maps of their slice rather than keeping private state, so `GET /_state`
 // and `DELETE /_state` always see and reset everything.
 import { settle } from './processing.ts';
+import { noStrictModes, STRICT_MODES } from './strict.ts';
+import type { StrictMode } from './strict.ts';
 import { PLATFORMS } from './types.ts';
 import type {
   AccountRecord,
@@ -46,6 +48,12 @@ export interface SandboxConfig {
   processingMs: Record<Platform, number>;
   /** Published posts allowed per rolling 24 h, for networks that enforce a publishing quota. */
   publishLimits: Partial<Record<Platform, number>>;
+  /** Strict modes (see strict.ts): every mode is off by default. */
+  strict: Record<StrictMode, boolean>;
+  /** Hosts (`host` or `host:port`) the strict media fetcher treats as public although they resolve to loopback/private addresses. */
+  publicHosts: string[];
+  /** Daily quota units of a YouTube project under `youtube_quota` (10,000 by default, as Google grants). */
+  youtubeDailyQuota: number;
 }
 
 export const DEFAULT_PROCESSING_MS = 200;
@@ -59,6 +67,10 @@ export interface SandboxStore {
   faults: FaultRecord[];
   config: SandboxConfig;
   initialLatencyMs: number;
+  /** Strict modes and public hosts applied at start and after every reset. */
+  initialStrict: InitialStrict | undefined;
+  /** Quota and rate-limit counters of the strict modes, by bucket key (strict.ts `spend`). */
+  usage: Map<string, number>;
 }
 
 function emptySlice(): PlatformSlice {
@@ -82,21 +94,39 @@ function emptySlices(slugs: readonly Platform[]): Record<Platform, PlatformSlice
   return slices;
 }
 
-function initialConfig(latencyMs: number, slugs: readonly Platform[]): SandboxConfig {
-  const processingMs = {} as Record<Platform, number>;
-  for (const p of slugs) processingMs[p] = DEFAULT_PROCESSING_MS;
-  return { latencyMs, lifetimes: {}, redirectUris: [], maxRequests: 1000, processingMs, publishLimits: { ...DEFAULT_PUBLISH_LIMITS } };
+export interface InitialStrict {
+  modes: 'all' | readonly StrictMode[];
+  publicHosts?: readonly string[] | undefined;
 }
 
-export function createStore(latencyMs = 0, slugs: readonly Platform[] = PLATFORMS): SandboxStore {
-  return { slugs, slices: emptySlices(slugs), faults: [], config: initialConfig(latencyMs, slugs), initialLatencyMs: latencyMs };
+function initialConfig(latencyMs: number, slugs: readonly Platform[], initial: InitialStrict | undefined): SandboxConfig {
+  const processingMs = {} as Record<Platform, number>;
+  for (const p of slugs) processingMs[p] = DEFAULT_PROCESSING_MS;
+  const strict = noStrictModes();
+  for (const m of STRICT_MODES) if (initial && (initial.modes === 'all' || initial.modes.includes(m))) strict[m] = true;
+  return {
+    latencyMs,
+    lifetimes: {},
+    redirectUris: [],
+    maxRequests: 1000,
+    processingMs,
+    publishLimits: { ...DEFAULT_PUBLISH_LIMITS },
+    strict,
+    publicHosts: [...(initial?.publicHosts ?? [])],
+    youtubeDailyQuota: 10_000,
+  };
+}
+
+export function createStore(latencyMs = 0, slugs: readonly Platform[] = PLATFORMS, initialStrict?: InitialStrict): SandboxStore {
+  return { slugs, slices: emptySlices(slugs), faults: [], config: initialConfig(latencyMs, slugs, initialStrict), initialLatencyMs: latencyMs, initialStrict, usage: new Map() };
 }
 
 /** Back to a fresh start: accounts, tokens, recorded requests, objects, faults and config. */
 export function resetStore(store: SandboxStore): void {
   store.slices = emptySlices(store.slugs);
   store.faults = [];
-  store.config = initialConfig(store.initialLatencyMs, store.slugs);
+  store.config = initialConfig(store.initialLatencyMs, store.slugs, store.initialStrict);
+  store.usage = new Map();
 }
 
 export function lifetimeSec(store: SandboxStore, platform: Platform, kind: string, fallback: number): number {

@@ -3,9 +3,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SANDBOX_APPS } from '../apps.ts';
 import { str } from '../core/accounts.ts';
-import { graphAuth, graphError, missingPermission, unsupportedGet } from '../core/graph.ts';
+import { graphAuth, graphError, graphFault, missingPermission, unsupportedGet } from '../core/graph.ts';
+import { presentedToken, spend, strictOn } from '../core/strict.ts';
 import { sendAnswer } from '../core/route.ts';
-import type { Call, ErrorAnswer } from '../core/route.ts';
+import type { Call, ErrorAnswer, RouteSpec } from '../core/route.ts';
 import type { AccountRecord, TokenRecord } from '../core/types.ts';
 
 export interface IgActor {
@@ -62,3 +63,18 @@ export const notReady = (): ErrorAnswer => igError(9007, 2207027, 'The media is 
 
 /** A container that was not published within 24 hours. */
 export const expired = (): ErrorAnswer => igError(-2, 2207020, 'The media you are trying to access has expired. Please try to upload again.');
+
+/** Calls per app–account pair per hour under `rate_limits` (Graph's platform limit: 200 × users per hour; one user here). */
+export const CALLS_PER_HOUR = 200;
+
+/**
+ * `rate_limits`: Graph calls counted per app and account for the clock hour; beyond the limit every call gets Graph's
+ * throttle answer (code 4, is_transient, X-App-Usage at 100 %) until the next hour.
+ */
+export function instagramLimits(req: FastifyRequest, call: Call, spec: RouteSpec): ErrorAnswer | null {
+  if (!strictOn(call.ctx, 'rate_limits') || spec.surface !== 'api') return null;
+  const token = presentedToken(req, call.slice);
+  if (!token) return null;
+  const hour = call.ctx.now().toISOString().slice(0, 13);
+  return spend(call.ctx, `instagram:calls:${token.clientId ?? ''}:${token.accountId}:${hour}`, CALLS_PER_HOUR) ? null : graphFault('rate_limit');
+}

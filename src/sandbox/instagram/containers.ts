@@ -6,6 +6,7 @@ import { DAY_MS, flag, graphInput, listParam, metaMediaId, param } from '../core
 import type { Obj } from '../core/http.ts';
 import { findObject, putObject } from '../core/objects.ts';
 import { current, schedule } from '../core/processing.ts';
+import { reachMedia } from '../core/strict.ts';
 import { addRoute, sendAnswer } from '../core/route.ts';
 import type { Call, ErrorAnswer, Simulator } from '../core/route.ts';
 import type { JsonObject, ObjectRecord } from '../core/types.ts';
@@ -89,7 +90,7 @@ export function registerInstagramContainers(sim: Simulator): void {
     url: '/:version/:id/media',
     ops: ['upload'],
     surface: 'api',
-    handler: (req, reply, call) => {
+    handler: async (req, reply, call) => {
       const actor = igActor(req, reply, call, PUBLISH_SCOPE, 'post');
       if (!actor) return reply;
       const input = graphInput(req);
@@ -122,6 +123,14 @@ export function registerInstagramContainers(sim: Simulator): void {
         if ('status' in media) return sendAnswer(reply, media);
         url = media.url;
         steps = media.steps;
+        // Meta's servers fetch the URL: an image right away, a video while the container processes.
+        const reach = await reachMedia(call.ctx, url);
+        if (!reach.ok && steps.status_code === 'FINISHED') {
+          if (type === 'IMAGE' || (type === 'STORIES' && param(input, 'image_url'))) {
+            return sendAnswer(reply, igError(9004, 2207052, `The media could not be fetched from this uri: ${url} (${reach.detail})`, 'Media download has failed.'));
+          }
+          steps = failed(2207052);
+        }
       }
       const container = putObject(call, 'containers', {
         id: metaMediaId(),

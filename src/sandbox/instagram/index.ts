@@ -7,6 +7,7 @@ import { registerAvatars } from '../core/oauth.ts';
 import { setNotFound } from '../core/route.ts';
 import type { Simulator } from '../core/route.ts';
 import { registerInstagramContainers } from './containers.ts';
+import { instagramLimits } from './actor.ts';
 import { registerInstagramGraph } from './graph.ts';
 import { registerInstagramPublish } from './publish.ts';
 import { registerInstagramOAuth } from './oauth.ts';
@@ -14,7 +15,7 @@ import type { SandboxSimulator } from '../core/simulator.ts';
 import { SANDBOX_APPS } from '../apps.ts';
 
 export async function instagramSimulator(app: FastifyInstance, ctx: SandboxContext): Promise<void> {
-  const sim: Simulator = { platform: 'instagram', ctx, app, faultAnswer: (kind) => graphFault(kind) };
+  const sim: Simulator = { platform: 'instagram', ctx, app, faultAnswer: (kind) => graphFault(kind), gate: instagramLimits };
   registerInstagramOAuth(sim);
   registerInstagramGraph(sim);
   registerInstagramContainers(sim);

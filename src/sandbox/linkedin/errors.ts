@@ -1,6 +1,8 @@
 // LinkedIn's error bodies: OAuth endpoints use {error, error_description}; the API uses
 // {status, serviceErrorCode, code, message}.
-import type { ErrorAnswer, Surface, TransientFault } from '../core/route.ts';
+import type { FastifyRequest } from 'fastify';
+import { dayIn, presentedToken, spend, strictOn, usageOf } from '../core/strict.ts';
+import type { Call, ErrorAnswer, RouteSpec, Surface, TransientFault } from '../core/route.ts';
 import type { TokenProblem } from '../core/tokens.ts';
 
 export function apiError(status: number, code: string, message: string, serviceErrorCode?: number): ErrorAnswer {
@@ -57,5 +59,27 @@ export function versionProblem(header: string | undefined, nowMs: number): Error
   if (!monthOk || requested > current || requested < current - 12) {
     return apiError(426, 'NONEXISTENT_VERSION', `Requested version ${header} is not active`);
   }
+  return null;
+}
+
+/** Share on LinkedIn's documented daily limits: 150 post creations per member, 100,000 per app, per UTC day. */
+export const MEMBER_POSTS_PER_DAY = 150;
+export const APP_POSTS_PER_DAY = 100_000;
+
+/**
+ * `rate_limits`: post creations counted per member and per app for the UTC day; over either, 429 without a
+ * Retry-After (LinkedIn documents none; the quotas reset at 00:00 UTC).
+ */
+export function linkedInLimits(req: FastifyRequest, call: Call, spec: RouteSpec): ErrorAnswer | null {
+  if (!strictOn(call.ctx, 'rate_limits') || spec.url !== '/rest/posts' || req.method !== 'POST') return null;
+  const token = presentedToken(req, call.slice);
+  if (!token) return null;
+  const day = dayIn(call.ctx, 'UTC');
+  const member = `linkedin:posts:member:${token.accountId}:${day}`;
+  const app = `linkedin:posts:app:${token.clientId ?? ''}:${day}`;
+  if (usageOf(call.ctx, member) >= MEMBER_POSTS_PER_DAY || !spend(call.ctx, app, APP_POSTS_PER_DAY)) {
+    return apiError(429, 'TOO_MANY_REQUESTS', 'Resource level throttle limit for calls to this resource is reached.', 101);
+  }
+  spend(call.ctx, member, MEMBER_POSTS_PER_DAY);
   return null;
 }

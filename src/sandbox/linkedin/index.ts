@@ -5,7 +5,7 @@ import type { SandboxContext } from '../core/context.ts';
 import { registerAvatars } from '../core/oauth.ts';
 import { setNotFound } from '../core/route.ts';
 import type { Simulator } from '../core/route.ts';
-import { linkedInFault } from './errors.ts';
+import { linkedInFault, linkedInLimits } from './errors.ts';
 import { registerLinkedInIdentity } from './identity.ts';
 import { registerLinkedInImages } from './images.ts';
 import { registerLinkedInOAuth } from './oauth.ts';
@@ -15,7 +15,7 @@ import type { SandboxSimulator } from '../core/simulator.ts';
 import { SANDBOX_APPS } from '../apps.ts';
 
 export async function linkedinSimulator(app: FastifyInstance, ctx: SandboxContext): Promise<void> {
-  const sim: Simulator = { platform: 'linkedin', ctx, app, faultAnswer: linkedInFault };
+  const sim: Simulator = { platform: 'linkedin', ctx, app, faultAnswer: linkedInFault, gate: linkedInLimits };
   registerLinkedInOAuth(sim);
   registerLinkedInIdentity(sim);
   registerLinkedInPosts(sim);

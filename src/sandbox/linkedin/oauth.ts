@@ -7,6 +7,7 @@ import type { AuthorizeSpec } from '../core/authorize.ts';
 import { jwks, signIdToken } from '../core/id-token.ts';
 import { randomUrlSafe } from '../core/ids.ts';
 import { avatarUrl, clientCredentials, oauthError, tokenParams } from '../core/oauth.ts';
+import { strictOn } from '../core/strict.ts';
 import { addRoute, sendAnswer } from '../core/route.ts';
 import type { Call, Simulator } from '../core/route.ts';
 import { lifetimeSec } from '../core/store.ts';
@@ -55,12 +56,11 @@ function authorizeSpec(sim: Simulator): AuthorizeSpec {
   };
 }
 
-async function tokenResponse(call: Call, access: TokenRecord, refresh: TokenRecord, withIdToken: boolean) {
+async function tokenResponse(call: Call, access: TokenRecord, refresh: TokenRecord | null, withIdToken: boolean) {
   const body: Record<string, unknown> = {
     access_token: access.token,
     expires_in: expiresInSec(call.ctx, access),
-    refresh_token: refresh.token,
-    refresh_token_expires_in: expiresInSec(call.ctx, refresh),
+    ...(refresh ? { refresh_token: refresh.token, refresh_token_expires_in: expiresInSec(call.ctx, refresh) } : {}),
     scope: access.scopes.join(','),
     token_type: 'Bearer',
   };
@@ -130,6 +130,8 @@ export function registerLinkedInOAuth(sim: Simulator): void {
         const grant = call.slice.grants.get(redeemed.code.grantId);
         if (!grant) return sendAnswer(reply, oauthError(400, 'invalid_request', CODE_NOT_FOUND));
         const access = mintAccess(call, grant);
+        // Most apps are not enabled for programmatic refresh: the answer then has no refresh token at all.
+        if (strictOn(call.ctx, 'linkedin_no_refresh')) return reply.send(await tokenResponse(call, access, null, true));
         const refresh = mintToken(call.ctx, call.slice, {
           token: `AQX${randomUrlSafe(280)}`,
           kind: 'refresh',
@@ -143,6 +145,9 @@ export function registerLinkedInOAuth(sim: Simulator): void {
         return reply.send(await tokenResponse(call, access, refresh, true));
       }
       if (form.grant_type === 'refresh_token') {
+        if (strictOn(call.ctx, 'linkedin_no_refresh')) {
+          return sendAnswer(reply, oauthError(400, 'unauthorized_client', 'The client is not authorized to use the refresh_token grant type'));
+        }
         const checked = checkToken(call, form.refresh_token, ['refresh']);
         if (!checked.ok) return sendAnswer(reply, oauthError(400, 'invalid_request', BAD_REFRESH));
         const grant = call.slice.grants.get(checked.token.grantId);

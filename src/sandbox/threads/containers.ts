@@ -3,6 +3,7 @@
 // FINISHED at once; media containers go IN_PROGRESS → FINISHED (or ERROR with error_message) after the processing
 // delay, and EXPIRED after 24 hours. `auto_publish_text=true` publishes a TEXT post straight away.
 import { inspectUrl, isVideo } from '../core/media.ts';
+import { reachMedia } from '../core/strict.ts';
 import { flag, graphInput, listParam, metaMediaId, param } from '../core/meta-publish.ts';
 import type { Obj } from '../core/http.ts';
 import { findObject, putObject } from '../core/objects.ts';
@@ -68,7 +69,7 @@ export function registerThreadsContainers(sim: Simulator): void {
     url: '/v1.0/:id/threads',
     ops: ['upload'],
     surface: 'api',
-    handler: (req, reply, call) => {
+    handler: async (req, reply, call) => {
       const actor = threadsActor(req, reply, call, ['threads_content_publish'], 'post');
       if (!actor) return reply;
       const input = graphInput(req);
@@ -100,6 +101,12 @@ export function registerThreadsContainers(sim: Simulator): void {
         if ('status' in media) return sendAnswer(reply, media);
         url = media.url;
         result = media.result;
+        // Meta's servers fetch the URL (public_media_only: loopback and private addresses are out of their reach).
+        const reach = await reachMedia(call.ctx, url);
+        if (!reach.ok && result.status === 'FINISHED') {
+          if (type === 'IMAGE') return sendAnswer(reply, threadsError('The media could not be fetched from this URI', 100, { userTitle: 'Media download has failed.', userMsg: url }));
+          result = { status: 'ERROR', error_message: 'FAILED_DOWNLOADING_VIDEO' };
+        }
       }
       const container = putObject(call, 'containers', {
         id: metaMediaId(),

@@ -1,6 +1,8 @@
 // Google error shapes: the OAuth server answers {error, error_description}; Google APIs answer
 // {error: {code, message, errors: [{message, domain, reason, …}], status}}.
-import type { ErrorAnswer, Surface, TransientFault } from '../core/route.ts';
+import type { FastifyRequest } from 'fastify';
+import type { Call, ErrorAnswer, RouteSpec, Surface, TransientFault } from '../core/route.ts';
+import { dayIn, presentedToken, spend, strictOn } from '../core/strict.ts';
 import type { TokenProblem } from '../core/tokens.ts';
 
 export function googleApiError(
@@ -51,4 +53,37 @@ export function googleFault(kind: TransientFault, surface: Exclude<Surface, 'pag
         domain: 'youtube.quota',
       })
     : googleApiError(503, 'UNAVAILABLE', 'The service is currently unavailable.', 'backendError');
+}
+
+/**
+ * Quota units per call in Google's long-standing model (the conservative one of the two the docs give): an upload
+ * (charged when its session starts) 1,600, writes 50, reads 1. The bytes of an upload session cost nothing more.
+ */
+export function quotaCost(req: FastifyRequest, spec: RouteSpec): number {
+  if (spec.url === '/upload/youtube/v3/videos') return req.method === 'POST' ? 1600 : 0;
+  return req.method === 'GET' ? 1 : 50;
+}
+
+export function quotaExceeded(): ErrorAnswer {
+  return googleApiError(
+    403,
+    'PERMISSION_DENIED',
+    'The request cannot be completed because you have exceeded your <a href="/youtube/v3/getting-started#quota">quota</a>.',
+    'quotaExceeded',
+    { domain: 'youtube.quota' },
+  );
+}
+
+/**
+ * `youtube_quota`: every Data API call spends its units from the project's (OAuth client's) daily quota
+ * (`_config.youtubeDailyQuota`, 10,000 by default), which resets at midnight Pacific time; a call it does not cover is
+ * refused with 403 quotaExceeded and spends nothing.
+ */
+export function youtubeQuota(req: FastifyRequest, call: Call, spec: RouteSpec): ErrorAnswer | null {
+  if (!strictOn(call.ctx, 'youtube_quota') || spec.surface !== 'api') return null;
+  const cost = quotaCost(req, spec);
+  if (cost === 0) return null;
+  const project = presentedToken(req, call.slice)?.clientId ?? 'anonymous';
+  const key = `youtube:quota:${project}:${dayIn(call.ctx, 'America/Los_Angeles')}`;
+  return spend(call.ctx, key, call.ctx.store.config.youtubeDailyQuota, cost) ? null : quotaExceeded();
 }

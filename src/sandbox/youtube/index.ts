@@ -6,7 +6,7 @@ import { registerAvatars } from '../core/oauth.ts';
 import { setNotFound } from '../core/route.ts';
 import type { Simulator } from '../core/route.ts';
 import { registerYouTubeData } from './data.ts';
-import { googleApiError, googleFault } from './errors.ts';
+import { googleApiError, googleFault, youtubeQuota } from './errors.ts';
 import { registerGoogleIdentity } from './identity.ts';
 import { registerGoogleOAuth } from './oauth.ts';
 import { registerYouTubeUpload } from './upload.ts';
@@ -15,7 +15,7 @@ import type { SandboxSimulator } from '../core/simulator.ts';
 import { SANDBOX_APPS } from '../apps.ts';
 
 export async function youtubeSimulator(app: FastifyInstance, ctx: SandboxContext): Promise<void> {
-  const sim: Simulator = { platform: 'youtube', ctx, app, faultAnswer: googleFault };
+  const sim: Simulator = { platform: 'youtube', ctx, app, faultAnswer: googleFault, gate: youtubeQuota };
   registerGoogleOAuth(sim);
   registerGoogleIdentity(sim);
   registerYouTubeData(sim);

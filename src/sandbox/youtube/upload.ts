@@ -10,6 +10,7 @@ import { randomUrlSafe } from '../core/ids.ts';
 import { bodyBytes, isVideo, sniff, UPLOAD_BODY_LIMIT } from '../core/media.ts';
 import { findObject, num, putObject, putPost, text } from '../core/objects.ts';
 import { schedule } from '../core/processing.ts';
+import { strictOn } from '../core/strict.ts';
 import { addRoute, sendAnswer } from '../core/route.ts';
 import type { Call, ErrorAnswer, Simulator } from '../core/route.ts';
 import type { JsonObject, ObjectRecord } from '../core/types.ts';
@@ -86,6 +87,8 @@ export function registerYouTubeUpload(sim: Simulator): void {
       if (!parts) return reply;
       const metadata = validateMetadata(jsonBody(req), call.ctx.nowMs());
       if ('error' in metadata) return sendAnswer(reply, metadata.error);
+      // An unaudited API project's uploads are locked private, whatever the request asked for; the answer says so.
+      if (strictOn(call.ctx, 'youtube_unaudited')) metadata.fields.privacyStatus = 'private';
       const lengthHeader = headerValue(req, 'x-upload-content-length');
       if (lengthHeader !== undefined && !/^\d+$/.test(lengthHeader)) {
         return sendAnswer(reply, googleApiError(400, 'INVALID_ARGUMENT', 'Invalid X-Upload-Content-Length header', 'badRequest'));

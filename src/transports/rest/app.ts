@@ -110,7 +110,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   // With S3 the bucket (or a CDN in front of it) serves the files.
   if (ctx.media.servesFiles) await app.register(storageRoutes, { ctx });
   if (ctx.config.sandbox) {
-    const { sandboxPlugin } = await import('../../sandbox/index.ts');
+    const { parseStrictModes, sandboxPlugin } = await import('../../sandbox/index.ts');
     // The simulators answer as the networks do, outside Herald's rules (access kind 'simulator'), with their
     // own error bodies, and are not rate limited. They are not Herald's API: the public /openapi.json leaves them out.
     app.addHook('onRoute', (route) => {
@@ -121,6 +121,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
       publicUrl: ctx.config.publicUrl,
       now: ctx.clock,
       simulators: ctx.simulators,
+      strict: { modes: parseStrictModes(ctx.config.sandboxStrict) },
       describeRequest: async (platform, state) => {
         const name = await ctx.connections.workspaceNameForState(platform, state);
         return name === null ? null : `the Herald workspace "${name}"`;

@@ -85,7 +85,8 @@ export async function connectionRoutes(app: FastifyInstance, { ctx }: { ctx: App
         summary: 'Connection status per network (no token values)',
         security: workspaceSecurity,
         querystring: tokenQuery,
-        response: { 200: z.object({ results: z.record(z.string(), resultSchema) }) },
+        // `connected` beside `success`: the documented setup guide reads it (docs/compatibility.md).
+        response: { 200: z.object({ results: z.record(z.string(), resultSchema.extend({ connected: z.boolean() })) }) },
       },
     },
     async (req) => {

@@ -11,7 +11,7 @@ import { draftRefSchema, publishResultSchema, scheduledRefSchema, type PublishRe
 import { anyPostBody, dateTime, type PostBody } from '../../../publishing/schemas.ts';
 import { principalOf } from '../access.ts';
 import { workspaceSecurity } from '../schemas.ts';
-import { bodyPlatforms, idempotencyHeaders, POST_BODY_LIMIT } from './posts.ts';
+import { bodyPlatforms, idempotencyHeaders, NULL_NOTE, nullMeansUnset, POST_BODY_LIMIT, requirePostType } from './posts.ts';
 
 const postType = z.enum(['text', 'image', 'carousel', 'video']);
 const REFUSED_IN_EDIT = {
@@ -40,7 +40,8 @@ export async function draftRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
     {
       config: { access: { ...access, platforms: bodyPlatforms(ctx.platforms) } },
       bodyLimit: POST_BODY_LIMIT,
-      schema: { tags: ['drafts'], summary: 'Save a post as drafts (one per network)', security: workspaceSecurity, body: createBody, response: { 200: z.object({ success: z.boolean(), message: z.string(), drafts: z.array(draftRefSchema) }) } },
+      preValidation: [nullMeansUnset, requirePostType],
+      schema: { tags: ['drafts'], summary: 'Save a post as drafts (one per network)', description: `Save a post as drafts (one per network). ${NULL_NOTE} Without post_type: 400.`, security: workspaceSecurity, body: createBody, response: { 200: z.object({ success: z.boolean(), message: z.string(), drafts: z.array(draftRefSchema) }) } },
     },
     async (req) => {
       const p = principalOf(req);

@@ -10,6 +10,7 @@ import type { AppContext } from '../../../context.ts';
 import { AppError } from '../../../errors.ts';
 import { assertContentLength, readForm, type FormFile, type FormPart } from '../../../media/form.ts';
 import { sizeLimitError } from '../../../media/ingest.ts';
+import { sniffFile, UnsupportedMediaError } from '../../../media/sniff.ts';
 import { assertMediaPlatformAllowed, MiB, parseMediaPlatform, type MediaKind } from '../../../media/records.ts';
 import type { UploadSource } from '../../../media/service.ts';
 import { principalOf } from '../access.ts';
@@ -22,11 +23,13 @@ export const MAX_IMAGES = 35;
 const UPLOAD_TYPES = ['image', 'video', 'images'] as const;
 type UploadType = (typeof UPLOAD_TYPES)[number];
 const IMAGE_FIELDS = new Set(['images', 'images[]']);
+/** The single file: `media` (the interface), or `file` (what the documented n8n guide sends). */
+const SINGLE_FIELDS = new Set(['media', 'file']);
 
 const field = (loc: (string | number)[], msg: string, type = 'value_error') => new AppError('validation', [{ loc: ['body', ...loc], msg, type }]);
 
-function parseUploadType(raw: string | undefined): UploadType {
-  if (raw === undefined || raw.trim() === '') throw field(['media_type'], 'Field required', 'missing');
+function parseUploadType(raw: string | undefined): UploadType | undefined {
+  if (raw === undefined || raw.trim() === '') return undefined;
   const v = raw.trim().toLowerCase();
   if (!(UPLOAD_TYPES as readonly string[]).includes(v)) throw field(['media_type'], "Input should be 'image', 'video' or 'images'", 'enum');
   return v as UploadType;
@@ -52,8 +55,9 @@ const jsonUpload = z.object({
 
 /** The multipart form of /media/upload, for the API reference (the route streams it: no schema validates it). */
 const uploadForm = z.object({
-  media_type: z.enum(UPLOAD_TYPES).describe('image, video, or images (2–35 images at once)'),
+  media_type: z.enum(UPLOAD_TYPES).optional().describe('image, video, or images (2–35 images at once). Without it, the type of a file is read from its bytes (several files: images); a URL needs it.'),
   media: z.file().optional().describe('The file, with media_type image or video'),
+  file: z.file().optional().describe("The file, as 'media' (the name the n8n guide uses)"),
   images: z.array(z.file()).optional().describe('2–35 image files, with media_type=images (also accepted as images[])'),
   media_url: z.string().optional().describe('Instead of a file: an HTTPS URL to import'),
   image_urls: z.string().optional().describe('Instead of files: comma-separated HTTPS URLs (media_type=images)'),
@@ -95,14 +99,14 @@ export async function mediaRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
         if (name === 'platform') assertMediaPlatformAllowed(p.scope, parseMediaPlatform(value));
       },
       onFile: (name, f) => {
-        if (name === 'media') {
-          if (declared === 'images') throw field(['media'], "With media_type=images, send the files in 'images'.");
-          if (f.files.some((x) => x.field === 'media')) throw field(['media'], "Only one file may be sent in 'media'; use media_type=images for several.");
+        if (SINGLE_FIELDS.has(name)) {
+          if (declared === 'images') throw field([name], "With media_type=images, send the files in 'images'.");
+          if (f.files.some((x) => SINGLE_FIELDS.has(x.field))) throw field([name], "Only one file may be sent in 'media' (or 'file'); use media_type=images for several.");
         } else if (IMAGE_FIELDS.has(name)) {
           if (declared && declared !== 'images') throw field(['images'], "'images' is only for media_type=images.");
           if (f.files.filter((x) => IMAGE_FIELDS.has(x.field)).length >= MAX_IMAGES) throw field(['images'], `At most ${MAX_IMAGES} images per request.`);
         } else {
-          throw field([name], `Unexpected file field '${name}'; use 'media' or 'images'.`);
+          throw field([name], `Unexpected file field '${name}'; use 'media' (or 'file') or 'images'.`);
         }
         return declared === 'video' ? maxVideoBytes : declared ? maxImageBytes : Math.max(maxImageBytes, maxVideoBytes);
       },
@@ -163,13 +167,30 @@ export async function mediaRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
     },
   );
 
+  /**
+   * No media_type: one file's type is read from its bytes (an unrecognised file is then refused by the
+   * ingest as any other upload); several image files are `images`. URLs need media_type.
+   */
+  async function inferredType(single: FormFile[], images: FormFile[]): Promise<UploadType> {
+    if (single.length === 1 && !images.length) {
+      try {
+        return (await sniffFile(single[0]!.path)).kind;
+      } catch (err) {
+        if (err instanceof UnsupportedMediaError) return 'image';
+        throw err;
+      }
+    }
+    if (images.length && !single.length) return 'images';
+    throw field(['media_type'], 'Field required', 'missing');
+  }
+
   async function upload(p: Principal, input: UploadInput) {
-    const type = parseUploadType(input.mediaType);
     const platform = parseMediaPlatform(input.platform);
-    const mediaFiles = input.files.filter((f) => f.field === 'media');
+    const mediaFiles = input.files.filter((f) => SINGLE_FIELDS.has(f.field));
     const imageFiles = input.files.filter((f) => IMAGE_FIELDS.has(f.field));
     const mediaUrl = input.mediaUrl?.trim() ?? '';
     const imageUrls = splitUrls(input.imageUrls);
+    const type = parseUploadType(input.mediaType) ?? (await inferredType(mediaFiles, imageFiles));
     if (type !== 'images') {
       if (imageFiles.length || imageUrls.length) throw field(['images'], "'images' and 'image_urls' are only for media_type=images.");
       if (!mediaFiles.length && !mediaUrl) throw field(['media'], "Provide a file in 'media' or an HTTPS URL in 'media_url'.", 'missing');
@@ -189,7 +210,7 @@ export async function mediaRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       const kind: MediaKind = type;
       const f = mediaFiles[0];
       const source: UploadSource = f ? { file: f } : { url: mediaUrl };
-      const row = await ctx.media.add(target, source, kind, ['body', f ? 'media' : 'media_url']);
+      const row = await ctx.media.add(target, source, kind, ['body', f ? f.field : 'media_url']);
       return { success: true, message: 'Media uploaded successfully', ...ctx.media.item(row) };
     }
     const sources: UploadSource[] = imageFiles.length ? imageFiles.map((file) => ({ file })) : imageUrls.map((url) => ({ url }));

@@ -3,9 +3,10 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../../context.ts';
+import { AppError } from '../../../errors.ts';
 import type { PlatformRegistry } from '../../../platforms/registry.ts';
 import { publishResultSchema, type PublishResult } from '../../../publishing/results.ts';
-import { postBodies, type PostBody } from '../../../publishing/schemas.ts';
+import { postBodies, withoutNulls, type PostBody } from '../../../publishing/schemas.ts';
 import { principalOf } from '../access.ts';
 import { workspaceSecurity } from '../schemas.ts';
 
@@ -19,6 +20,20 @@ export const bodyPlatforms = (registry: Pick<PlatformRegistry, 'has'>) => (req: 
 /** Largest JSON body of the post, draft and scheduled-post routes: their fields are capped far below it. */
 export const POST_BODY_LIMIT = 1024 * 1024;
 
+/** The note of the routes whose body takes null for "not set". */
+export const NULL_NOTE = 'An explicit null for an optional field (at any depth of the body\'s objects) means "not set".';
+
+/** Route hook of the post, draft and scheduled-post bodies: an explicit null means "not set" (docs/compatibility.md). */
+export const nullMeansUnset = async (req: FastifyRequest) => {
+  req.body = withoutNulls(req.body);
+};
+
+/** A body without post_type is the interface's 400 ("missing post_type"), not a field-level 422; a wrong value stays a 422. */
+export const requirePostType = async (req: FastifyRequest) => {
+  const body = req.body as { post_type?: unknown } | undefined;
+  if (body && typeof body === 'object' && !Array.isArray(body) && (body.post_type === undefined || body.post_type === '')) throw new AppError('bad_request', 'post_type is required');
+};
+
 /** Makes a request safe to retry: docs/publishing.md (publishing now) and docs/scheduling.md (scheduling). */
 export const idempotencyHeaders = z.object({ 'idempotency-key': z.string().min(1).max(200).optional() });
 
@@ -31,9 +46,11 @@ export async function postRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
       {
         config: { access: { kind: 'workspace', feature: 'publish_enabled', platforms: bodyPlatforms(ctx.platforms) } },
         bodyLimit: POST_BODY_LIMIT,
+        preValidation: nullMeansUnset,
         schema: {
           tags: ['posting'],
           summary: `Publish, draft or schedule a ${type} post to one or more networks`,
+          description: `Publish, draft or schedule a ${type} post to one or more networks. ${NULL_NOTE}`,
           security: workspaceSecurity,
           headers: idempotencyHeaders,
           body: bodies[type],

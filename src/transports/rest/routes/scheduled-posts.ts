@@ -11,7 +11,7 @@ import { scheduledRefSchema, type ScheduledRef } from '../../../publishing/resul
 import { principalOf } from '../access.ts';
 import type { HttpMetrics } from '../metrics.ts';
 import { workspaceSecurity } from '../schemas.ts';
-import { bodyPlatforms, idempotencyHeaders, POST_BODY_LIMIT } from './posts.ts';
+import { bodyPlatforms, idempotencyHeaders, NULL_NOTE, nullMeansUnset, POST_BODY_LIMIT, requirePostType } from './posts.ts';
 
 const postType = z.enum(['text', 'image', 'carousel', 'video']);
 const idParams = z.object({ id: z.uuid() });
@@ -66,7 +66,8 @@ export async function scheduledPostRoutes(app: FastifyInstance, { ctx, metrics }
     {
       config: { access: { ...access, platforms: bodyPlatforms(ctx.platforms) } },
       bodyLimit: POST_BODY_LIMIT,
-      schema: { tags: ['scheduling'], summary: 'Schedule a post (one queue entry per network)', security: workspaceSecurity, headers: idempotencyHeaders, body: createBody, response: { 200: envelope.extend({ scheduled: z.array(scheduledRefSchema) }) } },
+      preValidation: [nullMeansUnset, requirePostType],
+      schema: { tags: ['scheduling'], summary: 'Schedule a post (one queue entry per network)', description: `Schedule a post (one queue entry per network). ${NULL_NOTE} Without post_type: 400.`, security: workspaceSecurity, headers: idempotencyHeaders, body: createBody, response: { 200: envelope.extend({ scheduled: z.array(scheduledRefSchema) }) } },
     },
     async (req, reply) => {
       const { post_type, ...body } = req.body as { post_type: z.infer<typeof postType> } & Record<string, unknown>;
