@@ -1,6 +1,7 @@
 // The only reader of process.env. Everything else receives a parsed Config.
 import { join } from 'node:path';
 import { z } from 'zod';
+import { aiConfigErrors, aiEnvSchema, toAiConfig, type AiConfig } from './ai/config.ts';
 import type { StorageConfig } from './media/storage/index.ts';
 import { PLATFORMS, type Platform } from './platforms/slugs.ts';
 import { trustProxyEnv, type TrustProxy } from './trust-proxy.ts';
@@ -93,7 +94,7 @@ const envSchema = z.object({
   HERALD_FETCH_REQUEST_DEADLINE_SECONDS: z.coerce.number().min(1).max(3600).default(180),
   HERALD_UPLOAD_SESSION_TTL_SECONDS: z.coerce.number().int().min(60).default(24 * 3600),
   HERALD_FFPROBE_PATH: z.string().default('ffprobe'),
-});
+}).extend(aiEnvSchema.shape);
 
 export type Env = z.infer<typeof envSchema>;
 
@@ -176,6 +177,8 @@ export interface Config {
   scheduling: { graceSeconds: number; pollMs: number; batchSize: number; concurrency: number; maxAttempts: number; stallSeconds: number; inProcessWorker: boolean; leaseSeconds: number; queue: 'pgboss' | 'scan' };
   platforms: Record<Platform, PlatformEnvConfig>;
   media: MediaConfig;
+  /** The AI routes' provider and models: see docs/ai.md. */
+  ai: AiConfig;
 }
 
 export interface MediaConfig {
@@ -233,6 +236,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  const aiErrors = aiConfigErrors(e);
+  if (aiErrors.length) throw new ConfigError(`Invalid configuration:\n${aiErrors.join('\n')}`);
   const platformParsed = platformEnv(source);
   if (platformParsed.errors.length) throw new ConfigError(`Invalid configuration:\n${platformParsed.errors.join('\n')}`);
   const port = e.PORT;
@@ -302,5 +307,6 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     },
     platforms: platformParsed.configs as Config['platforms'],
     media: mediaConfig(e, publicUrl),
+    ai: toAiConfig(e),
   };
 }

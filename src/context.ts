@@ -43,6 +43,9 @@ import { ScheduleWorker } from './scheduling/worker.ts';
 import { ScheduleQueue } from './scheduling/queue.ts';
 import { ScheduleEntries } from './scheduling/entries.ts';
 import { ScheduledStore } from './scheduling/store.ts';
+import { BuiltinProvider } from './ai/builtin/index.ts';
+import { createModels, type AiModels } from './ai/models.ts';
+import { AiService } from './ai/service.ts';
 
 import type { Clock } from './clock.ts';
 export type { Clock } from './clock.ts';
@@ -86,6 +89,8 @@ export interface AppContext {
   media: MediaService;
   uploads: UploadSessions;
   scheduling: SchedulingService;
+  /** The AI generators (docs/ai.md): the configured model, or the built-in provider. */
+  ai: AiService;
   /** The scheduling worker; started by `herald serve` (unless HERALD_WORKER_IN_PROCESS=0) and `herald worker`. */
   scheduleWorker: ScheduleWorker;
   /** pg-boss wake-ups for scheduled posts; started by `herald serve` / `herald worker` (never by tests' contexts). */
@@ -115,6 +120,8 @@ export interface ContextOverrides {
   media?: Partial<Pick<MediaServiceDeps, 'storage' | 'fetch'>>;
   /** A resolver for the networks' HTTP client (tests of the address policy). */
   platformLookup?: HostLookup;
+  /** The AI models (tests: the AI SDK's mock models); null for the built-in provider. Default: from HERALD_AI_*. */
+  aiModels?: AiModels | null;
 }
 
 /** In sandbox mode every network points at its simulator, with the app credentials it accepts. */
@@ -262,6 +269,16 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     { pollMs: sc.pollMs, batchSize: sc.batchSize, concurrency: sc.concurrency, leaseMs: sc.leaseSeconds * 1000, graceSeconds: sc.graceSeconds, maxAttempts: sc.maxAttempts },
   );
   const scheduling = new SchedulingService({ db, store: scheduledStore, registry: platforms, publishing, drafts, credits, workspaces, clock, queue: scheduleQueue, publishNow: (row) => scheduleWorker.execute(row) });
+  const builtin = new BuiltinProvider({ networks: platforms.networks, ocr: { binary: config.ai.tesseractPath }, ffprobePath: config.media.ffprobePath, ffmpegPath: config.ai.ffmpegPath });
+  const ai = new AiService({
+    networks: platforms.networks,
+    builtin,
+    models: overrides.aiModels !== undefined ? overrides.aiModels : createModels(config.ai),
+    credits,
+    media: { addGenerated: (p, bytes, name, kind, loc) => media.addGenerated(p, bytes, name, kind, loc), readUrl: (p, url, kind, loc) => media.readUrl(p, url, kind, loc), release: (path) => media.release(path), publicUrl: (key) => media.storage.publicUrl(key) },
+    config: config.ai,
+    logger: logger.child({ component: 'ai' }),
+  });
   return {
     config,
     logger,
@@ -296,6 +313,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     media,
     uploads,
     scheduling,
+    ai,
     scheduleWorker,
     scheduleQueue,
     readiness: [

@@ -18,7 +18,8 @@ export type ErrorCode =
   | 'conflict'
   | 'validation'
   | 'payload_too_large'
-  | 'internal';
+  | 'internal'
+  | 'bad_gateway';
 
 const STATUS: Record<ErrorCode, number> = {
   bad_request: 400,
@@ -38,6 +39,7 @@ const STATUS: Record<ErrorCode, number> = {
   validation: 422,
   payload_too_large: 413,
   internal: 500,
+  bad_gateway: 502,
 };
 
 export interface FieldError {

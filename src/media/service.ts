@@ -1,6 +1,7 @@
 // The media library of a workspace: uploads (files and URLs), listing, deletion, and the one question
 // later features ask — may this workspace use these media ids (resolveMediaForWorkspace).
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import type { Logger } from 'pino';
 import type { Principal } from '../auth/authenticate.ts';
 import { PLATFORM_NAMES, type Scope } from '../auth/scopes.ts';
@@ -152,6 +153,50 @@ export class MediaService {
     } finally {
       await this.temp.remove(got.path);
     }
+  }
+
+  /** Stores bytes Herald made (a generated image) as library media of the caller's workspace. */
+  async addGenerated(p: Principal, bytes: Buffer, filename: string, kind: MediaKind, loc: (string | number)[]): Promise<MediaRow> {
+    const target = await this.target(p, null);
+    await this.quota.assertRoom(target.workspaceId, 1);
+    const file = await this.temp.write(Readable.from([bytes]), this.ingest.limitFor(kind));
+    try {
+      return await this.ingest.ingest(target, { path: file.path, size: file.size, originalName: filename, source: 'upload' }, kind, loc);
+    } finally {
+      await this.temp.remove(file.path);
+    }
+  }
+
+  /**
+   * A media URL to read (the AI routes): one of this workspace's own media (read from storage, never
+   * over HTTP), or any other URL through the outbound address policy with the kind's size limit. The
+   * caller removes `path` with `release`. A URL of Herald's storage that is not this workspace's is refused
+   * like a missing one.
+   */
+  async readUrl(p: Principal, url: string, kind: MediaKind, loc: (string | number)[]): Promise<{ path: string; size: number; name: string | null; mediaId: string | null }> {
+    const base = this.storage.publicUrl('k').slice(0, -1);
+    const bare = url.split(/[?#]/, 1)[0]!;
+    if (bare.startsWith(base)) {
+      let key: string;
+      try {
+        key = bare.slice(base.length).split('/').map(decodeURIComponent).join('/');
+      } catch {
+        key = '';
+      }
+      const [row] = await this.#db.select().from(media).where(and(eq(media.workspaceId, p.workspaceId), eq(media.storageKey, key))).limit(1);
+      if (!row) throw new AppError('validation', [{ loc, msg: "The URL is on Herald's storage but is not one of this workspace's media.", type: 'media_not_found' }]);
+      assertMediaPlatformAllowed(p.scope, row.platform);
+      if (row.mediaType !== kind) throw new AppError('validation', [{ loc, msg: `The media is ${row.mediaType === 'image' ? 'an image' : 'a video'}, not ${kind === 'image' ? 'an image' : 'a video'}.`, type: 'media_type_mismatch' }]);
+      const got = await this.storage.get(row.storageKey);
+      const file = await this.temp.write(got.body, this.ingest.limitFor(kind));
+      return { ...file, name: row.originalFilename ?? row.filename, mediaId: row.id };
+    }
+    const got = await downloadToTemp(this.temp, url, this.ingest.limitFor(kind), this.#fetch, loc);
+    return { path: got.path, size: got.size, name: got.name, mediaId: null };
+  }
+
+  async release(path: string): Promise<void> {
+    await this.temp.remove(path);
   }
 
   /** Several items, a few at a time, all URLs within one deadline; one bad item does not lose the good ones. */

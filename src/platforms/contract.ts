@@ -133,6 +133,11 @@ export interface NetworkContract<S extends z.ZodObject = z.ZodObject> {
   draftFields?(override: Record<string, unknown> | undefined, body: CommonBody): Record<string, unknown>;
   /** The profile slice also carries oauth_connection_count (how many accounts of the network are connected). */
   profileConnectionCount?: boolean;
+  /**
+   * Fields this network adds to its results' `post` object (optional on the wire; the response schemas declare them),
+   * read from the target's journal when the result is built.
+   */
+  resultPost?: { shape: z.ZodRawShape; fromJournal(steps: Readonly<Record<string, string>>): Record<string, unknown> };
   /** The network's hosts by key, with the real network's base URLs (config and the sandbox override them). */
   hosts: Readonly<Record<string, string>>;
   /** The targets of one post for this network (one per destination), validated. */

@@ -2,8 +2,12 @@
 // the worker, its wire form for the routes, and the reply of a submit. The routes use these schemas as
 // their 200 responses, so /openapi.json documents the real shapes.
 import { z } from 'zod';
+import { NETWORKS } from '../platforms/registry.ts';
 
-export const postRefSchema = z.object({ platform: z.string(), post_id: z.string().nullable(), permalink: z.string().nullable() });
+/** What the built-in networks add to a result's `post` (their contracts' `resultPost`), each optional. */
+const networkPostFields: z.ZodRawShape = Object.fromEntries(NETWORKS.flatMap((n) => Object.entries(n.resultPost?.shape ?? {}).map(([k, v]) => [k, z.optional(v)])));
+
+export const postRefSchema = z.object({ platform: z.string(), post_id: z.string().nullable(), permalink: z.string().nullable(), ...networkPostFields });
 
 /** One network's result on the wire (interface.md: `{ platform, success, message, post?, error? }`). */
 export const targetResultSchema = z.object({

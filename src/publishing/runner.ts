@@ -56,7 +56,8 @@ export class TargetRunner {
 
   static resultOf(row: TargetRow, registry: PlatformRegistry): TargetOutcome {
     const name = registry.get(row.platform as Platform).displayName;
-    const post = { platform: row.platform, post_id: row.platformPostId, permalink: row.permalink };
+    const extra = registry.network(row.platform).resultPost?.fromJournal((row.journal ?? {}) as Record<string, string>) ?? {};
+    const post = { platform: row.platform, post_id: row.platformPostId, permalink: row.permalink, ...extra };
     if (row.state === 'published') return { platform: row.platform, success: true, message: `Published to ${name}.`, post, retryable: false };
     if (row.state === 'processing') {
       return { platform: row.platform, success: true, message: `Accepted by ${name}; still processing. Its status will update when ${name} finishes.`, post, retryable: false };

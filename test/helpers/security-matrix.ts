@@ -24,7 +24,7 @@ export const restrictedPlansFile = {
   plans: {
     [RESTRICTED_PLAN]: {
       display_name: 'Restricted (tests)',
-      features: { publish_enabled: false, drafts_enabled: false, scheduling_enabled: false, analytics_enabled: false, inbox_enabled: false, mcp_enabled: false, gpt_app_enabled: false, api_keys_enabled: true },
+      features: { publish_enabled: false, ai_composer_enabled: false, drafts_enabled: false, scheduling_enabled: false, analytics_enabled: false, inbox_enabled: false, mcp_enabled: false, gpt_app_enabled: false, api_keys_enabled: true },
     },
   },
 };

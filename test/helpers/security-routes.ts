@@ -52,7 +52,21 @@ const callback = publicRoute('an OAuth redirect from the network: bound to the s
 const KEYS_OWNERS = 'Only workspace owners can manage API keys.';
 const SIGN_IN = 'signing in and account recovery: the per-address auth budget and single-use tokens protect it';
 
+const aiRoute = (path: string, payload: Record<string, unknown>, platform: string): MatrixEntry => ({
+  matrix: 'workspace',
+  url: (u) => `${path}?workspace_id=${u.workspaceId}`,
+  payload,
+  platform,
+  feature: 'ai_composer_enabled',
+});
+
 export const SECURITY_ROUTES: Record<string, MatrixEntry> = {
+  // AI generation (the workspace also named in the query)
+  'POST /unified/content/generate': aiRoute('/unified/content/generate', { idea: 'x', platforms: ['threads'] }, 'threads'),
+  'POST /unified/content/generate/stream': aiRoute('/unified/content/generate/stream', { idea: 'x', platforms: ['threads'] }, 'threads'),
+  'POST /unified/image/generate': aiRoute('/unified/image/generate', { content: 'x', platforms: ['pinterest'] }, 'pinterest'),
+  'POST /unified/image-to-content/generate': aiRoute('/unified/image-to-content/generate', { image_url: 'https://example.com/a.png', platform: 'instagram' }, 'instagram'),
+  'POST /unified/video-to-content/generate': aiRoute('/unified/video-to-content/generate', { video_url: 'https://example.com/a.mp4', platform: 'youtube' }, 'youtube'),
   // Posting
   'POST /unified/post/text': posting('text', { default_text: 'x' }, 'threads'),
   'POST /unified/post/image': posting('image', { default_image_url: 'https://example.com/a.jpg' }, 'pinterest'),

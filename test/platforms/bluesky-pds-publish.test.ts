@@ -2,9 +2,9 @@
 // lexicon validation of posts, facets and embeds, read back record by record. The local PDS has no video service,
 // so videos take the uploadBlob fallback. Never skipped: if the PDS cannot start, the suite fails.
 //
-// sharp is kept out of this process: loaded next to the PDS's better-sqlite3 it made the test worker abort at exit
-// about every other run (SIGABRT in a Statement destructor), so images are made by sharp in a child process, and
-// publish-fixtures.ts (which loads sharp) is not imported here.
+// Test images are made by sharp in a child process and publish-fixtures.ts (which loads sharp) is not imported here:
+// sharp next to the PDS's better-sqlite3 once made the worker abort at exit. The PDS now runs in a child process of
+// its own; the publisher loads sharp only to re-encode an image over the blob limit.
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
@@ -55,6 +55,13 @@ function memoryJournal(initial: Record<string, string> = {}): Journal & { steps:
 async function jpegImage(width: number, height: number): Promise<Buffer> {
   const script = `import sharp from 'sharp'; const b = await sharp({ create: { width: ${width}, height: ${height}, channels: 3, background: { r: 20, g: 120, b: 220 } } }).jpeg().toBuffer(); process.stdout.write(b.toString('base64'));`;
   const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], { cwd: process.cwd() });
+  return Buffer.from(stdout, 'base64');
+}
+
+/** Random pixels as a PNG (they compress badly, so the file is about width×height×3 bytes), made by sharp in a child. */
+async function noisePng(width: number, height: number): Promise<Buffer> {
+  const script = `import sharp from 'sharp'; const raw = Buffer.alloc(${width * height * 3}); let x = 0x9e3779b9; for (let i = 0; i < raw.length; i++) { x ^= x << 13; x ^= x >>> 17; x ^= x << 5; raw[i] = x & 0xff; } const b = await sharp(raw, { raw: { width: ${width}, height: ${height}, channels: 3 } }).png({ compressionLevel: 1 }).toBuffer(); process.stdout.write(b.toString('base64'));`;
+  const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], { cwd: process.cwd(), maxBuffer: 64 * 1024 * 1024 });
   return Buffer.from(stdout, 'base64');
 }
 
@@ -174,6 +181,60 @@ describe('bluesky publisher (real local PDS)', () => {
     expect(cid).toBe(JSON.parse(journal.steps['blob.0'] ?? '{}').ref.$link);
     const blob = await reader.com.atproto.sync.getBlob({ did: alice.did, cid });
     expect(Buffer.from(blob.data).equals(bytes)).toBe(true);
+  });
+
+  it('publishes a four-image carousel with alt texts; the PDS itself refuses a fifth image', async () => {
+    const shapes = [[640, 480], [480, 640], [500, 500], [1280, 720]] as const;
+    const items = await Promise.all(
+      shapes.map(async ([width, height], i) => media(await jpegImage(width, height), { kind: 'image', mime: 'image/jpeg', format: 'jpeg', width, height, altText: `Picture ${i + 1}` })),
+    );
+    const journal = memoryJournal();
+    const out = await publisher.publish(tokens, request({ postType: 'carousel', text: 'Four pictures', media: items }), journal);
+    if (out.state !== 'published') throw new Error('not published');
+    const value = await readBack(out.postId);
+    const embed = value.embed as { $type: string; images: { image: { mimeType: string; size: number }; alt: string; aspectRatio: unknown }[] };
+    expect(embed.$type).toBe('app.bsky.embed.images');
+    expect(embed.images.map((i) => [i.alt, i.aspectRatio, i.image.mimeType, i.image.size])).toEqual(
+      shapes.map(([width, height], i) => [`Picture ${i + 1}`, { width, height }, 'image/jpeg', items[i]?.size]),
+    );
+
+    // The limit Herald keeps to is the PDS's: five images are not a valid app.bsky.embed.images.
+    const blob = JSON.parse(journal.steps['blob.0'] ?? '{}') as { ref: { $link: string } };
+    const up = await reader.com.atproto.repo.uploadBlob(await jpegImage(64, 48), { encoding: 'image/jpeg' });
+    const image = { image: up.data.blob, alt: '' };
+    const five = await reader.com.atproto.repo
+      .createRecord({ repo: alice.did, collection: POST, record: { $type: POST, text: 'five', createdAt: new Date().toISOString(), embed: { $type: 'app.bsky.embed.images', images: [image, image, image, image, image] } } })
+      .then(() => 'created', (err: unknown) => String((err as Error).message));
+    expect(five).toMatch(/array too big \(maximum 4, got 5\) at \$\.record\.embed\.images/);
+    expect(blob.ref.$link).toMatch(/^bafkrei/);
+    await expect(publisher.publish(tokens, request({ postType: 'carousel', media: [...items, items[0]!] }), memoryJournal())).rejects.toMatchObject({ kind: 'invalid_content' });
+  });
+
+  it('an image over the PDS blob limit: refused as uploaded, published once Herald re-encodes it within 1,000,000 bytes, aspect ratio kept', async () => {
+    const bytes = await noisePng(1200, 800);
+    expect(bytes.length).toBeGreaterThan(2_000_000);
+    // What the PDS does with the image as it is: the upload is taken, the post is refused for the blob's size.
+    const raw = await reader.com.atproto.repo.uploadBlob(bytes, { encoding: 'image/png' });
+    const refused = await reader.com.atproto.repo
+      .createRecord({ repo: alice.did, collection: POST, record: { $type: POST, text: 'raw', createdAt: new Date().toISOString(), embed: { $type: 'app.bsky.embed.images', images: [{ image: raw.data.blob, alt: '' }] } } })
+      .then(() => 'created', (err: unknown) => String((err as Error).message));
+    expect(refused).toMatch(/blob too big \(maximum 2000000, got \d+\) at \$\.record\.embed\.images\[0\]\.image/);
+
+    const photo = media(bytes, { kind: 'image', mime: 'image/png', format: 'png', width: 1200, height: 800, altText: 'Static' });
+    const journal = memoryJournal();
+    const out = await publisher.publish(tokens, request({ postType: 'image', text: 'Re-encoded', media: [photo] }), journal);
+    if (out.state !== 'published') throw new Error('not published');
+    expect(journal.log.map(([s]) => s)).toEqual(['ratio.0', 'blob.0', 'rkey', 'uri']);
+    const value = await readBack(out.postId);
+    const embed = value.embed as { images: { image: { ref: { toString(): string }; mimeType: string; size: number }; alt: string; aspectRatio: { width: number; height: number } }[] };
+    const [only] = embed.images;
+    expect(only?.alt).toBe('Static');
+    expect(only?.image.mimeType).toBe('image/jpeg');
+    expect(only?.image.size).toBeLessThanOrEqual(1_000_000);
+    expect(only!.aspectRatio.width / only!.aspectRatio.height).toBeCloseTo(1.5, 2);
+    // The blob on the PDS is what the embed says: its bytes have that length.
+    const stored = await reader.com.atproto.sync.getBlob({ did: alice.did, cid: only?.image.ref.toString() ?? '' });
+    expect(stored.data.length).toBe(only?.image.size);
   });
 
   it('publishes a video by uploading it to the PDS when no video service answers', async () => {

@@ -10,7 +10,9 @@ import type { PublishMedia, PublishRequest, Publisher } from '../../src/platform
 import type { TokenSet } from '../../src/platforms/types.ts';
 import { sandboxBaseUrls } from '../../src/sandbox/index.ts';
 import { expectPlatformError } from './helpers/oauth-flow.ts';
-import { fixtureMedia, jpegImage, memoryJournal, mp4Video, SimulatedCrash , PUBLISH_PROCESSING_MS } from './helpers/publish-fixtures.ts';
+import { fixtureMedia, jpegImage, memoryJournal, mp4Video, noisePng, SimulatedCrash, PUBLISH_PROCESSING_MS } from './helpers/publish-fixtures.ts';
+import sharp from 'sharp';
+import { IMAGE_BLOB_MAX } from '../../src/platforms/bluesky/limits.ts';
 import { startSandbox } from '../helpers/sandbox.ts';
 import type { SandboxSlice, SandboxRecord, TestSandbox } from '../helpers/sandbox.ts';
 
@@ -127,6 +129,70 @@ describe('bluesky publisher against the simulator', () => {
     const blob = JSON.parse(journal.steps['blob.0'] ?? '{}') as { ref: { $link: string } };
     expect(record(s.posts[0])?.embed).toEqual({ $type: 'app.bsky.embed.images', images: [{ image: JSON.parse(journal.steps['blob.0'] ?? ''), alt: 'Blue', aspectRatio: { width: 400, height: 300 } }] });
     expect(s.posts[0]?.media).toEqual([blob.ref.$link]);
+  });
+
+  it('publishes a four-image carousel, each image with its alt text and aspect ratio, and refuses a fifth image', async () => {
+    const shapes = [[400, 300], [300, 400], [500, 500], [640, 360]] as const;
+    const items = await Promise.all(
+      shapes.map(async ([w, h], i) => fixtureMedia(sb, { name: `c${i}.jpg`, bytes: await jpegImage(w, h), kind: 'image', mime: 'image/jpeg', format: 'jpeg', width: w, height: h, altText: `Picture ${i + 1}` })),
+    );
+    const journal = memoryJournal();
+    const out = await publisher.publish(tokens, request({ postType: 'carousel', text: 'Four', media: items }), journal);
+    expect(out.state).toBe('published');
+    expect(journal.log.map(([step]) => step)).toEqual(['blob.0', 'blob.1', 'blob.2', 'blob.3', 'rkey', 'uri']);
+    const s = await state();
+    expect(s.posts).toHaveLength(1);
+    const embed = record(s.posts[0])?.embed as { $type: string; images: { image: { size: number }; alt: string; aspectRatio: unknown }[] };
+    expect(embed.$type).toBe('app.bsky.embed.images');
+    expect(embed.images.map((i) => [i.alt, i.aspectRatio, i.image.size])).toEqual(shapes.map(([width, height], i) => [`Picture ${i + 1}`, { width, height }, items[i]?.size]));
+
+    const five = [...items, items[0]!];
+    await expectPlatformError(publisher.publish(tokens, request({ postType: 'carousel', media: five, targetId: 'tgt_five' }), memoryJournal()), 'invalid_content');
+    expect((await state()).posts).toHaveLength(1);
+  });
+
+  it('re-encodes an image over the blob limit to fit it, keeping the aspect ratio, and a retry reuses the journaled blob and ratio', async () => {
+    const bytes = await noisePng(2400, 1600);
+    expect(bytes.length).toBeGreaterThan(2_000_000);
+    const big = fixtureMedia(sb, { name: 'big.png', bytes, kind: 'image', mime: 'image/png', format: 'png', width: 2400, height: 1600, altText: 'Noise' });
+    const req = request({ postType: 'image', text: 'Big', media: [big] });
+    const journal = memoryJournal();
+    journal.crashAfter = 'blob.0';
+    await expect(publisher.publish(tokens, req, journal)).rejects.toBeInstanceOf(SimulatedCrash);
+    expect(await publisher.publish(tokens, req, journal)).toMatchObject({ state: 'published' });
+    expect(journal.log.map(([step]) => step)).toEqual(['ratio.0', 'blob.0', 'rkey', 'uri']);
+    const s = await state();
+    expect(ok(s, 'com.atproto.repo.uploadBlob')).toHaveLength(1);
+    const embed = record(s.posts[0])?.embed as { images: { image: { size: number; mimeType: string }; alt: string; aspectRatio: { width: number; height: number } }[] };
+    const [image] = embed.images;
+    expect(image?.image.mimeType).toBe('image/jpeg');
+    expect(image?.image.size).toBeLessThanOrEqual(IMAGE_BLOB_MAX);
+    expect(image?.alt).toBe('Noise');
+    // Scaled to Bluesky's 2000 px long edge (or below), 3:2 kept.
+    expect(image?.aspectRatio.width).toBeLessThanOrEqual(2000);
+    expect(image!.aspectRatio.width / image!.aspectRatio.height).toBeCloseTo(1.5, 2);
+    // The uploaded bytes are a JPEG of exactly the size the embed states.
+    const upload = ok(s, 'com.atproto.repo.uploadBlob')[0];
+    expect(upload?.headers['content-length']).toBe(String(image?.image.size));
+    expect(journal.steps['ratio.0']).toBe(`${image?.aspectRatio.width}x${image?.aspectRatio.height}`);
+  });
+
+  it('re-encodes an oversized image with transparency as WebP, and applies EXIF orientation before measuring', async () => {
+    const alpha = fixtureMedia(sb, { name: 'alpha.png', bytes: await noisePng(800, 600, 4), kind: 'image', mime: 'image/png', format: 'png', width: 800, height: 600 });
+    // A landscape JPEG that says "rotate 90°": seen upright it is portrait.
+    const rotated = await sharp(await noisePng(1800, 1200)).jpeg({ quality: 100 }).withMetadata({ orientation: 6 }).toBuffer();
+    expect(rotated.length).toBeGreaterThan(IMAGE_BLOB_MAX);
+    const turned = fixtureMedia(sb, { name: 'turned.jpg', bytes: rotated, kind: 'image', mime: 'image/jpeg', format: 'jpeg', width: 1800, height: 1200 });
+    const out = await publisher.publish(tokens, request({ postType: 'carousel', media: [alpha, turned] }), memoryJournal());
+    expect(out.state).toBe('published');
+    const embed = record((await state()).posts[0])?.embed as { images: { image: { size: number; mimeType: string }; alt: string; aspectRatio: { width: number; height: number } }[] };
+    expect(embed.images.map((i) => [i.image.mimeType, i.image.size <= IMAGE_BLOB_MAX, i.alt])).toEqual([
+      ['image/webp', true, ''],
+      ['image/jpeg', true, ''],
+    ]);
+    const [first, second] = embed.images.map((i) => i.aspectRatio);
+    expect(first!.width / first!.height).toBeCloseTo(4 / 3, 2);
+    expect(second!.height / second!.width).toBeCloseTo(1.5, 2);
   });
 
   it('publishes a video through the video service: processing while the job runs, then one post', async () => {

@@ -76,7 +76,7 @@ describe('bluesky adapter (sandbox)', () => {
     expect(adapter.platform).toBe('bluesky');
     expect(adapter.configured).toBe(true);
     expect(adapter.capabilities).toEqual({
-      postTypes: ['text', 'video'],
+      postTypes: ['text', 'image', 'carousel', 'video'],
       text: { max: 300, unit: 'graphemes', maxBytes: 3000 },
       asyncProcessing: true,
     });

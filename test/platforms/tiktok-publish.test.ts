@@ -4,7 +4,8 @@ import { TIKTOK_STEPS, tiktokAdapter } from '../../src/platforms/tiktok/index.ts
 import { publicPostIds } from '../../src/platforms/tiktok/status.ts';
 import { chunkPlan, CHUNK_SIZE } from '../../src/platforms/tiktok/upload.ts';
 import type { TokenSet } from '../../src/platforms/types.ts';
-import { connectThrough, expectPlatformError, sandboxDeps } from './helpers/oauth-flow.ts';
+import { approve, connectThrough, expectPlatformError, pkcePair, sandboxDeps } from './helpers/oauth-flow.ts';
+import type { OAuth2Auth } from '../../src/platforms/types.ts';
 import { crashingAt, droppingAt, fixtureMedia, jpegImage, memoryJournal, mp4Video, pngImage, publisherOf, SimulatedCrash , PUBLISH_PROCESSING_MS } from './helpers/publish-fixtures.ts';
 import type { FixtureMedia } from './helpers/publish-fixtures.ts';
 import { calls, startSandbox } from '../helpers/sandbox.ts';
@@ -74,7 +75,8 @@ describe('tiktok publisher: post types', () => {
     if (first.state !== 'processing') return;
     expect(journal.steps).toMatchObject({ [TIKTOK_STEPS.publishId]: first.handle, [TIKTOK_STEPS.username]: 'sandbox.user', [TIKTOK_STEPS.chunkSize]: String(clip.size) });
     // The URL a crash would need to finish the upload is durable before the publish_id.
-    expect(journal.log.map(([k]) => k)).toEqual([TIKTOK_STEPS.username, TIKTOK_STEPS.uploadUrl, TIKTOK_STEPS.chunkSize, TIKTOK_STEPS.publishId]);
+    expect(journal.log.map(([k]) => k)).toEqual([TIKTOK_STEPS.username, TIKTOK_STEPS.privacyLevel, TIKTOK_STEPS.uploadUrl, TIKTOK_STEPS.chunkSize, TIKTOK_STEPS.publishId]);
+    expect(journal.steps[TIKTOK_STEPS.privacyLevel]).toBe('MUTUAL_FOLLOW_FRIENDS');
     let s = await sb.state('tiktok');
     expect(calls(s, 'POST', '/creator_info/query/')).toHaveLength(1);
     expect(inits(s)[0]?.body).toEqual({
@@ -181,11 +183,60 @@ describe('tiktok publisher: post types', () => {
   });
 });
 
+describe('tiktok publisher: privacy level omitted', () => {
+  /** Connects the sandbox creator of this user key (its creator_info privacy options follow the key). */
+  async function connectAs(userKey: string): Promise<TokenSet> {
+    const adapter = tiktokAdapter(sandboxDeps(sb, 'tiktok'));
+    const auth = adapter.auth as OAuth2Auth;
+    const redirectUri = sb.callback('tiktok');
+    const pkce = pkcePair();
+    const { code } = await approve(auth.authorizeUrl({ state: 'st-privacy', redirectUri, codeChallenge: pkce.challenge }), { 'x-sandbox-user': userKey });
+    return auth.exchangeCode({ code, redirectUri, codeVerifier: pkce.verifier });
+  }
+
+  it('posts with PUBLIC_TO_EVERYONE when creator_info offers it, else the most public level offered, and journals the level used', async () => {
+    await sb.configure({ processingMs: 0 });
+    const clip = await video('default-privacy.mp4');
+    const cases = [
+      ['everyone', 'PUBLIC_TO_EVERYONE', ['PUBLIC_TO_EVERYONE', 'MUTUAL_FOLLOW_FRIENDS', 'FOLLOWER_OF_CREATOR', 'SELF_ONLY']],
+      ['private-maker', 'FOLLOWER_OF_CREATOR', ['FOLLOWER_OF_CREATOR', 'SELF_ONLY']],
+      ['friends-only-maker', 'MUTUAL_FOLLOW_FRIENDS', ['MUTUAL_FOLLOW_FRIENDS', 'SELF_ONLY']],
+      ['unaudited-app-user', 'SELF_ONLY', ['SELF_ONLY']],
+    ] as const;
+    for (const [i, [userKey, expected, offered]] of cases.entries()) {
+      const creator = await connectAs(userKey);
+      const journal = memoryJournal();
+      const req = request({ media: [clip], options: {}, targetId: `tgt_priv_${i}` });
+      const first = await publisher.publish(creator, req, journal);
+      expect(first.state, userKey).toBe('processing');
+      expect(journal.steps[TIKTOK_STEPS.privacyLevel], userKey).toBe(expected);
+      const s = await sb.state('tiktok');
+      // What creator_info offers this creator, asked as the adapter asked it.
+      const info = await fetch(sb.url('tiktok', '/v2/post/publish/creator_info/query/'), { method: 'POST', headers: { authorization: `Bearer ${creator.accessToken}` } });
+      expect(((await info.json()) as { data: { privacy_level_options: string[] } }).data.privacy_level_options, userKey).toEqual(offered);
+      expect((inits(s).at(-1)?.body as { post_info: { privacy_level: string } }).post_info.privacy_level, userKey).toBe(expected);
+      if (first.state === 'processing') expect((await publisher.checkStatus!(creator, first.handle, req, journal)).state, userKey).toBe('published');
+    }
+    // A level the creator is not offered is still refused when the body names it.
+    const unaudited = await connectAs('unaudited-app-user');
+    const named = await expectPlatformError(publisher.publish(unaudited, request({ media: [clip], options: { privacy_level: 'PUBLIC_TO_EVERYONE' }, targetId: 'tgt_named' }), memoryJournal()), 'invalid_content');
+    expect(named.code).toBe('privacy_level_option_mismatch');
+    expect(named.message).toContain('choose one of: SELF_ONLY');
+  });
+
+  it('the photo flow picks the level the same way', async () => {
+    const creator = await connectAs('private-photographer');
+    const journal = memoryJournal();
+    const out = await publisher.publish(creator, request({ postType: 'image', title: 'Photo', media: [await photo('priv.jpg')], options: {} }), journal);
+    expect(out.state).toBe('processing');
+    expect(journal.steps[TIKTOK_STEPS.privacyLevel]).toBe('FOLLOWER_OF_CREATOR');
+    expect((calls(await sb.state('tiktok'), 'POST', '/v2/post/publish/content/init/')[0]?.body as { post_info: { privacy_level: string } }).post_info.privacy_level).toBe('FOLLOWER_OF_CREATOR');
+  });
+});
+
 describe('tiktok publisher: refusals', () => {
-  it('refuses a missing or unavailable privacy level before initialising anything', async () => {
+  it('refuses an unavailable privacy level before initialising anything', async () => {
     const clip = await video('privacy.mp4');
-    const missing = await expectPlatformError(publisher.publish(tokens, request({ media: [clip], options: {} }), memoryJournal()), 'invalid_content');
-    expect(missing.message).toMatch(/PUBLIC_TO_EVERYONE, MUTUAL_FOLLOW_FRIENDS, FOLLOWER_OF_CREATOR, SELF_ONLY/);
     const wrong = await expectPlatformError(publisher.publish(tokens, request({ media: [clip], options: { privacy_level: 'FRIENDS' } }), memoryJournal()), 'invalid_content');
     expect(wrong.code).toBe('privacy_level_option_mismatch');
     await expectPlatformError(publisher.publish(tokens, request({ media: [{ ...clip, durationSec: 900 }] }), memoryJournal()), 'invalid_content');

@@ -99,6 +99,12 @@ describe('bluesky publishing', () => {
     const big = await uploadBlob(fixture.jpeg(2_000_001));
     expect(await errorOf(await createPost({ text: '', embed: images(1, { image: big, alt: 'big' }) }))).toMatchObject({ message: expect.stringContaining('file too big (max 2000000 bytes)') as unknown as string });
     expect(await errorOf(await createPost({ text: '', embed: images(1, { image: blob, alt: '', aspectRatio: { width: 0, height: 1 } }) }))).toMatchObject({ error: 'InvalidRequest' });
+    // A blob that is not an image (sniffed, whatever the upload declared) cannot be an image of the embed.
+    const notImage = await uploadBlob(fixture.text(), 'image/jpeg');
+    expect(notImage.mimeType).toBe('image/jpeg');
+    const mp4 = await uploadBlob(fixture.mp4(), 'image/jpeg');
+    expect(mp4.mimeType).toBe('video/mp4');
+    expect(await errorOf(await createPost({ text: '', embed: images(1, { image: mp4, alt: '' }) }))).toMatchObject({ status: 400, error: 'InvalidRequest', message: expect.stringContaining('Record/embed/images/0/image mime type video/mp4 is not accepted') as unknown as string });
   });
 
   it('uploads video through the video service with a service token, then posts it', async () => {

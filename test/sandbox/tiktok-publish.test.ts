@@ -11,10 +11,11 @@ let sb: TestSandbox;
 let token = '';
 const MiB = 1024 * 1024;
 
-async function connect(scope = 'user.info.basic,video.publish,video.upload'): Promise<string> {
+async function connect(scope = 'user.info.basic,video.publish,video.upload', user?: string): Promise<string> {
   const app = SANDBOX_APPS.tiktok;
   const code = await codeFrom(
     withQuery(sb.url('tiktok', '/v2/auth/authorize/'), { client_key: app.clientId, response_type: 'code', scope, redirect_uri: sb.callback('tiktok'), state: 's' }),
+    user ? { 'x-sandbox-user': user } : {},
   );
   const body = await json(
     await postForm(sb.url('tiktok', '/v2/oauth/token/'), { client_key: app.clientId, client_secret: app.clientSecret, code, grant_type: 'authorization_code', redirect_uri: sb.callback('tiktok') }),
@@ -97,6 +98,23 @@ describe('tiktok content posting', () => {
     expect((await put(String(url), file.subarray(chunk, 2 * chunk), `bytes ${chunk}-${2 * chunk - 1}/${size}`)).status).toBe(416);
     expect((await put(String(url), file.subarray(chunk), `bytes ${chunk}-${size - 1}/${size}`)).status).toBe(201);
     await poll(() => status(String(publishId)), (s) => String((s.body.data as Json).status) === 'PUBLISH_COMPLETE');
+  });
+
+  it('offers each creator its own privacy levels, and refuses a direct post with one it was not offered', async () => {
+    const offered = async (t: string) => ((await json(await api('/v2/post/publish/creator_info/query/', undefined, t))).data as Json).privacy_level_options;
+    const unaudited = await connect(undefined, 'unaudited-creator');
+    const privateOne = await connect(undefined, 'private-creator');
+    expect(await offered(unaudited)).toEqual(['SELF_ONLY']);
+    expect(await offered(privateOne)).toEqual(['FOLLOWER_OF_CREATOR', 'SELF_ONLY']);
+    expect(await offered(await connect(undefined, 'friends-only-creator'))).toEqual(['MUTUAL_FOLLOW_FRIENDS', 'SELF_ONLY']);
+    const source = { source: 'PULL_FROM_URL', video_url: `${sb.publicUrl}/media/v.mp4` };
+    const init = (t: string, privacy_level: string) => api('/v2/post/publish/video/init/', { post_info: { title: 'Clip', privacy_level }, source_info: source }, t);
+    const refused = await init(unaudited, 'PUBLIC_TO_EVERYONE');
+    expect(refused.status).toBe(403);
+    expect(await json(refused)).toMatchObject({ error: { code: 'privacy_level_option_mismatch' } });
+    expect((await init(privateOne, 'MUTUAL_FOLLOW_FRIENDS')).status).toBe(403);
+    expect((await init(privateOne, 'FOLLOWER_OF_CREATOR')).status).toBe(200);
+    expect((await init(unaudited, 'SELF_ONLY')).status).toBe(200);
   });
 
   it('pulls from verified URLs only; privacy must be one of the creator options; bad files fail', async () => {

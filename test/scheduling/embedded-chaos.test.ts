@@ -94,7 +94,7 @@ async function call<T>(path: string, init: RequestInit & { headers?: Record<stri
         return false;
       }
     },
-    { timeoutMs: 60_000 },
+    { timeoutMs: 300_000 },
   );
   return result!;
 }
@@ -102,10 +102,10 @@ async function call<T>(path: string, init: RequestInit & { headers?: Record<stri
 const blueskyPosts = async () => ((await (await fetch(`${h.url}/sandbox/_state?platform=bluesky`)).json()) as { bluesky: { posts: unknown[] } }).bluesky.posts.map((p) => JSON.stringify(p));
 
 describe('the embedded server (PGlite, in-process worker) SIGKILLed at random points of its publishes', () => {
-  it(`loses nothing and publishes nothing twice, over ${KILLS} kills and restarts`, { timeout: 600_000 }, async () => {
+  it(`loses nothing and publishes nothing twice, over ${KILLS} kills and restarts`, { timeout: 1_800_000 }, async () => {
     const random = chaosRandom('embedded chaos');
     startServer();
-    await until(up, { timeoutMs: 60_000 });
+    await until(up, { timeoutMs: 300_000 });
     const session = await call<{ access_token: string }>('/auth/signup', { method: 'POST', body: JSON.stringify({ email: 'chaos@example.test', password: 'a long chaos password' }) });
     const auth: Record<string, string> = { authorization: `Bearer ${session.access_token}` };
     const [ws] = await call<{ id: string }[]>('/workspaces', { headers: auth });
@@ -129,7 +129,7 @@ describe('the embedded server (PGlite, in-process worker) SIGKILLed at random po
         const list = await call<{ data: { scheduled_posts: { default_text?: string; post_data: { default_text: string }; status: string; error_message: string | null }[] } }>('/unified/scheduled-posts?limit=100', { headers: auth });
         return list.data.scheduled_posts.filter((r) => r.post_data.default_text.startsWith(marker));
       };
-      await until(async () => (await ended()).every((r) => r.status === 'published' || r.status === 'failed'), { timeoutMs: 120_000, why: async () => JSON.stringify(await ended()) });
+      await until(async () => (await ended()).every((r) => r.status === 'published' || r.status === 'failed'), { timeoutMs: 300_000, why: async () => JSON.stringify(await ended()) });
       chaos.disarm();
       if (process.env.CHAOS_VERBOSE) console.log(`round ${n}: ${Date.now() - t0} ms, kills ${chaos.kills.length}`);
       expect((await ended()).filter((r) => r.status !== 'published')).toEqual([]);

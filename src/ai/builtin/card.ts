@@ -138,17 +138,7 @@ export async function renderCard(input: CardInput): Promise<Card> {
     { text: sub + tags.join(''), weight: 400 },
   ]);
   const svg = await satori(tree as unknown as Parameters<typeof satori>[0], { width, height, fonts });
-  const image = Buffer.from(svg);
-  const jpeg = (quality: number) => sharp(image).jpeg({ quality }).toBuffer();
-  const accepts = (format: string) => input.formats === undefined || input.formats.includes(format);
-  let format: 'png' | 'jpeg' = accepts('png') ? 'png' : 'jpeg';
-  let data = format === 'png' ? await sharp(image).png({ compressionLevel: 6 }).toBuffer() : await jpeg(90);
-  if (input.maxBytes !== undefined && data.length > input.maxBytes && accepts('jpeg')) {
-    // A card is mostly flat colour and rarely large; if it is, JPEG at lower quality until it fits.
-    format = 'jpeg';
-    for (let q = 80; q >= 40 && data.length > input.maxBytes; q -= 20) data = await jpeg(q);
-  }
-  if (input.maxBytes !== undefined && data.length > input.maxBytes) throw new Error(`a ${width}×${height} card does not fit in ${input.maxBytes} bytes`);
+  const { data, format } = await encodeImage(Buffer.from(svg), { formats: input.formats, maxBytes: input.maxBytes });
   return finish(data, format);
 
   function finish(bytes: Buffer, format: 'png' | 'jpeg'): Card {
@@ -156,4 +146,34 @@ export async function renderCard(input: CardInput): Promise<Card> {
     const description = `Text card drawn by Herald's built-in renderer (no image model): ${width}×${height} ${format.toUpperCase()}, ${dir === 'rtl' ? 'right-to-left ' : ''}text “${clip(shown, { max: 160, unit: 'graphemes' })}”${tags.length ? ` with ${tags.join(' ')}` : ''} on ${palette.bg}.`;
     return { data: bytes, format, mime: format === 'png' ? 'image/png' : 'image/jpeg', width, height, description };
   }
+}
+
+export interface EncodedImage {
+  data: Buffer;
+  format: 'png' | 'jpeg';
+  mime: 'image/png' | 'image/jpeg';
+  width: number;
+  height: number;
+}
+
+/**
+ * An image (a card's SVG, or a model's picture) as a network takes it: cropped to `size` when given
+ * (cover, centred), PNG where accepted, else or when over `maxBytes` JPEG at falling quality.
+ */
+export async function encodeImage(input: Buffer, opts: { size?: CardSize; formats?: readonly string[] | undefined; maxBytes?: number | undefined }): Promise<EncodedImage> {
+  const base = () => {
+    const img = sharp(input, { limitInputPixels: 100_000_000 }).rotate();
+    return opts.size ? img.resize(opts.size.width, opts.size.height, { fit: 'cover', position: 'centre' }) : img;
+  };
+  const jpeg = (quality: number) => base().flatten({ background: '#ffffff' }).jpeg({ quality }).toBuffer({ resolveWithObject: true });
+  const accepts = (format: string) => opts.formats === undefined || opts.formats.includes(format);
+  let format: 'png' | 'jpeg' = accepts('png') ? 'png' : 'jpeg';
+  let out = format === 'png' ? await base().png({ compressionLevel: 6 }).toBuffer({ resolveWithObject: true }) : await jpeg(90);
+  if (opts.maxBytes !== undefined && out.data.length > opts.maxBytes && accepts('jpeg')) {
+    // A card is mostly flat colour and rarely large; if it is, JPEG at lower quality until it fits.
+    format = 'jpeg';
+    for (let q = 80; q >= 40 && out.data.length > opts.maxBytes; q -= 20) out = await jpeg(q);
+  }
+  if (opts.maxBytes !== undefined && out.data.length > opts.maxBytes) throw new Error(`a ${out.info.width}×${out.info.height} image does not fit in ${opts.maxBytes} bytes`);
+  return { data: out.data, format, mime: format === 'png' ? 'image/png' : 'image/jpeg', width: out.info.width, height: out.info.height };
 }

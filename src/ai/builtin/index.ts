@@ -20,9 +20,15 @@ export const BUILTIN_LABEL = "Herald's built-in provider (rules, text cards and 
  * Image targets the interface names beyond the registry's networks: the image generator's `twitter`
  * (alias `x`), which Herald does not connect but makes images for. 16:9 as X shows single images.
  */
-const EXTRA_IMAGE_TARGETS: Readonly<Record<string, { size: CardSize; formats: readonly string[]; maxBytes: number }>> = {
+const EXTRA_IMAGE_TARGETS: Readonly<Record<string, ImageTarget>> = {
   twitter: { size: { width: 1600, height: 900 }, formats: ['png', 'jpeg'], maxBytes: 5 * 1024 * 1024 },
 };
+
+export interface ImageTarget {
+  size: CardSize;
+  formats: readonly string[];
+  maxBytes: number;
+}
 
 export interface BuiltinOptions {
   /** The registry's networks (Networks.networks): the only source of what a network is. */
@@ -96,14 +102,18 @@ export class BuiltinProvider {
     return target in EXTRA_IMAGE_TARGETS || this.#networks.some((n) => n.slug === target);
   }
 
+  /** The size an image for `target` is made in, the formats it accepts and its byte limit. */
+  imageTarget(target: string): ImageTarget {
+    const extra = EXTRA_IMAGE_TARGETS[target];
+    if (extra) return extra;
+    const n = this.#network(target);
+    return { size: cardSize(n), formats: n.media.imageFormats, maxBytes: n.media.maxImageBytes };
+  }
+
   /** A text card of `content` in the target's preferred size and an accepted format, as bytes. */
   async image(content: string, target: string): Promise<BuiltinImage> {
-    const extra = EXTRA_IMAGE_TARGETS[target];
     const lang = await detectLanguage(content);
-    const spec = extra ?? (() => {
-      const n = this.#network(target);
-      return { size: cardSize(n), formats: n.media.imageFormats, maxBytes: n.media.maxImageBytes };
-    })();
+    const spec = this.imageTarget(target);
     const card = await renderCard({ copy: content, size: spec.size, formats: spec.formats, maxBytes: spec.maxBytes, lang: lang.code });
     return { ...card, platform: target };
   }

@@ -1,9 +1,10 @@
 // Bluesky (AT Protocol): app-password sessions on the account's own PDS, found through its DID document.
+import { z } from 'zod';
 import { defineNetwork } from '../contract.ts';
 import { resolveHosts } from '../hosts.ts';
 import { PLATFORM_NAMES } from '../slugs.ts';
 import type { AdapterFactory, AppPasswordAuth, PlatformAdapter } from '../types.ts';
-import { BLUESKY_CAPABILITIES, BLUESKY_MEDIA } from './limits.ts';
+import { ALT_TEXT_MAX, BLUESKY_CAPABILITIES, BLUESKY_MEDIA, MAX_IMAGES } from './limits.ts';
 import { fetchAccount } from './account.ts';
 import { blueskyPublisher } from './publish.ts';
 import { login, refresh, revoke } from './session.ts';
@@ -61,18 +62,39 @@ export const blueskyAdapter: AdapterFactory = (deps): PlatformAdapter => {
   };
 };
 
+/**
+ * The body's `bluesky` object (beyond the interface, which has none for Bluesky): the images' alt texts, in the order
+ * of the images (`alt_text` is the first image's). An absent or null entry leaves that image without one; text and
+ * video posts ignore them.
+ */
+const override = z.object({
+  alt_text: z.string().max(ALT_TEXT_MAX * 8).nullish(),
+  alt_texts: z.array(z.string().max(ALT_TEXT_MAX * 8).nullable()).max(MAX_IMAGES).nullish(),
+});
+
 export const network = defineNetwork({
   slug: 'bluesky',
   displayName: PLATFORM_NAMES.bluesky,
   authKind: 'app_password',
   capabilities: BLUESKY_CAPABILITIES,
   media: BLUESKY_MEDIA,
+  fields: { alt_text: { max: ALT_TEXT_MAX, unit: 'graphemes' } },
+  override,
   hosts: BLUESKY_DEFAULT_URLS,
   adapter: blueskyAdapter,
-  plan({ base, caption, requireMedia, media: mediaOf, target }) {
+  plan({ postType, o, base, caption, limit, requireMedia, media: mediaOf, invalid, target }) {
     caption(base, 'default_text');
     const media = mediaOf();
     requireMedia(media);
-    target({ text: base, media, options: {} });
+    const alts: (string | null)[] = [...(o.alt_texts ?? [])];
+    if (o.alt_text != null) {
+      if (o.alt_texts?.[0] != null && o.alt_texts[0] !== o.alt_text) throw invalid('bluesky.alt_text and bluesky.alt_texts[0] both give the first image an alt text; set one.');
+      alts[0] = o.alt_text;
+    }
+    alts.forEach((alt, i) => limit(alt ?? undefined, 'alt_text', `bluesky.alt_texts[${i}]`));
+    // Like tiktok_title on a video, alt texts are not used where there are no images (text and video posts).
+    const images = postType === 'image' || postType === 'carousel';
+    if (images && alts.length > media.length) throw invalid(`bluesky.alt_texts has ${alts.length} entries for ${media.length} image(s).`);
+    target({ text: base, media, options: images && alts.some((a) => a) ? { alt_texts: alts.map((a) => a ?? '') } : {} });
   },
 });

@@ -12,7 +12,8 @@ import { buildFacets } from './facets.ts';
 import { resolveHandle } from './identity.ts';
 import type { IdentityUrls } from './identity.ts';
 import { pdsOf } from './session.ts';
-import { BLUESKY_MEDIA } from './limits.ts';
+import { fitImage } from './image-fit.ts';
+import { MAX_IMAGES } from './limits.ts';
 import { tidFor, TID_PATTERN } from './tid.ts';
 import { JOB_FAILED, jobFailure, jobStatus, serviceToken, uploadVideo, videoServiceUnavailable } from './video.ts';
 import type { VideoJob } from './video.ts';
@@ -20,11 +21,12 @@ import { stringField, xrpc } from './xrpc.ts';
 import type { JsonObject, XrpcClient } from './xrpc.ts';
 
 export const POST_COLLECTION = 'app.bsky.feed.post';
-const MAX_IMAGES = BLUESKY_MEDIA.carousel.max;
 
 /** Journal step names. */
 export const STEP = {
   blob: (i: number) => `blob.${i}`,
+  /** `<width>x<height>` of an image re-encoded to fit the blob limit (absent: the original's size). */
+  ratio: (i: number) => `ratio.${i}`,
   videoJob: 'video.job',
   videoBlob: 'video.blob',
   /** The record key, chosen before createRecord: the post's URI is known from then on. */
@@ -49,6 +51,18 @@ const postUri = (did: string, rkey: string): string => `at://${did}/${POST_COLLE
 
 function aspectRatio(m: PublishMedia): { width: number; height: number } | undefined {
   return m.width && m.height && m.width > 0 && m.height > 0 ? { width: Math.round(m.width), height: Math.round(m.height) } : undefined;
+}
+
+function journaledRatio(raw: string | undefined): { width: number; height: number } | undefined {
+  const m = raw ? /^(\d+)x(\d+)$/.exec(raw) : null;
+  return m ? { width: Number(m[1]), height: Number(m[2]) } : undefined;
+}
+
+/** The body's alt text for image i (bluesky.alt_texts), when it gave one. */
+function altOf(options: Record<string, unknown>, i: number): string | undefined {
+  const alts = options.alt_texts;
+  const alt = Array.isArray(alts) ? alts[i] : undefined;
+  return typeof alt === 'string' && alt.length > 0 ? alt : undefined;
 }
 
 function langsOf(options: Record<string, unknown>): string[] | undefined {
@@ -86,17 +100,26 @@ export function blueskyPublisher(client: XrpcClient, urls: BlueskyPublishUrls): 
     }
   }
 
+  /** Each image within the blob limit (re-encoded when over), uploaded once; the ratio is the uploaded one's. */
   async function images(a: Actor, req: PublishRequest, journal: Journal, fresh: boolean): Promise<JsonObject> {
     if (req.media.length > MAX_IMAGES) throw blueskyFailure('invalid_content', `Bluesky posts take at most ${MAX_IMAGES} images`);
     const items: JsonObject[] = [];
     for (const [i, media] of req.media.entries()) {
+      if (media.kind !== 'image') throw blueskyFailure('invalid_content', `A Bluesky ${req.postType} post takes images only; media ${media.id} is a video`);
       let blob = fresh ? null : parseBlob(journal.steps[STEP.blob(i)]);
+      let ratio = journaledRatio(journal.steps[STEP.ratio(i)]) ?? aspectRatio(media);
       if (!blob) {
-        blob = await uploadBlob(client, a.pds, a.token, media);
+        const fitted = await fitImage(media);
+        ratio = aspectRatio(fitted);
+        if (!fitted.original) {
+          client.logger.info({ platform: 'bluesky', media: media.id, from: media.size, to: fitted.size, width: fitted.width, height: fitted.height }, 're-encoded an image to fit the blob limit');
+          // The re-encoded size is the embed's ratio; kept with the blob, so a retry from the journal says the same.
+          if (ratio) await journal.record(STEP.ratio(i), `${ratio.width}x${ratio.height}`);
+        }
+        blob = await uploadBlob(client, a.pds, a.token, fitted);
         await journal.record(STEP.blob(i), JSON.stringify(blob));
       }
-      const ratio = aspectRatio(media);
-      items.push({ image: blob, alt: media.altText ?? '', ...(ratio ? { aspectRatio: ratio } : {}) });
+      items.push({ image: blob, alt: altOf(req.options, i) ?? media.altText ?? '', ...(ratio ? { aspectRatio: ratio } : {}) });
     }
     return { $type: 'app.bsky.embed.images', images: items };
   }

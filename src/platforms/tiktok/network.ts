@@ -9,7 +9,8 @@ import { GB, MB } from '../units.ts';
 import { fetchTikTokAccount } from './account.ts';
 import { tiktokAuth } from './auth.ts';
 import { TIKTOK_HOSTS, tiktokContext } from './context.ts';
-import { tiktokPublisher } from './publish.ts';
+import { TIKTOK_PRIVACY } from './privacy.ts';
+import { tiktokPublisher, TIKTOK_STEPS } from './publish.ts';
 
 export const TIKTOK_CAPABILITIES: Capabilities = {
   postTypes: ['image', 'carousel', 'video'],
@@ -33,7 +34,7 @@ export const tiktokAdapter: AdapterFactory = (deps) => {
   };
 };
 
-export const TIKTOK_PRIVACY = ['PUBLIC_TO_EVERYONE', 'MUTUAL_FOLLOW_FRIENDS', 'FOLLOWER_OF_CREATOR', 'SELF_ONLY'] as const;
+export { TIKTOK_PRIVACY };
 
 const override = z.object({
   tiktok_text: postText().optional(),
@@ -59,6 +60,14 @@ export const network = defineNetwork({
   fields: { tiktok_title: { max: 90, unit: 'utf16', tooLong: (n) => `Max TikTok Business photo title length is 90 UTF-16 code units. Received ${n} in tiktok_title.` } },
   override,
   mediaFields: { pairs: [['tiktok_image_id', 'tiktok_image_url']] },
+  // The privacy level the post went out with: the body's, or the most public one creator_info offered.
+  resultPost: {
+    shape: { privacy_level: z.enum(TIKTOK_PRIVACY) },
+    fromJournal: (steps) => {
+      const level = steps[TIKTOK_STEPS.privacyLevel];
+      return level && (TIKTOK_PRIVACY as readonly string[]).includes(level) ? { privacy_level: level } : {};
+    },
+  },
   hosts: TIKTOK_HOSTS,
   adapter: tiktokAdapter,
   plan({ postType, o, base, caption, limit, requireMedia, media: mediaOf, invalid, target }) {

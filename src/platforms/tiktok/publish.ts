@@ -8,6 +8,7 @@ import { PlatformError } from '../types.ts';
 import { bearer } from './context.ts';
 import type { TikTokContext } from './context.ts';
 import { readApi } from './errors.ts';
+import { TIKTOK_PRIVACY } from './privacy.ts';
 import { fetchPublishStatus, outcomeOf, TIKTOK_STEPS } from './status.ts';
 import type { PublishStatus } from './status.ts';
 import { chunkPlan, MAX_VIDEO_BYTES, transferChunks, VIDEO_UPLOAD_TYPES } from './upload.ts';
@@ -57,18 +58,28 @@ async function creatorInfo(ctx: TikTokContext, tokens: TokenSet): Promise<Creato
 }
 
 /**
- * TikTok's sharing guidelines have the creator pick the privacy level from creator_info's options with nothing
- * preselected, so a missing level is refused rather than defaulted.
+ * The privacy level of the post: the body's, which must be one creator_info offers; or, when the body sets none, the
+ * most public one offered (PUBLIC_TO_EVERYONE where it is, SELF_ONLY for an app TikTok has not audited). The public
+ * documentation of the unified API says an omitted privacy_level means public; this is as public as the creator may go.
  */
-function privacyLevel(req: PublishRequest, info: CreatorInfo): string {
+export function privacyLevel(req: PublishRequest, info: { privacyOptions: string[] }): string {
   const level = req.options.privacy_level;
   const allowed = info.privacyOptions.join(', ') || 'none';
   if (typeof level !== 'string' || !level) {
-    throw invalid(`TikTok needs privacy_level, chosen by the creator (TikTok allows no default); this creator can use: ${allowed}`);
+    const chosen = TIKTOK_PRIVACY.find((l) => info.privacyOptions.includes(l));
+    if (!chosen) throw invalid(`TikTok offers this creator no privacy level to post with (privacy_level_options: ${allowed})`, 'privacy_level_option_mismatch');
+    return chosen;
   }
   if (!info.privacyOptions.includes(level)) {
     throw invalid(`TikTok privacy_level ${level} is not available to this creator; choose one of: ${allowed}`, 'privacy_level_option_mismatch');
   }
+  return level;
+}
+
+/** The level for this init, journaled first so the result can say which one the post went out with. */
+async function chosenPrivacy(req: PublishRequest, journal: Journal, info: CreatorInfo): Promise<string> {
+  const level = privacyLevel(req, info);
+  if (journal.steps[TIKTOK_STEPS.privacyLevel] !== level) await journal.record(TIKTOK_STEPS.privacyLevel, level);
   return level;
 }
 
@@ -101,7 +112,7 @@ function videoOf(req: PublishRequest, info: CreatorInfo): PublishMedia {
 
 async function initVideo(ctx: TikTokContext, tokens: TokenSet, req: PublishRequest, journal: Journal, info: CreatorInfo): Promise<PublishOutcome> {
   const video = videoOf(req, info);
-  const postInfo: Obj = { title: req.text, privacy_level: privacyLevel(req, info), ...interactions(req, info, true) };
+  const postInfo: Obj = { title: req.text, privacy_level: await chosenPrivacy(req, journal, info), ...interactions(req, info, true) };
   if (typeof req.options.video_cover_timestamp_ms === 'number') postInfo.video_cover_timestamp_ms = req.options.video_cover_timestamp_ms;
   if (typeof req.options.is_aigc === 'boolean') postInfo.is_aigc = req.options.is_aigc;
   // Pulling needs the media host verified in TikTok's developer portal, which only the operator knows: opt-in.
@@ -133,10 +144,11 @@ async function initPhotos(ctx: TikTokContext, tokens: TokenSet, req: PublishRequ
   const cover = typeof req.options.cover_index === 'number' ? req.options.cover_index : 0;
   if (!Number.isInteger(cover) || cover < 0 || cover >= req.media.length) throw invalid(`cover_index ${cover} is not one of the ${req.media.length} images`);
   const description = req.description ?? req.text;
+  const privacy = await chosenPrivacy(req, journal, info);
   const postInfo: Obj = {
     ...(req.title ? { title: req.title } : {}),
     ...(description ? { description } : {}),
-    privacy_level: privacyLevel(req, info),
+    privacy_level: privacy,
     ...interactions(req, info, false),
     ...(typeof req.options.auto_add_music === 'boolean' ? { auto_add_music: req.options.auto_add_music } : {}),
   };

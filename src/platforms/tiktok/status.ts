@@ -14,6 +14,8 @@ export const TIKTOK_STEPS = {
   uploadUrl: 'tiktok.upload_url',
   chunkSize: 'tiktok.chunk_size',
   username: 'tiktok.creator_username',
+  /** The privacy level sent with the init (the body's, or the most public one creator_info offered). */
+  privacyLevel: 'tiktok.privacy_level',
   /** A publish_id that ended FAILED: dead, so a retry initialises anew (nothing was posted). */
   failed: 'tiktok.failed_publish_id',
 } as const;

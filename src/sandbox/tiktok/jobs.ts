@@ -99,11 +99,21 @@ export function urlUnverified(call: Call): ErrorAnswer {
   return apiFail(403, 'url_ownership_unverified', 'The domain or URL prefix of the media URL has not been verified for this client.', call.ctx.nowMs());
 }
 
+/**
+ * The privacy levels creator_info offers this creator. TikTok narrows them per creator (a private account has no
+ * PUBLIC_TO_EVERYONE; an app that is not audited gets SELF_ONLY only); the sandbox reads them off the user key, see
+ * buildTikTokAccount.
+ */
+export function privacyOptions(account: AccountRecord): string[] {
+  const options = account.fields.privacy_level_options;
+  return Array.isArray(options) ? options.filter((o): o is string => typeof o === 'string') : PRIVACY_LEVELS;
+}
+
 /** post_info.privacy_level must be one of the creator's privacy_level_options. */
-export function privacyProblem(call: Call, postInfo: Obj): ErrorAnswer | null {
+export function privacyProblem(call: Call, postInfo: Obj, account: AccountRecord): ErrorAnswer | null {
   const level = postInfo.privacy_level;
   if (typeof level !== 'string' || !level) return invalidParams(call, 'post_info.privacy_level is required.');
-  if (!PRIVACY_LEVELS.includes(level)) {
+  if (!privacyOptions(account).includes(level)) {
     return apiFail(403, 'privacy_level_option_mismatch', `privacy_level ${level} is not one of the creator's privacy_level_options.`, call.ctx.nowMs());
   }
   return null;

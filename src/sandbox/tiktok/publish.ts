@@ -11,7 +11,7 @@ import { addRoute, sendAnswer } from '../core/route.ts';
 import type { Call, Simulator } from '../core/route.ts';
 import type { JsonObject, JsonValue } from '../core/types.ts';
 import { apiFail, logId, ok } from './errors.ts';
-import { creator, finishJob, invalidParams, PRIVACY_LEVELS, privacyProblem, urlUnverified, verifiedUrl, videoSource } from './jobs.ts';
+import { creator, finishJob, invalidParams, privacyOptions, privacyProblem, urlUnverified, verifiedUrl, videoSource } from './jobs.ts';
 import type { Creator } from './jobs.ts';
 
 const MAX_CAPTION = 2200;
@@ -35,7 +35,7 @@ function initVideo(req: FastifyRequest, reply: FastifyReply, call: Call, who: Cr
   if (mode === 'DIRECT_POST') {
     if (!isObj(input.post_info)) return sendAnswer(reply, invalidParams(call, 'post_info is required.'));
     postInfo = input.post_info;
-    const privacy = privacyProblem(call, postInfo);
+    const privacy = privacyProblem(call, postInfo, who.account);
     if (privacy) return sendAnswer(reply, privacy);
     if (postInfo.title !== undefined && (typeof postInfo.title !== 'string' || postInfo.title.length > MAX_CAPTION)) {
       return sendAnswer(reply, invalidParams(call, `post_info.title must be a string of at most ${MAX_CAPTION} UTF-16 characters.`));
@@ -94,7 +94,7 @@ export function registerTikTokPublish(sim: Simulator): void {
             creator_avatar_url: who.account.avatarUrl,
             creator_username: who.account.username,
             creator_nickname: who.account.name,
-            privacy_level_options: PRIVACY_LEVELS,
+            privacy_level_options: privacyOptions(who.account),
             comment_disabled: false,
             duet_disabled: false,
             stitch_disabled: false,
@@ -152,7 +152,7 @@ export function registerTikTokPublish(sim: Simulator): void {
         return sendAnswer(reply, invalidParams(call, `post_info.description must be at most ${MAX_PHOTO_DESCRIPTION} UTF-16 characters.`));
       }
       if (mode === 'DIRECT_POST') {
-        const privacy = privacyProblem(call, postInfo);
+        const privacy = privacyProblem(call, postInfo, who.account);
         if (privacy) return sendAnswer(reply, privacy);
       }
       const source = isObj(input.source_info) ? input.source_info : {};

@@ -9,7 +9,9 @@ import type { Principal, UserPrincipal } from '../../auth/authenticate.ts';
 import { credentialsFrom } from '../../auth/authenticate.ts';
 import type { Feature } from '../../auth/plans.ts';
 import { assertPlatformsAllowed, assertRouteAllowed } from '../../auth/scopes.ts';
-import { AppError } from '../../errors.ts';
+import { AppError, validationField } from '../../errors.ts';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 import type { Budget, Charge } from './rate-limit.ts';
 
 export type Access =
@@ -32,6 +34,11 @@ export type Access =
       postsRead?: boolean;
       /** Owners only (e.g. key management). */
       ownerOnly?: boolean;
+      /**
+       * The route names its workspace in the query (`workspace_id`, the AI routes): it stands in for
+       * X-Workspace-Id with a session, and must match the key's or the header's workspace (403 otherwise).
+       */
+      workspaceQuery?: boolean;
     };
 
 declare module 'fastify' {
@@ -86,7 +93,9 @@ export const accessPlugin = fp(async (app: FastifyInstance, opts: { ctx: AppCont
       await charge(req, reply, budgetOf(access));
       return;
     }
-    const creds = credentialsFrom(req.headers);
+    let creds = credentialsFrom(req.headers);
+    const queried = access.kind === 'workspace' && access.workspaceQuery ? (req.query as Record<string, unknown> | undefined)?.workspace_id : undefined;
+    if (typeof queried === 'string' && UUID.test(queried) && creds.workspaceHeader === undefined) creds = { ...creds, workspaceHeader: queried };
     let who: Principal | UserPrincipal;
     try {
       who = access.kind === 'workspace' ? await auth.workspace(creds) : await auth.user(creds);
@@ -104,6 +113,10 @@ export const accessPlugin = fp(async (app: FastifyInstance, opts: { ctx: AppCont
       return;
     }
     const principal = who as Principal;
+    if (access.workspaceQuery) {
+      if (typeof queried !== 'string' || !UUID.test(queried)) throw validationField(['query', 'workspace_id'], "workspace_id is required: the workspace's UUID", 'missing');
+      if (queried.toLowerCase() !== principal.workspaceId.toLowerCase()) throw new AppError('forbidden', 'workspace does not match API key');
+    }
     req.principal = principal;
     assertRouteAllowed(principal.scope, { postsRead: access.postsRead ?? false });
     if (access.feature) opts.ctx.plans.assertFeature(principal.planId, access.feature);

@@ -113,6 +113,20 @@ export async function jpegImage(width = 64, height = 48, color = { r: 20, g: 120
   return sharp({ create: { width, height, channels: 3, background: color } }).jpeg().toBuffer();
 }
 
+/** Random pixels, which compress badly: a PNG of width×height×channels bytes or so (3 channels: no alpha). */
+export async function noisePng(width: number, height: number, channels: 3 | 4 = 3): Promise<Buffer> {
+  const raw = Buffer.alloc(width * height * channels);
+  let x = 0x9e3779b9;
+  for (let i = 0; i < raw.length; i++) {
+    // xorshift32: deterministic noise, the same bytes on every run.
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    raw[i] = x & 0xff;
+  }
+  return sharp(raw, { raw: { width, height, channels } }).png({ compressionLevel: 1 }).toBuffer();
+}
+
 /** MP4 bytes (a structurally valid container; `mdatBytes` sets the size). */
 export async function mp4Video(options: Mp4Options = {}): Promise<Buffer> {
   const dir = await mkdtemp(join(tmpdir(), 'herald-publish-'));

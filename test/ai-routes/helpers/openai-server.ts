@@ -1,0 +1,83 @@
+// A local OpenAI-compatible model server over real HTTP (what Ollama, vLLM, LM Studio and llama.cpp
+// serve): Chat Completions with and without streaming, image generations and audio transcriptions.
+// Tests choose each answer and read every request back.
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import sharp from 'sharp';
+
+export interface ChatRequest {
+  model: string;
+  messages: { role: string; content: string | { type: string; text?: string; image_url?: { url: string } }[] }[];
+  stream?: boolean;
+}
+
+export interface ModelServer {
+  baseUrl: string;
+  /** The chat answer for a request (default: a short fixed text); throw to answer HTTP 500. */
+  chat: (req: ChatRequest) => string;
+  /** Text spoken in the audio sent for transcription. */
+  speech: string;
+  requests: { path: string; body: unknown; bytes: number }[];
+  close(): Promise<void>;
+}
+
+const read = (req: IncomingMessage) =>
+  new Promise<Buffer>((done, fail) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => done(Buffer.concat(chunks)));
+    req.on('error', fail);
+  });
+
+export async function startModelServer(): Promise<ModelServer> {
+  const png = await sharp({ create: { width: 1024, height: 1024, channels: 3, background: { r: 30, g: 140, b: 90 } } }).png().toBuffer();
+  const state: Omit<ModelServer, 'baseUrl' | 'close'> = { chat: () => 'A short post from the model.', speech: 'welcome to the new oven', requests: [] };
+  const server: Server = createServer(async (req, res) => {
+    const raw = await read(req);
+    const path = req.url ?? '';
+    const json = (status: number, body: unknown) => {
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(body));
+    };
+    if (req.headers.authorization !== 'Bearer test-key') return json(401, { error: { message: 'bad key', type: 'invalid_request_error' } });
+    if (path === '/v1/chat/completions') {
+      const body = JSON.parse(raw.toString('utf8')) as ChatRequest;
+      state.requests.push({ path, body, bytes: raw.length });
+      let text: string;
+      try {
+        text = state.chat(body);
+      } catch {
+        return json(500, { error: { message: 'model crashed', type: 'server_error' } });
+      }
+      const base = { id: 'chatcmpl-1', created: 1_700_000_000, model: body.model };
+      if (!body.stream) {
+        return json(200, { ...base, object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }], usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 } });
+      }
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      const chunk = (delta: object, finish: string | null) => res.write(`data: ${JSON.stringify({ ...base, object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`);
+      chunk({ role: 'assistant', content: '' }, null);
+      for (const piece of text.match(/\S+\s*/g) ?? []) chunk({ content: piece }, null);
+      chunk({}, 'stop');
+      res.write('data: [DONE]\n\n');
+      return res.end();
+    }
+    if (path === '/v1/images/generations') {
+      const body = JSON.parse(raw.toString('utf8'));
+      state.requests.push({ path, body, bytes: raw.length });
+      return json(200, { created: 1_700_000_000, data: [{ b64_json: png.toString('base64') }] });
+    }
+    if (path === '/v1/audio/transcriptions') {
+      state.requests.push({ path, body: null, bytes: raw.length });
+      const isWav = raw.includes(Buffer.from('RIFF')) && raw.includes(Buffer.from('WAVE'));
+      if (!isWav) return json(400, { error: { message: 'expected a WAV file', type: 'invalid_request_error' } });
+      return json(200, { text: state.speech });
+    }
+    json(404, { error: { message: `no route ${path}` } });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as AddressInfo).port;
+  return Object.assign(state, {
+    baseUrl: `http://127.0.0.1:${port}/v1`,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  });
+}
