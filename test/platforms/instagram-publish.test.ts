@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { instagramAdapter } from '../../src/platforms/instagram/index.ts';
 import { instagramPublisher } from '../../src/platforms/instagram/publish.ts';
+import { graphErrorFrom } from '../../src/platforms/meta/graph.ts';
 import type { PublishMedia, PublishRequest, Publisher } from '../../src/platforms/publishing.ts';
 import type { TokenSet } from '../../src/platforms/types.ts';
 import { connectThrough, expectPlatformError, sandboxDeps } from './helpers/oauth-flow.ts';
@@ -247,5 +248,61 @@ describe('instagram publisher: faults', () => {
     await expectPlatformError(publisher.publish(tokens, req, journal), 'auth_expired', [tokens.accessToken]);
     expect(journal.steps.container).toBeDefined();
     expect((await state()).posts).toHaveLength(0);
+  });
+});
+
+describe('instagram publisher: what Meta refuses or asks (strict sandbox)', () => {
+  it('maps the daily publishing limit (9/2207042) to rate-limited, waiting out the rolling 24-hour window', async () => {
+    await sb.configure({ publishLimits: { instagram: 1 } });
+    expect((await publisher.publish(tokens, request({ media: [await image('one.jpg')] }), memoryJournal())).state).toBe('published');
+    const err = await expectPlatformError(publisher.publish(tokens, request({ text: 'second', media: [await image('two.jpg')] }), memoryJournal()), 'rate_limited');
+    expect(err.retryable).toBe(true);
+    expect(err.retryAfterSeconds).toBe(24 * 3600);
+  });
+
+  it('maps the passing content-publishing codes (-1/2207001, -2/2207003, 24/2207008, is_transient) to retryable', () => {
+    const res = (error: Record<string, unknown>) => ({ status: 400, headers: new Headers(), data: { error: { message: 'x', type: 'OAuthException', ...error } }, text: '' });
+    for (const error of [{ code: -1, error_subcode: 2207001 }, { code: -2, error_subcode: 2207003 }, { code: 24, error_subcode: 2207008 }, { code: 100, is_transient: true }]) {
+      const err = graphErrorFrom('instagram', res(error) as never, 'api');
+      expect(err.kind, JSON.stringify(error)).toBe('transient');
+      expect(err.retryable).toBe(true);
+    }
+    expect(graphErrorFrom('instagram', res({ code: 36001, error_subcode: 2207005 }) as never, 'api').kind).toBe('invalid_content');
+  });
+
+  it('public_media_only: media on a private address is refused as Meta refuses it; a container in ERROR is made again on retry', async () => {
+    await sb.configure({ strict: { public_media_only: true }, publicHosts: [] });
+    await expectPlatformError(publisher.publish(tokens, request({ media: [await image('local.jpg')] }), memoryJournal()), 'invalid_content');
+    expect((await state()).containers).toHaveLength(0);
+    // A video is fetched while the container processes: the container goes to ERROR.
+    const req = request({ postType: 'video', media: [await video('local.mp4')] });
+    const journal = memoryJournal();
+    await expectPlatformError(publisher.publish(tokens, req, journal), 'invalid_content');
+    const failed = journal.steps.container;
+    expect((await state()).containers.find((c) => c.id === failed)).toMatchObject({ status_code: 'ERROR' });
+    // Once the media is reachable, the retry makes a new container instead of reusing the failed one forever.
+    await sb.configure({ publicHosts: [new URL(sb.publicUrl).host] });
+    sb.advance(61);
+    const out = await publisher.publish(tokens, req, journal);
+    expect(out.state).toBe('published');
+    expect(journal.steps.container).not.toBe(failed);
+  });
+
+  it('reads container status at Meta\u2019s pace (once a minute by default), whatever the caller polls at', async () => {
+    await sb.configure({ processingMs: { instagram: 600_000 } });
+    const paced = instagramPublisher(sandboxDeps(sb, 'instagram'), { waitMs: [] });
+    const req = request({ postType: 'video', media: [await video('slow.mp4')] });
+    const journal = memoryJournal();
+    const first = await paced.publish(tokens, req, journal);
+    expect(first.state).toBe('processing');
+    const reads = async () => calls(await state(), 'GET', `/${journal.steps.container}`).length;
+    const handle = first.state === 'processing' ? first.handle : '';
+    await paced.checkStatus!(tokens, handle, req, journal);
+    const afterFirst = await reads();
+    for (let i = 0; i < 5; i++) expect((await paced.checkStatus!(tokens, handle, req, journal)).state).toBe('processing');
+    expect(await reads()).toBe(afterFirst);
+    sb.advance(60);
+    await paced.checkStatus!(tokens, handle, req, journal);
+    expect(await reads()).toBe(afterFirst + 1);
   });
 });

@@ -8,7 +8,7 @@ import type { HttpResponse } from '../http.ts';
 import type { Journal, PublishMedia, PublishOutcome, PublishRequest, Publisher } from '../publishing.ts';
 import type { AdapterDeps, Platform, TokenSet } from '../types.ts';
 import { PlatformError } from '../types.ts';
-import { isRecord, str } from './graph.ts';
+import { isRecord, str, transientStatus } from './graph.ts';
 import { safeText } from '../errors.ts';
 
 export type ContainerState = 'IN_PROGRESS' | 'FINISHED' | 'ERROR' | 'EXPIRED' | 'PUBLISHED';
@@ -57,7 +57,16 @@ export interface FlowOptions {
    * finishes within seconds; videos return `processing` at once and are left to checkStatus.
    */
   waitMs?: readonly number[];
+  /**
+   * The least time between two status reads of one container in checkStatus, in seconds: Meta recommends once a
+   * minute (for at most five minutes), whatever pace the caller polls at. Asked sooner, checkStatus answers
+   * `processing` without a call.
+   */
+  pollSeconds?: number;
 }
+
+/** Meta's recommended pace for container status reads. */
+export const DEFAULT_POLL_SECONDS = 60;
 
 export const DEFAULT_WAIT_MS: readonly number[] = [500, 1000, 2000];
 const STATES = new Set<string>(['IN_PROGRESS', 'FINISHED', 'ERROR', 'EXPIRED', 'PUBLISHED']);
@@ -75,6 +84,9 @@ export const STEP = {
 
 export function containerPublisher(d: ContainerDialect, deps: AdapterDeps, opts: FlowOptions = {}): Publisher {
   const waits = opts.waitMs ?? DEFAULT_WAIT_MS;
+  const pollMs = (opts.pollSeconds ?? DEFAULT_POLL_SECONDS) * 1000;
+  /** When each container was last read by checkStatus (per process; a restart may read once sooner). */
+  const lastRead = new Map<string, number>();
   const auth = (tokens: TokenSet) => ({ authorization: `Bearer ${tokens.accessToken}` });
 
   const get = async (tokens: TokenSet, path: string, fields: string, extra: Params = {}) =>
@@ -122,7 +134,9 @@ export function containerPublisher(d: ContainerDialect, deps: AdapterDeps, opts:
   }
 
   function failed(c: ContainerInfo): PlatformError {
-    return new PlatformError(d.platform, 'invalid_content', `${d.platform} could not process the media (${safeText(c.message) || 'ERROR'})`, { code: 'ERROR' });
+    // A passing failure (server error, download timeout) is retryable; the retry makes a new container.
+    const kind = transientStatus(c.message) ? 'transient' : 'invalid_content';
+    return new PlatformError(d.platform, kind, `${d.platform} could not process the media (${safeText(c.message) || 'ERROR'})`, { code: 'ERROR' });
   }
 
   async function permalink(tokens: TokenSet, mediaId: string): Promise<string | null> {
@@ -154,7 +168,9 @@ export function containerPublisher(d: ContainerDialect, deps: AdapterDeps, opts:
     let kids: ContainerInfo[] = [];
     for (const [i, media] of req.media.entries()) {
       const known = journal.steps[STEP.child(i)];
-      const reused = known ? await probe(tokens, known) : null;
+      const probed = known ? await probe(tokens, known) : null;
+      // A child that failed is made again rather than reused forever.
+      const reused = probed?.state === 'ERROR' ? null : probed;
       kids.push(reused ?? (await create(tokens, user, journal, STEP.child(i), d.child(media))));
     }
     kids = await settle(tokens, kids, wait);
@@ -175,6 +191,8 @@ export function containerPublisher(d: ContainerDialect, deps: AdapterDeps, opts:
     const reusable = !carousel || journal.steps[STEP.children] === journaledKids;
     const known = journal.steps[STEP.container];
     let main = known && reusable ? await probe(tokens, known) : null;
+    // A container in ERROR is never published: a retry makes a new one (Meta's advice for its failed containers).
+    if (main?.state === 'ERROR') main = null;
     if (!main) {
       let params: Params;
       if (carousel) {
@@ -215,7 +233,18 @@ export function containerPublisher(d: ContainerDialect, deps: AdapterDeps, opts:
   return {
     publish: (tokens, req, journal) => advance(tokens, req, journal, req.media.every((m) => m.kind === 'image')),
     // The journal, not the handle, says where the flow stands; the handle only names what was being waited on.
-    checkStatus: (tokens, _handle, req, journal) => advance(tokens, req, journal, false),
+    checkStatus: (tokens, handle, req, journal) => {
+      const now = deps.clock().getTime();
+      const last = lastRead.get(handle);
+      if (last !== undefined && now - last < pollMs) return Promise.resolve({ state: 'processing', handle });
+      lastRead.set(handle, now);
+      if (lastRead.size > 10_000) lastRead.delete(lastRead.keys().next().value!);
+      // A read that failed leaves the pace to the caller's retry (its backoff), not to this clock.
+      return advance(tokens, req, journal, false).catch((err: unknown) => {
+        lastRead.delete(handle);
+        throw err;
+      });
+    },
 
     async reconcile(tokens, req, journal) {
       const mediaId = journal.steps[STEP.media];

@@ -90,8 +90,21 @@ function tokenKind(e: GraphErrorBody): PlatformErrorKind {
   return 'auth_expired';
 }
 
+/**
+ * Content-publishing subcodes Meta documents as passing: -1/2207001 server error, -2/2207003 download timeout, 24/2207008
+ * media builder not ready yet. Retried later (a failed container is recreated then).
+ */
+export const TRANSIENT_SUBCODES = new Set([2207001, 2207003, 2207008]);
+/** 9/2207042: the account's daily (rolling 24-hour) API publishing limit is reached. */
+export const PUBLISH_LIMIT_SUBCODE = 2207042;
+/** How long to wait on a spent publishing quota: its window is a rolling 24 hours, so a slot is free within one. */
+export const PUBLISH_LIMIT_WAIT_SECONDS = 24 * 3600;
+
 function kindOf(e: GraphErrorBody, status: number, phase: GraphPhase): PlatformErrorKind {
   const code = e.code;
+  if (e.subcode === PUBLISH_LIMIT_SUBCODE) return 'rate_limited';
+  if (e.subcode !== undefined && TRANSIENT_SUBCODES.has(e.subcode)) return 'transient';
+  if (code === -1 || code === -2) return 'transient';
   if (phase === 'token') {
     // The app's own id/secret were refused: this server is not permitted, and no retry or reconnect fixes that.
     if (code === 101 || /client secret|application id|invalid platform app/i.test(e.message)) return 'permission';
@@ -119,12 +132,17 @@ export function graphErrorFrom(platform: Platform, res: HttpResponse, phase: Gra
   let kind: PlatformErrorKind = e ? kindOf(e, res.status, phase) : kindOfStatus(res.status);
   if (phase !== 'api' && kind === 'auth_expired') kind = 'reauth_required';
   const detail = e ? `${e.code ?? '?'}${e.subcode !== undefined ? `/${e.subcode}` : ''}: ${safeText(e.message)}` : `HTTP ${res.status}`;
-  const retryAfter = kind === 'rate_limited' ? graphRetryAfter(res) : undefined;
+  const retryAfter = kind === 'rate_limited' ? (graphRetryAfter(res) ?? (e?.subcode === PUBLISH_LIMIT_SUBCODE ? PUBLISH_LIMIT_WAIT_SECONDS : undefined)) : undefined;
   return new PlatformError(platform, kind, `${platform} ${phase === 'api' ? 'request' : 'token request'} failed (${detail})`, {
     status: res.status,
     ...(retryAfter !== undefined ? { retryAfterSeconds: retryAfter } : {}),
     ...(e?.code !== undefined ? { code: String(e.code) } : {}),
   });
+}
+
+/** Whether a container's ERROR status text names a passing failure (a transient subcode), worth a new container later. */
+export function transientStatus(message: string | null): boolean {
+  return [...TRANSIENT_SUBCODES].some((c) => (message ?? '').includes(String(c)));
 }
 
 /** `expires_in` seconds → an absolute Date on the adapter's clock; 0 or absent means the network gave no expiry. */
