@@ -104,6 +104,8 @@ export interface PlatformEnvConfig {
   clientSecret: string | undefined;
   /** Base URL overrides by the adapter's key, from HERALD_<PLATFORM>_<KEY>_URL (e.g. HERALD_LINKEDIN_API_BASE_URL → apiBase). */
   urls: Record<string, string>;
+  /** OAuth scopes to ask for instead of the adapter's list, from HERALD_<PLATFORM>_SCOPES (space- or comma-separated). */
+  scopes?: string[] | undefined;
 }
 
 /** HERALD_LINKEDIN_API_BASE_URL → apiBase; HERALD_BLUESKY_SERVICE_URL → service. */
@@ -122,7 +124,8 @@ function platformEnv(source: Record<string, string | undefined>): { configs: Rec
       if (!/^https?:\/\//.test(value)) errors.push(`  ${name}: must be an http(s) URL`);
       else urls[key] = value.replace(/\/+$/, '');
     }
-    configs[p] = { clientId: source[`${prefix}CLIENT_ID`] || undefined, clientSecret: source[`${prefix}CLIENT_SECRET`] || undefined, urls };
+    const scopes = (source[`${prefix}SCOPES`] ?? '').split(/[\s,]+/).filter(Boolean);
+    configs[p] = { clientId: source[`${prefix}CLIENT_ID`] || undefined, clientSecret: source[`${prefix}CLIENT_SECRET`] || undefined, urls, ...(scopes.length ? { scopes } : {}) };
   }
   return { configs, errors };
 }

@@ -129,7 +129,10 @@ function platformConfigs(config: Config, simulators: readonly SandboxSimulator[]
   if (!config.sandbox) return config.platforms;
   const root = `${config.publicUrl.replace(/\/+$/, '')}/sandbox`;
   return Object.fromEntries(
-    simulators.map((s) => [s.slug, { clientId: s.app?.clientId, clientSecret: s.app?.clientSecret, urls: s.baseUrls(`${root}/${s.slug}`) }]),
+    simulators.map((s) => {
+      const scopes = config.platforms[s.slug]?.scopes;
+      return [s.slug, { clientId: s.app?.clientId, clientSecret: s.app?.clientSecret, urls: s.baseUrls(`${root}/${s.slug}`), ...(scopes ? { scopes } : {}) }];
+    }),
   );
 }
 

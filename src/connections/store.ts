@@ -133,6 +133,11 @@ export class ConnectionStore {
       .where(and(eq(platformConnections.status, 'connected'), sql`${platformConnections.accessExpiresAt} is not null`, sql`${platformConnections.accessExpiresAt} < ${at}`));
   }
 
+  /** A note on a connection that stays usable (e.g. "expires on …, reconnect before then"); null clears it. */
+  async setStatusReason(id: string, reason: string | null): Promise<void> {
+    await this.#db.update(platformConnections).set({ statusReason: reason, updatedAt: this.#now() }).where(and(eq(platformConnections.id, id), eq(platformConnections.status, 'connected')));
+  }
+
   async markNeedsReconnect(id: string, reason: string): Promise<void> {
     await this.#db
       .update(platformConnections)

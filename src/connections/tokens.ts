@@ -69,21 +69,49 @@ export class TokenKeeper {
         throw err;
       }
       if (err.kind !== 'auth_expired') throw err;
-      current = await this.refresh(current, { force: true });
+      current = await this.refresh(current, { force: true, expired: true });
       return fn(this.#store.tokens(current), current);
     }
+  }
+
+  #expired(row: ConnectionRow): boolean {
+    return row.accessExpiresAt !== null && row.accessExpiresAt.getTime() <= this.#now().getTime();
+  }
+
+  /** Whether the network can refresh this connection's grant (false e.g. for a grant issued without a refresh token). */
+  #refreshable(row: ConnectionRow): boolean {
+    const auth = this.#registry.get(row.platform as Platform).auth;
+    if (!auth.refresh) return false;
+    return auth.kind !== 'oauth2' || !auth.canRefresh || auth.canRefresh(this.#store.tokens(row));
   }
 
   /**
    * Refreshes every connection whose access token expires within `horizonMs`, so accounts that are
    * not used for weeks do not die (Facebook, Instagram and Threads tokens cannot be renewed once expired).
+   * A grant that cannot be refreshed is not marked "needs reconnect" ahead of time: it still works until its token
+   * expires, so the user is warned (status_reason, log) and the connection is marked only once the token is dead.
    */
-  async sweep(horizonMs = 7 * 24 * 3600_000): Promise<{ refreshed: number; failed: number }> {
+  async sweep(horizonMs = 7 * 24 * 3600_000): Promise<{ refreshed: number; failed: number; warned: number }> {
     const due = await this.#store.expiringBefore(new Date(this.#now().getTime() + horizonMs));
     let refreshed = 0;
     let failed = 0;
+    let warned = 0;
     for (const row of due) {
-      if (!this.#registry.get(row.platform as Platform).auth.refresh) continue;
+      const adapter = this.#registry.get(row.platform as Platform);
+      if (!adapter.auth.refresh) continue;
+      if (!this.#refreshable(row)) {
+        if (this.#expired(row)) {
+          await this.#store.markNeedsReconnect(row.id, 'the access token expired and this app was issued no refresh token');
+          failed++;
+          continue;
+        }
+        const until = row.accessExpiresAt!.toISOString();
+        const reason = `${adapter.displayName} issued no refresh token to this app: the connection works until ${until}; reconnect before then.`;
+        if (row.statusReason !== reason) await this.#store.setStatusReason(row.id, reason);
+        this.#logger.warn({ platform: row.platform, connection: row.id, expiresAt: until }, 'connection cannot be refreshed and expires soon; the user must reconnect');
+        warned++;
+        continue;
+      }
       try {
         await this.refresh(row, { force: true });
         refreshed++;
@@ -92,11 +120,11 @@ export class TokenKeeper {
         this.#logger.warn({ platform: row.platform, connection: row.id, kind: err instanceof PlatformError ? err.kind : 'error' }, 'scheduled token refresh failed');
       }
     }
-    return { refreshed, failed };
+    return { refreshed, failed, warned };
   }
 
   /** Refreshes unless another caller (in any process) already did while we waited for the lock. */
-  async refresh(row: ConnectionRow, opts: { force?: boolean } = {}): Promise<ConnectionRow> {
+  async refresh(row: ConnectionRow, opts: { force?: boolean; expired?: boolean } = {}): Promise<ConnectionRow> {
     const platform = row.platform as Platform;
     const adapter = this.#registry.get(platform);
     return this.#locks.withLock(`connection-refresh:${row.id}`, async () => {
@@ -105,7 +133,9 @@ export class TokenKeeper {
       if (fresh.tokenVersion !== row.tokenVersion) return fresh;
       if (!opts.force && !this.#expiresSoon(fresh)) return fresh;
       const refresh = adapter.auth.refresh?.bind(adapter.auth);
-      if (!refresh) {
+      // A grant without a refresh token keeps working until its token expires (or the network says it has).
+      if (refresh && !this.#refreshable(fresh) && !opts.expired && !this.#expired(fresh)) return fresh;
+      if (!refresh || !this.#refreshable(fresh)) {
         const reason = 'the access token expired and the network issues no refresh tokens';
         await this.#store.markNeedsReconnect(fresh.id, reason);
         throw new PlatformError(platform, 'reauth_required', `${adapter.displayName} needs to be reconnected: ${reason}.`);

@@ -85,6 +85,8 @@ export interface PlanKit<O> {
 export interface MediaRules {
   imageFormats: readonly string[];
   maxImageBytes: number;
+  /** Width × height an image may have at most, for networks that limit pixels rather than bytes (LinkedIn). */
+  maxImagePixels?: number;
   /** Allowed width/height range for images, when the network enforces one. */
   imageAspect?: { min: number; max: number };
   /** The size an image made for this network is drawn in (the built-in provider's text cards): its feed's preferred size. */

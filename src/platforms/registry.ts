@@ -27,6 +27,8 @@ export interface NetworkConfig {
   clientSecret?: string | undefined;
   /** Base URLs by host key (HERALD_<NET>_<KEY>_URL); keys the contract does not declare are ignored. */
   urls: Record<string, string>;
+  /** OAuth scopes to ask for instead of the adapter's own list (HERALD_<NET>_SCOPES). */
+  scopes?: readonly string[] | undefined;
 }
 
 export interface RegistryOptions {
@@ -85,7 +87,7 @@ export class PlatformRegistry extends Networks {
       this.networks.map((n) => {
         const factory = opts.factories?.[n.slug] ?? n.adapter;
         const c = opts.configs[n.slug];
-        const config: PlatformAppConfig = { clientId: c?.clientId, clientSecret: c?.clientSecret, urls: resolveHosts(n.hosts, c?.urls) };
+        const config: PlatformAppConfig = { clientId: c?.clientId, clientSecret: c?.clientSecret, urls: resolveHosts(n.hosts, c?.urls), ...(c?.scopes ? { scopes: c.scopes } : {}) };
         return [n.slug, factory({ http: opts.http, config, clock: opts.clock, logger: opts.logger.child({ platform: n.slug }) })];
       }),
     );

@@ -96,6 +96,12 @@ export interface OAuth2Auth {
   exchangeCode(p: { code: string; redirectUri: string; codeVerifier?: string }): Promise<TokenSet>;
   /** Absent when the network issues no refresh tokens: an expired token then needs a reconnect. */
   refresh?(tokens: TokenSet): Promise<TokenSet>;
+  /**
+   * Whether these tokens can be refreshed at all (absent: whenever `refresh` exists). False for a grant that came
+   * without a refresh token (LinkedIn gives most apps none): its access token is used until it really expires, the
+   * user is warned ahead, and only then does the connection need a reconnect.
+   */
+  canRefresh?(tokens: TokenSet): boolean;
   revoke?(tokens: TokenSet): Promise<void>;
 }
 
@@ -130,6 +136,8 @@ export interface PlatformAppConfig {
   clientSecret?: string | undefined;
   /** Base URLs by key; the adapter's defaults are the real network's. */
   urls: Record<string, string>;
+  /** The OAuth scopes this install asks for instead of the adapter's default list (HERALD_<PLATFORM>_SCOPES). */
+  scopes?: readonly string[] | undefined;
 }
 
 export interface AdapterDeps {

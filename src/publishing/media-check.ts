@@ -32,6 +32,9 @@ export function checkMedia(network: Pick<NetworkContract, 'media' | 'displayName
         throw invalid(`${name} accepts ${rules.imageFormats.map((f) => f.toUpperCase()).join(', ')} images only; media ${m.id} is ${m.format.toUpperCase()}.`);
       }
       if (m.fileSize > rules.maxImageBytes) throw invalid(`${name} accepts images up to ${mb(rules.maxImageBytes)}; media ${m.id} is ${mb(m.fileSize)}.`);
+      if (rules.maxImagePixels && m.width && m.height && m.width * m.height > rules.maxImagePixels) {
+        throw invalid(`${name} accepts images of up to ${rules.maxImagePixels.toLocaleString('en-US')} pixels; media ${m.id} is ${m.width}×${m.height} (${(m.width * m.height).toLocaleString('en-US')}).`);
+      }
       if (rules.imageAspect && m.width && m.height) {
         const ratio = m.width / m.height;
         if (ratio < rules.imageAspect.min - 1e-3 || ratio > rules.imageAspect.max + 1e-3) {

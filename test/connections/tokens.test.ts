@@ -132,6 +132,45 @@ describe('background refresh sweep', () => {
   });
 });
 
+describe('a grant without a refresh token (LinkedIn apps without programmatic refresh)', () => {
+  const DAY = 24 * 3600_000;
+  const strict = async (modes: Record<string, boolean>) => {
+    const res = await fetch(`${h.url}/sandbox/_config`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ strict: modes }) });
+    if (!res.ok) throw new Error(`strict ${JSON.stringify(modes)}: ${res.status} ${await res.text()}`);
+  };
+
+  it('is not swept "needs reconnect" before its 60-day token expires: the user is warned, and it is marked once the token is dead', async () => {
+    await strict({ linkedin_no_refresh: true });
+    try {
+      const u = await h.signup();
+      await connect(h, u, 'linkedin');
+      const connected = await row(u, 'linkedin');
+      expect(h.ctx.connectionStore.tokens(connected).refreshToken).toBeNull();
+      // Day 55: five days left, inside the sweep's seven-day horizon.
+      await advance(55 * DAY, async () => {
+        const res = await h.ctx.tokens.sweep();
+        expect(res.warned).toBeGreaterThanOrEqual(1);
+        const r = await row(u, 'linkedin');
+        expect(r.status).toBe('connected');
+        expect(r.statusReason).toMatch(/no refresh token.*reconnect before/);
+        // The token is still used as it is (no refresh attempted, nothing marked).
+        expect(await h.ctx.tokens.use(r, async (t) => t.accessToken)).toBe(h.ctx.connectionStore.tokens(connected).accessToken);
+        expect(await h.ctx.tokens.refresh(r, { force: true })).toMatchObject({ id: r.id, status: 'connected', tokenVersion: r.tokenVersion });
+      });
+      // The profile slice carries the warning (status_reason) while the connection stays connected.
+      const profiles = (await h.req({ method: 'GET', url: '/unified/user-profiles/?platforms=linkedin', headers: asUser(u) })).json();
+      expect(profiles.linkedin.connection).toMatchObject({ status: 'connected', needs_reconnect: false, status_reason: expect.stringMatching(/reconnect before/) });
+      // Day 61: the token is dead; now it needs a reconnect.
+      await advance(61 * DAY, async () => {
+        await h.ctx.tokens.sweep();
+        expect((await row(u, 'linkedin')).status).toBe('needs_reconnect');
+      });
+    } finally {
+      await strict({ linkedin_no_refresh: false });
+    }
+  });
+});
+
 describe('merging extras on refresh', () => {
   it('replaces a whole group of extras and keeps the rest', async () => {
     const { mergeExtra } = await import('../../src/connections/tokens.ts');

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { escapeCommentary, LINKEDIN_VERSION, linkedinAdapter } from '../../src/platforms/linkedin/index.ts';
 import type { Journal, PublishMedia, PublishRequest, Publisher } from '../../src/platforms/publishing.ts';
-import type { TokenSet } from '../../src/platforms/types.ts';
+import type { OAuth2Auth, TokenSet } from '../../src/platforms/types.ts';
 import { connectThrough, expectPlatformError, sandboxDeps } from './helpers/oauth-flow.ts';
 import { fixtureMedia, jpegImage, memoryJournal, mp4Video, pngImage, publisherOf, SimulatedCrash , PUBLISH_PROCESSING_MS } from './helpers/publish-fixtures.ts';
 import { calls, startSandbox } from '../helpers/sandbox.ts';
@@ -271,5 +271,49 @@ describe('linkedin publisher: refusals and faults', () => {
     const video = fixtureMedia(sb, { name: 'bad.mp4', bytes, kind: 'video', mime: 'video/mp4', format: 'mp4' });
     await expectPlatformError(publisher.publish(tokens, request({ postType: 'video', media: [video] }), memoryJournal()), 'invalid_content');
     expect((await sb.state('linkedin')).posts).toHaveLength(0);
+  });
+});
+
+describe('linkedin: what the real API refuses (strict sandbox)', () => {
+  it('refuses an image over 36,152,320 pixels before uploading it, whatever its size in bytes', async () => {
+    const big = { ...(await image('huge.jpg')), width: 8000, height: 4600 };
+    await expectPlatformError(publisher.publish(tokens, request({ postType: 'image', media: [big] }), memoryJournal()), 'invalid_content');
+    expect((await sb.state('linkedin')).media).toHaveLength(0);
+    const fits = { ...(await image('fits.jpg')), width: 6000, height: 6000 };
+    await sb.configure({ processingMs: 0 });
+    expect((await publisher.publish(tokens, request({ postType: 'image', media: [fits], destination: org() }), memoryJournal())).state).toBe('published');
+  });
+
+  it('rate_limits: past 150 posts a member-day, a 429 that waits for 00:00 UTC, then posts again', async () => {
+    await sb.configure({ strict: { rate_limits: true } });
+    for (let i = 0; i < 150; i++) {
+      expect((await publisher.publish(tokens, request({ text: `post ${i}` }), memoryJournal())).state).toBe('published');
+    }
+    const err = await expectPlatformError(publisher.publish(tokens, request({ text: 'one too many' }), memoryJournal()), 'rate_limited');
+    expect(err.retryable).toBe(true);
+    // The sandbox's clock is at noon UTC.
+    expect(err.retryAfterSeconds).toBe(12 * 3600);
+    sb.advance(err.retryAfterSeconds!);
+    expect((await publisher.publish(tokens, request({ text: 'one too many' }), memoryJournal())).state).toBe('published');
+  });
+
+  it('linkedin_no_refresh: the grant comes without a refresh token, and the adapter says it cannot be refreshed', async () => {
+    await sb.configure({ strict: { linkedin_no_refresh: true } });
+    const adapter = linkedinAdapter(sandboxDeps(sb, 'linkedin'));
+    const bare = await connectThrough(sb, adapter);
+    expect(bare.refreshToken).toBeNull();
+    const auth = adapter.auth as OAuth2Auth;
+    expect(auth.canRefresh?.(bare)).toBe(false);
+    expect(auth.canRefresh?.(tokens)).toBe(true);
+    await expectPlatformError(auth.refresh!(bare), 'reauth_required');
+  });
+
+  it('asks for the scope list the install configures (HERALD_LINKEDIN_SCOPES), else the full one', () => {
+    const deps = sandboxDeps(sb, 'linkedin');
+    const scopesOf = (url: string) => new URL(url).searchParams.get('scope')?.split(' ');
+    const narrow = linkedinAdapter({ ...deps, config: { ...deps.config, scopes: ['openid', 'profile', 'w_member_social'] } }).auth as OAuth2Auth;
+    expect(scopesOf(narrow.authorizeUrl({ state: 's', redirectUri: sb.callback('linkedin') }))).toEqual(['openid', 'profile', 'w_member_social']);
+    const full = linkedinAdapter(deps).auth as OAuth2Auth;
+    expect(scopesOf(full.authorizeUrl({ state: 's', redirectUri: sb.callback('linkedin') }))).toContain('w_organization_social');
   });
 });

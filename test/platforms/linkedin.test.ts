@@ -151,8 +151,9 @@ describe('linkedin adapter: injected faults', () => {
     const secrets = secretsOf(tokens);
     await sb.fault({ platform: 'linkedin', operation: 'profile', fault: 'rate_limit' });
     const limited = await expectPlatformError(adapter.fetchAccount(tokens), 'rate_limited', secrets);
-    // LinkedIn documents no Retry-After on its daily quotas, and the sandbox sends none.
-    expect(limited).toMatchObject({ status: 429, code: 'TOO_MANY_REQUESTS', retryAfterSeconds: undefined });
+    // LinkedIn documents no Retry-After on its daily quotas, and the sandbox sends none: they reset at 00:00 UTC,
+    // 12 hours after the sandbox's noon.
+    expect(limited).toMatchObject({ status: 429, code: 'TOO_MANY_REQUESTS', retryAfterSeconds: 12 * 3600 });
     await sb.fault({ platform: 'linkedin', operation: 'pages', fault: 'rate_limit' });
     await expectPlatformError(adapter.fetchAccount(tokens), 'rate_limited', secrets);
     await sb.fault({ platform: 'linkedin', operation: 'pages', fault: 'server_error' });

@@ -134,7 +134,8 @@ describe('linkedin publishing', () => {
     expect(await imageStatus(access, image)).toMatchObject({ status: 'PROCESSING', owner: org });
     const early = await post(access, postBody(org, 'pic', { content: { media: { id: image, altText: 'a cat' } } }));
     expect(early.status).toBe(400);
-    expect(await json(early)).toMatchObject({ code: 'MEDIA_ASSET_WAITING_UPLOAD' });
+    // Reported among the input errors, under a generic validation message.
+    expect(await json(early)).toMatchObject({ errorDetails: { inputErrors: [{ code: 'MEDIA_ASSET_WAITING_UPLOAD', input: { inputPath: { fieldPath: '/content/media/id' } } }] } });
     await poll(() => imageStatus(access, image), (s) => String(s.status) === 'AVAILABLE');
     expect((await post(access, postBody(org, 'pic', { content: { media: { id: image, altText: 'a cat' } } }))).status).toBe(201);
 

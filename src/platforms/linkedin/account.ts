@@ -53,7 +53,7 @@ export function linkedinAccount(deps: AdapterDeps): (tokens: TokenSet) => Promis
   async function get(url: string, token: string, versioned: boolean, query?: Record<string, string>): Promise<Json> {
     const headers = versioned ? restHeaders(token) : { authorization: `Bearer ${token}` };
     const res = await deps.http.request('linkedin', { url, headers, ...(query ? { query } : {}) });
-    return linkedinOk(res);
+    return linkedinOk(res, 'api', deps.clock);
   }
 
   async function acls(token: string): Promise<Map<string, string>> {

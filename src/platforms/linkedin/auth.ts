@@ -3,7 +3,7 @@
 // send the member through consent again before day 60.
 import type { AdapterDeps, OAuth2Auth, TokenSet } from '../types.ts';
 import { PlatformError } from '../types.ts';
-import { LINKEDIN_SCOPES, linkedinUrls } from './config.ts';
+import { linkedinScopes, linkedinUrls } from './config.ts';
 import { linkedinOk, type LinkedInPhase } from './errors.ts';
 
 function app(deps: AdapterDeps): { clientId: string; clientSecret: string } {
@@ -29,7 +29,7 @@ export function linkedinAuth(deps: AdapterDeps): OAuth2Auth {
 
   async function tokenCall(form: Record<string, string>, phase: LinkedInPhase): Promise<Record<string, unknown>> {
     const res = await deps.http.request('linkedin', { method: 'POST', url: `${urls.authBase}/oauth/v2/accessToken`, form });
-    return linkedinOk(res, phase);
+    return linkedinOk(res, phase, deps.clock);
   }
 
   function tokenSet(body: Record<string, unknown>, previous?: TokenSet): TokenSet {
@@ -59,7 +59,7 @@ export function linkedinAuth(deps: AdapterDeps): OAuth2Auth {
       url: `${urls.authBase}/oauth/v2/revoke`,
       form: { client_id: clientId, client_secret: clientSecret, token },
     });
-    linkedinOk(res, 'token');
+    linkedinOk(res, 'token', deps.clock);
   }
 
   return {
@@ -73,7 +73,7 @@ export function linkedinAuth(deps: AdapterDeps): OAuth2Auth {
       url.searchParams.set('client_id', app(deps).clientId);
       url.searchParams.set('redirect_uri', redirectUri);
       url.searchParams.set('state', state);
-      url.searchParams.set('scope', LINKEDIN_SCOPES.join(' '));
+      url.searchParams.set('scope', linkedinScopes(deps).join(' '));
       // URLSearchParams writes spaces as '+'; LinkedIn's examples use %20, which every decoder reads the same way.
       return url.toString().replace(/\+/g, '%20');
     },
@@ -86,6 +86,9 @@ export function linkedinAuth(deps: AdapterDeps): OAuth2Auth {
       );
       return tokenSet(body);
     },
+
+    // Programmatic refresh is granted to few apps; without a refresh token the 60-day access token is all there is.
+    canRefresh: (tokens) => Boolean(tokens.refreshToken),
 
     async refresh(tokens) {
       if (!tokens.refreshToken) {

@@ -42,6 +42,15 @@ export const LINKEDIN_SCOPES = [
   'r_member_postAnalytics',
 ] as const;
 
+/**
+ * The scopes this install asks for: HERALD_LINKEDIN_SCOPES (space- or comma-separated) when set, since an app
+ * without the Community Management API product fails consent on the organization scopes; else LINKEDIN_SCOPES.
+ */
+export function linkedinScopes(deps: AdapterDeps): string[] {
+  const configured = deps.config.scopes;
+  return configured && configured.length ? [...configured] : [...LINKEDIN_SCOPES];
+}
+
 /** Headers every versioned /rest call needs. */
 export function restHeaders(token: string): Record<string, string> {
   return {

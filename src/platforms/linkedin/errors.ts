@@ -59,7 +59,29 @@ function oauthKind(status: number, error: string, description: string): Platform
   return 'invalid_content';
 }
 
-export function linkedinError(res: HttpResponse, phase: LinkedInPhase = 'api'): PlatformError {
+/** Seconds until the next 00:00 UTC, when LinkedIn's daily quotas reset. */
+export function secondsToUtcMidnight(now: Date): number {
+  const next = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
+  return Math.max(1, Math.ceil((next - now.getTime()) / 1000));
+}
+
+/** The Rest.li input errors of a validation answer (`errorDetails.inputErrors[]`): their codes and descriptions. */
+export function inputErrorsOf(res: HttpResponse): { code: string; description: string }[] {
+  const details = bodyOf(res).errorDetails;
+  const list = details && typeof details === 'object' ? (details as Record<string, unknown>).inputErrors : undefined;
+  if (!Array.isArray(list)) return [];
+  return list
+    .filter((e): e is Record<string, unknown> => typeof e === 'object' && e !== null)
+    .map((e) => ({ code: text(e.code), description: text(e.description) || text(e.message) }));
+}
+
+/** LinkedIn's "media not processed yet" refusal, at the top level or (as validation reports it) among the input errors. */
+export function waitingForUpload(res: HttpResponse, err: PlatformError): boolean {
+  if (err.code === 'MEDIA_ASSET_WAITING_UPLOAD') return true;
+  return inputErrorsOf(res).some((e) => e.code === 'MEDIA_ASSET_WAITING_UPLOAD' || /WAITING_UPLOAD/.test(e.description));
+}
+
+export function linkedinError(res: HttpResponse, phase: LinkedInPhase = 'api', now: () => Date = () => new Date()): PlatformError {
   const body = bodyOf(res);
   const oauthError = text(body.error);
   let kind: PlatformErrorKind;
@@ -79,7 +101,8 @@ export function linkedinError(res: HttpResponse, phase: LinkedInPhase = 'api'): 
   }
   // On the token endpoint there is nothing left to refresh: a dead credential means a new consent.
   if (phase !== 'api' && kind === 'auth_expired') kind = 'reauth_required';
-  const retryAfter = kind === 'rate_limited' ? retryAfterSeconds(res.headers) : undefined;
+  // LinkedIn sends no Retry-After: its 429s are daily quotas (per member, per app) that reset at 00:00 UTC.
+  const retryAfter = kind === 'rate_limited' ? (retryAfterSeconds(res.headers) ?? secondsToUtcMidnight(now())) : undefined;
   return new PlatformError('linkedin', kind, `linkedin ${phase === 'api' ? 'request' : 'token request'} failed (${detail})`, {
     status: res.status,
     ...(retryAfter !== undefined ? { retryAfterSeconds: retryAfter } : {}),
@@ -88,7 +111,7 @@ export function linkedinError(res: HttpResponse, phase: LinkedInPhase = 'api'): 
 }
 
 /** The JSON object of a 2xx answer (empty for bodiless ones), or the mapped PlatformError. */
-export function linkedinOk(res: HttpResponse, phase: LinkedInPhase = 'api'): Record<string, unknown> {
+export function linkedinOk(res: HttpResponse, phase: LinkedInPhase = 'api', now: () => Date = () => new Date()): Record<string, unknown> {
   if (res.status >= 200 && res.status < 300) return bodyOf(res);
-  throw linkedinError(res, phase);
+  throw linkedinError(res, phase, now);
 }

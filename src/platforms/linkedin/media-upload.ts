@@ -63,7 +63,7 @@ export function linkedinMedia(deps: AdapterDeps) {
 
   async function rest(token: string, method: 'GET' | 'POST', path: string, json?: unknown): Promise<Json> {
     const res = await deps.http.request('linkedin', { method, url: `${apiBase}${path}`, headers: restHeaders(token), ...(json === undefined ? {} : { json }) });
-    return linkedinOk(res);
+    return linkedinOk(res, 'api', deps.clock);
   }
 
   /**
@@ -82,7 +82,7 @@ export function linkedinMedia(deps: AdapterDeps) {
         // Parts are up to 4 MB and whole images larger; slow links need more than the default API timeout.
         timeoutMs: 300_000,
       });
-      linkedinOk(res);
+      linkedinOk(res, 'api', deps.clock);
       return res.headers.get('etag');
     } finally {
       // A request that failed before reading the body would otherwise keep the storage handle open.

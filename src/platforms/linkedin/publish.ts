@@ -10,8 +10,8 @@ import type { AdapterDeps, TokenSet } from '../types.ts';
 import { PlatformError } from '../types.ts';
 import { escapeCommentary } from './commentary.ts';
 import { linkedinUrls, restHeaders } from './config.ts';
-import { linkedinError, linkedinOk } from './errors.ts';
-import { LINKEDIN_CAPABILITIES, LINKEDIN_MEDIA } from './limits.ts';
+import { linkedinError, linkedinOk, waitingForUpload } from './errors.ts';
+import { LINKEDIN_CAPABILITIES, LINKEDIN_MEDIA, MAX_IMAGE_PIXELS } from './limits.ts';
 import { linkedinMedia, steps as mediaSteps } from './media-upload.ts';
 
 const MAX_COMMENTARY = LINKEDIN_CAPABILITIES.text!.max;
@@ -53,6 +53,9 @@ function plan(req: PublishRequest): Plan {
   else {
     throw invalid(`linkedin cannot publish a ${req.postType} post with ${images} image(s) and ${videos} video(s): one image, 2–${MAX_IMAGES} images or one video`);
   }
+  const huge = req.media.find((m) => m.kind === 'image' && m.width && m.height && m.width * m.height > MAX_IMAGE_PIXELS);
+  if (huge) throw invalid(`linkedin takes images of fewer than ${MAX_IMAGE_PIXELS} pixels; ${huge.id} is ${huge.width}×${huge.height}`);
+  if (videos === 1 && req.media[0]!.size > LINKEDIN_MEDIA.maxVideoBytes) throw invalid(`linkedin feed videos are at most 500 MB; this one is ${req.media[0]!.size} bytes`);
   const visibility = req.visibility ?? 'PUBLIC';
   if (visibility === 'CONNECTIONS' && req.destination?.kind === 'organization') {
     throw invalid('linkedin organizations post publicly; CONNECTIONS visibility exists only for members');
@@ -70,7 +73,7 @@ export function linkedinPublisher(deps: AdapterDeps): Publisher {
 
   async function memberUrn(token: string): Promise<string> {
     const res = await deps.http.request('linkedin', { url: `${apiBase}/v2/userinfo`, headers: { authorization: `Bearer ${token}` } });
-    const sub = linkedinOk(res).sub;
+    const sub = linkedinOk(res, 'api', deps.clock).sub;
     if (typeof sub !== 'string' || !sub) throw new PlatformError('linkedin', 'transient', 'linkedin userinfo answered without a member id');
     return `urn:li:person:${sub}`;
   }
@@ -156,9 +159,9 @@ export function linkedinPublisher(deps: AdapterDeps): Publisher {
       await journal.record(steps.post, urn);
       return { state: 'published', postId: urn, permalink: permalinkOf(urn) };
     }
-    const err = linkedinError(res);
+    const err = linkedinError(res, 'api', deps.clock);
     // Processing finished for LinkedIn's checker but not yet for its post store: poll again rather than fail.
-    if (err.code === 'MEDIA_ASSET_WAITING_UPLOAD') return { state: 'processing', handle: urns.join(',') };
+    if (waitingForUpload(res, err)) return { state: 'processing', handle: urns.join(',') };
     const earlier = res.status === 422 && attempted ? duplicateOf(res.text) : null;
     if (earlier) {
       await journal.record(steps.post, earlier);
@@ -199,7 +202,7 @@ export function linkedinPublisher(deps: AdapterDeps): Publisher {
         headers: restHeaders(tokens.accessToken),
       });
       if (res.status === 404) return null;
-      linkedinOk(res);
+      linkedinOk(res, 'api', deps.clock);
       return { postId: urn, permalink: permalinkOf(urn) };
     },
   };

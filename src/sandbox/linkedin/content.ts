@@ -5,7 +5,7 @@ import { inspectUrl } from '../core/media.ts';
 import { findObject, text } from '../core/objects.ts';
 import type { Call, ErrorAnswer } from '../core/route.ts';
 import { apiError } from './errors.ts';
-import { inputError } from './rest.ts';
+import { inputError, validationErrors } from './rest.ts';
 
 export interface ContentInfo {
   kind: 'none' | 'image' | 'video' | 'document' | 'multiImage' | 'article' | 'poll';
@@ -27,7 +27,8 @@ function mediaProblem(call: Call, author: string, urn: unknown, path: string, ex
   }
   if (record.status === 'PROCESSING_FAILED') return inputError('MEDIA_ASSET_PROCESSING_FAILED', path, `Processing of ${urn} failed`);
   if (record.status !== 'AVAILABLE') {
-    return inputError('MEDIA_ASSET_WAITING_UPLOAD', path, `Media ${urn} is not ready: its status is ${text(record.status)}`);
+    // Reported among the input errors, under a generic validation message, as LinkedIn's Posts API does.
+    return validationErrors([{ code: 'MEDIA_ASSET_WAITING_UPLOAD', fieldPath: path, description: `Media ${urn} is not ready: its status is ${text(record.status)}` }]);
   }
   return null;
 }

@@ -61,6 +61,19 @@ export function inputError(code: string, fieldPath: string, description: string,
   };
 }
 
+/** Several (or field-level) validation failures: a generic message, each failure only in `errorDetails.inputErrors`. */
+export function validationErrors(errors: { code: string; fieldPath: string; description: string }[], status = 400): ErrorAnswer {
+  return {
+    status,
+    body: {
+      errorDetailType: 'com.linkedin.common.error.BadRequest',
+      message: 'Multiple errors occurred during the input validation. Please refer to errorDetails for more information.',
+      errorDetails: { inputErrors: errors.map((e) => ({ description: e.description, input: { inputPath: { fieldPath: e.fieldPath } }, code: e.code })) },
+      status,
+    },
+  };
+}
+
 export function denied(auth: RestAuth, resource: string, method: string): ErrorAnswer {
   return apiError(403, 'ACCESS_DENIED', `Not enough permissions to access: ${resource}.${method}.${auth.version.split('.')[0] ?? ''}01`, 100);
 }

@@ -67,7 +67,8 @@ const destination = (account: AccountIdentity, kind: 'page' | 'organization' | '
 };
 
 export const PROFILES: Record<Platform, ContractProfile> = {
-  linkedin: oauth('linkedin', linkedinAdapter, () => ({ destination: { kind: 'personal', id: 'me' } })),
+  // LinkedIn's 429s are daily quotas: the adapter waits for their reset at 00:00 UTC.
+  linkedin: oauth('linkedin', linkedinAdapter, () => ({ destination: { kind: 'personal', id: 'me' } }), { rateLimitSaysWhen: true }),
   // A feed post, a published photo and a video by URL carry no id Herald journaled before the call, and the
   // adapter does not list the Page's recent posts to find them.
   facebook: oauth('facebook', facebookAdapter, (account) => ({ destination: destination(account, 'page') }), {
