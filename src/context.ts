@@ -43,7 +43,7 @@ import { ScheduleWorker } from './scheduling/worker.ts';
 import { ScheduleQueue } from './scheduling/queue.ts';
 import { ScheduleEntries } from './scheduling/entries.ts';
 import { ScheduledStore } from './scheduling/store.ts';
-import { BuiltinProvider } from './ai/builtin/index.ts';
+import type { BuiltinProvider } from './ai/builtin/index.ts';
 import { createModels, type AiModels } from './ai/models.ts';
 import { AiService } from './ai/service.ts';
 
@@ -269,11 +269,13 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     { pollMs: sc.pollMs, batchSize: sc.batchSize, concurrency: sc.concurrency, leaseMs: sc.leaseSeconds * 1000, graceSeconds: sc.graceSeconds, maxAttempts: sc.maxAttempts },
   );
   const scheduling = new SchedulingService({ db, store: scheduledStore, registry: platforms, publishing, drafts, credits, workspaces, clock, queue: scheduleQueue, publishNow: (row) => scheduleWorker.execute(row) });
-  const builtin = new BuiltinProvider({ networks: platforms.networks, ocr: { binary: config.ai.tesseractPath }, ffprobePath: config.media.ffprobePath, ffmpegPath: config.ai.ffmpegPath });
+  let builtinMade: Promise<BuiltinProvider> | undefined;
+  const builtin = () =>
+    (builtinMade ??= import('./ai/builtin/index.ts').then((m) => new m.BuiltinProvider({ networks: platforms.networks, ocr: { binary: config.ai.tesseractPath }, ffprobePath: config.media.ffprobePath, ffmpegPath: config.ai.ffmpegPath })));
   const ai = new AiService({
     networks: platforms.networks,
     builtin,
-    models: overrides.aiModels !== undefined ? overrides.aiModels : createModels(config.ai),
+    models: overrides.aiModels !== undefined ? overrides.aiModels : await createModels(config.ai),
     credits,
     media: { addGenerated: (p, bytes, name, kind, loc) => media.addGenerated(p, bytes, name, kind, loc), readUrl: (p, url, kind, loc) => media.readUrl(p, url, kind, loc), release: (path) => media.release(path), publicUrl: (key) => media.storage.publicUrl(key) },
     config: config.ai,

@@ -4,22 +4,26 @@
 // network's copy is checked against its contract's limit (asked again, then shortened) and never comes
 // back over it. The request's whole credit cost is reserved before any model call; what a failed
 // network did not use is given back.
-import { generateImage, generateText, streamText, transcribe, type ModelMessage } from 'ai';
+import type { ModelMessage } from 'ai';
 import type { Logger } from 'pino';
 import type { Principal } from '../auth/authenticate.ts';
 import type { CreditService } from '../auth/credits.ts';
 import type { NetworkContract } from '../platforms/contract.ts';
 import { AppError } from '../errors.ts';
 import { runTool } from '../run-tool.ts';
-import { BUILTIN_LABEL, type BuiltinProvider, type MediaAnalysis } from './builtin/index.ts';
-import { captionLimit, copyKind } from './builtin/copy.ts';
-import { encodeImage } from './builtin/card.ts';
+import type { BuiltinProvider, MediaAnalysis } from './builtin/index.ts';
+import { BUILTIN_LABEL, captionLimit, copyKind, sampleTimes } from './builtin/kinds.ts';
 import { clip, fits, measure } from './builtin/text.ts';
-import { sampleTimes } from './builtin/analyze.ts';
 import type { AiConfig } from './config.ts';
 import type { AiModels } from './models.ts';
 
 /** Credits per network, as the interface's Limits table says. */
+/** The AI SDK, loaded on the first model call (the built-in provider never needs it). */
+let sdk: Promise<typeof import('ai')> | undefined;
+const aiSdk = () => (sdk ??= import('ai'));
+/** The image encoder (sharp and satori's module), loaded when an image is made or shown to a model. */
+const encodeImage: typeof import('./builtin/card.ts').encodeImage = async (...args) => (await import('./builtin/card.ts')).encodeImage(...args);
+
 export const AI_COSTS = { generation_long: 2, image_generate: 5 } as const;
 
 /** What the AI routes need of the media library. */
@@ -32,7 +36,8 @@ export interface AiMedia {
 
 export interface AiServiceDeps {
   networks: readonly NetworkContract[];
-  builtin: BuiltinProvider;
+  /** The built-in provider, made on first use (its language tables and fonts are not loaded before). */
+  builtin: () => Promise<BuiltinProvider>;
   models: AiModels | null;
   credits: CreditService;
   media: AiMedia;
@@ -185,7 +190,7 @@ export class AiService {
     const limit = captionLimit(n);
     const model = messages.some((m) => Array.isArray(m.content) && m.content.some((c) => c.type === 'image')) ? models.vision : models.language;
     const ask = async (msgs: ModelMessage[]) =>
-      cleanCopy((await generateText({ model, system, messages: msgs, maxRetries: 1, abortSignal: AbortSignal.timeout(this.#d.config.timeoutMs) })).text);
+      cleanCopy((await (await aiSdk()).generateText({ model, system, messages: msgs, maxRetries: 1, abortSignal: AbortSignal.timeout(this.#d.config.timeoutMs) })).text);
     let text = first ?? (await ask(messages));
     for (let i = 0; i < this.#d.config.retriesWhenTooLong && !fits(text, limit) && text; i++) {
       const over = `That text is ${measure(text, limit)} ${UNIT_WORDS[limit.unit]}; ${n.displayName} allows ${limit.max}. Write it again, shorter, with the same meaning.`;
@@ -205,7 +210,7 @@ export class AiService {
     const ideaFor = (slug: string) => req.ideaByPlatform?.[slug] ?? req.idea ?? '';
     return this.#settle(p, 'generation_long', req.platforms, async (slug) => {
       const n = networks.find((x) => x.slug === slug)!;
-      if (!this.#d.models) return { content: (await this.#d.builtin.copy(ideaFor(slug), slug)).content };
+      if (!this.#d.models) return { content: (await (await this.#d.builtin()).copy(ideaFor(slug), slug)).content };
       return { content: await this.#modelCopy(n, [{ role: 'user', content: `The idea:\n${ideaFor(slug)}` }], this.#instructions(n, req.userRequirements)) };
     }, 'copy');
   }
@@ -229,7 +234,7 @@ export class AiService {
       try {
         let content: string;
         if (!this.#d.models) {
-          const it = this.#d.builtin.stream(ideaFor(n.slug), n.slug);
+          const it = (await this.#d.builtin()).stream(ideaFor(n.slug), n.slug);
           for (let r = await it.next(); ; r = await it.next()) {
             if (r.done) {
               content = r.value.content;
@@ -240,7 +245,7 @@ export class AiService {
         } else {
           const system = this.#instructions(n, req.userRequirements);
           const messages: ModelMessage[] = [{ role: 'user', content: `The idea:\n${ideaFor(n.slug)}` }];
-          const s = streamText({ model: this.#d.models.language, system, messages, maxRetries: 1, abortSignal: AbortSignal.timeout(this.#d.config.timeoutMs) });
+          const s = (await aiSdk()).streamText({ model: this.#d.models.language, system, messages, maxRetries: 1, abortSignal: AbortSignal.timeout(this.#d.config.timeoutMs) });
           let all = '';
           for await (const piece of s.textStream) {
             all += piece;
@@ -271,23 +276,23 @@ export class AiService {
 
   /** POST /unified/image/generate: an image per target, stored as this workspace's media. */
   async images(p: Principal, req: ImageRequest): Promise<Generated<{ image_url: string; media_id: string; image_prompt: string }>> {
-    for (const t of req.targets) if (!this.#d.builtin.hasImageTarget(t)) throw new AppError('bad_request', `Unknown platform '${t}'.`);
+    for (const t of req.targets) if (!(await this.#d.builtin()).hasImageTarget(t)) throw new AppError('bad_request', `Unknown platform '${t}'.`);
     const image = this.#d.models?.image ?? null;
     const source = image ? `the ${this.#d.models!.label.split(' ')[0]} image model ${this.#d.config.imageModel}` : "Herald's built-in card renderer (no image model)";
     const result = await this.#settle(p, 'image_generate', req.targets, async (target) => {
       const text = req.contentByPlatform?.[target] ?? req.content ?? '';
-      const spec = this.#d.builtin.imageTarget(target);
+      const spec = (await this.#d.builtin()).imageTarget(target);
       let bytes: Buffer;
       let format: string;
       let prompt: string;
       if (image) {
         prompt = [`An image for a social media post on ${target}, ${spec.size.width}×${spec.size.height}, without any text in it.`, `The post: ${text}`, ...(req.userRequirements ? [`Requirements: ${req.userRequirements}`] : [])].join('\n');
-        const out = await generateImage({ model: image, prompt, n: 1, maxRetries: 1, abortSignal: AbortSignal.timeout(this.#d.config.timeoutMs) });
+        const out = await (await aiSdk()).generateImage({ model: image, prompt, n: 1, maxRetries: 1, abortSignal: AbortSignal.timeout(this.#d.config.timeoutMs) });
         const enc = await encodeImage(Buffer.from(out.image.uint8Array), { size: spec.size, formats: spec.formats, maxBytes: spec.maxBytes });
         bytes = enc.data;
         format = enc.format;
       } else {
-        const card = await this.#d.builtin.image(text, target);
+        const card = await (await this.#d.builtin()).image(text, target);
         bytes = card.data;
         format = card.format;
         prompt = card.description;
@@ -318,7 +323,7 @@ export class AiService {
       if (!this.#d.models) return base;
       const images = await this.#pictures(file.path, kind, facts.kind === 'video' ? facts.durationSec : null);
       const ask = 'Describe this media for someone who cannot see it. First line: one alt text sentence (at most 200 characters). Then a blank line, then a fuller description (at most 600 characters). Do not guess names of people.';
-      const res = await generateText({
+      const res = await (await aiSdk()).generateText({
         model: this.#d.models.vision,
         messages: [{ role: 'user', content: [{ type: 'text', text: kind === 'video' ? `${ask}\nThese are frames of a video.` : ask }, ...images.map((data) => ({ type: 'image' as const, image: data, mediaType: 'image/png' }))] }],
         maxRetries: 1,
@@ -332,9 +337,9 @@ export class AiService {
   }
 
   async #builtinAnalysis(path: string, kind: 'image' | 'video', name: string | null): Promise<MediaAnalysis> {
-    if (kind === 'video') return this.#d.builtin.analyzeVideo(path, name ?? undefined);
+    if (kind === 'video') return (await this.#d.builtin()).analyzeVideo(path, name ?? undefined);
     const { readFile } = await import('node:fs/promises');
-    return this.#d.builtin.analyzeImage(await readFile(path), name ?? undefined);
+    return (await this.#d.builtin()).analyzeImage(await readFile(path), name ?? undefined);
   }
 
   /** What a vision model is shown: the image itself (as PNG), or three frames of a video. */
@@ -357,7 +362,7 @@ export class AiService {
     if (!model) return '';
     const r = await runTool(this.#d.config.ffmpegPath, ['-v', 'error', '-nostdin', '-protocol_whitelist', 'file', '-i', `file:${path}`, '-vn', '-ac', '1', '-ar', '16000', '-t', '600', '-f', 'wav', '-'], { timeoutMs: 120_000, maxOutput: 25 << 20 }).catch(() => null);
     if (!r || r.code !== 0 || r.stdout.length <= 44) return '';
-    const out = await transcribe({ model, audio: r.stdout, maxRetries: 1, abortSignal: AbortSignal.timeout(this.#d.config.timeoutMs) });
+    const out = await (await aiSdk()).transcribe({ model, audio: r.stdout, maxRetries: 1, abortSignal: AbortSignal.timeout(this.#d.config.timeoutMs) });
     return out.text.trim();
   }
 
@@ -378,7 +383,7 @@ export class AiService {
       }
       return await this.#settle(p, 'generation_long', req.platforms, async (slug) => {
         const n = networks.find((x) => x.slug === slug)!;
-        if (!models) return { content: (await this.#d.builtin.copiesFromMedia(analysis, [slug]))[0]!.content };
+        if (!models) return { content: (await (await this.#d.builtin()).copiesFromMedia(analysis, [slug]))[0]!.content };
         return { content: await this.#modelCopy(n, messages, this.#instructions(n, req.userRequirements)) };
       }, 'copy');
     } finally {

@@ -2,14 +2,9 @@
 // posts as publicly as the creator's creator_info allows and says which level it used; Bluesky takes image and
 // carousel posts (one image; two to four) with alt texts. The adapters' own tests (test/platforms/tiktok-publish,
 // bluesky-publish and bluesky-pds-publish, the last against a real local PDS) cover re-encoding and the PDS's limits.
-import { stat, writeFile } from 'node:fs/promises';
-import { randomUUID } from 'node:crypto';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, asUser, type Harness, type TestUser } from '../helpers/harness.ts';
-import { writeMp4 } from '../media/helpers/video-fixtures.ts';
+import { endToEnd } from '../publishing/end-to-end.ts';
 import { connect } from '../connections/helpers.ts';
 
 let h: Harness;
@@ -19,21 +14,7 @@ beforeAll(async () => {
 });
 afterAll(async () => h?.close());
 
-async function state(): Promise<Record<string, { posts: { id: string; text?: string }[] }>> {
-  return (await (await fetch(`${h.url}/sandbox/_state`)).json()) as Record<string, { posts: { id: string; text?: string }[] }>;
-}
-const postsOf = async (platform: string) => (await state())[platform]!.posts;
-
-async function media(u: TestUser, kind: 'jpeg' | 'mp4', opts: { width?: number; height?: number } = {}): Promise<string> {
-  const path = join(tmpdir(), `herald-compat-${randomUUID()}.${kind}`);
-  if (kind === 'jpeg') {
-    await writeFile(path, await sharp({ create: { width: opts.width ?? 1080, height: opts.height ?? 1080, channels: 3, background: '#3366aa' } }).jpeg().toBuffer());
-  } else {
-    await writeMp4(path, { width: 1080, height: 1920, durationSec: 12, mdatBytes: 256 * 1024, audio: true, moovFirst: true });
-  }
-  const row = await h.ctx.media.add({ workspaceId: u.workspaceId, platform: null, platformUserId: null }, { file: { path, size: (await stat(path)).size, filename: `f.${kind}` } }, kind === 'mp4' ? 'video' : 'image', ['body', 'media']);
-  return row.id;
-}
+const { state, postsOf, media } = endToEnd(() => h);
 
 describe('network items of issue 11', () => {
   let u: TestUser;

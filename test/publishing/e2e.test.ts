@@ -1,13 +1,9 @@
 // Publishing end to end: Herald's routes → real adapters → the simulators over HTTP, counted in the
 // simulators' state, including failures of one network and a retried request.
-import { stat, writeFile } from 'node:fs/promises';
 import { randomUUID } from 'node:crypto';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, asUser, type Harness, type TestUser } from '../helpers/harness.ts';
-import { writeMp4 } from '../media/helpers/video-fixtures.ts';
+import { endToEnd } from './end-to-end.ts';
 import { connect, fault } from '../connections/helpers.ts';
 
 let h: Harness;
@@ -17,21 +13,7 @@ beforeAll(async () => {
 });
 afterAll(async () => h?.close());
 
-async function state(): Promise<Record<string, { posts: { id: string; text?: string }[] }>> {
-  return (await (await fetch(`${h.url}/sandbox/_state`)).json()) as Record<string, { posts: { id: string; text?: string }[] }>;
-}
-const postsOf = async (platform: string) => (await state())[platform]!.posts;
-
-async function media(u: TestUser, kind: 'jpeg' | 'mp4', opts: { width?: number; height?: number } = {}): Promise<string> {
-  const path = join(tmpdir(), `herald-e2e-${randomUUID()}.${kind}`);
-  if (kind === 'jpeg') {
-    await writeFile(path, await sharp({ create: { width: opts.width ?? 1080, height: opts.height ?? 1080, channels: 3, background: '#3366aa' } }).jpeg().toBuffer());
-  } else {
-    await writeMp4(path, { width: 1080, height: 1920, durationSec: 12, mdatBytes: 256 * 1024, audio: true, moovFirst: true });
-  }
-  const row = await h.ctx.media.add({ workspaceId: u.workspaceId, platform: null, platformUserId: null }, { file: { path, size: (await stat(path)).size, filename: `f.${kind}` } }, kind === 'mp4' ? 'video' : 'image', ['body', 'media']);
-  return row.id;
-}
+const { state, postsOf, media } = endToEnd(() => h);
 
 async function pageIds(u: TestUser) {
   const profiles = (await h.req({ method: 'GET', url: '/unified/user-profiles/?platforms=facebook&platforms=pinterest&platforms=linkedin', headers: asUser(u) })).json();

@@ -8,6 +8,7 @@ import sharp from 'sharp';
 import { probeImage, probeVideo } from '../../media/probe.ts';
 import { runTool } from '../../run-tool.ts';
 import { ocr, type OcrOptions } from './ocr.ts';
+import { sampleTimes } from './kinds.ts';
 import { clip } from './text.ts';
 
 export interface AnalyzeOptions {
@@ -172,11 +173,7 @@ async function frameAt(ffmpeg: string, path: string, seconds: number, timeoutMs:
   return r && r.code === 0 && r.stdout.length > 0 ? r.stdout : null;
 }
 
-/** Where frames are sampled: a tenth, the middle and nine tenths in (the start when the length is unknown). */
-export function sampleTimes(durationSec: number | null | undefined): number[] {
-  if (!durationSec || durationSec <= 0) return [0];
-  return [0.1, 0.5, 0.9].map((f) => Math.round(durationSec * f * 1000) / 1000);
-}
+export { sampleTimes } from './kinds.ts';
 
 export async function analyzeVideo(path: string, opts: AnalyzeOptions = {}): Promise<VideoFacts> {
   const info = await probeVideo(path, { ffprobePath: opts.ffprobePath ?? 'ffprobe' });

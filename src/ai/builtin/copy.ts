@@ -6,6 +6,7 @@ import type { NetworkContract } from '../../platforms/contract.ts';
 import type { TextLimit } from '../../platforms/types.ts';
 import { hashtags, hashtagsIn } from './keywords.ts';
 import type { Language } from './language.ts';
+import { captionLimit, copyKind, TITLE_MAX, type CopyKind } from './kinds.ts';
 import { clip, fits, graphemes, measure, tidy } from './text.ts';
 
 /**
@@ -15,23 +16,7 @@ import { clip, fits, graphemes, measure, tidy } from './text.ts';
  * - `long`: a text network with room: a hook, then one thought per paragraph;
  * - `caption`: a caption under media (no text route): hook, body, a block of hashtags.
  */
-export type CopyKind = 'title' | 'short' | 'long' | 'caption';
-
-export const TITLE_MAX = 100;
-const SHORT_MAX = 500;
-/** For a network whose contract gives no caption limit. */
-const FALLBACK_LIMIT: TextLimit = { max: 2200, unit: 'graphemes' };
-
-export function captionLimit(network: NetworkContract): TextLimit {
-  return network.capabilities.text ?? FALLBACK_LIMIT;
-}
-
-export function copyKind(network: NetworkContract): CopyKind {
-  const limit = captionLimit(network);
-  if (limit.max <= TITLE_MAX) return 'title';
-  if (!network.capabilities.postTypes.includes('text')) return 'caption';
-  return limit.max <= SHORT_MAX ? 'short' : 'long';
-}
+export { captionLimit, copyKind, TITLE_MAX, type CopyKind } from './kinds.ts';
 
 /**
  * Which of its kind's layouts a network gets: its place among the networks of the same kind, in

@@ -5,6 +5,7 @@ import type { NetworkContract } from '../../platforms/contract.ts';
 import { analyzeImage, analyzeVideo, describe, ideaFrom, type AnalyzeOptions, type ImageFacts, type VideoFacts } from './analyze.ts';
 import { cardSize, renderCard, type Card, type CardSize } from './card.ts';
 import { layoutIndex, prepareIdea, writeCopy, type CopyKind } from './copy.ts';
+import { BUILTIN_ID, BUILTIN_LABEL } from './kinds.ts';
 import { detectLanguage, type Language } from './language.ts';
 import type { OcrOptions } from './ocr.ts';
 
@@ -12,9 +13,7 @@ export type { Card, CardSize } from './card.ts';
 export type { ImageFacts, VideoFacts } from './analyze.ts';
 export type { Language } from './language.ts';
 
-export const BUILTIN_ID = 'builtin';
-/** How every answer of the built-in provider names its source. */
-export const BUILTIN_LABEL = "Herald's built-in provider (rules, text cards and OCR; no language or image model)";
+export { BUILTIN_ID, BUILTIN_LABEL } from './kinds.ts';
 
 /**
  * Image targets the interface names beyond the registry's networks: the image generator's `twitter`
