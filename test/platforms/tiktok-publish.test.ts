@@ -310,6 +310,23 @@ describe('tiktok publisher: journal and faults', () => {
     expect(s.posts).toHaveLength(1);
   });
 
+  it('starts a new upload when the journaled upload URL expired during the crash, and posts once', async () => {
+    await sb.configure({ processingMs: 0 });
+    const clip = await video('late.mp4', 23 * MIB);
+    const req = request({ media: [crashingAt(clip, CHUNK_SIZE)] });
+    const journal = memoryJournal();
+    await expect(publisher.publish(tokens, req, journal)).rejects.toBeInstanceOf(SimulatedCrash);
+    const first = journal.steps[TIKTOK_STEPS.publishId];
+    sb.advance(3700); // upload URLs live an hour
+    const later = await connectThrough(sb, tiktokAdapter(sandboxDeps(sb, 'tiktok')));
+    expect((await publisher.publish(later, req, journal)).state).toBe('processing');
+    expect(journal.steps[TIKTOK_STEPS.failed]).toBe(first);
+    expect(journal.steps[TIKTOK_STEPS.publishId]).not.toBe(first);
+    const s = await sb.state('tiktok');
+    expect(inits(s)).toHaveLength(2);
+    expect(s.posts).toHaveLength(1);
+  });
+
   it('recovers from a dropped connection and from an upload 5xx within the call', async () => {
     await sb.configure({ processingMs: 0 });
     const clip = await video('drop.mp4', 23 * MIB);

@@ -177,10 +177,27 @@ async function resume(ctx: TikTokContext, tokens: TokenSet, req: PublishRequest,
   const video = req.media[0];
   if (status.status === 'PROCESSING_UPLOAD' && uploadUrl && video && status.uploadedBytes < video.size) {
     const plan = chunkPlan(video.size, Number(journal.steps[TIKTOK_STEPS.chunkSize]) || undefined);
-    await transferChunks(ctx, uploadUrl, video, plan, status.uploadedBytes, async () => (await fetchPublishStatus(ctx, tokens, publishId)).uploadedBytes);
+    try {
+      await transferChunks(ctx, uploadUrl, video, plan, status.uploadedBytes, async () => (await fetchPublishStatus(ctx, tokens, publishId)).uploadedBytes);
+    } catch (err) {
+      // An upload URL lives an hour. Past it the upload host refuses the rest (403): that init never gets its bytes,
+      // so TikTok never posts it, and a new init is safe. Without this the post would fail at every retry.
+      if (!(err instanceof PlatformError) || err.status !== 403) throw err;
+      await journal.record(TIKTOK_STEPS.failed, publishId);
+      return restart(ctx, tokens, req, journal);
+    }
     return { state: 'processing', handle: publishId };
   }
   return settle(status, publishId, req, journal);
+}
+
+/** A new init: creator_info first, then the video or photo init. */
+async function restart(ctx: TikTokContext, tokens: TokenSet, req: PublishRequest, journal: Journal): Promise<PublishOutcome> {
+  if (req.postType === 'text') throw new PlatformError('tiktok', 'unsupported', 'TikTok has no text-only posts');
+  const info = await creatorInfo(ctx, tokens);
+  // Kept for the permalink, which status/fetch does not give.
+  if (info.username) await journal.record(TIKTOK_STEPS.username, info.username);
+  return req.postType === 'video' ? initVideo(ctx, tokens, req, journal, info) : initPhotos(ctx, tokens, req, journal, info);
 }
 
 export function tiktokPublisher(ctx: TikTokContext): Publisher {
@@ -188,11 +205,7 @@ export function tiktokPublisher(ctx: TikTokContext): Publisher {
     async publish(tokens, req, journal) {
       const publishId = journal.steps[TIKTOK_STEPS.publishId];
       if (publishId && publishId !== journal.steps[TIKTOK_STEPS.failed]) return resume(ctx, tokens, req, journal, publishId);
-      if (req.postType === 'text') throw new PlatformError('tiktok', 'unsupported', 'TikTok has no text-only posts');
-      const info = await creatorInfo(ctx, tokens);
-      // Kept for the permalink, which status/fetch does not give.
-      if (info.username) await journal.record(TIKTOK_STEPS.username, info.username);
-      return req.postType === 'video' ? initVideo(ctx, tokens, req, journal, info) : initPhotos(ctx, tokens, req, journal, info);
+      return restart(ctx, tokens, req, journal);
     },
 
     async checkStatus(tokens, handle, req, journal) {
