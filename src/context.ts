@@ -321,6 +321,13 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     scheduleWorker,
     scheduleQueue,
     readiness: [
+      // A network's app credentials refused on refresh (invalid_client) is the operator's to fix. Herald still serves
+      // every other network, so the check stays ok and says which network needs its configuration looked at.
+      async () => {
+        const problems = tokens.configProblems();
+        if (!problems.length) return { name: 'network-apps', ok: true };
+        return { name: 'network-apps', ok: true, detail: problems.map((p) => `${p.platform}: app credentials refused at ${p.at.toISOString()} (${p.message})`).join('; ') };
+      },
       async () => {
         try {
           const { applied, shipped } = await database.migrationStatus();

@@ -37,6 +37,8 @@ export class TokenKeeper {
   readonly #aheadMs: number;
   readonly #backoff: number[];
   readonly #sleep: (ms: number) => Promise<void>;
+  /** Networks whose token endpoint refused this server's app credentials, until a refresh there succeeds again. */
+  readonly #configProblems = new Map<string, { message: string; at: Date }>();
 
   constructor(store: ConnectionStore, registry: PlatformRegistry, locks: Locks, now: () => Date, logger: Logger, opts: TokenKeeperOptions = {}) {
     this.#store = store;
@@ -123,6 +125,11 @@ export class TokenKeeper {
     return { refreshed, failed, warned };
   }
 
+  /** Networks whose app credentials the token endpoint refused (for the readiness report), with when and what it said. */
+  configProblems(): { platform: string; message: string; at: Date }[] {
+    return [...this.#configProblems].map(([platform, p]) => ({ platform, ...p }));
+  }
+
   /** Refreshes unless another caller (in any process) already did while we waited for the lock. */
   async refresh(row: ConnectionRow, opts: { force?: boolean; expired?: boolean } = {}): Promise<ConnectionRow> {
     const platform = row.platform as Platform;
@@ -148,6 +155,13 @@ export class TokenKeeper {
           break;
         } catch (err) {
           if (!(err instanceof PlatformError)) throw err;
+          if (err.serverConfig) {
+            // invalid_client: the server's client id/secret, not this user's grant. Every connection of the network
+            // would fail alike; marking them all "needs reconnect" would send every user to reconnect for nothing.
+            this.#configProblems.set(platform, { message: err.message, at: this.#now() });
+            this.#logger.error({ platform, connection: fresh.id, code: err.code }, 'token refresh refused the app credentials: check the client id and secret of this network');
+            throw err;
+          }
           if (err.kind === 'reauth_required' || err.kind === 'permission') {
             await this.#store.markNeedsReconnect(fresh.id, err.message);
             throw new PlatformError(platform, 'reauth_required', `${adapter.displayName} needs to be reconnected: ${err.message}`, { cause: err });
@@ -166,6 +180,7 @@ export class TokenKeeper {
         refreshExpiresAt: next.refreshExpiresAt ?? (next.refreshToken ? null : (old.refreshExpiresAt ?? null)),
         extra: mergeExtra(old.extra, next.extra),
       };
+      this.#configProblems.delete(platform);
       const updated = await this.#store.replaceTokens(fresh, merged);
       this.#logger.info({ platform, connection: fresh.id }, 'platform token refreshed');
       return updated ?? (await this.#store.byId(row.id)) ?? fresh;

@@ -32,7 +32,7 @@ export function errorFromResponse(
   platform: Platform,
   res: HttpResponse,
   /** `impliedRetryAfter`: the wait the error itself implies (a daily cap), used when no Retry-After header came. */
-  opts: { kind?: PlatformErrorKind; message?: string; code?: string; impliedRetryAfter?: number } = {},
+  opts: { kind?: PlatformErrorKind; message?: string; code?: string; impliedRetryAfter?: number; serverConfig?: boolean } = {},
 ): PlatformError {
   const kind = opts.kind ?? kindOfStatus(res.status);
   const retryAfter = retryAfterSeconds(res.headers) ?? opts.impliedRetryAfter;
@@ -40,6 +40,7 @@ export function errorFromResponse(
     status: res.status,
     ...(retryAfter !== undefined ? { retryAfterSeconds: retryAfter } : {}),
     ...(opts.code ? { code: opts.code } : {}),
+    ...(opts.serverConfig ? { serverConfig: true } : {}),
   });
 }
 

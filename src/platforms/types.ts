@@ -39,7 +39,7 @@ export class PlatformError extends Error {
     platform: Platform,
     kind: PlatformErrorKind,
     message: string,
-    opts: { status?: number; retryAfterSeconds?: number; code?: string; cause?: unknown } = {},
+    opts: { status?: number; retryAfterSeconds?: number; code?: string; cause?: unknown; serverConfig?: boolean } = {},
   ) {
     // The message reaches API answers (connect and publishing results, profiles): always one short clean line.
     super(cleanMessage(message), opts.cause ? { cause: opts.cause } : undefined);
@@ -49,6 +49,17 @@ export class PlatformError extends Error {
     this.status = opts.status;
     this.retryAfterSeconds = opts.retryAfterSeconds;
     this.code = opts.code;
+    this.#serverConfig = opts.serverConfig === true;
+  }
+
+  readonly #serverConfig: boolean;
+
+  /**
+   * The network refused this server's own app credentials (OAuth `invalid_client`, Graph's 101 on a token call): a
+   * configuration problem for the operator, not the user's grant, so no connection should be marked "needs reconnect".
+   */
+  get serverConfig(): boolean {
+    return this.#serverConfig || this.code === 'invalid_client';
   }
 
   get retryable(): boolean {

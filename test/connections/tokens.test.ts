@@ -3,11 +3,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, asUser, bearer, type Harness, type TestUser } from '../helpers/harness.ts';
 import { connect, fault, sandboxState } from './helpers.ts';
+import { linkedinAdapter } from '../../src/platforms/linkedin/index.ts';
+import type { AdapterFactory, OAuth2Auth, TokenSet } from '../../src/platforms/types.ts';
 
 let h: Harness;
 let now = new Date('2026-11-20T09:00:00Z');
+/** While set, LinkedIn refreshes go out with an app secret the network does not know (a misconfigured server). */
+let wrongSecret = false;
+const linkedinWithSwitchableSecret: AdapterFactory = (deps) => {
+  const good = linkedinAdapter(deps);
+  const bad = linkedinAdapter({ ...deps, config: { ...deps.config, clientSecret: 'not-the-secret' } });
+  const auth = good.auth as OAuth2Auth;
+  return { ...good, auth: { ...auth, refresh: (t: TokenSet) => ((wrongSecret ? bad : good).auth as OAuth2Auth).refresh!(t) } };
+};
 beforeAll(async () => {
-  h = await createHarness({ sandbox: true, clock: () => now, overrides: { tokenKeeper: { backoffMs: [5, 5, 5] } } });
+  h = await createHarness({ sandbox: true, clock: () => now, overrides: { tokenKeeper: { backoffMs: [5, 5, 5] }, adapters: { linkedin: linkedinWithSwitchableSecret } } });
 });
 afterAll(async () => h?.close());
 
@@ -168,6 +178,25 @@ describe('a grant without a refresh token (LinkedIn apps without programmatic re
     } finally {
       await strict({ linkedin_no_refresh: false });
     }
+  });
+});
+
+describe("the server's own app credentials refused (invalid_client)", () => {
+  it('keeps every connection (no "needs reconnect"), logs it and says so in the readiness report until a refresh works again', async () => {
+    const u = await h.signup();
+    await connect(h, u, 'linkedin');
+    const before = await row(u, 'linkedin');
+    const appsCheck = async () => ((await h.req({ method: 'GET', url: '/readyz' })).json() as { checks: { name: string; ok: boolean; detail?: string }[] }).checks.find((c) => c.name === 'network-apps');
+    wrongSecret = true;
+    try {
+      await expect(h.ctx.tokens.refresh(before, { force: true })).rejects.toMatchObject({ serverConfig: true, kind: 'permission' });
+      expect((await row(u, 'linkedin')).status).toBe('connected');
+      expect(await appsCheck()).toMatchObject({ ok: true, detail: expect.stringMatching(/^linkedin: app credentials refused at /) });
+    } finally {
+      wrongSecret = false;
+    }
+    await h.ctx.tokens.refresh(before, { force: true });
+    expect((await appsCheck())?.detail).toBeUndefined();
   });
 });
 

@@ -9,7 +9,7 @@ describe('operations', () => {
       expect((await h2.req({ method: 'GET', url: '/healthz' })).json()).toEqual({ status: 'ok' });
       const ready = await h2.req({ method: 'GET', url: '/readyz' });
       expect(ready.statusCode).toBe(200);
-      expect(ready.json()).toEqual({ status: 'ready', checks: [{ name: 'database', ok: true }] });
+      expect(ready.json()).toEqual({ status: 'ready', checks: [{ name: 'network-apps', ok: true }, { name: 'database', ok: true }] });
       h2.ctx.readiness.push(async () => ({ name: 'worker', ok: false, detail: 'stalled' }));
       const notReady = await h2.req({ method: 'GET', url: '/readyz' });
       expect(notReady.statusCode).toBe(503);

@@ -137,6 +137,8 @@ export function graphErrorFrom(platform: Platform, res: HttpResponse, phase: Gra
     status: res.status,
     ...(retryAfter !== undefined ? { retryAfterSeconds: retryAfter } : {}),
     ...(e?.code !== undefined ? { code: String(e.code) } : {}),
+    // The app id or secret refused on a token call: this server's configuration.
+    ...(phase !== 'api' && kind === 'permission' && e && (e.code === 101 || /client secret|application id|invalid platform app/i.test(e.message)) ? { serverConfig: true } : {}),
   });
 }
 

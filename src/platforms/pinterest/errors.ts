@@ -61,6 +61,10 @@ export function readOAuth(res: HttpResponse, step: OAuthStep): Record<string, un
   // A 2xx without a token is a broken answer, not a verdict on the grant.
   const answered = res.status >= 200 && res.status < 300;
   const kind = answered ? 'transient' : (statusKind(res.status) ?? tokenEndpointKind(res.status, code));
+  // "Authentication failed." on the token endpoint is the app's Basic credentials: this server's configuration.
+  if (!answered && res.status === 401 && code === AUTH_FAILED) {
+    throw errorFromResponse('pinterest', res, { kind, message: describe(step, res, code, detail), code: String(code), serverConfig: true });
+  }
   return fail(res, kind, describe(step, res, code, detail), code);
 }
 

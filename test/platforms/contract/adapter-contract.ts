@@ -8,12 +8,13 @@ import type { AccountIdentity, PlatformAdapter, TokenSet } from '../../../src/pl
 import { PlatformError } from '../../../src/platforms/types.ts';
 import { startSandbox } from '../../helpers/sandbox.ts';
 import type { TestSandbox } from '../../helpers/sandbox.ts';
-import { cannedDeps, expectPlatformError } from '../helpers/oauth-flow.ts';
+import { cannedDeps, expectPlatformError, sandboxDeps } from '../helpers/oauth-flow.ts';
 import { fixtureMedia, jpegImage, memoryJournal, mp4Video, publisherOf, SimulatedCrash } from '../helpers/publish-fixtures.ts';
 import type { MemoryJournal } from '../helpers/publish-fixtures.ts';
 import type { ContractProfile } from './profiles.ts';
 
 const DAY = 86_400;
+const sandboxDepsOf = (sb: TestSandbox, net: string) => sandboxDeps(sb, net as Parameters<typeof sandboxDeps>[1]);
 
 export function describeAdapterContract(profile: ContractProfile): void {
   const net = profile.slug;
@@ -88,6 +89,23 @@ export function describeAdapterContract(profile: ContractProfile): void {
       // Never shorter-lived (Facebook's long-lived user token keeps its expiry when exchanged again).
       if (tokens.expiresAt) expect(refreshed.expiresAt?.getTime()).toBeGreaterThanOrEqual(tokens.expiresAt.getTime());
       expect((await adapter.fetchAccount(refreshed)).id).toBe(account.id);
+    });
+
+    it("a refresh refused for the server's own app credentials (invalid_client) is a configuration problem, not the user's grant", async () => {
+      if (!adapter.auth.refresh || adapter.auth.kind !== 'oauth2') return;
+      sb.advance(2 * DAY);
+      // The same network, with an app secret it does not know.
+      const misconfigured = profile.factory({ ...sandboxDepsOf(sb, net), config: { ...sandboxDepsOf(sb, net).config, clientSecret: 'not-the-secret' } });
+      const outcome = await misconfigured.auth.refresh!(tokens).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      // Some networks' refresh takes no app credentials at all (Instagram's and Threads' token refresh).
+      if (outcome === null) return;
+      expect(outcome).toBeInstanceOf(PlatformError);
+      const err = outcome as PlatformError;
+      expect(err.serverConfig, `${err.kind} ${err.code} ${err.message}`).toBe(true);
+      expect(err.kind).not.toBe('reauth_required');
     });
 
     if (profile.factory(cannedDeps({ status: 500, body: {} })).auth.revoke) {
