@@ -106,7 +106,11 @@ export interface PlatformEnvConfig {
   urls: Record<string, string>;
   /** OAuth scopes to ask for instead of the adapter's list, from HERALD_<PLATFORM>_SCOPES (space- or comma-separated). */
   scopes?: string[] | undefined;
+  /** What the operator declares about the app, from the network's other HERALD_<PLATFORM>_<KEY> (e.g. HERALD_TIKTOK_AUDITED → audited). */
+  settings?: Record<string, string> | undefined;
 }
+
+const PLATFORM_ENV_OWN = new Set(['CLIENT_ID', 'CLIENT_SECRET', 'SCOPES']);
 
 /** HERALD_LINKEDIN_API_BASE_URL → apiBase; HERALD_BLUESKY_SERVICE_URL → service. */
 function platformEnv(source: Record<string, string | undefined>): { configs: Record<string, PlatformEnvConfig>; errors: string[] } {
@@ -125,7 +129,20 @@ function platformEnv(source: Record<string, string | undefined>): { configs: Rec
       else urls[key] = value.replace(/\/+$/, '');
     }
     const scopes = (source[`${prefix}SCOPES`] ?? '').split(/[\s,]+/).filter(Boolean);
-    configs[p] = { clientId: source[`${prefix}CLIENT_ID`] || undefined, clientSecret: source[`${prefix}CLIENT_SECRET`] || undefined, urls, ...(scopes.length ? { scopes } : {}) };
+    const settings: Record<string, string> = {};
+    for (const [name, value] of Object.entries(source)) {
+      if (!name.startsWith(prefix) || name.endsWith('_URL') || value === undefined || value.trim() === '') continue;
+      const raw = name.slice(prefix.length);
+      if (PLATFORM_ENV_OWN.has(raw)) continue;
+      settings[raw.toLowerCase().replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase())] = value.trim();
+    }
+    configs[p] = {
+      clientId: source[`${prefix}CLIENT_ID`] || undefined,
+      clientSecret: source[`${prefix}CLIENT_SECRET`] || undefined,
+      urls,
+      ...(scopes.length ? { scopes } : {}),
+      ...(Object.keys(settings).length ? { settings } : {}),
+    };
   }
   return { configs, errors };
 }

@@ -131,7 +131,9 @@ function platformConfigs(config: Config, simulators: readonly SandboxSimulator[]
   return Object.fromEntries(
     simulators.map((s) => {
       const scopes = config.platforms[s.slug]?.scopes;
-      return [s.slug, { clientId: s.app?.clientId, clientSecret: s.app?.clientSecret, urls: s.baseUrls(`${root}/${s.slug}`), ...(scopes ? { scopes } : {}) }];
+      // The sandbox app's declarations (an audited TikTok app), unless the operator declares otherwise.
+      const settings = { ...s.app?.settings, ...config.platforms[s.slug]?.settings };
+      return [s.slug, { clientId: s.app?.clientId, clientSecret: s.app?.clientSecret, urls: s.baseUrls(`${root}/${s.slug}`), ...(scopes ? { scopes } : {}), ...(Object.keys(settings).length ? { settings } : {}) }];
     }),
   );
 }

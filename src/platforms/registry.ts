@@ -29,6 +29,8 @@ export interface NetworkConfig {
   urls: Record<string, string>;
   /** OAuth scopes to ask for instead of the adapter's own list (HERALD_<NET>_SCOPES). */
   scopes?: readonly string[] | undefined;
+  /** What the operator declares about the app (HERALD_<NET>_<KEY>, e.g. HERALD_TIKTOK_AUDITED). */
+  settings?: Readonly<Record<string, string>> | undefined;
 }
 
 export interface RegistryOptions {
@@ -87,7 +89,7 @@ export class PlatformRegistry extends Networks {
       this.networks.map((n) => {
         const factory = opts.factories?.[n.slug] ?? n.adapter;
         const c = opts.configs[n.slug];
-        const config: PlatformAppConfig = { clientId: c?.clientId, clientSecret: c?.clientSecret, urls: resolveHosts(n.hosts, c?.urls), ...(c?.scopes ? { scopes: c.scopes } : {}) };
+        const config: PlatformAppConfig = { clientId: c?.clientId, clientSecret: c?.clientSecret, urls: resolveHosts(n.hosts, c?.urls), ...(c?.scopes ? { scopes: c.scopes } : {}), ...(c?.settings ? { settings: c.settings } : {}) };
         return [n.slug, factory({ http: opts.http, config, clock: opts.clock, logger: opts.logger.child({ platform: n.slug }) })];
       }),
     );

@@ -149,6 +149,8 @@ export interface PlatformAppConfig {
   urls: Record<string, string>;
   /** The OAuth scopes this install asks for instead of the adapter's default list (HERALD_<PLATFORM>_SCOPES). */
   scopes?: readonly string[] | undefined;
+  /** What the operator declares about the app (HERALD_<PLATFORM>_<KEY>; e.g. TikTok's `audited`). */
+  settings?: Readonly<Record<string, string>> | undefined;
 }
 
 export interface AdapterDeps {

@@ -183,6 +183,32 @@ describe('tiktok publisher: post types', () => {
   });
 });
 
+describe('tiktok publisher: an app TikTok has not audited (strict tiktok_unaudited)', () => {
+  it('posts SELF_ONLY whatever the body asks, and says so; an app wrongly declared audited is refused before the init', async () => {
+    await sb.configure({ processingMs: 0, strict: { tiktok_unaudited: true } });
+    try {
+      const deps = sandboxDeps(sb, 'tiktok');
+      const unaudited = tiktokAdapter({ ...deps, config: { ...deps.config, settings: {} } });
+      const own = await connectThrough(sb, unaudited);
+      const req = request({ media: [await video('unaudited.mp4')], options: { privacy_level: 'PUBLIC_TO_EVERYONE' } });
+      const journal = memoryJournal();
+      const pub = publisherOf(unaudited);
+      const first = await pub.publish(own, req, journal);
+      if (first.state !== 'processing') throw new Error('expected processing');
+      const done = await pub.checkStatus!(own, first.handle, req, journal);
+      expect(done).toMatchObject({ state: 'published', notice: expect.stringContaining('SELF_ONLY') });
+      expect(journal.steps[TIKTOK_STEPS.privacyLevel]).toBe('SELF_ONLY');
+      expect(inits(await sb.state('tiktok'))).toHaveLength(1);
+
+      // The sandbox's own app is declared audited: TikTok offers SELF_ONLY only, so public is refused before any init.
+      await expectPlatformError(publisher.publish(tokens, request({ media: [await video('public.mp4')], options: { privacy_level: 'PUBLIC_TO_EVERYONE' } }), memoryJournal()), 'invalid_content');
+      expect(inits(await sb.state('tiktok'))).toHaveLength(1);
+    } finally {
+      await sb.configure({ strict: 'none' });
+    }
+  });
+});
+
 describe('tiktok publisher: privacy level omitted', () => {
   /** Connects the sandbox creator of this user key (its creator_info privacy options follow the key). */
   async function connectAs(userKey: string): Promise<TokenSet> {

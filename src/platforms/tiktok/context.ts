@@ -16,6 +16,11 @@ export interface TikTokContext {
   authBase: string;
   apiBase: string;
   configured: boolean;
+  /**
+   * Whether TikTok has audited this app (HERALD_TIKTOK_AUDITED). An unaudited app's posts are private whatever it
+   * asks, so Herald asks SELF_ONLY and says so; unset counts as not audited, the safe reading.
+   */
+  audited: boolean;
 }
 
 export function tiktokContext(deps: AdapterDeps): TikTokContext {
@@ -25,6 +30,7 @@ export function tiktokContext(deps: AdapterDeps): TikTokContext {
     authBase: hosts.authBase,
     apiBase: hosts.apiBase,
     configured: Boolean(deps.config.clientId && deps.config.clientSecret),
+    audited: /^(1|true|yes|on)$/i.test(deps.config.settings?.audited ?? ''),
   };
 }
 

@@ -62,7 +62,9 @@ async function creatorInfo(ctx: TikTokContext, tokens: TokenSet): Promise<Creato
  * most public one offered (PUBLIC_TO_EVERYONE where it is, SELF_ONLY for an app TikTok has not audited). The public
  * documentation of the unified API says an omitted privacy_level means public; this is as public as the creator may go.
  */
-export function privacyLevel(req: PublishRequest, info: { privacyOptions: string[] }): string {
+export function privacyLevel(req: PublishRequest, info: { privacyOptions: string[] }, audited = true): string {
+  // An app TikTok has not audited may only post privately: ask for that rather than be refused.
+  if (!audited) return 'SELF_ONLY';
   const level = req.options.privacy_level;
   const allowed = info.privacyOptions.join(', ') || 'none';
   if (typeof level !== 'string' || !level) {
@@ -77,8 +79,8 @@ export function privacyLevel(req: PublishRequest, info: { privacyOptions: string
 }
 
 /** The level for this init, journaled first so the result can say which one the post went out with. */
-async function chosenPrivacy(req: PublishRequest, journal: Journal, info: CreatorInfo): Promise<string> {
-  const level = privacyLevel(req, info);
+async function chosenPrivacy(ctx: TikTokContext, req: PublishRequest, journal: Journal, info: CreatorInfo): Promise<string> {
+  const level = privacyLevel(req, info, ctx.audited);
   if (journal.steps[TIKTOK_STEPS.privacyLevel] !== level) await journal.record(TIKTOK_STEPS.privacyLevel, level);
   return level;
 }
@@ -112,7 +114,7 @@ function videoOf(req: PublishRequest, info: CreatorInfo): PublishMedia {
 
 async function initVideo(ctx: TikTokContext, tokens: TokenSet, req: PublishRequest, journal: Journal, info: CreatorInfo): Promise<PublishOutcome> {
   const video = videoOf(req, info);
-  const postInfo: Obj = { title: req.text, privacy_level: await chosenPrivacy(req, journal, info), ...interactions(req, info, true) };
+  const postInfo: Obj = { title: req.text, privacy_level: await chosenPrivacy(ctx, req, journal, info), ...interactions(req, info, true) };
   if (typeof req.options.video_cover_timestamp_ms === 'number') postInfo.video_cover_timestamp_ms = req.options.video_cover_timestamp_ms;
   if (typeof req.options.is_aigc === 'boolean') postInfo.is_aigc = req.options.is_aigc;
   // Pulling needs the media host verified in TikTok's developer portal, which only the operator knows: opt-in.
@@ -144,7 +146,7 @@ async function initPhotos(ctx: TikTokContext, tokens: TokenSet, req: PublishRequ
   const cover = typeof req.options.cover_index === 'number' ? req.options.cover_index : 0;
   if (!Number.isInteger(cover) || cover < 0 || cover >= req.media.length) throw invalid(`cover_index ${cover} is not one of the ${req.media.length} images`);
   const description = req.description ?? req.text;
-  const privacy = await chosenPrivacy(req, journal, info);
+  const privacy = await chosenPrivacy(ctx, req, journal, info);
   const postInfo: Obj = {
     ...(req.title ? { title: req.title } : {}),
     ...(description ? { description } : {}),

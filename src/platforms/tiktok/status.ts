@@ -78,7 +78,10 @@ export function outcomeOf(s: PublishStatus, publishId: string, req: PublishReque
     const postId = s.postIds[0];
     const username = journal.steps[TIKTOK_STEPS.username];
     const permalink = postId && username && req.postType === 'video' ? `https://www.tiktok.com/@${encodeURIComponent(username)}/video/${postId}` : null;
-    return { state: 'published', postId: postId ?? publishId, permalink };
+    const used = journal.steps[TIKTOK_STEPS.privacyLevel];
+    const asked = typeof req.options.privacy_level === 'string' && req.options.privacy_level ? req.options.privacy_level : 'PUBLIC_TO_EVERYONE';
+    const notice = used === 'SELF_ONLY' && asked !== 'SELF_ONLY' ? 'TikTok shows it only to its creator (SELF_ONLY): this TikTok app is not audited, or the creator allows nothing more public.' : undefined;
+    return { state: 'published', postId: postId ?? publishId, permalink, ...(notice ? { notice } : {}) };
   }
   if (s.status === 'FAILED') {
     const reason = s.failReason ?? 'unknown';

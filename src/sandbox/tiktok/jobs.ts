@@ -11,6 +11,8 @@ import { schedule } from '../core/processing.ts';
 import { sendAnswer } from '../core/route.ts';
 import type { Call, ErrorAnswer } from '../core/route.ts';
 import { checkToken } from '../core/tokens.ts';
+import { strictOn } from '../core/strict.ts';
+import type { SandboxContext } from '../core/context.ts';
 import type { AccountRecord, JsonObject, ObjectRecord, TokenRecord } from '../core/types.ts';
 import { apiFail } from './errors.ts';
 
@@ -104,7 +106,9 @@ export function urlUnverified(call: Call): ErrorAnswer {
  * PUBLIC_TO_EVERYONE; an app that is not audited gets SELF_ONLY only); the sandbox reads them off the user key, see
  * buildTikTokAccount.
  */
-export function privacyOptions(account: AccountRecord): string[] {
+export function privacyOptions(account: AccountRecord, ctx?: SandboxContext): string[] {
+  // Strict tiktok_unaudited: an app TikTok has not audited offers every creator SELF_ONLY alone.
+  if (ctx && strictOn(ctx, 'tiktok_unaudited')) return ['SELF_ONLY'];
   const options = account.fields.privacy_level_options;
   return Array.isArray(options) ? options.filter((o): o is string => typeof o === 'string') : PRIVACY_LEVELS;
 }
@@ -113,7 +117,10 @@ export function privacyOptions(account: AccountRecord): string[] {
 export function privacyProblem(call: Call, postInfo: Obj, account: AccountRecord): ErrorAnswer | null {
   const level = postInfo.privacy_level;
   if (typeof level !== 'string' || !level) return invalidParams(call, 'post_info.privacy_level is required.');
-  if (!privacyOptions(account).includes(level)) {
+  if (strictOn(call.ctx, 'tiktok_unaudited') && level !== 'SELF_ONLY') {
+    return apiFail(403, 'unaudited_client_can_only_post_to_private_accounts', 'Unaudited clients can only post to private accounts: set privacy_level to SELF_ONLY.', call.ctx.nowMs());
+  }
+  if (!privacyOptions(account, call.ctx).includes(level)) {
     return apiFail(403, 'privacy_level_option_mismatch', `privacy_level ${level} is not one of the creator's privacy_level_options.`, call.ctx.nowMs());
   }
   return null;

@@ -94,7 +94,7 @@ export function registerTikTokPublish(sim: Simulator): void {
             creator_avatar_url: who.account.avatarUrl,
             creator_username: who.account.username,
             creator_nickname: who.account.name,
-            privacy_level_options: privacyOptions(who.account),
+            privacy_level_options: privacyOptions(who.account, call.ctx),
             comment_disabled: false,
             duet_disabled: false,
             stitch_disabled: false,

@@ -19,7 +19,7 @@ export function sandboxDeps(sb: TestSandbox, platform: OAuthPlatform): AdapterDe
   const urls = sandboxBaseUrls(sb.publicUrl)[platform];
   return {
     http: configuredHttp(logger, urls),
-    config: { clientId: app.clientId, clientSecret: app.clientSecret, urls },
+    config: { clientId: app.clientId, clientSecret: app.clientSecret, urls, ...(app.settings ? { settings: app.settings } : {}) },
     clock: sb.clock,
     logger,
   };
