@@ -209,6 +209,31 @@ describe('tiktok publisher: an app TikTok has not audited (strict tiktok_unaudit
   });
 });
 
+describe('tiktok publisher: the media domain', () => {
+  it('refuses photo posts and pulled videos before any init unless the media domain is declared verified; a strict TikTok refuses an undeclared one', async () => {
+    await sb.configure({ processingMs: 0 });
+    const deps = sandboxDeps(sb, 'tiktok');
+    const undeclared = tiktokAdapter({ ...deps, config: { ...deps.config, settings: { audited: 'true' } } });
+    const own = await connectThrough(sb, undeclared);
+    const pub = publisherOf(undeclared);
+    const before = (await sb.state('tiktok')).requests.length;
+    const err = await expectPlatformError(pub.publish(own, request({ postType: 'carousel', media: [await photo('a.jpg'), await photo('b.jpg')] }), memoryJournal()), 'invalid_content');
+    expect(err.message).toContain('does not declare it verified');
+    await expectPlatformError(pub.publish(own, request({ media: [await video('pull.mp4')], options: { video_source: 'PULL_FROM_URL' } }), memoryJournal()), 'invalid_content');
+    expect((await sb.state('tiktok')).requests.slice(before).filter((r) => r.path.endsWith('/init/'))).toEqual([]);
+    // Uploading the file needs no verified domain.
+    expect((await pub.publish(own, request({ media: [await video('upload.mp4')] }), memoryJournal())).state).toBe('processing');
+
+    await sb.configure({ strict: { tiktok_unverified_domain: true } });
+    try {
+      const refused = await expectPlatformError(publisher.publish(tokens, request({ postType: 'carousel', media: [await photo('c.jpg'), await photo('d.jpg')] }), memoryJournal()), 'permission');
+      expect(refused.code).toBe('url_ownership_unverified');
+    } finally {
+      await sb.configure({ strict: 'none' });
+    }
+  });
+});
+
 describe('tiktok publisher: privacy level omitted', () => {
   /** Connects the sandbox creator of this user key (its creator_info privacy options follow the key). */
   async function connectAs(userKey: string): Promise<TokenSet> {

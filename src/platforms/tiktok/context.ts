@@ -21,6 +21,12 @@ export interface TikTokContext {
    * asks, so Herald asks SELF_ONLY and says so; unset counts as not audited, the safe reading.
    */
   audited: boolean;
+  /**
+   * Whether the operator verified the domain of Herald's media URLs for this app in TikTok's developer portal
+   * (HERALD_TIKTOK_MEDIA_DOMAIN_VERIFIED). TikTok pulls photo posts (and videos sent with PULL_FROM_URL) from those
+   * URLs and refuses unverified ones, so without it Herald refuses them itself, before any call.
+   */
+  mediaDomainVerified: boolean;
 }
 
 export function tiktokContext(deps: AdapterDeps): TikTokContext {
@@ -31,6 +37,7 @@ export function tiktokContext(deps: AdapterDeps): TikTokContext {
     apiBase: hosts.apiBase,
     configured: Boolean(deps.config.clientId && deps.config.clientSecret),
     audited: /^(1|true|yes|on)$/i.test(deps.config.settings?.audited ?? ''),
+    mediaDomainVerified: /^(1|true|yes|on)$/i.test(deps.config.settings?.mediaDomainVerified ?? ''),
   };
 }
 

@@ -33,6 +33,15 @@ const invalid = (message: string, code?: string): PlatformError =>
 
 const flag = (v: unknown): boolean | undefined => (typeof v === 'boolean' ? v : undefined);
 
+/** TikTok pulls from URLs on a domain verified for the app; Herald refuses a pull the operator has not declared possible. */
+function assertPullable(ctx: TikTokContext, what: string): void {
+  if (ctx.mediaDomainVerified) return;
+  throw invalid(
+    `TikTok ${what} from Herald's media URLs only once their domain is verified for the app in TikTok's developer portal, and this server does not declare it verified (docs/networks.md)`,
+    'url_ownership_unverified',
+  );
+}
+
 async function apiPost(ctx: TikTokContext, tokens: TokenSet, path: string, what: string, json?: Obj): Promise<Obj> {
   const res = await ctx.deps.http.request('tiktok', {
     method: 'POST',
@@ -119,6 +128,7 @@ async function initVideo(ctx: TikTokContext, tokens: TokenSet, req: PublishReque
   if (typeof req.options.is_aigc === 'boolean') postInfo.is_aigc = req.options.is_aigc;
   // Pulling needs the media host verified in TikTok's developer portal, which only the operator knows: opt-in.
   const pull = req.options.video_source === 'PULL_FROM_URL';
+  if (pull) assertPullable(ctx, 'pulls videos sent with PULL_FROM_URL');
   if (!pull && !VIDEO_UPLOAD_TYPES.includes(video.mime)) throw invalid(`TikTok takes MP4, MOV or WebM videos, not ${video.mime}`);
   const plan = chunkPlan(video.size);
   const sourceInfo: Obj = pull
@@ -141,6 +151,7 @@ async function initVideo(ctx: TikTokContext, tokens: TokenSet, req: PublishReque
 
 async function initPhotos(ctx: TikTokContext, tokens: TokenSet, req: PublishRequest, journal: Journal, info: CreatorInfo): Promise<PublishOutcome> {
   if (req.media.length === 0 || req.media.some((m) => m.kind !== 'image')) throw invalid('A TikTok photo post takes images only');
+  assertPullable(ctx, 'pulls the images of a photo post');
   const wrong = req.media.find((m) => !PHOTO_TYPES.includes(m.mime));
   if (wrong) throw invalid(`TikTok photo posts take JPEG or WebP images, not ${wrong.mime}`, 'file_format_check_failed');
   const cover = typeof req.options.cover_index === 'number' ? req.options.cover_index : 0;

@@ -67,8 +67,12 @@ export function chunkPlanProblem(size: unknown, chunk: unknown, count: unknown):
   return null;
 }
 
-/** Whether a pulled URL lies under a verified prefix: the sandbox treats its own public URL as verified. */
+/**
+ * Whether a pulled URL lies under a verified prefix: the sandbox treats its own public URL as verified, except under
+ * strict tiktok_unverified_domain (an app whose media domain nobody verified).
+ */
 export function verifiedUrl(call: Call, url: string): boolean {
+  if (strictOn(call.ctx, 'tiktok_unverified_domain')) return false;
   return url.startsWith(`${call.ctx.publicUrl}/`);
 }
 
