@@ -6,9 +6,8 @@ import { basename, extname, resolve } from 'node:path';
 import exifr from 'exifr';
 import sharp from 'sharp';
 import { probeImage, probeVideo } from '../../media/probe.ts';
-import { runTool } from '../../run-tool.ts';
 import { ocr, type OcrOptions } from './ocr.ts';
-import { sampleTimes } from './kinds.ts';
+import { frameAt, sampleTimes } from './kinds.ts';
 import { clip } from './text.ts';
 
 export interface AnalyzeOptions {
@@ -164,13 +163,6 @@ export function nameWords(fileName: string): string {
     .split(/[\s_\-.+()[\]]+/u)
     .filter((w) => w && /\p{L}/u.test(w) && !NAME_NOISE.test(w) && !isId(w));
   return words.join(' ');
-}
-
-async function frameAt(ffmpeg: string, path: string, seconds: number, timeoutMs: number): Promise<Buffer | null> {
-  const args = ['-v', 'error', '-nostdin', '-protocol_whitelist', 'file', '-ss', seconds.toFixed(3), '-i', `file:${resolve(path)}`, '-frames:v', '1', '-f', 'image2pipe', '-vcodec', 'png', '-'];
-  // No ffmpeg, or no frame there: that frame is simply not read.
-  const r = await runTool(ffmpeg, args, { timeoutMs, maxOutput: 64 << 20 }).catch(() => null);
-  return r && r.code === 0 && r.stdout.length > 0 ? r.stdout : null;
 }
 
 export { sampleTimes } from './kinds.ts';

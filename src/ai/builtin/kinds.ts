@@ -1,7 +1,10 @@
 // The light part of the built-in provider that model answers are checked with too: what it calls itself,
-// a network's caption limit and the kind of copy it takes. Importing it loads no tables and no fonts.
+// a network's caption limit and the kind of copy it takes, where video frames are taken. Importing it loads no
+// tables and no fonts.
 import type { NetworkContract } from '../../platforms/contract.ts';
+import { resolve } from 'node:path';
 import type { TextLimit } from '../../platforms/types.ts';
+import { runTool } from '../../run-tool.ts';
 
 export const BUILTIN_ID = 'builtin';
 /** How every answer of the built-in provider names its source. */
@@ -36,4 +39,13 @@ export function copyKind(network: NetworkContract): CopyKind {
 export function sampleTimes(durationSec: number | null | undefined): number[] {
   if (!durationSec || durationSec <= 0) return [0];
   return [0.1, 0.5, 0.9].map((f) => Math.round(durationSec * f * 1000) / 1000);
+}
+
+/** One frame of a video at `seconds`, as PNG (at most `width` wide when given); null without ffmpeg or a frame there. */
+export async function frameAt(ffmpeg: string, path: string, seconds: number, timeoutMs: number, width?: number): Promise<Buffer | null> {
+  const scale = width ? ['-vf', `scale=${width}:-2`] : [];
+  const args = ['-v', 'error', '-nostdin', '-protocol_whitelist', 'file', '-ss', seconds.toFixed(3), '-i', `file:${resolve(path)}`, '-frames:v', '1', ...scale, '-f', 'image2pipe', '-vcodec', 'png', '-'];
+  // No ffmpeg, or no frame there: that frame is simply not read.
+  const r = await runTool(ffmpeg, args, { timeoutMs, maxOutput: 64 << 20 }).catch(() => null);
+  return r && r.code === 0 && r.stdout.length > 0 ? r.stdout : null;
 }

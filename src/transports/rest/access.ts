@@ -6,12 +6,10 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { AppContext } from '../../context.ts';
 import type { Principal, UserPrincipal } from '../../auth/authenticate.ts';
-import { credentialsFrom } from '../../auth/authenticate.ts';
+import { credentialsFrom, UUID } from '../../auth/authenticate.ts';
 import type { Feature } from '../../auth/plans.ts';
 import { assertPlatformsAllowed, assertRouteAllowed } from '../../auth/scopes.ts';
 import { AppError, validationField } from '../../errors.ts';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 import type { Budget, Charge } from './rate-limit.ts';
 
 export type Access =

@@ -149,8 +149,7 @@ export async function aiRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext 
       const p = principalOf(req);
       const b = (req.body ?? {}) as z.infer<typeof imageBody>;
       const imageNetworks = ctx.platforms.networks.filter((n) => n.capabilities.postTypes.includes('image')).map((n) => n.slug as string);
-      const known = [...imageNetworks, ...slugs.filter((s) => !imageNetworks.includes(s)), 'twitter'];
-      let platforms = targets(p, b.platforms, undefined, known, { x: 'twitter' });
+      let platforms = targets(p, b.platforms, undefined, [...slugs, 'twitter'], { x: 'twitter' });
       if ((b.platforms ?? []).map((s) => s.toLowerCase()).includes('all')) platforms = platforms.filter((s) => imageNetworks.includes(s) || s === 'twitter');
       const missing = platforms.filter((s) => !b.content_by_platform?.[s]?.trim());
       if (missing.length && !b.content?.trim()) throw new AppError('bad_request', 'content is required (unless content_by_platform gives it for every network).');
