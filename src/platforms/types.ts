@@ -4,6 +4,7 @@
 import type { Logger } from 'pino';
 import type { Platform } from './slugs.ts';
 import type { PlatformHttp } from './http.ts';
+import type { Engagement } from './engagement.ts';
 import type { Publisher } from './publishing.ts';
 import { cleanMessage } from './error-text.ts';
 
@@ -171,6 +172,8 @@ export interface PlatformAdapter {
   fetchAccount(tokens: TokenSet): Promise<AccountIdentity>;
   /** Publishing (see publishing.ts); absent until the network's publishing flow is implemented. */
   publisher?: Publisher;
+  /** The read side (see engagement.ts): recent posts and metrics, comments and replies, deletion. */
+  engagement?: Engagement;
 }
 
 export type AdapterFactory = (deps: AdapterDeps) => PlatformAdapter;

@@ -2,6 +2,7 @@
 // Pinterest and Bluesky over real HTTP, for development, tests and benchmarks. See docs/sandbox.md.
 import type { FastifyInstance } from 'fastify';
 import { registerAdmin } from './core/admin.ts';
+import { registerSeed } from './core/engagement.ts';
 import { createContext } from './core/context.ts';
 import type { SandboxContext } from './core/context.ts';
 import { installBodyParsers } from './core/http.ts';
@@ -55,6 +56,7 @@ export async function sandboxPlugin(app: FastifyInstance, opts: SandboxOptions):
   const ctx = createContext({ store, publicUrl: opts.publicUrl, mount: app.prefix, now: opts.now, closing: closing.signal, describeRequest: opts.describeRequest });
   installBodyParsers(app);
   registerAdmin(app, ctx);
+  registerSeed(app, ctx);
   for (const simulator of simulators) {
     await app.register(
       async (scope) => {

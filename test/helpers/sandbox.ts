@@ -31,6 +31,8 @@ export type SandboxSlice = {
   media: SandboxRecord[];
   uploads: SandboxRecord[];
   containers: SandboxRecord[];
+  /** Comments and replies (src/sandbox/core/engagement.ts). */
+  comments: SandboxRecord[];
   requests: RecordedCall[];
 } & Record<string, unknown[]>;
 

@@ -1,4 +1,5 @@
 // What every simulator route needs at hand: the store, the clock and where the sandbox is reachable from outside.
+import type { EngagementHooks } from './engagement.ts';
 import type { SandboxStore } from './store.ts';
 import type { Platform } from './types.ts';
 
@@ -14,6 +15,8 @@ export interface SandboxContext {
   base(platform: Platform): string;
   /** Operations each platform's routes declare; `_faults` accepts exactly these. */
   operations: Map<Platform, Set<string>>;
+  /** How each network names and finds the objects `POST /_seed` makes (engagement.ts `declareEngagement`). */
+  engagement: Map<Platform, EngagementHooks>;
   /** Aborted when the server starts closing, so held ("timeout" fault) requests let go. */
   closing: AbortSignal;
   /** Who an authorization request (by its state) is for, for the consent page; see SandboxOptions. */
@@ -39,6 +42,7 @@ export function createContext(input: {
     nowMs: () => now().getTime(),
     base: (platform) => `${publicUrl}${mount}/${platform}`,
     operations: new Map(),
+    engagement: new Map(),
     closing: input.closing,
     describeRequest: input.describeRequest,
   };

@@ -13,8 +13,10 @@ export const OPERATION_DESCRIPTIONS: Record<string, string> = {
   resolve: 'Bluesky handle and DID resolution',
   publish: 'creating posts (publishing simulators)',
   upload: 'media uploads (publishing simulators)',
-  status: 'publish / upload status polling and reconciliation reads of posts (publishing simulators)',
+  status: 'publish / upload status polling, reconciliation reads and reads of posts and their metrics',
   delete: 'deleting posts (publishing simulators)',
+  comments: 'reads of comments and replies on a post',
+  reply: 'creating a reply to a comment',
 };
 
 export function declareOperations(ctx: SandboxContext, platform: Platform, ops: readonly string[]): void {

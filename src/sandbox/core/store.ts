@@ -29,9 +29,11 @@ export interface PlatformSlice {
   containers: Map<string, ObjectRecord>;
   /** Byte-transfer sessions (YouTube resumable uploads, Facebook chunked video uploads). */
   uploads: Map<string, ObjectRecord>;
+  /** Comments and replies on posts (engagement.ts): seeded ones from simulated users and replies made through the API. */
+  comments: Map<string, ObjectRecord>;
 }
 
-export const OBJECT_MAPS = ['posts', 'media', 'containers', 'uploads'] as const;
+export const OBJECT_MAPS = ['posts', 'media', 'containers', 'uploads', 'comments'] as const;
 export type ObjectMap = (typeof OBJECT_MAPS)[number];
 
 /** Per-platform lifetime overrides in seconds, keyed by token kind (access, refresh, short, long, code …). */
@@ -85,6 +87,7 @@ function emptySlice(): PlatformSlice {
     media: new Map(),
     containers: new Map(),
     uploads: new Map(),
+    comments: new Map(),
   };
 }
 
@@ -147,5 +150,6 @@ export function sliceSnapshot(slice: PlatformSlice, clockNow: number): Record<st
     media: [...slice.media.values()],
     containers: [...slice.containers.values()],
     uploads: [...slice.uploads.values()],
+    comments: [...slice.comments.values()],
   };
 }

@@ -3,15 +3,16 @@
 // target runner performs (reconcile, else publish again from the journal) ending in exactly one post, and the
 // mapping of the network's throttling, server errors and expired tokens to PlatformError kinds.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { PostType, PublishMedia, PublishOutcome, PublishRequest, Publisher } from '../../../src/platforms/publishing.ts';
+import type { PostType, PublishOutcome, PublishRequest, Publisher } from '../../../src/platforms/publishing.ts';
 import type { AccountIdentity, PlatformAdapter, TokenSet } from '../../../src/platforms/types.ts';
 import { PlatformError } from '../../../src/platforms/types.ts';
 import { startSandbox } from '../../helpers/sandbox.ts';
 import type { TestSandbox } from '../../helpers/sandbox.ts';
 import { cannedDeps, expectPlatformError, sandboxDeps } from '../helpers/oauth-flow.ts';
-import { fixtureMedia, jpegImage, memoryJournal, mp4Video, publisherOf, SimulatedCrash } from '../helpers/publish-fixtures.ts';
+import { memoryJournal, publisherOf, SimulatedCrash } from '../helpers/publish-fixtures.ts';
 import type { MemoryJournal } from '../helpers/publish-fixtures.ts';
 import type { ContractProfile } from './profiles.ts';
+import { publishThrough, sampleRequest } from './sample-post.ts';
 
 const DAY = 86_400;
 const sandboxDepsOf = (sb: TestSandbox, net: string) => sandboxDeps(sb, net as Parameters<typeof sandboxDeps>[1]);
@@ -37,32 +38,9 @@ export function describeAdapterContract(profile: ContractProfile): void {
     publisher = publisherOf(adapter);
   }
 
-  async function media(postType: PostType): Promise<PublishMedia[]> {
-    const image = async (name: string) =>
-      fixtureMedia(sb, { name, bytes: await jpegImage(800, 600), kind: 'image', mime: 'image/jpeg', format: 'jpeg', width: 800, height: 600, altText: 'A picture' });
-    if (postType === 'image') return [await image('one.jpg')];
-    if (postType === 'carousel') return [await image('one.jpg'), await image('two.jpg')];
-    if (postType === 'video') {
-      const bytes = await mp4Video({ width: 720, height: 1280, durationSec: 8 });
-      return [fixtureMedia(sb, { name: 'clip.mp4', bytes, kind: 'video', mime: 'video/mp4', format: 'mp4', width: 720, height: 1280, durationSec: 8 })];
-    }
-    return [];
-  }
-
-  async function request(postType: PostType): Promise<PublishRequest> {
-    const base = { postType, text: `Contract ${postType} post`, media: await media(postType), options: {}, targetId: `tgt_${net}_${postType}` };
-    return { ...base, ...profile.request(account, postType) };
-  }
-
-  /** Publishes and, while the network is processing, moves the sandbox clock on and asks again. */
-  async function publishAll(req: PublishRequest, journal: MemoryJournal, with_ = () => tokens): Promise<PublishOutcome> {
-    let out = await publisher.publish(with_(), req, journal);
-    for (let round = 0; out.state === 'processing' && round < 20; round++) {
-      sb.advance(61);
-      out = await publisher.checkStatus!(with_(), out.handle, req, journal);
-    }
-    return out;
-  }
+  const request = (postType: PostType): Promise<PublishRequest> => sampleRequest(sb, profile, account, postType);
+  const publishAll = (req: PublishRequest, journal: MemoryJournal, with_ = () => tokens): Promise<PublishOutcome> =>
+    publishThrough(sb, publisher, with_, req, journal);
 
   const posts = async () => (await sb.state(net)).posts;
   /** Whether this connection's grant can be refreshed (a LinkedIn grant without a refresh token cannot). */
