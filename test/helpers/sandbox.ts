@@ -65,6 +65,12 @@ export interface TestSandbox {
   fault(body: FaultSpec): Promise<void>;
   /** POST /sandbox/_config (e.g. `{processingMs: 0}`); fails the test when refused; the merged config. */
   configure(body: Record<string, unknown>): Promise<Record<string, unknown>>;
+  /**
+   * Turns these strict modes off until the next reset, for a test that depends on the lenient behaviour (an audited
+   * TikTok app, a verified media domain, a LinkedIn app with refresh tokens…): the opt-out of a test run with
+   * HERALD_SANDBOX_STRICT. The other modes stay as the run set them.
+   */
+  lenient(...modes: StrictMode[]): Promise<void>;
   /** GET /sandbox/_state for one network. */
   state(platform: Platform): Promise<SandboxSlice>;
   /** A raw call to a control route (`_faults`, `_config`, `_state`…), for tests of the controls themselves. */
@@ -141,6 +147,9 @@ export async function startSandbox(opts: SandboxStartOptions = {}): Promise<Test
       if (res.status !== 201) throw new Error(`sandbox refused fault ${JSON.stringify(body)}: ${await res.text()}`);
     },
     configure,
+    lenient: async (...modes) => {
+      await configure({ strict: Object.fromEntries(modes.map((m) => [m, false])) });
+    },
     state: async (platform) => {
       const res = await control('GET', `_state?platform=${platform}`);
       const slice = ((await res.json()) as Record<string, SandboxSlice>)[platform];

@@ -298,13 +298,16 @@ describe('linkedin: what the real API refuses (strict sandbox)', () => {
   });
 
   it('linkedin_no_refresh: the grant comes without a refresh token, and the adapter says it cannot be refreshed', async () => {
-    await sb.configure({ strict: { linkedin_no_refresh: true } });
     const adapter = linkedinAdapter(sandboxDeps(sb, 'linkedin'));
+    // A grant of an app with programmatic refresh, for comparison.
+    await sb.lenient('linkedin_no_refresh');
+    const refreshable = await connectThrough(sb, adapter);
+    await sb.configure({ strict: { linkedin_no_refresh: true } });
     const bare = await connectThrough(sb, adapter);
     expect(bare.refreshToken).toBeNull();
     const auth = adapter.auth as OAuth2Auth;
     expect(auth.canRefresh?.(bare)).toBe(false);
-    expect(auth.canRefresh?.(tokens)).toBe(true);
+    expect(auth.canRefresh?.(refreshable)).toBe(true);
     await expectPlatformError(auth.refresh!(bare), 'reauth_required');
   });
 

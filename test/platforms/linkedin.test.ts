@@ -67,6 +67,7 @@ describe('linkedin adapter: setup', () => {
 
 describe('linkedin adapter: token lifecycle against the sandbox', () => {
   it('connects, reads member and organizations, refreshes and revokes', async () => {
+    await sb.lenient('linkedin_no_refresh'); // an app with programmatic refresh tokens
     const approval = await approve(auth.authorizeUrl({ state: 'st-1', redirectUri: redirectUri() }));
     expect(approval.state).toBe('st-1');
     const tokens = await auth.exchangeCode({ code: approval.code, redirectUri: redirectUri() });
@@ -147,6 +148,7 @@ describe('linkedin adapter: token lifecycle against the sandbox', () => {
 
 describe('linkedin adapter: injected faults', () => {
   it('maps rate limits, server errors, expiry and revocation on identity and organization reads', async () => {
+    await sb.lenient('linkedin_no_refresh'); // an app with programmatic refresh tokens
     const tokens = await connect();
     const secrets = secretsOf(tokens);
     await sb.fault({ platform: 'linkedin', operation: 'profile', fault: 'rate_limit' });
@@ -167,6 +169,7 @@ describe('linkedin adapter: injected faults', () => {
   });
 
   it('maps token endpoint faults on exchange and refresh', async () => {
+    await sb.lenient('linkedin_no_refresh'); // an app with programmatic refresh tokens
     const { code } = await approve(auth.authorizeUrl({ state: 's', redirectUri: redirectUri() }));
     await sb.fault({ platform: 'linkedin', operation: 'token', fault: 'rate_limit' });
     await expectPlatformError(auth.exchangeCode({ code, redirectUri: redirectUri() }), 'rate_limited', [code]);

@@ -67,6 +67,7 @@ describe('tiktok publisher: chunk plan', () => {
 
 describe('tiktok publisher: post types', () => {
   it('direct-posts a small video in one chunk, then status/fetch reports it published with its public id', async () => {
+    await sb.lenient('tiktok_unaudited'); // the sandbox app is declared audited, and this post is not SELF_ONLY
     const clip = await video('small.mp4');
     const req = request({ media: [clip], options: { privacy_level: 'MUTUAL_FOLLOW_FRIENDS' } });
     const journal = memoryJournal();
@@ -105,6 +106,7 @@ describe('tiktok publisher: post types', () => {
   });
 
   it('uploads a larger video in chunks of the declared plan, the remainder riding with the last one', async () => {
+    await sb.lenient('tiktok_unaudited'); // the sandbox app is declared audited, and this post is not SELF_ONLY
     await sb.configure({ processingMs: 0 });
     const clip = await video('big.mp4', 23 * MIB);
     const req = request({ media: [clip], options: { privacy_level: 'PUBLIC_TO_EVERYONE', disable_comment: false, brand_organic_toggle: true } });
@@ -126,9 +128,10 @@ describe('tiktok publisher: post types', () => {
   });
 
   it('lets TikTok pull the video from a verified URL when asked to', async () => {
+    await sb.lenient('tiktok_unaudited', 'tiktok_unverified_domain'); // as the sandbox app declares: audited, media domain verified
     await sb.configure({ processingMs: 0 });
     const clip = await video('pulled.mp4');
-    const req = request({ media: [clip], options: { privacy_level: 'FOLLOWER_OF_CREATOR', video_source: 'PULL_FROM_URL' } });
+    const req = request({ media: [clip], options: { privacy_level: 'MUTUAL_FOLLOW_FRIENDS', video_source: 'PULL_FROM_URL' } });
     const journal = memoryJournal();
     const first = await publisher.publish(tokens, req, journal);
     expect(first).toMatchObject({ state: 'processing', handle: expect.stringMatching(/^v_pub_url~/) });
@@ -142,6 +145,7 @@ describe('tiktok publisher: post types', () => {
   });
 
   it('posts photos by URL with the cover, title and description, and no permalink form to rely on', async () => {
+    await sb.lenient('tiktok_unaudited', 'tiktok_unverified_domain'); // as the sandbox app declares: audited, media domain verified
     await sb.configure({ processingMs: 0 });
     const images = [await photo('p1.jpg'), await photo('p2.jpg'), await photo('p3.jpg')];
     const req = request({ postType: 'carousel', text: 'The description', title: 'Photo title', media: images, options: { privacy_level: 'PUBLIC_TO_EVERYONE', cover_index: 1, auto_add_music: true } });
@@ -211,6 +215,7 @@ describe('tiktok publisher: an app TikTok has not audited (strict tiktok_unaudit
 
 describe('tiktok publisher: the media domain', () => {
   it('refuses photo posts and pulled videos before any init unless the media domain is declared verified; a strict TikTok refuses an undeclared one', async () => {
+    await sb.lenient('tiktok_unaudited', 'tiktok_unverified_domain'); // the domain mode is turned on below, once the undeclared adapter is done
     await sb.configure({ processingMs: 0 });
     const deps = sandboxDeps(sb, 'tiktok');
     const undeclared = tiktokAdapter({ ...deps, config: { ...deps.config, settings: { audited: 'true' } } });
@@ -246,6 +251,8 @@ describe('tiktok publisher: privacy level omitted', () => {
   }
 
   it('posts with PUBLIC_TO_EVERYONE when creator_info offers it, else the most public level offered, and journals the level used', async () => {
+    // The lenient sandbox's per-key sets from an audited app (the documented sets of strict tiktok_privacy_options have their own test).
+    await sb.lenient('tiktok_unaudited', 'tiktok_privacy_options');
     await sb.configure({ processingMs: 0 });
     const clip = await video('default-privacy.mp4');
     const cases = [
@@ -275,7 +282,30 @@ describe('tiktok publisher: privacy level omitted', () => {
     expect(named.message).toContain('choose one of: SELF_ONLY');
   });
 
+  it('strict tiktok_privacy_options: picks and checks against the levels TikTok documents per account kind', async () => {
+    await sb.configure({ processingMs: 0, strict: { tiktok_privacy_options: true, tiktok_unaudited: false, tiktok_unverified_domain: false } });
+    const clip = await video('documented-privacy.mp4');
+    const levelOf = async (creator: TokenSet, targetId: string): Promise<string | undefined> => {
+      const journal = memoryJournal();
+      expect((await publisher.publish(creator, request({ media: [clip], options: {}, targetId }), journal)).state).toBe('processing');
+      return journal.steps[TIKTOK_STEPS.privacyLevel];
+    };
+    // A public account: PUBLIC_TO_EVERYONE. A private one is offered FOLLOWER_OF_CREATOR, MUTUAL_FOLLOW_FRIENDS and
+    // SELF_ONLY: followers are more people than mutual friends, so FOLLOWER_OF_CREATOR is its most public level.
+    expect(await levelOf(tokens, 'tgt_public')).toBe('PUBLIC_TO_EVERYONE');
+    const privateOne = await connectAs('private-account');
+    expect(await levelOf(privateOne, 'tgt_private')).toBe('FOLLOWER_OF_CREATOR');
+    const before = inits(await sb.state('tiktok')).length;
+    // A level the account is not offered is refused by Herald, before TikTok refuses the init.
+    const followers = await expectPlatformError(publisher.publish(tokens, request({ media: [clip], options: { privacy_level: 'FOLLOWER_OF_CREATOR' }, targetId: 'tgt_f' }), memoryJournal()), 'invalid_content');
+    expect(followers.code).toBe('privacy_level_option_mismatch');
+    expect(followers.message).toContain('PUBLIC_TO_EVERYONE, MUTUAL_FOLLOW_FRIENDS, SELF_ONLY');
+    await expectPlatformError(publisher.publish(privateOne, request({ media: [clip], options: { privacy_level: 'PUBLIC_TO_EVERYONE' }, targetId: 'tgt_p' }), memoryJournal()), 'invalid_content');
+    expect(inits(await sb.state('tiktok'))).toHaveLength(before);
+  });
+
   it('the photo flow picks the level the same way', async () => {
+    await sb.lenient('tiktok_unaudited', 'tiktok_unverified_domain');
     const creator = await connectAs('private-photographer');
     const journal = memoryJournal();
     const out = await publisher.publish(creator, request({ postType: 'image', title: 'Photo', media: [await photo('priv.jpg')], options: {} }), journal);
@@ -299,6 +329,7 @@ describe('tiktok publisher: refusals', () => {
   });
 
   it('reports a FAILED job as invalid_content with its fail_reason, and a retry starts over', async () => {
+    await sb.lenient('tiktok_unaudited'); // the sandbox app is declared audited, and this post is not SELF_ONLY
     await sb.configure({ processingMs: 0 });
     const notVideo = fixtureMedia(sb, { name: 'fake.mp4', bytes: await jpegImage(), kind: 'video', mime: 'video/mp4', format: 'mp4' });
     const req = request({ media: [notVideo] });
@@ -315,6 +346,7 @@ describe('tiktok publisher: refusals', () => {
   });
 
   it('maps an unverified pull URL, expired tokens and throttling to their kinds', async () => {
+    await sb.lenient('tiktok_unaudited'); // the sandbox app is declared audited, and this post is not SELF_ONLY
     const clip = await video('unverified.mp4');
     const pulled = { ...clip, url: 'https://cdn.example.com/v.mp4' };
     const perm = await expectPlatformError(publisher.publish(tokens, request({ media: [pulled], options: { privacy_level: 'SELF_ONLY', video_source: 'PULL_FROM_URL' } }), memoryJournal()), 'permission');
@@ -328,6 +360,7 @@ describe('tiktok publisher: refusals', () => {
 
 describe('tiktok publisher: journal and faults', () => {
   it('polls the journaled publish_id after a crash instead of initialising a second post', async () => {
+    await sb.lenient('tiktok_unaudited'); // the sandbox app is declared audited, and this post is not SELF_ONLY
     await sb.configure({ processingMs: 0 });
     const clip = await video('crash.mp4', 23 * MIB);
     const req = request({ media: [clip] });
@@ -346,6 +379,7 @@ describe('tiktok publisher: journal and faults', () => {
   });
 
   it('continues with the missing chunk after a crash mid-upload', async () => {
+    await sb.lenient('tiktok_unaudited'); // the sandbox app is declared audited, and this post is not SELF_ONLY
     await sb.configure({ processingMs: 0 });
     const clip = await video('mid.mp4', 23 * MIB);
     const crashing = crashingAt(clip, CHUNK_SIZE);
@@ -362,6 +396,7 @@ describe('tiktok publisher: journal and faults', () => {
   });
 
   it('starts a new upload when the journaled upload URL expired during the crash, and posts once', async () => {
+    await sb.lenient('tiktok_unaudited'); // the sandbox app is declared audited, and this post is not SELF_ONLY
     await sb.configure({ processingMs: 0 });
     const clip = await video('late.mp4', 23 * MIB);
     const req = request({ media: [crashingAt(clip, CHUNK_SIZE)] });
@@ -379,6 +414,7 @@ describe('tiktok publisher: journal and faults', () => {
   });
 
   it('recovers from a dropped connection and from an upload 5xx within the call', async () => {
+    await sb.lenient('tiktok_unaudited'); // the sandbox app is declared audited, and this post is not SELF_ONLY
     await sb.configure({ processingMs: 0 });
     const clip = await video('drop.mp4', 23 * MIB);
     const out = await publisher.publish(tokens, request({ media: [droppingAt(clip, CHUNK_SIZE)] }), memoryJournal());
@@ -396,6 +432,7 @@ describe('tiktok publisher: journal and faults', () => {
   });
 
   it('reports init and status faults without losing the journal, and reconciles by publish_id', async () => {
+    await sb.lenient('tiktok_unaudited'); // the sandbox app is declared audited, and this post is not SELF_ONLY
     await sb.configure({ processingMs: 0 });
     const clip = await video('faults.mp4');
     const req = request({ media: [clip] });

@@ -30,6 +30,7 @@ beforeEach(async () => {
 
 describe('instagram publishing (Instagram Login)', () => {
   it('publishes an image container once FINISHED; the permalink uses a shortcode', async () => {
+    await sb.lenient('public_media_only'); // media on made-up hosts (cdn.example.com), judged by their names
     await sb.configure({ processingMs: { instagram: 300 } });
     const { id } = await create({ image_url: 'https://cdn.example.com/photo.jpg', caption: 'Fresh bread #bakery' });
     expect(String(id)).toMatch(/^1[78]\d{16}$/);
@@ -53,6 +54,7 @@ describe('instagram publishing (Instagram Login)', () => {
   });
 
   it('refuses non-JPEG images, long captions, too many hashtags and tags, unreachable URLs and bad media types', async () => {
+    await sb.lenient('public_media_only'); // media on made-up hosts (cdn.example.com), judged by their names
     expect(await create({ image_url: 'https://cdn.example.com/photo.png' })).toMatchObject({ error: { code: 36001, error_subcode: 2207005 } });
     expect(await create({ image_url: 'https://cdn.example.com/a.jpg', caption: 'x'.repeat(2201) })).toMatchObject({ error: { code: 36004, error_subcode: 2207010 } });
     expect((await create({ image_url: 'https://cdn.example.com/a.jpg', caption: 'x'.repeat(2200) })).id).toBeDefined();
@@ -71,6 +73,7 @@ describe('instagram publishing (Instagram Login)', () => {
   });
 
   it('publishes a Reel; a corrupt video ends in ERROR and cannot be published', async () => {
+    await sb.lenient('public_media_only'); // media on made-up hosts (cdn.example.com), judged by their names
     const reel = await create({ media_type: 'REELS', video_url: 'https://cdn.example.com/clip.mp4', caption: 'Reel', share_to_feed: 'true' });
     await finished(String(reel.id));
     const media = await publish(String(reel.id));
@@ -83,6 +86,7 @@ describe('instagram publishing (Instagram Login)', () => {
   });
 
   it('builds a carousel from finished children only and publishes it as one post', async () => {
+    await sb.lenient('public_media_only'); // media on made-up hosts (cdn.example.com), judged by their names
     await sb.configure({ processingMs: { instagram: 300 } });
     const a = await create({ image_url: 'https://cdn.example.com/1.jpg', is_carousel_item: 'true' });
     const b = await create({ media_type: 'VIDEO', video_url: 'https://cdn.example.com/2.mp4', is_carousel_item: 'true' });
@@ -106,6 +110,7 @@ describe('instagram publishing (Instagram Login)', () => {
   });
 
   it('enforces the publishing quota and expires containers after 24 hours', async () => {
+    await sb.lenient('public_media_only'); // media on made-up hosts (cdn.example.com), judged by their names
     await sb.configure({ processingMs: { instagram: 0 }, publishLimits: { instagram: 2 } });
     for (let i = 0; i < 2; i++) expect((await publish(String((await create({ image_url: `https://cdn.example.com/${i}.jpg` })).id))).id).toBeDefined();
     const third = await create({ image_url: 'https://cdn.example.com/3.jpg' });
@@ -123,6 +128,7 @@ describe('instagram publishing (Instagram Login)', () => {
   });
 
   it('injects faults on upload (containers), status and publish', async () => {
+    await sb.lenient('public_media_only'); // media on made-up hosts (cdn.example.com), judged by their names
     await sb.configure({ processingMs: { instagram: 0 } });
     await sb.fault({ platform: 'instagram', operation: 'upload', fault: 'server_error' });
     expect(await create({ image_url: 'https://cdn.example.com/a.jpg' })).toMatchObject({ error: { code: 2, is_transient: true } });

@@ -72,6 +72,7 @@ describe('linkedin oauth', () => {
   });
 
   it('exchanges a code once, with real lifetimes', async () => {
+    await sb.lenient('linkedin_no_refresh'); // an app with programmatic refresh tokens
     const code = await codeFrom(authorizeUrl());
     const res = await exchange(code);
     expect(res.status).toBe(200);
@@ -138,6 +139,7 @@ describe('linkedin oauth', () => {
   });
 
   it('refreshes without rotating the refresh token and without extending its lifetime', async () => {
+    await sb.lenient('linkedin_no_refresh'); // an app with programmatic refresh tokens
     const { refresh } = await connect();
     sb.advance(86_400);
     const res = await postForm(sb.url('linkedin', '/oauth/v2/accessToken'), {

@@ -35,6 +35,7 @@ describe('sandbox publishing machinery', () => {
   });
 
   it('finishes processing when the sandbox clock moves past the delay, and _state shows the settled state', async () => {
+    await sb.lenient('public_media_only'); // media on made-up hosts (cdn.example.com), judged by their names
     await sb.configure({ processingMs: { instagram: 600_000 } });
     const { token, igUserId } = await connectInstagram(sb);
     const created = await json(await postForm(sb.url('instagram', `/v21.0/${igUserId}/media`), { access_token: token, image_url: 'https://cdn.example.com/a.jpg' }));

@@ -53,6 +53,7 @@ describe('threads publishing', () => {
   });
 
   it('refuses to publish an IMAGE container before it is FINISHED; bad media ends in ERROR', async () => {
+    await sb.lenient('public_media_only'); // media on made-up hosts (cdn.example.com), judged by their names
     await sb.configure({ processingMs: { threads: 300 } });
     const image = await create({ media_type: 'IMAGE', image_url: 'https://cdn.example.com/pic.png', text: 'pic' });
     expect(await read(String(image.id), 'status')).toMatchObject({ status: 'IN_PROGRESS' });
@@ -72,6 +73,7 @@ describe('threads publishing', () => {
   });
 
   it('publishes a carousel of finished children as one post', async () => {
+    await sb.lenient('public_media_only'); // media on made-up hosts (cdn.example.com), judged by their names
     await sb.configure({ processingMs: { threads: 0 } });
     const a = await create({ media_type: 'IMAGE', image_url: 'https://cdn.example.com/1.jpg', is_carousel_item: 'true' });
     const b = await create({ media_type: 'VIDEO', video_url: 'https://cdn.example.com/2.mp4', is_carousel_item: 'true' });

@@ -47,6 +47,8 @@ beforeEach(async () => {
 
 describe('tiktok content posting', () => {
   it('answers creator_info with the privacy options, and needs video.publish', async () => {
+    // All four levels: an audited app, and the lenient sandbox's creator (no real account is offered all four).
+    await sb.lenient('tiktok_unaudited', 'tiktok_privacy_options');
     const info = await json(await api('/v2/post/publish/creator_info/query/', undefined));
     expect(info).toMatchObject({ data: { creator_username: 'sandbox.user', max_video_post_duration_sec: 600 }, error: { code: 'ok' } });
     expect((info.data as Json).privacy_level_options).toEqual(['PUBLIC_TO_EVERYONE', 'MUTUAL_FOLLOW_FRIENDS', 'FOLLOWER_OF_CREATOR', 'SELF_ONLY']);
@@ -58,6 +60,7 @@ describe('tiktok content posting', () => {
   });
 
   it('uploads a small file in one chunk and reports PUBLISH_COMPLETE with the int64 post id', async () => {
+    await sb.lenient('tiktok_unaudited'); // posts PUBLIC_TO_EVERYONE
     const size = MiB;
     const init = await json(await direct({ source: 'FILE_UPLOAD', video_size: size, chunk_size: size, total_chunk_count: 1 }));
     const { publish_id: publishId, upload_url: uploadUrl } = init.data as Json;
@@ -77,6 +80,7 @@ describe('tiktok content posting', () => {
   });
 
   it('enforces the chunk rules at init and the Content-Range of every chunk', async () => {
+    await sb.lenient('tiktok_unaudited'); // posts PUBLIC_TO_EVERYONE
     const bad = async (info: Record<string, unknown>) => (await json(await direct({ source: 'FILE_UPLOAD', ...info }))).error as Json;
     expect(await bad({ video_size: 12 * MiB, chunk_size: 5 * MiB, total_chunk_count: 3 })).toMatchObject({ code: 'invalid_params' });
     expect(await bad({ video_size: 12 * MiB, chunk_size: 4 * MiB, total_chunk_count: 3 })).toMatchObject({ code: 'invalid_params' });
@@ -101,6 +105,8 @@ describe('tiktok content posting', () => {
   });
 
   it('offers each creator its own privacy levels, and refuses a direct post with one it was not offered', async () => {
+    // The lenient sandbox's per-key sets, from an audited app (strict tiktok_privacy_options has its own test).
+    await sb.lenient('tiktok_unaudited', 'tiktok_privacy_options', 'tiktok_unverified_domain');
     const offered = async (t: string) => ((await json(await api('/v2/post/publish/creator_info/query/', undefined, t))).data as Json).privacy_level_options;
     const unaudited = await connect(undefined, 'unaudited-creator');
     const privateOne = await connect(undefined, 'private-creator');
@@ -117,7 +123,34 @@ describe('tiktok content posting', () => {
     expect((await init(unaudited, 'SELF_ONLY')).status).toBe(200);
   });
 
+  it('strict tiktok_privacy_options: offers the levels TikTok documents per account kind and refuses any other', async () => {
+    await sb.configure({ strict: { tiktok_privacy_options: true, tiktok_unaudited: false, tiktok_unverified_domain: false } });
+    const offered = async (t: string) => ((await json(await api('/v2/post/publish/creator_info/query/', undefined, t))).data as Json).privacy_level_options;
+    const privateOne = await connect(undefined, 'private-creator');
+    // A public account has no FOLLOWER_OF_CREATOR, a private one no PUBLIC_TO_EVERYONE; no creator is offered all four.
+    expect(await offered(token)).toEqual(['PUBLIC_TO_EVERYONE', 'MUTUAL_FOLLOW_FRIENDS', 'SELF_ONLY']);
+    expect(await offered(privateOne)).toEqual(['FOLLOWER_OF_CREATOR', 'MUTUAL_FOLLOW_FRIENDS', 'SELF_ONLY']);
+    expect(await offered(await connect(undefined, 'friends-only-creator'))).toEqual(['MUTUAL_FOLLOW_FRIENDS', 'SELF_ONLY']);
+    const source = { source: 'PULL_FROM_URL', video_url: `${sb.publicUrl}/media/v.mp4` };
+    const init = (t: string, privacy_level: string) => api('/v2/post/publish/video/init/', { post_info: { title: 'Clip', privacy_level }, source_info: source }, t);
+    const followers = await init(token, 'FOLLOWER_OF_CREATOR');
+    expect(followers.status).toBe(403);
+    expect(await json(followers)).toMatchObject({ error: { code: 'privacy_level_option_mismatch' } });
+    expect((await init(privateOne, 'PUBLIC_TO_EVERYONE')).status).toBe(403);
+    expect((await init(privateOne, 'MUTUAL_FOLLOW_FRIENDS')).status).toBe(200);
+    expect((await init(token, 'PUBLIC_TO_EVERYONE')).status).toBe(200);
+    // Photo posts are held to the same options.
+    const photo = await api('/v2/post/publish/content/init/', {
+      media_type: 'PHOTO',
+      post_mode: 'DIRECT_POST',
+      post_info: { privacy_level: 'FOLLOWER_OF_CREATOR' },
+      source_info: { source: 'PULL_FROM_URL', photo_images: [`${sb.publicUrl}/m/1.jpg`] },
+    });
+    expect(await json(photo)).toMatchObject({ error: { code: 'privacy_level_option_mismatch' } });
+  });
+
   it('pulls from verified URLs only; privacy must be one of the creator options; bad files fail', async () => {
+    await sb.lenient('tiktok_unaudited', 'tiktok_unverified_domain'); // an audited app with its media domain verified
     const unverified = await direct({ source: 'PULL_FROM_URL', video_url: 'https://elsewhere.example/v.mp4' });
     expect(unverified.status).toBe(403);
     expect(await json(unverified)).toMatchObject({ error: { code: 'url_ownership_unverified' } });
@@ -142,6 +175,7 @@ describe('tiktok content posting', () => {
   });
 
   it('posts photos from verified URLs with title ≤ 90, a cover index and JPEG/WebP only', async () => {
+    await sb.lenient('tiktok_unaudited', 'tiktok_unverified_domain'); // an audited app with its media domain verified
     await sb.configure({ processingMs: { tiktok: 0 } });
     const photo = (postInfo: Record<string, unknown>, images: string[], cover = 0) =>
       api('/v2/post/publish/content/init/', {
@@ -167,6 +201,7 @@ describe('tiktok content posting', () => {
   });
 
   it('sends inbox uploads to the creator without creating a post', async () => {
+    await sb.lenient('tiktok_unverified_domain'); // the inbox video is pulled from the sandbox's verified URL
     await sb.configure({ processingMs: { tiktok: 0 } });
     const init = await json(await api('/v2/post/publish/inbox/video/init/', { source_info: { source: 'PULL_FROM_URL', video_url: `${sb.publicUrl}/v.mp4` } }));
     const id = String((init.data as Json).publish_id);
@@ -176,6 +211,7 @@ describe('tiktok content posting', () => {
   });
 
   it('injects faults on publish, upload and status', async () => {
+    await sb.lenient('tiktok_unaudited'); // posts PUBLIC_TO_EVERYONE
     await sb.fault({ platform: 'tiktok', operation: 'publish', fault: 'rate_limit' });
     const limited = await direct({ source: 'FILE_UPLOAD', video_size: MiB, chunk_size: MiB, total_chunk_count: 1 });
     expect(limited.status).toBe(429);

@@ -6,6 +6,7 @@ import { PLATFORM_NAMES } from '../slugs.ts';
 import type { AdapterFactory } from '../types.ts';
 import { facebookAccount } from './account.ts';
 import { facebookAuth } from './auth.ts';
+import { facebookEngagement } from './engagement.ts';
 import { DEFAULT_URLS } from './config.ts';
 import { FACEBOOK_CAPABILITIES, FACEBOOK_MEDIA } from './limits.ts';
 import { facebookPublisher } from './publish.ts';
@@ -18,6 +19,7 @@ export const facebookAdapter: AdapterFactory = (deps) => ({
   configured: Boolean(deps.config.clientId && deps.config.clientSecret),
   fetchAccount: facebookAccount(deps),
   publisher: facebookPublisher(deps),
+  engagement: facebookEngagement(deps),
 });
 
 const override = z.object({

@@ -25,11 +25,11 @@ export interface EngagementHooks {
    * A new comment id in the network's format, for a top-level comment (`parent` undefined) or a reply. Absent: the
    * network's API offers no comment access, and `_seed` refuses comments for it.
    */
-  commentId?(ctx: SandboxContext, post: ObjectRecord, parent: ObjectRecord | undefined): string;
+  commentId?(ctx: SandboxContext, post: ObjectRecord, parent: ObjectRecord | undefined, input: CommentInput): string;
   /** The network's id for simulated user `n` (a person URN, a DID, a channel id …); default `<slug>-user-<n>`. */
   userId?(n: number): string;
   /** Network-specific fields stored on a new comment (a Bluesky record's CID and strong refs …). */
-  extra?(ctx: SandboxContext, post: ObjectRecord, parent: ObjectRecord | undefined, id: string): JsonObject;
+  extra?(ctx: SandboxContext, post: ObjectRecord, parent: ObjectRecord | undefined, id: string, input: CommentInput): JsonObject;
 }
 
 export function declareEngagement(ctx: SandboxContext, platform: Platform, hooks: EngagementHooks): void {
@@ -59,13 +59,17 @@ export interface CommentInput {
   author: SimulatedUser;
   /** Written by the connected account (a reply made through the API) rather than a simulated user. */
   fromAccount: boolean;
+  /** The id the network already gave it (a Bluesky reply's at:// URI, whose record key the client chose); default `commentId`. */
+  id?: string | undefined;
+  /** Fields stored on the record on top of the hooks' `extra` (what the reply call itself carried). */
+  fields?: JsonObject | undefined;
 }
 
 /** Stores a comment on `post`, or a reply under `parent`; its record. Throws when the network has no comments. */
 export function putComment(ctx: SandboxContext, platform: Platform, post: ObjectRecord, parent: ObjectRecord | undefined, input: CommentInput): ObjectRecord {
   const hooks = ctx.engagement.get(platform);
   if (!hooks?.commentId) throw new Error(`the ${platform} simulator has no comments`);
-  const id = hooks.commentId(ctx, post, parent);
+  const id = input.id ?? hooks.commentId(ctx, post, parent, input);
   const record: ObjectRecord = {
     id,
     accountId: post.accountId,
@@ -80,7 +84,8 @@ export function putComment(ctx: SandboxContext, platform: Platform, post: Object
     fromAccount: input.fromAccount,
     likeCount: 0,
     hidden: false,
-    ...(hooks.extra?.(ctx, post, parent, id) ?? {}),
+    ...(hooks.extra?.(ctx, post, parent, id, input) ?? {}),
+    ...(input.fields ?? {}),
   };
   ctx.store.slices[platform].comments.set(id, record);
   return record;

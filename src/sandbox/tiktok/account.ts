@@ -34,6 +34,8 @@ export function buildTikTokAccount(userKey: string, avatar: (id: string) => stri
       likes_count: 30412,
       video_count: 58,
       ...(privacyLevelOptions(userKey) ? { privacy_level_options: privacyLevelOptions(userKey)! } : {}),
+      // A private account (strict tiktok_privacy_options offers it TikTok's private-account levels).
+      ...(userKey.includes('private') ? { private_account: true } : {}),
     },
     assets: [],
   };

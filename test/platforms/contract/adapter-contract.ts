@@ -31,6 +31,7 @@ export function describeAdapterContract(profile: ContractProfile): void {
   async function fresh(): Promise<void> {
     await sb.reset();
     await sb.configure({ processingMs: 0 });
+    if (profile.lenient?.length) await sb.lenient(...profile.lenient);
     adapter = profile.adapter(sb);
     tokens = await profile.connect(sb, adapter);
     account = await adapter.fetchAccount(tokens);
