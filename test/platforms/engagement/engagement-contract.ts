@@ -53,10 +53,7 @@ export function describeEngagementContract(base: ContractProfile, opts: Engageme
 
   /** Publishes a sample post; its id as Herald stores it. */
   async function publish(text: string, n = 1): Promise<string> {
-    const sample = await sampleRequest(sb, profile, account, opts.postType, text, `tgt_${net}_${n}`);
-    // The post's words go where the network keeps them: a network with a separate description (a pin, a video)
-    // reads the text back from there, so the profile's sample description gives way to it.
-    const req = sample.description !== undefined ? { ...sample, description: text } : sample;
+    const req = await sampleRequest(sb, profile, account, opts.postType, text, `tgt_${net}_${n}`);
     const out = await publishThrough(sb, publisher, () => tokens, req, memoryJournal());
     if (out.state !== 'published') throw new Error(`${net}: the sample post did not publish`);
     return out.postId;
