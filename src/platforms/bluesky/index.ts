@@ -6,6 +6,7 @@ import { PLATFORM_NAMES } from '../slugs.ts';
 import type { AdapterFactory, AppPasswordAuth, PlatformAdapter } from '../types.ts';
 import { ALT_TEXT_MAX, BLUESKY_CAPABILITIES, BLUESKY_MEDIA, MAX_IMAGES } from './limits.ts';
 import { fetchAccount } from './account.ts';
+import { blueskyEngagement } from './engagement.ts';
 import { blueskyPublisher } from './publish.ts';
 import { login, refresh, revoke } from './session.ts';
 import type { XrpcClient } from './xrpc.ts';
@@ -59,6 +60,7 @@ export const blueskyAdapter: AdapterFactory = (deps): PlatformAdapter => {
     configured: true,
     fetchAccount: (tokens) => fetchAccount(client, urls.service, tokens),
     publisher: blueskyPublisher(client, urls),
+    engagement: blueskyEngagement(client, urls),
   };
 };
 

@@ -6,6 +6,7 @@ import { PLATFORM_NAMES } from '../slugs.ts';
 import type { AdapterFactory } from '../types.ts';
 import { facebookAccount } from './account.ts';
 import { facebookAuth } from './auth.ts';
+import { facebookEngagement } from './engagement.ts';
 import { DEFAULT_URLS } from './config.ts';
 import { FACEBOOK_CAPABILITIES, FACEBOOK_MEDIA } from './limits.ts';
 import { facebookPublisher } from './publish.ts';
@@ -18,6 +19,7 @@ export const facebookAdapter: AdapterFactory = (deps) => ({
   configured: Boolean(deps.config.clientId && deps.config.clientSecret),
   fetchAccount: facebookAccount(deps),
   publisher: facebookPublisher(deps),
+  engagement: facebookEngagement(deps),
 });
 
 const override = z.object({
@@ -35,6 +37,7 @@ export const network = defineNetwork({
   override,
   mediaFields: { maps: ['facebook_page_images'] },
   draftFields: (o) => ({ facebook_page_ids: o?.facebook_page_ids ?? null }),
+  reads: { kind: 'page', param: 'facebook_page_ids', replyParam: 'facebook_page_id', byDefault: 'destinations' },
   hosts: DEFAULT_URLS,
   adapter: facebookAdapter,
   plan({ postType, o, base, caption, requireMedia, media: mediaOf, ref, invalid, target }) {

@@ -6,6 +6,7 @@ import { registerAvatars } from '../core/oauth.ts';
 import { setNotFound } from '../core/route.ts';
 import type { Simulator } from '../core/route.ts';
 import { blueskyFault, xrpcError } from './errors.ts';
+import { declareBlueskyEngagement, registerEngagement } from './engagement.ts';
 import { registerRepo } from './repo.ts';
 import { registerVideo } from './video.ts';
 import { registerXrpc } from './xrpc.ts';
@@ -15,6 +16,8 @@ export async function blueskySimulator(app: FastifyInstance, ctx: SandboxContext
   const sim: Simulator = { platform: 'bluesky', ctx, app, faultAnswer: (kind) => blueskyFault(kind, ctx.nowMs()) };
   registerXrpc(sim);
   registerRepo(sim);
+  registerEngagement(sim);
+  declareBlueskyEngagement(ctx);
   registerVideo(sim);
   registerAvatars(sim);
   setNotFound(sim, () => xrpcError(404, 'NotFound', 'Not Found'));

@@ -10,6 +10,7 @@ import type { AccountRecord, JsonObject, JsonValue, ObjectRecord } from '../core
 import { accountForHandle } from './account.ts';
 import { cid, TID, tid } from './cid.ts';
 import { xrpcError } from './errors.ts';
+import { checkReplyRefs, storeReply } from './engagement.ts';
 import { validatePost } from './post-record.ts';
 import type { BlobStore } from './post-record.ts';
 import { inputObject, viewer } from './xrpc.ts';
@@ -43,6 +44,10 @@ function repoAccount(call: Call, repo: string): AccountRecord | undefined {
   return accountForHandle(call.ctx, call.slice, repo, (id) => avatarUrl(call.ctx, 'bluesky', id)) ?? undefined;
 }
 
+function isReply(record: unknown): record is Record<string, unknown> & { reply: unknown } {
+  return !!record && typeof record === 'object' && !Array.isArray(record) && (record as Record<string, unknown>).reply !== undefined;
+}
+
 function recordView(post: ObjectRecord): JsonObject {
   return { uri: post.id, cid: post.cid ?? null, value: post.record ?? null };
 }
@@ -73,7 +78,9 @@ export function registerRepo(sim: Simulator): void {
   addRoute(sim, {
     method: 'POST',
     url: xrpc('com.atproto.repo.createRecord'),
-    ops: ['publish'],
+    ops: ['publish', 'reply'],
+    // A post with `reply` refs is a reply (to a comment, or in a thread).
+    opsFor: (req) => (isReply(inputObject(req)?.record) ? ['reply'] : ['publish']),
     surface: 'api',
     handler: (req, reply, call) => {
       const account = viewer(req, reply, call, false);
@@ -94,11 +101,17 @@ export function registerRepo(sim: Simulator): void {
       const rkey = input.rkey === undefined ? tid(call.ctx.nowMs()) : String(input.rkey);
       if (!TID.test(rkey)) return sendAnswer(reply, xrpcError(400, 'InvalidRequest', `Invalid rkey: ${rkey} is not a TID`));
       const uri = `at://${account.id}/${POST}/${rkey}`;
-      if (call.slice.posts.has(uri)) return sendAnswer(reply, xrpcError(400, 'InvalidRequest', `Record already exists: ${uri}`));
+      if (call.slice.posts.has(uri) || call.slice.comments.has(uri)) return sendAnswer(reply, xrpcError(400, 'InvalidRequest', `Record already exists: ${uri}`));
       const summary = validatePost(value, blobsOf(call, account.id));
       if ('status' in summary) return sendAnswer(reply, summary);
       const json = JSON.parse(JSON.stringify(value)) as JsonValue;
       const recordCid = cid('dag-cbor', JSON.stringify(value));
+      if (isReply(value)) {
+        const thread = checkReplyRefs(call, value.reply as JsonObject);
+        if ('status' in thread) return sendAnswer(reply, thread);
+        storeReply(call, account, thread, uri, recordCid, json as JsonObject);
+        return reply.send({ uri, cid: recordCid, commit: commit(call), validationStatus: 'valid' });
+      }
       putPost(
         call,
         req,
@@ -124,7 +137,7 @@ export function registerRepo(sim: Simulator): void {
       for (const name of ['repo', 'collection', 'rkey']) if (!q[name]) return sendAnswer(reply, missing(name));
       const account = repoAccount(call, q.repo ?? '');
       const uri = `at://${account?.id ?? q.repo ?? ''}/${q.collection ?? ''}/${q.rkey ?? ''}`;
-      const post = findObject(call, 'posts', uri);
+      const post = findObject(call, 'posts', uri) ?? findObject(call, 'comments', uri);
       if (!post || (q.cid && q.cid !== post.cid)) return sendAnswer(reply, xrpcError(400, 'RecordNotFound', `Could not locate record: ${uri}`));
       return reply.send(recordView(post));
     },
@@ -144,8 +157,10 @@ export function registerRepo(sim: Simulator): void {
       const account = repoAccount(call, q.repo ?? '');
       if (!account) return sendAnswer(reply, xrpcError(400, 'InvalidRequest', `Could not find repo: ${q.repo ?? ''}`));
       const reverse = q.reverse === 'true';
-      const records = [...call.slice.posts.values()]
-        .filter((p) => p.accountId === account.id && p.collection === q.collection)
+      // Replies the account wrote are posts of its repo too (kept with the comments they answer).
+      const replies = [...call.slice.comments.values()].filter((c) => c.authorId === account.id && c.collection === q.collection);
+      const records = [...call.slice.posts.values(), ...replies]
+        .filter((p) => (p.postId !== undefined || p.accountId === account.id) && p.collection === q.collection)
         .sort((a, b) => (reverse ? 1 : -1) * text(a.rkey).localeCompare(text(b.rkey)))
         .filter((p) => !q.cursor || (reverse ? text(p.rkey) > q.cursor : text(p.rkey) < q.cursor));
       const page = records.slice(0, limit);
@@ -168,7 +183,9 @@ export function registerRepo(sim: Simulator): void {
       }
       if (repoAccount(call, String(input?.repo))?.id !== account.id) return sendAnswer(reply, xrpcError(401, 'AuthenticationRequired', 'Authentication Required'));
       // Deleting a record that does not exist succeeds, as on the PDS.
-      call.slice.posts.delete(`at://${account.id}/${String(input?.collection)}/${String(input?.rkey)}`);
+      const uri = `at://${account.id}/${String(input?.collection)}/${String(input?.rkey)}`;
+      call.slice.posts.delete(uri);
+      if (call.slice.comments.get(uri)?.authorId === account.id) call.slice.comments.delete(uri);
       return reply.send({ commit: commit(call) });
     },
   });

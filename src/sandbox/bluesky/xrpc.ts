@@ -7,6 +7,7 @@ import type { Call, Simulator } from '../core/route.ts';
 import { revokeToken, rotate } from '../core/tokens.ts';
 import type { AccountRecord } from '../core/types.ts';
 import { accountForHandle, accountForIdentifier, didDocument } from './account.ts';
+import { commenterIdentity } from './engagement.ts';
 import { sessionError, xrpcError } from './errors.ts';
 import { ACCESS_KIND, checkSession, mintSession, REFRESH_GRACE_MS, REFRESH_KIND } from './session.ts';
 
@@ -26,6 +27,9 @@ const KNOWN: Record<string, 'GET' | 'POST'> = {
   'com.atproto.repo.deleteRecord': 'POST',
   'com.atproto.repo.getRecord': 'GET',
   'com.atproto.repo.listRecords': 'GET',
+  'app.bsky.feed.getAuthorFeed': 'GET',
+  'app.bsky.feed.getPosts': 'GET',
+  'app.bsky.feed.getPostThread': 'GET',
   'app.bsky.video.uploadVideo': 'POST',
   'app.bsky.video.getJobStatus': 'GET',
   'app.bsky.video.getUploadLimits': 'GET',
@@ -200,7 +204,7 @@ export function registerXrpc(sim: Simulator): void {
     handler: (req, reply, call) => {
       const did = (req.params as { did: string }).did;
       // DIDs exist once their handle has been used (resolveHandle, createSession, getProfile): the DID is a hash.
-      const account = call.slice.accounts.get(did);
+      const account = call.slice.accounts.get(did) ?? commenterIdentity(call, did);
       if (!account) return sendJson(reply, 404, { message: `DID not registered: ${did}` });
       reply.header('content-type', 'application/did+ld+json; charset=utf-8');
       return reply.send(JSON.stringify(didDocument(account, call.ctx.base('bluesky'))));

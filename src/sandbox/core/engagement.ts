@@ -25,11 +25,11 @@ export interface EngagementHooks {
    * A new comment id in the network's format, for a top-level comment (`parent` undefined) or a reply. Absent: the
    * network's API offers no comment access, and `_seed` refuses comments for it.
    */
-  commentId?(ctx: SandboxContext, post: ObjectRecord, parent: ObjectRecord | undefined): string;
+  commentId?(ctx: SandboxContext, post: ObjectRecord, parent: ObjectRecord | undefined, input: CommentInput): string;
   /** The network's id for simulated user `n` (a person URN, a DID, a channel id …); default `<slug>-user-<n>`. */
   userId?(n: number): string;
   /** Network-specific fields stored on a new comment (a Bluesky record's CID and strong refs …). */
-  extra?(ctx: SandboxContext, post: ObjectRecord, parent: ObjectRecord | undefined, id: string): JsonObject;
+  extra?(ctx: SandboxContext, post: ObjectRecord, parent: ObjectRecord | undefined, id: string, input: CommentInput): JsonObject;
 }
 
 export function declareEngagement(ctx: SandboxContext, platform: Platform, hooks: EngagementHooks): void {
@@ -59,13 +59,17 @@ export interface CommentInput {
   author: SimulatedUser;
   /** Written by the connected account (a reply made through the API) rather than a simulated user. */
   fromAccount: boolean;
+  /** The id the network already gave it (a Bluesky reply's at:// URI, whose record key the client chose); default `commentId`. */
+  id?: string | undefined;
+  /** Fields stored on the record on top of the hooks' `extra` (what the reply call itself carried). */
+  fields?: JsonObject | undefined;
 }
 
 /** Stores a comment on `post`, or a reply under `parent`; its record. Throws when the network has no comments. */
 export function putComment(ctx: SandboxContext, platform: Platform, post: ObjectRecord, parent: ObjectRecord | undefined, input: CommentInput): ObjectRecord {
   const hooks = ctx.engagement.get(platform);
   if (!hooks?.commentId) throw new Error(`the ${platform} simulator has no comments`);
-  const id = hooks.commentId(ctx, post, parent);
+  const id = input.id ?? hooks.commentId(ctx, post, parent, input);
   const record: ObjectRecord = {
     id,
     accountId: post.accountId,
@@ -80,7 +84,8 @@ export function putComment(ctx: SandboxContext, platform: Platform, post: Object
     fromAccount: input.fromAccount,
     likeCount: 0,
     hidden: false,
-    ...(hooks.extra?.(ctx, post, parent, id) ?? {}),
+    ...(hooks.extra?.(ctx, post, parent, id, input) ?? {}),
+    ...(input.fields ?? {}),
   };
   ctx.store.slices[platform].comments.set(id, record);
   return record;
@@ -106,6 +111,11 @@ export interface SimulatedMetrics {
   comments: number;
   shares: number;
   impressions: number;
+}
+
+/** Whether comments are turned off on a post (`_seed` with `comments_disabled`). */
+export function commentsDisabled(post: ObjectRecord): boolean {
+  return post.commentsDisabled === true;
 }
 
 /** A post's numbers: what `_seed` set, with the comment count never below the comments the post really has. */
@@ -137,6 +147,8 @@ const seedBody = z.strictObject({
     .max(1000)
     .optional(),
   metrics: z.strictObject({ likes: count.optional(), comments: count.optional(), shares: count.optional(), impressions: count.optional() }).optional(),
+  /** The post's author turned comments off (set in the network's own app; no publishing API sets it). */
+  comments_disabled: z.boolean().optional(),
 });
 
 /** `POST /_seed`: comments from simulated users and metrics on a post Herald published. Not recorded, no latency. */
@@ -147,7 +159,7 @@ export function registerSeed(app: FastifyInstance, ctx: SandboxContext): void {
       const message = parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ');
       return sendJson(reply, 400, { error: 'invalid_request', message });
     }
-    const { platform, post_id: postId, comments = [], metrics } = parsed.data;
+    const { platform, post_id: postId, comments = [], metrics, comments_disabled: commentsDisabled } = parsed.data;
     if (!ctx.store.slugs.includes(platform)) return sendJson(reply, 400, { error: 'invalid_request', message: `${platform} is not simulated here` });
     const post = findPostFor(ctx, platform, postId);
     if (!post) return sendJson(reply, 404, { error: 'not_found', message: `no ${platform} post "${postId}" in the sandbox` });
@@ -156,6 +168,7 @@ export function registerSeed(app: FastifyInstance, ctx: SandboxContext): void {
     }
     const stored = ctx.store.slices[platform].posts.get(post.id)!;
     if (metrics) stored.metrics = { ...((stored.metrics ?? {}) as JsonObject), ...metrics };
+    if (commentsDisabled !== undefined) stored.commentsDisabled = commentsDisabled;
     const ids = comments.map((c, n) => {
       const user = simulatedUser(ctx, platform, n);
       return putComment(ctx, platform, post, undefined, { text: c.text, author: { ...user, name: c.author_name ?? user.name }, fromAccount: false }).id;

@@ -6,6 +6,7 @@ import { graphError, graphFault } from '../core/graph.ts';
 import { registerAvatars } from '../core/oauth.ts';
 import { setNotFound } from '../core/route.ts';
 import type { Simulator } from '../core/route.ts';
+import { registerFacebookEngagement } from './engagement.ts';
 import { registerFacebookFeed } from './feed.ts';
 import { registerFacebookGraph } from './graph.ts';
 import { registerFacebookOAuth } from './oauth.ts';
@@ -21,6 +22,7 @@ export async function facebookSimulator(app: FastifyInstance, ctx: SandboxContex
   registerFacebookFeed(sim);
   registerFacebookVideos(sim);
   registerFacebookObjects(sim);
+  registerFacebookEngagement(sim);
   registerAvatars(sim);
   setNotFound(sim, (path) => graphError(400, { message: `Unknown path components: ${path}`, code: 2500 }));
 }

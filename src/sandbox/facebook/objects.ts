@@ -12,6 +12,7 @@ import type { JsonObject, JsonValue, ObjectRecord } from '../core/types.ts';
 import { SANDBOX_APPS } from '../apps.ts';
 import type { Viewer } from './nodes.ts';
 import { pagePostDenied } from './page-actor.ts';
+import { engagementFields } from './engagement.ts';
 import { versionOk } from './version.ts';
 
 export function isPublishedObject(slice: PlatformSlice, id: string): boolean {
@@ -29,7 +30,7 @@ function fromField(v: Viewer, pageId: string) {
   return (sel: { sub: Parameters<typeof project>[1] }): JsonValue => project(node, sel.sub);
 }
 
-function postNode(v: Viewer, post: ObjectRecord): NodeType {
+export function postNode(v: Viewer, post: ObjectRecord): NodeType {
   const pageId = text(post.pageId);
   const media = Array.isArray(post.media) ? post.media.map(String) : [];
   const photos = media.map((id) => v.call.slice.media.get(id)).filter((m): m is ObjectRecord => m !== undefined);
@@ -50,6 +51,8 @@ function postNode(v: Viewer, post: ObjectRecord): NodeType {
       attachments: () => ({
         data: photos.map((p): JsonObject => ({ media_type: p.kind === 'video' ? 'video' : 'photo', target: { id: p.id }, url: text(post.permalink) })),
       }),
+      // Reactions, comments, shares and attachments with sub-selections: the read side (engagement.ts).
+      ...engagementFields(v.call.slice, post, photos),
     },
   };
 }
@@ -123,6 +126,8 @@ export function registerFacebookObjects(sim: Simulator): void {
       if (!token.scopes.includes('pages_manage_posts')) return sendAnswer(reply, graphError(403, { message: "(#10) This endpoint requires the 'pages_manage_posts' permission.", code: 10 }));
       call.slice.posts.delete(id);
       call.slice.media.delete(id);
+      // The post's comments and replies go with it.
+      for (const c of [...call.slice.comments.values()]) if (c.postId === id || c.postId === record.attachedTo) call.slice.comments.delete(c.id);
       // Deleting a photo or video also removes the post that shows it, and the other way round.
       const linked = text(record.attachedTo) || text(record.postId) || text(record.videoId);
       if (linked) {
