@@ -154,9 +154,9 @@ describe('comments inbox and replies', () => {
 
   it('refuses bad replies before calling the network: empty text, text over the limit, an unsupported network, an unknown comment', async () => {
     const before = (await youtubeRequests()).length;
-    const reply = (query: string, payload: unknown) => h.req({ method: 'POST', url: `/unified/comments/reply?${query}`, headers: asUser(u), payload });
+    const reply = (query: string, payload: Record<string, unknown>) => h.req({ method: 'POST', url: `/unified/comments/reply?${query}`, headers: asUser(u), payload });
     const cid = encodeURIComponent(commentIds[0]!);
-    const cases: [string, unknown, number, string][] = [
+    const cases: [string, Record<string, unknown>, number, string][] = [
       [`platform=youtube&comment_id=${cid}`, { text: '   ' }, 400, 'VALIDATION_ERROR'],
       [`platform=youtube&comment_id=${cid}`, { text: 'x'.repeat(10_001) }, 400, 'VALIDATION_ERROR'],
       [`platform=youtube`, { text: 'No id' }, 400, 'VALIDATION_ERROR'],

@@ -63,6 +63,8 @@ export interface CommentInput {
   id?: string | undefined;
   /** Fields stored on the record on top of the hooks' `extra` (what the reply call itself carried). */
   fields?: JsonObject | undefined;
+  /** When it was written; default now. */
+  at?: Date | undefined;
 }
 
 /** Stores a comment on `post`, or a reply under `parent`; its record. Throws when the network has no comments. */
