@@ -56,6 +56,7 @@ export const network = defineNetwork({
   topLevel: { every: { board_id: name.optional(), pinterestBoardId: name.optional() } },
   mediaFields: { either: ['pinterest_image_id'] },
   draftFields: (o, body) => ({ pinterest_board_id: o?.board_id ?? o?.pinterestBoardId ?? body.board_id ?? null }),
+  reads: { kind: 'board', param: 'board_id', byDefault: 'account' },
   hosts: PINTEREST_HOSTS,
   adapter: pinterestAdapter,
   plan({ postType, body, o, base, limit, requireMedia, media: mediaOf, invalid, fail, target }) {

@@ -9,6 +9,7 @@ import { GB, MB } from '../units.ts';
 import { fetchYouTubeAccount } from './account.ts';
 import { youtubeAuth } from './auth.ts';
 import { YOUTUBE_HOSTS, youtubeContext } from './context.ts';
+import { youtubeEngagement } from './engagement.ts';
 import { metadataProblem, tagsLength, YOUTUBE_PRIVACY, youtubePublisher } from './publish.ts';
 
 export const YOUTUBE_CAPABILITIES: Capabilities = {
@@ -31,6 +32,7 @@ export const youtubeAdapter: AdapterFactory = (deps) => {
     configured: ctx.configured,
     fetchAccount: (tokens) => fetchYouTubeAccount(ctx, tokens),
     publisher: youtubePublisher(ctx),
+    engagement: youtubeEngagement(ctx),
   };
 };
 
@@ -64,6 +66,7 @@ export const network = defineNetwork({
     youtube_description: { max: 5000, unit: 'bytes' },
   },
   override,
+  reads: { kind: 'channel', param: 'youtube_channel_id', replyParam: 'youtube_channel_id', byDefault: 'account' },
   hosts: YOUTUBE_HOSTS,
   adapter: youtubeAdapter,
   plan({ body, o, base, limit, requireMedia, media: mediaOf, fail, invalid, target }) {

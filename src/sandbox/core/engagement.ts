@@ -113,6 +113,11 @@ export interface SimulatedMetrics {
   impressions: number;
 }
 
+/** Whether comments are turned off on a post (`_seed` with `comments_disabled`). */
+export function commentsDisabled(post: ObjectRecord): boolean {
+  return post.commentsDisabled === true;
+}
+
 /** A post's numbers: what `_seed` set, with the comment count never below the comments the post really has. */
 export function metricsOf(slice: PlatformSlice, post: ObjectRecord): SimulatedMetrics {
   const seeded = (post.metrics ?? {}) as Partial<SimulatedMetrics>;
@@ -142,6 +147,8 @@ const seedBody = z.strictObject({
     .max(1000)
     .optional(),
   metrics: z.strictObject({ likes: count.optional(), comments: count.optional(), shares: count.optional(), impressions: count.optional() }).optional(),
+  /** The post's author turned comments off (set in the network's own app; no publishing API sets it). */
+  comments_disabled: z.boolean().optional(),
 });
 
 /** `POST /_seed`: comments from simulated users and metrics on a post Herald published. Not recorded, no latency. */
@@ -152,7 +159,7 @@ export function registerSeed(app: FastifyInstance, ctx: SandboxContext): void {
       const message = parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ');
       return sendJson(reply, 400, { error: 'invalid_request', message });
     }
-    const { platform, post_id: postId, comments = [], metrics } = parsed.data;
+    const { platform, post_id: postId, comments = [], metrics, comments_disabled: commentsDisabled } = parsed.data;
     if (!ctx.store.slugs.includes(platform)) return sendJson(reply, 400, { error: 'invalid_request', message: `${platform} is not simulated here` });
     const post = findPostFor(ctx, platform, postId);
     if (!post) return sendJson(reply, 404, { error: 'not_found', message: `no ${platform} post "${postId}" in the sandbox` });
@@ -161,6 +168,7 @@ export function registerSeed(app: FastifyInstance, ctx: SandboxContext): void {
     }
     const stored = ctx.store.slices[platform].posts.get(post.id)!;
     if (metrics) stored.metrics = { ...((stored.metrics ?? {}) as JsonObject), ...metrics };
+    if (commentsDisabled !== undefined) stored.commentsDisabled = commentsDisabled;
     const ids = comments.map((c, n) => {
       const user = simulatedUser(ctx, platform, n);
       return putComment(ctx, platform, post, undefined, { text: c.text, author: { ...user, name: c.author_name ?? user.name }, fromAccount: false }).id;

@@ -6,6 +6,7 @@ import { registerAvatars } from '../core/oauth.ts';
 import { setNotFound } from '../core/route.ts';
 import type { Simulator } from '../core/route.ts';
 import { registerYouTubeData } from './data.ts';
+import { registerYouTubeEngagement } from './engagement.ts';
 import { googleApiError, googleFault, youtubeQuota } from './errors.ts';
 import { registerGoogleIdentity } from './identity.ts';
 import { registerGoogleOAuth } from './oauth.ts';
@@ -21,6 +22,7 @@ export async function youtubeSimulator(app: FastifyInstance, ctx: SandboxContext
   registerYouTubeData(sim);
   registerYouTubeUpload(sim);
   registerYouTubeVideos(sim);
+  registerYouTubeEngagement(sim);
   registerAvatars(sim);
   setNotFound(sim, () => googleApiError(404, 'NOT_FOUND', 'Not Found', 'notFound'));
 }

@@ -124,8 +124,16 @@ export function thumbnails(id: string): JsonObject {
   return { default: at('default', 120, 90), medium: at('mqdefault', 320, 180), high: at('hqdefault', 480, 360) };
 }
 
+/** A video's counts as the statistics part names them; commentCount is absent when comments are off. */
+export interface VideoStatistics {
+  views: number;
+  likes: number;
+  comments: number;
+  commentsDisabled: boolean;
+}
+
 /** The `video` resource with the requested parts; processing and file details only for the owner. */
-export function videoResource(video: ObjectRecord, parts: string[], channelTitle: string, owner: boolean): JsonObject {
+export function videoResource(video: ObjectRecord, parts: string[], channelTitle: string, owner: boolean, stats?: VideoStatistics): JsonObject {
   const id = video.id;
   const failed = video.uploadStatus === 'failed';
   const optional = (key: string): JsonObject => (video[key] ? { [key]: video[key] ?? null } : {});
@@ -167,7 +175,12 @@ export function videoResource(video: ObjectRecord, parts: string[], channelTitle
       thumbnailsAvailability: video.processingStatus === 'succeeded' ? 'available' : 'inProgress',
     },
     contentDetails: { duration: 'PT0S', dimension: '2d', definition: 'hd', caption: 'false', licensedContent: false, contentRating: {}, projection: 'rectangular' },
-    statistics: { viewCount: '0', likeCount: '0', favoriteCount: '0', commentCount: '0' },
+    statistics: {
+      viewCount: String(stats?.views ?? 0),
+      likeCount: String(stats?.likes ?? 0),
+      favoriteCount: '0',
+      ...(stats?.commentsDisabled ? {} : { commentCount: String(stats?.comments ?? 0) }),
+    },
     player: { embedHtml: `<iframe width="480" height="270" src="//www.youtube.com/embed/${id}" frameborder="0" allowfullscreen></iframe>` },
     recordingDetails: {},
     localizations: {},

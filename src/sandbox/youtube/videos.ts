@@ -1,6 +1,8 @@
 // After the upload: videos.list?id= (reconciliation and processing status), videos.delete, thumbnails.set
 // (POST /upload/youtube/v3/thumbnails/set?videoId=, JPEG/PNG ≤ 2 MB) and playlistItems.insert.
 import { assetsOf } from '../core/accounts.ts';
+import { commentsDisabled, metricsOf } from '../core/engagement.ts';
+import type { PlatformSlice } from '../core/store.ts';
 import { jsonBody, isObj, queryParams } from '../core/http.ts';
 import { randomHex, randomUrlSafe } from '../core/ids.ts';
 import { bodyBytes, MB, sniff, UPLOAD_BODY_LIMIT } from '../core/media.ts';
@@ -10,10 +12,16 @@ import type { Simulator } from '../core/route.ts';
 import type { JsonObject, JsonValue, ObjectRecord } from '../core/types.ts';
 import { googleApiError } from './errors.ts';
 import { MANAGE_SCOPES, partsOf, READ_SCOPES, thumbnails, UPLOAD_SCOPES, uploader, videoError, videoResource } from './video-meta.ts';
-import type { Uploader } from './video-meta.ts';
+import type { Uploader, VideoStatistics } from './video-meta.ts';
 
 const MAX_THUMBNAIL = 2 * MB;
 const PLAYLIST_ITEM_PARTS = ['id', 'snippet', 'contentDetails', 'status'];
+
+/** YouTube counts views, likes and comments; it reports no shares. */
+function statisticsOf(slice: PlatformSlice, video: ObjectRecord): VideoStatistics {
+  const m = metricsOf(slice, video);
+  return { views: m.impressions, likes: m.likes, comments: m.comments, commentsDisabled: commentsDisabled(video) };
+}
 
 function notFound(): ReturnType<typeof videoError> {
   return videoError('videoNotFound', 'The video that you are trying to use cannot be found.', 404);
@@ -42,7 +50,7 @@ export function registerYouTubeVideos(sim: Simulator): void {
         .split(',')
         .map((id) => findObject(call, 'posts', id.trim()))
         .filter((v): v is ObjectRecord => v !== undefined && (v.accountId === who.account.id || v.privacyStatus === 'public'))
-        .map((v) => videoResource(v, parts, v.accountId === who.account.id ? who.channel.name : '', v.accountId === who.account.id));
+        .map((v) => videoResource(v, parts, v.accountId === who.account.id ? who.channel.name : '', v.accountId === who.account.id, statisticsOf(call.slice, v)));
       return reply.send({ kind: 'youtube#videoListResponse', etag: randomUrlSafe(27), items, pageInfo: { totalResults: items.length, resultsPerPage: items.length } });
     },
   });

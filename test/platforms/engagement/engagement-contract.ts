@@ -4,7 +4,7 @@
 // mapping of throttling, server errors and expired tokens on these reads to PlatformError kinds.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Engagement, PostMetrics, RemotePost } from '../../../src/platforms/engagement.ts';
-import type { PostType, Publisher, PublishDestination } from '../../../src/platforms/publishing.ts';
+import type { PostType, Publisher, PublishDestination, PublishRequest } from '../../../src/platforms/publishing.ts';
 import type { AccountIdentity, PlatformAdapter, TokenSet } from '../../../src/platforms/types.ts';
 import { startSandbox } from '../../helpers/sandbox.ts';
 import type { TestSandbox } from '../../helpers/sandbox.ts';
@@ -18,11 +18,18 @@ export interface EngagementOptions {
   postType: PostType;
   /** The figures the network reports; the others read 0 whatever was seeded. */
   metrics: readonly (keyof Omit<PostMetrics, 'reach'>)[];
+  /**
+   * Replaces parts of the profile's request for this suite: where the network can read posts back (a LinkedIn
+   * organization: a member's own posts need a permission LinkedIn no longer grants), or so that the post's text is
+   * what the network stores as its words (a YouTube description rather than the profile's fixed one).
+   */
+  request?(account: AccountIdentity, postType: PostType): Partial<PublishRequest>;
 }
 
 const SEEDED = { likes: 7, comments: 0, shares: 2, impressions: 150 };
 
-export function describeEngagementContract(profile: ContractProfile, opts: EngagementOptions): void {
+export function describeEngagementContract(base: ContractProfile, opts: EngagementOptions): void {
+  const profile: ContractProfile = opts.request ? { ...base, request: (a, t) => ({ ...base.request(a, t), ...opts.request!(a, t) }) } : base;
   const net = profile.slug;
   let sb: TestSandbox;
   let adapter: PlatformAdapter;
