@@ -8,6 +8,7 @@ import type { AdapterFactory, Capabilities } from '../types.ts';
 import { GB, MB } from '../units.ts';
 import { fetchPinterestAccount } from './account.ts';
 import { pinterestAuth } from './auth.ts';
+import { pinterestEngagement } from './engagement.ts';
 import { PINTEREST_HOSTS, pinterestContext } from './context.ts';
 import { pinterestPublisher } from './publish.ts';
 
@@ -30,6 +31,7 @@ export const pinterestAdapter: AdapterFactory = (deps) => {
     configured: ctx.configured,
     fetchAccount: (tokens) => fetchPinterestAccount(ctx, tokens),
     publisher: pinterestPublisher(ctx),
+    engagement: pinterestEngagement(ctx),
   };
 };
 
