@@ -67,6 +67,11 @@ const envSchema = z.object({
   HERALD_OAUTH_RESULT_URL: optionalString.pipe(z.url().optional()),
   HERALD_OAUTH_STATE_TTL_SECONDS: z.coerce.number().int().min(60).max(3600).default(600),
   HERALD_PROFILE_CACHE_SECONDS: z.coerce.number().int().min(0).default(900),
+  HERALD_POSTS_FRESH_SECONDS: z.coerce.number().int().min(0).max(604_800).default(900),
+  HERALD_COMMENTS_FRESH_SECONDS: z.coerce.number().int().min(0).max(604_800).default(300),
+  HERALD_COMMENT_SYNC_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(604_800).default(900),
+  HERALD_COMMENT_SYNC_POSTS: z.coerce.number().int().min(1).max(50).default(10),
+  HERALD_ENGAGEMENT_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(4),
   HERALD_PLATFORM_TIMEOUT_SECONDS: z.coerce.number().min(1).max(600).default(30),
   HERALD_PUBLISH_WAIT_SECONDS: z.coerce.number().min(1).max(900).default(120),
   HERALD_PUBLISH_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(2000),
@@ -98,6 +103,19 @@ const envSchema = z.object({
 
 export type Env = z.infer<typeof envSchema>;
 
+
+export interface EngagementConfig {
+  /** Stored posts younger than this are served without asking the network (0: every read asks). */
+  postsFreshSeconds: number;
+  /** Stored comments of a post younger than this are served without asking the network. */
+  commentsFreshSeconds: number;
+  /** The background comment sync's interval (0: off). */
+  syncIntervalSeconds: number;
+  /** How many recent posts per network the background sync reads comments of. */
+  syncPosts: number;
+  /** Calls in flight at once per network and workspace. */
+  concurrency: number;
+}
 
 export interface PlatformEnvConfig {
   clientId: string | undefined;
@@ -185,6 +203,8 @@ export interface Config {
   oauthResultUrl: string | undefined;
   oauthStateTtlSeconds: number;
   profileCacheSeconds: number;
+  /** The posts read model, comments inbox and their background sync: see docs/engagement.md. */
+  engagement: EngagementConfig;
   platformTimeoutSeconds: number;
   /** How long a publish request waits for each network, asynchronous processing included. */
   publishWaitSeconds: number;
@@ -306,6 +326,13 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     oauthResultUrl: e.HERALD_OAUTH_RESULT_URL,
     oauthStateTtlSeconds: e.HERALD_OAUTH_STATE_TTL_SECONDS,
     profileCacheSeconds: e.HERALD_PROFILE_CACHE_SECONDS,
+    engagement: {
+      postsFreshSeconds: e.HERALD_POSTS_FRESH_SECONDS,
+      commentsFreshSeconds: e.HERALD_COMMENTS_FRESH_SECONDS,
+      syncIntervalSeconds: e.HERALD_COMMENT_SYNC_INTERVAL_SECONDS,
+      syncPosts: e.HERALD_COMMENT_SYNC_POSTS,
+      concurrency: e.HERALD_ENGAGEMENT_CONCURRENCY,
+    },
     platformTimeoutSeconds: e.HERALD_PLATFORM_TIMEOUT_SECONDS,
     publishWaitSeconds: e.HERALD_PUBLISH_WAIT_SECONDS,
     publishPollMs: e.HERALD_PUBLISH_POLL_MS,

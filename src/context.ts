@@ -41,6 +41,8 @@ import { UploadSessions } from './media/uploads.ts';
 import { SchedulingService } from './scheduling/service.ts';
 import { ScheduleWorker } from './scheduling/worker.ts';
 import { ScheduleQueue } from './scheduling/queue.ts';
+import { EngagementService } from './engagement/service.ts';
+import { EngagementStore } from './engagement/store.ts';
 import { ScheduleEntries } from './scheduling/entries.ts';
 import { ScheduledStore } from './scheduling/store.ts';
 import type { BuiltinProvider } from './ai/builtin/index.ts';
@@ -93,6 +95,8 @@ export interface AppContext {
   ai: AiService;
   /** The scheduling worker; started by `herald serve` (unless HERALD_WORKER_IN_PROCESS=0) and `herald worker`. */
   scheduleWorker: ScheduleWorker;
+  /** The posts read model, comments inbox and analytics (docs/engagement.md). */
+  engagement: EngagementService;
   /** pg-boss wake-ups for scheduled posts; started by `herald serve` / `herald worker` (never by tests' contexts). */
   scheduleQueue: ScheduleQueue | undefined;
   /** Checks behind /readyz; later modules (the job worker) add theirs. */
@@ -271,6 +275,15 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     { pollMs: sc.pollMs, batchSize: sc.batchSize, concurrency: sc.concurrency, leaseMs: sc.leaseSeconds * 1000, graceSeconds: sc.graceSeconds, maxAttempts: sc.maxAttempts },
   );
   const scheduling = new SchedulingService({ db, store: scheduledStore, registry: platforms, publishing, drafts, credits, workspaces, clock, queue: scheduleQueue, publishNow: (row) => scheduleWorker.execute(row) });
+  const engagement = new EngagementService({
+    store: new EngagementStore(db),
+    registry: platforms,
+    connections: connectionStore,
+    tokens,
+    clock,
+    logger: logger.child({ component: 'engagement' }),
+    config: config.engagement,
+  });
   let builtinMade: Promise<BuiltinProvider> | undefined;
   const builtin = () =>
     (builtinMade ??= import('./ai/builtin/index.ts').then((m) => new m.BuiltinProvider({ networks: platforms.networks, ocr: { binary: config.ai.tesseractPath }, ffprobePath: config.media.ffprobePath, ffmpegPath: config.ai.ffmpegPath })));
@@ -320,6 +333,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     ai,
     scheduleWorker,
     scheduleQueue,
+    engagement,
     readiness: [
       // A network's app credentials refused on refresh (invalid_client) is the operator's to fix. Herald still serves
       // every other network, so the check stays ok and says which network needs its configuration looked at.

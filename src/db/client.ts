@@ -16,8 +16,9 @@ import * as schedulingSchema from './schema-scheduling.ts';
 import * as accountsSchema from './schema-accounts.ts';
 import * as connectionsSchema from './schema-connections.ts';
 import * as mediaSchema from './schema-media.ts';
+import * as engagementSchema from './schema-engagement.ts';
 
-const schema = { ...baseSchema, ...connectionsSchema, ...mediaSchema, ...publishingSchema, ...schedulingSchema, ...accountsSchema };
+const schema = { ...baseSchema, ...connectionsSchema, ...mediaSchema, ...publishingSchema, ...schedulingSchema, ...accountsSchema, ...engagementSchema };
 import { acquireDirLock, type DirLock } from './lock.ts';
 import { StatementTap } from './statements.ts';
 

@@ -66,6 +66,8 @@ export const postTargets = pgTable(
     createdAt: tz('created_at').notNull().defaultNow(),
     updatedAt: tz('updated_at').notNull().defaultNow(),
     publishedAt: tz('published_at'),
+    /** When the published post was deleted from the network through Herald (DELETE /unified/posts/{id}). */
+    deletedAt: tz('deleted_at'),
   },
   (t) => [index('post_targets_post_idx').on(t.postId), index('post_targets_ws_state_idx').on(t.workspaceId, t.state)],
 );

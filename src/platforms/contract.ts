@@ -138,11 +138,32 @@ export interface NetworkContract<S extends z.ZodObject = z.ZodObject> {
    * read from the target's journal when the result is built.
    */
   resultPost?: { shape: z.ZodRawShape; fromJournal(steps: Readonly<Record<string, string>>): Record<string, unknown> };
+  /** Which of the account's destinations the read routes (posts, comments, analytics) read, and how callers name them. */
+  reads?: ReadTargets;
   /** The network's hosts by key, with the real network's base URLs (config and the sandbox override them). */
   hosts: Readonly<Record<string, string>>;
   /** The targets of one post for this network (one per destination), validated. */
   plan(kit: PlanKit<z.infer<S>>): void;
   adapter: AdapterFactory;
+}
+
+/**
+ * Where a network's posts live besides the account itself (Facebook Pages, LinkedIn organizations, Pinterest boards,
+ * YouTube channels), as the read routes' query names them (contract-gaps §4, §6).
+ */
+export interface ReadTargets {
+  /** The destination kind the ids name. */
+  kind: 'page' | 'organization' | 'board' | 'channel';
+  /** The repeatable query parameter of GET /unified/posts, /unified/comments and /unified/analytics (e.g. facebook_page_ids). */
+  param: string;
+  /** The single-id parameter of the reply route (query or body), when replying on such a destination needs it. */
+  replyParam?: string;
+  /** A prefix callers may put before the id, stripped (LinkedIn's `urn:li:organization:`). */
+  idPrefix?: string;
+  /** Without the parameter: the account's own posts, those of every destination of the kind, or both. */
+  byDefault: 'account' | 'destinations' | 'both';
+  /** With the parameter, the account's own posts are left out (LinkedIn organizations exclude personal posts). */
+  filterExcludesAccount?: boolean;
 }
 
 /** Keeps the override's type for `plan` while the registry holds contracts of any override. */

@@ -98,6 +98,16 @@ export const SECURITY_ROUTES: Record<string, MatrixEntry> = {
   'GET /unified/oauth/token': { matrix: 'workspace', url: '/unified/oauth/token?platform=tiktok', platform: 'tiktok' },
   'DELETE /unified/oauth/token': { matrix: 'workspace', url: '/unified/oauth/token?platform=youtube', platform: 'youtube' },
   'GET /unified/user-profiles': { matrix: 'workspace', url: '/unified/user-profiles/?platforms=pinterest', platform: 'pinterest' },
+  // Engagement: posts read model, comments inbox, analytics
+  'GET /unified/posts': { matrix: 'workspace', url: '/unified/posts/?platforms=bluesky', platform: 'bluesky' },
+  'GET /unified/posts/:post_id': { matrix: 'workspace', url: '/unified/posts/at%3A%2F%2Fdid%3Aplc%3Ax%2Fapp.bsky.feed.post%2F1?platform=bluesky', platform: 'bluesky' },
+  'GET /unified/posts/:post_id/metrics': { matrix: 'workspace', url: '/unified/posts/123/metrics?platform=linkedin', platform: 'linkedin' },
+  'DELETE /unified/posts/:post_id': { matrix: 'workspace', url: '/unified/posts/123_456?platform=facebook', platform: 'facebook', feature: 'publish_enabled' },
+  'GET /unified/comments': { matrix: 'workspace', url: '/unified/comments/?platforms=threads', platform: 'threads', feature: 'inbox_enabled' },
+  'GET /unified/comments/by-post': { matrix: 'workspace', url: '/unified/comments/by-post?platform=instagram&post_id=1', platform: 'instagram', feature: 'inbox_enabled' },
+  'GET /unified/comments/replies': { matrix: 'workspace', url: '/unified/comments/replies?platform=youtube&comment_id=Ug1', platform: 'youtube', feature: 'inbox_enabled' },
+  'POST /unified/comments/reply': { matrix: 'workspace', url: '/unified/comments/reply?platform=linkedin&comment_id=urn%3Ali%3Acomment%3A(urn%3Ali%3Aactivity%3A1%2C2)', payload: { text: 'Thanks' }, platform: 'linkedin', feature: 'inbox_enabled' },
+  'GET /unified/analytics': { matrix: 'workspace', url: '/unified/analytics/?platforms=pinterest', platform: 'pinterest', feature: 'analytics_enabled' },
   // Media
   'POST /media/upload': {
     matrix: 'workspace',

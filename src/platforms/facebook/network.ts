@@ -37,6 +37,7 @@ export const network = defineNetwork({
   override,
   mediaFields: { maps: ['facebook_page_images'] },
   draftFields: (o) => ({ facebook_page_ids: o?.facebook_page_ids ?? null }),
+  reads: { kind: 'page', param: 'facebook_page_ids', replyParam: 'facebook_page_id', byDefault: 'destinations' },
   hosts: DEFAULT_URLS,
   adapter: facebookAdapter,
   plan({ postType, o, base, caption, requireMedia, media: mediaOf, ref, invalid, target }) {

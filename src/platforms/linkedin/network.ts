@@ -65,6 +65,7 @@ export const network = defineNetwork({
   topMedia: { either: ['linkedin_image'] },
   profileConnectionCount: true,
   draftFields: (o) => ({ linkedin_page_ids: o?.linkedin_page_ids ?? null }),
+  reads: { kind: 'organization', param: 'linkedin_organization_ids', replyParam: 'linkedin_organization_id', idPrefix: 'urn:li:organization:', byDefault: 'both', filterExcludesAccount: true },
   hosts: DEFAULT_URLS,
   adapter: linkedinAdapter,
   plan({ postType, body, o, base, caption, requireMedia, media: mediaOf, ref: refOf, target }) {

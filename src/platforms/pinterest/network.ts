@@ -8,6 +8,7 @@ import type { AdapterFactory, Capabilities } from '../types.ts';
 import { GB, MB } from '../units.ts';
 import { fetchPinterestAccount } from './account.ts';
 import { pinterestAuth } from './auth.ts';
+import { pinterestEngagement } from './engagement.ts';
 import { PINTEREST_HOSTS, pinterestContext } from './context.ts';
 import { pinterestPublisher } from './publish.ts';
 
@@ -30,6 +31,7 @@ export const pinterestAdapter: AdapterFactory = (deps) => {
     configured: ctx.configured,
     fetchAccount: (tokens) => fetchPinterestAccount(ctx, tokens),
     publisher: pinterestPublisher(ctx),
+    engagement: pinterestEngagement(ctx),
   };
 };
 
@@ -56,6 +58,7 @@ export const network = defineNetwork({
   topLevel: { every: { board_id: name.optional(), pinterestBoardId: name.optional() } },
   mediaFields: { either: ['pinterest_image_id'] },
   draftFields: (o, body) => ({ pinterest_board_id: o?.board_id ?? o?.pinterestBoardId ?? body.board_id ?? null }),
+  reads: { kind: 'board', param: 'board_id', byDefault: 'account' },
   hosts: PINTEREST_HOSTS,
   adapter: pinterestAdapter,
   plan({ postType, body, o, base, limit, requireMedia, media: mediaOf, invalid, fail, target }) {

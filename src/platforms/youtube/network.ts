@@ -66,6 +66,7 @@ export const network = defineNetwork({
     youtube_description: { max: 5000, unit: 'bytes' },
   },
   override,
+  reads: { kind: 'channel', param: 'youtube_channel_id', replyParam: 'youtube_channel_id', byDefault: 'account' },
   hosts: YOUTUBE_HOSTS,
   adapter: youtubeAdapter,
   plan({ body, o, base, limit, requireMedia, media: mediaOf, fail, invalid, target }) {

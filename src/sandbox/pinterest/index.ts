@@ -6,6 +6,7 @@ import { registerAvatars } from '../core/oauth.ts';
 import { setNotFound } from '../core/route.ts';
 import type { Simulator } from '../core/route.ts';
 import { registerPinterestApi } from './api.ts';
+import { declarePinterestEngagement, registerPinterestEngagement } from './engagement.ts';
 import { pinError, pinterestFault } from './errors.ts';
 import { registerPinterestMedia } from './media.ts';
 import { registerPinterestOAuth } from './oauth.ts';
@@ -18,6 +19,8 @@ export async function pinterestSimulator(app: FastifyInstance, ctx: SandboxConte
   registerPinterestOAuth(sim);
   registerPinterestApi(sim);
   registerPinterestPins(sim);
+  registerPinterestEngagement(sim);
+  declarePinterestEngagement(ctx);
   registerPinterestMedia(sim);
   registerAvatars(sim);
   setNotFound(sim, (path) => pinError(404, 404, `Resource not found: ${path}`));

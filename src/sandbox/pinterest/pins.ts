@@ -12,6 +12,7 @@ import { addRoute, sendAnswer } from '../core/route.ts';
 import type { Call, ErrorAnswer, Simulator } from '../core/route.ts';
 import type { AccountRecord, JsonObject, ObjectRecord } from '../core/types.ts';
 import { authed } from './api.ts';
+import { pinMetrics, pinPage } from './engagement.ts';
 import { pinError } from './errors.ts';
 
 const WRITE_SCOPES = ['boards:read', 'boards:write', 'pins:read', 'pins:write'];
@@ -88,8 +89,7 @@ function checkSource(call: Call, account: AccountRecord, source: unknown): Sourc
   return { type, refs: [id], media: { media_type: 'video', cover_image_url: cover, video_url: null, duration: 0, height: 1280, width: 720, images: images(id) }, creative: 'VIDEO' };
 }
 
-function pinView(pin: ObjectRecord, owner: string, metrics: boolean): JsonObject {
-  const zero = { impression: 0, pin_click: 0, clickthrough: 0, reaction: 0, comment: 0 };
+export function pinView(call: Call, pin: ObjectRecord, owner: string, metrics: boolean): JsonObject {
   return {
     id: pin.id,
     created_at: pin.createdAt,
@@ -108,7 +108,7 @@ function pinView(pin: ObjectRecord, owner: string, metrics: boolean): JsonObject
     is_standard: true,
     has_been_promoted: false,
     note: '',
-    pin_metrics: metrics ? { '90d': { impression: 0, pin_click: 0, clickthrough: 0 }, lifetime_metrics: zero } : null,
+    pin_metrics: metrics ? pinMetrics(call, pin) : null,
   };
 }
 
@@ -169,7 +169,7 @@ export function registerPinterestPins(sim: Simulator): void {
       );
       board.fields.pin_count = num(board.fields.pin_count) + 1;
       account.fields.pin_count = num(account.fields.pin_count) + 1;
-      return reply.code(201).send(pinView(pin, account.username, false));
+      return reply.code(201).send(pinView(call, pin, account.username, false));
     },
   });
 
@@ -183,7 +183,7 @@ export function registerPinterestPins(sim: Simulator): void {
       if (!account) return reply;
       const pin = findObject(call, 'posts', (req.params as { id: string }).id);
       if (!pin || pin.accountId !== account.id) return sendAnswer(reply, pinError(404, 50, 'Pin not found.'));
-      return reply.send(pinView(pin, account.username, queryParams(req).pin_metrics === 'true'));
+      return reply.send(pinView(call, pin, account.username, queryParams(req).pin_metrics === 'true'));
     },
   });
 
@@ -195,8 +195,10 @@ export function registerPinterestPins(sim: Simulator): void {
     handler: (req, reply, call) => {
       const account = authed(req, reply, call, ['pins:read']);
       if (!account) return reply;
-      const metrics = queryParams(req).pin_metrics === 'true';
-      return reply.send({ items: objectsOf(call, 'posts', account.id).reverse().map((p) => pinView(p, account.username, metrics)), bookmark: null });
+      const q = queryParams(req);
+      const out = pinPage(objectsOf(call, 'posts', account.id), q);
+      if ('status' in out) return sendAnswer(reply, out);
+      return reply.send({ items: out.page.map((p) => pinView(call, p, account.username, q.pin_metrics === 'true')), bookmark: out.bookmark });
     },
   });
 

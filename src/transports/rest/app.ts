@@ -23,6 +23,7 @@ import { connectionRoutes } from './routes/connections.ts';
 import { postRoutes } from './routes/posts.ts';
 import { draftRoutes } from './routes/drafts.ts';
 import { scheduledPostRoutes } from './routes/scheduled-posts.ts';
+import { engagementRoutes } from './routes/engagement.ts';
 import { aiRoutes } from './routes/ai.ts';
 import { mediaRoutes } from './routes/media.ts';
 import { storageRoutes } from './routes/storage.ts';
@@ -107,6 +108,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   await app.register(scheduledPostRoutes, { ctx, metrics });
   await app.register(mediaRoutes, { ctx });
   await app.register(aiRoutes, { ctx });
+  await app.register(engagementRoutes, { ctx });
   // With S3 the bucket (or a CDN in front of it) serves the files.
   if (ctx.media.servesFiles) await app.register(storageRoutes, { ctx });
   if (ctx.config.sandbox) {

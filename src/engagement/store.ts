@@ -1,0 +1,294 @@
+// The engagement read model in the database: posts with their latest numbers, a snapshot per refresh, and synced
+// comments. Every statement is scoped by workspace; a network id alone never finds a row.
+import { and, desc, eq, inArray, isNull, or, sql } from '../db/orm.ts';
+import type { Db } from '../db/client.ts';
+import { networkComments, networkPosts, postMetricSnapshots } from '../db/schema-engagement.ts';
+import { postTargets } from '../db/schema-publishing.ts';
+import type { RemoteComment, RemotePost } from '../platforms/engagement.ts';
+
+export type PostRow = typeof networkPosts.$inferSelect;
+export type CommentRow = typeof networkComments.$inferSelect;
+export type SnapshotRow = typeof postMetricSnapshots.$inferSelect;
+
+/** Which posts of a network a read covers: the account's own (`null`) and/or these destination ids. */
+export type Sources = readonly (string | null)[];
+
+function sourceFilter(sources: Sources) {
+  const ids = sources.filter((s): s is string => s !== null);
+  const parts = [];
+  if (sources.includes(null)) parts.push(isNull(networkPosts.sourcePageId));
+  if (ids.length) parts.push(inArray(networkPosts.sourcePageId, ids));
+  return parts.length === 1 ? parts[0]! : or(...parts)!;
+}
+
+export class EngagementStore {
+  readonly #db: Db;
+
+  constructor(db: Db) {
+    this.#db = db;
+  }
+
+  /**
+   * Stores what the network answered for these posts (fields and numbers), links each to the ledger target that
+   * published it, and snapshots the numbers. One statement per table, whatever the number of posts.
+   */
+  async savePosts(workspaceId: string, platform: string, posts: readonly { post: RemotePost; sourcePageId: string | null }[], at: Date): Promise<PostRow[]> {
+    if (!posts.length) return [];
+    const ids = posts.map((p) => p.post.postId);
+    const targets = await this.#db
+      .select({ id: postTargets.id, platformPostId: postTargets.platformPostId })
+      .from(postTargets)
+      .where(and(eq(postTargets.workspaceId, workspaceId), eq(postTargets.platform, platform), inArray(postTargets.platformPostId, ids)));
+    const targetOf = new Map(targets.map((t) => [t.platformPostId, t.id]));
+    // The same post listed twice (two destinations' feeds) is stored once.
+    const unique = [...new Map(posts.map((p) => [p.post.postId, p])).values()];
+    const values = unique.map(({ post, sourcePageId }) => ({
+      workspaceId,
+      platform,
+      platformPostId: post.postId,
+      sourcePageId: post.sourcePageId ?? sourcePageId,
+      postTargetId: targetOf.get(post.postId) ?? null,
+      commentary: post.commentary,
+      postType: post.type,
+      publishedAt: post.publishedAt ? new Date(post.publishedAt) : null,
+      permalink: post.permalink,
+      images: post.images,
+      videos: post.video,
+      likes: post.metrics.likes,
+      comments: post.metrics.comments,
+      shares: post.metrics.shares,
+      impressions: post.metrics.impressions,
+      reach: post.metrics.reach ?? null,
+      commentsDisabled: post.commentsDisabled ?? false,
+      deletedAt: null,
+      refreshedAt: at,
+    }));
+    const rows = await this.#db
+      .insert(networkPosts)
+      .values(values)
+      .onConflictDoUpdate({
+        target: [networkPosts.workspaceId, networkPosts.platform, networkPosts.platformPostId],
+        set: {
+          sourcePageId: sql`excluded.source_page_id`,
+          postTargetId: sql`coalesce(excluded.post_target_id, ${networkPosts.postTargetId})`,
+          commentary: sql`excluded.commentary`,
+          postType: sql`excluded.post_type`,
+          publishedAt: sql`excluded.published_at`,
+          permalink: sql`excluded.permalink`,
+          images: sql`excluded.images`,
+          videos: sql`excluded.videos`,
+          likes: sql`excluded.likes`,
+          comments: sql`excluded.comments`,
+          shares: sql`excluded.shares`,
+          impressions: sql`excluded.impressions`,
+          reach: sql`excluded.reach`,
+          commentsDisabled: sql`excluded.comments_disabled`,
+          deletedAt: sql`null`,
+          refreshedAt: sql`excluded.refreshed_at`,
+        },
+      })
+      .returning();
+    await this.#db.insert(postMetricSnapshots).values(
+      rows.map((r) => ({ networkPostId: r.id, workspaceId, takenAt: at, likes: r.likes, comments: r.comments, shares: r.shares, impressions: r.impressions, reach: r.reach })),
+    );
+    return rows;
+  }
+
+  /** The newest stored posts of these sources, at most `limit` per source, newest first. */
+  async recentPosts(workspaceId: string, platform: string, sources: Sources, limit: number): Promise<PostRow[]> {
+    const out: PostRow[] = [];
+    for (const source of sources) {
+      out.push(
+        ...(await this.#db
+          .select()
+          .from(networkPosts)
+          .where(and(eq(networkPosts.workspaceId, workspaceId), eq(networkPosts.platform, platform), isNull(networkPosts.deletedAt), sourceFilter([source])))
+          .orderBy(sql`${networkPosts.publishedAt} desc nulls last`, desc(networkPosts.refreshedAt))
+          .limit(limit)),
+      );
+    }
+    return out.sort((a, b) => (b.publishedAt?.getTime() ?? 0) - (a.publishedAt?.getTime() ?? 0));
+  }
+
+  /** When these sources were last refreshed from the network (the oldest of their newest), or null if never. */
+  async lastRefreshed(workspaceId: string, platform: string, sources: Sources): Promise<Date | null> {
+    let oldest: Date | null = null;
+    for (const source of sources) {
+      const [row] = await this.#db
+        .select({ at: sql<Date | null>`max(${networkPosts.refreshedAt})` })
+        .from(networkPosts)
+        .where(and(eq(networkPosts.workspaceId, workspaceId), eq(networkPosts.platform, platform), sourceFilter([source])));
+      const at = row?.at ? new Date(row.at) : null;
+      if (!at) return null;
+      if (!oldest || at < oldest) oldest = at;
+    }
+    return oldest;
+  }
+
+  /** A stored post of this workspace (deleted ones too), or undefined. */
+  async post(workspaceId: string, platform: string, platformPostId: string): Promise<PostRow | undefined> {
+    const [row] = await this.#db
+      .select()
+      .from(networkPosts)
+      .where(and(eq(networkPosts.workspaceId, workspaceId), eq(networkPosts.platform, platform), eq(networkPosts.platformPostId, platformPostId)));
+    return row;
+  }
+
+  /** The ledger target of this workspace that published this post, when Herald did. */
+  async publishedTarget(workspaceId: string, platform: string, platformPostId: string): Promise<{ id: string; destinationId: string | null; destinationKind: string | null } | undefined> {
+    const [row] = await this.#db
+      .select({ id: postTargets.id, destinationId: postTargets.destinationId, destinationKind: postTargets.destinationKind })
+      .from(postTargets)
+      .where(and(eq(postTargets.workspaceId, workspaceId), eq(postTargets.platform, platform), eq(postTargets.platformPostId, platformPostId)))
+      .limit(1);
+    return row;
+  }
+
+  async markDeleted(workspaceId: string, platform: string, platformPostId: string, at: Date): Promise<void> {
+    await this.#db
+      .update(networkPosts)
+      .set({ deletedAt: at })
+      .where(and(eq(networkPosts.workspaceId, workspaceId), eq(networkPosts.platform, platform), eq(networkPosts.platformPostId, platformPostId)));
+    await this.#db
+      .update(postTargets)
+      .set({ deletedAt: at, updatedAt: at })
+      .where(and(eq(postTargets.workspaceId, workspaceId), eq(postTargets.platform, platform), eq(postTargets.platformPostId, platformPostId)));
+  }
+
+  async snapshots(workspaceId: string, networkPostId: string): Promise<SnapshotRow[]> {
+    return this.#db
+      .select()
+      .from(postMetricSnapshots)
+      .where(and(eq(postMetricSnapshots.workspaceId, workspaceId), eq(postMetricSnapshots.networkPostId, networkPostId)))
+      .orderBy(postMetricSnapshots.takenAt);
+  }
+
+  /** Stores comments (and their inline replies) of one post, as the network returned them; marks the post synced. */
+  async saveComments(workspaceId: string, platform: string, post: PostRow, comments: readonly RemoteComment[], at: Date, markSynced = true): Promise<void> {
+    const flat: RemoteComment[] = [];
+    const walk = (list: readonly RemoteComment[], parent: string | null) => {
+      for (const c of list) {
+        flat.push({ ...c, parentId: c.parentId ?? parent });
+        if (c.replies?.length) walk(c.replies, c.id);
+      }
+    };
+    walk(comments, null);
+    const unique = [...new Map(flat.map((c) => [c.id, c])).values()];
+    if (unique.length) {
+      await this.#db
+        .insert(networkComments)
+        .values(
+          unique.map((c) => ({
+            workspaceId,
+            platform,
+            networkPostId: post.id,
+            platformCommentId: c.id,
+            parentCommentId: c.parentId,
+            text: c.text,
+            authorName: c.authorName,
+            authorId: c.authorId,
+            authorAvatarUrl: c.authorAvatarUrl,
+            commentedAt: c.createdAt ? new Date(c.createdAt) : null,
+            likeCount: c.likeCount,
+            replyCount: c.replyCount,
+            hidden: c.hidden ?? false,
+            refs: c.refs ?? {},
+            syncedAt: at,
+          })),
+        )
+        .onConflictDoUpdate({
+          target: [networkComments.workspaceId, networkComments.platform, networkComments.platformCommentId],
+          set: {
+            text: sql`excluded.text`,
+            authorName: sql`excluded.author_name`,
+            authorAvatarUrl: sql`excluded.author_avatar_url`,
+            likeCount: sql`excluded.like_count`,
+            replyCount: sql`excluded.reply_count`,
+            hidden: sql`excluded.hidden`,
+            refs: sql`excluded.refs`,
+            syncedAt: sql`excluded.synced_at`,
+          },
+        });
+    }
+    if (markSynced) await this.#db.update(networkPosts).set({ commentsSyncedAt: at }).where(eq(networkPosts.id, post.id));
+  }
+
+  /** Every stored comment and reply of these posts, oldest first. */
+  async commentsOf(workspaceId: string, networkPostIds: readonly string[]): Promise<CommentRow[]> {
+    if (!networkPostIds.length) return [];
+    return this.#db
+      .select()
+      .from(networkComments)
+      .where(and(eq(networkComments.workspaceId, workspaceId), inArray(networkComments.networkPostId, [...networkPostIds])))
+      .orderBy(sql`${networkComments.commentedAt} asc nulls first`, networkComments.syncedAt);
+  }
+
+  /** A synced comment of this workspace with its post, or undefined. */
+  async comment(workspaceId: string, platform: string, platformCommentId: string): Promise<{ comment: CommentRow; post: PostRow } | undefined> {
+    const [row] = await this.#db
+      .select({ comment: networkComments, post: networkPosts })
+      .from(networkComments)
+      .innerJoin(networkPosts, eq(networkPosts.id, networkComments.networkPostId))
+      .where(and(eq(networkComments.workspaceId, workspaceId), eq(networkComments.platform, platform), eq(networkComments.platformCommentId, platformCommentId)));
+    return row;
+  }
+
+  /** Per network: posts, likes, comments and reach (reach, else impressions) of the stored, undeleted posts. */
+  async totals(
+    workspaceId: string,
+    platforms: readonly string[],
+    sourcesOf: (platform: string) => Sources | undefined,
+  ): Promise<Map<string, { posts: number; likes: number; comments: number; reach: number; lastUpdated: Date | null }>> {
+    const out = new Map<string, { posts: number; likes: number; comments: number; reach: number; lastUpdated: Date | null }>();
+    for (const platform of platforms) {
+      const sources = sourcesOf(platform);
+      const [row] = await this.#db
+        .select({
+          posts: sql<number>`count(*)::int`,
+          likes: sql<string>`coalesce(sum(${networkPosts.likes}), 0)`,
+          comments: sql<string>`coalesce(sum(${networkPosts.comments}), 0)`,
+          reach: sql<string>`coalesce(sum(coalesce(${networkPosts.reach}, ${networkPosts.impressions})), 0)`,
+          last: sql<Date | null>`max(${networkPosts.refreshedAt})`,
+        })
+        .from(networkPosts)
+        .where(and(eq(networkPosts.workspaceId, workspaceId), eq(networkPosts.platform, platform), isNull(networkPosts.deletedAt), ...(sources ? [sourceFilter(sources)] : [])));
+      out.set(platform, {
+        posts: Number(row?.posts ?? 0),
+        likes: Number(row?.likes ?? 0),
+        comments: Number(row?.comments ?? 0),
+        reach: Number(row?.reach ?? 0),
+        lastUpdated: row?.last ? new Date(row.last) : null,
+      });
+    }
+    return out;
+  }
+
+  /** The ledger post id of each of these targets. */
+  async ledgerPostIds(targetIds: readonly string[]): Promise<Map<string, string>> {
+    if (!targetIds.length) return new Map();
+    const rows = await this.#db.select({ id: postTargets.id, postId: postTargets.postId }).from(postTargets).where(inArray(postTargets.id, [...new Set(targetIds)]));
+    return new Map(rows.map((r) => [r.id, r.postId]));
+  }
+
+  async setCommentsDisabled(networkPostId: string, disabled: boolean): Promise<void> {
+    await this.#db.update(networkPosts).set({ commentsDisabled: disabled }).where(eq(networkPosts.id, networkPostId));
+  }
+
+  /** These posts as stored now, in the order given. */
+  async postsByIds(ids: readonly string[]): Promise<PostRow[]> {
+    if (!ids.length) return [];
+    const rows = await this.#db.select().from(networkPosts).where(inArray(networkPosts.id, [...ids]));
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    return ids.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []));
+  }
+
+  /** How many comments and replies are stored for these posts. */
+  async commentCount(workspaceId: string, networkPostIds: readonly string[]): Promise<number> {
+    if (!networkPostIds.length) return 0;
+    const [row] = await this.#db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(networkComments)
+      .where(and(eq(networkComments.workspaceId, workspaceId), inArray(networkComments.networkPostId, [...networkPostIds])));
+    return Number(row?.n ?? 0);
+  }
+}
