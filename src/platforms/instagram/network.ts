@@ -8,6 +8,7 @@ import type { AdapterFactory, Capabilities } from '../types.ts';
 import { GB, MB } from '../units.ts';
 import { instagramAccount } from './account.ts';
 import { instagramAuth } from './auth.ts';
+import { instagramEngagement } from './engagement.ts';
 import { DEFAULT_URLS } from './config.ts';
 import { instagramPublisher } from './publish.ts';
 
@@ -30,6 +31,7 @@ export const instagramAdapter: AdapterFactory = (deps) => ({
   configured: Boolean(deps.config.clientId && deps.config.clientSecret),
   fetchAccount: instagramAccount(deps),
   publisher: instagramPublisher(deps),
+  engagement: instagramEngagement(deps),
 });
 
 const override = z.object({

@@ -8,6 +8,7 @@ import { setNotFound } from '../core/route.ts';
 import type { Simulator } from '../core/route.ts';
 import { registerInstagramContainers } from './containers.ts';
 import { instagramLimits } from './actor.ts';
+import { registerInstagramEngagement } from './engagement.ts';
 import { registerInstagramGraph } from './graph.ts';
 import { registerInstagramPublish } from './publish.ts';
 import { registerInstagramOAuth } from './oauth.ts';
@@ -20,6 +21,7 @@ export async function instagramSimulator(app: FastifyInstance, ctx: SandboxConte
   registerInstagramGraph(sim);
   registerInstagramContainers(sim);
   registerInstagramPublish(sim);
+  registerInstagramEngagement(sim);
   registerAvatars(sim);
   setNotFound(sim, (path) => graphError(400, { message: `Unknown path components: ${path}`, code: 2500 }));
 }

@@ -1,6 +1,7 @@
 // POST /{ig-user-id}/media_publish?creation_id= turns a FINISHED container into a post (refusing unfinished,
 // failed, expired and already-published ones, and enforcing the rolling 24-hour quota);
 // GET /{ig-user-id}/content_publishing_limit; GET /{ig-user-id}/media; media and container nodes for GET /{id}.
+import { metricsOf } from '../core/engagement.ts';
 import { graphList, project, requestedFields, sendProjected } from '../core/graph.ts';
 import type { NodeType } from '../core/graph.ts';
 import { queryParams } from '../core/http.ts';
@@ -8,6 +9,7 @@ import { DAY_MS, graphInput, graphTime, metaMediaId, param, shortcode } from '..
 import { findObject, objectsOf, postsWithin, putPost, text } from '../core/objects.ts';
 import { addRoute, sendAnswer } from '../core/route.ts';
 import type { Call, Simulator } from '../core/route.ts';
+import type { PlatformSlice } from '../core/store.ts';
 import type { AccountRecord, JsonObject, JsonValue, ObjectRecord } from '../core/types.ts';
 import { BASIC_SCOPE, expired, igActor, igError, notReady, PUBLISH_SCOPE } from './actor.ts';
 import { containerNow, STATUS_TEXT } from './containers.ts';
@@ -36,11 +38,18 @@ function childNode(child: JsonObject): NodeType {
   return {
     typeName: 'IGMedia',
     defaults: ['id'],
-    fields: { id: () => child.id ?? null, media_type: () => child.media_type ?? null, media_url: () => child.media_url ?? null, timestamp: () => child.timestamp ?? null },
+    fields: {
+      id: () => child.id ?? null,
+      media_type: () => child.media_type ?? null,
+      media_url: () => child.media_url ?? null,
+      thumbnail_url: () => (child.media_type === 'VIDEO' ? `${text(child.media_url ?? null)}#thumbnail` : undefined),
+      timestamp: () => child.timestamp ?? null,
+    },
   };
 }
 
-function mediaNode(post: ObjectRecord): NodeType {
+function mediaNode(post: ObjectRecord, slice: PlatformSlice): NodeType {
+  const metrics = metricsOf(slice, post);
   const children = Array.isArray(post.children) ? post.children.filter((c): c is JsonObject => typeof c === 'object' && c !== null && !Array.isArray(c)) : [];
   const media = Array.isArray(post.media) ? post.media : [];
   return {
@@ -58,8 +67,8 @@ function mediaNode(post: ObjectRecord): NodeType {
       timestamp: () => graphTime(post.createdAt),
       username: () => post.username ?? null,
       owner: () => ({ id: text(post.author) }),
-      like_count: () => 0,
-      comments_count: () => 0,
+      like_count: () => metrics.likes,
+      comments_count: () => metrics.comments,
       is_comment_enabled: () => true,
       children: (sel) => ({ data: children.map((c) => project(childNode(c), sel.sub)) }),
     },
@@ -69,7 +78,7 @@ function mediaNode(post: ObjectRecord): NodeType {
 /** The node of a container or published media of this account, for GET /{id}. */
 export function publishingNode(call: Call, accountId: string, id: string): NodeType | null {
   const post = findObject(call, 'posts', id);
-  if (post && post.accountId === accountId) return mediaNode(post);
+  if (post && post.accountId === accountId) return mediaNode(post, call.slice);
   const container = findObject(call, 'containers', id);
   if (container && container.accountId === accountId) return containerNode(containerNow(call, container));
   return null;
@@ -162,7 +171,7 @@ export function registerInstagramPublish(sim: Simulator): void {
       const actor = igActor(req, reply, call, BASIC_SCOPE, 'get');
       if (!actor) return reply;
       const posts = objectsOf(call, 'posts', actor.account.id).reverse();
-      return sendProjected(reply, () => graphList(posts.map((p) => project(mediaNode(p), requestedFields(req))), queryParams(req).limit));
+      return sendProjected(reply, () => graphList(posts.map((p) => project(mediaNode(p, call.slice), requestedFields(req))), queryParams(req).limit));
     },
   });
 }
