@@ -1,13 +1,12 @@
 // TikTok simulator: www.tiktok.com (authorize), open.tiktokapis.com (v2 API) and the upload host
 // (open-upload.tiktokapis.com) under one prefix.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { SandboxContext } from '../core/context.ts';
 import { registerAvatars } from '../core/oauth.ts';
 import { setNotFound } from '../core/route.ts';
-import type { Simulator } from '../core/route.ts';
-import type { FastifyRequest } from 'fastify';
+import type { Call, ErrorAnswer, RouteSpec, Simulator } from '../core/route.ts';
 import { presentedToken, spend, strictOn } from '../core/strict.ts';
-import type { Call, ErrorAnswer, RouteSpec } from '../core/route.ts';
+import { declareTikTokEngagement, registerTikTokEngagement } from './engagement.ts';
 import { apiFail, PER_TOKEN_PER_MINUTE, tiktokFault } from './errors.ts';
 import { registerTikTokOAuth } from './oauth.ts';
 import { registerTikTokPublish } from './publish.ts';
@@ -36,6 +35,8 @@ export async function tiktokSimulator(app: FastifyInstance, ctx: SandboxContext)
   registerTikTokUser(sim);
   registerTikTokPublish(sim);
   registerTikTokUpload(sim);
+  registerTikTokEngagement(sim);
+  declareTikTokEngagement(ctx);
   registerAvatars(sim);
   setNotFound(sim, (path) => apiFail(404, 'not_found', `The requested path ${path} does not exist.`, ctx.nowMs()));
 }
