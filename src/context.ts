@@ -43,6 +43,7 @@ import { ScheduleWorker } from './scheduling/worker.ts';
 import { ScheduleQueue } from './scheduling/queue.ts';
 import { EngagementService } from './engagement/service.ts';
 import { EngagementStore } from './engagement/store.ts';
+import { COMMENT_SYNC_QUEUE, CommentSync } from './engagement/sync.ts';
 import { ScheduleEntries } from './scheduling/entries.ts';
 import { ScheduledStore } from './scheduling/store.ts';
 import type { BuiltinProvider } from './ai/builtin/index.ts';
@@ -97,6 +98,8 @@ export interface AppContext {
   scheduleWorker: ScheduleWorker;
   /** The posts read model, comments inbox and analytics (docs/engagement.md). */
   engagement: EngagementService;
+  /** The background comment sync; started where the scheduling worker runs. */
+  commentSync: CommentSync;
   /** pg-boss wake-ups for scheduled posts; started by `herald serve` / `herald worker` (never by tests' contexts). */
   scheduleQueue: ScheduleQueue | undefined;
   /** Checks behind /readyz; later modules (the job worker) add theirs. */
@@ -237,7 +240,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
   const sc = config.scheduling;
   const scheduleQueue =
     sc.queue === 'pgboss'
-      ? new ScheduleQueue(database, config.databaseUrl, logger.child({ component: 'queue' }), { batchSize: sc.batchSize, pollingIntervalSeconds: Math.max(sc.pollMs / 1000, 0.5), expireInSeconds: sc.leaseSeconds })
+      ? new ScheduleQueue(database, config.databaseUrl, logger.child({ component: 'queue' }), { batchSize: sc.batchSize, pollingIntervalSeconds: Math.max(sc.pollMs / 1000, 0.5), expireInSeconds: sc.leaseSeconds, queues: [COMMENT_SYNC_QUEUE] })
       : undefined;
   const scheduledStore = new ScheduledStore(db, clock);
   const publishing = new PublishingService({
@@ -284,6 +287,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     logger: logger.child({ component: 'engagement' }),
     config: config.engagement,
   });
+  const commentSync = new CommentSync({ db, engagement, plans, locks, queue: scheduleQueue, clock, logger: logger.child({ component: 'comment-sync' }), intervalSeconds: config.engagement.syncIntervalSeconds });
   let builtinMade: Promise<BuiltinProvider> | undefined;
   const builtin = () =>
     (builtinMade ??= import('./ai/builtin/index.ts').then((m) => new m.BuiltinProvider({ networks: platforms.networks, ocr: { binary: config.ai.tesseractPath }, ffprobePath: config.media.ffprobePath, ffmpegPath: config.ai.ffmpegPath })));
@@ -334,6 +338,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     scheduleWorker,
     scheduleQueue,
     engagement,
+    commentSync,
     readiness: [
       // A network's app credentials refused on refresh (invalid_client) is the operator's to fix. Herald still serves
       // every other network, so the check stays ok and says which network needs its configuration looked at.
@@ -354,6 +359,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
       },
     ],
     async close() {
+      await commentSync.stop();
       await scheduleWorker.stop();
       await passwordReset.settled();
       await database.close();

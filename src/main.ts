@@ -52,7 +52,10 @@ export async function startServer(config: Config, overrides: ContextOverrides = 
   // The embedded default publishes scheduled posts in this process; HERALD_WORKER_IN_PROCESS=0 leaves it to `herald worker`.
   // The queue also runs without the worker: this process still enqueues the wake-ups of the posts it schedules.
   if (ctx.scheduleQueue) await ctx.scheduleQueue.start().catch((err: unknown) => ctx.logger.error({ err }, 'job queue did not start; workers fall back to scanning'));
-  if (config.scheduling.inProcessWorker) ctx.scheduleWorker.start();
+  if (config.scheduling.inProcessWorker) {
+    ctx.scheduleWorker.start();
+    ctx.commentSync.start();
+  }
   ctx.readiness.push(schedulerReadiness({ store: ctx.scheduling.store, clock: ctx.clock, ...ctx.config.scheduling }));
   let stopping: Promise<void> | undefined;
   const stop = () =>

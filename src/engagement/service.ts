@@ -599,6 +599,12 @@ export class EngagementService {
     return totals;
   }
 
+  /** How many comments and replies of one post this workspace has stored (no network call). */
+  async storedCommentCount(workspaceId: string, platform: Platform, postId: string): Promise<number> {
+    const post = await this.#d.store.post(workspaceId, platform, postId);
+    return post ? this.#d.store.commentCount(workspaceId, [post.id]) : 0;
+  }
+
   // ---- Analytics ----
 
   /** GET /unified/analytics: per network and in total, from the stored posts. */

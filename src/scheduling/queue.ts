@@ -10,6 +10,8 @@ import type { Database } from '../db/client.ts';
 export const QUEUE = 'herald-scheduled-post';
 
 export interface QueueOptions {
+  /** Other queues on the same pg-boss (created at start, as PGlite requires), e.g. the comment sync's. */
+  queues?: readonly string[];
   batchSize: number;
   pollingIntervalSeconds: number;
   /** A job still active after this is retried by pg-boss (its worker died); as long as a claim lease. */
@@ -46,6 +48,7 @@ export class ScheduleQueue {
       boss.on('error', (err: unknown) => this.#logger.error({ err }, 'job queue error'));
       await boss.start();
       await boss.createQueue(QUEUE, { retryLimit: 3, retryBackoff: true, retryDelay: 5, expireInSeconds: this.#o.expireInSeconds });
+      for (const name of this.#o.queues ?? []) await boss.createQueue(name, { retryLimit: 1, retryDelay: 60, expireInSeconds: 3600 });
       this.#boss = boss;
       return boss;
     })();
@@ -68,6 +71,24 @@ export class ScheduleQueue {
     const boss = await this.start();
     await boss.work<{ id: string }>(QUEUE, { batchSize: this.#o.batchSize, pollingIntervalSeconds: this.#o.pollingIntervalSeconds }, async (jobs) => {
       await handler(jobs.map((j) => j.data.id));
+    });
+  }
+
+  /** A job on one of the other queues (`queues`); a failure is logged, never thrown. */
+  async sendTo(name: string, data: object, opts: { startAfter: Date; singletonKey: string }): Promise<void> {
+    const boss = await this.start();
+    try {
+      await boss.send(name, data, opts);
+    } catch (err) {
+      this.#logger.warn({ err, queue: name }, 'could not enqueue a job');
+    }
+  }
+
+  /** Works one of the other queues, one job at a time. */
+  async workOn(name: string, handler: () => Promise<void>): Promise<void> {
+    const boss = await this.start();
+    await boss.work(name, { batchSize: 1, pollingIntervalSeconds: Math.max(this.#o.pollingIntervalSeconds, 2) }, async () => {
+      await handler();
     });
   }
 

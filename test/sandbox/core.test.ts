@@ -128,7 +128,7 @@ describe('sandbox core', () => {
 
     const listed = await json(await fetch(`${sb.root}/_faults`));
     expect(listed.faults).toHaveLength(1);
-    expect(listed.operations?.linkedin).toEqual(['authorize', 'delete', 'pages', 'profile', 'publish', 'refresh', 'revoke', 'status', 'token', 'upload']);
+    expect(listed.operations?.linkedin).toEqual(['authorize', 'comments', 'delete', 'pages', 'profile', 'publish', 'refresh', 'reply', 'revoke', 'status', 'token', 'upload']);
     expect(listed.operations?.bluesky).toEqual(['comments', 'delete', 'profile', 'publish', 'refresh', 'reply', 'resolve', 'revoke', 'status', 'token', 'upload']);
 
     expect((await fetch(linkedinAuthorize())).status).toBe(500);

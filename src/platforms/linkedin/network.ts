@@ -7,6 +7,7 @@ import type { AdapterFactory } from '../types.ts';
 import { linkedinAccount } from './account.ts';
 import { linkedinAuth } from './auth.ts';
 import { DEFAULT_URLS } from './config.ts';
+import { linkedinEngagement } from './engagement.ts';
 import { LINKEDIN_CAPABILITIES, LINKEDIN_MEDIA } from './limits.ts';
 import { linkedinPublisher } from './publish.ts';
 
@@ -18,6 +19,7 @@ export const linkedinAdapter: AdapterFactory = (deps) => ({
   configured: Boolean(deps.config.clientId && deps.config.clientSecret),
   fetchAccount: linkedinAccount(deps),
   publisher: linkedinPublisher(deps),
+  engagement: linkedinEngagement(deps),
 });
 
 const override = z.object({

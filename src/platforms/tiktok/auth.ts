@@ -9,10 +9,10 @@ import type { TikTokContext } from './context.ts';
 import { readOAuth } from './errors.ts';
 
 /**
- * Posting (direct and to the inbox) plus the three user.info tiers the profile slice reads. TikTok lets the user
- * grant a subset; what was granted comes back in the token answer and is kept in TokenSet.scopes.
+ * Posting (direct and to the inbox), the three user.info tiers the profile slice reads, and video.list for the
+ * posts read model (the Display API's video/list and video/query). TikTok lets the user grant a subset; what was granted comes back in the token answer and is kept in TokenSet.scopes.
  */
-export const TIKTOK_SCOPES = ['user.info.basic', 'user.info.profile', 'user.info.stats', 'video.publish', 'video.upload'] as const;
+export const TIKTOK_SCOPES = ['user.info.basic', 'user.info.profile', 'user.info.stats', 'video.publish', 'video.upload', 'video.list'] as const;
 
 function toTokenSet(body: Record<string, unknown>, issuedAt: Date): TokenSet {
   return {

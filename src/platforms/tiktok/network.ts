@@ -8,6 +8,7 @@ import type { AdapterFactory, Capabilities } from '../types.ts';
 import { GB, MB } from '../units.ts';
 import { fetchTikTokAccount } from './account.ts';
 import { tiktokAuth } from './auth.ts';
+import { tiktokEngagement } from './engagement.ts';
 import { TIKTOK_HOSTS, tiktokContext } from './context.ts';
 import { TIKTOK_PRIVACY } from './privacy.ts';
 import { tiktokPublisher, TIKTOK_STEPS } from './publish.ts';
@@ -31,6 +32,7 @@ export const tiktokAdapter: AdapterFactory = (deps) => {
     configured: ctx.configured,
     fetchAccount: (tokens) => fetchTikTokAccount(ctx, tokens),
     publisher: tiktokPublisher(ctx),
+    engagement: tiktokEngagement(ctx),
   };
 };
 

@@ -63,6 +63,8 @@ export interface CommentInput {
   id?: string | undefined;
   /** Fields stored on the record on top of the hooks' `extra` (what the reply call itself carried). */
   fields?: JsonObject | undefined;
+  /** When it was written; default now. */
+  at?: Date | undefined;
 }
 
 /** Stores a comment on `post`, or a reply under `parent`; its record. Throws when the network has no comments. */
@@ -73,7 +75,7 @@ export function putComment(ctx: SandboxContext, platform: Platform, post: Object
   const record: ObjectRecord = {
     id,
     accountId: post.accountId,
-    createdAt: ctx.now().toISOString(),
+    createdAt: (input.at ?? ctx.now()).toISOString(),
     postId: post.id,
     parentId: parent ? parent.id : null,
     rootCommentId: parent ? (typeof parent.rootCommentId === 'string' ? parent.rootCommentId : parent.id) : null,
@@ -169,9 +171,12 @@ export function registerSeed(app: FastifyInstance, ctx: SandboxContext): void {
     const stored = ctx.store.slices[platform].posts.get(post.id)!;
     if (metrics) stored.metrics = { ...((stored.metrics ?? {}) as JsonObject), ...metrics };
     if (commentsDisabled !== undefined) stored.commentsDisabled = commentsDisabled;
+    // Seeded comments came in one second apart, the last one now, so every reader orders them the same way.
+    const now = ctx.nowMs();
     const ids = comments.map((c, n) => {
       const user = simulatedUser(ctx, platform, n);
-      return putComment(ctx, platform, post, undefined, { text: c.text, author: { ...user, name: c.author_name ?? user.name }, fromAccount: false }).id;
+      const at = new Date(now - (comments.length - 1 - n) * 1000);
+      return putComment(ctx, platform, post, undefined, { text: c.text, author: { ...user, name: c.author_name ?? user.name }, fromAccount: false, at }).id;
     });
     return sendJson(reply, 201, { comment_ids: ids });
   });

@@ -5,6 +5,7 @@ import type { SandboxContext } from '../core/context.ts';
 import { registerAvatars } from '../core/oauth.ts';
 import { setNotFound } from '../core/route.ts';
 import type { Simulator } from '../core/route.ts';
+import { registerLinkedInEngagement } from './engagement.ts';
 import { linkedInFault, linkedInLimits } from './errors.ts';
 import { registerLinkedInIdentity } from './identity.ts';
 import { registerLinkedInImages } from './images.ts';
@@ -21,6 +22,7 @@ export async function linkedinSimulator(app: FastifyInstance, ctx: SandboxContex
   registerLinkedInPosts(sim);
   registerLinkedInImages(sim);
   registerLinkedInVideos(sim);
+  registerLinkedInEngagement(sim);
   registerAvatars(sim);
   setNotFound(sim, (path) => ({ status: 404, body: { serviceErrorCode: 0, message: `Resource ${path} does not exist`, status: 404 } }));
 }

@@ -5,6 +5,7 @@ import type { SandboxContext } from '../core/context.ts';
 import { registerAvatars } from '../core/oauth.ts';
 import { setNotFound } from '../core/route.ts';
 import type { Simulator } from '../core/route.ts';
+import { declareTikTokEngagement, registerTikTokEngagement } from './engagement.ts';
 import { apiFail, tiktokFault } from './errors.ts';
 import { registerTikTokOAuth } from './oauth.ts';
 import { registerTikTokPublish } from './publish.ts';
@@ -19,6 +20,8 @@ export async function tiktokSimulator(app: FastifyInstance, ctx: SandboxContext)
   registerTikTokUser(sim);
   registerTikTokPublish(sim);
   registerTikTokUpload(sim);
+  registerTikTokEngagement(sim);
+  declareTikTokEngagement(ctx);
   registerAvatars(sim);
   setNotFound(sim, (path) => apiFail(404, 'not_found', `The requested path ${path} does not exist.`, ctx.nowMs()));
 }

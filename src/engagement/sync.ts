@@ -1,0 +1,139 @@
+// The background comment sync: every HERALD_COMMENT_SYNC_INTERVAL_SECONDS, the comments of each workspace's recent
+// posts are read from the networks, so the inbox is fresh before anyone asks. With pg-boss (the default) one round
+// is one job; each round enqueues the next, keyed by its time slot, so several processes never run the same round
+// twice at once. Without the queue (HERALD_SCHEDULER_QUEUE=scan) a timer runs the rounds under a database lock.
+// Workspaces run a few at a time; within one, each network keeps to HERALD_ENGAGEMENT_CONCURRENCY calls in flight
+// and stops for the round when it throttles (EngagementService.syncWorkspace).
+import pLimit from 'p-limit';
+import type { Logger } from 'pino';
+import type { PlanCatalog } from '../auth/plans.ts';
+import type { Db } from '../db/client.ts';
+import type { Locks } from '../db/locks.ts';
+import { eq, sql } from '../db/orm.ts';
+import { platformConnections } from '../db/schema-connections.ts';
+import { workspaces } from '../db/schema.ts';
+import type { ScheduleQueue } from '../scheduling/queue.ts';
+import type { EngagementService } from './service.ts';
+
+export const COMMENT_SYNC_QUEUE = 'herald-comment-sync';
+
+export interface RoundResult {
+  workspaces: number;
+  posts: number;
+  comments: number;
+  failures: number;
+}
+
+export interface CommentSyncDeps {
+  db: Db;
+  engagement: EngagementService;
+  plans: PlanCatalog;
+  locks: Locks;
+  queue: ScheduleQueue | undefined;
+  clock: () => Date;
+  logger: Logger;
+  intervalSeconds: number;
+  /** Workspaces synced at once. */
+  workspaceConcurrency?: number;
+}
+
+export class CommentSync {
+  readonly #d: CommentSyncDeps;
+  #timer: NodeJS.Timeout | undefined;
+  #running = false;
+  #round: Promise<RoundResult | null> | undefined;
+
+  constructor(deps: CommentSyncDeps) {
+    this.#d = deps;
+  }
+
+  /** Workspaces whose plan has the inbox and that have a connected account. */
+  async #workspaces(): Promise<string[]> {
+    const rows = await this.#d.db
+      .selectDistinct({ id: workspaces.id, planId: workspaces.planId })
+      .from(workspaces)
+      .innerJoin(platformConnections, eq(platformConnections.workspaceId, workspaces.id))
+      .where(sql`${platformConnections.status} = 'connected'`);
+    return rows.filter((r) => this.#d.plans.has(r.planId) && this.#d.plans.get(r.planId).features.inbox_enabled).map((r) => r.id);
+  }
+
+  /** One round over every eligible workspace, awaited to the end (the job, the timer, tests and the benchmark). */
+  async round(): Promise<RoundResult> {
+    const ids = await this.#workspaces();
+    const limit = pLimit(this.#d.workspaceConcurrency ?? 4);
+    const out: RoundResult = { workspaces: ids.length, posts: 0, comments: 0, failures: 0 };
+    await Promise.all(
+      ids.map((id) =>
+        limit(async () => {
+          try {
+            const r = await this.#d.engagement.syncWorkspace(id);
+            out.posts += r.posts;
+            out.comments += r.comments;
+            out.failures += r.failures;
+          } catch (err) {
+            out.failures++;
+            this.#d.logger.warn({ err, workspace: id }, 'comment sync of a workspace failed');
+          }
+        }),
+      ),
+    );
+    return out;
+  }
+
+  #slot(at: Date): string {
+    const ms = this.#d.intervalSeconds * 1000;
+    return new Date(Math.floor(at.getTime() / ms) * ms).toISOString();
+  }
+
+  async #enqueueNext(queue: ScheduleQueue, after: Date): Promise<void> {
+    const ms = this.#d.intervalSeconds * 1000;
+    const next = new Date(Math.floor(after.getTime() / ms) * ms + ms);
+    await queue.sendTo(COMMENT_SYNC_QUEUE, {}, { startAfter: next, singletonKey: `round@${next.toISOString()}` });
+  }
+
+  /** Starts the rounds (no-op when the interval is 0). */
+  start(): void {
+    if (this.#running || this.#d.intervalSeconds <= 0) return;
+    this.#running = true;
+    const queue = this.#d.queue;
+    const log = (r: RoundResult) => (r.workspaces ? this.#d.logger.info(r, 'comment sync round') : undefined);
+    if (queue) {
+      void (async () => {
+        await queue.workOn(COMMENT_SYNC_QUEUE, async () => {
+          try {
+            log(await this.round());
+          } finally {
+            await this.#enqueueNext(queue, this.#d.clock());
+          }
+        });
+        await queue.sendTo(COMMENT_SYNC_QUEUE, {}, { startAfter: this.#d.clock(), singletonKey: `round@${this.#slot(this.#d.clock())}` });
+      })().catch((err: unknown) => this.#d.logger.error({ err }, 'comment sync did not start on the job queue'));
+      return;
+    }
+    const tick = () => {
+      this.#round ??= this.#d.locks
+        .withLock('comment-sync', () => this.round())
+        .then(
+          (r) => {
+            log(r);
+            return r;
+          },
+          (err: unknown) => {
+            this.#d.logger.warn({ err }, 'comment sync round failed');
+            return null;
+          },
+        )
+        .finally(() => {
+          this.#round = undefined;
+        });
+    };
+    this.#timer = setInterval(tick, this.#d.intervalSeconds * 1000);
+    this.#timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    this.#running = false;
+    if (this.#timer) clearInterval(this.#timer);
+    await this.#round;
+  }
+}
