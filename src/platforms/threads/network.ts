@@ -8,6 +8,7 @@ import type { AdapterFactory, Capabilities } from '../types.ts';
 import { GB, MB } from '../units.ts';
 import { threadsAccount } from './account.ts';
 import { threadsAuth } from './auth.ts';
+import { threadsEngagement } from './engagement.ts';
 import { DEFAULT_URLS } from './config.ts';
 import { threadsPublisher } from './publish.ts';
 
@@ -30,6 +31,7 @@ export const threadsAdapter: AdapterFactory = (deps) => ({
   configured: Boolean(deps.config.clientId && deps.config.clientSecret),
   fetchAccount: threadsAccount(deps),
   publisher: threadsPublisher(deps),
+  engagement: threadsEngagement(deps),
 });
 
 const override = z.object({

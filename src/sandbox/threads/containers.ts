@@ -67,7 +67,9 @@ export function registerThreadsContainers(sim: Simulator): void {
   addRoute(sim, {
     method: 'POST',
     url: '/v1.0/:id/threads',
-    ops: ['upload'],
+    ops: ['upload', 'reply'],
+    // A container answering a post or a reply is reply creation.
+    opsFor: (req) => (param(graphInput(req), 'reply_to_id') !== undefined ? ['reply'] : ['upload']),
     surface: 'api',
     handler: async (req, reply, call) => {
       const actor = threadsActor(req, reply, call, ['threads_content_publish'], 'post');
@@ -82,7 +84,10 @@ export function registerThreadsContainers(sim: Simulator): void {
       if (problem) return sendAnswer(reply, problem);
       for (const key of ['reply_to_id', 'quote_post_id']) {
         const target = param(input, key);
-        if (target !== undefined && !call.slice.posts.has(target)) return sendAnswer(reply, threadsError(`(#100) Param ${key} must be the id of a published post.`));
+        // A reply may answer a post or a reply under one (engagement.ts keeps replies in the comments map).
+        const underOwnPost = (id: string): boolean => call.slice.posts.get(String(call.slice.comments.get(id)?.postId))?.accountId === actor.account.id;
+        const known = target !== undefined && (call.slice.posts.has(target) || (key === 'reply_to_id' && underOwnPost(target)));
+        if (target !== undefined && !known) return sendAnswer(reply, threadsError(`(#100) Param ${key} must be the id of a published post.`));
       }
       const alt = param(input, 'alt_text');
       if (alt !== undefined && (type === 'TEXT' || type === 'CAROUSEL' || alt.length > 1000)) {

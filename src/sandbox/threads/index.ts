@@ -6,6 +6,7 @@ import { registerAvatars } from '../core/oauth.ts';
 import { setNotFound } from '../core/route.ts';
 import type { Simulator } from '../core/route.ts';
 import { registerThreadsContainers } from './containers.ts';
+import { registerThreadsEngagement } from './engagement.ts';
 import { registerThreadsGraph } from './graph.ts';
 import { registerThreadsOAuth } from './oauth.ts';
 import { registerThreadsPublish } from './publish.ts';
@@ -18,6 +19,7 @@ export async function threadsSimulator(app: FastifyInstance, ctx: SandboxContext
   registerThreadsGraph(sim);
   registerThreadsContainers(sim);
   registerThreadsPublish(sim);
+  registerThreadsEngagement(sim);
   registerAvatars(sim);
   setNotFound(sim, (path) => graphError(400, { message: `Unknown path components: ${path}`, code: 2500 }));
 }

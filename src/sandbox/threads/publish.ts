@@ -11,6 +11,7 @@ import { addRoute, sendAnswer } from '../core/route.ts';
 import type { Call, ErrorAnswer, Simulator } from '../core/route.ts';
 import type { JsonObject, ObjectRecord } from '../core/types.ts';
 import { containerNow, notReady, threadsActor, threadsError } from './actor.ts';
+import { publishReplyToReply, repliesWithin } from './engagement.ts';
 import type { ThreadsActor } from './actor.ts';
 
 const READ_TYPE: Record<string, string> = { TEXT: 'TEXT_POST', IMAGE: 'IMAGE', VIDEO: 'VIDEO', CAROUSEL: 'CAROUSEL_ALBUM' };
@@ -27,9 +28,12 @@ export function publishContainer(call: Call, req: FastifyRequest, actor: Threads
   if (container.status === 'PUBLISHED') return threadsError(`(#100) The media container has already been published as ${text(container.published_id)}.`);
   const reply = typeof container.reply_to_id === 'string';
   const limit = reply ? REPLY_LIMIT : (call.ctx.store.config.publishLimits.threads ?? 250);
-  if (postsWithin(call, actor.account.id, DAY_MS, (p) => isReply(p) === reply) >= limit) {
+  const used = postsWithin(call, actor.account.id, DAY_MS, (p) => isReply(p) === reply) + (reply ? repliesWithin(call, actor.account.id, DAY_MS) : 0);
+  if (used >= limit) {
     return threadsError(`(#9) The ${reply ? 'reply' : 'post'} publishing limit of ${limit} per 24 hours has been reached.`, 9);
   }
+  const underReply = publishReplyToReply(call, actor, container);
+  if (underReply) return underReply;
   const id = metaMediaId();
   const code = shortcode();
   const children = (Array.isArray(container.children) ? container.children : []).map((c) => findObject(call, 'containers', String(c)));
@@ -63,6 +67,7 @@ function postNode(post: ObjectRecord): NodeType {
       media_product_type: () => 'THREADS',
       media_type: () => post.media_type ?? null,
       media_url: () => (post.media_type === 'IMAGE' || post.media_type === 'VIDEO' ? (media[0] ?? null) : undefined),
+      thumbnail_url: () => (post.media_type === 'VIDEO' ? `${text(media[0] ?? null)}#thumbnail` : undefined),
       permalink: () => post.permalink ?? null,
       shortcode: () => post.shortcode ?? null,
       owner: () => ({ id: text(post.author) }),
@@ -74,7 +79,7 @@ function postNode(post: ObjectRecord): NodeType {
       replied_to: () => (isReply(post) ? { id: text(post.reply_to_id) } : undefined),
       link_attachment_url: () => post.link_attachment ?? undefined,
       topic_tag: () => post.topic_tag ?? undefined,
-      children: (sel) => ({ data: children.map((c) => project({ typeName: 'ThreadsMedia', defaults: ['id'], fields: { id: () => c.id ?? null, media_type: () => c.media_type ?? null, media_url: () => c.media_url ?? null } }, sel.sub)) }),
+      children: (sel) => ({ data: children.map((c) => project({ typeName: 'ThreadsMedia', defaults: ['id'], fields: { id: () => c.id ?? null, media_type: () => c.media_type ?? null, media_url: () => c.media_url ?? null, thumbnail_url: () => (c.media_type === 'VIDEO' ? `${text(c.media_url ?? null)}#thumbnail` : undefined) } }, sel.sub)) }),
     },
   };
 }
@@ -97,7 +102,12 @@ export function registerThreadsPublish(sim: Simulator): void {
   addRoute(sim, {
     method: 'POST',
     url: '/v1.0/:id/threads_publish',
-    ops: ['publish'],
+    ops: ['publish', 'reply'],
+    // Publishing a reply container is reply creation.
+    opsFor: (req) => {
+      const id = param(graphInput(req), 'creation_id');
+      return typeof (id ? sim.ctx.store.slices.threads.containers.get(id)?.reply_to_id : null) === 'string' ? ['reply'] : ['publish'];
+    },
     surface: 'api',
     handler: (req, reply, call) => {
       const actor = threadsActor(req, reply, call, ['threads_content_publish'], 'post');
@@ -132,7 +142,7 @@ export function registerThreadsPublish(sim: Simulator): void {
     handler: (req, reply, call) => {
       const actor = threadsActor(req, reply, call, [], 'get');
       if (!actor) return reply;
-      const usage = (reply: boolean) => postsWithin(call, actor.account.id, DAY_MS, (p) => isReply(p) === reply);
+      const usage = (reply: boolean) => postsWithin(call, actor.account.id, DAY_MS, (p) => isReply(p) === reply) + (reply ? repliesWithin(call, actor.account.id, DAY_MS) : 0);
       const config = (total: number) => ({ quota_total: total, quota_duration: 86_400 });
       const node: NodeType = {
         typeName: 'ThreadsPublishingLimit',
