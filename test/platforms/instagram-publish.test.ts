@@ -270,6 +270,26 @@ describe('instagram publisher: what Meta refuses or asks (strict sandbox)', () =
     expect(graphErrorFrom('instagram', res({ code: 36001, error_subcode: 2207005 }) as never, 'api').kind).toBe('invalid_content');
   });
 
+  it('checks a Reel against Meta\'s video specification before making any container: MP4/MOV, 3 s to 15 min, 300 MB, 1920 columns', async () => {
+    const clip = await video('spec.mp4');
+    const cases: [string, PublishMedia][] = [
+      ['a WebM', { ...clip, format: 'webm', mime: 'video/webm' }],
+      ['too short', { ...clip, durationSec: 2 }],
+      ['too long', { ...clip, durationSec: 15 * 60 + 1 }],
+      ['over 300 MB', { ...clip, size: 300 * 1024 * 1024 + 1 }],
+      ['4K wide', { ...clip, width: 3840, height: 2160 }],
+      ['thinner than 0.01:1', { ...clip, width: 10, height: 1100 }],
+    ];
+    for (const [label, media] of cases) {
+      const err = await expectPlatformError(publisher.publish(tokens, request({ postType: 'video', media: [media] }), memoryJournal()), 'invalid_content');
+      expect(err.message, label).toMatch(/Reels/);
+    }
+    expect(calls(await state(), 'POST', '/media')).toHaveLength(0);
+    // Within the specification (a MOV at the limits): a Reel.
+    const mov = { ...clip, format: 'mov', mime: 'video/quicktime', size: 300 * 1024 * 1024, durationSec: 3, width: 1920, height: 1080 };
+    expect((await publisher.publish(tokens, request({ postType: 'video', media: [mov] }), memoryJournal())).state).toBe('published');
+  });
+
   it('public_media_only: media on a private address is refused as Meta refuses it; a container in ERROR is made again on retry', async () => {
     await sb.configure({ strict: { public_media_only: true }, publicHosts: [] });
     await expectPlatformError(publisher.publish(tokens, request({ media: [await image('local.jpg')] }), memoryJournal()), 'invalid_content');

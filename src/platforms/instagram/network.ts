@@ -5,7 +5,7 @@ import { defineNetwork } from '../contract.ts';
 import { postText, ref } from '../fields.ts';
 import { PLATFORM_NAMES } from '../slugs.ts';
 import type { AdapterFactory, Capabilities } from '../types.ts';
-import { GB, MB } from '../units.ts';
+import { MB } from '../units.ts';
 import { instagramAccount } from './account.ts';
 import { instagramAuth } from './auth.ts';
 import { instagramEngagement } from './engagement.ts';
@@ -21,7 +21,7 @@ const capabilities: Capabilities = {
 };
 
 // JPEG only (PNG is refused by the network); aspect 4:5 … 1.91:1.
-const media: MediaRules = { imageFormats: ['jpeg'], maxImageBytes: 8 * MB, imageAspect: { min: 0.8, max: 1.91 }, carousel: { min: 2, max: 10 }, videoFormats: ['mp4', 'mov'], maxVideoBytes: 1 * GB, videoSeconds: { min: 3, max: 15 * 60 }, preferredImage: { width: 1080, height: 1350 } };
+const media: MediaRules = { imageFormats: ['jpeg'], maxImageBytes: 8 * MB, imageAspect: { min: 0.8, max: 1.91 }, carousel: { min: 2, max: 10 }, videoFormats: ['mp4', 'mov'], maxVideoBytes: 300 * MB, videoSeconds: { min: 3, max: 15 * 60 }, preferredImage: { width: 1080, height: 1350 } };
 
 export const instagramAdapter: AdapterFactory = (deps) => ({
   platform: 'instagram',

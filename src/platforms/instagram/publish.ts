@@ -20,6 +20,33 @@ function refuse(message: string, kind: 'invalid_content' | 'unsupported' = 'inva
   return new PlatformError('instagram', kind, message);
 }
 
+const MB = 1024 * 1024;
+/**
+ * Meta's Reels specification (IG User Media reference), as far as Herald's media metadata reaches: container MOV or
+ * MP4, 3 s to 15 min, at most 300 MB (the reference's figure; some guides say 1 GB), at most 1920 columns, aspect
+ * ratio 0.01:1 to 10:1. The codec (H.264/HEVC, AAC) is not in the metadata: Meta reports a wrong one as a container
+ * in ERROR, which is CONTENT_REJECTED.
+ */
+export const REEL_RULES = { formats: ['mp4', 'mov'], mimes: ['video/mp4', 'video/quicktime'], minSeconds: 3, maxSeconds: 15 * 60, maxBytes: 300 * MB, maxWidth: 1920, aspect: { min: 0.01, max: 10 } } as const;
+
+/** Why Meta would refuse this video as a Reel, or null; checked before any container is made. */
+export function reelProblem(m: PublishMedia): string | null {
+  const r = REEL_RULES;
+  if (!(r.formats as readonly string[]).includes(m.format.toLowerCase()) || !(r.mimes as readonly string[]).includes(m.mime.toLowerCase())) {
+    return `Instagram takes Reels in an MP4 or MOV container, not ${m.format.toUpperCase() || m.mime}`;
+  }
+  if (m.size > r.maxBytes) return `Instagram takes Reels of up to 300 MB; this video has ${(m.size / MB).toFixed(0)} MB`;
+  if (typeof m.durationSec === 'number' && (m.durationSec < r.minSeconds || m.durationSec > r.maxSeconds)) {
+    return `Instagram takes Reels of 3 s to 15 min; this video runs ${m.durationSec.toFixed(1)} s`;
+  }
+  if (m.width && m.width > r.maxWidth) return `Instagram takes Reels at most 1920 pixels wide; this video is ${m.width}`;
+  if (m.width && m.height) {
+    const ratio = m.width / m.height;
+    if (ratio < r.aspect.min || ratio > r.aspect.max) return `Instagram takes Reels with an aspect ratio between 0.01:1 and 10:1; this video is ${m.width}×${m.height}`;
+  }
+  return null;
+}
+
 export function instagramPublisher(deps: AdapterDeps, opts: FlowOptions = {}): Publisher {
   const { graphBase } = instagramUrls(deps);
   const api = `${graphBase}/${INSTAGRAM_GRAPH_VERSION}`;
@@ -50,6 +77,10 @@ export function instagramPublisher(deps: AdapterDeps, opts: FlowOptions = {}): P
       if (req.postType === 'carousel' && (req.media.length < 2 || req.media.length > 10)) throw refuse('Instagram carousels take 2 to 10 items');
       if (req.postType === 'video' && req.media[0]?.kind !== 'video') throw refuse('An Instagram video post needs a video');
       if (req.postType === 'image' && req.media[0]?.kind !== 'image') throw refuse('An Instagram image post needs an image');
+      for (const m of req.media) {
+        const problem = m.kind === 'video' ? reelProblem(m) : null;
+        if (problem) throw refuse(problem);
+      }
     },
     userId,
     createEdge: 'media',
