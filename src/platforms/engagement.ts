@@ -87,6 +87,12 @@ export interface Engagement {
   listPosts(tokens: TokenSet, p: ReadTarget & { limit: number }): Promise<RemotePost[]>;
   /** One post, fresh; null when the network no longer has it. */
   getPost(tokens: TokenSet, p: ReadTarget & { postId: string }): Promise<RemotePost | null>;
+  /**
+   * A post's numbers alone, where the network lets the account read the numbers of a post it may not read itself
+   * (a LinkedIn member's own posts: r_member_postAnalytics without the closed r_member_social). For posts Herald
+   * published (it knows their ids from the ledger); null when the network no longer has the post. Absent elsewhere.
+   */
+  getMetrics?(tokens: TokenSet, p: ReadTarget & { postId: string }): Promise<PostMetrics | null>;
   /** Comment access; absent when the network's public API offers none for the scopes Herald holds. */
   comments?: Comments | undefined;
   /** Why comments are not available on this network (shown as the slice's `message`), when `comments` is absent. */

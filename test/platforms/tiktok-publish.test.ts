@@ -358,6 +358,70 @@ describe('tiktok publisher: refusals', () => {
   });
 });
 
+describe('tiktok publisher: the public id and the status pace', () => {
+  it('waits for the public id TikTok gives after moderation and fills in the permalink; past the wait it publishes under the publish_id, and a later reconcile or publish finds the id', async () => {
+    await sb.lenient('tiktok_unaudited'); // a public post, from the sandbox app declared audited
+    await sb.configure({ processingMs: 0, tiktokModerationMs: 30_000 });
+    const req = request({ media: [await video('moderated.mp4')] });
+    const journal = memoryJournal();
+    const first = await publisher.publish(tokens, req, journal);
+    if (first.state !== 'processing') throw new Error('expected processing');
+    // PUBLISH_COMPLETE, but no public id until moderation is done: not yet published under a stand-in id.
+    expect(await publisher.checkStatus!(tokens, first.handle, req, journal)).toEqual({ state: 'processing', handle: first.handle });
+    expect(journal.steps[TIKTOK_STEPS.completeAt]).toBe(new Date(sb.nowMs()).toISOString());
+    sb.advance(31);
+    const post = (await sb.state('tiktok')).posts[0]!;
+    expect(await publisher.checkStatus!(tokens, first.handle, req, journal)).toEqual({ state: 'published', postId: post.id, permalink: `https://www.tiktok.com/@sandbox.user/video/${post.id}` });
+
+    // Moderation that outlasts Herald's wait (a minute after PUBLISH_COMPLETE).
+    await sb.configure({ tiktokModerationMs: 3_600_000 });
+    const slowReq = request({ media: [await video('slow.mp4')], targetId: 'tgt_slow' });
+    const slowJournal = memoryJournal();
+    const slow = await publisher.publish(tokens, slowReq, slowJournal);
+    if (slow.state !== 'processing') throw new Error('expected processing');
+    expect((await publisher.checkStatus!(tokens, slow.handle, slowReq, slowJournal)).state).toBe('processing');
+    sb.advance(59);
+    expect((await publisher.checkStatus!(tokens, slow.handle, slowReq, slowJournal)).state).toBe('processing');
+    sb.advance(2);
+    const provisional = await publisher.checkStatus!(tokens, slow.handle, slowReq, slowJournal);
+    expect(provisional).toMatchObject({ state: 'published', postId: slow.handle, permalink: null, notice: expect.stringContaining('public id') });
+    sb.advance(3600);
+    const slowPost = (await sb.state('tiktok')).posts[1]!;
+    const found = { postId: slowPost.id, permalink: `https://www.tiktok.com/@sandbox.user/video/${slowPost.id}` };
+    expect(await publisher.reconcile!(tokens, slowReq, slowJournal)).toEqual(found);
+    expect(await publisher.publish(tokens, slowReq, slowJournal)).toEqual({ state: 'published', ...found });
+    expect(inits(await sb.state('tiktok'))).toHaveLength(2);
+  });
+
+  it('rate_limits: polls the status of many posts of one creator within TikTok\'s 30 calls a minute per token', async () => {
+    await sb.configure({ processingMs: 600_000, strict: { rate_limits: true } });
+    const posts: { req: PublishRequest; journal: ReturnType<typeof memoryJournal>; handle: string }[] = [];
+    for (let i = 0; i < 5; i++) {
+      const req = request({ media: [await video(`many-${i}.mp4`)], options: { privacy_level: 'SELF_ONLY' }, targetId: `tgt_many_${i}` });
+      const journal = memoryJournal();
+      const out = await publisher.publish(tokens, req, journal);
+      if (out.state !== 'processing') throw new Error('expected processing');
+      posts.push({ req, journal, handle: out.handle });
+    }
+    const statusCalls = async () => calls(await sb.state('tiktok'), 'POST', '/status/fetch/');
+    // Eight rounds over five posts in the same minute: 40 polls, more than TikTok's 30 for the token.
+    for (let round = 0; round < 8; round++) {
+      for (const p of posts) expect(await publisher.checkStatus!(tokens, p.handle, p.req, p.journal)).toEqual({ state: 'processing', handle: p.handle });
+    }
+    let made = await statusCalls();
+    expect(made.length).toBeLessThanOrEqual(30);
+    expect(made.length).toBeGreaterThanOrEqual(20);
+    expect(made.filter((c) => c.status === 429)).toEqual([]);
+    // The next minute the polls go through again.
+    sb.advance(60);
+    const before = made.length;
+    for (const p of posts) await publisher.checkStatus!(tokens, p.handle, p.req, p.journal);
+    made = await statusCalls();
+    expect(made.length).toBe(before + posts.length);
+    expect(made.filter((c) => c.status === 429)).toEqual([]);
+  });
+});
+
 describe('tiktok publisher: journal and faults', () => {
   it('polls the journaled publish_id after a crash instead of initialising a second post', async () => {
     await sb.lenient('tiktok_unaudited'); // the sandbox app is declared audited, and this post is not SELF_ONLY

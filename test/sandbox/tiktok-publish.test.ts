@@ -149,6 +149,42 @@ describe('tiktok content posting', () => {
     expect(await json(photo)).toMatchObject({ error: { code: 'privacy_level_option_mismatch' } });
   });
 
+  it('strict rate_limits: per access token and minute, 6 inits, 20 creator_info and 30 status/fetch calls, then 429 rate_limit_exceeded', async () => {
+    await sb.configure({ strict: { rate_limits: true, tiktok_unverified_domain: false } });
+    const source = { source: 'PULL_FROM_URL', video_url: `${sb.publicUrl}/media/v.mp4` };
+    const init = (t = token) => api('/v2/post/publish/video/init/', { post_info: { title: 'Clip', privacy_level: 'SELF_ONLY' }, source_info: source }, t);
+    const ids: string[] = [];
+    for (let i = 0; i < 6; i++) ids.push(String(((await json(await init())).data as Json).publish_id));
+    const seventh = await init();
+    expect(seventh.status).toBe(429);
+    expect(await json(seventh)).toMatchObject({ error: { code: 'rate_limit_exceeded' } });
+    // Another creator's token has its own budget.
+    expect((await init(await connect(undefined, 'second-creator'))).status).toBe(200);
+    for (let i = 0; i < 30; i++) expect((await api('/v2/post/publish/status/fetch/', { publish_id: ids[i % 6] })).status).toBe(200);
+    expect((await api('/v2/post/publish/status/fetch/', { publish_id: ids[0] })).status).toBe(429);
+    for (let i = 0; i < 20; i++) expect((await api('/v2/post/publish/creator_info/query/', undefined)).status).toBe(200);
+    expect((await api('/v2/post/publish/creator_info/query/', undefined)).status).toBe(429);
+    sb.advance(60);
+    expect((await api('/v2/post/publish/status/fetch/', { publish_id: ids[0] })).status).toBe(200);
+    expect((await init()).status).toBe(200);
+  });
+
+  it('gives a public post its id only after moderation (_config.tiktokModerationMs), a SELF_ONLY one never', async () => {
+    await sb.lenient('tiktok_unaudited', 'tiktok_unverified_domain');
+    await sb.configure({ processingMs: { tiktok: 0 }, tiktokModerationMs: 30_000 });
+    const pulled = await json(await direct({ source: 'PULL_FROM_URL', video_url: `${sb.publicUrl}/media/v.mp4` }));
+    const id = String((pulled.data as Json).publish_id);
+    const before = await status(id);
+    expect(before.body).toMatchObject({ data: { status: 'PUBLISH_COMPLETE' } });
+    expect(before.raw).toContain('"publicaly_available_post_id":[]');
+    sb.advance(30);
+    const postId = String((await objects(sb, 'tiktok', 'posts'))[0]?.id);
+    expect((await status(id)).raw).toContain(`"publicaly_available_post_id":[${postId}]`);
+    const own = await json(await direct({ source: 'PULL_FROM_URL', video_url: `${sb.publicUrl}/media/w.mp4` }, { privacy_level: 'SELF_ONLY' }));
+    sb.advance(60);
+    expect((await status(String((own.data as Json).publish_id))).raw).toContain('"publicaly_available_post_id":[]');
+  });
+
   it('pulls from verified URLs only; privacy must be one of the creator options; bad files fail', async () => {
     await sb.lenient('tiktok_unaudited', 'tiktok_unverified_domain'); // an audited app with its media domain verified
     const unverified = await direct({ source: 'PULL_FROM_URL', video_url: 'https://elsewhere.example/v.mp4' });

@@ -10,8 +10,11 @@
 // - Scopes: an organization's posts and comments need r_organization_social. A member's own posts and comments need
 //   r_member_social, which LinkedIn grants only to selected partners and Herald does not ask for: personal reads are
 //   refused here with that reason unless the grant carries the scope (an operator whose app has it adds it to
-//   HERALD_LINKEDIN_SCOPES). Personal posts have no impressions or share counts through these APIs.
-import type { Comments, Engagement, ReadTarget, RemoteComment, RemotePost } from '../engagement.ts';
+//   HERALD_LINKEDIN_SCOPES). A member's own post statistics (impressions, members reached, reshares, reactions,
+//   comments) come from GET /rest/memberCreatorPostAnalytics with r_member_postAnalytics, which Herald asks for: one
+//   call per figure and post, and the only read of a member's post that works without r_member_social (getMetrics).
+// - Image posts carry their images' download URLs (one GET /rest/images?ids=List(…) per 50 images).
+import type { Comments, Engagement, PostMetrics, ReadTarget, RemoteComment, RemotePost } from '../engagement.ts';
 import type { AdapterDeps, TokenSet } from '../types.ts';
 import { PlatformError } from '../types.ts';
 import { linkedinUrls, restHeaders } from './config.ts';
@@ -37,6 +40,10 @@ const iso = (ms: unknown): string | null => (typeof ms === 'number' && Number.is
 
 /** Rest.li 2.0 `List(…)` for a query string: the list syntax as is, each value percent-encoded. */
 const restliList = (values: readonly string[]): string => `List(${values.map(encodeURIComponent).join(',')})`;
+
+/** A member's own post statistics. */
+export const MEMBER_ANALYTICS_SCOPE = 'r_member_postAnalytics';
+type MemberMetric = 'IMPRESSION' | 'MEMBERS_REACHED' | 'RESHARE' | 'REACTION' | 'COMMENT';
 
 /** The members' reading permission, closed to new apps. */
 export const MEMBER_READ_SCOPE = 'r_member_social';
@@ -73,7 +80,7 @@ interface Statistics {
   reach: number;
 }
 
-function toPost(p: Obj, counts: Counts | undefined, stats: Statistics | undefined): RemotePost {
+function toPost(p: Obj, counts: Counts | undefined, stats: Statistics | undefined, imageUrls: Map<string, string>): RemotePost {
   const urn = String(p.id);
   const content = typeOf(obj(p.content));
   const author = str(p.author);
@@ -82,8 +89,8 @@ function toPost(p: Obj, counts: Counts | undefined, stats: Statistics | undefine
     commentary: typeof p.commentary === 'string' ? plainCommentary(p.commentary) : null,
     publishedAt: iso(p.publishedAt) ?? iso(p.createdAt),
     type: content.type,
-    // Media URNs only: their download URLs are short-lived and need one more call each.
-    images: content.images.map(() => ({ url: null })),
+    // Download URLs as LinkedIn gave them (they expire; a refresh reads new ones); null where it gave none.
+    images: content.images.map((urn) => ({ url: imageUrls.get(urn) ?? null })),
     video: content.video ? { videoUrl: null, thumbnailUrl: null } : null,
     permalink: permalinkOf(urn),
     sourcePageId: author?.startsWith('urn:li:organization:') ? author.slice('urn:li:organization:'.length) : null,
@@ -96,6 +103,14 @@ function toPost(p: Obj, counts: Counts | undefined, stats: Statistics | undefine
     },
     ...(counts?.closed ? { commentsDisabled: true } : {}),
   };
+}
+
+/** Like Promise.all, but waits for every call before throwing the first failure, so none is left in flight. */
+async function allOrFirstError<T>(calls: Promise<T>[]): Promise<T[]> {
+  const settled = await Promise.allSettled(calls);
+  const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) throw failed.reason;
+  return settled.map((r) => (r as PromiseFulfilledResult<T>).value);
 }
 
 function countsOf(meta: Obj): Counts {
@@ -151,10 +166,37 @@ export function linkedinEngagement(deps: AdapterDeps): Engagement {
     return out;
   }
 
-  /** An organization's per-post statistics; members' posts have none through the API (an empty map). */
+  /** One figure of a member's own post (memberCreatorPostAnalytics, lifetime total). */
+  async function memberFigure(token: string, urn: string, queryType: MemberMetric): Promise<number> {
+    const kind = urn.startsWith('urn:li:ugcPost:') ? 'ugcPost' : 'share';
+    const query = `q=entity&entity=(${kind}:${encodeURIComponent(urn)})&queryType=${queryType}&aggregation=TOTAL`;
+    const body = await get(token, `${apiBase}/rest/memberCreatorPostAnalytics?${query}`);
+    return list(body.elements).reduce((n, e) => n + num(e.count), 0);
+  }
+
+  async function memberFigures<T extends MemberMetric>(token: string, urn: string, types: readonly T[]): Promise<Record<T, number>> {
+    const values = await allOrFirstError(types.map((t) => memberFigure(token, urn, t)));
+    return Object.fromEntries(types.map((t, i) => [t, values[i]!])) as Record<T, number>;
+  }
+
+  const mayReadMemberAnalytics = (tokens: TokenSet): boolean => !tokens.scopes || tokens.scopes.includes(MEMBER_ANALYTICS_SCOPE);
+
+  /**
+   * Shares, impressions and reach per post: an organization's share statistics (one call per 50 posts), or a member's
+   * post analytics (three calls per post). Without the scope either needs, the posts read 0 rather than fail.
+   */
   async function statistics(tokens: TokenSet, author: string, urns: string[]): Promise<Map<string, Statistics>> {
     const out = new Map<string, Statistics>();
-    if (!author.startsWith('urn:li:organization:') || urns.length === 0) return out;
+    if (urns.length === 0) return out;
+    if (author.startsWith('urn:li:person:')) {
+      if (!mayReadMemberAnalytics(tokens)) return out;
+      for (const urn of urns) {
+        const f = await memberFigures(tokens.accessToken, urn, ['RESHARE', 'IMPRESSION', 'MEMBERS_REACHED'] as const);
+        out.set(urn, { shares: f.RESHARE, impressions: f.IMPRESSION, reach: f.MEMBERS_REACHED });
+      }
+      return out;
+    }
+    if (!author.startsWith('urn:li:organization:')) return out;
     // Without the admin scope LinkedIn would refuse the call; the posts then read 0 impressions rather than fail.
     if (tokens.scopes && !tokens.scopes.includes('rw_organization_admin')) return out;
     for (let i = 0; i < urns.length; i += BATCH) {
@@ -176,8 +218,27 @@ export function linkedinEngagement(deps: AdapterDeps): Engagement {
 
   async function withMetrics(tokens: TokenSet, author: string, posts: Obj[]): Promise<RemotePost[]> {
     const urns = posts.map((p) => String(p.id));
-    const [c, s] = await Promise.all([counts(tokens.accessToken, urns), statistics(tokens, author, urns)]);
-    return posts.map((p) => toPost(p, c.get(String(p.id)), s.get(String(p.id))));
+    const images = posts.flatMap((p) => typeOf(obj(p.content)).images);
+    const [c, s, u] = (await allOrFirstError<Map<string, Counts> | Map<string, Statistics> | Map<string, string>>([
+      counts(tokens.accessToken, urns),
+      statistics(tokens, author, urns),
+      imageUrls(tokens.accessToken, images),
+    ])) as [Map<string, Counts>, Map<string, Statistics>, Map<string, string>];
+    return posts.map((p) => toPost(p, c.get(String(p.id)), s.get(String(p.id)), u));
+  }
+
+  /** Download URLs of images by URN, one batch call per 50 (GET /rest/images?ids=List(…)); ones LinkedIn refuses are left out. */
+  async function imageUrls(token: string, urns: string[]): Promise<Map<string, string>> {
+    const out = new Map<string, string>();
+    const unique = [...new Set(urns)];
+    for (let i = 0; i < unique.length; i += BATCH) {
+      const body = await get(token, `${apiBase}/rest/images?ids=${restliList(unique.slice(i, i + BATCH))}`);
+      for (const [urn, image] of Object.entries(obj(body.results))) {
+        const url = str(obj(image).downloadUrl);
+        if (url) out.set(urn, url);
+      }
+    }
+    return out;
   }
 
   /** Names of the members and organizations behind comments, by actor URN (unknown ones are left out). */
@@ -239,6 +300,15 @@ export function linkedinEngagement(deps: AdapterDeps): Engagement {
     return items.slice(0, limit).map((c) => toComment(c, who));
   }
 
+  async function getPost(tokens: TokenSet, p: ReadTarget & { postId: string }): Promise<RemotePost | null> {
+    const author = await authorOf(tokens, p);
+    const res = await deps.http.request('linkedin', { url: `${apiBase}/rest/posts/${encodeURIComponent(p.postId)}`, headers: restHeaders(tokens.accessToken) });
+    if (res.status === 404) return null;
+    const post = linkedinOk(res, 'api', deps.clock);
+    const [read] = await withMetrics(tokens, str(post.author) ?? author, [post]);
+    return read ?? null;
+  }
+
   const comments: Comments = {
     textLimit: { max: LINKEDIN_COMMENT_MAX, unit: 'utf16' },
 
@@ -288,16 +358,27 @@ export function linkedinEngagement(deps: AdapterDeps): Engagement {
       return read.sort((a, b) => Date.parse(b.publishedAt ?? '') - Date.parse(a.publishedAt ?? ''));
     },
 
-    async getPost(tokens, p) {
-      const author = await authorOf(tokens, p);
-      const res = await deps.http.request('linkedin', { url: `${apiBase}/rest/posts/${encodeURIComponent(p.postId)}`, headers: restHeaders(tokens.accessToken) });
-      if (res.status === 404) return null;
-      const post = linkedinOk(res, 'api', deps.clock);
-      const [read] = await withMetrics(tokens, str(post.author) ?? author, [post]);
-      return read ?? null;
-    },
+    getPost,
 
     comments,
+
+    async getMetrics(tokens, p): Promise<PostMetrics | null> {
+      if (p.destination?.kind === 'organization') {
+        const post = await getPost(tokens, p);
+        return post ? post.metrics : null;
+      }
+      // A member's own post: its statistics need only r_member_postAnalytics, not the closed r_member_social.
+      if (!mayReadMemberAnalytics(tokens)) {
+        throw new PlatformError('linkedin', 'permission', `LinkedIn gives a member's post statistics only with ${MEMBER_ANALYTICS_SCOPE}, which this connection was not granted; reconnect to grant it.`, { code: 'r_member_postAnalytics_required' });
+      }
+      try {
+        const f = await memberFigures(tokens.accessToken, p.postId, ['REACTION', 'COMMENT', 'RESHARE', 'IMPRESSION', 'MEMBERS_REACHED'] as const);
+        return { likes: f.REACTION, comments: f.COMMENT, shares: f.RESHARE, impressions: f.IMPRESSION, reach: f.MEMBERS_REACHED };
+      } catch (err) {
+        if (err instanceof PlatformError && err.kind === 'not_found') return null;
+        throw err;
+      }
+    },
 
     async deletePost(tokens, p) {
       const res = await deps.http.request('linkedin', { method: 'DELETE', url: `${apiBase}/rest/posts/${encodeURIComponent(p.postId)}`, headers: restHeaders(tokens.accessToken) });

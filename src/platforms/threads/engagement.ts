@@ -17,7 +17,7 @@ import { threadsOk } from './errors.ts';
 export const THREADS_REPLY_LIMIT: TextLimit = { max: 500, unit: 'graphemes' };
 
 const MAX_PAGE = 100;
-export const POST_FIELDS = 'id,text,media_type,media_url,thumbnail_url,permalink,timestamp,children{media_type,media_url,thumbnail_url}';
+export const POST_FIELDS = 'id,text,media_type,media_url,thumbnail_url,permalink,timestamp,is_reply,children{media_type,media_url,thumbnail_url}';
 export const INSIGHT_METRICS = ['views', 'likes', 'replies', 'reposts', 'quotes'] as const;
 export const REPLY_FIELDS = 'id,text,username,permalink,timestamp,has_replies,replied_to,root_post,is_reply_owned_by_me,hide_status';
 
@@ -142,8 +142,8 @@ export function threadsEngagement(deps: AdapterDeps): Engagement {
     async listPosts(tokens, p) {
       const user = p.destination && p.destination.id !== 'me' ? p.destination.id : 'me';
       const body = await get(tokens, `${encodeURIComponent(user)}/threads`, { fields: POST_FIELDS, limit: String(Math.min(p.limit, MAX_PAGE)) });
-      // Reposts of other people's threads show up as REPOST_FACADE: not the profile's own posts.
-      const own = listItems(body).filter((item) => str(item.media_type) !== 'REPOST_FACADE');
+      // Reposts of other people's threads show up as REPOST_FACADE, and the profile's replies are answers, not posts.
+      const own = listItems(body).filter((item) => str(item.media_type) !== 'REPOST_FACADE' && item.is_reply !== true);
       return withInsights(tokens, own.slice(0, p.limit));
     },
     async getPost(tokens, p) {

@@ -27,6 +27,11 @@ export interface TikTokContext {
    * URLs and refuses unverified ones, so without it Herald refuses them itself, before any call.
    */
   mediaDomainVerified: boolean;
+  /**
+   * When this process called status/fetch with each access token in the last minute (deps.clock ms): TikTok allows
+   * 30 a minute per token, shared by every post of that creator that is being polled (see status.ts statusPace).
+   */
+  statusCalls: Map<string, number[]>;
 }
 
 export function tiktokContext(deps: AdapterDeps): TikTokContext {
@@ -38,6 +43,7 @@ export function tiktokContext(deps: AdapterDeps): TikTokContext {
     configured: Boolean(deps.config.clientId && deps.config.clientSecret),
     audited: /^(1|true|yes|on)$/i.test(deps.config.settings?.audited ?? ''),
     mediaDomainVerified: /^(1|true|yes|on)$/i.test(deps.config.settings?.mediaDomainVerified ?? ''),
+    statusCalls: new Map(),
   };
 }
 

@@ -9,7 +9,7 @@ import { bearer } from './context.ts';
 import type { TikTokContext } from './context.ts';
 import { readApi } from './errors.ts';
 import { TIKTOK_PRIVACY } from './privacy.ts';
-import { fetchPublishStatus, outcomeOf, TIKTOK_STEPS } from './status.ts';
+import { fetchPublishStatus, getsPublicId, MODERATION_WAIT_MS, outcomeOf, statusPace, TIKTOK_STEPS } from './status.ts';
 import type { PublishStatus } from './status.ts';
 import { chunkPlan, MAX_VIDEO_BYTES, transferChunks, VIDEO_UPLOAD_TYPES } from './upload.ts';
 
@@ -177,9 +177,24 @@ async function initPhotos(ctx: TikTokContext, tokens: TokenSet, req: PublishRequ
   return { state: 'processing', handle: publishId };
 }
 
-/** Where TikTok stands; a FAILED job is journaled as dead before its error is thrown. */
-async function settle(status: PublishStatus, publishId: string, req: PublishRequest, journal: Journal): Promise<PublishOutcome> {
+/**
+ * Where TikTok stands; a FAILED job is journaled as dead before its error is thrown. A post that is complete but still
+ * without its public id (moderation) stays processing for MODERATION_WAIT_MS from the first time Herald saw it
+ * complete, so the id and the permalink come with the result; past that it is published under its publish_id, and a
+ * later publish or reconcile with this journal reads the id again.
+ */
+async function settle(ctx: TikTokContext, status: PublishStatus, publishId: string, req: PublishRequest, journal: Journal): Promise<PublishOutcome> {
   if (status.status === 'FAILED') await journal.record(TIKTOK_STEPS.failed, publishId);
+  if (status.status === 'PUBLISH_COMPLETE' && status.postIds.length === 0 && getsPublicId(req, journal)) {
+    const now = ctx.deps.clock().getTime();
+    const since = Date.parse(journal.steps[TIKTOK_STEPS.completeAt] ?? '');
+    if (Number.isNaN(since)) await journal.record(TIKTOK_STEPS.completeAt, new Date(now).toISOString());
+    if (Number.isNaN(since) || now - since < MODERATION_WAIT_MS) return { state: 'processing', handle: publishId };
+    const out = outcomeOf(status, publishId, req, journal);
+    if (out.state !== 'published') return out;
+    const pending = `TikTok has not given the post its public id yet (moderation can take hours), so Herald shows it under its publish_id, without a link.`;
+    return { ...out, notice: out.notice ? `${out.notice} ${pending}` : pending };
+  }
   return outcomeOf(status, publishId, req, journal);
 }
 
@@ -201,7 +216,7 @@ async function resume(ctx: TikTokContext, tokens: TokenSet, req: PublishRequest,
     }
     return { state: 'processing', handle: publishId };
   }
-  return settle(status, publishId, req, journal);
+  return settle(ctx, status, publishId, req, journal);
 }
 
 /** A new init: creator_info first, then the video or photo init. */
@@ -222,7 +237,10 @@ export function tiktokPublisher(ctx: TikTokContext): Publisher {
     },
 
     async checkStatus(tokens, handle, req, journal) {
-      return settle(await fetchPublishStatus(ctx, tokens, handle), handle, req, journal);
+      // TikTok's 30 status calls a minute are per token, whichever posts they are for: a poll that would go over is
+      // skipped, and the post simply stays processing until the next one.
+      if (!statusPace(ctx, tokens.accessToken)) return { state: 'processing', handle };
+      return settle(ctx, await fetchPublishStatus(ctx, tokens, handle), handle, req, journal);
     },
 
     async reconcile(tokens, req, journal) {

@@ -18,7 +18,48 @@ export const TIKTOK_STEPS = {
   privacyLevel: 'tiktok.privacy_level',
   /** A publish_id that ended FAILED: dead, so a retry initialises anew (nothing was posted). */
   failed: 'tiktok.failed_publish_id',
+  /** When Herald first saw the post PUBLISH_COMPLETE without its public id (ISO time): the moderation wait starts. */
+  completeAt: 'tiktok.complete_at',
 } as const;
+
+/**
+ * How long Herald waits, after PUBLISH_COMPLETE, for the public id of a post that will get one: TikTok hands it out
+ * only once moderation is done, which "usually finishes within one minute" but can take hours.
+ */
+export const MODERATION_WAIT_MS = 60_000;
+
+/** Whether TikTok will give the post a public id: every level but SELF_ONLY. */
+export function getsPublicId(req: PublishRequest, journal: Journal): boolean {
+  const asked = typeof req.options.privacy_level === 'string' ? req.options.privacy_level : '';
+  return (journal.steps[TIKTOK_STEPS.privacyLevel] ?? asked) !== 'SELF_ONLY';
+}
+
+/** status/fetch calls TikTok allows per access token and minute. */
+export const STATUS_PER_MINUTE = 30;
+/**
+ * Of those, what polling (checkStatus) may use; the rest stays free for the reads a publish cannot put off (upload
+ * progress after a dropped chunk, a resume, a reconcile).
+ */
+export const STATUS_POLLS_PER_MINUTE = 25;
+const MINUTE_MS = 60_000;
+
+/** The status/fetch calls of this token within the last minute (pruned as a side effect). */
+function recentCalls(ctx: TikTokContext, accessToken: string, now: number): number[] {
+  const calls = (ctx.statusCalls.get(accessToken) ?? []).filter((t) => t > now - MINUTE_MS);
+  if (calls.length) ctx.statusCalls.set(accessToken, calls);
+  else ctx.statusCalls.delete(accessToken);
+  return calls;
+}
+
+/**
+ * Whether a status poll with this token fits TikTok's per-token limit now, counting every post of the creator this
+ * process is polling. When it does not, the poll is skipped (the post stays processing) and the next one tries again.
+ */
+export function statusPace(ctx: TikTokContext, accessToken: string): boolean {
+  const now = ctx.deps.clock().getTime();
+  if (ctx.statusCalls.size > 1000) for (const token of [...ctx.statusCalls.keys()]) recentCalls(ctx, token, now);
+  return recentCalls(ctx, accessToken, now).length < STATUS_POLLS_PER_MINUTE;
+}
 
 export interface PublishStatus {
   status: string;
@@ -51,6 +92,8 @@ export function publicPostIds(raw: string): string[] {
 }
 
 export async function fetchPublishStatus(ctx: TikTokContext, tokens: TokenSet, publishId: string): Promise<PublishStatus> {
+  const now = ctx.deps.clock().getTime();
+  ctx.statusCalls.set(tokens.accessToken, [...recentCalls(ctx, tokens.accessToken, now), now]);
   const res = await ctx.deps.http.request('tiktok', {
     method: 'POST',
     url: `${ctx.apiBase}/v2/post/publish/status/fetch/`,

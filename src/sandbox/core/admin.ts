@@ -30,6 +30,7 @@ const configBody = z.strictObject({
   strict: z.union([z.literal('all'), z.literal('none'), z.partialRecord(z.enum(STRICT_MODES), z.boolean())]).optional(),
   publicHosts: z.array(z.string().min(1).max(300)).max(100).optional(),
   youtubeDailyQuota: z.number().int().min(0).max(100_000_000).optional(),
+  tiktokModerationMs: z.number().int().min(0).max(7 * 24 * 3_600_000).optional(),
 });
 
 function invalid(message: string) {
@@ -103,11 +104,12 @@ export function registerAdmin(app: FastifyInstance, ctx: SandboxContext): void {
     const parsed = configBody.safeParse(req.body ?? {});
     if (!parsed.success) return sendJson(reply, 400, invalid(issues(parsed.error)));
     const c = ctx.store.config;
-    const { latencyMs, lifetimes, redirectUris, maxRequests, processingMs, publishLimits, strict, publicHosts, youtubeDailyQuota } = parsed.data;
+    const { latencyMs, lifetimes, redirectUris, maxRequests, processingMs, publishLimits, strict, publicHosts, youtubeDailyQuota, tiktokModerationMs } = parsed.data;
     if (strict === 'all' || strict === 'none') for (const m of STRICT_MODES) c.strict[m] = strict === 'all';
     else if (strict !== undefined) Object.assign(c.strict, strict);
     if (publicHosts !== undefined) c.publicHosts = publicHosts;
     if (youtubeDailyQuota !== undefined) c.youtubeDailyQuota = youtubeDailyQuota;
+    if (tiktokModerationMs !== undefined) c.tiktokModerationMs = tiktokModerationMs;
     if (latencyMs !== undefined) c.latencyMs = latencyMs;
     if (typeof processingMs === 'number') for (const p of PLATFORMS) c.processingMs[p] = processingMs;
     else if (processingMs !== undefined) Object.assign(c.processingMs, processingMs);

@@ -9,6 +9,8 @@ import type { JsonObject, JsonValue, ObjectRecord, Platform } from './types.ts';
 export interface Step {
   /** When the change lands, as a fraction (0–1) of the platform's processing delay. */
   at: number;
+  /** A further delay in ms on top of `at` (e.g. TikTok's moderation after processing), whatever processingMs is. */
+  afterMs?: number;
   set: JsonObject;
 }
 
@@ -51,7 +53,7 @@ export function schedule(ctx: SandboxContext, platform: Platform, record: Object
   const wall = Date.now();
   const clock = ctx.nowMs();
   const pending: JsonValue[] = steps.map((s) => {
-    const offset = Math.round(Math.min(1, Math.max(0, s.at)) * delay);
+    const offset = Math.round(Math.min(1, Math.max(0, s.at)) * delay) + Math.max(0, s.afterMs ?? 0);
     return { dueWall: wall + offset, dueClock: clock + offset, set: s.set };
   });
   record.scheduled = pending;

@@ -56,6 +56,11 @@ export interface SandboxConfig {
   publicHosts: string[];
   /** Daily quota units of a YouTube project under `youtube_quota` (10,000 by default, as Google grants). */
   youtubeDailyQuota: number;
+  /**
+   * How long TikTok's moderation of a public post takes after PUBLISH_COMPLETE before status/fetch lists its
+   * publicaly_available_post_id (TikTok: usually within a minute, sometimes hours). 0: at once.
+   */
+  tiktokModerationMs: number;
 }
 
 export const DEFAULT_PROCESSING_MS = 200;
@@ -117,6 +122,7 @@ function initialConfig(latencyMs: number, slugs: readonly Platform[], initial: I
     strict,
     publicHosts: [...(initial?.publicHosts ?? [])],
     youtubeDailyQuota: 10_000,
+    tiktokModerationMs: 0,
   };
 }
 

@@ -1,7 +1,8 @@
 // LinkedIn's read side (Community Management API): comments under a post or a comment
 // (GET|POST /rest/socialActions/{urn}/comments), reaction and comment counts (GET /rest/socialMetadata/{urn} and the
-// batch ?ids=List(…)), an organization's per-post statistics (GET /rest/organizationalEntityShareStatistics) and
-// commenters' names (GET /v2/people?ids=List((id:…))). Reading an organization's posts and comments needs
+// batch ?ids=List(…)), an organization's per-post statistics (GET /rest/organizationalEntityShareStatistics), a
+// member's own post statistics (GET /rest/memberCreatorPostAnalytics, r_member_postAnalytics) and commenters' names
+// (GET /v2/people?ids=List((id:…))). Reading an organization's posts and comments needs
 // r_organization_social and a role on it; a member's own, the closed r_member_social. Comments are written as the
 // member (w_member_social) or an organization they administer (w_organization_social); threads are two levels deep;
 // a comment's text is at most 1,250 characters.
@@ -14,14 +15,27 @@ import { findObject, objectsOf, text } from '../core/objects.ts';
 import { addRoute, sendAnswer } from '../core/route.ts';
 import type { Call, ErrorAnswer, Simulator } from '../core/route.ts';
 import { checkToken } from '../core/tokens.ts';
+import type { SimulatedMetrics } from '../core/engagement.ts';
 import type { JsonObject, ObjectRecord } from '../core/types.ts';
 import { apiError, notFound, tokenError } from './errors.ts';
+import { imageView } from './images.ts';
 import { actorProblem, decodeUrn, denied, inputError, restAuth } from './rest.ts';
 import type { RestAuth } from './rest.ts';
 
 const COMMENTS = 'socialActionsComments';
 const METADATA = 'socialMetadata';
 const STATISTICS = 'organizationalEntityShareStatistics';
+const MEMBER_ANALYTICS = 'memberCreatorPostAnalytics';
+/** What memberCreatorPostAnalytics counts for a member's post, by queryType. */
+const MEMBER_METRICS: Record<string, (m: SimulatedMetrics) => number> = {
+  IMPRESSION: (m) => m.impressions,
+  MEMBERS_REACHED: (m) => Math.round(m.impressions * 0.8),
+  RESHARE: (m) => m.shares,
+  REACTION: (m) => m.likes,
+  COMMENT: (m) => m.comments,
+  POST_SAVE: () => 0,
+  POST_SEND: () => 0,
+};
 /** The longest comment LinkedIn takes. */
 export const MAX_COMMENT_CHARS = 1250;
 const MAX_COUNT = 100;
@@ -279,6 +293,67 @@ export function registerLinkedInEngagement(sim: Simulator): void {
         .map((e) => ({ organizationalEntity: org, [e.kind]: e.urn, totalShareStatistics: stats(e.post) }))
         .filter((e) => Object.values(e.totalShareStatistics).some((v) => Number(v) > 0));
       return reply.send({ paging: { start: 0, count: elements.length, links: [] }, elements });
+    },
+  });
+
+  addRoute(sim, {
+    method: 'GET',
+    url: '/rest/images',
+    ops: ['status'],
+    surface: 'api',
+    handler: (req, reply, call) => {
+      const auth = restAuth(req, reply, call);
+      if (!auth) return reply;
+      const ids = restliList(queryParams(req).ids);
+      if (!ids) return sendAnswer(reply, apiError(400, 'ILLEGAL_ARGUMENT', 'ids must be a Rest.li 2.0 List(...) of image URNs'));
+      const results: JsonObject = {};
+      const statuses: JsonObject = {};
+      const errors: JsonObject = {};
+      for (const urn of ids) {
+        const image = findObject(call, 'media', urn);
+        // As GET /rest/images/{urn}: reading an image back needs a read permission on its owner.
+        const problem = !image || image.kind !== 'image' ? notFound(urn) : actorProblem(auth, text(image.owner), 'read', 'images', 'BATCH_GET');
+        if (problem) {
+          errors[urn] = problem.body as JsonObject;
+          statuses[urn] = problem.status;
+        } else {
+          results[urn] = imageView(image!);
+          statuses[urn] = 200;
+        }
+      }
+      return reply.send({ results, statuses, errors });
+    },
+  });
+
+  addRoute(sim, {
+    method: 'GET',
+    url: '/rest/memberCreatorPostAnalytics',
+    ops: ['status'],
+    surface: 'api',
+    handler: (req, reply, call) => {
+      const auth = restAuth(req, reply, call);
+      if (!auth) return reply;
+      const q = queryParams(req);
+      if (q.q !== 'entity') return sendAnswer(reply, apiError(400, 'ILLEGAL_ARGUMENT', 'Supported finders: q=entity&entity=(share:{urn}|ugcPost:{urn}), q=me'));
+      const entity = /^\((share|ugcPost):(urn:li:(share|ugcPost):\d+)\)$/.exec(decodeURIComponent(q.entity ?? ''));
+      if (!entity || entity[1] !== entity[3]) return sendAnswer(reply, inputError('INVALID_VALUE_FOR_FIELD', '/entity', 'entity must be (share:urn:li:share:{id}) or (ugcPost:urn:li:ugcPost:{id})'));
+      const queryType = q.queryType ?? '';
+      if (!(queryType in MEMBER_METRICS)) return sendAnswer(reply, inputError('INVALID_VALUE_FOR_FIELD', '/queryType', `queryType must be one of ${Object.keys(MEMBER_METRICS).join(', ')}`));
+      if (q.aggregation !== 'TOTAL' && q.aggregation !== 'DAILY') return sendAnswer(reply, inputError('INVALID_VALUE_FOR_FIELD', '/aggregation', 'aggregation must be TOTAL or DAILY'));
+      // The member's own posts, with r_member_postAnalytics; no other permission is needed.
+      if (!auth.token.scopes.includes('r_member_postAnalytics')) return sendAnswer(reply, denied(auth, MEMBER_ANALYTICS, 'FINDER'));
+      const post = findObject(call, 'posts', entity[2]!);
+      if (!post) return sendAnswer(reply, notFound(entity[2]!));
+      if (post.author !== `urn:li:person:${auth.account.id}`) return sendAnswer(reply, denied(auth, MEMBER_ANALYTICS, 'FINDER'));
+      const count = MEMBER_METRICS[queryType]!(metricsOf(call.slice, post));
+      const day = new Date(post.createdAt);
+      const date = { year: day.getUTCFullYear(), month: day.getUTCMonth() + 1, day: day.getUTCDate() };
+      const element: JsonObject = {
+        count,
+        metricType: { 'com.linkedin.adsexternalapi.memberanalytics.v1.CreatorPostAnalyticsMetricTypeV1': queryType },
+        ...(q.aggregation === 'DAILY' ? { dateRange: { start: date, end: date } } : {}),
+      };
+      return reply.send({ paging: { start: 0, count: 10, links: [] }, elements: [element] });
     },
   });
 

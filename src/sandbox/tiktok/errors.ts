@@ -31,3 +31,12 @@ export function tiktokFault(kind: TransientFault, surface: Exclude<Surface, 'pag
     ? apiFail(429, 'rate_limit_exceeded', 'The API rate limit was exceeded. Please try again later.', now)
     : apiFail(500, 'internal_error', 'Something went wrong. Please try again later.', now);
 }
+
+/** Requests per user access_token per minute, as the Content Posting API reference gives them for each endpoint. */
+export const PER_TOKEN_PER_MINUTE: Record<string, number> = {
+  '/v2/post/publish/creator_info/query/': 20,
+  '/v2/post/publish/video/init/': 6,
+  '/v2/post/publish/inbox/video/init/': 6,
+  '/v2/post/publish/content/init/': 6,
+  '/v2/post/publish/status/fetch/': 30,
+};

@@ -1,12 +1,13 @@
 // TikTok simulator: www.tiktok.com (authorize), open.tiktokapis.com (v2 API) and the upload host
 // (open-upload.tiktokapis.com) under one prefix.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { SandboxContext } from '../core/context.ts';
 import { registerAvatars } from '../core/oauth.ts';
 import { setNotFound } from '../core/route.ts';
-import type { Simulator } from '../core/route.ts';
+import type { Call, ErrorAnswer, RouteSpec, Simulator } from '../core/route.ts';
+import { presentedToken, spend, strictOn } from '../core/strict.ts';
 import { declareTikTokEngagement, registerTikTokEngagement } from './engagement.ts';
-import { apiFail, tiktokFault } from './errors.ts';
+import { apiFail, PER_TOKEN_PER_MINUTE, tiktokFault } from './errors.ts';
 import { registerTikTokOAuth } from './oauth.ts';
 import { registerTikTokPublish } from './publish.ts';
 import { registerTikTokUpload } from './upload.ts';
@@ -14,8 +15,22 @@ import { registerTikTokUser } from './user.ts';
 import type { SandboxSimulator } from '../core/simulator.ts';
 import { SANDBOX_APPS } from '../apps.ts';
 
+/**
+ * `rate_limits`: each Content Posting endpoint's requests counted per access token for the clock minute (creator_info
+ * 20, the inits 6, status/fetch 30); beyond it TikTok's 429 rate_limit_exceeded until the next minute.
+ */
+function tiktokLimits(req: FastifyRequest, call: Call, spec: RouteSpec): ErrorAnswer | null {
+  const limit = PER_TOKEN_PER_MINUTE[spec.url];
+  if (!limit || !strictOn(call.ctx, 'rate_limits')) return null;
+  const token = presentedToken(req, call.slice);
+  if (!token) return null;
+  const minute = call.ctx.now().toISOString().slice(0, 16);
+  if (spend(call.ctx, `tiktok:${spec.url}:${token.token}:${minute}`, limit)) return null;
+  return apiFail(429, 'rate_limit_exceeded', 'The API rate limit was exceeded. Please try again later.', call.ctx.nowMs());
+}
+
 export async function tiktokSimulator(app: FastifyInstance, ctx: SandboxContext): Promise<void> {
-  const sim: Simulator = { platform: 'tiktok', ctx, app, faultAnswer: tiktokFault };
+  const sim: Simulator = { platform: 'tiktok', ctx, app, faultAnswer: tiktokFault, gate: tiktokLimits };
   registerTikTokOAuth(sim);
   registerTikTokUser(sim);
   registerTikTokPublish(sim);

@@ -170,7 +170,19 @@ export function finishJob(call: Call, req: FastifyRequest, job: ObjectRecord, cr
     { publishId: job.id, username: creatorAccount.username, privacy_level: str(info.privacy_level), post_info: job.post_info ?? null },
   );
   job.post_id = postId;
-  // SELF_ONLY posts never get a public id.
+  // SELF_ONLY posts never get a public id. Others get it once moderation is done (_config.tiktokModerationMs after
+  // PUBLISH_COMPLETE): TikTok gives developers the post id only after moderation.
   const ids = info.privacy_level === 'SELF_ONLY' ? [] : [postId];
-  schedule(call.ctx, 'tiktok', job, [{ at: 1, set: { status: 'PUBLISH_COMPLETE', publicaly_available_post_id: ids } }]);
+  const moderation = call.ctx.store.config.tiktokModerationMs;
+  schedule(
+    call.ctx,
+    'tiktok',
+    job,
+    moderation > 0 && ids.length > 0
+      ? [
+          { at: 1, set: { status: 'PUBLISH_COMPLETE', publicaly_available_post_id: [] } },
+          { at: 1, afterMs: moderation, set: { publicaly_available_post_id: ids } },
+        ]
+      : [{ at: 1, set: { status: 'PUBLISH_COMPLETE', publicaly_available_post_id: ids } }],
+  );
 }

@@ -1,5 +1,6 @@
 // LinkedIn's own rules on the read side, against its simulator: a member's own posts and comments need the closed
-// r_member_social (refused before any call without it, read when the app was granted it), comment URNs and two-level
+// r_member_social (refused before any call without it, read when the app was granted it) while their numbers need
+// only r_member_postAnalytics (memberCreatorPostAnalytics), comment URNs and two-level
 // threads, the 1,250-character comment limit, comments turned off, commenters' names, share statistics only for
 // organizations with the admin scope, and commentary read back as members see it.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -62,7 +63,7 @@ beforeEach(async () => {
 });
 
 describe("linkedin: a member's own posts", () => {
-  it('without r_member_social (Herald\u2019s default scopes) reads are refused with the reason, before any call', async () => {
+  it('without r_member_social (Herald\u2019s default scopes) reads of the post are refused with the reason, before any call', async () => {
     await connectWith(LINKEDIN_SCOPES);
     const id = await publish('My own post', me);
     const before = (await sb.state('linkedin')).requests.length;
@@ -88,13 +89,27 @@ describe("linkedin: a member's own posts", () => {
     await expectPlatformError(engagement.listPosts(unknown, { destination: me, limit: 5 }), 'permission', [tokens.accessToken]);
   });
 
-  it('with r_member_social granted: posts with reactions and comments (no impressions or shares for members), comments, a reply as the member', async () => {
+  it('its numbers alone need only r_member_postAnalytics (Herald asks for it): reactions, comments, reshares, impressions, reach', async () => {
+    await connectWith(LINKEDIN_SCOPES);
+    const id = await publish('Counted post', me);
+    await seed({ post_id: id, metrics: { likes: 4, shares: 3, impressions: 90 }, comments: [{ text: 'Nice' }] });
+    expect(await engagement.getMetrics!(tokens, { destination: me, postId: id })).toEqual({ likes: 4, comments: 1, shares: 3, impressions: 90, reach: 72 });
+    expect(await engagement.getMetrics!(tokens, { destination: me, postId: 'urn:li:share:7000000000000000001' })).toBeNull();
+    await connectWith(LINKEDIN_SCOPES.filter((s) => s !== 'r_member_postAnalytics'));
+    const err = await expectPlatformError(engagement.getMetrics!(tokens, { destination: me, postId: id }), 'permission', [tokens.accessToken]);
+    expect(err.code).toBe('r_member_postAnalytics_required');
+    // LinkedIn refuses it too when the grant does not say which scopes it holds.
+    await expectPlatformError(engagement.getMetrics!({ ...tokens, scopes: undefined }, { destination: me, postId: id }), 'permission', [tokens.accessToken]);
+  });
+
+  it('with r_member_social granted: posts with reactions, comments, reshares and impressions, comments, a reply as the member', async () => {
     await connectWith([...LINKEDIN_SCOPES, 'r_member_social']);
     const id = await publish('Readable post', me);
     await seed({ post_id: id, metrics: { likes: 4, shares: 3, impressions: 90 }, comments: [{ text: 'Nice', author_name: 'Ada Moreau' }] });
     const [post] = await engagement.listPosts(tokens, { destination: me, limit: 5 });
-    expect(post).toMatchObject({ postId: id, sourcePageId: null, metrics: { likes: 4, comments: 1, shares: 0, impressions: 0 } });
+    expect(post).toMatchObject({ postId: id, sourcePageId: null, metrics: { likes: 4, comments: 1, shares: 3, impressions: 90, reach: 72 } });
     expect(await calls('/rest/organizationalEntityShareStatistics')).toHaveLength(0);
+    expect(await calls('/rest/memberCreatorPostAnalytics')).toHaveLength(3);
     const [comment] = (await comments.list(tokens, { destination: me, postId: id, limit: 5 })).comments;
     expect(comment).toMatchObject({ text: 'Nice', authorName: 'Ada Moreau' });
     const { replyId } = await comments.reply(tokens, { destination: me, postId: id, commentId: comment!.id, refs: comment!.refs, text: 'Thanks!' });
@@ -164,5 +179,24 @@ describe('linkedin: organization comments', () => {
     expect(post).toMatchObject({ commentary: text, type: 'text', sourcePageId: org.id, permalink: `https://www.linkedin.com/feed/update/${id}/` });
     expect(post!.metrics.reach).toBe(80);
     expect(await engagement.getPost(tokens, { destination: org, postId: 'urn:li:share:7000000000000000001' })).toBeNull();
+  });
+});
+
+describe('linkedin: media posts', () => {
+  beforeEach(() => connectWith(LINKEDIN_SCOPES));
+
+  it("an organization's image and carousel posts carry their images' download URLs", async () => {
+    for (const postType of ['image', 'carousel'] as const) {
+      const req = { ...(await sampleRequest(sb, profile, account, postType, `A ${postType} post`, `tgt_li_${postType}`)), destination: org };
+      const out = await publishThrough(sb, publisherOf(adapter), () => tokens, req, memoryJournal());
+      if (out.state !== 'published') throw new Error('the sample post did not publish');
+    }
+    const posts = await engagement.listPosts(tokens, { destination: org, limit: 5 });
+    expect(posts.map((p) => [p.type, p.images.length])).toEqual([
+      ['carousel', 2],
+      ['image', 1],
+    ]);
+    for (const image of posts.flatMap((p) => p.images)) expect(image.url).toEqual(expect.stringMatching(/^https:\/\//));
+    expect((await calls('/rest/images')).filter((r) => r.method === 'GET')).toHaveLength(1);
   });
 });

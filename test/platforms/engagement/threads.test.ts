@@ -79,6 +79,16 @@ describe('threads engagement: replies as threads, insights and limits', () => {
     // Replies published through the API count against the 1,000-a-day reply quota.
     const quota = (await (await graph('me/threads_publishing_limit?fields=reply_quota_usage')).json()) as { data: { reply_quota_usage: number }[] };
     expect(quota.data[0]!.reply_quota_usage).toBe(2);
+    // The profile's answers, also one to its own post, are not among its posts.
+    const form = (path: string, body: Record<string, string>) =>
+      fetch(`${sandboxBaseUrls(sb.publicUrl).threads.graphBase}/${THREADS_API_VERSION}/${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${tokens.accessToken}`, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams(body).toString(),
+      }).then((r) => r.json() as Promise<{ id: string }>);
+    const container = await form('me/threads', { media_type: 'TEXT', text: 'Self-reply', reply_to_id: postId });
+    expect((await form('me/threads_publish', { creation_id: container.id })).id).toMatch(/^\d+$/);
+    expect((await engagement.listPosts(tokens, { limit: 10 })).map((p) => p.postId)).toEqual([postId]);
   });
 
   it('refuses a reply over 500 characters before publishing anything', async () => {
