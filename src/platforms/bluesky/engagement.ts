@@ -68,6 +68,15 @@ function byNewest(a: RemoteComment, b: RemoteComment): number {
 
 const rkeyOf = (uri: string): string => uri.split('/').pop() ?? '';
 
+/**
+ * Replies are off: a threadgate that allows nobody (what the app's "Nobody can reply" writes), or the AppView saying
+ * this viewer may not reply. The thread's author may always reply, so Herald can still answer what is there.
+ */
+function repliesOff(view: JsonObject): boolean {
+  const allow = obj(obj(view.threadgate).record).allow;
+  return (Array.isArray(allow) && allow.length === 0) || obj(view.viewer).replyDisabled === true;
+}
+
 export function blueskyEngagement(client: XrpcClient, urls: IdentityUrls): Engagement {
   const session = (tokens: TokenSet): Session => {
     const did = tokens.extra?.did;
@@ -117,7 +126,7 @@ export function blueskyEngagement(client: XrpcClient, urls: IdentityUrls): Engag
         // Bluesky counts no impressions or views.
         impressions: 0,
       },
-      ...(obj(view.viewer).replyDisabled === true ? { commentsDisabled: true } : {}),
+      ...(repliesOff(view) ? { commentsDisabled: true } : {}),
     };
   }
 
@@ -284,7 +293,7 @@ export function blueskyEngagement(client: XrpcClient, urls: IdentityUrls): Engag
       parseUri(p.postId);
       const root = await thread(s, p.postId, THREAD_DEPTH);
       const replies = Array.isArray(root.replies) ? root.replies.map((r) => commentOf(obj(r), null, true)).filter((c): c is RemoteComment => c !== null) : [];
-      const disabled = obj(obj(root.post).viewer).replyDisabled === true;
+      const disabled = repliesOff(obj(root.post));
       return { comments: replies.sort(byNewest).slice(0, p.limit), ...(disabled ? { disabled } : {}) };
     },
 

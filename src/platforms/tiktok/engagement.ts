@@ -49,9 +49,16 @@ function fromVideo(video: Obj): RemotePost | null {
   };
 }
 
+/** The scope the Display API's video reads need; connections made before Herald asked for it lack it. */
+export const VIDEO_LIST_SCOPE = 'video.list';
+
 export function tiktokEngagement(ctx: TikTokContext): Engagement {
-  const post = (tokens: TokenSet, path: string, json: unknown) =>
-    ctx.deps.http.request('tiktok', { method: 'POST', url: `${ctx.apiBase}${path}`, query: { fields: FIELDS }, headers: bearer(tokens.accessToken), json });
+  const post = (tokens: TokenSet, path: string, json: unknown) => {
+    if (tokens.scopes && !tokens.scopes.includes(VIDEO_LIST_SCOPE)) {
+      throw new PlatformError('tiktok', 'permission', 'This TikTok connection does not allow reading its videos (video.list): reconnect TikTok to grant it', { code: 'scope_not_authorized' });
+    }
+    return ctx.deps.http.request('tiktok', { method: 'POST', url: `${ctx.apiBase}${path}`, query: { fields: FIELDS }, headers: bearer(tokens.accessToken), json });
+  };
 
   return {
     async listPosts(tokens, p) {

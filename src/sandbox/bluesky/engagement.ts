@@ -6,7 +6,7 @@
 // against the thread, which the PDS does not do (it stores an orphan the AppView never shows) — stricter on purpose.
 import type { FastifyRequest } from 'fastify';
 import type { SandboxContext } from '../core/context.ts';
-import { declareEngagement, metricsOf, putComment, repliesTo } from '../core/engagement.ts';
+import { commentsDisabled, declareEngagement, metricsOf, putComment, repliesTo } from '../core/engagement.ts';
 import type { CommentInput } from '../core/engagement.ts';
 import { queryParams } from '../core/http.ts';
 import { findObject, text } from '../core/objects.ts';
@@ -164,7 +164,17 @@ function postView(call: Call, r: ObjectRecord): JsonObject {
     indexedAt: r.createdAt,
     viewer: { bookmarked: false, threadMuted: false, embeddingDisabled: false },
     labels: [],
+    ...(isPost && commentsDisabled(r) ? { threadgate: threadgateView(author.did, r) } : {}),
   };
+}
+
+/**
+ * Comments turned off (`_seed` comments_disabled) is what the Bluesky app writes as an app.bsky.feed.threadgate with
+ * an empty `allow`: nobody may reply, except the thread's author, so the viewer's replyDisabled stays false for it.
+ */
+function threadgateView(did: string, post: ObjectRecord): JsonObject {
+  const record = { $type: 'app.bsky.feed.threadgate', post: post.id, allow: [], createdAt: post.createdAt };
+  return { uri: `at://${did}/app.bsky.feed.threadgate/${rkeyOf(post.id)}`, cid: cid('dag-cbor', JSON.stringify(record)), record, lists: [] };
 }
 
 const seededComments = (post: ObjectRecord): number => {

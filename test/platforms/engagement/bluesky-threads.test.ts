@@ -129,6 +129,16 @@ describe('bluesky engagement: threads and strong refs', () => {
     expect(feed?.query).toMatchObject({ actor: account.id, filter: 'posts_no_replies' });
   });
 
+  it('comments turned off (a threadgate allowing nobody) read as disabled, and the author can still answer', async () => {
+    const postId = await publish('Quiet post');
+    const [commentId] = await seed(postId, ['Before the gate']);
+    expect((await sb.control('POST', '_seed', { platform: 'bluesky', post_id: postId, comments_disabled: true })).status).toBe(201);
+    expect((await engagement.getPost(tokens, { postId }))?.commentsDisabled).toBe(true);
+    const page = await comments.list(tokens, { postId, limit: 10 });
+    expect(page).toMatchObject({ disabled: true, comments: [{ id: commentId }] });
+    await comments.reply(tokens, { postId, commentId: commentId!, refs: page.comments[0]!.refs, text: 'Still here.' });
+  });
+
   it("another account's post cannot be deleted; a post the AppView no longer has reads as null", async () => {
     const postId = await publish('Mine');
     const [commentId] = await seed(postId, ['Theirs']);

@@ -57,6 +57,11 @@ describe('tiktok engagement: the Display API', () => {
     const old = await json(await postForm(sb.url('tiktok', '/v2/oauth/token/'), { client_key: app.clientId, client_secret: app.clientSecret, code, grant_type: 'authorization_code', redirect_uri: sb.callback('tiktok') }));
     const err = await expectPlatformError(engagement.listPosts({ accessToken: String(old.access_token) }, { limit: 5 }), 'permission', [String(old.access_token)]);
     expect(err.code).toBe('scope_not_authorized');
+    // When the connection recorded what was granted, the adapter says so before calling TikTok.
+    const before = (await sb.state('tiktok')).requests.length;
+    const told = await expectPlatformError(engagement.getPost({ accessToken: String(old.access_token), scopes: String(old.scope).split(',') }, { postId: '7123456789012345678' }), 'permission');
+    expect(told.message).toMatch(/reconnect TikTok/);
+    expect((await sb.state('tiktok')).requests).toHaveLength(before);
   });
 
   it('lists public videos only, newest first, with views as impressions; a private post has no public id', async () => {
