@@ -1,5 +1,6 @@
 // `npm run bench [-- section ...]`: prints figures; no pass/fail thresholds (targets are printed beside them).
 import { benchAi } from './ai.ts';
+import { benchEngagement } from './engagement.ts';
 import { benchFoundation } from './foundation.ts';
 import { benchMedia } from './media.ts';
 import { benchPublishing } from './publishing.ts';
@@ -14,6 +15,14 @@ const sections: Record<string, () => Promise<void>> = {
   'scheduling-api': () => benchSchedulingApi({ seconds: Number(process.env.BENCH_SECONDS ?? 5), burst: Number(process.env.BENCH_SCHEDULE_BURST ?? 200), databaseUrl: process.env.DATABASE_URL }),
   // The built-in AI provider in process (BENCH_AI_RUNS: copy runs, default 300; cards run a fifth as often).
   ai: () => benchAi(process.env.BENCH_AI_RUNS ? { copyRuns: Number(process.env.BENCH_AI_RUNS), cardRuns: Math.max(10, Math.round(Number(process.env.BENCH_AI_RUNS) / 5)) } : {}),
+  // Issue 14: the comments sync of one workspace (8 networks × 10 posts × 50 comments, 100 ms simulated latency).
+  engagement: () =>
+    benchEngagement({
+      posts: Number(process.env.BENCH_ENGAGEMENT_POSTS ?? 10),
+      comments: Number(process.env.BENCH_ENGAGEMENT_COMMENTS ?? 50),
+      latencyMs: Number(process.env.BENCH_ENGAGEMENT_LATENCY_MS ?? 100),
+      seconds: Number(process.env.BENCH_SECONDS ?? 5),
+    }),
   media: () => benchMedia(process.env.BENCH_MEDIA_BYTES ? { sizeBytes: Number(process.env.BENCH_MEDIA_BYTES) } : {}),
 };
 

@@ -3,6 +3,7 @@
 // Reads come from the database; a refresh asks the network through the connection's tokens and stores the answer.
 // A network is only ever asked about objects this workspace has seen (its stored posts and synced comments), so a
 // guessed id never reaches another workspace's data.
+import { LRUCache } from 'lru-cache';
 import pLimit from 'p-limit';
 import type { Logger } from 'pino';
 import type { EngagementConfig } from '../config.ts';
@@ -17,7 +18,7 @@ import type { Platform } from '../platforms/slugs.ts';
 import { PlatformError } from '../platforms/types.ts';
 import type { TextLimit } from '../platforms/types.ts';
 import { countText } from '../publishing/text.ts';
-import type { CommentRow, EngagementStore, PostRow, Sources } from './store.ts';
+import type { CommentView, EngagementStore, PostRow, Sources } from './store.ts';
 
 export interface EngagementDeps {
   store: EngagementStore;
@@ -131,9 +132,30 @@ function wireError(err: PlatformError): string {
 
 export class EngagementService {
   readonly #d: EngagementDeps;
+  /**
+   * When each source's post list was last read from the network (ms), by workspace, network and source: a source with
+   * no posts at all has no stored row to date it, and must not be asked again on every read.
+   */
+  readonly #listed = new LRUCache<string, number>({ max: 50_000 });
 
   constructor(deps: EngagementDeps) {
     this.#d = deps;
+  }
+
+  #listedKey(workspaceId: string, platform: string, source: string | null): string {
+    return `${workspaceId}|${platform}|${source ?? ''}`;
+  }
+
+  /** When every source of the plan was last listed: the oldest of their newest refreshes; null if one never was. */
+  #lastListed(workspaceId: string, platform: string, sources: Sources, rows: readonly PostRow[]): Date | null {
+    let oldest: number | null = null;
+    for (const source of sources) {
+      let newest = this.#listed.get(this.#listedKey(workspaceId, platform, source)) ?? null;
+      for (const r of rows) if (r.sourcePageId === source && (newest === null || r.refreshedAt.getTime() > newest)) newest = r.refreshedAt.getTime();
+      if (newest === null) return null;
+      if (oldest === null || newest < oldest) oldest = newest;
+    }
+    return oldest === null ? null : new Date(oldest);
   }
 
   #name(platform: Platform): string {
@@ -149,8 +171,8 @@ export class EngagementService {
     return registry.networks.flatMap((n) => (n.reads ? [n.reads] : []));
   }
 
-  async #connection(workspaceId: string, platform: Platform): Promise<ConnectionRow | undefined> {
-    const rows = await this.#d.connections.list(workspaceId, platform);
+  async #connection(workspaceId: string, platform: Platform, all?: readonly ConnectionRow[]): Promise<ConnectionRow | undefined> {
+    const rows = all ? all.filter((r) => r.platform === platform) : await this.#d.connections.list(workspaceId, platform);
     return rows.find((r) => r.status === 'connected') ?? rows[0];
   }
 
@@ -193,6 +215,7 @@ export class EngagementService {
         limiter(async () => {
           try {
             const posts = await this.#d.tokens.use(plan.row, (tokens) => plan.engagement.listPosts(tokens, { destination: t.destination, limit }));
+            this.#listed.set(this.#listedKey(workspaceId, platform, t.source), this.#d.clock().getTime());
             return posts.map((post) => ({ post, sourcePageId: t.source }));
           } catch (err) {
             if (!(err instanceof PlatformError)) throw err;
@@ -236,9 +259,10 @@ export class EngagementService {
     q: { limit: number; stats: boolean; refreshPosts: boolean; refreshStats: boolean; filter: DestinationFilter },
   ): Promise<Record<string, PostsSlice>> {
     const out: Record<string, PostsSlice> = {};
+    const connections = await this.#d.connections.list(workspaceId);
     await Promise.all(
       platforms.map(async (platform) => {
-        out[platform] = await this.#postsSlice(workspaceId, platform, q);
+        out[platform] = await this.#postsSlice(workspaceId, platform, q, connections);
       }),
     );
     return Object.fromEntries(platforms.map((p) => [p, out[p]!]));
@@ -248,21 +272,22 @@ export class EngagementService {
     workspaceId: string,
     platform: Platform,
     q: { limit: number; stats: boolean; refreshPosts: boolean; refreshStats: boolean; filter: DestinationFilter },
+    connections: readonly ConnectionRow[],
   ): Promise<PostsSlice> {
-    const row = await this.#connection(workspaceId, platform);
+    const row = await this.#connection(workspaceId, platform, connections);
     if (!row) return { posts: [], source: null, last_updated: null, message: notConnected(this.#name(platform)), error: 'NOT_CONNECTED' };
     const engagement = this.#d.registry.get(platform).engagement;
     if (!engagement) return { posts: [], source: null, last_updated: null, message: `Reading ${this.#name(platform)} posts is not available.`, error: 'NOT_SUPPORTED' };
     const plan = this.#plan(platform, row, engagement, q.filter);
     let source: PostsSlice['source'] = 'database';
     let failure: PlatformError | null = null;
-    const last = await this.#d.store.lastRefreshed(workspaceId, platform, plan.sources);
-    if (plan.targets.length && (q.refreshPosts || q.refreshStats || this.#stale(last, this.#d.config.postsFreshSeconds))) {
+    let rows = await this.#d.store.recentPosts(workspaceId, platform, plan.sources, q.limit);
+    if (plan.targets.length && (q.refreshPosts || q.refreshStats || this.#stale(this.#lastListed(workspaceId, platform, plan.sources, rows), this.#d.config.postsFreshSeconds))) {
       failure = await this.#refreshPosts(workspaceId, platform, plan, q.limit);
       if (!failure) source = 'api';
+      rows = await this.#d.store.recentPosts(workspaceId, platform, plan.sources, q.limit);
     }
-    const rows = await this.#d.store.recentPosts(workspaceId, platform, plan.sources, q.limit);
-    const updated = await this.#d.store.lastRefreshed(workspaceId, platform, plan.sources);
+    const updated = rows.reduce<Date | null>((a, r) => (!a || r.refreshedAt > a ? r.refreshedAt : a), null);
     const slice: PostsSlice = { posts: await this.#records(rows.slice(0, q.limit * Math.max(plan.sources.length, 1)), q.stats), source, last_updated: iso(updated) };
     const message = [failure ? `${this.#name(platform)} could not be refreshed: ${failure.message}` : undefined, this.#unknownMessage(platform, plan.unknown)].filter(Boolean).join(' ');
     if (message) slice.message = message;
@@ -354,8 +379,8 @@ export class EngagementService {
     }
   }
 
-  #tree(rows: CommentRow[], perPost: number): CommentRecord[] {
-    const record = (c: CommentRow): CommentRecord => ({
+  #tree(rows: CommentView[], perPost: number): CommentRecord[] {
+    const record = (c: CommentView): CommentRecord => ({
       id: c.platformCommentId,
       type: c.parentCommentId ? 'reply' : 'comment',
       text: c.text,
@@ -403,16 +428,22 @@ export class EngagementService {
     q: { limit: number; perPost: number; forceRefresh: boolean; filter: DestinationFilter },
   ): Promise<Record<string, CommentsSlice>> {
     const out: Record<string, CommentsSlice> = {};
+    const connections = await this.#d.connections.list(workspaceId);
     await Promise.all(
       platforms.map(async (platform) => {
-        out[platform] = await this.#inboxSlice(workspaceId, platform, q);
+        out[platform] = await this.#inboxSlice(workspaceId, platform, q, connections);
       }),
     );
     return Object.fromEntries(platforms.map((p) => [p, out[p]!]));
   }
 
-  async #inboxSlice(workspaceId: string, platform: Platform, q: { limit: number; perPost: number; forceRefresh: boolean; filter: DestinationFilter }): Promise<CommentsSlice> {
-    const row = await this.#connection(workspaceId, platform);
+  async #inboxSlice(
+    workspaceId: string,
+    platform: Platform,
+    q: { limit: number; perPost: number; forceRefresh: boolean; filter: DestinationFilter },
+    connections: readonly ConnectionRow[],
+  ): Promise<CommentsSlice> {
+    const row = await this.#connection(workspaceId, platform, connections);
     if (!row) return { posts: [], last_updated: null, message: notConnected(this.#name(platform)), error: 'NOT_CONNECTED' };
     const engagement = this.#d.registry.get(platform).engagement;
     const comments = engagement?.comments;
@@ -423,26 +454,35 @@ export class EngagementService {
     let failure: PlatformError | null = null;
     // The post list is only read from the network when none is stored yet (or it is past its freshness window):
     // force_refresh refreshes comments only.
-    if (this.#stale(await this.#d.store.lastRefreshed(workspaceId, platform, plan.sources), this.#d.config.postsFreshSeconds)) {
+    let posts = await this.#d.store.recentPosts(workspaceId, platform, plan.sources, q.limit);
+    if (this.#stale(this.#lastListed(workspaceId, platform, plan.sources, posts), this.#d.config.postsFreshSeconds)) {
       failure = await this.#refreshPosts(workspaceId, platform, plan, q.limit);
+      posts = await this.#d.store.recentPosts(workspaceId, platform, plan.sources, q.limit);
     }
-    const posts = (await this.#d.store.recentPosts(workspaceId, platform, plan.sources, q.limit)).slice(0, q.limit * Math.max(plan.sources.length, 1));
+    posts = posts.slice(0, q.limit * Math.max(plan.sources.length, 1));
     const limiter = pLimit(this.#d.config.concurrency);
     const failures = new Map<string, PlatformError>();
+    let synced = false;
     await Promise.all(
       posts.map((p) =>
         limiter(async () => {
           if (p.commentsDisabled && !q.forceRefresh) return;
           if (!q.forceRefresh && !this.#stale(p.commentsSyncedAt, this.#d.config.commentsFreshSeconds)) return;
+          synced = true;
           const err = await this.#syncPost(workspaceId, platform, row, comments, p, q.perPost);
           if (err) failures.set(p.id, err);
         }),
       ),
     );
     const stored = await this.#d.store.commentsOf(workspaceId, posts.map((p) => p.id));
-    const byPost = new Map<string, CommentRow[]>();
-    for (const c of stored) byPost.set(c.networkPostId, [...(byPost.get(c.networkPostId) ?? []), c]);
-    const fresh = await this.#d.store.postsByIds(posts.map((p) => p.id));
+    const byPost = new Map<string, CommentView[]>();
+    for (const c of stored) {
+      const list = byPost.get(c.networkPostId);
+      if (list) list.push(c);
+      else byPost.set(c.networkPostId, [c]);
+    }
+    // What a sync changed on the posts (when their comments were synced, whether comments are off).
+    const fresh = synced ? await this.#d.store.postsByIds(posts.map((p) => p.id)) : posts;
     const slice: CommentsSlice = {
       posts: fresh.map((p) => this.#entry(platform, p, this.#tree(byPost.get(p.id) ?? [], q.perPost), failures.get(p.id) ?? null)),
       last_updated: iso(fresh.reduce<Date | null>((a, p) => (p.commentsSyncedAt && (!a || p.commentsSyncedAt > a) ? p.commentsSyncedAt : a), null)),
@@ -570,7 +610,8 @@ export class EngagementService {
         const row = rows.find((r) => r.platform === platform && r.status === 'connected')!;
         if (!engagement || !comments) return;
         const plan = this.#plan(platform, row, engagement, {});
-        if (this.#stale(await this.#d.store.lastRefreshed(workspaceId, platform, plan.sources), this.#d.config.postsFreshSeconds)) {
+        const known = await this.#d.store.recentPosts(workspaceId, platform, plan.sources, this.#d.config.syncPosts);
+        if (this.#stale(this.#lastListed(workspaceId, platform, plan.sources, known), this.#d.config.postsFreshSeconds)) {
           const failure = await this.#refreshPosts(workspaceId, platform, plan, this.#d.config.syncPosts);
           if (failure?.kind === 'rate_limited' || failure?.kind === 'reauth_required') {
             totals.failures++;

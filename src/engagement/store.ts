@@ -8,6 +8,7 @@ import type { RemoteComment, RemotePost } from '../platforms/engagement.ts';
 
 export type PostRow = typeof networkPosts.$inferSelect;
 export type CommentRow = typeof networkComments.$inferSelect;
+export type CommentView = Pick<CommentRow, 'networkPostId' | 'platformCommentId' | 'parentCommentId' | 'text' | 'authorName' | 'authorId' | 'authorAvatarUrl' | 'commentedAt' | 'likeCount' | 'replyCount' | 'hidden'>;
 export type SnapshotRow = typeof postMetricSnapshots.$inferSelect;
 
 /** Which posts of a network a read covers: the account's own (`null`) and/or these destination ids. */
@@ -110,21 +111,6 @@ export class EngagementStore {
     return out.sort((a, b) => (b.publishedAt?.getTime() ?? 0) - (a.publishedAt?.getTime() ?? 0));
   }
 
-  /** When these sources were last refreshed from the network (the oldest of their newest), or null if never. */
-  async lastRefreshed(workspaceId: string, platform: string, sources: Sources): Promise<Date | null> {
-    let oldest: Date | null = null;
-    for (const source of sources) {
-      const [row] = await this.#db
-        .select({ at: sql<Date | null>`max(${networkPosts.refreshedAt})` })
-        .from(networkPosts)
-        .where(and(eq(networkPosts.workspaceId, workspaceId), eq(networkPosts.platform, platform), sourceFilter([source])));
-      const at = row?.at ? new Date(row.at) : null;
-      if (!at) return null;
-      if (!oldest || at < oldest) oldest = at;
-    }
-    return oldest;
-  }
-
   /** A stored post of this workspace (deleted ones too), or undefined. */
   async post(workspaceId: string, platform: string, platformPostId: string): Promise<PostRow | undefined> {
     const [row] = await this.#db
@@ -213,11 +199,24 @@ export class EngagementStore {
     if (markSynced) await this.#db.update(networkPosts).set({ commentsSyncedAt: at }).where(eq(networkPosts.id, post.id));
   }
 
-  /** Every stored comment and reply of these posts, oldest first. */
-  async commentsOf(workspaceId: string, networkPostIds: readonly string[]): Promise<CommentRow[]> {
+  /** Every stored comment and reply of these posts, oldest first: the fields the inbox shows. */
+  async commentsOf(workspaceId: string, networkPostIds: readonly string[]): Promise<CommentView[]> {
     if (!networkPostIds.length) return [];
+    const c = networkComments;
     return this.#db
-      .select()
+      .select({
+        networkPostId: c.networkPostId,
+        platformCommentId: c.platformCommentId,
+        parentCommentId: c.parentCommentId,
+        text: c.text,
+        authorName: c.authorName,
+        authorId: c.authorId,
+        authorAvatarUrl: c.authorAvatarUrl,
+        commentedAt: c.commentedAt,
+        likeCount: c.likeCount,
+        replyCount: c.replyCount,
+        hidden: c.hidden,
+      })
       .from(networkComments)
       .where(and(eq(networkComments.workspaceId, workspaceId), inArray(networkComments.networkPostId, [...networkPostIds])))
       .orderBy(sql`${networkComments.commentedAt} asc nulls first`, networkComments.syncedAt);

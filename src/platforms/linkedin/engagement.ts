@@ -13,6 +13,7 @@
 //   HERALD_LINKEDIN_SCOPES). A member's own post statistics (impressions, members reached, reshares, reactions,
 //   comments) come from GET /rest/memberCreatorPostAnalytics with r_member_postAnalytics, which Herald asks for: one
 //   call per figure and post, and the only read of a member's post that works without r_member_social (getMetrics).
+// - Image posts carry their images' download URLs (one GET /rest/images?ids=List(…) per 50 images).
 import type { Comments, Engagement, PostMetrics, ReadTarget, RemoteComment, RemotePost } from '../engagement.ts';
 import type { AdapterDeps, TokenSet } from '../types.ts';
 import { PlatformError } from '../types.ts';
@@ -79,7 +80,7 @@ interface Statistics {
   reach: number;
 }
 
-function toPost(p: Obj, counts: Counts | undefined, stats: Statistics | undefined): RemotePost {
+function toPost(p: Obj, counts: Counts | undefined, stats: Statistics | undefined, imageUrls: Map<string, string>): RemotePost {
   const urn = String(p.id);
   const content = typeOf(obj(p.content));
   const author = str(p.author);
@@ -88,8 +89,8 @@ function toPost(p: Obj, counts: Counts | undefined, stats: Statistics | undefine
     commentary: typeof p.commentary === 'string' ? plainCommentary(p.commentary) : null,
     publishedAt: iso(p.publishedAt) ?? iso(p.createdAt),
     type: content.type,
-    // Media URNs only: their download URLs are short-lived and need one more call each.
-    images: content.images.map(() => ({ url: null })),
+    // Download URLs as LinkedIn gave them (they expire; a refresh reads new ones); null where it gave none.
+    images: content.images.map((urn) => ({ url: imageUrls.get(urn) ?? null })),
     video: content.video ? { videoUrl: null, thumbnailUrl: null } : null,
     permalink: permalinkOf(urn),
     sourcePageId: author?.startsWith('urn:li:organization:') ? author.slice('urn:li:organization:'.length) : null,
@@ -217,8 +218,27 @@ export function linkedinEngagement(deps: AdapterDeps): Engagement {
 
   async function withMetrics(tokens: TokenSet, author: string, posts: Obj[]): Promise<RemotePost[]> {
     const urns = posts.map((p) => String(p.id));
-    const [c, s] = await allOrFirstError<Map<string, Counts> | Map<string, Statistics>>([counts(tokens.accessToken, urns), statistics(tokens, author, urns)]) as [Map<string, Counts>, Map<string, Statistics>];
-    return posts.map((p) => toPost(p, c.get(String(p.id)), s.get(String(p.id))));
+    const images = posts.flatMap((p) => typeOf(obj(p.content)).images);
+    const [c, s, u] = (await allOrFirstError<Map<string, Counts> | Map<string, Statistics> | Map<string, string>>([
+      counts(tokens.accessToken, urns),
+      statistics(tokens, author, urns),
+      imageUrls(tokens.accessToken, images),
+    ])) as [Map<string, Counts>, Map<string, Statistics>, Map<string, string>];
+    return posts.map((p) => toPost(p, c.get(String(p.id)), s.get(String(p.id)), u));
+  }
+
+  /** Download URLs of images by URN, one batch call per 50 (GET /rest/images?ids=List(…)); ones LinkedIn refuses are left out. */
+  async function imageUrls(token: string, urns: string[]): Promise<Map<string, string>> {
+    const out = new Map<string, string>();
+    const unique = [...new Set(urns)];
+    for (let i = 0; i < unique.length; i += BATCH) {
+      const body = await get(token, `${apiBase}/rest/images?ids=${restliList(unique.slice(i, i + BATCH))}`);
+      for (const [urn, image] of Object.entries(obj(body.results))) {
+        const url = str(obj(image).downloadUrl);
+        if (url) out.set(urn, url);
+      }
+    }
+    return out;
   }
 
   /** Names of the members and organizations behind comments, by actor URN (unknown ones are left out). */

@@ -98,8 +98,9 @@ export function youtubeEngagement(ctx: YouTubeContext): Engagement {
   async function uploadsPlaylist(tokens: TokenSet, channelId: string | undefined): Promise<string> {
     const body = await get(tokens, 'channels', { part: 'contentDetails', ...(channelId ? { id: channelId } : { mine: 'true' }) }, 'channels.list');
     const uploads = str(obj(obj(list(body.items)[0]?.contentDetails).relatedPlaylists).uploads);
-    if (!uploads) throw new PlatformError('youtube', 'unsupported', 'This Google account has no YouTube channel to read videos from', { code: 'youtubeSignupRequired' });
-    return uploads;
+    if (uploads) return uploads;
+    if (channelId) throw new PlatformError('youtube', 'not_found', `YouTube has no channel ${channelId} for this connection`, { code: 'channelNotFound' });
+    throw new PlatformError('youtube', 'unsupported', 'This Google account has no YouTube channel to read videos from', { code: 'youtubeSignupRequired' });
   }
 
   async function videos(tokens: TokenSet, ids: string[]): Promise<Obj[]> {

@@ -18,6 +18,7 @@ import { checkToken } from '../core/tokens.ts';
 import type { SimulatedMetrics } from '../core/engagement.ts';
 import type { JsonObject, ObjectRecord } from '../core/types.ts';
 import { apiError, notFound, tokenError } from './errors.ts';
+import { imageView } from './images.ts';
 import { actorProblem, decodeUrn, denied, inputError, restAuth } from './rest.ts';
 import type { RestAuth } from './rest.ts';
 
@@ -292,6 +293,35 @@ export function registerLinkedInEngagement(sim: Simulator): void {
         .map((e) => ({ organizationalEntity: org, [e.kind]: e.urn, totalShareStatistics: stats(e.post) }))
         .filter((e) => Object.values(e.totalShareStatistics).some((v) => Number(v) > 0));
       return reply.send({ paging: { start: 0, count: elements.length, links: [] }, elements });
+    },
+  });
+
+  addRoute(sim, {
+    method: 'GET',
+    url: '/rest/images',
+    ops: ['status'],
+    surface: 'api',
+    handler: (req, reply, call) => {
+      const auth = restAuth(req, reply, call);
+      if (!auth) return reply;
+      const ids = restliList(queryParams(req).ids);
+      if (!ids) return sendAnswer(reply, apiError(400, 'ILLEGAL_ARGUMENT', 'ids must be a Rest.li 2.0 List(...) of image URNs'));
+      const results: JsonObject = {};
+      const statuses: JsonObject = {};
+      const errors: JsonObject = {};
+      for (const urn of ids) {
+        const image = findObject(call, 'media', urn);
+        // As GET /rest/images/{urn}: reading an image back needs a read permission on its owner.
+        const problem = !image || image.kind !== 'image' ? notFound(urn) : actorProblem(auth, text(image.owner), 'read', 'images', 'BATCH_GET');
+        if (problem) {
+          errors[urn] = problem.body as JsonObject;
+          statuses[urn] = problem.status;
+        } else {
+          results[urn] = imageView(image!);
+          statuses[urn] = 200;
+        }
+      }
+      return reply.send({ results, statuses, errors });
     },
   });
 

@@ -50,7 +50,7 @@ export function initRequest(req: FastifyRequest, reply: FastifyReply, call: Call
   return { owner, input: JSON.parse(JSON.stringify(input)) as JsonObject, accountId: auth.account.id };
 }
 
-function imageView(record: ObjectRecord): JsonObject {
+export function imageView(record: ObjectRecord): JsonObject {
   const out: JsonObject = { owner: record.owner ?? null, status: record.status ?? null, id: record.id, mediaTypeFamily: 'STILLIMAGE' };
   if (record.status === 'AVAILABLE') {
     out.downloadUrl = record.downloadUrl ?? null;

@@ -181,3 +181,22 @@ describe('linkedin: organization comments', () => {
     expect(await engagement.getPost(tokens, { destination: org, postId: 'urn:li:share:7000000000000000001' })).toBeNull();
   });
 });
+
+describe('linkedin: media posts', () => {
+  beforeEach(() => connectWith(LINKEDIN_SCOPES));
+
+  it("an organization's image and carousel posts carry their images' download URLs", async () => {
+    for (const postType of ['image', 'carousel'] as const) {
+      const req = { ...(await sampleRequest(sb, profile, account, postType, `A ${postType} post`, `tgt_li_${postType}`)), destination: org };
+      const out = await publishThrough(sb, publisherOf(adapter), () => tokens, req, memoryJournal());
+      if (out.state !== 'published') throw new Error('the sample post did not publish');
+    }
+    const posts = await engagement.listPosts(tokens, { destination: org, limit: 5 });
+    expect(posts.map((p) => [p.type, p.images.length])).toEqual([
+      ['carousel', 2],
+      ['image', 1],
+    ]);
+    for (const image of posts.flatMap((p) => p.images)) expect(image.url).toEqual(expect.stringMatching(/^https:\/\//));
+    expect((await calls('/rest/images')).filter((r) => r.method === 'GET')).toHaveLength(1);
+  });
+});

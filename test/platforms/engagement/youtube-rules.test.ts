@@ -112,6 +112,16 @@ describe('youtube comments', () => {
   });
 });
 
+describe('youtube channels', () => {
+  it('reads a channel named by id (youtube_channel_id) like the connected one; an unknown channel is not found', async () => {
+    const id = await publish('On the channel');
+    const channel = { kind: 'channel' as const, id: account.id };
+    expect((await engagement.listPosts(tokens, { destination: channel, limit: 5 })).map((p) => p.postId)).toEqual([id]);
+    const err = await expectPlatformError(engagement.listPosts(tokens, { destination: { kind: 'channel', id: 'UCunknownchannel000000000' }, limit: 5 }), 'not_found', [tokens.accessToken]);
+    expect(err.code).toBe('channelNotFound');
+  });
+});
+
 describe('youtube quota (strict youtube_quota)', () => {
   it('recent videos cost 3 units (channels, playlistItems, videos), a comments page 1, a reply 50, a delete 50', async () => {
     const id = await publish('Counted');
