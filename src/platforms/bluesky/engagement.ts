@@ -24,6 +24,8 @@ import type { JsonObject, XrpcClient } from './xrpc.ts';
 
 /** getAuthorFeed's page maximum. */
 const FEED_PAGE_MAX = 100;
+/** Records of the account looked through for a reply whose create answer was lost. */
+const RECENT_RECORDS = 25;
 /** How deep getPostThread nests replies under each comment (the AppView's default). */
 const THREAD_DEPTH = 6;
 
@@ -276,6 +278,17 @@ export function blueskyEngagement(client: XrpcClient, urls: IdentityUrls): Engag
     return { cid, rootUri: root?.uri ?? uri, rootCid: root?.cid ?? cid };
   }
 
+  /** A reply this account wrote with exactly this record (createdAt, text, parent), among its newest records. */
+  async function findReply(s: Session, record: JsonObject): Promise<string | null> {
+    const page = await call(s, 'com.atproto.repo.listRecords', { repo: s.did, collection: POST_COLLECTION, limit: String(RECENT_RECORDS) });
+    const parent = strongRef(obj(record.reply).parent);
+    for (const r of Array.isArray(page.records) ? page.records.map(obj) : []) {
+      const value = obj(r.value);
+      if (value.createdAt === record.createdAt && value.text === record.text && strongRef(obj(value.reply).parent)?.uri === parent?.uri) return stringField(r, 'uri') ?? null;
+    }
+    return null;
+  }
+
   const resolver = async (handle: string): Promise<string | null> => {
     try {
       return await resolveHandle(client, urls, handle);
@@ -318,14 +331,24 @@ export function blueskyEngagement(client: XrpcClient, urls: IdentityUrls): Engag
         reply: { root: { uri: known.rootUri, cid: known.rootCid }, parent: { uri: p.commentId, cid: known.cid } },
         ...(facets.length ? { facets } : {}),
       };
-      const out = await xrpc(client, {
-        base: s.pds,
-        nsid: 'com.atproto.repo.createRecord',
-        method: 'POST',
-        context: 'access',
-        bearer: s.token,
-        input: { repo: s.did, collection: POST_COLLECTION, record },
-      });
+      let out: JsonObject;
+      try {
+        out = await xrpc(client, {
+          base: s.pds,
+          nsid: 'com.atproto.repo.createRecord',
+          method: 'POST',
+          context: 'access',
+          bearer: s.token,
+          input: { repo: s.did, collection: POST_COLLECTION, record },
+        });
+      } catch (err) {
+        // An answer lost on the way back may hide a reply the PDS wrote: the record's own createdAt, text and parent
+        // find it among the newest records of the repo, so a retry does not answer twice.
+        if (!(err instanceof PlatformError) || err.kind !== 'transient') throw err;
+        const written = await findReply(s, record).catch(() => null);
+        if (written) return { replyId: written };
+        throw err;
+      }
       const uri = stringField(out, 'uri');
       if (!uri) throw blueskyFailure('transient', 'Bluesky answered createRecord without a URI');
       return { replyId: uri };

@@ -3,7 +3,12 @@
 // refs), replies to replies keep the thread's root, the read model lists posts without the account's replies, a post
 // of another account cannot be deleted, and reply text over 300 graphemes is refused.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { pino } from 'pino';
+import { blueskyAdapter } from '../../../src/platforms/bluesky/index.ts';
 import type { Comments, Engagement } from '../../../src/platforms/engagement.ts';
+import { PlatformError } from '../../../src/platforms/types.ts';
+import { sandboxBaseUrls } from '../../../src/sandbox/index.ts';
+import { configuredHttp } from '../../helpers/platform-http.ts';
 import type { AccountIdentity, PlatformAdapter, TokenSet } from '../../../src/platforms/types.ts';
 import { startSandbox } from '../../helpers/sandbox.ts';
 import type { SandboxRecord, TestSandbox } from '../../helpers/sandbox.ts';
@@ -98,6 +103,26 @@ describe('bluesky engagement: threads and strong refs', () => {
     expect((await stored(replyId)).record.reply).toEqual({ root: { uri: postId, cid: post.cid }, parent: { uri: commentId, cid: (await stored(commentId!)).cid } });
     const reads = (await sb.state('bluesky')).requests.filter((r) => r.path.endsWith('/plc/' + commentId!.split('/')[2]) || r.path.endsWith('com.atproto.repo.getRecord'));
     expect(reads.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('a reply whose answer was lost is found in the repo instead of being posted twice', async () => {
+    const postId = await publish('Root');
+    const [commentId] = await seed(postId, ['Hello']);
+    const [comment] = (await comments.list(tokens, { postId, limit: 10 })).comments;
+    // The PDS writes the reply, but its answer never arrives.
+    const logger = pino({ level: 'silent' });
+    const urls = sandboxBaseUrls(sb.publicUrl).bluesky;
+    const lossy = configuredHttp(logger, urls);
+    const send = lossy.request.bind(lossy);
+    lossy.request = async (platform, req) => {
+      const res = await send(platform, req);
+      if (req.url.endsWith('com.atproto.repo.createRecord')) throw new PlatformError('bluesky', 'transient', 'connection reset');
+      return res;
+    };
+    const flaky = blueskyAdapter({ http: lossy, config: { urls }, clock: sb.clock, logger }).engagement!.comments!;
+    const { replyId } = await flaky.reply(tokens, { postId, commentId: commentId!, refs: comment!.refs, text: 'Only once' });
+    const stored = (await sb.state('bluesky')).comments.filter((c) => c.fromAccount);
+    expect(stored.map((c) => c.id)).toEqual([replyId]);
   });
 
   it('refs that do not match the thread are refused, and nothing is posted', async () => {
