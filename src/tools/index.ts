@@ -1,0 +1,28 @@
+// The tool registry, and the one place that says which surface lists which tool (interface "GPT Actions",
+// contract-gaps §8): GPT Actions omit web search and clear_workspace_chat_history; MCP has web search and omits
+// clear_workspace_chat_history; the agent has every tool. The web-search tool is listed only when configured.
+import type { AppContext } from '../context.ts';
+import { getAccounts } from './get-accounts.ts';
+import { getUserPosts } from './get-user-posts.ts';
+import type { Surface, Tool } from './tool.ts';
+
+/** Every tool, in the order surfaces list them. */
+export const TOOLS: readonly Tool[] = [getAccounts, getUserPosts];
+
+/** Tools a surface does not list, by name (prefix match for the web-search family). */
+const OMITTED: Record<Surface, readonly string[]> = {
+  gpt: ['web_search_', 'clear_workspace_chat_history'],
+  mcp: ['clear_workspace_chat_history'],
+  agent: [],
+};
+
+/** Whether a tool can run on this server (the web-search tool needs HERALD_SEARXNG_URL). */
+export type Availability = (tool: Tool, app: AppContext) => boolean;
+
+export function toolsFor(surface: Surface, app: AppContext, available: Availability = () => true): Tool[] {
+  return TOOLS.filter((t) => !OMITTED[surface].some((o) => (o.endsWith('_') ? t.name.startsWith(o) : t.name === o)) && available(t, app));
+}
+
+export function toolNamed(surface: Surface, app: AppContext, name: string): Tool | undefined {
+  return toolsFor(surface, app).find((t) => t.name === name);
+}
