@@ -3,7 +3,7 @@
 import { and, desc, eq, inArray, isNull, or, sql } from '../db/orm.ts';
 import type { Db } from '../db/client.ts';
 import { networkComments, networkPosts, postMetricSnapshots } from '../db/schema-engagement.ts';
-import { postTargets } from '../db/schema-publishing.ts';
+import { posts as ledgerPosts, postTargets } from '../db/schema-publishing.ts';
 import type { RemoteComment, RemotePost } from '../platforms/engagement.ts';
 
 export type PostRow = typeof networkPosts.$inferSelect;
@@ -289,5 +289,29 @@ export class EngagementStore {
       .from(networkComments)
       .where(and(eq(networkComments.workspaceId, workspaceId), inArray(networkComments.networkPostId, [...networkPostIds])));
     return Number(row?.n ?? 0);
+  }
+
+  /**
+   * Posts Herald published from this workspace to one source (the account itself when `source` is null), newest
+   * first: for networks that cannot list an account's posts but can count a known post's numbers.
+   */
+  async publishedTo(workspaceId: string, platform: string, source: string | null, limit: number): Promise<{ platformPostId: string; permalink: string | null; publishedAt: Date | null; text: string | null; postType: string }[]> {
+    const rows = await this.#db
+      .select({ platformPostId: postTargets.platformPostId, permalink: postTargets.permalink, publishedAt: postTargets.publishedAt, spec: postTargets.spec, postType: ledgerPosts.postType })
+      .from(postTargets)
+      .innerJoin(ledgerPosts, eq(ledgerPosts.id, postTargets.postId))
+      .where(
+        and(
+          eq(postTargets.workspaceId, workspaceId),
+          eq(postTargets.platform, platform),
+          eq(postTargets.state, 'published'),
+          isNull(postTargets.deletedAt),
+          sql`${postTargets.platformPostId} is not null`,
+          source === null ? or(isNull(postTargets.destinationKind), eq(postTargets.destinationKind, 'personal'))! : eq(postTargets.destinationId, source),
+        ),
+      )
+      .orderBy(sql`${postTargets.publishedAt} desc nulls last`)
+      .limit(limit);
+    return rows.map((r) => ({ platformPostId: r.platformPostId!, permalink: r.permalink, publishedAt: r.publishedAt, text: typeof (r.spec as { text?: unknown }).text === 'string' ? (r.spec as { text: string }).text : null, postType: r.postType }));
   }
 }
