@@ -11,7 +11,7 @@ import type { ConnectionRow, ConnectionStore } from '../connections/store.ts';
 import type { TokenKeeper } from '../connections/tokens.ts';
 import { AppError } from '../errors.ts';
 import type { ReadTargets } from '../platforms/contract.ts';
-import type { Comments, Engagement, RemoteComment } from '../platforms/engagement.ts';
+import type { Comments, Engagement, RemoteComment, RemotePost } from '../platforms/engagement.ts';
 import type { PublishDestination } from '../platforms/publishing.ts';
 import type { PlatformRegistry } from '../platforms/registry.ts';
 import type { Platform } from '../platforms/slugs.ts';
@@ -206,7 +206,11 @@ export class EngagementService {
     return `${this.#name(platform)}: ${unknown.join(', ')} ${unknown.length === 1 ? 'is' : 'are'} not among the connected account's ${reads?.kind ?? 'destination'}s.`;
   }
 
-  /** Asks the network for each source's recent posts and stores them; the first error, if any. */
+  /**
+   * Asks the network for each source's recent posts and stores them; the first error, if any. A source the network
+   * will not list for Herald's grant (a LinkedIn member's own posts without r_member_social) falls back to the posts
+   * Herald published there, whose numbers the network still gives (`getMetrics`).
+   */
   async #refreshPosts(workspaceId: string, platform: Platform, plan: ReadPlan, limit: number): Promise<PlatformError | null> {
     const limiter = pLimit(this.#d.config.concurrency);
     let failure: PlatformError | null = null;
@@ -219,6 +223,13 @@ export class EngagementService {
             return posts.map((post) => ({ post, sourcePageId: t.source }));
           } catch (err) {
             if (!(err instanceof PlatformError)) throw err;
+            if (err.kind === 'permission' && plan.engagement.getMetrics) {
+              const known = await this.#fromLedger(workspaceId, platform, plan, t, limit).catch((e: unknown) => (e instanceof PlatformError ? e : Promise.reject(e)));
+              if (!(known instanceof PlatformError)) {
+                this.#listed.set(this.#listedKey(workspaceId, platform, t.source), this.#d.clock().getTime());
+                return known;
+              }
+            }
             this.#d.logger.warn({ platform, kind: err.kind, code: err.code }, 'reading recent posts failed');
             failure ??= err;
             return [];
@@ -228,6 +239,33 @@ export class EngagementService {
     );
     await this.#d.store.savePosts(workspaceId, platform, fetched.flat(), this.#d.clock());
     return failure;
+  }
+
+  /** The posts Herald published to one source, with the numbers the network gives for each (deleted ones left out). */
+  async #fromLedger(workspaceId: string, platform: Platform, plan: ReadPlan, t: ReadPlan['targets'][number], limit: number): Promise<{ post: RemotePost; sourcePageId: string | null }[]> {
+    const published = await this.#d.store.publishedTo(workspaceId, platform, t.source, limit);
+    const limiter = pLimit(this.#d.config.concurrency);
+    const out = await Promise.all(
+      published.map((p) =>
+        limiter(async () => {
+          const metrics = await this.#d.tokens.use(plan.row, (tokens) => plan.engagement.getMetrics!(tokens, { destination: t.destination, postId: p.platformPostId }));
+          if (!metrics) return null;
+          const post: RemotePost = {
+            postId: p.platformPostId,
+            commentary: p.text,
+            publishedAt: iso(p.publishedAt),
+            type: (['text', 'image', 'video', 'carousel'] as const).find((x) => x === p.postType) ?? 'text',
+            images: [],
+            video: null,
+            permalink: p.permalink,
+            sourcePageId: t.source,
+            metrics,
+          };
+          return { post, sourcePageId: t.source };
+        }),
+      ),
+    );
+    return out.filter((x): x is { post: RemotePost; sourcePageId: string | null } => x !== null);
   }
 
   #stale(at: Date | null, seconds: number): boolean {
@@ -330,7 +368,17 @@ export class EngagementService {
   /** GET /unified/posts/{id}: always asks the network for this one post. */
   async refreshPost(workspaceId: string, platform: Platform, postId: string, pageId: string | undefined): Promise<PostRecord> {
     const k = await this.#known(workspaceId, platform, postId, pageId);
-    const post = await this.#call(platform, k.row, (t) => k.engagement.getPost(t, { destination: k.destination, postId }));
+    const post = await this.#call(platform, k.row, async (t) => {
+      try {
+        return await k.engagement.getPost(t, { destination: k.destination, postId });
+      } catch (err) {
+        // A post the grant may not read, but whose numbers the network gives (a LinkedIn member's own post): the
+        // stored fields with fresh numbers.
+        if (!(err instanceof PlatformError) || err.kind !== 'permission' || !k.engagement.getMetrics || !k.stored) throw err;
+        const metrics = await k.engagement.getMetrics(t, { destination: k.destination, postId });
+        return metrics ? storedAsRemote(k.stored, metrics) : null;
+      }
+    });
     if (!post) {
       await this.#d.store.markDeleted(workspaceId, platform, postId, this.#d.clock());
       throw new AppError('not_found', { error: 'POST_NOT_FOUND', message: `${this.#name(platform)} no longer has post "${postId}".` });
@@ -677,6 +725,22 @@ export class EngagementService {
     }
     return { platforms: out, totals: { ...total, average_engagement_rate: engagementRate(total.total_likes, total.total_comments, total.total_reach) }, lastUpdated: iso(last) };
   }
+}
+
+/** A stored post as the network would answer it, with these numbers. */
+function storedAsRemote(row: PostRow, metrics: RemotePost['metrics']): RemotePost {
+  return {
+    postId: row.platformPostId,
+    commentary: row.commentary,
+    publishedAt: iso(row.publishedAt),
+    type: (['text', 'image', 'video', 'carousel'] as const).find((x) => x === row.postType) ?? 'text',
+    images: row.images as RemotePost['images'],
+    video: (row.videos ?? null) as RemotePost['video'],
+    permalink: row.permalink,
+    sourcePageId: row.sourcePageId,
+    metrics,
+    commentsDisabled: row.commentsDisabled,
+  };
 }
 
 /** The limit a text breaks, in words ("1,250 characters"), or null when it fits. */

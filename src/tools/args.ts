@@ -21,3 +21,32 @@ export function platformList(app: AppContext, values: string[]): Platform[] {
   }
   return [...new Set(out)] as Platform[];
 }
+
+/** Networks a read covers: those named (unknown → bad_request), else every network in the caller's key scope that passes `keep`. */
+export function readPlatforms(app: AppContext, scope: { platforms: ReadonlySet<string> }, value: string | string[] | undefined, keep?: (p: Platform) => boolean): Platform[] {
+  const asked = splitArg(value);
+  if (asked.length) {
+    const list = platformList(app, asked);
+    if (keep) {
+      for (const p of list) {
+        if (!keep(p)) throw new AppError('bad_request', `Invalid or unsupported platform: '${p}'. Supported: ${app.platforms.slugs.filter(keep).join(', ')}`);
+      }
+    }
+    return list;
+  }
+  return app.platforms.slugs.filter((s) => scope.platforms.has(s) && (!keep || keep(s)));
+}
+
+/** The destination filter of the read routes (facebook_page_ids, linkedin_organization_ids, …) from a tool's arguments. */
+export function destinationFilter(app: AppContext, args: Record<string, unknown>): Record<string, string[]> {
+  return Object.fromEntries(app.platforms.networks.flatMap((n) => (n.reads ? [[n.reads.param, splitArg(args[n.reads.param] as string | string[] | undefined)]] : [])));
+}
+
+/** The one page / organization / channel id a single-post read names, from the network's filter argument. */
+export function pageOf(app: AppContext, platform: Platform, args: Record<string, unknown>): string | undefined {
+  const reads = app.platforms.network(platform).reads;
+  if (!reads) return undefined;
+  const [first] = splitArg(args[reads.param] as string | string[] | undefined);
+  if (first === undefined) return undefined;
+  return reads.idPrefix && first.startsWith(reads.idPrefix) ? first.slice(reads.idPrefix.length) : first;
+}

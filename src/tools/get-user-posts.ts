@@ -16,6 +16,7 @@ export const getUserPosts = defineTool({
   }),
   annotations: { readOnly: true, destructive: false, idempotent: true, openWorld: true },
   credits: null,
+  postsRead: true,
   async run(ctx, args) {
     const { app, caller } = ctx;
     const asked = splitArg(args.platforms);

@@ -4,10 +4,23 @@
 import type { AppContext } from '../context.ts';
 import { getAccounts } from './get-accounts.ts';
 import { getUserPosts } from './get-user-posts.ts';
+import { getQueuedPosts } from './get-queued-posts.ts';
+import { getUnifiedAnalytics } from './get-unified-analytics.ts';
+import { getComments } from './get-comments.ts';
+import { replyToComment } from './reply-to-comment.ts';
+import { managePlatformConnection } from './manage-platform-connection.ts';
 import type { Surface, Tool } from './tool.ts';
 
 /** Every tool, in the order surfaces list them. */
-export const TOOLS: readonly Tool[] = [getAccounts, getUserPosts];
+export const TOOLS: readonly Tool[] = [
+  getAccounts,
+  getQueuedPosts,
+  getUserPosts,
+  getUnifiedAnalytics,
+  getComments,
+  replyToComment,
+  managePlatformConnection,
+];
 
 /** Tools a surface does not list, by name (prefix match for the web-search family). */
 const OMITTED: Record<Surface, readonly string[]> = {

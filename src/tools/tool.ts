@@ -6,7 +6,7 @@
 import type { z } from 'zod';
 import type { Principal } from '../auth/authenticate.ts';
 import type { Feature } from '../auth/plans.ts';
-import { assertPlatformsAllowed } from '../auth/scopes.ts';
+import { assertPlatformsAllowed, assertRouteAllowed } from '../auth/scopes.ts';
 import type { AppContext } from '../context.ts';
 
 export type Surface = 'mcp' | 'gpt' | 'agent';
@@ -50,10 +50,22 @@ export interface Tool<S extends z.ZodObject = z.ZodObject> {
   annotations: ToolAnnotations;
   /** AI or post credits a call may spend (the services charge them; this is what the description promises). */
   credits: { type: 'ai' | 'posts'; amount: number; per?: string } | null;
+  /** Only get_user_posts: the one tool a read-only `linkedin_posts` key may call, as GET /unified/posts on REST. */
+  postsRead?: boolean;
   run(ctx: ToolContext, args: z.infer<S>): Promise<ToolResult>;
 }
 
-export const defineTool = <S extends z.ZodObject>(t: Tool<S>): Tool<S> => t;
+/**
+ * A tool, its handler wrapped in the route-level check REST's access hook makes before any handler: a read-only
+ * `linkedin_posts` key may call only get_user_posts (403 scope_denied otherwise), whichever surface calls it.
+ */
+export const defineTool = <S extends z.ZodObject>(t: Tool<S>): Tool<S> => ({
+  ...t,
+  run: (ctx, args) => {
+    assertRouteAllowed(ctx.caller.principal.scope, { postsRead: t.postsRead ?? false });
+    return t.run(ctx, args);
+  },
+});
 
 export function toolContext(app: AppContext, caller: ToolCaller): ToolContext {
   return {

@@ -31,12 +31,12 @@ const posting = (type: string, payload: Record<string, unknown>, platform: strin
   feature,
 });
 
-const draftRoute = (suffix: string, feature: Feature = 'drafts_enabled', payload?: unknown): MatrixEntry => ({
+const draftRoute = (suffix: string, feature: Feature | null = 'drafts_enabled', payload?: unknown): MatrixEntry => ({
   matrix: 'workspace',
   url: (_u, id) => `/unified/drafts/${id}${suffix}`,
   prepare: threadsDraft,
   platform: 'threads',
-  feature,
+  ...(feature ? { feature } : {}),
   ...(payload !== undefined ? { payload } : {}),
 });
 
@@ -82,6 +82,8 @@ export const SECURITY_ROUTES: Record<string, MatrixEntry> = {
   'PATCH /unified/drafts/:id': draftRoute('', 'drafts_enabled', { default_text: 'Edited' }),
   'DELETE /unified/drafts/:id': draftRoute(''),
   'POST /unified/drafts/:id/publish': draftRoute('/publish'),
+  // No plan feature: a held post stays approvable after a downgrade (publishing still checks publish_enabled).
+  'POST /unified/drafts/:id/approve': draftRoute('/approve', null),
   'POST /unified/drafts/:id/schedule': draftRoute('/schedule', 'scheduling_enabled', { scheduled_time: '2027-01-01T00:00:00Z' }),
   // Scheduled posts
   'POST /unified/scheduled-posts': {

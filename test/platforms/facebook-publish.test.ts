@@ -241,6 +241,18 @@ describe('facebook publisher: refusals and faults', () => {
     expect((await sb.state('facebook')).posts).toHaveLength(0);
   });
 
+  it('public_media_only: a photo or video on a private address cannot be fetched by Facebook; nothing is posted until the host is public', async () => {
+    await sb.configure({ processingMs: 0, strict: { public_media_only: true }, publicHosts: [] });
+    const photo = await image('local.jpg');
+    const err = await expectPlatformError(publisher.publish(tokens, request({ postType: 'image', media: [photo] }), memoryJournal()), 'invalid_content');
+    expect(err.message).toContain('could not be fetched');
+    await expectPlatformError(publisher.publish(tokens, request({ postType: 'video', media: [await video('local.mp4')] }), memoryJournal()), 'invalid_content');
+    expect((await sb.state('facebook')).posts).toHaveLength(0);
+    // Herald's media host declared public (as HERALD_PUBLIC_URL is in production): the same photo goes through.
+    await sb.configure({ publicHosts: [new URL(sb.publicUrl).host] });
+    expect((await publisher.publish(tokens, request({ postType: 'image', media: [photo] }), memoryJournal())).state).toBe('published');
+  });
+
   it('fails a video Facebook cannot process', async () => {
     await sb.configure({ processingMs: 0 });
     const broken = await video('corrupt-clip.mp4');

@@ -239,6 +239,29 @@ describe('tiktok publisher: the media domain', () => {
   });
 });
 
+describe('tiktok publisher: media TikTok must pull (strict public_media_only)', () => {
+  it('a pulled video or photo on a private address fails as TikTok\'s pull fails, and a retry starts over once the host is public', async () => {
+    await sb.lenient('tiktok_unaudited', 'tiktok_unverified_domain');
+    await sb.configure({ processingMs: 0, strict: { public_media_only: true }, publicHosts: [] });
+    const req = request({ media: [await video('private-pull.mp4')], options: { privacy_level: 'SELF_ONLY', video_source: 'PULL_FROM_URL' } });
+    const journal = memoryJournal();
+    const first = await publisher.publish(tokens, req, journal);
+    if (first.state !== 'processing') throw new Error('expected processing');
+    const err = await expectPlatformError(publisher.checkStatus!(tokens, first.handle, req, journal), 'invalid_content');
+    expect(err.code).toBe('video_pull_failed');
+    const photos = request({ postType: 'image', title: 'Local', media: [await photo('private.jpg')], options: { privacy_level: 'SELF_ONLY' } });
+    const photoJournal = memoryJournal();
+    const started = await publisher.publish(tokens, photos, photoJournal);
+    if (started.state !== 'processing') throw new Error('expected processing');
+    expect((await expectPlatformError(publisher.checkStatus!(tokens, started.handle, photos, photoJournal), 'invalid_content')).code).toBe('photo_pull_failed');
+    expect((await sb.state('tiktok')).posts).toHaveLength(0);
+    await sb.configure({ publicHosts: [new URL(sb.publicUrl).host] });
+    const again = await publisher.publish(tokens, req, journal);
+    if (again.state !== 'processing') throw new Error('expected processing');
+    expect((await publisher.checkStatus!(tokens, again.handle, req, journal)).state).toBe('published');
+  });
+});
+
 describe('tiktok publisher: privacy level omitted', () => {
   /** Connects the sandbox creator of this user key (its creator_info privacy options follow the key). */
   async function connectAs(userKey: string): Promise<TokenSet> {

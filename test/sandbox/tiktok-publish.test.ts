@@ -170,7 +170,7 @@ describe('tiktok content posting', () => {
   });
 
   it('gives a public post its id only after moderation (_config.tiktokModerationMs), a SELF_ONLY one never', async () => {
-    await sb.lenient('tiktok_unaudited', 'tiktok_unverified_domain');
+    await sb.lenient('tiktok_unaudited', 'tiktok_unverified_domain', 'public_media_only'); // pulls from made-up paths, judged by name
     await sb.configure({ processingMs: { tiktok: 0 }, tiktokModerationMs: 30_000 });
     const pulled = await json(await direct({ source: 'PULL_FROM_URL', video_url: `${sb.publicUrl}/media/v.mp4` }));
     const id = String((pulled.data as Json).publish_id);
@@ -186,7 +186,8 @@ describe('tiktok content posting', () => {
   });
 
   it('pulls from verified URLs only; privacy must be one of the creator options; bad files fail', async () => {
-    await sb.lenient('tiktok_unaudited', 'tiktok_unverified_domain'); // an audited app with its media domain verified
+    // An audited app with its media domain verified; videos on made-up paths, judged by their names.
+    await sb.lenient('tiktok_unaudited', 'tiktok_unverified_domain', 'public_media_only');
     const unverified = await direct({ source: 'PULL_FROM_URL', video_url: 'https://elsewhere.example/v.mp4' });
     expect(unverified.status).toBe(403);
     expect(await json(unverified)).toMatchObject({ error: { code: 'url_ownership_unverified' } });
@@ -211,7 +212,8 @@ describe('tiktok content posting', () => {
   });
 
   it('posts photos from verified URLs with title ≤ 90, a cover index and JPEG/WebP only', async () => {
-    await sb.lenient('tiktok_unaudited', 'tiktok_unverified_domain'); // an audited app with its media domain verified
+    // An audited app with its media domain verified; photos on made-up paths, judged by their names.
+    await sb.lenient('tiktok_unaudited', 'tiktok_unverified_domain', 'public_media_only');
     await sb.configure({ processingMs: { tiktok: 0 } });
     const photo = (postInfo: Record<string, unknown>, images: string[], cover = 0) =>
       api('/v2/post/publish/content/init/', {
@@ -237,7 +239,7 @@ describe('tiktok content posting', () => {
   });
 
   it('sends inbox uploads to the creator without creating a post', async () => {
-    await sb.lenient('tiktok_unverified_domain'); // the inbox video is pulled from the sandbox's verified URL
+    await sb.lenient('tiktok_unverified_domain', 'public_media_only'); // pulled from a made-up path on the sandbox's verified URL
     await sb.configure({ processingMs: { tiktok: 0 } });
     const init = await json(await api('/v2/post/publish/inbox/video/init/', { source_info: { source: 'PULL_FROM_URL', video_url: `${sb.publicUrl}/v.mp4` } }));
     const id = String((init.data as Json).publish_id);

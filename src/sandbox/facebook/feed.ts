@@ -6,6 +6,7 @@ import { isObj, queryParams } from '../core/http.ts';
 import type { Obj } from '../core/http.ts';
 import { randomDigits } from '../core/ids.ts';
 import { inspectUrl, MB, parseMultipart, peekMultipartField, sniff, UPLOAD_BODY_LIMIT } from '../core/media.ts';
+import { reachMedia } from '../core/strict.ts';
 import type { MultipartFile } from '../core/media.ts';
 import { flag, graphInput, param } from '../core/meta-publish.ts';
 import { findObject, putObject, putPost } from '../core/objects.ts';
@@ -170,6 +171,9 @@ export function registerFacebookFeed(sim: Simulator): void {
       if (!url && !file) return sendAnswer(reply, invalidParam('(#324) Requires upload file'));
       const photo = photoProblem(url, file);
       if ('status' in photo) return sendAnswer(reply, photo);
+      // Strict public_media_only: Facebook's servers fetch the url, so a loopback or private host fails.
+      const reach = url && !file ? await reachMedia(call.ctx, url) : { ok: true as const };
+      if (!reach.ok) return sendAnswer(reply, invalidParam(`(#324) Missing or invalid image file: the url could not be fetched (${reach.detail})`));
       const published = flag(input, 'published') ?? true;
       const caption = param(input, 'caption') ?? param(input, 'message') ?? '';
       const photoId = randomDigits(16);

@@ -7,6 +7,7 @@ import { isObj, queryParams } from '../core/http.ts';
 import type { Obj } from '../core/http.ts';
 import { randomDigits } from '../core/ids.ts';
 import { inspectUrl, isVideo, MB, peekMultipartField, sniff, UPLOAD_BODY_LIMIT } from '../core/media.ts';
+import { reachMedia } from '../core/strict.ts';
 import type { MultipartFile } from '../core/media.ts';
 import { flag, param } from '../core/meta-publish.ts';
 import { findObject, num, putObject, putPost } from '../core/objects.ts';
@@ -157,6 +158,11 @@ export function registerFacebookVideos(sim: Simulator): void {
       if (!fileUrl && !file) return sendAnswer(reply, invalidParam('One of file_url, source or upload_phase must be specified'));
       const src = file ? fromFile(file) : fromUrl(fileUrl ?? '');
       if ('status' in src) return sendAnswer(reply, src);
+      if (src.fileUrl && !src.failure) {
+        // Strict public_media_only: Facebook downloads file_url while the video processes; a private host fails it.
+        const reach = await reachMedia(call.ctx, src.fileUrl);
+        if (!reach.ok) src.failure = `The video file could not be downloaded from file_url (${reach.detail})`;
+      }
       return reply.send({ id: createVideo(call, req, actor, input, src) });
     },
   });

@@ -5,6 +5,7 @@ import { isObj, jsonBody } from '../core/http.ts';
 import type { Obj } from '../core/http.ts';
 import { randomDigits, randomUrlSafe } from '../core/ids.ts';
 import { inspectUrl } from '../core/media.ts';
+import { reachMedia } from '../core/strict.ts';
 import { DAY_MS } from '../core/meta-publish.ts';
 import { findObject, objectsOf, putObject } from '../core/objects.ts';
 import { addRoute, sendAnswer } from '../core/route.ts';
@@ -30,7 +31,7 @@ function body(req: FastifyRequest, reply: FastifyReply, call: Call): Obj | null 
 }
 
 /** video/init and inbox/video/init share everything but post_info and the terminal state. */
-function initVideo(req: FastifyRequest, reply: FastifyReply, call: Call, who: Creator, input: Obj, mode: 'DIRECT_POST' | 'MEDIA_UPLOAD') {
+async function initVideo(req: FastifyRequest, reply: FastifyReply, call: Call, who: Creator, input: Obj, mode: 'DIRECT_POST' | 'MEDIA_UPLOAD') {
   let postInfo: Obj = {};
   if (mode === 'DIRECT_POST') {
     if (!isObj(input.post_info)) return sendAnswer(reply, invalidParams(call, 'post_info is required.'));
@@ -50,6 +51,8 @@ function initVideo(req: FastifyRequest, reply: FastifyReply, call: Call, who: Cr
   }
   const plan = videoSource(call, input.source_info);
   if ('status' in plan) return sendAnswer(reply, plan);
+  // Strict public_media_only: TikTok's servers download the URL, so a loopback or private host fails the pull.
+  if (plan.source === 'PULL_FROM_URL' && !plan.failure && !(await reachMedia(call.ctx, String(plan.fields.video_url))).ok) plan.failure = 'video_pull_failed';
   const file = plan.source === 'FILE_UPLOAD';
   const prefix = mode === 'DIRECT_POST' ? (file ? 'v_pub_file~v2-1' : 'v_pub_url~v2-1') : file ? 'v_inbox_file~v2' : 'v_inbox_url~v2';
   const uploadId = randomDigits(19);
@@ -135,7 +138,7 @@ export function registerTikTokPublish(sim: Simulator): void {
     url: '/v2/post/publish/content/init/',
     ops: ['publish'],
     surface: 'api',
-    handler: (req, reply, call) => {
+    handler: async (req, reply, call) => {
       const input = jsonBody(req);
       const mode = input?.post_mode;
       const who = creator(req, reply, call, mode === 'MEDIA_UPLOAD' ? ['video.upload', 'video.publish'] : ['video.publish']);
@@ -168,8 +171,9 @@ export function registerTikTokPublish(sim: Simulator): void {
         return sendAnswer(reply, invalidParams(call, 'photo_cover_index must be the 0-based index of one of photo_images.'));
       }
       const checked = urls.map((u) => inspectUrl(u));
+      const reached = await Promise.all(urls.map((u) => reachMedia(call.ctx, u)));
       // Photos must be JPEG or WebP; TikTok downloads them after init, so problems surface as fail_reason.
-      const failure = checked.some((m) => !m?.reachable)
+      const failure = checked.some((m) => !m?.reachable) || reached.some((r) => !r.ok)
         ? 'photo_pull_failed'
         : checked.some((m) => m?.corrupt || (m?.mime && !['image/jpeg', 'image/webp'].includes(m.mime)))
           ? 'file_format_check_failed'

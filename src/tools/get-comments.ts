@@ -1,0 +1,41 @@
+import { z } from 'zod';
+import { AppError } from '../errors.ts';
+import type { Platform } from '../platforms/slugs.ts';
+import { defineTool } from './tool.ts';
+import { destinationFilter, pageOf, readPlatforms, stringList } from './args.ts';
+
+export const getComments = defineTool({
+  name: 'get_comments',
+  description:
+    "Comments (with replies, authors, ids) on the recent posts of each network, or on one post when post_id and platform are given. Use it before reply_to_comment, which needs a comment's id. Free; needs the plan's inbox.",
+  input: z.object({
+    platforms: stringList.optional().describe('Networks to read (default: all in scope that have comments).'),
+    post_id: z.string().min(1).max(500).optional().describe('One post (its network id); give platform too.'),
+    platform: z.string().optional().describe("The post's network, with post_id."),
+    limit: z.number().int().min(1).max(50).optional().describe('Recent posts per network (1–50, default 10).'),
+    comments_per_post: z.number().int().min(1).max(100).optional().describe('Comments per post (1–100, default 50).'),
+    force_refresh: z.boolean().optional().describe('Ask the networks for new comments now.'),
+    facebook_page_ids: stringList.optional(),
+    linkedin_organization_ids: stringList.optional(),
+  }),
+  annotations: { readOnly: true, destructive: false, idempotent: true, openWorld: true },
+  credits: null,
+  async run(ctx, args) {
+    const { app, caller } = ctx;
+    ctx.require('inbox_enabled');
+    const ws = caller.principal.workspaceId;
+    const inboxNetwork = (p: Platform) => app.platforms.get(p).engagement !== undefined;
+    const perPost = args.comments_per_post ?? 50;
+    if (args.post_id !== undefined || args.platform !== undefined) {
+      if (args.post_id === undefined || args.platform === undefined) throw new AppError('bad_request', { error: 'VALIDATION_ERROR', message: 'post_id and platform go together.' });
+      const platform = readPlatforms(app, caller.principal.scope, args.platform, inboxNetwork)[0]!;
+      ctx.allow([platform]);
+      const entry = await app.engagement.byPost(ws, platform, args.post_id, perPost, pageOf(app, platform, args));
+      return { success: true, [platform]: { posts: [entry], last_updated: app.clock().toISOString() } };
+    }
+    const platforms = readPlatforms(app, caller.principal.scope, args.platforms, inboxNetwork);
+    ctx.allow(platforms);
+    const slices = await app.engagement.inbox(ws, platforms, { limit: args.limit ?? 10, perPost, forceRefresh: args.force_refresh ?? false, filter: destinationFilter(app, args) });
+    return { success: true, ...slices };
+  },
+});

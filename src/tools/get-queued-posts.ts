@@ -1,0 +1,49 @@
+import { z } from 'zod';
+import { draftToWire } from '../publishing/drafts.ts';
+import { STATUSES } from '../scheduling/store.ts';
+import type { Feature } from '../auth/plans.ts';
+import { defineTool } from './tool.ts';
+import { platformList } from './args.ts';
+
+const LIMIT = 50;
+
+export const getQueuedPosts = defineTool({
+  name: 'get_queued_posts',
+  description:
+    "Posts waiting to go out: scheduled entries (with their time and status) and/or drafts, newest first, up to 50 each. Use it before rescheduling or to check what is planned. Free; needs the plan's scheduling / drafts features.",
+  input: z.object({
+    type: z.enum(['scheduled', 'draft', 'all']).optional().describe('scheduled, draft, or all (default all).'),
+    platform: z.string().optional().describe('Only this network (e.g. linkedin).'),
+    status: z.enum(STATUSES as [string, ...string[]]).optional().describe('Scheduled entries in this status only (scheduled, publishing, published, failed, cancelled).'),
+  }),
+  annotations: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
+  credits: null,
+  async run(ctx, args) {
+    const { app, caller } = ctx;
+    const p = caller.principal;
+    const platform = args.platform ? platformList(app, [args.platform])[0] : undefined;
+    if (platform) ctx.allow([platform]);
+    const type = args.type ?? 'all';
+    const has = (f: Feature) => app.plans.get(p.planId).features[f] === true;
+    // 'all' lists what the plan has; a kind asked for by name is the plan's 403 when it lacks it, as on REST.
+    const wantScheduled = type === 'scheduled' || (type === 'all' && has('scheduling_enabled'));
+    const wantDrafts = type === 'draft' || (type === 'all' && has('drafts_enabled'));
+    if (type === 'all' && !wantScheduled && !wantDrafts) ctx.require('scheduling_enabled');
+    const out: { success: true; scheduled_posts?: unknown[]; drafts?: unknown[]; message: string } = { success: true, message: '' };
+    const said: string[] = [];
+    if (wantScheduled) {
+      ctx.require('scheduling_enabled');
+      const rows = await app.scheduling.list(p, { platform, status: args.status, limit: LIMIT, offset: 0 });
+      out.scheduled_posts = await app.scheduling.wire(rows, p.workspaceId);
+      said.push(`${rows.length} scheduled post${rows.length === 1 ? '' : 's'}`);
+    }
+    if (wantDrafts) {
+      ctx.require('drafts_enabled');
+      const { rows } = await app.drafts.list(p.workspaceId, { platform, limit: LIMIT, offset: 0 });
+      out.drafts = rows.filter((d) => p.scope.platforms.has(d.platform as never)).map((d) => draftToWire(app.platforms.networks, d));
+      said.push(`${out.drafts.length} draft${out.drafts.length === 1 ? '' : 's'}`);
+    }
+    out.message = `Found ${said.join(' and ')}.`;
+    return out;
+  },
+});

@@ -1,0 +1,35 @@
+import { z } from 'zod';
+import { AppError } from '../errors.ts';
+import { defineTool } from './tool.ts';
+import { platformList } from './args.ts';
+
+export const managePlatformConnection = defineTool({
+  name: 'manage_platform_connection',
+  description:
+    'Connect a network (returns a sign-in link the user must open; Bluesky connects at once with handle and app_password) or disconnect one (removes its tokens; scheduled posts there will fail). Free.',
+  input: z.object({
+    action: z.enum(['connect', 'disconnect']),
+    platform: z.string().min(1).describe('linkedin, instagram, facebook, threads, tiktok, youtube, pinterest or bluesky.'),
+    handle: z.string().max(253).optional().describe('Bluesky only: the account handle.'),
+    app_password: z.string().max(200).optional().describe('Bluesky only: an app password made in Bluesky settings.'),
+  }),
+  annotations: { readOnly: false, destructive: true, idempotent: false, openWorld: true },
+  credits: null,
+  async run(ctx, args) {
+    const { app, caller } = ctx;
+    const p = caller.principal;
+    const platform = platformList(app, [args.platform])[0]!;
+    ctx.allow([platform]);
+    let result: { success: boolean; message: string; auth_url?: string | null; data?: null };
+    if (args.action === 'disconnect') {
+      result = await app.connections.disconnect(p.workspaceId, platform);
+    } else if (app.platforms.network(platform).authKind === 'app_password') {
+      if (!args.handle?.trim() || !args.app_password?.trim()) throw new AppError('bad_request', `handle and app_password are required for ${platform}`);
+      result = await app.connections.connectWithAppPassword({ id: p.workspaceId, planId: p.planId }, platform, args.handle, args.app_password);
+    } else {
+      result = await app.connections.startOAuth({ id: p.workspaceId, planId: p.planId }, platform, p.user?.id ?? null);
+    }
+    app.usage.forget(p.workspaceId);
+    return { ...result, platform, action: args.action };
+  },
+});
