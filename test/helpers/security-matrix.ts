@@ -235,7 +235,7 @@ export function mcpRouteMatrix(getHarness: () => Harness, route: McpRouteUnderTe
       expect(inBand(res)).toBe('API key required');
     } else {
       expect(res.statusCode).toBe(401);
-      expect(res.headers['www-authenticate']).toBe(`Bearer resource_metadata="${getHarness().url}/.well-known/oauth-protected-resource"`);
+      expect(res.headers['www-authenticate']).toBe(`Bearer resource_metadata="${getHarness().url}/.well-known/oauth-protected-resource/web/mcp"`);
     }
   });
 

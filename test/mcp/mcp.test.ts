@@ -8,7 +8,7 @@ import { RESTRICTED_PLAN } from '../helpers/security-matrix.ts';
 import { asUser, createHarness, type Harness, type TestUser } from '../helpers/harness.ts';
 import { connect } from '../connections/helpers.ts';
 import { callRequest, mcpClient, rpc, textOf } from './helpers.ts';
-import type { OAuthTokenVerifier } from '../../src/transports/mcp/auth.ts';
+import { CHATGPT_CALLBACK, exchange, pkce, register, signInAndAuthorize } from '../oauth/helpers.ts';
 
 let h: Harness;
 let owner: TestUser;
@@ -207,7 +207,7 @@ describe('/web/mcp', () => {
   it('answers a request without credentials 401 with the protected-resource metadata in WWW-Authenticate', async () => {
     const res = await rpc(web(), callRequest('get_accounts'));
     expect(res.status).toBe(401);
-    expect(res.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${h.url}/.well-known/oauth-protected-resource"`);
+    expect(res.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${h.url}/.well-known/oauth-protected-resource/web/mcp"`);
     // The SDK's client, given no way to authorize, stops there.
     await expect(mcpClient(web())).rejects.toThrow();
   });
@@ -231,51 +231,46 @@ describe('/web/mcp', () => {
     }
   });
 
-  describe('with OAuth access tokens', () => {
-    const TOKEN = 'header.payload.signature';
-    const seen: { token: string; resource: string }[] = [];
-    let member: TestUser;
-    beforeAll(async () => {
-      member = await h.signup();
-      // The authorization server's verifier (src/oauth/), as the interface it offers on AppContext: here a fake that
-      // knows one token, for the owner's workspace, issued for Herald's public origin.
-      const verifier: OAuthTokenVerifier = {
-        async verifyAccessToken(token, resource) {
-          seen.push({ token, resource });
-          if (token === TOKEN && resource === h.url) return { workspaceId: owner.workspaceId, userId: owner.userId, clientId: 'claude', grantId: 'grant-1' };
-          if (token === 'stranger.token.x') return { workspaceId: owner.workspaceId, userId: member.userId, clientId: 'claude', grantId: 'grant-2' };
-          return null;
-        },
-      };
-      (h.ctx as unknown as { oauth?: OAuthTokenVerifier }).oauth = verifier;
-    });
-    afterAll(() => {
-      delete (h.ctx as unknown as { oauth?: OAuthTokenVerifier }).oauth;
-    });
+  describe('with OAuth access tokens of Herald\'s authorization server', () => {
+    /** The flow a connector runs (register, authorize, sign in, pick the workspace, code → token) for `resource`. */
+    async function accessToken(u: TestUser, resource: string | null): Promise<{ access_token: string; refresh_token: string; client_id: string }> {
+      const client = await register(h);
+      const { verifier, challenge } = pkce();
+      const back = await signInAndAuthorize(h, u, { clientId: client.client_id, challenge, resource });
+      const res = await exchange(h, { grant_type: 'authorization_code', code: back.searchParams.get('code')!, redirect_uri: CHATGPT_CALLBACK, client_id: client.client_id, code_verifier: verifier });
+      expect(res.statusCode, res.body).toBe(200);
+      return { ...res.json(), client_id: client.client_id };
+    }
 
-    it('runs tools for the token\'s workspace and user, checking the token against Herald\'s resource', async () => {
-      const c = await mcpClient(web(), { authorization: `Bearer ${TOKEN}` });
-      try {
-        const r = await c.call('get_accounts');
-        expect(r.isError, textOf(r)).toBe(false);
-        expect((r.structuredContent as { platforms: string[] }).platforms.sort()).toEqual(['bluesky', 'linkedin']);
-        expect(seen.at(-1)).toEqual({ token: TOKEN, resource: h.url });
-      } finally {
-        await c.close();
+    it('runs tools for the token\'s workspace, with a token for /web/mcp or for the whole API', async () => {
+      for (const resource of [`${h.url}/web/mcp`, null]) {
+        const { access_token } = await accessToken(owner, resource);
+        const c = await mcpClient(web(), { authorization: `Bearer ${access_token}` });
+        try {
+          const r = await c.call('get_accounts');
+          expect(r.isError, textOf(r)).toBe(false);
+          expect((r.structuredContent as { platforms: string[] }).platforms.sort()).toEqual(['bluesky', 'linkedin']);
+        } finally {
+          await c.close();
+        }
       }
     });
 
-    it('answers an unknown, expired or revoked token 401 invalid_token, and a token of a user who is not a member too', async () => {
-      for (const token of ['some.other.token', 'stranger.token.x', 'not-a-jwt']) {
+    it('answers an unknown or revoked token, or a user session, 401 invalid_token with the resource metadata', async () => {
+      const { access_token, refresh_token, client_id } = await accessToken(owner, `${h.url}/web/mcp`);
+      const revoke = await h.req({ method: 'POST', url: '/auth/oauth/revoke', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: new URLSearchParams({ token: refresh_token, client_id }).toString() });
+      expect(revoke.statusCode, revoke.body).toBe(200);
+      for (const token of [access_token, 'some.other.token', 'not-a-jwt', owner.token]) {
         const res = await rpc(web(), callRequest('get_accounts'), { authorization: `Bearer ${token}` });
         expect(res.status).toBe(401);
-        expect(res.headers.get('www-authenticate')).toContain(`resource_metadata="${h.url}/.well-known/oauth-protected-resource"`);
+        expect(res.headers.get('www-authenticate')).toContain(`resource_metadata="${h.url}/.well-known/oauth-protected-resource/web/mcp"`);
         expect(res.headers.get('www-authenticate')).toContain('error="invalid_token"');
       }
     });
 
     it('does not take OAuth tokens on /mcp (API keys only)', async () => {
-      const c = await mcpClient(cli(), { authorization: `Bearer ${TOKEN}` });
+      const { access_token } = await accessToken(owner, null);
+      const c = await mcpClient(cli(), { authorization: `Bearer ${access_token}` });
       try {
         expect(textOf(await c.call('get_accounts'))).toBe('Invalid or expired API key');
       } finally {
@@ -284,14 +279,12 @@ describe('/web/mcp', () => {
     });
 
     it('needs mcp_enabled for OAuth callers too', async () => {
-      await h.setPlan(owner.workspaceId, RESTRICTED_PLAN);
-      try {
-        const res = await rpc(web(), callRequest('get_accounts'), { authorization: `Bearer ${TOKEN}` });
-        expect(res.status).toBe(200);
-        expect(((await res.json()) as { result: unknown }).result).toEqual({ content: [{ type: 'text', text: 'Plan upgrade required for: mcp_enabled' }], isError: true });
-      } finally {
-        await h.setPlan(owner.workspaceId, 'pro');
-      }
+      const u = await h.signup();
+      const { access_token } = await accessToken(u, `${h.url}/web/mcp`);
+      await h.setPlan(u.workspaceId, RESTRICTED_PLAN);
+      const res = await rpc(web(), callRequest('get_accounts'), { authorization: `Bearer ${access_token}` });
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as { result: unknown }).result).toEqual({ content: [{ type: 'text', text: 'Plan upgrade required for: mcp_enabled' }], isError: true });
     });
   });
 });

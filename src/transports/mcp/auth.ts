@@ -2,13 +2,12 @@
 // - /mcp (CLI clients and agents): an API key as X-API-Key, Authorization: Bearer psk_live_… or ?apikey=. Every
 //   failure is reported in-band, as the text of the tool result, in the documented wording.
 // - /web/mcp (chat connectors such as Claude and ChatGPT): an OAuth access token of Herald's authorization server
-//   (Authorization: Bearer), or a key as ?api-key=, ?apikey= or ?api_key= (connectors cannot send headers). A request
+//   (Authorization: Bearer; src/oauth/, issued for this endpoint or for the whole API), or a key as ?api-key=, ?apikey= or ?api_key= (connectors cannot send headers). A request
 //   with no credential, or with an OAuth token that is not valid for this server, is HTTP 401 with
 //   `WWW-Authenticate: Bearer resource_metadata="…"`, so the client starts the OAuth flow by itself.
 import { KEY_PREFIX } from '../../auth/api-keys.ts';
 import type { Principal } from '../../auth/authenticate.ts';
 import { looksLikeJwt } from '../../auth/jwt.ts';
-import { fullScope } from '../../auth/scopes.ts';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
 
@@ -25,20 +24,13 @@ export type McpAuth =
   | { ok: false; message: string };
 
 /**
- * The OAuth side the OAuth authorization server puts on AppContext as `oauth` (src/oauth/): checks an access token's
- * signature, expiry, revocation and audience (`resource`, RFC 8707). Optional: without it, /web/mcp takes keys only.
+ * The protected-resource metadata (RFC 9728) a 401 on /web/mcp points at: the MCP endpoint's own document, whose
+ * `resource` is `{public URL}/web/mcp`, so a connector asks for a token for this endpoint only (src/oauth/routes.ts).
  */
-export interface OAuthTokenVerifier {
-  verifyAccessToken(token: string, resource: string): Promise<{ workspaceId: string; userId: string; clientId: string; grantId: string } | null>;
-}
+export const resourceMetadataUrl = (ctx: AppContext) => `${ctx.config.publicUrl}/.well-known/oauth-protected-resource/web/mcp`;
 
-const oauthOf = (ctx: AppContext): OAuthTokenVerifier | undefined => (ctx as AppContext & { oauth?: OAuthTokenVerifier | undefined }).oauth;
-
-/** The protected-resource metadata a 401 on /web/mcp points at (RFC 9728), published by the OAuth server. */
-export const resourceMetadataUrl = (ctx: AppContext) => `${ctx.config.publicUrl}/.well-known/oauth-protected-resource`;
-
-/** The resource (audience) Herald's OAuth access tokens are issued for: the service's public origin. */
-export const oauthResource = (ctx: AppContext) => ctx.config.publicUrl;
+/** The audience an OAuth access token must cover to be taken on /web/mcp (a token for the API root covers it too). */
+export const mcpResource = (ctx: AppContext) => `${ctx.config.publicUrl}/web/mcp`;
 
 type Headers = Record<string, string | string[] | undefined>;
 type Query = Record<string, unknown> | undefined;
@@ -78,23 +70,17 @@ function inBandAuthError(err: unknown): string {
   throw err;
 }
 
-/** The OAuth access token's principal: the user, as a member of the token's workspace. Null when not valid here. */
-async function byOAuth(ctx: AppContext, oauth: OAuthTokenVerifier, token: string): Promise<McpAuth | null> {
-  const grant = await oauth.verifyAccessToken(token, oauthResource(ctx));
-  if (!grant) return null;
-  const [m, user] = await Promise.all([ctx.workspaces.membership(grant.workspaceId, grant.userId), ctx.accounts.byId(grant.userId)]);
-  // The user left the workspace (or was deleted) since the grant: the token no longer speaks for anyone.
-  if (!m || !user) return null;
-  const principal: Principal = {
-    kind: 'jwt',
-    user,
-    workspaceId: m.ws.id,
-    planId: m.ws.planId,
-    role: m.role,
-    scope: fullScope(ctx.platforms.slugs),
-    keyId: null,
-  };
-  return { ok: true, principal, oauthGrantId: grant.grantId };
+/** An OAuth access token's principal (the auth layer checks signature, expiry, revocation, audience, membership). */
+async function byOAuth(ctx: AppContext, token: string): Promise<McpAuth | null> {
+  let principal: Principal;
+  try {
+    principal = await ctx.auth.workspace({ token, workspaceHeader: undefined, resource: mcpResource(ctx) });
+  } catch (err) {
+    // A session without a workspace (400) is no connector's credential either.
+    if (err instanceof AppError && err.status < 500) return null;
+    throw err;
+  }
+  return principal.oauthGrantId ? { ok: true, principal, oauthGrantId: principal.oauthGrantId } : null;
 }
 
 /**
@@ -110,8 +96,7 @@ export async function authenticateMcp(ctx: AppContext, endpoint: McpEndpoint, he
   // A key sent as a bearer token is taken as on /mcp (a connector that can send headers).
   if (bearer?.startsWith(KEY_PREFIX)) return byKey(ctx, bearer);
   if (bearer) {
-    const oauth = oauthOf(ctx);
-    const viaOAuth = oauth && looksLikeJwt(bearer) ? await byOAuth(ctx, oauth, bearer) : null;
+    const viaOAuth = looksLikeJwt(bearer) ? await byOAuth(ctx, bearer) : null;
     if (viaOAuth) return viaOAuth;
     throw unauthorizedWeb(ctx, 'invalid_token');
   }
