@@ -156,7 +156,7 @@ export class WorkspaceService {
     });
   }
 
-  async update(id: string, patch: { name?: string; timeZone?: string; locale?: string | null }): Promise<WorkspaceRow> {
+  async update(id: string, patch: { name?: string; timeZone?: string; locale?: string | null; toolPostsNeedApproval?: boolean }): Promise<WorkspaceRow> {
     const [ws] = await this.#db.update(workspaces).set({ ...patch, updatedAt: new Date() }).where(eq(workspaces.id, id)).returning();
     if (!ws) throw notFound('Workspace not found');
     return ws;
@@ -206,6 +206,7 @@ export class WorkspaceService {
         plan_id: w.planId,
         time_zone: w.timeZone,
         locale: w.locale,
+        tool_posts_need_approval: w.toolPostsNeedApproval,
         role: w.role ?? null,
         created_at: w.createdAt.toISOString(),
         updated_at: w.updatedAt.toISOString(),

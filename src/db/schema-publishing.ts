@@ -82,7 +82,10 @@ export const drafts = pgTable(
     platform: text('platform').notNull(),
     platformUserId: text('platform_user_id'),
     postType: text('post_type').notNull(),
+    /** draft | pending_approval (a tool's post held for a member's approval). */
     status: text('status').notNull().default('draft'),
+    /** The tool surface that created a draft pending approval (mcp | gpt | agent); null otherwise. */
+    requestedVia: text('requested_via'),
     /** The unified post body for this platform (platforms = [platform]). */
     body: jsonb('body').notNull(),
     sourcePostId: uuid('source_post_id'),

@@ -40,6 +40,8 @@ export const workspaces = pgTable(
     timeZone: text('time_zone').notNull().default('UTC'),
     /** BCP 47 tag, canonical form; null = not set. */
     locale: text('locale'),
+    /** Posts created by tools (MCP, GPT Actions, the agent) wait as drafts pending approval until a member approves them. */
+    toolPostsNeedApproval: boolean('tool_posts_need_approval').notNull().default(false),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

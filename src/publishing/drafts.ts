@@ -33,7 +33,8 @@ export const draftSchema = z.looseObject({
   platform: z.string(),
   platform_user_id: z.string().nullable(),
   post_type: z.string(),
-  status: z.string(),
+  status: z.string().describe('draft, or pending_approval: a post made by a tool, waiting for a member to approve it (POST /unified/drafts/{id}/approve)'),
+  requested_via: z.string().nullable().describe('For a post pending approval: the tool surface that made it (mcp, gpt, agent)'),
   default_text: z.string().nullable(),
   default_image_id: z.string().nullable(),
   default_image_url: z.string().nullable(),
@@ -60,6 +61,7 @@ export function draftToWire(networks: readonly NetworkContract[], d: DraftRow): 
     platform_user_id: d.platformUserId,
     post_type: d.postType,
     status: d.status,
+    requested_via: d.requestedVia,
     default_text: b.default_text ?? null,
     default_image_id: b.default_image_id ?? null,
     default_image_url: b.default_image_url ?? null,
@@ -100,21 +102,31 @@ export class DraftService {
     return this.update(p.workspaceId, id, { body: withImportedMedia(this.#networks.networks, body, imported), postType });
   }
 
-  async saveFromPost(workspaceId: string, postType: string, body: PostBody, platforms: string[], sourcePostId: string | null, tx: Db = this.#db): Promise<DraftRef[]> {
+  /** One draft per network; `held` saves a tool's post pending approval (publishing/approval.ts). */
+  async saveFromPost(
+    workspaceId: string,
+    postType: string,
+    body: PostBody,
+    platforms: string[],
+    sourcePostId: string | null,
+    tx: Db = this.#db,
+    held?: { status: 'pending_approval'; requestedVia: string },
+  ): Promise<DraftRef[]> {
     const out: DraftRef[] = [];
     for (const platform of platforms) {
       const [row] = await tx
         .insert(drafts)
-        .values({ workspaceId, platform, postType, body: narrowBody(body, platform, this.#networks.overrideKeys), sourcePostId })
+        .values({ workspaceId, platform, postType, body: narrowBody(body, platform, this.#networks.overrideKeys), sourcePostId, ...(held ? { status: held.status, requestedVia: held.requestedVia } : {}) })
         .returning({ id: drafts.id });
-      out.push({ platform, draft_id: row!.id, status: 'draft' });
+      out.push({ platform, draft_id: row!.id, status: (held?.status ?? 'draft') as 'draft' });
     }
     return out;
   }
 
-  async list(workspaceId: string, f: { platform?: string | undefined; platformUserId?: string | undefined; limit: number; offset: number }) {
+  async list(workspaceId: string, f: { platform?: string | undefined; platformUserId?: string | undefined; status?: string | undefined; limit: number; offset: number }) {
     const where = and(
       eq(drafts.workspaceId, workspaceId),
+      f.status ? eq(drafts.status, f.status) : undefined,
       f.platform ? eq(drafts.platform, f.platform) : undefined,
       f.platformUserId ? eq(drafts.platformUserId, f.platformUserId) : undefined,
     );

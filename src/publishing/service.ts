@@ -20,6 +20,7 @@ import { withImportedMedia } from './media-refs.ts';
 import type { FieldPath } from './plan.ts';
 import type { Owner, Prepared, PrepareOptions, PostValidator } from './validate.ts';
 import { TargetRunner } from './runner.ts';
+import { Approvals } from './approval.ts';
 import { connectionFor } from './targets.ts';
 import type { PostBody } from './schemas.ts';
 
@@ -61,11 +62,25 @@ export class PublishingService {
   readonly #d: PublishingDeps;
   readonly ledger: Ledger;
   readonly runner: TargetRunner;
+  /**
+   * Posts made by tools (MCP, GPT Actions, the agent): `approvals.submitFromTool(caller, postType, body)` publishes
+   * them, or holds them as drafts pending approval when the workspace asks for it; `approvals.approve(member, id)`.
+   */
+  readonly approvals: Approvals;
 
   constructor(deps: PublishingDeps) {
     this.#d = deps;
     this.ledger = new Ledger(deps.db, deps.clock);
     this.runner = new TargetRunner({ ...deps, ledger: this.ledger });
+    this.approvals = new Approvals({
+      db: deps.db,
+      drafts: deps.drafts,
+      validator: deps.validator,
+      schedule: deps.schedule,
+      networks: deps.registry.networks,
+      clock: deps.clock,
+      submit: (p, postType, body, o) => this.submit(p, postType, body, o),
+    });
   }
 
   /** Everything the request asks for, checked before a single network call; returns targets with media rows. */

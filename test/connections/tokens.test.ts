@@ -187,16 +187,20 @@ describe("the server's own app credentials refused (invalid_client)", () => {
     await connect(h, u, 'linkedin');
     const before = await row(u, 'linkedin');
     const appsCheck = async () => ((await h.req({ method: 'GET', url: '/readyz' })).json() as { checks: { name: string; ok: boolean; detail?: string }[] }).checks.find((c) => c.name === 'network-apps');
+    // The same, for an alert: a gauge on /metrics.
+    const metric = async () => (await h.req({ method: 'GET', url: '/metrics' })).body;
     wrongSecret = true;
     try {
       await expect(h.ctx.tokens.refresh(before, { force: true })).rejects.toMatchObject({ serverConfig: true, kind: 'permission' });
       expect((await row(u, 'linkedin')).status).toBe('connected');
       expect(await appsCheck()).toMatchObject({ ok: true, detail: expect.stringMatching(/^linkedin: app credentials refused at /) });
+      expect(await metric()).toContain('herald_network_app_credentials_refused{platform="linkedin"} 1');
     } finally {
       wrongSecret = false;
     }
     await h.ctx.tokens.refresh(before, { force: true });
     expect((await appsCheck())?.detail).toBeUndefined();
+    expect(await metric()).not.toContain('herald_network_app_credentials_refused{');
   });
 });
 

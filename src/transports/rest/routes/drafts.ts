@@ -9,6 +9,8 @@ import { nothingToUpdate, parseEdit, parsePostBody } from '../../../publishing/e
 import { mergeEdit } from '../../../publishing/media-refs.ts';
 import { draftRefSchema, publishResultSchema, scheduledRefSchema, type PublishResult } from '../../../publishing/results.ts';
 import { anyPostBody, dateTime, type PostBody } from '../../../publishing/schemas.ts';
+import { PENDING_APPROVAL } from '../../../publishing/approval.ts';
+import { AppError } from '../../../errors.ts';
 import { principalOf } from '../access.ts';
 import { workspaceSecurity } from '../schemas.ts';
 import { bodyPlatforms, idempotencyHeaders, NULL_NOTE, nullMeansUnset, POST_BODY_LIMIT, requirePostType } from './posts.ts';
@@ -35,6 +37,11 @@ export async function draftRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
     return { p, draft };
   }
 
+  /** A tool's post waiting for approval is published only by approving it (POST /unified/drafts/{id}/approve). */
+  const notHeld = (draft: { status: string }) => {
+    if (draft.status === PENDING_APPROVAL) throw new AppError('conflict', 'This post waits for approval: a member approves it with POST /unified/drafts/{id}/approve.');
+  };
+
   r.post(
     '/unified/drafts',
     {
@@ -60,14 +67,14 @@ export async function draftRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
         tags: ['drafts'],
         summary: 'List drafts',
         security: workspaceSecurity,
-        querystring: z.object({ platform: z.string().optional(), platform_user_id: z.string().optional(), limit: z.coerce.number().int().min(1).max(100).default(50), offset: z.coerce.number().int().min(0).default(0) }),
+        querystring: z.object({ platform: z.string().optional(), platform_user_id: z.string().optional(), status: z.enum(['draft', PENDING_APPROVAL]).optional().describe('Only drafts in this status (pending_approval: tools\' posts waiting for approval)'), limit: z.coerce.number().int().min(1).max(100).default(50), offset: z.coerce.number().int().min(0).default(0) }),
         response: { 200: z.object({ success: z.boolean(), data: z.array(draftSchema), total: z.number().int() }) },
       },
     },
     async (req) => {
       const p = principalOf(req);
       if (req.query.platform) assertPlatformsAllowed(p.scope, [req.query.platform]);
-      const { rows, total } = await ctx.drafts.list(p.workspaceId, { platform: req.query.platform, platformUserId: req.query.platform_user_id, limit: req.query.limit, offset: req.query.offset });
+      const { rows, total } = await ctx.drafts.list(p.workspaceId, { platform: req.query.platform, platformUserId: req.query.platform_user_id, status: req.query.status, limit: req.query.limit, offset: req.query.offset });
       const visible = rows.filter((d) => p.scope.platforms.has(d.platform as never));
       return { success: true, data: visible.map((d) => draftToWire(ctx.platforms.networks, d)), total: visible.length === rows.length ? total : visible.length };
     },
@@ -113,6 +120,7 @@ export async function draftRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
     { config: { access: { ...access } }, schema: { tags: ['drafts'], summary: 'Publish a draft now (spends a post credit)', security: workspaceSecurity, params: idParams, response: { 200: publishResultSchema.extend({ draft_id: z.string() }) } } },
     async (req, reply) => {
       const { p, draft } = await owned(req);
+      notHeld(draft);
       const body = { ...(draft.body as PostBody), draft: false, draft_platforms: [] };
       const result = await ctx.publishing.submit(p, draft.postType as z.infer<typeof postType>, body);
       const out = result.body as PublishResult;
@@ -128,8 +136,35 @@ export async function draftRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       schema: { tags: ['drafts'], summary: 'Schedule a draft (it becomes a scheduled post and leaves the drafts)', security: workspaceSecurity, params: idParams, headers: idempotencyHeaders, body: z.object({ scheduled_time: dateTime }), response: { 200: scheduledDraft } },
     },
     async (req, reply) => {
+      notHeld((await owned(req)).draft);
       const result = await ctx.scheduling.scheduleDraft(principalOf(req), req.params.id, req.body.scheduled_time, req.headers['idempotency-key']);
       return reply.code(result.status as 200).send(result.body as z.infer<typeof scheduledDraft>);
+    },
+  );
+
+  r.post(
+    '/unified/drafts/:id/approve',
+    {
+      config: { access: { kind: 'workspace' } },
+      schema: {
+        tags: ['drafts'],
+        summary: "Approve a tool's post waiting for approval: publish it now (or schedule it at its scheduled_time)",
+        description:
+          'With the workspace setting tool_posts_need_approval, posts made by tools (MCP, ChatGPT Actions, the agent) wait as drafts with status pending_approval. ' +
+          'A member of the workspace, signed in (a user session with X-Workspace-Id; not an API key or a chat connector), approves one here: it is published through the normal path ' +
+          '(spends a post credit) and leaves the drafts once published or scheduled. A failure keeps it pending: edit it (PATCH) and approve again. ' +
+          'A draft not waiting for approval: 409.',
+        security: workspaceSecurity,
+        params: idParams,
+        response: { 200: publishResultSchema.extend({ draft_id: z.string(), approved: z.boolean() }) },
+      },
+    },
+    async (req, reply) => {
+      const p = principalOf(req);
+      // The draft's network is checked against the caller's scope before anything else, as on the other draft routes.
+      assertPlatformsAllowed(p.scope, [(await ctx.drafts.get(p.workspaceId, req.params.id)).platform]);
+      const { reply: result } = await ctx.publishing.approvals.approve(p, req.params.id);
+      return reply.code(result.status as 200).send({ ...result.body, draft_id: req.params.id, approved: result.body.success === true });
     },
   );
 }

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { Gauge } from 'prom-client';
 import { z } from 'zod';
 import type { AppContext } from '../../../context.ts';
 import { AppError } from '../../../errors.ts';
@@ -7,6 +8,18 @@ import { METRICS_UNAUTHORIZED, metricsAuthorized, type HttpMetrics } from '../me
 
 export async function opsRoutes(app: FastifyInstance, { ctx, metrics }: { ctx: AppContext; metrics: HttpMetrics }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
+  // A network whose token endpoint refused this server's own client id/secret (invalid_client): 1 per such network
+  // until a refresh there succeeds again, as in the readiness report's network-apps detail. Alert on it.
+  new Gauge({
+    name: 'herald_network_app_credentials_refused',
+    help: "Networks whose token endpoint refused this server's app credentials (invalid_client) on the last refresh",
+    labelNames: ['platform'] as const,
+    registers: [metrics.registry],
+    collect() {
+      this.reset();
+      for (const p of ctx.tokens.configProblems()) this.set({ platform: p.platform }, 1);
+    },
+  });
   // Probes and scrapers are never rate limited.
   const pub = { access: { kind: 'public' as const, budget: 'none' as const } };
 

@@ -18,6 +18,7 @@ export const workspaceSchema = z.object({
   plan_id: z.string(),
   time_zone: z.string().describe('IANA time zone; scheduled times are shown in it'),
   locale: z.string().nullable().describe('BCP 47 language tag'),
+  tool_posts_need_approval: z.boolean().describe('Posts created by tools (MCP, ChatGPT Actions, the agent) wait as drafts pending approval until a member approves them'),
   role: z.enum(['owner', 'member']).nullable(),
   created_at: z.string(),
   updated_at: z.string(),
@@ -47,13 +48,15 @@ const settingsBody = z.object({
   name: z.string().trim().min(1).max(120).optional(),
   time_zone: z.string().max(64).optional(),
   locale: z.string().max(64).nullable().optional(),
+  tool_posts_need_approval: z.boolean().optional(),
 });
 
 /** 422 per field for an unknown zone or a malformed tag, and for a body that changes nothing. */
-function parseSettings(body: z.infer<typeof settingsBody>): { name?: string; timeZone?: string; locale?: string | null } {
+function parseSettings(body: z.infer<typeof settingsBody>): { name?: string; timeZone?: string; locale?: string | null; toolPostsNeedApproval?: boolean } {
   const errors: FieldError[] = [];
-  const out: { name?: string; timeZone?: string; locale?: string | null } = {};
+  const out: { name?: string; timeZone?: string; locale?: string | null; toolPostsNeedApproval?: boolean } = {};
   if (body.name !== undefined) out.name = body.name;
+  if (body.tool_posts_need_approval !== undefined) out.toolPostsNeedApproval = body.tool_posts_need_approval;
   if (body.time_zone !== undefined) {
     const tz = parseTimeZone(body.time_zone);
     if (tz) out.timeZone = tz;
@@ -65,7 +68,7 @@ function parseSettings(body: z.infer<typeof settingsBody>): { name?: string; tim
     else errors.push({ loc: ['body', 'locale'], msg: 'Not a BCP 47 language tag (e.g. en, en-GB, pt-BR).', type: 'locale' });
   }
   if (errors.length) throw validationError(errors);
-  if (!Object.keys(out).length) throw validationError([{ loc: ['body'], msg: 'Nothing to change: give name, time_zone and/or locale.', type: 'missing' }]);
+  if (!Object.keys(out).length) throw validationError([{ loc: ['body'], msg: 'Nothing to change: give name, time_zone, locale and/or tool_posts_need_approval.', type: 'missing' }]);
   return out;
 }
 
@@ -117,8 +120,10 @@ export async function workspaceRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
       config: { access: { kind: 'user' } },
       schema: {
         tags: ['workspaces'],
-        summary: 'Change the name, time zone or locale (owners only)',
-        description: 'time_zone is an IANA name (e.g. Europe/Paris); scheduled posts are shown in it. locale is a BCP 47 tag (e.g. en, pt-BR), or null to clear it.',
+        summary: 'Change the name, time zone, locale or approval setting (owners only)',
+        description:
+          'time_zone is an IANA name (e.g. Europe/Paris); scheduled posts are shown in it. locale is a BCP 47 tag (e.g. en, pt-BR), or null to clear it. ' +
+          'tool_posts_need_approval: true holds every post a tool creates (MCP, ChatGPT Actions, the agent) as drafts with status pending_approval until a member approves one with POST /unified/drafts/{id}/approve; it needs the plan feature drafts_enabled.',
         security: userSecurity,
         params: workspaceIdParams,
         body: settingsBody,
@@ -127,7 +132,10 @@ export async function workspaceRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
     },
     async (req) => {
       const m = await workspaceMember(ctx, userOf(req).user.id, req.params.workspace_id, true);
-      const ws = await ctx.workspaces.update(m.ws.id, parseSettings(req.body));
+      const settings = parseSettings(req.body);
+      // Held posts are drafts: turning the hold on needs a plan with drafts.
+      if (settings.toolPostsNeedApproval) ctx.plans.assertFeature(m.ws.planId, 'drafts_enabled');
+      const ws = await ctx.workspaces.update(m.ws.id, settings);
       ctx.auth.invalidate();
       const [wire] = await ctx.workspaces.toWire([{ ...ws, role: m.role }]);
       return wire!;

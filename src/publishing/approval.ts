@@ -1,0 +1,134 @@
+// The approval step for posts created by tools (MCP, ChatGPT Actions, the workspace agent). With the workspace
+// setting `tool_posts_need_approval`, a tool's post is checked exactly as publishing would check it, then held as
+// drafts with status `pending_approval` — nothing reaches a network and no credit is spent — until a member of the
+// workspace, signed in, approves one with POST /unified/drafts/{id}/approve, which publishes (or schedules) it
+// through the normal path. Without the setting, a tool's post goes straight through submit().
+import { z } from 'zod';
+import type { Principal } from '../auth/authenticate.ts';
+import type { Db } from '../db/client.ts';
+import { and, eq } from '../db/orm.ts';
+import { workspaces } from '../db/schema.ts';
+import { drafts } from '../db/schema-publishing.ts';
+import { AppError } from '../errors.ts';
+import type { PostType } from '../platforms/publishing.ts';
+import type { Platform } from '../platforms/slugs.ts';
+import type { DraftService } from './drafts.ts';
+import { withImportedMedia } from './media-refs.ts';
+import type { NetworkContract } from '../platforms/contract.ts';
+import type { PublishReply, PublishResult } from './results.ts';
+import type { PostBody } from './schemas.ts';
+import type { PostValidator } from './validate.ts';
+import type { ScheduleWriter } from './submit.ts';
+
+/** The tool surfaces whose posts the setting holds (src/tools/tool.ts `Surface`). */
+export type ToolSurface = 'mcp' | 'gpt' | 'agent';
+
+export const PENDING_APPROVAL = 'pending_approval';
+
+export const heldDraftRefSchema = z.object({ platform: z.string(), draft_id: z.string(), status: z.enum(['draft', PENDING_APPROVAL]) });
+export type HeldDraftRef = z.infer<typeof heldDraftRefSchema>;
+
+/** The answer when a tool's post is held: what a model reads and tells its user. */
+export const heldReplySchema = z.object({
+  success: z.literal(true),
+  pending_approval: z.literal(true),
+  message: z.string(),
+  drafts: z.array(heldDraftRefSchema),
+});
+export type HeldReply = z.infer<typeof heldReplySchema>;
+
+const HELD_MESSAGE =
+  'Not published yet: this workspace requires approval of posts made by assistants. The post is saved as drafts pending approval; ' +
+  'a member of the workspace must approve it in Herald (POST /unified/drafts/{id}/approve) before it is published.';
+
+export interface ApprovalDeps {
+  db: Db;
+  drafts: DraftService;
+  validator: PostValidator;
+  schedule: ScheduleWriter;
+  networks: readonly NetworkContract[];
+  clock: () => Date;
+  /** The normal path: publishing's submit(). */
+  submit: (p: Principal, postType: PostType, body: PostBody, o: { idempotencyKey?: string }) => Promise<PublishReply<object>>;
+}
+
+/** Whether a principal is a member acting through their own session (not an API key, not a chat connector's token). */
+export function isMemberSession(p: Principal): boolean {
+  const grant = (p as Principal & { oauthGrantId?: string | null }).oauthGrantId;
+  return p.kind === 'jwt' && p.user !== null && !grant;
+}
+
+export class Approvals {
+  readonly #d: ApprovalDeps;
+
+  constructor(deps: ApprovalDeps) {
+    this.#d = deps;
+  }
+
+  /** The workspace setting. */
+  async required(workspaceId: string): Promise<boolean> {
+    const [row] = await this.#d.db.select({ on: workspaces.toolPostsNeedApproval }).from(workspaces).where(eq(workspaces.id, workspaceId));
+    return row?.on ?? false;
+  }
+
+  /**
+   * A post made by a tool: published as submit() would, unless the workspace holds tools' posts for approval.
+   * A body that only saves drafts (`draft: true`) publishes nothing and is never held.
+   */
+  async submitFromTool(caller: { principal: Principal; surface: ToolSurface }, postType: PostType, body: PostBody): Promise<PublishReply<PublishResult | HeldReply>> {
+    const p = caller.principal;
+    if (body.draft === true || !(await this.required(p.workspaceId))) {
+      return (await this.#d.submit(p, postType, body, {})) as PublishReply<PublishResult>;
+    }
+    return { status: 200, body: await this.#hold(p, caller.surface, postType, body) };
+  }
+
+  /** Checks the post as publishing would (plan, limits, media, scheduled time), then saves it as held drafts. */
+  async #hold(p: Principal, surface: ToolSurface, postType: PostType, body: PostBody): Promise<HeldReply> {
+    const { targets, imported } = await this.#d.validator.prepare(p, postType, body);
+    const now = this.#d.clock();
+    for (const t of targets) {
+      if (!t.scheduledTime || t.draft) continue;
+      const own = (body[t.platform as keyof PostBody] as { scheduled_time?: string } | undefined)?.scheduled_time;
+      this.#d.schedule.parseTime(t.scheduledTime, now, own ? `${t.platform}.scheduled_time` : 'scheduled_time');
+    }
+    const asDraft = [...new Set(targets.filter((t) => t.draft).map((t) => t.platform))];
+    const held = [...new Set(targets.filter((t) => !t.draft).map((t) => t.platform))].filter((pl) => !asDraft.includes(pl));
+    const stored = withImportedMedia(this.#d.networks, body, imported);
+    const refs = await this.#d.db.transaction(async (tx) => {
+      const db = tx as unknown as Db;
+      const plain = asDraft.length ? await this.#d.drafts.saveFromPost(p.workspaceId, postType, stored, asDraft, null, db) : [];
+      const pending = held.length ? await this.#d.drafts.saveFromPost(p.workspaceId, postType, stored, held, null, db, { status: 'pending_approval', requestedVia: surface }) : [];
+      return [...pending, ...plain] as HeldDraftRef[];
+    });
+    return { success: true, pending_approval: true, message: HELD_MESSAGE, drafts: refs };
+  }
+
+  /**
+   * A member approves a held draft: it is published (or scheduled, with its scheduled_time) through submit(), and
+   * leaves the drafts once that succeeded. A failure keeps it pending, to be edited and approved again. Two
+   * approvals at once share one Idempotency-Key (the draft's id and version): one publishes, the other gets 409.
+   */
+  async approve(p: Principal, id: string): Promise<{ reply: PublishReply<PublishResult>; platform: Platform }> {
+    if (!isMemberSession(p)) {
+      throw new AppError('forbidden', 'Only a member of the workspace, signed in to Herald, can approve a post: not an API key or a chat connector.');
+    }
+    const draft = await this.#d.drafts.get(p.workspaceId, id);
+    if (draft.status !== PENDING_APPROVAL) {
+      throw new AppError('conflict', 'This draft is not waiting for approval: publish it with POST /unified/drafts/{id}/publish.');
+    }
+    const body = { ...(draft.body as PostBody), draft: false, draft_platforms: [] };
+    const key = `approve:${draft.id}:${draft.updatedAt.getTime()}`;
+    const reply = (await this.#d.submit(p, draft.postType as PostType, body, { idempotencyKey: key })) as PublishReply<PublishResult>;
+    if (reply.body.success === true) {
+      await this.#d.drafts.remove(p.workspaceId, draft.id).catch((err: unknown) => {
+        // A concurrent approval that replayed this answer removed it first.
+        if (!(err instanceof AppError && err.code === 'not_found')) throw err;
+      });
+    } else {
+      // A new version, so approving again after a fix retries instead of replaying this failure.
+      await this.#d.db.update(drafts).set({ updatedAt: new Date(Math.max(this.#d.clock().getTime(), draft.updatedAt.getTime() + 1)) }).where(and(eq(drafts.id, draft.id), eq(drafts.workspaceId, p.workspaceId)));
+    }
+    return { reply, platform: draft.platform as Platform };
+  }
+}
