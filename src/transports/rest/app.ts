@@ -27,6 +27,7 @@ import { engagementRoutes } from './routes/engagement.ts';
 import { aiRoutes } from './routes/ai.ts';
 import { mediaRoutes } from './routes/media.ts';
 import { storageRoutes } from './routes/storage.ts';
+import { gptActionRoutes } from './routes/gpt-actions.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -109,6 +110,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   await app.register(mediaRoutes, { ctx });
   await app.register(aiRoutes, { ctx });
   await app.register(engagementRoutes, { ctx });
+  await app.register(gptActionRoutes, { ctx });
   // With S3 the bucket (or a CDN in front of it) serves the files.
   if (ctx.media.servesFiles) await app.register(storageRoutes, { ctx });
   if (ctx.config.sandbox) {
