@@ -49,8 +49,14 @@ export async function benchEngagement(opts: { posts: number; comments: number; l
       if (!(await res.text()).includes('data-status="success"')) throw new Error(`connecting ${p} failed`);
     }
     await postJson(`${url}/unified/oauth/url`, { platform: ['bluesky'], handle: 'bench.sandbox', app_password: 'abcd-efgh-ijkl-mnop' }, auth);
-    const profiles = (await (await fetch(`${url}/unified/user-profiles/?platforms=facebook&platforms=pinterest`, { headers: auth })).json()) as { facebook: { pages: { page_id: string }[] }; pinterest: { boards: { board_id: string }[] } };
+    const profiles = (await (await fetch(`${url}/unified/user-profiles/?platforms=facebook&platforms=pinterest&platforms=linkedin`, { headers: auth })).json()) as {
+      facebook: { pages: { page_id: string }[] };
+      pinterest: { boards: { board_id: string }[] };
+      linkedin: { organizations: { page_id: string }[] };
+    };
     const page = profiles.facebook.pages[0]!.page_id;
+    // LinkedIn comments are readable on organization posts (a member's own need r_member_social, which Herald lacks).
+    const org = profiles.linkedin.organizations[0]!.page_id;
     const board = profiles.pinterest.boards[0]!.board_id;
 
     const image = await upload(url, auth, await sharp({ create: { width: 1080, height: 1080, channels: 3, background: '#3366aa' } }).jpeg().toBuffer(), 'a.jpg', 'image/jpeg', 'image');
@@ -59,7 +65,7 @@ export async function benchEngagement(opts: { posts: number; comments: number; l
     const video = await upload(url, auth, readFileSync(mp4Path), 'clip.mp4', 'video/mp4', 'video');
     const t0 = performance.now();
     for (let i = 0; i < opts.posts; i++) {
-      await postJson(`${url}/unified/post/text`, { platforms: ['linkedin', 'facebook', 'threads', 'bluesky'], default_text: `Bench post ${i}`, facebook: { facebook_page_ids: [page] } }, auth);
+      await postJson(`${url}/unified/post/text`, { platforms: ['linkedin', 'facebook', 'threads', 'bluesky'], default_text: `Bench post ${i}`, facebook: { facebook_page_ids: [page] }, linkedin: { linkedin_page_ids: [org], post_to_personal: false } }, auth);
       await postJson(`${url}/unified/post/image`, { platforms: ['instagram', 'pinterest'], default_text: `Bench image ${i}`, default_image_id: image, pinterest: { board_id: board, pinterest_text: `Pin ${i}` } }, auth);
       await postJson(`${url}/unified/post/video`, { platforms: ['youtube', 'tiktok'], default_text: `Bench video ${i}`, video_id: video, youtube: { youtube_title: `Video ${i}` }, tiktok: { privacy_level: 'SELF_ONLY' } }, auth);
     }

@@ -199,27 +199,35 @@ export class EngagementStore {
     if (markSynced) await this.#db.update(networkPosts).set({ commentsSyncedAt: at }).where(eq(networkPosts.id, post.id));
   }
 
-  /** Every stored comment and reply of these posts, oldest first: the fields the inbox shows. */
+  /**
+   * Every stored comment and reply of these posts, oldest first: the fields the inbox shows. The rows come back as
+   * one JSON array (json_agg) rather than row by row: an inbox is thousands of rows, and decoding one JSON value is
+   * several times cheaper than decoding each row's columns (the embedded database's wire decoding dominated reads).
+   */
   async commentsOf(workspaceId: string, networkPostIds: readonly string[]): Promise<CommentView[]> {
     if (!networkPostIds.length) return [];
     const c = networkComments;
-    return this.#db
-      .select({
-        networkPostId: c.networkPostId,
-        platformCommentId: c.platformCommentId,
-        parentCommentId: c.parentCommentId,
-        text: c.text,
-        authorName: c.authorName,
-        authorId: c.authorId,
-        authorAvatarUrl: c.authorAvatarUrl,
-        commentedAt: c.commentedAt,
-        likeCount: c.likeCount,
-        replyCount: c.replyCount,
-        hidden: c.hidden,
-      })
-      .from(networkComments)
-      .where(and(eq(networkComments.workspaceId, workspaceId), inArray(networkComments.networkPostId, [...networkPostIds])))
-      .orderBy(sql`${networkComments.commentedAt} asc nulls first`, networkComments.syncedAt);
+    const result = await this.#db.execute<{ rows: string | null }>(sql`
+      select coalesce(json_agg(json_build_array(${c.networkPostId}, ${c.platformCommentId}, ${c.parentCommentId}, ${c.text}, ${c.authorName},
+        ${c.authorId}, ${c.authorAvatarUrl}, ${c.commentedAt}, ${c.likeCount}, ${c.replyCount}, ${c.hidden})
+        order by ${c.commentedAt} asc nulls first, ${c.syncedAt}), '[]')::text as rows
+      from ${c}
+      where ${c.workspaceId} = ${workspaceId} and ${inArray(c.networkPostId, [...networkPostIds])}`);
+    const text = (result as unknown as { rows: { rows: string | null }[] }).rows[0]?.rows ?? '[]';
+    const list = JSON.parse(text) as [string, string, string | null, string, string, string | null, string | null, string | null, number, number, boolean][];
+    return list.map(([networkPostId, platformCommentId, parentCommentId, body, authorName, authorId, authorAvatarUrl, commentedAt, likeCount, replyCount, hidden]) => ({
+      networkPostId,
+      platformCommentId,
+      parentCommentId,
+      text: body,
+      authorName,
+      authorId,
+      authorAvatarUrl,
+      commentedAt: commentedAt ? new Date(commentedAt) : null,
+      likeCount: Number(likeCount),
+      replyCount: Number(replyCount),
+      hidden,
+    }));
   }
 
   /** A synced comment of this workspace with its post, or undefined. */

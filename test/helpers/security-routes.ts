@@ -52,6 +52,9 @@ const scheduled = (suffix: string, payload?: unknown): MatrixEntry => ({
 const publicRoute = (why: string): MatrixEntry => ({ matrix: 'public', why });
 const callback = publicRoute('an OAuth redirect from the network: bound to the state Herald issued, not to a credential');
 const KEYS_OWNERS = 'Only workspace owners can manage API keys.';
+const OAUTH_DISCOVERY = 'OAuth discovery metadata (RFC 8414 / RFC 9728): the same for everyone';
+const OAUTH_AUTHORIZE = 'the start of an OAuth authorization: registered redirect URIs only, exact match; nothing is granted before the user signs in';
+const OAUTH_PAGES = 'the OAuth sign-in forms: the password itself, the per-account sign-in throttle, the auth budget, CSRF tokens and frame-ancestors none';
 const SIGN_IN = 'signing in and account recovery: the per-address auth budget and single-use tokens protect it';
 
 const aiRoute = (path: string, payload: Record<string, unknown>, platform: string): MatrixEntry => ({
@@ -181,6 +184,22 @@ export const SECURITY_ROUTES: Record<string, MatrixEntry> = {
   'GET /docs/static/index.html': publicRoute('the API explorer page'),
   'GET /docs/static/swagger-initializer.js': publicRoute('the API explorer page'),
   'GET /storage/*': publicRoute('stored media at unguessable public URLs, which the networks fetch'),
+  // The OAuth authorization server for chat connectors (src/oauth/, docs/mcp.md)
+  'GET /.well-known/oauth-protected-resource': publicRoute(OAUTH_DISCOVERY),
+  'GET /.well-known/oauth-protected-resource/web/mcp': publicRoute(OAUTH_DISCOVERY),
+  'GET /.well-known/oauth-authorization-server': publicRoute(OAUTH_DISCOVERY),
+  'GET /.well-known/openid-configuration': publicRoute(OAUTH_DISCOVERY),
+  'GET /auth/oauth/jwks': publicRoute('the public key of ID tokens: public by definition'),
+  'GET /auth/oauth/authorize': publicRoute(OAUTH_AUTHORIZE),
+  'POST /auth/oauth/authorize': publicRoute(OAUTH_AUTHORIZE),
+  'GET /auth/oauth/authorize/:uid': publicRoute('resuming an authorization: bound to the uid and the browser cookie the provider set when it started'),
+  'POST /auth/oauth/token': publicRoute('the token endpoint: a single-use code with its PKCE verifier, a refresh token, and the client secret for confidential clients'),
+  'POST /auth/oauth/revoke': publicRoute('RFC 7009 revocation: needs the token itself (and the client secret for confidential clients)'),
+  'POST /auth/oauth/register': publicRoute('dynamic client registration (RFC 7591): a client can only ever receive codes at its own registered redirect URIs; on the auth budget; HERALD_OAUTH_REGISTRATION=closed turns it off'),
+  'GET /auth/oauth/login': publicRoute(OAUTH_PAGES),
+  'POST /auth/oauth/login': publicRoute(OAUTH_PAGES),
+  'GET /auth/oauth/select-workspace': publicRoute(OAUTH_PAGES),
+  'POST /auth/oauth/select-workspace': publicRoute(OAUTH_PAGES),
   'GET /linkedin/oauth/callback': callback,
   'GET /facebook/oauth/callback': callback,
   'GET /instagram/oauth/callback': callback,

@@ -93,7 +93,8 @@ export const accessPlugin = fp(async (app: FastifyInstance, opts: { ctx: AppCont
       await charge(req, reply, budgetOf(access));
       return;
     }
-    let creds = credentialsFrom(req.headers);
+    // The URL called, for the audience check of OAuth access tokens.
+    let creds = { ...credentialsFrom(req.headers), resource: `${opts.ctx.config.publicUrl}${req.url.replace(/[?#].*$/, '')}` };
     const queried = access.kind === 'workspace' && access.workspaceQuery ? (req.query as Record<string, unknown> | undefined)?.workspace_id : undefined;
     if (typeof queried === 'string' && UUID.test(queried) && creds.workspaceHeader === undefined) creds = { ...creds, workspaceHeader: queried };
     let who: Principal | UserPrincipal;

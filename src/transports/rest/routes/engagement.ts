@@ -88,6 +88,14 @@ const figures = z.object({
   average_engagement_rate: z.number(),
 });
 
+/**
+ * The large read answers (an inbox is easily a megabyte) are serialized with JSON.stringify alone: they are built
+ * field by field from typed rows (never by spreading a row, so nothing unlisted can leak), TypeScript holds them to
+ * the response schema, and the schema still documents them. The generic serializer re-encodes every value through
+ * zod first, which cost more than the database reads (≈ 34 ms of ≈ 47 ms for 500 comments).
+ */
+const plainJson = () => (data: unknown) => JSON.stringify(data);
+
 export async function engagementRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const networks = ctx.platforms;
@@ -136,6 +144,7 @@ export async function engagementRoutes(app: FastifyInstance, { ctx }: { ctx: App
   r.get(
     '/unified/posts',
     {
+      serializerCompiler: plainJson,
       config: { access: { kind: 'workspace', postsRead: true, platforms: platformsAccess() } },
       schema: {
         tags: ['engagement'],
@@ -248,6 +257,7 @@ export async function engagementRoutes(app: FastifyInstance, { ctx }: { ctx: App
   r.get(
     '/unified/comments',
     {
+      serializerCompiler: plainJson,
       config: inboxAccess((req) => [...platformsAccess()(req), ...onePlatform(req)]),
       schema: {
         tags: ['engagement'],
@@ -276,6 +286,7 @@ export async function engagementRoutes(app: FastifyInstance, { ctx }: { ctx: App
   r.get(
     '/unified/comments/by-post',
     {
+      serializerCompiler: plainJson,
       config: inboxAccess(onePlatform),
       schema: {
         tags: ['engagement'],
@@ -297,6 +308,7 @@ export async function engagementRoutes(app: FastifyInstance, { ctx }: { ctx: App
   r.get(
     '/unified/comments/replies',
     {
+      serializerCompiler: plainJson,
       config: inboxAccess(onePlatform),
       schema: {
         tags: ['engagement'],
