@@ -59,11 +59,17 @@ describe('GET /openapi/chatgpt-actions.json', () => {
   });
 
   it("stays within ChatGPT's limits: ≤ 30 operations, summaries and descriptions ≤ 300 characters, parameter descriptions ≤ 700, flat JSON bodies, unique url-safe operationIds", () => {
-    const ops = Object.values(doc.paths).map((p: Json) => p.post as Json);
+    const ops = (Object.values(doc.paths) as Json[]).map((p) => p.post as Json);
     expect(ops.length).toBeGreaterThan(0);
     expect(ops.length).toBeLessThanOrEqual(GPT_LIMITS.operations);
     expect(new Set(ops.map((o) => o.operationId)).size).toBe(ops.length);
-    const isPrimitive = (s: Json): boolean => (s.anyOf ? (s.anyOf as Json[]).every(isPrimitive) : ['string', 'number', 'integer', 'boolean'].includes(s.type) || (s.type === 'array' && isPrimitive(s.items ?? {})));
+    // Flat: every argument is a primitive, a list of primitives, or a one-level map of network → text
+    // (idea_by_platform); never an object with properties of its own or anything nested deeper.
+    const isScalar = (s: Json): boolean => (s.anyOf ? (s.anyOf as Json[]).every(isScalar) : ['string', 'number', 'integer', 'boolean'].includes(s.type));
+    const isPrimitive = (s: Json): boolean =>
+      s.anyOf
+        ? (s.anyOf as Json[]).every(isPrimitive)
+        : isScalar(s) || (s.type === 'array' && isScalar(s.items ?? {})) || (s.type === 'object' && !s.properties && isScalar(s.additionalProperties ?? {}));
     for (const op of ops) {
       expect(op.operationId).toMatch(/^[A-Za-z0-9_-]+$/);
       expect(op.summary.length, op.operationId).toBeLessThanOrEqual(300);
@@ -93,7 +99,7 @@ describe('POST /unified/gpt-actions/{tool}', () => {
     const u = await h.signup();
     await connect(h, u, 'bluesky');
     const key = await h.createKey(u, 'full');
-    for (const headers of [{ 'x-api-key': key }, { authorization: `Bearer ${key}` }, asUser(u)]) {
+    for (const headers of [{ 'x-api-key': key }, { authorization: `Bearer ${key}` }, asUser(u)] as Record<string, string>[]) {
       const res = await action('get_accounts', headers, { force_refresh: false });
       expect(res.statusCode, res.body).toBe(200);
       expect(res.json()).toMatchObject({ success: true, platforms: ['bluesky'], profiles: { bluesky: expect.any(Object) } });
@@ -107,7 +113,7 @@ describe('POST /unified/gpt-actions/{tool}', () => {
   });
 
   it('401 without valid credentials, before anything else', async () => {
-    for (const headers of [{}, { authorization: 'Bearer psk_live_not-a-key' }, { authorization: 'Bearer eyJhbGciOiJIUzI1NiJ9.e30.bad' }]) {
+    for (const headers of [{}, { authorization: 'Bearer psk_live_not-a-key' }, { authorization: 'Bearer eyJhbGciOiJIUzI1NiJ9.e30.bad' }] as Record<string, string>[]) {
       const res = await action('get_accounts', headers, { force_refresh: 'not even valid' });
       expect(res.statusCode).toBe(401);
       expect(res.json()).toHaveProperty('detail');
