@@ -2,7 +2,7 @@
 // test/foundation/security-matrix.test.ts, whose catalog test fails when a route has no entry here or an entry's
 // kind, plan feature or platform check disagrees with the route's declared `config.access`.
 import type { Feature } from '../../src/auth/plans.ts';
-import type { AccountRouteUnderTest, RouteUnderTest } from './security-matrix.ts';
+import type { AccountRouteUnderTest, McpRouteUnderTest, RouteUnderTest } from './security-matrix.ts';
 import type { Harness, TestUser } from './harness.ts';
 import { asUser } from './harness.ts';
 import type { AppContext } from '../../src/context.ts';
@@ -12,6 +12,8 @@ export type MatrixEntry =
   | ({ matrix: 'workspace' } & Omit<RouteUnderTest, 'method'>)
   | ({ matrix: 'account' } & Omit<AccountRouteUnderTest, 'method'>)
   | ({ matrix: 'admin' } & Omit<AccountRouteUnderTest, 'method'>)
+  /** An MCP endpoint (access kind 'mcp'): its own credential forms, auth and plan errors in-band. */
+  | ({ matrix: 'mcp' } & McpRouteUnderTest)
   /** No credential by design; `why` says what protects it instead. */
   | { matrix: 'public'; why: string };
 
@@ -52,6 +54,7 @@ const scheduled = (suffix: string, payload?: unknown): MatrixEntry => ({
 const publicRoute = (why: string): MatrixEntry => ({ matrix: 'public', why });
 const callback = publicRoute('an OAuth redirect from the network: bound to the state Herald issued, not to a credential');
 const KEYS_OWNERS = 'Only workspace owners can manage API keys.';
+const MCP_405 = '405 for everyone: a stateless MCP server has no event stream to open and no session to end';
 const OAUTH_DISCOVERY = 'OAuth discovery metadata (RFC 8414 / RFC 9728): the same for everyone';
 const OAUTH_AUTHORIZE = 'the start of an OAuth authorization: registered redirect URIs only, exact match; nothing is granted before the user signs in';
 const OAUTH_PAGES = 'the OAuth sign-in forms: the password itself, the per-account sign-in throttle, the auth budget, CSRF tokens and frame-ancestors none';
@@ -142,6 +145,13 @@ export const SECURITY_ROUTES: Record<string, MatrixEntry> = {
   'DELETE /media/bulk': { matrix: 'workspace', url: '/media/bulk', payload: { media_ids: [NO_ID] } },
   'DELETE /media/filter': { matrix: 'workspace', url: '/media/filter?platform=tiktok', platform: 'tiktok' },
   'GET /billing/usage': { matrix: 'workspace', url: '/billing/usage' },
+  // MCP (stateless: POST only; GET and DELETE answer 405 before anything else)
+  'POST /mcp': { matrix: 'mcp', url: '/mcp', endpoint: 'cli' },
+  'POST /web/mcp': { matrix: 'mcp', url: '/web/mcp', endpoint: 'web' },
+  'GET /mcp': publicRoute(MCP_405),
+  'DELETE /mcp': publicRoute(MCP_405),
+  'GET /web/mcp': publicRoute(MCP_405),
+  'DELETE /web/mcp': publicRoute(MCP_405),
   // The account and its workspaces (user sessions only)
   'GET /auth/me': { matrix: 'account', url: () => '/auth/me', noWorkspace: true },
   'POST /auth/logout': { matrix: 'account', url: () => '/auth/logout', noWorkspace: true },

@@ -23,6 +23,12 @@ export type Access =
   | { kind: 'simulator' }
   | { kind: 'user' }
   | { kind: 'admin' }
+  /**
+   * The MCP endpoints (src/transports/mcp/): credentials in their own forms (keys in the query, OAuth access tokens),
+   * failures reported in-band by the route. `authenticate` runs here, before the body is read, and stores what the
+   * route needs on the request; the request spends the budget of the principal it returns (the address's without).
+   */
+  | { kind: 'mcp'; authenticate: (req: FastifyRequest) => Promise<Principal | null> }
   | {
       kind: 'workspace';
       feature?: Feature;
@@ -91,6 +97,17 @@ export const accessPlugin = fp(async (app: FastifyInstance, opts: { ctx: AppCont
     const access = req.routeOptions.config.access;
     if (!access || access.kind === 'public' || access.kind === 'simulator') {
       await charge(req, reply, budgetOf(access));
+      return;
+    }
+    if (access.kind === 'mcp') {
+      let principal: Principal | null;
+      try {
+        principal = await access.authenticate(req);
+      } catch (err) {
+        await charge(req, reply, 'general');
+        throw err;
+      }
+      await charge(req, reply, 'general', principal ?? undefined);
       return;
     }
     // The URL called, for the audience check of OAuth access tokens.
