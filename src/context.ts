@@ -49,6 +49,7 @@ import { ScheduledStore } from './scheduling/store.ts';
 import type { BuiltinProvider } from './ai/builtin/index.ts';
 import { createModels, type AiModels } from './ai/models.ts';
 import { AiService } from './ai/service.ts';
+import { OAuthService } from './oauth/service.ts';
 
 import type { Clock } from './clock.ts';
 export type { Clock } from './clock.ts';
@@ -94,6 +95,8 @@ export interface AppContext {
   scheduling: SchedulingService;
   /** The AI generators (docs/ai.md): the configured model, or the built-in provider. */
   ai: AiService;
+  /** The OAuth authorization server for chat connectors (docs/mcp.md): access-token checks and grant revocation. */
+  oauth: OAuthService;
   /** The scheduling worker; started by `herald serve` (unless HERALD_WORKER_IN_PROCESS=0) and `herald worker`. */
   scheduleWorker: ScheduleWorker;
   /** The posts read model, comments inbox and analytics (docs/engagement.md). */
@@ -184,6 +187,8 @@ export async function createContext(config: Config, overrides: ContextOverrides 
   const accounts = new AccountService({ db, workspaces, invitations, sessions, signup: config.signup });
   const passwordReset = new PasswordResetService({ db, accounts, sessions, mailer, clock, logger, publicUrl: config.publicUrl, ttlSeconds: config.passwordResetTtlSeconds });
   const auth = new Authenticator(apiKeys, sessions, workspaces, plans, { seconds: config.apiKeyCacheSeconds, now: clock }, slugs);
+  const oauth = new OAuthService({ db, config, jwtSecret: secrets.jwtSecret, clock, logger: logger.child({ component: 'oauth' }) });
+  auth.useOAuth(oauth, (id) => accounts.byId(id));
   const quota = new StorageQuota(db, plans, clock);
   const usage = new UsageService(plans, credits, workspaces, quota, clock);
   // ioredis is loaded only when configured; it connects on first use (CLI commands never touch it).
@@ -335,6 +340,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     uploads,
     scheduling,
     ai,
+    oauth,
     scheduleWorker,
     scheduleQueue,
     engagement,

@@ -18,6 +18,16 @@ export interface Principal {
   role: Role | null;
   scope: Scope;
   keyId: string | null;
+  /** Set when the caller presented an OAuth access token (a chat connector): the grant it belongs to. */
+  oauthGrantId?: string | null;
+  /** The audience of that access token (the API root, or the MCP endpoint). */
+  oauthResource?: string | null;
+}
+
+/** What the auth layer needs of the OAuth authorization server (src/oauth/service.ts). */
+export interface OAuthVerifier {
+  verifyAccessToken(token: string, resource: string): Promise<{ workspaceId: string; userId: string; clientId: string; grantId: string; resource: string } | null>;
+  readonly resources: { api: string };
 }
 
 export interface UserPrincipal {
@@ -30,6 +40,8 @@ export interface UserPrincipal {
 export interface Credentials {
   token: string | undefined;
   workspaceHeader: string | undefined;
+  /** The absolute URL being called: an OAuth access token must have been issued for it (its audience). Default: the API root. */
+  resource?: string | undefined;
 }
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -52,6 +64,7 @@ export class Authenticator {
   readonly #sessions: SessionService;
   readonly #workspaces: WorkspaceService;
   readonly #plans: PlanCatalog;
+  #oauth: { verifier: OAuthVerifier; user: (id: string) => Promise<UserRow | undefined> } | undefined;
   // A short-lived cache of memberships, like the key cache: a removed membership takes effect within
   // the same few seconds on every instance. Sessions are checked by SessionService (≤ 1 s).
   readonly #members: LRUCache<string, { m: Awaited<ReturnType<WorkspaceService['membership']>> }> | undefined;
@@ -73,6 +86,11 @@ export class Authenticator {
       const opts = { max: 10_000, ttl: cache.seconds * 1000, perf: { now: () => cache.now().getTime() }, ttlResolution: 0 };
       this.#members = new LRUCache(opts);
     }
+  }
+
+  /** Accept OAuth access tokens (chat connectors) as workspace credentials. */
+  useOAuth(verifier: OAuthVerifier, user: (id: string) => Promise<UserRow | undefined>): void {
+    this.#oauth = { verifier, user };
   }
 
   /** Drops cached session lookups (after a plan or membership change in this process). */
@@ -122,6 +140,9 @@ export class Authenticator {
         keyId: key.id,
       };
     }
+    const claims = await this.#sessions.verify(creds.token);
+    // Not a session of this Herald: an OAuth access token, or nothing valid.
+    if (!claims && this.#oauth) return this.#oauthPrincipal(creds.token, creds);
     const { user } = await this.#session(creds.token);
     if (!creds.workspaceHeader) {
       throw new AppError('bad_request', 'X-Workspace-Id header is required when authenticating with a user session (JWT).');
@@ -137,6 +158,31 @@ export class Authenticator {
       role: m.role,
       scope: this.#fullScope,
       keyId: null,
+    };
+  }
+
+  /** A chat connector's access token: bound to one workspace, one client and one audience. */
+  async #oauthPrincipal(token: string, creds: Credentials): Promise<Principal> {
+    const { verifier, user: loadUser } = this.#oauth!;
+    const access = await verifier.verifyAccessToken(token, creds.resource ?? verifier.resources.api);
+    if (!access) throw unauthorized('Invalid or expired token.');
+    if (creds.workspaceHeader && creds.workspaceHeader.toLowerCase() !== access.workspaceId) {
+      throw new AppError('forbidden', 'workspace does not match the OAuth access token');
+    }
+    const user = await loadUser(access.userId);
+    const m = user?.isActive ? await this.#membership(access.workspaceId, access.userId) : undefined;
+    // A user removed from the workspace (or deactivated) loses the connector with it.
+    if (!user || !m) throw unauthorized('Invalid or expired token.');
+    return {
+      kind: 'jwt',
+      user,
+      workspaceId: m.ws.id,
+      planId: m.ws.planId,
+      role: m.role,
+      scope: this.#fullScope,
+      keyId: null,
+      oauthGrantId: access.grantId,
+      oauthResource: access.resource,
     };
   }
 

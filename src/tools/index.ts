@@ -9,6 +9,11 @@ import { getUnifiedAnalytics } from './get-unified-analytics.ts';
 import { getComments } from './get-comments.ts';
 import { replyToComment } from './reply-to-comment.ts';
 import { managePlatformConnection } from './manage-platform-connection.ts';
+import { ideaToContent } from './idea-to-content.ts';
+import { contentToImage } from './content-to-image.ts';
+import { mediaToContent } from './media-to-content.ts';
+import { analyzeMedia } from './analyze-media.ts';
+import { publish } from './publish.ts';
 import type { Surface, Tool } from './tool.ts';
 
 /** Every tool, in the order surfaces list them. */
@@ -20,6 +25,11 @@ export const TOOLS: readonly Tool[] = [
   getComments,
   replyToComment,
   managePlatformConnection,
+  ideaToContent,
+  contentToImage,
+  mediaToContent,
+  analyzeMedia,
+  publish,
 ];
 
 /** Tools a surface does not list, by name (prefix match for the web-search family). */

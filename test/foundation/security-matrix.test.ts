@@ -3,7 +3,7 @@
 import type { RouteOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from '../helpers/harness.ts';
-import { accountRouteMatrix, adminRouteMatrix, securityMatrix } from '../helpers/security-matrix.ts';
+import { accountRouteMatrix, adminRouteMatrix, mcpRouteMatrix, securityMatrix } from '../helpers/security-matrix.ts';
 import { SECURITY_ROUTES } from '../helpers/security-routes.ts';
 
 let h: Harness;
@@ -52,5 +52,6 @@ describe('security matrix', () => {
     if (entry.matrix === 'workspace') securityMatrix(() => h, { ...entry, method });
     else if (entry.matrix === 'account') accountRouteMatrix(() => h, { ...entry, method });
     else if (entry.matrix === 'admin') adminRouteMatrix(() => h, { ...entry, method });
+    else if (entry.matrix === 'mcp') mcpRouteMatrix(() => h, entry);
   }
 });

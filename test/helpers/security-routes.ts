@@ -2,7 +2,7 @@
 // test/foundation/security-matrix.test.ts, whose catalog test fails when a route has no entry here or an entry's
 // kind, plan feature or platform check disagrees with the route's declared `config.access`.
 import type { Feature } from '../../src/auth/plans.ts';
-import type { AccountRouteUnderTest, RouteUnderTest } from './security-matrix.ts';
+import type { AccountRouteUnderTest, McpRouteUnderTest, RouteUnderTest } from './security-matrix.ts';
 import type { Harness, TestUser } from './harness.ts';
 import { asUser } from './harness.ts';
 
@@ -10,6 +10,8 @@ export type MatrixEntry =
   | ({ matrix: 'workspace' } & Omit<RouteUnderTest, 'method'>)
   | ({ matrix: 'account' } & Omit<AccountRouteUnderTest, 'method'>)
   | ({ matrix: 'admin' } & Omit<AccountRouteUnderTest, 'method'>)
+  /** An MCP endpoint (access kind 'mcp'): its own credential forms, auth and plan errors in-band. */
+  | ({ matrix: 'mcp' } & McpRouteUnderTest)
   /** No credential by design; `why` says what protects it instead. */
   | { matrix: 'public'; why: string };
 
@@ -50,6 +52,10 @@ const scheduled = (suffix: string, payload?: unknown): MatrixEntry => ({
 const publicRoute = (why: string): MatrixEntry => ({ matrix: 'public', why });
 const callback = publicRoute('an OAuth redirect from the network: bound to the state Herald issued, not to a credential');
 const KEYS_OWNERS = 'Only workspace owners can manage API keys.';
+const MCP_405 = '405 for everyone: a stateless MCP server has no event stream to open and no session to end';
+const OAUTH_DISCOVERY = 'OAuth discovery metadata (RFC 8414 / RFC 9728): the same for everyone';
+const OAUTH_AUTHORIZE = 'the start of an OAuth authorization: registered redirect URIs only, exact match; nothing is granted before the user signs in';
+const OAUTH_PAGES = 'the OAuth sign-in forms: the password itself, the per-account sign-in throttle, the auth budget, CSRF tokens and frame-ancestors none';
 const SIGN_IN = 'signing in and account recovery: the per-address auth budget and single-use tokens protect it';
 
 const aiRoute = (path: string, payload: Record<string, unknown>, platform: string): MatrixEntry => ({
@@ -128,6 +134,13 @@ export const SECURITY_ROUTES: Record<string, MatrixEntry> = {
   'DELETE /media/bulk': { matrix: 'workspace', url: '/media/bulk', payload: { media_ids: [NO_ID] } },
   'DELETE /media/filter': { matrix: 'workspace', url: '/media/filter?platform=tiktok', platform: 'tiktok' },
   'GET /billing/usage': { matrix: 'workspace', url: '/billing/usage' },
+  // MCP (stateless: POST only; GET and DELETE answer 405 before anything else)
+  'POST /mcp': { matrix: 'mcp', url: '/mcp', endpoint: 'cli' },
+  'POST /web/mcp': { matrix: 'mcp', url: '/web/mcp', endpoint: 'web' },
+  'GET /mcp': publicRoute(MCP_405),
+  'DELETE /mcp': publicRoute(MCP_405),
+  'GET /web/mcp': publicRoute(MCP_405),
+  'DELETE /web/mcp': publicRoute(MCP_405),
   // The account and its workspaces (user sessions only)
   'GET /auth/me': { matrix: 'account', url: () => '/auth/me', noWorkspace: true },
   'POST /auth/logout': { matrix: 'account', url: () => '/auth/logout', noWorkspace: true },
@@ -170,6 +183,22 @@ export const SECURITY_ROUTES: Record<string, MatrixEntry> = {
   'GET /docs/static/index.html': publicRoute('the API explorer page'),
   'GET /docs/static/swagger-initializer.js': publicRoute('the API explorer page'),
   'GET /storage/*': publicRoute('stored media at unguessable public URLs, which the networks fetch'),
+  // The OAuth authorization server for chat connectors (src/oauth/, docs/mcp.md)
+  'GET /.well-known/oauth-protected-resource': publicRoute(OAUTH_DISCOVERY),
+  'GET /.well-known/oauth-protected-resource/web/mcp': publicRoute(OAUTH_DISCOVERY),
+  'GET /.well-known/oauth-authorization-server': publicRoute(OAUTH_DISCOVERY),
+  'GET /.well-known/openid-configuration': publicRoute(OAUTH_DISCOVERY),
+  'GET /auth/oauth/jwks': publicRoute('the public key of ID tokens: public by definition'),
+  'GET /auth/oauth/authorize': publicRoute(OAUTH_AUTHORIZE),
+  'POST /auth/oauth/authorize': publicRoute(OAUTH_AUTHORIZE),
+  'GET /auth/oauth/authorize/:uid': publicRoute('resuming an authorization: bound to the uid and the browser cookie the provider set when it started'),
+  'POST /auth/oauth/token': publicRoute('the token endpoint: a single-use code with its PKCE verifier, a refresh token, and the client secret for confidential clients'),
+  'POST /auth/oauth/revoke': publicRoute('RFC 7009 revocation: needs the token itself (and the client secret for confidential clients)'),
+  'POST /auth/oauth/register': publicRoute('dynamic client registration (RFC 7591): a client can only ever receive codes at its own registered redirect URIs; on the auth budget; HERALD_OAUTH_REGISTRATION=closed turns it off'),
+  'GET /auth/oauth/login': publicRoute(OAUTH_PAGES),
+  'POST /auth/oauth/login': publicRoute(OAUTH_PAGES),
+  'GET /auth/oauth/select-workspace': publicRoute(OAUTH_PAGES),
+  'POST /auth/oauth/select-workspace': publicRoute(OAUTH_PAGES),
   'GET /linkedin/oauth/callback': callback,
   'GET /facebook/oauth/callback': callback,
   'GET /instagram/oauth/callback': callback,

@@ -238,6 +238,43 @@ describe('bluesky publisher against the simulator', () => {
   });
 });
 
+describe('bluesky: the PDS rate limits (strict rate_limits)', () => {
+  it('past 5,000 write points an hour (a post costs 3) a post is rate-limited until the hour the PDS names, then goes through', async () => {
+    await sb.configure({ strict: { rate_limits: true } });
+    // 1,666 posts × 3 points = 4,998: the PDS's own budget, reached through its createRecord directly.
+    const did = (tokens.extra as Record<string, string> | undefined)?.did ?? '';
+    for (let i = 0; i < 1666; i++) {
+      const res = await fetch(sb.url('bluesky', '/xrpc/com.atproto.repo.createRecord'), {
+        method: 'POST',
+        headers: { authorization: `Bearer ${tokens.accessToken}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ repo: did, collection: 'app.bsky.feed.post', record: { $type: 'app.bsky.feed.post', text: `n${i}`, createdAt: new Date(sb.nowMs()).toISOString() } }),
+      });
+      if (res.status !== 200) throw new Error(`createRecord ${i}: ${res.status} ${await res.text()}`);
+    }
+    const err = await expectPlatformError(publisher.publish(tokens, request({ text: 'one too many' }), memoryJournal()), 'rate_limited');
+    expect(err.retryable).toBe(true);
+    // The sandbox clock is at 12:00:00 UTC: the hour's window ends at 13:00.
+    expect(err.retryAfterSeconds).toBe(3600);
+    sb.advance(3600);
+    expect((await publisher.publish(tokens, request({ text: 'next hour' }), memoryJournal())).state).toBe('published');
+  });
+
+  it('createSession: 30 logins of a handle per 5 minutes, then a 429 naming the window\'s end', async () => {
+    await sb.configure({ strict: { rate_limits: true } });
+    const adapter = adapterFor(sandboxBaseUrls(sb.publicUrl).bluesky);
+    if (adapter.auth.kind !== 'app_password') throw new Error('app password');
+    const auth = adapter.auth;
+    // A handle beforeEach did not log in with. The limit is per handle: another one still logs in.
+    const carol = { handle: 'carol.sandbox', appPassword: 'abcd-ef12-gh34-ij56' };
+    for (let i = 0; i < 30; i++) await auth.login(carol);
+    const err = await expectPlatformError(auth.login(carol), 'rate_limited');
+    expect(err.retryAfterSeconds).toBe(300);
+    expect((await auth.login({ handle: 'dave.sandbox', appPassword: 'abcd-ef12-gh34-ij56' })).accessToken).toEqual(expect.any(String));
+    sb.advance(300);
+    expect((await auth.login(carol)).accessToken).toEqual(expect.any(String));
+  });
+});
+
 describe('bluesky publisher: journal and faults', () => {
   it('reuses journaled blobs and video jobs after a crash', async () => {
     const imageReq = request({ postType: 'image', media: [await photo('a.jpg'), await photo('b.jpg')], targetId: 'tgt_img' });

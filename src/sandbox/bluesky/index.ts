@@ -7,13 +7,14 @@ import { setNotFound } from '../core/route.ts';
 import type { Simulator } from '../core/route.ts';
 import { blueskyFault, xrpcError } from './errors.ts';
 import { declareBlueskyEngagement, registerEngagement } from './engagement.ts';
+import { blueskyLimits } from './limits.ts';
 import { registerRepo } from './repo.ts';
 import { registerVideo } from './video.ts';
 import { registerXrpc } from './xrpc.ts';
 import type { SandboxSimulator } from '../core/simulator.ts';
 
 export async function blueskySimulator(app: FastifyInstance, ctx: SandboxContext): Promise<void> {
-  const sim: Simulator = { platform: 'bluesky', ctx, app, faultAnswer: (kind) => blueskyFault(kind, ctx.nowMs()) };
+  const sim: Simulator = { platform: 'bluesky', ctx, app, faultAnswer: (kind) => blueskyFault(kind, ctx.nowMs()), gate: blueskyLimits };
   registerXrpc(sim);
   registerRepo(sim);
   registerEngagement(sim);

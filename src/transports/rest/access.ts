@@ -23,6 +23,12 @@ export type Access =
   | { kind: 'simulator' }
   | { kind: 'user' }
   | { kind: 'admin' }
+  /**
+   * The MCP endpoints (src/transports/mcp/): credentials in their own forms (keys in the query, OAuth access tokens),
+   * failures reported in-band by the route. `authenticate` runs here, before the body is read, and stores what the
+   * route needs on the request; the request spends the budget of the principal it returns (the address's without).
+   */
+  | { kind: 'mcp'; authenticate: (req: FastifyRequest) => Promise<Principal | null> }
   | {
       kind: 'workspace';
       feature?: Feature;
@@ -91,7 +97,19 @@ export const accessPlugin = fp(async (app: FastifyInstance, opts: { ctx: AppCont
       await charge(req, reply, budgetOf(access));
       return;
     }
-    let creds = credentialsFrom(req.headers);
+    if (access.kind === 'mcp') {
+      let principal: Principal | null;
+      try {
+        principal = await access.authenticate(req);
+      } catch (err) {
+        await charge(req, reply, 'general');
+        throw err;
+      }
+      await charge(req, reply, 'general', principal ?? undefined);
+      return;
+    }
+    // The URL called, for the audience check of OAuth access tokens.
+    let creds = { ...credentialsFrom(req.headers), resource: `${opts.ctx.config.publicUrl}${req.url.replace(/[?#].*$/, '')}` };
     const queried = access.kind === 'workspace' && access.workspaceQuery ? (req.query as Record<string, unknown> | undefined)?.workspace_id : undefined;
     if (typeof queried === 'string' && UUID.test(queried) && creds.workspaceHeader === undefined) creds = { ...creds, workspaceHeader: queried };
     let who: Principal | UserPrincipal;

@@ -5,6 +5,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../../context.ts';
 import type { Principal } from '../../../auth/authenticate.ts';
+import { aiTargets } from '../../../ai/targets.ts';
 import { AppError } from '../../../errors.ts';
 import { principalOf } from '../access.ts';
 import { workspaceSecurity } from '../schemas.ts';
@@ -57,25 +58,9 @@ export async function aiRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext 
   };
   const accessFor = (field: string) => ({ kind: 'workspace' as const, feature: 'ai_composer_enabled' as const, workspaceQuery: true, platforms: named(field) });
 
-  /**
-   * The networks a request names: a list of slugs, or ["all"] (the networks the key may use, narrowed by
-   * target_platforms). Unknown names are 400; a network outside the key's scope named explicitly is 403.
-   */
-  function targets(p: Principal, named: readonly string[] | null | undefined, narrow: readonly string[] | null | undefined, known: readonly string[], extra: Readonly<Record<string, string>> = {}): string[] {
-    if (!named?.length) throw new AppError('bad_request', 'platforms is required: a list of networks, or ["all"].');
-    const canon = (s: string) => extra[s.toLowerCase()] ?? s.toLowerCase();
-    const unknown = [...named, ...(narrow ?? [])].map(canon).filter((s) => s !== 'all' && !known.includes(s));
-    if (unknown.length) throw new AppError('bad_request', `Unknown platform '${unknown[0]}'. Known: ${known.join(', ')}, or all.`);
-    let out: string[];
-    if (named.map(canon).includes('all')) {
-      out = known.filter((s) => !slugs.includes(s) || p.scope.platforms.has(s as never));
-      if (narrow?.length) out = out.filter((s) => narrow.map(canon).includes(s));
-    } else {
-      out = [...new Set(named.map(canon))];
-    }
-    if (!out.length) throw new AppError('bad_request', 'No network left to generate for: target_platforms and the key scope leave none.');
-    return out;
-  }
+  /** The networks a request names (src/ai/targets.ts); a network outside the key's scope named explicitly is 403 (access hook). */
+  const targets = (p: Principal, named: readonly string[] | null | undefined, narrow: readonly string[] | null | undefined, known: readonly string[], extra: Readonly<Record<string, string>> = {}) =>
+    aiTargets(p.scope, slugs, named, narrow, known, extra);
 
   const common = (summary: string, body: z.ZodType, data: z.ZodType, field: string, description?: string) => ({
     config: { access: accessFor(field) },
