@@ -37,6 +37,7 @@ describe('security matrix catalog', () => {
         if (entry.matrix !== kind) mismatches.push(`${key}: entry is '${entry.matrix}', the route declares '${access?.kind}'`);
         if (access?.kind === 'workspace' && entry.matrix === 'workspace') {
           if (access.feature !== entry.feature) mismatches.push(`${key}: feature ${String(entry.feature)} in the entry, ${String(access.feature)} on the route`);
+          if ((access.planStatus ?? 403) !== (entry.planStatus ?? 403)) mismatches.push(`${key}: plan refusal ${entry.planStatus ?? 403} in the entry, ${access.planStatus ?? 403} on the route`);
           if (Boolean(access.platforms) !== Boolean(entry.platform) && !entry.prepare) mismatches.push(`${key}: the route ${access.platforms ? 'checks' : 'does not check'} platforms`);
         }
       }

@@ -16,6 +16,8 @@ export interface RouteUnderTest {
   platform?: string;
   /** The plan feature the route requires. */
   feature?: Feature;
+  /** The status of a plan without it: 403 plan_required by default; 402 for GPT Actions (the interface says so). */
+  planStatus?: 402;
 }
 
 /** A plan with every feature off except API keys, so a key can still reach the feature gate. */
@@ -80,7 +82,8 @@ export function securityMatrix(getHarness: () => Harness, route: RouteUnderTest)
 
   if (route.feature) {
     const feature = route.feature;
-    it(`${name}: plan without ${feature} → 403 plan_required`, async () => {
+    const status = route.planStatus ?? 403;
+    it(`${name}: plan without ${feature} → ${status} plan_required`, async () => {
       const h = getHarness();
       const owner = await ownerWith(h);
       const key = await h.createKey(owner, 'full');
@@ -88,7 +91,7 @@ export function securityMatrix(getHarness: () => Harness, route: RouteUnderTest)
       const variants: Record<string, string>[] = [{ 'x-api-key': key }, { authorization: `Bearer ${owner.token}`, 'x-workspace-id': owner.workspaceId }];
       for (const headers of variants) {
         const res = await call(owner, headers);
-        expect(res.statusCode).toBe(403);
+        expect(res.statusCode).toBe(status);
         expect(res.json().detail).toMatchObject({ error: 'plan_required', feature, plan: RESTRICTED_PLAN });
       }
     });

@@ -5,6 +5,8 @@ import type { Feature } from '../../src/auth/plans.ts';
 import type { AccountRouteUnderTest, McpRouteUnderTest, RouteUnderTest } from './security-matrix.ts';
 import type { Harness, TestUser } from './harness.ts';
 import { asUser } from './harness.ts';
+import type { AppContext } from '../../src/context.ts';
+import { toolsFor } from '../../src/tools/index.ts';
 
 export type MatrixEntry =
   | ({ matrix: 'workspace' } & Omit<RouteUnderTest, 'method'>)
@@ -67,7 +69,16 @@ const aiRoute = (path: string, payload: Record<string, unknown>, platform: strin
   feature: 'ai_composer_enabled',
 });
 
+/** GPT Actions: every action of the GPT surface, and the catch-all for unknown names; a plan without gpt_app_enabled is 402. */
+const gptAction: MatrixEntry = { matrix: 'workspace', url: '', payload: {}, feature: 'gpt_app_enabled', planStatus: 402 };
+const GPT_ACTIONS: Record<string, MatrixEntry> = Object.fromEntries([
+  ...toolsFor('gpt', {} as AppContext).map((t) => [`POST /unified/gpt-actions/${t.name}`, { ...gptAction, url: `/unified/gpt-actions/${t.name}` }]),
+  ['POST /unified/gpt-actions/:tool', { ...gptAction, url: '/unified/gpt-actions/no_such_action' }],
+]);
+
 export const SECURITY_ROUTES: Record<string, MatrixEntry> = {
+  ...GPT_ACTIONS,
+  'GET /openapi/chatgpt-actions.json': publicRoute('the GPT Actions description, the same for everyone (ChatGPT imports it before any sign-in)'),
   // AI generation (the workspace also named in the query)
   'POST /unified/content/generate': aiRoute('/unified/content/generate', { idea: 'x', platforms: ['threads'] }, 'threads'),
   'POST /unified/content/generate/stream': aiRoute('/unified/content/generate/stream', { idea: 'x', platforms: ['threads'] }, 'threads'),

@@ -32,6 +32,8 @@ export type Access =
   | {
       kind: 'workspace';
       feature?: Feature;
+      /** The status of a plan without `feature`: 403 plan_required (default), or 402 (GPT Actions, as the interface says). */
+      planStatus?: 402;
       /** Platforms the request acts on, checked against the key's scope. */
       platforms?: (req: FastifyRequest) => Iterable<string>;
       /** GET /unified/posts only: the one route a read-only `linkedin_posts` key may call. */
@@ -135,7 +137,14 @@ export const accessPlugin = fp(async (app: FastifyInstance, opts: { ctx: AppCont
     }
     req.principal = principal;
     assertRouteAllowed(principal.scope, { postsRead: access.postsRead ?? false });
-    if (access.feature) opts.ctx.plans.assertFeature(principal.planId, access.feature);
+    if (access.feature) {
+      try {
+        opts.ctx.plans.assertFeature(principal.planId, access.feature);
+      } catch (err) {
+        if (access.planStatus === 402 && err instanceof AppError && err.code === 'plan_required') throw new AppError('plan_upgrade_required', err.detail);
+        throw err;
+      }
+    }
     if (access.ownerOnly && principal.kind === 'jwt' && principal.role !== 'owner') {
       throw new AppError('forbidden', 'Only workspace owners can do this.');
     }
