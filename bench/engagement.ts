@@ -92,6 +92,11 @@ export async function benchEngagement(opts: { posts: number; comments: number; l
     const errors = Object.entries(body).filter(([, s]) => typeof s === 'object' && s?.error && s.error !== 'NOT_SUPPORTED').map(([p, s]) => `${p}:${s.error}`);
     console.log(`  sync: ${stored}/${seeded} comments of ${Object.values(body).reduce((n, s) => n + (typeof s === 'object' && s?.posts ? s.posts.length : 0), 0)} posts in ${fmt(wall, 2)} s (target < 3 s) · ${fmt(stored / wall, 0)} rows/s · RSS ${fmt(rssBefore, 0)} → ${fmt(rssMiB(herald.child.pid!), 0)} MiB (peak ${fmt(peak, 0)})${errors.length ? ` · errors ${errors.join(', ')}` : ''}`);
     await postJson(`${url}/sandbox/_config`, { latencyMs: 0 });
+    const calls = async () => {
+      const state = (await (await fetch(`${url}/sandbox/_state`)).json()) as Record<string, { requests: { method: string; path: string }[] }>;
+      return Object.fromEntries(Object.entries(state).map(([p, s]) => [p, s.requests.length]));
+    };
+    const callsBefore = await calls();
     const perNetwork: string[] = [];
     for (const p of NETWORKS) {
       const t = performance.now();
@@ -100,6 +105,9 @@ export async function benchEngagement(opts: { posts: number; comments: number; l
     }
     console.log(`  one GET /unified/comments per network (ms): ${perNetwork.join(', ')}`);
     const read = await autocannon({ url: `${url}/unified/comments/?limit=${opts.posts}&comments_per_post=${Math.min(opts.comments, 100)}`, headers: auth, connections: 1, duration: opts.seconds });
+    const callsAfter = await calls();
+    const made = Object.entries(callsAfter).filter(([p, n]) => n !== callsBefore[p]).map(([p, n]) => `${p} ${n - (callsBefore[p] ?? 0)}`);
+    console.log(`  network calls during the reads from the database: ${made.length ? made.join(', ') : 'none'}`);
     console.log(`  GET /unified/comments from the database: p50 ${read.latency.p50} ms (target < 20 ms)  p99 ${read.latency.p99} ms  ${fmt(read.requests.average)} req/s  non-2xx ${read.non2xx}`);
   } finally {
     await herald.stop();

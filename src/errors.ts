@@ -12,6 +12,8 @@ export type ErrorCode =
   | 'forbidden'
   | 'scope_denied'
   | 'plan_required'
+  /** A plan without the feature, where the contract answers 402 instead of 403 (GPT Actions without gpt_app_enabled). */
+  | 'plan_upgrade_required'
   | 'insufficient_credits'
   | 'limit_reached'
   | 'not_found'
@@ -32,6 +34,7 @@ const STATUS: Record<ErrorCode, number> = {
   forbidden: 403,
   scope_denied: 403,
   plan_required: 403,
+  plan_upgrade_required: 402,
   insufficient_credits: 402,
   limit_reached: 403,
   not_found: 404,

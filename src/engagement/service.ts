@@ -290,7 +290,11 @@ export class EngagementService {
     }));
   }
 
-  /** GET /unified/posts: one slice per network asked for. */
+  /**
+   * GET /unified/posts: one slice per network asked for, from the database in three statements whatever the number
+   * of networks (connections, posts, their ledger links); a network is asked only when its list is past its
+   * freshness window or the caller asks for a refresh.
+   */
   async posts(
     workspaceId: string,
     platforms: Platform[],
@@ -298,39 +302,44 @@ export class EngagementService {
   ): Promise<Record<string, PostsSlice>> {
     const out: Record<string, PostsSlice> = {};
     const connections = await this.#d.connections.list(workspaceId);
-    await Promise.all(
-      platforms.map(async (platform) => {
-        out[platform] = await this.#postsSlice(workspaceId, platform, q, connections);
-      }),
-    );
-    return Object.fromEntries(platforms.map((p) => [p, out[p]!]));
-  }
-
-  async #postsSlice(
-    workspaceId: string,
-    platform: Platform,
-    q: { limit: number; stats: boolean; refreshPosts: boolean; refreshStats: boolean; filter: DestinationFilter },
-    connections: readonly ConnectionRow[],
-  ): Promise<PostsSlice> {
-    const row = await this.#connection(workspaceId, platform, connections);
-    if (!row) return { posts: [], source: null, last_updated: null, message: notConnected(this.#name(platform)), error: 'NOT_CONNECTED' };
-    const engagement = this.#d.registry.get(platform).engagement;
-    if (!engagement) return { posts: [], source: null, last_updated: null, message: `Reading ${this.#name(platform)} posts is not available.`, error: 'NOT_SUPPORTED' };
-    const plan = this.#plan(platform, row, engagement, q.filter);
-    let source: PostsSlice['source'] = 'database';
-    let failure: PlatformError | null = null;
-    let rows = await this.#d.store.recentPosts(workspaceId, platform, plan.sources, q.limit);
-    if (plan.targets.length && (q.refreshPosts || q.refreshStats || this.#stale(this.#lastListed(workspaceId, platform, plan.sources, rows), this.#d.config.postsFreshSeconds))) {
-      failure = await this.#refreshPosts(workspaceId, platform, plan, q.limit);
-      if (!failure) source = 'api';
-      rows = await this.#d.store.recentPosts(workspaceId, platform, plan.sources, q.limit);
+    const plans = new Map<Platform, ReadPlan>();
+    for (const platform of platforms) {
+      const row = await this.#connection(workspaceId, platform, connections);
+      if (!row) {
+        out[platform] = { posts: [], source: null, last_updated: null, message: notConnected(this.#name(platform)), error: 'NOT_CONNECTED' };
+        continue;
+      }
+      const engagement = this.#d.registry.get(platform).engagement;
+      if (!engagement) {
+        out[platform] = { posts: [], source: null, last_updated: null, message: `Reading ${this.#name(platform)} posts is not available.`, error: 'NOT_SUPPORTED' };
+        continue;
+      }
+      plans.set(platform, this.#plan(platform, row, engagement, q.filter));
     }
-    const updated = rows.reduce<Date | null>((a, r) => (!a || r.refreshedAt > a ? r.refreshedAt : a), null);
-    const slice: PostsSlice = { posts: await this.#records(rows.slice(0, q.limit * Math.max(plan.sources.length, 1)), q.stats), source, last_updated: iso(updated) };
-    const message = [failure ? `${this.#name(platform)} could not be refreshed: ${failure.message}` : undefined, this.#unknownMessage(platform, plan.unknown)].filter(Boolean).join(' ');
-    if (message) slice.message = message;
-    if (failure) slice.error = wireError(failure);
-    return slice;
+    const wanted = (only?: Platform[]) => [...plans].filter(([p]) => !only || only.includes(p)).map(([platform, plan]) => ({ platform, sources: plan.sources }));
+    const stored = await this.#d.store.recentPostsOf(workspaceId, wanted(), q.limit);
+    const refresh = [...plans]
+      .filter(([p, plan]) => plan.targets.length && (q.refreshPosts || q.refreshStats || this.#stale(this.#lastListed(workspaceId, p, plan.sources, stored.get(p) ?? []), this.#d.config.postsFreshSeconds)))
+      .map(([p]) => p);
+    const failures = new Map<Platform, PlatformError | null>();
+    if (refresh.length) {
+      await Promise.all(refresh.map(async (p) => failures.set(p, await this.#refreshPosts(workspaceId, p, plans.get(p)!, q.limit))));
+      for (const [p, rows] of await this.#d.store.recentPostsOf(workspaceId, wanted(refresh), q.limit)) stored.set(p, rows);
+    }
+    const all = [...stored.values()].flat();
+    const records = await this.#records(all, q.stats);
+    const recordOf = new Map(records.map((r, n) => [all[n]!.id, r]));
+    for (const [platform, plan] of plans) {
+      const rows = stored.get(platform) ?? [];
+      const failure = failures.get(platform) ?? null;
+      const updated = rows.reduce<Date | null>((a, r) => (!a || r.refreshedAt > a ? r.refreshedAt : a), null);
+      const slice: PostsSlice = { posts: rows.map((r) => recordOf.get(r.id)!), source: failures.has(platform) && !failure ? 'api' : 'database', last_updated: iso(updated) };
+      const message = [failure ? `${this.#name(platform)} could not be refreshed: ${failure.message}` : undefined, this.#unknownMessage(platform, plan.unknown)].filter(Boolean).join(' ');
+      if (message) slice.message = message;
+      if (failure) slice.error = wireError(failure);
+      out[platform] = slice;
+    }
+    return Object.fromEntries(platforms.map((p) => [p, out[p]!]));
   }
 
   /** A post this workspace knows (stored, or published by Herald), with where it lives; 404 otherwise. */
@@ -469,7 +478,11 @@ export class EngagementService {
     };
   }
 
-  /** GET /unified/comments: comments on the last `limit` posts per network. */
+  /**
+   * GET /unified/comments: comments on the last `limit` posts per network. Served from the database in three
+   * statements whatever the number of networks (connections, posts, comments); the networks are asked only for post
+   * lists past their freshness window and comments past theirs (or all comments with `forceRefresh`).
+   */
   async inbox(
     workspaceId: string,
     platforms: Platform[],
@@ -477,69 +490,74 @@ export class EngagementService {
   ): Promise<Record<string, CommentsSlice>> {
     const out: Record<string, CommentsSlice> = {};
     const connections = await this.#d.connections.list(workspaceId);
-    await Promise.all(
-      platforms.map(async (platform) => {
-        out[platform] = await this.#inboxSlice(workspaceId, platform, q, connections);
-      }),
-    );
-    return Object.fromEntries(platforms.map((p) => [p, out[p]!]));
-  }
-
-  async #inboxSlice(
-    workspaceId: string,
-    platform: Platform,
-    q: { limit: number; perPost: number; forceRefresh: boolean; filter: DestinationFilter },
-    connections: readonly ConnectionRow[],
-  ): Promise<CommentsSlice> {
-    const row = await this.#connection(workspaceId, platform, connections);
-    if (!row) return { posts: [], last_updated: null, message: notConnected(this.#name(platform)), error: 'NOT_CONNECTED' };
-    const engagement = this.#d.registry.get(platform).engagement;
-    const comments = engagement?.comments;
-    if (!engagement || !comments) {
-      return { posts: [], last_updated: null, message: engagement?.commentsUnavailable ?? `${this.#name(platform)} comments are not available.`, error: 'NOT_SUPPORTED' };
+    const plans = new Map<Platform, { plan: ReadPlan; comments: Comments }>();
+    for (const platform of platforms) {
+      const row = await this.#connection(workspaceId, platform, connections);
+      if (!row) {
+        out[platform] = { posts: [], last_updated: null, message: notConnected(this.#name(platform)), error: 'NOT_CONNECTED' };
+        continue;
+      }
+      const engagement = this.#d.registry.get(platform).engagement;
+      if (!engagement?.comments) {
+        out[platform] = { posts: [], last_updated: null, message: engagement?.commentsUnavailable ?? `${this.#name(platform)} comments are not available.`, error: 'NOT_SUPPORTED' };
+        continue;
+      }
+      plans.set(platform, { plan: this.#plan(platform, row, engagement, q.filter), comments: engagement.comments });
     }
-    const plan = this.#plan(platform, row, engagement, q.filter);
-    let failure: PlatformError | null = null;
-    // The post list is only read from the network when none is stored yet (or it is past its freshness window):
-    // force_refresh refreshes comments only.
-    let posts = await this.#d.store.recentPosts(workspaceId, platform, plan.sources, q.limit);
-    if (this.#stale(this.#lastListed(workspaceId, platform, plan.sources, posts), this.#d.config.postsFreshSeconds)) {
-      failure = await this.#refreshPosts(workspaceId, platform, plan, q.limit);
-      posts = await this.#d.store.recentPosts(workspaceId, platform, plan.sources, q.limit);
+    const wanted = (only?: Platform[]) => [...plans].filter(([p]) => !only || only.includes(p)).map(([platform, { plan }]) => ({ platform, sources: plan.sources }));
+    const stored = await this.#d.store.recentPostsOf(workspaceId, wanted(), q.limit);
+    // The post lists are read from the network only when past their freshness window: force_refresh refreshes comments only.
+    const listFailures = new Map<Platform, PlatformError>();
+    const stale = [...plans].filter(([p, { plan }]) => this.#stale(this.#lastListed(workspaceId, p, plan.sources, stored.get(p) ?? []), this.#d.config.postsFreshSeconds)).map(([p]) => p);
+    if (stale.length) {
+      await Promise.all(
+        stale.map(async (p) => {
+          const failure = await this.#refreshPosts(workspaceId, p, plans.get(p)!.plan, q.limit);
+          if (failure) listFailures.set(p, failure);
+        }),
+      );
+      for (const [p, rows] of await this.#d.store.recentPostsOf(workspaceId, wanted(stale), q.limit)) stored.set(p, rows);
     }
-    posts = posts.slice(0, q.limit * Math.max(plan.sources.length, 1));
-    const limiter = pLimit(this.#d.config.concurrency);
     const failures = new Map<string, PlatformError>();
     let synced = false;
     await Promise.all(
-      posts.map((p) =>
-        limiter(async () => {
-          if (p.commentsDisabled && !q.forceRefresh) return;
-          if (!q.forceRefresh && !this.#stale(p.commentsSyncedAt, this.#d.config.commentsFreshSeconds)) return;
-          synced = true;
-          const err = await this.#syncPost(workspaceId, platform, row, comments, p, q.perPost);
-          if (err) failures.set(p.id, err);
-        }),
-      ),
+      [...plans].map(async ([platform, { plan, comments }]) => {
+        const limiter = pLimit(this.#d.config.concurrency);
+        await Promise.all(
+          (stored.get(platform) ?? []).map((p) =>
+            limiter(async () => {
+              if (p.commentsDisabled && !q.forceRefresh) return;
+              if (!q.forceRefresh && !this.#stale(p.commentsSyncedAt, this.#d.config.commentsFreshSeconds)) return;
+              synced = true;
+              const err = await this.#syncPost(workspaceId, platform, plan.row, comments, p, q.perPost);
+              if (err) failures.set(p.id, err);
+            }),
+          ),
+        );
+      }),
     );
-    const stored = await this.#d.store.commentsOf(workspaceId, posts.map((p) => p.id));
+    const allPosts = [...stored.values()].flat();
+    // What a sync changed on the posts (when their comments were synced, whether comments are off).
+    const fresh = synced ? new Map((await this.#d.store.postsByIds(allPosts.map((p) => p.id))).map((p) => [p.id, p])) : undefined;
     const byPost = new Map<string, CommentView[]>();
-    for (const c of stored) {
+    for (const c of await this.#d.store.commentsOf(workspaceId, allPosts.map((p) => p.id))) {
       const list = byPost.get(c.networkPostId);
       if (list) list.push(c);
       else byPost.set(c.networkPostId, [c]);
     }
-    // What a sync changed on the posts (when their comments were synced, whether comments are off).
-    const fresh = synced ? await this.#d.store.postsByIds(posts.map((p) => p.id)) : posts;
-    const slice: CommentsSlice = {
-      posts: fresh.map((p) => this.#entry(platform, p, this.#tree(byPost.get(p.id) ?? [], q.perPost), failures.get(p.id) ?? null)),
-      last_updated: iso(fresh.reduce<Date | null>((a, p) => (p.commentsSyncedAt && (!a || p.commentsSyncedAt > a) ? p.commentsSyncedAt : a), null)),
-    };
-    const firstFailure = failure ?? [...failures.values()][0] ?? null;
-    const message = [firstFailure ? `${this.#name(platform)}: ${firstFailure.message}` : undefined, this.#unknownMessage(platform, plan.unknown)].filter(Boolean).join(' ');
-    if (message) slice.message = message;
-    if (firstFailure) slice.error = wireError(firstFailure);
-    return slice;
+    for (const [platform, { plan }] of plans) {
+      const posts = (stored.get(platform) ?? []).map((p) => fresh?.get(p.id) ?? p);
+      const slice: CommentsSlice = {
+        posts: posts.map((p) => this.#entry(platform, p, this.#tree(byPost.get(p.id) ?? [], q.perPost), failures.get(p.id) ?? null)),
+        last_updated: iso(posts.reduce<Date | null>((a, p) => (p.commentsSyncedAt && (!a || p.commentsSyncedAt > a) ? p.commentsSyncedAt : a), null)),
+      };
+      const firstFailure = listFailures.get(platform) ?? posts.map((p) => failures.get(p.id)).find((f) => f !== undefined) ?? null;
+      const message = [firstFailure ? `${this.#name(platform)}: ${firstFailure.message}` : undefined, this.#unknownMessage(platform, plan.unknown)].filter(Boolean).join(' ');
+      if (message) slice.message = message;
+      if (firstFailure) slice.error = wireError(firstFailure);
+      out[platform] = slice;
+    }
+    return Object.fromEntries(platforms.map((p) => [p, out[p]!]));
   }
 
   /** GET /unified/comments/by-post: always refreshes this post's comments. */
@@ -658,7 +676,7 @@ export class EngagementService {
         const row = rows.find((r) => r.platform === platform && r.status === 'connected')!;
         if (!engagement || !comments) return;
         const plan = this.#plan(platform, row, engagement, {});
-        const known = await this.#d.store.recentPosts(workspaceId, platform, plan.sources, this.#d.config.syncPosts);
+        const known = (await this.#d.store.recentPostsOf(workspaceId, [{ platform, sources: plan.sources }], this.#d.config.syncPosts)).get(platform) ?? [];
         if (this.#stale(this.#lastListed(workspaceId, platform, plan.sources, known), this.#d.config.postsFreshSeconds)) {
           const failure = await this.#refreshPosts(workspaceId, platform, plan, this.#d.config.syncPosts);
           if (failure?.kind === 'rate_limited' || failure?.kind === 'reauth_required') {
@@ -666,7 +684,7 @@ export class EngagementService {
             return;
           }
         }
-        const posts = (await this.#d.store.recentPosts(workspaceId, platform, plan.sources, this.#d.config.syncPosts)).filter((p) => !p.commentsDisabled);
+        const posts = ((await this.#d.store.recentPostsOf(workspaceId, [{ platform, sources: plan.sources }], this.#d.config.syncPosts)).get(platform) ?? []).filter((p) => !p.commentsDisabled);
         totals.posts += posts.length;
         const limiter = pLimit(this.#d.config.concurrency);
         let throttled = false;

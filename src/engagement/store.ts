@@ -1,6 +1,8 @@
 // The engagement read model in the database: posts with their latest numbers, a snapshot per refresh, and synced
 // comments. Every statement is scoped by workspace; a network id alone never finds a row.
-import { and, desc, eq, inArray, isNull, or, sql } from '../db/orm.ts';
+import { and, desc, eq, inArray, isNull, or, orm, sql } from '../db/orm.ts';
+
+const { getTableColumns } = orm;
 import type { Db } from '../db/client.ts';
 import { networkComments, networkPosts, postMetricSnapshots } from '../db/schema-engagement.ts';
 import { posts as ledgerPosts, postTargets } from '../db/schema-publishing.ts';
@@ -95,20 +97,30 @@ export class EngagementStore {
     return rows;
   }
 
-  /** The newest stored posts of these sources, at most `limit` per source, newest first. */
-  async recentPosts(workspaceId: string, platform: string, sources: Sources, limit: number): Promise<PostRow[]> {
-    const out: PostRow[] = [];
-    for (const source of sources) {
-      out.push(
-        ...(await this.#db
-          .select()
-          .from(networkPosts)
-          .where(and(eq(networkPosts.workspaceId, workspaceId), eq(networkPosts.platform, platform), isNull(networkPosts.deletedAt), sourceFilter([source])))
-          .orderBy(sql`${networkPosts.publishedAt} desc nulls last`, desc(networkPosts.refreshedAt))
-          .limit(limit)),
-      );
+  /**
+   * The newest stored posts of several networks' sources at once (one statement): at most `limit` per network and
+   * source, newest first, by network.
+   */
+  async recentPostsOf(workspaceId: string, wanted: readonly { platform: string; sources: Sources }[], limit: number): Promise<Map<string, PostRow[]>> {
+    const out = new Map<string, PostRow[]>(wanted.map((w) => [w.platform, []]));
+    if (!wanted.length) return out;
+    const p = networkPosts;
+    const ranked = this.#db
+      .select({
+        ...getTableColumns(p),
+        rn: sql<number>`row_number() over (partition by ${p.platform}, ${p.sourcePageId} order by ${p.publishedAt} desc nulls last, ${p.refreshedAt} desc)`.as('rn'),
+      })
+      .from(p)
+      .where(and(eq(p.workspaceId, workspaceId), isNull(p.deletedAt), inArray(p.platform, wanted.map((w) => w.platform))))
+      .as('ranked');
+    const rows = await this.#db.select().from(ranked).where(sql`${ranked.rn} <= ${limit}`);
+    const sourcesOf = new Map(wanted.map((w) => [w.platform, w.sources]));
+    for (const { rn: _rn, ...row } of rows) {
+      if (!sourcesOf.get(row.platform)?.includes(row.sourcePageId)) continue;
+      out.get(row.platform)!.push(row);
     }
-    return out.sort((a, b) => (b.publishedAt?.getTime() ?? 0) - (a.publishedAt?.getTime() ?? 0));
+    for (const list of out.values()) list.sort((a, b) => (b.publishedAt?.getTime() ?? 0) - (a.publishedAt?.getTime() ?? 0));
+    return out;
   }
 
   /** A stored post of this workspace (deleted ones too), or undefined. */

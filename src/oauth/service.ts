@@ -93,16 +93,18 @@ export class OAuthService {
     this.provider.on('grant.revoked', (_ctx: unknown, grantId: string) => {
       void this.#listRevoked(grantId).catch((err: unknown) => this.#logger.error({ err }, 'recording a revoked OAuth grant failed'));
     });
-    // RFC 7009 on an access token: the provider cannot list a JWT it never stored, so its grant is revoked
-    // here, once the provider has authenticated the client, when the token is that client's.
+    // RFC 7009 on an access token: the provider refuses to revoke a JWT (unsupported_token_type, after it
+    // authenticated the client). Herald revokes the token's grant instead when the token is that client's,
+    // and answers 200 as RFC 7009 asks for any token the server will not act on.
     this.provider.use(async (koa, next) => {
       await next();
-      if (koa.oidc?.route !== 'revocation' || koa.status !== 200) return;
-      const token = koa.oidc.params?.token;
-      const client = koa.oidc.client;
-      if (typeof token !== 'string' || token.split('.').length !== 3 || !client) return;
-      const claims = await this.#claims(token);
-      if (claims && claims.client_id === client.clientId && typeof claims.grant_id === 'string') await this.revokeGrant(claims.grant_id);
+      const oidc = koa.oidc;
+      if (oidc?.route !== 'revocation' || koa.status !== 400 || (koa.body as { error?: string } | undefined)?.error !== 'unsupported_token_type' || !oidc.client) return;
+      const token = oidc.params?.token;
+      const claims = typeof token === 'string' ? await this.#claims(token) : null;
+      if (claims && claims.client_id === oidc.client.clientId && typeof claims.grant_id === 'string') await this.revokeGrant(claims.grant_id);
+      koa.status = 200;
+      koa.body = '';
     });
     for (const event of ['server_error', 'grant.error', 'authorization.error'] as const) {
       (this.provider as unknown as { on(e: string, f: (ctx: unknown, err: Error & { status?: number }) => void): void }).on(event, (_ctx, err) => {

@@ -3,7 +3,7 @@
 import type { RouteOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from '../helpers/harness.ts';
-import { accountRouteMatrix, adminRouteMatrix, securityMatrix } from '../helpers/security-matrix.ts';
+import { accountRouteMatrix, adminRouteMatrix, mcpRouteMatrix, securityMatrix } from '../helpers/security-matrix.ts';
 import { SECURITY_ROUTES } from '../helpers/security-routes.ts';
 
 let h: Harness;
@@ -37,6 +37,7 @@ describe('security matrix catalog', () => {
         if (entry.matrix !== kind) mismatches.push(`${key}: entry is '${entry.matrix}', the route declares '${access?.kind}'`);
         if (access?.kind === 'workspace' && entry.matrix === 'workspace') {
           if (access.feature !== entry.feature) mismatches.push(`${key}: feature ${String(entry.feature)} in the entry, ${String(access.feature)} on the route`);
+          if ((access.planStatus ?? 403) !== (entry.planStatus ?? 403)) mismatches.push(`${key}: plan refusal ${entry.planStatus ?? 403} in the entry, ${access.planStatus ?? 403} on the route`);
           if (Boolean(access.platforms) !== Boolean(entry.platform) && !entry.prepare) mismatches.push(`${key}: the route ${access.platforms ? 'checks' : 'does not check'} platforms`);
         }
       }
@@ -52,5 +53,6 @@ describe('security matrix', () => {
     if (entry.matrix === 'workspace') securityMatrix(() => h, { ...entry, method });
     else if (entry.matrix === 'account') accountRouteMatrix(() => h, { ...entry, method });
     else if (entry.matrix === 'admin') adminRouteMatrix(() => h, { ...entry, method });
+    else if (entry.matrix === 'mcp') mcpRouteMatrix(() => h, entry);
   }
 });

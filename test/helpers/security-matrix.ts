@@ -16,6 +16,8 @@ export interface RouteUnderTest {
   platform?: string;
   /** The plan feature the route requires. */
   feature?: Feature;
+  /** The status of a plan without it: 403 plan_required by default; 402 for GPT Actions (the interface says so). */
+  planStatus?: 402;
 }
 
 /** A plan with every feature off except API keys, so a key can still reach the feature gate. */
@@ -80,7 +82,8 @@ export function securityMatrix(getHarness: () => Harness, route: RouteUnderTest)
 
   if (route.feature) {
     const feature = route.feature;
-    it(`${name}: plan without ${feature} → 403 plan_required`, async () => {
+    const status = route.planStatus ?? 403;
+    it(`${name}: plan without ${feature} → ${status} plan_required`, async () => {
       const h = getHarness();
       const owner = await ownerWith(h);
       const key = await h.createKey(owner, 'full');
@@ -88,7 +91,7 @@ export function securityMatrix(getHarness: () => Harness, route: RouteUnderTest)
       const variants: Record<string, string>[] = [{ 'x-api-key': key }, { authorization: `Bearer ${owner.token}`, 'x-workspace-id': owner.workspaceId }];
       for (const headers of variants) {
         const res = await call(owner, headers);
-        expect(res.statusCode).toBe(403);
+        expect(res.statusCode).toBe(status);
         expect(res.json().detail).toMatchObject({ error: 'plan_required', feature, plan: RESTRICTED_PLAN });
       }
     });
@@ -197,5 +200,69 @@ export function adminRouteMatrix(getHarness: () => Harness, route: AccountRouteU
       expect(res.statusCode).toBe(403);
       expect(res.json()).toHaveProperty('detail');
     }
+  });
+}
+
+export interface McpRouteUnderTest {
+  url: string;
+  /** /mcp (keys, every failure in-band) or /web/mcp (OAuth or a key in the query; no credential → 401 challenge). */
+  endpoint: 'cli' | 'web';
+}
+
+/**
+ * The matrix of the MCP endpoints: a tools/call of get_accounts. No credentials: in-band "API key required" on /mcp, 401
+ * with the protected-resource metadata on /web/mcp; a user session (even the owner's, with X-Workspace-Id) is no MCP
+ * credential; a key scoped outside the network asked for is refused in-band naming it and the scope; a plan without
+ * mcp_enabled is refused in-band.
+ */
+export function mcpRouteMatrix(getHarness: () => Harness, route: McpRouteUnderTest): void {
+  const name = `POST ${route.url}`;
+  const keyed = (key: string): { url: string; headers: Record<string, string> } => (route.endpoint === 'cli' ? { url: route.url, headers: { 'x-api-key': key } } : { url: `${route.url}?api_key=${encodeURIComponent(key)}`, headers: {} });
+  const call = (target: { url: string; headers: Record<string, string> }, args: Record<string, unknown> = {}) =>
+    getHarness().req({
+      method: 'POST',
+      url: target.url,
+      headers: { accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25', ...target.headers },
+      payload: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_accounts', arguments: args } },
+    });
+  const inBand = (res: { statusCode: number; json(): unknown; body: string }) => {
+    expect(res.statusCode, res.body).toBe(200);
+    const result = (res.json() as { result: { isError: boolean; content: { text: string }[] } }).result;
+    expect(result.isError).toBe(true);
+    return result.content[0]!.text;
+  };
+
+  it(`${name}: no credentials → ${route.endpoint === 'cli' ? 'in-band "API key required"' : '401 with the resource metadata'}`, async () => {
+    const res = await call({ url: route.url, headers: {} });
+    if (route.endpoint === 'cli') {
+      expect(inBand(res)).toBe('API key required');
+    } else {
+      expect(res.statusCode).toBe(401);
+      expect(res.headers['www-authenticate']).toBe(`Bearer resource_metadata="${getHarness().url}/.well-known/oauth-protected-resource/web/mcp"`);
+    }
+  });
+
+  it(`${name}: a user session with X-Workspace-Id is no MCP credential`, async () => {
+    const owner = await getHarness().signup();
+    const res = await call({ url: route.url, headers: { authorization: `Bearer ${owner.token}`, 'x-workspace-id': owner.workspaceId } });
+    if (route.endpoint === 'cli') expect(inBand(res)).toBe('Invalid or expired API key');
+    else expect(res.statusCode).toBe(401);
+  });
+
+  it(`${name}: key scoped outside the network asked for → in-band refusal naming the platform and scope`, async () => {
+    const h = getHarness();
+    const owner = await h.signup();
+    const key = await h.createKey(owner, 'threads');
+    const text = inBand(await call(keyed(key), { platform: 'bluesky' }));
+    expect(text).toContain("'bluesky'");
+    expect(text).toContain('Key scope: threads');
+  });
+
+  it(`${name}: plan without mcp_enabled → in-band "Plan upgrade required for: mcp_enabled"`, async () => {
+    const h = getHarness();
+    const owner = await h.signup();
+    const key = await h.createKey(owner, 'full');
+    await h.setPlan(owner.workspaceId, RESTRICTED_PLAN);
+    expect(inBand(await call(keyed(key)))).toBe('Plan upgrade required for: mcp_enabled');
   });
 }

@@ -2,14 +2,18 @@
 // test/foundation/security-matrix.test.ts, whose catalog test fails when a route has no entry here or an entry's
 // kind, plan feature or platform check disagrees with the route's declared `config.access`.
 import type { Feature } from '../../src/auth/plans.ts';
-import type { AccountRouteUnderTest, RouteUnderTest } from './security-matrix.ts';
+import type { AccountRouteUnderTest, McpRouteUnderTest, RouteUnderTest } from './security-matrix.ts';
 import type { Harness, TestUser } from './harness.ts';
 import { asUser } from './harness.ts';
+import type { AppContext } from '../../src/context.ts';
+import { toolsFor } from '../../src/tools/index.ts';
 
 export type MatrixEntry =
   | ({ matrix: 'workspace' } & Omit<RouteUnderTest, 'method'>)
   | ({ matrix: 'account' } & Omit<AccountRouteUnderTest, 'method'>)
   | ({ matrix: 'admin' } & Omit<AccountRouteUnderTest, 'method'>)
+  /** An MCP endpoint (access kind 'mcp'): its own credential forms, auth and plan errors in-band. */
+  | ({ matrix: 'mcp' } & McpRouteUnderTest)
   /** No credential by design; `why` says what protects it instead. */
   | { matrix: 'public'; why: string };
 
@@ -50,6 +54,7 @@ const scheduled = (suffix: string, payload?: unknown): MatrixEntry => ({
 const publicRoute = (why: string): MatrixEntry => ({ matrix: 'public', why });
 const callback = publicRoute('an OAuth redirect from the network: bound to the state Herald issued, not to a credential');
 const KEYS_OWNERS = 'Only workspace owners can manage API keys.';
+const MCP_405 = '405 for everyone: a stateless MCP server has no event stream to open and no session to end';
 const OAUTH_DISCOVERY = 'OAuth discovery metadata (RFC 8414 / RFC 9728): the same for everyone';
 const OAUTH_AUTHORIZE = 'the start of an OAuth authorization: registered redirect URIs only, exact match; nothing is granted before the user signs in';
 const OAUTH_PAGES = 'the OAuth sign-in forms: the password itself, the per-account sign-in throttle, the auth budget, CSRF tokens and frame-ancestors none';
@@ -63,7 +68,16 @@ const aiRoute = (path: string, payload: Record<string, unknown>, platform: strin
   feature: 'ai_composer_enabled',
 });
 
+/** GPT Actions: every action of the GPT surface, and the catch-all for unknown names; a plan without gpt_app_enabled is 402. */
+const gptAction: MatrixEntry = { matrix: 'workspace', url: '', payload: {}, feature: 'gpt_app_enabled', planStatus: 402 };
+const GPT_ACTIONS: Record<string, MatrixEntry> = Object.fromEntries([
+  ...toolsFor('gpt', {} as AppContext).map((t) => [`POST /unified/gpt-actions/${t.name}`, { ...gptAction, url: `/unified/gpt-actions/${t.name}` }]),
+  ['POST /unified/gpt-actions/:tool', { ...gptAction, url: '/unified/gpt-actions/no_such_action' }],
+]);
+
 export const SECURITY_ROUTES: Record<string, MatrixEntry> = {
+  ...GPT_ACTIONS,
+  'GET /openapi/chatgpt-actions.json': publicRoute('the GPT Actions description, the same for everyone (ChatGPT imports it before any sign-in)'),
   // AI generation (the workspace also named in the query)
   'POST /unified/content/generate': aiRoute('/unified/content/generate', { idea: 'x', platforms: ['threads'] }, 'threads'),
   'POST /unified/content/generate/stream': aiRoute('/unified/content/generate/stream', { idea: 'x', platforms: ['threads'] }, 'threads'),
@@ -131,6 +145,13 @@ export const SECURITY_ROUTES: Record<string, MatrixEntry> = {
   'DELETE /media/bulk': { matrix: 'workspace', url: '/media/bulk', payload: { media_ids: [NO_ID] } },
   'DELETE /media/filter': { matrix: 'workspace', url: '/media/filter?platform=tiktok', platform: 'tiktok' },
   'GET /billing/usage': { matrix: 'workspace', url: '/billing/usage' },
+  // MCP (stateless: POST only; GET and DELETE answer 405 before anything else)
+  'POST /mcp': { matrix: 'mcp', url: '/mcp', endpoint: 'cli' },
+  'POST /web/mcp': { matrix: 'mcp', url: '/web/mcp', endpoint: 'web' },
+  'GET /mcp': publicRoute(MCP_405),
+  'DELETE /mcp': publicRoute(MCP_405),
+  'GET /web/mcp': publicRoute(MCP_405),
+  'DELETE /web/mcp': publicRoute(MCP_405),
   // The account and its workspaces (user sessions only)
   'GET /auth/me': { matrix: 'account', url: () => '/auth/me', noWorkspace: true },
   'POST /auth/logout': { matrix: 'account', url: () => '/auth/logout', noWorkspace: true },

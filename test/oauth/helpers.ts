@@ -74,6 +74,8 @@ export interface AuthorizeOptions {
   resource?: string | null;
   scope?: string;
   state?: string;
+  /** More authorization parameters (prompt, …). */
+  extra?: Record<string, string>;
 }
 
 export function authorizeUrl(o: AuthorizeOptions): string {
@@ -83,6 +85,7 @@ export function authorizeUrl(o: AuthorizeOptions): string {
     q.set('code_challenge_method', 'S256');
   }
   if (o.resource) q.set('resource', o.resource);
+  for (const [k, v] of Object.entries(o.extra ?? {})) q.set(k, v);
   return `/auth/oauth/authorize?${q}`;
 }
 

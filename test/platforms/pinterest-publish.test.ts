@@ -225,3 +225,20 @@ describe('pinterest publisher: the S3 upload host', () => {
     await expectPlatformError(run(xml(400, 'EntityTooLarge')), 'invalid_content');
   });
 });
+
+describe('pinterest: a Trial app\'s daily request limit (strict rate_limits)', () => {
+  it('past 1,000 API requests in a UTC day a pin is rate-limited; the next day it goes through', async () => {
+    await sb.configure({ processingMs: 0, strict: { rate_limits: true } });
+    const image = fixtureMedia(sb, { name: 'daily.jpg', bytes: await jpegImage(), kind: 'image', mime: 'image/jpeg', format: 'jpeg' });
+    // Spend the app's day on reads.
+    for (let used = 0; used < 1000; used++) {
+      const res = await fetch(sb.url('pinterest', '/v5/user_account'), { headers: { authorization: `Bearer ${tokens.accessToken}` } });
+      if (res.status === 429) break;
+    }
+    const err = await expectPlatformError(publisher.publish(tokens, request({ media: [image] }), memoryJournal()), 'rate_limited');
+    expect(err.retryable).toBe(true);
+    expect((await sb.state('pinterest')).posts).toHaveLength(0);
+    sb.advance(12 * 3600); // the sandbox clock starts at noon UTC
+    expect((await publisher.publish(tokens, request({ media: [image] }), memoryJournal())).state).toBe('published');
+  });
+});

@@ -8,6 +8,7 @@ import type { Simulator } from '../core/route.ts';
 import { registerPinterestApi } from './api.ts';
 import { declarePinterestEngagement, registerPinterestEngagement } from './engagement.ts';
 import { pinError, pinterestFault } from './errors.ts';
+import { pinterestLimits } from './limits.ts';
 import { registerPinterestMedia } from './media.ts';
 import { registerPinterestOAuth } from './oauth.ts';
 import { registerPinterestPins } from './pins.ts';
@@ -15,7 +16,7 @@ import type { SandboxSimulator } from '../core/simulator.ts';
 import { SANDBOX_APPS } from '../apps.ts';
 
 export async function pinterestSimulator(app: FastifyInstance, ctx: SandboxContext): Promise<void> {
-  const sim: Simulator = { platform: 'pinterest', ctx, app, faultAnswer: (kind) => pinterestFault(kind) };
+  const sim: Simulator = { platform: 'pinterest', ctx, app, faultAnswer: (kind) => pinterestFault(kind), gate: pinterestLimits };
   registerPinterestOAuth(sim);
   registerPinterestApi(sim);
   registerPinterestPins(sim);

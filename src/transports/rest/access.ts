@@ -23,9 +23,17 @@ export type Access =
   | { kind: 'simulator' }
   | { kind: 'user' }
   | { kind: 'admin' }
+  /**
+   * The MCP endpoints (src/transports/mcp/): credentials in their own forms (keys in the query, OAuth access tokens),
+   * failures reported in-band by the route. `authenticate` runs here, before the body is read, and stores what the
+   * route needs on the request; the request spends the budget of the principal it returns (the address's without).
+   */
+  | { kind: 'mcp'; authenticate: (req: FastifyRequest) => Promise<Principal | null> }
   | {
       kind: 'workspace';
       feature?: Feature;
+      /** The status of a plan without `feature`: 403 plan_required (default), or 402 (GPT Actions, as the interface says). */
+      planStatus?: 402;
       /** Platforms the request acts on, checked against the key's scope. */
       platforms?: (req: FastifyRequest) => Iterable<string>;
       /** GET /unified/posts only: the one route a read-only `linkedin_posts` key may call. */
@@ -91,6 +99,17 @@ export const accessPlugin = fp(async (app: FastifyInstance, opts: { ctx: AppCont
       await charge(req, reply, budgetOf(access));
       return;
     }
+    if (access.kind === 'mcp') {
+      let principal: Principal | null;
+      try {
+        principal = await access.authenticate(req);
+      } catch (err) {
+        await charge(req, reply, 'general');
+        throw err;
+      }
+      await charge(req, reply, 'general', principal ?? undefined);
+      return;
+    }
     // The URL called, for the audience check of OAuth access tokens.
     let creds = { ...credentialsFrom(req.headers), resource: `${opts.ctx.config.publicUrl}${req.url.replace(/[?#].*$/, '')}` };
     const queried = access.kind === 'workspace' && access.workspaceQuery ? (req.query as Record<string, unknown> | undefined)?.workspace_id : undefined;
@@ -118,7 +137,14 @@ export const accessPlugin = fp(async (app: FastifyInstance, opts: { ctx: AppCont
     }
     req.principal = principal;
     assertRouteAllowed(principal.scope, { postsRead: access.postsRead ?? false });
-    if (access.feature) opts.ctx.plans.assertFeature(principal.planId, access.feature);
+    if (access.feature) {
+      try {
+        opts.ctx.plans.assertFeature(principal.planId, access.feature);
+      } catch (err) {
+        if (access.planStatus === 402 && err instanceof AppError && err.code === 'plan_required') throw new AppError('plan_upgrade_required', err.detail);
+        throw err;
+      }
+    }
     if (access.ownerOnly && principal.kind === 'jwt' && principal.role !== 'owner') {
       throw new AppError('forbidden', 'Only workspace owners can do this.');
     }

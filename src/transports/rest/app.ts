@@ -27,6 +27,8 @@ import { engagementRoutes } from './routes/engagement.ts';
 import { aiRoutes } from './routes/ai.ts';
 import { mediaRoutes } from './routes/media.ts';
 import { storageRoutes } from './routes/storage.ts';
+import { gptActionRoutes } from './routes/gpt-actions.ts';
+import { mcpRoutes } from '../mcp/routes.ts';
 import { oauthRoutes } from '../../oauth/routes.ts';
 
 declare module 'fastify' {
@@ -110,6 +112,8 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   await app.register(mediaRoutes, { ctx });
   await app.register(aiRoutes, { ctx });
   await app.register(engagementRoutes, { ctx });
+  await app.register(gptActionRoutes, { ctx });
+  await app.register(mcpRoutes, { ctx });
   await app.register(oauthRoutes, { ctx });
   // With S3 the bucket (or a CDN in front of it) serves the files.
   if (ctx.media.servesFiles) await app.register(storageRoutes, { ctx });

@@ -50,6 +50,7 @@ function accessText(access: Access | undefined): string {
   }
   if (access.kind === 'user') return 'Authentication: a user session (`Authorization: Bearer <access_token>` from /auth/login or /auth/signup); API keys are refused.';
   if (access.kind === 'admin') return 'Authentication: the session of an administrator.';
+  if (access.kind === 'mcp') return 'MCP (JSON-RPC over streamable HTTP): see docs/mcp.md.';
   const parts = ['Authentication: `X-API-Key: <key>` (acts on the key\'s workspace), or a user session (`Authorization: Bearer <access_token>`) with `X-Workspace-Id`.'];
   if (access.feature) parts.push(`Needs the plan feature \`${access.feature}\`.`);
   if (access.ownerOnly) parts.push('Sessions: workspace owners only.');

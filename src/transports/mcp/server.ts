@@ -1,0 +1,162 @@
+// The MCP server over the tool layer (src/tools/), on the official SDK: streamable HTTP, stateless, JSON responses.
+//
+// Stateless means every HTTP request is a whole conversation: the SDK wants a fresh transport per request (a reused
+// one mixes up clients' request ids), and a protocol object serves one transport at a time. What is expensive is
+// built once per app instead: the tool list with its JSON Schemas (from the zod inputs), annotations and titles,
+// and the request handlers, which read the caller from the request's `authInfo`. Per request there is a transport
+// and a server shell from a small pool (no schema work, no handler set-up).
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type CallToolResult,
+  type ListToolsResult,
+  type Tool as McpTool,
+} from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import type { AppContext } from '../../context.ts';
+import { AppError, type FieldError } from '../../errors.ts';
+import { toolsFor } from '../../tools/index.ts';
+import { toolContext, type Tool } from '../../tools/tool.ts';
+import { planUpgrade, type McpAuth, type McpEndpoint } from './auth.ts';
+
+const SERVER_INFO = { name: 'herald', title: 'Herald', version: '0.1.0' };
+const INSTRUCTIONS =
+  'Herald publishes to and reads from the social accounts connected to one workspace. Start with get_accounts to see which networks are connected. Tools that post, reply or disconnect act on the real accounts.';
+
+/** "get_accounts" → "Get accounts". */
+const titleOf = (name: string) => name.charAt(0).toUpperCase() + name.slice(1).replaceAll('_', ' ');
+
+/** The tool's arguments as JSON Schema (draft 2020-12, MCP's default dialect), as a client fills them in. */
+function inputSchemaOf(tool: Tool): McpTool['inputSchema'] {
+  const { $schema: _dialect, ...schema } = z.toJSONSchema(tool.input, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  return { ...schema, type: 'object' } as McpTool['inputSchema'];
+}
+
+export function describeTool(tool: Tool): McpTool {
+  const a = tool.annotations;
+  return {
+    name: tool.name,
+    title: titleOf(tool.name),
+    description: tool.description,
+    inputSchema: inputSchemaOf(tool),
+    annotations: { title: titleOf(tool.name), readOnlyHint: a.readOnly, destructiveHint: a.destructive, idempotentHint: a.idempotent, openWorldHint: a.openWorld },
+  };
+}
+
+const text = (message: string): CallToolResult => ({ content: [{ type: 'text', text: message }], isError: true });
+
+const fieldErrors = (errors: FieldError[]) => errors.map((e) => `${e.loc.join('.')}: ${e.msg}`).join('; ');
+
+/** An AppError as the one line a model reads (plan gates in the documented wording). */
+export function errorText(err: AppError): string {
+  const d = err.detail;
+  if (typeof d === 'string') return d;
+  if (Array.isArray(d)) return fieldErrors(d);
+  if (err.code === 'plan_required' && typeof d.feature === 'string') return planUpgrade(d.feature);
+  return typeof d.message === 'string' ? d.message : JSON.stringify(d);
+}
+
+/** zod issues named by argument path, e.g. "platform: Invalid input: expected string, received number". */
+const issuesText = (error: z.ZodError) =>
+  error.issues.map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message)).join('; ');
+
+/** What a request hands to the handlers (through the transport's `authInfo`). */
+interface CallerInfo {
+  auth: McpAuth;
+  endpoint: McpEndpoint;
+}
+
+const callerOf = (authInfo: AuthInfo | undefined): CallerInfo => {
+  const info = authInfo?.extra?.herald as CallerInfo | undefined;
+  if (!info) throw new Error('MCP request without its caller');
+  return info;
+};
+
+/** A header of the original request the transport reads (content negotiation and the protocol version). */
+const PASSED_HEADERS = ['accept', 'content-type', 'mcp-protocol-version', 'mcp-session-id', 'last-event-id'] as const;
+
+export interface McpRequest {
+  url: string;
+  method: string;
+  headers: Record<string, string | string[] | undefined>;
+  body: unknown;
+}
+
+export class McpToolServer {
+  readonly #app: AppContext;
+  readonly #tools: Map<string, Tool>;
+  readonly #list: ListToolsResult;
+  readonly #idle: Server[] = [];
+  /** Idle server shells kept for reuse; more are made under load and dropped past this. */
+  static readonly POOL = 64;
+
+  constructor(app: AppContext) {
+    this.#app = app;
+    const tools = toolsFor('mcp', app);
+    this.#tools = new Map(tools.map((t) => [t.name, t]));
+    this.#list = { tools: tools.map(describeTool) };
+  }
+
+  get tools(): readonly McpTool[] {
+    return this.#list.tools;
+  }
+
+  #server(): Server {
+    const pooled = this.#idle.pop();
+    if (pooled) return pooled;
+    const server = new Server(SERVER_INFO, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS });
+    server.setRequestHandler(ListToolsRequestSchema, () => this.#list);
+    server.setRequestHandler(CallToolRequestSchema, (req, extra) => this.#call(req.params.name, req.params.arguments, callerOf(extra.authInfo)));
+    return server;
+  }
+
+  async #call(name: string, args: Record<string, unknown> | undefined, { auth }: CallerInfo): Promise<CallToolResult> {
+    const tool = this.#tools.get(name);
+    // An unknown tool is a protocol error (MCP "Error Handling"), not a tool result.
+    if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+    if (!auth.ok) return text(auth.message);
+    const { principal, oauthGrantId } = auth;
+    try {
+      this.#app.plans.assertFeature(principal.planId, 'mcp_enabled');
+    } catch (err) {
+      if (err instanceof AppError) return text(errorText(err));
+      throw err;
+    }
+    const parsed = tool.input.safeParse(args ?? {});
+    if (!parsed.success) return text(`Invalid arguments for ${name}: ${issuesText(parsed.error)}`);
+    try {
+      const result = await tool.run(toolContext(this.#app, { principal, surface: 'mcp', oauthGrantId }), parsed.data);
+      return { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: result, isError: result.success === false };
+    } catch (err) {
+      if (err instanceof AppError) return text(errorText(err));
+      this.#app.logger.error({ err, tool: name }, 'MCP tool failed');
+      return text('Internal error: the tool failed unexpectedly. Try again later.');
+    }
+  }
+
+  /** One HTTP request (POST) through a fresh stateless transport; the SDK's answer as a web Response. */
+  async handle(req: McpRequest, auth: McpAuth, endpoint: McpEndpoint): Promise<Response> {
+    const headers = new Headers();
+    for (const name of PASSED_HEADERS) {
+      const v = req.headers[name];
+      if (v !== undefined) headers.set(name, Array.isArray(v) ? v.join(', ') : v);
+    }
+    const request = new Request(req.url, { method: req.method, headers });
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    const server = this.#server();
+    await server.connect(transport);
+    try {
+      const caller: CallerInfo = { auth, endpoint };
+      const authInfo: AuthInfo = { token: '', clientId: auth.ok ? (auth.principal.keyId ?? auth.principal.user?.id ?? '') : '', scopes: [], extra: { herald: caller } };
+      return await transport.handleRequest(request, { parsedBody: req.body, authInfo });
+    } finally {
+      await transport.close();
+      if (this.#idle.length < McpToolServer.POOL) this.#idle.push(server);
+    }
+  }
+}
