@@ -54,8 +54,7 @@ export interface ApprovalDeps {
 
 /** Whether a principal is a member acting through their own session (not an API key, not a chat connector's token). */
 export function isMemberSession(p: Principal): boolean {
-  const grant = (p as Principal & { oauthGrantId?: string | null }).oauthGrantId;
-  return p.kind === 'jwt' && p.user !== null && !grant;
+  return p.kind === 'jwt' && p.user !== null && !p.oauthGrantId;
 }
 
 export class Approvals {

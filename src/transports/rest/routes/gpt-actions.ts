@@ -100,7 +100,7 @@ export async function gptActionRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
         },
         async (req) => {
           const principal = principalOf(req);
-          const caller: ToolCaller = { principal, surface: 'gpt', oauthGrantId: (principal as typeof principal & { oauthGrantId?: string | null }).oauthGrantId ?? null };
+          const caller: ToolCaller = { principal, surface: 'gpt', oauthGrantId: principal.oauthGrantId ?? null };
           try {
             return await tool.run(toolContext(ctx, caller), req.body as never);
           } catch (err) {
