@@ -6,6 +6,7 @@ import { benchMedia } from './media.ts';
 import { benchPublishing } from './publishing.ts';
 import { benchScheduling } from './scheduling.ts';
 import { benchSchedulingApi } from './scheduling-api.ts';
+import { benchTools } from './tools.ts';
 
 const sections: Record<string, () => Promise<void>> = {
   foundation: () => benchFoundation({ seconds: Number(process.env.BENCH_SECONDS ?? 5), databaseUrl: process.env.DATABASE_URL }),
@@ -23,6 +24,8 @@ const sections: Record<string, () => Promise<void>> = {
       latencyMs: Number(process.env.BENCH_ENGAGEMENT_LATENCY_MS ?? 100),
       seconds: Number(process.env.BENCH_SECONDS ?? 5),
     }),
+  // Issue 16: get_accounts over MCP (and GPT Actions when present) next to GET /unified/user-profiles/, 20 connections.
+  tools: () => benchTools({ seconds: Number(process.env.BENCH_SECONDS ?? 5) }),
   media: () => benchMedia(process.env.BENCH_MEDIA_BYTES ? { sizeBytes: Number(process.env.BENCH_MEDIA_BYTES) } : {}),
 };
 

@@ -156,6 +156,20 @@ describe('tools/call on /mcp', () => {
     }
   });
 
+  it('lets a read-only linkedin_posts key call get_user_posts only, as on REST', async () => {
+    const k = await h.createKey(owner, 'linkedin_posts');
+    const c = await mcpClient(cli(), { 'x-api-key': k });
+    try {
+      const denied = await c.call('get_accounts');
+      expect(denied.isError).toBe(true);
+      expect(textOf(denied)).toContain('read-only (scope: linkedin_posts)');
+      const posts = await c.call('get_user_posts', { platforms: ['linkedin'] });
+      expect(posts.isError, textOf(posts)).toBe(false);
+    } finally {
+      await c.close();
+    }
+  });
+
   it('refuses arguments that fail the tool\'s schema in-band, naming the argument; an unknown tool is a protocol error', async () => {
     const c = await mcpClient(cli(), { 'x-api-key': key });
     try {
