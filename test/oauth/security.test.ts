@@ -137,6 +137,13 @@ describe('one workspace per token', () => {
     // Workspace management stays with sessions.
     expect((await call(at, `/workspaces/${other.workspaceId}/members`)).statusCode).toBe(401);
 
+    // A token for the workspace the owner joined stops working when they are removed from it.
+    const joined = await tokensFor(owner, { workspaceId: other.workspaceId });
+    expect((await call(joined.access_token)).statusCode).toBe(200);
+    const removed = await h.req({ method: 'DELETE', url: `/workspaces/${other.workspaceId}/members/${owner.userId}`, headers: { authorization: `Bearer ${other.token}` } });
+    expect(removed.statusCode, removed.body).toBeLessThan(300);
+    expect((await call(joined.access_token)).statusCode).toBe(401);
+
     // The workspace form accepts only the user's own workspaces.
     const client = await register(h);
     const b = new Browser(h);
@@ -179,6 +186,14 @@ describe('the sign-in pages', () => {
     expect(wrong.statusCode).toBe(401);
     expect(unknown.statusCode).toBe(401);
     expect(wrong.body.replace(owner.email, 'X')).toBe(unknown.body.replace('nobody@example.test', 'X'));
+
+    // The end of the flow needs the browser that started it: another one following the same link gets no code.
+    const done = await b.post('/auth/oauth/login', { uid, csrf, email: owner.email, password: owner.password });
+    const pick = await b.get(done.headers.location as string);
+    const chosen = await b.post('/auth/oauth/select-workspace', { uid, csrf: hiddenField(pick.body, 'csrf'), workspace_id: owner.workspaceId });
+    expect(chosen.statusCode).toBe(303);
+    const elsewhere = await new Browser(h).get(chosen.headers.location as string);
+    expect(String(elsewhere.headers.location ?? '')).not.toContain('code=');
 
     // The workspace step needs the signed-in step of this same request.
     const skip = await b.get(`/auth/oauth/select-workspace?uid=${encodeURIComponent(uid)}`);
