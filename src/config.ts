@@ -64,6 +64,7 @@ const envSchema = z.object({
   HERALD_SMTP_URL: optionalString,
   HERALD_MAIL_FROM: z.string().default('Herald <herald@localhost>'),
   HERALD_FETCH_ALLOW_HOSTS: csv,
+  HERALD_SEARXNG_URL: optionalString.pipe(z.url().optional()),
   HERALD_OAUTH_RESULT_URL: optionalString.pipe(z.url().optional()),
   HERALD_OAUTH_STATE_TTL_SECONDS: z.coerce.number().int().min(60).max(3600).default(600),
   HERALD_PROFILE_CACHE_SECONDS: z.coerce.number().int().min(0).default(900),
@@ -249,6 +250,8 @@ export interface Config {
   smtpUrl: string | undefined;
   mailFrom: string;
   fetchAllowHosts: string[];
+  /** A self-hosted SearXNG instance (its JSON API) behind the web_search_searxng tool; unset: no web search. */
+  searxngUrl: string | undefined;
   /** Where the OAuth callback sends the browser afterwards (?platform=&status=&message=); unset → Herald's own page. */
   oauthResultUrl: string | undefined;
   oauthStateTtlSeconds: number;
@@ -374,6 +377,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     smtpUrl: e.HERALD_SMTP_URL,
     mailFrom: e.HERALD_MAIL_FROM,
     fetchAllowHosts: e.HERALD_FETCH_ALLOW_HOSTS,
+    searxngUrl: e.HERALD_SEARXNG_URL,
     oauthResultUrl: e.HERALD_OAUTH_RESULT_URL,
     oauthStateTtlSeconds: e.HERALD_OAUTH_STATE_TTL_SECONDS,
     profileCacheSeconds: e.HERALD_PROFILE_CACHE_SECONDS,

@@ -18,6 +18,8 @@ const COOKIE_PATH = '/auth/oauth';
 /** How long the signed-in step waits for the workspace choice. */
 const LOGIN_STEP_SECONDS = 600;
 
+const CORS = { 'access-control-allow-origin': '*' };
+
 const PAGE_HEADERS = {
   'content-type': 'text/html; charset=utf-8',
   'cache-control': 'no-store',
@@ -71,8 +73,20 @@ export async function oauthRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
     resource_documentation: `${oauth.issuer}/docs`,
   });
   const discovery = { access: { kind: 'public' as const } };
-  r.get('/.well-known/oauth-protected-resource', { config: discovery, schema: { tags: ['oauth'], summary: 'Protected resource metadata (RFC 9728) of the API', response: { 200: protectedResource } } }, async () => prm(oauth.resources.api));
-  r.get('/.well-known/oauth-protected-resource/web/mcp', { config: discovery, schema: { tags: ['oauth'], summary: 'Protected resource metadata (RFC 9728) of the MCP endpoint for chat connectors', response: { 200: protectedResource } } }, async () => prm(oauth.resources.mcp));
+  // Browser-based MCP clients (an inspector on localhost) read the metadata, register and exchange codes
+  // from their page: these endpoints answer CORS for any origin. None of them relies on cookies.
+  const preflight = async (_req: FastifyRequest, reply: FastifyReply) =>
+    reply.code(204).headers({ ...CORS, 'access-control-allow-methods': 'GET, POST, OPTIONS', 'access-control-allow-headers': 'authorization, content-type, mcp-protocol-version', 'access-control-max-age': '600' }).send();
+  for (const [url, resource, summary] of [
+    ['/.well-known/oauth-protected-resource', oauth.resources.api, 'Protected resource metadata (RFC 9728) of the API'],
+    ['/.well-known/oauth-protected-resource/web/mcp', oauth.resources.mcp, 'Protected resource metadata (RFC 9728) of the MCP endpoint for chat connectors'],
+  ] as const) {
+    r.get(url, { config: discovery, schema: { tags: ['oauth'], summary, response: { 200: protectedResource } } }, async (_req, reply) => {
+      reply.headers(CORS);
+      return prm(resource);
+    });
+    app.options(url, { config: discovery, schema: { hide: true } }, preflight);
+  }
 
   // oidc-provider's own endpoints, in a context of their own whose body parser leaves the body unread.
   await app.register(async (raw) => {
@@ -97,15 +111,28 @@ export async function oauthRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
     const general = { access: { kind: 'public' as const } };
     const auth = { access: { kind: 'public' as const, budget: 'auth' as const } };
     const hide = { hide: true };
-    raw.get('/.well-known/oauth-authorization-server', { config: general, schema: hide }, handle);
-    raw.get('/.well-known/openid-configuration', { config: general, schema: hide }, handle);
+    // The provider answers CORS (preflights included) on discovery, token, revocation and JWKS itself.
+    for (const url of ['/.well-known/oauth-authorization-server', '/.well-known/openid-configuration', OAUTH_PATHS.jwks]) {
+      raw.get(url, { config: general, schema: hide }, handle);
+      raw.options(url, { config: general, schema: hide }, handle);
+    }
+    raw.options(OAUTH_PATHS.token, { config: general, schema: hide }, handle);
+    raw.options(OAUTH_PATHS.revocation, { config: general, schema: hide }, handle);
     raw.get(OAUTH_PATHS.authorization, { config: auth, schema: hide }, handle);
     raw.post(OAUTH_PATHS.authorization, { config: auth, schema: hide }, handle);
     raw.get(`${OAUTH_PATHS.authorization}/:uid`, { config: auth, schema: hide }, handle);
     raw.post(OAUTH_PATHS.token, { config: general, schema: hide }, handle);
     raw.post(OAUTH_PATHS.revocation, { config: general, schema: hide }, handle);
-    raw.get(OAUTH_PATHS.jwks, { config: general, schema: hide }, handle);
-    if (ctx.config.oauth.registration === 'open') raw.post(OAUTH_PATHS.registration, { config: auth, schema: hide }, handle);
+    if (ctx.config.oauth.registration === 'open') {
+      // Registration has no CORS in the provider: Herald adds it (any origin; the endpoint is public anyway).
+      raw.post(OAUTH_PATHS.registration, { config: auth, schema: hide }, async (req, reply) => {
+        reply.headers(CORS);
+        return handle(req, reply);
+      });
+      raw.options(OAUTH_PATHS.registration, { config: auth, schema: hide }, preflight);
+      // RFC 7592 read of a registration, with the registration access token the registration answered.
+      raw.get(`${OAUTH_PATHS.registration}/:clientId`, { config: general, schema: hide }, handle);
+    }
   });
 
   // The sign-in pages: HTML forms posted as application/x-www-form-urlencoded.
@@ -141,6 +168,7 @@ export async function oauthRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
     };
     /** The user who signed in for this authorization request, from the signed step cookie. */
     const signedIn = (req: FastifyRequest, uid: string): string | null => {
+      // value: uid.userId.exp.mac
       const v = cookiesOf(req).get(LOGIN_COOKIE);
       const [cUid, userId, exp, mac] = v?.split('.') ?? [];
       if (!cUid || !userId || !exp || !mac || cUid !== uid) return null;
@@ -223,7 +251,9 @@ export async function oauthRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
         return page(reply, 403, workspacePage({ action: OAUTH_PATHS.selectWorkspace, uid, csrf: csrfFor(req, uid) ?? '', client: found.clientName, workspaces: await workspacesOf(userId), error: 'Choose one of your workspaces.' }));
       }
       const { interaction, client } = found;
-      const accountId = accountIdOf(userId, member.ws.id);
+      const user = await ctx.accounts.byId(userId);
+      if (!user?.isActive) return expired(reply);
+      const accountId = accountIdOf(userId, member.ws.id, user.sessionVersion);
       const grant = new oauth.provider.Grant({ accountId, clientId: client.clientId });
       const requested = String(interaction.params.scope ?? '').split(' ').filter(Boolean);
       const oidcScopes = requested.filter((s) => s === 'openid' || s === 'offline_access');

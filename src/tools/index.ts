@@ -14,6 +14,10 @@ import { contentToImage } from './content-to-image.ts';
 import { mediaToContent } from './media-to-content.ts';
 import { analyzeMedia } from './analyze-media.ts';
 import { publish } from './publish.ts';
+import { uploadMedia } from './upload-media.ts';
+import { disconnectGptConnector } from './disconnect-gpt-connector.ts';
+import { clearWorkspaceChatHistory } from './clear-workspace-chat-history.ts';
+import { webSearchSearxng } from './web-search-searxng.ts';
 import type { Surface, Tool } from './tool.ts';
 
 /** Every tool, in the order surfaces list them. */
@@ -30,6 +34,10 @@ export const TOOLS: readonly Tool[] = [
   mediaToContent,
   analyzeMedia,
   publish,
+  uploadMedia,
+  disconnectGptConnector,
+  webSearchSearxng,
+  clearWorkspaceChatHistory,
 ];
 
 /** Tools a surface does not list, by name (prefix match for the web-search family). */
@@ -42,7 +50,10 @@ const OMITTED: Record<Surface, readonly string[]> = {
 /** Whether a tool can run on this server (the web-search tool needs HERALD_SEARXNG_URL). */
 export type Availability = (tool: Tool, app: AppContext) => boolean;
 
-export function toolsFor(surface: Surface, app: AppContext, available: Availability = () => true): Tool[] {
+/** The default: what the tool itself says about this server's configuration. */
+export const configured: Availability = (tool, app) => tool.available?.(app) ?? true;
+
+export function toolsFor(surface: Surface, app: AppContext, available: Availability = configured): Tool[] {
   return TOOLS.filter((t) => !OMITTED[surface].some((o) => (o.endsWith('_') ? t.name.startsWith(o) : t.name === o)) && available(t, app));
 }
 

@@ -118,7 +118,8 @@ export const publish = defineTool({
       ...overrides,
     });
     const body: PostBody = parsePostBody(app.platforms.networks, postType, raw);
-    const result = await app.publishing.submit(caller.principal, postType, body);
+    // Through the approval step: a workspace that asks for it holds tool posts as drafts pending a member's approval.
+    const result = await app.publishing.approvals.submitFromTool({ principal: caller.principal, surface: caller.surface }, postType, body);
     const out = result.body as Obj;
     return { ...out, success: out.success !== false && (!Array.isArray(out.results) || (out.results as { success: boolean }[]).every((r) => r.success)), post_type: postType };
   },

@@ -50,6 +50,8 @@ export interface Tool<S extends z.ZodObject = z.ZodObject> {
   annotations: ToolAnnotations;
   /** AI or post credits a call may spend (the services charge them; this is what the description promises). */
   credits: { type: 'ai' | 'posts'; amount: number; per?: string } | null;
+  /** Whether this server can run it (web_search_searxng: only with HERALD_SEARXNG_URL); surfaces list it only then. */
+  available?: (app: AppContext) => boolean;
   /** Only get_user_posts: the one tool a read-only `linkedin_posts` key may call, as GET /unified/posts on REST. */
   postsRead?: boolean;
   run(ctx: ToolContext, args: z.infer<S>): Promise<ToolResult>;

@@ -57,6 +57,7 @@ const KEYS_OWNERS = 'Only workspace owners can manage API keys.';
 const MCP_405 = '405 for everyone: a stateless MCP server has no event stream to open and no session to end';
 const OAUTH_DISCOVERY = 'OAuth discovery metadata (RFC 8414 / RFC 9728): the same for everyone';
 const OAUTH_AUTHORIZE = 'the start of an OAuth authorization: registered redirect URIs only, exact match; nothing is granted before the user signs in';
+const OAUTH_CORS = 'a CORS preflight of a public OAuth endpoint (browser-based MCP clients): answers headers only';
 const OAUTH_PAGES = 'the OAuth sign-in forms: the password itself, the per-account sign-in throttle, the auth budget, CSRF tokens and frame-ancestors none';
 const SIGN_IN = 'signing in and account recovery: the per-address auth budget and single-use tokens protect it';
 
@@ -200,6 +201,15 @@ export const SECURITY_ROUTES: Record<string, MatrixEntry> = {
   'GET /.well-known/oauth-authorization-server': publicRoute(OAUTH_DISCOVERY),
   'GET /.well-known/openid-configuration': publicRoute(OAUTH_DISCOVERY),
   'GET /auth/oauth/jwks': publicRoute('the public key of ID tokens: public by definition'),
+  'OPTIONS /.well-known/oauth-protected-resource': publicRoute(OAUTH_CORS),
+  'OPTIONS /.well-known/oauth-protected-resource/web/mcp': publicRoute(OAUTH_CORS),
+  'OPTIONS /.well-known/oauth-authorization-server': publicRoute(OAUTH_CORS),
+  'OPTIONS /.well-known/openid-configuration': publicRoute(OAUTH_CORS),
+  'OPTIONS /auth/oauth/jwks': publicRoute(OAUTH_CORS),
+  'OPTIONS /auth/oauth/token': publicRoute(OAUTH_CORS),
+  'OPTIONS /auth/oauth/revoke': publicRoute(OAUTH_CORS),
+  'OPTIONS /auth/oauth/register': publicRoute(OAUTH_CORS),
+  'GET /auth/oauth/register/:clientId': publicRoute('RFC 7592: reads a registration only with the registration access token it was given'),
   'GET /auth/oauth/authorize': publicRoute(OAUTH_AUTHORIZE),
   'POST /auth/oauth/authorize': publicRoute(OAUTH_AUTHORIZE),
   'GET /auth/oauth/authorize/:uid': publicRoute('resuming an authorization: bound to the uid and the browser cookie the provider set when it started'),

@@ -39,6 +39,33 @@ describe('discovery', () => {
   });
 });
 
+describe('CORS for browser-based MCP clients', () => {
+  it('lets a page on another origin read the metadata, register and exchange codes', async () => {
+    const origin = { origin: 'http://localhost:6274' };
+    const prm = await h.req({ method: 'GET', url: '/.well-known/oauth-protected-resource/web/mcp', headers: origin });
+    expect(prm.headers['access-control-allow-origin']).toBe('*');
+    const as = await h.req({ method: 'GET', url: '/.well-known/oauth-authorization-server', headers: origin });
+    expect(as.headers['access-control-allow-origin']).toBeTruthy();
+    for (const url of ['/auth/oauth/token', '/auth/oauth/register', '/.well-known/oauth-protected-resource']) {
+      const pre = await h.req({ method: 'OPTIONS', url, headers: { ...origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' } });
+      expect(pre.statusCode, url).toBe(204);
+      expect(pre.headers['access-control-allow-origin'], url).toBeTruthy();
+      expect(String(pre.headers['access-control-allow-methods']), url).toContain('POST');
+    }
+    const reg = await h.req({ method: 'POST', url: '/auth/oauth/register', headers: origin, payload: { redirect_uris: ['http://localhost:6274/oauth/callback'], token_endpoint_auth_method: 'none' } });
+    expect(reg.statusCode).toBe(201);
+    expect(reg.headers['access-control-allow-origin']).toBe('*');
+    // RFC 7592: the registration can be read back with its registration access token, and only with it.
+    const { registration_client_uri: uri, registration_access_token: rat, client_id: id } = reg.json();
+    expect(uri).toBe(`${h.url}/auth/oauth/register/${id}`);
+    const read = await h.req({ method: 'GET', url: new URL(uri).pathname, headers: { authorization: `Bearer ${rat}` } });
+    expect(read.statusCode).toBe(200);
+    expect(read.json().client_id).toBe(id);
+    const denied = await h.req({ method: 'GET', url: new URL(uri).pathname, headers: { authorization: 'Bearer nope' } });
+    expect(denied.statusCode).toBe(401);
+  });
+});
+
 describe('the flow as ChatGPT runs it', () => {
   it('registers, signs in, picks a workspace, exchanges the code, calls the API, refreshes and revokes', async () => {
     const client = await register(h);

@@ -137,6 +137,13 @@ describe('one workspace per token', () => {
     // Workspace management stays with sessions.
     expect((await call(at, `/workspaces/${other.workspaceId}/members`)).statusCode).toBe(401);
 
+    // A token for the workspace the owner joined stops working when they are removed from it.
+    const joined = await tokensFor(owner, { workspaceId: other.workspaceId });
+    expect((await call(joined.access_token)).statusCode).toBe(200);
+    const removed = await h.req({ method: 'DELETE', url: `/workspaces/${other.workspaceId}/members/${owner.userId}`, headers: { authorization: `Bearer ${other.token}` } });
+    expect(removed.statusCode, removed.body).toBeLessThan(300);
+    expect((await call(joined.access_token)).statusCode).toBe(401);
+
     // The workspace form accepts only the user's own workspaces.
     const client = await register(h);
     const b = new Browser(h);
@@ -180,6 +187,14 @@ describe('the sign-in pages', () => {
     expect(unknown.statusCode).toBe(401);
     expect(wrong.body.replace(owner.email, 'X')).toBe(unknown.body.replace('nobody@example.test', 'X'));
 
+    // The end of the flow needs the browser that started it: another one following the same link gets no code.
+    const done = await b.post('/auth/oauth/login', { uid, csrf, email: owner.email, password: owner.password });
+    const pick = await b.get(done.headers.location as string);
+    const chosen = await b.post('/auth/oauth/select-workspace', { uid, csrf: hiddenField(pick.body, 'csrf'), workspace_id: owner.workspaceId });
+    expect(chosen.statusCode).toBe(303);
+    const elsewhere = await new Browser(h).get(chosen.headers.location as string);
+    expect(String(elsewhere.headers.location ?? '')).not.toContain('code=');
+
     // The workspace step needs the signed-in step of this same request.
     const skip = await b.get(`/auth/oauth/select-workspace?uid=${encodeURIComponent(uid)}`);
     expect(skip.statusCode).toBe(400);
@@ -209,6 +224,19 @@ describe('the sign-in pages', () => {
 });
 
 describe('revocation', () => {
+  it('ending every session of the account (logout-all, a new password) ends its connectors too', async () => {
+    const user = await h.signup();
+    const { access_token: at, refresh_token: rt, client } = await tokensFor(user);
+    expect((await call(at)).statusCode).toBe(200);
+    const out = await h.req({ method: 'POST', url: '/auth/logout-all', headers: { authorization: `Bearer ${user.token}` } });
+    expect(out.statusCode, out.body).toBeLessThan(300);
+    expect((await call(at)).statusCode).toBe(401);
+    // The provider still refreshes the grant, but what it gives carries the old session version and is refused too.
+    const refreshed = await exchange(h, { grant_type: 'refresh_token', refresh_token: rt, client_id: client.client_id });
+    expect(refreshed.statusCode).toBe(200);
+    expect((await call(refreshed.json().access_token)).statusCode).toBe(401);
+  });
+
   it('RFC 7009 on an access token ends its grant; revokeGrant does the same', async () => {
     const a = await tokensFor(owner);
     const res = await h.req({ method: 'POST', url: '/auth/oauth/revoke', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: new URLSearchParams({ token: a.access_token, client_id: a.client.client_id }).toString() });

@@ -311,6 +311,28 @@ describe('youtube publisher: what the real API refuses or changes (strict sandbo
   });
 });
 
+describe('youtube publisher: a declared daily quota (HERALD_YOUTUBE_DAILY_QUOTA)', () => {
+  it('counts the units its uploads spend in the Pacific day and refuses one the rest does not cover, before calling YouTube', async () => {
+    await sb.configure({ strict: { youtube_quota: true }, youtubeDailyQuota: 2000 });
+    const deps = sandboxDeps(sb, 'youtube');
+    const counted = publisherOf(youtubeAdapter({ ...deps, config: { ...deps.config, settings: { ...deps.config.settings, dailyQuota: '2000' } } }));
+    const first = await counted.publish(tokens, request({ media: [await video('c1.mp4')] }), memoryJournal());
+    expect(['processing', 'published']).toContain(first.state);
+    const before = sessions(await sb.state('youtube')).length;
+    const err = await expectPlatformError(counted.publish(tokens, request({ media: [await video('c2.mp4')] }), memoryJournal()), 'rate_limited');
+    expect(err.code).toBe('quotaExceeded');
+    expect(err.message).toContain('HERALD_YOUTUBE_DAILY_QUOTA');
+    // START is 04:00 in Los Angeles: 20 hours to midnight Pacific.
+    expect(err.retryAfterSeconds).toBe(20 * 3600);
+    // Refused by Herald: YouTube was not asked (an upload session would have cost a refused call).
+    expect(sessions(await sb.state('youtube'))).toHaveLength(before);
+    // A new Pacific day: the count starts over.
+    sb.advance(20 * 3600 + 1);
+    tokens = await auth.refresh!(tokens);
+    expect(['processing', 'published']).toContain((await counted.publish(tokens, request({ media: [await video('c3.mp4')] }), memoryJournal())).state);
+  });
+});
+
 describe('youtube overrides reach the adapter', () => {
   const networks = new Networks();
   const plan = (youtube: Record<string, unknown>, extra: Record<string, unknown> = {}) =>

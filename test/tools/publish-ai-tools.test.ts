@@ -99,6 +99,20 @@ describe('publish', () => {
     expect((await fails(u, 'publish', { platforms: ['bluesky'], default_text: 'x', scheduled_time: 'tomorrow' })).code).toBe('validation');
   });
 
+  it('with the approval setting on, a tool post waits as a draft pending approval and reaches no network', async () => {
+    const owner = await h.signup();
+    await connect(h, owner, 'bluesky');
+    const set = await h.req({ method: 'PATCH', url: `/workspaces/${owner.workspaceId}`, headers: { authorization: `Bearer ${owner.token}` }, payload: { tool_posts_need_approval: true } });
+    expect(set.statusCode, set.body).toBe(200);
+    const before = (await postsOf('bluesky')).length;
+    const res = await call(owner, 'publish', { platforms: ['bluesky'], default_text: 'Needs a human first' }, { surface: 'mcp' });
+    expect(res).toMatchObject({ success: true, pending_approval: true, drafts: [{ platform: 'bluesky', status: 'pending_approval' }] });
+    expect((await postsOf('bluesky')).length).toBe(before);
+    const held = await call(owner, 'get_queued_posts', { status: 'pending_approval' });
+    expect(held).not.toHaveProperty('scheduled_posts');
+    expect((held.drafts as { default_text: string; status: string }[]).map((d) => [d.default_text, d.status])).toEqual([['Needs a human first', 'pending_approval']]);
+  });
+
   it('plan gates: publishing, drafts and scheduling need their features', async () => {
     const other = await h.signup();
     await connect(h, other, 'bluesky');

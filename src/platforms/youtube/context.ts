@@ -24,6 +24,15 @@ export interface YouTubeContext {
    * then uploads are refused here as rate-limited, without spending calls that YouTube would refuse anyway.
    */
   quotaSpentUntil: number;
+  /**
+   * The project's daily quota in units as the operator declares it (HERALD_YOUTUBE_DAILY_QUOTA, e.g. 10000), or null:
+   * then Herald counts nothing and relies on YouTube's quotaExceeded. Declared, Herald counts the units its own
+   * publishing spends in the Pacific day (per process) and refuses an upload the rest of the day does not cover
+   * before calling YouTube.
+   */
+  dailyQuota: number | null;
+  /** Units this process spent in the current Pacific day (`day` is its date there). */
+  quotaUsed: { day: string; units: number };
 }
 
 export function youtubeContext(deps: AdapterDeps): YouTubeContext {
@@ -35,7 +44,14 @@ export function youtubeContext(deps: AdapterDeps): YouTubeContext {
     apiBase: hosts.apiBase,
     configured: Boolean(deps.config.clientId && deps.config.clientSecret),
     quotaSpentUntil: 0,
+    dailyQuota: quotaSetting(deps.config.settings?.dailyQuota),
+    quotaUsed: { day: '', units: 0 },
   };
+}
+
+function quotaSetting(raw: string | undefined): number | null {
+  const n = Number(raw);
+  return raw && Number.isInteger(n) && n > 0 ? n : null;
 }
 
 export function appCredentials(ctx: YouTubeContext): { client_id: string; client_secret: string } {

@@ -106,12 +106,39 @@ async function upload(ctx: YouTubeContext, tokens: TokenSet, req: PublishRequest
   if (state.state === 'gone') {
     // No session, or an expired one: it left nothing on the channel, so starting over cannot duplicate the video.
     const notify = typeof req.options.notify_subscribers === 'boolean' ? req.options.notify_subscribers : undefined;
+    assertQuota(ctx, UNITS.insert);
     uri = await startSession(ctx, tokens, video, metadata(req), notify);
+    spendUnits(ctx, UNITS.insert);
     await journal.record(YOUTUBE_STEPS.sessionUri, uri);
     state = await uploadFrom(ctx, tokens, uri, video, 0);
   }
   if (state.state !== 'done') throw new PlatformError('youtube', 'transient', 'The YouTube upload session expired during the upload');
   return state.video;
+}
+
+/** Quota units of the calls publishing makes (YouTube's cost table: an upload 1,600, a write 50, a read 1). */
+const UNITS = { insert: 1600, list: 1, write: 50 } as const;
+
+/** Units this process spent today (Pacific time), starting the count over on a new day. */
+function unitsUsed(ctx: YouTubeContext): number {
+  const day = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Los_Angeles', year: 'numeric', month: '2-digit', day: '2-digit' }).format(ctx.deps.clock());
+  if (ctx.quotaUsed.day !== day) ctx.quotaUsed = { day, units: 0 };
+  return ctx.quotaUsed.units;
+}
+
+function spendUnits(ctx: YouTubeContext, units: number): void {
+  unitsUsed(ctx);
+  ctx.quotaUsed.units += units;
+}
+
+/** With a declared daily quota: refuses, before any call, work the rest of the day's quota does not cover. */
+function assertQuota(ctx: YouTubeContext, units: number): void {
+  if (ctx.dailyQuota === null || unitsUsed(ctx) + units <= ctx.dailyQuota) return;
+  const wait = secondsToQuotaReset(ctx.deps.clock());
+  throw new PlatformError('youtube', 'rate_limited', `An upload costs ${units} quota units and the API project has ${Math.max(0, ctx.dailyQuota - ctx.quotaUsed.units)} of its ${ctx.dailyQuota} left today (HERALD_YOUTUBE_DAILY_QUOTA); it resets at midnight Pacific time (in ${wait} s)`, {
+    code: 'quotaExceeded',
+    retryAfterSeconds: wait,
+  });
 }
 
 async function listVideo(ctx: YouTubeContext, tokens: TokenSet, id: string): Promise<Obj | null> {
@@ -120,6 +147,7 @@ async function listVideo(ctx: YouTubeContext, tokens: TokenSet, id: string): Pro
     query: { part: 'id,status,processingDetails', id },
     headers: bearer(tokens.accessToken),
   });
+  spendUnits(ctx, UNITS.list);
   const items = readApi(res, 'videos.list', ctx.deps.clock()).items;
   const first = Array.isArray(items) ? items.map(obj).find((v) => v.id === id) : undefined;
   return first ?? null;
@@ -152,6 +180,7 @@ async function setThumbnail(ctx: YouTubeContext, tokens: TokenSet, videoId: stri
     headers: { ...bearer(tokens.accessToken), 'content-type': thumb.mime },
     body: Buffer.concat(bytes),
   });
+  spendUnits(ctx, UNITS.write);
   readApi(res, 'thumbnails.set', ctx.deps.clock());
   return 'set';
 }
@@ -164,6 +193,7 @@ async function addToPlaylist(ctx: YouTubeContext, tokens: TokenSet, videoId: str
     headers: bearer(tokens.accessToken),
     json: { snippet: { playlistId, resourceId: { kind: 'youtube#video', videoId } } },
   });
+  spendUnits(ctx, UNITS.write);
   const item = readApi(res, 'playlistItems.insert', ctx.deps.clock());
   return typeof item.id === 'string' && item.id ? item.id : 'added';
 }

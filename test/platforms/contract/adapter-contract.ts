@@ -152,6 +152,28 @@ export function describeAdapterContract(profile: ContractProfile): void {
     }
   });
 
+  describe(`${net} adapter contract: media on a private address (strict public_media_only)`, () => {
+    for (const postType of declared.filter((t) => t !== 'text')) {
+      const pulled = profile.pullsMedia?.includes(postType) === true;
+      it(`${postType}: ${pulled ? 'the network cannot fetch it: invalid content, nothing posted, no retry' : 'published (Herald uploads the bytes, or the simulator does not fetch this network\'s media URLs)'}`, async () => {
+        await sb.configure({ strict: { public_media_only: true }, publicHosts: [] });
+        const outcome = await publishAll(await request(postType), memoryJournal()).then(
+          (o) => o,
+          (e: unknown) => e,
+        );
+        if (!pulled) {
+          expect(outcome).toMatchObject({ state: 'published' });
+          expect(await posts()).toHaveLength(1);
+          return;
+        }
+        expect(outcome).toBeInstanceOf(PlatformError);
+        expect((outcome as PlatformError).kind).toBe('invalid_content');
+        expect((outcome as PlatformError).retryable).toBe(false);
+        expect(await posts()).toHaveLength(0);
+      });
+    }
+  });
+
   describe(`${net} adapter contract: error mapping`, () => {
     const first = declared[0]!;
 

@@ -43,6 +43,11 @@ export interface ContractProfile {
    * app declares the opposite to the adapter: e.g. TikTok's declares its media domain verified.
    */
   lenient?: readonly StrictMode[];
+  /**
+   * Post types whose media the network fetches from Herald's URLs itself (rather than taking uploaded bytes): under
+   * strict public_media_only, media on a private address must fail them as invalid content.
+   */
+  pullsMedia?: readonly PostType[];
   /** The adapter pointed at the sandbox, reading its clock. */
   adapter(sb: TestSandbox): PlatformAdapter;
   /** A fresh connection, as Herald's connect flow makes it. */
@@ -78,18 +83,20 @@ export const PROFILES: Record<Platform, ContractProfile> = {
   // adapter does not list the Page's recent posts to find them.
   facebook: oauth('facebook', facebookAdapter, (account) => ({ destination: destination(account, 'page') }), {
     lostAnswerGaps: ['text:post', 'image:photo:0', 'video:video'],
+    pullsMedia: ['image', 'carousel', 'video'],
   }),
-  instagram: oauth('instagram', instagramAdapter, () => ({}), { expiredTokenNeedsReconnect: true }),
-  threads: oauth('threads', threadsAdapter, () => ({}), { expiredTokenNeedsReconnect: true }),
+  instagram: oauth('instagram', instagramAdapter, () => ({}), { expiredTokenNeedsReconnect: true, pullsMedia: ['image', 'carousel', 'video'] }),
+  threads: oauth('threads', threadsAdapter, () => ({}), { expiredTokenNeedsReconnect: true, pullsMedia: ['image', 'carousel', 'video'] }),
   // A photo post's init answer (its publish_id) is the only handle on it: TikTok lists no unfinished posts.
   tiktok: oauth(
     'tiktok',
     tiktokAdapter,
     (_account, postType) => ({ options: { privacy_level: 'SELF_ONLY' }, ...(postType === 'video' ? {} : { title: 'Photo title' }) }),
     // The sandbox app declares its media domain verified (HERALD_TIKTOK_MEDIA_DOMAIN_VERIFIED), which photo posts need.
-    { lostAnswerGaps: ['image:tiktok.publish_id', 'carousel:tiktok.publish_id'], lenient: ['tiktok_unverified_domain'] },
+    { lostAnswerGaps: ['image:tiktok.publish_id', 'carousel:tiktok.publish_id'], lenient: ['tiktok_unverified_domain'], pullsMedia: ['image', 'carousel'] },
   ),
   youtube: oauth('youtube', youtubeAdapter, () => ({ title: 'Contract video', description: 'About this video' })),
+  // Pinterest fetches image pins from their URLs too, but public_media_only covers Meta and TikTok only (issue 13).
   pinterest: oauth('pinterest', pinterestAdapter, (account) => ({ title: 'Pin title', description: 'A description', destination: destination(account, 'board') })),
   bluesky: {
     slug: 'bluesky',

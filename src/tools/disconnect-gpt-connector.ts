@@ -1,0 +1,27 @@
+import { z } from 'zod';
+import type { AppContext } from '../context.ts';
+import { AppError } from '../errors.ts';
+import { defineTool } from './tool.ts';
+
+/** The OAuth server's grant revocation, when this server has one (code defensively: it is optional to the tools). */
+const revokerOf = (app: AppContext) => (app as { oauth?: { revokeGrant?: (grantId: string) => Promise<void> } }).oauth;
+
+export const disconnectGptConnector = defineTool({
+  name: 'disconnect_gpt_connector',
+  description:
+    "Sign this chat connector out of Herald: revokes its OAuth access at once, so every later call fails until the user connects again. Only when the user asks to disconnect. With an API key nothing changes. Free.",
+  input: z.object({}),
+  annotations: { readOnly: false, destructive: true, idempotent: true, openWorld: false },
+  credits: null,
+  async run(ctx) {
+    const { caller } = ctx;
+    const grantId = caller.oauthGrantId ?? caller.principal.oauthGrantId ?? null;
+    if (!grantId) {
+      return { success: true, revoked_oauth_token: false, detail: 'This call is not made with a connector (OAuth) token: there is nothing to revoke, and the API key or session stays valid.' };
+    }
+    const oauth = revokerOf(ctx.app);
+    if (!oauth?.revokeGrant) throw new AppError('internal', 'OAuth is not available on this server.');
+    await oauth.revokeGrant(grantId);
+    return { success: true, revoked_oauth_token: true, detail: 'The connector was disconnected: its access token no longer works. Connect it again to use Herald.' };
+  },
+});
