@@ -26,7 +26,7 @@ export interface Principal {
 
 /** What the auth layer needs of the OAuth authorization server (src/oauth/service.ts). */
 export interface OAuthVerifier {
-  verifyAccessToken(token: string, resource: string): Promise<{ workspaceId: string; userId: string; clientId: string; grantId: string; resource: string } | null>;
+  verifyAccessToken(token: string, resource: string): Promise<{ workspaceId: string; userId: string; clientId: string; grantId: string; resource: string; sessionVersion: number } | null>;
   readonly resources: { api: string };
 }
 
@@ -170,8 +170,10 @@ export class Authenticator {
       throw new AppError('forbidden', 'workspace does not match the OAuth access token');
     }
     const user = await loadUser(access.userId);
-    const m = user?.isActive ? await this.#membership(access.workspaceId, access.userId) : undefined;
-    // A user removed from the workspace (or deactivated) loses the connector with it.
+    const current = user?.isActive && user.sessionVersion === access.sessionVersion;
+    const m = current ? await this.#membership(access.workspaceId, access.userId) : undefined;
+    // A user removed from the workspace, deactivated, or whose sessions were all ended (logout-all, a new
+    // password) loses the connector with it.
     if (!user || !m) throw unauthorized('Invalid or expired token.');
     return {
       kind: 'jwt',

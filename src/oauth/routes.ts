@@ -168,6 +168,7 @@ export async function oauthRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
     };
     /** The user who signed in for this authorization request, from the signed step cookie. */
     const signedIn = (req: FastifyRequest, uid: string): string | null => {
+      // value: uid.userId.exp.mac
       const v = cookiesOf(req).get(LOGIN_COOKIE);
       const [cUid, userId, exp, mac] = v?.split('.') ?? [];
       if (!cUid || !userId || !exp || !mac || cUid !== uid) return null;
@@ -250,7 +251,9 @@ export async function oauthRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
         return page(reply, 403, workspacePage({ action: OAUTH_PATHS.selectWorkspace, uid, csrf: csrfFor(req, uid) ?? '', client: found.clientName, workspaces: await workspacesOf(userId), error: 'Choose one of your workspaces.' }));
       }
       const { interaction, client } = found;
-      const accountId = accountIdOf(userId, member.ws.id);
+      const user = await ctx.accounts.byId(userId);
+      if (!user?.isActive) return expired(reply);
+      const accountId = accountIdOf(userId, member.ws.id, user.sessionVersion);
       const grant = new oauth.provider.Grant({ accountId, clientId: client.clientId });
       const requested = String(interaction.params.scope ?? '').split(' ').filter(Boolean);
       const oidcScopes = requested.filter((s) => s === 'openid' || s === 'offline_access');

@@ -41,6 +41,8 @@ export interface OAuthAccess {
   grantId: string;
   /** The audience the token was issued for. */
   resource: string;
+  /** The user's session version when the grant was made: a later logout-all or password change ends it. */
+  sessionVersion: number;
 }
 
 export interface OAuthServiceDeps {
@@ -62,7 +64,11 @@ function idTokenJwk(secret: Uint8Array) {
   return { kty: 'EC', crv: 'P-256', d: d.toString('base64url'), x: pub.subarray(1, 33).toString('base64url'), y: pub.subarray(33, 65).toString('base64url'), use: 'sig', alg: 'ES256', kid: 'herald-es256-1' };
 }
 
-export const accountIdOf = (userId: string, workspaceId: string) => `${userId}:${workspaceId}`;
+/**
+ * The provider's account id of a grant: the user, the workspace chosen, and the user's session version then, so a
+ * logout-all or password change (which bump it) ends connectors too.
+ */
+export const accountIdOf = (userId: string, workspaceId: string, sessionVersion: number) => `${userId}:${workspaceId}:${sessionVersion}`;
 
 export class OAuthService {
   readonly provider: Provider;
@@ -194,8 +200,8 @@ export class OAuthService {
       expiresWithSession: () => false,
       extraTokenClaims: (_ctx, token) => {
         const t = token as { accountId?: string; grantId?: string };
-        const [userId, workspaceId] = (t.accountId ?? '').split(':');
-        return { user_id: userId, workspace_id: workspaceId, grant_id: t.grantId };
+        const [userId, workspaceId, version] = (t.accountId ?? '').split(':');
+        return { user_id: userId, workspace_id: workspaceId, ver: Number(version), grant_id: t.grantId };
       },
       ttl: {
         AccessToken: o.accessTokenTtlSeconds,
@@ -224,12 +230,13 @@ export class OAuthService {
     const payload = await this.#claims(token);
     if (!payload) return null;
     const aud = typeof payload.aud === 'string' ? payload.aud : undefined;
-    const { workspace_id: workspaceId, user_id: userId, client_id: clientId, grant_id: grantId } = payload;
+    const { workspace_id: workspaceId, user_id: userId, client_id: clientId, grant_id: grantId, ver: sessionVersion } = payload;
     if (!aud || typeof workspaceId !== 'string' || typeof userId !== 'string' || typeof clientId !== 'string' || typeof grantId !== 'string') return null;
+    if (typeof sessionVersion !== 'number' || !Number.isInteger(sessionVersion)) return null;
     const target = resource.replace(/[?#].*$/, '').replace(/\/+$/, '');
     if (target !== aud && !target.startsWith(`${aud}/`)) return null;
     if (await this.isRevoked(grantId)) return null;
-    return { workspaceId, userId, clientId, grantId, resource: aud };
+    return { workspaceId, userId, clientId, grantId, resource: aud, sessionVersion };
   }
 
   async #claims(token: string): Promise<Record<string, unknown> | null> {

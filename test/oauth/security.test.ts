@@ -224,6 +224,19 @@ describe('the sign-in pages', () => {
 });
 
 describe('revocation', () => {
+  it('ending every session of the account (logout-all, a new password) ends its connectors too', async () => {
+    const user = await h.signup();
+    const { access_token: at, refresh_token: rt, client } = await tokensFor(user);
+    expect((await call(at)).statusCode).toBe(200);
+    const out = await h.req({ method: 'POST', url: '/auth/logout-all', headers: { authorization: `Bearer ${user.token}` } });
+    expect(out.statusCode, out.body).toBeLessThan(300);
+    expect((await call(at)).statusCode).toBe(401);
+    // The provider still refreshes the grant, but what it gives carries the old session version and is refused too.
+    const refreshed = await exchange(h, { grant_type: 'refresh_token', refresh_token: rt, client_id: client.client_id });
+    expect(refreshed.statusCode).toBe(200);
+    expect((await call(refreshed.json().access_token)).statusCode).toBe(401);
+  });
+
   it('RFC 7009 on an access token ends its grant; revokeGrant does the same', async () => {
     const a = await tokensFor(owner);
     const res = await h.req({ method: 'POST', url: '/auth/oauth/revoke', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: new URLSearchParams({ token: a.access_token, client_id: a.client.client_id }).toString() });
