@@ -25,7 +25,7 @@ const sections: Record<string, () => Promise<void>> = {
       seconds: Number(process.env.BENCH_SECONDS ?? 5),
     }),
   // Issue 16: get_accounts over MCP (and GPT Actions when present) next to GET /unified/user-profiles/, 20 connections.
-  tools: () => benchTools({ seconds: Number(process.env.BENCH_SECONDS ?? 5) }),
+  tools: () => benchTools({ seconds: Number(process.env.BENCH_SECONDS ?? 5), rounds: Number(process.env.BENCH_ROUNDS ?? 3) }),
   media: () => benchMedia(process.env.BENCH_MEDIA_BYTES ? { sizeBytes: Number(process.env.BENCH_MEDIA_BYTES) } : {}),
 };
 

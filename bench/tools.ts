@@ -3,26 +3,32 @@
 // a client sends it after initializing), GPT Actions `POST /unified/gpt-actions/get_accounts` when the server has
 // that route, and REST `GET /unified/user-profiles/` — requests/s and p50/p99 at 20 connections. Target: each tool
 // surface at ≥ 70 % of the REST rate. The workspace has two sandbox accounts (Bluesky, LinkedIn) whose profiles are
-// cached after the first read, so the figures measure Herald, not the simulators.
+// cached after the first read, so the figures measure Herald, not the simulators. The surfaces take turns over a few
+// rounds and the medians are compared, with the server's CPU time per request beside the rates.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { fmt, postJson, startHerald } from './lib.ts';
+import { cpuSeconds, fmt, postJson, startHerald } from './lib.ts';
 
 interface Row {
-  name: string;
   rps: number;
   p50: number;
   p99: number;
   non2xx: number;
   errors: number;
+  /** The server process's CPU time per request (user + system): steadier than req/s on a shared machine. */
+  cpuMs: number;
 }
 
-async function run(name: string, opts: autocannon.Options): Promise<Row> {
+async function run(pid: number, opts: autocannon.Options): Promise<Row> {
+  const cpu0 = cpuSeconds(pid);
   const r = await autocannon({ connections: 20, pipelining: 1, ...opts });
-  return { name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx, errors: r.errors };
+  const cpuMs = ((cpuSeconds(pid) - cpu0) * 1000) / Math.max(1, r.requests.total);
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx, errors: r.errors, cpuMs };
 }
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 /** Connects LinkedIn through the sandbox's consent page (auto-approved), following the redirects to Herald's callback. */
 async function connectLinkedIn(url: string, auth: Record<string, string>): Promise<void> {
@@ -31,7 +37,7 @@ async function connectLinkedIn(url: string, auth: Record<string, string>): Promi
   if (!(await res.text()).includes('data-status="success"')) throw new Error(`LinkedIn consent: ${res.status}`);
 }
 
-export async function benchTools(opts: { seconds: number }) {
+export async function benchTools(opts: { seconds: number; rounds: number }) {
   console.log('\n== Tool surfaces (issue 16): get_accounts over MCP and GPT Actions vs. the REST route, 20 connections');
   const dir = mkdtempSync(join(tmpdir(), 'herald-bench-'));
   const port = 30_000 + Math.floor(Math.random() * 20_000);
@@ -65,18 +71,34 @@ export async function benchTools(opts: { seconds: number }) {
     const withGpt = gptCheck.status === 200;
     console.log(`  accounts: ${mcpCheck.result.structuredContent?.platforms.join(', ')}; GPT Actions route ${withGpt ? 'present' : `absent (${gptCheck.status}), skipped`}`);
 
-    // Warm-up of every surface, then the measured runs, REST first and last so drift shows.
-    for (const o of [rest, mcp, ...(withGpt ? [gpt] : [])]) await autocannon({ ...o, connections: 20, duration: 2 });
-    const rows: Row[] = [];
-    rows.push(await run('REST GET /unified/user-profiles/', { ...rest, duration: opts.seconds }));
-    rows.push(await run('MCP tools/call get_accounts (/mcp)', { ...mcp, duration: opts.seconds }));
-    if (withGpt) rows.push(await run('GPT Actions POST get_accounts', { ...gpt, duration: opts.seconds }));
-    rows.push(await run('REST GET /unified/user-profiles/ (again)', { ...rest, duration: opts.seconds }));
-    for (const r of rows) {
-      console.log(`  ${r.name.padEnd(42)} ${fmt(r.rps, 0).padStart(7)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  non-2xx ${r.non2xx} errors ${r.errors}`);
+    // Warm-up of every surface, then rounds in rotating order (so drift of a shared machine hits each alike); the
+    // medians are compared.
+    const surfaces: [string, autocannon.Options][] = [
+      ['REST GET /unified/user-profiles/', rest],
+      ['MCP tools/call get_accounts (/mcp)', mcp],
+      ...(withGpt ? [['GPT Actions POST get_accounts', gpt] as [string, autocannon.Options]] : []),
+    ];
+    for (const [, o] of surfaces) await autocannon({ ...o, connections: 20, duration: 2 });
+    const pid = herald.child.pid!;
+    const rows = new Map<string, Row[]>(surfaces.map(([name]) => [name, []]));
+    for (let round = 0; round < opts.rounds; round++) {
+      for (let i = 0; i < surfaces.length; i++) {
+        const [name, o] = surfaces[(i + round) % surfaces.length]!;
+        rows.get(name)!.push(await run(pid, { ...o, duration: opts.seconds }));
+      }
     }
-    const restRps = (rows[0]!.rps + rows.at(-1)!.rps) / 2;
-    for (const r of rows.slice(1, -1)) console.log(`  ${r.name}: ${fmt((r.rps / restRps) * 100, 0)}% of the REST rate (target ≥ 70%)`);
+    console.log(`  ${opts.rounds} rounds of ${opts.seconds} s each; medians`);
+    const med = new Map<string, Row>();
+    for (const [name, rs] of rows) {
+      const m: Row = { rps: median(rs.map((r) => r.rps)), p50: median(rs.map((r) => r.p50)), p99: median(rs.map((r) => r.p99)), cpuMs: median(rs.map((r) => r.cpuMs)), non2xx: rs.reduce((a, r) => a + r.non2xx, 0), errors: rs.reduce((a, r) => a + r.errors, 0) };
+      med.set(name, m);
+      console.log(`  ${name.padEnd(36)} ${fmt(m.rps, 0).padStart(6)} req/s  p50 ${m.p50} ms  p99 ${m.p99} ms  CPU ${fmt(m.cpuMs, 2)} ms/request  non-2xx ${m.non2xx} errors ${m.errors}  (rounds: ${rs.map((r) => fmt(r.rps, 0)).join(', ')} req/s)`);
+    }
+    const base = med.get(surfaces[0]![0])!;
+    for (const [name] of surfaces.slice(1)) {
+      const m = med.get(name)!;
+      console.log(`  ${name}: ${fmt((m.rps / base.rps) * 100, 0)}% of the REST rate (target ≥ 70%); CPU per request ${fmt((m.cpuMs / base.cpuMs) * 100, 0)}% of REST's`);
+    }
   } finally {
     await herald.stop();
     rmSync(dir, { recursive: true, force: true });

@@ -150,13 +150,19 @@ export class McpToolServer {
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     const server = this.#server();
     await server.connect(transport);
+    const caller: CallerInfo = { auth, endpoint };
+    const authInfo: AuthInfo = { token: '', clientId: auth.ok ? (auth.principal.keyId ?? auth.principal.user?.id ?? '') : '', scopes: [], extra: { herald: caller } };
     try {
-      const caller: CallerInfo = { auth, endpoint };
-      const authInfo: AuthInfo = { token: '', clientId: auth.ok ? (auth.principal.keyId ?? auth.principal.user?.id ?? '') : '', scopes: [], extra: { herald: caller } };
       return await transport.handleRequest(request, { parsedBody: req.body, authInfo });
     } finally {
-      await transport.close();
-      if (this.#idle.length < McpToolServer.POOL) this.#idle.push(server);
+      // Closed off the response's path, once the protocol has finished with the request (its clean-up runs in the
+      // same turn as the answer), so closing has nothing in flight to abort; then the shell serves the next request.
+      setImmediate(() => void this.#release(server, transport));
     }
+  }
+
+  async #release(server: Server, transport: WebStandardStreamableHTTPServerTransport): Promise<void> {
+    await transport.close();
+    if (this.#idle.length < McpToolServer.POOL) this.#idle.push(server);
   }
 }
