@@ -119,6 +119,26 @@ describe("a tool's post", () => {
     expect((await approve(u, bsky)).statusCode).toBe(404);
   });
 
+  it('through the GPT action publish: held with the setting on (pending_approval, requested_via gpt), published with it off', async () => {
+    const u = await h.signup();
+    await connect(h, u, 'bluesky');
+    const headers = { authorization: `Bearer ${await h.createKey(u, 'full')}` };
+    const publish = (text: string) => h.req({ method: 'POST', url: '/unified/gpt-actions/publish', headers, payload: { platforms: ['bluesky'], default_text: text } });
+    await setApproval(u, true);
+    script.calls.length = 0;
+    const held = await publish('Asked in ChatGPT');
+    expect(held.statusCode, held.body).toBe(200);
+    expect(held.json()).toMatchObject({ success: true, pending_approval: true, drafts: [{ platform: 'bluesky', status: 'pending_approval' }] });
+    expect(script.calls).toHaveLength(0);
+    const listed = (await h.req({ method: 'GET', url: '/unified/drafts?status=pending_approval', headers: asUser(u) })).json();
+    expect(listed.data).toEqual([expect.objectContaining({ requested_via: 'gpt', default_text: 'Asked in ChatGPT' })]);
+    await setApproval(u, false);
+    const now = await publish('Straight from ChatGPT');
+    expect(now.json()).toMatchObject({ success: true, post: { platform: 'bluesky' } });
+    expect(now.json()).not.toHaveProperty('pending_approval');
+    expect(script.calls).toHaveLength(1);
+  });
+
   it('is checked as publishing checks it before it is held (a Bluesky text over 300 characters is refused)', async () => {
     const u = await h.signup();
     await connect(h, u, 'bluesky');
@@ -135,6 +155,9 @@ describe("a tool's post", () => {
     const plain = await toolPost(u, { platforms: ['bluesky'], default_text: 'Only a draft', draft: true });
     expect(plain.body).toMatchObject({ success: true, drafts: [{ platform: 'bluesky', status: 'draft' }] });
     expect(plain.body).not.toHaveProperty('pending_approval');
+    const allDrafts = await toolPost(u, { platforms: ['bluesky'], default_text: 'Only drafts too', draft_platforms: ['bluesky'] });
+    expect(allDrafts.body).toMatchObject({ success: true, drafts: [{ platform: 'bluesky', status: 'draft' }] });
+    expect(allDrafts.body).not.toHaveProperty('pending_approval');
     const mixed = await toolPost(u, { platforms: ['bluesky', 'linkedin'], default_text: 'Half', draft_platforms: ['linkedin'] });
     const refs = (mixed.body as { drafts: { platform: string; status: string; draft_id: string }[] }).drafts;
     expect(refs.map((d) => [d.platform, d.status])).toEqual([['bluesky', 'pending_approval'], ['linkedin', 'draft']]);

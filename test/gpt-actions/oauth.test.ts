@@ -46,6 +46,23 @@ describe('GPT Actions with an OAuth access token', () => {
     expect(after.statusCode).toBe(401);
   });
 
+  it('disconnect_gpt_connector (body {}) revokes the OAuth token: the next call is 401; with an API key it is a no-op', async () => {
+    const u = await h.signup();
+    const t = await chatgptTokens(u);
+    const res = await action('disconnect_gpt_connector', t.access_token);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ success: true, revoked_oauth_token: true, detail: expect.any(String) });
+    expect((await action('get_accounts', t.access_token)).statusCode).toBe(401);
+    // The refresh token of the grant is gone too: reconnecting is the only way back.
+    const refreshed = await exchange(h, { grant_type: 'refresh_token', refresh_token: t.refresh_token, client_id: t.client_id });
+    expect(refreshed.statusCode).toBe(400);
+
+    const key = await h.createKey(u, 'full');
+    const keyed = await action('disconnect_gpt_connector', key);
+    expect(keyed.json()).toMatchObject({ success: true, revoked_oauth_token: false });
+    expect((await action('get_accounts', key)).statusCode).toBe(200);
+  });
+
   it('a token issued for the MCP endpoint does not reach the actions', async () => {
     const u = await h.signup();
     const t = await chatgptTokens(u, `${h.url}/web/mcp`);
