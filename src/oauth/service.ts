@@ -159,7 +159,9 @@ export class OAuthService {
       jwks: { keys: [idTokenJwk(deps.jwtSecret)] },
       enabledJWA: { idTokenSigningAlgValues: ['ES256'] },
       responseTypes: ['code'],
-      scopes: ['openid', 'offline_access'],
+      // `herald` too: MCP clients register with the scopes the protected-resource metadata lists (SEP-835), and
+      // registration accepts only scopes the provider knows.
+      scopes: ['openid', 'offline_access', HERALD_SCOPE],
       claims: { openid: ['sub'] },
       pkce: { required: (_ctx, client) => client.clientAuthMethod === 'none' },
       routes: {

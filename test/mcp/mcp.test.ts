@@ -1,14 +1,18 @@
 // The MCP server through the official SDK's client, as MCP Inspector, Claude Code or a chat connector uses it:
 // tools/list (schemas, annotations, the surface's tools), tools/call with the caller's key or OAuth token, and
 // every failure in-band (auth, plan, scope, arguments, the tool's own) except /web/mcp's 401 challenge.
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import { McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toolsFor } from '../../src/tools/index.ts';
 import { RESTRICTED_PLAN } from '../helpers/security-matrix.ts';
 import { asUser, createHarness, type Harness, type TestUser } from '../helpers/harness.ts';
 import { connect } from '../connections/helpers.ts';
 import { callRequest, mcpClient, rpc, textOf } from './helpers.ts';
-import { CHATGPT_CALLBACK, exchange, pkce, register, signInAndAuthorize } from '../oauth/helpers.ts';
+import { Browser, CHATGPT_CALLBACK, exchange, hiddenField, pkce, register, signInAndAuthorize } from '../oauth/helpers.ts';
 
 let h: Harness;
 let owner: TestUser;
@@ -300,5 +304,57 @@ describe('/web/mcp', () => {
       expect(res.status).toBe(200);
       expect(((await res.json()) as { result: unknown }).result).toEqual({ content: [{ type: 'text', text: 'Plan upgrade required for: mcp_enabled' }], isError: true });
     });
+  });
+});
+
+describe('a connector signing in by itself (the SDK client\'s OAuth support, as Claude does)', () => {
+  it('discovers the authorization server from the 401, registers, signs in, and then calls the tools', async () => {
+    const redirectUrl = 'http://127.0.0.1:9/oauth/callback';
+    let client: OAuthClientInformationMixed | undefined;
+    let tokens: OAuthTokens | undefined;
+    let verifier = '';
+    let authorizationUrl: URL | undefined;
+    const provider: OAuthClientProvider = {
+      redirectUrl,
+      clientMetadata: { client_name: 'Inspector-like test client', redirect_uris: [redirectUrl], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' },
+      clientInformation: () => client,
+      saveClientInformation: (c) => void (client = c),
+      tokens: () => tokens,
+      saveTokens: (t) => void (tokens = t),
+      redirectToAuthorization: (url) => void (authorizationUrl = url),
+      saveCodeVerifier: (v) => void (verifier = v),
+      codeVerifier: () => verifier,
+    };
+    const first = new StreamableHTTPClientTransport(new URL(web()), { authProvider: provider });
+    await expect(new Client({ name: 'inspector-like', version: '1.0.0' }).connect(first)).rejects.toBeInstanceOf(UnauthorizedError);
+    expect(client?.client_id).toBeTruthy();
+    expect(authorizationUrl?.searchParams.get('resource')).toBe(`${h.url}/web/mcp`);
+    expect(authorizationUrl?.searchParams.get('code_challenge_method')).toBe('S256');
+
+    // The person in the browser: sign in, pick the workspace, and the redirect back carries the code.
+    const b = new Browser(h);
+    const start = await b.get(authorizationUrl!.toString());
+    expect(start.statusCode, start.body).toBe(303);
+    const form = await b.get(start.headers.location as string);
+    const signedIn = await b.post('/auth/oauth/login', { uid: hiddenField(form.body, 'uid'), csrf: hiddenField(form.body, 'csrf'), email: owner.email, password: owner.password });
+    expect(signedIn.statusCode, signedIn.body).toBe(303);
+    const pick = await b.get(signedIn.headers.location as string);
+    const chosen = await b.post('/auth/oauth/select-workspace', { uid: hiddenField(pick.body, 'uid'), csrf: hiddenField(pick.body, 'csrf'), workspace_id: owner.workspaceId });
+    expect(chosen.statusCode, chosen.body).toBe(303);
+    const back = await b.get(chosen.headers.location as string);
+    const code = new URL(back.headers.location as string).searchParams.get('code');
+    expect(code).toBeTruthy();
+
+    await first.finishAuth(code!);
+    expect(tokens?.access_token).toBeTruthy();
+    const c = new Client({ name: 'inspector-like', version: '1.0.0' });
+    await c.connect(new StreamableHTTPClientTransport(new URL(web()), { authProvider: provider }));
+    try {
+      const r = (await c.callTool({ name: 'get_accounts', arguments: {} })) as CallToolResult;
+      expect(r.isError, textOf(r)).toBe(false);
+      expect((r.structuredContent as { platforms: string[] }).platforms.sort()).toEqual(['bluesky', 'linkedin']);
+    } finally {
+      await c.close();
+    }
   });
 });
