@@ -18,6 +18,8 @@ export const sha256 = (v: string) => createHash('sha256').update(v).digest('base
 export interface AdapterDeps {
   db: Db;
   now: () => Date;
+  /** Called on every write: the service drops expired rows from time to time. */
+  wrote?: () => void;
 }
 
 export class DrizzleAdapter implements Adapter {
@@ -25,12 +27,14 @@ export class DrizzleAdapter implements Adapter {
   readonly #db: Db;
   readonly #now: () => Date;
   readonly #hashed: boolean;
+  readonly #wrote: (() => void) | undefined;
 
   constructor(model: string, deps: AdapterDeps) {
     this.#model = model;
     this.#db = deps.db;
     this.#now = deps.now;
     this.#hashed = !PLAIN_IDS.has(model);
+    this.#wrote = deps.wrote;
   }
 
   #key(id: string): string {
@@ -54,6 +58,7 @@ export class DrizzleAdapter implements Adapter {
       .insert(oauthEntities)
       .values(row)
       .onConflictDoUpdate({ target: [oauthEntities.model, oauthEntities.id], set: { payload: row.payload, grantId: row.grantId, uid: row.uid, expiresAt, consumedAt: null } });
+    this.#wrote?.();
   }
 
   async find(id: string): Promise<AdapterPayload | undefined> {

@@ -138,7 +138,7 @@ export class OAuthService {
       ),
     );
     return {
-      adapter: (name: string) => new DrizzleAdapter(name, { db: deps.db, now: deps.clock }),
+      adapter: (name: string) => new DrizzleAdapter(name, { db: deps.db, now: deps.clock, wrote: () => this.#maybeSweep() }),
       clients: o.clients.map((c) => ({
         client_id: c.client_id,
         client_secret: c.client_secret,
@@ -272,11 +272,16 @@ export class OAuthService {
     // Access tokens live at most a day; the refresh side is deleted, so the row may go when the last token expired.
     const expiresAt = new Date(now.getTime() + Math.max(this.#refreshTtl, 24 * 3600) * 1000);
     await this.#db.insert(oauthRevokedGrants).values({ grantId, revokedAt: now, expiresAt }).onConflictDoNothing();
-    this.#revoked.set(grantId, { revoked: true });
-    if (now.getTime() - this.#lastSweep > 60_000) {
-      this.#lastSweep = now.getTime();
-      await this.#db.delete(oauthRevokedGrants).where(lt(oauthRevokedGrants.expiresAt, now));
-      await sweepExpired(this.#db, now);
-    }
   }
+
+  /** Expired codes, interactions, sessions, tokens and revocations are deleted, at most once a minute. */
+  #maybeSweep(): void {
+    const now = this.#clock();
+    if (now.getTime() - this.#lastSweep < 60_000) return;
+    this.#lastSweep = now.getTime();
+    void Promise.all([this.#db.delete(oauthRevokedGrants).where(lt(oauthRevokedGrants.expiresAt, now)), sweepExpired(this.#db, now)]).catch((err: unknown) =>
+      this.#logger.warn({ err }, 'sweeping expired OAuth rows failed'),
+    );
+  }
+
 }

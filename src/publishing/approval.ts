@@ -72,11 +72,13 @@ export class Approvals {
 
   /**
    * A post made by a tool: published as submit() would, unless the workspace holds tools' posts for approval.
-   * A body that only saves drafts (`draft: true`) publishes nothing and is never held.
+   * A body that only saves drafts (`draft: true`, or all its networks in `draft_platforms`) publishes nothing and is never held.
    */
   async submitFromTool(caller: { principal: Principal; surface: ToolSurface }, postType: PostType, body: PostBody): Promise<PublishReply<PublishResult | HeldReply>> {
     const p = caller.principal;
-    if (body.draft === true || !(await this.required(p.workspaceId))) {
+    // Only drafts asked for (draft: true, or every network in draft_platforms): nothing to publish, nothing to hold.
+    const draftsOnly = body.draft === true || (body.platforms.length > 0 && body.platforms.every((pl) => body.draft_platforms?.includes(pl)));
+    if (draftsOnly || !(await this.required(p.workspaceId))) {
       return (await this.#d.submit(p, postType, body, {})) as PublishReply<PublishResult>;
     }
     return { status: 200, body: await this.#hold(p, caller.surface, postType, body) };

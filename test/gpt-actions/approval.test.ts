@@ -155,6 +155,9 @@ describe("a tool's post", () => {
     const plain = await toolPost(u, { platforms: ['bluesky'], default_text: 'Only a draft', draft: true });
     expect(plain.body).toMatchObject({ success: true, drafts: [{ platform: 'bluesky', status: 'draft' }] });
     expect(plain.body).not.toHaveProperty('pending_approval');
+    const allDrafts = await toolPost(u, { platforms: ['bluesky'], default_text: 'Only drafts too', draft_platforms: ['bluesky'] });
+    expect(allDrafts.body).toMatchObject({ success: true, drafts: [{ platform: 'bluesky', status: 'draft' }] });
+    expect(allDrafts.body).not.toHaveProperty('pending_approval');
     const mixed = await toolPost(u, { platforms: ['bluesky', 'linkedin'], default_text: 'Half', draft_platforms: ['linkedin'] });
     const refs = (mixed.body as { drafts: { platform: string; status: string; draft_id: string }[] }).drafts;
     expect(refs.map((d) => [d.platform, d.status])).toEqual([['bluesky', 'pending_approval'], ['linkedin', 'draft']]);
