@@ -3,11 +3,12 @@
 // Stateless means every HTTP request is a whole conversation: the SDK wants a fresh transport per request (a reused
 // one mixes up clients' request ids), and a protocol object serves one transport at a time. What is expensive is
 // built once per app instead: the tool list with its JSON Schemas (from the zod inputs), annotations and titles,
-// and the request handlers, which read the caller from the request's `authInfo`. Per request there is a transport
-// and a server shell from a small pool (no schema work, no handler set-up).
+// and the request handlers, which read the caller from the request's `authInfo`, and one JSON Schema validator. Per
+// request there is a transport and a server shell from a small pool (no schema work, no handler set-up).
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import {
   CallToolRequestSchema,
   ErrorCode,
@@ -92,6 +93,8 @@ export class McpToolServer {
   readonly #tools: Map<string, Tool>;
   readonly #list: ListToolsResult;
   readonly #idle: Server[] = [];
+  /** One JSON Schema validator for every shell (a server builds an Ajv instance of its own otherwise: most of its cost). */
+  readonly #validator = new AjvJsonSchemaValidator();
   /** Idle server shells kept for reuse; more are made under load and dropped past this. */
   static readonly POOL = 64;
 
@@ -109,7 +112,7 @@ export class McpToolServer {
   #server(): Server {
     const pooled = this.#idle.pop();
     if (pooled) return pooled;
-    const server = new Server(SERVER_INFO, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS });
+    const server = new Server(SERVER_INFO, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS, jsonSchemaValidator: this.#validator });
     server.setRequestHandler(ListToolsRequestSchema, () => this.#list);
     server.setRequestHandler(CallToolRequestSchema, (req, extra) => this.#call(req.params.name, req.params.arguments, callerOf(extra.authInfo)));
     return server;
