@@ -68,6 +68,7 @@ const envSchema = z.object({
   HERALD_OAUTH_RESULT_URL: optionalString.pipe(z.url().optional()),
   HERALD_OAUTH_STATE_TTL_SECONDS: z.coerce.number().int().min(60).max(3600).default(600),
   HERALD_PROFILE_CACHE_SECONDS: z.coerce.number().int().min(0).default(900),
+  HERALD_FOLLOW_UP_SECONDS: z.coerce.number().int().min(0).max(86_400).default(300),
   HERALD_POSTS_FRESH_SECONDS: z.coerce.number().int().min(0).max(604_800).default(900),
   HERALD_COMMENTS_FRESH_SECONDS: z.coerce.number().int().min(0).max(604_800).default(300),
   HERALD_COMMENT_SYNC_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(604_800).default(900),
@@ -259,6 +260,8 @@ export interface Config {
   /** The posts read model, comments inbox and their background sync: see docs/engagement.md. */
   engagement: EngagementConfig;
   platformTimeoutSeconds: number;
+  /** How often posts published under a provisional id are asked about again (0: never). */
+  followUpSeconds: number;
   /** How long a publish request waits for each network, asynchronous processing included. */
   publishWaitSeconds: number;
   /** Pause between status checks of a post the network is still processing. */
@@ -390,6 +393,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     },
     platformTimeoutSeconds: e.HERALD_PLATFORM_TIMEOUT_SECONDS,
     publishWaitSeconds: e.HERALD_PUBLISH_WAIT_SECONDS,
+    followUpSeconds: e.HERALD_FOLLOW_UP_SECONDS,
     publishPollMs: e.HERALD_PUBLISH_POLL_MS,
     scheduling: {
       graceSeconds: e.HERALD_SCHEDULE_GRACE_SECONDS,

@@ -44,6 +44,7 @@ import { ScheduleQueue } from './scheduling/queue.ts';
 import { EngagementService } from './engagement/service.ts';
 import { EngagementStore } from './engagement/store.ts';
 import { COMMENT_SYNC_QUEUE, CommentSync } from './engagement/sync.ts';
+import { FollowUps } from './publishing/follow-ups.ts';
 import { ScheduleEntries } from './scheduling/entries.ts';
 import { ScheduledStore } from './scheduling/store.ts';
 import type { BuiltinProvider } from './ai/builtin/index.ts';
@@ -103,6 +104,8 @@ export interface AppContext {
   engagement: EngagementService;
   /** The background comment sync; started where the scheduling worker runs. */
   commentSync: CommentSync;
+  /** Posts published under a provisional id, asked about again until their final id comes; started with the worker. */
+  followUps: FollowUps;
   /** pg-boss wake-ups for scheduled posts; started by `herald serve` / `herald worker` (never by tests' contexts). */
   scheduleQueue: ScheduleQueue | undefined;
   /** Checks behind /readyz; later modules (the job worker) add theirs. */
@@ -293,6 +296,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     config: config.engagement,
   });
   const commentSync = new CommentSync({ db, engagement, plans, locks, queue: scheduleQueue, clock, logger: logger.child({ component: 'comment-sync' }), intervalSeconds: config.engagement.syncIntervalSeconds });
+  const followUps = new FollowUps({ ledger: publishing.ledger, runner: publishing.runner, locks, clock, logger: logger.child({ component: 'follow-ups' }), intervalSeconds: config.followUpSeconds });
   let builtinMade: Promise<BuiltinProvider> | undefined;
   const builtin = () =>
     (builtinMade ??= import('./ai/builtin/index.ts').then((m) => new m.BuiltinProvider({ networks: platforms.networks, ocr: { binary: config.ai.tesseractPath }, ffprobePath: config.media.ffprobePath, ffmpegPath: config.ai.ffmpegPath })));
@@ -345,6 +349,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     scheduleQueue,
     engagement,
     commentSync,
+    followUps,
     readiness: [
       // A network's app credentials refused on refresh (invalid_client) is the operator's to fix. Herald still serves
       // every other network, so the check stays ok and says which network needs its configuration looked at.
@@ -366,6 +371,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     ],
     async close() {
       await commentSync.stop();
+      await followUps.stop();
       await scheduleWorker.stop();
       await passwordReset.settled();
       await database.close();

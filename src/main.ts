@@ -55,6 +55,7 @@ export async function startServer(config: Config, overrides: ContextOverrides = 
   if (config.scheduling.inProcessWorker) {
     ctx.scheduleWorker.start();
     ctx.commentSync.start();
+    ctx.followUps.start();
   }
   ctx.readiness.push(schedulerReadiness({ store: ctx.scheduling.store, clock: ctx.clock, ...ctx.config.scheduling }));
   let stopping: Promise<void> | undefined;

@@ -11,6 +11,7 @@ export async function startWorkerProcess(config: Config): Promise<{ ctx: AppCont
   const ctx = await createContext(config);
   ctx.scheduleWorker.start();
   ctx.commentSync.start();
+  ctx.followUps.start();
   ctx.logger.info({ worker: ctx.scheduleWorker.id, pollMs: config.scheduling.pollMs }, 'scheduling worker started');
   let stopping: Promise<void> | undefined;
   return { ctx, stop: () => (stopping ??= ctx.close()) };

@@ -7,11 +7,12 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import { eq, inArray } from '../db/orm.ts';
+import { eq, inArray, sql } from '../db/orm.ts';
 import type { Db } from '../db/client.ts';
 import { media, uploadSessions } from '../db/schema-media.ts';
 import { workspaces } from '../db/schema.ts';
 import { storageDeletions } from '../db/schema-accounts.ts';
+import { oauthEntities } from '../db/schema-oauth.ts';
 import type { ConnectionStore } from '../connections/store.ts';
 import type { PlatformRegistry } from '../platforms/registry.ts';
 import type { Platform } from './scopes.ts';
@@ -48,6 +49,8 @@ export class WorkspaceDeletion {
       const todo = [...objects.map((o) => ({ kind: 'object' as const, ref: o.ref })), ...uploads.map((u) => ({ kind: 'upload_dir' as const, ref: u.ref }))];
       for (let i = 0; i < todo.length; i += 500) await tx.insert(storageDeletions).values(todo.slice(i, i + 500));
       await tx.delete(workspaces).where(eq(workspaces.id, workspaceId));
+      // Chat connectors' grants, codes and refresh tokens for the workspace (src/oauth/: account id `<user>:<workspace>:<version>`).
+      await tx.delete(oauthEntities).where(sql`${oauthEntities.payload}->>'accountId' like ${`%:${workspaceId}:%`}`);
       return objects.length;
     });
     await Promise.all([this.sweep(), this.#revoke(workspaceId, grants)]);

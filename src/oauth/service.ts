@@ -159,8 +159,7 @@ export class OAuthService {
       jwks: { keys: [idTokenJwk(deps.jwtSecret)] },
       enabledJWA: { idTokenSigningAlgValues: ['ES256'] },
       responseTypes: ['code'],
-      // `herald` too: MCP clients register with the scopes the protected-resource metadata lists (SEP-835), and
-      // registration accepts only scopes the provider knows.
+      // `herald` is also a resource scope; listing it here lets clients register with it (the MCP SDK does).
       scopes: ['openid', 'offline_access', HERALD_SCOPE],
       claims: { openid: ['sub'] },
       pkce: { required: (_ctx, client) => client.clientAuthMethod === 'none' },

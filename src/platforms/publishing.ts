@@ -66,6 +66,11 @@ export type PublishOutcome =
       permalink: string | null;
       /** Something the user should know about how the network published it (e.g. made private against the request). */
       notice?: string | undefined;
+      /**
+       * The id is a stand-in until the network gives the post its final id (TikTok's public id comes after moderation,
+       * sometimes hours later): Herald asks again later through `reconcile` and replaces the id and permalink.
+       */
+      provisional?: boolean | undefined;
     }
   /** Accepted, still processing at the network (container, upload, video): poll with checkStatus. */
   | { state: 'processing'; handle: string };

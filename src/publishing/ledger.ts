@@ -1,7 +1,7 @@
 // Reads and writes of the publishing ledger. Journal writes are single-statement jsonb merges, so a
 // step is durable the moment record() returns.
 import type { Db } from '../db/client.ts';
-import { and, eq, sql } from '../db/orm.ts';
+import { and, eq, gte, sql } from '../db/orm.ts';
 import { posts, postTargets } from '../db/schema-publishing.ts';
 import type { Journal } from '../platforms/publishing.ts';
 
@@ -82,6 +82,16 @@ export class Ledger {
       .update(postTargets)
       .set({ state: 'processing', attempts: sql`${postTargets.attempts} + 1`, updatedAt: this.#now() })
       .where(eq(postTargets.id, id));
+  }
+
+  /** Published targets whose id is provisional (journal step `step` = pending), published since `since`, oldest first. */
+  async provisional(step: string, since: Date, limit: number): Promise<TargetRow[]> {
+    return this.#db
+      .select()
+      .from(postTargets)
+      .where(and(eq(postTargets.state, 'published'), sql`${postTargets.journal} ->> ${step} = 'pending'`, gte(postTargets.publishedAt, since)))
+      .orderBy(postTargets.publishedAt)
+      .limit(limit);
   }
 
   /** The journal of one target, backed by its row. */

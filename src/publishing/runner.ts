@@ -47,6 +47,9 @@ export interface RunnerDeps {
   sleep?: (ms: number) => Promise<void>;
 }
 
+/** Journal step of a post published under a provisional id: `pending` until its final id is stored, then `done`. */
+export const FOLLOW_UP_STEP = 'herald.follow_up';
+
 export class TargetRunner {
   readonly #d: RunnerDeps;
 
@@ -101,6 +104,7 @@ export class TargetRunner {
         outcome.state === 'processing'
           ? await this.#d.ledger.update(row.id, { state: 'processing', processingHandle: outcome.handle })
           : await this.#d.ledger.update(row.id, { state: 'published', platformPostId: outcome.postId, permalink: outcome.permalink, publishedAt: this.#d.clock(), errorCode: null, errorMessage: null });
+      if (outcome.state === 'published' && outcome.provisional) await journal.record(FOLLOW_UP_STEP, 'pending');
       const result = TargetRunner.resultOf(done, this.#d.registry);
       // What the network changed against the request (e.g. made the post private) belongs in the answer.
       return outcome.state === 'published' && outcome.notice ? { ...result, message: `${result.message} ${outcome.notice}` } : result;
@@ -117,6 +121,28 @@ export class TargetRunner {
       this.#d.logger.error({ err, platform, target: row.id }, 'publish crashed');
       return fail('PUBLISH_FAILED', `Publishing to ${adapter.displayName} failed unexpectedly.`, { retryable: true });
     }
+  }
+
+  /**
+   * A post published under a provisional id (PublishOutcome.provisional): asks the network again through
+   * `reconcile`, and when it now gives another id, stores that id and its permalink. `pending` while the network has
+   * nothing new; `done` once updated (or when there is nothing left to ask).
+   */
+  async followUp(row: TargetRow): Promise<'done' | 'pending'> {
+    const publisher = this.#d.registry.get(row.platform).publisher;
+    const conn = row.connectionId ? await this.#d.connections.byId(row.connectionId) : undefined;
+    const journal = this.#d.ledger.journal(row);
+    if (!publisher?.reconcile || !conn) {
+      await journal.record(FOLLOW_UP_STEP, 'done');
+      return 'done';
+    }
+    const req = await this.#request(row, undefined);
+    const found = await this.#d.tokens.use(conn, (t) => publisher.reconcile!(t, req, journal));
+    if (!found || found.postId === row.platformPostId) return 'pending';
+    await this.#d.ledger.update(row.id, { platformPostId: found.postId, permalink: found.permalink });
+    await journal.record(FOLLOW_UP_STEP, 'done');
+    this.#d.logger.info({ platform: row.platform, target: row.id }, 'a provisional post id was replaced by the final one');
+    return 'done';
   }
 
   async #request(row: TargetRow, known: KnownTarget | undefined): Promise<PublishRequest> {

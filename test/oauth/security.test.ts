@@ -267,6 +267,24 @@ describe('revocation', () => {
   });
 });
 
+describe('deleting a workspace', () => {
+  it('removes its connectors\' grants and refresh tokens', async () => {
+    const user = await h.signup();
+    const second = await h.req({ method: 'POST', url: '/workspaces', headers: { authorization: `Bearer ${user.token}` }, payload: { name: 'Second' } });
+    expect(second.statusCode, second.body).toBeLessThan(300);
+    const wsId = (second.json() as { id: string }).id;
+    const doomed = await tokensFor(user, { workspaceId: wsId });
+    const kept = await tokensFor(user);
+    const del = await h.req({ method: 'DELETE', url: `/workspaces/${wsId}`, headers: { authorization: `Bearer ${user.token}` } });
+    expect(del.statusCode, del.body).toBeLessThan(300);
+    expect((await call(doomed.access_token)).statusCode).toBe(401);
+    const refreshed = await exchange(h, { grant_type: 'refresh_token', refresh_token: doomed.refresh_token, client_id: doomed.client.client_id });
+    expect(refreshed.statusCode).toBe(400);
+    expect(refreshed.json().error).toBe('invalid_grant');
+    expect((await exchange(h, { grant_type: 'refresh_token', refresh_token: kept.refresh_token, client_id: kept.client.client_id })).statusCode).toBe(200);
+  });
+});
+
 describe('storage', () => {
   it('keeps codes and refresh tokens only as hashes', async () => {
     const client = await register(h);

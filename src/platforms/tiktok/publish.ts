@@ -193,7 +193,7 @@ async function settle(ctx: TikTokContext, status: PublishStatus, publishId: stri
     const out = outcomeOf(status, publishId, req, journal);
     if (out.state !== 'published') return out;
     const pending = `TikTok has not given the post its public id yet (moderation can take hours), so Herald shows it under its publish_id, without a link.`;
-    return { ...out, notice: out.notice ? `${out.notice} ${pending}` : pending };
+    return { ...out, notice: out.notice ? `${out.notice} ${pending}` : pending, provisional: true };
   }
   return outcomeOf(status, publishId, req, journal);
 }
