@@ -256,7 +256,7 @@ export async function oauthRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       const accountId = accountIdOf(userId, member.ws.id, user.sessionVersion);
       const grant = new oauth.provider.Grant({ accountId, clientId: client.clientId });
       const requested = String(interaction.params.scope ?? '').split(' ').filter(Boolean);
-      const oidcScopes = requested.filter((s) => s === 'openid' || s === 'offline_access');
+      const oidcScopes = requested.filter((s) => s === 'openid' || s === 'offline_access' || s === HERALD_SCOPE);
       if (oidcScopes.length) grant.addOIDCScope(oidcScopes.join(' '));
       const resourceParam = interaction.params.resource;
       const resources = (Array.isArray(resourceParam) ? resourceParam : resourceParam ? [resourceParam] : [oauth.resources.api]).map(String);

@@ -159,7 +159,8 @@ export class OAuthService {
       jwks: { keys: [idTokenJwk(deps.jwtSecret)] },
       enabledJWA: { idTokenSigningAlgValues: ['ES256'] },
       responseTypes: ['code'],
-      scopes: ['openid', 'offline_access'],
+      // `herald` is also a resource scope; listing it here lets clients register with it (the MCP SDK does).
+      scopes: ['openid', 'offline_access', HERALD_SCOPE],
       claims: { openid: ['sub'] },
       pkce: { required: (_ctx, client) => client.clientAuthMethod === 'none' },
       routes: {

@@ -91,8 +91,13 @@ export function authorizeUrl(o: AuthorizeOptions): string {
 
 /** Authorization request → login form → workspace form → the redirect back to the client; returns that redirect. */
 export async function signInAndAuthorize(h: Harness, user: TestUser, o: AuthorizeOptions & { workspaceId?: string }): Promise<URL> {
+  return signInAt(h, user, authorizeUrl(o), o.workspaceId);
+}
+
+/** The browser side from a given authorization URL (one a client library built) to the redirect back. */
+export async function signInAt(h: Harness, user: TestUser, url: string, workspaceId?: string): Promise<URL> {
   const b = new Browser(h);
-  const start = await b.get(authorizeUrl(o));
+  const start = await b.get(url);
   expect(start.statusCode, start.body).toBe(303);
   const loginUrl = start.headers.location as string;
   expect(pathOf(loginUrl)).toMatch(/^\/auth\/oauth\/login\?uid=/);
@@ -104,7 +109,7 @@ export async function signInAndAuthorize(h: Harness, user: TestUser, o: Authoriz
   const pick = await b.get(signedIn.headers.location as string);
   expect(pick.statusCode, pick.body).toBe(200);
   expect(pick.body).toContain(`name="workspace_id" value="${user.workspaceId}"`);
-  const chosen = await b.post('/auth/oauth/select-workspace', { uid, csrf: hiddenField(pick.body, 'csrf'), workspace_id: o.workspaceId ?? user.workspaceId });
+  const chosen = await b.post('/auth/oauth/select-workspace', { uid, csrf: hiddenField(pick.body, 'csrf'), workspace_id: workspaceId ?? user.workspaceId });
   expect(chosen.statusCode, chosen.body).toBe(303);
   const back = await b.get(chosen.headers.location as string);
   expect(back.statusCode, back.body).toBe(303);
