@@ -25,6 +25,11 @@ export type ToolSurface = 'mcp' | 'gpt' | 'agent';
 
 export const PENDING_APPROVAL = 'pending_approval';
 
+/** A tool's post waiting for approval is published or scheduled only by approving it (POST /unified/drafts/{id}/approve). */
+export function assertNotHeld(draft: { status: string }): void {
+  if (draft.status === PENDING_APPROVAL) throw new AppError('conflict', 'This post waits for approval: a member approves it with POST /unified/drafts/{id}/approve.');
+}
+
 export const heldDraftRefSchema = z.object({ platform: z.string(), draft_id: z.string(), status: z.enum(['draft', PENDING_APPROVAL]) });
 export type HeldDraftRef = z.infer<typeof heldDraftRefSchema>;
 

@@ -1,5 +1,6 @@
 // Scheduled posts: creation (from the post routes or POST /unified/scheduled-posts), the user actions
 // on queue entries, and their status rules. Publishing itself is the worker's (worker.ts).
+import { assertNotHeld } from '../publishing/approval.ts';
 import type { Principal } from '../auth/authenticate.ts';
 import type { CreditService } from '../auth/credits.ts';
 import { assertPlatformsAllowed } from '../auth/scopes.ts';
@@ -101,6 +102,7 @@ export class SchedulingService {
     }
     const draft = await this.#d.drafts.get(p.workspaceId, draftId);
     assertPlatformsAllowed(p.scope, [draft.platform]);
+    assertNotHeld(draft);
     const body = { ...storedBody(draft.body as PostBody, draft.platform, this.#d.registry.overrideKeys), draft: false, scheduled_time: scheduledTime };
     return this.#d.publishing.submit(p, draft.postType as PostType, body, {
       idempotencyKey,

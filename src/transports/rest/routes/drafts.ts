@@ -9,7 +9,7 @@ import { nothingToUpdate, parseEdit, parsePostBody } from '../../../publishing/e
 import { mergeEdit } from '../../../publishing/media-refs.ts';
 import { draftRefSchema, publishResultSchema, scheduledRefSchema, type PublishResult } from '../../../publishing/results.ts';
 import { anyPostBody, dateTime, type PostBody } from '../../../publishing/schemas.ts';
-import { PENDING_APPROVAL } from '../../../publishing/approval.ts';
+import { assertNotHeld, PENDING_APPROVAL } from '../../../publishing/approval.ts';
 import { AppError } from '../../../errors.ts';
 import { principalOf } from '../access.ts';
 import { workspaceSecurity } from '../schemas.ts';
@@ -37,10 +37,7 @@ export async function draftRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
     return { p, draft };
   }
 
-  /** A tool's post waiting for approval is published only by approving it (POST /unified/drafts/{id}/approve). */
-  const notHeld = (draft: { status: string }) => {
-    if (draft.status === PENDING_APPROVAL) throw new AppError('conflict', 'This post waits for approval: a member approves it with POST /unified/drafts/{id}/approve.');
-  };
+  const notHeld = assertNotHeld;
 
   r.post(
     '/unified/drafts',
@@ -136,7 +133,7 @@ export async function draftRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       schema: { tags: ['drafts'], summary: 'Schedule a draft (it becomes a scheduled post and leaves the drafts)', security: workspaceSecurity, params: idParams, headers: idempotencyHeaders, body: z.object({ scheduled_time: dateTime }), response: { 200: scheduledDraft } },
     },
     async (req, reply) => {
-      notHeld((await owned(req)).draft);
+      // The held check is scheduleDraft's, after its idempotency replay: a replay must answer though the draft is gone.
       const result = await ctx.scheduling.scheduleDraft(principalOf(req), req.params.id, req.body.scheduled_time, req.headers['idempotency-key']);
       return reply.code(result.status as 200).send(result.body as z.infer<typeof scheduledDraft>);
     },
