@@ -51,6 +51,7 @@ import type { BuiltinProvider } from './ai/builtin/index.ts';
 import { createModels, type AiModels } from './ai/models.ts';
 import { AiService } from './ai/service.ts';
 import { OAuthService } from './oauth/service.ts';
+import { AgentChatHistory } from './agent/history.ts';
 
 import type { Clock } from './clock.ts';
 export type { Clock } from './clock.ts';
@@ -96,6 +97,8 @@ export interface AppContext {
   scheduling: SchedulingService;
   /** The AI generators (docs/ai.md): the configured model, or the built-in provider. */
   ai: AiService;
+  /** The workspace agent's archived chat turns and memory (docs/agent.md); clear_workspace_chat_history clears it. */
+  agentChats: AgentChatHistory;
   /** The OAuth authorization server for chat connectors (docs/mcp.md): access-token checks and grant revocation. */
   oauth: OAuthService;
   /** The scheduling worker; started by `herald serve` (unless HERALD_WORKER_IN_PROCESS=0) and `herald worker`. */
@@ -309,10 +312,12 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     config: config.ai,
     logger: logger.child({ component: 'ai' }),
   });
+  const agentChats = new AgentChatHistory(db, clock);
   return {
     config,
     logger,
     clock,
+    agentChats,
     database,
     secrets,
     plans,

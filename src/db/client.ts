@@ -17,8 +17,9 @@ import * as accountsSchema from './schema-accounts.ts';
 import * as connectionsSchema from './schema-connections.ts';
 import * as mediaSchema from './schema-media.ts';
 import * as engagementSchema from './schema-engagement.ts';
+import * as agentSchema from './schema-agent.ts';
 
-const schema = { ...baseSchema, ...connectionsSchema, ...mediaSchema, ...publishingSchema, ...schedulingSchema, ...accountsSchema, ...engagementSchema };
+const schema = { ...baseSchema, ...connectionsSchema, ...mediaSchema, ...publishingSchema, ...schedulingSchema, ...accountsSchema, ...engagementSchema, ...agentSchema };
 import { acquireDirLock, type DirLock } from './lock.ts';
 import { StatementTap } from './statements.ts';
 

@@ -1,5 +1,5 @@
-// What clear_workspace_chat_history needs of the workspace agent's chat store. The agent (a later issue) provides
-// it on the AppContext as `agentChats`; until then no server keeps agent chat history.
+// What clear_workspace_chat_history needs of the workspace agent's chat store: src/agent/history.ts provides it on the
+// AppContext as `agentChats`. A context without one (a stripped-down test context) keeps no agent chat history.
 import type { AppContext } from '../context.ts';
 
 export interface WorkspaceChatHistory {

@@ -1,5 +1,5 @@
 // upload_media (its curl command really uploads), disconnect_gpt_connector (an OAuth grant revoked, an API key a
-// no-op), clear_workspace_chat_history (through the agent's chat-history interface) and web_search_searxng against a
+// no-op), clear_workspace_chat_history (through the agent's chat history store) and web_search_searxng against a
 // fake SearXNG on loopback, listed only when HERALD_SEARXNG_URL is configured.
 import { execFile } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
@@ -104,18 +104,19 @@ describe('disconnect_gpt_connector', () => {
 });
 
 describe('clear_workspace_chat_history', () => {
-  it('calls the agent chat store for the caller\'s workspace when there is one, and says so honestly when there is none', async () => {
+  it("deletes the caller's workspace's archived turns and the agent's memory, and no other workspace's", async () => {
     const u = await h.signup();
-    expect(await call(u, 'clear_workspace_chat_history', {})).toMatchObject({ success: true, deleted_archived_turns: 0, detail: expect.stringContaining('no agent chat history') });
-    const cleared: string[] = [];
-    const ctx = h.ctx as typeof h.ctx & { agentChats?: { clear(ws: string): Promise<{ deletedTurns: number }> } };
-    ctx.agentChats = { clear: async (ws) => (cleared.push(ws), { deletedTurns: 3 }) };
-    try {
-      expect(await call(u, 'clear_workspace_chat_history', {})).toMatchObject({ success: true, deleted_archived_turns: 3 });
-      expect(cleared).toEqual([u.workspaceId]);
-    } finally {
-      delete ctx.agentChats;
-    }
+    const other = await h.signup();
+    expect(await call(u, 'clear_workspace_chat_history', {})).toMatchObject({ success: true, deleted_archived_turns: 0 });
+    const at = new Date('2026-03-01T10:00:00Z');
+    const turn = (workspaceId: string, text: string) => h.ctx.agentChats.archive({ workspaceId, channel: 'website', user: { text, at }, assistant: { text: `re: ${text}`, raw: JSON.stringify({ response: `re: ${text}` }), at } });
+    for (const t of ['one', 'two', 'three']) await turn(u.workspaceId, t);
+    await turn(other.workspaceId, 'kept');
+    await h.ctx.agentChats.saveMemory(u.workspaceId, { summary: 'talked about posts', recent: [{ role: 'user', content: 'one' }] });
+    expect(await call(u, 'clear_workspace_chat_history', {})).toMatchObject({ success: true, deleted_archived_turns: 3, detail: expect.stringContaining('Deleted 3 chat turns') });
+    expect((await h.ctx.agentChats.list(u.workspaceId, { limit: 100, offset: 0 })).total).toBe(0);
+    expect(await h.ctx.agentChats.memory(u.workspaceId)).toEqual({ summary: '', recent: [] });
+    expect((await h.ctx.agentChats.list(other.workspaceId, { limit: 100, offset: 0 })).total).toBe(1);
   });
 });
 

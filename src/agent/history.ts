@@ -1,0 +1,138 @@
+// The workspace agent's chat history and memory (docs/agent.md "History and memory"). Every turn is archived with its
+// channel; GET /user-agent-chats pages through them newest first; clearing (DELETE /user-agent-chats and the
+// clear_workspace_chat_history tool) removes the archived turns and the agent's memory of the workspace together.
+import type { Clock } from '../clock.ts';
+import type { Db } from '../db/client.ts';
+import { and, count, desc, eq, gte, lte } from '../db/orm.ts';
+import { agentChatTurns, agentMemory } from '../db/schema-agent.ts';
+import type { WorkspaceChatHistory } from '../tools/chat-history.ts';
+
+export const CHAT_CHANNELS = ['website', 'mobile', 'whatsapp', 'instagram_dm', 'facebook_messenger'] as const;
+export type ChatChannel = (typeof CHAT_CHANNELS)[number];
+
+export interface TurnToArchive {
+  workspaceId: string;
+  channel: ChatChannel;
+  user: { text: string; at: Date };
+  assistant: { text: string; raw: string; at: Date };
+  /** When the turn is archived; the clock's now by default. */
+  createdAt?: Date;
+}
+
+export interface ArchivedTurn {
+  id: number;
+  workspaceId: string;
+  createdAt: Date;
+  channel: ChatChannel;
+  user: { text: string; at: Date };
+  assistant: { text: string; raw: string; at: Date };
+}
+
+export interface TurnFilters {
+  channel?: ChatChannel | undefined;
+  /** Inclusive bounds on created_at. */
+  since?: Date | undefined;
+  until?: Date | undefined;
+  limit: number;
+  offset: number;
+}
+
+/** A message the agent hands back to the model next turn (tool results kept compact by the chat loop). */
+export interface MemoryMessage {
+  role: 'user' | 'assistant';
+  content: string;
+}
+
+export interface AgentMemory {
+  summary: string;
+  recent: MemoryMessage[];
+}
+
+/** The wire form of a Chat turn (interface "Chat turn"). */
+export function turnToWire(t: ArchivedTurn) {
+  return {
+    id: t.id,
+    workspace_id: t.workspaceId,
+    created_at: t.createdAt.toISOString(),
+    turn: {
+      channel: t.channel,
+      user: { text: t.user.text, at: t.user.at.toISOString() },
+      assistant: { text: t.assistant.text, raw: t.assistant.raw, at: t.assistant.at.toISOString() },
+    },
+  };
+}
+
+export class AgentChatHistory implements WorkspaceChatHistory {
+  private readonly db: Db;
+  private readonly clock: Clock;
+  constructor(db: Db, clock: Clock) {
+    this.db = db;
+    this.clock = clock;
+  }
+
+  async archive(turn: TurnToArchive): Promise<ArchivedTurn> {
+    const [row] = await this.db
+      .insert(agentChatTurns)
+      .values({
+        workspaceId: turn.workspaceId,
+        channel: turn.channel,
+        userText: turn.user.text,
+        userAt: turn.user.at,
+        assistantText: turn.assistant.text,
+        assistantRaw: turn.assistant.raw,
+        assistantAt: turn.assistant.at,
+        createdAt: turn.createdAt ?? this.clock(),
+      })
+      .returning();
+    return fromRow(row!);
+  }
+
+  /** One page of the workspace's turns, newest first, and how many match the filters in all. */
+  async list(workspaceId: string, f: TurnFilters): Promise<{ items: ArchivedTurn[]; total: number }> {
+    const where = and(
+      eq(agentChatTurns.workspaceId, workspaceId),
+      f.channel ? eq(agentChatTurns.channel, f.channel) : undefined,
+      f.since ? gte(agentChatTurns.createdAt, f.since) : undefined,
+      f.until ? lte(agentChatTurns.createdAt, f.until) : undefined,
+    );
+    const [rows, [totals]] = await Promise.all([
+      this.db.select().from(agentChatTurns).where(where).orderBy(desc(agentChatTurns.createdAt), desc(agentChatTurns.id)).limit(f.limit).offset(f.offset),
+      this.db.select({ n: count() }).from(agentChatTurns).where(where),
+    ]);
+    return { items: rows.map(fromRow), total: Number(totals?.n ?? 0) };
+  }
+
+  /** Deletes every archived turn of the workspace (all channels) and the agent's memory of it, in one transaction. */
+  async clear(workspaceId: string): Promise<{ deletedTurns: number }> {
+    return this.db.transaction(async (tx) => {
+      const gone = await tx.delete(agentChatTurns).where(eq(agentChatTurns.workspaceId, workspaceId)).returning({ id: agentChatTurns.id });
+      await tx.delete(agentMemory).where(eq(agentMemory.workspaceId, workspaceId));
+      return { deletedTurns: gone.length };
+    });
+  }
+
+  /** The agent's memory of the workspace's conversation (empty when there is none). */
+  async memory(workspaceId: string): Promise<AgentMemory> {
+    const [row] = await this.db.select().from(agentMemory).where(eq(agentMemory.workspaceId, workspaceId));
+    return row ? { summary: row.summary, recent: row.recent as MemoryMessage[] } : { summary: '', recent: [] };
+  }
+
+  async saveMemory(workspaceId: string, memory: AgentMemory): Promise<void> {
+    const now = this.clock();
+    await this.db
+      .insert(agentMemory)
+      .values({ workspaceId, summary: memory.summary, recent: memory.recent, updatedAt: now })
+      .onConflictDoUpdate({ target: agentMemory.workspaceId, set: { summary: memory.summary, recent: memory.recent, updatedAt: now } });
+  }
+}
+
+function fromRow(r: typeof agentChatTurns.$inferSelect): ArchivedTurn {
+  return {
+    id: r.id,
+    workspaceId: r.workspaceId,
+    createdAt: r.createdAt,
+    channel: r.channel as ChatChannel,
+    user: { text: r.userText, at: r.userAt },
+    assistant: { text: r.assistantText, raw: r.assistantRaw, at: r.assistantAt },
+  };
+}
