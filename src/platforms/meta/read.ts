@@ -1,6 +1,7 @@
 // Pieces the three Meta read sides share (Facebook Pages, Instagram, Threads): the insights answer
 // `{data: [{name, period, values: [{value}]}]}` (or `total_value: {value}`), Graph's timestamps, bounded fan-out of
 // per-post calls, and the `{data, paging}` list envelope.
+import type { RemotePost } from '../engagement.ts';
 import { isRecord, num, str } from './graph.ts';
 
 /**
@@ -28,6 +29,21 @@ export function isoTime(value: unknown): string | null {
   if (!s) return null;
   const ms = Date.parse(s.replace(/([+-]\d{2})(\d{2})$/, '$1:$2'));
   return Number.isNaN(ms) ? null : new Date(ms).toISOString();
+}
+
+/**
+ * What an Instagram or Threads media item shows, by its type: a carousel's children (a video child by its
+ * thumbnail), one image, or the video and its thumbnail.
+ */
+export function mediaOf(item: Record<string, unknown>, type: RemotePost['type']): Pick<RemotePost, 'images' | 'video'> {
+  const children = isRecord(item.children) ? listItems(item.children) : [];
+  const images =
+    type === 'carousel'
+      ? children.map((c) => ({ url: str(c.media_type) === 'VIDEO' ? str(c.thumbnail_url) : str(c.media_url) }))
+      : type === 'image'
+        ? [{ url: str(item.media_url) }]
+        : [];
+  return { images, video: type === 'video' ? { videoUrl: str(item.media_url), thumbnailUrl: str(item.thumbnail_url) } : null };
 }
 
 /** The `data` items of a Graph list answer. */

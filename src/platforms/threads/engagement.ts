@@ -9,7 +9,7 @@ import type { Comments, Engagement, RemoteComment, RemotePost } from '../engagem
 import type { AdapterDeps, TextLimit, TokenSet } from '../types.ts';
 import { PlatformError } from '../types.ts';
 import { isRecord, num, required, str } from '../meta/graph.ts';
-import { INSIGHTS_WIDTH, insightValues, isoTime, listItems, mapBounded } from '../meta/read.ts';
+import { INSIGHTS_WIDTH, insightValues, isoTime, listItems, mapBounded, mediaOf } from '../meta/read.ts';
 import { THREADS_API_VERSION, threadsUrls } from './config.ts';
 import { threadsOk } from './errors.ts';
 
@@ -31,20 +31,12 @@ const mediaNotFound = (err: PlatformError): boolean => err.code === '24' && /not
 
 function toRemotePost(item: Record<string, unknown>, insights: Record<string, number>): RemotePost {
   const type = TYPES[str(item.media_type) ?? ''] ?? 'text';
-  const children = isRecord(item.children) ? listItems(item.children) : [];
-  const images =
-    type === 'carousel'
-      ? children.map((c) => ({ url: str(c.media_type) === 'VIDEO' ? str(c.thumbnail_url) : str(c.media_url) }))
-      : type === 'image'
-        ? [{ url: str(item.media_url) }]
-        : [];
   return {
     postId: required('threads', item.id, 'a media id'),
     commentary: str(item.text),
     publishedAt: isoTime(item.timestamp),
     type,
-    images,
-    video: type === 'video' ? { videoUrl: str(item.media_url), thumbnailUrl: str(item.thumbnail_url) } : null,
+    ...mediaOf(item, type),
     permalink: str(item.permalink),
     sourcePageId: null,
     metrics: {
