@@ -10,7 +10,7 @@ import type { EngagementConfig } from '../config.ts';
 import type { ConnectionRow, ConnectionStore } from '../connections/store.ts';
 import type { TokenKeeper } from '../connections/tokens.ts';
 import { AppError } from '../errors.ts';
-import type { ReadTargets } from '../platforms/contract.ts';
+import { readTargetId, type ReadTargets } from '../platforms/contract.ts';
 import type { Comments, Engagement, RemoteComment, RemotePost } from '../platforms/engagement.ts';
 import type { PublishDestination } from '../platforms/publishing.ts';
 import type { PlatformRegistry } from '../platforms/registry.ts';
@@ -185,7 +185,7 @@ export class EngagementService {
       targets.push({ destination: undefined, source: null });
     } else {
       const own = ((row.destinations ?? []) as { kind: string; id: string }[]).filter((d) => d.kind === reads.kind);
-      const asked = (filter[reads.param] ?? []).map((id) => (reads.idPrefix && id.startsWith(reads.idPrefix) ? id.slice(reads.idPrefix.length) : id));
+      const asked = (filter[reads.param] ?? []).map((id) => readTargetId(reads, id));
       if (asked.length) {
         for (const id of asked) {
           if (own.some((d) => d.id === id)) targets.push({ destination: { kind: reads.kind, id }, source: id });
@@ -643,7 +643,7 @@ export class EngagementService {
     const page = found.post.sourcePageId;
     if (page !== null && reads?.replyParam) {
       if (input.pageId === undefined) throw new AppError('bad_request', { error: 'VALIDATION_ERROR', message: `${reads.replyParam} is required to reply on a ${this.#name(platform)} ${reads.kind}'s post.` });
-      const given = reads.idPrefix && input.pageId.startsWith(reads.idPrefix) ? input.pageId.slice(reads.idPrefix.length) : input.pageId;
+      const given = readTargetId(reads, input.pageId);
       if (given !== page) throw new AppError('not_found', { error: 'COMMENT_NOT_FOUND', message: `No synced ${this.#name(platform)} comment "${input.commentId}" on ${reads.kind} ${given}.` });
     }
     const row = await this.#connection(workspaceId, platform);
@@ -720,9 +720,8 @@ export class EngagementService {
     const connected = new Set(rows.map((r) => r.platform));
     const sourcesOf = (platform: string): Sources | undefined => {
       const reads = this.#reads(platform as Platform);
-      const asked = reads ? (filter[reads.param] ?? []).map((id) => (reads.idPrefix && id.startsWith(reads.idPrefix) ? id.slice(reads.idPrefix.length) : id)) : [];
-      if (!reads || !asked.length) return undefined;
-      return reads.filterExcludesAccount ? asked : asked;
+      const asked = reads ? (filter[reads.param] ?? []).map((id) => readTargetId(reads, id)) : [];
+      return asked.length ? asked : undefined;
     };
     const figures = await this.#d.store.totals(workspaceId, platforms.filter((p) => connected.has(p)), sourcesOf);
     const out: Record<string, AnalyticsFigures> = {};

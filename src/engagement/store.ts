@@ -1,12 +1,12 @@
 // The engagement read model in the database: posts with their latest numbers, a snapshot per refresh, and synced
 // comments. Every statement is scoped by workspace; a network id alone never finds a row.
 import { and, desc, eq, inArray, isNull, or, orm, sql } from '../db/orm.ts';
-
-const { getTableColumns } = orm;
 import type { Db } from '../db/client.ts';
 import { networkComments, networkPosts, postMetricSnapshots } from '../db/schema-engagement.ts';
 import { posts as ledgerPosts, postTargets } from '../db/schema-publishing.ts';
 import type { RemoteComment, RemotePost } from '../platforms/engagement.ts';
+
+const { getTableColumns } = orm;
 
 export type PostRow = typeof networkPosts.$inferSelect;
 export type CommentRow = typeof networkComments.$inferSelect;

@@ -166,5 +166,10 @@ export interface ReadTargets {
   filterExcludesAccount?: boolean;
 }
 
+/** A destination id as a caller gave it, without the prefix the network's ids may carry (LinkedIn's URN form). */
+export function readTargetId(reads: ReadTargets, id: string): string {
+  return reads.idPrefix && id.startsWith(reads.idPrefix) ? id.slice(reads.idPrefix.length) : id;
+}
+
 /** Keeps the override's type for `plan` while the registry holds contracts of any override. */
 export const defineNetwork = <S extends z.ZodObject>(c: NetworkContract<S>): NetworkContract<S> => c;

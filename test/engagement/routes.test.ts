@@ -81,6 +81,18 @@ describe('posts read model', () => {
     expect(series.at(-1)!.like_count).toBe(12);
   });
 
+  it('bad query values are 422 naming the field', async () => {
+    for (const [url, field] of [
+      ['/unified/posts/?limit=0', 'limit'],
+      ['/unified/comments/?comments_per_post=101', 'comments_per_post'],
+      ['/unified/posts/?refresh_posts=maybe', 'refresh_posts'],
+    ] as const) {
+      const res = await get(u, url);
+      expect(res.statusCode, url).toBe(422);
+      expect((res.json().detail as { loc: string[] }[]).map((d) => d.loc.at(-1)), url).toContain(field);
+    }
+  });
+
   it('stats=false leaves the numbers out', async () => {
     const post = (await get(u, '/unified/posts/?platforms=youtube&stats=false')).json().youtube.posts[0];
     expect(post).not.toHaveProperty('like_count');

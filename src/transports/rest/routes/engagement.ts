@@ -5,12 +5,14 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../../context.ts';
 import { EngagementService } from '../../../engagement/service.ts';
-import type { DestinationFilter } from '../../../engagement/service.ts';
+import type { CommentRecord, DestinationFilter } from '../../../engagement/service.ts';
 import { AppError } from '../../../errors.ts';
 import type { Platform } from '../../../platforms/slugs.ts';
 import { principalOf } from '../access.ts';
 import { workspaceSecurity } from '../schemas.ts';
 import { parsePlatforms, splitPlatforms } from './connections.ts';
+import { readTargetId } from '../../../platforms/contract.ts';
+import { splitArg } from '../../../tools/args.ts';
 
 const repeatable = z.union([z.string().max(2000), z.array(z.string().max(500)).max(100)]).optional();
 const flag = z.enum(['true', 'false', '1', '0']).optional();
@@ -39,22 +41,7 @@ const postRecord = z.object({
 });
 const postsSlice = z.object({ posts: z.array(postRecord), source: z.enum(['database', 'api']).nullable(), last_updated: z.string().nullable(), ...errorFields });
 
-type CommentWire = {
-  id: string;
-  type: 'comment' | 'reply';
-  text: string;
-  author_name: string;
-  commentor_name: string;
-  author_id: string | null;
-  author_profile_image_url: string | null;
-  created_at: string | null;
-  like_count: number;
-  reply_count: number;
-  parent_id: string | null;
-  replies: CommentWire[];
-  platform_meta: { is_hidden: boolean };
-};
-const comment: z.ZodType<CommentWire> = z.lazy(() =>
+const comment: z.ZodType<CommentRecord> = z.lazy(() =>
   z.object({
     id: z.string(),
     type: z.enum(['comment', 'reply']),
@@ -105,7 +92,7 @@ export async function engagementRoutes(app: FastifyInstance, { ctx }: { ctx: App
   const filterShape = Object.fromEntries(reads.map((t) => [t.param, repeatable.describe(`Only these ${t.kind}s (repeatable or comma-separated).`)]));
   const replyShape = Object.fromEntries(reads.flatMap((t) => (t.replyParam ? [[t.replyParam, z.string().min(1).max(500).optional()]] : [])));
   const filterOf = (q: Record<string, unknown>): DestinationFilter =>
-    Object.fromEntries(reads.map((t) => [t.param, splitList(q[t.param] as string | string[] | undefined)]));
+    Object.fromEntries(reads.map((t) => [t.param, splitArg(q[t.param] as string | string[] | undefined)]));
   const knownIn = (values: string[]) => values.filter((v) => networks.has(v));
 
   /** The networks a read covers: those asked for (400 for an unknown one), else every one in the key's scope. */
@@ -174,7 +161,11 @@ export async function engagementRoutes(app: FastifyInstance, { ctx }: { ctx: App
 
   const onePostQuery = z.object({ platform: z.string().min(1), organization_id: z.string().min(1).max(500).optional(), page_id: z.string().min(1).max(500).optional() });
   const postParams = z.object({ post_id: z.string().min(1).max(500) });
-  const pageOf = (q: { organization_id?: string | undefined; page_id?: string | undefined }) => q.page_id ?? q.organization_id?.replace(/^urn:li:organization:/, '');
+  /** The page or organization a single-post call names (an organization id as the network's read rules take it). */
+  const pageOf = (q: { organization_id?: string | undefined; page_id?: string | undefined }, platform: Platform) => {
+    const reads = networks.network(platform).reads;
+    return q.page_id ?? (q.organization_id !== undefined && reads ? readTargetId(reads, q.organization_id) : q.organization_id);
+  };
   r.get(
     '/unified/posts/:post_id',
     {
@@ -190,7 +181,7 @@ export async function engagementRoutes(app: FastifyInstance, { ctx }: { ctx: App
     },
     async (req) => {
       const platform = platformParam(req.query.platform);
-      const post = await svc.refreshPost(principalOf(req).workspaceId, platform, req.params.post_id, pageOf(req.query));
+      const post = await svc.refreshPost(principalOf(req).workspaceId, platform, req.params.post_id, pageOf(req.query, platform));
       return { success: true, platform, source: 'api' as const, post };
     },
   );
@@ -237,7 +228,7 @@ export async function engagementRoutes(app: FastifyInstance, { ctx }: { ctx: App
     },
     async (req) => {
       const platform = platformParam(req.query.platform);
-      await svc.deletePost(principalOf(req).workspaceId, platform, req.params.post_id, pageOf(req.query));
+      await svc.deletePost(principalOf(req).workspaceId, platform, req.params.post_id, pageOf(req.query, platform));
       return { success: true, platform, post_id: req.params.post_id, message: 'Post deleted.' };
     },
   );
@@ -273,7 +264,7 @@ export async function engagementRoutes(app: FastifyInstance, { ctx }: { ctx: App
       if (q.post_id !== undefined || q.platform !== undefined) {
         if (q.post_id === undefined || q.platform === undefined) throw new AppError('bad_request', { error: 'VALIDATION_ERROR', message: 'post_id and platform go together.' });
         const platform = platformsOf(req, q.platform, inboxNetwork)[0]!;
-        const entry = await svc.byPost(ws, platform, q.post_id, q.comments_per_post, pageFrom(q, reads, platform, networks));
+        const entry = await svc.byPost(ws, platform, q.post_id, q.comments_per_post, pageFrom(q, platform, networks));
         return { success: true, [platform]: { posts: [entry], last_updated: new Date().toISOString() } };
       }
       const platforms = platformsOf(req, q.platforms, inboxNetwork);
@@ -299,7 +290,7 @@ export async function engagementRoutes(app: FastifyInstance, { ctx }: { ctx: App
     async (req) => {
       const q = req.query;
       const platform = platformsOf(req, q.platform, inboxNetwork)[0]!;
-      const entry = await svc.byPost(principalOf(req).workspaceId, platform, q.post_id, q.comments_per_post, pageFrom(q, reads, platform, networks));
+      const entry = await svc.byPost(principalOf(req).workspaceId, platform, q.post_id, q.comments_per_post, pageFrom(q, platform, networks));
       return { success: true, platform, ...entry, ...(entry.comment_status === 'error' && entry.comment_status_message ? { message: entry.comment_status_message, error: 'PLATFORM_ERROR' } : {}) };
     },
   );
@@ -356,7 +347,7 @@ export async function engagementRoutes(app: FastifyInstance, { ctx }: { ctx: App
       if (!commentId) throw new AppError('bad_request', { error: 'VALIDATION_ERROR', message: 'comment_id is required.' });
       const text = pick('text');
       if (text === undefined || !text.trim()) throw new AppError('bad_request', { error: 'VALIDATION_ERROR', message: 'text is required and must not be empty.' });
-      const param = reads.find((t) => t.replyParam && networks.network(platform).reads === t)?.replyParam;
+      const param = networks.network(platform).reads?.replyParam;
       const { replyId } = await svc.reply(principalOf(req).workspaceId, platform as Platform, { commentId, postId: pick('post_id'), pageId: param ? pick(param) : undefined, text });
       return { success: true, reply_id: replyId, message: 'Reply posted', platform };
     },
@@ -393,16 +384,12 @@ export async function engagementRoutes(app: FastifyInstance, { ctx }: { ctx: App
   );
 }
 
-function splitList(value: string | string[] | undefined): string[] {
-  const list = (Array.isArray(value) ? value : value === undefined ? [] : [value]).flatMap((v) => v.split(','));
-  return [...new Set(list.map((v) => v.trim()).filter(Boolean))];
-}
 
 /** The one page / organization / channel id a single-post read names, from the network's filter parameter. */
-function pageFrom(q: Record<string, unknown>, reads: ReturnType<typeof EngagementService.readParams>, platform: Platform, networks: AppContext['platforms']): string | undefined {
+function pageFrom(q: Record<string, unknown>, platform: Platform, networks: AppContext['platforms']): string | undefined {
   const t = networks.network(platform).reads;
-  if (!t || !reads.includes(t)) return undefined;
-  const [first] = splitList(q[t.param] as string | string[] | undefined);
+  if (!t) return undefined;
+  const [first] = splitArg(q[t.param] as string | string[] | undefined);
   if (first === undefined) return undefined;
-  return t.idPrefix && first.startsWith(t.idPrefix) ? first.slice(t.idPrefix.length) : first;
+  return readTargetId(t, first);
 }
