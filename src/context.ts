@@ -50,6 +50,7 @@ import { ScheduledStore } from './scheduling/store.ts';
 import type { BuiltinProvider } from './ai/builtin/index.ts';
 import { createModels, type AiModels } from './ai/models.ts';
 import { AiService } from './ai/service.ts';
+import { SpeechToText } from './ai/transcription.ts';
 import { OAuthService } from './oauth/service.ts';
 import { AgentChatHistory } from './agent/history.ts';
 import { AgentChat } from './agent/chat.ts';
@@ -98,6 +99,8 @@ export interface AppContext {
   scheduling: SchedulingService;
   /** The AI generators (docs/ai.md): the configured model, or the built-in provider. */
   ai: AiService;
+  /** Speech to text for the agent's voice messages (docs/agent.md#transcription); 503 without a transcription model. */
+  speech: SpeechToText;
   /** The workspace agent's archived chat turns and memory (docs/agent.md); clear_workspace_chat_history clears it. */
   agentChats: AgentChatHistory;
   /** The workspace agent's chat turns (docs/agent.md). */
@@ -316,6 +319,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     config: config.ai,
     logger: logger.child({ component: 'ai' }),
   });
+  const speech = new SpeechToText({ model: aiModels?.transcription ?? null, config: config.ai, logger: logger.child({ component: 'speech' }) });
   const agentChats = new AgentChatHistory(db, clock);
   // The agent runs tools over the whole context: it gets the context once it exists.
   const agent = new AgentChat({
@@ -366,6 +370,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     uploads,
     scheduling,
     ai,
+    speech,
     oauth,
     scheduleWorker,
     scheduleQueue,

@@ -15,8 +15,8 @@ export interface ModelServer {
   baseUrl: string;
   /** The chat answer for a request (default: a short fixed text); throw to answer HTTP 500. */
   chat: (req: ChatRequest) => string;
-  /** Text spoken in the audio sent for transcription. */
-  speech: string;
+  /** Text spoken in the audio sent for transcription; a function may throw to answer HTTP 500. */
+  speech: string | (() => string);
   requests: { path: string; body: unknown; bytes: number }[];
   close(): Promise<void>;
 }
@@ -67,10 +67,20 @@ export async function startModelServer(): Promise<ModelServer> {
       return json(200, { created: 1_700_000_000, data: [{ b64_json: png.toString('base64') }] });
     }
     if (path === '/v1/audio/transcriptions') {
-      state.requests.push({ path, body: null, bytes: raw.length });
+      // The form's fields and the file part's name and type, as a whisper server reads them.
+      const form = raw.toString('latin1');
+      const model = /name="model"\r\n\r\n([^\r]*)/.exec(form)?.[1] ?? null;
+      const file = /name="file"; filename="([^"]*)"\r\nContent-Type: ([^\r]*)/.exec(form);
+      state.requests.push({ path, body: { model, filename: file?.[1] ?? null, type: file?.[2] ?? null }, bytes: raw.length });
       const isWav = raw.includes(Buffer.from('RIFF')) && raw.includes(Buffer.from('WAVE'));
       if (!isWav) return json(400, { error: { message: 'expected a WAV file', type: 'invalid_request_error' } });
-      return json(200, { text: state.speech });
+      let text: string;
+      try {
+        text = typeof state.speech === 'function' ? state.speech() : state.speech;
+      } catch {
+        return json(500, { error: { message: 'whisper crashed at /srv/models/secret-path', type: 'server_error' } });
+      }
+      return json(200, { text });
     }
     json(404, { error: { message: `no route ${path}` } });
   });
