@@ -53,6 +53,7 @@ import { AiService } from './ai/service.ts';
 import { SpeechToText } from './ai/transcription.ts';
 import { OAuthService } from './oauth/service.ts';
 import { AgentChatHistory } from './agent/history.ts';
+import { AgentChat } from './agent/chat.ts';
 
 import type { Clock } from './clock.ts';
 export type { Clock } from './clock.ts';
@@ -102,6 +103,8 @@ export interface AppContext {
   speech: SpeechToText;
   /** The workspace agent's archived chat turns and memory (docs/agent.md); clear_workspace_chat_history clears it. */
   agentChats: AgentChatHistory;
+  /** The workspace agent's chat turns (docs/agent.md). */
+  agent: AgentChat;
   /** The OAuth authorization server for chat connectors (docs/mcp.md): access-token checks and grant revocation. */
   oauth: OAuthService;
   /** The scheduling worker; started by `herald serve` (unless HERALD_WORKER_IN_PROCESS=0) and `herald worker`. */
@@ -318,11 +321,24 @@ export async function createContext(config: Config, overrides: ContextOverrides 
   });
   const speech = new SpeechToText({ model: aiModels?.transcription ?? null, config: config.ai, logger: logger.child({ component: 'speech' }) });
   const agentChats = new AgentChatHistory(db, clock);
-  return {
+  // The agent runs tools over the whole context: it gets the context once it exists.
+  const agent = new AgentChat({
+    app: () => app,
+    models: aiModels,
+    history: agentChats,
+    credits,
+    media,
+    config: config.agent,
+    modelTimeoutMs: config.ai.timeoutMs,
+    clock,
+    logger: logger.child({ component: 'agent' }),
+  });
+  const app: AppContext = {
     config,
     logger,
     clock,
     agentChats,
+    agent,
     database,
     secrets,
     plans,
@@ -392,4 +408,5 @@ export async function createContext(config: Config, overrides: ContextOverrides 
       else await redis?.quit().catch(() => {});
     },
   };
+  return app;
 }
