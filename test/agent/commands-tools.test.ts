@@ -119,3 +119,27 @@ describe('direct commands over the real tools', () => {
     expect((await postsOf('bluesky')).length).toBe(before);
   });
 });
+
+describe('through POST /workspace-agent/website/chat with the built-in provider', () => {
+  it('runs a direct command as the turn: the post reaches the network, the answer is the command’s, the turn is archived', async () => {
+    const key = await h.createKey(u, 'full');
+    const res = await h.req({ method: 'POST', url: '/workspace-agent/website/chat', headers: { 'x-api-key': key }, payload: { text: 'publish "Posted through the chat route" to bluesky' } });
+    expect(res.statusCode, res.body).toBe(200);
+    const body = res.json() as { success: boolean; agent_response_json: string; parsed: { response: string; tables_markdown: string } };
+    expect(body.parsed.response).toContain('Published to Bluesky');
+    expect(JSON.parse(body.agent_response_json)).toEqual(body.parsed);
+    expect((await postsOf('bluesky')).some((p) => p.text === 'Posted through the chat route')).toBe(true);
+    const history = await h.req({ method: 'GET', url: '/user-agent-chats?limit=1', headers: { 'x-api-key': key } });
+    expect(history.json().items[0].turn.user.text).toBe('publish "Posted through the chat route" to bluesky');
+  });
+
+  it('answers free text with what a model needs, calling no tool', async () => {
+    const key = await h.createKey(u, 'full');
+    const before = (await postsOf('linkedin')).length;
+    const res = await h.req({ method: 'POST', url: '/workspace-agent/website/chat', headers: { 'x-api-key': key }, payload: { text: 'Draft three LinkedIn posts from my last video and schedule them next week' } });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().parsed.response).toContain('No AI model is configured');
+    expect(res.json().parsed.response).toContain('HERALD_AI_PROVIDER');
+    expect((await postsOf('linkedin')).length).toBe(before);
+  });
+});
