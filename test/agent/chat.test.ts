@@ -320,3 +320,34 @@ describe('memory', () => {
     expect(memory.summary).toContain('Agent: Answer');
   });
 });
+
+describe('the time limit', () => {
+  const slow = scripted('agent-slow');
+  let t: Harness;
+  beforeAll(async () => {
+    t = await createHarness({ overrides: { aiModels: models(slow) }, env: { HERALD_AGENT_TIMEOUT_SECONDS: '5' } });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('a turn past HERALD_AGENT_TIMEOUT_SECONDS is aborted: 500, the model saw the abort, the credits come back', async () => {
+    const u = await t.signup();
+    const k = await t.createKey(u, 'full');
+    let aborted = false;
+    slow.reset();
+    slow.script = (_p, _n, _s, signal) =>
+      new Promise((_resolve, reject) => {
+        // A model that never answers by itself: only the turn's deadline ends it.
+        signal?.addEventListener('abort', () => {
+          aborted = true;
+          reject(signal.reason);
+        });
+      });
+    const res = await chat(t, k, { text: 'Take your time' });
+    expect(res.statusCode).toBe(500);
+    expect(res.json().detail).toMatch(/^The agent could not answer: the agent did not finish in time\. Request id: \S+\.$/);
+    expect(aborted).toBe(true);
+    expect(await aiUsed(t, u)).toBe(0);
+  });
+});

@@ -26,7 +26,7 @@ export interface Scripted {
   /** Every prompt the model was given, in order. */
   prompts: Prompt[];
   /** What the model answers to the nth call of a turn (from 0) given the prompt; throw to fail. */
-  script: (prompt: Prompt, n: number, system: string) => Result | Promise<Result>;
+  script: (prompt: Prompt, n: number, system: string, abortSignal: AbortSignal | undefined) => Result | Promise<Result>;
   /** Starts counting calls from 0 again (call before each turn). */
   reset(): void;
 }
@@ -46,7 +46,7 @@ export function scripted(name: string): Scripted {
         const prompt = opts.prompt as Prompt;
         s.prompts.push(prompt);
         const system = String(prompt.find((m) => m.role === 'system')?.content ?? '');
-        return s.script(prompt, n++, system);
+        return s.script(prompt, n++, system, opts.abortSignal);
       },
     }),
   };

@@ -7,14 +7,27 @@ import sharp from 'sharp';
 
 export interface ChatRequest {
   model: string;
-  messages: { role: string; content: string | { type: string; text?: string; image_url?: { url: string } }[] }[];
+  messages: {
+    role: string;
+    content: string | null | { type: string; text?: string; image_url?: { url: string } }[];
+    /** An assistant's tool calls (OpenAI format) and, on a `tool` message, the call it answers. */
+    tool_calls?: { id: string; type: 'function'; function: { name: string; arguments: string } }[];
+    tool_call_id?: string;
+  }[];
+  /** The tools offered (OpenAI format). */
+  tools?: { type: 'function'; function: { name: string; description?: string; parameters?: unknown } }[];
   stream?: boolean;
+}
+
+/** A chat answer that calls tools instead of answering with text (non-streaming requests only). */
+export interface ToolCallsAnswer {
+  tool_calls: { name: string; arguments: Record<string, unknown> }[];
 }
 
 export interface ModelServer {
   baseUrl: string;
-  /** The chat answer for a request (default: a short fixed text); throw to answer HTTP 500. */
-  chat: (req: ChatRequest) => string;
+  /** The chat answer for a request (default: a short fixed text), or tool calls; throw to answer HTTP 500. */
+  chat: (req: ChatRequest) => string | ToolCallsAnswer;
   /** Text spoken in the audio sent for transcription; a function may throw to answer HTTP 500. */
   speech: string | (() => string);
   requests: { path: string; body: unknown; bytes: number }[];
@@ -43,13 +56,18 @@ export async function startModelServer(): Promise<ModelServer> {
     if (path === '/v1/chat/completions') {
       const body = JSON.parse(raw.toString('utf8')) as ChatRequest;
       state.requests.push({ path, body, bytes: raw.length });
-      let text: string;
+      let answer: string | ToolCallsAnswer;
       try {
-        text = state.chat(body);
+        answer = state.chat(body);
       } catch {
         return json(500, { error: { message: 'model crashed', type: 'server_error' } });
       }
       const base = { id: 'chatcmpl-1', created: 1_700_000_000, model: body.model };
+      if (typeof answer !== 'string') {
+        const toolCalls = answer.tool_calls.map((c, i) => ({ id: `call_${state.requests.length}_${i}`, type: 'function', function: { name: c.name, arguments: JSON.stringify(c.arguments) } }));
+        return json(200, { ...base, object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: null, tool_calls: toolCalls }, finish_reason: 'tool_calls' }], usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 } });
+      }
+      const text = answer;
       if (!body.stream) {
         return json(200, { ...base, object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }], usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 } });
       }
