@@ -15,8 +15,9 @@ import type { MediaService } from '../media/service.ts';
 import { toolsFor } from '../tools/index.ts';
 import type { AgentAnswer, AgentToolCall, InvokeTool } from './answer.ts';
 import type { AgentConfig } from './config.ts';
+import { directCommand } from './commands.ts';
 import { buildAnswer } from './extract.ts';
-import type { AgentChatHistory, AgentMemory, ChatChannel, MemoryMessage } from './history.ts';
+import type { AgentChatHistory, ChatChannel, MemoryMessage } from './history.ts';
 import { prepareInput, type ChatInput, type PreparedInput } from './input.ts';
 import { dataBlock, fold, turnMessages } from './memory.ts';
 import { SUMMARY_INSTRUCTIONS, systemPrompt, userMessage, userTextOf } from './prompt.ts';
@@ -25,7 +26,7 @@ import { aiToolSet, invokerFor } from './tools.ts';
 /** Credits of one turn (interface Limits: `agent_turn` 2 plus each tool's own cost). */
 export const AGENT_TURN_CREDITS = 2;
 
-/** The built-in provider's direct commands (src/agent/commands.ts), when that module is installed. */
+/** How the built-in provider answers a turn without a model (src/agent/commands.ts). */
 export type DirectCommand = (text: string, invoke: InvokeTool, toolNames: readonly string[]) => Promise<{ answer: AgentAnswer; calls: AgentToolCall[] }>;
 
 export interface AgentChatDeps {
@@ -40,8 +41,8 @@ export interface AgentChatDeps {
   modelTimeoutMs: number;
   clock: Clock;
   logger: Logger;
-  /** The direct commands of the built-in provider; loaded from ./commands.ts when not given. */
-  directCommand?: DirectCommand | null;
+  /** The built-in provider's answers without a model (default: the direct commands of ./commands.ts). */
+  directCommand?: DirectCommand;
 }
 
 export interface TurnResult {
@@ -75,29 +76,13 @@ export function failureReason(err: unknown): string {
   return 'the model call failed';
 }
 
-const NO_MODEL =
-  "No AI model is configured on this Herald server, so the agent cannot understand free text yet. An administrator sets HERALD_AI_PROVIDER and HERALD_AI_MODEL (see docs/ai.md and docs/configuration.md); until then, Herald's own routes and tools work as usual.";
-
-async function loadDirectCommand(): Promise<DirectCommand | null> {
-  // The module lands separately (the built-in provider's direct commands); a variable specifier keeps this file
-  // compiling without it.
-  const spec = './commands.ts';
-  try {
-    return ((await import(/* @vite-ignore */ spec)) as { directCommand?: DirectCommand }).directCommand ?? null;
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException)?.code;
-    if (code === 'ERR_MODULE_NOT_FOUND' || /Cannot find module|Failed to load url|does not exist/i.test(String((err as Error)?.message))) return null;
-    throw err;
-  }
-}
-
 export class AgentChat {
   readonly #d: AgentChatDeps;
-  #direct: Promise<DirectCommand | null> | undefined;
+  readonly #direct: DirectCommand;
 
   constructor(deps: AgentChatDeps) {
     this.#d = deps;
-    if (deps.directCommand !== undefined) this.#direct = Promise.resolve(deps.directCommand);
+    this.#direct = deps.directCommand ?? directCommand;
   }
 
   /** Whether a model answers (otherwise the built-in provider's direct commands). */
@@ -134,12 +119,9 @@ export class AgentChat {
   }
 
   async #builtinTurn(p: Principal, input: PreparedInput): Promise<TurnResult> {
-    this.#direct ??= loadDirectCommand();
-    const direct = await this.#direct;
-    if (!direct) return { answer: buildAnswer(NO_MODEL, [], false), calls: [], steps: 0 };
     const { tools, invoke } = this.#tools(p);
     try {
-      const out = await direct(userTextOf(input), invoke, tools.map((t) => t.name));
+      const out = await this.#direct(input.text || userTextOf(input), invoke, tools.map((t) => t.name));
       return { ...out, steps: 0 };
     } catch (err) {
       if (err instanceof AppError) throw err;
@@ -181,12 +163,14 @@ export class AgentChat {
     return { answer: buildAnswer(text, calls, true), calls, steps: out.steps.length };
   }
 
-  /** Adds the turn to the workspace's memory and folds older turns into the summary when over the budget. */
+  /**
+   * Adds the turn to the workspace's memory (atomically: members chatting at once all stay remembered), then folds
+   * older turns into the summary when over the budget; the fold is written only if no other turn folded them first.
+   */
   async #remember(workspaceId: string, turn: MemoryMessage[]): Promise<void> {
-    const now = await this.#d.history.memory(workspaceId);
-    const next: AgentMemory = { summary: now.summary, recent: [...now.recent, ...turn] };
-    const { memory } = await fold(next, this.#d.config.memoryTokens, (previous, leaving) => this.#summarise(previous, leaving));
-    await this.#d.history.saveMemory(workspaceId, memory);
+    const now = await this.#d.history.appendMemory(workspaceId, turn);
+    const { memory, folded } = await fold(now, this.#d.config.memoryTokens, (previous, leaving) => this.#summarise(previous, leaving));
+    if (folded || memory.summary !== now.summary) await this.#d.history.foldMemory(workspaceId, now.recent.slice(0, folded), memory.summary);
   }
 
   async #summarise(previous: string, leaving: readonly MemoryMessage[]): Promise<string> {
