@@ -98,6 +98,7 @@ const envSchema = z.object({
   HERALD_S3_PUBLIC_URL: optionalString.pipe(z.url().optional()),
   HERALD_MEDIA_MAX_IMAGE_BYTES: z.coerce.number().int().min(1024).default(20 * 1024 * 1024),
   HERALD_MEDIA_MAX_VIDEO_BYTES: z.coerce.number().int().min(1024).default(2 * 1024 * 1024 * 1024),
+  HERALD_MEDIA_GC_PACING: bool.default(true),
   HERALD_MEDIA_FETCH_TIMEOUT_SECONDS: z.coerce.number().min(1).max(3600).default(120),
   HERALD_FETCH_REQUEST_DEADLINE_SECONDS: z.coerce.number().min(1).max(3600).default(180),
   HERALD_UPLOAD_SESSION_TTL_SECONDS: z.coerce.number().int().min(60).default(24 * 3600),
@@ -290,6 +291,8 @@ export interface MediaConfig {
   uploadSessionTtlSeconds: number;
   /** ffprobe binary, or false for the built-in container parsers only. */
   ffprobePath: string | false;
+  /** A minor GC every 8 MiB of streamed upload bytes (src/media/gc.ts); off only to measure without it. */
+  gcPacing?: boolean;
 }
 
 function mediaConfig(e: Env, publicUrl: string): MediaConfig {
@@ -321,6 +324,7 @@ function mediaConfig(e: Env, publicUrl: string): MediaConfig {
     fetchRequestDeadlineSeconds: e.HERALD_FETCH_REQUEST_DEADLINE_SECONDS,
     uploadSessionTtlSeconds: e.HERALD_UPLOAD_SESSION_TTL_SECONDS,
     ffprobePath: ffprobe === '' || ffprobe === 'off' ? false : ffprobe,
+    gcPacing: e.HERALD_MEDIA_GC_PACING,
   };
 }
 
