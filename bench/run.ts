@@ -29,7 +29,13 @@ const sections: Record<string, () => Promise<void>> = {
   tools: () => benchTools({ seconds: Number(process.env.BENCH_SECONDS ?? 5), rounds: Number(process.env.BENCH_ROUNDS ?? 3) }),
   // Issue 17: one agent turn with two tool calls against a scripted model at 0 and 500 ms per model call.
   agent: () => benchAgent({ turns: Number(process.env.BENCH_AGENT_TURNS ?? 200), slowTurns: Number(process.env.BENCH_AGENT_SLOW_TURNS ?? 20), databaseUrl: process.env.DATABASE_URL }),
-  media: () => benchMedia(process.env.BENCH_MEDIA_BYTES ? { sizeBytes: Number(process.env.BENCH_MEDIA_BYTES) } : {}),
+  // BENCH_MEDIA_UNPACED=0 skips the upload without GC pacing, BENCH_MEDIA_CHUNKED=0 the chunked API.
+  media: () =>
+    benchMedia({
+      ...(process.env.BENCH_MEDIA_BYTES ? { sizeBytes: Number(process.env.BENCH_MEDIA_BYTES) } : {}),
+      unpaced: process.env.BENCH_MEDIA_UNPACED !== '0',
+      chunked: process.env.BENCH_MEDIA_CHUNKED !== '0',
+    }),
 };
 
 const wanted = process.argv.slice(2);
