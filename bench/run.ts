@@ -26,7 +26,13 @@ const sections: Record<string, () => Promise<void>> = {
     }),
   // Issue 16: get_accounts over MCP (and GPT Actions when present) next to GET /unified/user-profiles/, 20 connections.
   tools: () => benchTools({ seconds: Number(process.env.BENCH_SECONDS ?? 5), rounds: Number(process.env.BENCH_ROUNDS ?? 3) }),
-  media: () => benchMedia(process.env.BENCH_MEDIA_BYTES ? { sizeBytes: Number(process.env.BENCH_MEDIA_BYTES) } : {}),
+  // BENCH_MEDIA_UNPACED=0 skips the upload without GC pacing, BENCH_MEDIA_CHUNKED=0 the chunked API.
+  media: () =>
+    benchMedia({
+      ...(process.env.BENCH_MEDIA_BYTES ? { sizeBytes: Number(process.env.BENCH_MEDIA_BYTES) } : {}),
+      unpaced: process.env.BENCH_MEDIA_UNPACED !== '0',
+      chunked: process.env.BENCH_MEDIA_CHUNKED !== '0',
+    }),
 };
 
 const wanted = process.argv.slice(2);
