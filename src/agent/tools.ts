@@ -37,18 +37,18 @@ export function invokerFor(app: AppContext, principal: Principal, tools: readonl
   };
 }
 
-/** Each tool's JSON Schema, made once per process (converting sixteen zod schemas cost ~4 ms of every turn). */
+/** Each tool's JSON Schema, made once (converting the zod schemas is most of a turn's own cost otherwise). */
 const schemas = new WeakMap<Tool, ReturnType<typeof jsonSchema<Record<string, unknown>>>>();
 
 /** The tool's arguments as JSON Schema, as a model fills them in. */
 function schemaOf(t: Tool) {
-  let s = schemas.get(t);
-  if (!s) {
+  let made = schemas.get(t);
+  if (!made) {
     const { $schema: _dialect, ...schema } = z.toJSONSchema(t.input, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
-    s = jsonSchema<Record<string, unknown>>({ ...schema, type: 'object' });
-    schemas.set(t, s);
+    made = jsonSchema<Record<string, unknown>>({ ...schema, type: 'object' });
+    schemas.set(t, made);
   }
-  return s;
+  return made;
 }
 
 /** The AI SDK tool set over `tools`; each call and its result are appended to `calls` in the order they finish. */
