@@ -45,6 +45,29 @@ export interface AgentChatDeps {
   directCommand?: DirectCommand;
 }
 
+/**
+ * What a streamed turn tells its caller as it runs (POST /workspace-agent/website/chat/stream). Called synchronously;
+ * a listener must not throw.
+ */
+export interface TurnEvents {
+  /** The turn was accepted (input checked, credits charged): errors before this are the route's ordinary JSON errors. */
+  started(): void;
+  /** A piece of text the model wrote (every step's text, as it arrives). */
+  delta(text: string): void;
+  /** A tool is about to run with these (unchecked) arguments. */
+  toolCall(name: string, args: Record<string, unknown>): void;
+  /** A tool ended. */
+  toolResult(call: AgentToolCall): void;
+}
+
+export interface TurnOptions {
+  channel?: ChatChannel;
+  /** Stream the turn: the model through `streamText`, the tool calls and text as they happen. */
+  events?: TurnEvents;
+  /** Ends the turn early (a streaming client that went away): the model call is aborted, the turn fails. */
+  signal?: AbortSignal;
+}
+
 export interface TurnResult {
   answer: AgentAnswer;
   calls: AgentToolCall[];
@@ -90,15 +113,20 @@ export class AgentChat {
     return this.#d.models !== null;
   }
 
-  /** One turn on a channel; throws AppError (402/403/404/422/502) or AgentFailure (500). */
-  async turn(p: Principal, raw: ChatInput, channel: ChatChannel = 'website'): Promise<TurnResult> {
+  /**
+   * One turn on a channel; throws AppError (402/403/404/422/502) or AgentFailure (500). The blocking and the streamed
+   * turn are this one pipeline: with `events` the model is streamed and each tool call is reported as it runs.
+   */
+  async turn(p: Principal, raw: ChatInput, opts: TurnOptions | ChatChannel = {}): Promise<TurnResult> {
+    const { channel = 'website', events, signal } = typeof opts === 'string' ? { channel: opts } : opts;
     const input = await prepareInput(this.#d.media, p, raw);
     const at = this.#d.clock();
     // Charged before anything runs: 402 with no model call when the workspace cannot pay.
     await this.#d.credits.spend({ workspaceId: p.workspaceId, planId: p.planId, type: 'ai_credits', amount: AGENT_TURN_CREDITS, reason: 'agent_turn' });
     let result: TurnResult;
     try {
-      result = this.#d.models ? await this.#modelTurn(p, input, this.#d.models) : await this.#builtinTurn(p, input);
+      events?.started();
+      result = this.#d.models ? await this.#modelTurn(p, input, this.#d.models, events, signal) : await this.#builtinTurn(p, input, events);
       if (!result.answer.response.trim()) throw new AppError('bad_gateway', 'The agent returned an empty response.');
     } catch (err) {
       await this.#d.credits.refund({ workspaceId: p.workspaceId, type: 'ai_credits', amount: AGENT_TURN_CREDITS, reason: 'agent_turn_refund' });
@@ -113,13 +141,23 @@ export class AgentChat {
     return result;
   }
 
-  #tools(p: Principal) {
+  /** The agent's tools for the member; with `events`, each call is reported before it runs and when it ends. */
+  #tools(p: Principal, events?: TurnEvents) {
     const tools = toolsFor('agent', this.#d.app());
-    return { tools, invoke: invokerFor(this.#d.app(), p, tools, this.#d.logger) };
+    const run = invokerFor(this.#d.app(), p, tools, this.#d.logger);
+    const invoke: InvokeTool = !events
+      ? run
+      : async (name, args) => {
+          events.toolCall(name, args);
+          const result = await run(name, args);
+          events.toolResult({ name, args, result });
+          return result;
+        };
+    return { tools, invoke };
   }
 
-  async #builtinTurn(p: Principal, input: PreparedInput): Promise<TurnResult> {
-    const { tools, invoke } = this.#tools(p);
+  async #builtinTurn(p: Principal, input: PreparedInput, events?: TurnEvents): Promise<TurnResult> {
+    const { tools, invoke } = this.#tools(p, events);
     try {
       const out = await this.#direct(input.text || userTextOf(input), invoke, tools.map((t) => t.name));
       return { ...out, steps: 0 };
@@ -130,37 +168,51 @@ export class AgentChat {
     }
   }
 
-  async #modelTurn(p: Principal, input: PreparedInput, models: AiModels): Promise<TurnResult> {
-    const { generateText, stepCountIs } = await aiSdk();
-    const { tools, invoke } = this.#tools(p);
+  async #modelTurn(p: Principal, input: PreparedInput, models: AiModels, events?: TurnEvents, signal?: AbortSignal): Promise<TurnResult> {
+    const { generateText, streamText, stepCountIs } = await aiSdk();
+    const { tools, invoke } = this.#tools(p, events);
     const calls: AgentToolCall[] = [];
     const memory = await this.#d.history.memory(p.workspaceId);
     const messages: ModelMessage[] = [...memory.recent.map(toModelMessage), userMessage(input)];
     const model: LanguageModel = input.image ? models.vision : models.language;
-    let out: Awaited<ReturnType<typeof generateText>>;
+    const timeout = AbortSignal.timeout(this.#d.config.timeoutMs);
+    const call = {
+      model,
+      system: systemPrompt(this.#d.clock(), memory),
+      messages,
+      tools: aiToolSet(tools, invoke, calls),
+      stopWhen: stepCountIs(this.#d.config.maxSteps),
+      maxRetries: 1,
+      abortSignal: signal ? AbortSignal.any([timeout, signal]) : timeout,
+    };
+    let out: { text: string; finishReason: string; steps: number };
     try {
-      out = await generateText({
-        model,
-        system: systemPrompt(this.#d.clock(), memory),
-        messages,
-        tools: aiToolSet(tools, invoke, calls),
-        stopWhen: stepCountIs(this.#d.config.maxSteps),
-        maxRetries: 1,
-        abortSignal: AbortSignal.timeout(this.#d.config.timeoutMs),
-      });
+      if (!events) {
+        const r = await generateText(call);
+        out = { text: r.text, finishReason: r.finishReason, steps: r.steps.length };
+      } else {
+        // The same loop streamed: errors come as stream parts (thrown here), text as it arrives.
+        const s = streamText({ ...call, onError: () => {} });
+        for await (const part of s.fullStream) {
+          if (part.type === 'text-delta' && part.text) events.delta(part.text);
+          else if (part.type === 'error') throw part.error;
+          else if (part.type === 'abort') throw Object.assign(new Error('aborted'), { name: 'AbortError' });
+        }
+        out = { text: await s.text, finishReason: await s.finishReason, steps: (await s.steps).length };
+      }
     } catch (err) {
       if (err instanceof AppError) throw err;
-      const reason = failureReason(err);
+      const reason = signal?.aborted ? 'the client went away' : failureReason(err);
       this.#d.logger.error({ error: reason, name: (err as Error)?.name, workspaceId: p.workspaceId }, 'agent turn failed');
       throw new AgentFailure(reason);
     }
     let text = out.text.trim();
     // The step limit ended the loop while the model was still calling tools: say so, with what was done.
-    if (!text && out.finishReason === 'tool-calls' && out.steps.length >= this.#d.config.maxSteps) {
+    if (!text && out.finishReason === 'tool-calls' && out.steps >= this.#d.config.maxSteps) {
       const done = calls.map((c) => `- ${c.name}: ${c.result.success === false ? 'failed' : 'done'}`).join('\n');
-      text = `I stopped after ${out.steps.length} steps (this server's limit per message) before I could finish.${done ? `\n\nWhat I did:\n${done}` : ''}\n\nAsk me to continue, or split the request into smaller ones.`;
+      text = `I stopped after ${out.steps} steps (this server's limit per message) before I could finish.${done ? `\n\nWhat I did:\n${done}` : ''}\n\nAsk me to continue, or split the request into smaller ones.`;
     }
-    return { answer: buildAnswer(text, calls, true), calls, steps: out.steps.length };
+    return { answer: buildAnswer(text, calls, true), calls, steps: out.steps };
   }
 
   /**

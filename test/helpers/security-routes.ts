@@ -124,6 +124,7 @@ export const SECURITY_ROUTES: Record<string, MatrixEntry> = {
   'DELETE /user-agent-chats': { matrix: 'workspace', url: '/user-agent-chats' },
   // The agent's chat: any member or key of the workspace, no plan feature (credits only; each tool checks its own).
   'POST /workspace-agent/website/chat': { matrix: 'workspace', url: '/workspace-agent/website/chat', payload: { text: 'help' } },
+  'POST /workspace-agent/website/chat/stream': { matrix: 'workspace', url: '/workspace-agent/website/chat/stream', payload: { text: 'help' } },
   // Voice messages: any member or key of the workspace, no plan feature, no credits (docs/agent.md#transcription).
   'POST /workspace-agent/website/transcribe': { matrix: 'workspace', url: '/workspace-agent/website/transcribe', payload: {} },
   'GET /unified/posts': { matrix: 'workspace', url: '/unified/posts/?platforms=bluesky', platform: 'bluesky' },
