@@ -1,6 +1,6 @@
 // Scripted models for the agent's tests (the AI SDK's MockLanguageModelV4): each test sets what the model answers
 // per call and reads back every prompt it was given.
-import { MockLanguageModelV4 } from 'ai/test';
+import { convertArrayToReadableStream, MockLanguageModelV4 } from 'ai/test';
 import type { AiModels } from '../../src/ai/models.ts';
 import type { Harness, TestUser } from '../helpers/harness.ts';
 
@@ -20,6 +20,24 @@ export const use = (...calls: [string, Record<string, unknown>][]): Result => ({
   usage,
   warnings: [],
 });
+
+/** Streamed only: the model writes `text`, then its stream breaks with an error part (a provider failing mid-answer). */
+export const breakAfter = (text: string): Result => ({ ...say(text), finishReason: { unified: 'error', raw: 'broken' } });
+
+/** A scripted answer as the parts a streaming provider sends: text in word-sized deltas, tool calls whole. */
+function streamParts(r: Result): unknown[] {
+  const parts: unknown[] = [{ type: 'stream-start', warnings: [] }];
+  for (const [i, c] of r.content.entries()) {
+    if (c.type === 'text') {
+      parts.push({ type: 'text-start', id: `t${i}` });
+      for (const piece of c.text.match(/\S+\s*|\s+/g) ?? []) parts.push({ type: 'text-delta', id: `t${i}`, delta: piece });
+      parts.push({ type: 'text-end', id: `t${i}` });
+    } else parts.push(c);
+  }
+  if (r.finishReason.raw === 'broken') parts.push({ type: 'error', error: new Error('stream broke at 10.9.8.7 token=sk-internal') });
+  else parts.push({ type: 'finish', finishReason: r.finishReason, usage: r.usage });
+  return parts;
+}
 
 export interface Scripted {
   model: MockLanguageModelV4;
@@ -48,6 +66,14 @@ export function scripted(name: string): Scripted {
         const system = String(prompt.find((m) => m.role === 'system')?.content ?? '');
         return s.script(prompt, n++, system, opts.abortSignal);
       },
+      // The same script, streamed (streamText).
+      doStream: async (opts) => {
+        const prompt = opts.prompt as Prompt;
+        s.prompts.push(prompt);
+        const system = String(prompt.find((m) => m.role === 'system')?.content ?? '');
+        const r = await s.script(prompt, n++, system, opts.abortSignal);
+        return { stream: convertArrayToReadableStream(streamParts(r) as never[]) };
+      },
     }),
   };
   return s;
@@ -65,3 +91,27 @@ export const chat = (h: Harness, key: string, body: Record<string, unknown>) =>
   h.req({ method: 'POST', url: '/workspace-agent/website/chat', headers: { 'x-api-key': key }, payload: body });
 
 export const aiUsed = (h: Harness, u: TestUser) => h.ctx.credits.used(u.workspaceId, 'ai_credits');
+
+export const chatStream = (h: Harness, key: string, body: Record<string, unknown>) =>
+  h.req({ method: 'POST', url: '/workspace-agent/website/chat/stream', headers: { 'x-api-key': key }, payload: body });
+
+export interface SseEvent {
+  event: string;
+  data: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+}
+
+/** A server-sent events body as its events, in order (each block `event: …` then one `data: …` line). */
+export function sseEvents(body: string): SseEvent[] {
+  return body
+    .split('\n\n')
+    .filter((b) => b.trim())
+    .map((block) => {
+      const lines = block.split('\n');
+      const event = lines.find((l) => l.startsWith('event: '))!.slice('event: '.length);
+      const data = lines.filter((l) => l.startsWith('data: ')).map((l) => l.slice('data: '.length)).join('\n');
+      return { event, data: JSON.parse(data) };
+    });
+}
+
+/** The event names in order, consecutive repeats (text deltas) collapsed into one. */
+export const eventOrder = (events: SseEvent[]) => events.map((e) => e.event).filter((e, i, all) => e !== all[i - 1]);
