@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, asUser, type Harness, type TestUser } from '../helpers/harness.ts';
 import { connectAccount, png, upload } from '../media-routes/helpers.ts';
 import { startModelServer, type ChatRequest, type ModelServer } from '../ai-routes/helpers/openai-server.ts';
-import { aiUsed, chat } from './helpers.ts';
+import { aiUsed, chat, chatStream, eventOrder, sseEvents } from './helpers.ts';
 
 let server: ModelServer;
 let h: Harness;
@@ -51,6 +51,31 @@ describe('agent chat over an OpenAI-compatible server', () => {
     expect(result.tool_call_id).toBe(call.id);
     expect(String(result.content)).toContain('<data source="tool_result:get_accounts">');
     expect(String(result.content)).toContain('linkedin');
+  });
+
+  it('streamed: the tool call arrives as OpenAI tool_calls deltas, runs, its result goes back, and the answer streams', async () => {
+    server.requests.length = 0;
+    server.chat = (r) =>
+      r.messages.some((m) => m.role === 'tool') ? 'You have **LinkedIn** connected, Crumb.' : { tool_calls: [{ name: 'get_queued_posts', arguments: { type: 'scheduled', platform: 'linkedin' } }] };
+    const res = await chatStream(h, key, { text: 'What is queued for my shop?' });
+    expect(res.statusCode, res.body).toBe(200);
+    const events = sseEvents(res.body);
+    expect(eventOrder(events)).toEqual(['tool_call', 'tool_result', 'delta', 'answer']);
+    expect(events[0]!.data).toEqual({ name: 'get_queued_posts', args: { type: 'scheduled', platform: 'linkedin' } });
+    expect(events[1]!.data).toMatchObject({ name: 'get_queued_posts', success: true });
+    const answer = events.at(-1)!.data;
+    expect(answer.parsed.response).toBe('You have **LinkedIn** connected, Crumb.');
+    expect(events.filter((e) => e.event === 'delta').map((e) => e.data.text).join('')).toBe(answer.parsed.response);
+    expect(chats()).toHaveLength(2);
+    expect(chats().every((r) => r.stream === true)).toBe(true);
+    const second = chats()[1]!;
+    const call = second.messages.find((m) => m.role === 'assistant' && m.tool_calls?.length)!.tool_calls![0]!;
+    expect(call.function.name).toBe('get_queued_posts');
+    expect(JSON.parse(call.function.arguments)).toEqual({ type: 'scheduled', platform: 'linkedin' });
+    expect(second.messages.find((m) => m.role === 'tool')!.tool_call_id).toBe(call.id);
+    // Archived like a blocking turn; the next test's memory check reads it after the previous turn.
+    const turns = (await h.req({ method: 'GET', url: '/user-agent-chats', headers: { 'x-api-key': key } })).json();
+    expect(turns.items[0].turn.assistant.raw).toBe(answer.agent_response_json);
   });
 
   it('the next turn sends the earlier turn back (memory), with the tool call summarised', async () => {

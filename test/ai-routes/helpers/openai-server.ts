@@ -19,7 +19,7 @@ export interface ChatRequest {
   stream?: boolean;
 }
 
-/** A chat answer that calls tools instead of answering with text (non-streaming requests only). */
+/** A chat answer that calls tools instead of answering with text (streamed as `tool_calls` deltas when asked to stream). */
 export interface ToolCallsAnswer {
   tool_calls: { name: string; arguments: Record<string, unknown> }[];
 }
@@ -65,7 +65,20 @@ export async function startModelServer(): Promise<ModelServer> {
       const base = { id: 'chatcmpl-1', created: 1_700_000_000, model: body.model };
       if (typeof answer !== 'string') {
         const toolCalls = answer.tool_calls.map((c, i) => ({ id: `call_${state.requests.length}_${i}`, type: 'function', function: { name: c.name, arguments: JSON.stringify(c.arguments) } }));
-        return json(200, { ...base, object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: null, tool_calls: toolCalls }, finish_reason: 'tool_calls' }], usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 } });
+        if (!body.stream) {
+          return json(200, { ...base, object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: null, tool_calls: toolCalls }, finish_reason: 'tool_calls' }], usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 } });
+        }
+        // OpenAI's streamed tool calls: the id and name first, then the arguments in pieces, each by its index.
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        const chunk = (delta: object, finish: string | null) => res.write(`data: ${JSON.stringify({ ...base, object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`);
+        chunk({ role: 'assistant', content: null }, null);
+        for (const [index, c] of toolCalls.entries()) {
+          chunk({ tool_calls: [{ index, id: c.id, type: 'function', function: { name: c.function.name, arguments: '' } }] }, null);
+          for (const piece of c.function.arguments.match(/[\s\S]{1,8}/g) ?? []) chunk({ tool_calls: [{ index, function: { arguments: piece } }] }, null);
+        }
+        chunk({}, 'tool_calls');
+        res.write('data: [DONE]\n\n');
+        return res.end();
       }
       const text = answer;
       if (!body.stream) {
