@@ -3,6 +3,8 @@
 // loop (a step limit and a deadline), and the answer is built from its final text. The turn is archived and the
 // workspace's memory updated (older turns folded into a summary when over the budget). A turn that fails (500) or
 // gets no answer (502) gives its `agent_turn` credits back; what its tools spent stays spent, as their work happened.
+// The streamed turn (POST …/chat/stream) is this same pipeline with `events`: the model through streamText, each
+// tool call reported as it runs; everything else (checks, credits, answer, archive, memory) is shared.
 import type { LanguageModel, ModelMessage } from 'ai';
 import type { Logger } from 'pino';
 import type { Principal } from '../auth/authenticate.ts';
