@@ -6,6 +6,7 @@ import { benchMedia } from './media.ts';
 import { benchPublishing } from './publishing.ts';
 import { benchScheduling } from './scheduling.ts';
 import { benchSchedulingApi } from './scheduling-api.ts';
+import { benchStartup } from './startup.ts';
 import { benchTools } from './tools.ts';
 
 const sections: Record<string, () => Promise<void>> = {
@@ -26,6 +27,13 @@ const sections: Record<string, () => Promise<void>> = {
     }),
   // Issue 16: get_accounts over MCP (and GPT Actions when present) next to GET /unified/user-profiles/, 20 connections.
   tools: () => benchTools({ seconds: Number(process.env.BENCH_SECONDS ?? 5), rounds: Number(process.env.BENCH_ROUNDS ?? 3) }),
+  // Issue 18: `herald serve` started warm and cold, time to /healthz and RSS (BENCH_STARTUP_* variables, see bench/startup.ts).
+  startup: () =>
+    benchStartup({
+      runs: Number(process.env.BENCH_STARTUP_RUNS ?? 5),
+      idleSeconds: Number(process.env.BENCH_STARTUP_IDLE_SECONDS ?? 30),
+      ...(process.env.BENCH_STARTUP_BASELINE ? { baseline: process.env.BENCH_STARTUP_BASELINE } : {}),
+    }),
   media: () => benchMedia(process.env.BENCH_MEDIA_BYTES ? { sizeBytes: Number(process.env.BENCH_MEDIA_BYTES) } : {}),
 };
 
