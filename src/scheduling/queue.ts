@@ -3,7 +3,7 @@
 // worker.ts, so a stale job (rescheduled, cancelled, already published) finds nothing to claim and
 // ends, and duplicated jobs cannot publish twice. The worker's own scan stays as the backstop for
 // entries created while no queue ran.
-import { PgBoss, fromPglite } from 'pg-boss';
+import type { PgBoss } from 'pg-boss';
 import type { Logger } from 'pino';
 import type { Database } from '../db/client.ts';
 
@@ -41,6 +41,8 @@ export class ScheduleQueue {
   start(): Promise<PgBoss> {
     this.#starting ??= (async () => {
       const d = this.#database;
+      // Loaded here, once the server listens (main.ts starts the queue after listen): not on the way to /healthz.
+      const { PgBoss, fromPglite } = await import('pg-boss');
       const boss =
         d.kind === 'postgres' && this.#url
           ? new PgBoss({ connectionString: this.#url, max: 4, application_name: 'herald-queue' })
