@@ -34,7 +34,13 @@ const sections: Record<string, () => Promise<void>> = {
       idleSeconds: Number(process.env.BENCH_STARTUP_IDLE_SECONDS ?? 30),
       ...(process.env.BENCH_STARTUP_BASELINE ? { baseline: process.env.BENCH_STARTUP_BASELINE } : {}),
     }),
-  media: () => benchMedia(process.env.BENCH_MEDIA_BYTES ? { sizeBytes: Number(process.env.BENCH_MEDIA_BYTES) } : {}),
+  // BENCH_MEDIA_UNPACED=0 skips the upload without GC pacing, BENCH_MEDIA_CHUNKED=0 the chunked API.
+  media: () =>
+    benchMedia({
+      ...(process.env.BENCH_MEDIA_BYTES ? { sizeBytes: Number(process.env.BENCH_MEDIA_BYTES) } : {}),
+      unpaced: process.env.BENCH_MEDIA_UNPACED !== '0',
+      chunked: process.env.BENCH_MEDIA_CHUNKED !== '0',
+    }),
 };
 
 const wanted = process.argv.slice(2);
