@@ -1,4 +1,5 @@
 // `npm run bench [-- section ...]`: prints figures; no pass/fail thresholds (targets are printed beside them).
+import { benchAgent } from './agent.ts';
 import { benchAi } from './ai.ts';
 import { benchEngagement } from './engagement.ts';
 import { benchFoundation } from './foundation.ts';
@@ -34,6 +35,8 @@ const sections: Record<string, () => Promise<void>> = {
       idleSeconds: Number(process.env.BENCH_STARTUP_IDLE_SECONDS ?? 30),
       ...(process.env.BENCH_STARTUP_BASELINE ? { baseline: process.env.BENCH_STARTUP_BASELINE } : {}),
     }),
+  // Issue 17: one agent turn with two tool calls against a scripted model at 0 and 500 ms per model call.
+  agent: () => benchAgent({ turns: Number(process.env.BENCH_AGENT_TURNS ?? 200), slowTurns: Number(process.env.BENCH_AGENT_SLOW_TURNS ?? 20), databaseUrl: process.env.DATABASE_URL }),
   // BENCH_MEDIA_UNPACED=0 skips the upload without GC pacing, BENCH_MEDIA_CHUNKED=0 the chunked API.
   media: () =>
     benchMedia({
