@@ -2,6 +2,7 @@
 import { join } from 'node:path';
 import { z } from 'zod';
 import { aiConfigErrors, aiEnvSchema, toAiConfig, type AiConfig } from './ai/config.ts';
+import { agentEnvSchema, toAgentConfig, type AgentConfig } from './agent/config.ts';
 import type { StorageConfig } from './media/storage/index.ts';
 import { PLATFORMS, type Platform } from './platforms/slugs.ts';
 import { trustProxyEnv, type TrustProxy } from './trust-proxy.ts';
@@ -105,7 +106,9 @@ const envSchema = z.object({
   HERALD_OAUTH_REGISTRATION: z.enum(['open', 'closed']).default('open'),
   HERALD_OAUTH_ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(24 * 3600).default(3600),
   HERALD_OAUTH_REFRESH_TOKEN_TTL_SECONDS: z.coerce.number().int().min(300).max(365 * 24 * 3600).default(30 * 24 * 3600),
-}).extend(aiEnvSchema.shape);
+})
+  .extend(aiEnvSchema.shape)
+  .extend(agentEnvSchema.shape);
 
 export type Env = z.infer<typeof envSchema>;
 
@@ -272,6 +275,8 @@ export interface Config {
   media: MediaConfig;
   /** The AI routes' provider and models: see docs/ai.md. */
   ai: AiConfig;
+  /** The workspace agent's limits and memory: see docs/agent.md. */
+  agent: AgentConfig;
   oauth: OAuthConfig;
 }
 
@@ -411,6 +416,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     platforms: platformParsed.configs as Config['platforms'],
     media: mediaConfig(e, publicUrl),
     ai: toAiConfig(e),
+    agent: toAgentConfig(e),
     oauth: {
       clients: oauthClients(e.HERALD_OAUTH_CLIENTS),
       registration: e.HERALD_OAUTH_REGISTRATION,

@@ -50,8 +50,10 @@ import { ScheduledStore } from './scheduling/store.ts';
 import type { BuiltinProvider } from './ai/builtin/index.ts';
 import { createModels, type AiModels } from './ai/models.ts';
 import { AiService } from './ai/service.ts';
+import { SpeechToText } from './ai/transcription.ts';
 import { OAuthService } from './oauth/service.ts';
 import { AgentChatHistory } from './agent/history.ts';
+import { AgentChat } from './agent/chat.ts';
 
 import type { Clock } from './clock.ts';
 export type { Clock } from './clock.ts';
@@ -97,8 +99,12 @@ export interface AppContext {
   scheduling: SchedulingService;
   /** The AI generators (docs/ai.md): the configured model, or the built-in provider. */
   ai: AiService;
+  /** Speech to text for the agent's voice messages (docs/agent.md#transcription); 503 without a transcription model. */
+  speech: SpeechToText;
   /** The workspace agent's archived chat turns and memory (docs/agent.md); clear_workspace_chat_history clears it. */
   agentChats: AgentChatHistory;
+  /** The workspace agent's chat turns (docs/agent.md). */
+  agent: AgentChat;
   /** The OAuth authorization server for chat connectors (docs/mcp.md): access-token checks and grant revocation. */
   oauth: OAuthService;
   /** The scheduling worker; started by `herald serve` (unless HERALD_WORKER_IN_PROCESS=0) and `herald worker`. */
@@ -305,21 +311,36 @@ export async function createContext(config: Config, overrides: ContextOverrides 
   let builtinMade: Promise<BuiltinProvider> | undefined;
   const builtin = () =>
     (builtinMade ??= import('./ai/builtin/index.ts').then((m) => new m.BuiltinProvider({ networks: platforms.networks, ocr: { binary: config.ai.tesseractPath }, ffprobePath: config.media.ffprobePath, ffmpegPath: config.ai.ffmpegPath })));
+  const aiModels = overrides.aiModels !== undefined ? overrides.aiModels : await createModels(config.ai);
   const ai = new AiService({
     networks: platforms.networks,
     builtin,
-    models: overrides.aiModels !== undefined ? overrides.aiModels : await createModels(config.ai),
+    models: aiModels,
     credits,
     media: { addGenerated: (p, bytes, name, kind, loc) => media.addGenerated(p, bytes, name, kind, loc), readUrl: (p, url, kind, loc) => media.readUrl(p, url, kind, loc), release: (path) => media.release(path), publicUrl: (key) => media.storage.publicUrl(key) },
     config: config.ai,
     logger: logger.child({ component: 'ai' }),
   });
+  const speech = new SpeechToText({ model: aiModels?.transcription ?? null, config: config.ai, logger: logger.child({ component: 'speech' }) });
   const agentChats = new AgentChatHistory(db, clock);
-  return {
+  // The agent runs tools over the whole context: it gets the context once it exists.
+  const agent = new AgentChat({
+    app: () => app,
+    models: aiModels,
+    history: agentChats,
+    credits,
+    media,
+    config: config.agent,
+    modelTimeoutMs: config.ai.timeoutMs,
+    clock,
+    logger: logger.child({ component: 'agent' }),
+  });
+  const app: AppContext = {
     config,
     logger,
     clock,
     agentChats,
+    agent,
     database,
     secrets,
     plans,
@@ -351,6 +372,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     uploads,
     scheduling,
     ai,
+    speech,
     oauth,
     scheduleWorker,
     scheduleQueue,
@@ -388,4 +410,5 @@ export async function createContext(config: Config, overrides: ContextOverrides 
       else await redis?.quit().catch(() => {});
     },
   };
+  return app;
 }

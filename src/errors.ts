@@ -21,7 +21,9 @@ export type ErrorCode =
   | 'validation'
   | 'payload_too_large'
   | 'internal'
-  | 'bad_gateway';
+  | 'bad_gateway'
+  /** A capability this server is not configured for (transcription without a speech-to-text model). */
+  | 'not_configured';
 
 const STATUS: Record<ErrorCode, number> = {
   bad_request: 400,
@@ -43,6 +45,7 @@ const STATUS: Record<ErrorCode, number> = {
   payload_too_large: 413,
   internal: 500,
   bad_gateway: 502,
+  not_configured: 503,
 };
 
 export interface FieldError {

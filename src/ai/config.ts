@@ -16,8 +16,10 @@ export interface AiConfig {
   visionModel: string | undefined;
   /** Images out; unset: the built-in card renderer draws them. */
   imageModel: string | undefined;
-  /** Speech in a video to text; unset: a video's sound is not read. */
+  /** Speech to text (a video's sound, the agent's voice messages); unset: a video's sound is not read and transcription answers 503. */
   transcribeModel: string | undefined;
+  /** The largest audio file POST /workspace-agent/website/transcribe accepts. */
+  transcribeMaxBytes: number;
   /** One model call's deadline. */
   timeoutMs: number;
   /** Copy over a network's limit is asked for again this many times before it is shortened. */
@@ -40,6 +42,8 @@ export const aiEnvSchema = z.object({
   HERALD_AI_VISION_MODEL: trimmed,
   HERALD_AI_IMAGE_MODEL: trimmed,
   HERALD_AI_TRANSCRIBE_MODEL: trimmed,
+  // 25 MiB: what OpenAI's /audio/transcriptions accepts (about 25 minutes of Opus voice, 2½ minutes of 16-bit stereo WAV).
+  HERALD_AI_TRANSCRIBE_MAX_BYTES: z.coerce.number().int().min(1024).max(1024 * 1024 * 1024).default(25 * 1024 * 1024),
   HERALD_AI_TIMEOUT_SECONDS: z.coerce.number().min(1).max(600).default(60),
   HERALD_AI_RETRIES_WHEN_TOO_LONG: z.coerce.number().int().min(0).max(3).default(1),
   HERALD_FFMPEG_PATH: z.string().min(1).default('ffmpeg'),
@@ -65,6 +69,7 @@ export function toAiConfig(e: z.infer<typeof aiEnvSchema>): AiConfig {
     visionModel: e.HERALD_AI_VISION_MODEL ?? e.HERALD_AI_MODEL,
     imageModel: e.HERALD_AI_IMAGE_MODEL,
     transcribeModel: e.HERALD_AI_TRANSCRIBE_MODEL,
+    transcribeMaxBytes: e.HERALD_AI_TRANSCRIBE_MAX_BYTES,
     timeoutMs: e.HERALD_AI_TIMEOUT_SECONDS * 1000,
     retriesWhenTooLong: e.HERALD_AI_RETRIES_WHEN_TOO_LONG,
     ffmpegPath: e.HERALD_FFMPEG_PATH,

@@ -109,7 +109,7 @@ export function cleanCopy(text: string): string {
 }
 
 /** An error from a model call, in words that name no secret and no internal address. */
-function modelFailure(err: unknown): string {
+export function modelFailure(err: unknown): string {
   // The SDK's retries wrap the last failure.
   const outer = err as { name?: string; lastError?: unknown };
   const e = (outer?.name === 'AI_RetryError' && outer.lastError ? outer.lastError : err) as { name?: string; statusCode?: number; message?: string };

@@ -122,6 +122,10 @@ export const SECURITY_ROUTES: Record<string, MatrixEntry> = {
   // The workspace agent's chat history: any member or key of the workspace, no plan feature.
   'GET /user-agent-chats': { matrix: 'workspace', url: '/user-agent-chats?channel=website' },
   'DELETE /user-agent-chats': { matrix: 'workspace', url: '/user-agent-chats' },
+  // The agent's chat: any member or key of the workspace, no plan feature (credits only; each tool checks its own).
+  'POST /workspace-agent/website/chat': { matrix: 'workspace', url: '/workspace-agent/website/chat', payload: { text: 'help' } },
+  // Voice messages: any member or key of the workspace, no plan feature, no credits (docs/agent.md#transcription).
+  'POST /workspace-agent/website/transcribe': { matrix: 'workspace', url: '/workspace-agent/website/transcribe', payload: {} },
   'GET /unified/posts': { matrix: 'workspace', url: '/unified/posts/?platforms=bluesky', platform: 'bluesky' },
   'GET /unified/posts/:post_id': { matrix: 'workspace', url: '/unified/posts/at%3A%2F%2Fdid%3Aplc%3Ax%2Fapp.bsky.feed.post%2F1?platform=bluesky', platform: 'bluesky' },
   'GET /unified/posts/:post_id/metrics': { matrix: 'workspace', url: '/unified/posts/123/metrics?platform=linkedin', platform: 'linkedin' },

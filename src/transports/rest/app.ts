@@ -29,6 +29,8 @@ import { mediaRoutes } from './routes/media.ts';
 import { storageRoutes } from './routes/storage.ts';
 import { gptActionRoutes } from './routes/gpt-actions.ts';
 import { agentChatRoutes } from './routes/agent-chats.ts';
+import { agentChatRoute } from './routes/agent-chat.ts';
+import { agentTranscribeRoutes } from './routes/agent-transcribe.ts';
 import { mcpRoutes } from '../mcp/routes.ts';
 import { oauthRoutes } from '../../oauth/routes.ts';
 
@@ -115,6 +117,8 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   await app.register(engagementRoutes, { ctx });
   await app.register(gptActionRoutes, { ctx });
   await app.register(agentChatRoutes, { ctx });
+  await app.register(agentChatRoute, { ctx });
+  await app.register(agentTranscribeRoutes, { ctx });
   await app.register(mcpRoutes, { ctx });
   await app.register(oauthRoutes, { ctx });
   // With S3 the bucket (or a CDN in front of it) serves the files.

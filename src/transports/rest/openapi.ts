@@ -35,6 +35,8 @@ const ERRORS = {
   422: component(z.object({ detail: z.union([z.array(fieldError), z.string()]) }), 'ValidationError', 'Invalid input: one entry per field, `loc` = where (body, query, path, header) and the field path.'),
   429: component(z.object({ detail: coded }), 'RateLimited', 'Rate limit (APIKEY_RATE_LIMIT) or sign-in throttle (LOGIN_THROTTLED) reached; see Retry-After.'),
   500: component(z.object({ detail: z.string(), request_id: z.string() }), 'InternalError', 'Server error; quote request_id when reporting it.'),
+  502: component(z.object({ detail: z.union([z.string(), coded]) }), 'BadGateway', 'The model provider (or a network) failed; the detail says how, without internals.'),
+  503: component(z.object({ detail: z.string() }), 'NotConfigured', 'This server is not configured for the capability; the detail names the settings that enable it.'),
 } as const;
 
 type Status = keyof typeof ERRORS;

@@ -7,16 +7,29 @@ import sharp from 'sharp';
 
 export interface ChatRequest {
   model: string;
-  messages: { role: string; content: string | { type: string; text?: string; image_url?: { url: string } }[] }[];
+  messages: {
+    role: string;
+    content: string | null | { type: string; text?: string; image_url?: { url: string } }[];
+    /** An assistant's tool calls (OpenAI format) and, on a `tool` message, the call it answers. */
+    tool_calls?: { id: string; type: 'function'; function: { name: string; arguments: string } }[];
+    tool_call_id?: string;
+  }[];
+  /** The tools offered (OpenAI format). */
+  tools?: { type: 'function'; function: { name: string; description?: string; parameters?: unknown } }[];
   stream?: boolean;
+}
+
+/** A chat answer that calls tools instead of answering with text (non-streaming requests only). */
+export interface ToolCallsAnswer {
+  tool_calls: { name: string; arguments: Record<string, unknown> }[];
 }
 
 export interface ModelServer {
   baseUrl: string;
-  /** The chat answer for a request (default: a short fixed text); throw to answer HTTP 500. */
-  chat: (req: ChatRequest) => string;
-  /** Text spoken in the audio sent for transcription. */
-  speech: string;
+  /** The chat answer for a request (default: a short fixed text), or tool calls; throw to answer HTTP 500. */
+  chat: (req: ChatRequest) => string | ToolCallsAnswer;
+  /** Text spoken in the audio sent for transcription; a function may throw to answer HTTP 500. */
+  speech: string | (() => string);
   requests: { path: string; body: unknown; bytes: number }[];
   close(): Promise<void>;
 }
@@ -43,13 +56,18 @@ export async function startModelServer(): Promise<ModelServer> {
     if (path === '/v1/chat/completions') {
       const body = JSON.parse(raw.toString('utf8')) as ChatRequest;
       state.requests.push({ path, body, bytes: raw.length });
-      let text: string;
+      let answer: string | ToolCallsAnswer;
       try {
-        text = state.chat(body);
+        answer = state.chat(body);
       } catch {
         return json(500, { error: { message: 'model crashed', type: 'server_error' } });
       }
       const base = { id: 'chatcmpl-1', created: 1_700_000_000, model: body.model };
+      if (typeof answer !== 'string') {
+        const toolCalls = answer.tool_calls.map((c, i) => ({ id: `call_${state.requests.length}_${i}`, type: 'function', function: { name: c.name, arguments: JSON.stringify(c.arguments) } }));
+        return json(200, { ...base, object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: null, tool_calls: toolCalls }, finish_reason: 'tool_calls' }], usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 } });
+      }
+      const text = answer;
       if (!body.stream) {
         return json(200, { ...base, object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }], usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 } });
       }
@@ -67,10 +85,20 @@ export async function startModelServer(): Promise<ModelServer> {
       return json(200, { created: 1_700_000_000, data: [{ b64_json: png.toString('base64') }] });
     }
     if (path === '/v1/audio/transcriptions') {
-      state.requests.push({ path, body: null, bytes: raw.length });
+      // The form's fields and the file part's name and type, as a whisper server reads them.
+      const form = raw.toString('latin1');
+      const model = /name="model"\r\n\r\n([^\r]*)/.exec(form)?.[1] ?? null;
+      const file = /name="file"; filename="([^"]*)"\r\nContent-Type: ([^\r]*)/.exec(form);
+      state.requests.push({ path, body: { model, filename: file?.[1] ?? null, type: file?.[2] ?? null }, bytes: raw.length });
       const isWav = raw.includes(Buffer.from('RIFF')) && raw.includes(Buffer.from('WAVE'));
       if (!isWav) return json(400, { error: { message: 'expected a WAV file', type: 'invalid_request_error' } });
-      return json(200, { text: state.speech });
+      let text: string;
+      try {
+        text = typeof state.speech === 'function' ? state.speech() : state.speech;
+      } catch {
+        return json(500, { error: { message: 'whisper crashed at /srv/models/secret-path', type: 'server_error' } });
+      }
+      return json(200, { text });
     }
     json(404, { error: { message: `no route ${path}` } });
   });

@@ -130,7 +130,8 @@ export interface MkvOptions {
   height?: number;
   durationSec?: number;
   videoCodec?: string;
-  audioCodec?: string;
+  /** null: no sound track. */
+  audioCodec?: string | null;
   /** Place Tracks after the first Cluster, reachable only through the SeekHead. */
   tracksAtEnd?: boolean;
 }
@@ -141,7 +142,7 @@ export async function writeMkv(path: string, options: MkvOptions = {}): Promise<
   const info = el(0x1549a966, uintEl(0x2ad7b1, 1_000_000), f64El(0x4489, o.durationSec * 1000));
   const tracks = el(0x1654ae6b,
     el(0xae, uintEl(0xd7, 1), uintEl(0x83, 1), strEl(0x86, o.videoCodec), el(0xe0, uintEl(0xb0, o.width), uintEl(0xba, o.height))),
-    el(0xae, uintEl(0xd7, 2), uintEl(0x83, 2), strEl(0x86, o.audioCodec)));
+    ...(o.audioCodec === null ? [] : [el(0xae, uintEl(0xd7, 2), uintEl(0x83, 2), strEl(0x86, o.audioCodec))]));
   const cluster = el(0x1f43b675, uintEl(0xe7, 0), zeros(64));
   const seekEntry = (id: number, pos: number): Buffer => el(0x4dbb, el(0x53ab, ebmlId(id)), uintEl(0x53ac, pos));
   // Seek positions are relative to the segment data; the seek head has a fixed size, so compute it once.
