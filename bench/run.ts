@@ -1,4 +1,5 @@
 // `npm run bench [-- section ...]`: prints figures; no pass/fail thresholds (targets are printed beside them).
+import { benchAgent } from './agent.ts';
 import { benchAi } from './ai.ts';
 import { benchEngagement } from './engagement.ts';
 import { benchFoundation } from './foundation.ts';
@@ -27,7 +28,15 @@ const sections: Record<string, () => Promise<void>> = {
     }),
   // Issue 16: get_accounts over MCP (and GPT Actions when present) next to GET /unified/user-profiles/, 20 connections.
   tools: () => benchTools({ seconds: Number(process.env.BENCH_SECONDS ?? 5), rounds: Number(process.env.BENCH_ROUNDS ?? 3) }),
-  media: () => benchMedia(process.env.BENCH_MEDIA_BYTES ? { sizeBytes: Number(process.env.BENCH_MEDIA_BYTES) } : {}),
+  // Issue 17: one agent turn with two tool calls against a scripted model at 0 and 500 ms per model call.
+  agent: () => benchAgent({ turns: Number(process.env.BENCH_AGENT_TURNS ?? 200), slowTurns: Number(process.env.BENCH_AGENT_SLOW_TURNS ?? 20), databaseUrl: process.env.DATABASE_URL }),
+  // BENCH_MEDIA_UNPACED=0 skips the upload without GC pacing, BENCH_MEDIA_CHUNKED=0 the chunked API.
+  media: () =>
+    benchMedia({
+      ...(process.env.BENCH_MEDIA_BYTES ? { sizeBytes: Number(process.env.BENCH_MEDIA_BYTES) } : {}),
+      unpaced: process.env.BENCH_MEDIA_UNPACED !== '0',
+      chunked: process.env.BENCH_MEDIA_CHUNKED !== '0',
+    }),
 };
 
 const wanted = process.argv.slice(2);

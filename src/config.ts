@@ -78,6 +78,7 @@ const envSchema = z.object({
   HERALD_PLATFORM_TIMEOUT_SECONDS: z.coerce.number().min(1).max(600).default(30),
   HERALD_PUBLISH_WAIT_SECONDS: z.coerce.number().min(1).max(900).default(120),
   HERALD_PUBLISH_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(2000),
+  HERALD_IDEMPOTENCY_LEASE_SECONDS: z.coerce.number().int().min(3).max(86_400).optional(),
   HERALD_SCHEDULE_GRACE_SECONDS: z.coerce.number().int().min(0).default(6 * 3600),
   HERALD_SCHEDULER_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(500),
   HERALD_SCHEDULER_BATCH: z.coerce.number().int().min(1).max(500).default(20),
@@ -98,6 +99,7 @@ const envSchema = z.object({
   HERALD_S3_PUBLIC_URL: optionalString.pipe(z.url().optional()),
   HERALD_MEDIA_MAX_IMAGE_BYTES: z.coerce.number().int().min(1024).default(20 * 1024 * 1024),
   HERALD_MEDIA_MAX_VIDEO_BYTES: z.coerce.number().int().min(1024).default(2 * 1024 * 1024 * 1024),
+  HERALD_MEDIA_GC_PACING: bool.default(true),
   HERALD_MEDIA_FETCH_TIMEOUT_SECONDS: z.coerce.number().min(1).max(3600).default(120),
   HERALD_FETCH_REQUEST_DEADLINE_SECONDS: z.coerce.number().min(1).max(3600).default(180),
   HERALD_UPLOAD_SESSION_TTL_SECONDS: z.coerce.number().int().min(60).default(24 * 3600),
@@ -269,6 +271,8 @@ export interface Config {
   publishWaitSeconds: number;
   /** Pause between status checks of a post the network is still processing. */
   publishPollMs: number;
+  /** How long an Idempotency-Key's claim outlives its request's last heartbeat (renewed every third of it). */
+  idempotencyLeaseSeconds: number;
   /** Scheduled posts: see docs/scheduling.md. */
   scheduling: { graceSeconds: number; pollMs: number; batchSize: number; concurrency: number; maxAttempts: number; stallSeconds: number; inProcessWorker: boolean; leaseSeconds: number; queue: 'pgboss' | 'scan' };
   platforms: Record<Platform, PlatformEnvConfig>;
@@ -292,6 +296,8 @@ export interface MediaConfig {
   uploadSessionTtlSeconds: number;
   /** ffprobe binary, or false for the built-in container parsers only. */
   ffprobePath: string | false;
+  /** A minor GC every 8 MiB of streamed upload bytes (src/media/gc.ts); off only to measure without it. */
+  gcPacing?: boolean;
 }
 
 function mediaConfig(e: Env, publicUrl: string): MediaConfig {
@@ -323,6 +329,7 @@ function mediaConfig(e: Env, publicUrl: string): MediaConfig {
     fetchRequestDeadlineSeconds: e.HERALD_FETCH_REQUEST_DEADLINE_SECONDS,
     uploadSessionTtlSeconds: e.HERALD_UPLOAD_SESSION_TTL_SECONDS,
     ffprobePath: ffprobe === '' || ffprobe === 'off' ? false : ffprobe,
+    gcPacing: e.HERALD_MEDIA_GC_PACING,
   };
 }
 
@@ -400,6 +407,9 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     publishWaitSeconds: e.HERALD_PUBLISH_WAIT_SECONDS,
     followUpSeconds: e.HERALD_FOLLOW_UP_SECONDS,
     publishPollMs: e.HERALD_PUBLISH_POLL_MS,
+    // Renewed every third while the request runs, so it only bounds how long a retry waits after a crash;
+    // still well above the longest request (each network's wait runs in parallel), in case renewals stall.
+    idempotencyLeaseSeconds: e.HERALD_IDEMPOTENCY_LEASE_SECONDS ?? Math.max(300, Math.ceil(2 * e.HERALD_PUBLISH_WAIT_SECONDS)),
     scheduling: {
       graceSeconds: e.HERALD_SCHEDULE_GRACE_SECONDS,
       pollMs: e.HERALD_SCHEDULER_POLL_MS,

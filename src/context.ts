@@ -276,6 +276,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     logger: logger.child({ component: 'publishing' }),
     targetTimeoutMs: config.publishWaitSeconds * 1000,
     pollIntervalMs: config.publishPollMs,
+    idempotencyLeaseMs: config.idempotencyLeaseSeconds * 1000,
   });
   workspaces.planChanged.push(() => apiKeys.invalidate(), () => auth.invalidate());
   const scheduleWorker = new ScheduleWorker(

@@ -17,7 +17,7 @@ import type { AgentAnswer, AgentToolCall, InvokeTool } from './answer.ts';
 import type { AgentConfig } from './config.ts';
 import { directCommand } from './commands.ts';
 import { buildAnswer } from './extract.ts';
-import type { AgentChatHistory, AgentMemory, ChatChannel, MemoryMessage } from './history.ts';
+import type { AgentChatHistory, ChatChannel, MemoryMessage } from './history.ts';
 import { prepareInput, type ChatInput, type PreparedInput } from './input.ts';
 import { dataBlock, fold, turnMessages } from './memory.ts';
 import { SUMMARY_INSTRUCTIONS, systemPrompt, userMessage, userTextOf } from './prompt.ts';
@@ -163,12 +163,14 @@ export class AgentChat {
     return { answer: buildAnswer(text, calls, true), calls, steps: out.steps.length };
   }
 
-  /** Adds the turn to the workspace's memory and folds older turns into the summary when over the budget. */
+  /**
+   * Adds the turn to the workspace's memory (atomically: members chatting at once all stay remembered), then folds
+   * older turns into the summary when over the budget; the fold is written only if no other turn folded them first.
+   */
   async #remember(workspaceId: string, turn: MemoryMessage[]): Promise<void> {
-    const now = await this.#d.history.memory(workspaceId);
-    const next: AgentMemory = { summary: now.summary, recent: [...now.recent, ...turn] };
-    const { memory } = await fold(next, this.#d.config.memoryTokens, (previous, leaving) => this.#summarise(previous, leaving));
-    await this.#d.history.saveMemory(workspaceId, memory);
+    const now = await this.#d.history.appendMemory(workspaceId, turn);
+    const { memory, folded } = await fold(now, this.#d.config.memoryTokens, (previous, leaving) => this.#summarise(previous, leaving));
+    if (folded || memory.summary !== now.summary) await this.#d.history.foldMemory(workspaceId, now.recent.slice(0, folded), memory.summary);
   }
 
   async #summarise(previous: string, leaving: readonly MemoryMessage[]): Promise<string> {

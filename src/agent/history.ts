@@ -3,7 +3,7 @@
 // clear_workspace_chat_history tool) removes the archived turns and the agent's memory of the workspace together.
 import type { Clock } from '../clock.ts';
 import type { Db } from '../db/client.ts';
-import { and, count, desc, eq, gte, lte } from '../db/orm.ts';
+import { and, count, desc, eq, gte, lte, sql } from '../db/orm.ts';
 import { agentChatTurns, agentMemory } from '../db/schema-agent.ts';
 import type { WorkspaceChatHistory } from '../tools/chat-history.ts';
 
@@ -115,6 +115,34 @@ export class AgentChatHistory implements WorkspaceChatHistory {
   async memory(workspaceId: string): Promise<AgentMemory> {
     const [row] = await this.db.select().from(agentMemory).where(eq(agentMemory.workspaceId, workspaceId));
     return row ? { summary: row.summary, recent: row.recent as MemoryMessage[] } : { summary: '', recent: [] };
+  }
+
+  /** Appends a turn's messages to the memory in one statement (two members' turns at once both stay). */
+  async appendMemory(workspaceId: string, messages: MemoryMessage[]): Promise<AgentMemory> {
+    const now = this.clock();
+    const added = JSON.stringify(messages);
+    const [row] = await this.db
+      .insert(agentMemory)
+      .values({ workspaceId, summary: '', recent: messages, updatedAt: now })
+      .onConflictDoUpdate({ target: agentMemory.workspaceId, set: { recent: sql`${agentMemory.recent} || ${added}::jsonb`, updatedAt: now } })
+      .returning();
+    return { summary: row!.summary, recent: row!.recent as MemoryMessage[] };
+  }
+
+  /**
+   * Replaces the summary and drops the `folded` oldest recent messages, if they are still the ones the summary was
+   * written from (another turn may have folded them meanwhile: then nothing changes). Messages appended since stay.
+   */
+  async foldMemory(workspaceId: string, folded: readonly MemoryMessage[], summary: string): Promise<boolean> {
+    return this.db.transaction(async (tx) => {
+      const [row] = await tx.select().from(agentMemory).where(eq(agentMemory.workspaceId, workspaceId)).for('update');
+      if (!row) return false;
+      const recent = row.recent as MemoryMessage[];
+      const same = folded.length <= recent.length && folded.every((m, i) => recent[i]!.role === m.role && recent[i]!.content === m.content);
+      if (!same) return false;
+      await tx.update(agentMemory).set({ summary, recent: recent.slice(folded.length), updatedAt: this.clock() }).where(eq(agentMemory.workspaceId, workspaceId));
+      return true;
+    });
   }
 
   async saveMemory(workspaceId: string, memory: AgentMemory): Promise<void> {

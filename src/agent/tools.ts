@@ -37,10 +37,18 @@ export function invokerFor(app: AppContext, principal: Principal, tools: readonl
   };
 }
 
+/** Each tool's JSON Schema, made once (converting the zod schemas is most of a turn's own cost otherwise). */
+const schemas = new WeakMap<Tool, ReturnType<typeof jsonSchema<Record<string, unknown>>>>();
+
 /** The tool's arguments as JSON Schema, as a model fills them in. */
 function schemaOf(t: Tool) {
-  const { $schema: _dialect, ...schema } = z.toJSONSchema(t.input, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
-  return jsonSchema<Record<string, unknown>>({ ...schema, type: 'object' });
+  let made = schemas.get(t);
+  if (!made) {
+    const { $schema: _dialect, ...schema } = z.toJSONSchema(t.input, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+    made = jsonSchema<Record<string, unknown>>({ ...schema, type: 'object' });
+    schemas.set(t, made);
+  }
+  return made;
 }
 
 /** The AI SDK tool set over `tools`; each call and its result are appended to `calls` in the order they finish. */

@@ -24,6 +24,12 @@ export const posts = pgTable(
     /** The response sent for this request, replayed for a retry with the same Idempotency-Key. */
     response: jsonb('response'),
     responseStatus: integer('response_status'),
+    /** A running request's claim on its Idempotency-Key lasts until then (renewed while it runs); past it a retry resumes it. */
+    leaseUntil: tz('lease_until'),
+    /** Which run of the request holds the lease (a random id per run). */
+    leaseOwner: text('lease_owner'),
+    /** What a resumed run needs to answer besides its targets' results (see publishing/idempotency.ts). */
+    replyParts: jsonb('reply_parts'),
     actor: text('actor'),
     createdAt: tz('created_at').notNull().defaultNow(),
     updatedAt: tz('updated_at').notNull().defaultNow(),

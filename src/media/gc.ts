@@ -32,9 +32,16 @@ function obtainGc(): Gc | undefined {
 
 let gc: Gc | undefined | null = null;
 let streamed = 0;
+let paced = true;
+
+/** HERALD_MEDIA_GC_PACING: off, streamed bytes are left to V8's own schedule (for measuring what the pacing buys). */
+export function setGcPacing(on: boolean): void {
+  paced = on;
+}
 
 /** Counts bytes that went through a stream; every EVERY_BYTES (over all streams) runs a minor GC. */
 export function noteStreamedBytes(n: number): void {
+  if (!paced) return;
   streamed += n;
   if (streamed < EVERY_BYTES) return;
   streamed = 0;

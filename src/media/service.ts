@@ -28,6 +28,7 @@ import {
 import type { MediaStorage } from './storage/index.ts';
 import { DiskStorage } from './storage/disk.ts';
 import { TempFiles } from './temp.ts';
+import { setGcPacing } from './gc.ts';
 import type { StorageQuota } from './quota.ts';
 import { downloadToTemp, ImportDeadline, type UrlImportSettings } from './url-import.ts';
 
@@ -77,6 +78,7 @@ export class MediaService {
     this.#logger = deps.logger;
     this.storage = deps.storage;
     this.quota = deps.quota;
+    setGcPacing(deps.config.gcPacing !== false);
     // Disk storage adopts temp files by renaming them; flushing them as they grow overlaps the disk
     // writes with the network instead of paying for them all at the end.
     this.temp = new TempFiles(join(deps.dataDir, 'tmp', 'media'), { flushEvery: this.config.storage.driver === 'disk' && deps.storage instanceof DiskStorage ? 32 * 1024 * 1024 : 0 });

@@ -1,7 +1,7 @@
 // Reads and writes of the publishing ledger. Journal writes are single-statement jsonb merges, so a
 // step is durable the moment record() returns.
 import type { Db } from '../db/client.ts';
-import { and, eq, gte, sql } from '../db/orm.ts';
+import { and, eq, gte, isNull, lte, or, sql } from '../db/orm.ts';
 import { posts, postTargets } from '../db/schema-publishing.ts';
 import type { Journal } from '../platforms/publishing.ts';
 
@@ -33,9 +33,38 @@ export class Ledger {
     return row;
   }
 
-  async createPost(tx: Db, p: { workspaceId: string; postType: string; request: unknown; idempotencyKey: string | null; requestHash: string; actor: string | null }): Promise<PostRow> {
+  async createPost(
+    tx: Db,
+    p: { workspaceId: string; postType: string; request: unknown; idempotencyKey: string | null; requestHash: string; actor: string | null; leaseUntil?: Date | null; leaseOwner?: string | null },
+  ): Promise<PostRow> {
     const [row] = await tx.insert(posts).values({ ...p, request: p.request as object }).returning();
     return row!;
+  }
+
+  /** What a resumed run of a running request needs to answer (see idempotency.ts); inside the creating transaction. */
+  async setReplyParts(tx: Db, postId: string, parts: unknown): Promise<void> {
+    await tx.update(posts).set({ replyParts: parts as object }).where(eq(posts.id, postId));
+  }
+
+  /** Takes over the claim of a running request whose lease passed; undefined when it is not (or no longer) so. */
+  async takeOver(postId: string, owner: string, until: Date): Promise<PostRow | undefined> {
+    const now = this.#now();
+    const [row] = await this.#db
+      .update(posts)
+      .set({ leaseUntil: until, leaseOwner: owner, updatedAt: now })
+      .where(and(eq(posts.id, postId), eq(posts.status, 'running'), or(isNull(posts.leaseUntil), lte(posts.leaseUntil, now))))
+      .returning();
+    return row;
+  }
+
+  /** Extends a running request's lease while its owner still holds it; false once another run took it over. */
+  async renewLease(postId: string, owner: string, until: Date): Promise<boolean> {
+    const rows = await this.#db
+      .update(posts)
+      .set({ leaseUntil: until })
+      .where(and(eq(posts.id, postId), eq(posts.leaseOwner, owner), eq(posts.status, 'running')))
+      .returning({ id: posts.id });
+    return rows.length > 0;
   }
 
   async addTarget(

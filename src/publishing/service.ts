@@ -1,5 +1,6 @@
 // Publishing's front door: submit() validates everything, writes the ledger, queue entries, drafts and
 // credits in one transaction, then fans out to the networks in parallel. The worker reuses the runner.
+import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Principal } from '../auth/authenticate.ts';
 import type { CreditService } from '../auth/credits.ts';
@@ -12,9 +13,9 @@ import type { MediaService } from '../media/service.ts';
 import type { PlatformRegistry } from '../platforms/registry.ts';
 import type { PostType } from '../platforms/publishing.ts';
 import type { DraftService } from './drafts.ts';
-import { isUniqueViolation, replay, requestHash, type IdempotencyClaim } from './idempotency.ts';
-import { Ledger, type TargetRow } from './ledger.ts';
-import { publishReply, type PublishReply } from './results.ts';
+import { isUniqueViolation, keepLease, leaseExpired, replay, requestHash, type IdempotencyClaim, type ReplyParts } from './idempotency.ts';
+import { Ledger, type PostRow, type TargetRow } from './ledger.ts';
+import { publishReply, type PublishReply, type TargetOutcome } from './results.ts';
 import { writeSubmission, type ScheduledEntryRef, type ScheduleWriter, type Written } from './submit.ts';
 import { withImportedMedia } from './media-refs.ts';
 import type { FieldPath } from './plan.ts';
@@ -42,7 +43,11 @@ export interface PublishingDeps {
   targetTimeoutMs: number;
   /** Pause between status checks of a post the network is still processing (HERALD_PUBLISH_POLL_MS). */
   pollIntervalMs?: number;
+  /** How long an Idempotency-Key claim outlives its request's last renewal (HERALD_IDEMPOTENCY_LEASE_SECONDS). */
+  idempotencyLeaseMs?: number;
 }
+
+const DEFAULT_LEASE_MS = 300_000;
 
 export interface SubmitOptions {
   idempotencyKey?: string | undefined;
@@ -103,7 +108,7 @@ export class PublishingService {
     const idempotency: IdempotencyClaim | undefined = o.idempotencyKey ? { key: o.idempotencyKey, requestHash: hash, request: o.claim?.request ?? body } : undefined;
     if (idempotency && !o.replayChecked) {
       const prior = await this.ledger.findByKey(p.workspaceId, idempotency.key);
-      if (prior) return replay(prior, hash);
+      if (prior) return this.#answerPrior(prior, hash);
     }
     // A network's unmet requirement fails it alone, unless the caller answers for scheduled entries only.
     const { targets, imported, media } = await this.#d.validator.prepare(p, postType, body, { ...(o.at ? { at: o.at } : {}), perNetworkFailures: !o.respond });
@@ -121,15 +126,17 @@ export class PublishingService {
     const requested = new Set(placed.map((t) => t.planned.platform)).size;
     const live = (w: { rows: TargetRow[] }) => w.rows.filter((r) => r.state !== 'draft');
     const scheduledRefs = (entries: ScheduledEntryRef[]) => entries.map((e) => ({ platform: e.platform, scheduled_post_id: e.id, scheduled_time: e.scheduledTime.toISOString() }));
+    const lease = idempotency ? { owner: randomUUID(), until: new Date(this.#d.clock().getTime() + this.#leaseMs) } : undefined;
     let written: Written;
     try {
       written = await this.#d.db.transaction((tx) =>
         writeSubmission(
           tx as unknown as Db,
           { ledger: this.ledger, credits: this.#d.credits, drafts: this.#d.drafts, schedule: this.#d.schedule, overrideKeys: this.#d.registry.overrideKeys },
-          { p, postType, request: body, stored: withImportedMedia(this.#d.registry.networks, body, imported), placed, draftPlatforms, scheduled, idempotency, requestHash: hash, displayName: (pl) => this.#d.registry.get(pl).displayName },
+          { p, postType, request: body, stored: withImportedMedia(this.#d.registry.networks, body, imported), placed, draftPlatforms, scheduled, idempotency, lease, requestHash: hash, displayName: (pl) => this.#d.registry.get(pl).displayName },
           {
             inTx: o.inTx,
+            replyParts: (w) => ({ requested, targets: live(w).map((r) => r.id), drafts: w.drafts, scheduled: scheduledRefs(w.entries) }),
             // Without a target to run, the answer is known before the commit.
             respond: (w) => (live(w).some((r) => r.state !== 'failed') ? undefined : o.respond?.(w.entries) ?? publishReply(requested, live(w).map((r) => TargetRunner.resultOf(r, this.#d.registry)), w.drafts, scheduledRefs(w.entries))),
           },
@@ -138,22 +145,70 @@ export class PublishingService {
     } catch (err) {
       if (idempotency && isUniqueViolation(err)) {
         const prior = await this.ledger.findByKey(p.workspaceId, idempotency.key);
-        if (prior) return replay(prior, hash);
+        if (prior) return this.#answerPrior(prior, hash);
       }
       throw err;
     }
     await this.#d.schedule.wake(written.entries);
     if (written.reply) return written.reply;
     const byRow = new Map(written.rows.map((r, i) => [r, placed[i]!]));
-    const outcomes = await Promise.all(
-      live(written).map((row) =>
-        row.state === 'failed' ? TargetRunner.resultOf(row, this.#d.registry) : this.runner.run(row, { attemptRecorded: true, known: { postType, connection: byRow.get(row)?.conn, media } }),
-      ),
-    );
-    const reply = publishReply(requested, outcomes, written.drafts, scheduledRefs(written.entries));
-    if (written.postId) await this.ledger.finishPost(written.postId, reply.body, reply.status);
+    const run = () =>
+      Promise.all(
+        live(written).map((row) =>
+          row.state === 'failed' ? TargetRunner.resultOf(row, this.#d.registry) : this.runner.run(row, { attemptRecorded: true, known: { postType, connection: byRow.get(row)?.conn, media } }),
+        ),
+      );
+    const parts = { requested, drafts: written.drafts, scheduled: scheduledRefs(written.entries) };
+    return this.#runHolding(written.postId, lease?.owner, parts, run);
+  }
+
+  get #leaseMs(): number {
+    return this.#d.idempotencyLeaseMs ?? DEFAULT_LEASE_MS;
+  }
+
+  /** An earlier request under the same key: its answer, 422, 409 while it runs, or — its lease passed — resumed here. */
+  async #answerPrior(prior: PostRow, hash: string): Promise<PublishReply<object>> {
+    if (prior.requestHash !== hash || !leaseExpired(prior, this.#d.clock())) return replay(prior, hash);
+    const owner = randomUUID();
+    const held = await this.ledger.takeOver(prior.id, owner, new Date(this.#d.clock().getTime() + this.#leaseMs));
+    // Another retry took it over first (409), or it finished meanwhile (its answer).
+    if (!held) return replay(await this.ledger.postOf(prior.id), hash);
+    this.#d.logger.warn({ post: prior.id }, 'resuming a request whose Idempotency-Key lease passed (its process stopped)');
+    const rows = await this.ledger.targetsOf(prior.id);
+    const parts = (held.replyParts as ReplyParts | null) ?? legacyParts(rows);
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    // Only targets the dead run left unfinished go to the network again, through their journal; none is created or charged anew.
+    const run = () =>
+      Promise.all(
+        parts.targets.map((id) => {
+          const row = byId.get(id)!;
+          return row.state === 'pending' || row.state === 'processing' ? this.runner.run(row) : TargetRunner.resultOf(row, this.#d.registry);
+        }),
+      );
+    return this.#runHolding(prior.id, owner, parts, run);
+  }
+
+  /** Runs the targets while renewing the claim's lease (requests with a key), then records the answer to replay. */
+  async #runHolding(postId: string | undefined, owner: string | undefined, parts: Omit<ReplyParts, 'targets'>, run: () => Promise<TargetOutcome[]>): Promise<PublishReply<object>> {
+    const heartbeat =
+      postId && owner
+        ? keepLease({ leaseMs: this.#leaseMs, logger: this.#d.logger, post: postId, renew: () => this.ledger.renewLease(postId, owner, new Date(this.#d.clock().getTime() + this.#leaseMs)) })
+        : undefined;
+    let outcomes: TargetOutcome[];
+    try {
+      outcomes = await run();
+    } finally {
+      heartbeat?.stop();
+    }
+    const reply = publishReply(parts.requested, outcomes, parts.drafts, parts.scheduled);
+    if (postId) await this.ledger.finishPost(postId, reply.body, reply.status);
     return reply;
   }
+}
+
+/** A request claimed before reply parts were stored: every network it named, its live targets in the order written. */
+function legacyParts(rows: TargetRow[]): ReplyParts {
+  return { requested: new Set(rows.map((r) => r.platform)).size, targets: rows.filter((r) => r.state !== 'draft').map((r) => r.id), drafts: [], scheduled: [] };
 }
 
 export type { Platform };

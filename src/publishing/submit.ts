@@ -8,7 +8,7 @@ import type { Platform } from '../platforms/slugs.ts';
 import type { Db } from '../db/client.ts';
 import type { PostType } from '../platforms/publishing.ts';
 import type { DraftService } from './drafts.ts';
-import type { IdempotencyClaim } from './idempotency.ts';
+import type { IdempotencyClaim, ReplyParts } from './idempotency.ts';
 import type { Ledger, TargetRow } from './ledger.ts';
 import type { DraftRef, PublishReply } from './results.ts';
 import type { PostBody } from './schemas.ts';
@@ -54,6 +54,8 @@ export interface Submission {
   draftPlatforms: Platform[];
   scheduled: Map<Platform, { at: Date; platformUserId: string | null }>;
   idempotency: IdempotencyClaim | undefined;
+  /** The claim's lease when the request has a key (its run's owner id and the lease's end). */
+  lease?: { owner: string; until: Date } | undefined;
   /** The canonical request's hash, recorded on the ledger post. */
   requestHash: string;
   displayName: (p: Platform) => string;
@@ -83,7 +85,12 @@ export async function writeSubmission(
   tx: Db,
   d: SubmitWrites,
   s: Submission,
-  o: { respond: (w: Omit<Written, 'reply'>) => PublishReply<object> | undefined; inTx?: ((tx: Db) => Promise<void>) | undefined },
+  o: {
+    respond: (w: Omit<Written, 'reply'>) => PublishReply<object> | undefined;
+    /** What a resumed run needs to answer, stored with a running claim (only requests with a key are resumed). */
+    replyParts: (w: Omit<Written, 'reply'>) => ReplyParts;
+    inTx?: ((tx: Db) => Promise<void>) | undefined;
+  },
 ): Promise<Written> {
   const { p } = s;
   const actor = actorOf(p);
@@ -98,6 +105,7 @@ export async function writeSubmission(
         idempotencyKey: s.idempotency?.key ?? null,
         requestHash: s.idempotency?.requestHash ?? s.requestHash,
         actor,
+        ...(s.idempotency && s.lease ? { leaseUntil: s.lease.until, leaseOwner: s.lease.owner } : {}),
       })
     : undefined;
   // Credits in the same transaction as what they pay for: a 402 leaves nothing behind.
@@ -115,5 +123,6 @@ export async function writeSubmission(
   const written = { postId: post?.id, rows, drafts, entries };
   const reply = o.respond(written);
   if (post && reply) await d.ledger.finishPost(post.id, reply.body, reply.status, tx);
+  else if (post && s.idempotency) await d.ledger.setReplyParts(tx, post.id, o.replyParts(written));
   return { ...written, reply };
 }

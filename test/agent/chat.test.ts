@@ -277,6 +277,17 @@ describe('memory', () => {
     expect(memory.recent.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant']);
   });
 
+  it('two members chatting at the same moment are both remembered', async () => {
+    const { u, key } = await member();
+    language.reset();
+    language.script = (prompt) => say(`Reply to ${userTexts(prompt).at(-1)!.includes('first') ? 'first' : 'second'}`);
+    const [a, b] = await Promise.all([chat(h, key, { text: 'the first message' }), chat(h, key, { text: 'the second message' })]);
+    expect([a.statusCode, b.statusCode]).toEqual([200, 200]);
+    const memory = await h.ctx.agentChats.memory(u.workspaceId);
+    expect(memory.recent.filter((m) => m.role === 'user').map((m) => m.content).sort()).toEqual(['the first message', 'the second message']);
+    expect(memory.recent.filter((m) => m.role === 'assistant').map((m) => m.content).sort()).toEqual(['Reply to first', 'Reply to second']);
+  });
+
   it('over the token budget, older turns are summarised by the model and the summary goes back in the instructions', async () => {
     const { u, key } = await member();
     let summaries = 0;

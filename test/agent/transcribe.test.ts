@@ -145,25 +145,15 @@ describe('with an openai-compatible server (real HTTP)', () => {
     expect(json.json().detail[0].type).toBe('content_type');
     expect(tempFiles(h)).toEqual([]);
   });
-});
 
-describe('a model server that is down', () => {
-  let h: Harness;
-  let key: string;
-  beforeAll(async () => {
-    const server = await startModelServer();
-    const baseUrl = server.baseUrl;
+  // Last: the server goes away for good.
+  it('a model server that is down is a 502 without its address', async () => {
     await server.close();
-    h = await createHarness({ env: { HERALD_AI_PROVIDER: 'openai-compatible', HERALD_AI_BASE_URL: baseUrl, HERALD_AI_MODEL: 'm', HERALD_AI_TRANSCRIBE_MODEL: 'w' } });
-    key = await h.createKey(await h.signup(), 'full');
-  });
-  afterAll(async () => h?.close());
-
-  it('is a 502 without the address', async () => {
     const res = await send(h, { 'x-api-key': key }, [audio(sineWav(0.3))]);
     expect(res.statusCode).toBe(502);
     expect(res.json().detail).toMatch(/^Transcription failed: The model/);
     expect(res.body).not.toContain('127.0.0.1');
+    expect(tempFiles(h)).toEqual([]);
   });
 });
 
