@@ -66,10 +66,24 @@ async function signIn(url: string): Promise<Record<string, string>> {
   return { authorization: `Bearer ${session.access_token}`, 'x-workspace-id': ws[0]!.id };
 }
 
+/**
+ * The server's RSS once start-up has settled (it starts at 700-800 MiB and falls to ~300 within a
+ * minute): five readings a second apart within 4 MiB, or 60 s. Every server is measured from here.
+ */
+async function settledRss(pid: number): Promise<number> {
+  const seen: number[] = [];
+  for (let i = 0; i < 60; i++) {
+    seen.push(rssMiB(pid));
+    const last = seen.slice(-5);
+    if (last.length === 5 && Math.max(...last) - Math.min(...last) < 4) break;
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+  return seen.at(-1)!;
+}
+
 /** One multipart request carrying the whole file; the server's RSS before and at its peak. */
 async function singleUpload(url: string, pid: number, auth: Record<string, string>, source: string, fileSize: number): Promise<{ ms: number; rssBefore: number; rssPeak: number }> {
-  await new Promise((r) => setTimeout(r, 500));
-  const rssBefore = rssMiB(pid);
+  const rssBefore = await settledRss(pid);
   const boundary = `----bench${randomBytes(8).toString('hex')}`;
   const head = multipartHead(boundary, { media_type: 'video' }, 'media', 'bench.mp4');
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
