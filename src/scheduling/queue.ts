@@ -69,11 +69,22 @@ export class ScheduleQueue {
     }
   }
 
-  async work(handler: (ids: string[]) => Promise<void>): Promise<void> {
+  /** pg-boss's polling interval: how long the worker waits after a fetch that was not full. */
+  get pollMs(): number {
+    return this.#o.pollingIntervalSeconds * 1000;
+  }
+
+  /**
+   * Fetches up to `limit` due wake-ups and completes them at once (a wake-up has no work of its own: the
+   * claim is the guarded UPDATE, and the scan is the backstop), returning their entry ids. The worker
+   * calls it only when it has that many free slots, so no fetched wake-up waits for a slot.
+   */
+  async pull(limit: number): Promise<string[]> {
     const boss = await this.start();
-    await boss.work<{ id: string }>(QUEUE, { batchSize: this.#o.batchSize, pollingIntervalSeconds: this.#o.pollingIntervalSeconds }, async (jobs) => {
-      await handler(jobs.map((j) => j.data.id));
-    });
+    const jobs = await boss.fetch<{ id: string }>(QUEUE, { batchSize: limit });
+    if (!jobs.length) return [];
+    await boss.complete(QUEUE, jobs.map((j) => j.id));
+    return jobs.map((j) => j.data.id);
   }
 
   /** A job on one of the other queues (`queues`); a failure is logged, never thrown. */
