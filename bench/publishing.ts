@@ -1,60 +1,155 @@
-// Issue 5 figures: latency and throughput of text posts to 1 and to 4 networks (every network the
-// text route allows) against the sandbox, with simulated network latency 0 and 200 ms.
+// Publishing figures (issues 5 and 18): text posts through the adapters to the simulators, on PGlite or, with
+// DATABASE_URL, on a fresh PostgreSQL database (created and dropped here).
+//
+// At 0 ms simulated latency a request's time is Herald's own time per post (the simulators answer in the
+// same process, so their small share is included: an upper bound). For 1 network, 4 networks and 7 targets
+// (the four text networks with LinkedIn's profile and two organizations and two Facebook Pages, every
+// destination the sandbox gives the text route) it prints p50/p99 one request at a time, the server's CPU
+// per post, and the SQL statements and transactions per post from the server's own counters
+// (herald_db_statements_total, herald_db_transactions_total on /metrics; BEGIN and COMMIT count as statements).
+// Then the same at 200 ms per network call (the fan-out runs the networks in parallel) and throughput at 10
+// connections.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { fmt, postJson, startHerald } from './lib.ts';
+import pg from 'pg';
+import { cpuSeconds, fmt, postJson, startHerald } from './lib.ts';
 
-async function connectAll(url: string, auth: Record<string, string>): Promise<string> {
+interface Destinations {
+  facebookPages: string[];
+  linkedinOrgs: string[];
+}
+
+async function connectAll(url: string, auth: Record<string, string>): Promise<Destinations> {
   const r = await postJson<{ results: Record<string, { auth_url: string | null }> }>(`${url}/unified/oauth/url`, { platform: ['linkedin', 'facebook', 'threads'] }, auth);
   for (const [p, v] of Object.entries(r.results)) {
     const res = await fetch(v.auth_url!, { headers: { 'x-sandbox-auto-approve': '1' } });
     if (!(await res.text()).includes('data-status="success"')) throw new Error(`connecting ${p} failed`);
   }
   await postJson(`${url}/unified/oauth/url`, { platform: ['bluesky'], handle: 'bench.sandbox', app_password: 'abcd-efgh-ijkl-mnop' }, auth);
-  const profiles = (await (await fetch(`${url}/unified/user-profiles/?platforms=facebook`, { headers: auth })).json()) as { facebook: { pages: { page_id: string }[] } };
-  return profiles.facebook.pages[0]!.page_id;
+  const profiles = (await (await fetch(`${url}/unified/user-profiles/?platforms=facebook&platforms=linkedin`, { headers: auth })).json()) as {
+    facebook: { pages: { page_id: string }[] };
+    linkedin: { organizations: { page_id: string }[] };
+  };
+  return { facebookPages: profiles.facebook.pages.map((p) => p.page_id), linkedinOrgs: profiles.linkedin.organizations.map((o) => o.page_id) };
 }
 
-async function run(url: string, headers: Record<string, string>, body: unknown, seconds: number, connections: number) {
-  const r = await autocannon({ url, method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body), connections, duration: seconds });
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors, non2xx: r.non2xx };
+async function counters(url: string): Promise<{ statements: number; transactions: number }> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  const value = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
+  return { statements: value('herald_db_statements_total'), transactions: value('herald_db_transactions_total') };
 }
 
-export async function benchPublishing(opts: { seconds: number }) {
-  console.log('\n== Publishing (issue 5): text posts through the adapters to the simulators');
+interface Run {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+  requests: number;
+  /** Per request: server CPU ms, statements, transactions. */
+  cpuMs: number;
+  statements: number;
+  transactions: number;
+}
+
+async function run(url: string, pid: number, headers: Record<string, string>, body: unknown, seconds: number, connections: number): Promise<Run> {
+  const c0 = await counters(url);
+  const cpu0 = cpuSeconds(pid);
+  const r = await autocannon({ url: `${url}/unified/post/text`, method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body), connections, duration: seconds });
+  const cpu1 = cpuSeconds(pid);
+  const c1 = await counters(url);
+  // The /metrics read itself sends no SQL; the requests are every response autocannon got.
+  const n = Math.max(1, r.requests.total);
+  return {
+    rps: r.requests.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    errors: r.errors,
+    non2xx: r.non2xx,
+    requests: r.requests.total,
+    cpuMs: ((cpu1 - cpu0) * 1000) / n,
+    statements: (c1.statements - c0.statements) / n,
+    transactions: (c1.transactions - c0.transactions) / n,
+  };
+}
+
+const perPost = (r: Run) => `CPU ${fmt(r.cpuMs, 1)} ms/post, ${fmt(r.statements, 1)} statements and ${fmt(r.transactions, 2)} transactions per post`;
+
+export async function benchPublishing(opts: { seconds: number; databaseUrl?: string | undefined }) {
+  const where = opts.databaseUrl ? 'PostgreSQL' : 'PGlite';
+  console.log(`\n== Publishing (issues 5, 18): text posts through the adapters to the simulators (${where})`);
   const dir = mkdtempSync(join(tmpdir(), 'herald-bench-'));
+  let admin: pg.Client | undefined;
+  let dbName: string | undefined;
+  let dbUrl: string | undefined;
+  if (opts.databaseUrl) {
+    admin = new pg.Client({ connectionString: opts.databaseUrl });
+    await admin.connect();
+    dbName = `herald_bench_pub_${process.pid}_${Date.now()}`;
+    await admin.query(`create database "${dbName}"`);
+    const u = new URL(opts.databaseUrl);
+    u.pathname = `/${dbName}`;
+    dbUrl = u.toString();
+  }
   // The public URL must be the server's own address: the adapters call the sandbox through it.
   const port = 30_000 + Math.floor(Math.random() * 20_000);
-  const herald = await startHerald({ HERALD_DATA_DIR: dir, HERALD_SANDBOX: '1', PORT: String(port), HERALD_PUBLIC_URL: `http://127.0.0.1:${port}` });
+  const herald = await startHerald({ HERALD_DATA_DIR: dir, HERALD_SANDBOX: '1', PORT: String(port), HERALD_PUBLIC_URL: `http://127.0.0.1:${port}`, ...(dbUrl ? { DATABASE_URL: dbUrl } : {}) });
   try {
     const url = herald.url;
+    const pid = herald.child.pid!;
     const session = await postJson<{ access_token: string }>(`${url}/auth/signup`, { email: 'bench@example.test', password: 'benchmark password' });
     const ws = (await (await fetch(`${url}/workspaces`, { headers: { authorization: `Bearer ${session.access_token}` } })).json()) as { id: string }[];
     const auth = { authorization: `Bearer ${session.access_token}`, 'x-workspace-id': ws[0]!.id };
-    const page = await connectAll(url, auth);
-    const one = { platforms: ['bluesky'], default_text: 'Benchmark post #herald' };
-    const four = { platforms: ['bluesky', 'linkedin', 'facebook', 'threads'], default_text: 'Benchmark post #herald', facebook: { facebook_page_ids: [page] } };
-    const single = (p: string) => ({ platforms: [p], default_text: 'Benchmark post #herald', ...(p === 'facebook' ? { facebook: { facebook_page_ids: [page] } } : {}) });
+    const dest = await connectAll(url, auth);
+    const text = 'Benchmark post #herald';
+    const one = { platforms: ['bluesky'], default_text: text };
+    const four = { platforms: ['bluesky', 'linkedin', 'facebook', 'threads'], default_text: text, facebook: { facebook_page_ids: [dest.facebookPages[0]] } };
+    const seven = {
+      platforms: ['bluesky', 'linkedin', 'facebook', 'threads'],
+      default_text: text,
+      facebook: { facebook_page_ids: dest.facebookPages },
+      linkedin: { linkedin_page_ids: dest.linkedinOrgs, post_to_personal: true },
+    };
+    const targets = 2 + dest.facebookPages.length + dest.linkedinOrgs.length + 1;
+    const single = (p: string) => ({ platforms: [p], default_text: text, ...(p === 'facebook' ? { facebook: { facebook_page_ids: [dest.facebookPages[0]] } } : {}) });
+    const summary: string[] = [];
     for (const latencyMs of [0, 200]) {
-      await postJson(`${url}/sandbox/_config`, { latencyMs, processingMs: 0, maxRequests: 100 });
+      await postJson(`${url}/sandbox/_config`, { latencyMs, processingMs: 0, maxRequests: 1_000_000 });
       console.log(`[simulated network latency ${latencyMs} ms per call]`);
       // Latency: one request at a time, so the figures are not queueing behind each other.
       const each: Record<string, number> = {};
       for (const p of ['bluesky', 'linkedin', 'facebook', 'threads']) {
-        const r = await run(`${url}/unified/post/text`, auth, single(p), Math.max(2, opts.seconds / 2), 1);
+        const r = await run(url, pid, auth, single(p), Math.max(2, opts.seconds / 2), 1);
         each[p] = r.p50;
-        console.log(`  1 network  ${p.padEnd(9)} sequential   p50 ${r.p50} ms  p99 ${r.p99} ms  (${fmt(r.rps, 1)} req/s)`);
+        console.log(`  1 network  ${p.padEnd(9)} sequential   p50 ${r.p50} ms  p99 ${r.p99} ms  (${fmt(r.rps, 1)} req/s; ${perPost(r)})`);
       }
-      const seq = await run(`${url}/unified/post/text`, auth, four, opts.seconds, 1);
-      console.log(`  4 networks together sequential   p50 ${seq.p50} ms  p99 ${seq.p99} ms  (slowest single network p50 ${Math.max(...Object.values(each))} ms, sum ${Object.values(each).reduce((a, b) => a + b, 0)} ms)`);
-      const a = await run(`${url}/unified/post/text`, auth, one, opts.seconds, 10);
-      const b = await run(`${url}/unified/post/text`, auth, four, opts.seconds, 10);
-      console.log(`  throughput, 10 connections: 1 network ${fmt(a.rps, 1)} req/s (p50 ${a.p50} ms), 4 networks ${fmt(b.rps, 1)} req/s (p50 ${b.p50} ms); errors ${a.errors + b.errors}, non-2xx ${a.non2xx + b.non2xx}`);
+      const seq = await run(url, pid, auth, four, opts.seconds, 1);
+      console.log(`  4 networks together sequential   p50 ${seq.p50} ms  p99 ${seq.p99} ms  (slowest single network p50 ${Math.max(...Object.values(each))} ms, sum ${Object.values(each).reduce((a, b) => a + b, 0)} ms; ${perPost(seq)})`);
+      const many = await run(url, pid, auth, seven, opts.seconds, 1);
+      console.log(`  ${targets} targets (4 networks, every page) sequential   p50 ${many.p50} ms  p99 ${many.p99} ms  (${perPost(many)})`);
+      const a = await run(url, pid, auth, one, opts.seconds, 10);
+      const b = await run(url, pid, auth, four, opts.seconds, 10);
+      console.log(`  throughput, 10 connections: 1 network ${fmt(a.rps, 1)} req/s (p50 ${a.p50} ms), 4 networks ${fmt(b.rps, 1)} req/s (p50 ${b.p50} ms); errors ${a.errors + b.errors + seq.errors + many.errors}, non-2xx ${a.non2xx + b.non2xx + seq.non2xx + many.non2xx}`);
+      if (latencyMs === 0) {
+        const bluesky = await run(url, pid, auth, one, opts.seconds, 1);
+        summary.push(
+          `  Herald's own time per post on ${where} (0 ms simulated latency, one at a time; targets: 1 network < ${opts.databaseUrl ? 5 : 10} ms, 8 networks < 20 ms):`,
+          `    1 network (bluesky)   p50 ${bluesky.p50} ms  p99 ${bluesky.p99} ms  ${perPost(bluesky)}`,
+          `    4 networks            p50 ${seq.p50} ms  p99 ${seq.p99} ms  ${perPost(seq)}`,
+          `    ${targets} targets             p50 ${many.p50} ms  p99 ${many.p99} ms  ${perPost(many)}`,
+          `    throughput 1 network, 10 connections: ${fmt(a.rps, 1)} req/s, ${fmt(a.cpuMs, 1)} ms CPU/post`,
+        );
+      }
     }
+    console.log(summary.join('\n'));
   } finally {
     await herald.stop();
     rmSync(dir, { recursive: true, force: true });
+    if (admin && dbName) {
+      await admin.query(`drop database if exists "${dbName}" with (force)`).catch(() => undefined);
+      await admin.end();
+    }
   }
 }

@@ -7,11 +7,13 @@ import { benchMedia } from './media.ts';
 import { benchPublishing } from './publishing.ts';
 import { benchScheduling } from './scheduling.ts';
 import { benchSchedulingApi } from './scheduling-api.ts';
+import { benchStartup } from './startup.ts';
 import { benchTools } from './tools.ts';
 
 const sections: Record<string, () => Promise<void>> = {
   foundation: () => benchFoundation({ seconds: Number(process.env.BENCH_SECONDS ?? 5), databaseUrl: process.env.DATABASE_URL }),
-  publishing: () => benchPublishing({ seconds: Number(process.env.BENCH_SECONDS ?? 5) }),
+  // Issues 5 and 18: Herald's time, CPU and SQL statements per post (DATABASE_URL: on a fresh PostgreSQL database).
+  publishing: () => benchPublishing({ seconds: Number(process.env.BENCH_SECONDS ?? 5), databaseUrl: process.env.DATABASE_URL }),
   // The scheduling issue's load benchmark (minutes; scaled by HERALD_BENCH_SCHED_* variables, see bench/scheduling.ts).
   scheduling: () => benchScheduling(),
   'scheduling-api': () => benchSchedulingApi({ seconds: Number(process.env.BENCH_SECONDS ?? 5), burst: Number(process.env.BENCH_SCHEDULE_BURST ?? 200), databaseUrl: process.env.DATABASE_URL }),
@@ -27,6 +29,13 @@ const sections: Record<string, () => Promise<void>> = {
     }),
   // Issue 16: get_accounts over MCP (and GPT Actions when present) next to GET /unified/user-profiles/, 20 connections.
   tools: () => benchTools({ seconds: Number(process.env.BENCH_SECONDS ?? 5), rounds: Number(process.env.BENCH_ROUNDS ?? 3) }),
+  // Issue 18: `herald serve` started warm and cold, time to /healthz and RSS (BENCH_STARTUP_* variables, see bench/startup.ts).
+  startup: () =>
+    benchStartup({
+      runs: Number(process.env.BENCH_STARTUP_RUNS ?? 5),
+      idleSeconds: Number(process.env.BENCH_STARTUP_IDLE_SECONDS ?? 30),
+      ...(process.env.BENCH_STARTUP_BASELINE ? { baseline: process.env.BENCH_STARTUP_BASELINE } : {}),
+    }),
   // Issue 17: one agent turn with two tool calls against a scripted model at 0 and 500 ms per model call.
   agent: () => benchAgent({ turns: Number(process.env.BENCH_AGENT_TURNS ?? 200), slowTurns: Number(process.env.BENCH_AGENT_SLOW_TURNS ?? 20), databaseUrl: process.env.DATABASE_URL }),
   // BENCH_MEDIA_UNPACED=0 skips the upload without GC pacing, BENCH_MEDIA_CHUNKED=0 the chunked API.

@@ -395,11 +395,25 @@ interface Outcome {
   timedOut: boolean;
   busyBefore: number;
   lockWaits: [string, number][];
+  /** SQL of the `herald serve` process per published post (its /metrics counters): with the in-process worker (PGlite), the worker's statements. */
+  serveSql: { statements: number; transactions: number } | undefined;
   /** PostgreSQL work per published post while draining (pg_stat_database): transactions (each statement outside one counts), rows written and read. */
   dbPerPost: { xacts: number; inserted: number; updated: number; fetched: number } | undefined;
 }
 
 interface DbCounters { xacts: number; inserted: number; updated: number; fetched: number }
+
+/** The serve process's own SQL counters (herald_db_statements_total, herald_db_transactions_total); undefined on a tree without them. */
+async function serveCounters(url: string): Promise<{ statements: number; transactions: number } | undefined> {
+  try {
+    const text = await (await fetch(`${url}/metrics`)).text();
+    const statements = metricValue(text, 'herald_db_statements_total');
+    const transactions = metricValue(text, 'herald_db_transactions_total');
+    return Number.isFinite(statements) ? { statements, transactions } : undefined;
+  } catch {
+    return undefined;
+  }
+}
 async function dbCounters(c: pg.Client | undefined, db: string | undefined): Promise<DbCounters | undefined> {
   if (!c || !db) return undefined;
   // Statistics reach the shared view within about a second: ask for a fresh snapshot.
@@ -525,6 +539,7 @@ async function runScenario(s: Scenario, admin: pg.Client | undefined): Promise<O
     }
     sampler = new Sampler(url, herald.child.pid!, () => workers.map((w) => w.pid!).filter(Boolean), warm.ok + cal.ok, statsClient, dbName);
     const countersBefore = await dbCounters(statsClient, dbName);
+    const serveBefore = await serveCounters(url);
     sampler.start();
     const deadline = t0 + s.windowS * 1000 + CFG.drainTimeoutS * 1000;
     let timedOut = false;
@@ -546,6 +561,7 @@ async function runScenario(s: Scenario, admin: pg.Client | undefined): Promise<O
     await sampler.stop();
     await sleep(dbName ? 1500 : 0); // let the last statistics arrive
     const countersAfter = await dbCounters(statsClient, dbName);
+    const serveAfter = await serveCounters(url);
 
     // Worker processes stop first (their runs in flight finish), so the simulator and the database agree.
     await Promise.all(workers.map((w) => stopChild(w)));
@@ -600,6 +616,10 @@ async function runScenario(s: Scenario, admin: pg.Client | undefined): Promise<O
       timedOut,
       busyBefore: idleBefore,
       lockWaits: [...sampler.lockWaits].sort((x, y) => y[1] - x[1]).slice(0, 3),
+      serveSql:
+        serveBefore && serveAfter && a.published
+          ? { statements: (serveAfter.statements - serveBefore.statements) / a.published, transactions: (serveAfter.transactions - serveBefore.transactions) / a.published }
+          : undefined,
       dbPerPost:
         countersBefore && countersAfter && a.published
           ? {
@@ -664,6 +684,7 @@ function printOutcome(o: Outcome): void {
   }
   if (o.dbPerPost) console.log(`  PostgreSQL per published post (whole database, sampling included): ${fmt(o.dbPerPost.xacts, 1)} transactions, ${fmt(o.dbPerPost.inserted, 1)} rows inserted, ${fmt(o.dbPerPost.updated, 1)} updated, ${fmt(o.dbPerPost.fetched, 0)} fetched; CPU per post: ${o.cpu ? fmt(((o.cpu.serve + o.cpu.workers + o.cpu.postgres) * o.cpu.seconds * 1000) / Math.max(1, o.published), 1) : '–'} ms (serve + workers + postgres)`);
   else if (o.cpu) console.log(`  CPU per post: ${fmt(((o.cpu.serve + o.cpu.workers + o.cpu.postgres) * o.cpu.seconds * 1000) / Math.max(1, o.published), 1)} ms (serve, PGlite included)`);
+  if (o.serveSql && o.scenario.workers === 0) console.log(`  SQL per published post (serve process: API, sandbox and in-process worker, /metrics sampling included): ${fmt(o.serveSql.statements, 1)} statements, ${fmt(o.serveSql.transactions, 2)} transactions`);
   if (o.retried) console.log(`  ${o.retried} post(s) needed more than one attempt (a transient failure, then the backoff of 30 s or more); first failures: ${o.retryReasons.map(([r, n]) => `${n}× ${r}`).join(' | ')}`);
   for (const [q, n] of o.lockWaits) console.log(`  waiting on a lock in ${n} backend-sample(s): ${q}`);
 }

@@ -202,6 +202,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
   const oauth = new OAuthService({ db, config, jwtSecret: secrets.jwtSecret, clock, logger: logger.child({ component: 'oauth' }) });
   auth.useOAuth(oauth, (id) => accounts.byId(id));
   const quota = new StorageQuota(db, plans, clock);
+  workspaces.planChanging.push((tx, id) => credits.resync(id, tx));
   const usage = new UsageService(plans, credits, workspaces, quota, clock);
   // ioredis is loaded only when configured; it connects on first use (CLI commands never touch it).
   const redis = config.redisUrl ? new (await import('ioredis')).Redis(config.redisUrl, { maxRetriesPerRequest: 1, lazyConnect: true }) : undefined;
@@ -286,6 +287,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
       runner: publishing.runner,
       validate: (owner, postType, body) => publishing.validate(owner, postType, body),
       planOf: async (id) => (await workspaces.byId(id))?.planId,
+      plansOf: (ids) => workspaces.plansOf(ids),
       connections: connectionStore,
       credits,
       displayName: (p) => platforms.get(p).displayName,

@@ -8,7 +8,7 @@ import type { Logger } from 'pino';
 import type { Principal } from '../auth/authenticate.ts';
 import type { AppContext } from '../context.ts';
 import { AppError } from '../errors.ts';
-import { errorText } from '../transports/mcp/server.ts';
+import { errorText } from '../transports/mcp/error-text.ts';
 import { toolContext, type Tool, type ToolResult } from '../tools/tool.ts';
 import type { AgentToolCall, InvokeTool } from './answer.ts';
 import { cutTo, dataBlock } from './memory.ts';

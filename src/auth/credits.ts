@@ -1,5 +1,10 @@
-// Credits: one balance row per workspace, credit type and monthly period. A spend is a single guarded
-// UPDATE (used + n <= limit), so concurrent spends serialise on the row and can never overdraw.
+// Credits: the ledger (credit_ledger) records every spend and refund; a limited credit type also keeps a
+// running total per workspace, credit type and monthly period (credit_balances). A limited spend is ONE
+// guarded upsert of that row (used + n <= limit), so concurrent spends serialise on the row and can never
+// overdraw, and the row is locked only until the caller's transaction commits (never across a network
+// call). An unlimited type has nothing to guard: its spends and refunds only append to the ledger, so
+// publishing on an unlimited plan never waits on the workspace's credit row. The total is resynchronised
+// from the ledger when the plan changes (resync), so a plan that becomes limited starts from what was spent.
 import { and, eq, sql } from '../db/orm.ts';
 import type { Db } from '../db/client.ts';
 import { creditBalances, creditLedger } from '../db/schema.ts';
@@ -49,34 +54,35 @@ export class CreditService {
     if (!Number.isInteger(req.amount) || req.amount <= 0) throw new Error('spend amount must be a positive integer');
     const { start } = periodOf(this.#now());
     const limit = this.limitFor(req.planId, req.type);
-    await tx
-      .insert(creditBalances)
-      .values({ workspaceId: req.workspaceId, creditType: req.type, periodStart: start, used: 0 })
-      .onConflictDoNothing();
-    const guard = limit === null ? sql`true` : sql`${creditBalances.used} + ${req.amount} <= ${limit}`;
-    const updated = await tx
-      .update(creditBalances)
-      .set({ used: sql`${creditBalances.used} + ${req.amount}`, updatedAt: this.#now() })
-      .where(
-        and(
-          eq(creditBalances.workspaceId, req.workspaceId),
-          eq(creditBalances.creditType, req.type),
-          eq(creditBalances.periodStart, start),
-          guard,
-        ),
-      )
-      .returning({ used: creditBalances.used });
-    if (updated.length === 0) {
-      const used = await this.used(req.workspaceId, req.type, tx);
-      const available = Math.max(0, (limit ?? 0) - used);
-      throw new AppError('insufficient_credits', {
-        error: 'insufficient_credits',
-        credit_type: req.type,
-        required: req.amount,
-        available,
-        remaining: available,
-        message: `Insufficient ${req.type} credits: ${req.amount} required, ${available} available this period.`,
-      });
+    if (limit !== null) {
+      // One statement: create the period's row with this spend, or add to it only while it stays within the limit.
+      const updated =
+        req.amount > limit
+          ? []
+          : await tx
+              .insert(creditBalances)
+              .values({ workspaceId: req.workspaceId, creditType: req.type, periodStart: start, used: req.amount, updatedAt: this.#now() })
+              .onConflictDoUpdate({
+                target: [creditBalances.workspaceId, creditBalances.creditType, creditBalances.periodStart],
+                set: { used: sql`${creditBalances.used} + ${req.amount}`, updatedAt: this.#now() },
+                setWhere: sql`${creditBalances.used} + ${req.amount} <= ${limit}`,
+              })
+              .returning({ used: creditBalances.used });
+      if (updated.length === 0) {
+        const [row] = await tx
+          .select({ used: creditBalances.used })
+          .from(creditBalances)
+          .where(and(eq(creditBalances.workspaceId, req.workspaceId), eq(creditBalances.creditType, req.type), eq(creditBalances.periodStart, start)));
+        const available = Math.max(0, limit - (row?.used ?? 0));
+        throw new AppError('insufficient_credits', {
+          error: 'insufficient_credits',
+          credit_type: req.type,
+          required: req.amount,
+          available,
+          remaining: available,
+          message: `Insufficient ${req.type} credits: ${req.amount} required, ${available} available this period.`,
+        });
+      }
     }
     await tx.insert(creditLedger).values({
       workspaceId: req.workspaceId,
@@ -89,19 +95,25 @@ export class CreditService {
     for (const listener of this.changed) listener(req.workspaceId);
   }
 
-  /** Gives back credits spent for work that did not happen (e.g. a publish that failed). */
-  async refund(req: Omit<SpendRequest, 'planId'>, tx: Db = this.#db): Promise<void> {
+  /**
+   * Gives back credits spent for work that did not happen (e.g. a publish that failed). `planId` (the
+   * workspace's plan now) tells whether there is a running total to lower; without it the total is
+   * lowered when one exists (a limited plan's), which is always right, only not free.
+   */
+  async refund(req: Omit<SpendRequest, 'planId'> & { planId?: string | undefined }, tx: Db = this.#db): Promise<void> {
     const { start } = periodOf(this.#now());
-    await tx
-      .update(creditBalances)
-      .set({ used: sql`greatest(${creditBalances.used} - ${req.amount}, 0)`, updatedAt: this.#now() })
-      .where(
-        and(
-          eq(creditBalances.workspaceId, req.workspaceId),
-          eq(creditBalances.creditType, req.type),
-          eq(creditBalances.periodStart, start),
-        ),
-      );
+    if (req.planId === undefined || this.limitFor(req.planId, req.type) !== null) {
+      await tx
+        .update(creditBalances)
+        .set({ used: sql`greatest(${creditBalances.used} - ${req.amount}, 0)`, updatedAt: this.#now() })
+        .where(
+          and(
+            eq(creditBalances.workspaceId, req.workspaceId),
+            eq(creditBalances.creditType, req.type),
+            eq(creditBalances.periodStart, start),
+          ),
+        );
+    }
     await tx.insert(creditLedger).values({
       workspaceId: req.workspaceId,
       creditType: req.type,
@@ -113,33 +125,53 @@ export class CreditService {
     for (const listener of this.changed) listener(req.workspaceId);
   }
 
+  /**
+   * After a plan change (in its transaction): the running totals of this period are set to what the
+   * ledger holds, since spends on an unlimited type only went to the ledger.
+   */
+  async resync(workspaceId: string, tx: Db = this.#db): Promise<void> {
+    const { start } = periodOf(this.#now());
+    await tx.execute(sql`
+      insert into ${creditBalances} (workspace_id, credit_type, period_start, used, updated_at)
+      select workspace_id, credit_type, period_start, greatest(sum(amount), 0), ${this.#now().toISOString()}::timestamptz
+      from ${creditLedger}
+      where workspace_id = ${workspaceId} and period_start = ${start.toISOString()}::timestamptz
+      group by workspace_id, credit_type, period_start
+      on conflict (workspace_id, credit_type, period_start) do update set used = excluded.used, updated_at = excluded.updated_at`);
+    for (const listener of this.changed) listener(workspaceId);
+  }
+
+  /** What was spent this period (the ledger's sum: right for limited and unlimited types alike). */
   async used(workspaceId: string, type: CreditType, tx: Db = this.#db): Promise<number> {
     const { start } = periodOf(this.#now());
     const rows = await tx
-      .select({ used: creditBalances.used })
-      .from(creditBalances)
-      .where(
-        and(
-          eq(creditBalances.workspaceId, workspaceId),
-          eq(creditBalances.creditType, type),
-          eq(creditBalances.periodStart, start),
-        ),
-      );
-    return rows[0]?.used ?? 0;
+      .select({ used: sql<string | number | null>`sum(${creditLedger.amount})` })
+      .from(creditLedger)
+      .where(and(eq(creditLedger.workspaceId, workspaceId), eq(creditLedger.creditType, type), eq(creditLedger.periodStart, start)));
+    return Math.max(0, Number(rows[0]?.used ?? 0));
   }
 
   async usage(workspaceId: string, planId: string) {
     const period = periodOf(this.#now());
-    const rows = await this.#db
-      .select({ type: creditBalances.creditType, used: creditBalances.used })
-      .from(creditBalances)
-      .where(and(eq(creditBalances.workspaceId, workspaceId), eq(creditBalances.periodStart, period.start)));
-    const byType = new Map(rows.map((r) => [r.type, r.used]));
+    // A limited type reports its running total (what the guard counts), an unlimited one the ledger's sum.
+    const [balances, spent] = await Promise.all([
+      this.#db
+        .select({ type: creditBalances.creditType, used: creditBalances.used })
+        .from(creditBalances)
+        .where(and(eq(creditBalances.workspaceId, workspaceId), eq(creditBalances.periodStart, period.start))),
+      this.#db
+        .select({ type: creditLedger.creditType, used: sql<string | number | null>`sum(${creditLedger.amount})` })
+        .from(creditLedger)
+        .where(and(eq(creditLedger.workspaceId, workspaceId), eq(creditLedger.periodStart, period.start)))
+        .groupBy(creditLedger.creditType),
+    ]);
+    const balance = new Map(balances.map((r) => [r.type, r.used]));
+    const ledger = new Map(spent.map((r) => [r.type, Math.max(0, Number(r.used ?? 0))]));
     const used = {} as Record<CreditType, number>;
     const remaining = {} as Record<CreditType, number | null>;
     for (const type of CREDIT_TYPES) {
-      used[type] = byType.get(type) ?? 0;
       const limit = this.limitFor(planId, type);
+      used[type] = (limit === null ? ledger.get(type) : balance.get(type)) ?? 0;
       remaining[type] = limit === null ? null : Math.max(0, limit - used[type]);
     }
     return { period, used, remaining };

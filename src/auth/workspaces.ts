@@ -30,6 +30,8 @@ export class WorkspaceService {
   readonly #connectedPlatforms: ConnectedPlatforms;
   /** Called after a workspace's plan changed, so caches holding plan-derived answers drop them. */
   readonly planChanged: ((workspaceId: string) => void)[] = [];
+  /** Work done in the plan change's own transaction (credits resynchronise their running totals). */
+  readonly planChanging: ((tx: Db, workspaceId: string) => Promise<void>)[] = [];
 
   /** `connectedPlatforms`: which networks each workspace has connected (the connection store's answer). */
   constructor(db: Db, plans: PlanCatalog, defaultPlan: string, connectedPlatforms: ConnectedPlatforms) {
@@ -92,6 +94,13 @@ export class WorkspaceService {
     return row;
   }
 
+  /** The plan of each of these workspaces (absent: the workspace is gone), in one read. */
+  async plansOf(ids: string[]): Promise<Map<string, string>> {
+    if (!ids.length) return new Map();
+    const rows = await this.#db.select({ id: workspaces.id, planId: workspaces.planId }).from(workspaces).where(inArray(workspaces.id, ids));
+    return new Map(rows.map((r) => [r.id, r.planId]));
+  }
+
   async byId(id: string): Promise<WorkspaceRow | undefined> {
     const [ws] = await this.#db.select().from(workspaces).where(eq(workspaces.id, id));
     return ws;
@@ -99,7 +108,12 @@ export class WorkspaceService {
 
   async setPlan(id: string, planId: string): Promise<WorkspaceRow> {
     if (!this.#plans.has(planId)) throw new AppError('validation', [{ loc: ['body', 'plan_id'], msg: `Unknown plan '${planId}'. Known: ${this.#plans.list().map((p) => p.plan_id).join(', ')}`, type: 'enum' }]);
-    const [ws] = await this.#db.update(workspaces).set({ planId, updatedAt: new Date() }).where(eq(workspaces.id, id)).returning();
+    const ws = await this.#db.transaction(async (txRaw) => {
+      const tx = txRaw as unknown as Db;
+      const [row] = await tx.update(workspaces).set({ planId, updatedAt: new Date() }).where(eq(workspaces.id, id)).returning();
+      if (row) for (const hook of this.planChanging) await hook(tx, id);
+      return row;
+    });
     if (!ws) throw notFound('Workspace not found');
     for (const listener of this.planChanged) listener(id);
     return ws;

@@ -1,6 +1,6 @@
 // Reading and writing connections. Tokens are sealed with the row id as associated data.
 import type { Db } from '../db/client.ts';
-import { and, asc, eq, sql } from '../db/orm.ts';
+import { and, asc, eq, inArray, sql } from '../db/orm.ts';
 import { platformConnections } from '../db/schema-connections.ts';
 import type { SecretBox } from '../crypto.ts';
 import type { Platform } from '../platforms/slugs.ts';
@@ -58,6 +58,15 @@ export class ConnectionStore {
       .from(platformConnections)
       .where(platform ? and(eq(platformConnections.workspaceId, workspaceId), eq(platformConnections.platform, platform)) : eq(platformConnections.workspaceId, workspaceId))
       .orderBy(asc(platformConnections.createdAt));
+  }
+
+  /** The connections of several workspaces in one read (the scheduling worker, once per claimed batch), each in list() order. */
+  async listMany(workspaceIds: string[]): Promise<Map<string, ConnectionRow[]>> {
+    const out = new Map<string, ConnectionRow[]>(workspaceIds.map((id) => [id, []]));
+    if (!workspaceIds.length) return out;
+    const rows = await this.#db.select().from(platformConnections).where(inArray(platformConnections.workspaceId, workspaceIds)).orderBy(asc(platformConnections.createdAt));
+    for (const r of rows) out.get(r.workspaceId)?.push(r);
+    return out;
   }
 
   async byId(id: string): Promise<ConnectionRow | undefined> {

@@ -22,6 +22,7 @@ import * as agentSchema from './schema-agent.ts';
 const schema = { ...baseSchema, ...connectionsSchema, ...mediaSchema, ...publishingSchema, ...schedulingSchema, ...accountsSchema, ...engagementSchema, ...agentSchema };
 import { acquireDirLock, type DirLock } from './lock.ts';
 import { StatementTap } from './statements.ts';
+import { baselineWasm } from './pglite-wasm.ts';
 
 // Loaded through require() like the rest of Drizzle (see orm.ts).
 const load = createRequire(import.meta.url);
@@ -93,6 +94,7 @@ async function appliedMigrations(db: Db): Promise<number> {
 async function openPglite(opts: OpenOptions): Promise<Database> {
   let lock: DirLock | undefined;
   let client: PGlite;
+  baselineWasm();
   if (opts.memory) {
     client = new PGlite({ postgresqlconf: PGLITE_CONF });
   } else {

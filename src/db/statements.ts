@@ -9,6 +9,8 @@ const TX_CONTROL = /^\s*(begin|commit|rollback)\b/i;
 
 export class StatementTap implements DrizzleLogger {
   readonly #listeners = new Set<StatementListener>();
+  /** Statements sent so far (BEGIN and COMMIT/ROLLBACK included), and transactions: /metrics and the benchmarks. */
+  readonly counts = { statements: 0, transactions: 0 };
 
   /** Calls `fn` with every statement until the returned function is called. */
   watch(fn: StatementListener): () => void {
@@ -17,8 +19,9 @@ export class StatementTap implements DrizzleLogger {
   }
 
   logQuery(query: string): void {
-    if (!this.#listeners.size || TX_CONTROL.test(query)) return;
-    this.#emit(query);
+    if (TX_CONTROL.test(query)) return;
+    this.counts.statements++;
+    if (this.#listeners.size) this.#emit(query);
   }
 
   #emit(sql: string): void {
@@ -29,6 +32,8 @@ export class StatementTap implements DrizzleLogger {
   wrapTransactions<T extends { transaction: (...args: never[]) => Promise<unknown> }>(db: T): T {
     const original = db.transaction.bind(db) as (...args: unknown[]) => Promise<unknown>;
     const wrapped = async (...args: unknown[]) => {
+      this.counts.transactions++;
+      this.counts.statements += 2;
       this.#emit('begin');
       try {
         const out = await original(...args);

@@ -1,6 +1,5 @@
 // Decides whether an uploaded file is audio a speech-to-text model can read, from its bytes (never from its name or
 // the client's Content-Type). Containers that may carry video (WebM, MP4) must hold a sound track.
-import { fileTypeFromFile } from 'file-type';
 import { AppError } from '../errors.ts';
 import { openFileReader, probeContainer } from './probe.ts';
 import { MediaProbeError } from './probe/reader.ts';
@@ -32,7 +31,7 @@ const refuse = (field: string, msg: string, type: string) => new AppError('valid
 
 /** The audio format of a file, or a 422 that says what it is instead. */
 export async function audioFormatOf(path: string, field: string): Promise<AudioFormat> {
-  const detected = await fileTypeFromFile(path);
+  const detected = await (await import('file-type')).fileTypeFromFile(path);
   const known = detected ? AUDIO[detected.ext] : undefined;
   if (!known) {
     const seen = detected ? ` (the file is ${detected.mime})` : '';

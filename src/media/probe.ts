@@ -1,5 +1,5 @@
 // Reads the facts Herald needs about an image or video (dimensions, duration, codecs) from its bytes.
-import sharp, { type Metadata } from 'sharp';
+import type { Metadata } from 'sharp';
 import { probeAvi } from './probe/avi.ts';
 import { ffprobe } from './probe/ffprobe.ts';
 import { probeIsoBmff } from './probe/isobmff.ts';
@@ -8,6 +8,9 @@ import { assertIsoBmffComplete } from './probe/isobmff-complete.ts';
 import { probeMatroska } from './probe/matroska.ts';
 import { bufferReader, MediaProbeError, openFileReader, type ContainerInfo, type RandomAccessReader } from './probe/reader.ts';
 import { sniffBuffer, sniffFile, UnsupportedMediaError, type ImageFormat, type MediaType, type VideoContainer } from './sniff.ts';
+
+/** sharp (libvips, ~0.1 s and ~20 MB) is loaded by the first image probed, not at start-up (docs/performance.md). */
+const sharpOf = async () => (await import('sharp')).default;
 
 export { MediaProbeError, bufferReader, openFileReader, type ContainerInfo, type RandomAccessReader } from './probe/reader.ts';
 
@@ -68,7 +71,7 @@ async function imageFacts(input: string | Uint8Array, type: MediaType, opts: Pro
   const source = typeof input === 'string' ? input : Buffer.from(input.buffer, input.byteOffset, input.byteLength);
   const options = { limitInputPixels: opts.maxImagePixels ?? 100_000_000, failOn: 'error' } as const;
   try {
-    meta = await sharp(source, options).metadata();
+    meta = await (await sharpOf())(source, options).metadata();
   } catch (cause) {
     throw new MediaProbeError(`unreadable image: ${(cause as Error).message}`, { cause });
   }
@@ -76,7 +79,7 @@ async function imageFacts(input: string | Uint8Array, type: MediaType, opts: Pro
     // The header alone says nothing of the pixels: a JPEG cut short or a PNG without its image data
     // passes metadata(). Decoding them (within the pixel limit) finds it. Only the first frame: an
     // animated GIF or WebP cut short already fails metadata(), which reads every frame's header.
-    await sharp(source, options).resize(DECODE_CHECK_SIZE, DECODE_CHECK_SIZE, { fit: 'inside' }).raw().toBuffer();
+    await (await sharpOf())(source, options).resize(DECODE_CHECK_SIZE, DECODE_CHECK_SIZE, { fit: 'inside' }).raw().toBuffer();
   } catch (cause) {
     const why = (cause as Error).message.split('\n')[0] ?? '';
     if (/pixel limit/i.test(why)) throw new MediaProbeError(`the image has more than ${options.limitInputPixels} pixels`, { cause });

@@ -1,5 +1,4 @@
 // Decides what an upload is from its bytes, never from its name or the client's Content-Type.
-import { fileTypeFromBuffer, fileTypeFromFile } from 'file-type';
 
 export type MediaKind = 'image' | 'video';
 export type ImageFormat = 'jpeg' | 'png' | 'gif' | 'webp';
@@ -49,14 +48,14 @@ export function mediaTypeOf(detected: { ext: string; mime: string } | undefined)
 }
 
 export async function sniffBuffer(bytes: Uint8Array): Promise<MediaType> {
-  const detected = await fileTypeFromBuffer(bytes);
+  const detected = await (await import('file-type')).fileTypeFromBuffer(bytes);
   const type = mediaTypeOf(detected);
   if (!type) throw new UnsupportedMediaError(detected?.mime);
   return type;
 }
 
 export async function sniffFile(path: string): Promise<MediaType> {
-  const detected = await fileTypeFromFile(path);
+  const detected = await (await import('file-type')).fileTypeFromFile(path);
   const type = mediaTypeOf(detected);
   if (!type) throw new UnsupportedMediaError(detected?.mime);
   return type;

@@ -5,6 +5,7 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type Provider from 'oidc-provider';
 import { z } from 'zod';
 import type { AppContext } from '../context.ts';
 import { AppError } from '../errors.ts';
@@ -92,8 +93,10 @@ export async function oauthRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
   await app.register(async (raw) => {
     raw.removeAllContentTypeParsers();
     raw.addContentTypeParser('*', (_req, _payload, done) => done(null, undefined));
-    const callback = oauth.provider.callback();
+    // The provider is made on the first request that needs it (service.ts).
+    let callback: ReturnType<Provider['callback']> | undefined;
     const handle = async (req: FastifyRequest, reply: FastifyReply) => {
+      callback ??= (await oauth.provider()).callback();
       reply.hijack();
       const msg = req.raw as IncomingMessage & { originalUrl?: string };
       msg.originalUrl = msg.url;
@@ -105,7 +108,7 @@ export async function oauthRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       await new Promise<void>((resolve) => {
         reply.raw.once('finish', resolve);
         reply.raw.once('close', resolve);
-        void callback(msg, reply.raw);
+        void callback!(msg, reply.raw);
       });
     };
     const general = { access: { kind: 'public' as const } };
@@ -149,10 +152,10 @@ export async function oauthRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
     const form = z.record(z.string(), z.string().max(1000));
 
     const interactionOf = async (uid: string) => {
-      const interaction = await oauth.provider.Interaction.find(uid);
+      const interaction = await (await oauth.provider()).Interaction.find(uid);
       if (!interaction) return null;
       const clientId = String(interaction.params.client_id ?? '');
-      const client = clientId ? await oauth.provider.Client.find(clientId) : undefined;
+      const client = clientId ? await (await oauth.provider()).Client.find(clientId) : undefined;
       if (!client) return null;
       return { interaction, client, clientName: client.clientName ?? client.clientId };
     };
@@ -254,7 +257,7 @@ export async function oauthRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       const user = await ctx.accounts.byId(userId);
       if (!user?.isActive) return expired(reply);
       const accountId = accountIdOf(userId, member.ws.id, user.sessionVersion);
-      const grant = new oauth.provider.Grant({ accountId, clientId: client.clientId });
+      const grant = new (await oauth.provider()).Grant({ accountId, clientId: client.clientId });
       const requested = String(interaction.params.scope ?? '').split(' ').filter(Boolean);
       const oidcScopes = requested.filter((s) => s === 'openid' || s === 'offline_access' || s === HERALD_SCOPE);
       if (oidcScopes.length) grant.addOIDCScope(oidcScopes.join(' '));

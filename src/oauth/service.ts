@@ -10,7 +10,7 @@
 import { createECDH, hkdfSync } from 'node:crypto';
 import { jwtVerify, errors as joseErrors } from 'jose';
 import { LRUCache } from 'lru-cache';
-import Provider, { errors, interactionPolicy, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import type { default as Provider, Configuration, KoaContextWithOIDC } from 'oidc-provider';
 import type { Logger } from 'pino';
 import type { Db } from '../db/client.ts';
 import { eq, lt } from '../db/orm.ts';
@@ -70,8 +70,11 @@ function idTokenJwk(secret: Uint8Array) {
  */
 export const accountIdOf = (userId: string, workspaceId: string, sessionVersion: number) => `${userId}:${workspaceId}:${sessionVersion}`;
 
+type OidcModule = typeof import('oidc-provider');
+
 export class OAuthService {
-  readonly provider: Provider;
+  #provider: Promise<Provider> | undefined;
+  readonly #deps: OAuthServiceDeps;
   readonly issuer: string;
   /** Resource identifiers Herald issues tokens for: the whole API, and the MCP endpoint for chat connectors. */
   readonly resources: { api: string; mcp: string };
@@ -93,16 +96,28 @@ export class OAuthService {
     this.#atKey = deriveKey(deps.jwtSecret, 'access-token-hs256');
     this.#refreshTtl = config.oauth.refreshTokenTtlSeconds;
     this.#revoked = new LRUCache({ max: 10_000, ttl: REVOCATION_CACHE_MAX_MS, perf: { now: () => this.#clock().getTime() }, ttlResolution: 0 });
-    this.provider = new Provider(this.issuer, this.#configuration(deps));
+    this.#deps = deps;
+  }
+
+  /**
+   * The oidc-provider instance, made on first use: the package and Koa under it are ~200 modules (~0.4 s of CPU
+   * and ~40 MB at start-up) that an instance without chat connectors never needs (docs/performance.md).
+   */
+  provider(): Promise<Provider> {
+    return (this.#provider ??= import('oidc-provider').then((oidc) => this.#create(oidc)));
+  }
+
+  #create(oidc: OidcModule): Provider {
+    const provider = new oidc.default(this.issuer, this.#configuration(this.#deps, oidc));
     // Behind the reverse proxy Herald tells the provider the public scheme (routes.ts sets the headers).
-    this.provider.proxy = true;
-    this.provider.on('grant.revoked', (_ctx: unknown, grantId: string) => {
+    provider.proxy = true;
+    provider.on('grant.revoked', (_ctx: unknown, grantId: string) => {
       void this.#listRevoked(grantId).catch((err: unknown) => this.#logger.error({ err }, 'recording a revoked OAuth grant failed'));
     });
     // RFC 7009 on an access token: the provider refuses to revoke a JWT (unsupported_token_type, after it
     // authenticated the client). Herald revokes the token's grant instead when the token is that client's,
     // and answers 200 as RFC 7009 asks for any token the server will not act on.
-    this.provider.use(async (koa, next) => {
+    provider.use(async (koa, next) => {
       await next();
       const oidc = koa.oidc;
       if (oidc?.route !== 'revocation' || koa.status !== 400 || (koa.body as { error?: string } | undefined)?.error !== 'unsupported_token_type' || !oidc.client) return;
@@ -113,10 +128,11 @@ export class OAuthService {
       koa.body = '';
     });
     for (const event of ['server_error', 'grant.error', 'authorization.error'] as const) {
-      (this.provider as unknown as { on(e: string, f: (ctx: unknown, err: Error & { status?: number }) => void): void }).on(event, (_ctx, err) => {
+      (provider as unknown as { on(e: string, f: (ctx: unknown, err: Error & { status?: number }) => void): void }).on(event, (_ctx, err) => {
         if ((err.status ?? 500) >= 500) this.#logger.error({ err }, `oauth ${event}`);
       });
     }
+    return provider;
   }
 
   /** Is `resource` one of Herald's resource identifiers (the API root, or a path under it)? */
@@ -125,7 +141,7 @@ export class OAuthService {
     return r === this.resources.api || r.startsWith(`${this.resources.api}/`);
   }
 
-  #configuration(deps: OAuthServiceDeps): Configuration {
+  #configuration(deps: OAuthServiceDeps, { errors, interactionPolicy }: OidcModule): Configuration {
     const { config } = deps;
     const o = config.oauth;
     const atKey = this.#atKey;
@@ -262,7 +278,7 @@ export class OAuthService {
   /** Revokes a grant: its access tokens stop working everywhere within a second, its refresh tokens at once. */
   async revokeGrant(grantId: string): Promise<void> {
     await this.#listRevoked(grantId);
-    const p = this.provider;
+    const p = await this.provider();
     await Promise.all([p.AccessToken, p.RefreshToken, p.AuthorizationCode].map((m) => m.adapter.revokeByGrantId(grantId)));
     await p.Grant.adapter.destroy(grantId);
   }

@@ -3,7 +3,7 @@
 // worker.ts, so a stale job (rescheduled, cancelled, already published) finds nothing to claim and
 // ends, and duplicated jobs cannot publish twice. The worker's own scan stays as the backstop for
 // entries created while no queue ran.
-import { PgBoss, fromPglite } from 'pg-boss';
+import type { PgBoss } from 'pg-boss';
 import type { Logger } from 'pino';
 import type { Database } from '../db/client.ts';
 
@@ -41,6 +41,8 @@ export class ScheduleQueue {
   start(): Promise<PgBoss> {
     this.#starting ??= (async () => {
       const d = this.#database;
+      // Loaded here, once the server listens (main.ts starts the queue after listen): not on the way to /healthz.
+      const { PgBoss, fromPglite } = await import('pg-boss');
       const boss =
         d.kind === 'postgres' && this.#url
           ? new PgBoss({ connectionString: this.#url, max: 4, application_name: 'herald-queue' })
@@ -67,11 +69,22 @@ export class ScheduleQueue {
     }
   }
 
-  async work(handler: (ids: string[]) => Promise<void>): Promise<void> {
+  /** pg-boss's polling interval: how long the worker waits after a fetch that was not full. */
+  get pollMs(): number {
+    return this.#o.pollingIntervalSeconds * 1000;
+  }
+
+  /**
+   * Fetches up to `limit` due wake-ups and completes them at once (a wake-up has no work of its own: the
+   * claim is the guarded UPDATE, and the scan is the backstop), returning their entry ids. The worker
+   * calls it only when it has that many free slots, so no fetched wake-up waits for a slot.
+   */
+  async pull(limit: number): Promise<string[]> {
     const boss = await this.start();
-    await boss.work<{ id: string }>(QUEUE, { batchSize: this.#o.batchSize, pollingIntervalSeconds: this.#o.pollingIntervalSeconds }, async (jobs) => {
-      await handler(jobs.map((j) => j.data.id));
-    });
+    const jobs = await boss.fetch<{ id: string }>(QUEUE, { batchSize: limit });
+    if (!jobs.length) return [];
+    await boss.complete(QUEUE, jobs.map((j) => j.id));
+    return jobs.map((j) => j.data.id);
   }
 
   /** A job on one of the other queues (`queues`); a failure is logged, never thrown. */

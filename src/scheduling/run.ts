@@ -4,7 +4,7 @@
 import type { Logger } from 'pino';
 import type { CreditService } from '../auth/credits.ts';
 import type { Platform } from '../platforms/slugs.ts';
-import type { ConnectionStore } from '../connections/store.ts';
+import type { ConnectionRow, ConnectionStore } from '../connections/store.ts';
 import type { Db } from '../db/client.ts';
 import { AppError } from '../errors.ts';
 import type { MediaRow } from '../media/records.ts';
@@ -38,6 +38,15 @@ export interface RunDeps {
   queue?: ScheduleQueue | undefined;
 }
 
+/** What the worker read once for a whole claimed batch: the entry's workspace plan (undefined: gone) and its connections. */
+export interface Prefetched {
+  planId: string | undefined;
+  connections: ConnectionRow[];
+}
+
+/** Thrown inside the ledger transaction when the claim was lost: rolls it back. */
+class ClaimLost extends Error {}
+
 export interface RunOptions {
   maxAttempts: number;
 }
@@ -57,8 +66,8 @@ export class ScheduledRun {
     this.#workerId = workerId;
   }
 
-  /** Publishes one claimed row to the end (published, failed, or released for a retry). */
-  async execute(claimed: ScheduledRow): Promise<void> {
+  /** Publishes one claimed row to the end (published, failed, or released for a retry). `pre`: what the worker read for its batch. */
+  async execute(claimed: ScheduledRow, pre?: Prefetched): Promise<void> {
     let row = claimed;
     const log = this.#d.logger.child({ scheduledPost: row.id, platform: row.platform });
     this.#metrics.attempt(row.platform);
@@ -74,26 +83,33 @@ export class ScheduledRun {
         row = { ...row, postId: null };
       }
       if (!postId) {
-        const planId = await this.#d.planOf(row.workspaceId);
+        const planId = pre ? pre.planId : await this.#d.planOf(row.workspaceId);
         if (!planId) return;
         const postType = row.postType as PostType;
         // Validation and media again: the plan, the media or the limits may have changed since scheduling.
         const { targets: planned, media } = await this.#d.validate({ workspaceId: row.workspaceId, planId }, postType, row.postData as PostBody);
-        const created = await this.#writeLedger(row, planId, planned);
+        const created = await this.#writeLedger(row, planId, planned, pre?.connections);
         if (!created) return log.info('claim lost before the ledger was written; another actor has this post');
         ({ postId, rows: targets } = created);
         for (const [i, t] of targets.entries()) fresh.set(t.id, { postType, connection: created.conns[i], media });
       }
       await this.afterLedger?.(row);
-      const current = await this.#d.store.byId(row.id);
-      // The last check before the network: a cancellation (or another claim) wins if it came first.
-      if (!current || current.status !== 'publishing' || current.claimedBy !== row.claimedBy) return log.info({ status: current?.status }, 'not publishing any more; stopped before the network call');
-      if (!fresh.size) await this.#chargeRetries(row, targets);
+      const stopped = (status?: string) => log.info({ status }, 'not publishing any more; stopped before the network call');
+      if (!fresh.size) {
+        // A resumed run: the claim is checked before targets refunded by the last attempt are charged again.
+        const current = await this.#d.store.byId(row.id);
+        if (!current || current.status !== 'publishing' || current.claimedBy !== row.claimedBy) return stopped(current?.status);
+        await this.#chargeRetries(row, targets, pre?.planId);
+      }
+      // The last check before the network (a cancellation, or another claim, wins if it came first), in the
+      // same statement that records the attempt of every target about to be sent.
+      const sending = targets.filter((t) => t.state !== 'published' && (fresh.has(t.id) ? fresh.get(t.id)!.connection : t.connectionId));
+      if (!(await this.#d.store.startIfStillMine(row.id, row.claimedBy, sending.map((t) => t.id)))) return stopped();
       const results = await Promise.all(
         targets.map(async (t): Promise<TargetOutcome> => {
           if (t.state === 'published') return { platform: t.platform, success: true, message: 'published', post: { platform: t.platform, post_id: t.platformPostId, permalink: t.permalink }, retryable: false };
           const known = fresh.get(t.id);
-          return this.#d.runner.run(t, known ? { known } : {});
+          return this.#d.runner.run(t, { attemptRecorded: sending.includes(t), ...(known ? { known } : {}) });
         }),
       );
       await this.#finish(row, results);
@@ -109,28 +125,34 @@ export class ScheduledRun {
    * only while this claim still holds: never a second ledger post for one entry, and a resumed run finds
    * the same targets. Undefined when the claim was lost (cancelled, or taken over).
    */
-  async #writeLedger(row: ScheduledRow, planId: string, planned: PlannedTarget[]) {
-    const conns = await this.#d.connections.list(row.workspaceId);
+  async #writeLedger(row: ScheduledRow, planId: string, planned: PlannedTarget[], connections?: ConnectionRow[]) {
+    const conns = connections ?? (await this.#d.connections.list(row.workspaceId));
     const placed = planned.map((t) => ({ planned: t, conn: connectionFor(conns, t) }));
-    return this.#d.db.transaction(async (txRaw) => {
-      const tx = txRaw as unknown as Db;
-      if (!(await this.#d.store.lockUnlinked(tx, row.id, row.claimedBy ?? this.#workerId))) return undefined;
-      const post = await this.#d.ledger.createPost(tx, { workspaceId: row.workspaceId, postType: row.postType, request: row.postData, idempotencyKey: null, requestHash: `scheduled:${row.id}`, actor: `scheduler:${this.#workerId}` });
-      const rows = await writeTargets(tx, this.#d.ledger, { postId: post.id, workspaceId: row.workspaceId, placed, startNow: false, displayName: this.#d.displayName });
-      // A post credit per target, as for publishing now; a shortfall fails the entry (402 message) before any
-      // network call. Spent last: the workspace's credit row stays locked only until the commit just after.
-      const billable = placed.filter((c) => c.conn).length;
-      if (billable) await this.#d.credits.spend({ workspaceId: row.workspaceId, planId, type: 'posts', amount: billable, reason: 'scheduled_publish', reference: row.id }, tx);
-      await this.#d.store.linkPost(tx, row.id, post.id);
-      return { postId: post.id, rows, conns: placed.map((c) => c.conn) };
-    });
+    try {
+      return await this.#d.db.transaction(async (txRaw) => {
+        const tx = txRaw as unknown as Db;
+        const post = await this.#d.ledger.createPost(tx, { workspaceId: row.workspaceId, postType: row.postType, request: row.postData, idempotencyKey: null, requestHash: `scheduled:${row.id}`, actor: `scheduler:${this.#workerId}` });
+        const rows = await writeTargets(tx, this.#d.ledger, { postId: post.id, workspaceId: row.workspaceId, placed, startNow: false, displayName: this.#d.displayName });
+        // The guarded link: only while this claim holds the entry and it has no ledger post yet (else roll back).
+        if (!(await this.#d.store.linkIfUnlinked(tx, row.id, row.claimedBy ?? this.#workerId, post.id))) throw new ClaimLost();
+        // A post credit per target, as for publishing now; a shortfall fails the entry (402 message) before any
+        // network call. Spent last: a limited plan's credit row stays locked only until the commit just after
+        // (an unlimited plan's spend only appends to the credit ledger).
+        const billable = placed.filter((c) => c.conn).length;
+        if (billable) await this.#d.credits.spend({ workspaceId: row.workspaceId, planId, type: 'posts', amount: billable, reason: 'scheduled_publish', reference: row.id }, tx);
+        return { postId: post.id, rows, conns: placed.map((c) => c.conn) };
+      });
+    } catch (err) {
+      if (err instanceof ClaimLost) return undefined;
+      throw err;
+    }
   }
 
   /** A target refunded after a failed attempt is charged again before it is retried (a shortfall throws 402 → failed). */
-  async #chargeRetries(row: ScheduledRow, targets: TargetRow[]): Promise<void> {
+  async #chargeRetries(row: ScheduledRow, targets: TargetRow[], knownPlan?: string): Promise<void> {
     const unpaid = targets.filter((t) => t.state !== 'published' && !t.creditSpent && t.connectionId);
     if (!unpaid.length) return;
-    const planId = await this.#d.planOf(row.workspaceId);
+    const planId = knownPlan ?? (await this.#d.planOf(row.workspaceId));
     if (!planId) return;
     for (const t of unpaid) {
       await this.#d.credits.spend({ workspaceId: t.workspaceId, planId, type: 'posts', amount: 1, reason: 'scheduled_retry', reference: t.id });
@@ -142,9 +164,8 @@ export class ScheduledRun {
     const failed = results.filter((r) => !r.success);
     const first = results.find((r) => r.success && r.post);
     if (!failed.length) {
-      const current = await this.#d.store.byId(row.id);
-      const late = current?.status === 'cancelled';
-      await this.#d.store.transition(row.id, ['publishing', 'cancelled'], 'published', late ? 'published: the cancellation came too late, the network had already accepted the post' : 'published', {
+      // From 'cancelled' too: the network already has the post, so the entry says so.
+      await this.#d.store.transition(row.id, ['publishing', 'cancelled'], 'published', (from) => (from === 'cancelled' ? 'published: the cancellation came too late, the network had already accepted the post' : 'published'), {
         publishedPostId: first?.post?.post_id ?? null,
         publishedPostUrl: first?.post?.permalink ?? null,
         publishedAt: this.#d.clock(),

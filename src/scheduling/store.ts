@@ -3,12 +3,27 @@
 // in the same transaction.
 import { z } from 'zod';
 import type { Db } from '../db/client.ts';
-import { and, desc, eq, gte, inArray, isNull, lt, lte, notInArray, or, sql } from '../db/orm.ts';
+import { and, desc, eq, inArray, isNull, orm, sql } from '../db/orm.ts';
 import { scheduledPostEvents, scheduledPosts } from '../db/schema-scheduling.ts';
 import { AppError, notFound } from '../errors.ts';
 import { formatted, localIso, timeUntil } from './time.ts';
 
 export type ScheduledRow = typeof scheduledPosts.$inferSelect;
+
+const COLUMNS = Object.entries(orm.getTableColumns(scheduledPosts));
+
+/** A scheduled_posts row as a raw statement returns it (snake_case, driver values), typed as Drizzle would. */
+function rowOf(raw: Record<string, unknown>): ScheduledRow {
+  const out: Record<string, unknown> = {};
+  for (const [key, col] of COLUMNS) {
+    const v = raw[col.name];
+    out[key] = v === null || v === undefined ? null : col.mapFromDriverValue(v);
+  }
+  return out as ScheduledRow;
+}
+
+const rowsOf = (res: unknown): Record<string, unknown>[] => (res as { rows: Record<string, unknown>[] }).rows;
+const idList = (ids: string[]) => sql.join(ids.map((id) => sql`${id}::uuid`), sql`, `);
 export type ScheduledStatus = 'scheduled' | 'publishing' | 'published' | 'failed' | 'cancelled';
 export const STATUSES: ScheduledStatus[] = ['scheduled', 'publishing', 'published', 'failed', 'cancelled'];
 
@@ -68,22 +83,40 @@ export class ScheduledStore {
 
   /**
    * Moves a row from one of `from` to `to` with `patch`, recording the event; undefined when the row
-   * was not in an allowed status any more (someone else moved it first).
+   * was not in an allowed status any more (someone else moved it first). One statement: the row is
+   * locked (FOR UPDATE) to read the status it leaves, updated only from an allowed status, and the event
+   * (whose reason may depend on that status) written with it, in data-modifying CTEs.
    */
-  async transition(id: string, from: readonly string[], to: ScheduledStatus, reason: string, patch: Partial<typeof scheduledPosts.$inferInsert> = {}, tx?: Db): Promise<ScheduledRow | undefined> {
-    const run = async (t: Db) => {
-      const [before] = await t.select({ status: scheduledPosts.status }).from(scheduledPosts).where(eq(scheduledPosts.id, id)).for('update');
-      if (!before || !from.includes(before.status)) return undefined;
-      const [row] = await t
-        .update(scheduledPosts)
-        .set({ ...patch, status: to, updatedAt: this.#now() })
-        .where(and(eq(scheduledPosts.id, id), inArray(scheduledPosts.status, [...from])))
-        .returning();
-      if (!row) return undefined;
-      await this.event(t, id, before.status, to, reason);
-      return row;
-    };
-    return tx ? run(tx) : this.#db.transaction(async (t) => run(t as unknown as Db));
+  async transition(id: string, from: readonly string[], to: ScheduledStatus, reason: string | ((from: string) => string), patch: Partial<typeof scheduledPosts.$inferInsert> = {}, tx?: Db): Promise<ScheduledRow | undefined> {
+    const now = this.#now();
+    const values: Record<string, unknown> = { ...patch, status: to, updatedAt: now };
+    const set = sql.join(
+      COLUMNS.filter(([key]) => key in values).map(([key, col]) => {
+        const v = values[key];
+        return sql`${sql.identifier(col.name)} = ${v === null || v === undefined ? null : col.mapToDriverValue(v)}`;
+      }),
+      sql`, `,
+    );
+    const allowed = sql.join(from.map((f) => sql`${f}`), sql`, `);
+    const why = typeof reason === 'string' ? sql`${reason}` : sql`case ${sql.join(from.map((f) => sql`when moved.prior_status = ${f} then ${reason(f)}`), sql` `)} end`;
+    const res = await (tx ?? this.#db).execute(sql`
+      with before as (
+        select id, status from scheduled_posts where id = ${id}::uuid for update
+      ),
+      moved as (
+        update scheduled_posts sp set ${set}
+        from before
+        where sp.id = before.id and before.status in (${allowed}) and sp.status in (${allowed})
+        returning sp.*, before.status as prior_status
+      ),
+      events as (
+        insert into scheduled_post_events (scheduled_post_id, from_status, to_status, reason, at)
+        select moved.id, moved.prior_status, ${to}, ${why}, ${now.toISOString()}::timestamptz
+        from moved
+      )
+      select * from moved`);
+    const [raw] = rowsOf(res);
+    return raw ? rowOf(raw) : undefined;
   }
 
   async list(workspaceId: string, f: { platform?: string | undefined; platformUserId?: string | undefined; status?: string | undefined; platforms: string[]; limit: number; offset: number }): Promise<ScheduledRow[]> {
@@ -99,53 +132,77 @@ export class ScheduledStore {
 
   // ---- The worker's statements: claims, leases, the ledger link. ----
 
-  /** Due entries past the grace period become failed (missed), with their events. */
-  async failMissed(cutoff: Date, message: string, reason: (r: ScheduledRow) => string): Promise<ScheduledRow[]> {
-    const now = this.#now();
-    return this.#db.transaction(async (txRaw) => {
-      const tx = txRaw as unknown as Db;
-      const rows = await tx
-        .update(scheduledPosts)
-        .set({ status: 'failed', errorMessage: message, updatedAt: now })
-        .where(and(eq(scheduledPosts.status, 'scheduled'), lt(scheduledPosts.scheduledTime, cutoff)))
-        .returning();
-      for (const r of rows) await this.event(tx, r.id, 'scheduled', 'failed', reason(r));
-      return rows;
-    });
+  /**
+   * Due entries past the grace period become failed (missed), with their events (reason: `missed: due
+   * <time>, found at <now>, past the grace period`): one statement (data-modifying CTEs), so a round
+   * with nothing missed costs one round trip and no transaction.
+   */
+  async failMissed(cutoff: Date, message: string): Promise<ScheduledRow[]> {
+    const now = this.#now().toISOString();
+    const res = await this.#db.execute(sql`
+      with missed as (
+        update scheduled_posts set status = 'failed', error_message = ${message}, updated_at = ${now}::timestamptz
+        where status = 'scheduled' and scheduled_time < ${cutoff.toISOString()}::timestamptz
+        returning *
+      ),
+      events as (
+        insert into scheduled_post_events (scheduled_post_id, from_status, to_status, reason, at)
+        select id, 'scheduled', 'failed',
+          'missed: due ' || to_char(scheduled_time at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || ${`, found at ${now}, past the grace period`},
+          ${now}::timestamptz
+        from missed
+      )
+      select * from missed`);
+    return rowsOf(res).map(rowOf);
   }
 
   /**
    * Claims up to `limit` entries that are due (not before `cutoff`) or whose lease passed (a dead worker,
    * or a retry whose time came), skipping rows another worker holds and those in `exclude`.
+   *
+   * ONE statement: the two kinds are two index-ordered queries (status, scheduled_time) joined by UNION
+   * ALL, each locking at most `limit` rows with FOR UPDATE SKIP LOCKED (an OR of both would sort every
+   * due row first), then the guarded UPDATE to 'publishing' and the claim events, in data-modifying CTEs.
+   * A statement is atomic on its own: no BEGIN/COMMIT round trips.
    */
   async claim(o: { workerId: string; only: string[] | undefined; exclude: string[]; limit: number; cutoff: Date; leaseMs: number }): Promise<ScheduledRow[]> {
+    if (o.limit <= 0 || (o.only && !o.only.length)) return [];
     const now = this.#now();
-    const due = and(eq(scheduledPosts.status, 'scheduled'), lte(scheduledPosts.scheduledTime, now), gte(scheduledPosts.scheduledTime, o.cutoff));
-    const stale = and(eq(scheduledPosts.status, 'publishing'), or(isNull(scheduledPosts.claimedUntil), lt(scheduledPosts.claimedUntil, now)));
+    const at = sql`${now.toISOString()}::timestamptz`;
     const via = o.only ? 'queue' : 'scan';
-    return this.#db.transaction(async (txRaw) => {
-      const tx = txRaw as unknown as Db;
-      const mine = o.exclude.length ? notInArray(scheduledPosts.id, o.exclude) : undefined;
-      const before = await tx
-        .select({ id: scheduledPosts.id, status: scheduledPosts.status })
-        .from(scheduledPosts)
-        .where(and(or(due, stale), o.only ? inArray(scheduledPosts.id, o.only) : undefined, mine))
-        .orderBy(scheduledPosts.scheduledTime)
-        .limit(o.limit)
-        .for('update', { skipLocked: true });
-      if (!before.length) return [];
-      const prior = new Map(before.map((r) => [r.id, r.status]));
-      const rows = await tx
-        .update(scheduledPosts)
-        .set({ status: 'publishing', claimedBy: o.workerId, claimedUntil: new Date(now.getTime() + o.leaseMs), attempts: sql`${scheduledPosts.attempts} + 1`, updatedAt: now })
-        .where(and(inArray(scheduledPosts.id, [...prior.keys()]), or(due, stale)))
-        .returning();
-      for (const r of rows) {
-        const from = prior.get(r.id) ?? 'scheduled';
-        await this.event(tx, r.id, from, 'publishing', from === 'scheduled' ? `due; claimed by ${o.workerId} (${via})` : `attempt ${r.attempts}: claimed by ${o.workerId} (${via}) after the previous claim expired or its retry time came`);
-      }
-      return rows;
-    });
+    const only = o.only ? sql` and id in (${idList(o.only)})` : sql``;
+    const mine = o.exclude.length ? sql` and id not in (${idList(o.exclude)})` : sql``;
+    const due = sql`status = 'scheduled' and scheduled_time <= ${at} and scheduled_time >= ${o.cutoff.toISOString()}::timestamptz`;
+    const stale = sql`status = 'publishing' and (claimed_until is null or claimed_until < ${at})`;
+    const res = await this.#db.execute(sql`
+      with due as (
+        select id, status, scheduled_time from scheduled_posts where ${due}${only}${mine} order by scheduled_time limit ${o.limit} for update skip locked
+      ),
+      stale as (
+        select id, status, scheduled_time from scheduled_posts where ${stale}${only}${mine} order by scheduled_time limit ${o.limit} for update skip locked
+      ),
+      picked as (
+        select id, status, scheduled_time from (select * from due union all select * from stale) c order by scheduled_time limit ${o.limit}
+      ),
+      claimed as (
+        update scheduled_posts sp
+        set status = 'publishing', claimed_by = ${o.workerId}, claimed_until = ${new Date(now.getTime() + o.leaseMs).toISOString()}::timestamptz, attempts = sp.attempts + 1, updated_at = ${at}
+        from picked
+        where sp.id = picked.id and ((sp.status = 'scheduled' and picked.status = 'scheduled') or (sp.status = 'publishing' and picked.status = 'publishing'))
+        returning sp.*, picked.status as prior_status
+      ),
+      events as (
+        insert into scheduled_post_events (scheduled_post_id, from_status, to_status, reason, at)
+        select id, prior_status, 'publishing',
+          case when prior_status = 'scheduled' then ${`due; claimed by ${o.workerId} (${via})`}
+          else 'attempt ' || attempts || ${`: claimed by ${o.workerId} (${via}) after the previous claim expired or its retry time came`} end,
+          ${at}
+        from claimed
+      )
+      select * from claimed`);
+    return rowsOf(res)
+      .map(rowOf)
+      .sort((a, b) => a.scheduledTime.getTime() - b.scheduledTime.getTime());
   }
 
   /** Heartbeat: the claims `workerId` still holds last until `until`. */
@@ -162,18 +219,33 @@ export class ScheduledStore {
     return rows.length > 0;
   }
 
-  /** Inside the ledger transaction: locks the entry if this claim still holds it and it has no ledger post yet. */
-  async lockUnlinked(tx: Db, id: string, claimedBy: string): Promise<boolean> {
-    const [mine] = await tx
-      .select({ id: scheduledPosts.id })
-      .from(scheduledPosts)
+  /**
+   * Inside the ledger transaction, after the post and its targets were inserted: links the entry to its
+   * ledger post only if this claim still holds it and it has none yet (the guarded UPDATE locks the row
+   * until the commit). False when the claim was lost: the caller rolls back.
+   */
+  async linkIfUnlinked(tx: Db, id: string, claimedBy: string, postId: string): Promise<boolean> {
+    const rows = await tx
+      .update(scheduledPosts)
+      .set({ postId })
       .where(and(eq(scheduledPosts.id, id), eq(scheduledPosts.status, 'publishing'), eq(scheduledPosts.claimedBy, claimedBy), isNull(scheduledPosts.postId)))
-      .for('update');
-    return Boolean(mine);
+      .returning({ id: scheduledPosts.id });
+    return rows.length > 0;
   }
 
-  async linkPost(tx: Db, id: string, postId: string): Promise<void> {
-    await tx.update(scheduledPosts).set({ postId }).where(eq(scheduledPosts.id, id));
+  /**
+   * The last check before the network, and the start of the attempt, in one statement: the targets
+   * become 'processing' (attempts + 1) only while the entry is still 'publishing' under this claim.
+   * False when it is not (cancelled, or claimed by someone else): nothing was started.
+   */
+  async startIfStillMine(id: string, claimedBy: string | null, targetIds: string[]): Promise<boolean> {
+    const mine = sql`exists (select 1 from scheduled_posts where id = ${id}::uuid and status = 'publishing' and claimed_by is not distinct from ${claimedBy})`;
+    if (!targetIds.length) return rowsOf(await this.#db.execute(sql`select ${mine} as ok`))[0]?.ok === true;
+    const res = await this.#db.execute(sql`
+      update post_targets set state = 'processing', attempts = attempts + 1, updated_at = ${this.#now().toISOString()}::timestamptz
+      where id in (${idList(targetIds)}) and ${mine}
+      returning id`);
+    return rowsOf(res).length > 0;
   }
 
   /** A partly published entry shows the post that did go out. */

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { SchedulerMetrics } from './metrics.ts';
 import type { ScheduleQueue } from './queue.ts';
-import { ScheduledRun, type RunDeps } from './run.ts';
+import { ScheduledRun, type Prefetched, type RunDeps } from './run.ts';
 import type { ScheduledRow, ScheduledStore } from './store.ts';
 
 /** Everything the worker uses, given at construction: the ledger, the target runner, a validator for a workspace and plan. */
@@ -17,7 +17,12 @@ export interface WorkerDeps extends RunDeps {
   logger: Logger;
   /** pg-boss wake-ups at each entry's time; without it the scan below does everything. */
   queue?: ScheduleQueue | undefined;
+  /** The plans of several workspaces in one read (once per claimed batch). */
+  plansOf: (workspaceIds: string[]) => Promise<Map<string, string>>;
 }
+
+/** Entries this process finished lately: a wake-up for one of them is not worth a claim. */
+const RECENT = 10_000;
 
 export interface WorkerOptions {
   pollMs: number;
@@ -45,8 +50,13 @@ export class ScheduleWorker {
   #loop: Promise<void> | undefined;
   #wake: (() => void) | undefined;
   #heartbeat: NodeJS.Timeout | undefined;
-  /** More was due than there were free slots: a finishing run wakes the loop instead of waiting for the poll. */
+  /** More was due than there were free slots: finishing runs wake the loop instead of waiting for the poll. */
   #backlog = false;
+  /** When the missed posts were last failed (once per scan interval is enough: the grace period is hours). */
+  #missedAt = -Infinity;
+  /** Ids finished here lately (insertion order = age), for skipping their stale wake-ups. */
+  readonly #recent = new Set<string>();
+  #pulling: Promise<void> | undefined;
 
   constructor(deps: WorkerDeps, opts: WorkerOptions) {
     this.deps = deps;
@@ -73,12 +83,10 @@ export class ScheduleWorker {
     if (this.#running) return;
     this.#running = true;
     const queue = this.#d.queue;
-    if (queue) {
-      queue.work((ids) => this.#runQueued(ids)).catch((err: unknown) => this.#d.logger.error({ err }, 'job queue did not start; the scan alone publishes'));
-    }
+    if (queue) this.#pulling = this.#pull(queue);
     // With pg-boss waking us at each entry's time the scan is only the backstop (entries created while
     // no queue ran, expired leases, a backlog larger than the free slots), so it runs less often.
-    const every = queue ? Math.max(this.#o.pollMs, 5000) : this.#o.pollMs;
+    const every = this.#every();
     this.#loop = (async () => {
       while (this.#running) {
         let more = false;
@@ -97,6 +105,7 @@ export class ScheduleWorker {
     this.#running = false;
     this.#wake?.();
     await this.#loop;
+    await this.#pulling;
     await this.#d.queue?.stop();
     // Runs in flight finish (their claims would otherwise wait out the lease); the caller bounds the wait.
     await Promise.allSettled(this.#inFlight.values());
@@ -106,7 +115,8 @@ export class ScheduleWorker {
   async tick(): Promise<number> {
     await this.#failMissed();
     const rows = await this.#claim(undefined, this.#free());
-    await Promise.all(rows.map((r) => this.#launch(r)));
+    const pre = await this.#prefetch(rows);
+    await Promise.all(rows.map((r) => this.#launch(r, pre)));
     return rows.length;
   }
 
@@ -116,28 +126,53 @@ export class ScheduleWorker {
 
   /** The loop's round: claims up to the free slots and starts them without waiting. True when more may be due now. */
   async #round(): Promise<boolean> {
-    await this.#failMissed();
+    if (this.#d.clock().getTime() - this.#missedAt >= this.#every()) await this.#failMissed();
     const limit = this.#free();
     if (limit === 0) {
       this.#backlog = true;
       return false;
     }
     const rows = await this.#claim(undefined, limit);
-    for (const r of rows) void this.#launch(r);
+    const pre = await this.#prefetch(rows);
+    for (const r of rows) void this.#launch(r, pre);
     this.#backlog = rows.length === limit;
-    return this.#backlog && this.#free() > 0;
+    return this.#backlog && this.#free() >= this.#refill();
   }
 
-  #launch(row: ScheduledRow): Promise<void> {
-    const run = this.execute(row)
+  /** How often the scan runs: the poll interval, or every 5 s when pg-boss wakes the worker at each entry's time. */
+  #every(): number {
+    return this.#d.queue ? Math.max(this.#o.pollMs, 5000) : this.#o.pollMs;
+  }
+
+  /**
+   * With a backlog, the loop claims again once this many slots are free (a fifth of them), not at every
+   * finished run: one claim statement then serves several posts.
+   */
+  #refill(): number {
+    return Math.max(1, Math.min(this.#o.batchSize, Math.floor(this.#o.concurrency / 5)));
+  }
+
+  /** The plans and connections of the batch's workspaces, read once for all its entries. */
+  async #prefetch(rows: ScheduledRow[]): Promise<Map<string, Prefetched>> {
+    const ids = [...new Set(rows.filter((r) => !r.postId).map((r) => r.workspaceId))];
+    if (!ids.length) return new Map();
+    const [plans, conns] = await Promise.all([this.#d.plansOf(ids), this.#d.connections.listMany(ids)]);
+    return new Map(ids.map((id) => [id, { planId: plans.get(id), connections: conns.get(id) ?? [] }]));
+  }
+
+  #launch(row: ScheduledRow, pre: Map<string, Prefetched>): Promise<void> {
+    const run = this.#run
+      .execute(row, pre.get(row.workspaceId))
       .catch((err: unknown) => this.#d.logger.error({ err, scheduledPost: row.id }, 'scheduled publish could not be finished; its lease will expire and it will be resumed'))
       .finally(() => {
         this.#inFlight.delete(row.id);
+        this.#recent.add(row.id);
+        if (this.#recent.size > RECENT) this.#recent.delete(this.#recent.values().next().value!);
         if (!this.#inFlight.size) {
           clearInterval(this.#heartbeat);
           this.#heartbeat = undefined;
         }
-        if (this.#backlog) this.#wake?.();
+        if (this.#backlog && this.#free() >= this.#refill()) this.#wake?.();
       });
     this.#inFlight.set(row.id, run);
     // The heartbeat runs while anything is in flight.
@@ -148,18 +183,43 @@ export class ScheduleWorker {
     return run;
   }
 
-  /** The pg-boss handler: claim these entries if they are (still) due, and start them. The job is only a wake-up, so it ends at once. */
+  /**
+   * The pg-boss wake-ups, fetched by this loop only while there are free slots and no backlog (the scan
+   * then claims in due order anyway): never a fetch whose jobs could not be claimed. A full fetch is
+   * followed by another at once; otherwise the next comes after pg-boss's polling interval.
+   */
+  async #pull(queue: ScheduleQueue): Promise<void> {
+    try {
+      await queue.start();
+    } catch (err) {
+      this.#d.logger.error({ err }, 'job queue did not start; the scan alone publishes');
+      return;
+    }
+    while (this.#running) {
+      let full = false;
+      const limit = this.#backlog ? 0 : this.#free();
+      if (limit > 0) {
+        try {
+          const ids = await queue.pull(limit);
+          full = ids.length >= limit;
+          if (ids.length) await this.#runQueued(ids);
+        } catch (err) {
+          this.#d.logger.warn({ err }, 'fetching wake-ups from the job queue failed; the scan publishes meanwhile');
+        }
+      }
+      if (!full && this.#running) await new Promise<void>((r) => setTimeout(r, queue.pollMs).unref());
+    }
+  }
+
+  /** Wake-ups fetched from pg-boss: claim these entries if they are (still) due, and start them. The job is only a wake-up, so it ended already. */
   async #runQueued(ids: string[]): Promise<void> {
-    const wanted = ids.filter((id) => !this.#inFlight.has(id));
+    const wanted = ids.filter((id) => !this.#inFlight.has(id) && !this.#recent.has(id));
     const limit = Math.min(this.#free(), wanted.length);
     const rows = limit > 0 ? await this.#claim(wanted, limit) : [];
-    for (const r of rows) void this.#launch(r);
-    // More due than free slots, or a full batch (pg-boss fetches once per polling interval even with a
-    // backlog): let the scan claim the rest as soon as it can.
-    if (rows.length < wanted.length || ids.length >= this.#o.batchSize) {
-      this.#backlog = true;
-      if (this.#free() > 0) this.#wake?.();
-    }
+    const pre = await this.#prefetch(rows);
+    for (const r of rows) void this.#launch(r, pre);
+    // More due than free slots: let the scan claim the rest as soon as it can.
+    if (rows.length < wanted.length && this.#free() === 0) this.#backlog = true;
   }
 
   /** Heartbeat: a claim stays ours while we publish it, so a short lease only bounds how long a dead worker's posts wait. */
@@ -175,11 +235,11 @@ export class ScheduleWorker {
 
   async #failMissed(): Promise<void> {
     const now = this.#d.clock();
+    this.#missedAt = now.getTime();
     const grace = this.#o.graceSeconds;
     const missed = await this.#d.store.failMissed(
       new Date(now.getTime() - grace * 1000),
       `Missed: this post was due at the scheduled time but no worker ran until more than ${grace} s later (HERALD_SCHEDULE_GRACE_SECONDS). Reschedule it or publish it now.`,
-      (r) => `missed: due ${r.scheduledTime.toISOString()}, found at ${now.toISOString()}, past the grace period`,
     );
     for (const r of missed) this.metrics.failure(r.platform);
   }

@@ -227,6 +227,38 @@ describe('the worker', () => {
     expect((await h.req({ method: 'GET', url: '/readyz' })).statusCode).toBe(200);
   });
 
+  it('workers publishing at once never overdraw a limited plan, which counts what was spent while unlimited', async () => {
+    const v = await h.signup();
+    await connect(h, v, 'bluesky');
+    const ids: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      const res = await schedule(h, v, { platforms: ['bluesky'], default_text: `credit race ${i}`, scheduled_time: at(60_000) });
+      expect(res.statusCode, res.body).toBe(200);
+      ids.push(res.json().scheduled[0].scheduled_post_id);
+    }
+    // Spent while on the unlimited plan (the credit ledger only), then the plan becomes Starter (150 posts a month):
+    // the change resynchronises the running total from the ledger, so 3 posts are left.
+    await h.ctx.credits.spend({ workspaceId: v.workspaceId, planId: 'pro', type: 'posts', amount: 147, reason: 'earlier' });
+    await h.setPlan(v.workspaceId, 'starter');
+    clock.advance(60_000);
+    const opts = { pollMs: 100, batchSize: 2, concurrency: 2, leaseMs: 60_000, graceSeconds: 3600, maxAttempts: 3 };
+    const deps = { ...h.ctx.scheduleWorker.deps, clock: clock.fn, logger: pino({ level: 'silent' }) };
+    const workers = [new ScheduleWorker(deps, opts), new ScheduleWorker(deps, opts), new ScheduleWorker(deps, opts)];
+    // Each takes two at a time and spends in its own ledger transaction, all at once (earlier tests' retries may be due too).
+    const rowsNow = () => Promise.all(ids.map((id) => h.ctx.scheduling.store.byId(id)));
+    for (let round = 0; round < 10 && (await rowsNow()).some((r) => r!.status === 'scheduled' || r!.status === 'publishing'); round++) {
+      await Promise.all(workers.map((w) => w.tick()));
+    }
+    const rows = await rowsNow();
+    expect(rows.filter((r) => r!.status === 'published')).toHaveLength(3);
+    const failed = rows.filter((r) => r!.status === 'failed');
+    expect(failed).toHaveLength(3);
+    for (const r of failed) expect(r!.errorMessage).toContain('insufficient_credits');
+    expect(await h.ctx.credits.used(v.workspaceId, 'posts')).toBe(150);
+    const usage = (await h.req({ method: 'GET', url: '/billing/usage', headers: { authorization: `Bearer ${v.token}`, 'x-workspace-id': v.workspaceId } })).json();
+    expect(usage).toMatchObject({ plan_id: 'starter', remaining: { posts: 0 }, used_this_period: { posts: 150 } });
+  });
+
   it('exposes queue depth, due count and attempts at /metrics', async () => {
     await scheduleOne('metrics', 60_000);
     clock.advance(60_000);

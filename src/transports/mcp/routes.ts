@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import type { Principal } from '../../auth/authenticate.ts';
 import { authenticateMcp, type McpAuth, type McpEndpoint } from './auth.ts';
-import { McpToolServer } from './server.ts';
+import type { McpToolServer } from './server.ts';
 
 export const MCP_PATHS: Record<McpEndpoint, string> = { cli: '/mcp', web: '/web/mcp' };
 
@@ -18,7 +18,10 @@ type WithAuth = FastifyRequest & { [AUTH]?: McpAuth };
 const BODY_LIMIT = 1024 * 1024;
 
 export async function mcpRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
-  const mcp = new McpToolServer(ctx);
+  // The SDK (with Ajv and its schemas, ~0.6 s of CPU and ~60 MB) and the tools' JSON Schemas are made on the first MCP
+  // request, not at start-up: most instances never serve one (docs/performance.md).
+  let made: Promise<McpToolServer> | undefined;
+  const server = () => (made ??= import('./server.ts').then((m) => new m.McpToolServer(ctx)));
   for (const [endpoint, path] of Object.entries(MCP_PATHS) as [McpEndpoint, string][]) {
     const authenticate = async (req: FastifyRequest): Promise<Principal | null> => {
       const auth = await authenticateMcp(ctx, endpoint, req.headers, req.query as Record<string, unknown>);
@@ -32,6 +35,7 @@ export async function mcpRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext
         const auth = (req as WithAuth)[AUTH];
         if (!auth) throw new Error('MCP route reached without authentication');
         const url = `${ctx.config.publicUrl}${req.url}`;
+        const mcp = await server();
         const res = await mcp.handle({ url, method: 'POST', headers: req.headers, body: req.body }, auth, endpoint);
         reply.code(res.status);
         res.headers.forEach((value, name) => void reply.header(name, value));

@@ -20,10 +20,13 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
-import { AppError, type FieldError } from '../../errors.ts';
+import { AppError } from '../../errors.ts';
 import { toolsFor } from '../../tools/index.ts';
 import { toolContext, type Tool } from '../../tools/tool.ts';
-import { planUpgrade, type McpAuth, type McpEndpoint } from './auth.ts';
+import type { McpAuth, McpEndpoint } from './auth.ts';
+import { errorText } from './error-text.ts';
+
+export { errorText };
 
 const SERVER_INFO = { name: 'herald', title: 'Herald', version: '0.1.0' };
 const INSTRUCTIONS =
@@ -50,17 +53,6 @@ export function describeTool(tool: Tool): McpTool {
 }
 
 const text = (message: string): CallToolResult => ({ content: [{ type: 'text', text: message }], isError: true });
-
-const fieldErrors = (errors: FieldError[]) => errors.map((e) => `${e.loc.join('.')}: ${e.msg}`).join('; ');
-
-/** An AppError as the one line a model reads (plan gates in the documented wording). */
-export function errorText(err: AppError): string {
-  const d = err.detail;
-  if (typeof d === 'string') return d;
-  if (Array.isArray(d)) return fieldErrors(d);
-  if (err.code === 'plan_required' && typeof d.feature === 'string') return planUpgrade(d.feature);
-  return typeof d.message === 'string' ? d.message : JSON.stringify(d);
-}
 
 /** zod issues named by argument path, e.g. "platform: Invalid input: expected string, received number". */
 const issuesText = (error: z.ZodError) =>

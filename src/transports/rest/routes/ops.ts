@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { Gauge } from 'prom-client';
+import { Counter, Gauge } from 'prom-client';
 import { z } from 'zod';
 import type { AppContext } from '../../../context.ts';
 import { AppError } from '../../../errors.ts';
@@ -20,6 +20,23 @@ export async function opsRoutes(app: FastifyInstance, { ctx, metrics }: { ctx: A
       for (const p of ctx.tokens.configProblems()) this.set({ platform: p.platform }, 1);
     },
   });
+  // SQL statements this process sent (BEGIN and COMMIT count as statements) and its explicit transactions:
+  // divided by the posts published, the round trips per post (npm run bench publishing prints it).
+  const counts = ctx.database.statements.counts;
+  for (const [name, help, key] of [
+    ['herald_db_statements_total', 'SQL statements sent to the database by this process (BEGIN and COMMIT included)', 'statements'],
+    ['herald_db_transactions_total', 'Explicit database transactions of this process', 'transactions'],
+  ] as const) {
+    new Counter({
+      name,
+      help,
+      registers: [metrics.registry],
+      collect() {
+        this.reset();
+        this.inc(counts[key]);
+      },
+    });
+  }
   // Probes and scrapers are never rate limited.
   const pub = { access: { kind: 'public' as const, budget: 'none' as const } };
 
