@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import sharp from 'sharp';
 import { writeMp4 } from '../test/media/helpers/video-fixtures.ts';
-import { fmt, postJson, rssMiB, startHerald } from './lib.ts';
+import { fmt, freePort, postJson, rssMiB, startHerald } from './lib.ts';
 
 const NETWORKS = ['linkedin', 'facebook', 'instagram', 'threads', 'tiktok', 'youtube', 'pinterest', 'bluesky'];
 
@@ -27,7 +27,7 @@ async function upload(url: string, auth: Record<string, string>, bytes: Buffer, 
 export async function benchEngagement(opts: { posts: number; comments: number; latencyMs: number; seconds: number }) {
   console.log(`\n== Engagement: comments sync of ${NETWORKS.length} networks × ${opts.posts} posts × ${opts.comments} comments at ${opts.latencyMs} ms latency (PGlite)`);
   const dir = mkdtempSync(join(tmpdir(), 'herald-bench-'));
-  const port = 30_000 + Math.floor(Math.random() * 20_000);
+  const port = await freePort();
   const herald = await startHerald({
     HERALD_DATA_DIR: dir,
     HERALD_SANDBOX: '1',

@@ -3,6 +3,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
+import { freePort } from '../test/helpers/net.ts';
+
+/** A free loopback port the OS picked (a random one collided with other processes' ports on a busy machine). */
+export { freePort };
 
 export const CLI = join(import.meta.dirname, '../src/cli.ts');
 
@@ -15,7 +19,7 @@ export interface ServerProcess {
 
 /** `stderrPath`: append the server's stderr (its warn/error log) to this file instead of the terminal. */
 export async function startHerald(env: Record<string, string>, opts: { stderrPath?: string } = {}): Promise<ServerProcess> {
-  const port = env.PORT ? Number(env.PORT) : 30_000 + Math.floor(Math.random() * 20_000);
+  const port = env.PORT ? Number(env.PORT) : await freePort();
   const t0 = performance.now();
   const { DATABASE_URL: _d, ...base } = process.env;
   const child = spawn(process.execPath, [CLI, 'serve'], {

@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { cpuSeconds, fmt, postJson, startHerald } from './lib.ts';
+import { cpuSeconds, fmt, freePort, postJson, startHerald } from './lib.ts';
 
 interface Destinations {
   facebookPages: string[];
@@ -94,7 +94,7 @@ export async function benchPublishing(opts: { seconds: number; databaseUrl?: str
     dbUrl = u.toString();
   }
   // The public URL must be the server's own address: the adapters call the sandbox through it.
-  const port = 30_000 + Math.floor(Math.random() * 20_000);
+  const port = await freePort();
   const herald = await startHerald({ HERALD_DATA_DIR: dir, HERALD_SANDBOX: '1', PORT: String(port), HERALD_PUBLIC_URL: `http://127.0.0.1:${port}`, ...(dbUrl ? { DATABASE_URL: dbUrl } : {}) });
   try {
     const url = herald.url;

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { fmt, postJson, startHerald } from './lib.ts';
+import { fmt, freePort, postJson, startHerald } from './lib.ts';
 
 interface Row { scheduled_time: string; published_at: string | null; status: string }
 
@@ -15,7 +15,7 @@ const pct = (xs: number[], p: number) => xs.length ? [...xs].sort((a, b) => a - 
 export async function benchSchedulingApi(opts: { seconds: number; burst: number; databaseUrl?: string | undefined }) {
   console.log(`\n== Scheduling: queue entries, and a burst of ${opts.burst} posts due at once (${opts.databaseUrl ? 'PostgreSQL' : 'PGlite'})`);
   const dir = mkdtempSync(join(tmpdir(), 'herald-bench-'));
-  const port = 30_000 + Math.floor(Math.random() * 20_000);
+  const port = await freePort();
   const herald = await startHerald({ HERALD_DATA_DIR: dir, HERALD_SANDBOX: '1', PORT: String(port), HERALD_PUBLIC_URL: `http://127.0.0.1:${port}`, ...(opts.databaseUrl ? { DATABASE_URL: opts.databaseUrl } : {}) });
   try {
     const url = herald.url;

@@ -42,7 +42,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
-import { CLI, cpuSeconds, fmt, postJson, startHerald, type ServerProcess } from './lib.ts';
+import { CLI, cpuSeconds, fmt, freePort, postJson, type ServerProcess, startHerald } from './lib.ts';
 
 const E = process.env;
 function num(name: string, dflt: number, min = 1): number {
@@ -480,7 +480,7 @@ async function runScenario(s: Scenario, admin: pg.Client | undefined): Promise<O
   try {
     if (dbName) await admin!.query(`create database "${dbName}"`);
     const dbUrl = dbName ? databaseUrl(dbName) : undefined;
-    const port = 30_000 + Math.floor(Math.random() * 20_000);
+    const port = await freePort();
     const publicUrl = `http://127.0.0.1:${port}`;
     herald = await startHerald(
       {

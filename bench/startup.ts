@@ -15,10 +15,9 @@
 // under the same load). Medians are printed with the spread (min–max); the targets are printed beside them.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { CLI, fmt } from './lib.ts';
+import { CLI, fmt, freePort } from './lib.ts';
 
 interface Run {
   startMs: number;
@@ -36,14 +35,6 @@ interface Variant {
 
 type Kind = 'warm' | 'cold' | 'cold, no compile cache';
 
-async function freePort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-  const addr = srv.address();
-  await new Promise<void>((r) => srv.close(() => r()));
-  if (!addr || typeof addr !== 'object') throw new Error('no port');
-  return addr.port;
-}
 
 function status(pid: number, field: 'VmHWM' | 'VmRSS'): number {
   try {

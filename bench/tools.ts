@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { cpuSeconds, fmt, postJson, startHerald } from './lib.ts';
+import { cpuSeconds, fmt, freePort, postJson, startHerald } from './lib.ts';
 
 interface Row {
   rps: number;
@@ -40,7 +40,7 @@ async function connectLinkedIn(url: string, auth: Record<string, string>): Promi
 export async function benchTools(opts: { seconds: number; rounds: number }) {
   console.log('\n== Tool surfaces (issue 16): get_accounts over MCP and GPT Actions vs. the REST route, 20 connections');
   const dir = mkdtempSync(join(tmpdir(), 'herald-bench-'));
-  const port = 30_000 + Math.floor(Math.random() * 20_000);
+  const port = await freePort();
   const herald = await startHerald({ HERALD_DATA_DIR: dir, HERALD_SANDBOX: '1', PORT: String(port), HERALD_PUBLIC_URL: `http://127.0.0.1:${port}` });
   try {
     const url = herald.url;
