@@ -171,7 +171,8 @@ export class AgentChat {
   }
 
   async #modelTurn(p: Principal, input: PreparedInput, models: AiModels, events?: TurnEvents, signal?: AbortSignal): Promise<TurnResult> {
-    const { generateText, streamText, stepCountIs } = await aiSdk();
+    const sdk = await aiSdk();
+    const { generateText, streamText, stepCountIs } = sdk;
     const { tools, invoke } = this.#tools(p, events);
     const calls: AgentToolCall[] = [];
     const memory = await this.#d.history.memory(p.workspaceId);
@@ -182,7 +183,7 @@ export class AgentChat {
       model,
       system: systemPrompt(this.#d.clock(), memory),
       messages,
-      tools: aiToolSet(tools, invoke, calls),
+      tools: aiToolSet(sdk, tools, invoke, calls),
       stopWhen: stepCountIs(this.#d.config.maxSteps),
       maxRetries: 1,
       abortSignal: signal ? AbortSignal.any([timeout, signal]) : timeout,

@@ -2,7 +2,9 @@
 // credit and approval checks as on MCP and GPT Actions). A failure the model should read comes back in-band as
 // {success: false, message}, as MCP reports it; the arguments are checked against the tool's own zod schema here (the
 // model is given its JSON Schema, so the SDK does not validate twice).
-import { jsonSchema, tool as aiTool, type ToolSet } from 'ai';
+// The AI SDK is type-only here: the caller passes the module it loaded on the first model turn, so a server that
+// never runs a model (or has not yet) does not load it at start-up (docs/performance.md, "Start-up and memory").
+import type { Schema, ToolSet } from 'ai';
 import { z } from 'zod';
 import type { Logger } from 'pino';
 import type { Principal } from '../auth/authenticate.ts';
@@ -38,27 +40,28 @@ export function invokerFor(app: AppContext, principal: Principal, tools: readonl
 }
 
 /** Each tool's JSON Schema, made once (converting the zod schemas is most of a turn's own cost otherwise). */
-const schemas = new WeakMap<Tool, ReturnType<typeof jsonSchema<Record<string, unknown>>>>();
+type Sdk = Pick<typeof import('ai'), 'jsonSchema' | 'tool'>;
+const schemas = new WeakMap<Tool, Schema<Record<string, unknown>>>();
 
 /** The tool's arguments as JSON Schema, as a model fills them in. */
-function schemaOf(t: Tool) {
+function schemaOf(sdk: Sdk, t: Tool) {
   let made = schemas.get(t);
   if (!made) {
     const { $schema: _dialect, ...schema } = z.toJSONSchema(t.input, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
-    made = jsonSchema<Record<string, unknown>>({ ...schema, type: 'object' });
+    made = sdk.jsonSchema<Record<string, unknown>>({ ...schema, type: 'object' });
     schemas.set(t, made);
   }
   return made;
 }
 
 /** The AI SDK tool set over `tools`; each call and its result are appended to `calls` in the order they finish. */
-export function aiToolSet(tools: readonly Tool[], invoke: InvokeTool, calls: AgentToolCall[]): ToolSet {
+export function aiToolSet(sdk: Sdk, tools: readonly Tool[], invoke: InvokeTool, calls: AgentToolCall[]): ToolSet {
   return Object.fromEntries(
     tools.map((t) => [
       t.name,
-      aiTool({
+      sdk.tool({
         description: t.description,
-        inputSchema: schemaOf(t),
+        inputSchema: schemaOf(sdk, t),
         execute: async (args: Record<string, unknown>): Promise<ToolResult> => {
           const input = args && typeof args === 'object' ? args : {};
           const result = await invoke(t.name, input);
