@@ -11,6 +11,11 @@
 //
 // The flags are V8's, set at run time (as media/gc.ts does): a Node whose V8 ignored them would only bring
 // the spike back, which `npm run bench startup` shows as peak RSS.
+//
+// The price is steady-state speed: `npm run bench publishing` on an idle machine, same session, with and without
+// the tier-up: one-network posts p50 20 vs 12 ms, four networks 45 vs 31 ms, 81 vs 95 posts/s at 10 connections.
+// HERALD_PGLITE_WASM_TIERUP=1 keeps V8's optimizing tier for servers with the memory to spare for the spike
+// (docs/configuration.md); the initdb child inherits the setting.
 import { setFlagsFromString } from 'node:v8';
 
 let done = false;
@@ -18,6 +23,7 @@ let done = false;
 export function baselineWasm(): void {
   if (done) return;
   done = true;
+  if (process.env.HERALD_PGLITE_WASM_TIERUP === '1') return;
   setFlagsFromString('--no-wasm-tier-up');
   setFlagsFromString('--no-wasm-dynamic-tiering');
 }
