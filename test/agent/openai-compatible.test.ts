@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, asUser, type Harness, type TestUser } from '../helpers/harness.ts';
 import { connectAccount, png, upload } from '../media-routes/helpers.ts';
-import { startModelServer, type ChatRequest, type ModelServer } from '../ai-routes/helpers/openai-server.ts';
+import { modelServerEnv, startModelServer, type ChatRequest, type ModelServer } from '../ai-routes/helpers/openai-server.ts';
 import { aiUsed, chat, chatStream, eventOrder, sseEvents } from './helpers.ts';
 
 let server: ModelServer;
@@ -12,13 +12,7 @@ let h: Harness;
 let owner: TestUser;
 let key: string;
 
-const env = (baseUrl: string) => ({
-  HERALD_AI_PROVIDER: 'openai-compatible',
-  HERALD_AI_BASE_URL: baseUrl,
-  HERALD_AI_API_KEY: 'test-key',
-  HERALD_AI_MODEL: 'herald-test-chat',
-  HERALD_AI_VISION_MODEL: 'herald-test-vision',
-});
+const env = (baseUrl: string) => modelServerEnv(baseUrl, { HERALD_AI_VISION_MODEL: 'herald-test-vision' });
 
 beforeAll(async () => {
   server = await startModelServer();

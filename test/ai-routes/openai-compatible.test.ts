@@ -11,21 +11,14 @@ import { captionLimit } from '../../src/ai/builtin/copy.ts';
 import { fits } from '../../src/ai/builtin/text.ts';
 import { createHarness, type Harness, type TestUser } from '../helpers/harness.ts';
 import { storagePath, upload } from '../media-routes/helpers.ts';
-import { startModelServer, type ChatRequest, type ModelServer } from './helpers/openai-server.ts';
+import { modelServerEnv, startModelServer, type ChatRequest, type ModelServer } from './helpers/openai-server.ts';
 
 let server: ModelServer;
 let h: Harness;
 let owner: TestUser;
 let key: string;
 
-const env = (baseUrl: string) => ({
-  HERALD_AI_PROVIDER: 'openai-compatible',
-  HERALD_AI_BASE_URL: baseUrl,
-  HERALD_AI_API_KEY: 'test-key',
-  HERALD_AI_MODEL: 'herald-test-chat',
-  HERALD_AI_IMAGE_MODEL: 'herald-test-image',
-  HERALD_AI_TRANSCRIBE_MODEL: 'herald-test-whisper',
-});
+const env = (baseUrl: string) => modelServerEnv(baseUrl, { HERALD_AI_IMAGE_MODEL: 'herald-test-image', HERALD_AI_TRANSCRIBE_MODEL: 'herald-test-whisper' });
 
 beforeAll(async () => {
   server = await startModelServer();

@@ -42,6 +42,11 @@ const read = (req: IncomingMessage) =>
     req.on('error', fail);
   });
 
+/** Herald's settings for the openai-compatible provider against this server, plus the suite's model names. */
+export function modelServerEnv(baseUrl: string, models: Record<string, string> = {}): Record<string, string> {
+  return { HERALD_AI_PROVIDER: 'openai-compatible', HERALD_AI_BASE_URL: baseUrl, HERALD_AI_API_KEY: 'test-key', HERALD_AI_MODEL: 'herald-test-chat', ...models };
+}
+
 export async function startModelServer(): Promise<ModelServer> {
   const png = await sharp({ create: { width: 1024, height: 1024, channels: 3, background: { r: 30, g: 140, b: 90 } } }).png().toBuffer();
   const state: Omit<ModelServer, 'baseUrl' | 'close'> = { chat: () => 'A short post from the model.', speech: 'welcome to the new oven', requests: [] };
