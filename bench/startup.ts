@@ -6,9 +6,11 @@
 // wall clock), its peak RSS (the kernel's high-water mark, VmHWM) at the first 200 and over the whole run, the
 // peak of its children, and its RSS after BENCH_STARTUP_IDLE_SECONDS (default 30) of idling.
 //
-// warm: an existing data directory (made by one start beforehand); cold: a fresh data directory every run;
+// warm: an existing data directory (made by one start beforehand); cold: a fresh data directory every run,
+// made from the embedded database's template cache (HERALD_PGLITE_TEMPLATE_DIR, a directory of the bench's
+// that the uncounted first start filled); cold, no template: the same with the cache off (initdb runs);
 // cold, no compile cache: also without Node's module compile cache (NODE_DISABLE_COMPILE_CACHE=1), the very
-// first start after an install.
+// first start after an install. A baseline checkout without the template cache ignores its setting.
 //
 // BENCH_STARTUP_RUNS (default 5) runs of each; BENCH_STARTUP_BASELINE=/path/to/other/checkout runs that
 // checkout's src/cli.ts as well, alternating run by run, and prints both columns (before/after on one machine
@@ -33,7 +35,7 @@ interface Variant {
   cli: string;
 }
 
-type Kind = 'warm' | 'cold' | 'cold, no compile cache';
+type Kind = 'warm' | 'cold' | 'cold, no template' | 'cold, no compile cache';
 
 
 function status(pid: number, field: 'VmHWM' | 'VmRSS'): number {
@@ -64,12 +66,13 @@ function descendants(pid: number): number[] {
   return out;
 }
 
-async function once(cli: string, dataDir: string, kind: Kind, idleSeconds: number): Promise<Run> {
+async function once(cli: string, dataDir: string, kind: Kind, idleSeconds: number, templateDir: string): Promise<Run> {
   const port = await freePort();
   // Never inherit a compile-cache location: each checkout decides for itself whether it uses one.
   const { DATABASE_URL: _d, NODE_COMPILE_CACHE: _c, NODE_DISABLE_COMPILE_CACHE: _n, REDIS_URL: _r, ...base } = process.env;
   const env: Record<string, string | undefined> = { ...base, PORT: String(port), HOST: '127.0.0.1', HERALD_DATA_DIR: dataDir, HERALD_LOG_LEVEL: 'warn' };
   if (kind === 'cold, no compile cache') env.NODE_DISABLE_COMPILE_CACHE = '1';
+  env.HERALD_PGLITE_TEMPLATE_DIR = kind === 'warm' || kind === 'cold' ? templateDir : 'off';
   const t0 = performance.now();
   const child = spawn(process.execPath, [cli, 'serve'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
   const pid = child.pid!;
@@ -124,17 +127,20 @@ export async function benchStartup(opts: { runs: number; idleSeconds: number; ba
   };
   try {
     // One data directory per checkout for the warm runs, made by a start that is not counted.
+    // and one template cache per checkout, filled by that same start.
     const warmDirs = new Map<string, string>();
+    const templates = new Map<string, string>();
     for (const v of variants) {
       const d = fresh();
-      await once(v.cli, d, 'cold', 0);
+      templates.set(v.name, join(fresh(), 'template-cache'));
+      await once(v.cli, d, 'cold', 0, templates.get(v.name)!);
       warmDirs.set(v.name, d);
     }
-    const kinds: Kind[] = ['warm', 'cold', 'cold, no compile cache'];
+    const kinds: Kind[] = ['warm', 'cold', 'cold, no template', 'cold, no compile cache'];
     for (let i = 0; i < opts.runs; i++) {
       for (const kind of kinds) {
         for (const v of variants) {
-          const r = await once(v.cli, kind === 'warm' ? warmDirs.get(v.name)! : fresh(), kind, opts.idleSeconds);
+          const r = await once(v.cli, kind === 'warm' ? warmDirs.get(v.name)! : fresh(), kind, opts.idleSeconds, templates.get(v.name)!);
           results.set(key(v, kind), [...(results.get(key(v, kind)) ?? []), r]);
         }
       }

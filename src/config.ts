@@ -6,6 +6,7 @@ import { agentEnvSchema, toAgentConfig, type AgentConfig } from './agent/config.
 import type { StorageConfig } from './media/storage/index.ts';
 import { PLATFORMS, type Platform } from './platforms/slugs.ts';
 import { trustProxyEnv, type TrustProxy } from './trust-proxy.ts';
+import { defaultTemplateDir } from './db/pglite-template.ts';
 
 export type { TrustProxy };
 
@@ -28,6 +29,7 @@ const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().default('0.0.0.0'),
   HERALD_DATA_DIR: z.string().default('./data'),
+  HERALD_PGLITE_TEMPLATE_DIR: optionalString,
   DATABASE_URL: optionalString.pipe(
     z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL').optional(),
   ),
@@ -227,6 +229,8 @@ export interface Config {
   port: number;
   host: string;
   dataDir: string;
+  /** Cache of the embedded database's fresh data directory (src/db/pglite-template.ts); undefined: off. */
+  pgliteTemplateDir: string | undefined;
   databaseUrl: string | undefined;
   publicUrl: string;
   jwtSecret: string | undefined;
@@ -369,6 +373,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     port,
     host: e.HOST,
     dataDir: e.HERALD_DATA_DIR,
+    pgliteTemplateDir: e.HERALD_PGLITE_TEMPLATE_DIR === 'off' ? undefined : (e.HERALD_PGLITE_TEMPLATE_DIR ?? defaultTemplateDir(source)),
     databaseUrl: e.DATABASE_URL,
     publicUrl,
     jwtSecret: e.HERALD_JWT_SECRET,

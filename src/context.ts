@@ -176,7 +176,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
   const secrets = resolveSecrets(config);
   const database =
     overrides.database ??
-    (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, memory: overrides.memoryDb ?? false }));
+    (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, templateDir: config.pgliteTemplateDir, memory: overrides.memoryDb ?? false }));
   await database.migrate();
   const plans = overrides.plans ?? PlanCatalog.load(config.plansFile);
   if (!plans.has(config.defaultPlan)) {

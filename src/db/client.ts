@@ -1,7 +1,7 @@
 // Opens the database: embedded PGlite under the data directory (default) or PostgreSQL via DATABASE_URL.
 // Both are driven through the same Drizzle PgDatabase type, so repositories never know which one runs.
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,6 +23,7 @@ const schema = { ...baseSchema, ...connectionsSchema, ...mediaSchema, ...publish
 import { acquireDirLock, type DirLock } from './lock.ts';
 import { StatementTap } from './statements.ts';
 import { baselineWasm } from './pglite-wasm.ts';
+import { readTemplate } from './pglite-template.ts';
 
 // Loaded through require() like the rest of Drizzle (see orm.ts).
 const load = createRequire(import.meta.url);
@@ -40,9 +41,33 @@ export const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations', import.meta.
 const PGLITE_CONF = ['shared_buffers=16MB', 'work_mem=4MB', 'maintenance_work_mem=16MB', 'wal_buffers=1MB'];
 const INIT_SCRIPT = fileURLToPath(new URL('./pglite-init.ts', import.meta.url));
 
-async function initPgliteDir(dir: string): Promise<void> {
-  if (existsSync(join(dir, 'PG_VERSION'))) return;
-  await promisify(execFile)(process.execPath, [INIT_SCRIPT, dir], { timeout: 120_000 });
+// A fresh data directory: unpacked from this PGlite build's template when the cache has one
+// (pglite-template.ts), else made by initdb in a child process, which also stores the template. Either is
+// made beside the final directory and renamed into place, so a start that dies half-way never leaves a
+// directory that looks like a database.
+async function initPgliteDir(dir: string, templateDir: string | undefined): Promise<'template' | 'initdb' | 'existing'> {
+  if (existsSync(join(dir, 'PG_VERSION'))) return 'existing';
+  const tmp = `${dir}.init`;
+  rmSync(tmp, { recursive: true, force: true });
+  let made: 'template' | 'initdb' = 'initdb';
+  const template = templateDir ? readTemplate(templateDir) : undefined;
+  if (template) {
+    try {
+      const fresh = new PGlite(tmp, { loadDataDir: template });
+      await fresh.waitReady;
+      await fresh.close();
+      made = 'template';
+    } catch {
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  }
+  if (made === 'initdb') {
+    await promisify(execFile)(process.execPath, [INIT_SCRIPT, tmp, ...(templateDir ? [templateDir] : [])], { timeout: 120_000 });
+  }
+  // What is at `dir` has no PG_VERSION: an earlier start died before its rename.
+  rmSync(dir, { recursive: true, force: true });
+  renameSync(tmp, dir);
+  return made;
 }
 
 // An arbitrary constant shared by every Herald process migrating the same PostgreSQL.
@@ -53,6 +78,8 @@ export interface Database {
   db: Db;
   /** Raw driver handle for libraries that need it (the job queue). */
   pglite?: PGlite;
+  /** PGlite on a data directory: how this start found it (made from the template, by initdb, or already there). */
+  pgliteDir?: 'template' | 'initdb' | 'existing';
   pool?: pg.Pool;
   /** Every statement sent through `db` (tests count round trips with it). */
   statements: StatementTap;
@@ -67,6 +94,10 @@ export interface OpenOptions {
   dataDir: string;
   /** In-memory PGlite (tests): no lock file and no directory. */
   memory?: boolean;
+  /** In-memory PGlite: start from this data directory (a tarball from PGlite's dumpDataDir) instead of initdb. */
+  memoryTemplate?: Blob;
+  /** Where fresh data directories are made from and store their template (HERALD_PGLITE_TEMPLATE_DIR); undefined: always initdb. */
+  templateDir?: string | undefined;
   poolSize?: number;
 }
 
@@ -94,16 +125,17 @@ async function appliedMigrations(db: Db): Promise<number> {
 async function openPglite(opts: OpenOptions): Promise<Database> {
   let lock: DirLock | undefined;
   let client: PGlite;
+  let made: Database['pgliteDir'];
   baselineWasm();
   if (opts.memory) {
-    client = new PGlite({ postgresqlconf: PGLITE_CONF });
+    client = new PGlite({ postgresqlconf: PGLITE_CONF, ...(opts.memoryTemplate ? { loadDataDir: opts.memoryTemplate } : {}) });
   } else {
     const dir = join(opts.dataDir, 'pglite');
     mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
     // Two processes on one PGlite directory corrupt it silently: hold a lock for the process lifetime.
     lock = acquireDirLock(join(opts.dataDir, 'pglite.lock'));
     try {
-      await initPgliteDir(dir);
+      made = await initPgliteDir(dir, opts.templateDir);
       client = new PGlite(dir, { postgresqlconf: PGLITE_CONF });
       await client.waitReady;
     } catch (err) {
@@ -118,6 +150,7 @@ async function openPglite(opts: OpenOptions): Promise<Database> {
     db,
     statements,
     pglite: client,
+    ...(made ? { pgliteDir: made } : {}),
     async migrate() {
       await migratePglite(db as unknown as Parameters<typeof migratePglite>[0], { migrationsFolder: MIGRATIONS_DIR });
     },

@@ -1,6 +1,6 @@
 // A Herald app per test file: in-memory PGlite by default, or a fresh database on the PostgreSQL at
 // DATABASE_URL (created here, dropped at close) so suites never see each other's rows.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -75,6 +75,12 @@ export interface HarnessOptions {
   configureApp?: (app: FastifyInstance) => void;
 }
 
+// The migrated database test/helpers/global-setup.ts made for this run (undefined outside vitest's run).
+export function migratedTemplate(): Blob | undefined {
+  const file = process.env.HERALD_TEST_PGLITE_TEMPLATE;
+  return file ? new Blob([readFileSync(file)]) : undefined;
+}
+
 export async function createHarness(opts: HarnessOptions = {}): Promise<Harness> {
   const dataDir = mkdtempSync(join(tmpdir(), 'herald-test-'));
   const port = opts.sandbox ? await freePort() : 0;
@@ -93,7 +99,13 @@ export async function createHarness(opts: HarnessOptions = {}): Promise<Harness>
     ...(testDb ? { DATABASE_URL: testDb.url } : {}),
     ...opts.env,
   });
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir, memory: !config.databaseUrl, poolSize: 4 });
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir,
+    memory: !config.databaseUrl,
+    memoryTemplate: config.databaseUrl ? undefined : migratedTemplate(),
+    poolSize: 4,
+  });
   const ctx = await createContext(config, {
     database,
     logger: pino({ level: 'silent' }),
