@@ -8,7 +8,11 @@ import { freePort } from '../test/helpers/net.ts';
 /** A free loopback port the OS picked (a random one collided with other processes' ports on a busy machine). */
 export { freePort };
 
-export const CLI = join(import.meta.dirname, '../src/cli.ts');
+/**
+ * The Herald the benchmarks start: this checkout's, or BENCH_HERALD_CHECKOUT's (another checkout, e.g. a
+ * worktree of an older commit) so that one bench driver measures before and after the same way.
+ */
+export const CLI = join(process.env.BENCH_HERALD_CHECKOUT ?? join(import.meta.dirname, '..'), 'src/cli.ts');
 
 export interface ServerProcess {
   url: string;
