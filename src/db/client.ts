@@ -1,7 +1,7 @@
 // Opens the database: embedded PGlite under the data directory (default) or PostgreSQL via DATABASE_URL.
 // Both are driven through the same Drizzle PgDatabase type, so repositories never know which one runs.
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -41,33 +41,39 @@ export const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations', import.meta.
 const PGLITE_CONF = ['shared_buffers=16MB', 'work_mem=4MB', 'maintenance_work_mem=16MB', 'wal_buffers=1MB'];
 const INIT_SCRIPT = fileURLToPath(new URL('./pglite-init.ts', import.meta.url));
 
-// A fresh data directory: unpacked from this PGlite build's template when the cache has one
-// (pglite-template.ts), else made by initdb in a child process, which also stores the template. Either is
-// made beside the final directory and renamed into place, so a start that dies half-way never leaves a
-// directory that looks like a database.
-async function initPgliteDir(dir: string, templateDir: string | undefined): Promise<'template' | 'initdb' | 'existing'> {
-  if (existsSync(join(dir, 'PG_VERSION'))) return 'existing';
-  const tmp = `${dir}.init`;
-  rmSync(tmp, { recursive: true, force: true });
-  let made: 'template' | 'initdb' = 'initdb';
+async function started(client: PGlite): Promise<PGlite> {
+  await client.waitReady;
+  return client;
+}
+
+// Opens the data directory, making it when there is none: unpacked from this PGlite build's template when the
+// cache has one (pglite-template.ts), by the server's own instance (no second instance's memory), else made by
+// initdb in a child process, which also stores the template. Until a new directory is complete a marker beside it
+// says so, and a start that finds the marker makes the directory again: a start that died half-way never
+// leaves something that looks like a database. (Nothing but initdb's output is in it before the marker goes.)
+async function openPgliteDir(dataDir: string, templateDir: string | undefined): Promise<{ client: PGlite; made: 'template' | 'initdb' | 'existing' }> {
+  const dir = join(dataDir, 'pglite');
+  const marker = join(dataDir, 'pglite.incomplete');
+  if (existsSync(join(dir, 'PG_VERSION')) && !existsSync(marker)) {
+    return { client: await started(new PGlite(dir, { postgresqlconf: PGLITE_CONF })), made: 'existing' };
+  }
+  writeFileSync(marker, 'a new PGlite data directory is being made; a start that finds this file makes it again\n', { mode: 0o600 });
+  rmSync(dir, { recursive: true, force: true });
+  let opened: { client: PGlite; made: 'template' | 'initdb' } | undefined;
   const template = templateDir ? readTemplate(templateDir) : undefined;
   if (template) {
     try {
-      const fresh = new PGlite(tmp, { loadDataDir: template });
-      await fresh.waitReady;
-      await fresh.close();
-      made = 'template';
+      opened = { client: await started(new PGlite(dir, { postgresqlconf: PGLITE_CONF, loadDataDir: template })), made: 'template' };
     } catch {
-      rmSync(tmp, { recursive: true, force: true });
+      rmSync(dir, { recursive: true, force: true });
     }
   }
-  if (made === 'initdb') {
-    await promisify(execFile)(process.execPath, [INIT_SCRIPT, tmp, ...(templateDir ? [templateDir] : [])], { timeout: 120_000 });
+  if (!opened) {
+    await promisify(execFile)(process.execPath, [INIT_SCRIPT, dir, ...(templateDir ? [templateDir] : [])], { timeout: 120_000 });
+    opened = { client: await started(new PGlite(dir, { postgresqlconf: PGLITE_CONF })), made: 'initdb' };
   }
-  // What is at `dir` has no PG_VERSION: an earlier start died before its rename.
-  rmSync(dir, { recursive: true, force: true });
-  renameSync(tmp, dir);
-  return made;
+  rmSync(marker, { force: true });
+  return opened;
 }
 
 // An arbitrary constant shared by every Herald process migrating the same PostgreSQL.
@@ -130,14 +136,11 @@ async function openPglite(opts: OpenOptions): Promise<Database> {
   if (opts.memory) {
     client = new PGlite({ postgresqlconf: PGLITE_CONF, ...(opts.memoryTemplate ? { loadDataDir: opts.memoryTemplate } : {}) });
   } else {
-    const dir = join(opts.dataDir, 'pglite');
     mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
     // Two processes on one PGlite directory corrupt it silently: hold a lock for the process lifetime.
     lock = acquireDirLock(join(opts.dataDir, 'pglite.lock'));
     try {
-      made = await initPgliteDir(dir, opts.templateDir);
-      client = new PGlite(dir, { postgresqlconf: PGLITE_CONF });
-      await client.waitReady;
+      ({ client, made } = await openPgliteDir(opts.dataDir, opts.templateDir));
     } catch (err) {
       lock.release();
       throw err;

@@ -40,8 +40,8 @@ describe('PGlite data directory template', () => {
     const second = await open('b', cache);
     expect(second.pgliteDir).toBe('template');
     expect(await usable(second)).toBe(0);
-    // No work directory is left beside the data directory.
-    expect(existsSync(join(root, 'b', 'pglite.init'))).toBe(false);
+    // The marker of a directory being made is gone once it is complete.
+    expect(existsSync(join(root, 'b', 'pglite.incomplete'))).toBe(false);
 
     const again = await open('b', cache);
     expect(again.pgliteDir).toBe('existing');
@@ -60,17 +60,23 @@ describe('PGlite data directory template', () => {
     expect(writeTemplate(dir, new Uint8Array([1]))).toBe(false);
   });
 
-  it('a broken template falls back to initdb; a directory a dead start left half-made is replaced', async () => {
+  it('a broken template falls back to initdb; a directory a dead start left half-made is made again', async () => {
     const dir = join(root, 'broken');
     mkdirSync(dir, { mode: 0o700 });
     writeFileSync(templatePath(dir), 'not a tarball', { mode: 0o600 });
-    // What a start that died before its rename leaves: a work directory and a data directory without PG_VERSION.
-    mkdirSync(join(root, 'c', 'pglite.init'), { recursive: true });
+    // What a start that died while making its directory leaves: the marker, and a directory that may even
+    // have its PG_VERSION already.
     mkdirSync(join(root, 'c', 'pglite', 'base'), { recursive: true });
+    writeFileSync(join(root, 'c', 'pglite', 'PG_VERSION'), '17\n');
+    writeFileSync(join(root, 'c', 'pglite.incomplete'), '');
     const db = await open('c', dir);
     expect(db.pgliteDir).toBe('initdb');
     expect(await usable(db)).toBe(0);
-    expect(existsSync(join(root, 'c', 'pglite.init'))).toBe(false);
+    expect(existsSync(join(root, 'c', 'pglite.incomplete'))).toBe(false);
+    // Without the marker a directory with PG_VERSION is a database and is never made again.
+    const again = await open('c', dir);
+    expect(again.pgliteDir).toBe('existing');
+    await again.close();
   });
 
   it('HERALD_PGLITE_TEMPLATE_DIR: a directory of its own, off, or the user cache by default', () => {
