@@ -23,7 +23,6 @@ const schema = { ...baseSchema, ...connectionsSchema, ...mediaSchema, ...publish
 import { acquireDirLock, type DirLock } from './lock.ts';
 import { StatementTap } from './statements.ts';
 import { baselineWasm } from './pglite-wasm.ts';
-import { readTemplate } from './pglite-template.ts';
 
 // Loaded through require() like the rest of Drizzle (see orm.ts).
 const load = createRequire(import.meta.url);
@@ -41,39 +40,25 @@ export const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations', import.meta.
 const PGLITE_CONF = ['shared_buffers=16MB', 'work_mem=4MB', 'maintenance_work_mem=16MB', 'wal_buffers=1MB'];
 const INIT_SCRIPT = fileURLToPath(new URL('./pglite-init.ts', import.meta.url));
 
-async function started(client: PGlite): Promise<PGlite> {
-  await client.waitReady;
-  return client;
-}
-
-// Opens the data directory, making it when there is none: unpacked from this PGlite build's template when the
-// cache has one (pglite-template.ts), by the server's own instance (no second instance's memory), else made by
-// initdb in a child process, which also stores the template. Until a new directory is complete a marker beside it
-// says so, and a start that finds the marker makes the directory again: a start that died half-way never
-// leaves something that looks like a database. (Nothing but initdb's output is in it before the marker goes.)
+// Opens the data directory, making it when there is none, in a child process (pglite-init.ts): unpacked from this
+// PGlite build's template when the cache has one (pglite-template.ts), else by initdb, which also stores the
+// template. Until a new directory is complete a marker beside it says so, and a start that finds the marker makes
+// the directory again: a start that died half-way never leaves something that is taken for a database. (Nothing
+// but initdb's output is in it before the marker goes.)
 async function openPgliteDir(dataDir: string, templateDir: string | undefined): Promise<{ client: PGlite; made: 'template' | 'initdb' | 'existing' }> {
   const dir = join(dataDir, 'pglite');
   const marker = join(dataDir, 'pglite.incomplete');
-  if (existsSync(join(dir, 'PG_VERSION')) && !existsSync(marker)) {
-    return { client: await started(new PGlite(dir, { postgresqlconf: PGLITE_CONF })), made: 'existing' };
+  let made: 'template' | 'initdb' | 'existing' = 'existing';
+  if (!existsSync(join(dir, 'PG_VERSION')) || existsSync(marker)) {
+    writeFileSync(marker, 'a new PGlite data directory is being made; a start that finds this file makes it again\n', { mode: 0o600 });
+    rmSync(dir, { recursive: true, force: true });
+    const { stdout } = await promisify(execFile)(process.execPath, [INIT_SCRIPT, dir, ...(templateDir ? [templateDir] : [])], { timeout: 120_000 });
+    made = stdout.trim() === 'template' ? 'template' : 'initdb';
   }
-  writeFileSync(marker, 'a new PGlite data directory is being made; a start that finds this file makes it again\n', { mode: 0o600 });
-  rmSync(dir, { recursive: true, force: true });
-  let opened: { client: PGlite; made: 'template' | 'initdb' } | undefined;
-  const template = templateDir ? readTemplate(templateDir) : undefined;
-  if (template) {
-    try {
-      opened = { client: await started(new PGlite(dir, { postgresqlconf: PGLITE_CONF, loadDataDir: template })), made: 'template' };
-    } catch {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  }
-  if (!opened) {
-    await promisify(execFile)(process.execPath, [INIT_SCRIPT, dir, ...(templateDir ? [templateDir] : [])], { timeout: 120_000 });
-    opened = { client: await started(new PGlite(dir, { postgresqlconf: PGLITE_CONF })), made: 'initdb' };
-  }
+  const client = new PGlite(dir, { postgresqlconf: PGLITE_CONF });
+  await client.waitReady;
   rmSync(marker, { force: true });
-  return opened;
+  return { client, made };
 }
 
 // An arbitrary constant shared by every Herald process migrating the same PostgreSQL.
