@@ -22,11 +22,11 @@ export interface ServerProcess {
 }
 
 /** `stderrPath`: append the server's stderr (its warn/error log) to this file instead of the terminal. */
-export async function startHerald(env: Record<string, string>, opts: { stderrPath?: string } = {}): Promise<ServerProcess> {
+export async function startHerald(env: Record<string, string>, opts: { stderrPath?: string; cli?: string } = {}): Promise<ServerProcess> {
   const port = env.PORT ? Number(env.PORT) : await freePort();
   const t0 = performance.now();
   const { DATABASE_URL: _d, ...base } = process.env;
-  const child = spawn(process.execPath, [CLI, 'serve'], {
+  const child = spawn(process.execPath, [opts.cli ?? CLI, 'serve'], {
     env: { ...base, PORT: String(port), HOST: '127.0.0.1', HERALD_LOG_LEVEL: 'warn', HERALD_RATE_LIMIT_MAX: '100000000', ...env },
     stdio: ['ignore', 'ignore', opts.stderrPath ? openSync(opts.stderrPath, 'a') : 'inherit'],
   });

@@ -8,13 +8,14 @@
 // per post, and the SQL statements and transactions per post from the server's own counters
 // (herald_db_statements_total, herald_db_transactions_total on /metrics; BEGIN and COMMIT count as statements).
 // Then the same at 200 ms per network call (the fan-out runs the networks in parallel) and throughput at 10
-// connections.
+// connections. BENCH_BASELINE=/path/to/another/checkout runs that checkout's Herald first under this driver and
+// prints the summary of both side by side (before/after; an older build without the SQL counters shows NaN).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { cpuSeconds, fmt, freePort, postJson, startHerald } from './lib.ts';
+import { CLI, cpuSeconds, fmt, freePort, postJson, startHerald } from './lib.ts';
 
 interface Destinations {
   facebookPages: string[];
@@ -77,9 +78,40 @@ async function run(url: string, pid: number, headers: Record<string, string>, bo
 
 const perPost = (r: Run) => `CPU ${fmt(r.cpuMs, 1)} ms/post, ${fmt(r.statements, 1)} statements and ${fmt(r.transactions, 2)} transactions per post`;
 
-export async function benchPublishing(opts: { seconds: number; databaseUrl?: string | undefined }) {
+interface Summary {
+  one: Run;
+  four: Run;
+  many: Run;
+  targets: number;
+  throughput: Run;
+}
+
+/**
+ * `baseline`: another checkout (BENCH_BASELINE), measured first by the same driver; the summary then shows
+ * its figures and this checkout's side by side.
+ */
+export async function benchPublishing(opts: { seconds: number; databaseUrl?: string | undefined; baseline?: string | undefined }) {
   const where = opts.databaseUrl ? 'PostgreSQL' : 'PGlite';
-  console.log(`\n== Publishing (issues 5, 18): text posts through the adapters to the simulators (${where})`);
+  const variants = opts.baseline ? [{ name: 'before', cli: join(opts.baseline, 'src/cli.ts') }, { name: 'after', cli: CLI }] : [{ name: 'this checkout', cli: CLI }];
+  const results: Summary[] = [];
+  for (const v of variants) {
+    console.log(`\n== Publishing (issues 5, 18): text posts through the adapters to the simulators (${where}; ${v.name}: ${v.cli})`);
+    results.push(await measure(opts, v.cli));
+  }
+  const cell = (r: Run) => `p50 ${r.p50} ms, ${fmt(r.cpuMs, 1)} ms CPU, ${fmt(r.statements, 1)} stmts`;
+  console.log(`\n  Herald's own time per post on ${where} (0 ms simulated latency, one at a time; targets: 1 network < ${opts.databaseUrl ? 5 : 10} ms, 8 networks < 20 ms):`);
+  console.log(`  ${''.padEnd(30)}${variants.map((v) => v.name.padEnd(42)).join('')}`);
+  const rows: [string, (s: Summary) => string][] = [
+    ['1 network (bluesky)', (s) => cell(s.one)],
+    ['4 networks', (s) => cell(s.four)],
+    [`${results[0]!.targets} targets`, (s) => cell(s.many)],
+    ['throughput, 10 conn., 1 network', (s) => `${fmt(s.throughput.rps, 1)} req/s, ${fmt(s.throughput.cpuMs, 1)} ms CPU/post`],
+  ];
+  for (const [label, f] of rows) console.log(`  ${label.padEnd(30)}${results.map((r) => f(r).padEnd(42)).join('')}`);
+}
+
+async function measure(opts: { seconds: number; databaseUrl?: string | undefined }, cli: string): Promise<Summary> {
+  let summary: Summary | undefined;
   const dir = mkdtempSync(join(tmpdir(), 'herald-bench-'));
   let admin: pg.Client | undefined;
   let dbName: string | undefined;
@@ -95,7 +127,7 @@ export async function benchPublishing(opts: { seconds: number; databaseUrl?: str
   }
   // The public URL must be the server's own address: the adapters call the sandbox through it.
   const port = await freePort();
-  const herald = await startHerald({ HERALD_DATA_DIR: dir, HERALD_SANDBOX: '1', PORT: String(port), HERALD_PUBLIC_URL: `http://127.0.0.1:${port}`, ...(dbUrl ? { DATABASE_URL: dbUrl } : {}) });
+  const herald = await startHerald({ HERALD_DATA_DIR: dir, HERALD_SANDBOX: '1', PORT: String(port), HERALD_PUBLIC_URL: `http://127.0.0.1:${port}`, ...(dbUrl ? { DATABASE_URL: dbUrl } : {}) }, { cli });
   try {
     const url = herald.url;
     const pid = herald.child.pid!;
@@ -114,7 +146,6 @@ export async function benchPublishing(opts: { seconds: number; databaseUrl?: str
     };
     const targets = 2 + dest.facebookPages.length + dest.linkedinOrgs.length + 1;
     const single = (p: string) => ({ platforms: [p], default_text: text, ...(p === 'facebook' ? { facebook: { facebook_page_ids: [dest.facebookPages[0]] } } : {}) });
-    const summary: string[] = [];
     for (const latencyMs of [0, 200]) {
       await postJson(`${url}/sandbox/_config`, { latencyMs, processingMs: 0, maxRequests: 1_000_000 });
       console.log(`[simulated network latency ${latencyMs} ms per call]`);
@@ -133,17 +164,11 @@ export async function benchPublishing(opts: { seconds: number; databaseUrl?: str
       const b = await run(url, pid, auth, four, opts.seconds, 10);
       console.log(`  throughput, 10 connections: 1 network ${fmt(a.rps, 1)} req/s (p50 ${a.p50} ms), 4 networks ${fmt(b.rps, 1)} req/s (p50 ${b.p50} ms); errors ${a.errors + b.errors + seq.errors + many.errors}, non-2xx ${a.non2xx + b.non2xx + seq.non2xx + many.non2xx}`);
       if (latencyMs === 0) {
-        const bluesky = await run(url, pid, auth, one, opts.seconds, 1);
-        summary.push(
-          `  Herald's own time per post on ${where} (0 ms simulated latency, one at a time; targets: 1 network < ${opts.databaseUrl ? 5 : 10} ms, 8 networks < 20 ms):`,
-          `    1 network (bluesky)   p50 ${bluesky.p50} ms  p99 ${bluesky.p99} ms  ${perPost(bluesky)}`,
-          `    4 networks            p50 ${seq.p50} ms  p99 ${seq.p99} ms  ${perPost(seq)}`,
-          `    ${targets} targets             p50 ${many.p50} ms  p99 ${many.p99} ms  ${perPost(many)}`,
-          `    throughput 1 network, 10 connections: ${fmt(a.rps, 1)} req/s, ${fmt(a.cpuMs, 1)} ms CPU/post`,
-        );
+        // Bluesky again, now warm (the first run above also paid the first requests' loading).
+        summary = { one: await run(url, pid, auth, one, opts.seconds, 1), four: seq, many, targets, throughput: a };
       }
     }
-    console.log(summary.join('\n'));
+    return summary!;
   } finally {
     await herald.stop();
     rmSync(dir, { recursive: true, force: true });

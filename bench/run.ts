@@ -13,7 +13,8 @@ import { benchTools } from './tools.ts';
 const sections: Record<string, () => Promise<void>> = {
   foundation: () => benchFoundation({ seconds: Number(process.env.BENCH_SECONDS ?? 5), databaseUrl: process.env.DATABASE_URL }),
   // Issues 5 and 18: Herald's time, CPU and SQL statements per post (DATABASE_URL: on a fresh PostgreSQL database).
-  publishing: () => benchPublishing({ seconds: Number(process.env.BENCH_SECONDS ?? 5), databaseUrl: process.env.DATABASE_URL }),
+  // BENCH_BASELINE=/path/to/another/checkout: that checkout first, then this one, summarised side by side.
+  publishing: () => benchPublishing({ seconds: Number(process.env.BENCH_SECONDS ?? 5), databaseUrl: process.env.DATABASE_URL, baseline: process.env.BENCH_BASELINE }),
   // The scheduling issue's load benchmark (minutes; scaled by HERALD_BENCH_SCHED_* variables, see bench/scheduling.ts).
   scheduling: () => benchScheduling(),
   'scheduling-api': () => benchSchedulingApi({ seconds: Number(process.env.BENCH_SECONDS ?? 5), burst: Number(process.env.BENCH_SCHEDULE_BURST ?? 200), databaseUrl: process.env.DATABASE_URL }),
