@@ -100,14 +100,14 @@ export async function benchPublishing(opts: { seconds: number; databaseUrl?: str
   }
   const cell = (r: Run) => `p50 ${r.p50} ms, ${fmt(r.cpuMs, 1)} ms CPU, ${fmt(r.statements, 1)} stmts`;
   console.log(`\n  Herald's own time per post on ${where} (0 ms simulated latency, one at a time; targets: 1 network < ${opts.databaseUrl ? 5 : 10} ms, 8 networks < 20 ms):`);
-  console.log(`  ${''.padEnd(30)}${variants.map((v) => v.name.padEnd(42)).join('')}`);
+  console.log(`  ${''.padEnd(34)}${variants.map((v) => v.name.padEnd(42)).join('')}`);
   const rows: [string, (s: Summary) => string][] = [
     ['1 network (bluesky)', (s) => cell(s.one)],
     ['4 networks', (s) => cell(s.four)],
     [`${results[0]!.targets} targets`, (s) => cell(s.many)],
     ['throughput, 10 conn., 1 network', (s) => `${fmt(s.throughput.rps, 1)} req/s, ${fmt(s.throughput.cpuMs, 1)} ms CPU/post`],
   ];
-  for (const [label, f] of rows) console.log(`  ${label.padEnd(30)}${results.map((r) => f(r).padEnd(42)).join('')}`);
+  for (const [label, f] of rows) console.log(`  ${label.padEnd(34)}${results.map((r) => f(r).padEnd(42)).join('')}`);
 }
 
 async function measure(opts: { seconds: number; databaseUrl?: string | undefined }, cli: string): Promise<Summary> {
