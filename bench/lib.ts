@@ -1,7 +1,7 @@
 // Shared pieces of the benchmarks: a Herald server in a child process, HTTP load, RSS readings.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { openSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import autocannon from 'autocannon';
 import { freePort } from '../test/helpers/net.ts';
 
@@ -13,6 +13,13 @@ export { freePort };
  * worktree of an older commit) so that one bench driver measures before and after the same way.
  */
 export const CLI = join(process.env.BENCH_HERALD_CHECKOUT ?? join(import.meta.dirname, '..'), 'src/cli.ts');
+
+/** Node's flags in a checkout's `npm start` script (`node <flags> src/cli.ts serve`): the benches start Herald as `npm start` does. */
+export function startFlags(cli: string): string[] {
+  const pkg = JSON.parse(readFileSync(join(dirname(dirname(cli)), 'package.json'), 'utf8')) as { scripts?: { start?: string } };
+  const words = (pkg.scripts?.start ?? '').split(/\s+/);
+  return words[0] === 'node' ? words.slice(1).filter((w) => w.startsWith('--')) : [];
+}
 
 export interface ServerProcess {
   url: string;
@@ -26,7 +33,8 @@ export async function startHerald(env: Record<string, string>, opts: { stderrPat
   const port = env.PORT ? Number(env.PORT) : await freePort();
   const t0 = performance.now();
   const { DATABASE_URL: _d, ...base } = process.env;
-  const child = spawn(process.execPath, [opts.cli ?? CLI, 'serve'], {
+  const cli = opts.cli ?? CLI;
+  const child = spawn(process.execPath, [...startFlags(cli), cli, 'serve'], {
     env: { ...base, PORT: String(port), HOST: '127.0.0.1', HERALD_LOG_LEVEL: 'warn', HERALD_RATE_LIMIT_MAX: '100000000', ...env },
     stdio: ['ignore', 'ignore', opts.stderrPath ? openSync(opts.stderrPath, 'a') : 'inherit'],
   });

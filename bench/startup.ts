@@ -10,7 +10,8 @@
 // made from the embedded database's template cache (HERALD_PGLITE_TEMPLATE_DIR, a directory of the bench's
 // that the uncounted first start filled); cold, no template: the same with the cache off (initdb runs);
 // cold, no compile cache: also without Node's module compile cache (NODE_DISABLE_COMPILE_CACHE=1), the very
-// first start after an install. A baseline checkout without the template cache ignores its setting.
+// first start after an install. A baseline checkout without the template cache ignores its setting. Node runs
+// with the flags of the checkout's `npm start` script, as `npm start` would run it.
 //
 // BENCH_STARTUP_RUNS (default 5) runs of each; BENCH_STARTUP_BASELINE=/path/to/other/checkout runs that
 // checkout's src/cli.ts as well, alternating run by run, and prints both columns (before/after on one machine
@@ -19,7 +20,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { CLI, fmt, freePort } from './lib.ts';
+import { CLI, fmt, freePort, startFlags } from './lib.ts';
 
 interface Run {
   startMs: number;
@@ -74,7 +75,7 @@ async function once(cli: string, dataDir: string, kind: Kind, idleSeconds: numbe
   if (kind === 'cold, no compile cache') env.NODE_DISABLE_COMPILE_CACHE = '1';
   env.HERALD_PGLITE_TEMPLATE_DIR = kind === 'warm' || kind === 'cold' ? templateDir : 'off';
   const t0 = performance.now();
-  const child = spawn(process.execPath, [cli, 'serve'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, [...startFlags(cli), cli, 'serve'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
   const pid = child.pid!;
   let childPeak = 0;
   const sampler = setInterval(() => {
