@@ -75,10 +75,13 @@ export interface HarnessOptions {
   configureApp?: (app: FastifyInstance) => void;
 }
 
-// The migrated database test/helpers/global-setup.ts made for this run (undefined outside vitest's run).
-export function migratedTemplate(): Blob | undefined {
+// The migrated database test/helpers/global-setup.ts made for this run (undefined outside vitest's run),
+// read once per test process however many harnesses the file opens.
+let template: Blob | undefined;
+function migratedTemplate(): Blob | undefined {
   const file = process.env.HERALD_TEST_PGLITE_TEMPLATE;
-  return file ? new Blob([readFileSync(file)]) : undefined;
+  if (file) template ??= new Blob([readFileSync(file)]);
+  return template;
 }
 
 export async function createHarness(opts: HarnessOptions = {}): Promise<Harness> {
