@@ -57,7 +57,8 @@ const comment: z.ZodType<CommentRecord> = z.lazy(() =>
     replies: z.array(comment),
     platform_meta: z.object({ is_hidden: z.boolean() }),
   }),
-);
+  // A recursive schema must be a component (with an id) for the document to refer to itself.
+).meta({ id: 'Comment', description: 'A comment or reply, with its replies.' });
 const postComments = z.looseObject({
   post_id: z.string(),
   page_id: z.string().nullable(),
