@@ -78,11 +78,11 @@ export async function oauthRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
   // from their page: these endpoints answer CORS for any origin. None of them relies on cookies.
   const preflight = async (_req: FastifyRequest, reply: FastifyReply) =>
     reply.code(204).headers({ ...CORS, 'access-control-allow-methods': 'GET, POST, OPTIONS', 'access-control-allow-headers': 'authorization, content-type, mcp-protocol-version', 'access-control-max-age': '600' }).send();
-  for (const [url, resource, summary] of [
-    ['/.well-known/oauth-protected-resource', oauth.resources.api, 'Protected resource metadata (RFC 9728) of the API'],
-    ['/.well-known/oauth-protected-resource/web/mcp', oauth.resources.mcp, 'Protected resource metadata (RFC 9728) of the MCP endpoint for chat connectors'],
+  for (const [url, resource, operationId, summary] of [
+    ['/.well-known/oauth-protected-resource', oauth.resources.api, 'getProtectedResourceMetadata', 'Protected resource metadata (RFC 9728) of the API'],
+    ['/.well-known/oauth-protected-resource/web/mcp', oauth.resources.mcp, 'getMcpProtectedResourceMetadata', 'Protected resource metadata (RFC 9728) of the MCP endpoint for chat connectors'],
   ] as const) {
-    r.get(url, { config: discovery, schema: { tags: ['oauth'], summary, response: { 200: protectedResource } } }, async (_req, reply) => {
+    r.get(url, { config: discovery, schema: { tags: ['oauth'], operationId, summary, responseDescription: 'The protected resource metadata (RFC 9728).', response: { 200: protectedResource } } }, async (_req, reply) => {
       reply.headers(CORS);
       return prm(resource);
     });

@@ -36,8 +36,10 @@ describe('OpenAPI document', () => {
       const where = `${method.toUpperCase()} ${path}`;
       expect(op.description?.trim(), where).toBeTruthy();
       expect(ref(op, '500'), where).toBe('#/components/schemas/InternalError');
-      // Probes take no input and are never limited: a 500 is their only failure.
-      if (!['/healthz', '/readyz'].includes(path)) expect(Object.keys(op.responses).some((s) => s.startsWith('4')), where).toBe(true);
+      // Any URL can be too long (414); a method that reads a body refuses a wrong type or size; path parameters can be malformed.
+      expect(Object.keys(op.responses), where).toContain('414');
+      if (['post', 'put', 'patch', 'delete'].includes(method)) expect(Object.keys(op.responses), where).toEqual(expect.arrayContaining(['413', '415', '422']));
+      if (path.includes('{')) expect(Object.keys(op.responses), where).toEqual(expect.arrayContaining(['400', '404']));
       for (const [status, res] of Object.entries(op.responses)) {
         if (!/^[45]/.test(status)) continue;
         expect(res.description, `${where} ${status}`).not.toBe('Default Response');
@@ -53,6 +55,18 @@ describe('OpenAPI document', () => {
     const drafts = doc.paths['/unified/drafts/{id}']!.get!;
     expect(Object.keys(drafts.responses)).toEqual(expect.arrayContaining(['400', '401', '403', '404', '422', '429', '500']));
     expect(doc.paths['/healthz']!.get!.responses['429']).toBeUndefined();
+    expect(Object.keys(doc.paths['/healthz']!.get!.responses)).toEqual(['200', '414', '500']);
+    // Statuses only some routes answer, declared by the route itself.
+    const declares = (path: string, method: string, ...statuses: string[]) => expect(Object.keys(doc.paths[path]![method]!.responses), `${method} ${path}`).toEqual(expect.arrayContaining(statuses));
+    declares('/unified/post/text', 'post', '402', '404', '409');
+    declares('/unified/scheduled-posts/{id}', 'patch', '409');
+    declares('/unified/drafts/{id}/publish', 'post', '402', '409');
+    declares('/unified/comments/replies', 'get', '404');
+    declares('/media/storage/chunk', 'post', '404', '409');
+    declares('/media/storage/progress', 'get', '404');
+    expect(doc.paths['/unified/drafts']!.get!.responses['409']).toBeUndefined();
+    // A 404 of a network resource carries a code: {"detail": {"error": "COMMENT_NOT_FOUND", "message": ...}}.
+    expect(JSON.stringify(doc.components.schemas.NotFound)).toContain('"error"');
   });
 
   it('declares X-Workspace-Id on every workspace route', () => {

@@ -6,7 +6,7 @@ import { RESTRICTED_PLAN } from '../helpers/security-matrix.ts';
 import { connect } from '../connections/helpers.ts';
 import { toolsFor } from '../../src/tools/index.ts';
 import { GPT_LIMITS } from '../../src/transports/rest/gpt-actions-document.ts';
-import { lintOpenApi } from './lint.ts';
+import { lintOpenApi } from '../helpers/openapi-lint.ts';
 
 let h: Harness;
 beforeAll(async () => {
@@ -84,7 +84,7 @@ describe('GET /openapi/chatgpt-actions.json', () => {
   });
 
   it('lints clean with Redocly (recommended ruleset), and the linter does find a broken document', async () => {
-    expect(await lintOpenApi(doc)).toEqual([]);
+    expect(await lintOpenApi(doc, 'chatgpt-actions.json')).toEqual([]);
     const broken = structuredClone(doc);
     const first = Object.values(broken.paths)[0] as Json;
     delete broken.info.version;

@@ -81,7 +81,9 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
-      info: { title: 'Herald API', version: '0.1.0', description: 'Self-hosted social publishing.' },
+      info: { title: 'Herald API', version: '0.1.0', description: 'Self-hosted social publishing.', license: { name: 'AGPL-3.0-only', identifier: 'AGPL-3.0-only' } },
+      // HERALD_PUBLIC_URL, as in the GPT Actions document: the origin clients reach this instance at.
+      servers: [{ url: ctx.config.publicUrl, description: 'This Herald instance' }],
       components: {
         securitySchemes: {
           ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },

@@ -1,48 +1,27 @@
 // The OpenAPI document is generated from the route schemas; this transform adds, for every route and
 // in one place, what follows from its access rule and inputs: the error responses it can give (shared
-// components in the interface's {detail} shapes), a description saying how to authenticate, the
-// X-Workspace-Id header of workspace routes, and documentation-only bodies of routes that read their
-// body themselves (multipart uploads are streamed, so they have no body schema to validate against).
+// components in the interface's {detail} shapes, openapi-errors.ts), its security requirement and a
+// description saying how to authenticate, the X-Workspace-Id header of workspace routes, the description
+// of its success response, and documentation-only bodies of routes that read their body themselves
+// (multipart uploads are streamed, so they have no body schema to validate against). Each route names its
+// operation (`operationId`, camelCase, unique: the typed clients generated from the document use it).
 import type { SwaggerTransform } from '@fastify/swagger';
 import type { FastifySchema } from 'fastify';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { z, type ZodType } from 'zod';
 import type { Access } from './access.ts';
+import { commonErrorStatuses, ERRORS, metaOf, type Status } from './openapi-errors.ts';
+
+export { errorResponses } from './openapi-errors.ts';
 
 declare module 'fastify' {
   interface FastifySchema {
     /** Documentation only (never validated): the request body by content type, for routes that parse it themselves. */
     documentedBody?: Record<string, ZodType>;
+    /** Documentation only: what the success (2xx) response is, unless its schema says so with `.describe()`. */
+    responseDescription?: string;
   }
 }
-
-// Schemas with an id in zod's global registry become components the responses refer to. (The global
-// registry, not one of our own: it also holds every `.describe()` text of the route schemas.)
-const component = <T extends ZodType>(schema: T, id: string, description: string) => schema.meta({ id, description });
-const meta = (schema: ZodType) => z.globalRegistry.get(schema) as { id: string; description: string };
-
-const fieldError = z.object({ loc: z.array(z.union([z.string(), z.number()])), msg: z.string(), type: z.string() });
-const coded = z.object({ error: z.string(), message: z.string() }).catchall(z.unknown());
-
-const ERRORS = {
-  400: component(z.object({ detail: z.string() }), 'BadRequest', 'Bad request: e.g. a session without X-Workspace-Id, an unknown platform, a malformed URL.'),
-  401: component(z.object({ detail: z.string() }), 'Unauthorized', 'Not authenticated: missing, invalid, expired or revoked credential.'),
-  403: component(z.object({ detail: z.union([z.string(), coded]) }), 'Forbidden', "Not allowed: another workspace, the key's scope, owners only, or a plan without the feature ({\"error\": \"plan_required\", ...})."),
-  404: component(z.object({ detail: z.string() }), 'NotFound', 'Not found (or not in this workspace).'),
-  409: component(z.object({ detail: z.string() }), 'Conflict', 'Conflicts with the current state (e.g. an existing account).'),
-  413: component(z.object({ detail: z.string() }), 'PayloadTooLarge', 'Request body over the limit of the route.'),
-  415: component(z.object({ detail: z.string() }), 'UnsupportedMediaType', 'Body sent without Content-Type: application/json (or multipart/form-data where accepted).'),
-  422: component(z.object({ detail: z.union([z.array(fieldError), z.string()]) }), 'ValidationError', 'Invalid input: one entry per field, `loc` = where (body, query, path, header) and the field path.'),
-  429: component(z.object({ detail: coded }), 'RateLimited', 'Rate limit (APIKEY_RATE_LIMIT) or sign-in throttle (LOGIN_THROTTLED) reached; see Retry-After.'),
-  500: component(z.object({ detail: z.string(), request_id: z.string() }), 'InternalError', 'Server error; quote request_id when reporting it.'),
-  502: component(z.object({ detail: z.union([z.string(), coded]) }), 'BadGateway', 'The model provider (or a network) failed; the detail says how, without internals.'),
-  503: component(z.object({ detail: z.string() }), 'NotConfigured', 'This server is not configured for the capability; the detail names the settings that enable it.'),
-} as const;
-
-type Status = keyof typeof ERRORS;
-
-/** Shared error responses a route gives beyond those its access rule implies (e.g. 401 of a wrong password). */
-export const errorResponses = (...statuses: Status[]) => Object.fromEntries(statuses.map((s) => [s, ERRORS[s]])) as Partial<typeof ERRORS>;
 
 function accessText(access: Access | undefined): string {
   if (!access || access.kind === 'public' || access.kind === 'simulator') {
@@ -60,19 +39,15 @@ function accessText(access: Access | undefined): string {
   return parts.join(' ');
 }
 
-function errorStatuses(schema: FastifySchema, url: string, access: Access | undefined): Status[] {
-  const s: Status[] = [];
-  const authenticated = access && (access.kind === 'user' || access.kind === 'admin' || access.kind === 'workspace');
-  const hasBody = schema.body !== undefined || schema.documentedBody !== undefined;
-  const hasInput = hasBody || schema.querystring !== undefined || schema.params !== undefined || schema.headers !== undefined || access?.kind === 'workspace';
-  if (access?.kind === 'workspace') s.push(400);
-  if (authenticated) s.push(401, 403);
-  if (url.includes(':')) s.push(404);
-  if (hasBody) s.push(413, 415);
-  if (hasInput) s.push(422);
-  if (!(access?.kind === 'public' && access.budget === 'none')) s.push(429);
-  s.push(500);
-  return s;
+/** Bearer/API-key security requirements of the document, by access kind (a route may still declare its own). */
+export const workspaceSecurity: Record<string, string[]>[] = [{ ApiKey: [] }, { Bearer: [] }];
+export const userSecurity: Record<string, string[]>[] = [{ Bearer: [] }];
+
+function securityOf(access: Access | undefined): Record<string, string[]>[] | undefined {
+  if (!access || access.kind === 'public') return [];
+  if (access.kind === 'user' || access.kind === 'admin') return userSecurity;
+  if (access.kind === 'workspace') return workspaceSecurity;
+  return undefined;
 }
 
 const workspaceHeader = z.object({ 'x-workspace-id': z.uuid().describe('The workspace to act on, with a user session (an API key implies its own).').optional() });
@@ -82,34 +57,51 @@ const toJson = (schema: ZodType) => {
   return json;
 };
 
-const zodTransform = jsonSchemaTransform;
+type Json = Record<string, unknown>;
 
 export const openApiTransform: SwaggerTransform = (doc) => {
-  const { schema, url, route } = doc as typeof doc & { route?: { config?: { access?: Access } } };
-  if (!schema || (schema as { hide?: boolean }).hide) return zodTransform(doc as never);
+  const { schema, url, route } = doc as typeof doc & { route?: { method?: string | string[]; config?: { access?: Access } } };
+  if (!schema || (schema as { hide?: boolean }).hide) return jsonSchemaTransform(doc as never);
   const access = route?.config?.access;
-  const { documentedBody, ...rest } = schema as FastifySchema;
-  const response = { ...(rest.response as Record<string, unknown> | undefined) };
-  for (const status of errorStatuses(schema as FastifySchema, url, access)) response[status] ??= ERRORS[status];
+  const { documentedBody, responseDescription, ...rest } = schema as FastifySchema;
+  const response = { ...(rest.response as Json | undefined) };
+  const declaresInput = [rest.body, documentedBody, rest.querystring, rest.params, rest.headers].some((s) => s !== undefined);
+  for (const status of commonErrorStatuses({ url, methods: [route?.method ?? 'GET'].flat(), declaresInput, access })) response[status] ??= ERRORS[status];
   const shared = (Object.keys(ERRORS).map(Number) as Status[]).filter((status) => response[status] === ERRORS[status]);
   const summary = (rest as { summary?: string }).summary;
   const description = [(rest as { description?: string }).description ?? summary, accessText(access)].filter(Boolean).join('\n\n');
   const headers = access?.kind === 'workspace' ? (rest.headers instanceof z.ZodObject ? rest.headers.extend(workspaceHeader.shape) : workspaceHeader) : rest.headers;
-  const out = zodTransform({ ...doc, schema: { ...rest, response, description, ...(headers ? { headers } : {}) } } as never) as { schema: Record<string, unknown>; url: string };
+  const security = (rest as { security?: unknown }).security ?? securityOf(access);
+  const out = jsonSchemaTransform({ ...doc, schema: { ...rest, response, description, ...(headers ? { headers } : {}), ...(security ? { security } : {}) } } as never) as { schema: Json; url: string };
+  const responses = out.schema.response as Record<number, Json>;
   // A response that is a $ref takes its description from here, not from the component.
-  const responses = out.schema.response as Record<number, Record<string, unknown>>;
-  for (const status of shared) responses[status] = { ...responses[status], description: meta(ERRORS[status]).description };
+  for (const status of shared) responses[status] = { ...responses[status], description: metaOf(ERRORS[status]).description };
+  if (responseDescription) {
+    for (const status of Object.keys(responses).filter((s) => s.startsWith('2'))) responses[Number(status)] = { ...responses[Number(status)], 'x-response-description': responseDescription };
+  }
   if (documentedBody) {
     out.schema.body = { content: Object.fromEntries(Object.entries(documentedBody).map(([type, s]) => [type, { schema: toJson(s) }])) };
   }
   return out;
 };
 
-const zodTransformObject = jsonSchemaTransformObject;
-
-/** Adds the shared error components to the document (responses only: their input twins are dropped). */
-export const openApiTransformObject: typeof zodTransformObject = (doc) => {
-  const out = zodTransformObject(doc) as { components?: { schemas?: Record<string, unknown> } };
-  for (const status of Object.keys(ERRORS)) delete out.components?.schemas?.[`${meta(ERRORS[Number(status) as Status]).id}Input`];
-  return out as ReturnType<typeof zodTransformObject>;
+/**
+ * Adds the components of zod's registry to the document. zod emits an input and an output twin of each; a twin
+ * that nothing refers to (the input of a response-only schema such as the error bodies) is dropped.
+ */
+export const openApiTransformObject: typeof jsonSchemaTransformObject = (doc) => {
+  const out = jsonSchemaTransformObject(doc) as { paths?: Json; components?: { schemas?: Json } };
+  const schemas = out.components?.schemas ?? {};
+  const refersTo = (value: unknown, id: string) => JSON.stringify(value ?? null).includes(`"#/components/schemas/${id}"`);
+  for (let dropped = true; dropped; ) {
+    dropped = false;
+    for (const id of Object.keys(schemas)) {
+      if (!id.endsWith('Input') || schemas[id.slice(0, -'Input'.length)] === undefined) continue;
+      const others = Object.entries(schemas).filter(([other]) => other !== id);
+      if (refersTo(out.paths, id) || others.some(([, s]) => refersTo(s, id))) continue;
+      delete schemas[id];
+      dropped = true;
+    }
+  }
+  return out as ReturnType<typeof jsonSchemaTransformObject>;
 };

@@ -26,9 +26,8 @@ export const passwordSchema = z.string().min(8, 'Password must be at least 8 cha
 
 export const workspaceIdParams = z.object({ workspace_id: z.uuid() });
 
-/** Bearer/API-key security for the OpenAPI document. */
-export const workspaceSecurity: Record<string, string[]>[] = [{ ApiKey: [] }, { Bearer: [] }];
-export const userSecurity: Record<string, string[]>[] = [{ Bearer: [] }];
+/** Security requirements for the OpenAPI document (openapi.ts also derives them from a route's access kind). */
+export { userSecurity, workspaceSecurity } from './openapi.ts';
 
-/** OpenAPI entries for the error answers a route gives beyond those its access rule implies. */
-export { errorResponses } from './openapi.ts';
+/** OpenAPI entries for the error answers a route gives beyond those its access rule implies (openapi-errors.ts). */
+export { errorResponses } from './openapi-errors.ts';

@@ -7,7 +7,7 @@ import { publicUser } from '../../../auth/accounts.ts';
 import { keyToWire } from '../../../auth/api-keys.ts';
 import { notFound } from '../../../errors.ts';
 import { signupBody } from './auth.ts';
-import { userSchema, userSecurity, workspaceIdParams } from '../schemas.ts';
+import { errorResponses, userSchema, userSecurity, workspaceIdParams } from '../schemas.ts';
 
 export async function adminRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -19,10 +19,12 @@ export async function adminRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       config: admin,
       schema: {
         tags: ['admin'],
+        operationId: 'adminCreateUser',
         summary: 'Create a user (works when sign-up is closed)',
+        responseDescription: 'The user created.',
         security: userSecurity,
         body: signupBody.extend({ is_admin: z.boolean().default(false) }),
-        response: { 201: userSchema },
+        response: { 201: userSchema, ...errorResponses(409) },
       },
     },
     async (req, reply) => {
@@ -39,7 +41,9 @@ export async function adminRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       config: admin,
       schema: {
         tags: ['admin'],
+        operationId: 'adminCreateApiKey',
         summary: "Create an API key for any workspace (ignores the plan's api_keys_enabled)",
+        responseDescription: 'The key created, with its secret (shown this once).',
         security: userSecurity,
         params: workspaceIdParams,
         body: z.object({ name: z.string().max(120).nullable().optional(), scope: z.string().max(200).default('full') }),
@@ -62,7 +66,9 @@ export async function adminRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       config: admin,
       schema: {
         tags: ['admin'],
+        operationId: 'adminSetWorkspacePlan',
         summary: "Set a workspace's plan",
+        responseDescription: "The workspace's new plan.",
         security: userSecurity,
         params: workspaceIdParams,
         body: z.object({ plan_id: z.string().min(1) }),

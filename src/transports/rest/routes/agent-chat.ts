@@ -9,7 +9,7 @@ import { AgentFailure } from '../../../agent/chat.ts';
 import type { ChatInput } from '../../../agent/input.ts';
 import { AppError } from '../../../errors.ts';
 import { principalOf } from '../access.ts';
-import { workspaceSecurity } from '../schemas.ts';
+import { errorResponses, workspaceSecurity } from '../schemas.ts';
 
 /** A UUID, or empty (an empty field counts as not sent). */
 const optionalId = (what: string) => z.union([z.uuid(), z.literal('')]).nullish().describe(what);
@@ -57,12 +57,14 @@ export async function agentChatRoute(app: FastifyInstance, { ctx }: { ctx: AppCo
       bodyLimit: CHAT_BODY_LIMIT,
       schema: {
         tags: ['agent'],
+        operationId: 'chatWithAgent',
         summary: 'One turn with the workspace agent: it answers and acts with the tool layer',
+        responseDescription: "The agent's answer and what it did.",
         description:
           'At least one of text, image_url, video_url, image_media_id, video_media_id (422 otherwise). Costs 2 AI credits (agent_turn, charged before the model runs: 402 when they cannot be paid) plus what its tools spend. 500 when the agent fails (the detail names the request id), 502 when it returns an empty answer; both give the 2 credits back.',
         security: workspaceSecurity,
         body: chatBody,
-        response: { 200: chatResponse },
+        response: { 200: chatResponse, ...errorResponses(402, 502) },
       },
     },
     async (req) => {
@@ -83,12 +85,13 @@ export async function agentChatRoute(app: FastifyInstance, { ctx }: { ctx: AppCo
       bodyLimit: CHAT_BODY_LIMIT,
       schema: {
         tags: ['agent'],
+        operationId: 'chatWithAgentStream',
         summary: 'The same turn, streamed as server-sent events',
         description:
           'Beyond the interface. The body, credits and the errors before the stream (403/404/422/402 as JSON) are those of POST /workspace-agent/website/chat. Events: `delta` {text} as the model writes; `tool_call` {name, args} before a tool runs; `tool_result` {name, success, summary}; last either `answer` with the chat route\'s response body {success, agent_response_json, parsed} or `error` {status, detail} (500/502, credits given back). A client that disconnects aborts the model.',
         security: workspaceSecurity,
         body: chatBody,
-        response: { 200: z.string().describe('text/event-stream: the events above; the `answer` event\'s data is the chat route\'s 200 body') },
+        response: { 200: z.string().describe('text/event-stream: the events above; the `answer` event\'s data is the chat route\'s 200 body'), ...errorResponses(402) },
       },
     },
     async (req, reply) => {

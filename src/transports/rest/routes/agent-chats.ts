@@ -31,7 +31,9 @@ export async function agentChatRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
       config: { access },
       schema: {
         tags: ['agent'],
+        operationId: 'listAgentChats',
         summary: "The workspace agent's archived chat turns, newest first",
+        responseDescription: 'A page of archived chat turns, newest first.',
         security: workspaceSecurity,
         querystring: z.object({
           channel: z.enum(CHAT_CHANNELS).optional().describe('Only turns on this channel'),
@@ -63,7 +65,9 @@ export async function agentChatRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
       config: { access },
       schema: {
         tags: ['agent'],
+        operationId: 'deleteAgentChats',
         summary: "Delete every archived chat turn of the workspace (all channels) and the agent's memory; irreversible",
+        responseDescription: 'The chat history is deleted: how many turns.',
         security: workspaceSecurity,
         response: { 200: z.object({ success: z.boolean(), deleted_archived_turns: z.number().int() }) },
       },

@@ -46,7 +46,9 @@ export async function agentTranscribeRoutes(app: FastifyInstance, { ctx }: { ctx
       onRequest: async (req) => assertContentLength(req.headers, max + FORM_OVERHEAD),
       schema: {
         tags: ['agent'],
+        operationId: 'transcribeVoiceMessage',
         summary: "A voice message's transcript, to send as the agent chat's text",
+        responseDescription: 'The transcript.',
         description:
           `multipart/form-data with the recording in \`file\` (${AUDIO_FORMATS_TEXT}). Needs a speech-to-text model (HERALD_AI_TRANSCRIBE_MODEL): ` +
           'without one, 503 with a detail naming the settings. 413 over HERALD_AI_TRANSCRIBE_MAX_BYTES; 422 for a file that is not audio ' +

@@ -8,7 +8,7 @@ import type { Principal } from '../../../auth/authenticate.ts';
 import { aiTargets } from '../../../ai/targets.ts';
 import { AppError } from '../../../errors.ts';
 import { principalOf } from '../access.ts';
-import { workspaceSecurity } from '../schemas.ts';
+import { errorResponses, workspaceSecurity } from '../schemas.ts';
 
 const query = z.object({ workspace_id: z.string().describe("The workspace's UUID: must be the caller's") });
 const text = (max: number) => z.string().max(max).nullish();
@@ -62,10 +62,10 @@ export async function aiRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext 
   const targets = (p: Principal, named: readonly string[] | null | undefined, narrow: readonly string[] | null | undefined, known: readonly string[], extra: Readonly<Record<string, string>> = {}) =>
     aiTargets(p.scope, slugs, named, narrow, known, extra);
 
-  const common = (summary: string, body: z.ZodType, data: z.ZodType, field: string, description?: string) => ({
+  const common = (operationId: string, summary: string, body: z.ZodType, data: z.ZodType, field: string, description?: string) => ({
     config: { access: accessFor(field) },
     bodyLimit: AI_BODY_LIMIT,
-    schema: { tags: ['ai'], summary, ...(description ? { description } : {}), security: workspaceSecurity, querystring: query, body, response: { 200: envelope(data) } },
+    schema: { tags: ['ai'], operationId, summary, responseDescription: 'The generated content per network, and any network that failed.', ...(description ? { description } : {}), security: workspaceSecurity, querystring: query, body, response: { 200: envelope(data), ...errorResponses(402, 502) } },
   });
 
   function copyRequest(req: FastifyRequest) {
@@ -79,7 +79,7 @@ export async function aiRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext 
 
   r.post(
     '/unified/content/generate',
-    common('Copy per network from an idea (never publishes)', copyBody, perNetwork(copyResult), 'platforms'),
+    common('generateContent', 'Copy per network from an idea (never publishes)', copyBody, perNetwork(copyResult), 'platforms'),
     async (req) => {
       const { p, req: input } = copyRequest(req);
       const out = await ctx.ai.copy(p, input);
@@ -94,12 +94,13 @@ export async function aiRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext 
       bodyLimit: AI_BODY_LIMIT,
       schema: {
         tags: ['ai'],
+        operationId: 'generateContentStream',
         summary: 'The same copy, streamed as server-sent events',
         description: "Beyond the interface. Events: `delta` {platform, text} as copy arrives; `done` {platform, content} with the final copy (within the network's limit); `error` {platform, error}; last `end` {success, message}.",
         security: workspaceSecurity,
         querystring: query,
         body: copyBody,
-        response: { 200: z.string().describe('text/event-stream: the events above') },
+        response: { 200: z.string().describe('text/event-stream: the events above'), ...errorResponses(402) },
       },
     },
     async (req, reply) => {
@@ -129,7 +130,7 @@ export async function aiRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext 
 
   r.post(
     '/unified/image/generate',
-    common('An image per network from copy, stored as workspace media (never publishes)', imageBody, perNetwork(imageResult), 'platforms'),
+    common('generateImages', 'An image per network from copy, stored as workspace media (never publishes)', imageBody, perNetwork(imageResult), 'platforms'),
     async (req) => {
       const p = principalOf(req);
       const b = (req.body ?? {}) as z.infer<typeof imageBody>;
@@ -150,6 +151,7 @@ export async function aiRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext 
     r.post(
       path,
       common(
+        kind === 'image' ? 'generateContentFromImage' : 'generateContentFromVideo',
         `Copy from ${kind === 'image' ? 'an image' : 'a video'} (never publishes)`,
         mediaBody(field),
         z.union([copyResult, perNetwork(copyResult)]),

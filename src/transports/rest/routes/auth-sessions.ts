@@ -22,7 +22,9 @@ export async function accountSessionRoutes(app: FastifyInstance, { ctx }: { ctx:
       config: user,
       schema: {
         tags: ['auth'],
+        operationId: 'logOut',
         summary: 'End this session',
+        responseDescription: 'This session is ended.',
         description: 'The token presented is refused from now on, by every Herald instance within a second. Other sessions stay signed in.',
         security: userSecurity,
         response: { 200: done, ...errorResponses(401) },
@@ -38,7 +40,7 @@ export async function accountSessionRoutes(app: FastifyInstance, { ctx }: { ctx:
     '/auth/logout-all',
     {
       config: user,
-      schema: { tags: ['auth'], summary: 'End every session of the account, this one included', security: userSecurity, response: { 200: done, ...errorResponses(401) } },
+      schema: { tags: ['auth'], operationId: 'logOutEverywhere', summary: 'End every session of the account, this one included', responseDescription: 'Every session of the account is ended.', security: userSecurity, response: { 200: done, ...errorResponses(401) } },
     },
     async (req) => {
       await ctx.sessions.revokeAll(userOf(req).user.id);
@@ -52,7 +54,9 @@ export async function accountSessionRoutes(app: FastifyInstance, { ctx }: { ctx:
       config: user,
       schema: {
         tags: ['auth'],
+        operationId: 'changePassword',
         summary: 'Change the password; every other session is signed out',
+        responseDescription: 'The password is changed: a fresh session token.',
         description: 'Answers with a fresh session token: the one presented stops working too.',
         security: userSecurity,
         body: z.object({ current_password: z.string().min(1).max(256), new_password: password }),
@@ -75,7 +79,9 @@ export async function accountSessionRoutes(app: FastifyInstance, { ctx }: { ctx:
       config: open,
       schema: {
         tags: ['auth'],
+        operationId: 'requestPasswordReset',
         summary: 'Mail a password reset token',
+        responseDescription: 'Accepted: a reset mail is sent if the address has an account.',
         description: 'The same answer, at once, whether or not the address has an account. At most one mail per account per minute. The token is valid for HERALD_PASSWORD_RESET_TTL_SECONDS.',
         body: z.object({ email: z.email().max(320) }),
         response: { 200: z.object({ message: z.string() }), ...errorResponses(422) },
@@ -93,7 +99,9 @@ export async function accountSessionRoutes(app: FastifyInstance, { ctx }: { ctx:
       config: open,
       schema: {
         tags: ['auth'],
+        operationId: 'verifyResetToken',
         summary: 'Whether a password reset token can still be used (it is not consumed)',
+        responseDescription: 'Whether the token is still valid.',
         querystring: z.object({ token: z.string().min(1).max(200) }),
         response: { 200: z.object({ valid: z.boolean() }), ...errorResponses(422) },
       },
@@ -107,7 +115,9 @@ export async function accountSessionRoutes(app: FastifyInstance, { ctx }: { ctx:
       config: open,
       schema: {
         tags: ['auth'],
+        operationId: 'resetPassword',
         summary: 'Set a new password with a reset token; every session of the account is signed out',
+        responseDescription: 'The password is reset.',
         body: z.object({ token: z.string().min(1).max(200), new_password: password }),
         response: { 200: z.object({ message: z.string() }), ...errorResponses(400, 422) },
       },

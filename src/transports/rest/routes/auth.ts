@@ -31,7 +31,9 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
       config: { access: { kind: 'public', budget: 'auth' } },
       schema: {
         tags: ['auth'],
+        operationId: 'signUp',
         summary: 'Create an account and its first workspace',
+        responseDescription: 'The account was created: a session for it.',
         description: 'With invitation_token (from a workspace invitation to this address) the account also joins that workspace.',
         body: signupWithInvitation,
         response: { 201: sessionSchema, ...errorResponses(403, 409, 422) },
@@ -49,7 +51,7 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
     '/auth/login',
     {
       config: { access: { kind: 'public', budget: 'auth' } },
-      schema: { tags: ['auth'], summary: 'Log in with email and password', body: loginBody, response: { 200: sessionSchema, ...errorResponses(401) } },
+      schema: { tags: ['auth'], operationId: 'logIn', summary: 'Log in with email and password', responseDescription: 'Signed in: a session token and the user.', body: loginBody, response: { 200: sessionSchema, ...errorResponses(401) } },
     },
     async (req) => {
       // Counted per email whether or not it is registered, so the throttle reveals nothing either.
@@ -66,7 +68,7 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
     '/auth/me',
     {
       config: { access: { kind: 'user' } },
-      schema: { tags: ['auth'], summary: 'The signed-in user', security: userSecurity, response: { 200: userSchema } },
+      schema: { tags: ['auth'], operationId: 'getCurrentUser', summary: 'The signed-in user', responseDescription: 'The user of the session.', security: userSecurity, response: { 200: userSchema } },
     },
     async (req) => publicUser(userOf(req).user),
   );

@@ -28,7 +28,9 @@ export async function billingRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
       config: { access: { kind: 'public' } },
       schema: {
         tags: ['billing'],
+        operationId: 'listPlans',
         summary: 'The plan catalogue',
+        responseDescription: 'The plans of this server and their limits.',
         response: {
           200: z.object({
             plans: z.array(
@@ -64,7 +66,9 @@ export async function billingRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
       config: { access: { kind: 'workspace' } },
       schema: {
         tags: ['billing'],
+        operationId: 'getUsage',
         summary: "The workspace's plan, limits and credit usage this period",
+        responseDescription: "The workspace's plan, limits and credits used this period.",
         security: workspaceSecurity,
         response: {
           200: z.object({

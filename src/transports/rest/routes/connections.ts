@@ -46,7 +46,9 @@ export async function connectionRoutes(app: FastifyInstance, { ctx }: { ctx: App
       config: { access: { kind: 'workspace', platforms: (req) => knownIn(splitPlatforms((req.body as z.infer<typeof urlBody>).platform)) } },
       schema: {
         tags: ['connections'],
+        operationId: 'startConnection',
         summary: 'Start OAuth for networks, or connect Bluesky with a handle and app password',
+        responseDescription: 'Per network: the URL to authorize at, or the connection made.',
         security: workspaceSecurity,
         body: urlBody,
         response: { 200: z.object({ results: z.record(z.string(), resultSchema.extend({ auth_url: z.string().nullable() })) }) },
@@ -82,7 +84,9 @@ export async function connectionRoutes(app: FastifyInstance, { ctx }: { ctx: App
       config: { access: { kind: 'workspace', platforms: (req) => knownIn(requested(req)) } },
       schema: {
         tags: ['connections'],
+        operationId: 'getConnectionStatus',
         summary: 'Connection status per network (no token values)',
+        responseDescription: 'Per network: whether it is connected.',
         security: workspaceSecurity,
         querystring: tokenQuery,
         // `connected` beside `success`: the documented setup guide reads it (docs/compatibility.md).
@@ -103,7 +107,9 @@ export async function connectionRoutes(app: FastifyInstance, { ctx }: { ctx: App
       config: { access: { kind: 'workspace', platforms: (req) => knownIn(requested(req)) } },
       schema: {
         tags: ['connections'],
+        operationId: 'disconnectNetworks',
         summary: 'Disconnect networks: revoke at the network where possible and delete the tokens',
+        responseDescription: 'Per network: whether it was disconnected.',
         security: workspaceSecurity,
         querystring: tokenQuery,
         response: { 200: z.object({ results: z.record(z.string(), resultSchema.extend({ data: z.null() })) }) },
@@ -151,6 +157,7 @@ export async function connectionRoutes(app: FastifyInstance, { ctx }: { ctx: App
       config: { access: { kind: 'workspace', platforms: (req) => knownIn(splitPlatforms((req.query as z.infer<typeof profileQuery>).platforms)) } },
       schema: {
         tags: ['connections'],
+        operationId: 'listUserProfiles',
         summary: 'Profiles of the connected accounts, one slice per network (null when not connected)',
         security: workspaceSecurity,
         querystring: profileQuery,

@@ -12,7 +12,7 @@ import { anyPostBody, dateTime, type PostBody } from '../../../publishing/schema
 import { assertNotHeld, PENDING_APPROVAL } from '../../../publishing/approval.ts';
 import { AppError } from '../../../errors.ts';
 import { principalOf } from '../access.ts';
-import { workspaceSecurity } from '../schemas.ts';
+import { errorResponses, workspaceSecurity } from '../schemas.ts';
 import { bodyPlatforms, idempotencyHeaders, NULL_NOTE, nullMeansUnset, POST_BODY_LIMIT, requirePostType } from './posts.ts';
 
 const postType = z.enum(['text', 'image', 'carousel', 'video']);
@@ -45,7 +45,7 @@ export async function draftRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       config: { access: { ...access, platforms: bodyPlatforms(ctx.platforms) } },
       bodyLimit: POST_BODY_LIMIT,
       preValidation: [nullMeansUnset, requirePostType],
-      schema: { tags: ['drafts'], summary: 'Save a post as drafts (one per network)', description: `Save a post as drafts (one per network). ${NULL_NOTE} Without post_type: 400.`, security: workspaceSecurity, body: createBody, response: { 200: z.object({ success: z.boolean(), message: z.string(), drafts: z.array(draftRefSchema) }) } },
+      schema: { tags: ['drafts'], operationId: 'createDrafts', summary: 'Save a post as drafts (one per network)', responseDescription: 'The drafts saved, one per network.', description: `Save a post as drafts (one per network). ${NULL_NOTE} Without post_type: 400.`, security: workspaceSecurity, body: createBody, response: { 200: z.object({ success: z.boolean(), message: z.string(), drafts: z.array(draftRefSchema) }), ...errorResponses(404) } },
     },
     async (req) => {
       const p = principalOf(req);
@@ -62,7 +62,9 @@ export async function draftRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       config: { access },
       schema: {
         tags: ['drafts'],
+        operationId: 'listDrafts',
         summary: 'List drafts',
+        responseDescription: 'The drafts of the workspace.',
         security: workspaceSecurity,
         querystring: z.object({ platform: z.string().optional(), platform_user_id: z.string().optional(), status: z.enum(['draft', PENDING_APPROVAL]).optional().describe('Only drafts in this status (pending_approval: tools\' posts waiting for approval)'), limit: z.coerce.number().int().min(1).max(100).default(50), offset: z.coerce.number().int().min(0).default(0) }),
         response: { 200: z.object({ success: z.boolean(), data: z.array(draftSchema), total: z.number().int() }) },
@@ -79,7 +81,7 @@ export async function draftRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
 
   r.get(
     '/unified/drafts/:id',
-    { config: { access }, schema: { tags: ['drafts'], summary: 'One draft', security: workspaceSecurity, params: idParams, response: { 200: ok.extend({ data: draftSchema }) } } },
+    { config: { access }, schema: { tags: ['drafts'], operationId: 'getDraft', summary: 'One draft', responseDescription: 'The draft.', security: workspaceSecurity, params: idParams, response: { 200: ok.extend({ data: draftSchema }) } } },
     async (req) => ({ success: true, message: null, data: draftToWire(ctx.platforms.networks, (await owned(req)).draft) }),
   );
 
@@ -88,7 +90,7 @@ export async function draftRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
     {
       config: { access },
       bodyLimit: POST_BODY_LIMIT,
-      schema: { tags: ['drafts'], summary: 'Edit a draft', security: workspaceSecurity, params: idParams, body: createBody.omit({ platforms: true }).partial(), response: { 200: ok.extend({ data: draftSchema }) } },
+      schema: { tags: ['drafts'], operationId: 'updateDraft', summary: 'Edit a draft', responseDescription: 'The draft as edited.', security: workspaceSecurity, params: idParams, body: createBody.omit({ platforms: true }).partial(), response: { 200: ok.extend({ data: draftSchema }) } },
     },
     async (req) => {
       const { p, draft } = await owned(req);
@@ -104,7 +106,7 @@ export async function draftRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
 
   r.delete(
     '/unified/drafts/:id',
-    { config: { access }, schema: { tags: ['drafts'], summary: 'Delete a draft', security: workspaceSecurity, params: idParams, response: { 200: ok } } },
+    { config: { access }, schema: { tags: ['drafts'], operationId: 'deleteDraft', summary: 'Delete a draft', responseDescription: 'The draft is deleted.', security: workspaceSecurity, params: idParams, response: { 200: ok } } },
     async (req) => {
       const { p, draft } = await owned(req);
       await ctx.drafts.remove(p.workspaceId, draft.id);
@@ -114,7 +116,7 @@ export async function draftRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
 
   r.post(
     '/unified/drafts/:id/publish',
-    { config: { access: { ...access } }, schema: { tags: ['drafts'], summary: 'Publish a draft now (spends a post credit)', security: workspaceSecurity, params: idParams, response: { 200: publishResultSchema.extend({ draft_id: z.string() }) } } },
+    { config: { access: { ...access } }, schema: { tags: ['drafts'], operationId: 'publishDraft', summary: 'Publish a draft now (spends a post credit)', responseDescription: 'The publish result (as the post routes), with the draft id.', security: workspaceSecurity, params: idParams, response: { 200: publishResultSchema.extend({ draft_id: z.string() }), ...errorResponses(402, 409) } } },
     async (req, reply) => {
       const { p, draft } = await owned(req);
       notHeld(draft);
@@ -130,7 +132,7 @@ export async function draftRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
     '/unified/drafts/:id/schedule',
     {
       config: { access: { ...access, feature: 'scheduling_enabled' } },
-      schema: { tags: ['drafts'], summary: 'Schedule a draft (it becomes a scheduled post and leaves the drafts)', security: workspaceSecurity, params: idParams, headers: idempotencyHeaders, body: z.object({ scheduled_time: dateTime }), response: { 200: scheduledDraft } },
+      schema: { tags: ['drafts'], operationId: 'scheduleDraft', summary: 'Schedule a draft (it becomes a scheduled post and leaves the drafts)', responseDescription: 'Scheduled: the queue entry made from the draft.', security: workspaceSecurity, params: idParams, headers: idempotencyHeaders, body: z.object({ scheduled_time: dateTime }), response: { 200: scheduledDraft, ...errorResponses(402, 409) } },
     },
     async (req, reply) => {
       // The held check is scheduleDraft's, after its idempotency replay: a replay must answer though the draft is gone.
@@ -145,7 +147,9 @@ export async function draftRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       config: { access: { kind: 'workspace' } },
       schema: {
         tags: ['drafts'],
+        operationId: 'approveDraft',
         summary: "Approve a tool's post waiting for approval: publish it now (or schedule it at its scheduled_time)",
+        responseDescription: 'The publish result (as the post routes), with the draft id.',
         description:
           'With the workspace setting tool_posts_need_approval, posts made by tools (MCP, ChatGPT Actions, the agent) wait as drafts with status pending_approval. ' +
           'A member of the workspace, signed in (a user session with X-Workspace-Id; not an API key or a chat connector), approves one here: it is published through the normal path ' +
@@ -153,7 +157,7 @@ export async function draftRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
           'A draft not waiting for approval: 409.',
         security: workspaceSecurity,
         params: idParams,
-        response: { 200: publishResultSchema.extend({ draft_id: z.string(), approved: z.boolean() }) },
+        response: { 200: publishResultSchema.extend({ draft_id: z.string(), approved: z.boolean() }), ...errorResponses(402, 409) },
       },
     },
     async (req, reply) => {

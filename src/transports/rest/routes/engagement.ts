@@ -9,7 +9,7 @@ import type { CommentRecord, DestinationFilter } from '../../../engagement/servi
 import { AppError } from '../../../errors.ts';
 import type { Platform } from '../../../platforms/slugs.ts';
 import { principalOf } from '../access.ts';
-import { workspaceSecurity } from '../schemas.ts';
+import { errorResponses, workspaceSecurity } from '../schemas.ts';
 import { parsePlatforms, splitPlatforms } from './connections.ts';
 import { readTargetId } from '../../../platforms/contract.ts';
 import { splitArg } from '../../../tools/args.ts';
@@ -57,7 +57,8 @@ const comment: z.ZodType<CommentRecord> = z.lazy(() =>
     replies: z.array(comment),
     platform_meta: z.object({ is_hidden: z.boolean() }),
   }),
-);
+  // A recursive schema must be a component (with an id) for the document to refer to itself.
+).meta({ id: 'Comment', description: 'A comment or reply, with its replies.' });
 const postComments = z.looseObject({
   post_id: z.string(),
   page_id: z.string().nullable(),
@@ -135,7 +136,9 @@ export async function engagementRoutes(app: FastifyInstance, { ctx }: { ctx: App
       config: { access: { kind: 'workspace', postsRead: true, platforms: platformsAccess() } },
       schema: {
         tags: ['engagement'],
+        operationId: 'listPosts',
         summary: 'Recent posts per network with their numbers (from the database; refreshed from the networks when stale or asked)',
+        responseDescription: 'Per network: its recent posts with their numbers.',
         security: workspaceSecurity,
         querystring: postsQuery,
         response: {
@@ -172,11 +175,13 @@ export async function engagementRoutes(app: FastifyInstance, { ctx }: { ctx: App
       config: { access: { kind: 'workspace', platforms: onePlatform } },
       schema: {
         tags: ['engagement'],
+        operationId: 'getPost',
         summary: 'One post of this workspace, refreshed from the network (its numbers are snapshotted)',
+        responseDescription: 'The post, as the network has it now.',
         security: workspaceSecurity,
         params: postParams,
         querystring: onePostQuery,
-        response: { 200: z.object({ success: z.boolean(), platform: z.string(), source: z.literal('api'), post: postRecord }) },
+        response: { 200: z.object({ success: z.boolean(), platform: z.string(), source: z.literal('api'), post: postRecord }), ...errorResponses(502) },
       },
     },
     async (req) => {
@@ -192,7 +197,9 @@ export async function engagementRoutes(app: FastifyInstance, { ctx }: { ctx: App
       config: { access: { kind: 'workspace', platforms: onePlatform } },
       schema: {
         tags: ['engagement'],
+        operationId: 'getPostMetrics',
         summary: "A post's numbers at every refresh, oldest first",
+        responseDescription: "The post's numbers at every refresh, oldest first.",
         security: workspaceSecurity,
         params: postParams,
         querystring: z.object({ platform: z.string().min(1) }),
@@ -219,11 +226,13 @@ export async function engagementRoutes(app: FastifyInstance, { ctx }: { ctx: App
       config: { access: { kind: 'workspace', feature: 'publish_enabled', platforms: onePlatform } },
       schema: {
         tags: ['engagement'],
+        operationId: 'deletePost',
         summary: 'Delete a published post on its network (409 where the network cannot delete)',
+        responseDescription: 'The post is deleted on its network.',
         security: workspaceSecurity,
         params: postParams,
         querystring: onePostQuery,
-        response: { 200: z.object({ success: z.boolean(), platform: z.string(), post_id: z.string(), message: z.string() }) },
+        response: { 200: z.object({ success: z.boolean(), platform: z.string(), post_id: z.string(), message: z.string() }), ...errorResponses(409, 502) },
       },
     },
     async (req) => {
@@ -252,7 +261,9 @@ export async function engagementRoutes(app: FastifyInstance, { ctx }: { ctx: App
       config: inboxAccess((req) => [...platformsAccess()(req), ...onePlatform(req)]),
       schema: {
         tags: ['engagement'],
+        operationId: 'listComments',
         summary: 'Comments on the last posts of each network (stored; refreshed when stale or with force_refresh)',
+        responseDescription: 'Per network: its recent posts with their comments.',
         security: workspaceSecurity,
         querystring: inboxQuery,
         response: { 200: z.looseObject({ success: z.boolean(), message: z.string().optional() }).catchall(z.union([commentsSlice, z.boolean(), z.string(), z.null()])) },
@@ -281,10 +292,12 @@ export async function engagementRoutes(app: FastifyInstance, { ctx }: { ctx: App
       config: inboxAccess(onePlatform),
       schema: {
         tags: ['engagement'],
+        operationId: 'listPostComments',
         summary: "One post's comments, refreshed from the network",
+        responseDescription: "The post's comments.",
         security: workspaceSecurity,
         querystring: byPostQuery,
-        response: { 200: postComments.extend({ success: z.boolean(), platform: z.string(), ...errorFields }) },
+        response: { 200: postComments.extend({ success: z.boolean(), platform: z.string(), ...errorFields }), ...errorResponses(404, 502) },
       },
     },
     async (req) => {
@@ -303,10 +316,12 @@ export async function engagementRoutes(app: FastifyInstance, { ctx }: { ctx: App
       config: inboxAccess(onePlatform),
       schema: {
         tags: ['engagement'],
+        operationId: 'listCommentReplies',
         summary: 'The replies under one synced comment',
+        responseDescription: 'The replies under the comment.',
         security: workspaceSecurity,
         querystring: repliesQuery,
-        response: { 200: z.object({ success: z.boolean(), platform: z.string(), post_id: z.string(), comment_id: z.string(), page_id: z.string().nullable(), replies: z.array(comment), ...errorFields }) },
+        response: { 200: z.object({ success: z.boolean(), platform: z.string(), post_id: z.string(), comment_id: z.string(), page_id: z.string().nullable(), replies: z.array(comment), ...errorFields }), ...errorResponses(404, 502) },
       },
     },
     async (req) => {
@@ -324,12 +339,14 @@ export async function engagementRoutes(app: FastifyInstance, { ctx }: { ctx: App
       config: inboxAccess(onePlatform),
       schema: {
         tags: ['engagement'],
+        operationId: 'replyToComment',
         summary: 'Reply to a synced comment (ids in the query or the body; text in the body)',
+        responseDescription: 'The reply is posted: its id at the network.',
         description: 'Errors: 400 PLATFORM_NOT_SUPPORTED, 400 VALIDATION_ERROR (empty or too long text, a missing page/organization id), 404 COMMENT_NOT_FOUND (not among this workspace\'s synced comments), 502 when the network refuses.',
         security: workspaceSecurity,
         querystring: replyIds,
         body: replyIds.optional(),
-        response: { 200: z.object({ success: z.boolean(), reply_id: z.string(), message: z.string(), platform: z.string() }) },
+        response: { 200: z.object({ success: z.boolean(), reply_id: z.string(), message: z.string(), platform: z.string() }), ...errorResponses(404, 502) },
       },
     },
     async (req) => {
@@ -361,7 +378,9 @@ export async function engagementRoutes(app: FastifyInstance, { ctx }: { ctx: App
       config: { access: { kind: 'workspace', feature: 'analytics_enabled', platforms: platformsAccess() } },
       schema: {
         tags: ['engagement'],
+        operationId: 'getAnalytics',
         summary: 'Per-network and total figures from the stored posts (engagement rate = (likes + comments) / reach, capped at 1)',
+        responseDescription: 'Per-network and total figures.',
         security: workspaceSecurity,
         querystring: z.object({ platforms: repeatable, ...filterShape }),
         response: {

@@ -58,7 +58,9 @@ export async function gptActionRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
       config: { access: { kind: 'public' } },
       schema: {
         tags: ['gpt actions'],
+        operationId: 'getGptActionsDocument',
         summary: 'The OpenAPI 3.1.0 document of the GPT Actions, to import in the GPT editor',
+        responseDescription: 'The GPT Actions document (OpenAPI 3.1.0).',
         description: 'One POST per tool at /unified/gpt-actions/{operationId}, the request schemas of the tools, BearerAuth (an API key or the OAuth access token ChatGPT obtains). See docs/gpt-actions.md.',
         response: { 200: z.looseObject({ openapi: z.literal('3.1.0'), info: z.looseObject({ title: z.string(), version: z.string() }), servers: z.array(z.looseObject({ url: z.string() })), paths: z.record(z.string(), z.object({ post: z.looseObject({ operationId: z.string(), summary: z.string(), 'x-openai-isConsequential': z.boolean(), requestBody: z.unknown().optional(), responses: z.unknown() }) })), components: z.looseObject({ securitySchemes: z.looseObject({ BearerAuth: z.looseObject({ type: z.string(), scheme: z.string() }) }), schemas: z.unknown().optional() }) }) },
       },

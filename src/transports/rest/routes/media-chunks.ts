@@ -9,7 +9,7 @@ import { assertContentLength, readForm, type FormPart } from '../../../media/for
 import { parseMediaPlatform } from '../../../media/records.ts';
 import { CHUNK_SIZE } from '../../../media/uploads.ts';
 import { principalOf } from '../access.ts';
-import { workspaceSecurity } from '../schemas.ts';
+import { errorResponses, workspaceSecurity } from '../schemas.ts';
 import { mediaRecordSchema } from './media-library.ts';
 
 const field = (name: string, msg: string, type = 'value_error') => new AppError('validation', [{ loc: ['body', name], msg, type }]);
@@ -46,7 +46,9 @@ export async function mediaChunkRoutes(app: FastifyInstance, { ctx }: { ctx: App
       config: { access },
       schema: {
         tags: ['media'],
+        operationId: 'startChunkedUpload',
         summary: 'Start a chunked upload (1 MiB chunks)',
+        responseDescription: 'The upload session: its id and chunk size.',
         security: workspaceSecurity,
         body: initBody,
         response: { 200: z.object({ upload_id: z.string(), chunk_size: z.number() }) },
@@ -73,7 +75,9 @@ export async function mediaChunkRoutes(app: FastifyInstance, { ctx }: { ctx: App
       onRequest: async (req) => assertContentLength(req.headers, CHUNK_SIZE + 64 * 1024),
       schema: {
         tags: ['media'],
+        operationId: 'uploadChunk',
         summary: 'Send one chunk (multipart: upload_id, chunk_number from 1, file); sending it again replaces it',
+        responseDescription: 'The chunk is stored.',
         consumes: ['multipart/form-data'],
         documentedBody: {
           'multipart/form-data': z.object({
@@ -83,7 +87,7 @@ export async function mediaChunkRoutes(app: FastifyInstance, { ctx }: { ctx: App
           }),
         },
         security: workspaceSecurity,
-        response: { 200: z.object({ success: z.boolean() }) },
+        response: { 200: z.object({ success: z.boolean() }), ...errorResponses(404, 409) },
       },
     },
     async (req) => {
@@ -119,7 +123,9 @@ export async function mediaChunkRoutes(app: FastifyInstance, { ctx }: { ctx: App
       config: { access: { kind: 'workspace' } },
       schema: {
         tags: ['media'],
+        operationId: 'getChunkedUploadProgress',
         summary: 'Progress of a chunked upload',
+        responseDescription: 'The chunks received so far.',
         description: 'status: pending (no chunk yet) | uploading | ready (all chunks, not completed) | assembling | complete | failed | expired',
         security: workspaceSecurity,
         querystring: z.object({ upload_id: z.string().min(1).max(64) }),
@@ -134,6 +140,7 @@ export async function mediaChunkRoutes(app: FastifyInstance, { ctx }: { ctx: App
             error: z.string().optional(),
             expires_at: z.string(),
           }),
+          ...errorResponses(404),
         },
       },
     },
@@ -146,10 +153,12 @@ export async function mediaChunkRoutes(app: FastifyInstance, { ctx }: { ctx: App
       config: { access },
       schema: {
         tags: ['media'],
+        operationId: 'completeChunkedUpload',
         summary: 'Finish a chunked upload: verify, assemble, check and store; returns the media record',
+        responseDescription: 'The media record of the assembled file.',
         security: workspaceSecurity,
         body: completeBody,
-        response: { 200: mediaRecordSchema.extend({ upload_id: z.string() }) },
+        response: { 200: mediaRecordSchema.extend({ upload_id: z.string() }), ...errorResponses(404, 409) },
       },
     },
     async (req) => {

@@ -85,7 +85,9 @@ export async function mediaLibraryRoutes(app: FastifyInstance, { ctx }: { ctx: A
       config: { access },
       schema: {
         tags: ['media'],
+        operationId: 'listMedia',
         summary: 'List the workspace media, newest first',
+        responseDescription: 'A page of the workspace media, newest first.',
         security: workspaceSecurity,
         querystring: listQuery,
         response: {
@@ -105,7 +107,7 @@ export async function mediaLibraryRoutes(app: FastifyInstance, { ctx }: { ctx: A
     '/media/:id',
     {
       config: { access: { kind: 'workspace' } },
-      schema: { tags: ['media'], summary: 'One media record', security: workspaceSecurity, params: idParams, response: { 200: mediaRecordSchema } },
+      schema: { tags: ['media'], operationId: 'getMedia', summary: 'One media record', responseDescription: 'The media record.', security: workspaceSecurity, params: idParams, response: { 200: mediaRecordSchema } },
     },
     async (req) => {
       const p = principalOf(req);
@@ -120,7 +122,9 @@ export async function mediaLibraryRoutes(app: FastifyInstance, { ctx }: { ctx: A
       config: { access: { kind: 'workspace' } },
       schema: {
         tags: ['media'],
+        operationId: 'deleteMediaBulk',
         summary: 'Delete up to 100 media by id (from the database and storage)',
+        responseDescription: 'What was deleted, and why any id was not.',
         security: workspaceSecurity,
         body: z.object({ media_ids: z.array(z.string().max(64)).min(1).max(100) }),
         response: { 200: deleteOutcomeSchema },
@@ -138,7 +142,9 @@ export async function mediaLibraryRoutes(app: FastifyInstance, { ctx }: { ctx: A
       config: { access },
       schema: {
         tags: ['media'],
+        operationId: 'deleteMediaByFilter',
         summary: 'Delete every media matching platform and/or media_type',
+        responseDescription: 'What was deleted.',
         security: workspaceSecurity,
         querystring: filterQuery,
         response: { 200: deleteOutcomeSchema },
@@ -160,7 +166,9 @@ export async function mediaLibraryRoutes(app: FastifyInstance, { ctx }: { ctx: A
       config: { access: { kind: 'workspace' } },
       schema: {
         tags: ['media'],
+        operationId: 'deleteMedia',
         summary: 'Delete one media (from the database and storage)',
+        responseDescription: 'The media is deleted.',
         security: workspaceSecurity,
         params: idParams,
         response: { 200: z.object({ success: z.boolean(), message: z.string() }) },

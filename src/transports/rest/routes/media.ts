@@ -132,7 +132,9 @@ export async function mediaRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       onRequest: async (req) => assertContentLength(req.headers, maxUploadBody),
       schema: {
         tags: ['media'],
+        operationId: 'uploadMedia',
         summary: 'Upload an image or video (file or HTTPS URL), or 2–35 images',
+        responseDescription: 'The media stored.',
         description:
           'multipart/form-data with media_type, media | media_url, images[] | image_urls, platform. ' +
           'application/json is accepted too, for URL imports ({media_type, media_url | image_urls, platform}).',

@@ -42,7 +42,7 @@ export async function opsRoutes(app: FastifyInstance, { ctx, metrics }: { ctx: A
 
   r.get(
     '/healthz',
-    { config: pub, schema: { tags: ['operations'], summary: 'Liveness', response: { 200: z.object({ status: z.literal('ok') }) } } },
+    { config: pub, schema: { tags: ['operations'], operationId: 'getHealth', summary: 'Liveness', responseDescription: 'The process is alive.', response: { 200: z.object({ status: z.literal('ok') }) } } },
     async () => ({ status: 'ok' as const }),
   );
 
@@ -52,7 +52,9 @@ export async function opsRoutes(app: FastifyInstance, { ctx, metrics }: { ctx: A
       config: pub,
       schema: {
         tags: ['operations'],
+        operationId: 'getReadiness',
         summary: 'Readiness: database reachable, migrations current, workers progressing',
+        responseDescription: 'Ready: every check passed.',
         response: {
           200: z.object({ status: z.enum(['ready', 'not_ready']), checks: z.array(z.object({ name: z.string(), ok: z.boolean(), detail: z.string().optional() })) }),
           503: z

@@ -8,7 +8,7 @@ import type { PlatformRegistry } from '../../../platforms/registry.ts';
 import { publishResultSchema, type PublishResult } from '../../../publishing/results.ts';
 import { postBodies, withoutNulls, type PostBody } from '../../../publishing/schemas.ts';
 import { principalOf } from '../access.ts';
-import { workspaceSecurity } from '../schemas.ts';
+import { errorResponses, workspaceSecurity } from '../schemas.ts';
 
 /** Valid slugs named by a post body, for the scope check (unknown ones become 400s later). */
 export const bodyPlatforms = (registry: Pick<PlatformRegistry, 'has'>) => (req: FastifyRequest) =>
@@ -41,6 +41,7 @@ export async function postRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
   const r = app.withTypeProvider<ZodTypeProvider>();
   const bodies = postBodies(ctx.platforms.networks);
   for (const type of ['text', 'image', 'carousel', 'video'] as const) {
+    const operationId = `publish${type[0]!.toUpperCase()}${type.slice(1)}Post`;
     r.post(
       `/unified/post/${type}`,
       {
@@ -49,12 +50,14 @@ export async function postRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
         preValidation: nullMeansUnset,
         schema: {
           tags: ['posting'],
+          operationId,
+          responseDescription: 'Per network: published, scheduled or saved as a draft, or why not.',
           summary: `Publish, draft or schedule a ${type} post to one or more networks`,
           description: `Publish, draft or schedule a ${type} post to one or more networks. ${NULL_NOTE}`,
           security: workspaceSecurity,
           headers: idempotencyHeaders,
           body: bodies[type],
-          response: { 200: publishResultSchema },
+          response: { 200: publishResultSchema, ...errorResponses(402, 404, 409) },
         },
       },
       async (req, reply) => {

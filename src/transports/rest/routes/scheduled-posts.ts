@@ -10,7 +10,7 @@ import { scheduledEntrySchema, STATUSES, type ScheduledRow } from '../../../sche
 import { scheduledRefSchema, type ScheduledRef } from '../../../publishing/results.ts';
 import { principalOf } from '../access.ts';
 import type { HttpMetrics } from '../metrics.ts';
-import { workspaceSecurity } from '../schemas.ts';
+import { errorResponses, workspaceSecurity } from '../schemas.ts';
 import { bodyPlatforms, idempotencyHeaders, NULL_NOTE, nullMeansUnset, POST_BODY_LIMIT, requirePostType } from './posts.ts';
 
 const postType = z.enum(['text', 'image', 'carousel', 'video']);
@@ -67,7 +67,7 @@ export async function scheduledPostRoutes(app: FastifyInstance, { ctx, metrics }
       config: { access: { ...access, platforms: bodyPlatforms(ctx.platforms) } },
       bodyLimit: POST_BODY_LIMIT,
       preValidation: [nullMeansUnset, requirePostType],
-      schema: { tags: ['scheduling'], summary: 'Schedule a post (one queue entry per network)', description: `Schedule a post (one queue entry per network). ${NULL_NOTE} Without post_type: 400.`, security: workspaceSecurity, headers: idempotencyHeaders, body: createBody, response: { 200: envelope.extend({ scheduled: z.array(scheduledRefSchema) }) } },
+      schema: { tags: ['scheduling'], operationId: 'createScheduledPost', summary: 'Schedule a post (one queue entry per network)', responseDescription: 'Scheduled: one queue entry per network.', description: `Schedule a post (one queue entry per network). ${NULL_NOTE} Without post_type: 400.`, security: workspaceSecurity, headers: idempotencyHeaders, body: createBody, response: { 200: envelope.extend({ scheduled: z.array(scheduledRefSchema) }), ...errorResponses(402, 404, 409) } },
     },
     async (req, reply) => {
       const { post_type, ...body } = req.body as { post_type: z.infer<typeof postType> } & Record<string, unknown>;
@@ -82,7 +82,9 @@ export async function scheduledPostRoutes(app: FastifyInstance, { ctx, metrics }
       config: { access },
       schema: {
         tags: ['scheduling'],
+        operationId: 'listScheduledPosts',
         summary: 'List scheduled posts',
+        responseDescription: 'The scheduled posts of the workspace.',
         security: workspaceSecurity,
         querystring: z.object({
           platform: z.string().optional(),
@@ -111,7 +113,7 @@ export async function scheduledPostRoutes(app: FastifyInstance, { ctx, metrics }
 
   r.patch(
     '/unified/scheduled-posts/:id',
-    { config: { access }, bodyLimit: POST_BODY_LIMIT, schema: { tags: ['scheduling'], summary: 'Reschedule, edit or cancel a scheduled post', security: workspaceSecurity, params: idParams, body: patchBody, response: { 200: envelope } } },
+    { config: { access }, bodyLimit: POST_BODY_LIMIT, schema: { tags: ['scheduling'], operationId: 'updateScheduledPost', summary: 'Reschedule, edit or cancel a scheduled post', responseDescription: 'The scheduled post as changed.', security: workspaceSecurity, params: idParams, body: patchBody, response: { 200: envelope, ...errorResponses(409) } } },
     async (req) => {
       const { p } = await owned(req);
       const row = await svc.patch(p, req.params.id, req.body as Parameters<typeof svc.patch>[2]);
@@ -121,7 +123,7 @@ export async function scheduledPostRoutes(app: FastifyInstance, { ctx, metrics }
 
   r.delete(
     '/unified/scheduled-posts/:id',
-    { config: { access }, schema: { tags: ['scheduling'], summary: 'Cancel a scheduled post', security: workspaceSecurity, params: idParams, response: { 200: envelope } } },
+    { config: { access }, schema: { tags: ['scheduling'], operationId: 'cancelScheduledPost', summary: 'Cancel a scheduled post', responseDescription: 'The scheduled post, cancelled.', security: workspaceSecurity, params: idParams, response: { 200: envelope, ...errorResponses(409) } } },
     async (req) => {
       const { p } = await owned(req);
       return one('Scheduled post cancelled', await svc.cancel(p.workspaceId, req.params.id));
@@ -130,7 +132,7 @@ export async function scheduledPostRoutes(app: FastifyInstance, { ctx, metrics }
 
   r.post(
     '/unified/scheduled-posts/:id/publish-now',
-    { config: { access }, schema: { tags: ['scheduling'], summary: 'Publish a scheduled post now', security: workspaceSecurity, params: idParams, response: { 200: envelope } } },
+    { config: { access }, schema: { tags: ['scheduling'], operationId: 'publishScheduledPostNow', summary: 'Publish a scheduled post now', responseDescription: 'The scheduled post after the attempt: published, failed, or still publishing in the background.', security: workspaceSecurity, params: idParams, response: { 200: envelope, ...errorResponses(409) } } },
     async (req) => {
       const { p } = await owned(req);
       const row = await svc.publishNow(p.workspaceId, req.params.id);
@@ -141,7 +143,7 @@ export async function scheduledPostRoutes(app: FastifyInstance, { ctx, metrics }
 
   r.post(
     '/unified/scheduled-posts/:id/move-to-draft',
-    { config: { access }, schema: { tags: ['scheduling'], summary: 'Turn a scheduled post into a draft', security: workspaceSecurity, params: idParams, response: { 200: envelope } } },
+    { config: { access }, schema: { tags: ['scheduling'], operationId: 'moveScheduledPostToDraft', summary: 'Turn a scheduled post into a draft', responseDescription: 'The scheduled post is now a draft.', security: workspaceSecurity, params: idParams, response: { 200: envelope, ...errorResponses(409) } } },
     async (req) => {
       const { p } = await owned(req);
       const { row, draftId } = await svc.moveToDraft(p.workspaceId, req.params.id);

@@ -37,7 +37,7 @@ export async function workspaceMemberRoutes(app: FastifyInstance, { ctx }: { ctx
 
   r.get(
     '/workspaces/:workspace_id/members',
-    { config: access, schema: { tags: ['workspaces'], summary: 'List members', security: userSecurity, params: workspaceIdParams, response: { 200: z.array(memberSchema), ...errorResponses(401, 403) } } },
+    { config: access, schema: { tags: ['workspaces'], operationId: 'listMembers', summary: 'List members', responseDescription: 'The members of the workspace and their roles.', security: userSecurity, params: workspaceIdParams, response: { 200: z.array(memberSchema), ...errorResponses(401, 403) } } },
     async (req) => {
       const m = await workspaceMember(ctx, userOf(req).user.id, req.params.workspace_id, false);
       return (await ctx.workspaces.members(m.ws.id)).map((x) => ({ user_id: x.userId, email: x.email, full_name: x.fullName, role: x.role, created_at: x.createdAt.toISOString() }));
@@ -46,9 +46,10 @@ export async function workspaceMemberRoutes(app: FastifyInstance, { ctx }: { ctx
 
   // The members route predates invitations; it is kept as an alias so older clients invite instead of adding.
   const inviteRoutes = [
-    { url: '/workspaces/:workspace_id/invitations', summary: 'Invite someone to the workspace (owners only)', description: INVITE_DESCRIPTION },
+    { url: '/workspaces/:workspace_id/invitations', operationId: 'createInvitation', summary: 'Invite someone to the workspace (owners only)', description: INVITE_DESCRIPTION },
     {
       url: '/workspaces/:workspace_id/members',
+      operationId: 'inviteMember',
       summary: 'Invite someone (owners only): the same as POST /workspaces/{workspace_id}/invitations',
       description: `Kept for existing clients; nobody becomes a member before accepting. ${INVITE_DESCRIPTION}`,
     },
@@ -60,7 +61,9 @@ export async function workspaceMemberRoutes(app: FastifyInstance, { ctx }: { ctx
         config: access,
         schema: {
           tags: ['workspaces'],
+          operationId: route.operationId,
           summary: route.summary,
+          responseDescription: 'The invitation, with its token (shown this once).',
           description: route.description,
           security: userSecurity,
           params: workspaceIdParams,
@@ -84,7 +87,9 @@ export async function workspaceMemberRoutes(app: FastifyInstance, { ctx }: { ctx
       config: access,
       schema: {
         tags: ['workspaces'],
+        operationId: 'updateMemberRole',
         summary: "Change a member's role (owners only; the last owner cannot step down)",
+        responseDescription: "The member's new role.",
         security: userSecurity,
         params: workspaceIdParams.extend({ user_id: z.uuid() }),
         body: z.object({ role }),
@@ -105,7 +110,9 @@ export async function workspaceMemberRoutes(app: FastifyInstance, { ctx }: { ctx
       config: access,
       schema: {
         tags: ['workspaces'],
+        operationId: 'removeMember',
         summary: 'Remove a member (owners only; members may remove themselves)',
+        responseDescription: 'The member is removed.',
         security: userSecurity,
         params: workspaceIdParams.extend({ user_id: z.uuid() }),
         response: { 200: z.object({ success: z.boolean(), message: z.string() }), ...errorResponses(401, 403, 404, 409) },
@@ -126,7 +133,9 @@ export async function workspaceMemberRoutes(app: FastifyInstance, { ctx }: { ctx
       config: access,
       schema: {
         tags: ['workspaces'],
+        operationId: 'listInvitations',
         summary: 'List invitations, newest first (owners only; tokens are never shown again)',
+        responseDescription: 'The invitations of the workspace, newest first.',
         security: userSecurity,
         params: workspaceIdParams,
         response: { 200: z.array(invitationSchema), ...errorResponses(401, 403) },
@@ -144,7 +153,9 @@ export async function workspaceMemberRoutes(app: FastifyInstance, { ctx }: { ctx
       config: access,
       schema: {
         tags: ['workspaces'],
+        operationId: 'revokeInvitation',
         summary: 'Revoke a pending invitation (owners only); its token stops working at once',
+        responseDescription: 'The invitation as revoked.',
         security: userSecurity,
         params: workspaceIdParams.extend({ invitation_id: z.uuid() }),
         response: { 200: invitationSchema, ...errorResponses(401, 403, 404, 409) },
@@ -162,7 +173,9 @@ export async function workspaceMemberRoutes(app: FastifyInstance, { ctx }: { ctx
       config: access,
       schema: {
         tags: ['workspaces'],
+        operationId: 'acceptInvitation',
         summary: 'Accept an invitation, signed in with the invited address',
+        responseDescription: 'Joined: the workspace.',
         description: 'Without an account, sign up with the invited address and pass the token as invitation_token to POST /auth/signup instead.',
         security: userSecurity,
         body: z.object({ token: z.string().min(1).max(200) }),

@@ -85,7 +85,9 @@ export async function workspaceRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
       config: { access: { kind: 'user' } },
       schema: {
         tags: ['workspaces'],
+        operationId: 'listWorkspaces',
         summary: "The caller's workspaces",
+        responseDescription: 'The workspaces the user belongs to.',
         description: 'Workspaces the caller owns come first, then those they joined, each oldest first. Pick one by `name` and send its `id` as X-Workspace-Id.',
         security: userSecurity,
         response: { 200: z.array(workspaceSchema), ...errorResponses(401, 403) },
@@ -100,7 +102,9 @@ export async function workspaceRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
       config: { access: { kind: 'user' } },
       schema: {
         tags: ['workspaces'],
+        operationId: 'createWorkspace',
         summary: 'Create a workspace',
+        responseDescription: 'The workspace created.',
         security: userSecurity,
         body: z.object({ name: z.string().trim().min(1).max(120) }),
         response: { 201: workspaceSchema },
@@ -120,7 +124,9 @@ export async function workspaceRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
       config: { access: { kind: 'user' } },
       schema: {
         tags: ['workspaces'],
+        operationId: 'updateWorkspace',
         summary: 'Change the name, time zone, locale or approval setting (owners only)',
+        responseDescription: 'The workspace as changed.',
         description:
           'time_zone is an IANA name (e.g. Europe/Paris); scheduled posts are shown in it. locale is a BCP 47 tag (e.g. en, pt-BR), or null to clear it. ' +
           'tool_posts_need_approval: true holds every post a tool creates (MCP, ChatGPT Actions, the agent) as drafts with status pending_approval until a member approves one with POST /unified/drafts/{id}/approve; it needs the plan feature drafts_enabled.',
@@ -148,7 +154,9 @@ export async function workspaceRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
       config: { access: { kind: 'user' } },
       schema: {
         tags: ['workspaces'],
+        operationId: 'deleteWorkspace',
         summary: 'Delete the workspace and everything in it (owners only; irreversible)',
+        responseDescription: 'The workspace is deleted: what was removed with it.',
         description:
           'Deletes members, invitations, API keys, connections (their tokens are revoked at the networks where possible), posts, drafts, scheduled posts, ' +
           'media records and the stored media files. Members lose access at once. Deleting your last workspace leaves you with none: create one with POST /workspaces.',
@@ -173,7 +181,9 @@ export async function workspaceRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
       config: { access: { kind: 'user' } },
       schema: {
         tags: ['api keys'],
+        operationId: 'createApiKey',
         summary: 'Create an API key (the secret is shown once)',
+        responseDescription: 'The key created, with its secret (shown this once).',
         security: userSecurity,
         params: workspaceIdParams,
         body: createKeyBody,
@@ -200,7 +210,7 @@ export async function workspaceRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
     '/workspaces/:workspace_id/api-keys',
     {
       config: { access: { kind: 'user' } },
-      schema: { tags: ['api keys'], summary: 'List API keys (no secrets)', security: userSecurity, params: workspaceIdParams, response: { 200: z.array(apiKeySchema) } },
+      schema: { tags: ['api keys'], operationId: 'listApiKeys', summary: 'List API keys (no secrets)', responseDescription: "The workspace's API keys, without secrets.", security: userSecurity, params: workspaceIdParams, response: { 200: z.array(apiKeySchema) } },
     },
     async (req) => {
       const m = await member(userOf(req).user.id, req.params.workspace_id, false);
@@ -214,7 +224,9 @@ export async function workspaceRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
       config: { access: { kind: 'user' } },
       schema: {
         tags: ['api keys'],
+        operationId: 'revokeApiKey',
         summary: 'Revoke an API key',
+        responseDescription: 'The key is revoked.',
         security: userSecurity,
         params: workspaceIdParams.extend({ key_id: z.uuid() }),
         response: { 200: z.object({ success: z.boolean(), message: z.string() }) },
