@@ -19,7 +19,7 @@ import type { AgentAnswer, AgentToolCall, InvokeTool } from './answer.ts';
 import type { AgentConfig } from './config.ts';
 import { directCommand } from './commands.ts';
 import { buildAnswer } from './extract.ts';
-import type { AgentChatHistory, ChatChannel, MemoryMessage } from './history.ts';
+import { chatPartition, type AgentChatHistory, type ChatChannel, type MemoryMessage } from './history.ts';
 import { prepareInput, type ChatInput, type PreparedInput } from './input.ts';
 import { dataBlock, fold, turnMessages } from './memory.ts';
 import { SUMMARY_INSTRUCTIONS, systemPrompt, userMessage, userTextOf } from './prompt.ts';
@@ -138,8 +138,9 @@ export class AgentChat {
     if (result.calls.some((c) => c.name === 'clear_workspace_chat_history' && c.result.success !== false)) return result;
     const userText = userTextOf(input);
     const raw_ = JSON.stringify(result.answer);
-    await this.#d.history.archive({ workspaceId: p.workspaceId, channel, user: { text: userText, at }, assistant: { text: result.answer.response, raw: raw_, at: this.#d.clock() } });
-    await this.#remember(p.workspaceId, turnMessages(userText, result.answer.response, result.calls, this.#d.config.toolResultChars));
+    const partition = chatPartition(p.scope);
+    await this.#d.history.archive({ workspaceId: p.workspaceId, partition, channel, user: { text: userText, at }, assistant: { text: result.answer.response, raw: raw_, at: this.#d.clock() } });
+    await this.#remember(p.workspaceId, partition, turnMessages(userText, result.answer.response, result.calls, this.#d.config.toolResultChars));
     return result;
   }
 
@@ -175,7 +176,8 @@ export class AgentChat {
     const { generateText, streamText, stepCountIs } = sdk;
     const { tools, invoke } = this.#tools(p, events);
     const calls: AgentToolCall[] = [];
-    const memory = await this.#d.history.memory(p.workspaceId);
+    // The caller's own history: a network-scoped key never hears the workspace's conversation about other networks.
+    const memory = await this.#d.history.memory(p.workspaceId, chatPartition(p.scope));
     const messages: ModelMessage[] = [...memory.recent.map(toModelMessage), userMessage(input)];
     const model: LanguageModel = input.image ? models.vision : models.language;
     const timeout = AbortSignal.timeout(this.#d.config.timeoutMs);
@@ -222,10 +224,10 @@ export class AgentChat {
    * Adds the turn to the workspace's memory (atomically: members chatting at once all stay remembered), then folds
    * older turns into the summary when over the budget; the fold is written only if no other turn folded them first.
    */
-  async #remember(workspaceId: string, turn: MemoryMessage[]): Promise<void> {
-    const now = await this.#d.history.appendMemory(workspaceId, turn);
+  async #remember(workspaceId: string, partition: string, turn: MemoryMessage[]): Promise<void> {
+    const now = await this.#d.history.appendMemory(workspaceId, turn, partition);
     const { memory, folded } = await fold(now, this.#d.config.memoryTokens, (previous, leaving) => this.#summarise(previous, leaving));
-    if (folded || memory.summary !== now.summary) await this.#d.history.foldMemory(workspaceId, now.recent.slice(0, folded), memory.summary);
+    if (folded || memory.summary !== now.summary) await this.#d.history.foldMemory(workspaceId, now.recent.slice(0, folded), memory.summary, partition);
   }
 
   async #summarise(previous: string, leaving: readonly MemoryMessage[]): Promise<string> {

@@ -18,7 +18,7 @@ import type { Platform } from '../platforms/slugs.ts';
 import { PlatformError } from '../platforms/types.ts';
 import type { TextLimit } from '../platforms/types.ts';
 import { countText } from '../publishing/text.ts';
-import type { CommentView, EngagementStore, PostRow, Sources } from './store.ts';
+import type { CommentView, EngagementStore, PostRow, PublishedPost, Sources } from './store.ts';
 
 export interface EngagementDeps {
   store: EngagementStore;
@@ -250,18 +250,7 @@ export class EngagementService {
         limiter(async () => {
           const metrics = await this.#d.tokens.use(plan.row, (tokens) => plan.engagement.getMetrics!(tokens, { destination: t.destination, postId: p.platformPostId }));
           if (!metrics) return null;
-          const post: RemotePost = {
-            postId: p.platformPostId,
-            commentary: p.text,
-            publishedAt: iso(p.publishedAt),
-            type: (['text', 'image', 'video', 'carousel'] as const).find((x) => x === p.postType) ?? 'text',
-            images: [],
-            video: null,
-            permalink: p.permalink,
-            sourcePageId: t.source,
-            metrics,
-          };
-          return { post, sourcePageId: t.source };
+          return { post: publishedAsRemote(p, t.source, metrics), sourcePageId: t.source };
         }),
       ),
     );
@@ -343,7 +332,7 @@ export class EngagementService {
   }
 
   /** A post this workspace knows (stored, or published by Herald), with where it lives; 404 otherwise. */
-  async #known(workspaceId: string, platform: Platform, postId: string, pageId: string | undefined): Promise<{ row: ConnectionRow; engagement: Engagement; destination: PublishDestination | undefined; stored: PostRow | undefined }> {
+  async #known(workspaceId: string, platform: Platform, postId: string, pageId: string | undefined): Promise<Known> {
     const row = await this.#connection(workspaceId, platform);
     if (!row) throw new AppError('bad_request', { error: 'NOT_CONNECTED', message: notConnected(this.#name(platform)) });
     const engagement = this.#d.registry.get(platform).engagement;
@@ -355,7 +344,7 @@ export class EngagementService {
     const source = stored ? stored.sourcePageId : target?.destinationKind && target.destinationKind !== 'personal' ? target.destinationId : null;
     if (pageId !== undefined && source !== null && pageId !== source) throw new AppError('not_found', { error: 'POST_NOT_FOUND', message: `No ${this.#name(platform)} post "${postId}" on ${pageId} in this workspace.` });
     const destination = source !== null && reads ? { kind: reads.kind, id: source } : undefined;
-    return { row, engagement, destination, stored };
+    return { row, engagement, destination, stored, published: target };
   }
 
   #platformFailure(platform: Platform, err: PlatformError): AppError {
@@ -377,15 +366,24 @@ export class EngagementService {
   /** GET /unified/posts/{id}: always asks the network for this one post. */
   async refreshPost(workspaceId: string, platform: Platform, postId: string, pageId: string | undefined): Promise<PostRecord> {
     const k = await this.#known(workspaceId, platform, postId, pageId);
+    const saved = await this.#readPost(workspaceId, platform, postId, k);
+    return (await this.#records([saved], true))[0]!;
+  }
+
+  /**
+   * Reads one known post from the network and stores it (with a snapshot of its numbers); 404 when the network no
+   * longer has it. A post the grant may not read, but whose numbers the network gives (a LinkedIn member's own post
+   * without r_member_social), is what Herald stored or published of it with fresh numbers.
+   */
+  async #readPost(workspaceId: string, platform: Platform, postId: string, k: Known): Promise<PostRow> {
     const post = await this.#call(platform, k.row, async (t) => {
       try {
         return await k.engagement.getPost(t, { destination: k.destination, postId });
       } catch (err) {
-        // A post the grant may not read, but whose numbers the network gives (a LinkedIn member's own post): the
-        // stored fields with fresh numbers.
-        if (!(err instanceof PlatformError) || err.kind !== 'permission' || !k.engagement.getMetrics || !k.stored) throw err;
+        if (!(err instanceof PlatformError) || err.kind !== 'permission' || !k.engagement.getMetrics || !(k.stored || k.published)) throw err;
         const metrics = await k.engagement.getMetrics(t, { destination: k.destination, postId });
-        return metrics ? storedAsRemote(k.stored, metrics) : null;
+        if (!metrics) return null;
+        return k.stored ? storedAsRemote(k.stored, metrics) : publishedAsRemote(k.published!, k.destination?.id ?? null, metrics);
       }
     });
     if (!post) {
@@ -393,13 +391,15 @@ export class EngagementService {
       throw new AppError('not_found', { error: 'POST_NOT_FOUND', message: `${this.#name(platform)} no longer has post "${postId}".` });
     }
     const [saved] = await this.#d.store.savePosts(workspaceId, platform, [{ post, sourcePageId: k.destination?.id ?? null }], this.#d.clock());
-    return (await this.#records([saved!], true))[0]!;
+    return saved!;
   }
 
-  /** GET /unified/posts/{id}/metrics: the numbers of every refresh, oldest first. */
+  /**
+   * GET /unified/posts/{id}/metrics: the numbers of every refresh, oldest first. A post Herald published that was
+   * never read since (just published) is read once first, so its series starts.
+   */
   async metrics(workspaceId: string, platform: Platform, postId: string) {
-    const stored = await this.#d.store.post(workspaceId, platform, postId);
-    if (!stored) throw new AppError('not_found', { error: 'POST_NOT_FOUND', message: `No ${this.#name(platform)} post "${postId}" in this workspace.` });
+    const stored = (await this.#d.store.post(workspaceId, platform, postId)) ?? (await this.#readPost(workspaceId, platform, postId, await this.#known(workspaceId, platform, postId, undefined)));
     const series = await this.#d.store.snapshots(workspaceId, stored.id);
     return series.map((s) => ({ at: s.takenAt.toISOString(), like_count: s.likes, comment_count: s.comments, share_count: s.shares, impression_count: s.impressions, reach: s.reach }));
   }
@@ -564,16 +564,14 @@ export class EngagementService {
   async byPost(workspaceId: string, platform: Platform, postId: string, perPost: number, pageId: string | undefined): Promise<CommentsPostEntry> {
     const comments = this.#requireComments(platform);
     const k = await this.#known(workspaceId, platform, postId, pageId);
-    let stored = k.stored;
-    if (!stored) {
-      const post = await this.#call(platform, k.row, (t) => k.engagement.getPost(t, { destination: k.destination, postId }));
-      if (!post) throw new AppError('not_found', { error: 'POST_NOT_FOUND', message: `${this.#name(platform)} no longer has post "${postId}".` });
-      [stored] = await this.#d.store.savePosts(workspaceId, platform, [{ post, sourcePageId: k.destination?.id ?? null }], this.#d.clock());
-    }
-    const failure = await this.#syncPost(workspaceId, platform, k.row, comments, stored!, perPost);
-    if (failure && !stored!.commentsSyncedAt) throw this.#platformFailure(platform, failure);
-    const [fresh] = await this.#d.store.postsByIds([stored!.id]);
-    const rows = await this.#d.store.commentsOf(workspaceId, [stored!.id]);
+    const stored = k.stored ?? (await this.#readPost(workspaceId, platform, postId, k));
+    const failure = await this.#syncPost(workspaceId, platform, k.row, comments, stored, perPost);
+    // The network failing answers 502 (429 when throttling) unless there is something synced to show; a grant that
+    // may not read these comments (a LinkedIn member's post without r_member_social) is the post's comment status,
+    // as in the inbox.
+    if (failure && !stored.commentsSyncedAt && !grantRefusal(failure)) throw this.#platformFailure(platform, failure);
+    const [fresh] = await this.#d.store.postsByIds([stored.id]);
+    const rows = await this.#d.store.commentsOf(workspaceId, [stored.id]);
     return this.#entry(platform, fresh!, this.#tree(rows, perPost), failure);
   }
 
@@ -744,13 +742,42 @@ export class EngagementService {
   }
 }
 
+/** A post this workspace knows, where it lives, and what Herald stored or published of it. */
+interface Known {
+  row: ConnectionRow;
+  engagement: Engagement;
+  destination: PublishDestination | undefined;
+  stored: PostRow | undefined;
+  published: PublishedPost | undefined;
+}
+
+/** The network will not let this grant do it (a missing permission, a kind of object it cannot read): not a failure of the network. */
+const grantRefusal = (err: PlatformError): boolean => err.kind === 'permission' || err.kind === 'unsupported';
+
+const postTypeOf = (value: string): RemotePost['type'] => (['text', 'image', 'video', 'carousel'] as const).find((x) => x === value) ?? 'text';
+
+/** A post Herald published, from the ledger, with the numbers the network gives. */
+function publishedAsRemote(p: PublishedPost, source: string | null, metrics: RemotePost['metrics']): RemotePost {
+  return {
+    postId: p.platformPostId,
+    commentary: p.text,
+    publishedAt: iso(p.publishedAt),
+    type: postTypeOf(p.postType),
+    images: [],
+    video: null,
+    permalink: p.permalink,
+    sourcePageId: source,
+    metrics,
+  };
+}
+
 /** A stored post as the network would answer it, with these numbers. */
 function storedAsRemote(row: PostRow, metrics: RemotePost['metrics']): RemotePost {
   return {
     postId: row.platformPostId,
     commentary: row.commentary,
     publishedAt: iso(row.publishedAt),
-    type: (['text', 'image', 'video', 'carousel'] as const).find((x) => x === row.postType) ?? 'text',
+    type: postTypeOf(row.postType),
     images: row.images as RemotePost['images'],
     video: (row.videos ?? null) as RemotePost['video'],
     permalink: row.permalink,

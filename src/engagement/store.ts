@@ -132,14 +132,15 @@ export class EngagementStore {
     return row;
   }
 
-  /** The ledger target of this workspace that published this post, when Herald did. */
-  async publishedTarget(workspaceId: string, platform: string, platformPostId: string): Promise<{ id: string; destinationId: string | null; destinationKind: string | null } | undefined> {
+  /** The ledger target of this workspace that published this post, when Herald did, with what the ledger knows of it. */
+  async publishedTarget(workspaceId: string, platform: string, platformPostId: string): Promise<(PublishedPost & { id: string; destinationId: string | null; destinationKind: string | null }) | undefined> {
     const [row] = await this.#db
-      .select({ id: postTargets.id, destinationId: postTargets.destinationId, destinationKind: postTargets.destinationKind })
+      .select({ id: postTargets.id, destinationId: postTargets.destinationId, destinationKind: postTargets.destinationKind, ...publishedFields })
       .from(postTargets)
+      .innerJoin(ledgerPosts, eq(ledgerPosts.id, postTargets.postId))
       .where(and(eq(postTargets.workspaceId, workspaceId), eq(postTargets.platform, platform), eq(postTargets.platformPostId, platformPostId)))
       .limit(1);
-    return row;
+    return row && { ...row, ...publishedOf(row) };
   }
 
   async markDeleted(workspaceId: string, platform: string, platformPostId: string, at: Date): Promise<void> {
@@ -315,9 +316,9 @@ export class EngagementStore {
    * Posts Herald published from this workspace to one source (the account itself when `source` is null), newest
    * first: for networks that cannot list an account's posts but can count a known post's numbers.
    */
-  async publishedTo(workspaceId: string, platform: string, source: string | null, limit: number): Promise<{ platformPostId: string; permalink: string | null; publishedAt: Date | null; text: string | null; postType: string }[]> {
+  async publishedTo(workspaceId: string, platform: string, source: string | null, limit: number): Promise<PublishedPost[]> {
     const rows = await this.#db
-      .select({ platformPostId: postTargets.platformPostId, permalink: postTargets.permalink, publishedAt: postTargets.publishedAt, spec: postTargets.spec, postType: ledgerPosts.postType })
+      .select(publishedFields)
       .from(postTargets)
       .innerJoin(ledgerPosts, eq(ledgerPosts.id, postTargets.postId))
       .where(
@@ -332,6 +333,22 @@ export class EngagementStore {
       )
       .orderBy(sql`${postTargets.publishedAt} desc nulls last`)
       .limit(limit);
-    return rows.map((r) => ({ platformPostId: r.platformPostId!, permalink: r.permalink, publishedAt: r.publishedAt, text: typeof (r.spec as { text?: unknown }).text === 'string' ? (r.spec as { text: string }).text : null, postType: r.postType }));
+    return rows.map(publishedOf);
   }
+}
+
+/** What the ledger knows of a post Herald published: enough to show it where the network will not list it. */
+export interface PublishedPost {
+  platformPostId: string;
+  permalink: string | null;
+  publishedAt: Date | null;
+  text: string | null;
+  postType: string;
+}
+
+const publishedFields = { platformPostId: postTargets.platformPostId, permalink: postTargets.permalink, publishedAt: postTargets.publishedAt, spec: postTargets.spec, postType: ledgerPosts.postType };
+
+function publishedOf(r: { platformPostId: string | null; permalink: string | null; publishedAt: Date | null; spec: unknown; postType: string }): PublishedPost {
+  const text = (r.spec as { text?: unknown } | null)?.text;
+  return { platformPostId: r.platformPostId!, permalink: r.permalink, publishedAt: r.publishedAt, text: typeof text === 'string' ? text : null, postType: r.postType };
 }

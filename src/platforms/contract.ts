@@ -78,7 +78,10 @@ export interface PlanKit<O> {
    * in the results (a 422 where a request cannot answer per network: drafts, the scheduled-posts route).
    */
   fail(code: string, message: string): void;
-  /** Adds one target. */
+  /**
+   * Adds one target. A destination's target of an image or video post without media fails alone when another
+   * destination of the network has media (its own per-page image); when none has, the request is a 422.
+   */
   target(t: TargetFields): void;
 }
 

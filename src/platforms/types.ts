@@ -28,6 +28,9 @@ export type PlatformErrorKind =
   /** Missing permission for this operation (scope not granted, not a page admin). */
   | 'permission';
 
+/** The longest PlatformError message, in characters. */
+const MESSAGE_MAX = 600;
+
 export class PlatformError extends Error {
   readonly kind: PlatformErrorKind;
   readonly platform: Platform;
@@ -42,8 +45,10 @@ export class PlatformError extends Error {
     message: string,
     opts: { status?: number; retryAfterSeconds?: number; code?: string; cause?: unknown; serverConfig?: boolean } = {},
   ) {
-    // The message reaches API answers (connect and publishing results, profiles): always one short clean line.
-    super(cleanMessage(message), opts.cause ? { cause: opts.cause } : undefined);
+    // The message reaches API answers (connect and publishing results, profiles): always one clean line, long
+    // enough for Herald's own explanations (a missing permission and what to do about it) to arrive whole; text a
+    // network wrote is cut much shorter where it is read (safeText).
+    super(cleanMessage(message, MESSAGE_MAX), opts.cause ? { cause: opts.cause } : undefined);
     this.name = 'PlatformError';
     this.platform = platform;
     this.kind = kind;

@@ -79,6 +79,9 @@ export function planTargets({ networks, postType, body }: PlanInput): PlannedTar
     const o = ((network.override ? body[p] : undefined) ?? {}) as Record<string, unknown>;
     const scheduled = (o.scheduled_time as string | undefined) ?? body.scheduled_time;
     const common = { platform: p, draft: drafts.has(p), ...(scheduled ? { scheduledTime: scheduled } : {}) };
+    // Destinations of an image or video post left without media, decided once the network has planned them all.
+    const bare: PlannedTarget[] = [];
+    const needsMedia = postType === 'image' || postType === 'video';
     const kit: PlanKit<Record<string, unknown>> = {
       postType,
       body,
@@ -95,17 +98,39 @@ export function planTargets({ networks, postType, body }: PlanInput): PlannedTar
         assertLength(p, text, limit, shownAs);
       },
       requireMedia(media) {
-        if ((postType === 'image' || postType === 'video') && media.length === 0) {
-          throw invalid(postType === 'image' ? `An image is required for ${network.displayName}: set default_image_id or default_image_url.` : 'A video is required: set video_id or video_url.');
-        }
+        if (needsMedia && media.length === 0) throw invalid(missingMedia(network.displayName, postType));
       },
       media: (own = []) => mediaFor(postType, body, own),
       ref,
       invalid,
       fail: (code, message) => targets.push({ text: '', media: [], options: {}, failure: { code, message }, ...common }),
-      target: (t) => targets.push({ ...t, ...common }),
+      target: (t) => {
+        const planned = { ...t, ...common };
+        if (needsMedia && t.destination && t.media.length === 0) bare.push(planned);
+        targets.push(planned);
+      },
     };
+    const before = targets.length;
     network.plan(kit);
+    if (bare.length) unmetMedia(network.displayName, postType, bare, targets.slice(before));
   }
   return targets;
+}
+
+const missingMedia = (name: string, postType: PostType) =>
+  postType === 'image' ? `An image is required for ${name}: set default_image_id or default_image_url.` : 'A video is required: set video_id or video_url.';
+
+/**
+ * Destinations of one network left without media. When another destination of it has media (its own per-page
+ * image, with no default for the rest), each of them fails alone in the results, as a network's unmet requirement
+ * does; when none has any, the request itself lacks the media: a 422.
+ */
+function unmetMedia(name: string, postType: PostType, bare: PlannedTarget[], planned: PlannedTarget[]): void {
+  if (!planned.some((t) => t.media.length > 0)) throw invalid(missingMedia(name, postType));
+  for (const t of bare) {
+    const where = t.destination!.kind === 'personal' ? 'the personal profile' : `${t.destination!.kind} ${t.destination!.id}`;
+    t.failure = postType === 'image'
+      ? { code: 'image_required', message: `An image is required for ${name} (${where}): set default_image_id or default_image_url, or give it its own image.` }
+      : { code: 'video_required', message: `A video is required for ${name} (${where}): set video_id or video_url.` };
+  }
 }

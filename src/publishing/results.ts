@@ -45,16 +45,19 @@ export const toWire = ({ retryable: _r, ...wire }: TargetOutcome): TargetResult 
 
 /**
  * An entry of a reply's `results[]`: the target's result plus `post_id` and `permalink` at the top level
- * (null when nothing was posted) — clients written from the public documentation read them there.
+ * (null when nothing was posted) — clients written from the public documentation read them there — and
+ * `error` null on success, as the documented `{platform, success, message, post, error}`.
  */
 export const resultEntrySchema = targetResultSchema.extend({
+  // Optional only for answers recorded before it was added (an Idempotency-Key replays the stored answer).
+  error: z.string().nullable().optional(),
   // Optional only for answers recorded before they were added (an Idempotency-Key replays the stored answer).
   post_id: z.string().nullable().optional(),
   permalink: z.string().nullable().optional(),
 });
 export type ResultEntry = z.infer<typeof resultEntrySchema>;
 
-const entryOf = (r: TargetResult): ResultEntry => ({ ...r, post_id: r.post?.post_id ?? null, permalink: r.post?.permalink ?? null });
+const entryOf = (r: TargetResult): ResultEntry => ({ ...r, error: r.error ?? null, post_id: r.post?.post_id ?? null, permalink: r.post?.permalink ?? null });
 
 export const draftRefSchema = z.object({ platform: z.string(), draft_id: z.string(), status: z.literal('draft') });
 export type DraftRef = z.infer<typeof draftRefSchema>;

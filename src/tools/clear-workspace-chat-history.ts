@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { chatHistoryOf } from './chat-history.ts';
+import { chatHistoryOf, chatPartition } from './chat-history.ts';
 import { defineTool } from './tool.ts';
 
 export const clearWorkspaceChatHistory = defineTool({
   name: 'clear_workspace_chat_history',
   description:
-    "Delete this workspace's whole agent chat history (every channel) and the agent's memory of it. Only when the user clearly asks to forget the conversation; it cannot be undone. Posts, drafts and media stay. Free.",
+    "Delete the agent chat history you see in this workspace (every channel; a network-scoped key has its own) and the agent's memory of it. Only when the user clearly asks to forget the conversation; it cannot be undone. Posts, drafts and media stay. Free.",
   input: z.object({}),
   annotations: { readOnly: false, destructive: true, idempotent: true, openWorld: false },
   credits: null,
@@ -14,7 +14,7 @@ export const clearWorkspaceChatHistory = defineTool({
     if (!history) {
       return { success: true, deleted_archived_turns: 0, detail: 'This server keeps no agent chat history yet (the workspace agent is not installed): there was nothing to delete.' };
     }
-    const { deletedTurns } = await history.clear(ctx.caller.principal.workspaceId);
+    const { deletedTurns } = await history.clear(ctx.caller.principal.workspaceId, chatPartition(ctx.caller.principal.scope));
     return { success: true, deleted_archived_turns: deletedTurns, detail: `Deleted ${deletedTurns} chat turn${deletedTurns === 1 ? '' : 's'} and the agent's memory of them.` };
   },
 });

@@ -1,15 +1,18 @@
 // The workspace agent's chat history (interface "Agent chat", "Chat turn"): GET /user-agent-chats pages newest first
 // with channel and inclusive since/until filters and a total that ignores paging; DELETE /user-agent-chats and the
 // clear_workspace_chat_history tool delete the workspace's turns and the agent's memory, never another workspace's.
-// Turns go in through the service: the chat route that archives them belongs to the agent's chat loop.
+// Turns go in through the service: the chat route that archives them belongs to the agent's chat loop. A key limited to
+// some networks has a history and memory of its own (the scripted model shows what its prompt holds).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asUser, createHarness, type Harness, type TestUser } from '../helpers/harness.ts';
 import type { ChatChannel } from '../../src/agent/history.ts';
 import { toolRunner } from '../tools/helpers.ts';
+import { chat, models, say, scripted } from './helpers.ts';
 
+const language = scripted('history-language');
 let h: Harness;
 beforeAll(async () => {
-  h = await createHarness();
+  h = await createHarness({ overrides: { aiModels: models(language) } });
 });
 afterAll(async () => {
   await h?.close();
@@ -158,5 +161,50 @@ describe('DELETE /user-agent-chats', () => {
     expect(await call(u, 'clear_workspace_chat_history', {})).toMatchObject({ success: true, deleted_archived_turns: 2 });
     expect(await list(u)).toMatchObject({ items: [], total: 0 });
     expect(await h.ctx.agentChats.memory(u.workspaceId)).toEqual({ summary: '', recent: [] });
+  });
+});
+
+describe("a network-scoped key's own history", () => {
+  it('neither sees, nor deletes, nor is prompted with the turns and memory of the workspace; a full key keeps them', async () => {
+    const u = await h.signup();
+    const full = await h.createKey(u, 'full');
+    const linkedin = await h.createKey(u, 'linkedin');
+    const keyList = async (key: string) => (await h.req({ method: 'GET', url: '/user-agent-chats', headers: { 'x-api-key': key } })).json() as Page;
+
+    language.reset();
+    language.script = () => say('Noted the FULL-ANSWER plan.');
+    expect((await chat(h, full, { text: 'Plan the SECRET-THREADS launch', workspace_id: u.workspaceId })).statusCode).toBe(200);
+    await archive(u.workspaceId, 1);
+
+    language.reset();
+    language.script = () => say('LinkedIn only.');
+    const mine = await chat(h, linkedin, { text: 'What did we plan?', workspace_id: u.workspaceId });
+    expect(mine.statusCode, mine.body).toBe(200);
+    const prompt = JSON.stringify(language.prompts[0]);
+    expect(prompt).toContain('What did we plan?');
+    for (const other of ['SECRET-THREADS', 'FULL-ANSWER', 'question 1', 'answer 1']) expect(prompt).not.toContain(other);
+
+    expect(texts(await keyList(linkedin))).toEqual(['What did we plan?']);
+    expect(texts(await keyList(full))).toEqual(['Plan the SECRET-THREADS launch', 'question 1']);
+    expect(texts(await list(u))).toEqual(['Plan the SECRET-THREADS launch', 'question 1']);
+
+    // Its next turn remembers its own conversation, still nothing of the workspace's.
+    language.reset();
+    expect((await chat(h, linkedin, { text: 'And now?', workspace_id: u.workspaceId })).statusCode).toBe(200);
+    const next = JSON.stringify(language.prompts[0]);
+    expect(next).toContain('What did we plan?');
+    expect(next).not.toContain('SECRET-THREADS');
+
+    const del = await h.req({ method: 'DELETE', url: '/user-agent-chats', headers: { 'x-api-key': linkedin } });
+    expect(del.json()).toEqual({ success: true, deleted_archived_turns: 2 });
+    expect((await keyList(linkedin)).total).toBe(0);
+    expect((await keyList(full)).total).toBe(2);
+    expect(JSON.stringify(await h.ctx.agentChats.memory(u.workspaceId))).toContain('SECRET-THREADS');
+
+    language.reset();
+    expect((await chat(h, linkedin, { text: 'Once more', workspace_id: u.workspaceId })).statusCode).toBe(200);
+    expect(await call({ key: linkedin }, 'clear_workspace_chat_history', {})).toMatchObject({ success: true, deleted_archived_turns: 1 });
+    expect((await keyList(full)).total).toBe(2);
+    expect(JSON.stringify(await h.ctx.agentChats.memory(u.workspaceId))).toContain('SECRET-THREADS');
   });
 });

@@ -85,6 +85,18 @@ describe('multi-network results[] (item 4)', () => {
     expect(bsky.post_id).toEqual(expect.any(String));
     expect(threads).toMatchObject({ platform: 'threads', success: false, error: 'NOT_CONNECTED', post_id: null, permalink: null });
   });
+
+  it('carries error: null on a successful entry, as the documented {platform, success, message, post, error}', async () => {
+    const u = await h.signup();
+    await connect(h, u, 'bluesky');
+    await connect(h, u, 'threads');
+    const res = await post(u, 'text', { platforms: ['bluesky', 'threads'], default_text: 'Both' });
+    expect(res.statusCode, res.body).toBe(200);
+    for (const entry of res.json().results) {
+      expect(entry).toMatchObject({ success: true, error: null });
+      expect(Object.keys(entry)).toEqual(expect.arrayContaining(['platform', 'success', 'message', 'post', 'error']));
+    }
+  });
 });
 
 
@@ -123,16 +135,33 @@ describe('per-page images (item 7)', () => {
     expect(script.calls.map((c) => [c.req.destination?.id, c.req.text, c.req.media.map((m) => m.id)])).toEqual([[numeric, 'Own caption', [img]]]);
   });
 
-  it('still needs an image for a destination without its own (the LinkedIn profile, a page left out of the map)', async () => {
+  it('fails a destination without its own image alone (the LinkedIn profile, a page left out of the map); the others publish', async () => {
     const u = await h.signup();
     await connect(h, u, 'linkedin');
+    await connect(h, u, 'facebook');
     const [li] = await linkedinPages(u);
+    const [p1, p2] = await facebookPages(u);
     const img = await imageMedia(h, u);
+    script.calls.length = 0;
     const personal = await post(u, 'image', { platforms: ['linkedin'], linkedin: { linkedin_page_ids: [li], post_to_personal: true, linkedin_page_images: { [li!]: img } } });
-    expect(personal.statusCode).toBe(422);
-    expect(personal.json().detail).toMatch(/An image is required for LinkedIn/);
-    const other = await post(u, 'image', { platforms: ['facebook'], facebook: { facebook_page_ids: ['p1', 'p2'], facebook_page_images: { p1: img } } });
-    expect(other.statusCode).toBe(422);
-    expect(other.json().detail).toMatch(/An image is required for Facebook/);
+    expect(personal.statusCode, personal.body).toBe(200);
+    const lBody = personal.json();
+    expect(lBody).toMatchObject({ success: false, error: 'image_required', message: expect.stringMatching(/An image is required for LinkedIn \(the personal profile\)/) });
+    expect(lBody.results.map((r: { success: boolean; error: string | null }) => [r.success, r.error])).toEqual([[false, 'image_required'], [true, null]]);
+    const both = await post(u, 'image', { platforms: ['linkedin', 'facebook'], default_text: 'Some pages', linkedin: { linkedin_page_ids: [li] , linkedin_page_images: { [li!]: img } }, facebook: { facebook_page_ids: [p1, p2], facebook_page_images: { [p1!]: img } } });
+    expect(both.statusCode, both.body).toBe(200);
+    const results = both.json().results as { platform: string; success: boolean; error: string | null; message: string }[];
+    expect(results.map((r) => [r.platform, r.success, r.error])).toEqual([['linkedin', true, null], ['facebook', true, null], ['facebook', false, 'image_required']]);
+    expect(results[2]!.message).toContain(`page ${p2}`);
+    // Only the destinations with an image reached their network.
+    expect(script.calls.map((c) => [c.platform, c.req.destination?.id]).sort()).toEqual([['facebook', p1], ['linkedin', li], ['linkedin', li]].sort());
+  });
+
+  it('keeps the 422 when no destination has an image at all', async () => {
+    const u = await h.signup();
+    await connect(h, u, 'facebook');
+    const res = await post(u, 'image', { platforms: ['facebook'], facebook: { facebook_page_ids: ['p1', 'p2'] } });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().detail).toMatch(/An image is required for Facebook/);
   });
 });

@@ -39,6 +39,40 @@ describe("a LinkedIn member's own posts", () => {
     const comments = (await get(u, '/unified/comments/?platforms=linkedin')).json().linkedin;
     expect(comments.message).toMatch(/r_member_social/);
   });
+
+  it("reads a just-published post's numbers by the id the publish answer gave, in either form of the path", async () => {
+    const u = await h.signup();
+    await connect(h, u, 'linkedin');
+    const id = await publishText(u, { platforms: ['linkedin'], default_text: 'Fresh off the press' });
+    expect(id).toMatch(/^urn:li:(share|ugcPost):\d+$/);
+    for (const form of [encodeURIComponent(id), id]) {
+      const res = await get(u, `/unified/posts/${form}/metrics?platform=linkedin`);
+      expect(res.statusCode, `${form}: ${res.body}`).toBe(200);
+      expect(res.json()).toMatchObject({ success: true, platform: 'linkedin', post_id: id });
+      expect(res.json().series.length).toBeGreaterThanOrEqual(1);
+    }
+    const one = await get(u, `/unified/posts/${encodeURIComponent(id)}?platform=linkedin`);
+    expect(one.statusCode, one.body).toBe(200);
+    expect(one.json().post).toMatchObject({ post_id: id, commentary: 'Fresh off the press', herald_post_id: expect.any(String) });
+    // Only this workspace's posts: a guessed id, or this one from another workspace, is not found.
+    expect((await get(u, `/unified/posts/${encodeURIComponent(id.replace(/\d$/, (d) => String((Number(d) + 1) % 10)))}/metrics?platform=linkedin`)).statusCode).toBe(404);
+    const stranger = await h.signup();
+    await connect(h, stranger, 'linkedin');
+    expect((await get(stranger, `/unified/posts/${encodeURIComponent(id)}/metrics?platform=linkedin`)).statusCode).toBe(404);
+  });
+
+  it("answers one post's comments as the inbox does: a 200 whose status says why they cannot be read, the whole reason", async () => {
+    const { MEMBER_READ_REFUSAL } = await import('../../src/platforms/linkedin/engagement.ts');
+    const u = await h.signup();
+    await connect(h, u, 'linkedin');
+    const id = await publishText(u, { platforms: ['linkedin'], default_text: 'Comments, anyone?' });
+    const res = await get(u, `/unified/comments/by-post?platform=linkedin&post_id=${encodeURIComponent(id)}`);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ success: true, platform: 'linkedin', post_id: id, comment_status: 'error', comment_status_message: MEMBER_READ_REFUSAL, comments: [], error: 'PLATFORM_ERROR', message: MEMBER_READ_REFUSAL });
+    const inbox = (await get(u, '/unified/comments/?platforms=linkedin')).json().linkedin;
+    expect(inbox.message).toBe(`LinkedIn: ${MEMBER_READ_REFUSAL}`);
+    expect(inbox.posts.find((p: { post_id: string }) => p.post_id === id)).toMatchObject({ comment_status: 'error', comment_status_message: MEMBER_READ_REFUSAL });
+  });
 });
 
 describe("a Facebook Page's comments", () => {
@@ -68,6 +102,19 @@ describe("a Facebook Page's comments", () => {
     expect(ok.statusCode, ok.body).toBe(200);
     const stored = ((await (await fetch(`${h.url}/sandbox/_state?platform=facebook`)).json()) as { facebook: { comments: { id: string; parentId: string | null; authorId: string }[] } }).facebook.comments;
     expect(stored.find((c) => c.id === ok.json().reply_id)).toMatchObject({ parentId: commentId });
+  });
+
+  it("answers 502 for one post's comments when the network fails and nothing was read before", async () => {
+    const fresh = await publishText(u, { platforms: ['facebook'], default_text: 'Another Page post', facebook: { facebook_page_ids: [page] } });
+    const fault = await fetch(`${h.url}/sandbox/_faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ platform: 'facebook', operation: 'comments', fault: 'server_error', times: 5 }) });
+    expect(fault.ok).toBe(true);
+    try {
+      const res = await get(u, `/unified/comments/by-post?platform=facebook&post_id=${encodeURIComponent(fresh)}&facebook_page_ids=${page}`);
+      expect(res.statusCode, res.body).toBe(502);
+      expect(res.json().detail).toMatchObject({ error: 'PLATFORM_ERROR' });
+    } finally {
+      await fetch(`${h.url}/sandbox/_faults`, { method: 'DELETE' });
+    }
   });
 
   it('deletes the Page post on Facebook, and the read model forgets it', async () => {

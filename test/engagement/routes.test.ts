@@ -219,4 +219,22 @@ describe('key scopes and plan gates on engagement reads', () => {
       expect((await h.req({ method: 'GET', url, headers })).statusCode, url).toBe(403);
     }
   });
+
+  it('a network-scoped key asking for another network by `platform` is refused as the comments route refuses it', async () => {
+    const u = await h.signup();
+    const headers = { authorization: `Bearer ${await h.createKey(u, 'linkedin')}` };
+    const comments = await h.req({ method: 'GET', url: '/unified/comments/?platform=threads&post_id=1', headers });
+    expect(comments.statusCode).toBe(403);
+    for (const url of ['/unified/posts/?platform=threads', '/unified/posts?platform=threads&platforms=linkedin', '/unified/analytics/?platform=threads']) {
+      const res = await h.req({ method: 'GET', url, headers });
+      expect(res.statusCode, url).toBe(403);
+      expect(res.json(), url).toEqual(comments.json());
+    }
+    // In scope, `platform` is the filter it names.
+    const own = (await h.req({ method: 'GET', url: '/unified/posts/?platform=linkedin', headers })).json();
+    expect(own.linkedin.error).toBe('NOT_CONNECTED');
+    const full = await h.req({ method: 'GET', url: '/unified/posts/?platform=threads', headers: asUser(u) });
+    expect(Object.keys(full.json()).filter((k) => !['success', 'message', 'source', 'last_updated'].includes(k))).toEqual(['threads']);
+    expect((await h.req({ method: 'GET', url: '/unified/posts/?platform=myspace', headers: asUser(u) })).statusCode).toBe(400);
+  });
 });

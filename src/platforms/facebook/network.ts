@@ -40,7 +40,9 @@ export const network = defineNetwork({
   reads: { kind: 'page', param: 'facebook_page_ids', replyParam: 'facebook_page_id', byDefault: 'destinations' },
   hosts: DEFAULT_URLS,
   adapter: facebookAdapter,
-  plan({ postType, o, base, caption, requireMedia, media: mediaOf, ref, invalid, target }) {
+  // A Page left without media (no default, no own image) is refused by planning: alone when another Page has its
+  // own image, with the whole request otherwise.
+  plan({ postType, o, base, caption, media: mediaOf, ref, invalid, target }) {
     const pages = o.facebook_page_ids ?? [];
     if (!pages.length) throw invalid('facebook.facebook_page_ids is required: Facebook posts go to Pages. Find Page ids with GET /unified/user-profiles/.');
     caption(base, 'default_text');
@@ -49,7 +51,6 @@ export const network = defineNetwork({
       if (o.facebook_page_texts?.[page] !== undefined) caption(text, `facebook_page_texts[${page}]`);
       const pageImage = ref(o.facebook_page_images?.[page], ['facebook', 'facebook_page_images', page]);
       const media = postType === 'image' && pageImage ? [pageImage] : mediaOf();
-      requireMedia(media);
       target({ text, media, destination: { kind: 'page', id: page }, options: {} });
     }
   },

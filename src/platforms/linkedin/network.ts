@@ -68,7 +68,9 @@ export const network = defineNetwork({
   reads: { kind: 'organization', param: 'linkedin_organization_ids', replyParam: 'linkedin_organization_id', idPrefix: 'urn:li:organization:', byDefault: 'both', filterExcludesAccount: true },
   hosts: DEFAULT_URLS,
   adapter: linkedinAdapter,
-  plan({ postType, body, o, base, caption, requireMedia, media: mediaOf, ref: refOf, target }) {
+  // A destination left without media (no default, no own page image) is refused by planning: alone when another
+  // destination has its own image, with the whole request otherwise.
+  plan({ postType, body, o, base, caption, media: mediaOf, ref: refOf, target }) {
     const text = o.linkedin_text ?? base;
     const lo = (f: string): FieldPath => ['linkedin', f];
     const media =
@@ -81,7 +83,6 @@ export const network = defineNetwork({
     caption(text, o.linkedin_text !== undefined ? 'linkedin_text' : 'default_text');
     const pages = o.linkedin_page_ids ?? [];
     if (!pages.length || o.post_to_personal) {
-      requireMedia(media);
       target({ ...shared, text, destination: { kind: 'personal', id: 'me' } });
     }
     for (const page of pages) {
@@ -91,7 +92,6 @@ export const network = defineNetwork({
       const ownImage = forPage(o.linkedin_page_images, page);
       const pageImage = ownImage && refOf(ownImage[1], lo('linkedin_page_images').concat(ownImage[0]));
       const pageMedia = postType === 'image' && pageImage ? [pageImage] : media;
-      requireMedia(pageMedia);
       target({ ...shared, media: pageMedia, text: pageText, destination: { kind: 'organization', id: page } });
     }
   },

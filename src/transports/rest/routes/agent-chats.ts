@@ -1,10 +1,11 @@
 // /user-agent-chats: the workspace agent's archived chat turns (interface "Agent chat", "Chat turn"): list them
-// newest first with channel and inclusive time filters, or delete them all together with the agent's memory.
+// newest first with channel and inclusive time filters, or delete them all together with the agent's memory. Both
+// act on the caller's history: the workspace's for members and full-scope keys, a network-scoped key's own otherwise.
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../../context.ts';
-import { CHAT_CHANNELS, turnToWire } from '../../../agent/history.ts';
+import { CHAT_CHANNELS, chatPartition, turnToWire } from '../../../agent/history.ts';
 import { dateTime } from '../../../publishing/schemas.ts';
 import { principalOf } from '../access.ts';
 import { workspaceSecurity } from '../schemas.ts';
@@ -54,7 +55,7 @@ export async function agentChatRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
         until: q.until ? new Date(q.until) : undefined,
         limit: q.limit,
         offset: q.offset,
-      });
+      }, chatPartition(p.scope));
       return { success: true, items: items.map(turnToWire), total, limit: q.limit, offset: q.offset };
     },
   );
@@ -66,14 +67,15 @@ export async function agentChatRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
       schema: {
         tags: ['agent'],
         operationId: 'deleteAgentChats',
-        summary: "Delete every archived chat turn of the workspace (all channels) and the agent's memory; irreversible",
+        summary: "Delete every archived chat turn of the caller's history (all channels) and the agent's memory of it; irreversible",
         responseDescription: 'The chat history is deleted: how many turns.',
         security: workspaceSecurity,
         response: { 200: z.object({ success: z.boolean(), deleted_archived_turns: z.number().int() }) },
       },
     },
     async (req) => {
-      const { deletedTurns } = await ctx.agentChats.clear(principalOf(req).workspaceId);
+      const p = principalOf(req);
+      const { deletedTurns } = await ctx.agentChats.clear(p.workspaceId, chatPartition(p.scope));
       return { success: true, deleted_archived_turns: deletedTurns };
     },
   );

@@ -108,6 +108,10 @@ export async function engagementRoutes(app: FastifyInstance, { ctx }: { ctx: App
     return networks.slugs.filter((s) => p.scope.platforms.has(s) && (!supported || supported(s)));
   }
   const platformsAccess = (field = 'platforms') => (req: FastifyRequest) => knownIn(splitPlatforms((req.query as Record<string, string | string[] | undefined>)[field]));
+  /** `platforms` and its one-network spelling `platform`, which add up: both are checked against the key's scope. */
+  const listAccess = (req: FastifyRequest) => [...platformsAccess()(req), ...platformsAccess('platform')(req)];
+  const listed = (q: { platforms?: string | string[] | undefined; platform?: string | string[] | undefined }) => [...splitPlatforms(q.platforms), ...splitPlatforms(q.platform)];
+  const platformAlias = repeatable.describe('The same as platforms (one network, as the single-post routes name it); the two add up.');
   const onePlatform = (req: FastifyRequest): string[] => {
     const q = req.query as { platform?: string };
     const b = (req.body ?? {}) as { platform?: unknown };
@@ -126,6 +130,7 @@ export async function engagementRoutes(app: FastifyInstance, { ctx }: { ctx: App
     refresh_posts: flag,
     refresh_stats: flag,
     platforms: repeatable,
+    platform: platformAlias,
     allow_paid_linkedin_refresh: flag,
     ...filterShape,
   });
@@ -133,7 +138,7 @@ export async function engagementRoutes(app: FastifyInstance, { ctx }: { ctx: App
     '/unified/posts',
     {
       serializerCompiler: plainJson,
-      config: { access: { kind: 'workspace', postsRead: true, platforms: platformsAccess() } },
+      config: { access: { kind: 'workspace', postsRead: true, platforms: listAccess } },
       schema: {
         tags: ['engagement'],
         operationId: 'listPosts',
@@ -148,7 +153,7 @@ export async function engagementRoutes(app: FastifyInstance, { ctx }: { ctx: App
     },
     async (req) => {
       const q = req.query;
-      const platforms = platformsOf(req, q.platforms);
+      const platforms = platformsOf(req, listed(q));
       const slices = await svc.posts(principalOf(req).workspaceId, platforms, {
         limit: q.limit,
         stats: on(q.stats, true),
@@ -375,14 +380,14 @@ export async function engagementRoutes(app: FastifyInstance, { ctx }: { ctx: App
   r.get(
     '/unified/analytics',
     {
-      config: { access: { kind: 'workspace', feature: 'analytics_enabled', platforms: platformsAccess() } },
+      config: { access: { kind: 'workspace', feature: 'analytics_enabled', platforms: listAccess } },
       schema: {
         tags: ['engagement'],
         operationId: 'getAnalytics',
         summary: 'Per-network and total figures from the stored posts (engagement rate = (likes + comments) / reach, capped at 1)',
         responseDescription: 'Per-network and total figures.',
         security: workspaceSecurity,
-        querystring: z.object({ platforms: repeatable, ...filterShape }),
+        querystring: z.object({ platforms: repeatable, platform: platformAlias, ...filterShape }),
         response: {
           200: z.object({
             success: z.boolean(),
@@ -396,7 +401,7 @@ export async function engagementRoutes(app: FastifyInstance, { ctx }: { ctx: App
       },
     },
     async (req) => {
-      const platforms = platformsOf(req, req.query.platforms);
+      const platforms = platformsOf(req, listed(req.query));
       const out = await svc.analytics(principalOf(req).workspaceId, platforms, filterOf(req.query));
       return { success: true, message: 'Unified analytics from database.', source: 'database' as const, last_updated: out.lastUpdated, platforms: out.platforms, totals: out.totals };
     },
