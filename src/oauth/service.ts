@@ -13,10 +13,11 @@ import { LRUCache } from 'lru-cache';
 import type { default as Provider, Configuration, KoaContextWithOIDC } from 'oidc-provider';
 import type { Logger } from 'pino';
 import type { Db } from '../db/client.ts';
-import { eq, lt } from '../db/orm.ts';
-import { oauthRevokedGrants } from '../db/schema-oauth.ts';
+import { and, eq, lt, sql } from '../db/orm.ts';
+import { oauthEntities, oauthRevokedGrants } from '../db/schema-oauth.ts';
 import type { Config } from '../config.ts';
 import { DrizzleAdapter, sweepExpired } from './adapter.ts';
+import { CLIENT_AUTH_METHODS, PENDING_CLIENT_TTL_SECONDS, POLICY_PROPERTY, RegistrationLimits, keepClient, registrationPolicy, sweepOrphanRegistrationTokens } from './registration.ts';
 
 /** The scope of Herald's API: everything the signed-in member may do in the chosen workspace. */
 export const HERALD_SCOPE = 'herald';
@@ -84,6 +85,8 @@ export class OAuthService {
   readonly #atKey: Buffer;
   readonly #refreshTtl: number;
   readonly #revoked: LRUCache<string, { revoked: boolean }>;
+  /** The caps on dynamic client registration (per address, and clients not yet used). */
+  readonly registrations: RegistrationLimits;
   #lastSweep = 0;
 
   constructor(deps: OAuthServiceDeps) {
@@ -97,6 +100,14 @@ export class OAuthService {
     this.#refreshTtl = config.oauth.refreshTokenTtlSeconds;
     this.#revoked = new LRUCache({ max: 10_000, ttl: REVOCATION_CACHE_MAX_MS, perf: { now: () => this.#clock().getTime() }, ttlResolution: 0 });
     this.#deps = deps;
+    const o = config.oauth;
+    this.registrations = new RegistrationLimits({
+      db: deps.db,
+      clock: deps.clock,
+      key: deriveKey(deps.jwtSecret, 'registration-address'),
+      perAddressPerHour: o.registrationsPerAddressPerHour,
+      pendingMax: o.pendingClientsMax,
+    });
   }
 
   /**
@@ -127,6 +138,12 @@ export class OAuthService {
       koa.status = 200;
       koa.body = '';
     });
+    // A client that exchanged a code has completed an authorization: it is no longer removed after a day.
+    provider.use(async (koa, next) => {
+      await next();
+      const oidc = koa.oidc;
+      if (oidc?.route === 'token' && koa.status === 200 && oidc.params?.grant_type === 'authorization_code' && oidc.client) await keepClient(this.#db, oidc.client.clientId);
+    });
     for (const event of ['server_error', 'grant.error', 'authorization.error'] as const) {
       (provider as unknown as { on(e: string, f: (ctx: unknown, err: Error & { status?: number }) => void): void }).on(event, (_ctx, err) => {
         if ((err.status ?? 500) >= 500) this.#logger.error({ err }, `oauth ${event}`);
@@ -154,7 +171,7 @@ export class OAuthService {
       ),
     );
     return {
-      adapter: (name: string) => new DrizzleAdapter(name, { db: deps.db, now: deps.clock, wrote: () => this.#maybeSweep() }),
+      adapter: (name: string) => new DrizzleAdapter(name, { db: deps.db, now: deps.clock, wrote: () => this.#maybeSweep(), clientTtlSeconds: PENDING_CLIENT_TTL_SECONDS }),
       clients: o.clients.map((c) => ({
         client_id: c.client_id,
         client_secret: c.client_secret,
@@ -170,6 +187,9 @@ export class OAuthService {
         id_token_signed_response_alg: 'ES256',
         token_endpoint_auth_method: 'client_secret_basic',
       },
+      // Only what Herald serves: no client keys (private_key_jwt, client_secret_jwt would fetch or trust them).
+      clientAuthMethods: [...CLIENT_AUTH_METHODS],
+      extraClientMetadata: { properties: [POLICY_PROPERTY], validator: registrationPolicy(errors) },
       clientBasedCORS: () => true,
       cookies: { keys: [deriveKey(deps.jwtSecret, 'cookies').toString('base64url')] },
       jwks: { keys: [idTokenJwk(deps.jwtSecret)] },
@@ -191,6 +211,9 @@ export class OAuthService {
         userinfo: { enabled: false },
         rpInitiatedLogout: { enabled: false },
         revocation: { enabled: true },
+        // Served by no route of Herald, so advertised by none: pushed authorization requests and DPoP.
+        pushedAuthorizationRequests: { enabled: false },
+        dPoP: { enabled: false },
         registration: { enabled: o.registration === 'open', initialAccessToken: false },
         resourceIndicators: {
           enabled: true,
@@ -291,14 +314,46 @@ export class OAuthService {
     await this.#db.insert(oauthRevokedGrants).values({ grantId, revokedAt: now, expiresAt }).onConflictDoNothing();
   }
 
-  /** Expired codes, interactions, sessions, tokens and revocations are deleted, at most once a minute. */
+  /** After writes, at most once a minute (the process also sweeps every hour, main.ts). */
   #maybeSweep(): void {
     const now = this.#clock();
     if (now.getTime() - this.#lastSweep < 60_000) return;
     this.#lastSweep = now.getTime();
-    void Promise.all([this.#db.delete(oauthRevokedGrants).where(lt(oauthRevokedGrants.expiresAt, now)), sweepExpired(this.#db, now)]).catch((err: unknown) =>
-      this.#logger.warn({ err }, 'sweeping expired OAuth rows failed'),
-    );
+    this.sweep().catch((err: unknown) => this.#logger.warn({ err }, 'sweeping expired OAuth rows failed'));
+  }
+
+  /**
+   * Deletes what has expired: codes, interactions, sessions, tokens, revocations, registration counts, and
+   * clients that registered but completed no authorization within a day (with their registration access tokens).
+   */
+  async sweep(): Promise<void> {
+    const now = this.#clock();
+    await Promise.all([this.#db.delete(oauthRevokedGrants).where(lt(oauthRevokedGrants.expiresAt, now)), sweepExpired(this.#db, now)]);
+    await sweepOrphanRegistrationTokens(this.#db);
+  }
+
+  /**
+   * Revokes every grant a user gave a connector for a workspace (they were removed from it, or left): the
+   * refresh tokens are deleted and the access tokens refused, as with revokeGrant.
+   */
+  async revokeMemberGrants(workspaceId: string, userId: string): Promise<number> {
+    const rows = await this.#db
+      .select({ id: oauthEntities.id })
+      .from(oauthEntities)
+      .where(and(eq(oauthEntities.model, 'Grant'), sql`${oauthEntities.payload}->>'accountId' like ${`${userId}:${workspaceId}:%`}`));
+    for (const { id } of rows) await this.revokeGrant(id);
+    return rows.length;
+  }
+
+  /**
+   * The audience of a valid, unrevoked access token of this Herald, whatever it was issued for: lets the API
+   * tell a caller its token is for another resource (the MCP endpoint) rather than invalid.
+   */
+  async issuedFor(token: string): Promise<string | null> {
+    const payload = await this.#claims(token);
+    const aud = typeof payload?.aud === 'string' ? payload.aud : null;
+    if (!aud || typeof payload?.grant_id !== 'string' || (await this.isRevoked(payload.grant_id))) return null;
+    return aud;
   }
 
 }
