@@ -37,7 +37,8 @@ export function isLoopbackHost(hostname: string): boolean {
 
 /**
  * The provider's `extraClientMetadata.validator`: runs on the metadata of every registration before the
- * provider's own checks, and throws the RFC 7591 error a client can act on. Operator-configured clients
+ * provider's own checks, and throws the RFC 7591 error a client can act on (the provider answers a
+ * description about redirect_uris as `invalid_redirect_uri`, any other as `invalid_client_metadata`). Operator-configured clients
  * (HERALD_OAUTH_CLIENTS) are checked at start-up instead (config.ts).
  */
 export function registrationPolicy(errors: typeof OidcErrors) {
@@ -59,7 +60,7 @@ export function registrationPolicy(errors: typeof OidcErrors) {
       if (uris.length > METADATA_LIMITS.redirectUris) throw invalid(`redirect_uris must have at most ${METADATA_LIMITS.redirectUris} entries`);
       for (const uri of uris) {
         if (typeof uri !== 'string') continue; // the provider's own check names it
-        if (uri.length > METADATA_LIMITS.uriLength) throw invalid(`each of redirect_uris must be at most ${METADATA_LIMITS.uriLength} characters`);
+        if (uri.length > METADATA_LIMITS.uriLength) throw invalid(`redirect_uris entries must be at most ${METADATA_LIMITS.uriLength} characters`);
         let url: URL;
         try {
           url = new URL(uri);
@@ -67,7 +68,7 @@ export function registrationPolicy(errors: typeof OidcErrors) {
           continue;
         }
         if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
-          throw new errors.InvalidRedirectUri('redirect_uris must use https; plain http is allowed only on a loopback host (localhost, 127.0.0.1, [::1])');
+          throw invalid('redirect_uris must use https; plain http is allowed only on a loopback host (localhost, 127.0.0.1, [::1])');
         }
       }
     }
@@ -80,7 +81,7 @@ export function registrationPolicy(errors: typeof OidcErrors) {
     const contacts = metadata.contacts;
     if (Array.isArray(contacts)) {
       if (contacts.length > METADATA_LIMITS.contacts) throw invalid(`contacts must have at most ${METADATA_LIMITS.contacts} entries`);
-      if (contacts.some((c) => typeof c === 'string' && c.length > METADATA_LIMITS.contactLength)) throw invalid(`each of contacts must be at most ${METADATA_LIMITS.contactLength} characters`);
+      if (contacts.some((c) => typeof c === 'string' && c.length > METADATA_LIMITS.contactLength)) throw invalid(`contacts entries must be at most ${METADATA_LIMITS.contactLength} characters`);
     }
   };
 }
