@@ -56,10 +56,4 @@ describe('authorization server metadata', () => {
       expect(res.json().error).toBe('invalid_client_metadata');
     }
   });
-
-  it('a DPoP proof is not taken up: the token endpoint never binds tokens to one', async () => {
-    const res = await h.req({ method: 'POST', url: '/auth/oauth/token', headers: { 'content-type': 'application/x-www-form-urlencoded', dpop: 'not-a-proof' }, payload: 'grant_type=refresh_token&refresh_token=x&client_id=nobody' });
-    // Refused for the unknown client, not for the proof: DPoP is off.
-    expect(res.json().error).toBe('invalid_client');
-  });
 });
