@@ -105,21 +105,23 @@ const ATTEMPT_MODEL = 'RegistrationAttempt';
 const HOUR_MS = 3600_000;
 
 /**
- * The registration caps, kept in the database so every instance counts alike: a row per registration
- * request an address made (under a keyed hash of the address, for an hour), and the clients still pending.
+ * The registration caps, kept in the database so every instance counts alike: a row per client an address
+ * registered (under a keyed hash of the address, for an hour), and the clients still pending.
  */
 export class RegistrationLimits {
   readonly #d: RegistrationLimitsDeps;
+  /** The client address of a registration request being handled, by its raw request. */
+  readonly addresses = new WeakMap<object, string>();
 
   constructor(deps: RegistrationLimitsDeps) {
     this.#d = deps;
   }
 
-  /** Counts a registration request of `address` (IPv6 grouped by /64 by the caller), or says why it is refused. */
+  /** Why a registration from `address` (IPv6 grouped by /64 by the caller) is refused now, or null. */
   async admit(address: string): Promise<RegistrationRefusal | null> {
     const { db, clock, perAddressPerHour, pendingMax } = this.#d;
     const now = clock();
-    const hashed = createHmac('sha256', this.#d.key).update(address).digest('base64url');
+    const hashed = this.#hash(address);
     const mine = and(eq(oauthEntities.model, ATTEMPT_MODEL), gt(oauthEntities.expiresAt, now), sql`${oauthEntities.payload}->>'address' = ${hashed}`);
     const [byAddress] = await db.select({ n: count(), first: sql<string | null>`min(${oauthEntities.expiresAt})` }).from(oauthEntities).where(mine);
     if ((byAddress?.n ?? 0) >= perAddressPerHour) {
@@ -131,8 +133,20 @@ export class RegistrationLimits {
       const [oldest] = await db.select({ at: oauthEntities.expiresAt }).from(oauthEntities).where(pending).orderBy(asc(oauthEntities.expiresAt)).limit(1);
       return { retryAfterSeconds: secondsUntil(oldest?.at, now, 3600), description: 'too many clients registered and not yet used on this server; try again later' };
     }
-    await db.insert(oauthEntities).values({ model: ATTEMPT_MODEL, id: randomUUID(), payload: { address: hashed }, expiresAt: new Date(now.getTime() + HOUR_MS) });
     return null;
+  }
+
+  /**
+   * Counts a registration `address` made (only those that created a client: a refused request leaves no row, so
+   * the rows are bounded by the clients). Requests running at the same moment may pass the cap by their number.
+   */
+  async record(address: string): Promise<void> {
+    const expiresAt = new Date(this.#d.clock().getTime() + HOUR_MS);
+    await this.#d.db.insert(oauthEntities).values({ model: ATTEMPT_MODEL, id: randomUUID(), payload: { address: this.#hash(address) }, expiresAt });
+  }
+
+  #hash(address: string): string {
+    return createHmac('sha256', this.#d.key).update(address).digest('base64url');
   }
 }
 

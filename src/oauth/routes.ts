@@ -132,13 +132,16 @@ export async function oauthRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       raw.post(OAUTH_PATHS.registration, { config: auth, schema: hide }, async (req, reply) => {
         reply.headers(CORS);
         // Per client address (IPv6: its /64) and for the whole instance (registration.ts).
-        const refused = await oauth.registrations.admit(normalizeIP(req.ip));
+        const address = normalizeIP(req.ip);
+        const refused = await oauth.registrations.admit(address);
         if (refused) {
           return reply
             .code(429)
             .headers({ 'retry-after': String(refused.retryAfterSeconds), 'cache-control': 'no-store' })
             .send({ error: 'temporarily_unavailable', error_description: refused.description });
         }
+        // The provider counts the registration before it answers (service.ts), by the address Herald sees.
+        oauth.registrations.addresses.set(req.raw, address);
         return handle(req, reply);
       });
       raw.options(OAUTH_PATHS.registration, { config: auth, schema: hide }, preflight);

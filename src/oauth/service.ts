@@ -121,10 +121,13 @@ export class OAuthService {
       koa.body = '';
     });
     // A client that exchanged a code has completed an authorization: it is no longer removed after a day.
+    // A registration is counted against its address before it is answered.
     provider.use(async (koa, next) => {
       await next();
       const oidc = koa.oidc;
       if (oidc?.route === 'token' && koa.status === 200 && oidc.params?.grant_type === 'authorization_code' && oidc.client) await keepClient(this.#db, oidc.client.clientId);
+      const address = oidc?.route === 'registration' && koa.status === 201 ? this.registrations.addresses.get(koa.req) : undefined;
+      if (address) await this.registrations.record(address);
     });
     for (const event of ['server_error', 'grant.error', 'authorization.error'] as const) {
       (provider as unknown as { on(e: string, f: (ctx: unknown, err: Error & { status?: number }) => void): void }).on(event, (_ctx, err) => {

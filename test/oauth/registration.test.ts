@@ -93,6 +93,8 @@ describe('registration caps', () => {
     await clear();
     const a = '203.0.113.7';
     const ids: string[] = [];
+    // A refused registration creates nothing and counts for nothing.
+    expect((await registerFrom({ redirect_uris: ['http://app.example/cb'] }, a)).statusCode).toBe(400);
     for (let i = 0; i < 3; i++) {
       const res = await registerFrom({ redirect_uris: [CHATGPT_CALLBACK] }, a);
       expect(res.statusCode, res.body).toBe(201);
