@@ -110,6 +110,8 @@ const envSchema = z.object({
   HERALD_OAUTH_REGISTRATION: z.enum(['open', 'closed']).default('open'),
   HERALD_OAUTH_ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(24 * 3600).default(3600),
   HERALD_OAUTH_REFRESH_TOKEN_TTL_SECONDS: z.coerce.number().int().min(300).max(365 * 24 * 3600).default(30 * 24 * 3600),
+  HERALD_OAUTH_REGISTRATIONS_PER_ADDRESS_PER_HOUR: z.coerce.number().int().min(1).max(10_000).default(10),
+  HERALD_OAUTH_PENDING_CLIENTS_MAX: z.coerce.number().int().min(1).max(1_000_000).default(1000),
 })
   .extend(aiEnvSchema.shape)
   .extend(agentEnvSchema.shape);
@@ -195,6 +197,10 @@ export interface OAuthConfig {
   registration: 'open' | 'closed';
   accessTokenTtlSeconds: number;
   refreshTokenTtlSeconds: number;
+  /** Registrations one client address (IPv6: its /64) may make in an hour. */
+  registrationsPerAddressPerHour: number;
+  /** Registered clients that have not completed an authorization yet, at most, across the instance. */
+  pendingClientsMax: number;
 }
 
 const oauthClientsSchema = z.array(
@@ -437,6 +443,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       registration: e.HERALD_OAUTH_REGISTRATION,
       accessTokenTtlSeconds: e.HERALD_OAUTH_ACCESS_TOKEN_TTL_SECONDS,
       refreshTokenTtlSeconds: e.HERALD_OAUTH_REFRESH_TOKEN_TTL_SECONDS,
+      registrationsPerAddressPerHour: e.HERALD_OAUTH_REGISTRATIONS_PER_ADDRESS_PER_HOUR,
+      pendingClientsMax: e.HERALD_OAUTH_PENDING_CLIENTS_MAX,
     },
   };
 }

@@ -279,6 +279,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     idempotencyLeaseMs: config.idempotencyLeaseSeconds * 1000,
   });
   workspaces.planChanged.push(() => apiKeys.invalidate(), () => auth.invalidate());
+  workspaces.memberRemoved.push((workspaceId, userId) => oauth.revokeMemberGrants(workspaceId, userId));
   const scheduleWorker = new ScheduleWorker(
     {
       db,

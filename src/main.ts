@@ -49,6 +49,11 @@ export async function startServer(config: Config, overrides: ContextOverrides = 
   const sweeper = setInterval(sweep, sweepEveryMs);
   sweeper.unref();
   setTimeout(sweep, 30_000).unref();
+  // Expired OAuth rows (codes, tokens, registration counts, clients never used within a day), every hour.
+  const oauthSweep = () => void ctx.oauth.sweep().catch((err: unknown) => ctx.logger.warn({ err }, 'OAuth sweep failed'));
+  const oauthSweeper = setInterval(oauthSweep, 3600_000);
+  oauthSweeper.unref();
+  setTimeout(oauthSweep, 30_000).unref();
   // The embedded default publishes scheduled posts in this process; HERALD_WORKER_IN_PROCESS=0 leaves it to `herald worker`.
   // The queue also runs without the worker: this process still enqueues the wake-ups of the posts it schedules.
   if (ctx.scheduleQueue) await ctx.scheduleQueue.start().catch((err: unknown) => ctx.logger.error({ err }, 'job queue did not start; workers fall back to scanning'));
@@ -62,6 +67,7 @@ export async function startServer(config: Config, overrides: ContextOverrides = 
   const stop = () =>
     (stopping ??= (async () => {
       clearInterval(sweeper);
+      clearInterval(oauthSweeper);
       await metricsListener?.close();
       // close() stops accepting connections and waits for in-flight requests to finish.
       await app.close();

@@ -27,6 +27,8 @@ export interface Principal {
 /** What the auth layer needs of the OAuth authorization server (src/oauth/service.ts). */
 export interface OAuthVerifier {
   verifyAccessToken(token: string, resource: string): Promise<{ workspaceId: string; userId: string; clientId: string; grantId: string; resource: string; sessionVersion: number } | null>;
+  /** The audience of a valid, unrevoked access token, whatever resource it was issued for. */
+  issuedFor?(token: string): Promise<string | null>;
   readonly resources: { api: string };
 }
 
@@ -165,7 +167,11 @@ export class Authenticator {
   async #oauthPrincipal(token: string, creds: Credentials): Promise<Principal> {
     const { verifier, user: loadUser } = this.#oauth!;
     const access = await verifier.verifyAccessToken(token, creds.resource ?? verifier.resources.api);
-    if (!access) throw unauthorized('Invalid or expired token.');
+    if (!access) {
+      // A valid token for another resource (the MCP endpoint) is told apart from a bad one.
+      const aud = await verifier.issuedFor?.(token);
+      throw unauthorized(aud ? `This token was issued for ${aud}, not for this API.` : 'Invalid or expired token.');
+    }
     if (creds.workspaceHeader && creds.workspaceHeader.toLowerCase() !== access.workspaceId) {
       throw new AppError('forbidden', 'workspace does not match the OAuth access token');
     }

@@ -32,6 +32,8 @@ export class WorkspaceService {
   readonly planChanged: ((workspaceId: string) => void)[] = [];
   /** Work done in the plan change's own transaction (credits resynchronise their running totals). */
   readonly planChanging: ((tx: Db, workspaceId: string) => Promise<void>)[] = [];
+  /** Called after a member was removed or left: what they had through the workspace ends (chat connectors' grants). */
+  readonly memberRemoved: ((workspaceId: string, userId: string) => Promise<unknown>)[] = [];
 
   /** `connectedPlatforms`: which networks each workspace has connected (the connection store's answer). */
   constructor(db: Db, plans: PlanCatalog, defaultPlan: string, connectedPlatforms: ConnectedPlatforms) {
@@ -182,6 +184,7 @@ export class WorkspaceService {
       const gone = await tx.delete(workspaceMembers).where(and(eq(workspaceMembers.workspaceId, workspaceId), eq(workspaceMembers.userId, userId))).returning();
       if (!gone.length) throw notFound('Member not found');
     });
+    await Promise.all(this.memberRemoved.map((listener) => listener(workspaceId, userId)));
   }
 
   /** A workspace always keeps at least one owner. */

@@ -20,6 +20,11 @@ export interface AdapterDeps {
   now: () => Date;
   /** Called on every write: the service drops expired rows from time to time. */
   wrote?: () => void;
+  /**
+   * How long a registered client is kept until it completes an authorization (registration.ts, keepClient).
+   * A client saved again keeps the expiry it has.
+   */
+  clientTtlSeconds?: number;
 }
 
 export class DrizzleAdapter implements Adapter {
@@ -28,6 +33,7 @@ export class DrizzleAdapter implements Adapter {
   readonly #now: () => Date;
   readonly #hashed: boolean;
   readonly #wrote: (() => void) | undefined;
+  readonly #clientTtl: number | undefined;
 
   constructor(model: string, deps: AdapterDeps) {
     this.#model = model;
@@ -35,6 +41,7 @@ export class DrizzleAdapter implements Adapter {
     this.#now = deps.now;
     this.#hashed = !PLAIN_IDS.has(model);
     this.#wrote = deps.wrote;
+    this.#clientTtl = this.#model === 'Client' ? deps.clientTtlSeconds : undefined;
   }
 
   #key(id: string): string {
@@ -44,7 +51,8 @@ export class DrizzleAdapter implements Adapter {
   async upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void> {
     const stored: Record<string, unknown> = { ...payload };
     if (this.#hashed && !KEEP_ID.has(this.#model) && stored.jti === id) delete stored.jti;
-    const expiresAt = typeof expiresIn === 'number' && expiresIn > 0 ? new Date(this.#now().getTime() + expiresIn * 1000) : null;
+    const ttl = typeof expiresIn === 'number' && expiresIn > 0 ? expiresIn : this.#clientTtl;
+    const expiresAt = ttl ? new Date(this.#now().getTime() + ttl * 1000) : null;
     const row = {
       model: this.#model,
       id: this.#key(id),
@@ -57,7 +65,10 @@ export class DrizzleAdapter implements Adapter {
     await this.#db
       .insert(oauthEntities)
       .values(row)
-      .onConflictDoUpdate({ target: [oauthEntities.model, oauthEntities.id], set: { payload: row.payload, grantId: row.grantId, uid: row.uid, expiresAt, consumedAt: null } });
+      .onConflictDoUpdate({
+        target: [oauthEntities.model, oauthEntities.id],
+        set: { payload: row.payload, grantId: row.grantId, uid: row.uid, consumedAt: null, ...(this.#clientTtl ? {} : { expiresAt }) },
+      });
     this.#wrote?.();
   }
 

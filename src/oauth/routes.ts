@@ -4,6 +4,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { normalizeIP } from '@fastify/rate-limit';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type Provider from 'oidc-provider';
 import { z } from 'zod';
@@ -130,6 +131,17 @@ export async function oauthRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       // Registration has no CORS in the provider: Herald adds it (any origin; the endpoint is public anyway).
       raw.post(OAUTH_PATHS.registration, { config: auth, schema: hide }, async (req, reply) => {
         reply.headers(CORS);
+        // Per client address (IPv6: its /64) and for the whole instance (registration.ts).
+        const address = normalizeIP(req.ip);
+        const refused = await oauth.registrations.admit(address);
+        if (refused) {
+          return reply
+            .code(429)
+            .headers({ 'retry-after': String(refused.retryAfterSeconds), 'cache-control': 'no-store' })
+            .send({ error: 'temporarily_unavailable', error_description: refused.description });
+        }
+        // The provider counts the registration before it answers (service.ts), by the address Herald sees.
+        oauth.registrations.addresses.set(req.raw, address);
         return handle(req, reply);
       });
       raw.options(OAUTH_PATHS.registration, { config: auth, schema: hide }, preflight);
@@ -258,7 +270,9 @@ export async function oauthRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       if (!user?.isActive) return expired(reply);
       const accountId = accountIdOf(userId, member.ws.id, user.sessionVersion);
       const grant = new (await oauth.provider()).Grant({ accountId, clientId: client.clientId });
-      const requested = String(interaction.params.scope ?? '').split(' ').filter(Boolean);
+      const requested = grantedScopes(String(interaction.params.scope ?? ''), client.scope);
+      // The provider finishes the request with the scope it stored: the default scope when there was none.
+      interaction.params.scope = requested.join(' ');
       const oidcScopes = requested.filter((s) => s === 'openid' || s === 'offline_access' || s === HERALD_SCOPE);
       if (oidcScopes.length) grant.addOIDCScope(oidcScopes.join(' '));
       const resourceParam = interaction.params.resource;
@@ -273,4 +287,17 @@ export async function oauthRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
         .send();
     });
   });
+}
+
+/**
+ * The scopes a sign-in grants: those asked for, plus Herald's API scope, which is what choosing a workspace
+ * gives (the member's rights there). No scope asked (it is optional in OAuth): the client's registered
+ * scope, else the API scope. A client registered with a scope that leaves out the API scope keeps to it.
+ */
+export function grantedScopes(requested: string, clientScope: string | undefined): string[] {
+  const allowed = clientScope?.split(' ').filter(Boolean);
+  const asked = requested.split(' ').filter(Boolean);
+  const scopes = new Set(asked.length ? asked : (allowed ?? [HERALD_SCOPE]));
+  if (!allowed || allowed.includes(HERALD_SCOPE)) scopes.add(HERALD_SCOPE);
+  return [...scopes];
 }

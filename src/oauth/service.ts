@@ -7,29 +7,19 @@
 // key) whose subject is `<user id>:<workspace id>`: one user, one workspace, one client (client_id), one
 // audience (the resource it was issued for). It names its grant; a revoked grant is listed in
 // oauth_revoked_grants, which every instance reads (cached for at most a second).
-import { createECDH, hkdfSync } from 'node:crypto';
 import { jwtVerify, errors as joseErrors } from 'jose';
 import { LRUCache } from 'lru-cache';
-import type { default as Provider, Configuration, KoaContextWithOIDC } from 'oidc-provider';
+import type { default as Provider } from 'oidc-provider';
 import type { Logger } from 'pino';
 import type { Db } from '../db/client.ts';
-import { eq, lt } from '../db/orm.ts';
-import { oauthRevokedGrants } from '../db/schema-oauth.ts';
+import { and, eq, lt, sql } from '../db/orm.ts';
+import { oauthEntities, oauthRevokedGrants } from '../db/schema-oauth.ts';
 import type { Config } from '../config.ts';
-import { DrizzleAdapter, sweepExpired } from './adapter.ts';
+import { sweepExpired } from './adapter.ts';
+import { RegistrationLimits, keepClient, sweepOrphanRegistrationTokens } from './registration.ts';
+import { deriveKey, providerConfiguration, type OidcModule } from './provider-config.ts';
 
-/** The scope of Herald's API: everything the signed-in member may do in the chosen workspace. */
-export const HERALD_SCOPE = 'herald';
-
-export const OAUTH_PATHS = {
-  authorization: '/auth/oauth/authorize',
-  token: '/auth/oauth/token',
-  registration: '/auth/oauth/register',
-  revocation: '/auth/oauth/revoke',
-  jwks: '/auth/oauth/jwks',
-  login: '/auth/oauth/login',
-  selectWorkspace: '/auth/oauth/select-workspace',
-} as const;
+export { HERALD_SCOPE, OAUTH_PATHS, deriveKey } from './provider-config.ts';
 
 /** The longest a revocation may go unnoticed by another instance. */
 export const REVOCATION_CACHE_MAX_MS = 1000;
@@ -53,24 +43,11 @@ export interface OAuthServiceDeps {
   logger: Logger;
 }
 
-export const deriveKey = (secret: Uint8Array, info: string, length = 32) => Buffer.from(hkdfSync('sha256', secret, 'herald-oauth', info, length));
-
-/** A P-256 signing key derived from the instance secret, so every instance signs ID tokens alike. */
-function idTokenJwk(secret: Uint8Array) {
-  const d = deriveKey(secret, 'id-token-es256');
-  const ecdh = createECDH('prime256v1');
-  ecdh.setPrivateKey(d);
-  const pub = ecdh.getPublicKey();
-  return { kty: 'EC', crv: 'P-256', d: d.toString('base64url'), x: pub.subarray(1, 33).toString('base64url'), y: pub.subarray(33, 65).toString('base64url'), use: 'sig', alg: 'ES256', kid: 'herald-es256-1' };
-}
-
 /**
  * The provider's account id of a grant: the user, the workspace chosen, and the user's session version then, so a
  * logout-all or password change (which bump it) ends connectors too.
  */
 export const accountIdOf = (userId: string, workspaceId: string, sessionVersion: number) => `${userId}:${workspaceId}:${sessionVersion}`;
-
-type OidcModule = typeof import('oidc-provider');
 
 export class OAuthService {
   #provider: Promise<Provider> | undefined;
@@ -84,6 +61,8 @@ export class OAuthService {
   readonly #atKey: Buffer;
   readonly #refreshTtl: number;
   readonly #revoked: LRUCache<string, { revoked: boolean }>;
+  /** The caps on dynamic client registration (per address, and clients not yet used). */
+  readonly registrations: RegistrationLimits;
   #lastSweep = 0;
 
   constructor(deps: OAuthServiceDeps) {
@@ -97,6 +76,14 @@ export class OAuthService {
     this.#refreshTtl = config.oauth.refreshTokenTtlSeconds;
     this.#revoked = new LRUCache({ max: 10_000, ttl: REVOCATION_CACHE_MAX_MS, perf: { now: () => this.#clock().getTime() }, ttlResolution: 0 });
     this.#deps = deps;
+    const o = config.oauth;
+    this.registrations = new RegistrationLimits({
+      db: deps.db,
+      clock: deps.clock,
+      key: deriveKey(deps.jwtSecret, 'registration-address'),
+      perAddressPerHour: o.registrationsPerAddressPerHour,
+      pendingMax: o.pendingClientsMax,
+    });
   }
 
   /**
@@ -108,7 +95,13 @@ export class OAuthService {
   }
 
   #create(oidc: OidcModule): Provider {
-    const provider = new oidc.default(this.issuer, this.#configuration(this.#deps, oidc));
+    const provider = new oidc.default(
+      this.issuer,
+      providerConfiguration(
+        { ...this.#deps, atKey: this.#atKey, resources: this.resources, knownResource: (r) => this.knownResource(r), wrote: () => this.#maybeSweep() },
+        oidc,
+      ),
+    );
     // Behind the reverse proxy Herald tells the provider the public scheme (routes.ts sets the headers).
     provider.proxy = true;
     provider.on('grant.revoked', (_ctx: unknown, grantId: string) => {
@@ -127,6 +120,15 @@ export class OAuthService {
       koa.status = 200;
       koa.body = '';
     });
+    // A client that exchanged a code has completed an authorization: it is no longer removed after a day.
+    // A registration is counted against its address before it is answered.
+    provider.use(async (koa, next) => {
+      await next();
+      const oidc = koa.oidc;
+      if (oidc?.route === 'token' && koa.status === 200 && oidc.params?.grant_type === 'authorization_code' && oidc.client) await keepClient(this.#db, oidc.client.clientId);
+      const address = oidc?.route === 'registration' && koa.status === 201 ? this.registrations.addresses.get(koa.req) : undefined;
+      if (address) await this.registrations.record(address);
+    });
     for (const event of ['server_error', 'grant.error', 'authorization.error'] as const) {
       (provider as unknown as { on(e: string, f: (ctx: unknown, err: Error & { status?: number }) => void): void }).on(event, (_ctx, err) => {
         if ((err.status ?? 500) >= 500) this.#logger.error({ err }, `oauth ${event}`);
@@ -141,102 +143,6 @@ export class OAuthService {
     return r === this.resources.api || r.startsWith(`${this.resources.api}/`);
   }
 
-  #configuration(deps: OAuthServiceDeps, { errors, interactionPolicy }: OidcModule): Configuration {
-    const { config } = deps;
-    const o = config.oauth;
-    const atKey = this.#atKey;
-    const policy = interactionPolicy.base();
-    // Every authorization asks who signs in and for which workspace: a browser session left over from
-    // another connector never chooses the workspace silently.
-    policy.get('login')!.checks.add(
-      new interactionPolicy.Check('herald_workspace', 'the workspace must be chosen for this client', (ctx: KoaContextWithOIDC) =>
-        ctx.oidc.result?.login ? interactionPolicy.Check.NO_NEED_TO_PROMPT : interactionPolicy.Check.REQUEST_PROMPT,
-      ),
-    );
-    return {
-      adapter: (name: string) => new DrizzleAdapter(name, { db: deps.db, now: deps.clock, wrote: () => this.#maybeSweep() }),
-      clients: o.clients.map((c) => ({
-        client_id: c.client_id,
-        client_secret: c.client_secret,
-        client_name: c.client_name,
-        redirect_uris: c.redirect_uris,
-        grant_types: ['authorization_code', 'refresh_token'],
-        response_types: ['code'],
-        token_endpoint_auth_method: c.token_endpoint_auth_method,
-      })),
-      clientDefaults: {
-        grant_types: ['authorization_code', 'refresh_token'],
-        response_types: ['code'],
-        id_token_signed_response_alg: 'ES256',
-        token_endpoint_auth_method: 'client_secret_basic',
-      },
-      clientBasedCORS: () => true,
-      cookies: { keys: [deriveKey(deps.jwtSecret, 'cookies').toString('base64url')] },
-      jwks: { keys: [idTokenJwk(deps.jwtSecret)] },
-      enabledJWA: { idTokenSigningAlgValues: ['ES256'] },
-      responseTypes: ['code'],
-      // `herald` is also a resource scope; listing it here lets clients register with it (the MCP SDK does).
-      scopes: ['openid', 'offline_access', HERALD_SCOPE],
-      claims: { openid: ['sub'] },
-      pkce: { required: (_ctx, client) => client.clientAuthMethod === 'none' },
-      routes: {
-        authorization: OAUTH_PATHS.authorization,
-        token: OAUTH_PATHS.token,
-        registration: OAUTH_PATHS.registration,
-        revocation: OAUTH_PATHS.revocation,
-        jwks: OAUTH_PATHS.jwks,
-      },
-      features: {
-        devInteractions: { enabled: false },
-        userinfo: { enabled: false },
-        rpInitiatedLogout: { enabled: false },
-        revocation: { enabled: true },
-        registration: { enabled: o.registration === 'open', initialAccessToken: false },
-        resourceIndicators: {
-          enabled: true,
-          // ChatGPT's GPT Actions send no resource: their tokens are for the whole API.
-          defaultResource: (_ctx, _client, oneOf) => oneOf ?? this.resources.api,
-          useGrantedResource: () => true,
-          getResourceServerInfo: (_ctx, indicator) => {
-            if (!this.knownResource(indicator)) throw new errors.InvalidTarget('resource is not served by this Herald');
-            return {
-              scope: HERALD_SCOPE,
-              audience: indicator.replace(/\/+$/, ''),
-              accessTokenTTL: o.accessTokenTtlSeconds,
-              accessTokenFormat: 'jwt',
-              jwt: { sign: { alg: 'HS256', key: atKey } },
-            };
-          },
-        },
-      },
-      interactions: { policy, url: (_ctx, interaction) => `${OAUTH_PATHS.login}?uid=${encodeURIComponent(interaction.uid)}` },
-      findAccount: (_ctx, id) => ({ accountId: id, claims: () => ({ sub: id }) }),
-      // Connectors need to keep working: a refresh token for every client allowed the grant type.
-      issueRefreshToken: (_ctx, client) => client.grantTypeAllowed('refresh_token'),
-      rotateRefreshToken: true,
-      expiresWithSession: () => false,
-      extraTokenClaims: (_ctx, token) => {
-        const t = token as { accountId?: string; grantId?: string };
-        const [userId, workspaceId, version] = (t.accountId ?? '').split(':');
-        return { user_id: userId, workspace_id: workspaceId, ver: Number(version), grant_id: t.grantId };
-      },
-      ttl: {
-        AccessToken: o.accessTokenTtlSeconds,
-        AuthorizationCode: 60,
-        RefreshToken: o.refreshTokenTtlSeconds,
-        Grant: o.refreshTokenTtlSeconds,
-        Interaction: 900,
-        Session: 900,
-        IdToken: 3600,
-      },
-      renderError: (ctx, out) => {
-        ctx.type = 'html';
-        ctx.set('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'");
-        const esc = (s: unknown) => String(s ?? '').replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-        ctx.body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sign-in error</title></head><body><h1>Sign-in could not continue</h1><p>${esc(out.error)}: ${esc(out.error_description)}</p></body></html>`;
-      },
-    } as Configuration;
-  }
 
   /**
    * The caller of a request for `resource` (an absolute URL of Herald) behind an access token, or null when
@@ -291,14 +197,46 @@ export class OAuthService {
     await this.#db.insert(oauthRevokedGrants).values({ grantId, revokedAt: now, expiresAt }).onConflictDoNothing();
   }
 
-  /** Expired codes, interactions, sessions, tokens and revocations are deleted, at most once a minute. */
+  /** After writes, at most once a minute (the process also sweeps every hour, main.ts). */
   #maybeSweep(): void {
     const now = this.#clock();
     if (now.getTime() - this.#lastSweep < 60_000) return;
     this.#lastSweep = now.getTime();
-    void Promise.all([this.#db.delete(oauthRevokedGrants).where(lt(oauthRevokedGrants.expiresAt, now)), sweepExpired(this.#db, now)]).catch((err: unknown) =>
-      this.#logger.warn({ err }, 'sweeping expired OAuth rows failed'),
-    );
+    this.sweep().catch((err: unknown) => this.#logger.warn({ err }, 'sweeping expired OAuth rows failed'));
+  }
+
+  /**
+   * Deletes what has expired: codes, interactions, sessions, tokens, revocations, registration counts, and
+   * clients that registered but completed no authorization within a day (with their registration access tokens).
+   */
+  async sweep(): Promise<void> {
+    const now = this.#clock();
+    await Promise.all([this.#db.delete(oauthRevokedGrants).where(lt(oauthRevokedGrants.expiresAt, now)), sweepExpired(this.#db, now)]);
+    await sweepOrphanRegistrationTokens(this.#db);
+  }
+
+  /**
+   * Revokes every grant a user gave a connector for a workspace (they were removed from it, or left): the
+   * refresh tokens are deleted and the access tokens refused, as with revokeGrant.
+   */
+  async revokeMemberGrants(workspaceId: string, userId: string): Promise<number> {
+    const rows = await this.#db
+      .select({ id: oauthEntities.id })
+      .from(oauthEntities)
+      .where(and(eq(oauthEntities.model, 'Grant'), sql`${oauthEntities.payload}->>'accountId' like ${`${userId}:${workspaceId}:%`}`));
+    for (const { id } of rows) await this.revokeGrant(id);
+    return rows.length;
+  }
+
+  /**
+   * The audience of a valid, unrevoked access token of this Herald, whatever it was issued for: lets the API
+   * tell a caller its token is for another resource (the MCP endpoint) rather than invalid.
+   */
+  async issuedFor(token: string): Promise<string | null> {
+    const payload = await this.#claims(token);
+    const aud = typeof payload?.aud === 'string' ? payload.aud : null;
+    if (!aud || typeof payload?.grant_id !== 'string' || (await this.isRevoked(payload.grant_id))) return null;
+    return aud;
   }
 
 }

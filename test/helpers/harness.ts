@@ -98,6 +98,7 @@ export async function createHarness(opts: HarnessOptions = {}): Promise<Harness>
     HERALD_API_KEY_CACHE_SECONDS: '0',
     // Suites sign up many users from one address; rate-limit tests set their own budget.
     HERALD_AUTH_RATE_LIMIT_MAX: '100000',
+    HERALD_OAUTH_REGISTRATIONS_PER_ADDRESS_PER_HOUR: '10000',
     HERALD_PLANS_FILE: plansFile,
     ...(testDb ? { DATABASE_URL: testDb.url } : {}),
     ...opts.env,

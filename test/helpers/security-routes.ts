@@ -223,7 +223,7 @@ export const SECURITY_ROUTES: Record<string, MatrixEntry> = {
   'GET /auth/oauth/authorize/:uid': publicRoute('resuming an authorization: bound to the uid and the browser cookie the provider set when it started'),
   'POST /auth/oauth/token': publicRoute('the token endpoint: a single-use code with its PKCE verifier, a refresh token, and the client secret for confidential clients'),
   'POST /auth/oauth/revoke': publicRoute('RFC 7009 revocation: needs the token itself (and the client secret for confidential clients)'),
-  'POST /auth/oauth/register': publicRoute('dynamic client registration (RFC 7591): a client can only ever receive codes at its own registered redirect URIs; on the auth budget; HERALD_OAUTH_REGISTRATION=closed turns it off'),
+  'POST /auth/oauth/register': publicRoute('dynamic client registration (RFC 7591): a client can only ever receive codes at its own registered redirect URIs (https, or http on loopback); on the auth budget, capped per address and in clients not yet used; HERALD_OAUTH_REGISTRATION=closed turns it off'),
   'GET /auth/oauth/login': publicRoute(OAUTH_PAGES),
   'POST /auth/oauth/login': publicRoute(OAUTH_PAGES),
   'GET /auth/oauth/select-workspace': publicRoute(OAUTH_PAGES),

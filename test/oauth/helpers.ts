@@ -72,14 +72,16 @@ export interface AuthorizeOptions {
   redirectUri?: string;
   challenge?: string;
   resource?: string | null;
-  scope?: string;
+  /** null: no scope parameter at all. */
+  scope?: string | null;
   state?: string;
   /** More authorization parameters (prompt, …). */
   extra?: Record<string, string>;
 }
 
 export function authorizeUrl(o: AuthorizeOptions): string {
-  const q = new URLSearchParams({ response_type: 'code', client_id: o.clientId, redirect_uri: o.redirectUri ?? CHATGPT_CALLBACK, state: o.state ?? 'st-123', scope: o.scope ?? 'herald offline_access' });
+  const q = new URLSearchParams({ response_type: 'code', client_id: o.clientId, redirect_uri: o.redirectUri ?? CHATGPT_CALLBACK, state: o.state ?? 'st-123' });
+  if (o.scope !== null) q.set('scope', o.scope ?? 'herald offline_access');
   if (o.challenge) {
     q.set('code_challenge', o.challenge);
     q.set('code_challenge_method', 'S256');
