@@ -190,7 +190,9 @@ export class OAuthService {
         devInteractions: { enabled: false },
         userinfo: { enabled: false },
         rpInitiatedLogout: { enabled: false },
-        revocation: { enabled: true },
+        // A client revokes only the tokens issued to it; anyone else's token is answered 200 and left alone
+        // (RFC 7009 §2.2). Set here, the provider no longer prints a notice asking for this policy.
+        revocation: { enabled: true, allowedPolicy: (_ctx, client, token) => token.clientId === client.clientId },
         registration: { enabled: o.registration === 'open', initialAccessToken: false },
         resourceIndicators: {
           enabled: true,
