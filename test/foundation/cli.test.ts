@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { createServer } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
-import { startupSummary } from '../../src/startup-report.ts';
+import { startupSummary, startupWarnings } from '../../src/startup-report.ts';
 import { until } from '../helpers/poll.ts';
 
 const run = promisify(execFile);
@@ -120,6 +120,14 @@ describe('herald CLI (embedded PGlite)', () => {
       ].join('\n'),
     );
     expect(summary).not.toContain('s3cret');
+  });
+
+  it('warns when chat assistants cannot reach a public http address, and when anyone may use the sandbox controls', () => {
+    expect(startupWarnings(loadConfig({}))).toEqual([]);
+    expect(startupWarnings(loadConfig({ HERALD_PUBLIC_URL: 'https://herald.example.org' }))).toEqual([]);
+    const [http] = startupWarnings(loadConfig({ HERALD_PUBLIC_URL: 'http://herald.example.org' }));
+    expect(http).toMatch(/^HERALD_PUBLIC_URL is http:\/\/herald\.example\.org, not https: ChatGPT/);
+    expect(startupWarnings(loadConfig({ HERALD_SANDBOX: '1', HERALD_SANDBOX_CONTROL: 'any' }))).toEqual([expect.stringMatching(/^HERALD_SANDBOX_CONTROL=any: anyone/)]);
   });
 
   it('fails before listening on invalid configuration, naming the variable', async () => {
