@@ -45,7 +45,7 @@ export interface SignupInput {
   full_name?: string | undefined;
   username?: string | undefined;
   workspace_name?: string | undefined;
-  /** Joins the inviting workspace too; admits the address even when sign-up is closed. */
+  /** Joins the inviting workspace too; admits the address when sign-up is by invitation only. */
   invitation_token?: string | undefined;
 }
 

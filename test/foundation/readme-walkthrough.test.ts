@@ -64,6 +64,16 @@ describe('the README walkthrough', () => {
     for (const d of dirs) rmSync(d, { recursive: true, force: true });
   });
 
+  it('the first start says what it is doing, then sums up once', () => {
+    const msgs = log.split('\n').filter((l) => l.startsWith('{')).map((l) => (JSON.parse(l) as { msg: string }).msg);
+    const creating = msgs.findIndex((m) => m.startsWith('creating the embedded database in '));
+    const migrated = msgs.findIndex((m) => /^database migrations applied: \d+ \(schema version \d+\)$/.test(m));
+    const ready = msgs.findIndex((m) => m.startsWith(`Herald is ready: open ${herald}\n`));
+    expect([creating >= 0, creating < migrated, migrated < ready]).toEqual([true, true, true]);
+    expect(msgs.filter((m) => m.startsWith('Herald is ready'))).toHaveLength(1);
+    expect(msgs[ready]).toContain('\n  sandbox   on: ');
+  });
+
   it('marks its walkthrough blocks', () => {
     expect(BLOCKS.length).toBeGreaterThanOrEqual(4);
     expect(BLOCKS[0]).toMatch(/^HERALD=\$\{HERALD:-http:\/\/localhost:8080\}$/m);
