@@ -21,7 +21,8 @@ export class RequestLog extends LogController {
     const ms = Math.round(reply.elapsedTime * 10) / 10;
     const msg = `${req.method} ${scrubUrl(req.url)} ${status} ${ms} ms`;
     const line = { req, res: { statusCode: status }, responseTime: ms, ...(error ? { err: error } : {}) };
-    if (error || status >= 500) reply.log.error(line, error ? `${msg} (the response failed)` : msg);
+    // A 5xx has its error logged where it was handled (errors.ts); the request line stays at info.
+    if (error) reply.log.error(line, `${msg} (the response failed)`);
     else reply.log.info(line, msg);
   }
 }
