@@ -3,7 +3,8 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { createContext, createLogger } from './context.ts';
 import { DataDirLockedError } from './db/lock.ts';
-import { listenFailure, startServer, startupLine, stopOnSignals } from './main.ts';
+import { listenFailure, startServer, stopOnSignals } from './main.ts';
+import { startupSummary, startupWarnings } from './startup-report.ts';
 import { startWorkerProcess, stopWorkerOnSignals } from './worker-process.ts';
 
 const USAGE = `Usage: herald <command>
@@ -28,6 +29,10 @@ async function withContext<T>(config: Config, fn: (ctx: Awaited<ReturnType<typeo
 
 async function main(argv: string[]): Promise<number> {
   const [command = 'serve', sub, ...rest] = argv;
+  if (command === '--help' || command === '-h') {
+    console.log(USAGE);
+    return 0;
+  }
   const config = loadConfig();
   const { values } = parseArgs({
     args: command === 'serve' || command === 'migrate' ? (sub ? [sub, ...rest] : []) : rest,
@@ -50,7 +55,12 @@ async function main(argv: string[]): Promise<number> {
     case 'serve': {
       const running = await startServer(config);
       stopOnSignals(running, config.shutdownTimeoutSeconds);
-      running.ctx.logger.info({ url: running.url, database: running.ctx.database.kind, publicUrl: config.publicUrl, sandbox: config.sandbox }, startupLine(config, running));
+      const log = running.ctx.logger;
+      log.info(
+        { startup: { url: running.url, database: running.ctx.database.kind, publicUrl: config.publicUrl, sandbox: config.sandbox, mail: Boolean(config.smtpUrl), signup: config.signup } },
+        startupSummary(config, running),
+      );
+      for (const warning of startupWarnings(config)) log.warn(warning);
       return -1;
     }
     case 'worker': {

@@ -44,7 +44,8 @@ const envSchema = z.object({
   HERALD_JWT_TTL_SECONDS: z.coerce.number().int().min(60).default(7 * 24 * 3600),
   HERALD_DEFAULT_PLAN: z.string().min(1).default('pro'),
   HERALD_PLANS_FILE: optionalString,
-  HERALD_SIGNUP: z.enum(['open', 'closed']).default('open'),
+  // `closed` is the older name of `invite`.
+  HERALD_SIGNUP: z.enum(['open', 'invite', 'closed']).default('open').transform((v) => (v === 'closed' ? 'invite' : v)),
   HERALD_RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(600),
   HERALD_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(60),
   HERALD_AUTH_RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(30),
@@ -56,6 +57,8 @@ const envSchema = z.object({
   HERALD_INVITATION_TTL_SECONDS: z.coerce.number().int().min(300).max(30 * 24 * 3600).default(7 * 24 * 3600),
   HERALD_PASSWORD_RESET_TTL_SECONDS: z.coerce.number().int().min(300).max(24 * 3600).default(1800),
   HERALD_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  HERALD_LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
+  HERALD_LOG_REQUESTS: z.enum(['all', 'errors', 'off']).default('all'),
   HERALD_TRUST_PROXY: trustProxyEnv.default(false),
   HERALD_METRICS_TOKEN: optionalString.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
   HERALD_METRICS_PORT: optionalString.pipe(z.coerce.number<string | undefined>().int().min(0).max(65535).optional()),
@@ -64,6 +67,7 @@ const envSchema = z.object({
   HERALD_SANDBOX: bool.default(false),
   HERALD_SANDBOX_STRICT: z.string().default(''),
   HERALD_SANDBOX_FORCE: bool.default(false),
+  HERALD_SANDBOX_CONTROL: z.enum(['loopback', 'any']).default('loopback'),
   HERALD_SMTP_URL: optionalString,
   HERALD_MAIL_FROM: z.string().default('Herald <herald@localhost>'),
   HERALD_FETCH_ALLOW_HOSTS: csv,
@@ -244,7 +248,8 @@ export interface Config {
   jwtTtlSeconds: number;
   defaultPlan: string;
   plansFile: string | undefined;
-  signup: 'open' | 'closed';
+  /** `invite`: POST /auth/signup needs an invitation token (the first user of an install is always admitted). */
+  signup: 'open' | 'invite';
   /** Per valid credential; per client address for anonymous and failed requests; `authMax` per address on sign-in routes. */
   rateLimit: { max: number; authMax: number; windowSeconds: number; redisPrefix: string };
   /** Per-account sign-in throttle: failures allowed before exponential backoff, and its ceiling. */
@@ -256,6 +261,10 @@ export interface Config {
   /** How long a password reset token can be used. */
   passwordResetTtlSeconds: number;
   logLevel: Env['HERALD_LOG_LEVEL'];
+  /** JSON lines, or pino-pretty's readable lines; `auto`: readable when stdout is a terminal. */
+  logFormat: Env['HERALD_LOG_FORMAT'];
+  /** One line per request: for every request, for 4xx/5xx answers only, or none. */
+  logRequests: Env['HERALD_LOG_REQUESTS'];
   trustProxy: TrustProxy;
   /** /metrics: a bearer token it requires, and/or a listener of its own (then it is not on the main port). */
   metrics: { token: string | undefined; port: number | undefined; host: string };
@@ -263,6 +272,8 @@ export interface Config {
   sandbox: boolean;
   /** Strict simulator modes (`all` or a comma-separated list), read by the sandbox; see docs/sandbox.md. */
   sandboxStrict: string;
+  /** Who may use the sandbox's control routes (/sandbox/_state, _seed, _faults, _config): loopback clients, or anyone. */
+  sandboxControl: Env['HERALD_SANDBOX_CONTROL'];
   smtpUrl: string | undefined;
   mailFrom: string;
   fetchAllowHosts: string[];
@@ -395,11 +406,14 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     invitationTtlSeconds: e.HERALD_INVITATION_TTL_SECONDS,
     passwordResetTtlSeconds: e.HERALD_PASSWORD_RESET_TTL_SECONDS,
     logLevel: e.HERALD_LOG_LEVEL,
+    logFormat: e.HERALD_LOG_FORMAT,
+    logRequests: e.HERALD_LOG_REQUESTS,
     trustProxy: e.HERALD_TRUST_PROXY,
     metrics: { token: e.HERALD_METRICS_TOKEN, port: e.HERALD_METRICS_PORT, host: e.HERALD_METRICS_HOST },
     shutdownTimeoutSeconds: e.HERALD_SHUTDOWN_TIMEOUT_SECONDS,
     sandbox: e.HERALD_SANDBOX,
     sandboxStrict: e.HERALD_SANDBOX_STRICT,
+    sandboxControl: e.HERALD_SANDBOX_CONTROL,
     smtpUrl: e.HERALD_SMTP_URL,
     mailFrom: e.HERALD_MAIL_FROM,
     fetchAllowHosts: e.HERALD_FETCH_ALLOW_HOSTS,

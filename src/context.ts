@@ -130,6 +130,8 @@ export interface ContextOverrides {
   database?: Database;
   /** In-memory PGlite instead of the data directory (tests). */
   memoryDb?: boolean;
+  /** Start-up steps as they happen (`herald serve` logs them: main.ts). */
+  progress?: (step: string) => void;
   plans?: PlanCatalog;
   /** Swap an adapter (tests of failure paths). */
   adapters?: Partial<Record<string, AdapterFactory>>;
@@ -170,14 +172,25 @@ function platformPolicy(configs: Record<string, NetworkConfig>, config: Config, 
   return new OutboundPolicy({ trustedOrigins: origins, trustedHosts: config.fetchAllowHosts, ...(lookup ? { lookup } : {}) });
 }
 
+/** Applies the migrations a database lacks, saying how many when asked to. */
+async function migrate(database: Database, say: ((step: string) => void) | undefined): Promise<void> {
+  const before = say ? (await database.migrationStatus()).applied : 0;
+  await database.migrate();
+  if (!say) return;
+  const { applied } = await database.migrationStatus();
+  say(applied > before ? `database migrations applied: ${applied - before} (schema version ${applied})` : `database schema up to date (version ${applied})`);
+}
+
 export async function createContext(config: Config, overrides: ContextOverrides = {}): Promise<AppContext> {
   const logger = overrides.logger ?? createLogger(config);
   const clock = overrides.clock ?? (() => new Date());
   const secrets = resolveSecrets(config);
+  const say = overrides.progress;
+  const onCreate = say && (() => say(`creating the embedded database in ${config.dataDir} (first start only)…`));
   const database =
     overrides.database ??
-    (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, templateDir: config.pgliteTemplateDir, memory: overrides.memoryDb ?? false }));
-  await database.migrate();
+    (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, templateDir: config.pgliteTemplateDir, memory: overrides.memoryDb ?? false, ...(onCreate ? { onCreate } : {}) }));
+  await migrate(database, say);
   const plans = overrides.plans ?? PlanCatalog.load(config.plansFile);
   if (!plans.has(config.defaultPlan)) {
     throw new Error(`HERALD_DEFAULT_PLAN '${config.defaultPlan}' is not a known plan (${plans.list().map((p) => p.plan_id).join(', ')})`);

@@ -1,8 +1,7 @@
 // Starts the HTTP server over a context, and stops it gracefully on SIGTERM/SIGINT.
-import { resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from './config.ts';
-import { createContext, type AppContext, type ContextOverrides } from './context.ts';
+import { createContext, createLogger, type AppContext, type ContextOverrides } from './context.ts';
 import { buildApp } from './transports/rest/app.ts';
 import { listenMetrics, type MetricsListener } from './transports/rest/metrics.ts';
 import { schedulerReadiness } from './scheduling/readiness.ts';
@@ -17,7 +16,9 @@ export interface Running {
 }
 
 export async function startServer(config: Config, overrides: ContextOverrides = {}): Promise<Running> {
-  const ctx = await createContext(config, overrides);
+  // Each slow step of a start is said as it begins or ends (a first start makes the embedded database).
+  const logger = overrides.logger ?? createLogger(config);
+  const ctx = await createContext(config, { progress: (step) => logger.info(step), ...overrides, logger });
   let app: FastifyInstance | undefined;
   let metricsListener: MetricsListener | undefined;
   try {
@@ -74,20 +75,6 @@ export async function startServer(config: Config, overrides: ContextOverrides = 
       await ctx.close();
     })());
   return { ctx, app, url, metricsUrl: metricsListener?.url, stop };
-}
-
-/** The one start-up line: where to connect, where the docs are, where the data lives, sandbox on or off. */
-export function startupLine(config: Config, running: Pick<Running, 'url' | 'metricsUrl'>): string {
-  // A wildcard bind is reachable locally as localhost; that is the address to print.
-  const url = running.url.replace(/\/\/(0\.0\.0\.0|\[::\])(?=:)/, '//localhost');
-  let data = `data ${resolve(config.dataDir)}`;
-  if (config.databaseUrl) {
-    // Host, port and database only: never the user or password.
-    const db = new URL(config.databaseUrl);
-    data = `database PostgreSQL at ${db.host}${db.pathname.length > 1 ? db.pathname : ''}`;
-  }
-  const metrics = running.metricsUrl ? ` · metrics ${running.metricsUrl}` : '';
-  return `Herald listening on ${url} · API docs ${url}/docs · ${data} · sandbox ${config.sandbox ? 'on' : 'off'}${metrics}`;
 }
 
 const LISTEN_ERRORS: Record<string, string> = {

@@ -45,7 +45,7 @@ export interface SignupInput {
   full_name?: string | undefined;
   username?: string | undefined;
   workspace_name?: string | undefined;
-  /** Joins the inviting workspace too; admits the address even when sign-up is closed. */
+  /** Joins the inviting workspace too; admits the address when sign-up is by invitation only. */
   invitation_token?: string | undefined;
 }
 
@@ -57,9 +57,9 @@ export class AccountService {
   readonly #workspaces: WorkspaceService;
   readonly #invitations: InvitationService;
   readonly #sessions: SessionService;
-  readonly #signup: 'open' | 'closed';
+  readonly #signup: 'open' | 'invite';
 
-  constructor(deps: { db: Db; workspaces: WorkspaceService; invitations: InvitationService; sessions: SessionService; signup: 'open' | 'closed' }) {
+  constructor(deps: { db: Db; workspaces: WorkspaceService; invitations: InvitationService; sessions: SessionService; signup: 'open' | 'invite' }) {
     this.#db = deps.db;
     this.#workspaces = deps.workspaces;
     this.#invitations = deps.invitations;
@@ -82,8 +82,11 @@ export class AccountService {
           throw validationField(['body', 'invitation_token'], 'This invitation is invalid, has expired, or was sent to another address.');
         }
       }
-      if (!first && this.#signup === 'closed' && !opts.force && token === undefined) {
-        throw new AppError('forbidden', 'Sign-up is closed on this server. Ask an administrator for an account.');
+      if (!first && this.#signup === 'invite' && !opts.force && token === undefined) {
+        throw new AppError(
+          'forbidden',
+          'Sign-up on this server is by invitation only (HERALD_SIGNUP=invite). Ask a workspace owner to invite this address and sign up with the invitation_token it carries, or ask an administrator to create the account.',
+        );
       }
       const existing = await tx
         .select({ id: users.id })

@@ -45,11 +45,12 @@ const INIT_SCRIPT = fileURLToPath(new URL('./pglite-init.ts', import.meta.url));
 // template. Until a new directory is complete a marker beside it says so, and a start that finds the marker makes
 // the directory again: a start that died half-way never leaves something that is taken for a database. (Nothing
 // but initdb's output is in it before the marker goes.)
-async function openPgliteDir(dataDir: string, templateDir: string | undefined): Promise<{ client: PGlite; made: 'template' | 'initdb' | 'existing' }> {
+async function openPgliteDir(dataDir: string, templateDir: string | undefined, onCreate?: () => void): Promise<{ client: PGlite; made: 'template' | 'initdb' | 'existing' }> {
   const dir = join(dataDir, 'pglite');
   const marker = join(dataDir, 'pglite.incomplete');
   let made: 'template' | 'initdb' | 'existing' = 'existing';
   if (!existsSync(join(dir, 'PG_VERSION')) || existsSync(marker)) {
+    onCreate?.();
     writeFileSync(marker, 'a new PGlite data directory is being made; a start that finds this file makes it again\n', { mode: 0o600 });
     rmSync(dir, { recursive: true, force: true });
     const { stdout } = await promisify(execFile)(process.execPath, [INIT_SCRIPT, dir, ...(templateDir ? [templateDir] : [])], { timeout: 120_000 });
@@ -90,6 +91,8 @@ export interface OpenOptions {
   /** Where fresh data directories are made from and store their template (HERALD_PGLITE_TEMPLATE_DIR); undefined: always initdb. */
   templateDir?: string | undefined;
   poolSize?: number;
+  /** Called when an embedded database is about to be made on the data directory (a first start), before the wait. */
+  onCreate?: () => void;
 }
 
 export async function openDatabase(opts: OpenOptions): Promise<Database> {
@@ -125,7 +128,7 @@ async function openPglite(opts: OpenOptions): Promise<Database> {
     // Two processes on one PGlite directory corrupt it silently: hold a lock for the process lifetime.
     lock = acquireDirLock(join(opts.dataDir, 'pglite.lock'));
     try {
-      ({ client, made } = await openPgliteDir(opts.dataDir, opts.templateDir));
+      ({ client, made } = await openPgliteDir(opts.dataDir, opts.templateDir, opts.onCreate));
     } catch (err) {
       lock.release();
       throw err;

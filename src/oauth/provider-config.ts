@@ -99,7 +99,9 @@ export function providerConfiguration(s: ProviderSettings, { errors, interaction
       devInteractions: { enabled: false },
       userinfo: { enabled: false },
       rpInitiatedLogout: { enabled: false },
-      revocation: { enabled: true },
+      // A client revokes only the tokens issued to it; anyone else's token is answered 200 and left alone
+      // (RFC 7009 §2.2). Set here, the provider no longer prints a notice asking for this policy.
+      revocation: { enabled: true, allowedPolicy: (_ctx, client, token) => token.clientId === client.clientId },
       // Served by no route of Herald, so advertised by none: pushed authorization requests and DPoP.
       pushedAuthorizationRequests: { enabled: false },
       dPoP: { enabled: false },

@@ -7,6 +7,7 @@ import { createContext } from './core/context.ts';
 import type { SandboxContext } from './core/context.ts';
 import { installBodyParsers } from './core/http.ts';
 import { installRecorder } from './core/recorder.ts';
+import { guardControlRoutes, type ControlAccess } from './core/control-guard.ts';
 import { createStore } from './core/store.ts';
 import { PLATFORMS, type Platform } from './core/types.ts';
 import type { SandboxSimulator } from './core/simulator.ts';
@@ -44,6 +45,8 @@ export interface SandboxOptions {
   strict?: { modes: 'all' | readonly StrictMode[]; publicHosts?: readonly string[] } | undefined;
   /** The simulators to mount (default: the built-in ones). */
   simulators?: readonly SandboxSimulator[];
+  /** Who may use the control routes (`/_state`, `/_seed`, `/_faults`, `/_config`); default: anyone. Herald passes HERALD_SANDBOX_CONTROL. */
+  control?: ControlAccess;
 }
 
 /** Register with `app.register(sandboxPlugin, { prefix: '/sandbox', publicUrl })`. */
@@ -55,8 +58,12 @@ export async function sandboxPlugin(app: FastifyInstance, opts: SandboxOptions):
   const store = createStore(opts.latencyMs ?? 0, [...new Set([...PLATFORMS, ...simulators.map((s) => s.slug)])], opts.strict);
   const ctx = createContext({ store, publicUrl: opts.publicUrl, mount: app.prefix, now: opts.now, closing: closing.signal, describeRequest: opts.describeRequest });
   installBodyParsers(app);
-  registerAdmin(app, ctx);
-  registerSeed(app, ctx);
+  // The control routes sit in a scope of their own, behind the guard; the simulators answer anyone, as networks do.
+  await app.register(async (control) => {
+    guardControlRoutes(control, opts.control ?? 'any');
+    registerAdmin(control, ctx);
+    registerSeed(control, ctx);
+  });
   for (const simulator of simulators) {
     await app.register(
       async (scope) => {

@@ -96,7 +96,26 @@ describe('signup, login, me', () => {
   });
 });
 
-describe('closed sign-up', () => {
+describe('sign-up by invitation (HERALD_SIGNUP=invite)', () => {
+  it('admits the first user, then only invited addresses; the refusal says how to get in', async () => {
+    const invite = await createHarness({ env: { HERALD_SIGNUP: 'invite' } });
+    try {
+      expect(invite.ctx.config.signup).toBe('invite');
+      const admin = await invite.signup(); // the first account of an install is its administrator
+      const refused = await invite.req({ method: 'POST', url: '/auth/signup', payload: { email: 'walk-in@example.test', password: 'long enough pw' } });
+      expect(refused.statusCode).toBe(403);
+      expect(refused.json().detail).toMatch(/by invitation only \(HERALD_SIGNUP=invite\).*invitation_token/);
+      const inv = await invite.req({ method: 'POST', url: `/workspaces/${admin.workspaceId}/invitations`, headers: bearer(admin.token), payload: { email: 'invited@example.test', role: 'member' } });
+      expect(inv.statusCode, inv.body).toBe(201);
+      const joined = await invite.req({ method: 'POST', url: '/auth/signup', payload: { email: 'invited@example.test', password: 'long enough pw', invitation_token: inv.json().token } });
+      expect(joined.statusCode, joined.body).toBe(201);
+    } finally {
+      await invite.close();
+    }
+  });
+});
+
+describe('closed sign-up (the older name of invite)', () => {
   it('refuses new accounts but admins can still create users', async () => {
     const closed = await createHarness({ env: { HERALD_SIGNUP: 'closed' } });
     try {

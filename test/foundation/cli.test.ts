@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { createServer } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
-import { startupLine } from '../../src/main.ts';
+import { startupSummary, startupWarnings } from '../../src/startup-report.ts';
 import { until } from '../helpers/poll.ts';
 
 const run = promisify(execFile);
@@ -40,11 +40,28 @@ describe('herald CLI (embedded PGlite)', () => {
     server.stdout.on('data', (d) => (stdout += d));
     try {
       await upAt(`http://127.0.0.1:${port}/healthz`);
-      // One start-up line: where to connect, the docs, the data directory, the sandbox.
-      await until(() => stdout.includes('Herald listening'), { timeoutMs: 120_000 });
-      const startup = stdout.split('\n').filter((l) => /listening/i.test(l));
+      // The steps as they happen, then one summary: where to connect, the docs, the data directory, the sandbox,
+      // mail and sign-up. Not a terminal: JSON lines, and one line per request.
+      // The request line is written when the answer has gone: the client may read the answer first.
+      await until(() => stdout.includes('Herald is ready') && stdout.includes('"msg":"GET /healthz 200 '), { timeoutMs: 120_000 });
+      const lines = stdout.trim().split('\n').map((l) => JSON.parse(l) as { msg: string; level: number });
+      expect(lines.map((l) => l.msg)).toContain('database schema up to date (version ' + /\(version (\d+)\)/.exec(stdout)?.[1] + ')');
+      const startup = lines.filter((l) => l.msg.startsWith('Herald is ready'));
       expect(startup).toHaveLength(1);
-      expect(JSON.parse(startup[0]!).msg).toBe(`Herald listening on http://127.0.0.1:${port} · API docs http://127.0.0.1:${port}/docs · data ${dir} · sandbox off`);
+      expect(startup[0]!.msg).toBe(
+        [
+          `Herald is ready: open http://127.0.0.1:${port}`,
+          `  API docs  http://127.0.0.1:${port}/docs`,
+          `  data      ${dir}`,
+          '  sandbox   off',
+          '  mail      not configured: invitations and password resets wait in the mail_outbox table (set HERALD_SMTP_URL)',
+          '  sign-up   open to anyone who can reach this server (HERALD_SIGNUP=invite: by invitation only)',
+          '  ChatGPT   needs an https HERALD_PUBLIC_URL to reach this server (docs/gpt-actions.md)',
+        ].join('\n'),
+      );
+      const healthz = lines.filter((l) => l.msg.startsWith('GET /healthz '));
+      expect(healthz[0]).toMatchObject({ req: { method: 'GET', url: '/healthz' }, res: { statusCode: 200 }, reqId: expect.any(String), responseTime: expect.any(Number) });
+      expect(stdout).not.toMatch(/incoming request|request completed/);
       // The database is held by the server: a second process refuses with a clear message.
       const second = await run(process.execPath, [CLI, 'migrate'], { env: env(dir) }).catch((e: { code: number; stderr: string }) => e);
       expect((second as { code: number }).code).toBe(1);
@@ -88,10 +105,29 @@ describe('herald CLI (embedded PGlite)', () => {
     }
   });
 
-  it('names PostgreSQL by host and database in the start-up line, never the password', () => {
-    const config = loadConfig({ DATABASE_URL: 'postgres://herald:s3cret-pw@db.internal:5433/herald', HERALD_SANDBOX: '1' });
-    const line = startupLine(config, { url: 'http://0.0.0.0:8080', metricsUrl: 'http://127.0.0.1:9464/metrics' });
-    expect(line).toBe('Herald listening on http://localhost:8080 · API docs http://localhost:8080/docs · database PostgreSQL at db.internal:5433/herald · sandbox on · metrics http://127.0.0.1:9464/metrics');
+  it('names PostgreSQL by host and database in the start-up summary, never the password', () => {
+    const config = loadConfig({ DATABASE_URL: 'postgres://herald:s3cret-pw@db.internal:5433/herald', HERALD_SANDBOX: '1', HERALD_SIGNUP: 'invite', HERALD_SMTP_URL: 'smtp://u:p@mail.internal:587', HERALD_PUBLIC_URL: 'https://herald.example.org' });
+    const summary = startupSummary(config, { url: 'http://0.0.0.0:8080', metricsUrl: 'http://127.0.0.1:9464/metrics' });
+    expect(summary).toBe(
+      [
+        'Herald is ready: open http://localhost:8080',
+        '  API docs  http://localhost:8080/docs',
+        '  database  PostgreSQL at db.internal:5433/herald',
+        '  sandbox   on: every network is simulated, no real accounts needed (docs/sandbox.md)',
+        '  mail      sent over SMTP',
+        '  sign-up   by invitation only (the first account is always admitted)',
+        '  metrics   http://127.0.0.1:9464/metrics',
+      ].join('\n'),
+    );
+    expect(summary).not.toContain('s3cret');
+  });
+
+  it('warns when chat assistants cannot reach a public http address, and when anyone may use the sandbox controls', () => {
+    expect(startupWarnings(loadConfig({}))).toEqual([]);
+    expect(startupWarnings(loadConfig({ HERALD_PUBLIC_URL: 'https://herald.example.org' }))).toEqual([]);
+    const [http] = startupWarnings(loadConfig({ HERALD_PUBLIC_URL: 'http://herald.example.org' }));
+    expect(http).toMatch(/^HERALD_PUBLIC_URL is http:\/\/herald\.example\.org, not https: ChatGPT/);
+    expect(startupWarnings(loadConfig({ HERALD_SANDBOX: '1', HERALD_SANDBOX_CONTROL: 'any' }))).toEqual([expect.stringMatching(/^HERALD_SANDBOX_CONTROL=any: anyone/)]);
   });
 
   it('fails before listening on invalid configuration, naming the variable', async () => {

@@ -33,6 +33,7 @@ import { agentChatRoute } from './routes/agent-chat.ts';
 import { agentTranscribeRoutes } from './routes/agent-transcribe.ts';
 import { mcpRoutes } from '../mcp/routes.ts';
 import { oauthRoutes } from '../../oauth/routes.ts';
+import { RequestLog } from './request-log.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -53,6 +54,8 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promise<FastifyInstance> {
   const app: FastifyInstance = Fastify({
     loggerInstance: ctx.logger as FastifyBaseLogger,
+    // One line per request instead of Fastify's two (request-log.ts).
+    logController: new RequestLog(ctx.config.logRequests),
     trustProxy: fastifyTrustProxy(ctx.config.trustProxy),
     routerOptions: { ignoreTrailingSlash: true },
     bodyLimit: 10 * 1024 * 1024,
@@ -138,6 +141,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
       now: ctx.clock,
       simulators: ctx.simulators,
       strict: { modes: parseStrictModes(ctx.config.sandboxStrict) },
+      control: ctx.config.sandboxControl,
       describeRequest: async (platform, state) => {
         const name = await ctx.connections.workspaceNameForState(platform, state);
         return name === null ? null : `the Herald workspace "${name}"`;

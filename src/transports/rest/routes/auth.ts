@@ -17,7 +17,7 @@ export const signupBody = z.object({
 });
 
 const signupWithInvitation = signupBody.extend({
-  invitation_token: z.string().min(1).max(200).optional().describe('Joins the inviting workspace as well; works even when sign-up is closed'),
+  invitation_token: z.string().min(1).max(200).optional().describe('Joins the inviting workspace as well; admits the address when sign-up is by invitation only (HERALD_SIGNUP=invite)'),
 });
 
 const loginBody = z.object({ email: z.string().min(1).max(320), password: z.string().min(1).max(256) });
