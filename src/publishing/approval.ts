@@ -25,8 +25,14 @@ export type ToolSurface = 'mcp' | 'gpt' | 'agent';
 
 export const PENDING_APPROVAL = 'pending_approval';
 
+/** A tool action held for approval (kind action, src/tools/pending-actions.ts) is no post: it is not edited, published or scheduled. */
+export function assertPost(draft: { kind: string }): void {
+  if (draft.kind === 'action') throw new AppError('conflict', 'This is a tool action held for approval, not a post: approve it with POST /unified/drafts/{id}/approve, or delete it to reject it.');
+}
+
 /** A tool's post waiting for approval is published or scheduled only by approving it (POST /unified/drafts/{id}/approve). */
-export function assertNotHeld(draft: { status: string }): void {
+export function assertNotHeld(draft: { status: string; kind: string }): void {
+  assertPost(draft);
   if (draft.status === PENDING_APPROVAL) throw new AppError('conflict', 'This post waits for approval: a member approves it with POST /unified/drafts/{id}/approve.');
 }
 
