@@ -84,7 +84,7 @@ export async function holdAction(ctx: ToolContext, tool: string, args: Record<st
     success: true,
     pending_approval: true,
     message: HELD_MESSAGE,
-    action: { tool, summary: plan.summary },
+    pending_action: { tool, summary: plan.summary },
     drafts: [{ platform: plan.platform, draft_id: row!.id, status: PENDING_APPROVAL }],
   };
 }

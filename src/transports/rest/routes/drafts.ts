@@ -160,8 +160,9 @@ export async function draftRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
         params: idParams,
         response: {
           200: z.union([
-            publishResultSchema.extend({ draft_id: z.string(), approved: z.boolean() }),
+            // The action's answer first: a post's answer never has kind 'action'.
             z.object({ success: z.boolean(), message: z.string(), approved: z.literal(true), kind: z.literal('action'), draft_id: z.string(), action: actionWireSchema }),
+            publishResultSchema.extend({ draft_id: z.string(), approved: z.boolean() }),
           ]),
         },
       },
