@@ -2,7 +2,8 @@
 // setting `tool_posts_need_approval`, a tool's post is checked exactly as publishing would check it, then held as
 // drafts with status `pending_approval` — nothing reaches a network and no credit is spent — until a member of the
 // workspace, signed in, approves one with POST /unified/drafts/{id}/approve, which publishes (or schedules) it
-// through the normal path. Without the setting, a tool's post goes straight through submit().
+// through the normal path. Without the setting, a tool's post goes straight through submit(). Other tool calls that
+// write to a network or remove something are held the same way, as rows of kind 'action' (src/tools/pending-actions.ts).
 import { z } from 'zod';
 import type { Principal } from '../auth/authenticate.ts';
 import type { Db } from '../db/client.ts';
