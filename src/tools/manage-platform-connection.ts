@@ -27,7 +27,8 @@ export const managePlatformConnection = defineTool({
     const network = app.platforms.get(platform).displayName;
     if (args.action === 'disconnect') {
       const accounts = (await app.connectionStore.list(p.workspaceId, platform)).map((r) => r.displayName);
-      const held = await ctx.hold({ platform, summary: `Disconnect ${network} account${accounts.length > 1 ? 's' : ''} ${accounts.join(', ') || '(none connected)'}` });
+      // Nothing connected: nothing to remove, nothing to hold (the disconnect answers that it is not connected).
+      const held = accounts.length ? await ctx.hold({ platform, summary: `Disconnect ${network} account${accounts.length > 1 ? 's' : ''} ${accounts.join(', ')}` }) : null;
       if (held) return { ...held, platform, action: args.action };
       result = await app.connections.disconnect(p.workspaceId, platform);
     } else if (app.platforms.network(platform).authKind === 'app_password') {

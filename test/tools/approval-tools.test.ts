@@ -169,6 +169,31 @@ describe.each(Object.entries(CASES).flatMap(([tool, cases]) => cases.map((c) => 
   });
 });
 
+describe('publish (held as a post) through the invoker', () => {
+  const POST_CALL = ['POST', /createRecord$/] as const;
+  it('held: nothing reaches the network; approved, published once; a second approval finds nothing; deleted, never published', async () => {
+    const u = await h.signup();
+    await connect(h, u, 'bluesky');
+    await setApproval(h, u, true);
+    const before = await networkCalls(h, 'bluesky', ...POST_CALL);
+    const held = await call({ key: await h.createKey(u, 'full') }, 'publish', { platforms: ['bluesky'], default_text: 'Held first' }, { surface: 'mcp' });
+    expect(held).toMatchObject({ success: true, pending_approval: true, drafts: [{ platform: 'bluesky', status: 'pending_approval' }] });
+    const rejected = await call(u, 'publish', { platforms: ['bluesky'], default_text: 'Never sent' });
+    expect(await networkCalls(h, 'bluesky', ...POST_CALL)).toBe(before);
+    expect((await listed(h, u)).map((d) => [d.kind, d.action])).toEqual([['post', null], ['post', null]]);
+
+    const id = (held.drafts as { draft_id: string }[])[0]!.draft_id;
+    const ok = await approveItem(h, u, id);
+    expect(ok.json()).toMatchObject({ success: true, approved: true, draft_id: id, post: { platform: 'bluesky' } });
+    expect(await networkCalls(h, 'bluesky', ...POST_CALL)).toBe(before + 1);
+    expect((await approveItem(h, u, id)).statusCode).toBe(404);
+    const other = (rejected.drafts as { draft_id: string }[])[0]!.draft_id;
+    expect((await h.req({ method: 'DELETE', url: `/unified/drafts/${other}`, headers: asUser(u) })).statusCode).toBe(200);
+    expect((await approveItem(h, u, other)).statusCode).toBe(404);
+    expect(await networkCalls(h, 'bluesky', ...POST_CALL)).toBe(before + 1);
+  });
+});
+
 describe('who may approve a held action', () => {
   it("the approver's permissions are checked again: a plan that lost the inbox records a failure, and nothing is sent", async () => {
     const u = await h.signup();
@@ -216,9 +241,11 @@ describe('who may approve a held action', () => {
     expect(await listed(h, u)).toEqual([]);
   });
 
-  it('an OAuth connect is not held: it only answers a sign-in link the member must open', async () => {
+  it('an OAuth connect is not held: it only answers a sign-in link the member must open; nor is a disconnect of nothing', async () => {
     const u = await h.signup();
     await setApproval(h, u, true);
+    expect(await call(u, 'manage_platform_connection', { action: 'disconnect', platform: 'youtube' })).toMatchObject({ success: false, message: 'YouTube not connected for this workspace.' });
+    expect(await listed(h, u)).toEqual([]);
     const res = await call(u, 'manage_platform_connection', { action: 'connect', platform: 'linkedin' });
     expect(res).toMatchObject({ success: true, auth_url: expect.stringMatching(/^http/) });
     expect(res).not.toHaveProperty('pending_approval');
