@@ -148,7 +148,7 @@ export async function draftRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       config: { access: { kind: 'workspace' } },
       schema: {
         tags: ['drafts'],
-        summary: "Approve a tool's post waiting for approval: publish it now (or schedule it at its scheduled_time)",
+        summary: "Approve a tool's post or action waiting for approval: publish the post now (or schedule it at its scheduled_time), or run the action once",
         description:
           'With the workspace setting tool_posts_need_approval, posts made by tools (MCP, ChatGPT Actions, the agent) wait as drafts with status pending_approval. ' +
           'A member of the workspace, signed in (a user session with X-Workspace-Id; not an API key or a chat connector), approves one here: it is published through the normal path ' +
