@@ -53,7 +53,8 @@ export function accounts(r: ToolResult): Formatted {
   return { text: `**Connected accounts** (${rows.length})\n\n${t}`, tables: [t] };
 }
 
-const textOf = (o: Obj): string => str(o.default_text) || str(isObj(o.post_data) ? o.post_data.default_text : '');
+/** A post's text; for a tool action held for approval, what it will do. */
+const textOf = (o: Obj): string => str(o.default_text) || str(isObj(o.post_data) ? o.post_data.default_text : '') || str(isObj(o.action) ? o.action.summary : '');
 
 export function queue(r: ToolResult): Formatted {
   const parts: string[] = [];

@@ -92,6 +92,13 @@ export const drafts = pgTable(
     status: text('status').notNull().default('draft'),
     /** The tool surface that created a draft pending approval (mcp | gpt | agent); null otherwise. */
     requestedVia: text('requested_via'),
+    /**
+     * post: a post (a plain draft, or a tool's post held for approval); action: another tool call held for approval
+     * (a reply, a disconnect), status pending_approval until approved (then approved or failed) — src/tools/pending-actions.ts.
+     */
+    kind: text('kind').notNull().default('post'),
+    /** For kind action: the tool, its arguments, the summary shown to members, who decided and the result. */
+    action: jsonb('action'),
     /** The unified post body for this platform (platforms = [platform]). */
     body: jsonb('body').notNull(),
     sourcePostId: uuid('source_post_id'),

@@ -2,7 +2,8 @@
 // setting `tool_posts_need_approval`, a tool's post is checked exactly as publishing would check it, then held as
 // drafts with status `pending_approval` — nothing reaches a network and no credit is spent — until a member of the
 // workspace, signed in, approves one with POST /unified/drafts/{id}/approve, which publishes (or schedules) it
-// through the normal path. Without the setting, a tool's post goes straight through submit().
+// through the normal path. Without the setting, a tool's post goes straight through submit(). Other tool calls that
+// write to a network or remove something are held the same way, as rows of kind 'action' (src/tools/pending-actions.ts).
 import { z } from 'zod';
 import type { Principal } from '../auth/authenticate.ts';
 import type { Db } from '../db/client.ts';
@@ -25,8 +26,14 @@ export type ToolSurface = 'mcp' | 'gpt' | 'agent';
 
 export const PENDING_APPROVAL = 'pending_approval';
 
+/** A tool action held for approval (kind action, src/tools/pending-actions.ts) is no post: it is not edited, published or scheduled. */
+export function assertPost(draft: { kind: string }): void {
+  if (draft.kind === 'action') throw new AppError('conflict', 'This is a tool action held for approval, not a post: approve it with POST /unified/drafts/{id}/approve, or delete it to reject it.');
+}
+
 /** A tool's post waiting for approval is published or scheduled only by approving it (POST /unified/drafts/{id}/approve). */
-export function assertNotHeld(draft: { status: string }): void {
+export function assertNotHeld(draft: { status: string; kind: string }): void {
+  assertPost(draft);
   if (draft.status === PENDING_APPROVAL) throw new AppError('conflict', 'This post waits for approval: a member approves it with POST /unified/drafts/{id}/approve.');
 }
 

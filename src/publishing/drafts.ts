@@ -1,7 +1,7 @@
 // Drafts: one per network, holding the unified body narrowed to that network.
 import { z } from 'zod';
 import type { Db } from '../db/client.ts';
-import { and, desc, eq, sql } from '../db/orm.ts';
+import { and, desc, eq, inArray, sql } from '../db/orm.ts';
 import { drafts } from '../db/schema-publishing.ts';
 import { notFound } from '../errors.ts';
 import type { Principal } from '../auth/authenticate.ts';
@@ -12,6 +12,7 @@ import type { NetworkContract } from '../platforms/contract.ts';
 import type { Networks } from '../platforms/registry.ts';
 import type { PostBody } from './schemas.ts';
 import type { PostValidator } from './validate.ts';
+import { actionToWire, actionWireSchema, type StoredAction } from '../tools/pending-actions.ts';
 
 export type DraftRow = typeof drafts.$inferSelect;
 
@@ -33,8 +34,10 @@ export const draftSchema = z.looseObject({
   platform: z.string(),
   platform_user_id: z.string().nullable(),
   post_type: z.string(),
-  status: z.string().describe('draft, or pending_approval: a post made by a tool, waiting for a member to approve it (POST /unified/drafts/{id}/approve)'),
-  requested_via: z.string().nullable().describe('For a post pending approval: the tool surface that made it (mcp, gpt, agent)'),
+  status: z.string().describe('draft, or pending_approval: a post or action made by a tool, waiting for a member to approve it (POST /unified/drafts/{id}/approve); an action once approved: approved (it ran) or failed (it ran and failed)'),
+  requested_via: z.string().nullable().describe('For a post or action pending approval: the tool surface that made it (mcp, gpt, agent)'),
+  kind: z.enum(['post', 'action']).describe('post: a post (a draft, or a tool\'s post pending approval); action: another tool call held for approval (a reply, a disconnect), see `action`'),
+  action: actionWireSchema.nullable(),
   default_text: z.string().nullable(),
   default_image_id: z.string().nullable(),
   default_image_url: z.string().nullable(),
@@ -62,6 +65,8 @@ export function draftToWire(networks: readonly NetworkContract[], d: DraftRow): 
     post_type: d.postType,
     status: d.status,
     requested_via: d.requestedVia,
+    kind: d.kind === 'action' ? 'action' : 'post',
+    action: d.kind === 'action' ? actionToWire(d.action as StoredAction) : null,
     default_text: b.default_text ?? null,
     default_image_id: b.default_image_id ?? null,
     default_image_url: b.default_image_url ?? null,
@@ -126,7 +131,8 @@ export class DraftService {
   async list(workspaceId: string, f: { platform?: string | undefined; platformUserId?: string | undefined; status?: string | undefined; limit: number; offset: number }) {
     const where = and(
       eq(drafts.workspaceId, workspaceId),
-      f.status ? eq(drafts.status, f.status) : undefined,
+      // Without a status: drafts and what waits for approval, not the actions already decided.
+      f.status ? eq(drafts.status, f.status) : inArray(drafts.status, ['draft', 'pending_approval']),
       f.platform ? eq(drafts.platform, f.platform) : undefined,
       f.platformUserId ? eq(drafts.platformUserId, f.platformUserId) : undefined,
     );

@@ -10,6 +10,7 @@ export const analyzeMedia = defineTool({
     media_type: z.enum(['image', 'video']),
   }),
   annotations: { readOnly: true, destructive: false, idempotent: true, openWorld: true },
+  effect: { kind: 'read' },
   credits: null,
   async run(ctx, args) {
     ctx.require('ai_composer_enabled');

@@ -16,6 +16,7 @@ export const contentToImage = defineTool({
     page_id: z.string().max(200).optional().describe('Reserved: a Facebook Page or LinkedIn organization id.'),
   }),
   annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: true },
+  effect: { kind: 'write', held: 'never', why: "adds generated images to this workspace's media library: nothing leaves Herald and nothing is removed" },
   credits: { type: 'ai', amount: 5, per: 'image' },
   async run(ctx, args) {
     const { app } = ctx;

@@ -12,6 +12,7 @@ export const disconnectGptConnector = defineTool({
     "Sign this chat connector out of Herald: revokes its OAuth access at once, so every later call fails until the user connects again. Only when the user asks to disconnect. With an API key nothing changes. Free.",
   input: z.object({}),
   annotations: { readOnly: false, destructive: true, idempotent: true, openWorld: false },
+  effect: { kind: 'write', held: 'never', why: "revokes only the calling connector's own access: giving up access is never delayed, and an approving member has no connector token to revoke" },
   credits: null,
   async run(ctx) {
     const { caller } = ctx;

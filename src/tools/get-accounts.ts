@@ -12,6 +12,7 @@ export const getAccounts = defineTool({
     force_refresh: z.boolean().optional().describe('Ask the networks for fresh profiles instead of the cached ones.'),
   }),
   annotations: { readOnly: true, destructive: false, idempotent: true, openWorld: true },
+  effect: { kind: 'read' },
   credits: null,
   async run(ctx, args) {
     const { app, caller } = ctx;

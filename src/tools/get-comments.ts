@@ -19,6 +19,7 @@ export const getComments = defineTool({
     linkedin_organization_ids: stringList.optional(),
   }),
   annotations: { readOnly: true, destructive: false, idempotent: true, openWorld: true },
+  effect: { kind: 'read' },
   credits: null,
   async run(ctx, args) {
     const { app, caller } = ctx;

@@ -21,6 +21,7 @@ export const getQueuedPosts = defineTool({
       .describe('Only entries in this status: scheduled, publishing, published, failed, cancelled (scheduled posts); draft, pending_approval (drafts).'),
   }),
   annotations: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
+  effect: { kind: 'read' },
   credits: null,
   async run(ctx, args) {
     const { app, caller } = ctx;

@@ -12,6 +12,7 @@ export const getUnifiedAnalytics = defineTool({
     linkedin_organization_ids: stringList.optional().describe('Only these LinkedIn company pages (personal posts are then left out).'),
   }),
   annotations: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
+  effect: { kind: 'read' },
   credits: null,
   async run(ctx, args) {
     const { app, caller } = ctx;

@@ -15,6 +15,7 @@ export const getUserPosts = defineTool({
     linkedin_organization_ids: stringList.optional(),
   }),
   annotations: { readOnly: true, destructive: false, idempotent: true, openWorld: true },
+  effect: { kind: 'read' },
   credits: null,
   postsRead: true,
   async run(ctx, args) {

@@ -16,6 +16,7 @@ export const ideaToContent = defineTool({
     page_id: z.string().max(200).optional().describe('Reserved: a Facebook Page or LinkedIn organization id.'),
   }),
   annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: true },
+  effect: { kind: 'read' },
   credits: { type: 'ai', amount: 2, per: 'network' },
   async run(ctx, args) {
     const platforms = generationTargets(ctx, args.platforms, args.target_platforms, ctx.app.platforms.slugs);

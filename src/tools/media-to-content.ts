@@ -15,6 +15,7 @@ export const mediaToContent = defineTool({
     target_platforms: networksArg.optional().describe('With "all": only these.'),
   }),
   annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: true },
+  effect: { kind: 'read' },
   credits: { type: 'ai', amount: 2, per: 'network' },
   async run(ctx, args) {
     if (!args.media_url.trim()) throw new AppError('bad_request', 'media_url is required.');

@@ -84,6 +84,7 @@ export const publish = defineTool({
     platform_overrides_json: z.string().max(200_000).optional().describe('JSON string of per-network overrides, e.g. {"linkedin":{"linkedin_text":"…","linkedin_page_ids":["123"]},"youtube":{"youtube_title":"…"}}.'),
   }),
   annotations: { readOnly: false, destructive: true, idempotent: false, openWorld: true },
+  effect: { kind: 'write', held: 'post' },
   credits: { type: 'posts', amount: 1, per: 'destination' },
   async run(ctx, args) {
     const { app, caller } = ctx;

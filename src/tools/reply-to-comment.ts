@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AppError } from '../errors.ts';
 import type { Platform } from '../platforms/slugs.ts';
+import { quoted } from './pending-actions.ts';
 import { defineTool } from './tool.ts';
 
 export const replyToComment = defineTool({
@@ -17,6 +18,7 @@ export const replyToComment = defineTool({
     youtube_channel_id: z.string().min(1).max(500).optional(),
   }),
   annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: true },
+  effect: { kind: 'write', held: 'action' },
   credits: null,
   async run(ctx, args) {
     const { app, caller } = ctx;
@@ -31,6 +33,8 @@ export const replyToComment = defineTool({
     if (!args.text.trim()) throw new AppError('bad_request', { error: 'VALIDATION_ERROR', message: 'text is required and must not be empty.' });
     const param = networks.network(platform).reads?.replyParam;
     const pageId = param ? (args as Record<string, string | undefined>)[param] : undefined;
+    const held = await ctx.hold({ platform, summary: `Reply to comment ${args.comment_id} on ${networks.get(platform).displayName}: ${quoted(args.text)}` });
+    if (held) return held;
     const { replyId } = await app.engagement.reply(caller.principal.workspaceId, platform as Platform, { commentId: args.comment_id, postId: args.post_id, pageId, text: args.text });
     return { success: true, reply_id: replyId, message: 'Reply posted', platform };
   },

@@ -8,6 +8,7 @@ import type { Principal } from '../auth/authenticate.ts';
 import type { Feature } from '../auth/plans.ts';
 import { assertPlatformsAllowed, assertRouteAllowed } from '../auth/scopes.ts';
 import type { AppContext } from '../context.ts';
+import { holdAction } from './pending-actions.ts';
 
 export type Surface = 'mcp' | 'gpt' | 'agent';
 
@@ -17,6 +18,29 @@ export interface ToolCaller {
   surface: Surface;
   /** The OAuth grant behind the call (chat connectors), for disconnect_gpt_connector; null with an API key or a session. */
   oauthGrantId: string | null;
+  /** Set only when a member approved this call (pending-actions.ts): it runs instead of being held again. */
+  approvedBy?: string;
+}
+
+/**
+ * What a call changes, for the approval step (the workspace setting `tool_posts_need_approval`). Every tool declares
+ * it; test/tools/approval-tools.test.ts fails for a tool without it, and holds each held tool through the invoker.
+ * - read: changes nothing (it may read the networks, spend AI credits and return generated text or images).
+ * - write, held 'post': publishes; its handler holds its posts as drafts pending approval (publishing/approval.ts).
+ * - write, held 'action': writes to a network or removes something; its handler calls `ctx.hold` before it does,
+ *   which saves the call as a pending action a member approves (pending-actions.ts) when the setting is on.
+ * - write, held 'never': changes only what `why` says, which is never held.
+ */
+export type ToolEffect = { kind: 'read' } | { kind: 'write'; held: 'post' } | { kind: 'write'; held: 'action' } | { kind: 'write'; held: 'never'; why: string };
+
+/** What a held action will do, as the tool describes it before doing it. */
+export interface HeldActionPlan {
+  /** The network it acts on (the caller's key scope and the approver's are checked against it). */
+  platform: string;
+  /** For members: e.g. "Reply to comment X on LinkedIn: '…'". */
+  summary: string;
+  /** Argument names whose values are secrets: stored sealed, shown as "[hidden]". */
+  secretArgs?: readonly string[];
 }
 
 /** MCP's tool annotations; GPT Actions mark read-only tools `x-openai-isConsequential: false`. */
@@ -40,6 +64,11 @@ export interface ToolContext {
   allow(platforms: Iterable<string>): void;
   /** 403 plan_required unless the workspace's plan has the feature. */
   require(feature: Feature): void;
+  /**
+   * Before a held action writes (effect held 'action'): null when it may go ahead now (the setting is off, or a member
+   * approved this call); otherwise the call was saved as a pending action, and the handler returns this answer.
+   */
+  hold(plan: HeldActionPlan): Promise<ToolResult | null>;
 }
 
 export interface Tool<S extends z.ZodObject = z.ZodObject> {
@@ -48,6 +77,8 @@ export interface Tool<S extends z.ZodObject = z.ZodObject> {
   description: string;
   input: S;
   annotations: ToolAnnotations;
+  /** Read or write, and whether the approval step holds it (see ToolEffect). */
+  effect: ToolEffect;
   /** AI or post credits a call may spend (the services charge them; this is what the description promises). */
   credits: { type: 'ai' | 'posts'; amount: number; per?: string } | null;
   /** Whether this server can run it (web_search_searxng: only with HERALD_SEARXNG_URL); surfaces list it only then. */
@@ -65,7 +96,8 @@ export const defineTool = <S extends z.ZodObject>(t: Tool<S>): Tool<S> => ({
   ...t,
   run: (ctx, args) => {
     assertRouteAllowed(ctx.caller.principal.scope, { postsRead: t.postsRead ?? false });
-    return t.run(ctx, args);
+    // The held call is saved with this tool's name and these arguments.
+    return t.run({ ...ctx, hold: (plan) => holdAction(ctx, t.name, args, plan) }, args);
   },
 });
 
@@ -75,5 +107,6 @@ export function toolContext(app: AppContext, caller: ToolCaller): ToolContext {
     caller,
     allow: (platforms) => assertPlatformsAllowed(caller.principal.scope, platforms),
     require: (feature) => app.plans.assertFeature(caller.principal.planId, feature),
+    hold: () => Promise.reject(new Error('hold() is given to a tool by defineTool')),
   };
 }

@@ -19,6 +19,7 @@ export const uploadMedia = defineTool({
     platform: z.string().max(40).optional().describe('The network the media is for (it is then stored for that connected account).'),
   }),
   annotations: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
+  effect: { kind: 'write', held: 'never', why: "adds a file to this workspace's media library: nothing is published and nothing is removed" },
   credits: null,
   async run(ctx, args) {
     const { app, caller } = ctx;

@@ -46,6 +46,7 @@ export const webSearchSearxng = defineTool({
     max_results: z.number().int().min(1).max(20).optional().describe('How many results (1–20, default 5).'),
   }),
   annotations: { readOnly: true, destructive: false, idempotent: true, openWorld: true },
+  effect: { kind: 'read' },
   credits: null,
   available: (app) => Boolean(app.config.searxngUrl),
   async run(ctx, args) {

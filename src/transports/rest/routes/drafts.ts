@@ -9,7 +9,9 @@ import { nothingToUpdate, parseEdit, parsePostBody } from '../../../publishing/e
 import { mergeEdit } from '../../../publishing/media-refs.ts';
 import { draftRefSchema, publishResultSchema, scheduledRefSchema, type PublishResult } from '../../../publishing/results.ts';
 import { anyPostBody, dateTime, type PostBody } from '../../../publishing/schemas.ts';
-import { assertNotHeld, PENDING_APPROVAL } from '../../../publishing/approval.ts';
+import { assertNotHeld, assertPost, PENDING_APPROVAL } from '../../../publishing/approval.ts';
+import { approveAction } from '../../../tools/approve-action.ts';
+import { ACTION_STATES, actionWireSchema } from '../../../tools/pending-actions.ts';
 import { AppError } from '../../../errors.ts';
 import { principalOf } from '../access.ts';
 import { errorResponses, workspaceSecurity } from '../schemas.ts';
@@ -66,7 +68,7 @@ export async function draftRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
         summary: 'List drafts',
         responseDescription: 'The drafts of the workspace.',
         security: workspaceSecurity,
-        querystring: z.object({ platform: z.string().optional(), platform_user_id: z.string().optional(), status: z.enum(['draft', PENDING_APPROVAL]).optional().describe('Only drafts in this status (pending_approval: tools\' posts waiting for approval)'), limit: z.coerce.number().int().min(1).max(100).default(50), offset: z.coerce.number().int().min(0).default(0) }),
+        querystring: z.object({ platform: z.string().optional(), platform_user_id: z.string().optional(), status: z.enum(['draft', ...ACTION_STATES]).optional().describe('Only drafts in this status (pending_approval: tools\' posts and actions waiting for approval; approved, failed: actions approved). Without it: draft and pending_approval'), limit: z.coerce.number().int().min(1).max(100).default(50), offset: z.coerce.number().int().min(0).default(0) }),
         response: { 200: z.object({ success: z.boolean(), data: z.array(draftSchema), total: z.number().int() }) },
       },
     },
@@ -94,6 +96,7 @@ export async function draftRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
     },
     async (req) => {
       const { p, draft } = await owned(req);
+      assertPost(draft);
       const { post_type, ...sent } = req.body;
       const type = post_type ?? (draft.postType as z.infer<typeof postType>);
       const { edit } = parseEdit(ctx.platforms.networks, type, sent, { platform: draft.platform, what: 'draft', refused: REFUSED_IN_EDIT }, ['body']);
@@ -148,22 +151,33 @@ export async function draftRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       schema: {
         tags: ['drafts'],
         operationId: 'approveDraft',
-        summary: "Approve a tool's post waiting for approval: publish it now (or schedule it at its scheduled_time)",
-        responseDescription: 'The publish result (as the post routes), with the draft id.',
+        summary: "Approve a tool's post or action waiting for approval: publish the post now (or schedule it at its scheduled_time), or run the action once",
+        responseDescription: "The publish result (as the post routes) with the draft id, or for an action its recorded outcome.",
         description:
           'With the workspace setting tool_posts_need_approval, posts made by tools (MCP, ChatGPT Actions, the agent) wait as drafts with status pending_approval. ' +
           'A member of the workspace, signed in (a user session with X-Workspace-Id; not an API key or a chat connector), approves one here: it is published through the normal path ' +
           '(spends a post credit) and leaves the drafts once published or scheduled. A failure keeps it pending: edit it (PATCH) and approve again. ' +
-          'A draft not waiting for approval: 409.',
+          'A draft not waiting for approval: 409. ' +
+          'A held tool action (kind action: a reply to a comment, a disconnect) runs once, as the approving member (their permissions checked again), ' +
+          'and stays listed with status approved or failed and its result; approving it again: 409. Delete it to reject it.',
         security: workspaceSecurity,
         params: idParams,
-        response: { 200: publishResultSchema.extend({ draft_id: z.string(), approved: z.boolean() }), ...errorResponses(402, 409) },
+        response: {
+          200: z.union([
+            // The action's answer first: a post's answer never has kind 'action'.
+            z.object({ success: z.boolean(), message: z.string(), approved: z.literal(true), kind: z.literal('action'), draft_id: z.string(), action: actionWireSchema }),
+            publishResultSchema.extend({ draft_id: z.string(), approved: z.boolean() }),
+          ]),
+          ...errorResponses(402, 409),
+        },
       },
     },
     async (req, reply) => {
       const p = principalOf(req);
       // The draft's network is checked against the caller's scope before anything else, as on the other draft routes.
-      assertPlatformsAllowed(p.scope, [(await ctx.drafts.get(p.workspaceId, req.params.id)).platform]);
+      const held = await ctx.drafts.get(p.workspaceId, req.params.id);
+      assertPlatformsAllowed(p.scope, [held.platform]);
+      if (held.kind === 'action') return approveAction(ctx, p, held);
       const { reply: result } = await ctx.publishing.approvals.approve(p, req.params.id);
       return reply.code(result.status as 200).send({ ...result.body, draft_id: req.params.id, approved: result.body.success === true });
     },

@@ -18,7 +18,7 @@ export const workspaceSchema = z.object({
   plan_id: z.string(),
   time_zone: z.string().describe('IANA time zone; scheduled times are shown in it'),
   locale: z.string().nullable().describe('BCP 47 language tag'),
-  tool_posts_need_approval: z.boolean().describe('Posts created by tools (MCP, ChatGPT Actions, the agent) wait as drafts pending approval until a member approves them'),
+  tool_posts_need_approval: z.boolean().describe('What tools (MCP, ChatGPT Actions, the agent) would publish, reply, disconnect or otherwise write to a network waits, as drafts or actions pending approval, until a member approves it'),
   role: z.enum(['owner', 'member']).nullable(),
   created_at: z.string(),
   updated_at: z.string(),
@@ -129,7 +129,7 @@ export async function workspaceRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
         responseDescription: 'The workspace as changed.',
         description:
           'time_zone is an IANA name (e.g. Europe/Paris); scheduled posts are shown in it. locale is a BCP 47 tag (e.g. en, pt-BR), or null to clear it. ' +
-          'tool_posts_need_approval: true holds every post a tool creates (MCP, ChatGPT Actions, the agent) as drafts with status pending_approval until a member approves one with POST /unified/drafts/{id}/approve; it needs the plan feature drafts_enabled.',
+          'tool_posts_need_approval: true holds every post a tool creates (MCP, ChatGPT Actions, the agent) as drafts with status pending_approval, and every other tool call that writes to a network or removes something (a reply to a comment, a disconnect) as a pending action (kind action), until a member approves one with POST /unified/drafts/{id}/approve; it needs the plan feature drafts_enabled.',
         security: userSecurity,
         params: workspaceIdParams,
         body: settingsBody,
