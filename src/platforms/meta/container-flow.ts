@@ -51,6 +51,8 @@ export interface ContainerDialect {
   notReady(err: PlatformError): boolean;
   /** The publishing-quota edge (`{user}/{edge}?fields=quota_usage,config`) and the refusal that means the quota is spent. */
   quota?: { edge: string; spent(err: PlatformError): boolean };
+  /** A publish refusal whose cure is a new container (Meta's advice for an expired, lost or failed one). */
+  renew?(err: PlatformError): boolean;
 }
 
 export interface FlowOptions {
@@ -251,6 +253,8 @@ export function containerPublisher(d: ContainerDialect, deps: AdapterDeps, opts:
     } catch (err) {
       if (err instanceof PlatformError && d.notReady(err)) return { state: 'processing', handle: main.id };
       if (err instanceof PlatformError && d.quota?.spent(err)) throw await quotaRefusal(tokens, user, err);
+      // Forget the container so the retry makes a new one (an empty step reads as none).
+      if (err instanceof PlatformError && d.renew?.(err)) await journal.record(STEP.container, '');
       throw err;
     }
     return recordPublished(tokens, journal, idOf(body, 'the published post id'));
