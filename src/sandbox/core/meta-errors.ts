@@ -27,6 +27,5 @@ export function deadSessions(): ErrorCatalogue {
   return {
     password_changed: dead(460, 'Error validating access token: The session has been invalidated because the user changed their password or Facebook has changed the session for security reasons.'),
     session_invalidated: dead(467, 'Error validating access token: The session is invalid because the user logged out.'),
-    app_removed: dead(458, 'Error validating access token: The user has not authorized application.'),
   };
 }
