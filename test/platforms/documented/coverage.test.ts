@@ -8,11 +8,13 @@ import { BLUESKY_DOCUMENTED_ERRORS } from '../../../src/platforms/bluesky/docume
 import { documentedTable, type DocumentedError } from '../../../src/platforms/documented-errors.ts';
 import { INSTAGRAM_DOCUMENTED_ERRORS } from '../../../src/platforms/instagram/documented-errors.ts';
 import { LINKEDIN_DOCUMENTED_ERRORS } from '../../../src/platforms/linkedin/documented-errors.ts';
+import { PINTEREST_DOCUMENTED_ERRORS } from '../../../src/platforms/pinterest/documented-errors.ts';
 import { PLATFORMS, type Platform } from '../../../src/platforms/slugs.ts';
 import { BLUESKY_ERRORS } from '../../../src/sandbox/bluesky/errors.ts';
 import type { ErrorCatalogue } from '../../../src/sandbox/core/documented.ts';
 import { INSTAGRAM_ERRORS } from '../../../src/sandbox/instagram/errors.ts';
 import { LINKEDIN_ERRORS } from '../../../src/sandbox/linkedin/documented-errors.ts';
+import { PINTEREST_ERRORS } from '../../../src/sandbox/pinterest/errors.ts';
 import { startSandbox, type TestSandbox } from '../../helpers/sandbox.ts';
 
 /** Networks whose every documented code is simulated, mapped and tested: table, sandbox catalogue, test file. */
@@ -20,10 +22,11 @@ const DOCUMENTED_NETWORKS: Partial<Record<Platform, { table: readonly Documented
   instagram: { table: INSTAGRAM_DOCUMENTED_ERRORS, tableName: 'INSTAGRAM_DOCUMENTED_ERRORS', catalogue: INSTAGRAM_ERRORS },
   bluesky: { table: BLUESKY_DOCUMENTED_ERRORS, tableName: 'BLUESKY_DOCUMENTED_ERRORS', catalogue: BLUESKY_ERRORS },
   linkedin: { table: LINKEDIN_DOCUMENTED_ERRORS, tableName: 'LINKEDIN_DOCUMENTED_ERRORS', catalogue: LINKEDIN_ERRORS },
+  pinterest: { table: PINTEREST_DOCUMENTED_ERRORS, tableName: 'PINTEREST_DOCUMENTED_ERRORS', catalogue: PINTEREST_ERRORS },
 };
 
 /** Networks whose documented errors are not all simulated, mapped and tested yet (see the report / docs/networks.md). */
-export const PENDING_NETWORKS: readonly Platform[] = ['facebook', 'threads', 'tiktok', 'youtube', 'pinterest'];
+export const PENDING_NETWORKS: readonly Platform[] = ['facebook', 'threads', 'tiktok', 'youtube'];
 
 const DOCS = new URL('../../../docs/networks.md', import.meta.url);
 
