@@ -9,6 +9,7 @@ import type { PublishRequest } from '../../../src/platforms/publishing.ts';
 import type { OAuth2Auth } from '../../../src/platforms/types.ts';
 import { startSandbox, type TestSandbox } from '../../helpers/sandbox.ts';
 import { documentedErrorTests } from '../helpers/documented.ts';
+import { expectNewUpload } from './renewed.ts';
 import { connectThrough, expectPlatformError, sandboxDeps } from '../helpers/oauth-flow.ts';
 import { fixtureMedia, jpegImage, memoryJournal, publisherOf } from '../helpers/publish-fixtures.ts';
 
@@ -52,13 +53,8 @@ describe('linkedin: documented errors', () => {
           return publisher.publish(tokens, req, journal);
         },
         async renewed() {
-          // The retry uploaded the image again under a new URN and posted that one.
-          const s = await sb.state('linkedin');
-          const images = s.media.filter((m) => m.kind === 'image');
-          expect(images).toHaveLength(2);
-          expect(s.posts).toHaveLength(1);
-          expect(JSON.stringify(s.posts[0])).toContain(images[1]!.id);
           expect(d.code).toBe('EXPIRED_UPLOAD_URL');
+          await expectNewUpload(sb, 'linkedin', 'image');
         },
       };
     },

@@ -1,7 +1,7 @@
 // Every error Pinterest documents for what Herald calls, injected into the Pinterest simulator over real HTTP and read
 // by the adapter (refresh, the account, image and video pins with the S3 upload): kind, wait and the user's words as
 // src/platforms/pinterest/documented-errors.ts says.
-import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { afterAll, beforeAll, describe } from 'vitest';
 import type { HttpResponse } from '../../../src/platforms/http.ts';
 import { PINTEREST_DOCUMENTED_ERRORS } from '../../../src/platforms/pinterest/documented-errors.ts';
 import { readApi } from '../../../src/platforms/pinterest/errors.ts';
@@ -12,6 +12,7 @@ import type { OAuth2Auth } from '../../../src/platforms/types.ts';
 import { PlatformError } from '../../../src/platforms/types.ts';
 import { startSandbox, type TestSandbox } from '../../helpers/sandbox.ts';
 import { documentedErrorTests } from '../helpers/documented.ts';
+import { expectNewUpload } from './renewed.ts';
 import { connectThrough, sandboxDeps } from '../helpers/oauth-flow.ts';
 import { fixtureMedia, jpegImage, memoryJournal, mp4Video, publisherOf } from '../helpers/publish-fixtures.ts';
 
@@ -61,12 +62,8 @@ describe('pinterest: documented errors', () => {
           return out.state === 'processing' ? publisher.checkStatus!(tokens, out.handle, req, journal) : out;
         },
         async renewed() {
-          // The retry registered the video anew and pinned the new upload, not the one whose policy expired.
-          const s = await sb.state('pinterest');
-          const uploads = s.media.filter((m) => m.kind === 'video');
-          expect(uploads).toHaveLength(2);
-          expect(s.posts).toHaveLength(1);
-          expect(JSON.stringify(s.posts[0])).toContain(uploads[1]!.id);
+          // The retry registered the video anew: the expired policy's upload is never pinned.
+          await expectNewUpload(sb, 'pinterest', 'video');
         },
       };
     },
