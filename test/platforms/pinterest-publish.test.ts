@@ -176,7 +176,8 @@ describe('pinterest publisher: journal, reconcile and faults', () => {
     await expectPlatformError(publisher.checkStatus!(tokens, broken.handle, req, memoryJournal()), 'invalid_content');
 
     const photo = await image('p.jpg');
-    await expectPlatformError(publisher.publish(tokens, request({ media: [{ ...photo, url: 'https://images.invalid/p.jpg' }] }), memoryJournal()), 'invalid_content');
+    // "Unable to reach the URL": Herald's own media URL, retried (it may be briefly unreachable).
+    await expectPlatformError(publisher.publish(tokens, request({ media: [{ ...photo, url: 'https://images.invalid/p.jpg' }] }), memoryJournal()), 'transient');
     await expectPlatformError(publisher.publish(tokens, request({ media: [photo], destination: undefined }), memoryJournal()), 'invalid_content');
     await expectPlatformError(publisher.publish(tokens, request({ media: [photo], destination: { kind: 'board', id: '999999' } }), memoryJournal()), 'not_found');
     await expectPlatformError(publisher.publish(tokens, request({ postType: 'text' }), memoryJournal()), 'unsupported');

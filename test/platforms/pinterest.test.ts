@@ -148,7 +148,8 @@ describe('pinterest adapter: wire details', () => {
     const limited = cannedAdapter(() => ({ status: 429, body: { code: 8, message: 'slow' }, headers: { 'retry-after': '17' } }));
     expect(await expectPlatformError(limited.fetchAccount({ accessToken: 'pina_a' }), 'rate_limited')).toMatchObject({ retryAfterSeconds: 17 });
     const scope = cannedAdapter(() => ({ status: 403, body: { code: 3, message: 'Missing scope: boards:read' } }));
-    await expectPlatformError(scope.fetchAccount({ accessToken: 'pina_a' }), 'permission');
+    // A scope the grant lacks: a new authorization approving it is the cure, not a refresh.
+    await expectPlatformError(scope.fetchAccount({ accessToken: 'pina_a' }), 'reauth_required');
 
     const paged = cannedAdapter((url) => {
       if (url.pathname === '/v5/user_account') return { status: 200, body: { id: '7', username: 'u', account_type: 'PINNER' } };

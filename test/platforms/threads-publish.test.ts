@@ -145,6 +145,20 @@ describe('threads publisher: journal and recovery', () => {
     expect((await state()).posts).toHaveLength(0);
   });
 
+  it('maps the daily publishing quota (code 9, no subcode) to rate-limited, waiting the quota_duration threads_publishing_limit reports', async () => {
+    await sb.configure({ publishLimits: { threads: 1 } });
+    expect((await publisher.publish(tokens, request(), memoryJournal())).state).toBe('published');
+    const err = await expectPlatformError(publisher.publish(tokens, request({ text: 'second' }), memoryJournal()), 'rate_limited');
+    expect(err.retryable).toBe(true);
+    expect(err.code).toBe('9');
+    expect(err.retryAfterSeconds).toBe(86_400);
+    expect(err.message).toMatch(/daily publishing limit .* tries again when the 24-hour window frees a slot/);
+    expect(calls(await state(), 'GET', '/me/threads_publishing_limit')).toHaveLength(1);
+    // A day later the window has moved on and the same post goes out.
+    sb.advance(86_400);
+    expect((await publisher.publish(tokens, request({ text: 'second' }), memoryJournal())).state).toBe('published');
+  });
+
 });
 
 describe('threads publisher: faults', () => {

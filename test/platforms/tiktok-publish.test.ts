@@ -368,6 +368,30 @@ describe('tiktok publisher: refusals', () => {
     expect(inits(await sb.state('tiktok'))).toHaveLength(2);
   });
 
+  it('on FAILED / internal reads the same publish_id again before any new init, and initialises anew only once it still says so 10 minutes on', async () => {
+    await sb.lenient('tiktok_unaudited'); // the sandbox app is declared audited, and this post is not SELF_ONLY
+    await sb.configure({ processingMs: 0 });
+    await sb.control('POST', '_faults', { platform: 'tiktok', operation: 'upload', fault: 'error', error: 'internal' });
+    const req = request({ media: [await video('internal.mp4')] });
+    const journal = memoryJournal();
+    const first = await publisher.publish(tokens, req, journal);
+    if (first.state !== 'processing') throw new Error('expected processing');
+    const err = await expectPlatformError(publisher.checkStatus!(tokens, first.handle, req, journal), 'transient');
+    expect(err).toMatchObject({ code: 'internal', retryAfterSeconds: 600 });
+    expect(err.message).toMatch(/^TikTok reported an internal error for this post; Herald checks the post again/);
+    // A retry soon after asks TikTok about the same publish_id; it does not initialise again.
+    sb.advance(120);
+    expect(await expectPlatformError(publisher.publish(tokens, req, journal), 'transient')).toMatchObject({ retryAfterSeconds: 480 });
+    expect(inits(await sb.state('tiktok'))).toHaveLength(1);
+    // Still FAILED / internal ten minutes after it was first seen: the job is dead and a new init goes out.
+    sb.advance(480);
+    await expectPlatformError(publisher.publish(tokens, req, journal), 'transient');
+    expect(journal.steps[TIKTOK_STEPS.failed]).toBe(first.handle);
+    const again = await publisher.publish(tokens, req, journal);
+    expect(again.state === 'processing' && again.handle !== first.handle).toBe(true);
+    expect(inits(await sb.state('tiktok'))).toHaveLength(2);
+  });
+
   it('maps an unverified pull URL, expired tokens and throttling to their kinds', async () => {
     await sb.lenient('tiktok_unaudited'); // the sandbox app is declared audited, and this post is not SELF_ONLY
     const clip = await video('unverified.mp4');

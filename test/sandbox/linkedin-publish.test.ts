@@ -201,7 +201,7 @@ describe('linkedin publishing', () => {
     const urn = first.headers.get('x-restli-id') ?? '';
     const again = await post(access, postBody(person, 'Only once'));
     expect(again.status).toBe(422);
-    expect(await json(again)).toMatchObject({ message: `Content is a duplicate of ${urn}` });
+    expect(await json(again)).toMatchObject({ errorDetails: { inputErrors: [{ code: 'DUPLICATE_POST' }] }, message: `com.linkedin.content.common.exception.BadRequestResponseException: Content is a duplicate of ${urn}` });
     expect(await objects(sb, 'linkedin', 'posts')).toHaveLength(1);
     sb.advance(601);
     expect((await post(access, postBody(person, 'Only once'))).status).toBe(201);

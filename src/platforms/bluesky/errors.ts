@@ -3,7 +3,9 @@
 import type { HttpResponse } from '../http.ts';
 import { retryAfterSeconds } from '../http.ts';
 import { kindOfStatus, safeText } from '../errors.ts';
+import { documentedError } from '../documented-errors.ts';
 import { PlatformError } from '../types.ts';
+import { BLUESKY_DOCUMENTED_ERRORS } from './documented-errors.ts';
 import type { PlatformErrorKind } from '../types.ts';
 
 /**
@@ -78,16 +80,22 @@ function read(res: HttpResponse, context: XrpcContext, code: string | undefined)
   return { kind, message: said ? `Bluesky: ${said}` : `Bluesky answered HTTP ${status}` };
 }
 
-/** The PlatformError for a failed XRPC response. */
-export function blueskyError(res: HttpResponse, context: XrpcContext, now: Date): PlatformError {
-  const code = errorName(res.data);
+/** The PlatformError for a failed XRPC response (`code`: the error name when the body's own is not the one meant). */
+export function blueskyError(res: HttpResponse, context: XrpcContext, now: Date, code = errorName(res.data)): PlatformError {
   const { kind, message } = read(res, context, code);
   const wait = kind === 'rate_limited' ? rateLimitWait(res, now) : undefined;
-  return new PlatformError('bluesky', kind, message, {
+  const mapped = new PlatformError('bluesky', kind, message, {
     status: res.status,
     ...(wait !== undefined ? { retryAfterSeconds: wait } : {}),
     ...(code ? { code } : {}),
   });
+  return code ? documented(code, mapped) : mapped;
+}
+
+/** The documented entry's kind and words for `code`, unless the mapping already says those words. */
+export function documented(code: string, mapped: PlatformError): PlatformError {
+  const words = BLUESKY_DOCUMENTED_ERRORS.find((d) => d.code === code)?.words;
+  return words !== undefined && mapped.message.startsWith(words) ? mapped : documentedError(BLUESKY_DOCUMENTED_ERRORS, code, mapped);
 }
 
 /** A PlatformError of ours (not from a response), e.g. a malformed answer or an input we refuse before calling. */

@@ -3,7 +3,9 @@
 import type { HttpResponse } from '../http.ts';
 import { PlatformError, type PlatformErrorKind } from '../types.ts';
 import { safeText } from '../errors.ts';
-import { bodyOf, graphErrorFrom, isRecord, type GraphPhase } from '../meta/graph.ts';
+import { bodyOf, graphErrorFrom, isRecord, readGraphError, type GraphPhase } from '../meta/graph.ts';
+import { documentedError } from '../documented-errors.ts';
+import { INSTAGRAM_DOCUMENTED_ERRORS } from './documented-errors.ts';
 
 function flatKind(status: number, message: string): PlatformErrorKind {
   if (status === 429) return 'rate_limited';
@@ -24,7 +26,12 @@ export function instagramError(res: HttpResponse, phase: GraphPhase = 'api'): Pl
       ...(typeof body.error_type === 'string' ? { code: body.error_type } : {}),
     });
   }
-  return graphErrorFrom('instagram', res, phase);
+  const mapped = graphErrorFrom('instagram', res, phase);
+  if (phase !== 'api') return mapped;
+  const e = readGraphError(body);
+  if (!e) return mapped;
+  if (/not an instagram business/i.test(e.message)) return documentedError(INSTAGRAM_DOCUMENTED_ERRORS, 'not-business', mapped);
+  return documentedError(INSTAGRAM_DOCUMENTED_ERRORS, e.subcode !== undefined ? `${e.code ?? ''}/${e.subcode}` : String(e.code ?? ''), mapped);
 }
 
 export function instagramOk(res: HttpResponse, phase: GraphPhase = 'api'): Record<string, unknown> {

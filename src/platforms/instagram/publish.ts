@@ -8,6 +8,10 @@ import { required, str } from '../meta/graph.ts';
 import { INSTAGRAM_GRAPH_VERSION, instagramUrls } from './config.ts';
 import { containerPublisher, sameText, type ContainerDialect, type FlowOptions } from '../meta/container-flow.ts';
 import { instagramOk } from './errors.ts';
+import { renewingCodes } from '../documented-errors.ts';
+import { INSTAGRAM_DOCUMENTED_ERRORS } from './documented-errors.ts';
+
+const RENEWING = renewingCodes(INSTAGRAM_DOCUMENTED_ERRORS);
 
 /** Journal step holding the professional account id the containers were created under. */
 export const ACCOUNT_STEP = 'account';
@@ -110,6 +114,8 @@ export function instagramPublisher(deps: AdapterDeps, opts: FlowOptions = {}): P
     permalinkOf: (body) => str(body.permalink),
     // 9007 / 2207027 "media is not ready for publishing": a race with processing, not a failure.
     notReady: (err) => err.code === '9007',
+    quota: { edge: 'content_publishing_limit', spent: (err) => err.code === '9/2207042' },
+    renew: (err) => err.code !== undefined && RENEWING.has(err.code),
   };
 
   return containerPublisher(dialect, deps, opts);

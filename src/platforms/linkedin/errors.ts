@@ -2,7 +2,9 @@
 // (older resources omit `code`); the OAuth endpoints answer `{error, error_description}`.
 import { kindOfStatus, safeText } from '../errors.ts';
 import { retryAfterSeconds, type HttpResponse } from '../http.ts';
+import { documentedError } from '../documented-errors.ts';
 import { PlatformError, type PlatformErrorKind } from '../types.ts';
+import { LINKEDIN_DOCUMENTED_ERRORS } from './documented-errors.ts';
 
 /** api = resource calls; token = code exchange; refresh = refresh-token grant. */
 export type LinkedInPhase = 'api' | 'token' | 'refresh';
@@ -94,7 +96,8 @@ export function linkedinError(res: HttpResponse, phase: LinkedInPhase = 'api', n
     code = oauthError;
   } else {
     const serviceCode = text(body.serviceErrorCode);
-    code = text(body.code) || serviceCode;
+    // Validation answers name their code only among the input errors (`DUPLICATE_POST`, `MISSING_FIELD`).
+    code = text(body.code) || serviceCode || (inputErrorsOf(res).find((e) => /^[A-Z_]{3,64}$/.test(e.code))?.code ?? '');
     const message = text(body.message);
     kind = apiKind(res.status, text(body.code), serviceCode, message);
     detail = `${code || `HTTP ${res.status}`}${message ? `: ${safeText(message)}` : ''}`;
@@ -103,11 +106,12 @@ export function linkedinError(res: HttpResponse, phase: LinkedInPhase = 'api', n
   if (phase !== 'api' && kind === 'auth_expired') kind = 'reauth_required';
   // LinkedIn sends no Retry-After: its 429s are daily quotas (per member, per app) that reset at 00:00 UTC.
   const retryAfter = kind === 'rate_limited' ? (retryAfterSeconds(res.headers) ?? secondsToUtcMidnight(now())) : undefined;
-  return new PlatformError('linkedin', kind, `linkedin ${phase === 'api' ? 'request' : 'token request'} failed (${detail})`, {
+  const mapped = new PlatformError('linkedin', kind, `linkedin ${phase === 'api' ? 'request' : 'token request'} failed (${detail})`, {
     status: res.status,
     ...(retryAfter !== undefined ? { retryAfterSeconds: retryAfter } : {}),
     ...(code ? { code } : {}),
   });
+  return phase === 'api' && code ? documentedError(LINKEDIN_DOCUMENTED_ERRORS, code, mapped) : mapped;
 }
 
 /** The JSON object of a 2xx answer (empty for bodiless ones), or the mapped PlatformError. */

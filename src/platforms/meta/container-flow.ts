@@ -8,7 +8,7 @@ import type { HttpResponse } from '../http.ts';
 import type { Journal, PublishMedia, PublishOutcome, PublishRequest, Publisher } from '../publishing.ts';
 import type { AdapterDeps, Platform, TokenSet } from '../types.ts';
 import { PlatformError } from '../types.ts';
-import { isRecord, str, transientStatus } from './graph.ts';
+import { isRecord, num, str, transientStatus } from './graph.ts';
 import { safeText } from '../errors.ts';
 
 export type ContainerState = 'IN_PROGRESS' | 'FINISHED' | 'ERROR' | 'EXPIRED' | 'PUBLISHED';
@@ -49,6 +49,10 @@ export interface ContainerDialect {
   permalinkOf(body: Record<string, unknown>): string | null;
   /** A publish refusal that only means "not processed yet" (a race with processing), not a failure. */
   notReady(err: PlatformError): boolean;
+  /** The publishing-quota edge (`{user}/{edge}?fields=quota_usage,config`) and the refusal that means the quota is spent. */
+  quota?: { edge: string; spent(err: PlatformError): boolean };
+  /** A publish refusal whose cure is a new container (Meta's advice for an expired, lost or failed one). */
+  renew?(err: PlatformError): boolean;
 }
 
 export interface FlowOptions {
@@ -163,6 +167,29 @@ export function containerPublisher(d: ContainerDialect, deps: AdapterDeps, opts:
     return { state: 'published', postId, permalink: link ?? (await permalink(tokens, postId)) };
   }
 
+  /**
+   * A spent publishing quota, its wait read from the quota edge: `config.quota_duration` (the rolling window) while
+   * the usage is at the total, a minute when a slot has freed since the refusal. The refusal as mapped if the read fails.
+   */
+  async function quotaRefusal(tokens: TokenSet, user: string, err: PlatformError): Promise<PlatformError> {
+    if (!d.quota) return err;
+    try {
+      const body = await get(tokens, `${encodeURIComponent(user)}/${d.quota.edge}`, 'quota_usage,config');
+      const row = Array.isArray(body.data) && isRecord(body.data[0]) ? body.data[0] : {};
+      const config = isRecord(row.config) ? row.config : {};
+      const [usage, total, duration] = [num(row.quota_usage), num(config.quota_total), num(config.quota_duration)];
+      const wait = usage !== null && total !== null && usage < total ? 60 : duration;
+      if (wait === null || wait <= 0) return err;
+      return new PlatformError(d.platform, err.kind, err.message, {
+        retryAfterSeconds: wait,
+        ...(err.status !== undefined ? { status: err.status } : {}),
+        ...(err.code !== undefined ? { code: err.code } : {}),
+      });
+    } catch {
+      return err;
+    }
+  }
+
   /** Carousel children, reused while valid and created otherwise: their ids once all are FINISHED, else the outcome to return. */
   async function children(tokens: TokenSet, user: string, req: PublishRequest, journal: Journal, wait: boolean): Promise<string[] | PublishOutcome> {
     let kids: ContainerInfo[] = [];
@@ -225,6 +252,9 @@ export function containerPublisher(d: ContainerDialect, deps: AdapterDeps, opts:
       body = await post(tokens, `${encodeURIComponent(user)}/${d.publishEdge}`, { creation_id: main.id });
     } catch (err) {
       if (err instanceof PlatformError && d.notReady(err)) return { state: 'processing', handle: main.id };
+      if (err instanceof PlatformError && d.quota?.spent(err)) throw await quotaRefusal(tokens, user, err);
+      // Forget the container so the retry makes a new one (an empty step reads as none).
+      if (err instanceof PlatformError && d.renew?.(err)) await journal.record(STEP.container, '');
       throw err;
     }
     return recordPublished(tokens, journal, idOf(body, 'the published post id'));

@@ -3,11 +3,14 @@
 // app's credentials or a dead grant).
 import { errorFromResponse, kindOfStatus, record, safeText, statusKind } from '../errors.ts';
 import type { HttpResponse } from '../http.ts';
+import { documentedError } from '../documented-errors.ts';
 import type { PlatformErrorKind } from '../types.ts';
+import { PINTEREST_DOCUMENTED_ERRORS } from './documented-errors.ts';
 
 const API_CODES: Record<number, PlatformErrorKind> = {
   1: 'invalid_content',
-  3: 'permission',
+  // A scope the grant lacks: only a new authorization that approves it helps.
+  3: 'reauth_required',
   7: 'permission',
   29: 'permission',
   30: 'not_found',
@@ -41,7 +44,14 @@ export function readApi(res: HttpResponse, what: string): Record<string, unknown
     return fail(res, 'transient', `Pinterest ${what}: unexpected answer (HTTP ${res.status}, not JSON)`, undefined);
   }
   const { code, detail } = errorBody(res);
-  return fail(res, apiKind(res.status, code), describe(what, res, code, detail), code);
+  const mapped = errorFromResponse('pinterest', res, { kind: apiKind(res.status, code), message: describe(what, res, code, detail), ...(code !== undefined ? { code: String(code) } : {}) });
+  throw documentedError(PINTEREST_DOCUMENTED_ERRORS, documentedCode(code, detail), mapped);
+}
+
+/** The documented entry a code stands for: code 1 is also Pinterest's answer to an image URL it could not fetch. */
+function documentedCode(code: number | undefined, detail: string): string {
+  if (code === 1 && /Unable to reach the URL/i.test(detail)) return '1/unreachable';
+  return code === undefined ? '' : String(code);
 }
 
 function apiKind(status: number, code: number | undefined): PlatformErrorKind {

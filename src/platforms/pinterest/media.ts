@@ -12,6 +12,8 @@ import { bearer } from './context.ts';
 import type { PinterestContext } from './context.ts';
 import { safeText } from '../errors.ts';
 import { readApi } from './errors.ts';
+import { documentedError } from '../documented-errors.ts';
+import { PINTEREST_DOCUMENTED_ERRORS } from './documented-errors.ts';
 
 export type MediaStatus = 'registered' | 'processing' | 'succeeded' | 'failed';
 
@@ -65,16 +67,17 @@ function multipart(parameters: Record<string, string>, media: PublishMedia): { b
 }
 
 /** S3 answers errors as XML: <Error><Code>…</Code><Message>…</Message></Error>. */
-function s3Failure(res: HttpResponse): PlatformError {
+export function s3Failure(res: HttpResponse): PlatformError {
   const code = /<Code>([^<]*)<\/Code>/.exec(res.text)?.[1];
   const message = /<Message>([^<]*)<\/Message>/.exec(res.text)?.[1];
   // A refused policy or signature (expired URL) is cured by registering anew, which the next attempt does.
   const kind: PlatformErrorKind =
     code === 'SlowDown' || res.status === 429 ? 'rate_limited' : res.status >= 500 || res.status === 403 || res.status === 408 ? 'transient' : 'invalid_content';
-  return new PlatformError('pinterest', kind, `Pinterest video upload failed: ${code ?? `HTTP ${res.status}`}${message ? ` (${safeText(message)})` : ''}`, {
+  const mapped = new PlatformError('pinterest', kind, `Pinterest video upload failed: ${code ?? `HTTP ${res.status}`}${message ? ` (${safeText(message)})` : ''}`, {
     status: res.status,
     ...(code ? { code } : {}),
   });
+  return code ? documentedError(PINTEREST_DOCUMENTED_ERRORS, code, mapped) : mapped;
 }
 
 export async function uploadVideo(ctx: PinterestContext, reg: Registration, media: PublishMedia): Promise<void> {

@@ -2,7 +2,14 @@
 // symbolic `THREADS_API__*` code or message instead of a number.
 import type { HttpResponse } from '../http.ts';
 import { PlatformError } from '../types.ts';
-import { bodyOf, graphErrorFrom, isRecord, type GraphPhase } from '../meta/graph.ts';
+import { bodyOf, graphErrorFrom, isRecord, PUBLISH_LIMIT_WAIT_SECONDS, readGraphError, type GraphPhase } from '../meta/graph.ts';
+
+/**
+ * Code 9 without a subcode is Threads' publishing quota: 250 posts and 1,000 replies per rolling 24 hours
+ * (`threads_publishing_limit` reports `quota_duration` 86400). It passes when the window moves on.
+ */
+export const THREADS_QUOTA_CODE = 9;
+export const THREADS_QUOTA_WORDS = 'Threads\' daily publishing limit (250 posts, 1,000 replies a day) is reached; Herald tries again when the 24-hour window frees a slot';
 
 export function threadsError(res: HttpResponse, phase: GraphPhase = 'api'): PlatformError {
   const mapped = graphErrorFrom('threads', res, phase);
@@ -14,6 +21,14 @@ export function threadsError(res: HttpResponse, phase: GraphPhase = 'api'): Plat
     return new PlatformError('threads', 'unsupported', mapped.message, {
       status: res.status,
       code: 'THREADS_API__FEATURE_NOT_AVAILABLE',
+    });
+  }
+  const graph = readGraphError(body);
+  if (graph?.code === THREADS_QUOTA_CODE && graph.subcode === undefined) {
+    return new PlatformError('threads', 'rate_limited', `${THREADS_QUOTA_WORDS} (${mapped.message})`, {
+      status: res.status,
+      retryAfterSeconds: mapped.retryAfterSeconds ?? PUBLISH_LIMIT_WAIT_SECONDS,
+      code: String(THREADS_QUOTA_CODE),
     });
   }
   return mapped;

@@ -9,7 +9,7 @@ import { bearer } from './context.ts';
 import type { TikTokContext } from './context.ts';
 import { readApi } from './errors.ts';
 import { TIKTOK_PRIVACY } from './privacy.ts';
-import { fetchPublishStatus, getsPublicId, MODERATION_WAIT_MS, outcomeOf, statusPace, TIKTOK_STEPS } from './status.ts';
+import { fetchPublishStatus, getsPublicId, INTERNAL_RECHECK_SECONDS, INTERNAL_WORDS, MODERATION_WAIT_MS, outcomeOf, statusPace, TIKTOK_STEPS } from './status.ts';
 import type { PublishStatus } from './status.ts';
 import { chunkPlan, MAX_VIDEO_BYTES, transferChunks, VIDEO_UPLOAD_TYPES } from './upload.ts';
 
@@ -184,6 +184,7 @@ async function initPhotos(ctx: TikTokContext, tokens: TokenSet, req: PublishRequ
  * later publish or reconcile with this journal reads the id again.
  */
 async function settle(ctx: TikTokContext, status: PublishStatus, publishId: string, req: PublishRequest, journal: Journal): Promise<PublishOutcome> {
+  if (status.status === 'FAILED' && status.failReason === 'internal') await internalFailure(ctx, publishId, journal);
   if (status.status === 'FAILED') await journal.record(TIKTOK_STEPS.failed, publishId);
   if (status.status === 'PUBLISH_COMPLETE' && status.postIds.length === 0 && getsPublicId(req, journal)) {
     const now = ctx.deps.clock().getTime();
@@ -196,6 +197,20 @@ async function settle(ctx: TikTokContext, status: PublishStatus, publishId: stri
     return { ...out, notice: out.notice ? `${out.notice} ${pending}` : pending, provisional: true };
   }
   return outcomeOf(status, publishId, req, journal);
+}
+
+/**
+ * FAILED / internal: the first sighting is journaled and retried after INTERNAL_RECHECK_SECONDS without a new init
+ * (the retry reads this publish_id again). Returns (and the job is treated as dead) once it still says so after that.
+ */
+async function internalFailure(ctx: TikTokContext, publishId: string, journal: Journal): Promise<void> {
+  const now = ctx.deps.clock().getTime();
+  const [seenId, seenAt] = (journal.steps[TIKTOK_STEPS.internalAt] ?? '').split(' ');
+  const since = seenId === publishId ? Date.parse(seenAt ?? '') : Number.NaN;
+  if (Number.isNaN(since)) await journal.record(TIKTOK_STEPS.internalAt, `${publishId} ${new Date(now).toISOString()}`);
+  const waited = Number.isNaN(since) ? 0 : Math.floor((now - since) / 1000);
+  if (waited >= INTERNAL_RECHECK_SECONDS) return;
+  throw new PlatformError('tiktok', 'transient', `${INTERNAL_WORDS} (internal)`, { code: 'internal', retryAfterSeconds: INTERNAL_RECHECK_SECONDS - waited });
 }
 
 /** A journaled publish_id: never initialise again; finish an interrupted upload or report where TikTok stands. */

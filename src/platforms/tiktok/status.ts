@@ -18,6 +18,8 @@ export const TIKTOK_STEPS = {
   privacyLevel: 'tiktok.privacy_level',
   /** A publish_id that ended FAILED: dead, so a retry initialises anew (nothing was posted). */
   failed: 'tiktok.failed_publish_id',
+  /** `{publish_id} {ISO time}`: when Herald first saw that job FAILED with `internal` (see INTERNAL_RECHECK_SECONDS). */
+  internalAt: 'tiktok.internal_at',
   /** When Herald first saw the post PUBLISH_COMPLETE without its public id (ISO time): the moderation wait starts. */
   completeAt: 'tiktok.complete_at',
 } as const;
@@ -69,7 +71,15 @@ export interface PublishStatus {
   uploadedBytes: number;
 }
 
-// Failure reasons that are not about the content itself. The reference marks `internal` as worth a new init.
+/**
+ * `internal` is TikTok's own failure, worth a new init, but TikTok warns that initialising again while the first
+ * attempt may still go through posts twice. Herald reads the same publish_id again after this long and only
+ * initialises anew when it still says FAILED / internal.
+ */
+export const INTERNAL_RECHECK_SECONDS = 600;
+export const INTERNAL_WORDS = 'TikTok reported an internal error for this post; Herald checks the post again before uploading it anew, so it is not posted twice';
+
+// Failure reasons that are not about the content itself.
 const FAIL_KINDS: Record<string, PlatformErrorKind> = {
   internal: 'transient',
   auth_removed: 'reauth_required',

@@ -5,7 +5,8 @@ import type { SandboxContext } from '../core/context.ts';
 import { registerAvatars } from '../core/oauth.ts';
 import { setNotFound } from '../core/route.ts';
 import type { Simulator } from '../core/route.ts';
-import { blueskyFault, xrpcError } from './errors.ts';
+import { declareErrors } from '../core/documented.ts';
+import { BLUESKY_ERRORS, blueskyFault, xrpcError } from './errors.ts';
 import { declareBlueskyEngagement, registerEngagement } from './engagement.ts';
 import { blueskyLimits } from './limits.ts';
 import { registerRepo } from './repo.ts';
@@ -20,6 +21,7 @@ export async function blueskySimulator(app: FastifyInstance, ctx: SandboxContext
   registerEngagement(sim);
   declareBlueskyEngagement(ctx);
   registerVideo(sim);
+  declareErrors(ctx, 'bluesky', BLUESKY_ERRORS);
   registerAvatars(sim);
   setNotFound(sim, () => xrpcError(404, 'NotFound', 'Not Found'));
 }

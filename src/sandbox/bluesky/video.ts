@@ -2,7 +2,7 @@
 // mints a service token; app.bsky.video.uploadVideo takes the bytes with a token whose `aud` is the user's PDS
 // (did:web:<PDS host>) and `lxm` com.atproto.repo.uploadBlob; app.bsky.video.getJobStatus moves through encoding
 // and scanning to JOB_STATE_COMPLETED with the processed blob, which then goes into an app.bsky.embed.video post.
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { bearerToken, queryParams } from '../core/http.ts';
 import { bodyBytes, isVideo, sniff, UPLOAD_BODY_LIMIT } from '../core/media.ts';
@@ -60,6 +60,20 @@ function today(call: Call, did: string): ObjectRecord[] {
   return objectsOf(call, 'containers', did).filter((j) => j.kind === 'video-job' && Date.parse(j.createdAt) > since);
 }
 
+/** The account's completed job for these bytes, if the service has processed them. */
+function findSeen(call: Call, did: string, digest: string): ObjectRecord | undefined {
+  return objectsOf(call, 'containers', did).find((j) => j.kind === 'video-job' && j.digest === digest && j.state === 'JOB_STATE_COMPLETED');
+}
+
+/** For the `already_exists` fault: the job as if the service had processed this video on an earlier day. */
+function processedBefore(call: Call, did: string, bytes: Buffer, digest: string): ObjectRecord {
+  const found = findSeen(call, did, digest);
+  if (found) return found;
+  const blob = storeBlob(call, did, bytes, 'video/mp4', 'video-service');
+  const createdAt = new Date(call.ctx.nowMs() - 2 * 86_400_000).toISOString();
+  return putObject(call, 'containers', { id: randomUUID(), accountId: did, kind: 'video-job', name: null, bytes: bytes.length, mimeType: 'video/mp4', digest, state: 'JOB_STATE_COMPLETED', progress: 100, blob, error: null, message: null, createdAt });
+}
+
 export function registerVideo(sim: Simulator): void {
   const xrpc = (nsid: string) => `/xrpc/${nsid}`;
 
@@ -110,6 +124,13 @@ export function registerVideo(sim: Simulator): void {
       const bytes = bodyBytes(req);
       if (bytes.length > MAX_VIDEO) return sendAnswer(reply, xrpcError(400, 'VideoTooLarge', `Videos must be at most ${MAX_VIDEO} bytes`));
       const mime = sniff(bytes);
+      // A video the service has processed before is refused with the earlier job (deployed, unwrapped), no blob.
+      const digest = createHash('sha256').update(bytes).digest('hex');
+      const seen = call.outcome?.seen === true ? processedBefore(call, token.accountId, bytes, digest) : findSeen(call, token.accountId, digest);
+      if (seen) {
+        return sendAnswer(reply, { status: 409, body: { did: seen.accountId, error: 'already_exists', jobId: seen.id, message: 'Video already processed', state: 'JOB_STATE_COMPLETED' } });
+      }
+      const failure = typeof call.outcome?.failureCode === 'string' ? call.outcome.failureCode : null;
       const job = putObject(call, 'containers', {
         id: randomUUID(),
         accountId: token.accountId,
@@ -117,13 +138,16 @@ export function registerVideo(sim: Simulator): void {
         name: q.name ?? null,
         bytes: bytes.length,
         mimeType: mime,
+        digest,
         state: 'JOB_STATE_CREATED',
         progress: 0,
         blob: null,
         error: null,
         message: null,
       });
-      if (isVideo(mime)) {
+      if (failure) {
+        schedule(call.ctx, 'bluesky', job, [{ at: 1, set: { state: 'JOB_STATE_FAILED', error: failure, message: 'Failed to process video' } }]);
+      } else if (isVideo(mime)) {
         // The service transcodes to MP4 and writes the result to the user's PDS as a blob.
         const blob = storeBlob(call, token.accountId, bytes, 'video/mp4', 'video-service');
         schedule(call.ctx, 'bluesky', job, [
@@ -163,9 +187,11 @@ export function registerVideo(sim: Simulator): void {
       if (!token) return reply;
       const jobs = today(call, token.accountId);
       const usedBytes = jobs.reduce((n, j) => n + Number(j.bytes ?? 0), 0);
-      const remainingDailyVideos = Math.max(0, DAILY_VIDEOS - jobs.length);
-      const remainingDailyBytes = Math.max(0, DAILY_BYTES - usedBytes);
-      return reply.send({ canUpload: remainingDailyVideos > 0 && remainingDailyBytes > 0, remainingDailyVideos, remainingDailyBytes });
+      // An armed `daily_videos` / `daily_bytes` fault reports that part of the day's allowance spent.
+      const remainingDailyVideos = call.outcome?.spent === 'videos' ? 0 : Math.max(0, DAILY_VIDEOS - jobs.length);
+      const remainingDailyBytes = call.outcome?.spent === 'bytes' ? 0 : Math.max(0, DAILY_BYTES - usedBytes);
+      const canUpload = remainingDailyVideos > 0 && remainingDailyBytes > 0;
+      return reply.send({ canUpload, remainingDailyVideos, remainingDailyBytes, ...(canUpload ? {} : { message: 'You have reached your daily upload limit' }) });
     },
   });
 }

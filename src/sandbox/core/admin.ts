@@ -2,6 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { SandboxContext } from './context.ts';
+import { documentedFault, errorsOf } from './documented.ts';
 import { armFault, DEFAULT_HOLD_MS } from './faults.ts';
 import { sendJson } from './http.ts';
 import { CREDENTIAL_FREE_OPERATIONS, OPERATION_DESCRIPTIONS, operationsOf } from './operations.ts';
@@ -14,6 +15,7 @@ const faultBody = z.object({
   platform: z.enum(PLATFORMS),
   operation: z.string().min(1),
   fault: z.enum(FAULT_KINDS),
+  error: z.string().min(1).max(100).optional(),
   times: z.number().int().positive().optional(),
   holdMs: z.number().int().min(0).max(600_000).optional(),
 });
@@ -69,6 +71,7 @@ export function registerAdmin(app: FastifyInstance, ctx: SandboxContext): void {
       faults: ctx.store.faults,
       kinds: FAULT_KINDS,
       operations: catalogue(ctx),
+      errors: Object.fromEntries(PLATFORMS.map((p) => [p, errorsOf(ctx, p)])),
       descriptions: OPERATION_DESCRIPTIONS,
     }),
   );
@@ -84,9 +87,16 @@ export function registerAdmin(app: FastifyInstance, ctx: SandboxContext): void {
     if ((fault === 'expire_token' || fault === 'revoke') && CREDENTIAL_FREE_OPERATIONS.has(operation)) {
       return sendJson(reply, 400, invalid(`fault "${fault}" needs a credential; "${operation}" calls carry none`));
     }
+    const { error } = parsed.data;
+    if ((fault === 'error') !== (error !== undefined)) {
+      return sendJson(reply, 400, invalid('"error" names the documented error of an "error" fault, and only of one'));
+    }
+    if (error !== undefined && !documentedFault(ctx, platform, error)) {
+      return sendJson(reply, 400, invalid(`error "${error}" is not documented for ${platform}; one of: ${errorsOf(ctx, platform).join(', ') || '(none)'}`));
+    }
     const record = armFault(
       ctx.store,
-      { platform, operation, fault, times: parsed.data.times ?? 1, holdMs: parsed.data.holdMs ?? DEFAULT_HOLD_MS },
+      { platform, operation, fault, error, times: parsed.data.times ?? 1, holdMs: parsed.data.holdMs ?? DEFAULT_HOLD_MS },
       ctx.now(),
     );
     return sendJson(reply, 201, { fault: record });

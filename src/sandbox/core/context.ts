@@ -1,4 +1,5 @@
 // What every simulator route needs at hand: the store, the clock and where the sandbox is reachable from outside.
+import type { ErrorCatalogue } from './documented.ts';
 import type { EngagementHooks } from './engagement.ts';
 import type { SandboxStore } from './store.ts';
 import type { Platform } from './types.ts';
@@ -17,6 +18,8 @@ export interface SandboxContext {
   operations: Map<Platform, Set<string>>;
   /** How each network names and finds the objects `POST /_seed` makes (engagement.ts `declareEngagement`). */
   engagement: Map<Platform, EngagementHooks>;
+  /** The documented errors each network can be made to answer (`fault: "error"`, see documented.ts). */
+  errors: Map<Platform, ErrorCatalogue>;
   /** Aborted when the server starts closing, so held ("timeout" fault) requests let go. */
   closing: AbortSignal;
   /** Who an authorization request (by its state) is for, for the consent page; see SandboxOptions. */
@@ -43,6 +46,7 @@ export function createContext(input: {
     base: (platform) => `${publicUrl}${mount}/${platform}`,
     operations: new Map(),
     engagement: new Map(),
+    errors: new Map(),
     closing: input.closing,
     describeRequest: input.describeRequest,
   };

@@ -8,7 +8,7 @@ export const DEFAULT_HOLD_MS = 35_000;
 
 export function armFault(
   store: SandboxStore,
-  input: { platform: Platform; operation: string; fault: FaultKind; times: number; holdMs: number },
+  input: { platform: Platform; operation: string; fault: FaultKind; error?: string | undefined; times: number; holdMs: number },
   at: Date,
 ): FaultRecord {
   const record: FaultRecord = {
@@ -16,6 +16,7 @@ export function armFault(
     platform: input.platform,
     operation: input.operation,
     fault: input.fault,
+    ...(input.error !== undefined ? { error: input.error } : {}),
     remaining: input.times,
     holdMs: input.holdMs,
     createdAt: at.toISOString(),
@@ -32,14 +33,14 @@ export function takeFault(
   store: SandboxStore,
   platform: Platform,
   ops: readonly string[],
-): { fault: FaultKind; holdMs: number } | null {
+): { fault: FaultKind; holdMs: number; error?: string | undefined } | null {
   for (const op of ops) {
     const index = store.faults.findIndex((f) => f.platform === platform && f.operation === op && f.remaining > 0);
     const found = store.faults[index];
     if (!found) continue;
     found.remaining -= 1;
     if (found.remaining <= 0) store.faults.splice(index, 1);
-    return { fault: found.fault, holdMs: found.holdMs };
+    return { fault: found.fault, holdMs: found.holdMs, error: found.error };
   }
   return null;
 }

@@ -7,7 +7,8 @@ import { sendJson, sleep } from './http.ts';
 import { declareOperations } from './operations.ts';
 import { errorPage } from './pages.ts';
 import type { PlatformSlice } from './store.ts';
-import type { Platform } from './types.ts';
+import type { JsonObject, Platform } from './types.ts';
+import { documentedFault } from './documented.ts';
 
 /** page = browser-facing HTML; oauth = token/revoke endpoints; api = resource endpoints. */
 export type Surface = 'page' | 'oauth' | 'api';
@@ -42,6 +43,8 @@ export interface Call {
   slice: PlatformSlice;
   /** An armed expire_token / revoke fault, applied to the first credential the handler checks. */
   effect: 'expire_token' | 'revoke' | null;
+  /** An armed documented error whose outcome the handler applies to the object it creates (documented.ts). */
+  outcome: JsonObject | null;
 }
 
 export interface RouteSpec {
@@ -100,6 +103,7 @@ export function addRoute(sim: Simulator, spec: RouteSpec): void {
         platform: sim.platform,
         slice: sim.ctx.store.slices[sim.platform],
         effect: null,
+        outcome: null,
       };
       const armed = takeFault(sim.ctx.store, sim.platform, spec.opsFor?.(req) ?? spec.ops);
       if (armed?.fault === 'rate_limit' || armed?.fault === 'server_error') {
@@ -111,7 +115,11 @@ export function addRoute(sim: Simulator, spec: RouteSpec): void {
         // Whoever is still listening after the hold gets a gateway timeout in the network's server-error shape.
         return answerFault(sim, spec, reply, 'server_error', 504);
       }
-      if (armed) call.effect = armed.fault;
+      if (armed?.fault === 'error') {
+        const documented = documentedFault(sim.ctx, sim.platform, armed.error);
+        if (documented && 'answer' in documented) return sendAnswer(reply, documented.answer);
+        call.outcome = documented?.outcome ?? null;
+      } else if (armed) call.effect = armed.fault;
       const refused = sim.gate?.(req, call, spec);
       if (refused) return sendAnswer(reply, refused);
       return spec.handler(req, reply, call);

@@ -114,7 +114,7 @@ export interface RequestRecord {
 /** Posts, media, containers and uploads added by publishing simulators: free-form, but always carry these keys. */
 export type ObjectRecord = JsonObject & { id: string; accountId: string; createdAt: string };
 
-export const FAULT_KINDS = ['rate_limit', 'server_error', 'expire_token', 'revoke', 'timeout'] as const;
+export const FAULT_KINDS = ['rate_limit', 'server_error', 'expire_token', 'revoke', 'timeout', 'error'] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
 export interface FaultRecord {
@@ -122,6 +122,8 @@ export interface FaultRecord {
   platform: Platform;
   operation: string;
   fault: FaultKind;
+  /** For `error`: the name of the network's documented error (see documented.ts). */
+  error?: string;
   remaining: number;
   holdMs: number;
   createdAt: string;

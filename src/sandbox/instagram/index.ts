@@ -4,6 +4,8 @@ import type { FastifyInstance } from 'fastify';
 import type { SandboxContext } from '../core/context.ts';
 import { graphError, graphFault } from '../core/graph.ts';
 import { registerAvatars } from '../core/oauth.ts';
+import { declareErrors } from '../core/documented.ts';
+import { INSTAGRAM_ERRORS } from './errors.ts';
 import { setNotFound } from '../core/route.ts';
 import type { Simulator } from '../core/route.ts';
 import { registerInstagramContainers } from './containers.ts';
@@ -23,6 +25,7 @@ export async function instagramSimulator(app: FastifyInstance, ctx: SandboxConte
   registerInstagramPublish(sim);
   registerInstagramEngagement(sim);
   registerAvatars(sim);
+  declareErrors(ctx, 'instagram', INSTAGRAM_ERRORS);
   setNotFound(sim, (path) => graphError(400, { message: `Unknown path components: ${path}`, code: 2500 }));
 }
 

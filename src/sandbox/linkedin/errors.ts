@@ -83,3 +83,16 @@ export function linkedInLimits(req: FastifyRequest, call: Call, spec: RouteSpec)
   spend(call.ctx, member, MEMBER_POSTS_PER_DAY);
   return null;
 }
+
+/** The Posts API's answer to the same author, commentary and content within 10 minutes, as LinkedIn sends it. */
+export function duplicatePost(urn: string): ErrorAnswer {
+  return {
+    status: 422,
+    body: {
+      errorDetailType: 'com.linkedin.common.error.BadRequest',
+      message: `com.linkedin.content.common.exception.BadRequestResponseException: Content is a duplicate of ${urn}`,
+      errorDetails: { inputErrors: [{ description: 'Duplicate post is detected', input: {}, code: 'DUPLICATE_POST' }] },
+      status: 422,
+    },
+  };
+}

@@ -90,7 +90,10 @@ export function registerLinkedInImages(sim: Simulator): void {
       if (!init) return reply;
       const key = `D4E10AQ${randomAlnum(12)}`;
       const uploadToken = randomUrlSafe(40);
-      const expiresAt = call.ctx.nowMs() + IMAGE_URL_TTL_MS;
+      // The `expired_upload_url` fault hands out a URL that has already expired; `too_large` / `unsupported_type`
+      // make its upload be refused.
+      const expiresAt = call.outcome?.expired === true ? call.ctx.nowMs() - 1 : call.ctx.nowMs() + IMAGE_URL_TTL_MS;
+      const refusal = isObj(call.outcome?.refusal) ? call.outcome.refusal : null;
       const uploadUrl = `${call.ctx.base('linkedin')}/dms-uploads/sp/v2/${key}/uploaded-image/0?ca=vector_feedshare&cn=uploads&sync=0&v=beta&ut=${uploadToken}`;
       const image = putObject(call, 'media', {
         id: `urn:li:image:${key}`,
@@ -104,6 +107,7 @@ export function registerLinkedInImages(sim: Simulator): void {
         uploadToken,
         bytes: null,
         mimeType: null,
+        refusal,
       });
       return reply.send({ value: { uploadUrlExpiresAt: expiresAt, uploadUrl, image: image.id } });
     },
@@ -122,6 +126,7 @@ export function registerLinkedInImages(sim: Simulator): void {
       if (Number(image.uploadUrlExpiresAt) <= call.ctx.nowMs()) {
         return sendAnswer(reply, apiError(400, 'EXPIRED_UPLOAD_URL', 'The upload URL has expired'));
       }
+      if (isObj(image.refusal)) return sendAnswer(reply, apiError(Number(image.refusal.status), String(image.refusal.code), String(image.refusal.message)));
       return acceptImage(call, req, reply, image);
     },
   });

@@ -34,9 +34,9 @@ export const LINKEDIN_SCOPES = [
 const ACCESS_TTL = 5_184_000;
 const REFRESH_TTL = 31_536_000;
 const CODE_NOT_FOUND = 'Unable to retrieve access token: authorization code not found';
-const CODE_MISMATCH =
+export const CODE_MISMATCH =
   'Unable to retrieve access token: appid/redirect uri/code verifier does not match authorization code. Or authorization code expired. Or external member binding exists';
-const BAD_REFRESH = 'The provided authorization grant or refresh token is invalid, expired or revoked.';
+export const BAD_REFRESH = 'The provided authorization grant or refresh token is invalid, expired or revoked.';
 
 function authorizeSpec(sim: Simulator): AuthorizeSpec {
   return {

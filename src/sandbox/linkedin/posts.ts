@@ -6,7 +6,7 @@ import { objectsOf, putPost, text } from '../core/objects.ts';
 import { addRoute, sendAnswer } from '../core/route.ts';
 import type { Call, ErrorAnswer, Simulator } from '../core/route.ts';
 import type { JsonObject, JsonValue, ObjectRecord } from '../core/types.ts';
-import { apiError } from './errors.ts';
+import { apiError, duplicatePost } from './errors.ts';
 import { checkContent } from './content.ts';
 import { parseLittleText } from './little-text.ts';
 import { actorProblem, decodeUrn, inputError, pathObject, restAuth, urnKind } from './rest.ts';
@@ -107,7 +107,7 @@ export function registerLinkedInPosts(sim: Simulator): void {
       const checked = validate(call, body, author);
       if ('status' in checked) return sendAnswer(reply, checked);
       const earlier = duplicateOf(call, author, checked.commentary, checked.fields.content ?? null);
-      if (earlier) return sendAnswer(reply, { status: 422, body: { message: `Content is a duplicate of ${earlier.id}`, status: 422 } });
+      if (earlier) return sendAnswer(reply, duplicatePost(earlier.id));
       // Video, document and multi-image posts come back as ugcPost URNs, the rest as shares; adapters must take both.
       const family = ['video', 'multiImage', 'poll'].includes(checked.kind) ? 'ugcPost' : 'share';
       const urn = `urn:li:${family}:7${randomDigits(19).slice(1)}`;

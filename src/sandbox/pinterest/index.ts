@@ -7,7 +7,8 @@ import { setNotFound } from '../core/route.ts';
 import type { Simulator } from '../core/route.ts';
 import { registerPinterestApi } from './api.ts';
 import { declarePinterestEngagement, registerPinterestEngagement } from './engagement.ts';
-import { pinError, pinterestFault } from './errors.ts';
+import { declareErrors } from '../core/documented.ts';
+import { PINTEREST_ERRORS, pinError, pinterestFault } from './errors.ts';
 import { pinterestLimits } from './limits.ts';
 import { registerPinterestMedia } from './media.ts';
 import { registerPinterestOAuth } from './oauth.ts';
@@ -24,6 +25,7 @@ export async function pinterestSimulator(app: FastifyInstance, ctx: SandboxConte
   declarePinterestEngagement(ctx);
   registerPinterestMedia(sim);
   registerAvatars(sim);
+  declareErrors(ctx, 'pinterest', PINTEREST_ERRORS);
   setNotFound(sim, (path) => pinError(404, 404, `Resource not found: ${path}`));
 }
 

@@ -73,7 +73,11 @@ export function registerPinterestMedia(sim: Simulator): void {
         status: 'registered',
         upload_url: uploadUrl,
         upload_parameters: uploadParameters,
-        expiresAt: call.ctx.nowMs() + UPLOAD_TTL_MS,
+        // Error faults armed on `upload` apply to this upload: its policy already expired, S3 refusing it, or its
+        // processing failing.
+        expiresAt: call.outcome?.expired === true ? call.ctx.nowMs() - 1 : call.ctx.nowMs() + UPLOAD_TTL_MS,
+        s3Refusal: isObj(call.outcome?.s3) ? call.outcome.s3 : null,
+        failProcessing: call.outcome?.failProcessing === true,
         bytes: null,
         mimeType: null,
       });
@@ -104,11 +108,12 @@ export function registerPinterestMedia(sim: Simulator): void {
       if (mismatch) {
         return sendAnswer(reply, s3Error(403, 'SignatureDoesNotMatch', `The request signature we calculated does not match the signature you provided (field ${mismatch[0]}). Check your key and signing method.`));
       }
+      if (isObj(media.s3Refusal)) return sendAnswer(reply, s3Error(Number(media.s3Refusal.status), String(media.s3Refusal.code), String(media.s3Refusal.message)));
       const mime = sniff(file.bytes);
       Object.assign(media, { bytes: file.bytes.length, mimeType: mime, uploadedAt: call.ctx.now().toISOString() });
       schedule(call.ctx, 'pinterest', media, [
         { at: 0, set: { status: 'processing' } },
-        { at: 1, set: { status: isVideo(mime) ? 'succeeded' : 'failed' } },
+        { at: 1, set: { status: isVideo(mime) && media.failProcessing !== true ? 'succeeded' : 'failed' } },
       ]);
       return reply.code(204).send();
     },

@@ -1,6 +1,7 @@
 // TikTok error shapes: OAuth endpoints answer {error, error_description, log_id}; the v2 API answers
 // {data: {}, error: {code, message, log_id}}.
 import { randomHex } from '../core/ids.ts';
+import type { ErrorCatalogue } from '../core/documented.ts';
 import type { ErrorAnswer, Surface, TransientFault } from '../core/route.ts';
 
 export function logId(nowMs: number): string {
@@ -31,6 +32,15 @@ export function tiktokFault(kind: TransientFault, surface: Exclude<Surface, 'pag
     ? apiFail(429, 'rate_limit_exceeded', 'The API rate limit was exceeded. Please try again later.', now)
     : apiFail(500, 'internal_error', 'Something went wrong. Please try again later.', now);
 }
+
+/**
+ * TikTok's documented errors no ordinary sandbox request produces, for `POST /_faults {"fault": "error"}`
+ * (core/documented.ts): init refusals as answers, status/fetch `fail_reason`s as the outcome of the job the call
+ * creates (arm them on `publish` for pulls and photos, on `upload` for a FILE_UPLOAD video, whose last chunk starts it).
+ */
+export const TIKTOK_ERRORS: ErrorCatalogue = {
+  internal: { outcome: { fail_reason: 'internal' } },
+};
 
 /** Requests per user access_token per minute, as the Content Posting API reference gives them for each endpoint. */
 export const PER_TOKEN_PER_MINUTE: Record<string, number> = {

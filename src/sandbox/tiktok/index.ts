@@ -7,7 +7,8 @@ import { setNotFound } from '../core/route.ts';
 import type { Call, ErrorAnswer, RouteSpec, Simulator } from '../core/route.ts';
 import { presentedToken, spend, strictOn } from '../core/strict.ts';
 import { declareTikTokEngagement, registerTikTokEngagement } from './engagement.ts';
-import { apiFail, PER_TOKEN_PER_MINUTE, tiktokFault } from './errors.ts';
+import { apiFail, PER_TOKEN_PER_MINUTE, TIKTOK_ERRORS, tiktokFault } from './errors.ts';
+import { declareErrors } from '../core/documented.ts';
 import { registerTikTokOAuth } from './oauth.ts';
 import { registerTikTokPublish } from './publish.ts';
 import { registerTikTokUpload } from './upload.ts';
@@ -38,6 +39,7 @@ export async function tiktokSimulator(app: FastifyInstance, ctx: SandboxContext)
   registerTikTokEngagement(sim);
   declareTikTokEngagement(ctx);
   registerAvatars(sim);
+  declareErrors(ctx, 'tiktok', TIKTOK_ERRORS);
   setNotFound(sim, (path) => apiFail(404, 'not_found', `The requested path ${path} does not exist.`, ctx.nowMs()));
 }
 

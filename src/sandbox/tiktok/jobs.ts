@@ -143,7 +143,9 @@ export function privacyProblem(call: Call, postInfo: Obj, account: AccountRecord
 }
 
 /** Ends a job after the processing delay: a direct post creates the post now (it exists from the moment TikTok accepts it). */
-export function finishJob(call: Call, req: FastifyRequest, job: ObjectRecord, creatorAccount: AccountRecord, failure: string | null): void {
+export function finishJob(call: Call, req: FastifyRequest, job: ObjectRecord, creatorAccount: AccountRecord, found: string | null): void {
+  // A documented fail_reason armed as a fault (errors.ts) ends the job that way whatever its media.
+  const failure = typeof call.outcome?.fail_reason === 'string' ? call.outcome.fail_reason : found;
   if (failure) {
     schedule(call.ctx, 'tiktok', job, [{ at: 1, set: { status: 'FAILED', fail_reason: failure } }]);
     return;
