@@ -28,6 +28,8 @@ export interface EngagementDeps {
   clock: () => Date;
   logger: Logger;
   config: EngagementConfig;
+  /** The public URL of a stored media object (the images of posts Herald published, listed from its ledger). */
+  mediaUrl?: (storageKey: string) => string;
 }
 
 /** The destinations filter of a read, by the network's query parameter (facebook_page_ids …): ids as given. */
@@ -113,6 +115,9 @@ export interface AnalyticsFigures {
   message: string | null;
   error: string | null;
 }
+
+/** How many recent posts per source analytics reads from a network that was never read (GET /unified/posts' default). */
+const ANALYTICS_READ_LIMIT = 10;
 
 const iso = (d: Date | null | undefined): string | null => (d ? d.toISOString() : null);
 
@@ -245,17 +250,21 @@ export class EngagementService {
   async #fromLedger(workspaceId: string, platform: Platform, plan: ReadPlan, t: ReadPlan['targets'][number], limit: number): Promise<{ post: RemotePost; sourcePageId: string | null }[]> {
     const published = await this.#d.store.publishedTo(workspaceId, platform, t.source, limit);
     const limiter = pLimit(this.#d.config.concurrency);
+    const mediaUrl = this.#d.mediaUrl;
     const out = await Promise.all(
       published.map((p) =>
         limiter(async () => {
           const metrics = await this.#d.tokens.use(plan.row, (tokens) => plan.engagement.getMetrics!(tokens, { destination: t.destination, postId: p.platformPostId }));
           if (!metrics) return null;
+          // The network will not show the post itself: its images are the ones Herald published, from the library.
+          const stored = mediaUrl ? await this.#d.store.imagesOf(workspaceId, p.mediaIds) : [];
+          const images = stored.map((i) => ({ url: mediaUrl!(i.storageKey), width: i.width ?? undefined, height: i.height ?? undefined }));
           const post: RemotePost = {
             postId: p.platformPostId,
             commentary: p.text,
             publishedAt: iso(p.publishedAt),
             type: (['text', 'image', 'video', 'carousel'] as const).find((x) => x === p.postType) ?? 'text',
-            images: [],
+            images,
             video: null,
             permalink: p.permalink,
             sourcePageId: t.source,
@@ -718,6 +727,11 @@ export class EngagementService {
   async analytics(workspaceId: string, platforms: Platform[], filter: DestinationFilter): Promise<{ platforms: Record<string, AnalyticsFigures>; totals: Omit<AnalyticsFigures, 'message' | 'error'>; lastUpdated: string | null }> {
     const rows = await this.#d.connections.list(workspaceId);
     const connected = new Set(rows.map((r) => r.platform));
+    // The figures come from the stored posts, which a network whose list was never read (or is past its freshness
+    // window) has not got yet: read those first, as GET /unified/posts would, so analytics right after publishing
+    // counts the post. A read that fails keeps the stored figures and says why.
+    const readable = platforms.filter((p) => connected.has(p) && this.#d.registry.get(p).engagement);
+    const slices = readable.length ? await this.posts(workspaceId, readable, { limit: ANALYTICS_READ_LIMIT, stats: false, refreshPosts: false, refreshStats: false, filter }) : {};
     const sourcesOf = (platform: string): Sources | undefined => {
       const reads = this.#reads(platform as Platform);
       const asked = reads ? (filter[reads.param] ?? []).map((id) => readTargetId(reads, id)) : [];
@@ -733,7 +747,8 @@ export class EngagementService {
         out[p] = { post_count: 0, total_likes: 0, total_comments: 0, total_reach: 0, average_engagement_rate: 0, message: notConnected(this.#name(p)), error: 'NOT_CONNECTED' };
         continue;
       }
-      out[p] = { post_count: f.posts, total_likes: f.likes, total_comments: f.comments, total_reach: f.reach, average_engagement_rate: engagementRate(f.likes, f.comments, f.reach), message: null, error: null };
+      const slice = slices[p];
+      out[p] = { post_count: f.posts, total_likes: f.likes, total_comments: f.comments, total_reach: f.reach, average_engagement_rate: engagementRate(f.likes, f.comments, f.reach), message: slice?.error ? (slice.message ?? null) : null, error: slice?.error ?? null };
       total.post_count += f.posts;
       total.total_likes += f.likes;
       total.total_comments += f.comments;

@@ -3,6 +3,7 @@
 import { and, desc, eq, inArray, isNull, or, orm, sql } from '../db/orm.ts';
 import type { Db } from '../db/client.ts';
 import { networkComments, networkPosts, postMetricSnapshots } from '../db/schema-engagement.ts';
+import { media } from '../db/schema-media.ts';
 import { posts as ledgerPosts, postTargets } from '../db/schema-publishing.ts';
 import type { RemoteComment, RemotePost } from '../platforms/engagement.ts';
 
@@ -315,7 +316,7 @@ export class EngagementStore {
    * Posts Herald published from this workspace to one source (the account itself when `source` is null), newest
    * first: for networks that cannot list an account's posts but can count a known post's numbers.
    */
-  async publishedTo(workspaceId: string, platform: string, source: string | null, limit: number): Promise<{ platformPostId: string; permalink: string | null; publishedAt: Date | null; text: string | null; postType: string }[]> {
+  async publishedTo(workspaceId: string, platform: string, source: string | null, limit: number): Promise<{ platformPostId: string; permalink: string | null; publishedAt: Date | null; text: string | null; postType: string; mediaIds: string[] }[]> {
     const rows = await this.#db
       .select({ platformPostId: postTargets.platformPostId, permalink: postTargets.permalink, publishedAt: postTargets.publishedAt, spec: postTargets.spec, postType: ledgerPosts.postType })
       .from(postTargets)
@@ -332,6 +333,24 @@ export class EngagementStore {
       )
       .orderBy(sql`${postTargets.publishedAt} desc nulls last`)
       .limit(limit);
-    return rows.map((r) => ({ platformPostId: r.platformPostId!, permalink: r.permalink, publishedAt: r.publishedAt, text: typeof (r.spec as { text?: unknown }).text === 'string' ? (r.spec as { text: string }).text : null, postType: r.postType }));
+    return rows.map((r) => {
+      const spec = r.spec as { text?: unknown; mediaIds?: unknown };
+      const mediaIds = Array.isArray(spec.mediaIds) ? spec.mediaIds.filter((id): id is string => typeof id === 'string') : [];
+      return { platformPostId: r.platformPostId!, permalink: r.permalink, publishedAt: r.publishedAt, text: typeof spec.text === 'string' ? spec.text : null, postType: r.postType, mediaIds };
+    });
+  }
+
+  /** The images among this workspace's media ids, in the order asked (ids no longer stored, or videos, left out). */
+  async imagesOf(workspaceId: string, ids: readonly string[]): Promise<{ storageKey: string; width: number | null; height: number | null }[]> {
+    if (!ids.length) return [];
+    const rows = await this.#db
+      .select({ id: media.id, storageKey: media.storageKey, width: media.width, height: media.height })
+      .from(media)
+      .where(and(eq(media.workspaceId, workspaceId), eq(media.mediaType, 'image'), inArray(media.id, [...ids])));
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    return ids.flatMap((id) => {
+      const r = byId.get(id);
+      return r ? [{ storageKey: r.storageKey, width: r.width, height: r.height }] : [];
+    });
   }
 }
