@@ -728,10 +728,18 @@ export class EngagementService {
     const rows = await this.#d.connections.list(workspaceId);
     const connected = new Set(rows.map((r) => r.platform));
     // The figures come from the stored posts, which a network whose list was never read (or is past its freshness
-    // window) has not got yet: read those first, as GET /unified/posts would, so analytics right after publishing
-    // counts the post. A read that fails keeps the stored figures and says why.
+    // window), or was read before Herald last published there, has not got yet: read those first, as GET /unified/posts
+    // would, so analytics right after publishing counts the post. A read that fails keeps the stored figures and says why.
     const readable = platforms.filter((p) => connected.has(p) && this.#d.registry.get(p).engagement);
-    const slices = readable.length ? await this.posts(workspaceId, readable, { limit: ANALYTICS_READ_LIMIT, stats: false, refreshPosts: false, refreshStats: false, filter }) : {};
+    const times = await this.#d.store.publishedAndRead(workspaceId, readable);
+    const behind = (p: Platform): boolean => {
+      const t = times.get(p);
+      const listed = this.#listed.get(this.#listedKey(workspaceId, p, null));
+      return !!t && t.published.getTime() > Math.max(t.read?.getTime() ?? 0, listed ?? 0);
+    };
+    const read = (list: Platform[], refreshPosts: boolean) =>
+      list.length ? this.posts(workspaceId, list, { limit: ANALYTICS_READ_LIMIT, stats: false, refreshPosts, refreshStats: false, filter }) : Promise.resolve({});
+    const slices: Record<string, PostsSlice> = { ...(await read(readable.filter((p) => !behind(p)), false)), ...(await read(readable.filter(behind), true)) };
     const sourcesOf = (platform: string): Sources | undefined => {
       const reads = this.#reads(platform as Platform);
       const asked = reads ? (filter[reads.param] ?? []).map((id) => readTargetId(reads, id)) : [];

@@ -340,6 +340,30 @@ export class EngagementStore {
     });
   }
 
+  /**
+   * For each network Herald published to from this workspace: when it last did, and when that network's stored posts
+   * were last read from it (null if never), so a reader can tell a list that predates the newest publication.
+   */
+  async publishedAndRead(workspaceId: string, platforms: readonly string[]): Promise<Map<string, { published: Date; read: Date | null }>> {
+    const out = new Map<string, { published: Date; read: Date | null }>();
+    if (!platforms.length) return out;
+    const [published, read] = await Promise.all([
+      this.#db
+        .select({ platform: postTargets.platform, at: sql<Date | null>`max(${postTargets.publishedAt})` })
+        .from(postTargets)
+        .where(and(eq(postTargets.workspaceId, workspaceId), inArray(postTargets.platform, [...platforms]), eq(postTargets.state, 'published'), isNull(postTargets.deletedAt)))
+        .groupBy(postTargets.platform),
+      this.#db
+        .select({ platform: networkPosts.platform, at: sql<Date | null>`max(${networkPosts.refreshedAt})` })
+        .from(networkPosts)
+        .where(and(eq(networkPosts.workspaceId, workspaceId), inArray(networkPosts.platform, [...platforms])))
+        .groupBy(networkPosts.platform),
+    ]);
+    const readAt = new Map(read.map((r) => [r.platform, r.at ? new Date(r.at) : null]));
+    for (const p of published) if (p.at) out.set(p.platform, { published: new Date(p.at), read: readAt.get(p.platform) ?? null });
+    return out;
+  }
+
   /** The images among this workspace's media ids, in the order asked (ids no longer stored, or videos, left out). */
   async imagesOf(workspaceId: string, ids: readonly string[]): Promise<{ storageKey: string; width: number | null; height: number | null }[]> {
     if (!ids.length) return [];

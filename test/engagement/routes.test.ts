@@ -130,7 +130,7 @@ describe('posts read model', () => {
 });
 
 describe('analytics right after publishing', () => {
-  it('reads a network whose posts were never listed, so the post just published and its numbers count at once', async () => {
+  it('reads a network whose posts were never listed, or were listed before the last publication, so a post just published counts at once', async () => {
     // Bluesky: an account of its own for this workspace (the handle is the user's), so the figures are this post's.
     const u = await h.signup();
     await connect(h, u, 'bluesky');
@@ -145,6 +145,10 @@ describe('analytics right after publishing', () => {
     const calls = await requests();
     expect((await get(u, '/unified/analytics?platforms=bluesky')).json().platforms.bluesky.total_likes).toBe(7);
     expect(await requests()).toBe(calls);
+    // A post published after that read is read at once, still within the window.
+    const second = await h.req({ method: 'POST', url: '/unified/post/text', headers: asUser(u), payload: { platforms: ['bluesky'], default_text: 'Counted too' } });
+    expect(second.json().success, second.body).toBe(true);
+    expect((await get(u, '/unified/analytics?platforms=bluesky')).json().platforms.bluesky).toMatchObject({ post_count: 2, total_likes: 7 });
   });
 });
 
