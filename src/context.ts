@@ -320,6 +320,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     clock,
     logger: logger.child({ component: 'engagement' }),
     config: config.engagement,
+    mediaUrl: (key) => media.storage.publicUrl(key),
   });
   const commentSync = new CommentSync({ db, engagement, plans, locks, queue: scheduleQueue, clock, logger: logger.child({ component: 'comment-sync' }), intervalSeconds: config.engagement.syncIntervalSeconds });
   const followUps = new FollowUps({ ledger: publishing.ledger, runner: publishing.runner, locks, clock, logger: logger.child({ component: 'follow-ups' }), intervalSeconds: config.followUpSeconds });

@@ -26,6 +26,23 @@ export const FEATURES = [
 ] as const;
 export type Feature = (typeof FEATURES)[number];
 
+/**
+ * The features this server has something behind: a route or tool that checks the flag. The others keep their names
+ * (the plan table and the interface list them) but switch nothing on here: no WhatsApp agent, DMs, auto-replier,
+ * lead detection, browser extension, personas, AI watcher, bulk scheduling or support desk.
+ */
+export const IMPLEMENTED_FEATURES = [
+  'publish_enabled',
+  'ai_composer_enabled',
+  'drafts_enabled',
+  'scheduling_enabled',
+  'inbox_enabled',
+  'analytics_enabled',
+  'api_keys_enabled',
+  'mcp_enabled',
+  'gpt_app_enabled',
+] as const satisfies readonly Feature[];
+
 /** null means unlimited. */
 export interface PlanLimits {
   max_workspaces: number | null;

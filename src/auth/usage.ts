@@ -2,7 +2,7 @@
 // dashboards poll it, and a spend or plan change in this process drops the copy at once.
 import { LRUCache } from 'lru-cache';
 import type { CreditService } from './credits.ts';
-import type { PlanCatalog } from './plans.ts';
+import { IMPLEMENTED_FEATURES, type PlanCatalog } from './plans.ts';
 import type { WorkspaceService } from './workspaces.ts';
 import type { StorageQuota } from '../media/quota.ts';
 
@@ -58,6 +58,7 @@ export class UsageService {
       billing_status: 'active',
       limits: plan.limits,
       features: plan.features,
+      implemented_features: [...IMPLEMENTED_FEATURES],
       remaining: { ...usage.remaining, storage_bytes: storage.limit === null ? null : Math.max(0, storage.limit - storageTaken) },
       used_this_period: usage.used,
       usage_counts: {

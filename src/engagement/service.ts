@@ -28,6 +28,8 @@ export interface EngagementDeps {
   clock: () => Date;
   logger: Logger;
   config: EngagementConfig;
+  /** The public URL of a stored media object (the images of posts Herald published, listed from its ledger). */
+  mediaUrl?: (storageKey: string) => string;
 }
 
 /** The destinations filter of a read, by the network's query parameter (facebook_page_ids …): ids as given. */
@@ -113,6 +115,9 @@ export interface AnalyticsFigures {
   message: string | null;
   error: string | null;
 }
+
+/** How many recent posts per source analytics reads from a network that was never read (GET /unified/posts' default). */
+const ANALYTICS_READ_LIMIT = 10;
 
 const iso = (d: Date | null | undefined): string | null => (d ? d.toISOString() : null);
 
@@ -250,7 +255,7 @@ export class EngagementService {
         limiter(async () => {
           const metrics = await this.#d.tokens.use(plan.row, (tokens) => plan.engagement.getMetrics!(tokens, { destination: t.destination, postId: p.platformPostId }));
           if (!metrics) return null;
-          return { post: publishedAsRemote(p, t.source, metrics), sourcePageId: t.source };
+          return { post: publishedAsRemote(p, t.source, metrics, await this.#publishedImages(workspaceId, p)), sourcePageId: t.source };
         }),
       ),
     );
@@ -370,6 +375,14 @@ export class EngagementService {
     return (await this.#records([saved], true))[0]!;
   }
 
+  /** The network will not show a post Herald published: its images are the ones Herald published, from the library. */
+  async #publishedImages(workspaceId: string, p: PublishedPost): Promise<RemotePost['images']> {
+    const mediaUrl = this.#d.mediaUrl;
+    if (!mediaUrl) return [];
+    const stored = await this.#d.store.imagesOf(workspaceId, p.mediaIds);
+    return stored.map((i) => ({ url: mediaUrl(i.storageKey), width: i.width ?? undefined, height: i.height ?? undefined }));
+  }
+
   /**
    * Reads one known post from the network and stores it (with a snapshot of its numbers); 404 when the network no
    * longer has it. A post the grant may not read, but whose numbers the network gives (a LinkedIn member's own post
@@ -383,7 +396,7 @@ export class EngagementService {
         if (!(err instanceof PlatformError) || err.kind !== 'permission' || !k.engagement.getMetrics || !(k.stored || k.published)) throw err;
         const metrics = await k.engagement.getMetrics(t, { destination: k.destination, postId });
         if (!metrics) return null;
-        return k.stored ? storedAsRemote(k.stored, metrics) : publishedAsRemote(k.published!, k.destination?.id ?? null, metrics);
+        return k.stored ? storedAsRemote(k.stored, metrics) : publishedAsRemote(k.published!, k.destination?.id ?? null, metrics, await this.#publishedImages(workspaceId, k.published!));
       }
     });
     if (!post) {
@@ -716,6 +729,19 @@ export class EngagementService {
   async analytics(workspaceId: string, platforms: Platform[], filter: DestinationFilter): Promise<{ platforms: Record<string, AnalyticsFigures>; totals: Omit<AnalyticsFigures, 'message' | 'error'>; lastUpdated: string | null }> {
     const rows = await this.#d.connections.list(workspaceId);
     const connected = new Set(rows.map((r) => r.platform));
+    // The figures come from the stored posts, which a network whose list was never read (or is past its freshness
+    // window), or was read before Herald last published there, has not got yet: read those first, as GET /unified/posts
+    // would, so analytics right after publishing counts the post. A read that fails keeps the stored figures and says why.
+    const readable = platforms.filter((p) => connected.has(p) && this.#d.registry.get(p).engagement);
+    const times = await this.#d.store.publishedAndRead(workspaceId, readable);
+    const behind = (p: Platform): boolean => {
+      const t = times.get(p);
+      const listed = this.#listed.get(this.#listedKey(workspaceId, p, null));
+      return !!t && t.published.getTime() > Math.max(t.read?.getTime() ?? 0, listed ?? 0);
+    };
+    const read = (list: Platform[], refreshPosts: boolean) =>
+      list.length ? this.posts(workspaceId, list, { limit: ANALYTICS_READ_LIMIT, stats: false, refreshPosts, refreshStats: false, filter }) : Promise.resolve({});
+    const slices: Record<string, PostsSlice> = { ...(await read(readable.filter((p) => !behind(p)), false)), ...(await read(readable.filter(behind), true)) };
     const sourcesOf = (platform: string): Sources | undefined => {
       const reads = this.#reads(platform as Platform);
       const asked = reads ? (filter[reads.param] ?? []).map((id) => readTargetId(reads, id)) : [];
@@ -731,7 +757,8 @@ export class EngagementService {
         out[p] = { post_count: 0, total_likes: 0, total_comments: 0, total_reach: 0, average_engagement_rate: 0, message: notConnected(this.#name(p)), error: 'NOT_CONNECTED' };
         continue;
       }
-      out[p] = { post_count: f.posts, total_likes: f.likes, total_comments: f.comments, total_reach: f.reach, average_engagement_rate: engagementRate(f.likes, f.comments, f.reach), message: null, error: null };
+      const slice = slices[p];
+      out[p] = { post_count: f.posts, total_likes: f.likes, total_comments: f.comments, total_reach: f.reach, average_engagement_rate: engagementRate(f.likes, f.comments, f.reach), message: slice?.error ? (slice.message ?? null) : null, error: slice?.error ?? null };
       total.post_count += f.posts;
       total.total_likes += f.likes;
       total.total_comments += f.comments;
@@ -757,13 +784,13 @@ const grantRefusal = (err: PlatformError): boolean => err.kind === 'permission' 
 const postTypeOf = (value: string): RemotePost['type'] => (['text', 'image', 'video', 'carousel'] as const).find((x) => x === value) ?? 'text';
 
 /** A post Herald published, from the ledger, with the numbers the network gives. */
-function publishedAsRemote(p: PublishedPost, source: string | null, metrics: RemotePost['metrics']): RemotePost {
+function publishedAsRemote(p: PublishedPost, source: string | null, metrics: RemotePost['metrics'], images: RemotePost['images']): RemotePost {
   return {
     postId: p.platformPostId,
     commentary: p.text,
     publishedAt: iso(p.publishedAt),
     type: postTypeOf(p.postType),
-    images: [],
+    images,
     video: null,
     permalink: p.permalink,
     sourcePageId: source,

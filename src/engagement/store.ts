@@ -3,6 +3,7 @@
 import { and, desc, eq, inArray, isNull, or, orm, sql } from '../db/orm.ts';
 import type { Db } from '../db/client.ts';
 import { networkComments, networkPosts, postMetricSnapshots } from '../db/schema-engagement.ts';
+import { media } from '../db/schema-media.ts';
 import { posts as ledgerPosts, postTargets } from '../db/schema-publishing.ts';
 import type { RemoteComment, RemotePost } from '../platforms/engagement.ts';
 
@@ -335,6 +336,44 @@ export class EngagementStore {
       .limit(limit);
     return rows.map(publishedOf);
   }
+
+  /**
+   * For each network Herald published to from this workspace: when it last did, and when that network's stored posts
+   * were last read from it (null if never), so a reader can tell a list that predates the newest publication.
+   */
+  async publishedAndRead(workspaceId: string, platforms: readonly string[]): Promise<Map<string, { published: Date; read: Date | null }>> {
+    const out = new Map<string, { published: Date; read: Date | null }>();
+    if (!platforms.length) return out;
+    const [published, read] = await Promise.all([
+      this.#db
+        .select({ platform: postTargets.platform, at: sql<Date | null>`max(${postTargets.publishedAt})` })
+        .from(postTargets)
+        .where(and(eq(postTargets.workspaceId, workspaceId), inArray(postTargets.platform, [...platforms]), eq(postTargets.state, 'published'), isNull(postTargets.deletedAt)))
+        .groupBy(postTargets.platform),
+      this.#db
+        .select({ platform: networkPosts.platform, at: sql<Date | null>`max(${networkPosts.refreshedAt})` })
+        .from(networkPosts)
+        .where(and(eq(networkPosts.workspaceId, workspaceId), inArray(networkPosts.platform, [...platforms])))
+        .groupBy(networkPosts.platform),
+    ]);
+    const readAt = new Map(read.map((r) => [r.platform, r.at ? new Date(r.at) : null]));
+    for (const p of published) if (p.at) out.set(p.platform, { published: new Date(p.at), read: readAt.get(p.platform) ?? null });
+    return out;
+  }
+
+  /** The images among this workspace's media ids, in the order asked (ids no longer stored, or videos, left out). */
+  async imagesOf(workspaceId: string, ids: readonly string[]): Promise<{ storageKey: string; width: number | null; height: number | null }[]> {
+    if (!ids.length) return [];
+    const rows = await this.#db
+      .select({ id: media.id, storageKey: media.storageKey, width: media.width, height: media.height })
+      .from(media)
+      .where(and(eq(media.workspaceId, workspaceId), eq(media.mediaType, 'image'), inArray(media.id, [...ids])));
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    return ids.flatMap((id) => {
+      const r = byId.get(id);
+      return r ? [{ storageKey: r.storageKey, width: r.width, height: r.height }] : [];
+    });
+  }
 }
 
 /** What the ledger knows of a post Herald published: enough to show it where the network will not list it. */
@@ -344,11 +383,14 @@ export interface PublishedPost {
   publishedAt: Date | null;
   text: string | null;
   postType: string;
+  /** The media library ids the post was published with. */
+  mediaIds: string[];
 }
 
 const publishedFields = { platformPostId: postTargets.platformPostId, permalink: postTargets.permalink, publishedAt: postTargets.publishedAt, spec: postTargets.spec, postType: ledgerPosts.postType };
 
 function publishedOf(r: { platformPostId: string | null; permalink: string | null; publishedAt: Date | null; spec: unknown; postType: string }): PublishedPost {
-  const text = (r.spec as { text?: unknown } | null)?.text;
-  return { platformPostId: r.platformPostId!, permalink: r.permalink, publishedAt: r.publishedAt, text: typeof text === 'string' ? text : null, postType: r.postType };
+  const spec = (r.spec ?? {}) as { text?: unknown; mediaIds?: unknown };
+  const mediaIds = Array.isArray(spec.mediaIds) ? spec.mediaIds.filter((id): id is string => typeof id === 'string') : [];
+  return { platformPostId: r.platformPostId!, permalink: r.permalink, publishedAt: r.publishedAt, text: typeof spec.text === 'string' ? spec.text : null, postType: r.postType, mediaIds };
 }

@@ -6,6 +6,7 @@ import { registerSeed } from './core/engagement.ts';
 import { createContext } from './core/context.ts';
 import type { SandboxContext } from './core/context.ts';
 import { installBodyParsers } from './core/http.ts';
+import { servePostPages } from './core/post-page.ts';
 import { installRecorder } from './core/recorder.ts';
 import { guardControlRoutes, type ControlAccess } from './core/control-guard.ts';
 import { createStore } from './core/store.ts';
@@ -69,6 +70,7 @@ export async function sandboxPlugin(app: FastifyInstance, opts: SandboxOptions):
       async (scope) => {
         installRecorder(scope, ctx, simulator.slug);
         await simulator.plugin(scope, ctx);
+        if (simulator.postPages) servePostPages(scope, ctx, simulator.slug, simulator.postPages.network, simulator.postPages.paths);
       },
       { prefix: `/${simulator.slug}` },
     );

@@ -64,9 +64,17 @@ describe('POST /unified/content/generate (built-in provider)', () => {
     expect(await aiUsed()).toBe(before);
   });
 
-  it('needs workspace_id in the query, and it must be the caller’s workspace', async () => {
-    const none = await h.req({ method: 'POST', url: '/unified/content/generate', headers: { 'x-api-key': key }, payload: { idea: IDEA, platforms: ['linkedin'] } });
+  it('workspace_id in the query must be the caller’s workspace; without it, the key’s (or X-Workspace-Id’s) workspace is meant', async () => {
+    const bare = (headers: Record<string, string>) => h.req({ method: 'POST', url: '/unified/content/generate', headers, payload: { idea: IDEA, platforms: ['linkedin'] } });
+    const byKey = await bare({ 'x-api-key': key });
+    expect(byKey.statusCode).toBe(200);
+    expect(byKey.json().data.linkedin.content.length).toBeGreaterThan(0);
+    expect((await bare({ authorization: `Bearer ${owner.token}`, 'x-workspace-id': owner.workspaceId })).statusCode).toBe(200);
+    const none = await bare({ authorization: `Bearer ${owner.token}` });
     expect(none.statusCode).toBe(422);
+    expect(none.json().detail[0]).toMatchObject({ loc: ['query', 'workspace_id'], type: 'missing' });
+    const malformed = await post('/unified/content/generate', { idea: IDEA, platforms: ['linkedin'] }, { 'x-api-key': key }, 'not-a-uuid');
+    expect(malformed.statusCode).toBe(422);
     const stranger = await h.signup();
     const other = await post('/unified/content/generate', { idea: IDEA, platforms: ['linkedin'] }, { 'x-api-key': key }, stranger.workspaceId);
     expect(other.statusCode).toBe(403);

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asUser, createHarness, type Harness, type TestUser } from '../helpers/harness.ts';
 import { connect } from '../connections/helpers.ts';
+import { endToEnd } from '../publishing/end-to-end.ts';
 
 let h: Harness;
 beforeAll(async () => {
@@ -11,6 +12,8 @@ beforeAll(async () => {
   await fetch(`${h.url}/sandbox/_config`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ processingMs: 0 }) });
 });
 afterAll(async () => h?.close());
+
+const { media } = endToEnd(() => h);
 
 async function seed(body: Record<string, unknown>): Promise<string[]> {
   const res = await fetch(`${h.url}/sandbox/_seed`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
@@ -72,6 +75,22 @@ describe("a LinkedIn member's own posts", () => {
     const inbox = (await get(u, '/unified/comments/?platforms=linkedin')).json().linkedin;
     expect(inbox.message).toBe(`LinkedIn: ${MEMBER_READ_REFUSAL}`);
     expect(inbox.posts.find((p: { post_id: string }) => p.post_id === id)).toMatchObject({ comment_status: 'error', comment_status_message: MEMBER_READ_REFUSAL });
+  });
+});
+
+describe("a LinkedIn member's image posts", () => {
+  it('list the images Herald published, with their size, not an empty list', async () => {
+    const u = await h.signup();
+    await connect(h, u, 'linkedin');
+    const image = await media(u, 'jpeg', { width: 1200, height: 800 });
+    const res = await h.req({ method: 'POST', url: '/unified/post/image', headers: asUser(u), payload: { platforms: ['linkedin'], default_text: 'A member image post', default_image_id: image } });
+    expect(res.json().success, res.body).toBe(true);
+    const id = res.json().post.post_id as string;
+    const slice = (await get(u, '/unified/posts/?platforms=linkedin')).json().linkedin;
+    const post = slice.posts.find((p: { post_id: string }) => p.post_id === id);
+    expect(post, JSON.stringify(slice)).toMatchObject({ type: 'image', images: [{ url: expect.stringMatching(/^http/), width: 1200, height: 800 }] });
+    const library = (await get(u, `/media/${image}`)).json();
+    expect(post.images[0].url).toBe(library.public_url);
   });
 });
 

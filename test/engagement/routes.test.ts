@@ -129,6 +129,29 @@ describe('posts read model', () => {
   });
 });
 
+describe('analytics right after publishing', () => {
+  it('reads a network whose posts were never listed, or were listed before the last publication, so a post just published counts at once', async () => {
+    // Bluesky: an account of its own for this workspace (the handle is the user's), so the figures are this post's.
+    const u = await h.signup();
+    await connect(h, u, 'bluesky');
+    const res = await h.req({ method: 'POST', url: '/unified/post/text', headers: asUser(u), payload: { platforms: ['bluesky'], default_text: 'Counted at once' } });
+    expect(res.json().success, res.body).toBe(true);
+    await seed({ platform: 'bluesky', post_id: res.json().post.post_id, metrics: { likes: 7, impressions: 90 } });
+    const body = (await get(u, '/unified/analytics?platforms=bluesky')).json();
+    expect(body.platforms.bluesky).toMatchObject({ post_count: 1, total_likes: 7, error: null });
+    expect(body.last_updated).not.toBeNull();
+    // Within the freshness window the next read is served from the database alone.
+    const requests = async () => ((await state()) as unknown as Record<string, { requests: unknown[] }>).bluesky!.requests.length;
+    const calls = await requests();
+    expect((await get(u, '/unified/analytics?platforms=bluesky')).json().platforms.bluesky.total_likes).toBe(7);
+    expect(await requests()).toBe(calls);
+    // A post published after that read is read at once, still within the window.
+    const second = await h.req({ method: 'POST', url: '/unified/post/text', headers: asUser(u), payload: { platforms: ['bluesky'], default_text: 'Counted too' } });
+    expect(second.json().success, second.body).toBe(true);
+    expect((await get(u, '/unified/analytics?platforms=bluesky')).json().platforms.bluesky).toMatchObject({ post_count: 2, total_likes: 7 });
+  });
+});
+
 describe('comments inbox and replies', () => {
   let u: TestUser;
   let videoId: string;

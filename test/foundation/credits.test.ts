@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../src/errors.ts';
 import { periodOf } from '../../src/auth/credits.ts';
 import { createHarness, asUser, type Harness } from '../helpers/harness.ts';
+import { SECURITY_ROUTES } from '../helpers/security-routes.ts';
 
 let h: Harness;
 let now = new Date('2026-01-31T23:59:00Z');
@@ -69,6 +70,22 @@ describe('credits', () => {
     const usage = (await h.req({ method: 'GET', url: '/billing/usage', headers: asUser(u) })).json();
     expect(usage).toMatchObject({ plan_id: 'pro', limits: { posts_per_month: null }, remaining: { posts: null }, used_this_period: { posts: 3 }, usage_counts: { workspaces_owned: 1, connected_accounts: 0 } });
     expect(usage.features.api_keys_enabled).toBe(true);
+  });
+
+  it('says which of the plan features this server implements: every feature a route checks, none of the advertised-only ones', async () => {
+    const u = await h.signup();
+    const usage = (await h.req({ method: 'GET', url: '/billing/usage', headers: asUser(u) })).json();
+    // The contract's flags stay as they are; the list is beside them.
+    expect(usage.features.whatsapp_agent_enabled).toBe(true);
+    const implemented = new Set(usage.implemented_features as string[]);
+    const gatedByRoutes = new Set(Object.values(SECURITY_ROUTES).flatMap((e) => ('feature' in e && e.feature ? [e.feature] : [])));
+    // API keys and MCP are checked when the key or the MCP session is authenticated, not per route.
+    expect([...implemented].sort()).toEqual([...gatedByRoutes, 'api_keys_enabled', 'mcp_enabled'].sort());
+    for (const absent of ['whatsapp_agent_enabled', 'auto_replier_enabled', 'lead_detection_enabled', 'extension_enabled', 'instagram_dm_enabled', 'facebook_dm_enabled', 'personas_enabled', 'ai_watcher_enabled']) {
+      expect(implemented.has(absent), absent).toBe(false);
+      expect(Object.keys(usage.features)).toContain(absent);
+    }
+    expect((await h.req({ method: 'GET', url: '/billing/plans' })).json().implemented_features).toEqual(usage.implemented_features);
   });
 });
 

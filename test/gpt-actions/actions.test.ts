@@ -6,6 +6,7 @@ import { RESTRICTED_PLAN } from '../helpers/security-matrix.ts';
 import { connect } from '../connections/helpers.ts';
 import { toolsFor } from '../../src/tools/index.ts';
 import { GPT_LIMITS } from '../../src/transports/rest/gpt-actions-document.ts';
+import { gptActionTools } from '../../src/transports/rest/gpt-files.ts';
 import { lintOpenApi } from '../helpers/openapi-lint.ts';
 
 let h: Harness;
@@ -29,7 +30,8 @@ describe('GET /openapi/chatgpt-actions.json', () => {
   });
 
   it('is public OpenAPI 3.1.0 with one POST per GPT tool, operationId = tool name, BearerAuth, the timeout hint and the public URL as server', () => {
-    const tools = toolsFor('gpt', h.ctx);
+    const tools = gptActionTools(h.ctx);
+    expect(tools.map((t) => t.name)).toEqual(toolsFor('gpt', h.ctx).map((t) => t.name));
     expect(doc.openapi).toBe('3.1.0');
     expect(doc.servers).toEqual([{ url: h.url, description: expect.any(String) }]);
     expect(doc.components.securitySchemes.BearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });

@@ -107,7 +107,7 @@ describe('bluesky publisher against the simulator', () => {
     const out = await publisher.publish(tokens, request({ text }), journal);
     if (out.state !== 'published') throw new Error('not published');
     const rkey = journal.steps.rkey ?? '';
-    expect(out).toEqual({ state: 'published', postId: `at://${tokens.extra?.did}/${POST}/${rkey}`, permalink: `https://bsky.app/profile/alice.sandbox/post/${rkey}` });
+    expect(out).toEqual({ state: 'published', postId: `at://${tokens.extra?.did}/${POST}/${rkey}`, permalink: sb.url('bluesky', `/profile/alice.sandbox/post/${rkey}`) });
     expect(journal.steps.uri).toBe(out.postId);
     const s = await state();
     expect(s.posts).toHaveLength(1);

@@ -53,7 +53,7 @@ describe('instagram publisher: post types', () => {
     const out = await publisher.publish(tokens, request({ media: [media] }), journal);
     expect(out).toMatchObject({ state: 'published', postId: expect.stringMatching(/^1[78]\d{16}$/) });
     if (out.state !== 'published') throw new Error('not published');
-    expect(out.permalink).toMatch(/^https:\/\/www\.instagram\.com\/p\/C[\w-]{10}\/$/);
+    expect(out.permalink).toMatch(new RegExp(`^${sb.url('instagram', '')}/p/C[\\w-]{10}/$`));
     expect(out.permalink).not.toContain(out.postId);
     expect(journal.log.map(([step]) => step)).toEqual(['account', 'container', 'publish', 'media']);
     expect(journal.steps).toMatchObject({ account: igUserId, publish: journal.steps.container, media: out.postId });
@@ -101,7 +101,7 @@ describe('instagram publisher: post types', () => {
 
     sb.advance(61);
     const done = await publisher.checkStatus!(tokens, journal.steps.container ?? '', req, journal);
-    expect(done).toMatchObject({ state: 'published', permalink: expect.stringMatching(/^https:\/\/www\.instagram\.com\/reel\/C[\w-]{10}\/$/) });
+    expect(done).toMatchObject({ state: 'published', permalink: expect.stringMatching(new RegExp(`^${sb.url('instagram', '')}/reel/C[\\w-]{10}/$`)) });
     s = await state();
     expect(s.posts).toHaveLength(1);
     expect(s.posts[0]).toMatchObject({ media_type: 'VIDEO', media_product_type: 'REELS' });

@@ -63,7 +63,7 @@ describe('linkedin publisher: post types', () => {
     const out = await publisher.publish(tokens, request({ text }), journal);
     expect(out).toMatchObject({ state: 'published', postId: expect.stringMatching(/^urn:li:share:\d+$/) });
     if (out.state !== 'published') return;
-    expect(out.permalink).toBe(`https://www.linkedin.com/feed/update/${out.postId}/`);
+    expect(out.permalink).toBe(sb.url('linkedin', `/feed/update/${out.postId}/`));
     const s = await sb.state('linkedin');
     expect(s.posts).toHaveLength(1);
     expect(s.posts[0]).toMatchObject({ id: out.postId, author: `urn:li:person:${member}`, text, commentaryTruncated: false, visibility: 'PUBLIC', lifecycleState: 'PUBLISHED' });

@@ -39,7 +39,7 @@ async function video(name: string, mdatBytes = 200_000): Promise<FixtureMedia> {
   return fixtureMedia(sb, { name, bytes: await mp4Video({ mdatBytes }), kind: 'video', mime: 'video/mp4', format: 'mp4', durationSec: 12.5 });
 }
 
-const permalink = (id: string | undefined): string => `https://www.pinterest.com/pin/${id}/`;
+const permalink = (id: string | undefined): string => sb.url('pinterest', `/pin/${id}/`);
 
 beforeAll(async () => {
   sb = await startSandbox({ processingMs: PUBLISH_PROCESSING_MS });

@@ -17,7 +17,7 @@ let userId: string;
 let username: string;
 
 const state = () => sb.state('threads');
-const PERMALINK = () => new RegExp(`^https://www\\.threads\\.net/@${username}/post/C[\\w-]{10}$`);
+const PERMALINK = () => new RegExp(`^${sb.url('threads', '')}/@${username}/post/C[\\w-]{10}$`);
 
 async function image(name: string, altText?: string): Promise<PublishMedia> {
   const png = name.endsWith('.png');

@@ -101,7 +101,7 @@ describe('tiktok publisher: post types', () => {
     s = await sb.state('tiktok');
     expect(s.posts).toHaveLength(1);
     const post = s.posts[0]!;
-    expect(done).toEqual({ state: 'published', postId: post.id, permalink: `https://www.tiktok.com/@sandbox.user/video/${post.id}` });
+    expect(done).toEqual({ state: 'published', postId: post.id, permalink: sb.url('tiktok', `/@sandbox.user/video/${post.id}`) });
     expect(post).toMatchObject({ text: 'Caption #tiktok', privacy_level: 'MUTUAL_FOLLOW_FRIENDS' });
   });
 
@@ -418,7 +418,7 @@ describe('tiktok publisher: the public id and the status pace', () => {
     expect(journal.steps[TIKTOK_STEPS.completeAt]).toBe(new Date(sb.nowMs()).toISOString());
     sb.advance(31);
     const post = (await sb.state('tiktok')).posts[0]!;
-    expect(await publisher.checkStatus!(tokens, first.handle, req, journal)).toEqual({ state: 'published', postId: post.id, permalink: `https://www.tiktok.com/@sandbox.user/video/${post.id}` });
+    expect(await publisher.checkStatus!(tokens, first.handle, req, journal)).toEqual({ state: 'published', postId: post.id, permalink: sb.url('tiktok', `/@sandbox.user/video/${post.id}`) });
 
     // Moderation that outlasts Herald's wait (a minute after PUBLISH_COMPLETE).
     await sb.configure({ tiktokModerationMs: 3_600_000 });
@@ -434,7 +434,7 @@ describe('tiktok publisher: the public id and the status pace', () => {
     expect(provisional).toMatchObject({ state: 'published', postId: slow.handle, permalink: null, notice: expect.stringContaining('public id') });
     sb.advance(3600);
     const slowPost = (await sb.state('tiktok')).posts[1]!;
-    const found = { postId: slowPost.id, permalink: `https://www.tiktok.com/@sandbox.user/video/${slowPost.id}` };
+    const found = { postId: slowPost.id, permalink: sb.url('tiktok', `/@sandbox.user/video/${slowPost.id}`) };
     expect(await publisher.reconcile!(tokens, slowReq, slowJournal)).toEqual(found);
     expect(await publisher.publish(tokens, slowReq, slowJournal)).toEqual({ state: 'published', ...found });
     expect(inits(await sb.state('tiktok'))).toHaveLength(2);
@@ -558,7 +558,7 @@ describe('tiktok publisher: journal and faults', () => {
     await expectPlatformError(publisher.checkStatus!(tokens, first.handle, req, journal), 'rate_limited');
     const s = await sb.state('tiktok');
     const postId = s.posts[0]?.id;
-    expect(await publisher.reconcile!(tokens, req, journal)).toEqual({ postId, permalink: `https://www.tiktok.com/@sandbox.user/video/${postId}` });
+    expect(await publisher.reconcile!(tokens, req, journal)).toEqual({ postId, permalink: sb.url('tiktok', `/@sandbox.user/video/${postId}`) });
     expect(s.posts).toHaveLength(1);
   });
 });

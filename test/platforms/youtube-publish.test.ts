@@ -77,7 +77,7 @@ describe('youtube publisher: uploads', () => {
     // The last byte is in, but YouTube may still reject the video while it processes.
     expect(first).toEqual({ state: 'processing', handle: v.id });
     const out = await settle(first, req, journal);
-    expect(out).toEqual({ state: 'published', postId: v.id, permalink: `https://www.youtube.com/watch?v=${v.id}` });
+    expect(out).toEqual({ state: 'published', postId: v.id, permalink: sb.url('youtube', `/watch?v=${v.id}`) });
     expect(v).toMatchObject({ title: 'My video', description: 'About this video', privacyStatus: 'public', bytes: clip.size, mimeType: 'video/mp4' });
     const start = sessions(s)[0]!;
     expect(start.query).toMatchObject({ uploadType: 'resumable', part: 'snippet,status' });

@@ -55,7 +55,7 @@ describe('publishing through the adapters to the simulators', () => {
     });
     for (const r of res.json().results) expect(r.success, `${r.platform}: ${r.message}`).toBe(true);
     const ig = res.json().results.find((r: { platform: string }) => r.platform === 'instagram');
-    expect(ig.post.permalink).toMatch(/instagram\.com\/p\/[A-Za-z0-9_-]+/);
+    expect(ig.post.permalink).toMatch(/\/sandbox\/instagram\/p\/[A-Za-z0-9_-]+\/$/);
 
     const video = await media(u, 'mp4');
     const vres = await h.req({

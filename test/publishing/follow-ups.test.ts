@@ -52,7 +52,7 @@ describe('provisional post ids', () => {
     const target = await h.ctx.publishing.ledger.target(targetId);
     expect(target!.platformPostId).not.toBe(stand);
     expect(target!.platformPostId).toMatch(/^\d+$/);
-    expect(target!.permalink).toMatch(new RegExp(`^https://www\\.tiktok\\.com/@[^/]+/video/${target!.platformPostId}$`));
+    expect(target!.permalink).toMatch(new RegExp(`^http://[^/]+/sandbox/tiktok/@[^/]+/video/${target!.platformPostId}$`));
     // Nothing left to follow up.
     expect(await h.ctx.followUps.round()).toEqual({ checked: 0, updated: 0 });
   });

@@ -63,7 +63,7 @@ describe('bluesky publishing', () => {
     expect(listed.records).toHaveLength(1);
     const posts = await objects(sb, 'bluesky', 'posts');
     expect(posts).toHaveLength(1);
-    expect(posts[0]).toMatchObject({ id: created.uri, author: did, media: [(blob.ref as Json).$link], permalink: `https://bsky.app/profile/${did}/post/${rkey}` });
+    expect(posts[0]).toMatchObject({ id: created.uri, author: did, media: [(blob.ref as Json).$link], permalink: sb.url('bluesky', `/profile/alice.sandbox/post/${rkey}`) });
     const missing = await fetch(withQuery(xrpc('com.atproto.repo.getRecord'), { repo: did, collection: POST, rkey: '3aaaaaaaaaaaa' }));
     expect(await errorOf(missing)).toMatchObject({ status: 400, error: 'RecordNotFound' });
   });

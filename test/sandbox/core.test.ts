@@ -39,8 +39,8 @@ beforeEach(() => sb.reset());
 describe('sandbox core', () => {
   it('base URLs put every network under {publicUrl}/sandbox/<platform>', () => {
     const urls = sandboxBaseUrls('http://herald.test:8080/');
-    expect(urls.linkedin).toEqual({ authBase: 'http://herald.test:8080/sandbox/linkedin', apiBase: 'http://herald.test:8080/sandbox/linkedin' });
-    expect(Object.keys(urls.facebook)).toEqual(['authBase', 'graphBase', 'graphVideoBase', 'ruploadBase']);
+    expect(urls.linkedin).toEqual({ authBase: 'http://herald.test:8080/sandbox/linkedin', apiBase: 'http://herald.test:8080/sandbox/linkedin', webBase: 'http://herald.test:8080/sandbox/linkedin' });
+    expect(Object.keys(urls.facebook)).toEqual(['authBase', 'graphBase', 'graphVideoBase', 'ruploadBase', 'webBase']);
     expect(urls.youtube.tokenBase).toBe('http://herald.test:8080/sandbox/youtube');
     expect(urls.bluesky.plc).toBe('http://herald.test:8080/sandbox/bluesky/plc');
   });

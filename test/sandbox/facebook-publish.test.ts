@@ -40,7 +40,7 @@ describe('facebook pages publishing', () => {
     expect(res.status).toBe(200);
     const body = await json(res);
     expect(String(body.id)).toMatch(new RegExp(`^${pageId}_\\d{16}$`));
-    expect(String(body.permalink_url)).toContain(`https://www.facebook.com/${pageId}/posts/`);
+    expect(String(body.permalink_url)).toContain(sb.url('facebook', `/${pageId}/posts/`));
 
     const asUser = await postForm(graph(`/${pageId}/feed`), { message: 'x', access_token: user });
     expect(asUser.status).toBe(403);

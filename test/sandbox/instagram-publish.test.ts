@@ -43,7 +43,7 @@ describe('instagram publishing (Instagram Login)', () => {
     expect(mediaId).not.toBe(String(id));
     const info = await read(mediaId, 'id,permalink,shortcode,caption,media_type,media_product_type,username');
     expect(String(info.shortcode)).toMatch(/^[A-Za-z0-9_-]{11}$/);
-    expect(info).toMatchObject({ permalink: `https://www.instagram.com/p/${String(info.shortcode)}/`, caption: 'Fresh bread #bakery', media_type: 'IMAGE', media_product_type: 'FEED' });
+    expect(info).toMatchObject({ permalink: sb.url('instagram', `/p/${String(info.shortcode)}/`), caption: 'Fresh bread #bakery', media_type: 'IMAGE', media_product_type: 'FEED' });
     expect(String(info.permalink)).not.toContain(mediaId);
 
     expect(await statusOf(String(id))).toMatchObject({ status_code: 'PUBLISHED' });
@@ -78,7 +78,7 @@ describe('instagram publishing (Instagram Login)', () => {
     await finished(String(reel.id));
     const media = await publish(String(reel.id));
     const info = await read(String(media.id), 'permalink,shortcode,media_type,media_product_type');
-    expect(info).toMatchObject({ permalink: `https://www.instagram.com/reel/${String(info.shortcode)}/`, media_type: 'VIDEO', media_product_type: 'REELS' });
+    expect(info).toMatchObject({ permalink: sb.url('instagram', `/reel/${String(info.shortcode)}/`), media_type: 'VIDEO', media_product_type: 'REELS' });
 
     const bad = await create({ media_type: 'REELS', video_url: 'https://cdn.example.com/corrupt.mp4' });
     expect(await finished(String(bad.id))).toMatchObject({ status_code: 'ERROR', status: 'Error: Media upload has failed with error code 2207026' });

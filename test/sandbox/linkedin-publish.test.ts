@@ -59,7 +59,7 @@ describe('linkedin publishing', () => {
     expect(urn).toMatch(/^urn:li:share:\d{19}$/);
     const posts = await objects(sb, 'linkedin', 'posts');
     expect(posts).toHaveLength(1);
-    expect(posts[0]).toMatchObject({ id: urn, author: person, text: 'Hello from Herald (sandbox)', media: [], permalink: `https://www.linkedin.com/feed/update/${urn}/` });
+    expect(posts[0]).toMatchObject({ id: urn, author: person, text: 'Hello from Herald (sandbox)', media: [], permalink: sb.url('linkedin', `/feed/update/${urn}/`) });
     expect(String(posts[0]?.createdAt)).toMatch(/^2026-11-21T12:00:00/);
     expect((posts[0]?.request as Json).headers).toMatchObject({ 'linkedin-version': VERSION });
 

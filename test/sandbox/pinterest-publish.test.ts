@@ -53,7 +53,7 @@ describe('pinterest publishing', () => {
     expect(read).toMatchObject({ id: created.id, link: 'https://bakery.example/recipe', pin_metrics: { lifetime_metrics: { impression: 0 } } });
     const posts = await objects(sb, 'pinterest', 'posts');
     expect(posts).toHaveLength(1);
-    expect(posts[0]).toMatchObject({ id: created.id, text: 'Crumb shot', media: ['https://cdn.example.com/bread.jpg'], permalink: `https://www.pinterest.com/pin/${String(created.id)}/` });
+    expect(posts[0]).toMatchObject({ id: created.id, text: 'Crumb shot', media: ['https://cdn.example.com/bread.jpg'], permalink: sb.url('pinterest', `/pin/${String(created.id)}/`) });
     const boards = await json(await fetch(sb.url('pinterest', '/v5/boards'), { headers: auth() }));
     expect((boards.items as unknown as Json[]).find((b) => String(b.id) === board)).toMatchObject({ pin_count: 1 });
   });

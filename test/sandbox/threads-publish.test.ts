@@ -33,7 +33,7 @@ describe('threads publishing', () => {
     const { id } = await publish(String(container.id));
     const post = await read(String(id), 'id,permalink,shortcode,text,media_type,username');
     expect(post).toMatchObject({ text: 'Hello Threads', media_type: 'TEXT_POST', username: 'sandbox_user' });
-    expect(post.permalink).toBe(`https://www.threads.net/@sandbox_user/post/${String(post.shortcode)}`);
+    expect(post.permalink).toBe(sb.url('threads', `/@sandbox_user/post/${String(post.shortcode)}`));
     expect(await publish(String(container.id))).toMatchObject({ error: { code: 100 } });
     const posts = await objects(sb, 'threads', 'posts');
     expect(posts).toHaveLength(1);

@@ -76,7 +76,7 @@ describe('tiktok content posting', () => {
     const postId = String(posts[0]?.id);
     expect(postId).toMatch(/^7\d{18}$/);
     expect(done.raw).toContain(`"publicaly_available_post_id":[${postId}]`);
-    expect(posts[0]).toMatchObject({ text: 'Clip #fun', permalink: `https://www.tiktok.com/@sandbox.user/video/${postId}`, publishId });
+    expect(posts[0]).toMatchObject({ text: 'Clip #fun', permalink: sb.url('tiktok', `/@sandbox.user/video/${postId}`), publishId });
   });
 
   it('enforces the chunk rules at init and the Content-Range of every chunk', async () => {

@@ -76,7 +76,7 @@ describe('youtube resumable uploads', () => {
     expect((done.items as unknown as Json[])[0]).toMatchObject({ status: { uploadStatus: 'processed' } });
     const posts = await objects(sb, 'youtube', 'posts');
     expect(posts).toHaveLength(1);
-    expect(posts[0]).toMatchObject({ id: video.id, text: 'Sandbox video', permalink: `https://www.youtube.com/watch?v=${String(video.id)}` });
+    expect(posts[0]).toMatchObject({ id: video.id, text: 'Sandbox video', permalink: sb.url('youtube', `/watch?v=${String(video.id)}`) });
     expect((await put(url, Buffer.alloc(0), `bytes */${file.length}`)).status).toBe(200);
   });
 

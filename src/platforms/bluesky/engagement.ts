@@ -79,7 +79,7 @@ function repliesOff(view: JsonObject): boolean {
   return (Array.isArray(allow) && allow.length === 0) || obj(view.viewer).replyDisabled === true;
 }
 
-export function blueskyEngagement(client: XrpcClient, urls: IdentityUrls): Engagement {
+export function blueskyEngagement(client: XrpcClient, urls: IdentityUrls & { web: string }): Engagement {
   const session = (tokens: TokenSet): Session => {
     const did = tokens.extra?.did;
     if (!did) throw blueskyFailure('reauth_required', 'This Bluesky connection has no DID; reconnect the account');
@@ -90,7 +90,7 @@ export function blueskyEngagement(client: XrpcClient, urls: IdentityUrls): Engag
     xrpc(client, { base: s.pds, nsid, method: 'GET', context: 'access', bearer: s.token, params });
 
   // Permalinks as publishing makes them: the handle at connection time, the record key.
-  const permalink = (s: Session, uri: string): string => `https://bsky.app/profile/${s.handle}/post/${rkeyOf(uri)}`;
+  const permalink = (s: Session, uri: string): string => `${urls.web}/profile/${s.handle}/post/${rkeyOf(uri)}`;
 
   function typeAndMedia(embed: JsonObject): Pick<RemotePost, 'type' | 'images' | 'video'> {
     // A quote with media carries its media one level down.

@@ -25,6 +25,8 @@ export const BLUESKY_DEFAULT_URLS = {
   appView: 'https://public.api.bsky.app',
   plc: 'https://plc.directory',
   video: 'https://video.bsky.app',
+  /** The public web app, where a post's permalink points (the sandbox serves its simulated posts' pages). */
+  web: 'https://bsky.app',
 } as const;
 
 export type BlueskyUrls = { -readonly [K in keyof typeof BLUESKY_DEFAULT_URLS]: string };

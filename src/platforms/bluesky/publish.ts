@@ -36,6 +36,7 @@ export const STEP = {
 
 export interface BlueskyPublishUrls extends IdentityUrls {
   video: string;
+  web: string;
 }
 
 interface Actor {
@@ -86,7 +87,7 @@ export function blueskyPublisher(client: XrpcClient, urls: BlueskyPublishUrls): 
     return { pds, did, handle: handle ?? did, token: tokens.accessToken };
   }
 
-  const permalink = (a: Actor, uri: string): string => `https://bsky.app/profile/${a.handle}/post/${uri.split('/').pop() ?? ''}`;
+  const permalink = (a: Actor, uri: string): string => `${urls.web}/profile/${a.handle}/post/${uri.split('/').pop() ?? ''}`;
   const published = (a: Actor, uri: string): PublishOutcome => ({ state: 'published', postId: uri, permalink: permalink(a, uri) });
 
   /** The record under a key, or null; getRecord is public, so this also works while the session is being renewed. */

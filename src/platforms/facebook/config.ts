@@ -10,6 +10,8 @@ export interface FacebookUrls {
   graphBase: string;
   graphVideoBase: string;
   ruploadBase: string;
+  /** The public web site, where a post's permalink points (the sandbox serves its simulated posts' pages). */
+  webBase: string;
 }
 
 export const DEFAULT_URLS: Readonly<Record<keyof FacebookUrls, string>> = {
@@ -17,6 +19,7 @@ export const DEFAULT_URLS: Readonly<Record<keyof FacebookUrls, string>> = {
   graphBase: 'https://graph.facebook.com',
   graphVideoBase: 'https://graph-video.facebook.com',
   ruploadBase: 'https://rupload.facebook.com',
+  webBase: 'https://www.facebook.com',
 };
 
 export function facebookUrls(deps: AdapterDeps): FacebookUrls {

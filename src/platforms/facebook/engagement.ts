@@ -56,7 +56,8 @@ function pageOf(tokens: TokenSet, p: ReadTarget & { postId?: string }): Page {
   return { id, token };
 }
 
-const absolute = (link: string | null): string | null => (link?.startsWith('/') ? `https://www.facebook.com${link}` : link);
+/** Graph answers some permalinks (videos) relative to the web site. */
+const absolute = (webBase: string, link: string | null): string | null => (link?.startsWith('/') ? `${webBase}${link}` : link);
 
 interface Attachment {
   type: string | null;
@@ -81,7 +82,7 @@ function attachmentsOf(item: Record<string, unknown>): Attachment[] {
   return subs.length ? subs.map(attachment) : [attachment(first)];
 }
 
-export function toRemotePost(item: Record<string, unknown>, pageId: string, insights: Record<string, number>): RemotePost {
+export function toRemotePost(webBase: string, item: Record<string, unknown>, pageId: string, insights: Record<string, number>): RemotePost {
   const attachments = attachmentsOf(item);
   const video = attachments.find((a) => a.type === 'video' || a.type === 'video_inline' || a.type === 'video_autoplay');
   const photos = attachments.filter((a) => a.type === 'photo' || a.type === 'album').map((a) => a.image ?? { url: null });
@@ -95,7 +96,7 @@ export function toRemotePost(item: Record<string, unknown>, pageId: string, insi
     type,
     images: video ? [] : photos,
     video: video ? { videoUrl: video.source, thumbnailUrl: video.image?.url ?? null } : null,
-    permalink: absolute(str(item.permalink_url)),
+    permalink: absolute(webBase, str(item.permalink_url)),
     sourcePageId: pageId,
     metrics: {
       // Facebook counts reactions (like, love, haha …); a like is one of them, and all of them are the post's likes here.
@@ -128,7 +129,8 @@ export function toRemoteComment(item: Record<string, unknown>, parentId: string 
 }
 
 export function facebookEngagement(deps: AdapterDeps): Engagement {
-  const graph = `${facebookUrls(deps).graphBase}/${FACEBOOK_GRAPH_VERSION}`;
+  const { graphBase, webBase } = facebookUrls(deps);
+  const graph = `${graphBase}/${FACEBOOK_GRAPH_VERSION}`;
   const bearer = (page: Page) => ({ authorization: `Bearer ${page.token}` });
 
   async function get(page: Page, path: string, query: Record<string, string>): Promise<Record<string, unknown>> {
@@ -150,7 +152,7 @@ export function facebookEngagement(deps: AdapterDeps): Engagement {
   }
 
   const withInsights = (page: Page, items: Record<string, unknown>[]): Promise<RemotePost[]> =>
-    mapBounded(items, INSIGHTS_WIDTH, async (item) => toRemotePost(item, page.id, await insights(page, required('facebook', item.id, 'a post id'))));
+    mapBounded(items, INSIGHTS_WIDTH, async (item) => toRemotePost(webBase, item, page.id, await insights(page, required('facebook', item.id, 'a post id'))));
 
   const comments: Comments = {
     textLimit: FACEBOOK_COMMENT_LIMIT,

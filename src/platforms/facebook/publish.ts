@@ -90,7 +90,7 @@ export function facebookPublisher(deps: AdapterDeps, opts: FacebookPublisherOpti
   }
 
   /** Graph answers some permalinks (videos) relative to facebook.com. */
-  const absolute = (link: string | null): string | null => (link?.startsWith('/') ? `https://www.facebook.com${link}` : link);
+  const absolute = (link: string | null): string | null => (link?.startsWith('/') ? `${facebookUrls(deps).webBase}${link}` : link);
 
   /**
    * The post's permalink_url. The post already exists and is journaled, so a failed read costs the link, not the

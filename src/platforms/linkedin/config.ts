@@ -11,9 +11,11 @@ export const LINKEDIN_VERSION = '202609';
 export interface LinkedInUrls {
   authBase: string;
   apiBase: string;
+  /** The public web site, where a post's permalink points (the sandbox serves its simulated posts' pages). */
+  webBase: string;
 }
 
-export const DEFAULT_URLS: Readonly<Record<keyof LinkedInUrls, string>> = { authBase: 'https://www.linkedin.com', apiBase: 'https://api.linkedin.com' };
+export const DEFAULT_URLS: Readonly<Record<keyof LinkedInUrls, string>> = { authBase: 'https://www.linkedin.com', apiBase: 'https://api.linkedin.com', webBase: 'https://www.linkedin.com' };
 
 export function linkedinUrls(deps: AdapterDeps): LinkedInUrls {
   return resolveHosts(DEFAULT_URLS, deps.config.urls);

@@ -80,7 +80,7 @@ interface Statistics {
   reach: number;
 }
 
-function toPost(p: Obj, counts: Counts | undefined, stats: Statistics | undefined, imageUrls: Map<string, string>): RemotePost {
+function toPost(webBase: string, p: Obj, counts: Counts | undefined, stats: Statistics | undefined, imageUrls: Map<string, string>): RemotePost {
   const urn = String(p.id);
   const content = typeOf(obj(p.content));
   const author = str(p.author);
@@ -92,7 +92,7 @@ function toPost(p: Obj, counts: Counts | undefined, stats: Statistics | undefine
     // Download URLs as LinkedIn gave them (they expire; a refresh reads new ones); null where it gave none.
     images: content.images.map((urn) => ({ url: imageUrls.get(urn) ?? null })),
     video: content.video ? { videoUrl: null, thumbnailUrl: null } : null,
-    permalink: permalinkOf(urn),
+    permalink: permalinkOf(webBase, urn),
     sourcePageId: author?.startsWith('urn:li:organization:') ? author.slice('urn:li:organization:'.length) : null,
     metrics: {
       likes: counts?.likes ?? 0,
@@ -119,7 +119,7 @@ function countsOf(meta: Obj): Counts {
 }
 
 export function linkedinEngagement(deps: AdapterDeps): Engagement {
-  const { apiBase } = linkedinUrls(deps);
+  const { apiBase, webBase } = linkedinUrls(deps);
 
   async function get(token: string, url: string, query?: Record<string, string | number>): Promise<Obj> {
     const res = await deps.http.request('linkedin', { url, ...(query ? { query } : {}), headers: restHeaders(token) });
@@ -224,7 +224,7 @@ export function linkedinEngagement(deps: AdapterDeps): Engagement {
       statistics(tokens, author, urns),
       imageUrls(tokens.accessToken, images),
     ])) as [Map<string, Counts>, Map<string, Statistics>, Map<string, string>];
-    return posts.map((p) => toPost(p, c.get(String(p.id)), s.get(String(p.id)), u));
+    return posts.map((p) => toPost(webBase, p, c.get(String(p.id)), s.get(String(p.id)), u));
   }
 
   /** Download URLs of images by URN, one batch call per 50 (GET /rest/images?ids=List(…)); ones LinkedIn refuses are left out. */

@@ -25,7 +25,7 @@ export const steps = {
   post: 'post',
 } as const;
 
-export const permalinkOf = (urn: string): string => `https://www.linkedin.com/feed/update/${urn}/`;
+export const permalinkOf = (webBase: string, urn: string): string => `${webBase}/feed/update/${urn}/`;
 
 const invalid = (message: string): PlatformError => new PlatformError('linkedin', 'invalid_content', message);
 
@@ -68,7 +68,7 @@ function duplicateOf(text: string): string | null {
 }
 
 export function linkedinPublisher(deps: AdapterDeps): Publisher {
-  const { apiBase } = linkedinUrls(deps);
+  const { apiBase, webBase } = linkedinUrls(deps);
   const media = linkedinMedia(deps);
 
   async function memberUrn(token: string): Promise<string> {
@@ -157,7 +157,7 @@ export function linkedinPublisher(deps: AdapterDeps): Publisher {
       // Without the header the post exists but cannot be named; the journaled attempt lets a retry adopt it.
       if (!urn) throw new PlatformError('linkedin', 'transient', 'linkedin created the post but sent no x-restli-id');
       await journal.record(steps.post, urn);
-      return { state: 'published', postId: urn, permalink: permalinkOf(urn) };
+      return { state: 'published', postId: urn, permalink: permalinkOf(webBase, urn) };
     }
     const err = linkedinError(res, 'api', deps.clock);
     // Processing finished for LinkedIn's checker but not yet for its post store: poll again rather than fail.
@@ -165,7 +165,7 @@ export function linkedinPublisher(deps: AdapterDeps): Publisher {
     const earlier = res.status === 422 && attempted ? duplicateOf(res.text) : null;
     if (earlier) {
       await journal.record(steps.post, earlier);
-      return { state: 'published', postId: earlier, permalink: permalinkOf(earlier) };
+      return { state: 'published', postId: earlier, permalink: permalinkOf(webBase, earlier) };
     }
     throw err;
   }
@@ -173,7 +173,7 @@ export function linkedinPublisher(deps: AdapterDeps): Publisher {
   /** Publish and checkStatus are the same walk: each step is skipped when the journal shows it done. */
   async function advance(tokens: TokenSet, req: PublishRequest, journal: Journal): Promise<PublishOutcome> {
     const done = journal.steps[steps.post];
-    if (done) return { state: 'published', postId: done, permalink: permalinkOf(done) };
+    if (done) return { state: 'published', postId: done, permalink: permalinkOf(webBase, done) };
     const p = plan(req);
     const token = tokens.accessToken;
     const owner = await author(token, req, journal);
@@ -195,7 +195,7 @@ export function linkedinPublisher(deps: AdapterDeps): Publisher {
       const urn = journal.steps[steps.post];
       if (!urn) return null;
       // The same closed permission hides a member's post from its author; the journaled URN is LinkedIn's own answer.
-      if (journal.steps[steps.author]?.startsWith('urn:li:person:')) return { postId: urn, permalink: permalinkOf(urn) };
+      if (journal.steps[steps.author]?.startsWith('urn:li:person:')) return { postId: urn, permalink: permalinkOf(webBase, urn) };
       const res = await deps.http.request('linkedin', {
         url: `${apiBase}/rest/posts/${encodeURIComponent(urn)}`,
         query: { viewContext: 'AUTHOR' },
@@ -203,7 +203,7 @@ export function linkedinPublisher(deps: AdapterDeps): Publisher {
       });
       if (res.status === 404) return null;
       linkedinOk(res, 'api', deps.clock);
-      return { postId: urn, permalink: permalinkOf(urn) };
+      return { postId: urn, permalink: permalinkOf(webBase, urn) };
     },
   };
 }

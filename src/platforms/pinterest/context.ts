@@ -9,12 +9,15 @@ export const PINTEREST_HOSTS = {
   authBase: 'https://www.pinterest.com',
   /** API v5, token endpoint included (/v5/oauth/token). */
   apiBase: 'https://api.pinterest.com',
+  /** The public web site, where a post's permalink points (the sandbox serves its simulated posts' pages). */
+  webBase: 'https://www.pinterest.com',
 } as const;
 
 export interface PinterestContext {
   deps: AdapterDeps;
   authBase: string;
   apiBase: string;
+  webBase: string;
   configured: boolean;
 }
 
@@ -24,6 +27,7 @@ export function pinterestContext(deps: AdapterDeps): PinterestContext {
     deps,
     authBase: hosts.authBase,
     apiBase: hosts.apiBase,
+    webBase: hosts.webBase,
     configured: Boolean(deps.config.clientId && deps.config.clientSecret),
   };
 }

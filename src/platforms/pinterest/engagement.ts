@@ -80,7 +80,7 @@ export function pinterestEngagement(ctx: PinterestContext): Engagement {
       commentary: str(pin.description) ?? str(pin.title),
       publishedAt: str(pin.created_at),
       ...shape,
-      permalink: pinUrl(id),
+      permalink: pinUrl(ctx, id),
       sourcePageId: str(pin.board_id),
       metrics: { likes: num(lifetime.reaction), comments: num(lifetime.comment), shares: saved, impressions: num(lifetime.impression) },
     };

@@ -25,8 +25,8 @@ const CLOCK_SKEW_MS = 5 * 60_000;
 const LOOKBACK_PINS = 25;
 
 const invalid = (message: string): PlatformError => new PlatformError('pinterest', 'invalid_content', message);
-export const pinUrl = (id: string): string => `https://www.pinterest.com/pin/${encodeURIComponent(id)}/`;
-const published = (id: string): PublishOutcome => ({ state: 'published', postId: id, permalink: pinUrl(id) });
+export const pinUrl = (ctx: PinterestContext, id: string): string => `${ctx.webBase}/pin/${encodeURIComponent(id)}/`;
+const published = (ctx: PinterestContext, id: string): PublishOutcome => ({ state: 'published', postId: id, permalink: pinUrl(ctx, id) });
 
 function boardOf(req: PublishRequest): string {
   const d = req.destination;
@@ -95,7 +95,7 @@ async function createPin(ctx: PinterestContext, tokens: TokenSet, journal: Journ
     const found = await findCreated(ctx, tokens, fields, requested);
     if (found) {
       await journal.record(PINTEREST_STEPS.pinId, found);
-      return published(found);
+      return published(ctx, found);
     }
   }
   await journal.record(PINTEREST_STEPS.pinRequested, ctx.deps.clock().toISOString());
@@ -109,7 +109,7 @@ async function createPin(ctx: PinterestContext, tokens: TokenSet, journal: Journ
   const id = typeof pin.id === 'string' ? pin.id : '';
   if (!id) throw new PlatformError('pinterest', 'transient', 'Pinterest created a pin without an id', { status: res.status });
   await journal.record(PINTEREST_STEPS.pinId, id);
-  return published(id);
+  return published(ctx, id);
 }
 
 /**
@@ -143,7 +143,7 @@ export function pinterestPublisher(ctx: PinterestContext): Publisher {
   return {
     async publish(tokens, req, journal) {
       const done = journal.steps[PINTEREST_STEPS.pinId];
-      if (done) return published(done);
+      if (done) return published(ctx, done);
       if (req.postType === 'text') throw new PlatformError('pinterest', 'unsupported', 'Pinterest has no text-only pins');
       const fields = pinFields(req);
       if (req.postType !== 'video') return createPin(ctx, tokens, journal, fields, imageSource(req));
@@ -153,7 +153,7 @@ export function pinterestPublisher(ctx: PinterestContext): Publisher {
 
     async checkStatus(tokens, handle, req, journal) {
       const done = journal.steps[PINTEREST_STEPS.pinId];
-      if (done) return published(done);
+      if (done) return published(ctx, done);
       return afterProcessing(ctx, tokens, req, journal, handle, await mediaStatus(ctx, tokens, handle));
     },
 
@@ -163,14 +163,14 @@ export function pinterestPublisher(ctx: PinterestContext): Publisher {
         const res = await ctx.deps.http.request('pinterest', { url: `${ctx.apiBase}/v5/pins/${encodeURIComponent(id)}`, headers: bearer(tokens.accessToken) });
         if (res.status === 404) return null;
         readApi(res, 'pin read');
-        return { postId: id, permalink: pinUrl(id) };
+        return { postId: id, permalink: pinUrl(ctx, id) };
       }
       const requested = journal.steps[PINTEREST_STEPS.pinRequested];
       if (!requested) return null;
       const found = await findCreated(ctx, tokens, pinFields(req), requested);
       if (!found) return null;
       await journal.record(PINTEREST_STEPS.pinId, found);
-      return { postId: found, permalink: pinUrl(found) };
+      return { postId: found, permalink: pinUrl(ctx, found) };
     },
   };
 }

@@ -8,9 +8,11 @@ export const THREADS_API_VERSION = 'v1.0';
 export interface ThreadsUrls {
   authBase: string;
   graphBase: string;
+  /** The public web site, where a post's permalink points (the sandbox serves its simulated posts' pages). */
+  webBase: string;
 }
 
-export const DEFAULT_URLS: Readonly<Record<keyof ThreadsUrls, string>> = { authBase: 'https://threads.net', graphBase: 'https://graph.threads.net' };
+export const DEFAULT_URLS: Readonly<Record<keyof ThreadsUrls, string>> = { authBase: 'https://threads.net', graphBase: 'https://graph.threads.net', webBase: 'https://www.threads.net' };
 
 export function threadsUrls(deps: AdapterDeps): ThreadsUrls {
   return resolveHosts(DEFAULT_URLS, deps.config.urls);

@@ -24,7 +24,7 @@ function mediaParams(media: PublishMedia): Record<string, string | undefined> {
 }
 
 export function threadsPublisher(deps: AdapterDeps, opts: FlowOptions = {}): Publisher {
-  const { graphBase } = threadsUrls(deps);
+  const { graphBase, webBase } = threadsUrls(deps);
 
   const dialect: ContainerDialect = {
     platform: 'threads',
@@ -53,7 +53,7 @@ export function threadsPublisher(deps: AdapterDeps, opts: FlowOptions = {}): Pub
     matches: (item, req) => item.media_type === READ_TYPE[req.postType] && sameText(item.text, req.text),
     permalinkFields: 'permalink,username',
     // Threads omits the permalink of copyright-flagged media; the profile is the best link left.
-    permalinkOf: (body) => str(body.permalink) ?? (str(body.username) ? `https://www.threads.net/@${String(body.username)}` : null),
+    permalinkOf: (body) => str(body.permalink) ?? (str(body.username) ? `${webBase}/@${String(body.username)}` : null),
     // Threads has no distinct "not ready" code (it answers "Media Not Found"), so a refusal is reported as is.
     notReady: () => false,
     quota: { edge: 'threads_publishing_limit', spent: (err) => err.kind === 'rate_limited' && err.code === String(THREADS_QUOTA_CODE) },

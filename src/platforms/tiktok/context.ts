@@ -9,12 +9,15 @@ export const TIKTOK_HOSTS = {
   authBase: 'https://www.tiktok.com',
   /** OAuth token/revoke endpoints and the v2 API. */
   apiBase: 'https://open.tiktokapis.com',
+  /** The public web site, where a post's permalink points (the sandbox serves its simulated posts' pages). */
+  webBase: 'https://www.tiktok.com',
 } as const;
 
 export interface TikTokContext {
   deps: AdapterDeps;
   authBase: string;
   apiBase: string;
+  webBase: string;
   configured: boolean;
   /**
    * Whether TikTok has audited this app (HERALD_TIKTOK_AUDITED). An unaudited app's posts are private whatever it
@@ -40,6 +43,7 @@ export function tiktokContext(deps: AdapterDeps): TikTokContext {
     deps,
     authBase: hosts.authBase,
     apiBase: hosts.apiBase,
+    webBase: hosts.webBase,
     configured: Boolean(deps.config.clientId && deps.config.clientSecret),
     audited: /^(1|true|yes|on)$/i.test(deps.config.settings?.audited ?? ''),
     mediaDomainVerified: /^(1|true|yes|on)$/i.test(deps.config.settings?.mediaDomainVerified ?? ''),

@@ -191,12 +191,12 @@ async function settle(ctx: TikTokContext, status: PublishStatus, publishId: stri
     const since = Date.parse(journal.steps[TIKTOK_STEPS.completeAt] ?? '');
     if (Number.isNaN(since)) await journal.record(TIKTOK_STEPS.completeAt, new Date(now).toISOString());
     if (Number.isNaN(since) || now - since < MODERATION_WAIT_MS) return { state: 'processing', handle: publishId };
-    const out = outcomeOf(status, publishId, req, journal);
+    const out = outcomeOf(ctx, status, publishId, req, journal);
     if (out.state !== 'published') return out;
     const pending = `TikTok has not given the post its public id yet (moderation can take hours), so Herald shows it under its publish_id, without a link.`;
     return { ...out, notice: out.notice ? `${out.notice} ${pending}` : pending, provisional: true };
   }
-  return outcomeOf(status, publishId, req, journal);
+  return outcomeOf(ctx, status, publishId, req, journal);
 }
 
 /**
@@ -263,7 +263,7 @@ export function tiktokPublisher(ctx: TikTokContext): Publisher {
       if (!publishId || publishId === journal.steps[TIKTOK_STEPS.failed]) return null;
       const status = await fetchPublishStatus(ctx, tokens, publishId);
       if (status.status !== 'PUBLISH_COMPLETE') return null;
-      const outcome = outcomeOf(status, publishId, req, journal);
+      const outcome = outcomeOf(ctx, status, publishId, req, journal);
       return outcome.state === 'published' ? { postId: outcome.postId, permalink: outcome.permalink } : null;
     },
   };

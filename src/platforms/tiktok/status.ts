@@ -126,11 +126,11 @@ export async function fetchPublishStatus(ctx: TikTokContext, tokens: TokenSet, p
  * without one the publish_id stands in as the post id and there is no permalink. With one, the permalink is the form
  * TikTok's reference documents for videos (`/@{username}/video/{id}`); it documents none for photo posts.
  */
-export function outcomeOf(s: PublishStatus, publishId: string, req: PublishRequest, journal: Journal): PublishOutcome {
+export function outcomeOf(ctx: Pick<TikTokContext, 'webBase'>, s: PublishStatus, publishId: string, req: PublishRequest, journal: Journal): PublishOutcome {
   if (s.status === 'PUBLISH_COMPLETE' || s.status === 'SEND_TO_USER_INBOX') {
     const postId = s.postIds[0];
     const username = journal.steps[TIKTOK_STEPS.username];
-    const permalink = postId && username && req.postType === 'video' ? `https://www.tiktok.com/@${encodeURIComponent(username)}/video/${postId}` : null;
+    const permalink = postId && username && req.postType === 'video' ? `${ctx.webBase}/@${encodeURIComponent(username)}/video/${postId}` : null;
     const used = journal.steps[TIKTOK_STEPS.privacyLevel];
     const asked = typeof req.options.privacy_level === 'string' && req.options.privacy_level ? req.options.privacy_level : 'PUBLIC_TO_EVERYONE';
     const notice = used === 'SELF_ONLY' && asked !== 'SELF_ONLY' ? 'TikTok shows it only to its creator (SELF_ONLY): this TikTok app is not audited, or the creator allows nothing more public.' : undefined;

@@ -11,6 +11,8 @@ export const YOUTUBE_HOSTS = {
   tokenBase: 'https://oauth2.googleapis.com',
   /** YouTube Data API v3, uploads included (under /upload/youtube/v3). */
   apiBase: 'https://www.googleapis.com',
+  /** The public web site, where a post's permalink points (the sandbox serves its simulated posts' pages). */
+  webBase: 'https://www.youtube.com',
 } as const;
 
 export interface YouTubeContext {
@@ -18,6 +20,7 @@ export interface YouTubeContext {
   authBase: string;
   tokenBase: string;
   apiBase: string;
+  webBase: string;
   configured: boolean;
   /**
    * When the project's daily quota is spent (a quotaExceeded answer), the time it resets (midnight Pacific): until
@@ -42,6 +45,7 @@ export function youtubeContext(deps: AdapterDeps): YouTubeContext {
     authBase: hosts.authBase,
     tokenBase: hosts.tokenBase,
     apiBase: hosts.apiBase,
+    webBase: hosts.webBase,
     configured: Boolean(deps.config.clientId && deps.config.clientSecret),
     quotaSpentUntil: 0,
     dailyQuota: quotaSetting(deps.config.settings?.dailyQuota),

@@ -35,7 +35,7 @@ function thumbnailUrl(snippet: Obj): string | null {
   return str(obj(t.maxres).url) ?? str(obj(t.high).url) ?? str(obj(t.medium).url) ?? str(obj(t.default).url);
 }
 
-function toPost(video: Obj): RemotePost {
+function toPost(ctx: YouTubeContext, video: Obj): RemotePost {
   const id = String(video.id);
   const snippet = obj(video.snippet);
   const stats = obj(video.statistics);
@@ -48,8 +48,8 @@ function toPost(video: Obj): RemotePost {
     publishedAt: str(snippet.publishedAt),
     type: 'video',
     images: [],
-    video: { videoUrl: watchUrl(id), thumbnailUrl: thumbnailUrl(snippet) },
-    permalink: watchUrl(id),
+    video: { videoUrl: watchUrl(ctx, id), thumbnailUrl: thumbnailUrl(snippet) },
+    permalink: watchUrl(ctx, id),
     sourcePageId: null,
     metrics: { likes: count(stats.likeCount), comments: count(stats.commentCount), shares: 0, impressions: count(stats.viewCount) },
   };
@@ -131,13 +131,13 @@ export function youtubeEngagement(ctx: YouTubeContext): Engagement {
       const playlistId = await uploadsPlaylist(tokens, channelId);
       const items = await collect(tokens, 'playlistItems', { part: 'contentDetails', playlistId }, Math.max(1, p.limit), MAX_ITEMS_PAGE, 'playlistItems.list');
       const ids = items.map((i) => str(obj(i.contentDetails).videoId)).filter((id): id is string => id !== null);
-      const posts = (await videos(tokens, ids)).map(toPost);
+      const posts = (await videos(tokens, ids)).map((v) => toPost(ctx, v));
       return posts.sort((a, b) => Date.parse(b.publishedAt ?? '') - Date.parse(a.publishedAt ?? ''));
     },
 
     async getPost(tokens, p) {
       const [video] = await videos(tokens, [p.postId]);
-      return video ? toPost(video) : null;
+      return video ? toPost(ctx, video) : null;
     },
 
     comments: {

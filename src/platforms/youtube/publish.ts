@@ -55,7 +55,7 @@ export function tagsLength(tags: readonly string[]): number {
 const obj = (v: unknown): Obj => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : {});
 const invalid = (message: string, code?: string): PlatformError => new PlatformError('youtube', 'invalid_content', message, code ? { code } : {});
 
-export const watchUrl = (id: string): string => `https://www.youtube.com/watch?v=${encodeURIComponent(id)}`;
+export const watchUrl = (ctx: YouTubeContext, id: string): string => `${ctx.webBase}/watch?v=${encodeURIComponent(id)}`;
 
 function videoOf(req: PublishRequest): PublishMedia {
   if (req.postType !== 'video') throw new PlatformError('youtube', 'unsupported', `YouTube takes videos only, not ${req.postType} posts`);
@@ -212,12 +212,12 @@ function privacyNotice(journal: Journal): string | undefined {
 }
 
 /** Published once YouTube has processed the upload; still processing before that (failures throw in checkVideo). */
-function outcomeOf(video: Obj, id: string, journal: Journal): PublishOutcome {
+function outcomeOf(ctx: YouTubeContext, video: Obj, id: string, journal: Journal): PublishOutcome {
   const upload = obj(video.status).uploadStatus;
   const processing = obj(video.processingDetails).processingStatus;
   if (upload === 'uploaded' || processing === 'processing') return { state: 'processing', handle: id };
   const notice = privacyNotice(journal);
-  return { state: 'published', postId: id, permalink: watchUrl(id), ...(notice ? { notice } : {}) };
+  return { state: 'published', postId: id, permalink: watchUrl(ctx, id), ...(notice ? { notice } : {}) };
 }
 
 async function publish(ctx: YouTubeContext, tokens: TokenSet, req: PublishRequest, journal: Journal): Promise<PublishOutcome> {
@@ -254,7 +254,7 @@ async function publish(ctx: YouTubeContext, tokens: TokenSet, req: PublishReques
   if (thumb) await extra(ctx, journal, YOUTUBE_STEPS.thumbnail, () => setThumbnail(ctx, tokens, id, thumb));
   const playlist = req.options.playlist_id;
   if (typeof playlist === 'string' && playlist) await extra(ctx, journal, YOUTUBE_STEPS.playlistItem, () => addToPlaylist(ctx, tokens, id, playlist));
-  return outcomeOf(current, id, journal);
+  return outcomeOf(ctx, current, id, journal);
 }
 
 /**
@@ -289,7 +289,7 @@ export function youtubePublisher(ctx: YouTubeContext): Publisher {
       const found = await listVideo(ctx, tokens, handle);
       if (!found) throw new PlatformError('youtube', 'not_found', `YouTube video ${handle} was not found`, { code: 'videoNotFound' });
       checkVideo(found);
-      return outcomeOf(found, handle, journal);
+      return outcomeOf(ctx, found, handle, journal);
     },
 
     async reconcile(tokens, req, journal) {
@@ -304,7 +304,7 @@ export function youtubePublisher(ctx: YouTubeContext): Publisher {
         await journal.record(YOUTUBE_STEPS.videoId, id);
       }
       if (!id) return null;
-      return (await listVideo(ctx, tokens, id)) ? { postId: id, permalink: watchUrl(id) } : null;
+      return (await listVideo(ctx, tokens, id)) ? { postId: id, permalink: watchUrl(ctx, id) } : null;
     },
   };
 }

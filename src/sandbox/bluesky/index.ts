@@ -29,5 +29,6 @@ export async function blueskySimulator(app: FastifyInstance, ctx: SandboxContext
 export const simulator = {
   slug: 'bluesky',
   plugin: blueskySimulator,
-  baseUrls: (base) => ({ service: base, appView: base, plc: `${base}/plc`, video: base }),
+  baseUrls: (base) => ({ service: base, appView: base, plc: `${base}/plc`, video: base, web: base }),
+  postPages: { network: 'Bluesky', paths: ['/profile/:actor/post/:rkey'] },
 } satisfies SandboxSimulator;

@@ -115,7 +115,7 @@ export function registerRepo(sim: Simulator): void {
       putPost(
         call,
         req,
-        { id: uri, accountId: account.id, author: account.id, text: summary.text, media: summary.blobs, permalink: `https://bsky.app/profile/${account.id}/post/${rkey}` },
+        { id: uri, accountId: account.id, author: account.id, text: summary.text, media: summary.blobs, permalink: `${call.ctx.base('bluesky')}/profile/${account.username}/post/${rkey}` },
         { handle: account.username, rkey, cid: recordCid, collection, record: json, validationStatus: 'valid' },
       );
       for (const link of summary.blobs) {

@@ -13,4 +13,10 @@ export interface SandboxSimulator {
   baseUrls: (base: string) => Record<string, string>;
   /** The app credentials it accepts; absent for networks without app registration. */
   app?: SandboxApp;
+  /**
+   * Where its posts' permalinks point: the network's name and the web paths of a post, relative to the mount (the
+   * simulator builds each permalink as the network does, on `ctx.base(slug)`); the sandbox serves each post's page
+   * there (core/post-page.ts).
+   */
+  postPages?: { network: string; paths: readonly string[] };
 }

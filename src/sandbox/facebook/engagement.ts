@@ -84,7 +84,8 @@ function commentNode(slice: PlatformSlice, comment: ObjectRecord): NodeType {
       is_hidden: () => comment.hidden === true,
       can_comment: () => true,
       can_reply_privately: () => comment.fromAccount !== true,
-      permalink_url: () => `https://www.facebook.com/${text(comment.postId).replace('_', '/posts/')}?comment_id=${comment.id.split('_')[1] ?? comment.id}`,
+      // The post's own link (on the simulator's base) with the comment named, as Facebook's comment links are.
+      permalink_url: () => `${text(slice.posts.get(text(comment.postId))?.permalink)}?comment_id=${comment.id.split('_')[1] ?? comment.id}`,
       parent: (sel) => (parent ? project({ typeName: 'Comment', defaults: ['id'], fields: { id: () => parent } }, sel.sub) : undefined),
       object: () => ({ id: text(comment.postId) }),
     },

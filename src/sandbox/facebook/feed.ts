@@ -22,8 +22,9 @@ const PHOTO_FORMATS = ['image/jpeg', 'image/png', 'image/gif', 'image/bmp', 'ima
 const MIN_SCHEDULE_S = 10 * 60;
 const MAX_SCHEDULE_S = 30 * 86_400;
 
-export function postPermalink(pageId: string, postId: string): string {
-  return `https://www.facebook.com/${pageId}/posts/${postId.split('_')[1] ?? postId}`;
+/** Where a Page post lives on the web: `{web}/{page-id}/posts/{id}`, the web being the simulator's own base. */
+export function postPermalink(web: string, pageId: string, postId: string): string {
+  return `${web}/${pageId}/posts/${postId.split('_')[1] ?? postId}`;
 }
 
 /** The call's parameters: query, then the JSON / form body or a multipart body's fields. */
@@ -123,7 +124,7 @@ function createFeedPost(call: Call, req: FastifyRequest, actor: PageActor, input
   const bad = photos.findIndex((p) => !p || p.kind !== 'photo' || p.pageId !== pageId || p.published !== false || p.attachedTo);
   if (bad >= 0) return invalidParam(`param attached_media[${bad}] has an invalid media_fbid: ${attached?.[bad] ?? ''}`);
   const id = `${pageId}_${randomDigits(16)}`;
-  const permalink = postPermalink(pageId, id);
+  const permalink = postPermalink(call.ctx.base('facebook'), pageId, id);
   const statusType = photos.length ? 'added_photos' : link ? 'shared_story' : 'mobile_status_update';
   putPost(
     call,
@@ -194,7 +195,7 @@ export function registerFacebookFeed(sim: Simulator): void {
       putPost(
         call,
         req,
-        { id: postId, accountId: actor.account.id, author: pageId, text: caption, media: [photoId], permalink: postPermalink(pageId, postId) },
+        { id: postId, accountId: actor.account.id, author: pageId, text: caption, media: [photoId], permalink: postPermalink(call.ctx.base('facebook'), pageId, postId) },
         { pageId, link: null, is_published: true, scheduled_publish_time: null, status_type: 'added_photos' },
       );
       return reply.send({ id: photoId, post_id: postId });

@@ -30,6 +30,7 @@ export async function facebookSimulator(app: FastifyInstance, ctx: SandboxContex
 export const simulator = {
   slug: 'facebook',
   plugin: facebookSimulator,
-  baseUrls: (base) => ({ authBase: base, graphBase: base, graphVideoBase: base, ruploadBase: base }),
+  baseUrls: (base) => ({ authBase: base, graphBase: base, graphVideoBase: base, ruploadBase: base, webBase: base }),
+  postPages: { network: 'Facebook', paths: ['/:pageId/posts/:postId', '/:pageId/videos/:videoId/'] },
   app: SANDBOX_APPS.facebook,
 } satisfies SandboxSimulator;

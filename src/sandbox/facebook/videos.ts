@@ -67,7 +67,7 @@ function createVideo(call: Call, req: FastifyRequest, actor: PageActor, input: O
     putPost(
       call,
       req,
-      { id: postId, accountId: actor.account.id, author: pageId, text: description, media: [videoId], permalink: `https://www.facebook.com/${pageId}/videos/${videoId}/` },
+      { id: postId, accountId: actor.account.id, author: pageId, text: description, media: [videoId], permalink: `${call.ctx.base('facebook')}/${pageId}/videos/${videoId}/` },
       { pageId, link: null, is_published: true, scheduled_publish_time: null, status_type: 'added_video', videoId },
     );
   }

@@ -33,5 +33,6 @@ export const simulator = {
   slug: 'instagram',
   plugin: instagramSimulator,
   baseUrls: (base) => ({ authBase: base, tokenBase: base, graphBase: base }),
+  postPages: { network: 'Instagram', paths: ['/p/:code/', '/reel/:code/', '/stories/:user/:mediaId/'] },
   app: SANDBOX_APPS.instagram,
 } satisfies SandboxSimulator;

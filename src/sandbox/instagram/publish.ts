@@ -20,10 +20,11 @@ function quotaTotal(call: Call): number {
   return call.ctx.store.config.publishLimits.instagram ?? 50;
 }
 
-function permalink(account: AccountRecord, type: string, code: string, mediaId: string): string {
-  if (type === 'REELS') return `https://www.instagram.com/reel/${code}/`;
-  if (type === 'STORIES') return `https://www.instagram.com/stories/${account.username}/${mediaId}/`;
-  return `https://www.instagram.com/p/${code}/`;
+/** As Instagram's web links, on the simulator's own base (`web`). */
+function permalink(web: string, account: AccountRecord, type: string, code: string, mediaId: string): string {
+  if (type === 'REELS') return `${web}/reel/${code}/`;
+  if (type === 'STORIES') return `${web}/stories/${account.username}/${mediaId}/`;
+  return `${web}/p/${code}/`;
 }
 
 function containerNode(c: ObjectRecord): NodeType {
@@ -127,7 +128,7 @@ export function registerInstagramPublish(sim: Simulator): void {
       putPost(
         call,
         req,
-        { id: mediaId, accountId: actor.account.id, author: actor.igUserId, text: text(container.caption), media, permalink: permalink(actor.account, type, code, mediaId) },
+        { id: mediaId, accountId: actor.account.id, author: actor.igUserId, text: text(container.caption), media, permalink: permalink(call.ctx.base('instagram'), actor.account, type, code, mediaId) },
         {
           shortcode: code,
           username: actor.account.username,

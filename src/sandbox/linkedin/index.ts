@@ -33,6 +33,7 @@ export async function linkedinSimulator(app: FastifyInstance, ctx: SandboxContex
 export const simulator = {
   slug: 'linkedin',
   plugin: linkedinSimulator,
-  baseUrls: (base) => ({ authBase: base, apiBase: base }),
+  baseUrls: (base) => ({ authBase: base, apiBase: base, webBase: base }),
+  postPages: { network: 'LinkedIn', paths: ['/feed/update/:urn/'] },
   app: SANDBOX_APPS.linkedin,
 } satisfies SandboxSimulator;

@@ -114,7 +114,7 @@ export function registerLinkedInPosts(sim: Simulator): void {
       putPost(
         call,
         req,
-        { id: urn, accountId: auth.account.id, author, text: checked.plain, media: checked.media, permalink: `https://www.linkedin.com/feed/update/${urn}/` },
+        { id: urn, accountId: auth.account.id, author, text: checked.plain, media: checked.media, permalink: `${call.ctx.base('linkedin')}/feed/update/${urn}/` },
         { ...checked.fields, contentKind: checked.kind, commentaryTruncated: checked.truncated, lifecycleState: 'PUBLISHED' },
       );
       return reply.code(201).header('x-restli-id', urn).header('location', `/rest/posts/${encodeURIComponent(urn)}`).send();

@@ -32,6 +32,7 @@ export async function pinterestSimulator(app: FastifyInstance, ctx: SandboxConte
 export const simulator = {
   slug: 'pinterest',
   plugin: pinterestSimulator,
-  baseUrls: (base) => ({ authBase: base, apiBase: base }),
+  baseUrls: (base) => ({ authBase: base, apiBase: base, webBase: base }),
+  postPages: { network: 'Pinterest', paths: ['/pin/:id/'] },
   app: SANDBOX_APPS.pinterest,
 } satisfies SandboxSimulator;

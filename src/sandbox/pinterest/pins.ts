@@ -153,7 +153,7 @@ export function registerPinterestPins(sim: Simulator): void {
       const pin = putPost(
         call,
         req,
-        { id, accountId: account.id, author: account.id, text: str('description') ?? str('title') ?? '', media: source.refs, permalink: `https://www.pinterest.com/pin/${id}/` },
+        { id, accountId: account.id, author: account.id, text: str('description') ?? str('title') ?? '', media: source.refs, permalink: `${call.ctx.base('pinterest')}/pin/${id}/` },
         {
           board_id: board.id,
           board_section_id: null,

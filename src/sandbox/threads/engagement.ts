@@ -43,7 +43,7 @@ function reader(req: FastifyRequest, reply: FastifyReply, call: Call, scope: str
   return { account, id, post, comment };
 }
 
-function replyNode(slice: PlatformSlice, c: ObjectRecord): NodeType {
+function replyNode(web: string, slice: PlatformSlice, c: ObjectRecord): NodeType {
   const username = text(c.authorName);
   return {
     typeName: 'ThreadsMedia',
@@ -52,7 +52,7 @@ function replyNode(slice: PlatformSlice, c: ObjectRecord): NodeType {
       id: () => c.id,
       text: () => text(c.text),
       username: () => username,
-      permalink: () => `https://www.threads.net/@${encodeURIComponent(username)}/post/${text(c.shortcode) || c.id}`,
+      permalink: () => `${web}/@${encodeURIComponent(username)}/post/${text(c.shortcode) || c.id}`,
       shortcode: () => text(c.shortcode) || undefined,
       timestamp: () => graphTime(c.createdAt),
       media_product_type: () => 'THREADS',
@@ -152,7 +152,7 @@ export function registerThreadsEngagement(sim: Simulator): void {
       // commentsOn is newest first, repliesTo oldest first.
       let list = r.comment ? repliesTo(call.slice, r.comment.id).reverse() : commentsOn(call.slice, r.post.id);
       if (!newestFirst(req)) list = [...list].reverse();
-      return sendProjected(reply, () => graphList(list.map((c) => project(replyNode(call.slice, c), requestedFields(req))), queryParams(req).limit));
+      return sendProjected(reply, () => graphList(list.map((c) => project(replyNode(call.ctx.base('threads'), call.slice, c), requestedFields(req))), queryParams(req).limit));
     },
   });
 
@@ -166,7 +166,7 @@ export function registerThreadsEngagement(sim: Simulator): void {
       if (!r) return reply;
       let list = r.comment ? descendants(call.slice, r.comment) : allCommentsOn(call.slice, r.post.id);
       if (newestFirst(req)) list = [...list].reverse();
-      return sendProjected(reply, () => graphList(list.map((c) => project(replyNode(call.slice, c), requestedFields(req))), queryParams(req).limit));
+      return sendProjected(reply, () => graphList(list.map((c) => project(replyNode(call.ctx.base('threads'), call.slice, c), requestedFields(req))), queryParams(req).limit));
     },
   });
 }

@@ -27,6 +27,7 @@ export async function threadsSimulator(app: FastifyInstance, ctx: SandboxContext
 export const simulator = {
   slug: 'threads',
   plugin: threadsSimulator,
-  baseUrls: (base) => ({ authBase: base, graphBase: base }),
+  baseUrls: (base) => ({ authBase: base, graphBase: base, webBase: base }),
+  postPages: { network: 'Threads', paths: ['/@:user/post/:code'] },
   app: SANDBOX_APPS.threads,
 } satisfies SandboxSimulator;

@@ -40,7 +40,7 @@ export function publishContainer(call: Call, req: FastifyRequest, actor: Threads
   const childMedia: JsonObject[] = children.map((c) => ({ id: metaMediaId(), media_type: READ_TYPE[text(c?.media_type)] ?? 'IMAGE', media_url: c?.media_url ?? null }));
   for (const c of children) if (c) c.status = 'PUBLISHED';
   const media = container.media_type === 'CAROUSEL' ? childMedia.map((c) => text(c.media_url)) : container.media_url ? [text(container.media_url)] : [];
-  const permalink = `https://www.threads.net/@${actor.account.username}/post/${code}`;
+  const permalink = `${call.ctx.base('threads')}/@${actor.account.username}/post/${code}`;
   putPost(call, req, { id, accountId: actor.account.id, author: actor.account.id, text: text(container.text), media, permalink }, {
     shortcode: code,
     username: actor.account.username,

@@ -46,6 +46,7 @@ export async function tiktokSimulator(app: FastifyInstance, ctx: SandboxContext)
 export const simulator = {
   slug: 'tiktok',
   plugin: tiktokSimulator,
-  baseUrls: (base) => ({ authBase: base, apiBase: base }),
+  baseUrls: (base) => ({ authBase: base, apiBase: base, webBase: base }),
+  postPages: { network: 'TikTok', paths: ['/@:user/video/:id', '/@:user/photo/:id'] },
   app: SANDBOX_APPS.tiktok,
 } satisfies SandboxSimulator;

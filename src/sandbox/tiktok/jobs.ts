@@ -167,7 +167,7 @@ export function finishJob(call: Call, req: FastifyRequest, job: ObjectRecord, cr
       author: creatorAccount.id,
       text: photo ? str(info.description) || str(info.title) : str(info.title),
       media,
-      permalink: `https://www.tiktok.com/@${creatorAccount.username}/${photo ? 'photo' : 'video'}/${postId}`,
+      permalink: `${call.ctx.base('tiktok')}/@${creatorAccount.username}/${photo ? 'photo' : 'video'}/${postId}`,
     },
     { publishId: job.id, username: creatorAccount.username, privacy_level: str(info.privacy_level), post_info: job.post_info ?? null },
   );

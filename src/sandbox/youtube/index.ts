@@ -30,6 +30,7 @@ export async function youtubeSimulator(app: FastifyInstance, ctx: SandboxContext
 export const simulator = {
   slug: 'youtube',
   plugin: youtubeSimulator,
-  baseUrls: (base) => ({ authBase: base, tokenBase: base, apiBase: base }),
+  baseUrls: (base) => ({ authBase: base, tokenBase: base, apiBase: base, webBase: base }),
+  postPages: { network: 'YouTube', paths: ['/watch'] },
   app: SANDBOX_APPS.youtube,
 } satisfies SandboxSimulator;

@@ -59,7 +59,7 @@ function createVideo(call: Call, req: Parameters<typeof putPost>[1], session: Ob
   const video = putPost(
     call,
     req,
-    { id, accountId: session.accountId, author: text(session.channelId), text: text(metadata.title), media: [session.id], permalink: `https://www.youtube.com/watch?v=${id}` },
+    { id, accountId: session.accountId, author: text(session.channelId), text: text(metadata.title), media: [session.id], permalink: `${call.ctx.base('youtube')}/watch?v=${id}` },
     { ...metadata, channelId: session.channelId ?? null, uploadId: session.id, bytes: total, mimeType: mime, notifySubscribers: session.notifySubscribers ?? true, uploadStatus: 'uploaded', processingStatus: 'processing', failureReason: null, thumbnail: null, playlistItems: [] },
   );
   schedule(call.ctx, 'youtube', video, [

@@ -43,6 +43,7 @@ export type Access =
       /**
        * The route names its workspace in the query (`workspace_id`, the AI routes): it stands in for
        * X-Workspace-Id with a session, and must match the key's or the header's workspace (403 otherwise).
+       * Without it, the credential's own workspace is meant.
        */
       workspaceQuery?: boolean;
     };
@@ -56,6 +57,8 @@ declare module 'fastify' {
     userPrincipal?: UserPrincipal;
   }
 }
+
+const workspaceIdRequired = () => validationField(['query', 'workspace_id'], "workspace_id is required: the workspace's UUID", 'missing');
 
 export function principalOf(req: FastifyRequest): Principal {
   if (!req.principal) throw new Error(`route ${req.routeOptions.url} used principalOf without workspace access`);
@@ -120,6 +123,8 @@ export const accessPlugin = fp(async (app: FastifyInstance, opts: { ctx: AppCont
     } catch (err) {
       // A failed authentication spends the address's budget, so guessing keys is limited too.
       await charge(req, reply, 'general');
+      // A session that names no workspace on a route that takes it in the query: say which field is missing.
+      if (queried === undefined && creds.workspaceHeader === undefined && access.kind === 'workspace' && access.workspaceQuery && err instanceof AppError && err.code === 'bad_request') throw workspaceIdRequired();
       throw err;
     }
     await charge(req, reply, 'general', who);
@@ -132,8 +137,10 @@ export const accessPlugin = fp(async (app: FastifyInstance, opts: { ctx: AppCont
     }
     const principal = who as Principal;
     if (access.workspaceQuery) {
-      if (typeof queried !== 'string' || !UUID.test(queried)) throw validationField(['query', 'workspace_id'], "workspace_id is required: the workspace's UUID", 'missing');
-      if (queried.toLowerCase() !== principal.workspaceId.toLowerCase()) throw new AppError('forbidden', 'workspace does not match API key');
+      // Absent, the workspace is the one the credential already names (an API key's, or X-Workspace-Id with a
+      // session); a session naming none was refused above with its own 400, so only a malformed value lands here.
+      if (queried !== undefined && (typeof queried !== 'string' || !UUID.test(queried))) throw validationField(['query', 'workspace_id'], "workspace_id must be the workspace's UUID", 'uuid_parsing');
+      if (typeof queried === 'string' && queried.toLowerCase() !== principal.workspaceId.toLowerCase()) throw new AppError('forbidden', 'workspace does not match API key');
     }
     req.principal = principal;
     assertRouteAllowed(principal.scope, { postsRead: access.postsRead ?? false });

@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import type { Tool } from '../../tools/tool.ts';
+import { OPENAI_FILE_REFS, OPENAI_FILE_REFS_SCHEMA } from './gpt-files.ts';
 
 export const GPT_ACTIONS_PREFIX = '/unified/gpt-actions/';
 export const GPT_ACTION_TIMEOUT_SECONDS = 120;
@@ -18,6 +19,9 @@ type Json = Record<string, unknown>;
 /** A tool's arguments as JSON Schema 2020-12 (what OpenAPI 3.1 uses), as the caller sends them. */
 export function argumentsSchema(tool: Tool): Json {
   const { $schema: _drop, ...json } = z.toJSONSchema(tool.input, { io: 'input', unrepresentable: 'any' }) as Json;
+  // ChatGPT's file parameter is declared as OpenAI documents it (an array of strings), whatever Herald accepts.
+  const props = json.properties as Json | undefined;
+  if (props?.[OPENAI_FILE_REFS]) props[OPENAI_FILE_REFS] = { ...OPENAI_FILE_REFS_SCHEMA };
   return json;
 }
 

@@ -149,7 +149,7 @@ describe('bluesky engagement: threads and strong refs', () => {
     await comments.reply(tokens, { postId, commentId: commentId!, text: 'Thanks' });
     const listed = await engagement.listPosts(tokens, { limit: 10 });
     expect(listed.map((p) => p.postId)).toEqual([postId]);
-    expect(listed[0]).toMatchObject({ permalink: `https://bsky.app/profile/${account.username}/post/${postId.split('/').pop()}`, metrics: { comments: 1, impressions: 0 } });
+    expect(listed[0]).toMatchObject({ permalink: sb.url('bluesky', `/profile/${account.username}/post/${postId.split('/').pop()}`), metrics: { comments: 1, impressions: 0 } });
     const feed = (await sb.state('bluesky')).requests.find((r) => r.path.endsWith('app.bsky.feed.getAuthorFeed'));
     expect(feed?.query).toMatchObject({ actor: account.id, filter: 'posts_no_replies' });
   });

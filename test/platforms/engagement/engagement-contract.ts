@@ -91,7 +91,12 @@ export function describeEngagementContract(base: ContractProfile, opts: Engageme
       expect(listed.map((p) => p.postId)).toEqual([newer, older]);
       const post = listed[0]!;
       expect(post).toMatchObject({ commentary: expect.stringContaining('The newer post'), type: opts.postType });
-      expect(post.permalink).toEqual(expect.stringMatching(/^https:\/\//));
+      // The permalink opens the simulated post's page, which the sandbox serves on the simulator's own base.
+      expect(post.permalink?.startsWith(sb.url(net, '/')), String(post.permalink)).toBe(true);
+      const page = await fetch(post.permalink!);
+      expect(page.status, post.permalink!).toBe(200);
+      // Its words: the text the network stores (a YouTube video's title, the first line of its commentary).
+      expect(await page.text()).toContain(post.commentary!.split('\n')[0]);
       expect(Date.parse(post.publishedAt ?? '')).not.toBeNaN();
       for (const m of ['likes', 'shares', 'impressions'] as const) expect(post.metrics[m], m).toBe(opts.metrics.includes(m) ? SEEDED[m] : 0);
       expect((await engagement.listPosts(tokens, { ...target(), limit: 1 })).map((p) => p.postId)).toEqual([newer]);

@@ -176,7 +176,7 @@ describe('linkedin: organization comments', () => {
     const id = await publish(text, org);
     await seed({ post_id: id, metrics: { impressions: 100 } });
     const post = await engagement.getPost(tokens, { destination: org, postId: id });
-    expect(post).toMatchObject({ commentary: text, type: 'text', sourcePageId: org.id, permalink: `https://www.linkedin.com/feed/update/${id}/` });
+    expect(post).toMatchObject({ commentary: text, type: 'text', sourcePageId: org.id, permalink: sb.url('linkedin', `/feed/update/${id}/`) });
     expect(post!.metrics.reach).toBe(80);
     expect(await engagement.getPost(tokens, { destination: org, postId: 'urn:li:share:7000000000000000001' })).toBeNull();
   });

@@ -51,7 +51,7 @@ describe('pinterest engagement: pins, boards and analytics', () => {
     const b = await publish('On the second board', boards[1]!, 2);
     expect((await engagement.listPosts(tokens, { limit: 10 })).map((p) => p.postId)).toEqual([b, a]);
     const first = await engagement.listPosts(tokens, { destination: boards[0], limit: 10 });
-    expect(first.map((p) => [p.postId, p.sourcePageId, p.commentary, p.permalink])).toEqual([[a, boards[0]!.id, 'On the first board', `https://www.pinterest.com/pin/${a}/`]]);
+    expect(first.map((p) => [p.postId, p.sourcePageId, p.commentary, p.permalink])).toEqual([[a, boards[0]!.id, 'On the first board', sb.url('pinterest', `/pin/${a}/`)]]);
     expect(first[0]!.images[0]?.url).toMatch(/^https:\/\/i\.pinimg\.com\//);
     await expectPlatformError(engagement.listPosts(tokens, { destination: { kind: 'board', id: '999999999999999999' }, limit: 10 }), 'not_found');
     const reads = (await sb.state('pinterest')).requests.filter((r) => r.path.endsWith('/pins') && r.method === 'GET');

@@ -78,7 +78,7 @@ describe('tiktok engagement: the Display API', () => {
     expect(listed[0]).toMatchObject({
       commentary: 'Public newer',
       type: 'video',
-      permalink: `https://www.tiktok.com/@${account.username}/video/${newer}`,
+      permalink: sb.url('tiktok', `/@${account.username}/video/${newer}`),
       metrics: { likes: 4, comments: 3, shares: 2, impressions: 90 },
     });
     expect(listed[0]!.video?.thumbnailUrl).toMatch(/^https:\/\//);

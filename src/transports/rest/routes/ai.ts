@@ -10,7 +10,7 @@ import { AppError } from '../../../errors.ts';
 import { principalOf } from '../access.ts';
 import { errorResponses, workspaceSecurity } from '../schemas.ts';
 
-const query = z.object({ workspace_id: z.string().describe("The workspace's UUID: must be the caller's") });
+const query = z.object({ workspace_id: z.string().optional().describe("The workspace's UUID: must be the caller's. Optional: without it, the API key's workspace (or X-Workspace-Id's, with a session) is meant") });
 const text = (max: number) => z.string().max(max).nullish();
 const list = z.array(z.string().max(40)).max(20).nullish();
 const byPlatform = z.record(z.string().max(40), z.string().max(20_000)).nullish();

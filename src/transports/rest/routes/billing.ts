@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../../context.ts';
-import { FEATURES } from '../../../auth/plans.ts';
+import { FEATURES, IMPLEMENTED_FEATURES } from '../../../auth/plans.ts';
 import { principalOf } from '../access.ts';
 import { workspaceSecurity } from '../schemas.ts';
 
@@ -17,6 +17,9 @@ const limitsSchema = z.object({
   storage_bytes: limit,
 });
 const featuresSchema = z.object(Object.fromEntries(FEATURES.map((f) => [f, z.boolean()])));
+const implemented = z
+  .array(z.enum(FEATURES))
+  .describe('The features this server implements; the others in `features` are plan names with nothing behind them here');
 const credits = z.object({ posts: limit, ai_credits: limit, scheduled_posts: limit });
 
 export async function billingRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
@@ -45,6 +48,7 @@ export async function billingRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
                 features: featuresSchema,
               }),
             ),
+            implemented_features: implemented,
             default_plan: z.string(),
           }),
         },
@@ -56,6 +60,7 @@ export async function billingRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
         yearly_savings_percent:
           p.price_monthly_usd > 0 ? Math.round((1 - p.price_yearly_usd / (p.price_monthly_usd * 12)) * 100) : 0,
       })),
+      implemented_features: [...IMPLEMENTED_FEATURES],
       default_plan: ctx.config.defaultPlan,
     }),
   );
@@ -76,6 +81,7 @@ export async function billingRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
             billing_status: z.string(),
             limits: limitsSchema,
             features: featuresSchema,
+            implemented_features: implemented,
             remaining: credits.extend({ storage_bytes: limit }),
             used_this_period: z.object({ posts: z.number(), ai_credits: z.number(), scheduled_posts: z.number() }),
             usage_counts: z.object({

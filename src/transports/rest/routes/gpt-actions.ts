@@ -9,11 +9,11 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../../context.ts';
 import { AppError, type Detail } from '../../../errors.ts';
-import { toolsFor } from '../../../tools/index.ts';
 import { toolContext, type Tool, type ToolCaller, type ToolResult } from '../../../tools/tool.ts';
 import { principalOf, type Access } from '../access.ts';
 import { errorResponses } from '../openapi.ts';
 import { GPT_ACTIONS_PREFIX, gptActionsDocument } from '../gpt-actions-document.ts';
+import { gptActionTools } from '../gpt-files.ts';
 
 // postsRead: a read-only `linkedin_posts` key passes the transport; every tool applies that rule itself, in band
 // (defineTool: only get_user_posts answers such a key).
@@ -49,7 +49,8 @@ function inBand(err: unknown, req: FastifyRequest): ToolResult {
 }
 
 export async function gptActionRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
-  const tools = toolsFor('gpt', ctx);
+  // upload_media also takes the files a ChatGPT user attaches (gpt-files.ts).
+  const tools = gptActionTools(ctx);
   let document: object | undefined;
 
   app.get(
