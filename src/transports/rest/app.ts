@@ -10,6 +10,7 @@ import { accessPlugin } from './access.ts';
 import { installRateLimits } from './rate-limit.ts';
 import { openApiTransform, openApiTransformObject } from './openapi.ts';
 import { invalidStrings } from '../../input-strings.ts';
+import { installJsonParser } from './json-body.ts';
 import { validationError } from '../../errors.ts';
 import { clientErrorHandler, frameworkErrors, installErrorHandling } from './errors.ts';
 import { installMetrics, type HttpMetrics } from './metrics.ts';
@@ -67,6 +68,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   opts.configure?.(app);
   // JSON only: a text/plain body would otherwise reach the schemas as a string ("expected object").
   app.removeContentTypeParser('text/plain');
+  installJsonParser(app);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.addHook('onRequest', async (req, reply) => {

@@ -13,6 +13,7 @@ import { toolsFor } from '../../../tools/index.ts';
 import { toolContext, type Tool, type ToolCaller, type ToolResult } from '../../../tools/tool.ts';
 import { principalOf, type Access } from '../access.ts';
 import { errorResponses } from '../openapi.ts';
+import { installJsonParser } from '../json-body.ts';
 import { GPT_ACTIONS_PREFIX, gptActionsDocument } from '../gpt-actions-document.ts';
 
 // postsRead: a read-only `linkedin_posts` key passes the transport; every tool applies that rule itself, in band
@@ -72,12 +73,7 @@ export async function gptActionRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
 
   // The actions in their own scope: a JSON body may be empty (a tool without arguments), which is {}.
   await app.register(async (scope) => {
-    const json = scope.getDefaultJsonParser('error', 'error');
-    scope.removeContentTypeParser('application/json');
-    scope.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
-      if (typeof body === 'string' && body.trim() === '') return done(null, {});
-      return json(req, body as string, done);
-    });
+    installJsonParser(scope, { empty: {} });
     scope.addHook('preValidation', async (req) => {
       if (req.body === undefined || req.body === null) req.body = {};
     });
