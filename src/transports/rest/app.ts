@@ -11,6 +11,7 @@ import { installRateLimits } from './rate-limit.ts';
 import { openApiTransform, openApiTransformObject } from './openapi.ts';
 import { invalidStrings } from '../../input-strings.ts';
 import { installJsonParser } from './json-body.ts';
+import { installEarlyAnswers } from './early-answers.ts';
 import { validationError } from '../../errors.ts';
 import { clientErrorHandler, frameworkErrors, installErrorHandling } from './errors.ts';
 import { installMetrics, type HttpMetrics } from './metrics.ts';
@@ -75,6 +76,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
     reply.header('x-request-id', req.id);
   });
   installErrorHandling(app);
+  installEarlyAnswers(app);
   const metrics = installMetrics(app, { defaultMetrics: opts.defaultMetrics ?? false });
   app.decorate('heraldMetrics', metrics);
 
