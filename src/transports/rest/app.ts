@@ -12,6 +12,7 @@ import { openApiTransform, openApiTransformObject } from './openapi.ts';
 import { invalidStrings } from '../../input-strings.ts';
 import { installJsonParser } from './json-body.ts';
 import { installEarlyAnswers } from './early-answers.ts';
+import { setSecurityHeaders } from './security-headers.ts';
 import { validationError } from '../../errors.ts';
 import { clientErrorHandler, frameworkErrors, installErrorHandling } from './errors.ts';
 import { installMetrics, type HttpMetrics } from './metrics.ts';
@@ -74,6 +75,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   app.setSerializerCompiler(serializerCompiler);
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
+    setSecurityHeaders(reply.raw, req.url);
   });
   installErrorHandling(app);
   installEarlyAnswers(app);

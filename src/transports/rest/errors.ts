@@ -6,6 +6,7 @@ import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError, capEchoes, type FieldError } from '../../errors.ts';
+import { SECURITY_HEADERS, setSecurityHeaders } from './security-headers.ts';
 
 const LOCATION: Record<string, string> = { body: 'body', querystring: 'query', params: 'path', headers: 'header' };
 
@@ -80,10 +81,12 @@ export function installErrorHandling(app: FastifyInstance): void {
 /** Fastify's `frameworkErrors`: failures found while routing, before any handler or hook. */
 export function frameworkErrors(error: FastifyError, req: FastifyRequest, reply: FastifyReply): void {
   const known = fastifyFailure(error, req) ?? { status: 500, detail: 'Internal Server Error' };
+  setSecurityHeaders(reply.raw, '');
   reply.code(known.status).send({ detail: known.detail });
 }
 
 // Node refuses these before any request object exists: the answer is written to the socket directly.
+const RAW_SECURITY_HEADERS = Object.entries(SECURITY_HEADERS).map(([name, value]) => `${name}: ${value}\r\n`).join('');
 const URL_TOO_LONG = 8 * 1024;
 
 /** Fastify's `clientErrorHandler`: malformed HTTP, oversized request lines or headers, timeouts. */
@@ -101,7 +104,7 @@ export const clientErrorHandler: NonNullable<FastifyServerOptions['clientErrorHa
   }
   const body = JSON.stringify({ detail });
   if (socket.writable) {
-    socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n${body}`);
+    socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json\r\n${RAW_SECURITY_HEADERS}Connection: close\r\n\r\n${body}`);
   }
   socket.destroy(err);
 };
