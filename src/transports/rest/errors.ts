@@ -49,10 +49,21 @@ function sendError(reply: FastifyReply, status: number, body: unknown, headers: 
   return reply.code(status).headers(headers).type('application/json; charset=utf-8').serializer(JSON.stringify).send(body);
 }
 
+/**
+ * The level a refusal is logged at: `error` for Herald's own failures (an unexpected fault, `internal`), `warn` for
+ * the expected ones a server answers with 5xx (a capability not configured, a network refusing or failing: 502,
+ * 503), nothing for a client's mistake (4xx: the request log has its status).
+ */
+export function logLevelOf(err: AppError): 'error' | 'warn' | undefined {
+  if (err.code === 'internal') return 'error';
+  return err.status >= 500 ? 'warn' : undefined;
+}
+
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | AppError, req, reply) => {
     if (error instanceof AppError) {
-      if (error.status >= 500) req.log.error({ err: error }, 'request failed');
+      const level = logLevelOf(error);
+      if (level) req.log[level]({ err: error }, 'request failed');
       return sendError(reply, error.status, error.body(), error.headers);
     }
     if (hasZodFastifySchemaValidationErrors(error)) {

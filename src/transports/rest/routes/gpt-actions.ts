@@ -14,6 +14,7 @@ import { toolContext, type Tool, type ToolCaller, type ToolResult } from '../../
 import { principalOf, type Access } from '../access.ts';
 import { errorResponses } from '../openapi.ts';
 import { installJsonParser } from '../json-body.ts';
+import { logLevelOf } from '../errors.ts';
 import { GPT_ACTIONS_PREFIX, gptActionsDocument } from '../gpt-actions-document.ts';
 
 // postsRead: a read-only `linkedin_posts` key passes the transport; every tool applies that rule itself, in band
@@ -39,7 +40,8 @@ export function messageOf(detail: Detail): string {
 /** A tool's failure, in band: HTTP 200 with success false. An unexpected fault is logged and named by request id only. */
 function inBand(err: unknown, req: FastifyRequest): ToolResult {
   if (err instanceof AppError) {
-    if (err.status >= 500) req.log.error({ err }, 'GPT action failed');
+    const level = logLevelOf(err);
+    if (level) req.log[level]({ err }, 'GPT action failed');
     const body = err.body();
     const detail = body.detail;
     const field = !Array.isArray(detail) && typeof detail === 'object' && typeof detail.field === 'string' ? { field: detail.field } : {};
