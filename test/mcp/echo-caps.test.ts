@@ -28,7 +28,7 @@ describe('echoed input on the tool surfaces', () => {
       expect(res.isError).toBe(true);
       expect(textOf(res)).toContain(`Invalid or unsupported platform: ${CUT}`);
       expect(textOf(res).length).toBeLessThan(1000);
-      const unknown = await c.call(HUGE).catch((e: unknown) => e as Error);
+      const unknown = (await c.call(HUGE).then(() => new Error('no error'), (e: unknown) => e)) as Error;
       expect(unknown.message).toContain(`Unknown tool: ${CUT}`);
       expect(unknown.message.length).toBeLessThan(1000);
     } finally {
