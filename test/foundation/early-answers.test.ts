@@ -3,11 +3,11 @@
 // out. The client runs in a process of its own and repeats each request, because the reset a closed connection
 // caused lost the answer only some of the time (and never to a client sharing the server's event loop).
 import { execFile } from 'node:child_process';
-import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asUser, createHarness, type Harness, type TestUser } from '../helpers/harness.ts';
+import { listenOnLoopback } from '../helpers/net.ts';
 
 const REPEAT = 20;
 const CLIENT = fileURLToPath(new URL('../helpers/fetch-client.mjs', import.meta.url));
@@ -18,8 +18,7 @@ beforeAll(async () => {
   // Small media limits: a 3 MB file passes the declared-length check (35 images + 1 MiB) and is refused midway through.
   h = await createHarness({ env: { HERALD_MEDIA_MAX_IMAGE_BYTES: String(64 * 1024), HERALD_MEDIA_MAX_VIDEO_BYTES: String(64 * 1024) } });
   u = await h.signup();
-  await h.app.listen({ port: 0, host: '127.0.0.1' });
-  base = `http://127.0.0.1:${(h.app.server.address() as AddressInfo).port}`;
+  base = await listenOnLoopback(h.app);
 });
 afterAll(() => h.close());
 

@@ -1,11 +1,11 @@
 // JSON bodies: nested at most 64 levels (refused with a 422 when parsed, before any walk over them) and
 // encoded as UTF-8 (another charset is a 415), over inject and over a real socket.
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nestedDeeperThan } from '../../src/transports/rest/json-body.ts';
 import { withoutNulls } from '../../src/publishing/schemas.ts';
 import { invalidStrings } from '../../src/input-strings.ts';
 import { asUser, createHarness, type Harness, type TestUser } from '../helpers/harness.ts';
+import { listenOnLoopback } from '../helpers/net.ts';
 
 let h: Harness;
 let u: TestUser;
@@ -13,8 +13,7 @@ let base: string;
 beforeAll(async () => {
   h = await createHarness();
   u = await h.signup();
-  await h.app.listen({ port: 0, host: '127.0.0.1' });
-  base = `http://127.0.0.1:${(h.app.server.address() as AddressInfo).port}`;
+  base = await listenOnLoopback(h.app);
 });
 afterAll(() => h.close());
 
@@ -32,6 +31,7 @@ const ROUTES: [string, string][] = [
   ['POST', '/unified/scheduled-posts'],
   ['POST', '/unified/gpt-actions/publish'],
   ['POST', '/auth/login'],
+  ['POST', '/mcp'],
 ];
 
 describe('deeply nested JSON', () => {

@@ -1,16 +1,16 @@
 // Every answer says not to sniff its type and not to be framed; the API reference says so in its CSP too.
-import { connect, type AddressInfo } from 'node:net';
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asUser, createHarness, type Harness, type TestUser } from '../helpers/harness.ts';
+import { listenOnLoopback } from '../helpers/net.ts';
 
 let h: Harness;
 let u: TestUser;
-let port: number;
+let base: URL;
 beforeAll(async () => {
   h = await createHarness();
   u = await h.signup();
-  await h.app.listen({ port: 0, host: '127.0.0.1' });
-  port = (h.app.server.address() as AddressInfo).port;
+  base = new URL(await listenOnLoopback(h.app));
 });
 afterAll(() => h.close());
 
@@ -45,7 +45,7 @@ describe('security headers', () => {
 
   it("Node's own refusals, written to the socket, carry them too", async () => {
     const head = await new Promise<string>((resolve) => {
-      const socket = connect(port, '127.0.0.1');
+      const socket = connect(Number(base.port), base.hostname);
       let data = '';
       socket.on('data', (d) => (data += d.toString('latin1')));
       socket.on('error', () => {});

@@ -1,10 +1,10 @@
 // What a caller sent comes back at most 100 characters long on every tool surface, as in REST answers:
 // MCP tool errors, GPT Actions and the agent's tool errors share the wire body's truncation.
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../src/errors.ts';
 import { errorText, unknownToolText } from '../../src/transports/mcp/error-text.ts';
 import { createHarness, type Harness } from '../helpers/harness.ts';
+import { listenOnLoopback } from '../helpers/net.ts';
 import { mcpClient, textOf } from './helpers.ts';
 
 const HUGE = 'p'.repeat(900 * 1024);
@@ -15,8 +15,7 @@ let base: string;
 beforeAll(async () => {
   h = await createHarness();
   key = await h.createKey(await h.signup());
-  await h.app.listen({ port: 0, host: '127.0.0.1' });
-  base = `http://127.0.0.1:${(h.app.server.address() as AddressInfo).port}`;
+  base = await listenOnLoopback(h.app);
 });
 afterAll(() => h.close());
 
