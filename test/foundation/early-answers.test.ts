@@ -16,7 +16,8 @@ let u: TestUser;
 let base: string;
 beforeAll(async () => {
   // Small media limits: a 3 MB file passes the declared-length check (35 images + 1 MiB) and is refused midway through.
-  h = await createHarness({ env: { HERALD_MEDIA_MAX_IMAGE_BYTES: String(64 * 1024), HERALD_MEDIA_MAX_VIDEO_BYTES: String(64 * 1024) } });
+  // A 4 MiB recording limit: a 6 MB recording is refused on its declared length, before a byte is read.
+  h = await createHarness({ env: { HERALD_MEDIA_MAX_IMAGE_BYTES: String(64 * 1024), HERALD_MEDIA_MAX_VIDEO_BYTES: String(64 * 1024), HERALD_AI_TRANSCRIBE_MAX_BYTES: String(4 * 1024 * 1024) } });
   u = await h.signup();
   base = await listenOnLoopback(h.app);
 });
@@ -38,6 +39,11 @@ describe('early answers to a fetch client', () => {
       const detail = await everyTime(503, { url: `${base}/workspace-agent/website/transcribe`, headers: asUser(u), form: { file: { field: 'file', size } } });
       expect(String(detail)).toContain('HERALD_AI_TRANSCRIBE_MODEL');
     }
+  });
+
+  it('413 for a multipart upload refused on its declared length', async () => {
+    const detail = await everyTime(413, { url: `${base}/workspace-agent/website/transcribe`, headers: asUser(u), form: { file: { field: 'file', size: 6_000_000 } } });
+    expect(String(detail)).toMatch(/too large/i);
   });
 
   it('413 midway through a multipart upload', async () => {
