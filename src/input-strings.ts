@@ -8,7 +8,8 @@ const NUL = '\u0000';
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 // Enough to tell the client what to fix; a hostile body cannot make the answer large.
 const MAX_ERRORS = 20;
-const MAX_DEPTH = 64;
+/** The deepest nesting of objects and arrays a JSON body may have (deeper is refused when it is parsed). */
+export const JSON_MAX_DEPTH = 64;
 
 function problem(s: string): FieldError | undefined {
   if (s.includes(NUL)) return { loc: [], msg: 'Text must not contain the NUL character (U+0000).', type: 'string_nul' };
@@ -19,24 +20,28 @@ function problem(s: string): FieldError | undefined {
 /** Field errors for every unusable string (values and object keys) in `value`, located under `loc`. */
 export function invalidStrings(value: unknown, loc: (string | number)[]): FieldError[] {
   const out: FieldError[] = [];
-  const walk = (v: unknown, at: (string | number)[], depth: number) => {
-    if (out.length >= MAX_ERRORS || depth > MAX_DEPTH) return;
+  // Depth first with a stack of its own (no recursion, whatever the nesting), children in document order.
+  const stack: [unknown, (string | number)[], number][] = [[value, loc, 0]];
+  while (stack.length && out.length < MAX_ERRORS) {
+    const [v, at, depth] = stack.pop()!;
+    if (depth > JSON_MAX_DEPTH) continue;
     if (typeof v === 'string') {
       const p = problem(v);
       if (p) out.push({ ...p, loc: at });
     } else if (Array.isArray(v)) {
-      v.forEach((item, i) => walk(item, [...at, i], depth + 1));
+      for (let i = v.length - 1; i >= 0; i--) stack.push([v[i], [...at, i], depth + 1]);
     } else if (v !== null && typeof v === 'object' && !Buffer.isBuffer(v)) {
+      const children: [unknown, (string | number)[], number][] = [];
       for (const [k, item] of Object.entries(v)) {
         const p = problem(k);
         // A bad key cannot be echoed in `loc` as it is; the location names its parent.
         if (p) out.push({ ...p, loc: at, msg: `Field names: ${p.msg}` });
-        else walk(item, [...at, k], depth + 1);
+        else children.push([item, [...at, k], depth + 1]);
       }
+      stack.push(...children.reverse());
     }
-  };
-  walk(value, loc, 0);
-  return out;
+  }
+  return out.slice(0, MAX_ERRORS);
 }
 
 /** Throws a 422 naming every unusable string in `value`. */

@@ -8,8 +8,10 @@ import { logSafeError } from './db/log-safe.ts';
 /** Paths redacted from every log line: credentials must never be written out. */
 export const REDACT_PATHS = [
   'req.headers.authorization',
+  'req.headers["proxy-authorization"]',
   'req.headers["x-api-key"]',
   'req.headers.cookie',
+  'res.headers["set-cookie"]',
   'req.query.apikey',
   'req.query.api_key',
   '*.password',
@@ -19,14 +21,31 @@ export const REDACT_PATHS = [
   '*.token',
   '*.invitation_token',
   '*.secret',
+  '*.client_secret',
   '*.access_token',
   '*.refresh_token',
 ];
 
-const SECRET_QUERY = /([?&](?:api[-_]?key|access_token|token|code|state|app_password)=)[^&#]*/gi;
+const REDACTED = '[redacted]';
 
-/** Request URLs are logged without the values of credential-bearing query parameters. */
-export const scrubUrl = (url: string) => url.replace(SECRET_QUERY, '$1[redacted]');
+// Query parameters that carry credentials, by name: Herald's own (an API key sent as `?x-api-key=`, `?key=`), OAuth's
+// (`code`, `state`, `client_secret`, `code_verifier`) and every `…_token` the networks' token endpoints take.
+const SECRET_QUERY = /([?&](?:x-api-key|api[-_]?key|key|[\w.-]*token|client_secret|secret|code|code_verifier|state|app_password|password|client_assertion|assertion)=)[^&#]*/gi;
+
+// Credentials by their look, wherever they appear in a line (a path, a header, a message): Herald's API keys
+// (KEY_PREFIX in src/auth/api-keys.ts) and JWTs (Herald's sessions and OAuth access tokens).
+const SECRET_VALUES: [RegExp, string][] = [
+  [/(psk_live_)[A-Za-z0-9_-]+/g, `$1${REDACTED}`],
+  [/eyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g, REDACTED],
+];
+
+/** `text` with every credential-looking value replaced (an API key keeps its prefix, to say what it was). */
+export function redactSecretValues(text: string): string {
+  return SECRET_VALUES.reduce((out, [pattern, replacement]) => out.replace(pattern, replacement), text);
+}
+
+/** Request URLs are logged without the values of credential-bearing query parameters, nor credential-looking values. */
+export const scrubUrl = (url: string) => redactSecretValues(url.replace(SECRET_QUERY, `$1${REDACTED}`));
 
 type LogSettings = Pick<Config, 'logLevel'> & Partial<Pick<Config, 'logFormat'>>;
 
@@ -56,7 +75,9 @@ function prettyStream(destination: pino.DestinationStream | undefined): pino.Des
 export function createLogger(config: LogSettings, destination?: pino.DestinationStream): Logger {
   const options: pino.LoggerOptions = {
     level: config.logLevel,
-    redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+    redact: { paths: REDACT_PATHS, censor: REDACTED },
+    // The last line of defence: whatever a line carries (a header, an error message), no key or token leaves.
+    hooks: { streamWrite: redactSecretValues },
     serializers: {
       // Database errors carry query parameters (hashes, tokens); they are logged without them.
       err: (err: unknown) => pino.stdSerializers.err(logSafeError(err) as Error),

@@ -10,7 +10,7 @@ import type { Logger } from 'pino';
 import type { Principal } from '../auth/authenticate.ts';
 import type { AppContext } from '../context.ts';
 import { AppError } from '../errors.ts';
-import { errorText } from '../transports/mcp/error-text.ts';
+import { errorText, invalidArgumentsText, unknownToolText } from '../transports/mcp/error-text.ts';
 import { toolContext, type Tool, type ToolResult } from '../tools/tool.ts';
 import type { AgentToolCall, InvokeTool } from './answer.ts';
 import { cutTo, dataBlock } from './memory.ts';
@@ -26,9 +26,9 @@ export function invokerFor(app: AppContext, principal: Principal, tools: readonl
   const ctx = toolContext(app, { principal, surface: 'agent', oauthGrantId: null });
   return async (name, args): Promise<ToolResult> => {
     const t = byName.get(name);
-    if (!t) return { success: false, message: `Unknown tool: ${name}.` };
+    if (!t) return { success: false, message: unknownToolText(name) };
     const parsed = t.input.safeParse(args ?? {});
-    if (!parsed.success) return { success: false, message: `Invalid arguments for ${name}: ${issuesText(parsed.error)}` };
+    if (!parsed.success) return { success: false, message: invalidArgumentsText(name, issuesText(parsed.error)) };
     try {
       return await t.run(ctx, parsed.data);
     } catch (err) {

@@ -28,12 +28,18 @@ const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v ===
  */
 export function withoutNulls<T>(body: T): T {
   if (!isPlainObject(body)) return body;
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(body)) {
-    if (v === null) continue;
-    out[k] = isPlainObject(v) ? withoutNulls(v) : v;
+  const root: Record<string, unknown> = {};
+  // A stack of its own instead of recursion: no nesting can overflow the call stack.
+  const stack: [Record<string, unknown>, Record<string, unknown>][] = [[body, root]];
+  while (stack.length) {
+    const [from, to] = stack.pop()!;
+    for (const [k, v] of Object.entries(from)) {
+      if (v === null) continue;
+      if (isPlainObject(v)) stack.push([v, (to[k] = {})]);
+      else to[k] = v;
+    }
   }
-  return out as T;
+  return root as T;
 }
 
 const common = {

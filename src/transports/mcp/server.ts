@@ -24,7 +24,7 @@ import { AppError } from '../../errors.ts';
 import { toolsFor } from '../../tools/index.ts';
 import { toolContext, type Tool } from '../../tools/tool.ts';
 import type { McpAuth, McpEndpoint } from './auth.ts';
-import { errorText } from './error-text.ts';
+import { errorText, invalidArgumentsText, unknownToolText } from './error-text.ts';
 
 export { errorText };
 
@@ -113,7 +113,7 @@ export class McpToolServer {
   async #call(name: string, args: Record<string, unknown> | undefined, { auth }: CallerInfo): Promise<CallToolResult> {
     const tool = this.#tools.get(name);
     // An unknown tool is a protocol error (MCP "Error Handling"), not a tool result.
-    if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+    if (!tool) throw new McpError(ErrorCode.InvalidParams, unknownToolText(name));
     if (!auth.ok) return text(auth.message);
     const { principal, oauthGrantId } = auth;
     try {
@@ -123,7 +123,7 @@ export class McpToolServer {
       throw err;
     }
     const parsed = tool.input.safeParse(args ?? {});
-    if (!parsed.success) return text(`Invalid arguments for ${name}: ${issuesText(parsed.error)}`);
+    if (!parsed.success) return text(invalidArgumentsText(name, issuesText(parsed.error)));
     try {
       const result = await tool.run(toolContext(this.#app, { principal, surface: 'mcp', oauthGrantId }), parsed.data);
       return { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: result, isError: result.success === false };

@@ -10,6 +10,9 @@ import { accessPlugin } from './access.ts';
 import { installRateLimits } from './rate-limit.ts';
 import { openApiTransform, openApiTransformObject } from './openapi.ts';
 import { invalidStrings } from '../../input-strings.ts';
+import { installJsonParser } from './json-body.ts';
+import { installEarlyAnswers } from './early-answers.ts';
+import { setSecurityHeaders } from './security-headers.ts';
 import { validationError } from '../../errors.ts';
 import { clientErrorHandler, frameworkErrors, installErrorHandling } from './errors.ts';
 import { installMetrics, type HttpMetrics } from './metrics.ts';
@@ -70,12 +73,15 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   opts.configure?.(app);
   // JSON only: a text/plain body would otherwise reach the schemas as a string ("expected object").
   app.removeContentTypeParser('text/plain');
+  installJsonParser(app);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
+    setSecurityHeaders(reply.raw, req.url);
   });
   installErrorHandling(app);
+  installEarlyAnswers(app);
   const metrics = installMetrics(app, { defaultMetrics: opts.defaultMetrics ?? false });
   app.decorate('heraldMetrics', metrics);
 

@@ -6,6 +6,7 @@ import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError, capEchoes, type FieldError } from '../../errors.ts';
+import { SECURITY_HEADERS, setSecurityHeaders } from './security-headers.ts';
 
 const LOCATION: Record<string, string> = { body: 'body', querystring: 'query', params: 'path', headers: 'header' };
 
@@ -48,10 +49,21 @@ function sendError(reply: FastifyReply, status: number, body: unknown, headers: 
   return reply.code(status).headers(headers).type('application/json; charset=utf-8').serializer(JSON.stringify).send(body);
 }
 
+/**
+ * The level a refusal is logged at: `error` for Herald's own failures (an unexpected fault, `internal`), `warn` for
+ * the expected ones a server answers with 5xx (a capability not configured, a network refusing or failing: 502,
+ * 503), nothing for a client's mistake (4xx: the request log has its status).
+ */
+export function logLevelOf(err: AppError): 'error' | 'warn' | undefined {
+  if (err.code === 'internal') return 'error';
+  return err.status >= 500 ? 'warn' : undefined;
+}
+
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | AppError, req, reply) => {
     if (error instanceof AppError) {
-      if (error.status >= 500) req.log.error({ err: error }, 'request failed');
+      const level = logLevelOf(error);
+      if (level) req.log[level]({ err: error }, 'request failed');
       return sendError(reply, error.status, error.body(), error.headers);
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
@@ -80,10 +92,12 @@ export function installErrorHandling(app: FastifyInstance): void {
 /** Fastify's `frameworkErrors`: failures found while routing, before any handler or hook. */
 export function frameworkErrors(error: FastifyError, req: FastifyRequest, reply: FastifyReply): void {
   const known = fastifyFailure(error, req) ?? { status: 500, detail: 'Internal Server Error' };
+  setSecurityHeaders(reply.raw, '');
   reply.code(known.status).send({ detail: known.detail });
 }
 
 // Node refuses these before any request object exists: the answer is written to the socket directly.
+const RAW_SECURITY_HEADERS = Object.entries(SECURITY_HEADERS).map(([name, value]) => `${name}: ${value}\r\n`).join('');
 const URL_TOO_LONG = 8 * 1024;
 
 /** Fastify's `clientErrorHandler`: malformed HTTP, oversized request lines or headers, timeouts. */
@@ -101,7 +115,7 @@ export const clientErrorHandler: NonNullable<FastifyServerOptions['clientErrorHa
   }
   const body = JSON.stringify({ detail });
   if (socket.writable) {
-    socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n${body}`);
+    socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json\r\n${RAW_SECURITY_HEADERS}Connection: close\r\n\r\n${body}`);
   }
   socket.destroy(err);
 };

@@ -33,10 +33,7 @@ export async function agentTranscribeRoutes(app: FastifyInstance, { ctx }: { ctx
   const tooLarge = () => new AppError('payload_too_large', `Audio file too large: the limit is ${formatBytes(max)} (${max} bytes, HERALD_AI_TRANSCRIBE_MAX_BYTES).`);
   // Two files, so a second one gets a worded 422 instead of busboy's limit.
   await app.register(multipart, { throwFileSizeLimit: true, limits: { fileSize: max + 1, files: 2, fields: 4, fieldSize: 1024, parts: 5, headerPairs: 100 } });
-  // An answer given before the body was read in full (401, 413, 503) closes the connection instead of draining it.
-  app.addHook('onSend', async (req, reply) => {
-    if (!req.raw.complete) reply.header('connection', 'close');
-  });
+  // An answer given before the body was read in full (401, 413, 503): early-answers.ts.
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   r.post(

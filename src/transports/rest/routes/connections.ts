@@ -188,6 +188,6 @@ function respondToBrowser(reply: FastifyReply, resultUrl: string | undefined, re
     .code(result.ok ? 200 : 400)
     .header('content-type', 'text/html; charset=utf-8')
     .header('cache-control', 'no-store')
-    .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'")
+    .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'")
     .send(callbackPage(result));
 }

@@ -12,6 +12,8 @@ import { AppError, type Detail } from '../../../errors.ts';
 import { toolContext, type Tool, type ToolCaller, type ToolResult } from '../../../tools/tool.ts';
 import { principalOf, type Access } from '../access.ts';
 import { errorResponses } from '../openapi.ts';
+import { installJsonParser } from '../json-body.ts';
+import { logLevelOf } from '../errors.ts';
 import { GPT_ACTIONS_PREFIX, gptActionsDocument } from '../gpt-actions-document.ts';
 import { gptActionTools } from '../gpt-files.ts';
 
@@ -38,7 +40,8 @@ export function messageOf(detail: Detail): string {
 /** A tool's failure, in band: HTTP 200 with success false. An unexpected fault is logged and named by request id only. */
 function inBand(err: unknown, req: FastifyRequest): ToolResult {
   if (err instanceof AppError) {
-    if (err.status >= 500) req.log.error({ err }, 'GPT action failed');
+    const level = logLevelOf(err);
+    if (level) req.log[level]({ err }, 'GPT action failed');
     const body = err.body();
     const detail = body.detail;
     const field = !Array.isArray(detail) && typeof detail === 'object' && typeof detail.field === 'string' ? { field: detail.field } : {};
@@ -75,12 +78,7 @@ export async function gptActionRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
 
   // The actions in their own scope: a JSON body may be empty (a tool without arguments), which is {}.
   await app.register(async (scope) => {
-    const json = scope.getDefaultJsonParser('error', 'error');
-    scope.removeContentTypeParser('application/json');
-    scope.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
-      if (typeof body === 'string' && body.trim() === '') return done(null, {});
-      return json(req, body as string, done);
-    });
+    installJsonParser(scope, { empty: {} });
     scope.addHook('preValidation', async (req) => {
       if (req.body === undefined || req.body === null) req.body = {};
     });

@@ -82,11 +82,7 @@ export async function mediaRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
     throwFileSizeLimit: true,
     limits: { fileSize: Math.max(maxImageBytes, maxVideoBytes) + 1, files: MAX_IMAGES + 1, fields: 20, fieldSize: 256 * 1024, parts: 64, headerPairs: 200 },
   });
-  // An answer given before the body was read in full (401, 413, an early 422) closes the connection:
-  // otherwise Node would read and discard the rest of a possibly huge body to keep it alive.
-  app.addHook('onSend', async (req, reply) => {
-    if (!req.raw.complete) reply.header('connection', 'close');
-  });
+  // An answer given before the body was read in full (401, 413, an early 422): early-answers.ts.
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   async function readMultipartUpload(req: FastifyRequest, p: Principal): Promise<UploadInput> {
