@@ -5,7 +5,8 @@ import type { Config } from './config.ts';
 import { createContext, type AppContext, type ContextOverrides } from './context.ts';
 import { buildApp } from './transports/rest/app.ts';
 import { listenMetrics, type MetricsListener } from './transports/rest/metrics.ts';
-import { schedulerReadiness } from './scheduling/readiness.ts';
+import { schedulerReadiness } from './scheduling/index.ts';
+import { startSweeps } from './sweeps.ts';
 
 export interface Running {
   ctx: AppContext;
@@ -18,6 +19,7 @@ export interface Running {
 
 export async function startServer(config: Config, overrides: ContextOverrides = {}): Promise<Running> {
   const ctx = await createContext(config, overrides);
+  startSweeps(ctx);
   let app: FastifyInstance | undefined;
   let metricsListener: MetricsListener | undefined;
   try {
