@@ -3,7 +3,6 @@
 // (scheduled) and the drafts. Nothing here calls a network; the service runs the "now" targets after
 // the commit.
 import type { Principal } from '../auth/authenticate.ts';
-import type { CreditService } from '../auth/credits.ts';
 import type { Platform } from '../platforms/slugs.ts';
 import type { Db } from '../db/client.ts';
 import type { PostType } from '../platforms/publishing.ts';
@@ -114,6 +113,7 @@ export async function writeSubmission(
     : undefined;
   const post = written?.post;
   const rows = written?.rows ?? [];
+  // Credits in the same transaction as what they pay for (the writer above spent the post credits): a 402 leaves nothing behind.
   if (s.scheduled.size) await d.credits.spend({ workspaceId: p.workspaceId, planId: p.planId, type: 'scheduled_posts', amount: s.scheduled.size, reason: 'schedule' }, tx);
   const entries = await d.schedule.add(
     tx,
