@@ -58,8 +58,8 @@ export interface ScheduleRequest {
   claim: { requestHash: string; request: unknown };
   /** The caller already looked the key up (it needed the earlier request for its own checks). */
   replayChecked?: boolean;
-  /** More writes in the same transaction (scheduling a draft removes it there). */
-  inTx?: (tx: Db) => Promise<void>;
+  /** The draft being scheduled: it leaves the drafts in the same transaction. */
+  fromDraft?: string | undefined;
   /** The answer once everything is scheduled. */
   respond: (entries: ScheduledEntryRef[]) => PublishReply<object>;
 }
@@ -185,6 +185,7 @@ export class PublishingService {
     const live = (w: { rows: TargetRow[] }) => w.rows.filter((r) => r.state !== 'draft');
     const scheduledRefs = (entries: ScheduledEntryRef[]) => entries.map((e) => ({ platform: e.platform, scheduled_post_id: e.id, scheduled_time: e.scheduledTime.toISOString() }));
     const lease = idempotency ? { owner: randomUUID(), until: new Date(this.#d.clock().getTime() + this.#leaseMs) } : undefined;
+    const fromDraft = o.fromDraft;
     let written: Written;
     try {
       written = await this.#d.db.transaction((tx) =>
@@ -193,7 +194,7 @@ export class PublishingService {
           { ledger: this.ledger, credits: this.#d.credits, drafts: this.#d.drafts, schedule: this.#d.schedule, overrideKeys: this.#d.registry.overrideKeys },
           { p, postType, request: body, stored: withImportedMedia(this.#d.registry.networks, body, imported), placed, draftPlatforms, scheduled, idempotency, lease, requestHash: hash, displayName: (pl) => this.#d.registry.get(pl).displayName },
           {
-            inTx: o.inTx,
+            inTx: fromDraft ? (tx) => this.#d.drafts.remove(p.workspaceId, fromDraft, tx) : undefined,
             replyParts: (w) => ({ requested, targets: live(w).map((r) => r.id), drafts: w.drafts, scheduled: scheduledRefs(w.entries) }),
             // Without a target to run, the answer is known before the commit.
             respond: (w) => (live(w).some((r) => r.state !== 'failed') ? undefined : o.respond?.(w.entries) ?? publishReply(requested, live(w).map((r) => TargetRunner.resultOf(r, this.#d.registry)), w.drafts, scheduledRefs(w.entries))),

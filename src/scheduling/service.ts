@@ -99,7 +99,7 @@ export class SchedulingService {
       idempotencyKey,
       replayChecked: true,
       claim: { requestHash: hash, request: { draft_id: draftId, platform: draft.platform, scheduled_time: scheduledTime } },
-      inTx: (tx) => this.#d.drafts.remove(p.workspaceId, draftId, tx),
+      fromDraft: draftId,
       respond: (entries) => ({ status: 200, body: { success: true, message: 'Scheduled', draft_id: draftId, scheduled: scheduledList(entries) } }),
     });
   }
