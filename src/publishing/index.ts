@@ -1,6 +1,6 @@
 // Publishing's public face: what the rest of Herald may use. Everything else in this folder is its own.
 export { PublishingService, type PublishingDeps, type ScheduleRequest, type ScheduledRunRecord } from './service.ts';
-export { DraftService, draftSchema, draftToWire, narrowBody } from './drafts.ts';
+export { DraftService, draftSchema, draftToWire, narrowBody, type DraftRow } from './drafts.ts';
 export { PostValidator } from './validate.ts';
 export { FollowUps } from './follow-ups.ts';
 export { assertNotHeld, PENDING_APPROVAL } from './approval.ts';
