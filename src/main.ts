@@ -4,7 +4,8 @@ import type { Config } from './config.ts';
 import { createContext, createLogger, type AppContext, type ContextOverrides } from './context.ts';
 import { buildApp } from './transports/rest/app.ts';
 import { listenMetrics, type MetricsListener } from './transports/rest/metrics.ts';
-import { schedulerReadiness } from './scheduling/readiness.ts';
+import { schedulerReadiness } from './scheduling/index.ts';
+import { startSweeps } from './sweeps.ts';
 
 export interface Running {
   ctx: AppContext;
@@ -19,6 +20,7 @@ export async function startServer(config: Config, overrides: ContextOverrides = 
   // Each slow step of a start is said as it begins or ends (a first start makes the embedded database).
   const logger = overrides.logger ?? createLogger(config);
   const ctx = await createContext(config, { progress: (step) => logger.info(step), ...overrides, logger });
+  startSweeps(ctx);
   let app: FastifyInstance | undefined;
   let metricsListener: MetricsListener | undefined;
   try {

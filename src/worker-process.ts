@@ -3,12 +3,14 @@
 // worker runs inside `herald serve` instead.
 import { ConfigError, type Config } from './config.ts';
 import { createContext, type AppContext } from './context.ts';
+import { startSweeps } from './sweeps.ts';
 
 export async function startWorkerProcess(config: Config): Promise<{ ctx: AppContext; stop(): Promise<void> }> {
   if (!config.databaseUrl) {
     throw new ConfigError('herald worker needs DATABASE_URL (PostgreSQL): with the embedded database the worker runs inside `herald serve`.');
   }
   const ctx = await createContext(config);
+  startSweeps(ctx);
   ctx.scheduleWorker.start();
   ctx.commentSync.start();
   ctx.followUps.start();

@@ -59,6 +59,12 @@ export function credentialsFrom(headers: Record<string, string | string[] | unde
   return { token, workspaceHeader: first(headers['x-workspace-id']) };
 }
 
+/** The OAuth access-token check and the user behind a token. */
+export interface OAuthTokens {
+  verifier: OAuthVerifier;
+  user: (id: string) => Promise<UserRow | undefined>;
+}
+
 export class Authenticator {
   /** A session may use every network of the registry. */
   readonly #fullScope: Scope;
@@ -66,7 +72,7 @@ export class Authenticator {
   readonly #sessions: SessionService;
   readonly #workspaces: WorkspaceService;
   readonly #plans: PlanCatalog;
-  #oauth: { verifier: OAuthVerifier; user: (id: string) => Promise<UserRow | undefined> } | undefined;
+  readonly #oauth: OAuthTokens | undefined;
   // A short-lived cache of memberships, like the key cache: a removed membership takes effect within
   // the same few seconds on every instance. Sessions are checked by SessionService (≤ 1 s).
   readonly #members: LRUCache<string, { m: Awaited<ReturnType<WorkspaceService['membership']>> }> | undefined;
@@ -78,7 +84,10 @@ export class Authenticator {
     plans: PlanCatalog,
     cache: { seconds: number; now: () => Date } = { seconds: 0, now: () => new Date() },
     slugs?: readonly string[],
+    /** Accept OAuth access tokens (chat connectors) as workspace credentials. */
+    oauth?: OAuthTokens,
   ) {
+    this.#oauth = oauth;
     this.#fullScope = fullScope(slugs);
     this.#keys = keys;
     this.#sessions = sessions;
@@ -88,11 +97,6 @@ export class Authenticator {
       const opts = { max: 10_000, ttl: cache.seconds * 1000, perf: { now: () => cache.now().getTime() }, ttlResolution: 0 };
       this.#members = new LRUCache(opts);
     }
-  }
-
-  /** Accept OAuth access tokens (chat connectors) as workspace credentials. */
-  useOAuth(verifier: OAuthVerifier, user: (id: string) => Promise<UserRow | undefined>): void {
-    this.#oauth = { verifier, user };
   }
 
   /** Drops cached session lookups (after a plan or membership change in this process). */

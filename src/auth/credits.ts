@@ -37,9 +37,10 @@ export class CreditService {
   readonly #plans: PlanCatalog;
   readonly #now: () => Date;
   /** Called after a workspace's balance changed (cached usage reports drop their copy). */
-  readonly changed: ((workspaceId: string) => void)[] = [];
+  readonly #changed: (workspaceId: string) => void;
 
-  constructor(db: Db, plans: PlanCatalog, now: () => Date) {
+  constructor(db: Db, plans: PlanCatalog, now: () => Date, changed: (workspaceId: string) => void = () => {}) {
+    this.#changed = changed;
     this.#db = db;
     this.#plans = plans;
     this.#now = now;
@@ -92,7 +93,7 @@ export class CreditService {
       reason: req.reason,
       reference: req.reference ?? null,
     });
-    for (const listener of this.changed) listener(req.workspaceId);
+    this.#changed(req.workspaceId);
   }
 
   /**
@@ -122,7 +123,7 @@ export class CreditService {
       reason: req.reason,
       reference: req.reference ?? null,
     });
-    for (const listener of this.changed) listener(req.workspaceId);
+    this.#changed(req.workspaceId);
   }
 
   /**
@@ -138,7 +139,7 @@ export class CreditService {
       where workspace_id = ${workspaceId} and period_start = ${start.toISOString()}::timestamptz
       group by workspace_id, credit_type, period_start
       on conflict (workspace_id, credit_type, period_start) do update set used = excluded.used, updated_at = excluded.updated_at`);
-    for (const listener of this.changed) listener(workspaceId);
+    this.#changed(workspaceId);
   }
 
   /** What was spent this period (the ledger's sum: right for limited and unlimited types alike). */

@@ -21,15 +21,13 @@ export class UsageService {
     this.#credits = credits;
     this.#workspaces = workspaces;
     this.#cache = new LRUCache({ max: 10_000, ttl: Math.max(cacheMs, 1), perf: { now: () => now().getTime() }, ttlResolution: 0 });
-    credits.changed.push((ws) => this.#drop(ws));
-    workspaces.planChanged.push((ws) => this.#drop(ws));
   }
 
   #drop(workspaceId: string): void {
     for (const k of this.#cache.keys()) if (k.startsWith(`${workspaceId}:`)) this.#cache.delete(k);
   }
 
-  /** Forget every cached report (e.g. after connections changed). */
+  /** Forget the workspace's cached reports (after its balance, plan or connections changed). */
   forget(workspaceId: string): void {
     this.#drop(workspaceId);
   }

@@ -23,20 +23,26 @@ function slugify(name: string): string {
   return `${base || 'workspace'}-${randomBytes(3).toString('hex')}`;
 }
 
+/** What others do when a workspace's plan changes, given at construction. */
+export interface WorkspaceHooks {
+  /** Work done in the plan change's own transaction (credits resynchronise their running totals). */
+  planChanging?: (tx: Db, workspaceId: string) => Promise<void>;
+  /** Called after a workspace's plan changed, so caches holding plan-derived answers drop them. */
+  planChanged?: (workspaceId: string) => void;
+  /** Called after a member was removed or left: what they had through the workspace ends (chat connectors' grants). */
+  memberRemoved?: (workspaceId: string, userId: string) => Promise<unknown>;
+}
+
 export class WorkspaceService {
   readonly #db: Db;
   readonly #plans: PlanCatalog;
   readonly #defaultPlan: string;
   readonly #connectedPlatforms: ConnectedPlatforms;
-  /** Called after a workspace's plan changed, so caches holding plan-derived answers drop them. */
-  readonly planChanged: ((workspaceId: string) => void)[] = [];
-  /** Work done in the plan change's own transaction (credits resynchronise their running totals). */
-  readonly planChanging: ((tx: Db, workspaceId: string) => Promise<void>)[] = [];
-  /** Called after a member was removed or left: what they had through the workspace ends (chat connectors' grants). */
-  readonly memberRemoved: ((workspaceId: string, userId: string) => Promise<unknown>)[] = [];
+  readonly #hooks: WorkspaceHooks;
 
   /** `connectedPlatforms`: which networks each workspace has connected (the connection store's answer). */
-  constructor(db: Db, plans: PlanCatalog, defaultPlan: string, connectedPlatforms: ConnectedPlatforms) {
+  constructor(db: Db, plans: PlanCatalog, defaultPlan: string, connectedPlatforms: ConnectedPlatforms, hooks: WorkspaceHooks = {}) {
+    this.#hooks = hooks;
     this.#connectedPlatforms = connectedPlatforms;
     this.#db = db;
     this.#plans = plans;
@@ -113,11 +119,11 @@ export class WorkspaceService {
     const ws = await this.#db.transaction(async (txRaw) => {
       const tx = txRaw as unknown as Db;
       const [row] = await tx.update(workspaces).set({ planId, updatedAt: new Date() }).where(eq(workspaces.id, id)).returning();
-      if (row) for (const hook of this.planChanging) await hook(tx, id);
+      if (row) await this.#hooks.planChanging?.(tx, id);
       return row;
     });
     if (!ws) throw notFound('Workspace not found');
-    for (const listener of this.planChanged) listener(id);
+    this.#hooks.planChanged?.(id);
     return ws;
   }
 
@@ -184,7 +190,7 @@ export class WorkspaceService {
       const gone = await tx.delete(workspaceMembers).where(and(eq(workspaceMembers.workspaceId, workspaceId), eq(workspaceMembers.userId, userId))).returning();
       if (!gone.length) throw notFound('Member not found');
     });
-    await Promise.all(this.memberRemoved.map((listener) => listener(workspaceId, userId)));
+    await this.#hooks.memberRemoved?.(workspaceId, userId);
   }
 
   /** A workspace always keeps at least one owner. */

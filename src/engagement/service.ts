@@ -17,7 +17,7 @@ import type { PlatformRegistry } from '../platforms/registry.ts';
 import type { Platform } from '../platforms/slugs.ts';
 import { PlatformError } from '../platforms/types.ts';
 import type { TextLimit } from '../platforms/types.ts';
-import { countText } from '../publishing/text.ts';
+import { countText } from '../publishing/index.ts';
 import type { CommentView, EngagementStore, PostRow, PublishedPost, Sources } from './store.ts';
 
 export interface EngagementDeps {

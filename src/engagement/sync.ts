@@ -12,7 +12,7 @@ import type { Locks } from '../db/locks.ts';
 import { eq, sql } from '../db/orm.ts';
 import { platformConnections } from '../db/schema-connections.ts';
 import { workspaces } from '../db/schema.ts';
-import type { ScheduleQueue } from '../scheduling/queue.ts';
+import type { ScheduleQueue } from '../scheduling/index.ts';
 import type { EngagementService } from './service.ts';
 
 export const COMMENT_SYNC_QUEUE = 'herald-comment-sync';

@@ -2,7 +2,7 @@
 // setting `tool_posts_need_approval`, a tool's post is checked exactly as publishing would check it, then held as
 // drafts with status `pending_approval` — nothing reaches a network and no credit is spent — until a member of the
 // workspace, signed in, approves one with POST /unified/drafts/{id}/approve, which publishes (or schedules) it
-// through the normal path. Without the setting, a tool's post goes straight through submit(). Other tool calls that
+// through the normal path. Without the setting, a tool's post goes straight through publish(). Other tool calls that
 // write to a network or remove something are held the same way, as rows of kind 'action' (src/tools/pending-actions.ts).
 import { z } from 'zod';
 import type { Principal } from '../auth/authenticate.ts';
@@ -60,8 +60,8 @@ export interface ApprovalDeps {
   schedule: ScheduleWriter;
   networks: readonly NetworkContract[];
   clock: () => Date;
-  /** The normal path: publishing's submit(). */
-  submit: (p: Principal, postType: PostType, body: PostBody, o: { idempotencyKey?: string }) => Promise<PublishReply<object>>;
+  /** The normal path: publishing's publish(). */
+  publish: (p: Principal, postType: PostType, body: PostBody, idempotencyKey?: string) => Promise<PublishReply<object>>;
 }
 
 /** Whether a principal is a member acting through their own session (not an API key, not a chat connector's token). */
@@ -83,7 +83,7 @@ export class Approvals {
   }
 
   /**
-   * A post made by a tool: published as submit() would, unless the workspace holds tools' posts for approval.
+   * A post made by a tool: published as publish() would, unless the workspace holds tools' posts for approval.
    * A body that only saves drafts (`draft: true`, or all its networks in `draft_platforms`) publishes nothing and is never held.
    */
   async submitFromTool(caller: { principal: Principal; surface: ToolSurface }, postType: PostType, body: PostBody): Promise<PublishReply<PublishResult | HeldReply>> {
@@ -91,7 +91,7 @@ export class Approvals {
     // Only drafts asked for (draft: true, or every network in draft_platforms): nothing to publish, nothing to hold.
     const draftsOnly = body.draft === true || (body.platforms.length > 0 && body.platforms.every((pl) => body.draft_platforms?.includes(pl)));
     if (draftsOnly || !(await this.required(p.workspaceId))) {
-      return (await this.#d.submit(p, postType, body, {})) as PublishReply<PublishResult>;
+      return (await this.#d.publish(p, postType, body)) as PublishReply<PublishResult>;
     }
     return { status: 200, body: await this.#hold(p, caller.surface, postType, body) };
   }
@@ -118,7 +118,7 @@ export class Approvals {
   }
 
   /**
-   * A member approves a held draft: it is published (or scheduled, with its scheduled_time) through submit(), and
+   * A member approves a held draft: it is published (or scheduled, with its scheduled_time) through publish(), and
    * leaves the drafts once that succeeded. A failure keeps it pending, to be edited and approved again. Two
    * approvals at once share one Idempotency-Key (the draft's id and version): one publishes, the other gets 409.
    */
@@ -132,7 +132,7 @@ export class Approvals {
     }
     const body = { ...(draft.body as PostBody), draft: false, draft_platforms: [] };
     const key = `approve:${draft.id}:${draft.updatedAt.getTime()}`;
-    const reply = (await this.#d.submit(p, draft.postType as PostType, body, { idempotencyKey: key })) as PublishReply<PublishResult>;
+    const reply = (await this.#d.publish(p, draft.postType as PostType, body, key)) as PublishReply<PublishResult>;
     if (reply.body.success === true) {
       await this.#d.drafts.remove(p.workspaceId, draft.id).catch((err: unknown) => {
         // A concurrent approval that replayed this answer removed it first.

@@ -1,12 +1,13 @@
-// Publishing's front door: submit() validates everything, writes the ledger, queue entries, drafts and
-// credits in one transaction, then fans out to the networks in parallel. The worker reuses the runner.
+// Publishing's front door: publish() and schedule() validate everything, write the ledger, queue entries,
+// drafts and credits in one transaction, then fan out to the networks in parallel. A scheduled entry's run
+// records its ledger post through recordScheduledRun() (the same writer) and reuses the runner.
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Principal } from '../auth/authenticate.ts';
 import type { CreditService } from '../auth/credits.ts';
 import type { PlanCatalog } from '../auth/plans.ts';
 import type { Platform } from '../platforms/slugs.ts';
-import type { ConnectionStore } from '../connections/store.ts';
+import type { ConnectionRow, ConnectionStore } from '../connections/store.ts';
 import type { TokenKeeper } from '../connections/tokens.ts';
 import type { Db } from '../db/client.ts';
 import type { MediaService } from '../media/service.ts';
@@ -15,10 +16,11 @@ import type { PostType } from '../platforms/publishing.ts';
 import type { DraftService } from './drafts.ts';
 import { isUniqueViolation, keepLease, leaseExpired, replay, requestHash, type IdempotencyClaim, type ReplyParts } from './idempotency.ts';
 import { Ledger, type PostRow, type TargetRow } from './ledger.ts';
+import { writeLedgerPost } from './ledger-post.ts';
 import { publishReply, type PublishReply, type TargetOutcome } from './results.ts';
 import { writeSubmission, type ScheduledEntryRef, type ScheduleWriter, type Written } from './submit.ts';
 import { withImportedMedia } from './media-refs.ts';
-import type { FieldPath } from './plan.ts';
+import type { PlannedTarget } from './plan.ts';
 import type { Owner, Prepared, PrepareOptions, PostValidator } from './validate.ts';
 import { TargetRunner } from './runner.ts';
 import { Approvals } from './approval.ts';
@@ -49,19 +51,36 @@ export interface PublishingDeps {
 
 const DEFAULT_LEASE_MS = 300_000;
 
-export interface SubmitOptions {
+/** Scheduling's routes: every network goes to the queue; the route's own request hash, answer and writes. */
+export interface ScheduleRequest {
   idempotencyKey?: string | undefined;
-  /** Routes other than the post routes: their own request hash and what the key's record shows. */
-  claim?: { requestHash: string; request: unknown };
+  /** The route's own request hash and what the key's record shows. */
+  claim: { requestHash: string; request: unknown };
   /** The caller already looked the key up (it needed the earlier request for its own checks). */
   replayChecked?: boolean;
-  /** Where the body sits in the request, for errors' `loc`. */
-  at?: FieldPath;
-  /** More writes in the same transaction (scheduling a draft removes it there). */
-  inTx?: (tx: Db) => Promise<void>;
-  /** The answer when everything was scheduled, for routes with their own reply. */
-  respond?: (entries: ScheduledEntryRef[]) => PublishReply<object>;
+  /** The draft being scheduled: it leaves the drafts in the same transaction. */
+  fromDraft?: string | undefined;
+  /** The answer once everything is scheduled. */
+  respond: (entries: ScheduledEntryRef[]) => PublishReply<object>;
 }
+
+/** A claimed queue entry about to run: what its ledger post records, and its checked targets. */
+export interface ScheduledRunRecord {
+  entryId: string;
+  workspaceId: string;
+  planId: string;
+  postType: PostType;
+  /** The entry's stored body (the ledger's request). */
+  request: PostBody;
+  /** Who runs it (the worker's id). */
+  actor: string;
+  planned: PlannedTarget[];
+  /** The workspace's connections when the caller already read them. */
+  connections?: ConnectionRow[] | undefined;
+}
+
+/** Thrown inside the ledger transaction when the caller's claim was lost: rolls it back. */
+class ClaimLost extends Error {}
 
 export class PublishingService {
   readonly #d: PublishingDeps;
@@ -84,7 +103,7 @@ export class PublishingService {
       schedule: deps.schedule,
       networks: deps.registry.networks,
       clock: deps.clock,
-      submit: (p, postType, body, o) => this.submit(p, postType, body, o),
+      publish: (p, postType, body, key) => this.publish(p, postType, body, key),
     });
   }
 
@@ -99,11 +118,50 @@ export class PublishingService {
   }
 
   /**
-   * The front door of publishing (post routes, drafts, scheduling, later the tools): checks the request,
-   * splits it into targets to run now, queue entries and drafts, writes them all in one transaction, then
-   * runs the "now" targets and records the answer for the Idempotency-Key.
+   * A post request (the post routes, a draft published now, a tool's post, an approved one): publishes now,
+   * schedules or saves drafts as the body says, and answers as the post routes do.
    */
-  async submit(p: Principal, postType: PostType, body: PostBody, o: SubmitOptions = {}): Promise<PublishReply<object>> {
+  publish(p: Principal, postType: PostType, body: PostBody, idempotencyKey?: string): Promise<PublishReply<object>> {
+    return this.#submit(p, postType, body, { idempotencyKey });
+  }
+
+  /** Scheduling's routes (a scheduled post, a draft scheduled): every network becomes a queue entry. */
+  schedule(p: Principal, postType: PostType, body: PostBody, r: ScheduleRequest): Promise<PublishReply<object>> {
+    return this.#submit(p, postType, body, r);
+  }
+
+  /**
+   * The ledger post and targets of a claimed queue entry, written by the same writer as publishing now, in ONE
+   * transaction with `claim` (scheduling links the entry there while its claim holds; false rolls everything back).
+   * Undefined when the claim was lost. The targets are left pending for the caller's run.
+   */
+  async recordScheduledRun(r: ScheduledRunRecord, claim: (tx: Db, postId: string) => Promise<boolean>): Promise<{ postId: string; rows: TargetRow[]; conns: (ConnectionRow | undefined)[] } | undefined> {
+    const conns = r.connections ?? (await this.#d.connections.list(r.workspaceId));
+    const placed = r.planned.map((t) => ({ planned: t, conn: connectionFor(conns, t) }));
+    try {
+      return await this.#d.db.transaction(async (txRaw) => {
+        const tx = txRaw as unknown as Db;
+        const { post, rows } = await writeLedgerPost(
+          tx,
+          { ledger: this.ledger, credits: this.#d.credits },
+          { workspaceId: r.workspaceId, planId: r.planId, postType: r.postType, request: r.request, idempotencyKey: null, requestHash: `scheduled:${r.entryId}`, actor: r.actor, placed, startNow: false, credit: { reason: 'scheduled_publish', reference: r.entryId }, displayName: (pl) => this.#d.registry.get(pl).displayName },
+          async (postId) => {
+            if (!(await claim(tx, postId))) throw new ClaimLost();
+          },
+        );
+        return { postId: post.id, rows, conns: placed.map((c) => c.conn) };
+      });
+    } catch (err) {
+      if (err instanceof ClaimLost) return undefined;
+      throw err;
+    }
+  }
+
+  /**
+   * The one path of a request: checks it, splits it into targets to run now, queue entries and drafts, writes them
+   * all in one transaction, then runs the "now" targets and records the answer for the Idempotency-Key.
+   */
+  async #submit(p: Principal, postType: PostType, body: PostBody, o: Partial<ScheduleRequest>): Promise<PublishReply<object>> {
     const hash = o.claim?.requestHash ?? requestHash({ postType, body });
     const idempotency: IdempotencyClaim | undefined = o.idempotencyKey ? { key: o.idempotencyKey, requestHash: hash, request: o.claim?.request ?? body } : undefined;
     if (idempotency && !o.replayChecked) {
@@ -111,7 +169,7 @@ export class PublishingService {
       if (prior) return this.#answerPrior(prior, hash);
     }
     // A network's unmet requirement fails it alone, unless the caller answers for scheduled entries only.
-    const { targets, imported, media } = await this.#d.validator.prepare(p, postType, body, { ...(o.at ? { at: o.at } : {}), perNetworkFailures: !o.respond });
+    const { targets, imported, media } = await this.#d.validator.prepare(p, postType, body, { perNetworkFailures: !o.respond });
     const now = this.#d.clock();
     const when = new Map<Platform, Date>();
     for (const t of targets) {
@@ -127,6 +185,7 @@ export class PublishingService {
     const live = (w: { rows: TargetRow[] }) => w.rows.filter((r) => r.state !== 'draft');
     const scheduledRefs = (entries: ScheduledEntryRef[]) => entries.map((e) => ({ platform: e.platform, scheduled_post_id: e.id, scheduled_time: e.scheduledTime.toISOString() }));
     const lease = idempotency ? { owner: randomUUID(), until: new Date(this.#d.clock().getTime() + this.#leaseMs) } : undefined;
+    const fromDraft = o.fromDraft;
     let written: Written;
     try {
       written = await this.#d.db.transaction((tx) =>
@@ -135,7 +194,7 @@ export class PublishingService {
           { ledger: this.ledger, credits: this.#d.credits, drafts: this.#d.drafts, schedule: this.#d.schedule, overrideKeys: this.#d.registry.overrideKeys },
           { p, postType, request: body, stored: withImportedMedia(this.#d.registry.networks, body, imported), placed, draftPlatforms, scheduled, idempotency, lease, requestHash: hash, displayName: (pl) => this.#d.registry.get(pl).displayName },
           {
-            inTx: o.inTx,
+            inTx: fromDraft ? (tx) => this.#d.drafts.remove(p.workspaceId, fromDraft, tx) : undefined,
             replyParts: (w) => ({ requested, targets: live(w).map((r) => r.id), drafts: w.drafts, scheduled: scheduledRefs(w.entries) }),
             // Without a target to run, the answer is known before the commit.
             respond: (w) => (live(w).some((r) => r.state !== 'failed') ? undefined : o.respond?.(w.entries) ?? publishReply(requested, live(w).map((r) => TargetRunner.resultOf(r, this.#d.registry)), w.drafts, scheduledRefs(w.entries))),

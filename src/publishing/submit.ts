@@ -3,17 +3,17 @@
 // (scheduled) and the drafts. Nothing here calls a network; the service runs the "now" targets after
 // the commit.
 import type { Principal } from '../auth/authenticate.ts';
-import type { CreditService } from '../auth/credits.ts';
 import type { Platform } from '../platforms/slugs.ts';
 import type { Db } from '../db/client.ts';
 import type { PostType } from '../platforms/publishing.ts';
 import type { DraftService } from './drafts.ts';
 import type { IdempotencyClaim, ReplyParts } from './idempotency.ts';
-import type { Ledger, TargetRow } from './ledger.ts';
+import type { TargetRow } from './ledger.ts';
+import { writeLedgerPost, type LedgerWrites } from './ledger-post.ts';
 import type { DraftRef, PublishReply } from './results.ts';
 import type { PostBody } from './schemas.ts';
 import { storedBody } from './stored-body.ts';
-import { writeTargets, type Placed } from './targets.ts';
+import type { Placed } from './targets.ts';
 
 /** A queue entry as submit creates it; scheduling owns the table and its rules. */
 export interface NewScheduledEntry {
@@ -70,9 +70,7 @@ export interface Written {
   reply: PublishReply<object> | undefined;
 }
 
-export interface SubmitWrites {
-  ledger: Ledger;
-  credits: CreditService;
+export interface SubmitWrites extends LedgerWrites {
   drafts: DraftService;
   schedule: ScheduleWriter;
   /** The registry's networks with an override object (a queue entry keeps only its own). */
@@ -97,22 +95,26 @@ export async function writeSubmission(
   // The ledger post is the key's claim: first, so a concurrent duplicate waits here until this commits,
   // then finds the key taken (and replays this answer) before it touches the credits.
   const needsPost = s.idempotency !== undefined || s.placed.length > 0;
-  const post = needsPost
-    ? await d.ledger.createPost(tx, {
+  const written = needsPost
+    ? await writeLedgerPost(tx, d, {
         workspaceId: p.workspaceId,
+        planId: p.planId,
         postType: s.postType,
         request: s.idempotency?.request ?? s.request,
         idempotencyKey: s.idempotency?.key ?? null,
         requestHash: s.idempotency?.requestHash ?? s.requestHash,
         actor,
-        ...(s.idempotency && s.lease ? { leaseUntil: s.lease.until, leaseOwner: s.lease.owner } : {}),
+        ...(s.idempotency && s.lease ? { lease: s.lease } : {}),
+        placed: s.placed,
+        startNow: true,
+        credit: { reason: 'publish' },
+        displayName: s.displayName,
       })
     : undefined;
-  // Credits in the same transaction as what they pay for: a 402 leaves nothing behind.
-  const billable = s.placed.filter((t) => !t.planned.draft && !t.planned.failure && t.conn).length;
-  if (billable) await d.credits.spend({ workspaceId: p.workspaceId, planId: p.planId, type: 'posts', amount: billable, reason: 'publish' }, tx);
+  const post = written?.post;
+  const rows = written?.rows ?? [];
+  // Credits in the same transaction as what they pay for (the writer above spent the post credits): a 402 leaves nothing behind.
   if (s.scheduled.size) await d.credits.spend({ workspaceId: p.workspaceId, planId: p.planId, type: 'scheduled_posts', amount: s.scheduled.size, reason: 'schedule' }, tx);
-  const rows = post ? await writeTargets(tx, d.ledger, { postId: post.id, workspaceId: p.workspaceId, placed: s.placed, startNow: true, displayName: s.displayName }) : [];
   const entries = await d.schedule.add(
     tx,
     [...s.scheduled].map(([platform, e]) => ({ workspaceId: p.workspaceId, platform, platformUserId: e.platformUserId, postType: s.postType, postData: storedBody(s.stored, platform, d.overrideKeys), scheduledTime: e.at, actor })),
@@ -120,9 +122,9 @@ export async function writeSubmission(
   // Drafts keep the library ids of imported URLs, so publishing them later downloads nothing.
   const drafts = s.draftPlatforms.length ? await d.drafts.saveFromPost(p.workspaceId, s.postType, s.stored, s.draftPlatforms, post?.id ?? null, tx) : [];
   await o.inTx?.(tx);
-  const written = { postId: post?.id, rows, drafts, entries };
-  const reply = o.respond(written);
+  const done = { postId: post?.id, rows, drafts, entries };
+  const reply = o.respond(done);
   if (post && reply) await d.ledger.finishPost(post.id, reply.body, reply.status, tx);
-  else if (post && s.idempotency) await d.ledger.setReplyParts(tx, post.id, o.replyParts(written));
-  return { ...written, reply };
+  else if (post && s.idempotency) await d.ledger.setReplyParts(tx, post.id, o.replyParts(done));
+  return { ...done, reply };
 }

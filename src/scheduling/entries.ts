@@ -1,7 +1,7 @@
 // Scheduling's side of submit: publishing writes queue entries through this, inside its transaction,
 // without knowing the table (src/publishing/submit.ts declares what it needs).
 import type { Db } from '../db/client.ts';
-import type { NewScheduledEntry, ScheduleWriter } from '../publishing/submit.ts';
+import type { NewScheduledEntry, ScheduleWriter } from '../publishing/index.ts';
 import type { ScheduleQueue } from './queue.ts';
 import type { ScheduledRow, ScheduledStore } from './store.ts';
 import { parseScheduledTime } from './time.ts';

@@ -3,18 +3,11 @@
 // failed, or released for a retry with backoff. The worker (worker.ts) decides what to claim and when.
 import type { Logger } from 'pino';
 import type { CreditService } from '../auth/credits.ts';
-import type { Platform } from '../platforms/slugs.ts';
-import type { ConnectionRow, ConnectionStore } from '../connections/store.ts';
-import type { Db } from '../db/client.ts';
+import type { ConnectionRow } from '../connections/store.ts';
 import { AppError } from '../errors.ts';
 import type { MediaRow } from '../media/records.ts';
 import type { PostType } from '../platforms/publishing.ts';
-import type { Ledger, TargetRow } from '../publishing/ledger.ts';
-import type { PlannedTarget } from '../publishing/plan.ts';
-import type { TargetOutcome } from '../publishing/results.ts';
-import type { KnownTarget, TargetRunner } from '../publishing/runner.ts';
-import type { PostBody } from '../publishing/schemas.ts';
-import { connectionFor, writeTargets } from '../publishing/targets.ts';
+import type { KnownTarget, Ledger, PlannedTarget, PostBody, PublishingService, TargetOutcome, TargetRow, TargetRunner } from '../publishing/index.ts';
 import type { SchedulerMetrics } from './metrics.ts';
 import type { ScheduleQueue } from './queue.ts';
 import type { ScheduledRow, ScheduledStore } from './store.ts';
@@ -23,19 +16,20 @@ import type { ScheduledRow, ScheduledStore } from './store.ts';
 export type Validate = (owner: { workspaceId: string; planId: string }, postType: PostType, body: PostBody) => Promise<{ targets: PlannedTarget[]; media: Map<string, MediaRow> }>;
 
 export interface RunDeps {
-  db: Db;
   store: ScheduledStore;
+  /** Publishing's ledger writer for a claimed entry. */
+  publishing: Pick<PublishingService, 'recordScheduledRun'>;
   ledger: Ledger;
   runner: TargetRunner;
   validate: Validate;
   /** The workspace's current plan; undefined once the workspace is gone. */
   planOf: (workspaceId: string) => Promise<string | undefined>;
-  connections: ConnectionStore;
   credits: CreditService;
-  displayName: (p: Platform) => string;
   clock: () => Date;
   logger: Logger;
   queue?: ScheduleQueue | undefined;
+  /** Tests: called once the ledger targets exist, before any network call (simulated crashes). */
+  afterLedger?: ((row: ScheduledRow) => void | Promise<void>) | undefined;
 }
 
 /** What the worker read once for a whole claimed batch: the entry's workspace plan (undefined: gone) and its connections. */
@@ -43,9 +37,6 @@ export interface Prefetched {
   planId: string | undefined;
   connections: ConnectionRow[];
 }
-
-/** Thrown inside the ledger transaction when the claim was lost: rolls it back. */
-class ClaimLost extends Error {}
 
 export interface RunOptions {
   maxAttempts: number;
@@ -56,9 +47,6 @@ export class ScheduledRun {
   readonly #o: RunOptions;
   readonly #metrics: SchedulerMetrics;
   readonly #workerId: string;
-  /** Tests: called once the ledger targets exist, before any network call (simulated crashes). */
-  afterLedger: ((row: ScheduledRow) => void | Promise<void>) | undefined;
-
   constructor(deps: RunDeps, opts: RunOptions, metrics: SchedulerMetrics, workerId: string) {
     this.#d = deps;
     this.#o = opts;
@@ -93,7 +81,7 @@ export class ScheduledRun {
         ({ postId, rows: targets } = created);
         for (const [i, t] of targets.entries()) fresh.set(t.id, { postType, connection: created.conns[i], media });
       }
-      await this.afterLedger?.(row);
+      await this.#d.afterLedger?.(row);
       const stopped = (status?: string) => log.info({ status }, 'not publishing any more; stopped before the network call');
       if (!fresh.size) {
         // A resumed run: the claim is checked before targets refunded by the last attempt are charged again.
@@ -121,31 +109,17 @@ export class ScheduledRun {
   }
 
   /**
-   * The ledger post and targets of the entry in ONE transaction with the link (scheduled_posts.post_id),
-   * only while this claim still holds: never a second ledger post for one entry, and a resumed run finds
-   * the same targets. Undefined when the claim was lost (cancelled, or taken over).
+   * The ledger post and targets of the entry, through publishing's one ledger writer, in ONE transaction with the
+   * link (scheduled_posts.post_id), only while this claim still holds: never a second ledger post for one entry,
+   * and a resumed run finds the same targets. Undefined when the claim was lost (cancelled, or taken over).
+   * A post credit per target, as for publishing now; a shortfall fails the entry (402 message) before any call.
    */
-  async #writeLedger(row: ScheduledRow, planId: string, planned: PlannedTarget[], connections?: ConnectionRow[]) {
-    const conns = connections ?? (await this.#d.connections.list(row.workspaceId));
-    const placed = planned.map((t) => ({ planned: t, conn: connectionFor(conns, t) }));
-    try {
-      return await this.#d.db.transaction(async (txRaw) => {
-        const tx = txRaw as unknown as Db;
-        const post = await this.#d.ledger.createPost(tx, { workspaceId: row.workspaceId, postType: row.postType, request: row.postData, idempotencyKey: null, requestHash: `scheduled:${row.id}`, actor: `scheduler:${this.#workerId}` });
-        const rows = await writeTargets(tx, this.#d.ledger, { postId: post.id, workspaceId: row.workspaceId, placed, startNow: false, displayName: this.#d.displayName });
-        // The guarded link: only while this claim holds the entry and it has no ledger post yet (else roll back).
-        if (!(await this.#d.store.linkIfUnlinked(tx, row.id, row.claimedBy ?? this.#workerId, post.id))) throw new ClaimLost();
-        // A post credit per target, as for publishing now; a shortfall fails the entry (402 message) before any
-        // network call. Spent last: a limited plan's credit row stays locked only until the commit just after
-        // (an unlimited plan's spend only appends to the credit ledger).
-        const billable = placed.filter((c) => c.conn).length;
-        if (billable) await this.#d.credits.spend({ workspaceId: row.workspaceId, planId, type: 'posts', amount: billable, reason: 'scheduled_publish', reference: row.id }, tx);
-        return { postId: post.id, rows, conns: placed.map((c) => c.conn) };
-      });
-    } catch (err) {
-      if (err instanceof ClaimLost) return undefined;
-      throw err;
-    }
+  #writeLedger(row: ScheduledRow, planId: string, planned: PlannedTarget[], connections?: ConnectionRow[]) {
+    return this.#d.publishing.recordScheduledRun(
+      { entryId: row.id, workspaceId: row.workspaceId, planId, postType: row.postType as PostType, request: row.postData as PostBody, actor: `scheduler:${this.#workerId}`, planned, connections },
+      // The guarded link: only while this claim holds the entry and it has no ledger post yet (else roll back).
+      (tx, postId) => this.#d.store.linkIfUnlinked(tx, row.id, row.claimedBy ?? this.#workerId, postId),
+    );
   }
 
   /** A target refunded after a failed attempt is charged again before it is retried (a shortfall throws 402 → failed). */

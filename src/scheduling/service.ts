@@ -1,6 +1,6 @@
 // Scheduled posts: creation (from the post routes or POST /unified/scheduled-posts), the user actions
 // on queue entries, and their status rules. Publishing itself is the worker's (worker.ts).
-import { assertNotHeld } from '../publishing/approval.ts';
+import { assertNotHeld, type DraftService, mergeEdit, nothingToUpdate, parseEdit, type PostBody, type PublishingService, type PublishReply, replay, requestHash, type ScheduledEntryRef, storedBody, withImportedMedia } from '../publishing/index.ts';
 import type { Principal } from '../auth/authenticate.ts';
 import type { CreditService } from '../auth/credits.ts';
 import { assertPlatformsAllowed } from '../auth/scopes.ts';
@@ -8,15 +8,6 @@ import type { Db } from '../db/client.ts';
 import { AppError } from '../errors.ts';
 import type { WorkspaceService } from '../auth/workspaces.ts';
 import type { PostType } from '../platforms/publishing.ts';
-import type { DraftService } from '../publishing/drafts.ts';
-import { replay, requestHash } from '../publishing/idempotency.ts';
-import { nothingToUpdate, parseEdit } from '../publishing/edits.ts';
-import { mergeEdit, withImportedMedia } from '../publishing/media-refs.ts';
-import type { PublishReply } from '../publishing/results.ts';
-import type { PublishingService } from '../publishing/service.ts';
-import { storedBody } from '../publishing/stored-body.ts';
-import type { ScheduledEntryRef } from '../publishing/submit.ts';
-import type { PostBody } from '../publishing/schemas.ts';
 import type { Networks } from '../platforms/registry.ts';
 import { ALLOWED_FROM, conflict, toWire, type ScheduledRow, type ScheduledStore } from './store.ts';
 import type { ScheduleQueue } from './queue.ts';
@@ -79,7 +70,7 @@ export class SchedulingService {
     if (body.draft || body.draft_platforms?.length) throw new AppError('validation', 'draft and draft_platforms are not accepted here: use POST /unified/drafts to save drafts.');
     if (!body.scheduled_time) throw new AppError('validation', 'scheduled_time is required.');
     const tz = await this.timeZoneOf(p.workspaceId);
-    return this.#d.publishing.submit(p, postType, body, {
+    return this.#d.publishing.schedule(p, postType, body, {
       idempotencyKey,
       claim: { requestHash: requestHash({ route: 'scheduled-posts', postType, body }), request: body },
       respond: (entries) => {
@@ -104,11 +95,11 @@ export class SchedulingService {
     assertPlatformsAllowed(p.scope, [draft.platform]);
     assertNotHeld(draft);
     const body = { ...storedBody(draft.body as PostBody, draft.platform, this.#d.registry.overrideKeys), draft: false, scheduled_time: scheduledTime };
-    return this.#d.publishing.submit(p, draft.postType as PostType, body, {
+    return this.#d.publishing.schedule(p, draft.postType as PostType, body, {
       idempotencyKey,
       replayChecked: true,
       claim: { requestHash: hash, request: { draft_id: draftId, platform: draft.platform, scheduled_time: scheduledTime } },
-      inTx: (tx) => this.#d.drafts.remove(p.workspaceId, draftId, tx),
+      fromDraft: draftId,
       respond: (entries) => ({ status: 200, body: { success: true, message: 'Scheduled', draft_id: draftId, scheduled: scheduledList(entries) } }),
     });
   }

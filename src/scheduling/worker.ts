@@ -5,6 +5,7 @@
 // same ledger targets, whose journals make the retry safe.
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
+import type { ConnectionStore } from '../connections/store.ts';
 import { SchedulerMetrics } from './metrics.ts';
 import type { ScheduleQueue } from './queue.ts';
 import { ScheduledRun, type Prefetched, type RunDeps } from './run.ts';
@@ -19,6 +20,8 @@ export interface WorkerDeps extends RunDeps {
   queue?: ScheduleQueue | undefined;
   /** The plans of several workspaces in one read (once per claimed batch). */
   plansOf: (workspaceIds: string[]) => Promise<Map<string, string>>;
+  /** The connections of several workspaces in one read (once per claimed batch). */
+  connections: Pick<ConnectionStore, 'listMany'>;
 }
 
 /** Entries this process finished lately: a wake-up for one of them is not worth a claim. */
@@ -41,6 +44,7 @@ export class ScheduleWorker {
   readonly id = `worker-${process.pid}-${randomUUID().slice(0, 4)}`;
   readonly metrics = new SchedulerMetrics();
   readonly deps: WorkerDeps;
+  readonly options: WorkerOptions;
   readonly #run: ScheduledRun;
   readonly #d: WorkerDeps;
   readonly #o: WorkerOptions;
@@ -60,18 +64,10 @@ export class ScheduleWorker {
 
   constructor(deps: WorkerDeps, opts: WorkerOptions) {
     this.deps = deps;
+    this.options = opts;
     this.#d = deps;
     this.#o = opts;
     this.#run = new ScheduledRun(deps, opts, this.metrics, this.id);
-  }
-
-  /** Tests: called once the ledger targets exist, before any network call (simulated crashes). */
-  get afterLedger(): ((row: ScheduledRow) => void | Promise<void>) | undefined {
-    return this.#run.afterLedger;
-  }
-
-  set afterLedger(fn: ((row: ScheduledRow) => void | Promise<void>) | undefined) {
-    this.#run.afterLedger = fn;
   }
 
   /** Publishes one claimed row to the end (publish-now uses it directly). */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { draftToWire } from '../publishing/drafts.ts';
-import { STATUSES } from '../scheduling/store.ts';
+import { draftToWire } from '../publishing/index.ts';
+import { STATUSES } from '../scheduling/index.ts';
 import type { Feature } from '../auth/plans.ts';
 import { defineTool } from './tool.ts';
 import { platformList } from './args.ts';

@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { AppError } from '../errors.ts';
 import type { PostType } from '../platforms/publishing.ts';
-import { parsePostBody } from '../publishing/edits.ts';
-import { postBodies, withoutNulls, type PostBody } from '../publishing/schemas.ts';
+import { parsePostBody, postBodies, type PostBody, withoutNulls } from '../publishing/index.ts';
 import { defineTool } from './tool.ts';
 import { platformList, splitArg, stringList } from './args.ts';
 

@@ -53,14 +53,17 @@ describe('the worker', () => {
   it('resumes the same ledger target after a crash between the ledger and the network call', async () => {
     const id = await scheduleOne('crash once');
     clock.advance(60_000);
-    worker().afterLedger = () => {
-      throw new Error('simulated crash');
-    };
-    try {
-      await worker().tick();
-    } finally {
-      worker().afterLedger = undefined;
-    }
+    // A worker of the same deps that crashes once its ledger targets exist.
+    const crashing = new ScheduleWorker(
+      {
+        ...worker().deps,
+        afterLedger: () => {
+          throw new Error('simulated crash');
+        },
+      },
+      worker().options,
+    );
+    await crashing.tick();
     const mid = (await h.ctx.scheduling.store.byId(id))!;
     expect(mid.status).toBe('publishing');
     expect(mid.postId).not.toBeNull();
@@ -183,8 +186,7 @@ describe('the worker', () => {
   it('refuses edits while publishing, and stops before the network when cancelled meanwhile', async () => {
     const id = await scheduleOne('cancel me');
     clock.advance(60_000);
-    worker().afterLedger = async () => {
-      worker().afterLedger = undefined;
+    const afterLedger = async () => {
       // While publishing: edits, publish-now and move-to-draft are refused, cancel is accepted.
       for (const res of [await patch(h, u, id, { scheduled_time: at(HOUR) }), await action(h, u, id, 'publish-now'), await action(h, u, id, 'move-to-draft')]) {
         expect(res.statusCode).toBe(409);
@@ -192,7 +194,8 @@ describe('the worker', () => {
       }
       expect((await cancel(h, u, id)).statusCode).toBe(200);
     };
-    await worker().tick();
+    const cancelling = new ScheduleWorker({ ...worker().deps, afterLedger }, worker().options);
+    await cancelling.tick();
     expect(callsFor('cancel me')).toHaveLength(0);
     expect((await get(h, u, id))!.status).toBe('cancelled');
   });

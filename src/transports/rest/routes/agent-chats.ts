@@ -6,7 +6,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../../context.ts';
 import { CHAT_CHANNELS, chatPartition, turnToWire } from '../../../agent/history.ts';
-import { dateTime } from '../../../publishing/schemas.ts';
+import { dateTime } from '../../../publishing/index.ts';
 import { principalOf } from '../access.ts';
 import { workspaceSecurity } from '../schemas.ts';
 

@@ -5,8 +5,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../../context.ts';
 import { AppError } from '../../../errors.ts';
 import type { PlatformRegistry } from '../../../platforms/registry.ts';
-import { publishResultSchema, type PublishResult } from '../../../publishing/results.ts';
-import { postBodies, withoutNulls, type PostBody } from '../../../publishing/schemas.ts';
+import { postBodies, type PostBody, type PublishResult, publishResultSchema, withoutNulls } from '../../../publishing/index.ts';
 import { principalOf } from '../access.ts';
 import { errorResponses, workspaceSecurity } from '../schemas.ts';
 
@@ -61,7 +60,7 @@ export async function postRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
         },
       },
       async (req, reply) => {
-        const result = await ctx.publishing.submit(principalOf(req), type, req.body as PostBody, { idempotencyKey: req.headers['idempotency-key'] });
+        const result = await ctx.publishing.publish(principalOf(req), type, req.body as PostBody, req.headers['idempotency-key']);
         return reply.code(result.status as 200).send(result.body as PublishResult);
       },
     );

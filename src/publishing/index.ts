@@ -1,0 +1,17 @@
+// Publishing's public face: what the rest of Herald may use. Everything else in this folder is its own.
+export { PublishingService, type PublishingDeps, type ScheduleRequest, type ScheduledRunRecord } from './service.ts';
+export { DraftService, draftSchema, draftToWire, narrowBody, type DraftRow } from './drafts.ts';
+export { PostValidator } from './validate.ts';
+export { FollowUps } from './follow-ups.ts';
+export { assertNotHeld, assertPost, isMemberSession, PENDING_APPROVAL } from './approval.ts';
+export { replay, requestHash } from './idempotency.ts';
+export { nothingToUpdate, parseEdit, parsePostBody } from './edits.ts';
+export { mergeEdit, withImportedMedia } from './media-refs.ts';
+export { storedBody } from './stored-body.ts';
+export { countText } from './text.ts';
+export { anyPostBody, dateTime, postBodies, withoutNulls, type PostBody } from './schemas.ts';
+export { draftRefSchema, publishResultSchema, scheduledRefSchema, type PublishReply, type PublishResult, type ScheduledRef, type TargetOutcome } from './results.ts';
+export type { NewScheduledEntry, ScheduledEntryRef, ScheduleWriter } from './submit.ts';
+export type { Ledger, TargetRow } from './ledger.ts';
+export type { PlannedTarget } from './plan.ts';
+export type { KnownTarget, TargetRunner } from './runner.ts';

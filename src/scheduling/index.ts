@@ -1,0 +1,7 @@
+// Scheduling's public face: what the rest of Herald may use. Everything else in this folder is its own.
+export { SchedulingService, type SchedulingDeps } from './service.ts';
+export { ScheduleWorker, type WorkerDeps, type WorkerOptions } from './worker.ts';
+export { ScheduleQueue } from './queue.ts';
+export { ScheduleEntries } from './entries.ts';
+export { ScheduledStore, scheduledEntrySchema, STATUSES, type ScheduledRow } from './store.ts';
+export { schedulerReadiness } from './readiness.ts';
