@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { drafts } from '../db/schema-publishing.ts';
 import type { AppContext } from '../context.ts';
-import { PENDING_APPROVAL } from '../publishing/index.ts';
+import { PENDING_APPROVAL } from '../publishing/approval.ts';
 import type { HeldActionPlan, ToolContext, ToolResult } from './tool.ts';
 
 /** An action row's states: waiting, then approved (it ran; `result` says how it went) or failed (it ran and failed). */

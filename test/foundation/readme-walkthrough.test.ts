@@ -93,8 +93,10 @@ describe('the README walkthrough', () => {
     expect(out).toMatch(/"linkedin":\{"success":true,[^}]*"connected":true\}/);
     expect(out).toMatch(/"bluesky":\{"success":true,[^}]*"connected":true\}/);
     expect(out).toMatch(/\{"platform":"linkedin","post_id":"urn:li:share:\d+"/);
-    expect(out).toMatch(/^linkedin published https:\/\/www\.linkedin\.com\//m);
-    expect(out).toMatch(/^bluesky published https:\/\/bsky\.app\/profile\/me\.sandbox\/post\//m);
+    // In the sandbox a permalink opens Herald's page of the simulated post, in the network's own URL form.
+    const at = herald.replace(/[.]/g, '\\.');
+    expect(out).toMatch(new RegExp(`^linkedin published ${at}/sandbox/linkedin/`, 'm'));
+    expect(out).toMatch(new RegExp(`^bluesky published ${at}/sandbox/bluesky/profile/me\\.sandbox/post/`, 'm'));
     expect(out).toMatch(/^Zed Quinn: Great news!$/m);
 
     // What the API itself says about the scheduled posts.
