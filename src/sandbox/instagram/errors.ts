@@ -8,7 +8,7 @@ import { igError, notReady } from './actor.ts';
 
 export const INSTAGRAM_ERRORS: ErrorCatalogue = {
   ...deadSessions(),
-  ...metaThrottles('17841400000000000', 'instagram'),
+  ...metaThrottles('17841400000000000', { type: 'instagram', code: 80002 }),
   permission_denied: { answer: igError(10, 0, '(#10) Application does not have permission for this action') },
   permission_200: { answer: igError(200, 0, '(#200) Not enough permissions to post to this account') },
   not_business: { answer: igError(100, 0, 'The user is not an Instagram Business Account') },

@@ -31,12 +31,9 @@ describe('instagram: documented errors', () => {
       const publisher = instagramPublisher(deps, { waitMs: [10, 20] });
       const media = fixtureMedia(sb, { name: 'doc.jpg', bytes: await jpegImage(1080, 1080), kind: 'image', mime: 'image/jpeg', format: 'jpeg', width: 1080, height: 1080 });
       const journal = memoryJournal();
-      const containers: string[] = [];
       return {
         async run() {
-          const out = await publisher.publish(tokens, { postType: 'image', text: 'Documented', media: [media], options: {}, targetId: 'tgt_ig_doc' }, journal);
-          if (journal.steps.container) containers.push(journal.steps.container);
-          return out;
+          return publisher.publish(tokens, { postType: 'image', text: 'Documented', media: [media], options: {}, targetId: 'tgt_ig_doc' }, journal);
         },
         async renewed() {
           // The retry published a new container, not the one the error condemned.
