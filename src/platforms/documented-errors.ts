@@ -35,6 +35,8 @@ export interface DocumentedError {
   words?: string;
   /** The adapter operation the mapping test runs (default `publish`). */
   via?: string;
+  /** Not an error to Herald: the operation ends in this state instead (a race with processing, a shortcut). */
+  outcome?: 'processing' | 'published';
   simulated: SimulatedBy | NotSimulated;
 }
 
@@ -70,7 +72,8 @@ export function documentedTable(platform: Platform, table: readonly DocumentedEr
     const s = d.simulated;
     const sim = 'operation' in s ? `\`${s.operation}\` \`${s.fault === 'error' ? (s.error ?? '') : s.fault}\`` : `not simulated: ${s.reason}`;
     const retry = d.retryAfterSeconds !== undefined ? `${d.retry} (${d.retryAfterSeconds} s)` : d.retry;
-    return `| \`${cell(d.code)}\` | ${cell(d.meaning)} | \`${d.kind}\` | ${cell(retry)} | ${cell(d.words ?? '')} | ${cell(sim)} |`;
+    const kind = d.outcome ? `none: ${d.outcome}` : `\`${d.kind}\``;
+    return `| \`${cell(d.code)}\` | ${cell(d.meaning)} | ${kind} | ${cell(retry)} | ${cell(d.words ?? '')} | ${cell(sim)} |`;
   });
   return [`<!-- documented-errors:${platform} (generated from src/platforms/${platform}/documented-errors.ts) -->`, '| code | meaning | kind | retry | user is told | sandbox |', '|---|---|---|---|---|---|', ...rows, `<!-- /documented-errors:${platform} -->`].join('\n');
 }

@@ -5,6 +5,8 @@ import { retryAfterSeconds } from '../http.ts';
 import { kindOfStatus, safeText } from '../errors.ts';
 import { PlatformError } from '../types.ts';
 import type { PlatformErrorKind } from '../types.ts';
+import { documentedError } from '../documented-errors.ts';
+import { BLUESKY_DOCUMENTED_ERRORS } from './documented-errors.ts';
 
 /**
  * login: createSession with the user's handle and app password; access: a call with the access JWT;
@@ -83,11 +85,13 @@ export function blueskyError(res: HttpResponse, context: XrpcContext, now: Date)
   const code = errorName(res.data);
   const { kind, message } = read(res, context, code);
   const wait = kind === 'rate_limited' ? rateLimitWait(res, now) : undefined;
-  return new PlatformError('bluesky', kind, message, {
+  const err = new PlatformError('bluesky', kind, message, {
     status: res.status,
     ...(wait !== undefined ? { retryAfterSeconds: wait } : {}),
     ...(code ? { code } : {}),
   });
+  // The documented codes as publishing meets them (with the access JWT, or the video service's own token).
+  return code && (context === 'access' || context === 'public') ? documentedError(BLUESKY_DOCUMENTED_ERRORS, code, err) : err;
 }
 
 /** A PlatformError of ours (not from a response), e.g. a malformed answer or an input we refuse before calling. */

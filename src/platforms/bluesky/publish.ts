@@ -15,7 +15,7 @@ import { pdsOf } from './session.ts';
 import { fitImage } from './image-fit.ts';
 import { MAX_IMAGES } from './limits.ts';
 import { tidFor, TID_PATTERN } from './tid.ts';
-import { JOB_FAILED, jobFailure, jobStatus, serviceToken, uploadVideo, videoServiceUnavailable } from './video.ts';
+import { assertUploadAllowed, JOB_FAILED, jobFailure, jobStatus, serviceToken, uploadVideo, videoServiceUnavailable } from './video.ts';
 import type { VideoJob } from './video.ts';
 import { stringField, xrpc } from './xrpc.ts';
 import type { JsonObject, XrpcClient } from './xrpc.ts';
@@ -139,6 +139,7 @@ export function blueskyPublisher(client: XrpcClient, urls: BlueskyPublishUrls): 
     }
     if (!job) {
       try {
+        await assertUploadAllowed(client, urls.video, a.pds, a.token, media);
         job = await uploadVideo(client, urls.video, await serviceToken(client, a.pds, a.token), a.did, media);
       } catch (err) {
         if (!videoServiceUnavailable(err)) throw err;

@@ -8,6 +8,8 @@ import type { BlobRef } from './blobs.ts';
 import { blueskyError, blueskyFailure } from './errors.ts';
 import { safeText } from '../errors.ts';
 import { stringField, xrpc } from './xrpc.ts';
+import { documentedError } from '../documented-errors.ts';
+import { BLUESKY_DOCUMENTED_ERRORS } from './documented-errors.ts';
 import type { JsonObject, XrpcClient } from './xrpc.ts';
 
 export interface VideoJob {
@@ -46,7 +48,7 @@ export function pdsServiceDid(pds: string): string {
   return `did:web:${new URL(pds).hostname}`;
 }
 
-export async function serviceToken(client: XrpcClient, pds: string, accessToken: string): Promise<string> {
+export async function serviceToken(client: XrpcClient, pds: string, accessToken: string, scope = { aud: pdsServiceDid(pds), lxm: 'com.atproto.repo.uploadBlob' }): Promise<string> {
   const exp = Math.floor(client.clock().getTime() / 1000) + TOKEN_LIFETIME_SEC;
   const out = await xrpc(client, {
     base: pds,
@@ -54,7 +56,7 @@ export async function serviceToken(client: XrpcClient, pds: string, accessToken:
     method: 'GET',
     context: 'access',
     bearer: accessToken,
-    params: { aud: pdsServiceDid(pds), lxm: 'com.atproto.repo.uploadBlob', exp: String(exp) },
+    params: { aud: scope.aud, lxm: scope.lxm, exp: String(exp) },
   });
   const token = stringField(out, 'token');
   if (!token) throw blueskyFailure('transient', 'Bluesky answered getServiceAuth without a token');
@@ -75,6 +77,26 @@ export async function uploadVideo(client: XrpcClient, video: string, token: stri
   throw blueskyError(res, 'public', client.clock());
 }
 
+/**
+ * The video service's daily limits (videos and bytes per account), asked before an upload so a spent day is a wait,
+ * not a refused upload. A service that cannot answer (none, or an older one) does not stop the upload.
+ */
+export async function assertUploadAllowed(client: XrpcClient, video: string, pds: string, accessToken: string, media: PublishMedia): Promise<void> {
+  let limits: JsonObject;
+  try {
+    const token = await serviceToken(client, pds, accessToken, { aud: `did:web:${new URL(video).hostname}`, lxm: 'app.bsky.video.getUploadLimits' });
+    limits = await xrpc(client, { base: video, nsid: 'app.bsky.video.getUploadLimits', method: 'GET', context: 'public', bearer: token });
+  } catch (err) {
+    client.logger.debug({ platform: 'bluesky', err: err instanceof Error ? err.message : String(err) }, 'video upload limits unavailable');
+    return;
+  }
+  const bytes = typeof limits.remainingDailyBytes === 'number' ? limits.remainingDailyBytes : null;
+  const code = limits.canUpload === false ? 'daily_video_limit' : bytes !== null && bytes < media.size ? 'daily_bytes_limit' : null;
+  if (!code) return;
+  const said = safeText(limits.message);
+  throw documentedError(BLUESKY_DOCUMENTED_ERRORS, code, new PlatformError('bluesky', 'rate_limited', `Bluesky video upload limit${said ? `: ${said}` : ''}`, { code }));
+}
+
 export async function jobStatus(client: XrpcClient, video: string, jobId: string): Promise<VideoJob> {
   const out = await xrpc(client, { base: video, nsid: 'app.bsky.video.getJobStatus', method: 'GET', context: 'public', params: { jobId } });
   const job = readJob(out);
@@ -89,11 +111,13 @@ export async function jobStatus(client: XrpcClient, video: string, jobId: string
 export function videoServiceUnavailable(err: unknown): boolean {
   if (!(err instanceof PlatformError)) return false;
   if (err.kind === 'unsupported' || err.kind === 'not_found') return true;
+  // An overloaded service is there: the upload waits for it rather than going to the PDS's smaller blob limit.
+  if (err.code === 'ServiceOverloaded') return false;
   return err.kind === 'transient' && (err.status === undefined || err.status === 502 || err.status === 503 || err.status === 504);
 }
 
 /** Why a failed job failed, as a PlatformError. */
 export function jobFailure(job: VideoJob): PlatformError {
   const detail = safeText([job.error, job.message].filter(Boolean).join(': ')) || 'processing failed';
-  return blueskyFailure('invalid_content', `The Bluesky video service could not process the video (${detail})`);
+  return new PlatformError('bluesky', 'invalid_content', `The Bluesky video service could not process the video (${detail})`, job.error ? { code: job.error } : {});
 }

@@ -68,7 +68,7 @@ export const INSTAGRAM_DOCUMENTED_ERRORS: readonly DocumentedError[] = [
   { code: '100/2207040', meaning: 'more than 20 @-tags', kind: 'invalid_content', retry: 'no', simulated: { operation: 'upload', fault: 'error', error: 'too_many_tags' } },
   { code: '352/2207026', meaning: 'unsupported video format', kind: 'invalid_content', retry: 'no', simulated: { operation: 'upload', fault: 'error', error: 'video_format' } },
   { code: '9004/2207052', meaning: 'media could not be fetched from the URL', kind: 'invalid_content', retry: 'no', simulated: { operation: 'upload', fault: 'error', error: 'fetch_failed' } },
-  { code: '9007/2207027', meaning: 'media not ready for publishing', kind: 'transient', retry: 'polled again (processing)', via: 'processing', simulated: { operation: 'publish', fault: 'error', error: 'not_ready' } },
+  { code: '9007/2207027', meaning: 'media not ready for publishing', kind: 'transient', retry: 'polled again (processing)', outcome: 'processing', simulated: { operation: 'publish', fault: 'error', error: 'not_ready' } },
   { code: '36000/2207004', meaning: 'image larger than 8 MB', kind: 'invalid_content', retry: 'no', simulated: { operation: 'upload', fault: 'error', error: 'image_too_large' } },
   { code: '36001/2207005', meaning: 'unsupported image format', kind: 'invalid_content', retry: 'no', simulated: { operation: 'upload', fault: 'error', error: 'image_format' } },
   { code: '36003/2207009', meaning: 'aspect ratio outside 4:5–1.91:1', kind: 'invalid_content', retry: 'no', simulated: { operation: 'upload', fault: 'error', error: 'aspect_ratio' } },

@@ -34,7 +34,7 @@ export const THREADS_DOCUMENTED_ERRORS: readonly DocumentedError[] = [
   },
   { code: 'media-not-fetched', meaning: '"The media could not be fetched from this URI"', kind: 'invalid_content', retry: 'no', simulated: { operation: 'upload', fault: 'error', error: 'media_not_fetched' } },
   { code: 'ERROR', meaning: 'container processing failed (`error_message`)', kind: 'invalid_content', retry: 'no', simulated: { operation: 'upload', fault: 'error', error: 'container_error' } },
-  { code: 'EXPIRED', meaning: 'container not published within 24 h', kind: 'transient', retry: 'new container', via: 'processing', simulated: { operation: 'upload', fault: 'error', error: 'container_expired' } },
+  { code: 'EXPIRED', meaning: 'container not published within 24 h', kind: 'transient', retry: 'new container', outcome: 'processing', simulated: { operation: 'upload', fault: 'error', error: 'container_expired' } },
   {
     code: '24/4279009', meaning: '"Media Not Found": the container is unknown', kind: 'transient', retry: 'new container',
     words: 'Threads no longer finds the prepared post; Herald prepares it again and retries',

@@ -3,6 +3,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { SandboxContext } from '../core/context.ts';
 import { registerAvatars } from '../core/oauth.ts';
+import { declareErrors } from '../core/documented.ts';
+import { BLUESKY_ERRORS } from './documented.ts';
 import { setNotFound } from '../core/route.ts';
 import type { Simulator } from '../core/route.ts';
 import { blueskyFault, xrpcError } from './errors.ts';
@@ -21,6 +23,7 @@ export async function blueskySimulator(app: FastifyInstance, ctx: SandboxContext
   declareBlueskyEngagement(ctx);
   registerVideo(sim);
   registerAvatars(sim);
+  declareErrors(ctx, 'bluesky', BLUESKY_ERRORS);
   setNotFound(sim, () => xrpcError(404, 'NotFound', 'Not Found'));
 }
 

@@ -14,6 +14,7 @@ import { checkToken, mintToken } from '../core/tokens.ts';
 import type { JsonObject, ObjectRecord, TokenRecord } from '../core/types.ts';
 import { sessionError, xrpcError } from './errors.ts';
 import { storeBlob } from './repo.ts';
+import { cid } from './cid.ts';
 import { ACCESS_KIND, checkSession, serviceDid, serviceJwt } from './session.ts';
 
 const SERVICE_KIND = 'service';
@@ -110,12 +111,22 @@ export function registerVideo(sim: Simulator): void {
       const bytes = bodyBytes(req);
       if (bytes.length > MAX_VIDEO) return sendAnswer(reply, xrpcError(400, 'VideoTooLarge', `Videos must be at most ${MAX_VIDEO} bytes`));
       const mime = sniff(bytes);
+      // A video the service has processed before for this account: refused with already_exists, with its job and blob.
+      const link = cid('raw', bytes);
+      const seen = objectsOf(call, 'containers', token.accountId).find((j) => j.kind === 'video-job' && j.source_cid === link && j.state === 'JOB_STATE_COMPLETED');
+      if (seen || call.outcome?.already_exists === true) {
+        const blob = seen?.blob ?? storeBlob(call, token.accountId, bytes, 'video/mp4', 'video-service');
+        const status = { jobId: seen?.id ?? randomUUID(), did: token.accountId, state: 'JOB_STATE_COMPLETED', progress: 100, blob, error: 'already_exists', message: 'Video already processed' };
+        return sendAnswer(reply, { status: 409, body: { error: 'already_exists', message: 'Video already processed', jobStatus: status } });
+      }
+      const failure = typeof call.outcome?.error === 'string' ? call.outcome.error : null;
       const job = putObject(call, 'containers', {
         id: randomUUID(),
         accountId: token.accountId,
         kind: 'video-job',
         name: q.name ?? null,
         bytes: bytes.length,
+        source_cid: link,
         mimeType: mime,
         state: 'JOB_STATE_CREATED',
         progress: 0,
@@ -123,7 +134,10 @@ export function registerVideo(sim: Simulator): void {
         error: null,
         message: null,
       });
-      if (isVideo(mime)) {
+      if (failure) {
+        // A documented failureCode armed as a fault (documented.ts): the job ends FAILED with it.
+        schedule(call.ctx, 'bluesky', job, [{ at: 1, set: { state: 'JOB_STATE_FAILED', error: failure, message: `The video could not be processed (${failure})` } }]);
+      } else if (isVideo(mime)) {
         // The service transcodes to MP4 and writes the result to the user's PDS as a blob.
         const blob = storeBlob(call, token.accountId, bytes, 'video/mp4', 'video-service');
         schedule(call.ctx, 'bluesky', job, [
