@@ -3,6 +3,8 @@
 import { kindOfStatus, safeText } from '../errors.ts';
 import { retryAfterSeconds, type HttpResponse } from '../http.ts';
 import { PlatformError, type PlatformErrorKind } from '../types.ts';
+import { documentedError } from '../documented-errors.ts';
+import { LINKEDIN_DOCUMENTED_ERRORS } from './documented-errors.ts';
 
 /** api = resource calls; token = code exchange; refresh = refresh-token grant. */
 export type LinkedInPhase = 'api' | 'token' | 'refresh';
@@ -103,11 +105,16 @@ export function linkedinError(res: HttpResponse, phase: LinkedInPhase = 'api', n
   if (phase !== 'api' && kind === 'auth_expired') kind = 'reauth_required';
   // LinkedIn sends no Retry-After: its 429s are daily quotas (per member, per app) that reset at 00:00 UTC.
   const retryAfter = kind === 'rate_limited' ? (retryAfterSeconds(res.headers) ?? secondsToUtcMidnight(now())) : undefined;
-  return new PlatformError('linkedin', kind, `linkedin ${phase === 'api' ? 'request' : 'token request'} failed (${detail})`, {
+  const err = new PlatformError('linkedin', kind, `linkedin ${phase === 'api' ? 'request' : 'token request'} failed (${detail})`, {
     status: res.status,
     ...(retryAfter !== undefined ? { retryAfterSeconds: retryAfter } : {}),
     ...(code ? { code } : {}),
   });
+  if (phase !== 'api' || oauthError) return err;
+  const message = text(body.message);
+  // Two documented answers are told apart by their text: a duplicate post, and a media resource of another owner.
+  const key = res.status === 422 && /duplicate of/i.test(message) ? '422-duplicate' : res.status === 403 && /resource is forbidden/i.test(message) ? 'media-forbidden' : code;
+  return key ? documentedError(LINKEDIN_DOCUMENTED_ERRORS, key, err) : err;
 }
 
 /** The JSON object of a 2xx answer (empty for bodiless ones), or the mapped PlatformError. */

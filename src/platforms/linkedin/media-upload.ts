@@ -157,7 +157,7 @@ export function linkedinMedia(deps: AdapterDeps) {
       etags = await sendParts(token, current.urn, current.session, media, journal);
     } catch (err) {
       // A journaled session can go stale (EXPIRED_UPLOAD_URL): start over once. An unfinalized video is never posted.
-      if (!(journaled && resumed) || !(err instanceof PlatformError) || err.kind !== 'invalid_content') throw err;
+      if (!(journaled && resumed) || !(err instanceof PlatformError) || !(err.kind === 'invalid_content' || err.code === 'EXPIRED_UPLOAD_URL')) throw err;
       current = await startVideo(token, owner, media, thumbnail, journal);
       etags = await sendParts(token, current.urn, current.session, media, journal);
     }

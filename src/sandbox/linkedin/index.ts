@@ -3,6 +3,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { SandboxContext } from '../core/context.ts';
 import { registerAvatars } from '../core/oauth.ts';
+import { declareErrors } from '../core/documented.ts';
+import { LINKEDIN_ERRORS } from './documented.ts';
 import { setNotFound } from '../core/route.ts';
 import type { Simulator } from '../core/route.ts';
 import { registerLinkedInEngagement } from './engagement.ts';
@@ -24,6 +26,7 @@ export async function linkedinSimulator(app: FastifyInstance, ctx: SandboxContex
   registerLinkedInVideos(sim);
   registerLinkedInEngagement(sim);
   registerAvatars(sim);
+  declareErrors(ctx, 'linkedin', LINKEDIN_ERRORS);
   setNotFound(sim, (path) => ({ status: 404, body: { serviceErrorCode: 0, message: `Resource ${path} does not exist`, status: 404 } }));
 }
 
