@@ -4,6 +4,8 @@
 import { errorFromResponse, kindOfStatus, record, safeText, statusKind } from '../errors.ts';
 import type { HttpResponse } from '../http.ts';
 import type { PlatformErrorKind } from '../types.ts';
+import { documentedError } from '../documented-errors.ts';
+import { PINTEREST_DOCUMENTED_ERRORS } from './documented-errors.ts';
 
 const API_CODES: Record<number, PlatformErrorKind> = {
   1: 'invalid_content',
@@ -25,8 +27,12 @@ function errorBody(res: HttpResponse): { code: number | undefined; detail: strin
   return { code: typeof body.code === 'number' ? body.code : undefined, detail: safeText(body.message) };
 }
 
-function fail(res: HttpResponse, kind: PlatformErrorKind, message: string, code: number | undefined): never {
-  throw errorFromResponse('pinterest', res, { kind, message, ...(code !== undefined ? { code: String(code) } : {}) });
+function fail(res: HttpResponse, kind: PlatformErrorKind, message: string, code: number | undefined, documented = false): never {
+  const err = errorFromResponse('pinterest', res, { kind, message, ...(code !== undefined ? { code: String(code) } : {}) });
+  if (!documented) throw err;
+  // "Unable to reach the URL" is code 1 too; its text tells it apart.
+  const key = code === 1 && /unable to reach the url/i.test(message) ? 'unreachable-url' : res.status === 409 ? '409' : String(code ?? '');
+  throw documentedError(PINTEREST_DOCUMENTED_ERRORS, key, err);
 }
 
 function describe(what: string, res: HttpResponse, code: number | undefined, detail: string): string {
@@ -41,7 +47,7 @@ export function readApi(res: HttpResponse, what: string): Record<string, unknown
     return fail(res, 'transient', `Pinterest ${what}: unexpected answer (HTTP ${res.status}, not JSON)`, undefined);
   }
   const { code, detail } = errorBody(res);
-  return fail(res, apiKind(res.status, code), describe(what, res, code, detail), code);
+  return fail(res, apiKind(res.status, code), describe(what, res, code, detail), code, true);
 }
 
 function apiKind(status: number, code: number | undefined): PlatformErrorKind {

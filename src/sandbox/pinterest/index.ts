@@ -3,6 +3,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { SandboxContext } from '../core/context.ts';
 import { registerAvatars } from '../core/oauth.ts';
+import { declareErrors } from '../core/documented.ts';
+import { PINTEREST_ERRORS } from './documented.ts';
 import { setNotFound } from '../core/route.ts';
 import type { Simulator } from '../core/route.ts';
 import { registerPinterestApi } from './api.ts';
@@ -24,6 +26,7 @@ export async function pinterestSimulator(app: FastifyInstance, ctx: SandboxConte
   declarePinterestEngagement(ctx);
   registerPinterestMedia(sim);
   registerAvatars(sim);
+  declareErrors(ctx, 'pinterest', PINTEREST_ERRORS);
   setNotFound(sim, (path) => pinError(404, 404, `Resource not found: ${path}`));
 }
 

@@ -70,6 +70,8 @@ export function registerPinterestMedia(sim: Simulator): void {
         accountId: account.id,
         kind: 'video',
         media_type: 'video',
+        // A documented `failed` armed on the registration (documented.ts): the upload of this media ends that way.
+        failOutcome: call.outcome?.status === 'failed',
         status: 'registered',
         upload_url: uploadUrl,
         upload_parameters: uploadParameters,
@@ -108,7 +110,8 @@ export function registerPinterestMedia(sim: Simulator): void {
       Object.assign(media, { bytes: file.bytes.length, mimeType: mime, uploadedAt: call.ctx.now().toISOString() });
       schedule(call.ctx, 'pinterest', media, [
         { at: 0, set: { status: 'processing' } },
-        { at: 1, set: { status: isVideo(mime) ? 'succeeded' : 'failed' } },
+        // A documented `failed` armed as a fault on the registration or this upload (documented.ts) ends it that way.
+        { at: 1, set: { status: isVideo(mime) && call.outcome?.status !== 'failed' && media.failOutcome !== true ? 'succeeded' : 'failed' } },
       ]);
       return reply.code(204).send();
     },

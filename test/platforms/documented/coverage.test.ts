@@ -12,6 +12,7 @@ import { YOUTUBE_DOCUMENTED_ERRORS } from '../../../src/platforms/youtube/docume
 import { FACEBOOK_DOCUMENTED_ERRORS } from '../../../src/platforms/facebook/documented-errors.ts';
 import { BLUESKY_DOCUMENTED_ERRORS } from '../../../src/platforms/bluesky/documented-errors.ts';
 import { LINKEDIN_DOCUMENTED_ERRORS } from '../../../src/platforms/linkedin/documented-errors.ts';
+import { PINTEREST_DOCUMENTED_ERRORS } from '../../../src/platforms/pinterest/documented-errors.ts';
 import { PLATFORMS, type Platform } from '../../../src/platforms/slugs.ts';
 import type { ErrorCatalogue } from '../../../src/sandbox/core/documented.ts';
 import { INSTAGRAM_ERRORS } from '../../../src/sandbox/instagram/errors.ts';
@@ -21,6 +22,7 @@ import { YOUTUBE_ERRORS } from '../../../src/sandbox/youtube/documented.ts';
 import { FACEBOOK_ERRORS } from '../../../src/sandbox/facebook/errors.ts';
 import { BLUESKY_ERRORS } from '../../../src/sandbox/bluesky/documented.ts';
 import { LINKEDIN_ERRORS } from '../../../src/sandbox/linkedin/documented.ts';
+import { PINTEREST_ERRORS } from '../../../src/sandbox/pinterest/documented.ts';
 import { startSandbox, type TestSandbox } from '../../helpers/sandbox.ts';
 
 /** Networks whose every documented code is simulated, mapped and tested: table, sandbox catalogue, test file. */
@@ -30,12 +32,13 @@ const DOCUMENTED_NETWORKS: Partial<Record<Platform, { table: readonly Documented
   tiktok: { table: TIKTOK_DOCUMENTED_ERRORS, tableName: 'TIKTOK_DOCUMENTED_ERRORS', catalogue: TIKTOK_ERRORS },
   bluesky: { table: BLUESKY_DOCUMENTED_ERRORS, tableName: 'BLUESKY_DOCUMENTED_ERRORS', catalogue: BLUESKY_ERRORS },
   linkedin: { table: LINKEDIN_DOCUMENTED_ERRORS, tableName: 'LINKEDIN_DOCUMENTED_ERRORS', catalogue: LINKEDIN_ERRORS },
+  pinterest: { table: PINTEREST_DOCUMENTED_ERRORS, tableName: 'PINTEREST_DOCUMENTED_ERRORS', catalogue: PINTEREST_ERRORS },
   facebook: { table: FACEBOOK_DOCUMENTED_ERRORS, tableName: 'FACEBOOK_DOCUMENTED_ERRORS', catalogue: FACEBOOK_ERRORS },
   youtube: { table: YOUTUBE_DOCUMENTED_ERRORS, tableName: 'YOUTUBE_DOCUMENTED_ERRORS', catalogue: YOUTUBE_ERRORS },
 };
 
 /** Networks whose documented errors are not all simulated, mapped and tested yet (see the report / docs/networks.md). */
-export const PENDING_NETWORKS: readonly Platform[] = ['pinterest'];
+export const PENDING_NETWORKS: readonly Platform[] = [];
 
 const DOCS = new URL('../../../docs/networks.md', import.meta.url);
 
