@@ -1,42 +1,35 @@
 // Facebook's documented errors for what Herald calls on a Page (feed, photos, videos, status reads), from Meta's Graph
 // API error reference and the Pages API guides. See ../documented-errors.ts.
+import { metaGrantErrors, metaThrottleErrors } from '../meta/documented-errors.ts';
 import type { DocumentedError, SimulatedBy } from '../documented-errors.ts';
 
 const fault = (error: string): SimulatedBy => ({ operation: 'publish', fault: 'error', error });
 const DAY = 86_400;
 
 export const FACEBOOK_DOCUMENTED_ERRORS: readonly DocumentedError[] = [
+  ...metaGrantErrors('after a token check; reconnect if it stays dead'),
+  ...metaThrottleErrors(),
   { code: '190', meaning: 'access token invalid (no subcode)', kind: 'auth_expired', retry: 'after a token check; reconnect if it stays dead', simulated: fault('token_invalid') },
   { code: '102', meaning: 'session key invalid', kind: 'auth_expired', retry: 'after a token check; reconnect if it stays dead', simulated: fault('session_key') },
-  { code: '190/463', meaning: 'access token expired', kind: 'auth_expired', retry: 'after a token check; reconnect if it stays dead', simulated: { operation: 'publish', fault: 'expire_token' } },
-  { code: '190/458', meaning: 'the app is not installed (removed by the user)', kind: 'reauth_required', retry: 'no: reconnect', simulated: { operation: 'publish', fault: 'revoke' } },
   {
     code: '190/459', meaning: 'the user is checkpointed', kind: 'reauth_required', retry: 'no: reconnect',
     words: 'Facebook has put this account in a security checkpoint: log in on facebook.com and complete it, then reconnect Facebook',
     simulated: fault('checkpointed'),
   },
-  { code: '190/460', meaning: 'session invalidated: password changed', kind: 'reauth_required', retry: 'no: reconnect', simulated: fault('password_changed') },
   {
     code: '190/464', meaning: 'the user is not confirmed', kind: 'reauth_required', retry: 'no: reconnect',
     words: 'Facebook asks this account to confirm itself: finish the confirmation on facebook.com, then reconnect Facebook',
     simulated: fault('unconfirmed_user'),
   },
-  { code: '190/467', meaning: 'access token invalid (logged out)', kind: 'reauth_required', retry: 'no: reconnect', simulated: fault('session_invalidated') },
   {
     code: '190/492', meaning: 'the user behind the Page token lost their role on the Page', kind: 'reauth_required', retry: 'no: reconnect',
     words: 'You no longer have a role on this Facebook Page that lets Herald publish: ask a Page admin to give it back, then reconnect Facebook',
     simulated: fault('page_role_lost'),
   },
-  { code: '10', meaning: 'permission missing', kind: 'permission', retry: 'no', simulated: fault('permission_denied') },
-  { code: '200', meaning: 'permission missing or removed (200–299)', kind: 'permission', retry: 'no', simulated: fault('permission_200') },
   { code: '3', meaning: 'capability missing', kind: 'permission', retry: 'no', simulated: fault('capability') },
   { code: '100', meaning: 'invalid parameter', kind: 'invalid_content', retry: 'no', simulated: fault('invalid_parameter') },
   { code: '1', meaning: 'unknown API error', kind: 'transient', retry: 'retried', simulated: fault('unknown_error') },
   { code: '2', meaning: 'API service error', kind: 'transient', retry: 'retried', simulated: { operation: 'publish', fault: 'server_error' } },
-  { code: '4', meaning: 'application throttling (X-App-Usage)', kind: 'rate_limited', retry: 'retried with backoff', simulated: { operation: 'publish', fault: 'rate_limit' } },
-  { code: '17', meaning: 'user throttling', kind: 'rate_limited', retry: 'retried with backoff', simulated: fault('user_request_limit') },
-  { code: '32', meaning: 'Page throttling (X-Business-Use-Case-Usage)', kind: 'rate_limited', retry: 'after `estimated_time_to_regain_access`', simulated: fault('page_request_limit') },
-  { code: '613', meaning: 'custom-level throttling', kind: 'rate_limited', retry: 'retried with backoff', simulated: fault('calls_within_limit') },
   { code: '341', meaning: 'application limit reached', kind: 'rate_limited', retry: 'retried with backoff', simulated: fault('app_limit') },
   { code: '80001', meaning: 'Pages Business Use Case limit (X-Business-Use-Case-Usage)', kind: 'rate_limited', retry: 'after `estimated_time_to_regain_access`', simulated: fault('buc_limit') },
   {

@@ -1,5 +1,6 @@
 // Instagram's documented errors for what Herald calls (container creation, status, media_publish), from Meta's
 // Instagram error-code reference and content-publishing guide. See ../documented-errors.ts.
+import { metaGrantErrors, metaThrottleErrors } from '../meta/documented-errors.ts';
 import type { DocumentedError } from '../documented-errors.ts';
 
 const DAY = 24 * 3600;
@@ -8,12 +9,8 @@ const graph = (code: number, subcode: number | null, message: string, extra: Rec
 });
 
 export const INSTAGRAM_DOCUMENTED_ERRORS: readonly DocumentedError[] = [
-  { code: '190/463', meaning: 'access token expired', kind: 'auth_expired', retry: 'after a token refresh', simulated: { operation: 'publish', fault: 'expire_token' } },
-  { code: '190/458', meaning: 'app removed by the user (REVOKED_ACCESS_TOKEN)', kind: 'reauth_required', retry: 'no: reconnect', simulated: { operation: 'publish', fault: 'revoke' } },
-  { code: '190/460', meaning: 'session invalidated: password changed', kind: 'reauth_required', retry: 'no: reconnect', simulated: { operation: 'publish', fault: 'error', error: 'password_changed' } },
-  { code: '190/467', meaning: 'session invalidated: logged out', kind: 'reauth_required', retry: 'no: reconnect', simulated: { operation: 'publish', fault: 'error', error: 'session_invalidated' } },
-  { code: '10', meaning: 'permission missing', kind: 'permission', retry: 'no', simulated: { operation: 'upload', fault: 'error', error: 'permission_denied' } },
-  { code: '200', meaning: '"Not enough permissions to post" (200–299: permission errors)', kind: 'permission', retry: 'no', simulated: { operation: 'publish', fault: 'error', error: 'permission_200' } },
+  ...metaGrantErrors('after a token refresh'),
+  ...metaThrottleErrors(),
   {
     code: 'not-business', meaning: '"the user is not an Instagram Business" account', kind: 'invalid_content', retry: 'no',
     words: 'This Instagram account is not a professional account: switch it to a Business or Creator account in the Instagram app, then reconnect it',
@@ -78,9 +75,5 @@ export const INSTAGRAM_DOCUMENTED_ERRORS: readonly DocumentedError[] = [
     simulated: { reason: 'only a trial Reel (`trial_params`) gets it, and Herald publishes none', status: 400, body: graph(100, 2207081, 'This account is not eligible for trial reels.') },
   },
   { code: '1/2207082', meaning: '"An unknown error occurred"', kind: 'transient', retry: 'retried', simulated: { operation: 'publish', fault: 'error', error: 'unknown_error' } },
-  { code: '4', meaning: 'application request limit (X-App-Usage)', kind: 'rate_limited', retry: 'retried with backoff', simulated: { operation: 'publish', fault: 'rate_limit' } },
-  { code: '17', meaning: 'user request limit', kind: 'rate_limited', retry: 'retried with backoff', simulated: { operation: 'publish', fault: 'error', error: 'user_request_limit' } },
-  { code: '32', meaning: 'Page request limit (X-Business-Use-Case-Usage)', kind: 'rate_limited', retry: 'after `estimated_time_to_regain_access`', simulated: { operation: 'publish', fault: 'error', error: 'page_request_limit' } },
-  { code: '613', meaning: 'calls exceeded the rate limit', kind: 'rate_limited', retry: 'retried with backoff', simulated: { operation: 'publish', fault: 'error', error: 'calls_within_limit' } },
   { code: '80002', meaning: 'Instagram Business Use Case limit (X-Business-Use-Case-Usage)', kind: 'rate_limited', retry: 'after `estimated_time_to_regain_access`', simulated: { operation: 'publish', fault: 'error', error: 'buc_limit' } },
 ];

@@ -1,17 +1,14 @@
 // Threads' documented errors for what Herald calls (containers, status, threads_publish), from Meta's Threads
 // documentation (troubleshooting, publishing limits, reply management). See ../documented-errors.ts.
+import { metaGrantErrors, metaThrottleErrors } from '../meta/documented-errors.ts';
 import type { DocumentedError } from '../documented-errors.ts';
 import { PUBLISH_LIMIT_WAIT_SECONDS } from '../meta/graph.ts';
 
 export const THREADS_QUOTA_WORDS = 'Threads\' daily publishing limit (250 posts, 1,000 replies a day) is reached; Herald tries again when the 24-hour window frees a slot';
 
 export const THREADS_DOCUMENTED_ERRORS: readonly DocumentedError[] = [
-  { code: '190/463', meaning: 'access token expired', kind: 'auth_expired', retry: 'after a token refresh', simulated: { operation: 'publish', fault: 'expire_token' } },
-  { code: '190/458', meaning: 'app removed by the user', kind: 'reauth_required', retry: 'no: reconnect', simulated: { operation: 'publish', fault: 'revoke' } },
-  { code: '190/460', meaning: 'session invalidated: password changed', kind: 'reauth_required', retry: 'no: reconnect', simulated: { operation: 'publish', fault: 'error', error: 'password_changed' } },
-  { code: '190/467', meaning: '"session has been invalidated"', kind: 'reauth_required', retry: 'no: reconnect', simulated: { operation: 'publish', fault: 'error', error: 'session_invalidated' } },
-  { code: '10', meaning: 'permission missing (e.g. threads_delete)', kind: 'permission', retry: 'no', simulated: { operation: 'upload', fault: 'error', error: 'permission_denied' } },
-  { code: '200', meaning: 'permission error (200–299)', kind: 'permission', retry: 'no', simulated: { operation: 'publish', fault: 'error', error: 'permission_200' } },
+  ...metaGrantErrors('after a token refresh'),
+  ...metaThrottleErrors(),
   { code: '100', meaning: 'invalid parameter (text too long, bad media_type)', kind: 'invalid_content', retry: 'no', simulated: { operation: 'upload', fault: 'error', error: 'invalid_parameter' } },
   { code: 'THREADS_API__LINK_LIMIT_EXCEEDED', meaning: 'more than 5 links', kind: 'invalid_content', retry: 'no', simulated: { operation: 'upload', fault: 'error', error: 'link_limit' } },
   {
@@ -40,10 +37,6 @@ export const THREADS_DOCUMENTED_ERRORS: readonly DocumentedError[] = [
     words: 'Threads no longer finds the prepared post; Herald prepares it again and retries',
     simulated: { operation: 'publish', fault: 'error', error: 'media_not_found' },
   },
-  { code: '4', meaning: 'application request limit', kind: 'rate_limited', retry: 'retried with backoff', simulated: { operation: 'publish', fault: 'rate_limit' } },
-  { code: '17', meaning: 'user request limit', kind: 'rate_limited', retry: 'retried with backoff', simulated: { operation: 'publish', fault: 'error', error: 'user_request_limit' } },
-  { code: '32', meaning: 'request limit (X-Business-Use-Case-Usage)', kind: 'rate_limited', retry: 'after `estimated_time_to_regain_access`', simulated: { operation: 'publish', fault: 'error', error: 'page_request_limit' } },
-  { code: '613', meaning: 'calls exceeded the rate limit', kind: 'rate_limited', retry: 'retried with backoff', simulated: { operation: 'publish', fault: 'error', error: 'calls_within_limit' } },
   {
     code: '9', meaning: 'publishing quota: 250 posts / 1,000 replies per rolling 24 h', kind: 'rate_limited', retry: 'after the window (threads_publishing_limit)', retryAfterSeconds: PUBLISH_LIMIT_WAIT_SECONDS,
     words: THREADS_QUOTA_WORDS,

@@ -2,7 +2,7 @@
 // over real HTTP and read by the adapter's publisher: kind, wait and the user's words as
 // src/platforms/bluesky/documented-errors.ts says. `via: video` entries publish a video post, the others a text post.
 import { pino } from 'pino';
-import { afterAll, beforeAll, describe } from 'vitest';
+import { describe } from 'vitest';
 import { blueskyAdapter } from '../../../src/platforms/bluesky/index.ts';
 import { BLUESKY_DOCUMENTED_ERRORS } from '../../../src/platforms/bluesky/documented-errors.ts';
 import { blueskyError } from '../../../src/platforms/bluesky/errors.ts';
@@ -10,24 +10,14 @@ import type { PublishRequest } from '../../../src/platforms/publishing.ts';
 import { sandboxBaseUrls } from '../../../src/sandbox/index.ts';
 import { configuredHttp } from '../../helpers/platform-http.ts';
 import { fixtureMedia, memoryJournal, mp4Video } from '../helpers/publish-fixtures.ts';
-import { documentedErrorTests } from '../helpers/documented.ts';
-import { startSandbox, type TestSandbox } from '../../helpers/sandbox.ts';
-
-let sb: TestSandbox;
-beforeAll(async () => {
-  sb = await startSandbox({ processingMs: 0 });
-});
-afterAll(() => sb.close());
+import { documentedErrorTests, publishSettled } from '../helpers/documented.ts';
 
 describe('bluesky: documented errors', () => {
   documentedErrorTests({
     platform: 'bluesky',
     table: BLUESKY_DOCUMENTED_ERRORS,
-    sandbox: () => sb,
-    map: (res) => blueskyError(res, 'access', sb.clock()),
-    async setup() {
-      await sb.reset();
-      await sb.configure({ processingMs: { bluesky: 0 } });
+    map: (res, sb) => blueskyError(res, 'access', sb.clock()),
+    async setup(sb) {
       const urls = sandboxBaseUrls(sb.publicUrl).bluesky;
       const logger = pino({ level: 'silent' });
       const adapter = blueskyAdapter({ http: configuredHttp(logger, urls), config: { urls }, clock: sb.clock, logger });
@@ -37,12 +27,11 @@ describe('bluesky: documented errors', () => {
       const clip = fixtureMedia(sb, { name: 'doc.mp4', bytes: await mp4Video({ mdatBytes: 20_000 }), kind: 'video', mime: 'video/mp4', format: 'mp4', width: 640, height: 360 });
       const journal = memoryJournal();
       return {
-        async run(via) {
+        run(via) {
           const req: PublishRequest = via === 'video'
             ? { postType: 'video', text: 'Documented video', media: [clip], options: {}, targetId: 'tgt_bsky_doc' }
             : { postType: 'text', text: 'Documented', media: [], options: {}, targetId: 'tgt_bsky_doc' };
-          const first = await publisher.publish(tokens, req, journal);
-          return first.state === 'processing' ? publisher.checkStatus!(tokens, first.handle, req, journal) : first;
+          return publishSettled(publisher, tokens, req, journal);
         },
       };
     },
