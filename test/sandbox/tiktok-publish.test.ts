@@ -264,9 +264,9 @@ describe('tiktok content posting', () => {
   });
 });
 
-describe('tiktok content posting: the daily post cap (rate_limits)', () => {
+describe('tiktok content posting: the daily post cap (publishLimits.tiktok)', () => {
   it('refuses the 16th direct post of a creator within 24 hours with 403 spam_risk_too_many_posts, until the window moves on', async () => {
-    await sb.configure({ strict: { rate_limits: true, tiktok_unaudited: false } });
+    await sb.configure({ publishLimits: { tiktok: 15 }, strict: { rate_limits: true, tiktok_unaudited: false } });
     const init = () => direct({ source: 'FILE_UPLOAD', video_size: 1000, chunk_size: 1000, total_chunk_count: 1 }, { title: 'Daily', privacy_level: 'SELF_ONLY' });
     for (let i = 0; i < 15; i += 1) {
       expect((await init()).status, `init ${i + 1}`).toBe(200);

@@ -33,23 +33,23 @@ function tiktokLimits(req: FastifyRequest, call: Call, spec: RouteSpec): ErrorAn
   return apiFail(429, 'rate_limit_exceeded', 'The API rate limit was exceeded. Please try again later.', call.ctx.nowMs());
 }
 
-/** Direct posts a creator may start per rolling 24 hours under `rate_limits` (third-party guides: about 15 a day). */
-export const DAILY_DIRECT_POSTS = 15;
 const DIRECT_INITS = new Set(['/v2/post/publish/video/init/', '/v2/post/publish/content/init/']);
 
 /**
- * `rate_limits`: TikTok's per-creator daily cap on direct posts (its figure is not published; guides say about 15),
- * refused at the init with 403 spam_risk_too_many_posts. Inbox uploads (MEDIA_UPLOAD) have their own pending limit.
+ * TikTok's per-creator daily cap on direct posts, refused at the init with 403 spam_risk_too_many_posts. TikTok
+ * publishes no figure (guides say about 15 a day), so the cap applies only once `_config.publishLimits.tiktok` sets
+ * one. Inbox uploads (MEDIA_UPLOAD) have their own pending limit.
  */
 function dailyPostCap(req: FastifyRequest, call: Call, spec: RouteSpec): ErrorAnswer | null {
-  if (!DIRECT_INITS.has(spec.url) || !strictOn(call.ctx, 'rate_limits')) return null;
+  const cap = call.ctx.store.config.publishLimits.tiktok;
+  if (cap === undefined || !DIRECT_INITS.has(spec.url)) return null;
   const body = req.body && typeof req.body === 'object' ? (req.body as Record<string, unknown>) : {};
   if (body.post_mode === 'MEDIA_UPLOAD') return null;
   const token = presentedToken(req, call.slice);
   if (!token) return null;
   const since = call.ctx.nowMs() - 24 * 3_600_000;
   const started = objectsOf(call, 'containers', token.accountId).filter((j) => j.post_mode !== 'MEDIA_UPLOAD' && Date.parse(j.createdAt) > since);
-  if (started.length < DAILY_DIRECT_POSTS) return null;
+  if (started.length < cap) return null;
   return apiFail(403, 'spam_risk_too_many_posts', 'The daily post cap of this user has been reached.', call.ctx.nowMs());
 }
 
