@@ -27,7 +27,8 @@ export const BLUESKY_DOCUMENTED_ERRORS: readonly DocumentedError[] = [
   { code: 'UpstreamTimeout', meaning: 'HTTP 504', kind: 'transient', retry: 'retried', simulated: fault('UpstreamTimeout') },
   { code: 'InternalServerError', meaning: 'HTTP 500', kind: 'transient', retry: 'retried', simulated: { operation: 'publish', fault: 'server_error' } },
   { code: 'NotEnoughResources', meaning: 'HTTP 503', kind: 'transient', retry: 'retried', simulated: fault('NotEnoughResources') },
-  { code: 'BlockedActor', meaning: 'blocked actor (BlockedByActor alike)', kind: 'invalid_content', retry: 'no', simulated: fault('BlockedActor') },
+  { code: 'BlockedActor', meaning: 'the account blocked the actor', kind: 'invalid_content', retry: 'no', simulated: fault('BlockedActor') },
+  { code: 'BlockedByActor', meaning: 'the actor blocked the account', kind: 'invalid_content', retry: 'no', simulated: fault('BlockedByActor') },
   {
     code: 'already_exists', meaning: 'video service: this video was processed before (its blob comes with the answer)', kind: 'transient', outcome: 'published', retry: 'none: the blob is used', via: 'video',
     simulated: fault('already_exists', 'upload'),

@@ -74,6 +74,8 @@ export const INSTAGRAM_DOCUMENTED_ERRORS: readonly DocumentedError[] = [
     code: '2207081', meaning: 'the account cannot publish trial Reels', kind: 'invalid_content', retry: 'no',
     simulated: { reason: 'only a trial Reel (`trial_params`) gets it, and Herald publishes none', status: 400, body: graph(100, 2207081, 'This account is not eligible for trial reels.') },
   },
+  { code: 'ERROR', meaning: 'container `status_code` ERROR naming a lasting subcode (e.g. 2207026)', kind: 'invalid_content', retry: 'no', simulated: { operation: 'upload', fault: 'error', error: 'container_error' } },
+  { code: 'ERROR passing', meaning: 'container `status_code` ERROR naming a passing subcode (2207001, 2207003, 2207008)', kind: 'transient', retry: 'new container', simulated: { operation: 'upload', fault: 'error', error: 'container_error_passing' } },
   { code: '1/2207082', meaning: '"An unknown error occurred"', kind: 'transient', retry: 'retried', simulated: { operation: 'publish', fault: 'error', error: 'unknown_error' } },
   { code: '80002', meaning: 'Instagram Business Use Case limit (X-Business-Use-Case-Usage)', kind: 'rate_limited', retry: 'after `estimated_time_to_regain_access`', simulated: { operation: 'publish', fault: 'error', error: 'buc_limit' } },
 ];

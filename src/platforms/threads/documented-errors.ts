@@ -6,6 +6,9 @@ import { PUBLISH_LIMIT_WAIT_SECONDS } from '../meta/graph.ts';
 
 export const THREADS_QUOTA_WORDS = 'Threads\' daily publishing limit (250 posts, 1,000 replies a day) is reached; Herald tries again when the 24-hour window frees a slot';
 
+/** The `error_message` values of a container in ERROR (Threads' troubleshooting page). */
+export const CONTAINER_ERRORS = ['FAILED_DOWNLOADING_VIDEO', 'FAILED_PROCESSING_AUDIO', 'FAILED_PROCESSING_VIDEO', 'INVALID_ASPEC_RATIO', 'INVALID_BIT_RATE', 'INVALID_DURATION', 'INVALID_FRAME_RATE', 'INVALID_AUDIO_CHANNELS', 'INVALID_AUDIO_CHANNEL_LAYOUT', 'UNKNOWN'];
+
 export const THREADS_DOCUMENTED_ERRORS: readonly DocumentedError[] = [
   ...metaGrantErrors('after a token refresh'),
   ...metaThrottleErrors(),
@@ -30,7 +33,10 @@ export const THREADS_DOCUMENTED_ERRORS: readonly DocumentedError[] = [
     simulated: { operation: 'publish', fault: 'error', error: 'user_restricted' },
   },
   { code: 'media-not-fetched', meaning: '"The media could not be fetched from this URI"', kind: 'invalid_content', retry: 'no', simulated: { operation: 'upload', fault: 'error', error: 'media_not_fetched' } },
-  { code: 'ERROR', meaning: 'container processing failed (`error_message`)', kind: 'invalid_content', retry: 'no', simulated: { operation: 'upload', fault: 'error', error: 'container_error' } },
+  ...CONTAINER_ERRORS.map((message): DocumentedError => ({
+    code: `ERROR ${message}`, meaning: 'container processing failed with this `error_message`', kind: 'invalid_content', retry: 'no',
+    simulated: { operation: 'upload', fault: 'error', error: `container_${message.toLowerCase()}` },
+  })),
   { code: 'EXPIRED', meaning: 'container not published within 24 h', kind: 'transient', retry: 'new container', outcome: 'processing', simulated: { operation: 'upload', fault: 'error', error: 'container_expired' } },
   {
     code: '24/4279009', meaning: '"Media Not Found": the container is unknown', kind: 'transient', retry: 'new container',

@@ -50,6 +50,8 @@ export const YOUTUBE_DOCUMENTED_ERRORS: readonly DocumentedError[] = [
   { code: 'forbiddenPrivacySetting', meaning: 'the privacy setting is not allowed', kind: 'permission', retry: 'no', simulated: refusal('forbiddenPrivacySetting') },
   { code: 'forbiddenLicenseSetting', meaning: 'the license is not allowed', kind: 'permission', retry: 'no', simulated: refusal('forbiddenLicenseSetting') },
   { code: 'playlistNotFound', meaning: 'the playlist does not exist', kind: 'not_found', retry: 'no', simulated: refusal('playlistNotFound') },
+  { code: 'videoNotFound', meaning: 'the video does not exist', kind: 'not_found', retry: 'no', simulated: refusal('videoNotFound') },
+  { code: 'channelNotFound', meaning: 'the channel does not exist', kind: 'not_found', retry: 'no', simulated: refusal('channelNotFound') },
   { code: 'backendError', meaning: 'server error (HTTP 5xx)', kind: 'transient', retry: 'retried (the upload resumes)', simulated: { operation: 'publish', fault: 'server_error' } },
   failed('codec', 'unsupported codec'),
   failed('conversion', 'the video could not be converted'),

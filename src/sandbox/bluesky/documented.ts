@@ -23,6 +23,7 @@ export const BLUESKY_ERRORS: ErrorCatalogue = {
   UpstreamTimeout: xrpc(504, 'UpstreamTimeout', 'Upstream Timeout'),
   NotEnoughResources: xrpc(503, 'NotEnoughResources', 'Not enough resources'),
   BlockedActor: xrpc(400, 'BlockedActor', 'Requester has blocked actor'),
+  BlockedByActor: xrpc(400, 'BlockedByActor', 'Requester is blocked by actor'),
   VideoTooLarge: xrpc(400, 'VideoTooLarge', 'Video is too large'),
   ServiceOverloaded: xrpc(503, 'ServiceOverloaded', 'The video service is overloaded, try again later'),
   daily_video_limit: { answer: { status: 200, body: { canUpload: false, remainingDailyVideos: 0, remainingDailyBytes: 5_000_000_000, message: 'You have reached your daily upload limit', error: 'daily_limit' } } },

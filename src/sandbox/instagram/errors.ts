@@ -34,5 +34,7 @@ export const INSTAGRAM_ERRORS: ErrorCatalogue = {
   not_ready: { answer: notReady() },
   image_format: { answer: igError(36001, 2207005, 'The image format is not supported.', 'Unsupported image format') },
   caption_too_long: { answer: igError(36004, 2207010, 'The caption is too long.', 'Caption too long') },
+  container_error: { outcome: { status_code: 'ERROR', status: 'Error: Media upload has failed with error code 2207026' } },
+  container_error_passing: { outcome: { status_code: 'ERROR', status: 'Error: Media upload has failed with error code 2207001' } },
   unknown_error: { answer: graphError(400, { message: 'An unknown error occurred', code: 1, subcode: 2207082, transient: true }) },
 };

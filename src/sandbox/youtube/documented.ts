@@ -31,6 +31,8 @@ export const YOUTUBE_ERRORS: ErrorCatalogue = {
   forbiddenPrivacySetting: refusal(403, 'PERMISSION_DENIED', 'forbiddenPrivacySetting', 'The request attempts to set an invalid privacy setting for the video.', 'youtube.video'),
   forbiddenLicenseSetting: refusal(403, 'PERMISSION_DENIED', 'forbiddenLicenseSetting', 'The request attempts to set an invalid license for the video.', 'youtube.video'),
   playlistNotFound: refusal(404, 'NOT_FOUND', 'playlistNotFound', 'The playlist identified with the request\'s playlistId parameter cannot be found.', 'youtube.playlistItem'),
+  videoNotFound: refusal(404, 'NOT_FOUND', 'videoNotFound', 'The video identified by the videoId parameter cannot be found.', 'youtube.video'),
+  channelNotFound: refusal(404, 'NOT_FOUND', 'channelNotFound', 'The channel identified in the request cannot be found.', 'youtube.channel'),
   ...Object.fromEntries(FAILURES.map((r) => [`failed_${r}`, { outcome: { uploadStatus: 'failed', failureReason: r, processingStatus: 'failed' } }])),
   ...Object.fromEntries(REJECTIONS.map((r) => [`rejected_${r}`, { outcome: { uploadStatus: 'rejected', rejectionReason: r, processingStatus: 'succeeded' } }])),
   deleted: { outcome: { uploadStatus: 'deleted', processingStatus: 'succeeded' } },
