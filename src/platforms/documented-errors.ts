@@ -35,24 +35,28 @@ export interface DocumentedError {
   words?: string;
   /** The adapter operation the mapping test runs (default `publish`). */
   via?: string;
+  /** Not an error to Herald: the operation ends in this state instead (a race with processing, a shortcut). */
+  outcome?: 'processing' | 'published';
   simulated: SimulatedBy | NotSimulated;
 }
 
 export const isSimulated = (d: DocumentedError): d is DocumentedError & { simulated: SimulatedBy } => 'operation' in d.simulated;
 
 /**
- * The error as the documented entry for `code` says, keeping what the mapping read from the answer (status, the
- * network's code and its text after the user-facing words, a Retry-After the network sent). `mapped` stands when no
- * entry with words matches.
+ * The error as the documented entry for the first of `codes` the table has says: its kind, its wait when the answer
+ * named none, and its words before the mapped message (with the entry's code then). What the mapping read from the
+ * answer stays (status, the network's text, a Retry-After the network sent). `mapped` stands when no entry matches.
  */
-export function documentedError(table: readonly DocumentedError[], code: string, mapped: PlatformError): PlatformError {
-  const entry = table.find((d) => d.code === code && d.words !== undefined);
-  if (!entry) return mapped;
+export function documentedError(table: readonly DocumentedError[], codes: string | readonly string[], mapped: PlatformError): PlatformError {
+  const keys = typeof codes === 'string' ? [codes] : codes;
+  const entry = keys.map((k) => table.find((d) => d.code === k)).find((d) => d !== undefined);
+  if (!entry || (entry.kind === mapped.kind && entry.words === undefined)) return mapped;
   const retryAfter = entry.kind === 'rate_limited' ? (mapped.retryAfterSeconds ?? entry.retryAfterSeconds) : undefined;
-  return new PlatformError(mapped.platform, entry.kind, `${entry.words} (${mapped.message})`, {
+  const code = entry.words !== undefined ? entry.code : mapped.code;
+  return new PlatformError(mapped.platform, entry.kind, entry.words !== undefined ? `${entry.words} (${mapped.message})` : mapped.message, {
     ...(mapped.status !== undefined ? { status: mapped.status } : {}),
     ...(retryAfter !== undefined ? { retryAfterSeconds: retryAfter } : {}),
-    code: entry.code,
+    ...(code !== undefined ? { code } : {}),
   });
 }
 
@@ -68,7 +72,8 @@ export function documentedTable(platform: Platform, table: readonly DocumentedEr
     const s = d.simulated;
     const sim = 'operation' in s ? `\`${s.operation}\` \`${s.fault === 'error' ? (s.error ?? '') : s.fault}\`` : `not simulated: ${s.reason}`;
     const retry = d.retryAfterSeconds !== undefined ? `${d.retry} (${d.retryAfterSeconds} s)` : d.retry;
-    return `| \`${cell(d.code)}\` | ${cell(d.meaning)} | \`${d.kind}\` | ${cell(retry)} | ${cell(d.words ?? '')} | ${cell(sim)} |`;
+    const kind = d.outcome ? `none: ${d.outcome}` : `\`${d.kind}\``;
+    return `| \`${cell(d.code)}\` | ${cell(d.meaning)} | ${kind} | ${cell(retry)} | ${cell(d.words ?? '')} | ${cell(sim)} |`;
   });
   return [`<!-- documented-errors:${platform} (generated from src/platforms/${platform}/documented-errors.ts) -->`, '| code | meaning | kind | retry | user is told | sandbox |', '|---|---|---|---|---|---|', ...rows, `<!-- /documented-errors:${platform} -->`].join('\n');
 }

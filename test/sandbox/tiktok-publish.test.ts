@@ -263,3 +263,20 @@ describe('tiktok content posting', () => {
     expect((await api('/v2/post/publish/status/fetch/', { publish_id: publishId })).status).toBe(401);
   });
 });
+
+describe('tiktok content posting: the daily post cap (publishLimits.tiktok)', () => {
+  it('refuses the 16th direct post of a creator within 24 hours with 403 spam_risk_too_many_posts, until the window moves on', async () => {
+    await sb.configure({ publishLimits: { tiktok: 15 }, strict: { rate_limits: true, tiktok_unaudited: false } });
+    const init = () => direct({ source: 'FILE_UPLOAD', video_size: 1000, chunk_size: 1000, total_chunk_count: 1 }, { title: 'Daily', privacy_level: 'SELF_ONLY' });
+    for (let i = 0; i < 15; i += 1) {
+      expect((await init()).status, `init ${i + 1}`).toBe(200);
+      sb.advance(11); // within the 6 inits a minute
+    }
+    const capped = await init();
+    expect(capped.status).toBe(403);
+    expect(await json(capped)).toMatchObject({ data: {}, error: { code: 'spam_risk_too_many_posts' } });
+    sb.advance(24 * 3600);
+    token = await connect(); // the access token lived 2 hours
+    expect((await init()).status).toBe(200);
+  });
+});

@@ -52,7 +52,7 @@ export const BLUESKY_DOCUMENTED_ERRORS: readonly DocumentedError[] = [
   { code: 'UpstreamTimeout', meaning: 'upstream timed out (504)', kind: 'transient', retry: 'retried with backoff', simulated: { operation: 'publish', fault: 'error', error: 'upstream_timeout' } },
   {
     code: 'already_exists', meaning: 'video service: this video was processed before; the answer names the earlier job (and sometimes its blob)', kind: 'transient', retry: 'the earlier job is reused: polled for its blob',
-    via: 'processing', simulated: { operation: 'upload', fault: 'error', error: 'already_exists' },
+    outcome: 'processing', simulated: { operation: 'upload', fault: 'error', error: 'already_exists' },
   },
   {
     code: 'VideoTooLarge', meaning: 'video service: the video is over its size limit', kind: 'invalid_content', retry: 'no',

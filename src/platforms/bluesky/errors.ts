@@ -94,8 +94,10 @@ export function blueskyError(res: HttpResponse, context: XrpcContext, now: Date,
 
 /** The documented entry's kind and words for `code`, unless the mapping already says those words. */
 export function documented(code: string, mapped: PlatformError): PlatformError {
+  // Only entries with words of their own restate the mapping: the others document what the mapping already decides
+  // (the same code can mean another kind on another call, as ExpiredToken does on a refresh).
   const words = BLUESKY_DOCUMENTED_ERRORS.find((d) => d.code === code)?.words;
-  return words !== undefined && mapped.message.startsWith(words) ? mapped : documentedError(BLUESKY_DOCUMENTED_ERRORS, code, mapped);
+  return words === undefined || mapped.message.startsWith(words) ? mapped : documentedError(BLUESKY_DOCUMENTED_ERRORS, code, mapped);
 }
 
 /** A PlatformError of ours (not from a response), e.g. a malformed answer or an input we refuse before calling. */

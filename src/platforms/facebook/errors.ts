@@ -1,27 +1,20 @@
-// Facebook's refinements of the shared Graph mapping: Page-specific subcodes the other Meta networks do not send.
+// Facebook's refinements of the shared Graph mapping: the documented codes and Page-specific subcodes the other Meta
+// networks do not send (documented-errors.ts), looked up by code/subcode, then subcode, then code.
 import type { HttpResponse } from '../http.ts';
-import { PlatformError, type PlatformErrorKind } from '../types.ts';
+import type { PlatformError } from '../types.ts';
 import { bodyOf, graphErrorFrom, isRecord, readGraphError, type GraphPhase } from '../meta/graph.ts';
-
-// Page Publishing Authorization (1404078) and identity confirmation (4854002) need the user to act on facebook.com;
-// 1390008 is the "posting too fast" spam guard, which clears with time; 368 is a temporary policy block.
-const SUBCODE_KINDS: Record<number, PlatformErrorKind> = {
-  1404078: 'permission',
-  4854002: 'permission',
-  1390008: 'rate_limited',
-  1366046: 'invalid_content',
-};
+import { documentedError } from '../documented-errors.ts';
+import { FACEBOOK_DOCUMENTED_ERRORS } from './documented-errors.ts';
 
 export function facebookError(res: HttpResponse, phase: GraphPhase = 'api'): PlatformError {
   const mapped = graphErrorFrom('facebook', res, phase);
   const e = readGraphError(bodyOf(res));
-  const override = e?.subcode !== undefined ? SUBCODE_KINDS[e.subcode] : e?.code === 368 ? 'rate_limited' : undefined;
-  if (!override || override === mapped.kind) return mapped;
-  return new PlatformError('facebook', override, mapped.message, {
-    ...(mapped.status !== undefined ? { status: mapped.status } : {}),
-    ...(mapped.retryAfterSeconds !== undefined ? { retryAfterSeconds: mapped.retryAfterSeconds } : {}),
-    ...(mapped.code !== undefined ? { code: mapped.code } : {}),
-  });
+  if (phase !== 'api' || !e) return mapped;
+  const code = String(e.code ?? '');
+  // A subcode the table does not know falls back to its code only where the shared mapping found nothing more
+  // specific than its default (100/33 stays "not found"; 368 with an unknown subcode is still the policy block).
+  const keys = e.subcode === undefined ? [code] : [`${code}/${e.subcode}`, String(e.subcode), ...(mapped.kind === 'invalid_content' ? [code] : [])];
+  return documentedError(FACEBOOK_DOCUMENTED_ERRORS, keys, mapped);
 }
 
 /** The JSON object of a 2xx answer, or the mapped PlatformError. */

@@ -1,5 +1,6 @@
 // Instagram's documented errors for what Herald calls (container creation, status, media_publish), from Meta's
 // Instagram error-code reference and content-publishing guide. See ../documented-errors.ts.
+import { metaGrantErrors, metaThrottleErrors } from '../meta/documented-errors.ts';
 import type { DocumentedError } from '../documented-errors.ts';
 
 const DAY = 24 * 3600;
@@ -8,12 +9,8 @@ const graph = (code: number, subcode: number | null, message: string, extra: Rec
 });
 
 export const INSTAGRAM_DOCUMENTED_ERRORS: readonly DocumentedError[] = [
-  { code: '190/463', meaning: 'access token expired', kind: 'auth_expired', retry: 'after a token refresh', simulated: { operation: 'publish', fault: 'expire_token' } },
-  { code: '190/458', meaning: 'app removed by the user (REVOKED_ACCESS_TOKEN)', kind: 'reauth_required', retry: 'no: reconnect', simulated: { operation: 'publish', fault: 'revoke' } },
-  { code: '190/460', meaning: 'session invalidated: password changed', kind: 'reauth_required', retry: 'no: reconnect', simulated: { operation: 'publish', fault: 'error', error: 'password_changed' } },
-  { code: '190/467', meaning: 'session invalidated: logged out', kind: 'reauth_required', retry: 'no: reconnect', simulated: { operation: 'publish', fault: 'error', error: 'session_invalidated' } },
-  { code: '10', meaning: 'permission missing', kind: 'permission', retry: 'no', simulated: { operation: 'upload', fault: 'error', error: 'permission_denied' } },
-  { code: '200', meaning: '"Not enough permissions to post" (200–299: permission errors)', kind: 'permission', retry: 'no', simulated: { operation: 'publish', fault: 'error', error: 'permission_200' } },
+  ...metaGrantErrors('after a token refresh'),
+  ...metaThrottleErrors(),
   {
     code: 'not-business', meaning: '"the user is not an Instagram Business" account', kind: 'invalid_content', retry: 'no',
     words: 'This Instagram account is not a professional account: switch it to a Business or Creator account in the Instagram app, then reconnect it',
@@ -68,7 +65,7 @@ export const INSTAGRAM_DOCUMENTED_ERRORS: readonly DocumentedError[] = [
   { code: '100/2207040', meaning: 'more than 20 @-tags', kind: 'invalid_content', retry: 'no', simulated: { operation: 'upload', fault: 'error', error: 'too_many_tags' } },
   { code: '352/2207026', meaning: 'unsupported video format', kind: 'invalid_content', retry: 'no', simulated: { operation: 'upload', fault: 'error', error: 'video_format' } },
   { code: '9004/2207052', meaning: 'media could not be fetched from the URL', kind: 'invalid_content', retry: 'no', simulated: { operation: 'upload', fault: 'error', error: 'fetch_failed' } },
-  { code: '9007/2207027', meaning: 'media not ready for publishing', kind: 'transient', retry: 'polled again (processing)', via: 'processing', simulated: { operation: 'publish', fault: 'error', error: 'not_ready' } },
+  { code: '9007/2207027', meaning: 'media not ready for publishing', kind: 'transient', retry: 'polled again (processing)', outcome: 'processing', simulated: { operation: 'publish', fault: 'error', error: 'not_ready' } },
   { code: '36000/2207004', meaning: 'image larger than 8 MB', kind: 'invalid_content', retry: 'no', simulated: { operation: 'upload', fault: 'error', error: 'image_too_large' } },
   { code: '36001/2207005', meaning: 'unsupported image format', kind: 'invalid_content', retry: 'no', simulated: { operation: 'upload', fault: 'error', error: 'image_format' } },
   { code: '36003/2207009', meaning: 'aspect ratio outside 4:5–1.91:1', kind: 'invalid_content', retry: 'no', simulated: { operation: 'upload', fault: 'error', error: 'aspect_ratio' } },
@@ -77,10 +74,8 @@ export const INSTAGRAM_DOCUMENTED_ERRORS: readonly DocumentedError[] = [
     code: '2207081', meaning: 'the account cannot publish trial Reels', kind: 'invalid_content', retry: 'no',
     simulated: { reason: 'only a trial Reel (`trial_params`) gets it, and Herald publishes none', status: 400, body: graph(100, 2207081, 'This account is not eligible for trial reels.') },
   },
+  { code: 'ERROR', meaning: 'container `status_code` ERROR naming a lasting subcode (e.g. 2207026)', kind: 'invalid_content', retry: 'no', simulated: { operation: 'upload', fault: 'error', error: 'container_error' } },
+  { code: 'ERROR passing', meaning: 'container `status_code` ERROR naming a passing subcode (2207001, 2207003, 2207008)', kind: 'transient', retry: 'new container', simulated: { operation: 'upload', fault: 'error', error: 'container_error_passing' } },
   { code: '1/2207082', meaning: '"An unknown error occurred"', kind: 'transient', retry: 'retried', simulated: { operation: 'publish', fault: 'error', error: 'unknown_error' } },
-  { code: '4', meaning: 'application request limit (X-App-Usage)', kind: 'rate_limited', retry: 'retried with backoff', simulated: { operation: 'publish', fault: 'rate_limit' } },
-  { code: '17', meaning: 'user request limit', kind: 'rate_limited', retry: 'retried with backoff', simulated: { operation: 'publish', fault: 'error', error: 'user_request_limit' } },
-  { code: '32', meaning: 'Page request limit (X-Business-Use-Case-Usage)', kind: 'rate_limited', retry: 'after `estimated_time_to_regain_access`', simulated: { operation: 'publish', fault: 'error', error: 'page_request_limit' } },
-  { code: '613', meaning: 'calls exceeded the rate limit', kind: 'rate_limited', retry: 'retried with backoff', simulated: { operation: 'publish', fault: 'error', error: 'calls_within_limit' } },
   { code: '80002', meaning: 'Instagram Business Use Case limit (X-Business-Use-Case-Usage)', kind: 'rate_limited', retry: 'after `estimated_time_to_regain_access`', simulated: { operation: 'publish', fault: 'error', error: 'buc_limit' } },
 ];

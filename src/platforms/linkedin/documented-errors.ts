@@ -31,7 +31,7 @@ export const LINKEDIN_DOCUMENTED_ERRORS: readonly DocumentedError[] = [
   { code: 'INVALID_URN_ID', meaning: 'a malformed URN (also `INVALID_URN_TYPE`, `INVALID_IMAGE_ID`, `INVALID_VALUE_BLANK_FIELD`)', kind: 'invalid_content', retry: 'no', simulated: { operation: 'publish', fault: 'error', error: 'invalid_urn' } },
   {
     code: 'MEDIA_ASSET_WAITING_UPLOAD', meaning: 'the media is not processed yet', kind: 'transient', retry: 'polled again (processing)',
-    via: 'processing', simulated: { operation: 'publish', fault: 'error', error: 'media_waiting' },
+    outcome: 'processing', simulated: { operation: 'publish', fault: 'error', error: 'media_waiting' },
   },
   {
     code: 'MEDIA_ASSET_PROCESSING_FAILED', meaning: 'LinkedIn could not process the media', kind: 'invalid_content', retry: 'no',

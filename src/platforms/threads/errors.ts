@@ -1,15 +1,11 @@
 // Threads answers in the Graph envelope (shared mapping in ../meta/graph.ts); a few of its errors carry a
-// symbolic `THREADS_API__*` code or message instead of a number.
+// symbolic `THREADS_API__*` code or message instead of a number. Documented codes with their own words and kinds are
+// in documented-errors.ts.
 import type { HttpResponse } from '../http.ts';
 import { PlatformError } from '../types.ts';
-import { bodyOf, graphErrorFrom, isRecord, PUBLISH_LIMIT_WAIT_SECONDS, readGraphError, type GraphPhase } from '../meta/graph.ts';
-
-/**
- * Code 9 without a subcode is Threads' publishing quota: 250 posts and 1,000 replies per rolling 24 hours
- * (`threads_publishing_limit` reports `quota_duration` 86400). It passes when the window moves on.
- */
-export const THREADS_QUOTA_CODE = 9;
-export const THREADS_QUOTA_WORDS = 'Threads\' daily publishing limit (250 posts, 1,000 replies a day) is reached; Herald tries again when the 24-hour window frees a slot';
+import { bodyOf, graphErrorFrom, isRecord, readGraphError, type GraphPhase } from '../meta/graph.ts';
+import { documentedError } from '../documented-errors.ts';
+import { THREADS_DOCUMENTED_ERRORS } from './documented-errors.ts';
 
 export function threadsError(res: HttpResponse, phase: GraphPhase = 'api'): PlatformError {
   const mapped = graphErrorFrom('threads', res, phase);
@@ -24,14 +20,10 @@ export function threadsError(res: HttpResponse, phase: GraphPhase = 'api'): Plat
     });
   }
   const graph = readGraphError(body);
-  if (graph?.code === THREADS_QUOTA_CODE && graph.subcode === undefined) {
-    return new PlatformError('threads', 'rate_limited', `${THREADS_QUOTA_WORDS} (${mapped.message})`, {
-      status: res.status,
-      retryAfterSeconds: mapped.retryAfterSeconds ?? PUBLISH_LIMIT_WAIT_SECONDS,
-      code: String(THREADS_QUOTA_CODE),
-    });
-  }
-  return mapped;
+  if (phase !== 'api' || !graph) return mapped;
+  // Code 9 without a subcode is the publishing quota (threads_publishing_limit reports quota_duration 86400).
+  const code = graph.subcode !== undefined ? `${graph.code ?? ''}/${graph.subcode}` : String(graph.code ?? '');
+  return documentedError(THREADS_DOCUMENTED_ERRORS, code, mapped);
 }
 
 export function threadsOk(res: HttpResponse, phase: GraphPhase = 'api'): Record<string, unknown> {

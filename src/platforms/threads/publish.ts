@@ -8,8 +8,11 @@ import { PlatformError } from '../types.ts';
 import { str } from '../meta/graph.ts';
 import { containerPublisher, sameText, type ContainerDialect, type FlowOptions } from '../meta/container-flow.ts';
 import { THREADS_API_VERSION, threadsUrls } from './config.ts';
-import { THREADS_QUOTA_CODE, threadsOk } from './errors.ts';
+import { threadsOk } from './errors.ts';
+import { renewingCodes } from '../documented-errors.ts';
+import { THREADS_DOCUMENTED_ERRORS } from './documented-errors.ts';
 
+const RENEWING = renewingCodes(THREADS_DOCUMENTED_ERRORS);
 const READ_TYPE = { text: 'TEXT_POST', image: 'IMAGE', video: 'VIDEO', carousel: 'CAROUSEL_ALBUM' } as const;
 const alt = (m: PublishMedia): string | undefined => (m.altText ? m.altText.slice(0, 1000) : undefined);
 
@@ -56,7 +59,8 @@ export function threadsPublisher(deps: AdapterDeps, opts: FlowOptions = {}): Pub
     permalinkOf: (body) => str(body.permalink) ?? (str(body.username) ? `${webBase}/@${String(body.username)}` : null),
     // Threads has no distinct "not ready" code (it answers "Media Not Found"), so a refusal is reported as is.
     notReady: () => false,
-    quota: { edge: 'threads_publishing_limit', spent: (err) => err.kind === 'rate_limited' && err.code === String(THREADS_QUOTA_CODE) },
+    quota: { edge: 'threads_publishing_limit', spent: (err) => err.kind === 'rate_limited' && err.code === '9' },
+    renew: (err) => err.code !== undefined && RENEWING.has(err.code),
   };
 
   return containerPublisher(dialect, deps, opts);

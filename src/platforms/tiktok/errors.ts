@@ -6,6 +6,8 @@ import type { HttpResponse } from '../http.ts';
 import { readOAuthAnswer } from '../oauth.ts';
 import type { OAuthStep } from '../oauth.ts';
 import type { PlatformErrorKind } from '../types.ts';
+import { documentedError } from '../documented-errors.ts';
+import { TIKTOK_DOCUMENTED_ERRORS } from './documented-errors.ts';
 
 const API_KINDS: Record<string, PlatformErrorKind> = {
   access_token_invalid: 'auth_expired',
@@ -61,7 +63,8 @@ export function readApi(res: HttpResponse, what: string): Record<string, unknown
 }
 
 function fail(res: HttpResponse, kind: PlatformErrorKind, message: string, code?: string, impliedRetryAfter?: number): never {
-  throw errorFromResponse('tiktok', res, { kind, message, ...(code ? { code } : {}), ...(impliedRetryAfter !== undefined ? { impliedRetryAfter } : {}) });
+  const err = errorFromResponse('tiktok', res, { kind, message, ...(code ? { code } : {}), ...(impliedRetryAfter !== undefined ? { impliedRetryAfter } : {}) });
+  throw code ? documentedError(TIKTOK_DOCUMENTED_ERRORS, code, err) : err;
 }
 
 /** The body of a successful token-endpoint answer, or the PlatformError it carries (see readOAuthAnswer). */

@@ -7,6 +7,8 @@ import { bearer } from './context.ts';
 import type { TikTokContext } from './context.ts';
 import { safeText } from '../errors.ts';
 import { readApi } from './errors.ts';
+import { documentedError } from '../documented-errors.ts';
+import { TIKTOK_DOCUMENTED_ERRORS, TIKTOK_INTERNAL_WORDS } from './documented-errors.ts';
 
 /** Journal steps. The upload URL and chunk size are recorded before the publish_id (see initVideo). */
 export const TIKTOK_STEPS = {
@@ -77,7 +79,7 @@ export interface PublishStatus {
  * initialises anew when it still says FAILED / internal.
  */
 export const INTERNAL_RECHECK_SECONDS = 600;
-export const INTERNAL_WORDS = 'TikTok reported an internal error for this post; Herald checks the post again before uploading it anew, so it is not posted twice';
+export const INTERNAL_WORDS = TIKTOK_INTERNAL_WORDS;
 
 // Failure reasons that are not about the content itself.
 const FAIL_KINDS: Record<string, PlatformErrorKind> = {
@@ -139,7 +141,7 @@ export function outcomeOf(ctx: Pick<TikTokContext, 'webBase'>, s: PublishStatus,
   if (s.status === 'FAILED') {
     const reason = s.failReason ?? 'unknown';
     const kind = FAIL_KINDS[reason] ?? 'invalid_content';
-    throw new PlatformError('tiktok', kind, `TikTok did not publish the post: ${safeText(reason)}`, { code: reason });
+    throw documentedError(TIKTOK_DOCUMENTED_ERRORS, reason, new PlatformError('tiktok', kind, `TikTok did not publish the post: ${safeText(reason)}`, { code: reason }));
   }
   return { state: 'processing', handle: publishId };
 }

@@ -6,6 +6,8 @@ import type { HttpResponse } from '../http.ts';
 import { readOAuthAnswer } from '../oauth.ts';
 import type { OAuthStep } from '../oauth.ts';
 import type { PlatformErrorKind } from '../types.ts';
+import { documentedError } from '../documented-errors.ts';
+import { YOUTUBE_DOCUMENTED_ERRORS } from './documented-errors.ts';
 
 const REASON_KINDS: Record<string, PlatformErrorKind> = {
   quotaExceeded: 'rate_limited',
@@ -63,7 +65,8 @@ function impliedRetryAfter(reason: string | undefined, now: Date): number | unde
 }
 
 function fail(res: HttpResponse, kind: PlatformErrorKind, message: string, code: string | undefined, impliedRetryAfter?: number): never {
-  throw errorFromResponse('youtube', res, { kind, message, ...(code ? { code } : {}), ...(impliedRetryAfter !== undefined ? { impliedRetryAfter } : {}) });
+  const err = errorFromResponse('youtube', res, { kind, message, ...(code ? { code } : {}), ...(impliedRetryAfter !== undefined ? { impliedRetryAfter } : {}) });
+  throw code ? documentedError(YOUTUBE_DOCUMENTED_ERRORS, code, err) : err;
 }
 
 /** The JSON body of a successful Data API answer, or the PlatformError its error object describes. */

@@ -11,6 +11,8 @@ import type { TokenSet } from '../types.ts';
 import { PlatformError } from '../types.ts';
 import { bearer } from './context.ts';
 import type { YouTubeContext } from './context.ts';
+import { documentedError } from '../documented-errors.ts';
+import { YOUTUBE_DOCUMENTED_ERRORS } from './documented-errors.ts';
 import { safeText } from '../errors.ts';
 import { readApi, secondsToQuotaReset } from './errors.ts';
 import { querySession, startSession, uploadFrom } from './upload.ts';
@@ -89,10 +91,16 @@ function checkVideo(video: Obj): void {
   const status = obj(video.status);
   const upload = typeof status.uploadStatus === 'string' ? status.uploadStatus : '';
   const processing = obj(video.processingDetails).processingStatus;
-  if (upload === 'failed' || upload === 'rejected' || upload === 'deleted' || processing === 'failed' || processing === 'terminated') {
-    const reason = String(status.failureReason ?? status.rejectionReason ?? obj(video.processingDetails).processingFailureReason ?? upload ?? processing);
-    throw invalid(`YouTube did not accept the video: ${upload || String(processing)} (${safeText(reason)})`, reason);
-  }
+  const reasonOf = (v: unknown, fallback: string): string => (typeof v === 'string' && v ? v : fallback);
+  let reason: string | null = null;
+  if (upload === 'failed') reason = reasonOf(status.failureReason, 'failed');
+  else if (upload === 'rejected') reason = reasonOf(status.rejectionReason, 'rejected');
+  else if (upload === 'deleted') reason = 'deleted';
+  else if (processing === 'terminated') reason = 'terminated';
+  else if (processing === 'failed') reason = reasonOf(obj(video.processingDetails).processingFailureReason, 'failed');
+  if (reason === null) return;
+  const state = upload === 'failed' || upload === 'rejected' || upload === 'deleted' ? upload : String(processing);
+  throw documentedError(YOUTUBE_DOCUMENTED_ERRORS, reason, invalid(`YouTube did not accept the video: ${state} (${safeText(reason)})`, reason));
 }
 
 /** The upload, continued from the journal: a finished video, a session to resume, or a new session. */

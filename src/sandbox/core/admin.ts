@@ -28,7 +28,7 @@ const configBody = z.strictObject({
   redirectUris: z.array(z.url()).optional(),
   maxRequests: z.number().int().min(0).max(1_000_000).optional(),
   processingMs: z.union([processingValue, z.partialRecord(z.enum(PLATFORMS), processingValue)]).optional(),
-  publishLimits: z.partialRecord(z.enum(['instagram', 'threads']), z.number().int().min(0).max(1_000_000)).optional(),
+  publishLimits: z.partialRecord(z.enum(['instagram', 'threads', 'tiktok']), z.number().int().min(0).max(1_000_000)).optional(),
   strict: z.union([z.literal('all'), z.literal('none'), z.partialRecord(z.enum(STRICT_MODES), z.boolean())]).optional(),
   publicHosts: z.array(z.string().min(1).max(300)).max(100).optional(),
   youtubeDailyQuota: z.number().int().min(0).max(100_000_000).optional(),

@@ -12,12 +12,13 @@ export function bucUsage(id: string, type: string, minutes: number): Record<stri
 
 const APP_USAGE = { 'x-app-usage': JSON.stringify({ call_count: 100, total_cputime: 20, total_time: 30 }) };
 
-export function metaThrottles(accountId: string, bucType: string): ErrorCatalogue {
+/** Graph's throttles other than code 4; `buc` adds the Business Use Case limit (80001–80014) of that use case. */
+export function metaThrottles(accountId: string, buc?: { type: string; code: number }): ErrorCatalogue {
   return {
     user_request_limit: { answer: graphError(400, { message: '(#17) User request limit reached', code: 17, transient: true }, APP_USAGE) },
     page_request_limit: { answer: graphError(400, { message: '(#32) Page request limit reached', code: 32, transient: true }, bucUsage(accountId, 'pages', 12)) },
     calls_within_limit: { answer: graphError(400, { message: '(#613) Calls to this api have exceeded the rate limit.', code: 613, transient: true }, APP_USAGE) },
-    buc_limit: { answer: graphError(400, { message: 'There have been too many calls for this account. Wait a bit and try again.', code: 80002, transient: true }, bucUsage(accountId, bucType, 30)) },
+    ...(buc ? { buc_limit: { answer: graphError(400, { message: 'There have been too many calls for this account. Wait a bit and try again.', code: buc.code, transient: true }, bucUsage(accountId, buc.type, 30)) } } : {}),
   };
 }
 

@@ -4,6 +4,8 @@ import type { FastifyInstance } from 'fastify';
 import type { SandboxContext } from '../core/context.ts';
 import { graphError, graphFault } from '../core/graph.ts';
 import { registerAvatars } from '../core/oauth.ts';
+import { declareErrors } from '../core/documented.ts';
+import { FACEBOOK_ERRORS } from './errors.ts';
 import { setNotFound } from '../core/route.ts';
 import type { Simulator } from '../core/route.ts';
 import { registerFacebookEngagement } from './engagement.ts';
@@ -24,6 +26,7 @@ export async function facebookSimulator(app: FastifyInstance, ctx: SandboxContex
   registerFacebookObjects(sim);
   registerFacebookEngagement(sim);
   registerAvatars(sim);
+  declareErrors(ctx, 'facebook', FACEBOOK_ERRORS);
   setNotFound(sim, (path) => graphError(400, { message: `Unknown path components: ${path}`, code: 2500 }));
 }
 

@@ -151,6 +151,8 @@ export function registerInstagramContainers(sim: Simulator): void {
       });
       const text = steps.status_code === 'FINISHED' ? (STATUS_TEXT.FINISHED ?? '') : steps.status;
       schedule(call.ctx, 'instagram', container, [{ at: 1, set: { ...steps, status: text ?? '' } }]);
+      // A documented container outcome armed as a fault (errors.ts): the container ends that way.
+      if (call.outcome) schedule(call.ctx, 'instagram', container, [{ at: 1, set: call.outcome }]);
       return reply.send({ id: container.id });
     },
   });

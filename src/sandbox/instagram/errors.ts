@@ -8,7 +8,7 @@ import { igError, notReady } from './actor.ts';
 
 export const INSTAGRAM_ERRORS: ErrorCatalogue = {
   ...deadSessions(),
-  ...metaThrottles('17841400000000000', 'instagram'),
+  ...metaThrottles('17841400000000000', { type: 'instagram', code: 80002 }),
   permission_denied: { answer: igError(10, 0, '(#10) Application does not have permission for this action') },
   permission_200: { answer: igError(200, 0, '(#200) Not enough permissions to post to this account') },
   not_business: { answer: igError(100, 0, 'The user is not an Instagram Business Account') },
@@ -34,5 +34,7 @@ export const INSTAGRAM_ERRORS: ErrorCatalogue = {
   not_ready: { answer: notReady() },
   image_format: { answer: igError(36001, 2207005, 'The image format is not supported.', 'Unsupported image format') },
   caption_too_long: { answer: igError(36004, 2207010, 'The caption is too long.', 'Caption too long') },
+  container_error: { outcome: { status_code: 'ERROR', status: 'Error: Media upload has failed with error code 2207026' } },
+  container_error_passing: { outcome: { status_code: 'ERROR', status: 'Error: Media upload has failed with error code 2207001' } },
   unknown_error: { answer: graphError(400, { message: 'An unknown error occurred', code: 1, subcode: 2207082, transient: true }) },
 };

@@ -132,6 +132,8 @@ export function registerThreadsContainers(sim: Simulator): void {
         published_id: null,
       });
       if (type !== 'TEXT') schedule(call.ctx, 'threads', container, [{ at: 1, set: result }]);
+      // A documented container outcome armed as a fault (errors.ts): the container ends that way.
+      if (call.outcome) schedule(call.ctx, 'threads', container, [{ at: 1, set: call.outcome }]);
       if (type === 'TEXT' && flag(input, 'auto_publish_text') === true) {
         const published = publishContainer(call, req, actor, container);
         return 'status' in published ? sendAnswer(reply, published) : reply.send({ id: published.id });

@@ -3,6 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import type { SandboxContext } from '../core/context.ts';
 import { graphError, graphFault } from '../core/graph.ts';
 import { registerAvatars } from '../core/oauth.ts';
+import { declareErrors } from '../core/documented.ts';
+import { THREADS_ERRORS } from './errors.ts';
 import { setNotFound } from '../core/route.ts';
 import type { Simulator } from '../core/route.ts';
 import { registerThreadsContainers } from './containers.ts';
@@ -21,6 +23,7 @@ export async function threadsSimulator(app: FastifyInstance, ctx: SandboxContext
   registerThreadsPublish(sim);
   registerThreadsEngagement(sim);
   registerAvatars(sim);
+  declareErrors(ctx, 'threads', THREADS_ERRORS);
   setNotFound(sim, (path) => graphError(400, { message: `Unknown path components: ${path}`, code: 2500 }));
 }
 

@@ -3,6 +3,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { SandboxContext } from '../core/context.ts';
 import { registerAvatars } from '../core/oauth.ts';
+import { declareErrors } from '../core/documented.ts';
+import { YOUTUBE_ERRORS } from './documented.ts';
 import { setNotFound } from '../core/route.ts';
 import type { Simulator } from '../core/route.ts';
 import { registerYouTubeData } from './data.ts';
@@ -24,6 +26,7 @@ export async function youtubeSimulator(app: FastifyInstance, ctx: SandboxContext
   registerYouTubeVideos(sim);
   registerYouTubeEngagement(sim);
   registerAvatars(sim);
+  declareErrors(ctx, 'youtube', YOUTUBE_ERRORS);
   setNotFound(sim, () => googleApiError(404, 'NOT_FOUND', 'Not Found', 'notFound'));
 }
 

@@ -63,7 +63,10 @@ function createVideo(call: Call, req: Parameters<typeof putPost>[1], session: Ob
     { ...metadata, channelId: session.channelId ?? null, uploadId: session.id, bytes: total, mimeType: mime, notifySubscribers: session.notifySubscribers ?? true, uploadStatus: 'uploaded', processingStatus: 'processing', failureReason: null, thumbnail: null, playlistItems: [] },
   );
   schedule(call.ctx, 'youtube', video, [
-    failure
+    // A documented post-upload state armed as a fault (documented.ts) ends the video that way.
+    call.outcome
+      ? { at: 1, set: call.outcome }
+      : failure
       ? { at: 1, set: { uploadStatus: 'failed', failureReason: failure, processingStatus: 'failed' } }
       : { at: 1, set: { uploadStatus: 'processed', processingStatus: 'succeeded' } },
   ]);

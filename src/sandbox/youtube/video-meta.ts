@@ -155,6 +155,7 @@ export function videoResource(video: ObjectRecord, parts: string[], channelTitle
     status: {
       uploadStatus: video.uploadStatus ?? 'uploaded',
       ...(failed ? { failureReason: video.failureReason ?? 'invalidFile' } : {}),
+      ...(video.uploadStatus === 'rejected' ? { rejectionReason: video.rejectionReason ?? 'inappropriate' } : {}),
       privacyStatus: video.privacyStatus ?? 'public',
       ...optional('publishAt'),
       license: video.license ?? 'youtube',

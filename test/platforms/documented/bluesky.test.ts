@@ -54,7 +54,7 @@ describe('bluesky: documented errors', () => {
     table: BLUESKY_DOCUMENTED_ERRORS,
     sandbox: () => sb,
     map: (res) => blueskyError(res, 'access', sb.clock()),
-    async setup(d) {
+    async setup(_sb, d) {
       await sb.reset();
       await sb.configure({ processingMs: { bluesky: 0 } });
       const a = adapter();

@@ -39,7 +39,7 @@ describe('linkedin: documented errors', () => {
     table: LINKEDIN_DOCUMENTED_ERRORS,
     sandbox: () => sb,
     map: (res) => linkedinError(res, 'api', sb.clock),
-    async setup(d) {
+    async setup(_sb, d) {
       const { adapter, tokens, orgId, publisher } = await connected();
       const req = await imageRequest();
       const journal = memoryJournal();

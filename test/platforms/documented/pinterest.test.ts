@@ -39,7 +39,7 @@ describe('pinterest: documented errors', () => {
     table: PINTEREST_DOCUMENTED_ERRORS,
     sandbox: () => sb,
     map: mapped,
-    async setup(d) {
+    async setup(_sb, d) {
       await sb.reset();
       await sb.configure({ processingMs: { pinterest: 0 } });
       const adapter = pinterestAdapter(sandboxDeps(sb, 'pinterest'));
