@@ -205,7 +205,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
   const apiKeys = new ApiKeyService(db, config.apiKeyCacheSeconds, clock, slugs);
   const box = new SecretBox(secrets.encryptionKey);
   const connectionStore = new ConnectionStore(db, box, clock);
-  const workspaces = new WorkspaceService(db, plans, config.defaultPlan, (ids) => connectionStore.connectedByWorkspace(ids));
+  const workspaces = new WorkspaceService(db, plans, config.defaultPlan, (ids) => connectionStore.connectedByWorkspace(ids), slugs);
   const mailer = new Mailer({ db, logger, from: config.mailFrom, smtpUrl: config.smtpUrl, now: clock });
   const sessions = new SessionService(db, jwt, { cacheMs: config.apiKeyCacheSeconds * 1000, now: clock });
   const invitations = new InvitationService({ db, workspaces, mailer, clock, logger, publicUrl: config.publicUrl, ttlSeconds: config.invitationTtlSeconds });

@@ -3,7 +3,7 @@ import { and, count, eq, inArray, sql } from '../db/orm.ts';
 import type { Db } from '../db/client.ts';
 import { users, workspaceMembers, workspaces } from '../db/schema.ts';
 import { AppError, notFound } from '../errors.ts';
-import { PLATFORMS, type Platform } from './scopes.ts';
+import type { Platform } from './scopes.ts';
 import type { PlanCatalog } from './plans.ts';
 
 export type WorkspaceRow = typeof workspaces.$inferSelect;
@@ -28,6 +28,7 @@ export class WorkspaceService {
   readonly #plans: PlanCatalog;
   readonly #defaultPlan: string;
   readonly #connectedPlatforms: ConnectedPlatforms;
+  readonly #slugs: readonly Platform[];
   /** Called after a workspace's plan changed, so caches holding plan-derived answers drop them. */
   readonly planChanged: ((workspaceId: string) => void)[] = [];
   /** Work done in the plan change's own transaction (credits resynchronise their running totals). */
@@ -35,9 +36,13 @@ export class WorkspaceService {
   /** Called after a member was removed or left: what they had through the workspace ends (chat connectors' grants). */
   readonly memberRemoved: ((workspaceId: string, userId: string) => Promise<unknown>)[] = [];
 
-  /** `connectedPlatforms`: which networks each workspace has connected (the connection store's answer). */
-  constructor(db: Db, plans: PlanCatalog, defaultPlan: string, connectedPlatforms: ConnectedPlatforms) {
+  /**
+   * `connectedPlatforms`: which networks each workspace has connected (the connection store's answer); `slugs`: the
+   * registry's networks, each with its `<slug>_connected` flag on the wire.
+   */
+  constructor(db: Db, plans: PlanCatalog, defaultPlan: string, connectedPlatforms: ConnectedPlatforms, slugs: readonly Platform[]) {
     this.#connectedPlatforms = connectedPlatforms;
+    this.#slugs = slugs;
     this.#db = db;
     this.#plans = plans;
     this.#defaultPlan = defaultPlan;
@@ -214,7 +219,7 @@ export class WorkspaceService {
     const memberCount = new Map(members.map((m) => [m.id, Number(m.n)]));
     return list.map((w) => {
       const set = connected.get(w.id) ?? new Set<Platform>();
-      const flags = Object.fromEntries(PLATFORMS.map((p) => [`${p}_connected`, set.has(p)]));
+      const flags = Object.fromEntries(this.#slugs.map((p) => [`${p}_connected`, set.has(p)]));
       return {
         id: w.id,
         name: w.name,

@@ -60,7 +60,7 @@ export async function mediaChunkRoutes(app: FastifyInstance, { ctx }: { ctx: App
         filename: b.filename,
         fileSize: b.file_size,
         totalChunks: b.total_chunks,
-        platform: parseMediaPlatform(b.platform),
+        platform: parseMediaPlatform(b.platform, ctx.platforms.slugs),
         platformUserId: b.platform_user_id?.trim() || null,
         mediaType: b.media_type,
       });
@@ -166,7 +166,7 @@ export async function mediaChunkRoutes(app: FastifyInstance, { ctx }: { ctx: App
       const b = req.body;
       const row = await ctx.uploads.complete(p, b.upload_id, {
         // Omitted (or empty) means "as at init"; anything given must match it.
-        ...(b.platform?.trim() ? { platform: parseMediaPlatform(b.platform) } : {}),
+        ...(b.platform?.trim() ? { platform: parseMediaPlatform(b.platform, ctx.platforms.slugs) } : {}),
         ...(b.media_type ? { mediaType: b.media_type } : {}),
         ...(b.original_filename ? { originalFilename: b.original_filename } : {}),
       });

@@ -52,9 +52,9 @@ const listQuery = filterQuery.extend({
 
 const idParams = z.object({ id: z.uuid() });
 
-function parseFilter(q: z.infer<typeof filterQuery>): ListFilter {
+function parseFilter(q: z.infer<typeof filterQuery>, slugs: readonly string[]): ListFilter {
   const raw = q.platform?.trim().toLowerCase();
-  const platform = raw === 'library' ? 'library' : parseMediaPlatform(raw);
+  const platform = raw === 'library' ? 'library' : parseMediaPlatform(raw, slugs);
   return { ...(q.media_type ? { mediaType: q.media_type } : {}), ...(platform ? { platform } : {}) };
 }
 
@@ -98,7 +98,7 @@ export async function mediaLibraryRoutes(app: FastifyInstance, { ctx }: { ctx: A
     async (req) => {
       const p = principalOf(req);
       const { limit, offset } = req.query;
-      const { rows, total } = await ctx.media.list(p.workspaceId, p.scope, parseFilter(req.query), limit, offset);
+      const { rows, total } = await ctx.media.list(p.workspaceId, p.scope, parseFilter(req.query, ctx.platforms.slugs), limit, offset);
       return { success: true, media: rows.map((row) => ctx.media.item(row)), total, limit, offset, count: rows.length };
     },
   );
@@ -152,7 +152,7 @@ export async function mediaLibraryRoutes(app: FastifyInstance, { ctx }: { ctx: A
     },
     async (req) => {
       const p = principalOf(req);
-      const filter = parseFilter(req.query);
+      const filter = parseFilter(req.query, ctx.platforms.slugs);
       if (!filter.platform && !filter.mediaType) {
         throw new AppError('validation', [{ loc: ['query', 'platform'], msg: 'Give platform and/or media_type (deleting everything needs an explicit filter).', type: 'missing' }]);
       }

@@ -96,7 +96,7 @@ export async function mediaRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       onField: (name, value) => {
         // Fail fast on what is already known, before the files are read.
         if (name === 'media_type') declared = parseUploadType(value);
-        if (name === 'platform') assertMediaPlatformAllowed(p.scope, parseMediaPlatform(value));
+        if (name === 'platform') assertMediaPlatformAllowed(p.scope, parseMediaPlatform(value, ctx.platforms.slugs));
       },
       onFile: (name, f) => {
         if (SINGLE_FIELDS.has(name)) {
@@ -187,7 +187,7 @@ export async function mediaRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
   }
 
   async function upload(p: Principal, input: UploadInput) {
-    const platform = parseMediaPlatform(input.platform);
+    const platform = parseMediaPlatform(input.platform, ctx.platforms.slugs);
     const mediaFiles = input.files.filter((f) => SINGLE_FIELDS.has(f.field));
     const imageFiles = input.files.filter((f) => IMAGE_FIELDS.has(f.field));
     const mediaUrl = input.mediaUrl?.trim() ?? '';
