@@ -357,7 +357,8 @@ function mediaConfig(e: Env, publicUrl: string): MediaConfig {
 
 export class ConfigError extends Error {}
 
-export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
+/** `networks`: the registry's networks, each read from its HERALD_<SLUG>_* variables (default: the built-in ones). */
+export function loadConfig(source: Record<string, string | undefined> = process.env, networks: readonly { slug: string }[] = NETWORKS): Config {
   const parsed = envSchema.safeParse(source);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.') || '(env)'}: ${i.message}`);
@@ -366,7 +367,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   const e = parsed.data;
   const aiErrors = aiConfigErrors(e);
   if (aiErrors.length) throw new ConfigError(`Invalid configuration:\n${aiErrors.join('\n')}`);
-  const platformParsed = platformEnv(source, NETWORKS.map((n) => n.slug));
+  const platformParsed = platformEnv(source, networks.map((n) => n.slug));
   if (platformParsed.errors.length) throw new ConfigError(`Invalid configuration:\n${platformParsed.errors.join('\n')}`);
   const port = e.PORT;
   const publicUrl = (e.HERALD_PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, '');

@@ -256,6 +256,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     connections: connectionStore,
     logger: logger.child({ component: 'media' }),
     quota,
+    networks: platforms,
     ...overrides.media,
     storage: overrides.media?.storage ?? (await createMediaStorage(config.media.storage)),
   });

@@ -2,7 +2,7 @@
 import { AppError } from '../errors.ts';
 import { PLATFORMS, SCOPE_ALIASES, type Platform } from '../platforms/slugs.ts';
 
-export { isPlatform, PLATFORMS, PLATFORM_NAMES, type Platform } from '../platforms/slugs.ts';
+export { PLATFORMS, type Platform } from '../platforms/slugs.ts';
 
 export interface Scope {
   raw: string;

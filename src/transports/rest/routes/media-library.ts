@@ -2,7 +2,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { isPlatform } from '../../../auth/scopes.ts';
+import type { Networks } from '../../../platforms/registry.ts';
 import type { AppContext } from '../../../context.ts';
 import { AppError } from '../../../errors.ts';
 import { parseMediaPlatform } from '../../../media/records.ts';
@@ -59,10 +59,10 @@ function parseFilter(q: z.infer<typeof filterQuery>, slugs: readonly string[]): 
 }
 
 /** The platform filter, for the access hook: a key outside it gets 403 before anything is read. */
-function queryPlatforms(req: FastifyRequest): string[] {
+const queryPlatforms = (networks: Networks) => (req: FastifyRequest): string[] => {
   const v = (req.query as { platform?: string } | undefined)?.platform?.trim().toLowerCase() ?? '';
-  return isPlatform(v) ? [v] : [];
-}
+  return networks.has(v) ? [v] : [];
+};
 
 function outcome(o: DeleteOutcome) {
   const failed = o.errors.length;
@@ -77,7 +77,7 @@ function outcome(o: DeleteOutcome) {
 
 export async function mediaLibraryRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const access = { kind: 'workspace' as const, platforms: queryPlatforms };
+  const access = { kind: 'workspace' as const, platforms: queryPlatforms(ctx.platforms) };
 
   r.get(
     '/media',
