@@ -1,5 +1,5 @@
-// Herald's platform simulators ("the sandbox"): fake LinkedIn, Facebook, Instagram, Threads, TikTok, YouTube,
-// Pinterest and Bluesky over real HTTP, for development, tests and benchmarks. See docs/sandbox.md.
+// Herald's platform simulators ("the sandbox"): a fake of each network (simulators.ts lists them) over real HTTP,
+// for development, tests and benchmarks. See docs/sandbox.md.
 import type { FastifyInstance } from 'fastify';
 import { registerAdmin } from './core/admin.ts';
 import { registerSeed } from './core/engagement.ts';
