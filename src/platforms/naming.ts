@@ -10,6 +10,9 @@ export function listText(items: readonly string[], conjunction: 'or' | 'and' = '
 /** The networks' slugs as text: "linkedin, instagram, … or bluesky". */
 export const slugList = (networks: readonly NetworkContract[], conjunction: 'or' | 'and' = 'or'): string => listText(networks.map((n) => n.slug), conjunction);
 
+/** A JSON list of the first two networks' slugs, for examples in descriptions: ["linkedin","instagram"]. */
+export const exampleSlugs = (networks: readonly NetworkContract[]): string => JSON.stringify(networks.slice(0, 2).map((n) => n.slug));
+
 /** How people name the networks: single words by slug, and patterns that join a name typed in words ("linked in"). */
 export interface NetworkVocabulary {
   /** A word (lower case) → the slug it names. */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { AppError } from '../errors.ts';
 import type { PostType } from '../platforms/publishing.ts';
-import { listText } from '../platforms/naming.ts';
+import { exampleSlugs, listText } from '../platforms/naming.ts';
 import { NETWORKS } from '../platforms/registry.ts';
 import { parsePostBody } from '../publishing/edits.ts';
 import { postBodies, withoutNulls, type PostBody } from '../publishing/schemas.ts';
@@ -77,7 +77,7 @@ export const publish = defineTool({
     'Publish a text, image, carousel or video post to one or more networks now, or save it as drafts (draft=true) or schedule it (scheduled_time). Media by id (upload_media, content_to_image) or URL. Costs 1 post credit per destination published.',
   input: z.object({
     post_type: z.enum(['text', 'image', 'carousel', 'video']).optional().describe('Default: from the media given (video, carousel, image, else text).'),
-    platforms: stringList.describe('Networks to post to, e.g. ["linkedin","bluesky"].'),
+    platforms: stringList.describe(`Networks to post to, e.g. ${exampleSlugs(NETWORKS)}.`),
     default_text: z.string().max(20_000).optional().describe('The post text for every network (overrides may change it per network).'),
     default_image_id: z.string().max(500).optional().describe('Image post: a media_id.'),
     default_image_url: z.string().max(4000).optional().describe('Image post: an image URL instead.'),
