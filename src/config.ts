@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { aiConfigErrors, aiEnvSchema, toAiConfig, type AiConfig } from './ai/config.ts';
 import { agentEnvSchema, toAgentConfig, type AgentConfig } from './agent/config.ts';
 import type { StorageConfig } from './media/storage/index.ts';
-import { PLATFORMS, type Platform } from './platforms/slugs.ts';
+import { NETWORKS } from './platforms/registry.ts';
 import { trustProxyEnv, type TrustProxy } from './trust-proxy.ts';
 import { defaultTemplateDir } from './db/pglite-template.ts';
 
@@ -149,11 +149,11 @@ export interface PlatformEnvConfig {
 
 const PLATFORM_ENV_OWN = new Set(['CLIENT_ID', 'CLIENT_SECRET', 'SCOPES']);
 
-/** HERALD_LINKEDIN_API_BASE_URL → apiBase; HERALD_BLUESKY_SERVICE_URL → service. */
-function platformEnv(source: Record<string, string | undefined>): { configs: Record<string, PlatformEnvConfig>; errors: string[] } {
+/** HERALD_LINKEDIN_API_BASE_URL → apiBase; HERALD_BLUESKY_SERVICE_URL → service. One block per registered network. */
+function platformEnv(source: Record<string, string | undefined>, slugs: readonly string[]): { configs: Record<string, PlatformEnvConfig>; errors: string[] } {
   const configs: Record<string, PlatformEnvConfig> = {};
   const errors: string[] = [];
-  for (const p of PLATFORMS) {
+  for (const p of slugs) {
     const prefix = `HERALD_${p.toUpperCase()}_`;
     const urls: Record<string, string> = {};
     for (const [name, value] of Object.entries(source)) {
@@ -296,7 +296,8 @@ export interface Config {
   idempotencyLeaseSeconds: number;
   /** Scheduled posts: see docs/scheduling.md. */
   scheduling: { graceSeconds: number; pollMs: number; batchSize: number; concurrency: number; maxAttempts: number; stallSeconds: number; inProcessWorker: boolean; leaseSeconds: number; queue: 'pgboss' | 'scan' };
-  platforms: Record<Platform, PlatformEnvConfig>;
+  /** Each registered network's block, by slug. */
+  platforms: Readonly<Record<string, PlatformEnvConfig>>;
   media: MediaConfig;
   /** The AI routes' provider and models: see docs/ai.md. */
   ai: AiConfig;
@@ -356,7 +357,8 @@ function mediaConfig(e: Env, publicUrl: string): MediaConfig {
 
 export class ConfigError extends Error {}
 
-export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
+/** `networks`: the registry's networks, each read from its HERALD_<SLUG>_* variables (default: the built-in ones). */
+export function loadConfig(source: Record<string, string | undefined> = process.env, networks: readonly { slug: string }[] = NETWORKS): Config {
   const parsed = envSchema.safeParse(source);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.') || '(env)'}: ${i.message}`);
@@ -365,7 +367,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   const e = parsed.data;
   const aiErrors = aiConfigErrors(e);
   if (aiErrors.length) throw new ConfigError(`Invalid configuration:\n${aiErrors.join('\n')}`);
-  const platformParsed = platformEnv(source);
+  const platformParsed = platformEnv(source, networks.map((n) => n.slug));
   if (platformParsed.errors.length) throw new ConfigError(`Invalid configuration:\n${platformParsed.errors.join('\n')}`);
   const port = e.PORT;
   const publicUrl = (e.HERALD_PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, '');
@@ -448,7 +450,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       // how long a dead worker's posts wait before another worker resumes them.
       leaseSeconds: e.HERALD_SCHEDULER_LEASE_SECONDS ?? 60,
     },
-    platforms: platformParsed.configs as Config['platforms'],
+    platforms: platformParsed.configs,
     media: mediaConfig(e, publicUrl),
     ai: toAiConfig(e),
     agent: toAgentConfig(e),

@@ -1,5 +1,6 @@
 // The composition root's areas, each a list of services in dependency order. createContext (context.ts) builds
 // them in turn; every collaborator is given at construction, nothing is wired afterwards.
+import type { Platform } from './platforms/slugs.ts';
 import type { Logger } from 'pino';
 import type { Redis } from 'ioredis';
 import type { Config } from './config.ts';
@@ -61,13 +62,13 @@ export interface Base {
 }
 
 /** Accounts, workspaces, credentials and credits. */
-export function authServices(b: Base, d: { secrets: Secrets; slugs: string[]; connectionStore: ConnectionStore; mailer: Mailer; redis: Redis | undefined }) {
+export function authServices(b: Base, d: { secrets: Secrets; slugs: Platform[]; connectionStore: ConnectionStore; mailer: Mailer; redis: Redis | undefined }) {
   const { config, db, plans, clock, logger } = b;
   // Cached usage reports drop a workspace's copy when its balance or its plan changes.
   const credits = new CreditService(db, plans, clock, (ws) => usage.forget(ws));
   const jwt = new JwtService(d.secrets.jwtSecret, config.jwtTtlSeconds, clock);
   const apiKeys = new ApiKeyService(db, config.apiKeyCacheSeconds, clock, d.slugs);
-  const workspaces = new WorkspaceService(db, plans, config.defaultPlan, (ids) => d.connectionStore.connectedByWorkspace(ids), {
+  const workspaces = new WorkspaceService(db, plans, config.defaultPlan, (ids) => d.connectionStore.connectedByWorkspace(ids), d.slugs, {
     planChanging: (tx, id) => credits.resync(id, tx),
     planChanged: (id) => {
       usage.forget(id);
@@ -157,6 +158,7 @@ export async function mediaServices(b: Base, d: { connectionStore: ConnectionSto
     connections: d.connectionStore,
     logger: logger.child({ component: 'media' }),
     quota: d.quota,
+    networks: d.platforms,
     ...overrides.media,
     storage: overrides.media?.storage ?? (await createMediaStorage(config.media.storage)),
   });

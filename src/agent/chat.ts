@@ -14,6 +14,7 @@ import type { Clock } from '../clock.ts';
 import type { AppContext } from '../context.ts';
 import { AppError } from '../errors.ts';
 import type { MediaService } from '../media/service.ts';
+import type { NetworkContract } from '../platforms/contract.ts';
 import { toolsFor } from '../tools/index.ts';
 import type { AgentAnswer, AgentToolCall, InvokeTool } from './answer.ts';
 import type { AgentConfig } from './config.ts';
@@ -29,7 +30,7 @@ import { aiToolSet, invokerFor } from './tools.ts';
 export const AGENT_TURN_CREDITS = 2;
 
 /** How the built-in provider answers a turn without a model (src/agent/commands.ts). */
-export type DirectCommand = (text: string, invoke: InvokeTool, toolNames: readonly string[]) => Promise<{ answer: AgentAnswer; calls: AgentToolCall[] }>;
+export type DirectCommand = (text: string, invoke: InvokeTool, toolNames: readonly string[], networks: readonly NetworkContract[]) => Promise<{ answer: AgentAnswer; calls: AgentToolCall[] }>;
 
 export interface AgentChatDeps {
   /** The context the tools run in (given lazily: the agent is part of it). */
@@ -162,7 +163,7 @@ export class AgentChat {
   async #builtinTurn(p: Principal, input: PreparedInput, events?: TurnEvents): Promise<TurnResult> {
     const { tools, invoke } = this.#tools(p, events);
     try {
-      const out = await this.#direct(input.text || userTextOf(input), invoke, tools.map((t) => t.name));
+      const out = await this.#direct(input.text || userTextOf(input), invoke, tools.map((t) => t.name), this.#d.app().platforms.networks);
       return { ...out, steps: 0 };
     } catch (err) {
       if (err instanceof AppError) throw err;

@@ -7,17 +7,11 @@ const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !
 const str = (v: unknown): string => (typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : '');
 const list = (v: unknown): Obj[] => (Array.isArray(v) ? v.filter(isObj) : []);
 
-export const NETWORK_NAMES: Readonly<Record<string, string>> = {
-  linkedin: 'LinkedIn',
-  instagram: 'Instagram',
-  facebook: 'Facebook',
-  threads: 'Threads',
-  tiktok: 'TikTok',
-  youtube: 'YouTube',
-  pinterest: 'Pinterest',
-  bluesky: 'Bluesky',
-};
-export const networkName = (slug: string): string => NETWORK_NAMES[slug] ?? slug;
+/** A network's display name by slug (the registry's, through the agent's vocabulary). */
+export type NameOf = (slug: string) => string;
+
+/** A tool's result as markdown, naming networks with `name`. */
+export type Format = (r: ToolResult, name: NameOf) => Formatted;
 
 /** One cell: a single line, pipes escaped, long text cut. */
 function cell(v: unknown, max = 80): string {
@@ -42,7 +36,7 @@ export function failed(what: string, r: ToolResult): Formatted {
   return { text: `**Could not ${what}.** ${why}`, tables: [] };
 }
 
-export function accounts(r: ToolResult): Formatted {
+export function accounts(r: ToolResult, networkName: NameOf): Formatted {
   const profiles = isObj(r.profiles) ? r.profiles : {};
   const rows = Object.entries(profiles).map(([p, v]) => {
     const o = isObj(v) ? v : {};
@@ -56,7 +50,7 @@ export function accounts(r: ToolResult): Formatted {
 /** A post's text; for a tool action held for approval, what it will do. */
 const textOf = (o: Obj): string => str(o.default_text) || str(isObj(o.post_data) ? o.post_data.default_text : '') || str(isObj(o.action) ? o.action.summary : '');
 
-export function queue(r: ToolResult): Formatted {
+export function queue(r: ToolResult, networkName: NameOf): Formatted {
   const parts: string[] = [];
   const tables: string[] = [];
   if (Array.isArray(r.scheduled_posts)) {
@@ -79,7 +73,7 @@ export function queue(r: ToolResult): Formatted {
   return { text: parts.join('\n\n'), tables };
 }
 
-export function published(r: ToolResult): Formatted {
+export function published(r: ToolResult, networkName: NameOf): Formatted {
   const tables: string[] = [];
   const parts: string[] = [];
   if (r.pending_approval === true) {
@@ -115,7 +109,7 @@ export function published(r: ToolResult): Formatted {
   return { text: parts.join('\n\n'), tables };
 }
 
-export function copy(r: ToolResult): Formatted {
+export function copy(r: ToolResult, networkName: NameOf): Formatted {
   const data = isObj(r.data) ? r.data : {};
   const sections = Object.entries(data).map(([p, v]) => {
     const o = isObj(v) ? v : {};
@@ -126,7 +120,7 @@ export function copy(r: ToolResult): Formatted {
   return { text: [str(r.message), ...sections, note].filter(Boolean).join('\n\n'), tables: [] };
 }
 
-export function comments(r: ToolResult): Formatted {
+export function comments(r: ToolResult, networkName: NameOf): Formatted {
   const rows: unknown[][] = [];
   const notes: string[] = [];
   for (const [p, v] of Object.entries(r)) {
@@ -143,7 +137,7 @@ export function comments(r: ToolResult): Formatted {
 
 const pct = (v: unknown) => (typeof v === 'number' ? `${(v * 100).toFixed(1)}%` : '—');
 
-export function analytics(r: ToolResult): Formatted {
+export function analytics(r: ToolResult, networkName: NameOf): Formatted {
   const platforms = isObj(r.platforms) ? r.platforms : {};
   const rows = Object.entries(platforms).map(([p, v]) => {
     const o = isObj(v) ? v : {};

@@ -3,6 +3,8 @@
 // approval setting apply). Anything else is answered plainly: a model must be configured for free-form requests.
 // Publishing needs its text in quotes and named networks: nothing that acts is ever guessed from vague words.
 // docs/agent.md "Without a model: direct commands" lists the commands; keep it and COMMANDS in step.
+import type { NetworkContract } from '../platforms/contract.ts';
+import { vocabulary, type NetworkVocabulary } from '../platforms/naming.ts';
 import type { ToolResult } from '../tools/tool.ts';
 import type { AgentAnswer, AgentToolCall, InvokeTool } from './answer.ts';
 import * as fmt from './command-format.ts';
@@ -19,20 +21,8 @@ export const COMMANDS: readonly (readonly [string, string])[] = [
   ['show analytics', 'likes, comments and reach per network (also: `show analytics for bluesky`)'],
 ];
 
-/** Herald's eight networks by the names people type. */
-const ALIASES: Readonly<Record<string, string>> = {
-  linkedin: 'linkedin', li: 'linkedin',
-  instagram: 'instagram', insta: 'instagram', ig: 'instagram',
-  facebook: 'facebook', fb: 'facebook',
-  threads: 'threads',
-  tiktok: 'tiktok',
-  youtube: 'youtube', yt: 'youtube',
-  pinterest: 'pinterest',
-  bluesky: 'bluesky', bsky: 'bluesky',
-};
 /** Networks Herald does not publish to, named so the answer can say so instead of ignoring them. */
 const ELSEWHERE: Readonly<Record<string, string>> = { x: 'X', twitter: 'X (Twitter)', tweet: 'X (Twitter)', mastodon: 'Mastodon', reddit: 'Reddit', telegram: 'Telegram', whatsapp: 'WhatsApp' };
-const SPLIT_NAMES: readonly [RegExp, string][] = [[/\blinked[\s-]+in\b/g, 'linkedin'], [/\btik[\s-]+tok\b/g, 'tiktok'], [/\byou[\s-]+tube\b/g, 'youtube'], [/\bblue[\s-]+sky\b/g, 'bluesky']];
 
 const MODEL_NEEDED =
   'No AI model is configured on this Herald, so I cannot understand free-form requests: I run only the direct commands below. ' +
@@ -41,10 +31,10 @@ const MODEL_NEEDED =
 
 const lower = (s: string) => s.normalize('NFKC').toLowerCase();
 
-/** The words of a text, lower case, with two-word network names joined ("linked in" → linkedin). */
-function words(s: string): string[] {
+/** The words of a text, lower case, with network names in several words joined ("linked in" → linkedin). */
+function words(s: string, v: NetworkVocabulary): string[] {
   let t = lower(s).replace(/[\u2018\u2019]/g, "'");
-  for (const [re, name] of SPLIT_NAMES) t = t.replace(re, name);
+  for (const [re, slug] of v.phrases) t = t.replace(re, slug);
   return t.split(/[^\p{L}\p{N}']+/u).map((w) => w.replace(/^'+|'+$/g, '')).filter(Boolean);
 }
 
@@ -58,21 +48,22 @@ interface Networks {
 const JOINERS = new Set(['and', 'the', 'my', 'our', 'both', 'also', 'plus', 'networks', 'network', 'accounts', 'account', 'please', 'thanks']);
 
 /** A list of networks: "linkedin, bluesky and threads", "LinkedIn & BlueSky", "all networks". */
-function networksOf(s: string): Networks {
+function networksOf(s: string, v: NetworkVocabulary): Networks {
   const out: Networks = { networks: [], all: false, unknown: [] };
-  for (const w of words(s)) {
+  for (const w of words(s, v)) {
     if (JOINERS.has(w)) continue;
+    const slug = v.words.get(w);
     if (w === 'all' || w === 'every' || w === 'everywhere') out.all = true;
-    else if (ALIASES[w]) {
-      if (!out.networks.includes(ALIASES[w]!)) out.networks.push(ALIASES[w]!);
+    else if (slug) {
+      if (!out.networks.includes(slug)) out.networks.push(slug);
     } else out.unknown.push(w);
   }
   return out;
 }
 
-function unknownNetworks(n: Networks): string {
+function unknownNetworks(n: Networks, v: NetworkVocabulary): string {
   const named = n.unknown.map((w) => (ELSEWHERE[w] ? `${ELSEWHERE[w]} is not a network Herald publishes to` : `'${w}' is not a network`));
-  return `${named.join('; ')}. Herald's networks: ${Object.values(fmt.NETWORK_NAMES).join(', ')}.`;
+  return `${named.join('; ')}. Herald's networks: ${v.names.join(', ')}.`;
 }
 
 // ---- publish "…" to <networks> [as draft | at <time>] ----
@@ -86,7 +77,7 @@ type PublishPlan = { args: Record<string, unknown> } | { refusal: string } | { h
 const PUBLISH_USAGE = 'To publish, put the text in quotes and name the networks: `publish "Our new oven is here" to linkedin, bluesky` (add `as draft` to save drafts, or `at 2026-12-01T09:00:00Z` to schedule).';
 
 /** The tail after the quoted text: `to <networks>`, optionally `as draft`, `now`, or `at|on|for <ISO time>`. */
-function publishTail(verb: string, tail: string): { args: Record<string, unknown> } | { refusal: string } | null {
+function publishTail(verb: string, tail: string, v: NetworkVocabulary): { args: Record<string, unknown> } | { refusal: string } | null {
   let t = lower(tail).trim();
   let time: string | undefined;
   const m = ISO_TIME.exec(t);
@@ -108,8 +99,8 @@ function publishTail(verb: string, tail: string): { args: Record<string, unknown
   t = t.replace(/\s+(?:right\s+)?now$/, '').trim();
   const to = /^(?:to|on|for|in)\s+(.+)$/.exec(t);
   if (!to) return null;
-  const n = networksOf(to[1]!);
-  if (n.unknown.length) return { refusal: `Nothing was published: ${unknownNetworks(n)}` };
+  const n = networksOf(to[1]!, v);
+  if (n.unknown.length) return { refusal: `Nothing was published: ${unknownNetworks(n, v)}` };
   if (n.all || !n.networks.length) return { refusal: `Nothing was published: name the networks one by one (e.g. \`to linkedin, bluesky\`); I do not publish "everywhere".` };
   if (verb === 'schedule' && !time) return { refusal: 'To schedule, give the time: `schedule "…" on linkedin at 2026-12-01T09:00:00Z`.' };
   if (draft && time) return { refusal: 'Either save drafts or schedule, not both.' };
@@ -120,7 +111,7 @@ function publishTail(verb: string, tail: string): { args: Record<string, unknown
 }
 
 /** `publish|post|share|draft|schedule "text" to …`, or null when the text is not such a command at all. */
-function publishCommand(text: string): PublishPlan | null {
+function publishCommand(text: string, v: NetworkVocabulary): PublishPlan | null {
   const head = /^\s*(?:please\s+)?(publish|post|share|draft|schedule)\b\s*(?:this\s*)?:?\s*/i.exec(text);
   if (!head) return null;
   const verb = head[1]!.toLowerCase();
@@ -133,7 +124,7 @@ function publishCommand(text: string): PublishPlan | null {
   for (let i = rest.length - 1; i > 0; i--) {
     if (!closers.includes(rest[i]!)) continue;
     const body = rest.slice(1, i).trim();
-    const plan = publishTail(verb === 'share' || verb === 'post' ? 'publish' : verb, rest.slice(i + 1));
+    const plan = publishTail(verb === 'share' || verb === 'post' ? 'publish' : verb, rest.slice(i + 1), v);
     if (!plan) continue;
     if (!body) return { refusal: 'The post text is empty.' };
     if ('refusal' in plan) return plan;
@@ -147,12 +138,12 @@ function publishCommand(text: string): PublishPlan | null {
 const GENERATE = /^\s*(?:please\s+)?(?:generate|write|create|make)\s+(?:(?:some|a|an|the|me)\s+)*(?:copy|posts?|captions?|texts?)\s+(?:for|on)\s+([^:]+?)\s*(?::|\babout\b|—|–)\s*(.+)$/is;
 const GENERATE_USAGE = 'To generate copy, name the networks and the idea after a colon: `generate copy for linkedin, threads: our second oven opens on Saturday`.';
 
-function generateCommand(text: string): { args: Record<string, unknown> } | { refusal: string } | { hint: string } | null {
+function generateCommand(text: string, v: NetworkVocabulary): { args: Record<string, unknown> } | { refusal: string } | { hint: string } | null {
   if (!/^\s*(?:please\s+)?(?:generate|write|create|make)\b/i.test(text) && !GENERATE.test(text)) return null;
   const m = GENERATE.exec(text);
   if (!m) return { hint: GENERATE_USAGE };
-  const n = networksOf(m[1]!);
-  if (n.unknown.length) return { refusal: `No copy was generated: ${unknownNetworks(n)}` };
+  const n = networksOf(m[1]!, v);
+  if (n.unknown.length) return { refusal: `No copy was generated: ${unknownNetworks(n, v)}` };
   if (!n.all && !n.networks.length) return { refusal: GENERATE_USAGE };
   const idea = m[2]!.trim().replace(/^["“„«'‘](.*)["”“»'’]$/s, '$1').trim();
   if (!idea) return { refusal: GENERATE_USAGE };
@@ -163,13 +154,13 @@ function generateCommand(text: string): { args: Record<string, unknown> } | { re
 
 const FILLER = new Set(['please', 'pls', 'can', 'could', 'would', 'you', 'me', 'my', 'our', 'the', 'all', 'list', 'show', 'get', 'give', 'see', 'view', 'what', 'which', 'are', 'is', 'do', 'i', 'we', 'have', 'of', 'thanks', 'thank', 'hi', 'hello', 'hey', 'herald', 'connected', 'current', 'now', 'posts', 'post', 'latest', 'recent', 'on', 'for', 'in', 'and', 'to', 'a', 'an']);
 
-type Listing = { tool: string; args: Record<string, unknown>; what: string; format: (r: ToolResult) => fmt.Formatted } | { help: true } | { refusal: string };
+type Listing = { tool: string; args: Record<string, unknown>; what: string; format: fmt.Format } | { help: true } | { refusal: string };
 
-function listingCommand(text: string): Listing | null {
-  const all = words(text);
+function listingCommand(text: string, v: NetworkVocabulary): Listing | null {
+  const all = words(text, v);
   const rest = all.filter((w) => !FILLER.has(w));
-  const nets = rest.filter((w) => ALIASES[w]).map((w) => ALIASES[w]!);
-  const kinds = new Set(rest.filter((w) => !ALIASES[w]));
+  const nets = rest.flatMap((w) => v.words.get(w) ?? []);
+  const kinds = new Set(rest.filter((w) => !v.words.has(w)));
   if (!kinds.size && !nets.length) return { help: true };
   const only = (...allowed: string[]) => kinds.size > 0 && [...kinds].every((k) => allowed.includes(k));
   const platforms = [...new Set(nets)];
@@ -215,11 +206,13 @@ function thrownResult(err: unknown): ToolResult {
 
 /**
  * Answers a member's message without a model: one of COMMANDS, run through `invoke` (the same tool checks as the
- * model's loop), or a plain answer that a model must be configured. `toolNames` are the tools this caller may use.
+ * model's loop), or a plain answer that a model must be configured. `toolNames` are the tools this caller may use;
+ * `networks` the registry's networks, whose names and aliases the commands understand.
  */
-export async function directCommand(text: string, invoke: InvokeTool, toolNames: readonly string[]): Promise<{ answer: AgentAnswer; calls: AgentToolCall[] }> {
+export async function directCommand(text: string, invoke: InvokeTool, toolNames: readonly string[], networks: readonly NetworkContract[]): Promise<{ answer: AgentAnswer; calls: AgentToolCall[] }> {
   const calls: AgentToolCall[] = [];
-  const run = async (name: string, args: Record<string, unknown>, what: string, format: (r: ToolResult) => fmt.Formatted, intro = '') => {
+  const v = vocabulary(networks);
+  const run = async (name: string, args: Record<string, unknown>, what: string, format: fmt.Format, intro = '') => {
     if (!toolNames.includes(name)) return answerOf(`I cannot ${what} here: the tool \`${name}\` is not available to this caller.`);
     let result: ToolResult;
     try {
@@ -228,26 +221,26 @@ export async function directCommand(text: string, invoke: InvokeTool, toolNames:
       result = thrownResult(err);
     }
     calls.push({ name, args, result });
-    const out = result.success === false && name !== 'publish' ? fmt.failed(what, result) : format(result);
+    const out = result.success === false && name !== 'publish' ? fmt.failed(what, result) : format(result, v.name);
     return answerOf(intro ? `${intro}\n\n${out.text}` : out.text, out.tables);
   };
   const message = text.trim();
   if (!message) return { answer: helpAnswer(), calls };
 
-  const pub = publishCommand(message);
+  const pub = publishCommand(message, v);
   if (pub && 'hint' in pub) return { answer: notUnderstood(pub.hint), calls };
   if (pub) {
     if ('refusal' in pub) return { answer: answerOf(pub.refusal), calls };
-    const answer = await run('publish', pub.args, 'publish', (r) => (r.success === false && !Array.isArray(r.results) && !r.post ? fmt.failed('publish', r) : fmt.published(r)));
+    const answer = await run('publish', pub.args, 'publish', (r, name) => (r.success === false && !Array.isArray(r.results) && !r.post ? fmt.failed('publish', r) : fmt.published(r, name)));
     return { answer, calls };
   }
-  const gen = generateCommand(message);
+  const gen = generateCommand(message, v);
   if (gen && 'hint' in gen) return { answer: notUnderstood(gen.hint), calls };
   if (gen) {
     if ('refusal' in gen) return { answer: answerOf(gen.refusal), calls };
     return { answer: await run('idea_to_content', gen.args, 'generate copy', fmt.copy), calls };
   }
-  const listing = listingCommand(message);
+  const listing = listingCommand(message, v);
   if (listing && 'help' in listing) return { answer: helpAnswer(), calls };
   if (listing && 'refusal' in listing) return { answer: answerOf(listing.refusal), calls };
   if (listing) return { answer: await run(listing.tool, listing.args, listing.what, listing.format), calls };

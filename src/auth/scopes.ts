@@ -2,17 +2,19 @@
 import { AppError } from '../errors.ts';
 import { PLATFORMS, SCOPE_ALIASES, type Platform } from '../platforms/slugs.ts';
 
-export { isPlatform, PLATFORMS, PLATFORM_NAMES, type Platform } from '../platforms/slugs.ts';
+export { PLATFORMS, type Platform } from '../platforms/slugs.ts';
 
 export interface Scope {
   raw: string;
   platforms: ReadonlySet<Platform>;
+  /** Every network of the registry (an empty or `full` scope, or a list naming them all). */
+  full: boolean;
   /** `linkedin_posts`: may only read posts. */
   readOnlyPosts: boolean;
 }
 
 /** Every network of the registry (`slugs`; the built-in ones by default). */
-export const fullScope = (slugs: readonly string[] = PLATFORMS): Scope => ({ raw: 'full', platforms: new Set(slugs as readonly Platform[]), readOnlyPosts: false });
+export const fullScope = (slugs: readonly string[] = PLATFORMS): Scope => ({ raw: 'full', platforms: new Set(slugs as readonly Platform[]), full: true, readOnlyPosts: false });
 
 export const FULL_SCOPE: Scope = fullScope();
 
@@ -23,7 +25,7 @@ export function parseScope(raw: string | null | undefined, slugs: readonly strin
   const value = (raw ?? '').trim().toLowerCase();
   if (value === '' || value === 'full') return { ...fullScope(slugs), raw: value === '' ? '' : 'full' };
   const alias = Object.hasOwn(SCOPE_ALIASES, value) ? SCOPE_ALIASES[value] : undefined;
-  if (alias) return { raw: value, platforms: new Set(alias.platforms), readOnlyPosts: alias.readOnlyPosts };
+  if (alias) return { raw: value, platforms: new Set(alias.platforms), full: slugs.every((s) => alias.platforms.includes(s as Platform)), readOnlyPosts: alias.readOnlyPosts };
   const named = [...Object.keys(SCOPE_ALIASES), 'full'].join(', ');
   const parts = value.split(',').map((p) => p.trim());
   // An empty entry (" , , ", "linkedin,") is a mistake, never "no restriction": only '' and 'full' mean full access.
@@ -36,7 +38,7 @@ export function parseScope(raw: string | null | undefined, slugs: readonly strin
       `Unknown platform(s) in scope: ${unknown.join(', ')}. Use ${named}, or a comma list of: ${slugs.join(', ')}`,
     );
   }
-  return { raw: parts.join(','), platforms: new Set(parts as Platform[]), readOnlyPosts: false };
+  return { raw: parts.join(','), platforms: new Set(parts as Platform[]), full: slugs.every((s) => parts.includes(s)), readOnlyPosts: false };
 }
 
 /** What a route declares about itself so the shared mechanism can enforce scopes. */

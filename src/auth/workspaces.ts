@@ -3,7 +3,7 @@ import { and, count, eq, inArray, sql } from '../db/orm.ts';
 import type { Db } from '../db/client.ts';
 import { users, workspaceMembers, workspaces } from '../db/schema.ts';
 import { AppError, notFound } from '../errors.ts';
-import { PLATFORMS, type Platform } from './scopes.ts';
+import type { Platform } from './scopes.ts';
 import type { PlanCatalog } from './plans.ts';
 
 export type WorkspaceRow = typeof workspaces.$inferSelect;
@@ -39,11 +39,16 @@ export class WorkspaceService {
   readonly #defaultPlan: string;
   readonly #connectedPlatforms: ConnectedPlatforms;
   readonly #hooks: WorkspaceHooks;
+  readonly #slugs: readonly Platform[];
 
-  /** `connectedPlatforms`: which networks each workspace has connected (the connection store's answer). */
-  constructor(db: Db, plans: PlanCatalog, defaultPlan: string, connectedPlatforms: ConnectedPlatforms, hooks: WorkspaceHooks = {}) {
+  /**
+   * `connectedPlatforms`: which networks each workspace has connected (the connection store's answer); `slugs`: the
+   * registry's networks, each with its `<slug>_connected` flag on the wire.
+   */
+  constructor(db: Db, plans: PlanCatalog, defaultPlan: string, connectedPlatforms: ConnectedPlatforms, slugs: readonly Platform[], hooks: WorkspaceHooks = {}) {
     this.#hooks = hooks;
     this.#connectedPlatforms = connectedPlatforms;
+    this.#slugs = slugs;
     this.#db = db;
     this.#plans = plans;
     this.#defaultPlan = defaultPlan;
@@ -220,7 +225,7 @@ export class WorkspaceService {
     const memberCount = new Map(members.map((m) => [m.id, Number(m.n)]));
     return list.map((w) => {
       const set = connected.get(w.id) ?? new Set<Platform>();
-      const flags = Object.fromEntries(PLATFORMS.map((p) => [`${p}_connected`, set.has(p)]));
+      const flags = Object.fromEntries(this.#slugs.map((p) => [`${p}_connected`, set.has(p)]));
       return {
         id: w.id,
         name: w.name,

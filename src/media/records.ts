@@ -1,35 +1,38 @@
 // The media record as the API shows it, and which platforms media may be staged for.
 import { AppError } from '../errors.ts';
-import { assertPlatformsAllowed, isPlatform, PLATFORMS, type Platform, type Scope } from '../auth/scopes.ts';
+import { assertPlatformsAllowed, type Platform, type Scope } from '../auth/scopes.ts';
 import type { media } from '../db/schema-media.ts';
 
 export type MediaRow = typeof media.$inferSelect;
 export type MediaKind = 'image' | 'video';
 
 /**
- * The networks Herald connects, plus `twitter`: the interface lets uploads be tagged for it although
- * Herald has no Twitter connection. Such media is library media with the platform recorded.
+ * The networks Herald connects (the registry's), plus `twitter`: the interface lets uploads be tagged for it
+ * although Herald has no Twitter connection. Such media is library media with the platform recorded.
  */
-export const MEDIA_PLATFORMS = [...PLATFORMS, 'twitter'] as const;
-export type MediaPlatform = (typeof MEDIA_PLATFORMS)[number];
+export type MediaPlatform = Platform | 'twitter';
 
-/** Lower-cases, maps the `x` alias to `twitter`; 400 for anything else, in the interface's wording. */
-export function parseMediaPlatform(raw: string | undefined | null): MediaPlatform | null {
+/**
+ * Lower-cases, maps the `x` alias to `twitter`; 400 for anything else, in the interface's wording. `slugs`: the
+ * registry's networks.
+ */
+export function parseMediaPlatform(raw: string | undefined | null, slugs: readonly string[]): MediaPlatform | null {
   const value = (raw ?? '').trim().toLowerCase();
   if (!value) return null;
   const slug = value === 'x' ? 'twitter' : value;
-  if (!(MEDIA_PLATFORMS as readonly string[]).includes(slug)) {
-    throw new AppError('bad_request', `Invalid or unsupported platform: '${value}'. Supported: ${MEDIA_PLATFORMS.join(', ')}`);
+  const supported = [...slugs, 'twitter'];
+  if (!supported.includes(slug)) {
+    throw new AppError('bad_request', `Invalid or unsupported platform: '${value}'. Supported: ${supported.join(', ')}`);
   }
   return slug as MediaPlatform;
 }
 
-const isFullScope = (scope: Scope) => PLATFORMS.every((p) => scope.platforms.has(p));
+const isFullScope = (scope: Scope) => scope.full;
 
 /** Twitter is in no platform list a key can name, so only a full-scope key may use it. */
 export function mediaPlatformAllowed(scope: Scope, platform: string): boolean {
   if (platform === 'twitter') return isFullScope(scope);
-  return isPlatform(platform) && scope.platforms.has(platform);
+  return scope.platforms.has(platform as Platform);
 }
 
 export function assertMediaPlatformAllowed(scope: Scope, platform: string | null): void {
@@ -46,7 +49,7 @@ export function assertMediaPlatformAllowed(scope: Scope, platform: string | null
 
 /** Platforms whose media a key may see: every one for a full key, otherwise its list (library media always). */
 export function visiblePlatforms(scope: Scope): MediaPlatform[] | 'all' {
-  return isFullScope(scope) ? 'all' : PLATFORMS.filter((p: Platform) => scope.platforms.has(p));
+  return isFullScope(scope) ? 'all' : [...scope.platforms];
 }
 
 export interface MediaItem {

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import type { Logger } from 'pino';
 import type { Principal } from '../auth/authenticate.ts';
-import { PLATFORM_NAMES, type Scope } from '../auth/scopes.ts';
+import type { Scope } from '../auth/scopes.ts';
+import type { Networks } from '../platforms/registry.ts';
 import type { MediaConfig } from '../config.ts';
 import type { ConnectionStore } from '../connections/store.ts';
 import type { Db } from '../db/client.ts';
@@ -43,6 +44,8 @@ export interface MediaServiceDeps {
   storage: MediaStorage;
   fetch?: Pick<UrlImportSettings, 'lookup' | 'ca'>;
   quota: StorageQuota;
+  /** The registry's networks, for their names in messages. */
+  networks: Networks;
 }
 
 /** One item of an upload: a file already in a temp file, or a URL still to download. */
@@ -70,9 +73,11 @@ export class MediaService {
   readonly #connections: ConnectionStore;
   readonly #fetch: UrlImportSettings;
   readonly #logger: Logger;
+  readonly #networks: Networks;
 
   constructor(deps: MediaServiceDeps) {
     this.config = deps.config;
+    this.#networks = deps.networks;
     this.#db = deps.db;
     this.#connections = deps.connections;
     this.#logger = deps.logger;
@@ -115,9 +120,10 @@ export class MediaService {
     const rows = await this.#connections.list(p.workspaceId, platform);
     const account = platformUserId ? rows.find((r) => r.accountId === platformUserId) : (rows.find((r) => r.status === 'connected') ?? rows[0]);
     if (!account) {
+      const name = this.#networks.network(platform).displayName;
       const message = platformUserId
-        ? `${PLATFORM_NAMES[platform]} account ${platformUserId} is not connected for this workspace.`
-        : `${PLATFORM_NAMES[platform]} not connected for this workspace.`;
+        ? `${name} account ${platformUserId} is not connected for this workspace.`
+        : `${name} not connected for this workspace.`;
       throw new AppError('bad_request', { error: 'NOT_CONNECTED', message });
     }
     return { ...base, platformUserId: account.accountId };

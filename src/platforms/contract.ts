@@ -118,6 +118,17 @@ export type FieldLimit = TextLimit & { tooLong?: (received: number) => string };
 export interface NetworkContract<S extends z.ZodObject = z.ZodObject> {
   slug: Platform;
   displayName: string;
+  /**
+   * Other names people type for the network (the agent's direct commands): short forms ("li", "fb") and the name
+   * split in words ("linked in", which also matches "linked-in"). The slug and the display name always count.
+   */
+  aliases?: readonly string[];
+  /**
+   * The network posts to the account and to destinations listed in an override field, and the publish tool's `scope`
+   * argument chooses between them: `pages` = only the listed destinations (`destinations`), `feed` = the account too
+   * (sets the boolean `account`).
+   */
+  publishScope?: { destinations: string; account: string };
   /** How an account connects: OAuth 2, or a handle and an app password. */
   authKind: 'oauth2' | 'app_password';
   /** Post types (the routes the network is on), caption limit, asynchronous processing. */

@@ -1,5 +1,5 @@
-// Herald's platform simulators ("the sandbox"): fake LinkedIn, Facebook, Instagram, Threads, TikTok, YouTube,
-// Pinterest and Bluesky over real HTTP, for development, tests and benchmarks. See docs/sandbox.md.
+// Herald's platform simulators ("the sandbox"): a fake of each network (simulators.ts lists them) over real HTTP,
+// for development, tests and benchmarks. See docs/sandbox.md.
 import type { FastifyInstance } from 'fastify';
 import { registerAdmin } from './core/admin.ts';
 import { registerSeed } from './core/engagement.ts';
@@ -10,7 +10,7 @@ import { servePostPages } from './core/post-page.ts';
 import { installRecorder } from './core/recorder.ts';
 import { guardControlRoutes, type ControlAccess } from './core/control-guard.ts';
 import { createStore } from './core/store.ts';
-import { PLATFORMS, type Platform } from './core/types.ts';
+import type { Platform } from './core/types.ts';
 import type { SandboxSimulator } from './core/simulator.ts';
 import type { StrictMode } from './core/strict.ts';
 import { SIMULATORS } from './simulators.ts';
@@ -22,7 +22,6 @@ export { SIMULATORS } from './simulators.ts';
 export type { SandboxSimulator } from './core/simulator.ts';
 export type { SandboxBaseUrls } from './base-urls.ts';
 export { AUTO_APPROVE_HEADER, USER_HEADER } from './core/authorize.ts';
-export { PLATFORMS } from './core/types.ts';
 export { parseStrictModes, STRICT_MODES } from './core/strict.ts';
 export type { StrictMode } from './core/strict.ts';
 export type { Platform, OAuthPlatform } from './core/types.ts';
@@ -56,7 +55,7 @@ export async function sandboxPlugin(app: FastifyInstance, opts: SandboxOptions):
   // Held ("timeout" fault) requests would otherwise keep server.close() waiting for their full hold.
   app.addHook('preClose', async () => closing.abort());
   const simulators = opts.simulators ?? SIMULATORS;
-  const store = createStore(opts.latencyMs ?? 0, [...new Set([...PLATFORMS, ...simulators.map((s) => s.slug)])], opts.strict);
+  const store = createStore(opts.latencyMs ?? 0, simulators.map((s) => s.slug), opts.strict);
   const ctx = createContext({ store, publicUrl: opts.publicUrl, mount: app.prefix, now: opts.now, closing: closing.signal, describeRequest: opts.describeRequest });
   installBodyParsers(app);
   // The control routes sit in a scope of their own, behind the guard; the simulators answer anyone, as networks do.

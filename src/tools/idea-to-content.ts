@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { AppError } from '../errors.ts';
+import { exampleSlugs } from '../platforms/naming.ts';
+import { NETWORKS } from '../platforms/registry.ts';
 import { defineTool } from './tool.ts';
 import { generationTargets, networksArg, perNetworkText } from './ai-args.ts';
 
@@ -8,7 +10,7 @@ export const ideaToContent = defineTool({
   description:
     'Write post copy for each network from an idea, within each network\'s length limit. Never publishes: pass the copy to publish. Costs 2 AI credits per network that gets copy.',
   input: z.object({
-    platforms: networksArg.describe('Networks to write for (e.g. ["linkedin","threads"]), or "all".'),
+    platforms: networksArg.describe(`Networks to write for (e.g. ${exampleSlugs(NETWORKS)}), or "all".`),
     idea: z.string().max(20_000).optional().describe('What the post is about.'),
     user_requirements: z.string().max(4000).optional().describe('Tone, audience, language, must-mention items.'),
     idea_by_platform: perNetworkText.optional().describe('A different idea per network, by slug.'),

@@ -1,20 +1,25 @@
 import { z } from 'zod';
 import { AppError } from '../errors.ts';
+import { listText, slugList } from '../platforms/naming.ts';
+import { NETWORKS } from '../platforms/registry.ts';
 import { defineTool } from './tool.ts';
 import { platformList } from './args.ts';
+
+/** The networks an account joins with a handle and an app password (Bluesky), by name, for the descriptions. */
+const appPassword = listText(NETWORKS.filter((n) => n.authKind === 'app_password').map((n) => n.displayName));
 
 export const managePlatformConnection = defineTool({
   name: 'manage_platform_connection',
   description:
-    'Connect a network (returns a sign-in link the user must open; Bluesky connects at once with handle and app_password) or disconnect one (removes its tokens; scheduled posts there will fail). Free.',
+    `Connect a network (returns a sign-in link the user must open; ${appPassword} connects at once with handle and app_password) or disconnect one (removes its tokens; scheduled posts there will fail). Free.`,
   input: z.object({
     action: z.enum(['connect', 'disconnect']),
-    platform: z.string().min(1).describe('linkedin, instagram, facebook, threads, tiktok, youtube, pinterest or bluesky.'),
-    handle: z.string().max(253).optional().describe('Bluesky only: the account handle.'),
-    app_password: z.string().max(200).optional().describe('Bluesky only: an app password made in Bluesky settings.'),
+    platform: z.string().min(1).describe(`${slugList(NETWORKS)}.`),
+    handle: z.string().max(253).optional().describe(`${appPassword} only: the account handle.`),
+    app_password: z.string().max(200).optional().describe(`${appPassword} only: an app password made in ${appPassword} settings.`),
   }),
   annotations: { readOnly: false, destructive: true, idempotent: false, openWorld: true },
-  // Held: a disconnect, and a Bluesky connect (it would replace the account posts go to). An OAuth connect only
+  // Held: a disconnect, and an app-password connect (it would replace the account posts go to). An OAuth connect only
   // answers a sign-in link the member must open and accept, so it is not held.
   effect: { kind: 'write', held: 'action' },
   credits: null,

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { AppError } from '../errors.ts';
 import type { PostType } from '../platforms/publishing.ts';
+import { exampleSlugs, listText } from '../platforms/naming.ts';
+import { NETWORKS } from '../platforms/registry.ts';
 import { parsePostBody, postBodies, type PostBody, withoutNulls } from '../publishing/index.ts';
 import { defineTool } from './tool.ts';
 import { platformList, splitArg, stringList } from './args.ts';
@@ -64,13 +66,17 @@ function inferType(a: { image_ids?: string[] | string | undefined; video_id?: st
   return 'text';
 }
 
+/** The networks that post to the account and to listed destinations (LinkedIn pages), for the `scope` argument. */
+const scoped = NETWORKS.filter((n) => n.publishScope);
+const scopeHelp = `${listText(scoped.map((n) => n.displayName))}: pages = only the pages in ${listText(scoped.map((n) => n.publishScope!.destinations))}; feed = the personal profile too.`;
+
 export const publish = defineTool({
   name: 'publish',
   description:
     'Publish a text, image, carousel or video post to one or more networks now, or save it as drafts (draft=true) or schedule it (scheduled_time). Media by id (upload_media, content_to_image) or URL. Costs 1 post credit per destination published.',
   input: z.object({
     post_type: z.enum(['text', 'image', 'carousel', 'video']).optional().describe('Default: from the media given (video, carousel, image, else text).'),
-    platforms: stringList.describe('Networks to post to, e.g. ["linkedin","bluesky"].'),
+    platforms: stringList.describe(`Networks to post to, e.g. ${exampleSlugs(NETWORKS)}.`),
     default_text: z.string().max(20_000).optional().describe('The post text for every network (overrides may change it per network).'),
     default_image_id: z.string().max(500).optional().describe('Image post: a media_id.'),
     default_image_url: z.string().max(4000).optional().describe('Image post: an image URL instead.'),
@@ -79,7 +85,7 @@ export const publish = defineTool({
     video_url: z.string().max(4000).optional().describe('Video post: a video URL instead.'),
     draft: z.boolean().optional().describe('Save as drafts instead of publishing.'),
     scheduled_time: z.string().max(64).optional().describe('ISO 8601 with offset (e.g. 2026-01-31T09:00:00Z): schedule instead of publishing now.'),
-    scope: z.enum(['feed', 'pages']).optional().describe('LinkedIn: pages = only the pages in linkedin_page_ids; feed = the personal profile too.'),
+    scope: z.enum(['feed', 'pages']).optional().describe(scopeHelp),
     platform_overrides_json: z.string().max(200_000).optional().describe('JSON string of per-network overrides, e.g. {"linkedin":{"linkedin_text":"…","linkedin_page_ids":["123"]},"youtube":{"youtube_title":"…"}}.'),
   }),
   annotations: { readOnly: false, destructive: true, idempotent: false, openWorld: true },
@@ -97,12 +103,15 @@ export const publish = defineTool({
     for (const key of Object.keys(overrides)) {
       if (!platforms.includes(key as never)) throw overrideError([key], `${key} is not in platforms (${platforms.join(', ')}).`);
     }
-    if (args.scope && platforms.includes('linkedin' as never)) {
-      const li = { ...(overrides.linkedin as Obj | undefined) };
-      const pages = (li.linkedin_page_ids as string[] | undefined) ?? [];
-      if (args.scope === 'pages' && !pages.length) throw overrideError(['linkedin', 'linkedin_page_ids'], 'scope "pages" needs the LinkedIn page ids (see get_accounts).');
-      li.post_to_personal = args.scope === 'feed';
-      overrides.linkedin = li;
+    for (const slug of args.scope ? platforms : []) {
+      const network = app.platforms.network(slug);
+      if (!network.publishScope) continue;
+      const { destinations, account } = network.publishScope;
+      const own = { ...(overrides[slug] as Obj | undefined) };
+      const listed = (own[destinations] as string[] | undefined) ?? [];
+      if (args.scope === 'pages' && !listed.length) throw overrideError([slug, destinations], `scope "pages" needs the ${network.displayName} page ids (see get_accounts).`);
+      own[account] = args.scope === 'feed';
+      overrides[slug] = own;
     }
     const imageIds = splitArg(args.image_ids);
     const raw = withoutNulls({

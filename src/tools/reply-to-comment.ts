@@ -9,7 +9,7 @@ export const replyToComment = defineTool({
   description:
     'Post a public reply under a comment, as the connected account. Use a comment id from get_comments (Bluesky: its at:// URI); Facebook needs facebook_page_id, a LinkedIn page comment linkedin_organization_id. Free; needs the inbox plan.',
   input: z.object({
-    platform: z.string().min(1).describe('The comment\'s network: linkedin, facebook, instagram, youtube, threads, tiktok or bluesky.'),
+    platform: z.string().min(1).describe('The comment\'s network, as get_comments names it.'),
     comment_id: z.string().min(1).max(1000).describe('The comment to answer (from get_comments).'),
     text: z.string().min(1).max(20_000).describe('The reply.'),
     post_id: z.string().min(1).max(500).optional().describe('The post the comment is on, when known.'),

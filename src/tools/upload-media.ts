@@ -25,7 +25,7 @@ export const uploadMedia = defineTool({
     const { app, caller } = ctx;
     const path = args.file_path.trim();
     if (!path || /[\0\r\n]/.test(path)) throw new AppError('bad_request', 'file_path must be one line naming a file.');
-    const platform = args.platform?.trim() ? parseMediaPlatform(args.platform) : null;
+    const platform = args.platform?.trim() ? parseMediaPlatform(args.platform, app.platforms.slugs) : null;
     assertMediaPlatformAllowed(caller.principal.scope, platform);
     const ext = /\.([a-z0-9]{2,5})$/i.exec(path)?.[1]?.toLowerCase();
     const mediaType = args.media_type ?? (ext && IMAGE_EXT.has(ext) ? 'image' : ext && VIDEO_EXT.has(ext) ? 'video' : undefined);

@@ -37,7 +37,7 @@ async function say(text: string, as: TestUser | { key: string } = u): Promise<{ 
       throw err;
     }
   };
-  const out = await directCommand(text, invoke, toolsFor('agent', h.ctx).map((t) => t.name));
+  const out = await directCommand(text, invoke, toolsFor('agent', h.ctx).map((t) => t.name), h.ctx.platforms.networks);
   return { response: out.answer.response, tables: out.answer.tables_markdown, calls: out.calls };
 }
 

@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { COMMANDS, directCommand } from '../../src/agent/commands.ts';
+import { NETWORKS } from '../../src/platforms/registry.ts';
 import type { ToolResult } from '../../src/tools/tool.ts';
 
 const ALL_TOOLS = ['get_accounts', 'get_queued_posts', 'get_user_posts', 'get_unified_analytics', 'get_comments', 'reply_to_comment', 'manage_platform_connection', 'idea_to_content', 'content_to_image', 'media_to_content', 'analyze_media', 'publish', 'upload_media', 'disconnect_gpt_connector', 'clear_workspace_chat_history'];
@@ -18,7 +19,7 @@ function fake(answers: Record<string, ToolResult> = {}) {
 
 async function calls(text: string, answers: Record<string, ToolResult> = {}) {
   const f = fake(answers);
-  const out = await directCommand(text, f.invoke, ALL_TOOLS);
+  const out = await directCommand(text, f.invoke, ALL_TOOLS, NETWORKS);
   expect(out.calls.map((c) => ({ name: c.name, args: c.args }))).toEqual(f.seen);
   return { ...out, seen: f.seen };
 }
@@ -145,13 +146,13 @@ describe('the other commands', () => {
     expect(failed.calls[0]!.result.success).toBe(false);
     const thrown = await directCommand('list accounts', async () => {
       throw Object.assign(new Error('connect ECONNREFUSED 10.0.0.5:5432'), { status: 500 });
-    }, ALL_TOOLS);
+    }, ALL_TOOLS, NETWORKS);
     expect(thrown.answer.response).toBe('**Could not list the accounts.** The tool failed unexpectedly.');
   });
 
   it('says so when a tool is not available to the caller, and calls nothing', async () => {
     const f = fake();
-    const out = await directCommand('show analytics', f.invoke, ['get_accounts']);
+    const out = await directCommand('show analytics', f.invoke, ['get_accounts'], NETWORKS);
     expect(f.seen).toEqual([]);
     expect(out.answer.response).toContain('`get_unified_analytics` is not available');
   });

@@ -53,6 +53,8 @@ const override = z.object({ quill_text: postText().optional(), spoiler: z.string
 export const network = defineNetwork({
   slug: QUILL,
   displayName: 'Quill',
+  // What people type for it in the agent's direct commands, besides "quill".
+  aliases: ['ql', 'quill app'],
   authKind: 'app_password',
   capabilities,
   media: { imageFormats: ['jpeg', 'png'], maxImageBytes: 5 * 1024 * 1024, carousel: { min: 0, max: 0 }, videoFormats: [], maxVideoBytes: 0, videoSeconds: { min: 0, max: 0 } },

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { PLATFORMS } from '../../src/sandbox/index.ts';
+import { SIMULATORS } from '../../src/sandbox/simulators.ts';
 import { json, postForm, withQuery } from './helpers.ts';
 import { startSandbox } from '../helpers/sandbox.ts';
 import type { Json } from './helpers.ts';
@@ -19,7 +19,7 @@ beforeEach(() => sb.reset());
 describe('sandbox publishing machinery', () => {
   it('declares publish, upload and status on every network', async () => {
     const { operations } = await json(await fetch(`${sb.root}/_faults`));
-    for (const p of PLATFORMS) expect((operations as unknown as Record<string, string[]>)[p]).toEqual(expect.arrayContaining(['publish', 'upload', 'status']));
+    for (const { slug: p } of SIMULATORS) expect((operations as unknown as Record<string, string[]>)[p]).toEqual(expect.arrayContaining(['publish', 'upload', 'status']));
     expect(await json(await fetch(`${sb.root}/_state?platform=youtube`))).toMatchObject({ youtube: { posts: [], media: [], containers: [], uploads: [] } });
   });
 

@@ -79,6 +79,7 @@ const override = z.object({
 export const network = defineNetwork({
   slug: 'bluesky',
   displayName: PLATFORM_NAMES.bluesky,
+  aliases: ['bsky', 'blue sky'],
   authKind: 'app_password',
   capabilities: BLUESKY_CAPABILITIES,
   media: BLUESKY_MEDIA,

@@ -31,6 +31,7 @@ const override = z.object({
 export const network = defineNetwork({
   slug: 'facebook',
   displayName: PLATFORM_NAMES.facebook,
+  aliases: ['fb'],
   authKind: 'oauth2',
   capabilities: FACEBOOK_CAPABILITIES,
   media: FACEBOOK_MEDIA,

@@ -43,6 +43,7 @@ const override = z.object({
 export const network = defineNetwork({
   slug: 'instagram',
   displayName: PLATFORM_NAMES.instagram,
+  aliases: ['insta', 'ig'],
   authKind: 'oauth2',
   capabilities,
   media,

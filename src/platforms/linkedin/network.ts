@@ -56,6 +56,7 @@ function forPage<T>(map: Readonly<Record<string, T>> | undefined, page: string):
 export const network = defineNetwork({
   slug: 'linkedin',
   displayName: PLATFORM_NAMES.linkedin,
+  aliases: ['li', 'linked in'],
   authKind: 'oauth2',
   capabilities: LINKEDIN_CAPABILITIES,
   media: LINKEDIN_MEDIA,
@@ -64,6 +65,7 @@ export const network = defineNetwork({
   mediaFields: { pairs: [['linkedin_image_id', 'linkedin_image_url'], ['image_id', 'image_url'], ['video_id', 'video_url']], maps: ['linkedin_page_images'] },
   topMedia: { either: ['linkedin_image'] },
   profileConnectionCount: true,
+  publishScope: { destinations: 'linkedin_page_ids', account: 'post_to_personal' },
   draftFields: (o) => ({ linkedin_page_ids: o?.linkedin_page_ids ?? null }),
   reads: { kind: 'organization', param: 'linkedin_organization_ids', replyParam: 'linkedin_organization_id', idPrefix: 'urn:li:organization:', byDefault: 'both', filterExcludesAccount: true },
   hosts: DEFAULT_URLS,

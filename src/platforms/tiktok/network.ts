@@ -56,6 +56,7 @@ const OPTIONS = ['privacy_level', 'disable_comment', 'auto_add_music', 'brand_co
 export const network = defineNetwork({
   slug: 'tiktok',
   displayName: PLATFORM_NAMES.tiktok,
+  aliases: ['tik tok'],
   authKind: 'oauth2',
   capabilities: TIKTOK_CAPABILITIES,
   media,

@@ -56,6 +56,7 @@ const override = z.object({
 export const network = defineNetwork({
   slug: 'youtube',
   displayName: PLATFORM_NAMES.youtube,
+  aliases: ['yt', 'you tube'],
   authKind: 'oauth2',
   capabilities: YOUTUBE_CAPABILITIES,
   media,

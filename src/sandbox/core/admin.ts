@@ -8,11 +8,14 @@ import { sendJson } from './http.ts';
 import { CREDENTIAL_FREE_OPERATIONS, OPERATION_DESCRIPTIONS, operationsOf } from './operations.ts';
 import { resetStore, sliceSnapshot } from './store.ts';
 import { STRICT_MODES } from './strict.ts';
-import { FAULT_KINDS, PLATFORMS } from './types.ts';
+import { FAULT_KINDS } from './types.ts';
 import type { Platform } from './types.ts';
 
+// Platforms are checked against the store's slugs (the simulators mounted), not a list of their own.
+const slug = z.string().min(1).max(100);
+
 const faultBody = z.object({
-  platform: z.enum(PLATFORMS),
+  platform: slug,
   operation: z.string().min(1),
   fault: z.enum(FAULT_KINDS),
   error: z.string().min(1).max(100).optional(),
@@ -24,10 +27,10 @@ const processingValue = z.number().int().min(0).max(600_000);
 
 const configBody = z.strictObject({
   latencyMs: z.number().int().min(0).max(60_000).optional(),
-  lifetimes: z.partialRecord(z.enum(PLATFORMS), z.record(z.string(), z.number().int().positive())).optional(),
+  lifetimes: z.record(slug, z.record(z.string(), z.number().int().positive())).optional(),
   redirectUris: z.array(z.url()).optional(),
   maxRequests: z.number().int().min(0).max(1_000_000).optional(),
-  processingMs: z.union([processingValue, z.partialRecord(z.enum(PLATFORMS), processingValue)]).optional(),
+  processingMs: z.union([processingValue, z.record(slug, processingValue)]).optional(),
   publishLimits: z.partialRecord(z.enum(['instagram', 'threads', 'tiktok']), z.number().int().min(0).max(1_000_000)).optional(),
   strict: z.union([z.literal('all'), z.literal('none'), z.partialRecord(z.enum(STRICT_MODES), z.boolean())]).optional(),
   publicHosts: z.array(z.string().min(1).max(300)).max(100).optional(),
@@ -45,17 +48,23 @@ function issues(err: z.ZodError): string {
 
 function catalogue(ctx: SandboxContext): Record<string, string[]> {
   const out: Record<string, string[]> = {};
-  for (const p of PLATFORMS) out[p] = operationsOf(ctx, p);
+  for (const p of ctx.store.slugs) out[p] = operationsOf(ctx, p);
   return out;
+}
+
+/** The first of `platforms` the sandbox does not simulate, as a 400 body; null when it simulates them all. */
+function unknownPlatform(ctx: SandboxContext, platforms: Iterable<string>) {
+  for (const p of platforms) if (!(ctx.store.slugs as readonly string[]).includes(p)) return invalid(`unknown platform "${p}"; one of: ${ctx.store.slugs.join(', ')}`);
+  return null;
 }
 
 export function registerAdmin(app: FastifyInstance, ctx: SandboxContext): void {
   app.get('/_state', async (req, reply) => {
     const only = (req.query as { platform?: string }).platform;
-    if (only !== undefined && !(PLATFORMS as readonly string[]).includes(only)) {
+    if (only !== undefined && !(ctx.store.slugs as readonly string[]).includes(only)) {
       return sendJson(reply, 400, invalid(`unknown platform "${only}"`));
     }
-    const chosen = only ? [only as Platform] : PLATFORMS;
+    const chosen = only ? [only as Platform] : ctx.store.slugs;
     const out: Record<string, unknown> = {};
     for (const p of chosen) out[p] = sliceSnapshot(ctx.store.slices[p], ctx.nowMs());
     return sendJson(reply, 200, out);
@@ -71,7 +80,7 @@ export function registerAdmin(app: FastifyInstance, ctx: SandboxContext): void {
       faults: ctx.store.faults,
       kinds: FAULT_KINDS,
       operations: catalogue(ctx),
-      errors: Object.fromEntries(PLATFORMS.map((p) => [p, errorsOf(ctx, p)])),
+      errors: Object.fromEntries(ctx.store.slugs.map((p) => [p, errorsOf(ctx, p)])),
       descriptions: OPERATION_DESCRIPTIONS,
     }),
   );
@@ -79,7 +88,10 @@ export function registerAdmin(app: FastifyInstance, ctx: SandboxContext): void {
   app.post('/_faults', async (req, reply) => {
     const parsed = faultBody.safeParse(req.body);
     if (!parsed.success) return sendJson(reply, 400, invalid(issues(parsed.error)));
-    const { platform, operation, fault } = parsed.data;
+    const unknown = unknownPlatform(ctx, [parsed.data.platform]);
+    if (unknown) return sendJson(reply, 400, unknown);
+    const { operation, fault } = parsed.data;
+    const platform = parsed.data.platform as Platform;
     const known = operationsOf(ctx, platform);
     if (!known.includes(operation)) {
       return sendJson(reply, 400, invalid(`operation "${operation}" does not exist on ${platform}; one of: ${known.join(', ')}`));
@@ -115,13 +127,15 @@ export function registerAdmin(app: FastifyInstance, ctx: SandboxContext): void {
     if (!parsed.success) return sendJson(reply, 400, invalid(issues(parsed.error)));
     const c = ctx.store.config;
     const { latencyMs, lifetimes, redirectUris, maxRequests, processingMs, publishLimits, strict, publicHosts, youtubeDailyQuota, tiktokModerationMs } = parsed.data;
+    const unknown = unknownPlatform(ctx, [...Object.keys(lifetimes ?? {}), ...(typeof processingMs === 'object' ? Object.keys(processingMs) : [])]);
+    if (unknown) return sendJson(reply, 400, unknown);
     if (strict === 'all' || strict === 'none') for (const m of STRICT_MODES) c.strict[m] = strict === 'all';
     else if (strict !== undefined) Object.assign(c.strict, strict);
     if (publicHosts !== undefined) c.publicHosts = publicHosts;
     if (youtubeDailyQuota !== undefined) c.youtubeDailyQuota = youtubeDailyQuota;
     if (tiktokModerationMs !== undefined) c.tiktokModerationMs = tiktokModerationMs;
     if (latencyMs !== undefined) c.latencyMs = latencyMs;
-    if (typeof processingMs === 'number') for (const p of PLATFORMS) c.processingMs[p] = processingMs;
+    if (typeof processingMs === 'number') for (const p of ctx.store.slugs) c.processingMs[p] = processingMs;
     else if (processingMs !== undefined) Object.assign(c.processingMs, processingMs);
     if (publishLimits !== undefined) Object.assign(c.publishLimits, publishLimits);
     if (redirectUris !== undefined) c.redirectUris = redirectUris;

@@ -9,7 +9,6 @@ import type { SandboxContext } from './context.ts';
 import { sendJson } from './http.ts';
 import { current } from './processing.ts';
 import type { PlatformSlice } from './store.ts';
-import { PLATFORMS } from './types.ts';
 import type { JsonObject, ObjectRecord, Platform } from './types.ts';
 
 export interface SimulatedUser {
@@ -142,7 +141,8 @@ export function numericId(digits = 17): string {
 
 const count = z.number().int().min(0).max(1_000_000_000);
 const seedBody = z.strictObject({
-  platform: z.enum(PLATFORMS),
+  // Checked against the store's slugs (the simulators mounted) below.
+  platform: z.string().min(1).max(100),
   post_id: z.string().min(1).max(500),
   comments: z
     .array(z.strictObject({ text: z.string().min(1).max(10_000), author_name: z.string().min(1).max(200).optional() }))
@@ -161,7 +161,8 @@ export function registerSeed(app: FastifyInstance, ctx: SandboxContext): void {
       const message = parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ');
       return sendJson(reply, 400, { error: 'invalid_request', message });
     }
-    const { platform, post_id: postId, comments = [], metrics, comments_disabled: commentsDisabled } = parsed.data;
+    const { post_id: postId, comments = [], metrics, comments_disabled: commentsDisabled } = parsed.data;
+    const platform = parsed.data.platform as Platform;
     if (!ctx.store.slugs.includes(platform)) return sendJson(reply, 400, { error: 'invalid_request', message: `${platform} is not simulated here` });
     const post = findPostFor(ctx, platform, postId);
     if (!post) return sendJson(reply, 404, { error: 'not_found', message: `no ${platform} post "${postId}" in the sandbox` });

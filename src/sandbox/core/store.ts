@@ -4,7 +4,6 @@
 import { settle } from './processing.ts';
 import { noStrictModes, STRICT_MODES } from './strict.ts';
 import type { StrictMode } from './strict.ts';
-import { PLATFORMS } from './types.ts';
 import type {
   AccountRecord,
   CodeRecord,
@@ -126,7 +125,7 @@ function initialConfig(latencyMs: number, slugs: readonly Platform[], initial: I
   };
 }
 
-export function createStore(latencyMs = 0, slugs: readonly Platform[] = PLATFORMS, initialStrict?: InitialStrict): SandboxStore {
+export function createStore(latencyMs: number, slugs: readonly Platform[], initialStrict?: InitialStrict): SandboxStore {
   return { slugs, slices: emptySlices(slugs), faults: [], config: initialConfig(latencyMs, slugs, initialStrict), initialLatencyMs: latencyMs, initialStrict, usage: new Map() };
 }
 

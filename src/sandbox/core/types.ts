@@ -1,20 +1,11 @@
 // Shared record shapes of the sandbox. Everything is plain JSON-able data so `GET /_state` can dump it as is.
 
-export const PLATFORMS = [
-  'linkedin',
-  'facebook',
-  'instagram',
-  'threads',
-  'tiktok',
-  'youtube',
-  'pinterest',
-  'bluesky',
-] as const;
-export type Platform = (typeof PLATFORMS)[number];
+// The networks simulated are the simulators' (simulators.ts, keyed by the registry's slugs): the store holds their
+// slugs and the control routes validate against it. This type names the built-in slugs, for typing only.
+import type { Platform } from '../../platforms/slugs.ts';
+
+export type { Platform };
 export type OAuthPlatform = Exclude<Platform, 'bluesky'>;
-export const OAUTH_PLATFORMS: readonly OAuthPlatform[] = PLATFORMS.filter(
-  (p): p is OAuthPlatform => p !== 'bluesky',
-);
 
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 export type JsonObject = { [key: string]: JsonValue };

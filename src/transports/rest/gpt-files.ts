@@ -55,7 +55,7 @@ function reason(detail: Detail): string {
 /** Imports each attached file; one that fails is named with its reason and does not lose the others. */
 async function importFiles(ctx: ToolContext, files: Ref[], asked: MediaKind | undefined, platform: string | undefined): Promise<ToolResult> {
   const { app, caller } = ctx;
-  const media = platform?.trim() ? parseMediaPlatform(platform) : null;
+  const media = platform?.trim() ? parseMediaPlatform(platform, app.platforms.slugs) : null;
   assertMediaPlatformAllowed(caller.principal.scope, media);
   const target = await app.media.target(caller.principal, media);
   const stored: { media_id: string; media_type: string; filename: string; public_url: string }[] = [];

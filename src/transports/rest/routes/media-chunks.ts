@@ -2,7 +2,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { isPlatform } from '../../../auth/scopes.ts';
+import type { Networks } from '../../../platforms/registry.ts';
 import type { AppContext } from '../../../context.ts';
 import { AppError } from '../../../errors.ts';
 import { assertContentLength, readForm, type FormPart } from '../../../media/form.ts';
@@ -14,11 +14,11 @@ import { mediaRecordSchema } from './media-library.ts';
 
 const field = (name: string, msg: string, type = 'value_error') => new AppError('validation', [{ loc: ['body', name], msg, type }]);
 
-function bodyPlatforms(req: FastifyRequest): string[] {
+const bodyPlatforms = (networks: Networks) => (req: FastifyRequest): string[] => {
   const v = (req.body as { platform?: unknown } | undefined)?.platform;
   const slug = typeof v === 'string' ? v.trim().toLowerCase() : '';
-  return isPlatform(slug) ? [slug] : [];
-}
+  return networks.has(slug) ? [slug] : [];
+};
 
 const initBody = z.object({
   filename: z.string().min(1).max(1024),
@@ -38,7 +38,7 @@ const completeBody = z.object({
 
 export async function mediaChunkRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const access = { kind: 'workspace' as const, platforms: bodyPlatforms };
+  const access = { kind: 'workspace' as const, platforms: bodyPlatforms(ctx.platforms) };
 
   r.post(
     '/media/storage/init',
@@ -60,7 +60,7 @@ export async function mediaChunkRoutes(app: FastifyInstance, { ctx }: { ctx: App
         filename: b.filename,
         fileSize: b.file_size,
         totalChunks: b.total_chunks,
-        platform: parseMediaPlatform(b.platform),
+        platform: parseMediaPlatform(b.platform, ctx.platforms.slugs),
         platformUserId: b.platform_user_id?.trim() || null,
         mediaType: b.media_type,
       });
@@ -166,7 +166,7 @@ export async function mediaChunkRoutes(app: FastifyInstance, { ctx }: { ctx: App
       const b = req.body;
       const row = await ctx.uploads.complete(p, b.upload_id, {
         // Omitted (or empty) means "as at init"; anything given must match it.
-        ...(b.platform?.trim() ? { platform: parseMediaPlatform(b.platform) } : {}),
+        ...(b.platform?.trim() ? { platform: parseMediaPlatform(b.platform, ctx.platforms.slugs) } : {}),
         ...(b.media_type ? { mediaType: b.media_type } : {}),
         ...(b.original_filename ? { originalFilename: b.original_filename } : {}),
       });

@@ -2,7 +2,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { isPlatform } from '../../../auth/scopes.ts';
+import type { Networks } from '../../../platforms/registry.ts';
 import type { AppContext } from '../../../context.ts';
 import { AppError } from '../../../errors.ts';
 import { parseMediaPlatform } from '../../../media/records.ts';
@@ -52,17 +52,17 @@ const listQuery = filterQuery.extend({
 
 const idParams = z.object({ id: z.uuid() });
 
-function parseFilter(q: z.infer<typeof filterQuery>): ListFilter {
+function parseFilter(q: z.infer<typeof filterQuery>, slugs: readonly string[]): ListFilter {
   const raw = q.platform?.trim().toLowerCase();
-  const platform = raw === 'library' ? 'library' : parseMediaPlatform(raw);
+  const platform = raw === 'library' ? 'library' : parseMediaPlatform(raw, slugs);
   return { ...(q.media_type ? { mediaType: q.media_type } : {}), ...(platform ? { platform } : {}) };
 }
 
 /** The platform filter, for the access hook: a key outside it gets 403 before anything is read. */
-function queryPlatforms(req: FastifyRequest): string[] {
+const queryPlatforms = (networks: Networks) => (req: FastifyRequest): string[] => {
   const v = (req.query as { platform?: string } | undefined)?.platform?.trim().toLowerCase() ?? '';
-  return isPlatform(v) ? [v] : [];
-}
+  return networks.has(v) ? [v] : [];
+};
 
 function outcome(o: DeleteOutcome) {
   const failed = o.errors.length;
@@ -77,7 +77,7 @@ function outcome(o: DeleteOutcome) {
 
 export async function mediaLibraryRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const access = { kind: 'workspace' as const, platforms: queryPlatforms };
+  const access = { kind: 'workspace' as const, platforms: queryPlatforms(ctx.platforms) };
 
   r.get(
     '/media',
@@ -98,7 +98,7 @@ export async function mediaLibraryRoutes(app: FastifyInstance, { ctx }: { ctx: A
     async (req) => {
       const p = principalOf(req);
       const { limit, offset } = req.query;
-      const { rows, total } = await ctx.media.list(p.workspaceId, p.scope, parseFilter(req.query), limit, offset);
+      const { rows, total } = await ctx.media.list(p.workspaceId, p.scope, parseFilter(req.query, ctx.platforms.slugs), limit, offset);
       return { success: true, media: rows.map((row) => ctx.media.item(row)), total, limit, offset, count: rows.length };
     },
   );
@@ -152,7 +152,7 @@ export async function mediaLibraryRoutes(app: FastifyInstance, { ctx }: { ctx: A
     },
     async (req) => {
       const p = principalOf(req);
-      const filter = parseFilter(req.query);
+      const filter = parseFilter(req.query, ctx.platforms.slugs);
       if (!filter.platform && !filter.mediaType) {
         throw new AppError('validation', [{ loc: ['query', 'platform'], msg: 'Give platform and/or media_type (deleting everything needs an explicit filter).', type: 'missing' }]);
       }

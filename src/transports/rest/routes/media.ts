@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Principal } from '../../../auth/authenticate.ts';
-import { isPlatform } from '../../../auth/scopes.ts';
+import type { Networks } from '../../../platforms/registry.ts';
 import type { AppContext } from '../../../context.ts';
 import { AppError } from '../../../errors.ts';
 import { assertContentLength, readForm, type FormFile, type FormPart } from '../../../media/form.ts';
@@ -68,11 +68,11 @@ const uploadForm = z.object({
 const splitUrls = (v: string | string[] | undefined) => (Array.isArray(v) ? v : (v ?? '').split(',')).map((u) => u.trim()).filter(Boolean);
 
 /** Platforms a JSON body names, for the access hook (multipart fields are checked as they arrive). */
-function jsonPlatforms(req: FastifyRequest): string[] {
+const jsonPlatforms = (networks: Networks) => (req: FastifyRequest): string[] => {
   const body = req.body as { platform?: unknown } | undefined;
   const v = typeof body?.platform === 'string' ? body.platform.trim().toLowerCase() : '';
-  return isPlatform(v) ? [v] : [];
-}
+  return networks.has(v) ? [v] : [];
+};
 
 export async function mediaRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const { maxImageBytes, maxVideoBytes } = ctx.config.media;
@@ -92,7 +92,7 @@ export async function mediaRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       onField: (name, value) => {
         // Fail fast on what is already known, before the files are read.
         if (name === 'media_type') declared = parseUploadType(value);
-        if (name === 'platform') assertMediaPlatformAllowed(p.scope, parseMediaPlatform(value));
+        if (name === 'platform') assertMediaPlatformAllowed(p.scope, parseMediaPlatform(value, ctx.platforms.slugs));
       },
       onFile: (name, f) => {
         if (SINGLE_FIELDS.has(name)) {
@@ -124,7 +124,7 @@ export async function mediaRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
   r.post(
     '/media/upload',
     {
-      config: { access: { kind: 'workspace', platforms: jsonPlatforms } },
+      config: { access: { kind: 'workspace', platforms: jsonPlatforms(ctx.platforms) } },
       onRequest: async (req) => assertContentLength(req.headers, maxUploadBody),
       schema: {
         tags: ['media'],
@@ -183,7 +183,7 @@ export async function mediaRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
   }
 
   async function upload(p: Principal, input: UploadInput) {
-    const platform = parseMediaPlatform(input.platform);
+    const platform = parseMediaPlatform(input.platform, ctx.platforms.slugs);
     const mediaFiles = input.files.filter((f) => SINGLE_FIELDS.has(f.field));
     const imageFiles = input.files.filter((f) => IMAGE_FIELDS.has(f.field));
     const mediaUrl = input.mediaUrl?.trim() ?? '';

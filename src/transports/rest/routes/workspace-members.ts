@@ -7,7 +7,7 @@ import type { AppContext } from '../../../context.ts';
 import { userOf } from '../access.ts';
 import { errorResponses, userSecurity, workspaceIdParams } from '../schemas.ts';
 import { workspaceMember } from './workspace-member.ts';
-import { workspaceSchema } from './workspaces.ts';
+import { workspaceSchemaFor } from './workspaces.ts';
 
 const role = z.enum(['owner', 'member']);
 const memberSchema = z.object({ user_id: z.uuid(), email: z.string(), full_name: z.string().nullable(), role, created_at: z.string() });
@@ -179,7 +179,7 @@ export async function workspaceMemberRoutes(app: FastifyInstance, { ctx }: { ctx
         description: 'Without an account, sign up with the invited address and pass the token as invitation_token to POST /auth/signup instead.',
         security: userSecurity,
         body: z.object({ token: z.string().min(1).max(200) }),
-        response: { 200: z.object({ success: z.boolean(), message: z.string(), workspace: workspaceSchema }), ...errorResponses(400, 401, 403, 422) },
+        response: { 200: z.object({ success: z.boolean(), message: z.string(), workspace: workspaceSchemaFor(ctx.platforms.slugs) }), ...errorResponses(400, 401, 403, 422) },
       },
     },
     async (req) => {

@@ -4,13 +4,23 @@ import { z } from 'zod';
 import type { AppContext } from '../../../context.ts';
 import { keyToWire } from '../../../auth/api-keys.ts';
 import { parseLocale, parseTimeZone } from '../../../auth/locale.ts';
-import { PLATFORMS } from '../../../auth/scopes.ts';
 import { validationError, type FieldError } from '../../../errors.ts';
 import { userOf } from '../access.ts';
 import { errorResponses, userSecurity, workspaceIdParams } from '../schemas.ts';
 import { workspaceMember } from './workspace-member.ts';
 
-export const workspaceSchema = z.object({
+const workspaceSchemas = new Map<readonly string[], z.ZodObject>();
+
+/** A workspace on the wire, with a `<slug>_connected` flag for each of the registry's networks. */
+export function workspaceSchemaFor(slugs: readonly string[]): z.ZodObject {
+  const known = workspaceSchemas.get(slugs);
+  if (known) return known;
+  const schema = z.object({ ...workspaceHead, ...Object.fromEntries(slugs.map((p) => [`${p}_connected`, z.boolean()])), ...workspaceTail });
+  workspaceSchemas.set(slugs, schema);
+  return schema;
+}
+
+const workspaceHead = {
   id: z.uuid(),
   name: z.string(),
   slug: z.string(),
@@ -22,10 +32,8 @@ export const workspaceSchema = z.object({
   role: z.enum(['owner', 'member']).nullable(),
   created_at: z.string(),
   updated_at: z.string(),
-  ...Object.fromEntries(PLATFORMS.map((p) => [`${p}_connected`, z.boolean()])),
-  connected_social_count: z.number().int(),
-  member_count: z.number().int(),
-});
+};
+const workspaceTail = { connected_social_count: z.number().int(), member_count: z.number().int() };
 
 const apiKeySchema = z.object({
   id: z.uuid(),
@@ -73,6 +81,7 @@ function parseSettings(body: z.infer<typeof settingsBody>): { name?: string; tim
 }
 
 export async function workspaceRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  const workspaceSchema = workspaceSchemaFor(ctx.platforms.slugs);
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   /** Key management is for members of the workspace (owners for changes), with a user session. */
