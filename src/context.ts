@@ -41,9 +41,7 @@ import { UploadSessions } from './media/uploads.ts';
 import { SchedulingService } from './scheduling/service.ts';
 import { ScheduleWorker } from './scheduling/worker.ts';
 import { ScheduleQueue } from './scheduling/queue.ts';
-import { EngagementService } from './engagement/service.ts';
-import { EngagementStore } from './engagement/store.ts';
-import { COMMENT_SYNC_QUEUE, CommentSync } from './engagement/sync.ts';
+import { COMMENT_SYNC_QUEUE, CommentSync, EngagementService, EngagementStore } from './engagement/index.ts';
 import { FollowUps } from './publishing/follow-ups.ts';
 import { ScheduleEntries } from './scheduling/entries.ts';
 import { ScheduledStore } from './scheduling/store.ts';
@@ -321,7 +319,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     logger: logger.child({ component: 'engagement' }),
     config: config.engagement,
   });
-  const commentSync = new CommentSync({ db, engagement, plans, locks, queue: scheduleQueue, clock, logger: logger.child({ component: 'comment-sync' }), intervalSeconds: config.engagement.syncIntervalSeconds });
+  const commentSync = new CommentSync({ db, engagement: engagement.sync, plans, locks, queue: scheduleQueue, clock, logger: logger.child({ component: 'comment-sync' }), intervalSeconds: config.engagement.syncIntervalSeconds });
   const followUps = new FollowUps({ ledger: publishing.ledger, runner: publishing.runner, locks, clock, logger: logger.child({ component: 'follow-ups' }), intervalSeconds: config.followUpSeconds });
   let builtinMade: Promise<BuiltinProvider> | undefined;
   const builtin = () =>

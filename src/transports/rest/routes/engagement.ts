@@ -4,8 +4,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../../context.ts';
-import { EngagementService } from '../../../engagement/service.ts';
-import type { CommentRecord, DestinationFilter } from '../../../engagement/service.ts';
+import { EngagementService, type CommentRecord, type DestinationFilter } from '../../../engagement/index.ts';
 import { AppError } from '../../../errors.ts';
 import type { Platform } from '../../../platforms/slugs.ts';
 import { principalOf } from '../access.ts';
@@ -154,7 +153,7 @@ export async function engagementRoutes(app: FastifyInstance, { ctx }: { ctx: App
     async (req) => {
       const q = req.query;
       const platforms = platformsOf(req, listed(q));
-      const slices = await svc.posts(principalOf(req).workspaceId, platforms, {
+      const slices = await svc.posts.list(principalOf(req).workspaceId, platforms, {
         limit: q.limit,
         stats: on(q.stats, true),
         refreshPosts: on(q.refresh_posts, false),
@@ -191,7 +190,7 @@ export async function engagementRoutes(app: FastifyInstance, { ctx }: { ctx: App
     },
     async (req) => {
       const platform = platformParam(req.query.platform);
-      const post = await svc.refreshPost(principalOf(req).workspaceId, platform, req.params.post_id, pageOf(req.query, platform));
+      const post = await svc.posts.refreshPost(principalOf(req).workspaceId, platform, req.params.post_id, pageOf(req.query, platform));
       return { success: true, platform, source: 'api' as const, post };
     },
   );
@@ -220,7 +219,7 @@ export async function engagementRoutes(app: FastifyInstance, { ctx }: { ctx: App
     },
     async (req) => {
       const platform = platformParam(req.query.platform);
-      const series = await svc.metrics(principalOf(req).workspaceId, platform, req.params.post_id);
+      const series = await svc.posts.metrics(principalOf(req).workspaceId, platform, req.params.post_id);
       return { success: true, platform, post_id: req.params.post_id, series };
     },
   );
@@ -242,7 +241,7 @@ export async function engagementRoutes(app: FastifyInstance, { ctx }: { ctx: App
     },
     async (req) => {
       const platform = platformParam(req.query.platform);
-      await svc.deletePost(principalOf(req).workspaceId, platform, req.params.post_id, pageOf(req.query, platform));
+      await svc.posts.deletePost(principalOf(req).workspaceId, platform, req.params.post_id, pageOf(req.query, platform));
       return { success: true, platform, post_id: req.params.post_id, message: 'Post deleted.' };
     },
   );
@@ -280,11 +279,11 @@ export async function engagementRoutes(app: FastifyInstance, { ctx }: { ctx: App
       if (q.post_id !== undefined || q.platform !== undefined) {
         if (q.post_id === undefined || q.platform === undefined) throw new AppError('bad_request', { error: 'VALIDATION_ERROR', message: 'post_id and platform go together.' });
         const platform = platformsOf(req, q.platform, inboxNetwork)[0]!;
-        const entry = await svc.byPost(ws, platform, q.post_id, q.comments_per_post, pageFrom(q, platform, networks));
+        const entry = await svc.inbox.byPost(ws, platform, q.post_id, q.comments_per_post, pageFrom(q, platform, networks));
         return { success: true, [platform]: { posts: [entry], last_updated: new Date().toISOString() } };
       }
       const platforms = platformsOf(req, q.platforms, inboxNetwork);
-      const slices = await svc.inbox(ws, platforms, { limit: q.limit, perPost: q.comments_per_post, forceRefresh: on(q.force_refresh, false), filter: filterOf(q) });
+      const slices = await svc.inbox.list(ws, platforms, { limit: q.limit, perPost: q.comments_per_post, forceRefresh: on(q.force_refresh, false), filter: filterOf(q) });
       return { success: true, ...slices };
     },
   );
@@ -308,7 +307,7 @@ export async function engagementRoutes(app: FastifyInstance, { ctx }: { ctx: App
     async (req) => {
       const q = req.query;
       const platform = platformsOf(req, q.platform, inboxNetwork)[0]!;
-      const entry = await svc.byPost(principalOf(req).workspaceId, platform, q.post_id, q.comments_per_post, pageFrom(q, platform, networks));
+      const entry = await svc.inbox.byPost(principalOf(req).workspaceId, platform, q.post_id, q.comments_per_post, pageFrom(q, platform, networks));
       return { success: true, platform, ...entry, ...(entry.comment_status === 'error' && entry.comment_status_message ? { message: entry.comment_status_message, error: 'PLATFORM_ERROR' } : {}) };
     },
   );
@@ -332,7 +331,7 @@ export async function engagementRoutes(app: FastifyInstance, { ctx }: { ctx: App
     async (req) => {
       const q = req.query;
       const platform = platformsOf(req, q.platform, inboxNetwork)[0]!;
-      const out = await svc.replies(principalOf(req).workspaceId, platform, q.comment_id, { postId: q.post_id, limit: q.limit, forceRefresh: on(q.force_refresh, false) });
+      const out = await svc.replies.list(principalOf(req).workspaceId, platform, q.comment_id, { postId: q.post_id, limit: q.limit, forceRefresh: on(q.force_refresh, false) });
       return { success: true, platform, comment_id: q.comment_id, ...out };
     },
   );
@@ -370,7 +369,7 @@ export async function engagementRoutes(app: FastifyInstance, { ctx }: { ctx: App
       const text = pick('text');
       if (text === undefined || !text.trim()) throw new AppError('bad_request', { error: 'VALIDATION_ERROR', message: 'text is required and must not be empty.' });
       const param = networks.network(platform).reads?.replyParam;
-      const { replyId } = await svc.reply(principalOf(req).workspaceId, platform as Platform, { commentId, postId: pick('post_id'), pageId: param ? pick(param) : undefined, text });
+      const { replyId } = await svc.replies.reply(principalOf(req).workspaceId, platform as Platform, { commentId, postId: pick('post_id'), pageId: param ? pick(param) : undefined, text });
       return { success: true, reply_id: replyId, message: 'Reply posted', platform };
     },
   );
@@ -402,7 +401,7 @@ export async function engagementRoutes(app: FastifyInstance, { ctx }: { ctx: App
     },
     async (req) => {
       const platforms = platformsOf(req, listed(req.query));
-      const out = await svc.analytics(principalOf(req).workspaceId, platforms, filterOf(req.query));
+      const out = await svc.analytics.read(principalOf(req).workspaceId, platforms, filterOf(req.query));
       return { success: true, message: 'Unified analytics from database.', source: 'database' as const, last_updated: out.lastUpdated, platforms: out.platforms, totals: out.totals };
     },
   );
