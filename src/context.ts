@@ -34,8 +34,7 @@ import type { DraftService, FollowUps, PublishingService } from './publishing/in
 import type { MediaService, MediaServiceDeps } from './media/service.ts';
 import type { UploadSessions } from './media/uploads.ts';
 import type { ScheduleQueue, ScheduleWorker, SchedulingService } from './scheduling/index.ts';
-import type { EngagementService } from './engagement/service.ts';
-import type { CommentSync } from './engagement/sync.ts';
+import type { CommentSync, EngagementService } from './engagement/index.ts';
 import type { AiModels } from './ai/models.ts';
 import type { AiService } from './ai/service.ts';
 import type { SpeechToText } from './ai/transcription.ts';

@@ -39,9 +39,7 @@ import { MediaService } from './media/service.ts';
 import { UploadSessions } from './media/uploads.ts';
 import { DraftService, FollowUps, PostValidator, PublishingService } from './publishing/index.ts';
 import { ScheduledStore, ScheduleEntries, ScheduleQueue, ScheduleWorker, SchedulingService } from './scheduling/index.ts';
-import { EngagementService } from './engagement/service.ts';
-import { EngagementStore } from './engagement/store.ts';
-import { COMMENT_SYNC_QUEUE, CommentSync } from './engagement/sync.ts';
+import { COMMENT_SYNC_QUEUE, CommentSync, EngagementService, EngagementStore } from './engagement/index.ts';
 import type { BuiltinProvider } from './ai/builtin/index.ts';
 import { createModels } from './ai/models.ts';
 import { AiService } from './ai/service.ts';
@@ -234,7 +232,7 @@ export function engagementServices(b: Base, d: { platforms: PlatformRegistry; co
     config: config.engagement,
     mediaUrl: (key) => d.media.storage.publicUrl(key),
   });
-  const commentSync = new CommentSync({ db, engagement, plans, locks: d.locks, queue: d.scheduleQueue, clock, logger: logger.child({ component: 'comment-sync' }), intervalSeconds: config.engagement.syncIntervalSeconds });
+  const commentSync = new CommentSync({ db, engagement: engagement.sync, plans, locks: d.locks, queue: d.scheduleQueue, clock, logger: logger.child({ component: 'comment-sync' }), intervalSeconds: config.engagement.syncIntervalSeconds });
   return { engagement, commentSync };
 }
 

@@ -3,7 +3,7 @@
 // is one job; each round enqueues the next, keyed by its time slot, so several processes never run the same round
 // twice at once. Without the queue (HERALD_SCHEDULER_QUEUE=scan) a timer runs the rounds under a database lock.
 // Workspaces run a few at a time; within one, each network keeps to HERALD_ENGAGEMENT_CONCURRENCY calls in flight
-// and stops for the round when it throttles (EngagementService.syncWorkspace).
+// and stops for the round when it throttles (WorkspaceSync.syncWorkspace).
 import pLimit from 'p-limit';
 import type { Logger } from 'pino';
 import type { PlanCatalog } from '../auth/plans.ts';
@@ -12,8 +12,9 @@ import type { Locks } from '../db/locks.ts';
 import { eq, sql } from '../db/orm.ts';
 import { platformConnections } from '../db/schema-connections.ts';
 import { workspaces } from '../db/schema.ts';
+import type { Platform } from '../platforms/slugs.ts';
 import type { ScheduleQueue } from '../scheduling/index.ts';
-import type { EngagementService } from './service.ts';
+import type { EngagementReads } from './reads.ts';
 
 export const COMMENT_SYNC_QUEUE = 'herald-comment-sync';
 
@@ -26,7 +27,7 @@ export interface RoundResult {
 
 export interface CommentSyncDeps {
   db: Db;
-  engagement: EngagementService;
+  engagement: WorkspaceSync;
   plans: PlanCatalog;
   locks: Locks;
   queue: ScheduleQueue | undefined;
@@ -135,5 +136,66 @@ export class CommentSync {
     this.#running = false;
     if (this.#timer) clearInterval(this.#timer);
     await this.#round;
+  }
+}
+
+/** One workspace's comment sync (a round runs it for each workspace), and what it stored. */
+export class WorkspaceSync {
+  readonly #r: EngagementReads;
+
+  constructor(reads: EngagementReads) {
+    this.#r = reads;
+  }
+
+  /**
+   * Keeps one workspace's comments fresh: for each connected network with comments, its recent posts (refreshed when
+   * stale) and their comments, at most `concurrency` calls in flight per network. A network that throttles stops for
+   * this round. Counts what it wrote.
+   */
+  async syncWorkspace(workspaceId: string): Promise<{ posts: number; comments: number; failures: number }> {
+    const rows = await this.#r.d.connections.list(workspaceId);
+    const platforms = [...new Set(rows.filter((r) => r.status === 'connected').map((r) => r.platform as Platform))];
+    const totals = { posts: 0, comments: 0, failures: 0 };
+    await Promise.all(
+      platforms.map(async (platform) => {
+        const comments = this.#r.comments(platform);
+        const engagement = this.#r.d.registry.get(platform).engagement;
+        const row = rows.find((r) => r.platform === platform && r.status === 'connected')!;
+        if (!engagement || !comments) return;
+        const plan = this.#r.plan(platform, row, engagement, {});
+        const known = (await this.#r.d.store.recentPostsOf(workspaceId, [{ platform, sources: plan.sources }], this.#r.d.config.syncPosts)).get(platform) ?? [];
+        if (this.#r.stale(this.#r.lastListed(workspaceId, platform, plan.sources, known), this.#r.d.config.postsFreshSeconds)) {
+          const failure = await this.#r.refreshPosts(workspaceId, platform, plan, this.#r.d.config.syncPosts);
+          if (failure?.kind === 'rate_limited' || failure?.kind === 'reauth_required') {
+            totals.failures++;
+            return;
+          }
+        }
+        const posts = ((await this.#r.d.store.recentPostsOf(workspaceId, [{ platform, sources: plan.sources }], this.#r.d.config.syncPosts)).get(platform) ?? []).filter((p) => !p.commentsDisabled);
+        totals.posts += posts.length;
+        const limiter = pLimit(this.#r.d.config.concurrency);
+        let throttled = false;
+        await Promise.all(
+          posts.map((p) =>
+            limiter(async () => {
+              if (throttled) return;
+              const err = await this.#r.syncPost(workspaceId, platform, row, comments, p, 50);
+              if (err) {
+                totals.failures++;
+                if (err.kind === 'rate_limited' || err.kind === 'reauth_required') throttled = true;
+              }
+            }),
+          ),
+        );
+        totals.comments += await this.#r.d.store.commentCount(workspaceId, posts.map((p) => p.id));
+      }),
+    );
+    return totals;
+  }
+
+  /** How many comments and replies of one post this workspace has stored (no network call). */
+  async storedCommentCount(workspaceId: string, platform: Platform, postId: string): Promise<number> {
+    const post = await this.#r.d.store.post(workspaceId, platform, postId);
+    return post ? this.#r.d.store.commentCount(workspaceId, [post.id]) : 0;
   }
 }

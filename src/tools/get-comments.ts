@@ -31,12 +31,12 @@ export const getComments = defineTool({
       if (args.post_id === undefined || args.platform === undefined) throw new AppError('bad_request', { error: 'VALIDATION_ERROR', message: 'post_id and platform go together.' });
       const platform = readPlatforms(app, caller.principal.scope, args.platform, inboxNetwork)[0]!;
       ctx.allow([platform]);
-      const entry = await app.engagement.byPost(ws, platform, args.post_id, perPost, pageOf(app, platform, args));
+      const entry = await app.engagement.inbox.byPost(ws, platform, args.post_id, perPost, pageOf(app, platform, args));
       return { success: true, [platform]: { posts: [entry], last_updated: app.clock().toISOString() } };
     }
     const platforms = readPlatforms(app, caller.principal.scope, args.platforms, inboxNetwork);
     ctx.allow(platforms);
-    const slices = await app.engagement.inbox(ws, platforms, { limit: args.limit ?? 10, perPost, forceRefresh: args.force_refresh ?? false, filter: destinationFilter(app, args) });
+    const slices = await app.engagement.inbox.list(ws, platforms, { limit: args.limit ?? 10, perPost, forceRefresh: args.force_refresh ?? false, filter: destinationFilter(app, args) });
     return { success: true, ...slices };
   },
 });

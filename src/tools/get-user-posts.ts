@@ -23,7 +23,7 @@ export const getUserPosts = defineTool({
     const asked = splitArg(args.platforms);
     const platforms = asked.length ? platformList(app, asked) : app.platforms.slugs.filter((s) => caller.principal.scope.platforms.has(s));
     ctx.allow(platforms);
-    const slices = await app.engagement.posts(caller.principal.workspaceId, platforms, {
+    const slices = await app.engagement.posts.list(caller.principal.workspaceId, platforms, {
       limit: args.limit ?? 10,
       stats: true,
       refreshPosts: args.refresh_posts ?? false,

@@ -35,7 +35,7 @@ export const replyToComment = defineTool({
     const pageId = param ? (args as Record<string, string | undefined>)[param] : undefined;
     const held = await ctx.hold({ platform, summary: `Reply to comment ${args.comment_id} on ${networks.get(platform).displayName}: ${quoted(args.text)}` });
     if (held) return held;
-    const { replyId } = await app.engagement.reply(caller.principal.workspaceId, platform as Platform, { commentId: args.comment_id, postId: args.post_id, pageId, text: args.text });
+    const { replyId } = await app.engagement.replies.reply(caller.principal.workspaceId, platform as Platform, { commentId: args.comment_id, postId: args.post_id, pageId, text: args.text });
     return { success: true, reply_id: replyId, message: 'Reply posted', platform };
   },
 });

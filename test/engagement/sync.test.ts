@@ -59,7 +59,7 @@ describe('comment sync rounds', () => {
     const round = await h.ctx.commentSync.round();
     expect(round.failures).toBe(0);
     expect(round.workspaces).toBe(1);
-    expect(await h.ctx.engagement.storedCommentCount(restricted.u.workspaceId, 'youtube', restricted.videoId)).toBe(0);
+    expect(await h.ctx.engagement.sync.storedCommentCount(restricted.u.workspaceId, 'youtube', restricted.videoId)).toBe(0);
     // Only the eligible workspace's post was read (one comment-thread call per post).
     expect((await commentReads()) - before).toBe(round.posts);
     const afterRound = await commentReads();
@@ -73,7 +73,7 @@ describe('comment sync rounds', () => {
     const video = await media(u, 'mp4');
     await h.req({ method: 'POST', url: '/unified/post/video', headers: asUser(u), payload: { platforms: ['youtube'], default_text: 'Two', video_id: video, youtube: { youtube_title: 'Second' } } });
     await h.req({ method: 'GET', url: '/unified/posts/?platforms=youtube&refresh_posts=true', headers: asUser(u) });
-    const sync = h.ctx.engagement;
+    const sync = h.ctx.engagement.sync;
     await fault(h, { platform: 'youtube', operation: 'comments', fault: 'rate_limit', times: 100 });
     const before = await commentReads();
     const r = await sync.syncWorkspace(u.workspaceId);
@@ -94,6 +94,6 @@ describe('comment sync rounds', () => {
 
 /** The stored count without triggering a read of the network: only the database is asked (comments are fresh for an hour once synced). */
 async function storedCommentsQuietly(u: TestUser, videoId: string): Promise<number> {
-  const rows = await h.ctx.engagement.storedCommentCount(u.workspaceId, 'youtube', videoId);
+  const rows = await h.ctx.engagement.sync.storedCommentCount(u.workspaceId, 'youtube', videoId);
   return rows;
 }

@@ -1,0 +1,33 @@
+// The scheduled posts' settings (docs/scheduling.md).
+import { z } from 'zod';
+import { bool } from './env.ts';
+
+export const schedulingEnvSchema = z.object({
+  HERALD_SCHEDULE_GRACE_SECONDS: z.coerce.number().int().min(0).default(6 * 3600),
+  HERALD_SCHEDULER_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(500),
+  HERALD_SCHEDULER_BATCH: z.coerce.number().int().min(1).max(500).default(20),
+  HERALD_SCHEDULER_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(50),
+  HERALD_SCHEDULER_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(5),
+  HERALD_SCHEDULER_STALL_SECONDS: z.coerce.number().int().min(5).default(120),
+  HERALD_WORKER_IN_PROCESS: bool.default(true),
+  HERALD_SCHEDULER_LEASE_SECONDS: z.coerce.number().int().min(1).optional(),
+  HERALD_SCHEDULER_QUEUE: z.enum(['pgboss', 'scan']).default('pgboss'),
+});
+
+export type SchedulingConfig = { graceSeconds: number; pollMs: number; batchSize: number; concurrency: number; maxAttempts: number; stallSeconds: number; inProcessWorker: boolean; leaseSeconds: number; queue: 'pgboss' | 'scan' };
+
+export function toSchedulingConfig(e: z.infer<typeof schedulingEnvSchema>): SchedulingConfig {
+  return {
+    graceSeconds: e.HERALD_SCHEDULE_GRACE_SECONDS,
+    pollMs: e.HERALD_SCHEDULER_POLL_MS,
+    batchSize: e.HERALD_SCHEDULER_BATCH,
+    concurrency: e.HERALD_SCHEDULER_CONCURRENCY,
+    maxAttempts: e.HERALD_SCHEDULER_MAX_ATTEMPTS,
+    stallSeconds: e.HERALD_SCHEDULER_STALL_SECONDS,
+    inProcessWorker: e.HERALD_WORKER_IN_PROCESS,
+    queue: e.HERALD_SCHEDULER_QUEUE,
+    // The worker renews its claims every third of the lease while it publishes; the lease only bounds
+    // how long a dead worker's posts wait before another worker resumes them.
+    leaseSeconds: e.HERALD_SCHEDULER_LEASE_SECONDS ?? 60,
+  };
+}

@@ -1,0 +1,88 @@
+// The comments inbox routes: comments on the last posts of each network, and one post's comments.
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppContext } from '../../../context.ts';
+import { AppError } from '../../../errors.ts';
+import type { Platform } from '../../../platforms/slugs.ts';
+import { readTargetId } from '../../../platforms/contract.ts';
+import { splitArg } from '../../../tools/args.ts';
+import { principalOf } from '../access.ts';
+import { errorResponses, workspaceSecurity } from '../schemas.ts';
+import { commentsSlice, type EngagementKit, errorFields, flag, intIn, on, plainJson, postComments, repeatable } from './engagement-common.ts';
+
+export function commentsRoutes(app: FastifyInstance, { ctx, networks, filterShape, filterOf, platformsOf, platformsAccess, onePlatform, inboxNetwork, inboxAccess }: EngagementKit): void {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const svc = ctx.engagement.inbox;
+
+  const inboxQuery = z.object({
+    limit: intIn(1, 50, 10),
+    comments_per_post: intIn(1, 100, 50),
+    force_refresh: flag,
+    platforms: repeatable,
+    post_id: z.string().min(1).max(500).optional(),
+    platform: z.string().min(1).optional(),
+    ...filterShape,
+  });
+  r.get(
+    '/unified/comments',
+    {
+      serializerCompiler: plainJson,
+      config: inboxAccess((req) => [...platformsAccess()(req), ...onePlatform(req)]),
+      schema: {
+        tags: ['engagement'],
+        operationId: 'listComments',
+        summary: 'Comments on the last posts of each network (stored; refreshed when stale or with force_refresh)',
+        responseDescription: 'Per network: its recent posts with their comments.',
+        security: workspaceSecurity,
+        querystring: inboxQuery,
+        response: { 200: z.looseObject({ success: z.boolean(), message: z.string().optional() }).catchall(z.union([commentsSlice, z.boolean(), z.string(), z.null()])) },
+      },
+    },
+    async (req) => {
+      const q = req.query;
+      const ws = principalOf(req).workspaceId;
+      if (q.post_id !== undefined || q.platform !== undefined) {
+        if (q.post_id === undefined || q.platform === undefined) throw new AppError('bad_request', { error: 'VALIDATION_ERROR', message: 'post_id and platform go together.' });
+        const platform = platformsOf(req, q.platform, inboxNetwork)[0]!;
+        const entry = await svc.byPost(ws, platform, q.post_id, q.comments_per_post, pageFrom(q, platform, networks));
+        return { success: true, [platform]: { posts: [entry], last_updated: new Date().toISOString() } };
+      }
+      const platforms = platformsOf(req, q.platforms, inboxNetwork);
+      const slices = await svc.list(ws, platforms, { limit: q.limit, perPost: q.comments_per_post, forceRefresh: on(q.force_refresh, false), filter: filterOf(q) });
+      return { success: true, ...slices };
+    },
+  );
+  const byPostQuery = z.object({ post_id: z.string().min(1).max(500), platform: z.string().min(1), comments_per_post: intIn(1, 100, 50), force_refresh: flag, ...filterShape });
+  r.get(
+    '/unified/comments/by-post',
+    {
+      serializerCompiler: plainJson,
+      config: inboxAccess(onePlatform),
+      schema: {
+        tags: ['engagement'],
+        operationId: 'listPostComments',
+        summary: "One post's comments, refreshed from the network",
+        responseDescription: "The post's comments.",
+        security: workspaceSecurity,
+        querystring: byPostQuery,
+        response: { 200: postComments.extend({ success: z.boolean(), platform: z.string(), ...errorFields }), ...errorResponses(404, 502) },
+      },
+    },
+    async (req) => {
+      const q = req.query;
+      const platform = platformsOf(req, q.platform, inboxNetwork)[0]!;
+      const entry = await svc.byPost(principalOf(req).workspaceId, platform, q.post_id, q.comments_per_post, pageFrom(q, platform, networks));
+      return { success: true, platform, ...entry, ...(entry.comment_status === 'error' && entry.comment_status_message ? { message: entry.comment_status_message, error: 'PLATFORM_ERROR' } : {}) };
+    },
+  );
+}
+
+/** The one page / organization / channel id a single-post read names, from the network's filter parameter. */
+function pageFrom(q: Record<string, unknown>, platform: Platform, networks: AppContext['platforms']): string | undefined {
+  const t = networks.network(platform).reads;
+  if (!t) return undefined;
+  const [first] = splitArg(q[t.param] as string | string[] | undefined);
+  if (first === undefined) return undefined;
+  return readTargetId(t, first);
+}
