@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { AppError } from '../errors.ts';
 import { defineTool } from './tool.ts';
 import { generationTargets, networksArg, perNetworkText } from './ai-args.ts';
-import { splitArg } from './args.ts';
+import { splitList } from '../platforms/arguments.ts';
 
 export const contentToImage = defineTool({
   name: 'content_to_image',
@@ -22,7 +22,7 @@ export const contentToImage = defineTool({
     const { app } = ctx;
     const imageNetworks = app.platforms.networks.filter((n) => n.capabilities.postTypes.includes('image')).map((n) => n.slug as string);
     let platforms = generationTargets(ctx, args.platforms, undefined, [...app.platforms.slugs, 'twitter'], { x: 'twitter' });
-    if (splitArg(args.platforms).map((s) => s.toLowerCase()).includes('all')) platforms = platforms.filter((s) => imageNetworks.includes(s) || s === 'twitter');
+    if (splitList(args.platforms).map((s) => s.toLowerCase()).includes('all')) platforms = platforms.filter((s) => imageNetworks.includes(s) || s === 'twitter');
     const missing = platforms.filter((s) => !args.content_by_platform?.[s]?.trim());
     if (missing.length && !args.content?.trim()) throw new AppError('bad_request', 'content is required (unless content_by_platform gives it for every network).');
     const out = await app.ai.images(ctx.caller.principal, { content: args.content, contentByPlatform: args.content_by_platform, targets: platforms, userRequirements: args.user_requirements });

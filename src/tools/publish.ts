@@ -4,7 +4,8 @@ import type { PostType } from '../platforms/publishing.ts';
 import { parsePostBody } from '../publishing/edits.ts';
 import { postBodies, withoutNulls, type PostBody } from '../publishing/schemas.ts';
 import { defineTool } from './tool.ts';
-import { platformList, splitArg, stringList } from './args.ts';
+import { splitList } from '../platforms/arguments.ts';
+import { platformList, stringList } from './args.ts';
 
 const FIELD = 'platform_overrides_json';
 type Obj = Record<string, unknown>;
@@ -60,7 +61,7 @@ export function parseOverrides(networksSchema: z.ZodObject, overrideKeys: readon
 
 function inferType(a: { image_ids?: string[] | string | undefined; video_id?: string | undefined; video_url?: string | undefined; default_image_id?: string | undefined; default_image_url?: string | undefined }): PostType {
   if (a.video_id || a.video_url) return 'video';
-  if (splitArg(a.image_ids).length) return 'carousel';
+  if (splitList(a.image_ids).length) return 'carousel';
   if (a.default_image_id || a.default_image_url) return 'image';
   return 'text';
 }
@@ -89,7 +90,7 @@ export const publish = defineTool({
   async run(ctx, args) {
     const { app, caller } = ctx;
     ctx.require('publish_enabled');
-    const platforms = platformList(app, splitArg(args.platforms));
+    const platforms = platformList(app, splitList(args.platforms));
     if (!platforms.length) throw new AppError('bad_request', 'platforms must have at least one platform');
     ctx.allow(platforms);
     const postType = args.post_type ?? inferType(args);
@@ -105,7 +106,7 @@ export const publish = defineTool({
       li.post_to_personal = args.scope === 'feed';
       overrides.linkedin = li;
     }
-    const imageIds = splitArg(args.image_ids);
+    const imageIds = splitList(args.image_ids);
     const raw = withoutNulls({
       platforms,
       default_text: args.default_text,

@@ -5,8 +5,8 @@
 // Within ChatGPT's limits: at most 30 operations, summaries and descriptions of at most 300 characters,
 // parameter descriptions of at most 700, flat JSON bodies (a tool's arguments are strings, numbers, booleans and
 // lists of those; structured input such as publish's overrides travels as a JSON string).
-import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
+import { inputSchema } from '../../tools/invoke.ts';
 import type { Tool } from '../../tools/tool.ts';
 
 export const GPT_ACTIONS_PREFIX = '/unified/gpt-actions/';
@@ -14,12 +14,6 @@ export const GPT_ACTION_TIMEOUT_SECONDS = 120;
 export const GPT_LIMITS = { operations: 30, description: 300, parameterDescription: 700 } as const;
 
 type Json = Record<string, unknown>;
-
-/** A tool's arguments as JSON Schema 2020-12 (what OpenAPI 3.1 uses), as the caller sends them. */
-export function argumentsSchema(tool: Tool): Json {
-  const { $schema: _drop, ...json } = z.toJSONSchema(tool.input, { io: 'input', unrepresentable: 'any' }) as Json;
-  return json;
-}
 
 /** The first sentence of a description, for the operation's summary (a short line in the GPT editor). */
 function summaryOf(description: string): string {
@@ -33,7 +27,8 @@ export function gptActionsDocument(ctx: AppContext, tools: readonly Tool[]): Jso
   if (tools.length > GPT_LIMITS.operations) throw new Error(`GPT Actions: ${tools.length} tools, ChatGPT takes at most ${GPT_LIMITS.operations} operations`);
   const paths: Json = {};
   for (const tool of tools) {
-    const schema = argumentsSchema(tool);
+    // JSON Schema 2020-12, what OpenAPI 3.1 uses.
+    const schema = inputSchema(tool);
     const required = Array.isArray(schema.required) && schema.required.length > 0;
     paths[`${GPT_ACTIONS_PREFIX}${tool.name}`] = {
       post: {

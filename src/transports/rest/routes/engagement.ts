@@ -4,15 +4,14 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../../context.ts';
-import { EngagementService } from '../../../engagement/service.ts';
-import type { CommentRecord, DestinationFilter } from '../../../engagement/service.ts';
+import type { CommentRecord } from '../../../engagement/service.ts';
+import { destinationFilter, destinationFilterShape, destinationOf, postAndPlatform, replyDestination, replyDestinationShape, replyPlatform, replyText } from '../../../engagement/arguments.ts';
 import { AppError } from '../../../errors.ts';
 import type { Platform } from '../../../platforms/slugs.ts';
 import { principalOf } from '../access.ts';
 import { errorResponses, workspaceSecurity } from '../schemas.ts';
-import { parsePlatforms, splitPlatforms } from './connections.ts';
+import { parsePlatforms, readPlatforms, splitPlatforms } from '../../../platforms/arguments.ts';
 import { readTargetId } from '../../../platforms/contract.ts';
-import { splitArg } from '../../../tools/args.ts';
 
 const repeatable = z.union([z.string().max(2000), z.array(z.string().max(500)).max(100)]).optional();
 const flag = z.enum(['true', 'false', '1', '0']).optional();
@@ -88,25 +87,15 @@ export async function engagementRoutes(app: FastifyInstance, { ctx }: { ctx: App
   const r = app.withTypeProvider<ZodTypeProvider>();
   const networks = ctx.platforms;
   const svc = ctx.engagement;
-  const reads = EngagementService.readParams(networks);
   // Each network's destination filter (facebook_page_ids, linkedin_organization_ids, board_id, youtube_channel_id).
-  const filterShape = Object.fromEntries(reads.map((t) => [t.param, repeatable.describe(`Only these ${t.kind}s (repeatable or comma-separated).`)]));
-  const replyShape = Object.fromEntries(reads.flatMap((t) => (t.replyParam ? [[t.replyParam, z.string().min(1).max(500).optional()]] : [])));
-  const filterOf = (q: Record<string, unknown>): DestinationFilter =>
-    Object.fromEntries(reads.map((t) => [t.param, splitArg(q[t.param] as string | string[] | undefined)]));
+  const filterShape = destinationFilterShape(networks.networks, repeatable.unwrap());
+  const replyShape = replyDestinationShape(networks.networks);
+  const filterOf = (q: Record<string, unknown>) => destinationFilter(networks, q);
   const knownIn = (values: string[]) => values.filter((v) => networks.has(v));
 
   /** The networks a read covers: those asked for (400 for an unknown one), else every one in the key's scope. */
-  function platformsOf(req: FastifyRequest, value: string | string[] | undefined, supported?: (p: Platform) => boolean): Platform[] {
-    const p = principalOf(req);
-    const asked = splitPlatforms(value);
-    if (asked.length) {
-      const list = parsePlatforms(networks, asked);
-      if (supported) for (const x of list) if (!supported(x)) throw new AppError('bad_request', `Invalid or unsupported platform: '${x}'. Supported: ${networks.slugs.filter(supported).join(', ')}`);
-      return list;
-    }
-    return networks.slugs.filter((s) => p.scope.platforms.has(s) && (!supported || supported(s)));
-  }
+  const platformsOf = (req: FastifyRequest, value: string | string[] | undefined, supported?: (p: Platform) => boolean): Platform[] =>
+    readPlatforms(networks, principalOf(req).scope, value, supported);
   const platformsAccess = (field = 'platforms') => (req: FastifyRequest) => knownIn(splitPlatforms((req.query as Record<string, string | string[] | undefined>)[field]));
   /** `platforms` and its one-network spelling `platform`, which add up: both are checked against the key's scope. */
   const listAccess = (req: FastifyRequest) => [...platformsAccess()(req), ...platformsAccess('platform')(req)];
@@ -277,10 +266,10 @@ export async function engagementRoutes(app: FastifyInstance, { ctx }: { ctx: App
     async (req) => {
       const q = req.query;
       const ws = principalOf(req).workspaceId;
-      if (q.post_id !== undefined || q.platform !== undefined) {
-        if (q.post_id === undefined || q.platform === undefined) throw new AppError('bad_request', { error: 'VALIDATION_ERROR', message: 'post_id and platform go together.' });
-        const platform = platformsOf(req, q.platform, inboxNetwork)[0]!;
-        const entry = await svc.byPost(ws, platform, q.post_id, q.comments_per_post, pageFrom(q, platform, networks));
+      const one = postAndPlatform(q.post_id, q.platform);
+      if (one) {
+        const platform = platformsOf(req, one.platform, inboxNetwork)[0]!;
+        const entry = await svc.byPost(ws, platform, one.postId, q.comments_per_post, destinationOf(networks, platform, q));
         return { success: true, [platform]: { posts: [entry], last_updated: new Date().toISOString() } };
       }
       const platforms = platformsOf(req, q.platforms, inboxNetwork);
@@ -308,7 +297,7 @@ export async function engagementRoutes(app: FastifyInstance, { ctx }: { ctx: App
     async (req) => {
       const q = req.query;
       const platform = platformsOf(req, q.platform, inboxNetwork)[0]!;
-      const entry = await svc.byPost(principalOf(req).workspaceId, platform, q.post_id, q.comments_per_post, pageFrom(q, platform, networks));
+      const entry = await svc.byPost(principalOf(req).workspaceId, platform, q.post_id, q.comments_per_post, destinationOf(networks, platform, q));
       return { success: true, platform, ...entry, ...(entry.comment_status === 'error' && entry.comment_status_message ? { message: entry.comment_status_message, error: 'PLATFORM_ERROR' } : {}) };
     },
   );
@@ -360,17 +349,11 @@ export async function engagementRoutes(app: FastifyInstance, { ctx }: { ctx: App
       const pick = (k: string): string | undefined => ((b as Record<string, unknown>)[k] as string | undefined) ?? ((q as Record<string, unknown>)[k] as string | undefined);
       const rawPlatform = pick('platform');
       if (!rawPlatform) throw new AppError('bad_request', { error: 'VALIDATION_ERROR', message: 'platform is required.' });
-      const platform = rawPlatform.toLowerCase();
-      if (!networks.has(platform) || !networks.get(platform).engagement?.comments) {
-        const supported = networks.slugs.filter((s) => networks.get(s).engagement?.comments);
-        throw new AppError('bad_request', { error: 'PLATFORM_NOT_SUPPORTED', message: `Replying to comments is not supported on '${rawPlatform}'. Supported: ${supported.join(', ')}` });
-      }
+      const platform = replyPlatform(networks, rawPlatform);
       const commentId = pick('comment_id');
       if (!commentId) throw new AppError('bad_request', { error: 'VALIDATION_ERROR', message: 'comment_id is required.' });
-      const text = pick('text');
-      if (text === undefined || !text.trim()) throw new AppError('bad_request', { error: 'VALIDATION_ERROR', message: 'text is required and must not be empty.' });
-      const param = networks.network(platform).reads?.replyParam;
-      const { replyId } = await svc.reply(principalOf(req).workspaceId, platform as Platform, { commentId, postId: pick('post_id'), pageId: param ? pick(param) : undefined, text });
+      const text = replyText(pick('text'));
+      const { replyId } = await svc.reply(principalOf(req).workspaceId, platform, { commentId, postId: pick('post_id'), pageId: replyDestination(networks, platform, pick), text });
       return { success: true, reply_id: replyId, message: 'Reply posted', platform };
     },
   );
@@ -408,12 +391,3 @@ export async function engagementRoutes(app: FastifyInstance, { ctx }: { ctx: App
   );
 }
 
-
-/** The one page / organization / channel id a single-post read names, from the network's filter parameter. */
-function pageFrom(q: Record<string, unknown>, platform: Platform, networks: AppContext['platforms']): string | undefined {
-  const t = networks.network(platform).reads;
-  if (!t) return undefined;
-  const [first] = splitArg(q[t.param] as string | string[] | undefined);
-  if (first === undefined) return undefined;
-  return readTargetId(t, first);
-}
