@@ -133,3 +133,32 @@ describe('reply_to_comment and POST /unified/comments/reply', () => {
     await expectParity(u, asUser(u), reply({ platform: 'youtube', comment_id: 'not-synced', text: 'Hello' }));
   });
 });
+
+describe('the AI tools and their REST twins', () => {
+  let u: TestUser;
+  beforeAll(async () => {
+    u = await h.signup();
+  });
+  // The AI routes name the workspace in the query.
+  const twin = (tool: string, url: string, args: Args): Twin => ({ tool, method: 'POST', url: `${url}?workspace_id=${u.workspaceId}`, in: 'body', args });
+
+  it('idea_to_content and POST /unified/content/generate refuse the same inputs alike', async () => {
+    const cases: Args[] = [{ platforms: ['myspace'], idea: 'Bread' }, { platforms: ['linkedin'] }, { platforms: ['all'], target_platforms: ['nowhere'], idea: 'Bread' }, { platforms: ['linkedin', 'bluesky'], idea_by_platform: { linkedin: 'Bread' } } as unknown as Args];
+    for (const args of cases) {
+      await expectParity(u, asUser(u), twin('idea_to_content', '/unified/content/generate', args));
+    }
+  });
+
+  it('content_to_image and POST /unified/image/generate target images alike ("all" keeps the image networks, X too)', async () => {
+    const cases: Args[] = [{ platforms: ['myspace'], content: 'Bread' }, { platforms: ['all'] }, { platforms: ['x', 'linkedin'] }];
+    for (const args of cases) {
+      await expectParity(u, asUser(u), twin('content_to_image', '/unified/image/generate', args));
+    }
+  });
+
+  it('a key scoped to other networks is refused alike', async () => {
+    const key = await h.createKey(u, 'bluesky');
+    await expectParity({ key }, { 'x-api-key': key }, twin('idea_to_content', '/unified/content/generate', { platforms: ['linkedin'], idea: 'Bread' }));
+    await expectParity({ key }, { 'x-api-key': key }, twin('content_to_image', '/unified/image/generate', { platforms: ['youtube'], content: 'Bread' }));
+  });
+});
