@@ -38,3 +38,8 @@ export function readPlatforms(networks: Pick<Networks, 'has' | 'slugs'>, scope: 
   }
   return networks.slugs.filter((s) => scope.platforms.has(s) && (!supported || supported(s)));
 }
+
+/** One network named as a filter (a list's `platform`): lower-cased, 400 when the registry does not know it. */
+export function onePlatform(networks: Pick<Networks, 'has' | 'slugs'>, value: string): Platform {
+  return parsePlatforms(networks, [value.trim().toLowerCase()])[0]!;
+}

@@ -17,12 +17,14 @@ const { outcome } = toolRunner(() => h);
 type Args = Record<string, string | string[]>;
 interface Twin {
   tool: string;
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'DELETE';
   url: string;
   /** The arguments as the tool takes them (a list is a repeated query parameter on REST). */
   args: Args;
   /** Where REST reads them: the query (default) or the JSON body. */
   in?: 'query' | 'body';
+  /** REST's spelling of the same input, where its names differ from the tool's. */
+  rest?: Args;
 }
 
 const query = (args: Args) =>
@@ -43,10 +45,11 @@ function restMessage(body: { detail?: unknown }): string {
 
 async function both(as: As, headers: Record<string, string>, twin: Twin) {
   const tool = await outcome(as, twin.tool, twin.args);
+  const restArgs = twin.rest ?? twin.args;
   const res =
     twin.in === 'body'
-      ? await h.req({ method: twin.method, url: twin.url, headers, payload: twin.args })
-      : await h.req({ method: twin.method, url: `${twin.url}?${query(twin.args)}`, headers });
+      ? await h.req({ method: twin.method, url: twin.url, headers, payload: restArgs })
+      : await h.req({ method: twin.method, url: `${twin.url}?${query(restArgs)}`, headers });
   return { tool, res };
 }
 
@@ -160,5 +163,34 @@ describe('the AI tools and their REST twins', () => {
     const key = await h.createKey(u, 'bluesky');
     await expectParity({ key }, { 'x-api-key': key }, twin('idea_to_content', '/unified/content/generate', { platforms: ['linkedin'], idea: 'Bread' }));
     await expectParity({ key }, { 'x-api-key': key }, twin('content_to_image', '/unified/image/generate', { platforms: ['youtube'], content: 'Bread' }));
+  });
+});
+
+describe('the other tools and their REST twins: the same refusals', () => {
+  let u: TestUser;
+  let key: string;
+  beforeAll(async () => {
+    u = await h.signup();
+    await connect(h, u, 'bluesky');
+    key = await h.createKey(u, 'bluesky');
+  });
+  const refusals: Twin[] = [
+    { tool: 'get_accounts', method: 'GET', url: '/unified/user-profiles', args: { platform: 'myspace' }, rest: { platforms: 'myspace' } },
+    { tool: 'get_queued_posts', method: 'GET', url: '/unified/scheduled-posts', args: { type: 'scheduled', platform: 'myspace' }, rest: { platform: 'myspace' } },
+    { tool: 'get_queued_posts', method: 'GET', url: '/unified/drafts', args: { type: 'draft', platform: 'myspace' }, rest: { platform: 'myspace' } },
+    { tool: 'manage_platform_connection', method: 'POST', url: '/unified/oauth/url', in: 'body', args: { action: 'connect', platform: 'myspace' }, rest: { platform: ['myspace'] } },
+    { tool: 'manage_platform_connection', method: 'DELETE', url: '/unified/oauth/token', args: { action: 'disconnect', platform: 'myspace' }, rest: { platform: 'myspace' } },
+    { tool: 'publish', method: 'POST', url: '/unified/post/text', in: 'body', args: { post_type: 'text', platforms: ['myspace'], default_text: 'Hello' }, rest: { platforms: ['myspace'], default_text: 'Hello' } },
+  ];
+
+  it('unknown networks', async () => {
+    for (const twin of refusals) await expectParity(u, asUser(u), twin);
+  });
+
+  it('a network outside the key scope', async () => {
+    for (const twin of refusals) {
+      const swap = (a: Args | undefined) => a && Object.fromEntries(Object.entries(a).map(([k, v]) => [k, v === 'myspace' ? 'youtube' : Array.isArray(v) && v[0] === 'myspace' ? ['youtube'] : v]));
+      await expectParity({ key }, { 'x-api-key': key }, { ...twin, args: swap(twin.args)!, ...(twin.rest ? { rest: swap(twin.rest) } : {}) });
+    }
   });
 });
