@@ -8,6 +8,7 @@ import type { Schema, ToolSet } from 'ai';
 import type { Logger } from 'pino';
 import type { Principal } from '../auth/authenticate.ts';
 import type { AppContext } from '../context.ts';
+import { unknownToolText } from '../tools/errors.ts';
 import { inputSchema, invokeTool, resultOf } from '../tools/invoke.ts';
 import type { Tool, ToolCaller, ToolResult } from '../tools/tool.ts';
 import type { AgentToolCall, InvokeTool } from './answer.ts';
@@ -22,7 +23,7 @@ export function invokerFor(app: AppContext, principal: Principal, tools: readonl
   const caller: ToolCaller = { principal, surface: 'agent', oauthGrantId: null };
   return async (name, args): Promise<ToolResult> => {
     const t = byName.get(name);
-    if (!t) return { success: false, message: `Unknown tool: ${name}.` };
+    if (!t) return { success: false, message: unknownToolText(name) };
     return resultOf(await invokeTool(app, t, args, caller, { logger }));
   };
 }

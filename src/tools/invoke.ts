@@ -7,7 +7,7 @@ import { z } from 'zod';
 import type { Feature } from '../auth/plans.ts';
 import type { AppContext } from '../context.ts';
 import { AppError } from '../errors.ts';
-import { failureOf, type ToolFailure } from './errors.ts';
+import { failureOf, invalidArgumentsText, type ToolFailure } from './errors.ts';
 import { toolContext, type Tool, type ToolCaller, type ToolResult } from './tool.ts';
 
 /** What the tool answered (its own `{success: false}` included), or why it did not run or failed. */
@@ -29,7 +29,7 @@ const issuesText = (error: z.ZodError) => error.issues.map((i) => (i.path.length
 export function parseArguments(tool: Tool, raw: unknown): { ok: true; args: Record<string, unknown> } | { ok: false; failure: ToolFailure } {
   const parsed = tool.input.safeParse(raw ?? {});
   if (parsed.success) return { ok: true, args: parsed.data };
-  return { ok: false, failure: { success: false, message: `Invalid arguments for ${tool.name}: ${issuesText(parsed.error)}`, error: 'validation_error' } };
+  return { ok: false, failure: { success: false, message: invalidArgumentsText(tool.name, issuesText(parsed.error)), error: 'validation_error' } };
 }
 
 /** The handler run for the caller on parsed arguments; a refusal is thrown as its AppError (tests assert on it). */

@@ -186,7 +186,7 @@ describe('tools/call on /mcp', () => {
       const err = await c.call('no_such_tool').catch((e: unknown) => e);
       expect(err).toBeInstanceOf(McpError);
       expect((err as McpError).code).toBe(-32602);
-      expect((err as McpError).message).toContain('Unknown tool: no_such_tool');
+      expect((err as McpError).message).toContain("Unknown tool: 'no_such_tool'");
     } finally {
       await c.close();
     }

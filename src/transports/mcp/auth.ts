@@ -10,7 +10,7 @@ import type { Principal } from '../../auth/authenticate.ts';
 import { looksLikeJwt } from '../../auth/jwt.ts';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
-import { errorMessage } from '../../tools/errors.ts';
+import { errorText } from '../../tools/errors.ts';
 
 export type McpEndpoint = 'cli' | 'web';
 
@@ -64,7 +64,7 @@ async function byKey(ctx: AppContext, key: string): Promise<McpAuth> {
 
 function inBandAuthError(err: unknown): string {
   if (err instanceof AppError) {
-    if (err.code === 'plan_required') return errorMessage(err);
+    if (err.code === 'plan_required') return errorText(err);
     if (err.status === 401) return MCP_KEY_INVALID;
   }
   throw err;

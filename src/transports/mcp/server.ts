@@ -20,6 +20,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { AppContext } from '../../context.ts';
 import { toolsFor } from '../../tools/index.ts';
+import { unknownToolText } from '../../tools/errors.ts';
 import { inputSchema, invokeTool } from '../../tools/invoke.ts';
 import type { Tool } from '../../tools/tool.ts';
 import type { McpAuth, McpEndpoint } from './auth.ts';
@@ -100,7 +101,7 @@ export class McpToolServer {
   async #call(name: string, args: Record<string, unknown> | undefined, { auth }: CallerInfo): Promise<CallToolResult> {
     const tool = this.#tools.get(name);
     // An unknown tool is a protocol error (MCP "Error Handling"), not a tool result.
-    if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+    if (!tool) throw new McpError(ErrorCode.InvalidParams, unknownToolText(name));
     if (!auth.ok) return text(auth.message);
     const { principal, oauthGrantId } = auth;
     const call = await invokeTool(this.#app, tool, args, { principal, surface: 'mcp', oauthGrantId }, { requires: 'mcp_enabled' });
