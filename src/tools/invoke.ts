@@ -60,12 +60,20 @@ export const resultOf = (call: Invocation): ToolResult => (call.ok ? call.result
 
 const schemas = new WeakMap<Tool, Record<string, unknown>>();
 
-/** The tool's arguments as JSON Schema (draft 2020-12, without `$schema`), as a client fills them in; made once per tool. */
-export function inputSchema(tool: Tool): Record<string, unknown> {
+const frozen = <T>(v: T): T => {
+  if (v && typeof v === 'object') for (const x of Object.values(v)) frozen(x);
+  return Object.freeze(v);
+};
+
+/**
+ * The tool's arguments as JSON Schema (draft 2020-12, without `$schema`), as a client fills them in; made once per
+ * tool and shared by every surface, so it is frozen: a surface that adapts it (GPT Actions) changes a copy.
+ */
+export function inputSchema(tool: Tool): Readonly<Record<string, unknown>> {
   let made = schemas.get(tool);
   if (!made) {
     const { $schema: _dialect, ...schema } = z.toJSONSchema(tool.input, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
-    made = { ...schema, type: 'object' };
+    made = frozen({ ...schema, type: 'object' });
     schemas.set(tool, made);
   }
   return made;
