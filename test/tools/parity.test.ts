@@ -159,6 +159,14 @@ describe('the AI tools and their REST twins', () => {
     }
   });
 
+  it('media_to_content and POST /unified/{image,video}-to-content/generate name their networks alike', async () => {
+    for (const [kind, field] of [['image', 'image_url'], ['video', 'video_url']] as const) {
+      const url = `/unified/${kind}-to-content/generate`;
+      await expectParity(u, asUser(u), { ...twin('media_to_content', url, { media_url: 'https://example.com/a', media_type: kind, platform: 'myspace' }), rest: { [field]: 'https://example.com/a', platform: 'myspace' } });
+      await expectParity(u, asUser(u), { ...twin('media_to_content', url, { media_url: 'https://example.com/a', media_type: kind, platform: 'all', target_platforms: ['nowhere'] }), rest: { [field]: 'https://example.com/a', platform: 'all', target_platforms: ['nowhere'] } });
+    }
+  });
+
   it('a key scoped to other networks is refused alike', async () => {
     const key = await h.createKey(u, 'bluesky');
     await expectParity({ key }, { 'x-api-key': key }, twin('idea_to_content', '/unified/content/generate', { platforms: ['linkedin'], idea: 'Bread' }));
