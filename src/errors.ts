@@ -107,6 +107,16 @@ export class AppError extends Error {
   }
 }
 
+/**
+ * The level a refusal is logged at: `error` for Herald's own failures (an unexpected fault, `internal`), `warn` for
+ * the expected ones a server answers with 5xx (a capability not configured, a network refusing or failing: 502,
+ * 503), nothing for a client's mistake (4xx: the request log has its status).
+ */
+export function logLevelOf(err: AppError): 'error' | 'warn' | undefined {
+  if (err.code === 'internal') return 'error';
+  return err.status >= 500 ? 'warn' : undefined;
+}
+
 export const badRequest = (msg: string) => new AppError('bad_request', msg);
 export const notFound = (msg: string) => new AppError('not_found', msg);
 export const conflict = (msg: string) => new AppError('conflict', msg);

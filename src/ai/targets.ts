@@ -26,3 +26,27 @@ export function aiTargets(
   if (!out.length) throw new AppError('bad_request', 'No network left to generate for: target_platforms and the key scope leave none.');
   return out;
 }
+
+type NetworkPostTypes = { slug: string; capabilities: { postTypes: readonly string[] } };
+
+/**
+ * The networks to make an image for, shared by POST /unified/image/generate and content_to_image: as aiTargets, with
+ * X (twitter, alias x) too; "all" keeps only the networks that post images.
+ */
+export function imageTargets(scope: Pick<Scope, 'platforms'>, networks: readonly NetworkPostTypes[], named: readonly string[] | null | undefined): string[] {
+  const slugs = networks.map((n) => n.slug);
+  const imageNetworks = networks.filter((n) => n.capabilities.postTypes.includes('image')).map((n) => n.slug);
+  const out = aiTargets(scope, slugs, named, undefined, [...slugs, 'twitter'], { x: 'twitter' });
+  return (named ?? []).map((s) => s.toLowerCase()).includes('all') ? out.filter((s) => imageNetworks.includes(s) || s === 'twitter') : out;
+}
+
+const SOURCE_MISSING = {
+  idea: 'idea is required (unless idea_by_platform gives one for every network).',
+  content: 'content is required (unless content_by_platform gives it for every network).',
+} as const;
+
+/** Copy needs an idea, an image its copy: `value`, unless `byPlatform` gives one for every target (400 otherwise). */
+export function assertSourceGiven(field: keyof typeof SOURCE_MISSING, targets: readonly string[], value: string | null | undefined, byPlatform: Readonly<Record<string, string>> | null | undefined): void {
+  const missing = targets.filter((s) => !byPlatform?.[s]?.trim());
+  if (missing.length && !value?.trim()) throw new AppError('bad_request', SOURCE_MISSING[field]);
+}

@@ -10,10 +10,10 @@ import { and, eq } from '../db/orm.ts';
 import { drafts } from '../db/schema-publishing.ts';
 import { AppError } from '../errors.ts';
 import { isMemberSession, PENDING_APPROVAL, type DraftRow } from '../publishing/index.ts';
-import { errorText } from '../transports/mcp/error-text.ts';
 import { TOOLS } from './index.ts';
+import { invokeTool, resultOf } from './invoke.ts';
 import { actionToWire, argumentsOf, type ActionWire, type StoredAction } from './pending-actions.ts';
-import { toolContext, type Surface, type ToolResult } from './tool.ts';
+import type { Surface, ToolResult } from './tool.ts';
 
 export interface ApprovedAction {
   success: boolean;
@@ -28,14 +28,14 @@ async function runAs(app: AppContext, approver: Principal, row: DraftRow, stored
   const tool = TOOLS.find((t) => t.name === stored.tool);
   if (!tool) return { success: false, message: `This server has no tool named ${stored.tool} any more.` };
   const surface = (row.requestedVia ?? 'agent') as Surface;
+  let args: Record<string, unknown>;
   try {
-    const args = tool.input.parse(argumentsOf(app, row.workspaceId, stored));
-    return await tool.run(toolContext(app, { principal: approver, surface, oauthGrantId: null, approvedBy: approver.user!.id }), args as never);
+    args = argumentsOf(app, row.workspaceId, stored);
   } catch (err) {
-    if (err instanceof AppError) return { success: false, error: err.code, message: errorText(err) };
-    app.logger.error({ err, tool: stored.tool }, 'approved tool action failed');
+    app.logger.error({ err, tool: stored.tool }, 'approved tool action: its sealed arguments do not open');
     return { success: false, error: 'internal', message: 'Internal error: the action failed unexpectedly.' };
   }
+  return resultOf(await invokeTool(app, tool, args, { principal: approver, surface, oauthGrantId: null, approvedBy: approver.user!.id }));
 }
 
 /** Runs a held action once, as the approving member, and records what it answered. */

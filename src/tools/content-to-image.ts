@@ -1,8 +1,7 @@
 import { z } from 'zod';
-import { AppError } from '../errors.ts';
+import { assertSourceGiven, imageTargets } from '../ai/targets.ts';
 import { defineTool } from './tool.ts';
-import { generationTargets, networksArg, perNetworkText } from './ai-args.ts';
-import { splitArg } from './args.ts';
+import { namedNetworks, networksArg, perNetworkText } from './ai-args.ts';
 
 export const contentToImage = defineTool({
   name: 'content_to_image',
@@ -20,11 +19,8 @@ export const contentToImage = defineTool({
   credits: { type: 'ai', amount: 5, per: 'image' },
   async run(ctx, args) {
     const { app } = ctx;
-    const imageNetworks = app.platforms.networks.filter((n) => n.capabilities.postTypes.includes('image')).map((n) => n.slug as string);
-    let platforms = generationTargets(ctx, args.platforms, undefined, [...app.platforms.slugs, 'twitter'], { x: 'twitter' });
-    if (splitArg(args.platforms).map((s) => s.toLowerCase()).includes('all')) platforms = platforms.filter((s) => imageNetworks.includes(s) || s === 'twitter');
-    const missing = platforms.filter((s) => !args.content_by_platform?.[s]?.trim());
-    if (missing.length && !args.content?.trim()) throw new AppError('bad_request', 'content is required (unless content_by_platform gives it for every network).');
+    const platforms = imageTargets(ctx.caller.principal.scope, app.platforms.networks, namedNetworks(ctx, args.platforms));
+    assertSourceGiven('content', platforms, args.content, args.content_by_platform);
     const out = await app.ai.images(ctx.caller.principal, { content: args.content, contentByPlatform: args.content_by_platform, targets: platforms, userRequirements: args.user_requirements });
     // One network: its image at the top level too, as the tool's documented result (image_url, media_id).
     const only = platforms.length === 1 ? out.data[platforms[0]!] : undefined;

@@ -1,8 +1,10 @@
 import { z } from 'zod';
-import { AppError } from '../errors.ts';
+import { destinationFilter, destinationFilterShape, destinationOf, postAndPlatform } from '../engagement/arguments.ts';
+import { readPlatforms } from '../platforms/arguments.ts';
+import { NETWORKS } from '../platforms/registry.ts';
 import type { Platform } from '../platforms/slugs.ts';
 import { defineTool } from './tool.ts';
-import { destinationFilter, pageOf, readPlatforms, stringList } from './args.ts';
+import { stringList } from './args.ts';
 
 export const getComments = defineTool({
   name: 'get_comments',
@@ -15,8 +17,7 @@ export const getComments = defineTool({
     limit: z.number().int().min(1).max(50).optional().describe('Recent posts per network (1–50, default 10).'),
     comments_per_post: z.number().int().min(1).max(100).optional().describe('Comments per post (1–100, default 50).'),
     force_refresh: z.boolean().optional().describe('Ask the networks for new comments now.'),
-    facebook_page_ids: stringList.optional(),
-    linkedin_organization_ids: stringList.optional(),
+    ...destinationFilterShape(NETWORKS, stringList),
   }),
   annotations: { readOnly: true, destructive: false, idempotent: true, openWorld: true },
   effect: { kind: 'read' },
@@ -27,16 +28,16 @@ export const getComments = defineTool({
     const ws = caller.principal.workspaceId;
     const inboxNetwork = (p: Platform) => app.platforms.get(p).engagement !== undefined;
     const perPost = args.comments_per_post ?? 50;
-    if (args.post_id !== undefined || args.platform !== undefined) {
-      if (args.post_id === undefined || args.platform === undefined) throw new AppError('bad_request', { error: 'VALIDATION_ERROR', message: 'post_id and platform go together.' });
-      const platform = readPlatforms(app, caller.principal.scope, args.platform, inboxNetwork)[0]!;
+    const one = postAndPlatform(args.post_id, args.platform);
+    if (one) {
+      const platform = readPlatforms(app.platforms, caller.principal.scope, one.platform, inboxNetwork)[0]!;
       ctx.allow([platform]);
-      const entry = await app.engagement.inbox.byPost(ws, platform, args.post_id, perPost, pageOf(app, platform, args));
+      const entry = await app.engagement.inbox.byPost(ws, platform, one.postId, perPost, destinationOf(app.platforms, platform, args));
       return { success: true, [platform]: { posts: [entry], last_updated: app.clock().toISOString() } };
     }
-    const platforms = readPlatforms(app, caller.principal.scope, args.platforms, inboxNetwork);
+    const platforms = readPlatforms(app.platforms, caller.principal.scope, args.platforms, inboxNetwork);
     ctx.allow(platforms);
-    const slices = await app.engagement.inbox.list(ws, platforms, { limit: args.limit ?? 10, perPost, forceRefresh: args.force_refresh ?? false, filter: destinationFilter(app, args) });
+    const slices = await app.engagement.inbox.list(ws, platforms, { limit: args.limit ?? 10, perPost, forceRefresh: args.force_refresh ?? false, filter: destinationFilter(app.platforms, args) });
     return { success: true, ...slices };
   },
 });

@@ -1,6 +1,9 @@
 import { z } from 'zod';
+import { destinationFilter, destinationFilterShape } from '../engagement/arguments.ts';
+import { readPlatforms } from '../platforms/arguments.ts';
+import { NETWORKS } from '../platforms/registry.ts';
 import { defineTool } from './tool.ts';
-import { platformList, splitArg, stringList } from './args.ts';
+import { stringList } from './args.ts';
 
 export const getUserPosts = defineTool({
   name: 'get_user_posts',
@@ -11,8 +14,7 @@ export const getUserPosts = defineTool({
     refresh_posts: z.boolean().optional(),
     refresh_stats: z.boolean().optional(),
     platforms: stringList.optional().describe('Networks to read (default: all connected).'),
-    facebook_page_ids: stringList.optional(),
-    linkedin_organization_ids: stringList.optional(),
+    ...destinationFilterShape(NETWORKS, stringList),
   }),
   annotations: { readOnly: true, destructive: false, idempotent: true, openWorld: true },
   effect: { kind: 'read' },
@@ -20,15 +22,14 @@ export const getUserPosts = defineTool({
   postsRead: true,
   async run(ctx, args) {
     const { app, caller } = ctx;
-    const asked = splitArg(args.platforms);
-    const platforms = asked.length ? platformList(app, asked) : app.platforms.slugs.filter((s) => caller.principal.scope.platforms.has(s));
+    const platforms = readPlatforms(app.platforms, caller.principal.scope, args.platforms);
     ctx.allow(platforms);
     const slices = await app.engagement.posts.list(caller.principal.workspaceId, platforms, {
       limit: args.limit ?? 10,
       stats: true,
       refreshPosts: args.refresh_posts ?? false,
       refreshStats: args.refresh_stats ?? false,
-      filter: { facebook_page_ids: splitArg(args.facebook_page_ids), linkedin_organization_ids: splitArg(args.linkedin_organization_ids) },
+      filter: destinationFilter(app.platforms, args),
     });
     return { success: true, ...slices };
   },

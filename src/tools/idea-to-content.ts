@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AppError } from '../errors.ts';
+import { assertSourceGiven } from '../ai/targets.ts';
 import { exampleSlugs } from '../platforms/naming.ts';
 import { NETWORKS } from '../platforms/registry.ts';
 import { defineTool } from './tool.ts';
@@ -22,8 +22,7 @@ export const ideaToContent = defineTool({
   credits: { type: 'ai', amount: 2, per: 'network' },
   async run(ctx, args) {
     const platforms = generationTargets(ctx, args.platforms, args.target_platforms, ctx.app.platforms.slugs);
-    const missing = platforms.filter((s) => !args.idea_by_platform?.[s]?.trim());
-    if (missing.length && !args.idea?.trim()) throw new AppError('bad_request', 'idea is required (unless idea_by_platform gives one for every network).');
+    assertSourceGiven('idea', platforms, args.idea, args.idea_by_platform);
     const out = await ctx.app.ai.copy(ctx.caller.principal, { idea: args.idea, ideaByPlatform: args.idea_by_platform, platforms, userRequirements: args.user_requirements });
     return { success: true, message: out.message, data: out.data };
   },

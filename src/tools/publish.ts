@@ -5,7 +5,8 @@ import { exampleSlugs, listText } from '../platforms/naming.ts';
 import { NETWORKS } from '../platforms/registry.ts';
 import { parsePostBody, postBodies, type PostBody, withoutNulls } from '../publishing/index.ts';
 import { defineTool } from './tool.ts';
-import { platformList, splitArg, stringList } from './args.ts';
+import { splitList } from '../platforms/arguments.ts';
+import { platformList, stringList } from './args.ts';
 
 const FIELD = 'platform_overrides_json';
 type Obj = Record<string, unknown>;
@@ -61,7 +62,7 @@ export function parseOverrides(networksSchema: z.ZodObject, overrideKeys: readon
 
 function inferType(a: { image_ids?: string[] | string | undefined; video_id?: string | undefined; video_url?: string | undefined; default_image_id?: string | undefined; default_image_url?: string | undefined }): PostType {
   if (a.video_id || a.video_url) return 'video';
-  if (splitArg(a.image_ids).length) return 'carousel';
+  if (splitList(a.image_ids).length) return 'carousel';
   if (a.default_image_id || a.default_image_url) return 'image';
   return 'text';
 }
@@ -94,7 +95,7 @@ export const publish = defineTool({
   async run(ctx, args) {
     const { app, caller } = ctx;
     ctx.require('publish_enabled');
-    const platforms = platformList(app, splitArg(args.platforms));
+    const platforms = platformList(app, splitList(args.platforms));
     if (!platforms.length) throw new AppError('bad_request', 'platforms must have at least one platform');
     ctx.allow(platforms);
     const postType = args.post_type ?? inferType(args);
@@ -113,7 +114,7 @@ export const publish = defineTool({
       own[account] = args.scope === 'feed';
       overrides[slug] = own;
     }
-    const imageIds = splitArg(args.image_ids);
+    const imageIds = splitList(args.image_ids);
     const raw = withoutNulls({
       platforms,
       default_text: args.default_text,

@@ -2,7 +2,7 @@
 // MCP tool errors, GPT Actions and the agent's tool errors share the wire body's truncation.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../src/errors.ts';
-import { errorText, unknownToolText } from '../../src/transports/mcp/error-text.ts';
+import { errorText, unknownToolText } from '../../src/tools/errors.ts';
 import { createHarness, type Harness } from '../helpers/harness.ts';
 import { listenOnLoopback } from '../helpers/net.ts';
 import { mcpClient, textOf } from './helpers.ts';

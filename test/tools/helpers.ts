@@ -1,23 +1,31 @@
 // Running tools in-process as a surface would: the caller authenticated by the same Authenticator as REST (an API key
-// or a session with its workspace), the arguments parsed by the tool's own zod schema, the handler run with
-// toolContext. Failures come back as the AppError the surfaces turn into their in-band form.
+// or a session with its workspace), and the tool called through the invoker every surface uses (src/tools/invoke.ts).
+// `call` keeps a refusal as the AppError the invoker turns into its in-band failure; `outcome` is what surfaces send.
 import { expect } from 'vitest';
 import { AppError } from '../../src/errors.ts';
-import { toolContext, type Surface, type ToolResult } from '../../src/tools/tool.ts';
+import { invokeTool, parseArguments, runTool, type Invocation } from '../../src/tools/invoke.ts';
+import type { Surface, ToolCaller, ToolResult } from '../../src/tools/tool.ts';
 import { TOOLS } from '../../src/tools/index.ts';
 import type { Harness, TestUser } from '../helpers/harness.ts';
 
 export type As = TestUser | { key: string };
 
 export function toolRunner(harness: () => Harness) {
-  async function call(as: As, name: string, args: Record<string, unknown> = {}, opts: { surface?: Surface; oauthGrantId?: string | null } = {}): Promise<ToolResult> {
-    const h = harness();
+  async function caller(as: As, opts: { surface?: Surface; oauthGrantId?: string | null }): Promise<ToolCaller> {
+    const creds = 'key' in as ? { token: as.key, workspaceHeader: undefined } : { token: as.token, workspaceHeader: as.workspaceId };
+    const principal = await harness().ctx.auth.workspace(creds);
+    return { principal, surface: opts.surface ?? 'agent', oauthGrantId: opts.oauthGrantId ?? null };
+  }
+  const toolNamed = (name: string) => {
     const tool = TOOLS.find((t) => t.name === name);
     if (!tool) throw new Error(`no tool ${name}`);
-    const creds = 'key' in as ? { token: as.key, workspaceHeader: undefined } : { token: as.token, workspaceHeader: as.workspaceId };
-    const principal = await h.ctx.auth.workspace(creds);
-    const parsed = tool.input.parse(args);
-    return tool.run(toolContext(h.ctx, { principal, surface: opts.surface ?? 'agent', oauthGrantId: opts.oauthGrantId ?? null }), parsed);
+    return tool;
+  };
+  async function call(as: As, name: string, args: Record<string, unknown> = {}, opts: { surface?: Surface; oauthGrantId?: string | null } = {}): Promise<ToolResult> {
+    const tool = toolNamed(name);
+    const parsed = parseArguments(tool, args);
+    if (!parsed.ok) throw new Error(parsed.failure.message);
+    return runTool(harness().ctx, tool, parsed.args, await caller(as, opts));
   }
   /** The AppError a call fails with (its code and detail). */
   async function fails(as: As, name: string, args: Record<string, unknown> = {}): Promise<AppError> {
@@ -30,7 +38,11 @@ export function toolRunner(harness: () => Harness) {
     expect(err).toBeInstanceOf(AppError);
     return err as AppError;
   }
-  return { call, fails };
+  /** A call as every surface makes it: what the tool answered, or the failure a model reads. */
+  async function outcome(as: As, name: string, args: Record<string, unknown> = {}, opts: { surface?: Surface } = {}): Promise<Invocation> {
+    return invokeTool(harness().ctx, toolNamed(name), args, await caller(as, opts));
+  }
+  return { call, fails, outcome };
 }
 
 /** An AppError's detail as text, for assertions on what the model reads. */

@@ -57,10 +57,13 @@ describe('tool registry', () => {
     const args = (n: string) => Object.keys(TOOLS.find((t) => t.name === n)!.input.shape);
     expect(args('get_accounts')).toEqual(expect.arrayContaining(['platform', 'force_refresh']));
     expect(args('get_queued_posts')).toEqual(['type', 'platform', 'status']);
-    expect(args('get_user_posts')).toEqual(['limit', 'refresh_posts', 'refresh_stats', 'platforms', 'facebook_page_ids', 'linkedin_organization_ids']);
-    expect(args('get_unified_analytics')).toEqual(['platforms', 'facebook_page_ids', 'linkedin_organization_ids']);
-    expect(args('get_comments')).toEqual(expect.arrayContaining(['platforms', 'post_id', 'platform']));
-    expect(args('reply_to_comment')).toEqual(expect.arrayContaining(['platform', 'comment_id', 'text', 'facebook_page_id', 'linkedin_organization_id']));
+    // The destination filters are each network's `reads` in the registry, as on REST (Pinterest boards, YouTube channels too).
+    const filters = h.ctx.platforms.networks.flatMap((n) => (n.reads ? [n.reads.param] : []));
+    expect(filters).toEqual(expect.arrayContaining(['facebook_page_ids', 'linkedin_organization_ids', 'board_id', 'youtube_channel_id']));
+    expect(args('get_user_posts')).toEqual(['limit', 'refresh_posts', 'refresh_stats', 'platforms', ...filters]);
+    expect(args('get_unified_analytics')).toEqual(['platforms', ...filters]);
+    expect(args('get_comments')).toEqual(expect.arrayContaining(['platforms', 'post_id', 'platform', ...filters]));
+    expect(args('reply_to_comment')).toEqual(expect.arrayContaining(['platform', 'comment_id', 'text', 'facebook_page_id', 'linkedin_organization_id', 'youtube_channel_id']));
     expect(args('manage_platform_connection')).toEqual(expect.arrayContaining(['action', 'platform']));
     expect(args('idea_to_content')).toEqual(expect.arrayContaining(['platforms', 'idea', 'user_requirements', 'idea_by_platform', 'page_id', 'target_platforms']));
     expect(args('content_to_image')).toEqual(expect.arrayContaining(['content', 'platforms', 'content_by_platform', 'user_requirements', 'page_id']));

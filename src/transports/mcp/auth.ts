@@ -10,13 +10,13 @@ import type { Principal } from '../../auth/authenticate.ts';
 import { looksLikeJwt } from '../../auth/jwt.ts';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
+import { errorText } from '../../tools/errors.ts';
 
 export type McpEndpoint = 'cli' | 'web';
 
 /** The documented in-band wording. */
 export const MCP_KEY_REQUIRED = 'API key required';
 export const MCP_KEY_INVALID = 'Invalid or expired API key';
-export const planUpgrade = (feature: string) => `Plan upgrade required for: ${feature}`;
 
 /** What an MCP request carries: the caller, or the reason (in-band text) it has none. */
 export type McpAuth =
@@ -64,7 +64,7 @@ async function byKey(ctx: AppContext, key: string): Promise<McpAuth> {
 
 function inBandAuthError(err: unknown): string {
   if (err instanceof AppError) {
-    if (err.code === 'plan_required' && typeof err.detail === 'object' && !Array.isArray(err.detail)) return planUpgrade(String(err.detail.feature));
+    if (err.code === 'plan_required') return errorText(err);
     if (err.status === 401) return MCP_KEY_INVALID;
   }
   throw err;

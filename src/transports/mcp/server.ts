@@ -18,15 +18,12 @@ import {
   type ListToolsResult,
   type Tool as McpTool,
 } from '@modelcontextprotocol/sdk/types.js';
-import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
-import { AppError } from '../../errors.ts';
 import { toolsFor } from '../../tools/index.ts';
-import { toolContext, type Tool } from '../../tools/tool.ts';
+import { unknownToolText } from '../../tools/errors.ts';
+import { inputSchema, invokeTool } from '../../tools/invoke.ts';
+import type { Tool } from '../../tools/tool.ts';
 import type { McpAuth, McpEndpoint } from './auth.ts';
-import { errorText, invalidArgumentsText, unknownToolText } from './error-text.ts';
-
-export { errorText };
 
 const SERVER_INFO = { name: 'herald', title: 'Herald', version: '0.1.0' };
 const INSTRUCTIONS =
@@ -35,28 +32,19 @@ const INSTRUCTIONS =
 /** "get_accounts" → "Get accounts". */
 const titleOf = (name: string) => name.charAt(0).toUpperCase() + name.slice(1).replaceAll('_', ' ');
 
-/** The tool's arguments as JSON Schema (draft 2020-12, MCP's default dialect), as a client fills them in. */
-function inputSchemaOf(tool: Tool): McpTool['inputSchema'] {
-  const { $schema: _dialect, ...schema } = z.toJSONSchema(tool.input, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
-  return { ...schema, type: 'object' } as McpTool['inputSchema'];
-}
-
 export function describeTool(tool: Tool): McpTool {
   const a = tool.annotations;
   return {
     name: tool.name,
     title: titleOf(tool.name),
     description: tool.description,
-    inputSchema: inputSchemaOf(tool),
+    // Draft 2020-12 is MCP's default dialect.
+    inputSchema: inputSchema(tool) as McpTool['inputSchema'],
     annotations: { title: titleOf(tool.name), readOnlyHint: a.readOnly, destructiveHint: a.destructive, idempotentHint: a.idempotent, openWorldHint: a.openWorld },
   };
 }
 
 const text = (message: string): CallToolResult => ({ content: [{ type: 'text', text: message }], isError: true });
-
-/** zod issues named by argument path, e.g. "platform: Invalid input: expected string, received number". */
-const issuesText = (error: z.ZodError) =>
-  error.issues.map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message)).join('; ');
 
 /** What a request hands to the handlers (through the transport's `authInfo`). */
 interface CallerInfo {
@@ -116,22 +104,11 @@ export class McpToolServer {
     if (!tool) throw new McpError(ErrorCode.InvalidParams, unknownToolText(name));
     if (!auth.ok) return text(auth.message);
     const { principal, oauthGrantId } = auth;
-    try {
-      this.#app.plans.assertFeature(principal.planId, 'mcp_enabled');
-    } catch (err) {
-      if (err instanceof AppError) return text(errorText(err));
-      throw err;
-    }
-    const parsed = tool.input.safeParse(args ?? {});
-    if (!parsed.success) return text(invalidArgumentsText(name, issuesText(parsed.error)));
-    try {
-      const result = await tool.run(toolContext(this.#app, { principal, surface: 'mcp', oauthGrantId }), parsed.data);
-      return { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: result, isError: result.success === false };
-    } catch (err) {
-      if (err instanceof AppError) return text(errorText(err));
-      this.#app.logger.error({ err, tool: name }, 'MCP tool failed');
-      return text('Internal error: the tool failed unexpectedly. Try again later.');
-    }
+    const call = await invokeTool(this.#app, tool, args, { principal, surface: 'mcp', oauthGrantId }, { requires: 'mcp_enabled' });
+    // A refusal is the text of an error result; what the tool answered is its JSON, structured too.
+    if (!call.ok) return text(call.failure.message);
+    const result = call.result;
+    return { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: result, isError: result.success === false };
   }
 
   /** One HTTP request (POST) through a fresh stateless transport; the SDK's answer as a web Response. */

@@ -5,7 +5,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { AppError, capEchoes, type FieldError } from '../../errors.ts';
+import { AppError, capEchoes, logLevelOf, type FieldError } from '../../errors.ts';
 import { SECURITY_HEADERS, setSecurityHeaders } from './security-headers.ts';
 
 const LOCATION: Record<string, string> = { body: 'body', querystring: 'query', params: 'path', headers: 'header' };
@@ -47,16 +47,6 @@ function fastifyFailure(error: FastifyError, req: FastifyRequest): { status: num
  */
 function sendError(reply: FastifyReply, status: number, body: unknown, headers: Record<string, string> = {}) {
   return reply.code(status).headers(headers).type('application/json; charset=utf-8').serializer(JSON.stringify).send(body);
-}
-
-/**
- * The level a refusal is logged at: `error` for Herald's own failures (an unexpected fault, `internal`), `warn` for
- * the expected ones a server answers with 5xx (a capability not configured, a network refusing or failing: 502,
- * 503), nothing for a client's mistake (4xx: the request log has its status).
- */
-export function logLevelOf(err: AppError): 'error' | 'warn' | undefined {
-  if (err.code === 'internal') return 'error';
-  return err.status >= 500 ? 'warn' : undefined;
 }
 
 export function installErrorHandling(app: FastifyInstance): void {

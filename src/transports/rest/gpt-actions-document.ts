@@ -5,8 +5,8 @@
 // Within ChatGPT's limits: at most 30 operations, summaries and descriptions of at most 300 characters,
 // parameter descriptions of at most 700, flat JSON bodies (a tool's arguments are strings, numbers, booleans and
 // lists of those; structured input such as publish's overrides travels as a JSON string).
-import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
+import { inputSchema } from '../../tools/invoke.ts';
 import type { Tool } from '../../tools/tool.ts';
 import { OPENAI_FILE_REFS, OPENAI_FILE_REFS_SCHEMA } from './gpt-files.ts';
 
@@ -16,13 +16,16 @@ export const GPT_LIMITS = { operations: 30, description: 300, parameterDescripti
 
 type Json = Record<string, unknown>;
 
-/** A tool's arguments as JSON Schema 2020-12 (what OpenAPI 3.1 uses), as the caller sends them. */
-export function argumentsSchema(tool: Tool): Json {
-  const { $schema: _drop, ...json } = z.toJSONSchema(tool.input, { io: 'input', unrepresentable: 'any' }) as Json;
-  // ChatGPT's file parameter is declared as OpenAI documents it (an array of strings), whatever Herald accepts.
-  const props = json.properties as Json | undefined;
-  if (props?.[OPENAI_FILE_REFS]) props[OPENAI_FILE_REFS] = { ...OPENAI_FILE_REFS_SCHEMA };
-  return json;
+/**
+ * A tool's arguments as JSON Schema 2020-12 (what OpenAPI 3.1 uses), as the caller sends them. The shared schema is
+ * frozen (every surface reads it), so ChatGPT's file parameter is declared on a copy, as OpenAI documents it (an array
+ * of strings), whatever Herald accepts.
+ */
+export function argumentsSchema(tool: Tool): Readonly<Json> {
+  const shared = inputSchema(tool);
+  const props = shared.properties as Json | undefined;
+  if (!props?.[OPENAI_FILE_REFS]) return shared;
+  return { ...shared, properties: { ...props, [OPENAI_FILE_REFS]: { ...OPENAI_FILE_REFS_SCHEMA } } };
 }
 
 /** The first sentence of a description, for the operation's summary (a short line in the GPT editor). */

@@ -5,7 +5,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../../context.ts';
 import type { Principal } from '../../../auth/authenticate.ts';
-import { aiTargets } from '../../../ai/targets.ts';
+import { aiTargets, assertSourceGiven, imageTargets } from '../../../ai/targets.ts';
 import { AppError } from '../../../errors.ts';
 import { principalOf } from '../access.ts';
 import { errorResponses, workspaceSecurity } from '../schemas.ts';
@@ -72,8 +72,7 @@ export async function aiRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext 
     const p = principalOf(req);
     const b = (req.body ?? {}) as z.infer<typeof copyBody>;
     const platforms = targets(p, b.platforms, b.target_platforms, slugs);
-    const missing = platforms.filter((s) => !b.idea_by_platform?.[s]?.trim());
-    if (missing.length && !b.idea?.trim()) throw new AppError('bad_request', 'idea is required (unless idea_by_platform gives one for every network).');
+    assertSourceGiven('idea', platforms, b.idea, b.idea_by_platform);
     return { p, req: { idea: b.idea ?? undefined, ideaByPlatform: b.idea_by_platform ?? undefined, platforms, userRequirements: b.user_requirements ?? undefined } };
   }
 
@@ -134,11 +133,8 @@ export async function aiRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext 
     async (req) => {
       const p = principalOf(req);
       const b = (req.body ?? {}) as z.infer<typeof imageBody>;
-      const imageNetworks = ctx.platforms.networks.filter((n) => n.capabilities.postTypes.includes('image')).map((n) => n.slug as string);
-      let platforms = targets(p, b.platforms, undefined, [...slugs, 'twitter'], { x: 'twitter' });
-      if ((b.platforms ?? []).map((s) => s.toLowerCase()).includes('all')) platforms = platforms.filter((s) => imageNetworks.includes(s) || s === 'twitter');
-      const missing = platforms.filter((s) => !b.content_by_platform?.[s]?.trim());
-      if (missing.length && !b.content?.trim()) throw new AppError('bad_request', 'content is required (unless content_by_platform gives it for every network).');
+      const platforms = imageTargets(p.scope, ctx.platforms.networks, b.platforms);
+      assertSourceGiven('content', platforms, b.content, b.content_by_platform);
       const out = await ctx.ai.images(p, { content: b.content ?? undefined, contentByPlatform: b.content_by_platform ?? undefined, targets: platforms, userRequirements: b.user_requirements ?? undefined });
       return { success: true, message: out.message, data: out.data, error: null };
     },

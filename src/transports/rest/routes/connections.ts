@@ -4,28 +4,14 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../../context.ts';
 import type { Platform } from '../../../platforms/slugs.ts';
-import type { Networks } from '../../../platforms/registry.ts';
 import { profileSliceSchema } from '../../../connections/profiles.ts';
 import { AppError } from '../../../errors.ts';
 import { principalOf } from '../access.ts';
 import { workspaceSecurity } from '../schemas.ts';
 import { callbackPage } from './callback-page.ts';
+import { parsePlatforms, splitPlatforms } from '../../../platforms/arguments.ts';
 
 const repeatable = z.union([z.string(), z.array(z.string())]).optional();
-
-/** Accepts ['a','b'], ['a,b'] and 'a,b'; lower-cases and de-duplicates. */
-export function splitPlatforms(value: string | string[] | undefined): string[] {
-  const list = (Array.isArray(value) ? value : value === undefined ? [] : [value]).flatMap((v) => v.split(','));
-  return [...new Set(list.map((v) => v.trim().toLowerCase()).filter(Boolean))];
-}
-
-/** 400 for any slug the registry does not know, in the interface's wording. */
-export function parsePlatforms(networks: Pick<Networks, 'has' | 'slugs'>, values: string[]): Platform[] {
-  for (const v of values) {
-    if (!networks.has(v)) throw new AppError('bad_request', `Invalid or unsupported platform: '${v}'. Supported: ${networks.slugs.join(', ')}`);
-  }
-  return values as Platform[];
-}
 
 const resultSchema = z.object({ success: z.boolean(), message: z.string() });
 

@@ -11,6 +11,7 @@ import { AppError } from '../../../errors.ts';
 import { principalOf } from '../access.ts';
 import { errorResponses, workspaceSecurity } from '../schemas.ts';
 import { bodyPlatforms, idempotencyHeaders, NULL_NOTE, nullMeansUnset, POST_BODY_LIMIT, requirePostType } from './posts.ts';
+import { onePlatform } from '../../../platforms/arguments.ts';
 
 const postType = z.enum(['text', 'image', 'carousel', 'video']);
 const REFUSED_IN_EDIT = {
@@ -69,8 +70,10 @@ export async function draftRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
     },
     async (req) => {
       const p = principalOf(req);
-      if (req.query.platform) assertPlatformsAllowed(p.scope, [req.query.platform]);
-      const { rows, total } = await ctx.drafts.list(p.workspaceId, { platform: req.query.platform, platformUserId: req.query.platform_user_id, status: req.query.status, limit: req.query.limit, offset: req.query.offset });
+      // An unknown network is 400 (as on every route, and the get_queued_posts tool), before the key's scope.
+      const platform = req.query.platform ? onePlatform(ctx.platforms, req.query.platform) : undefined;
+      if (platform) assertPlatformsAllowed(p.scope, [platform]);
+      const { rows, total } = await ctx.drafts.list(p.workspaceId, { platform, platformUserId: req.query.platform_user_id, status: req.query.status, limit: req.query.limit, offset: req.query.offset });
       const visible = rows.filter((d) => p.scope.platforms.has(d.platform as never));
       return { success: true, data: visible.map((d) => draftToWire(ctx.platforms.networks, d)), total: visible.length === rows.length ? total : visible.length };
     },

@@ -2,11 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppContext } from '../../../context.ts';
-import { AppError } from '../../../errors.ts';
-import type { Platform } from '../../../platforms/slugs.ts';
-import { readTargetId } from '../../../platforms/contract.ts';
-import { splitArg } from '../../../tools/args.ts';
+import { destinationOf, postAndPlatform } from '../../../engagement/arguments.ts';
 import { principalOf } from '../access.ts';
 import { errorResponses, workspaceSecurity } from '../schemas.ts';
 import { commentsSlice, type EngagementKit, errorFields, flag, intIn, on, plainJson, postComments, repeatable } from './engagement-common.ts';
@@ -42,10 +38,10 @@ export function commentsRoutes(app: FastifyInstance, { ctx, networks, filterShap
     async (req) => {
       const q = req.query;
       const ws = principalOf(req).workspaceId;
-      if (q.post_id !== undefined || q.platform !== undefined) {
-        if (q.post_id === undefined || q.platform === undefined) throw new AppError('bad_request', { error: 'VALIDATION_ERROR', message: 'post_id and platform go together.' });
-        const platform = platformsOf(req, q.platform, inboxNetwork)[0]!;
-        const entry = await svc.byPost(ws, platform, q.post_id, q.comments_per_post, pageFrom(q, platform, networks));
+      const one = postAndPlatform(q.post_id, q.platform);
+      if (one) {
+        const platform = platformsOf(req, one.platform, inboxNetwork)[0]!;
+        const entry = await svc.byPost(ws, platform, one.postId, q.comments_per_post, destinationOf(networks, platform, q));
         return { success: true, [platform]: { posts: [entry], last_updated: new Date().toISOString() } };
       }
       const platforms = platformsOf(req, q.platforms, inboxNetwork);
@@ -72,17 +68,8 @@ export function commentsRoutes(app: FastifyInstance, { ctx, networks, filterShap
     async (req) => {
       const q = req.query;
       const platform = platformsOf(req, q.platform, inboxNetwork)[0]!;
-      const entry = await svc.byPost(principalOf(req).workspaceId, platform, q.post_id, q.comments_per_post, pageFrom(q, platform, networks));
+      const entry = await svc.byPost(principalOf(req).workspaceId, platform, q.post_id, q.comments_per_post, destinationOf(networks, platform, q));
       return { success: true, platform, ...entry, ...(entry.comment_status === 'error' && entry.comment_status_message ? { message: entry.comment_status_message, error: 'PLATFORM_ERROR' } : {}) };
     },
   );
-}
-
-/** The one page / organization / channel id a single-post read names, from the network's filter parameter. */
-function pageFrom(q: Record<string, unknown>, platform: Platform, networks: AppContext['platforms']): string | undefined {
-  const t = networks.network(platform).reads;
-  if (!t) return undefined;
-  const [first] = splitArg(q[t.param] as string | string[] | undefined);
-  if (first === undefined) return undefined;
-  return readTargetId(t, first);
 }

@@ -3,12 +3,11 @@
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../../../context.ts';
-import { EngagementService, type CommentRecord, type DestinationFilter } from '../../../engagement/index.ts';
-import { AppError } from '../../../errors.ts';
+import { destinationFilter, destinationFilterShape, replyDestinationShape } from '../../../engagement/arguments.ts';
+import type { CommentRecord } from '../../../engagement/index.ts';
+import { parsePlatforms, readPlatforms, splitPlatforms } from '../../../platforms/arguments.ts';
 import type { Platform } from '../../../platforms/slugs.ts';
 import { principalOf } from '../access.ts';
-import { parsePlatforms, splitPlatforms } from './connections.ts';
-import { splitArg } from '../../../tools/args.ts';
 
 export const repeatable = z.union([z.string().max(2000), z.array(z.string().max(500)).max(100)]).optional();
 export const flag = z.enum(['true', 'false', '1', '0']).optional();
@@ -85,25 +84,15 @@ export type EngagementKit = ReturnType<typeof engagementKit>;
 /** The request helpers every engagement route file uses, built once from the context. */
 export function engagementKit(ctx: AppContext) {
   const networks = ctx.platforms;
-  const reads = EngagementService.readParams(networks);
   // Each network's destination filter (facebook_page_ids, linkedin_organization_ids, board_id, youtube_channel_id).
-  const filterShape = Object.fromEntries(reads.map((t) => [t.param, repeatable.describe(`Only these ${t.kind}s (repeatable or comma-separated).`)]));
-  const replyShape = Object.fromEntries(reads.flatMap((t) => (t.replyParam ? [[t.replyParam, z.string().min(1).max(500).optional()]] : [])));
-  const filterOf = (q: Record<string, unknown>): DestinationFilter =>
-    Object.fromEntries(reads.map((t) => [t.param, splitArg(q[t.param] as string | string[] | undefined)]));
+  const filterShape = destinationFilterShape(networks.networks, repeatable.unwrap());
+  const replyShape = replyDestinationShape(networks.networks);
+  const filterOf = (q: Record<string, unknown>) => destinationFilter(networks, q);
   const knownIn = (values: string[]) => values.filter((v) => networks.has(v));
 
   /** The networks a read covers: those asked for (400 for an unknown one), else every one in the key's scope. */
-  function platformsOf(req: FastifyRequest, value: string | string[] | undefined, supported?: (p: Platform) => boolean): Platform[] {
-    const p = principalOf(req);
-    const asked = splitPlatforms(value);
-    if (asked.length) {
-      const list = parsePlatforms(networks, asked);
-      if (supported) for (const x of list) if (!supported(x)) throw new AppError('bad_request', `Invalid or unsupported platform: '${x}'. Supported: ${networks.slugs.filter(supported).join(', ')}`);
-      return list;
-    }
-    return networks.slugs.filter((s) => p.scope.platforms.has(s) && (!supported || supported(s)));
-  }
+  const platformsOf = (req: FastifyRequest, value: string | string[] | undefined, supported?: (p: Platform) => boolean): Platform[] =>
+    readPlatforms(networks, principalOf(req).scope, value, supported);
   const platformsAccess = (field = 'platforms') => (req: FastifyRequest) => knownIn(splitPlatforms((req.query as Record<string, string | string[] | undefined>)[field]));
   /** `platforms` and its one-network spelling `platform`, which add up: both are checked against the key's scope. */
   const listAccess = (req: FastifyRequest) => [...platformsAccess()(req), ...platformsAccess('platform')(req)];

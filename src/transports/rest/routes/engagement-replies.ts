@@ -2,8 +2,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { replyDestination, replyPlatform, replyText } from '../../../engagement/arguments.ts';
 import { AppError } from '../../../errors.ts';
-import type { Platform } from '../../../platforms/slugs.ts';
 import { principalOf } from '../access.ts';
 import { errorResponses, workspaceSecurity } from '../schemas.ts';
 import { comment, type EngagementKit, errorFields, flag, intIn, on, plainJson } from './engagement-common.ts';
@@ -59,17 +59,11 @@ export function repliesRoutes(app: FastifyInstance, { ctx, networks, filterShape
       const pick = (k: string): string | undefined => ((b as Record<string, unknown>)[k] as string | undefined) ?? ((q as Record<string, unknown>)[k] as string | undefined);
       const rawPlatform = pick('platform');
       if (!rawPlatform) throw new AppError('bad_request', { error: 'VALIDATION_ERROR', message: 'platform is required.' });
-      const platform = rawPlatform.toLowerCase();
-      if (!networks.has(platform) || !networks.get(platform).engagement?.comments) {
-        const supported = networks.slugs.filter((s) => networks.get(s).engagement?.comments);
-        throw new AppError('bad_request', { error: 'PLATFORM_NOT_SUPPORTED', message: `Replying to comments is not supported on '${rawPlatform}'. Supported: ${supported.join(', ')}` });
-      }
+      const platform = replyPlatform(networks, rawPlatform);
       const commentId = pick('comment_id');
       if (!commentId) throw new AppError('bad_request', { error: 'VALIDATION_ERROR', message: 'comment_id is required.' });
-      const text = pick('text');
-      if (text === undefined || !text.trim()) throw new AppError('bad_request', { error: 'VALIDATION_ERROR', message: 'text is required and must not be empty.' });
-      const param = networks.network(platform).reads?.replyParam;
-      const { replyId } = await svc.reply(principalOf(req).workspaceId, platform as Platform, { commentId, postId: pick('post_id'), pageId: param ? pick(param) : undefined, text });
+      const text = replyText(pick('text'));
+      const { replyId } = await svc.reply(principalOf(req).workspaceId, platform, { commentId, postId: pick('post_id'), pageId: replyDestination(networks, platform, pick), text });
       return { success: true, reply_id: replyId, message: 'Reply posted', platform };
     },
   );

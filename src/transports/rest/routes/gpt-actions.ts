@@ -4,16 +4,16 @@
 //   credentials (an API key, a session with X-Workspace-Id, or a chat connector's OAuth access token), 402 when the
 //   plan lacks gpt_app_enabled, 422 for a body that fails the tool's schema, 404 for an unknown tool. Everything the
 //   tool itself refuses or fails at is HTTP 200 {success: false, message, error}, so the model reads it and adapts.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../../context.ts';
-import { AppError, type Detail } from '../../../errors.ts';
-import { toolContext, type Tool, type ToolCaller, type ToolResult } from '../../../tools/tool.ts';
+import { AppError } from '../../../errors.ts';
+import { invokeTool, resultOf } from '../../../tools/invoke.ts';
+import type { Tool, ToolCaller } from '../../../tools/tool.ts';
 import { principalOf, type Access } from '../access.ts';
 import { errorResponses } from '../openapi.ts';
 import { installJsonParser } from '../json-body.ts';
-import { logLevelOf } from '../errors.ts';
 import { GPT_ACTIONS_PREFIX, gptActionsDocument } from '../gpt-actions-document.ts';
 import { gptActionTools } from '../gpt-files.ts';
 
@@ -26,30 +26,6 @@ const security: Record<string, string[]>[] = [{ ApiKey: [] }, { Bearer: [] }];
 const toolResultSchema = z.looseObject({ success: z.boolean(), message: z.string().nullable().optional() });
 /** The plan refusal of GPT Actions: 402 with the plan_required detail. */
 const planRefusal = z.object({ detail: z.looseObject({ error: z.literal('plan_required'), feature: z.string(), plan: z.string(), message: z.string() }) });
-
-/** What a model reads of a refusal: one sentence, never a nested structure. */
-export function messageOf(detail: Detail): string {
-  if (typeof detail === 'string') return detail;
-  if (Array.isArray(detail)) return detail.map((e) => `${e.loc.filter((l) => l !== 'body').join('.') || 'body'}: ${e.msg}`).join('; ');
-  const d = detail as Record<string, unknown>;
-  if (typeof d.message === 'string') return d.message;
-  if (typeof d.detail === 'string') return d.detail;
-  return JSON.stringify(detail);
-}
-
-/** A tool's failure, in band: HTTP 200 with success false. An unexpected fault is logged and named by request id only. */
-function inBand(err: unknown, req: FastifyRequest): ToolResult {
-  if (err instanceof AppError) {
-    const level = logLevelOf(err);
-    if (level) req.log[level]({ err }, 'GPT action failed');
-    const body = err.body();
-    const detail = body.detail;
-    const field = !Array.isArray(detail) && typeof detail === 'object' && typeof detail.field === 'string' ? { field: detail.field } : {};
-    return { success: false, message: messageOf(detail), error: err.code, ...field, ...(err.retryable ? { retryable: true } : {}) };
-  }
-  req.log.error({ err }, 'GPT action failed unexpectedly');
-  return { success: false, message: `The action failed unexpectedly (request id ${req.id}). Try again later.`, error: 'internal', retryable: true };
-}
 
 export async function gptActionRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   // upload_media also takes the files a ChatGPT user attaches (gpt-files.ts).
@@ -102,11 +78,8 @@ export async function gptActionRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
         async (req) => {
           const principal = principalOf(req);
           const caller: ToolCaller = { principal, surface: 'gpt', oauthGrantId: principal.oauthGrantId ?? null };
-          try {
-            return await tool.run(toolContext(ctx, caller), req.body as never);
-          } catch (err) {
-            return inBand(err, req);
-          }
+          // A refusal or a fault is in band: HTTP 200 with success false (a fault named by the request id only).
+          return resultOf(await invokeTool(ctx, tool, req.body, caller, { logger: req.log, ref: req.id }));
         },
       );
     }

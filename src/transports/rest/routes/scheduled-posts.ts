@@ -10,6 +10,7 @@ import { principalOf } from '../access.ts';
 import type { HttpMetrics } from '../metrics.ts';
 import { errorResponses, workspaceSecurity } from '../schemas.ts';
 import { bodyPlatforms, idempotencyHeaders, NULL_NOTE, nullMeansUnset, POST_BODY_LIMIT, requirePostType } from './posts.ts';
+import { onePlatform } from '../../../platforms/arguments.ts';
 
 const postType = z.enum(['text', 'image', 'carousel', 'video']);
 const idParams = z.object({ id: z.uuid() });
@@ -97,8 +98,10 @@ export async function scheduledPostRoutes(app: FastifyInstance, { ctx, metrics }
     async (req) => {
       const p = principalOf(req);
       const q = req.query;
-      if (q.platform) assertPlatformsAllowed(p.scope, [q.platform]);
-      const rows = await svc.list(p, { platform: q.platform, platformUserId: q.platform_user_id, status: q.status, limit: q.limit, offset: q.offset });
+      // An unknown network is 400 (as on every route, and the get_queued_posts tool), before the key's scope.
+      const platform = q.platform ? onePlatform(ctx.platforms, q.platform) : undefined;
+      if (platform) assertPlatformsAllowed(p.scope, [platform]);
+      const rows = await svc.list(p, { platform, platformUserId: q.platform_user_id, status: q.status, limit: q.limit, offset: q.offset });
       const items = await svc.wire(rows, p.workspaceId);
       return {
         success: true,
