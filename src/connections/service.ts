@@ -209,7 +209,9 @@ export class ConnectionService {
       const name = this.#d.registry.get(p).displayName;
       const mine = rows.filter((r) => r.platform === p);
       const live = mine.filter((r) => r.status === 'connected');
-      if (live.length) out[p] = { success: true, connected: true, message: `${name} connected as ${live.map((r) => r.displayName).join(', ')}.` };
+      // A note on a usable connection (its account cannot publish, its token cannot be renewed) follows the names.
+      const notes = live.filter((r) => r.statusReason).map((r) => ` ${live.length > 1 ? `${r.displayName}: ` : ''}${r.statusReason}`);
+      if (live.length) out[p] = { success: true, connected: true, message: `${name} connected as ${live.map((r) => r.displayName).join(', ')}.${notes.join('')}` };
       else if (mine.length) out[p] = { success: false, connected: false, message: `${name} needs to be reconnected: ${mine[0]!.statusReason ?? 'access was revoked'}.` };
       else out[p] = { success: false, connected: false, message: `${name} not connected for this workspace.` };
     }

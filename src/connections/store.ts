@@ -8,6 +8,13 @@ import type { AccountIdentity, Destination, TokenSet } from '../platforms/types.
 
 export type ConnectionRow = typeof platformConnections.$inferSelect;
 
+/**
+ * How a note left by publishing begins: the account's state at the network stops every post (a publishing gate, a
+ * restriction) until its owner acts there. The prefix tells it from other notes (a token-expiry warning), which a
+ * later successful publish must not clear.
+ */
+export const ACCOUNT_NOTE_PREFIX = 'The last publish was refused: ';
+
 interface StoredTokens {
   accessToken: string;
   refreshToken?: string | null;
@@ -145,6 +152,19 @@ export class ConnectionStore {
   /** A note on a connection that stays usable (e.g. "expires on …, reconnect before then"); null clears it. */
   async setStatusReason(id: string, reason: string | null): Promise<void> {
     await this.#db.update(platformConnections).set({ statusReason: reason, updatedAt: this.#now() }).where(and(eq(platformConnections.id, id), eq(platformConnections.status, 'connected')));
+  }
+
+  /** Notes on a usable connection that its account's state at the network stops publishing (see ACCOUNT_NOTE_PREFIX). */
+  async noteAccountCondition(id: string, words: string): Promise<void> {
+    await this.setStatusReason(id, `${ACCOUNT_NOTE_PREFIX}${words}`);
+  }
+
+  /** Clears a note left by noteAccountCondition, and only such a note (a token-expiry warning stays). */
+  async clearAccountCondition(id: string): Promise<void> {
+    await this.#db
+      .update(platformConnections)
+      .set({ statusReason: null, updatedAt: this.#now() })
+      .where(and(eq(platformConnections.id, id), sql`starts_with(${platformConnections.statusReason}, ${ACCOUNT_NOTE_PREFIX})`));
   }
 
   async markNeedsReconnect(id: string, reason: string): Promise<void> {

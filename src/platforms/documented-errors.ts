@@ -33,6 +33,12 @@ export interface DocumentedError {
   retryAfterSeconds?: number;
   /** What the user is told: the start of the error's message. Absent: the shared mapping's message stands. */
   words?: string;
+  /**
+   * A state of the account rather than of the post or the grant (a publishing gate, a restriction, a ban): every post
+   * fails until the owner acts at the network. Publishing notes the words on the connection (`status_reason`, the
+   * connection status) until a later publish to it succeeds; the connection stays connected.
+   */
+  account?: true;
   /** The adapter operation the mapping test runs (default `publish`). */
   via?: string;
   /** Not an error to Herald: the operation ends in this state instead (a race with processing, a shortcut). */
@@ -50,13 +56,14 @@ export const isSimulated = (d: DocumentedError): d is DocumentedError & { simula
 export function documentedError(table: readonly DocumentedError[], codes: string | readonly string[], mapped: PlatformError): PlatformError {
   const keys = typeof codes === 'string' ? [codes] : codes;
   const entry = keys.map((k) => table.find((d) => d.code === k)).find((d) => d !== undefined);
-  if (!entry || (entry.kind === mapped.kind && entry.words === undefined)) return mapped;
+  if (!entry || (entry.kind === mapped.kind && entry.words === undefined && !entry.account)) return mapped;
   const retryAfter = entry.kind === 'rate_limited' ? (mapped.retryAfterSeconds ?? entry.retryAfterSeconds) : undefined;
   const code = entry.words !== undefined ? entry.code : mapped.code;
   return new PlatformError(mapped.platform, entry.kind, entry.words !== undefined ? `${entry.words} (${mapped.message})` : mapped.message, {
     ...(mapped.status !== undefined ? { status: mapped.status } : {}),
     ...(retryAfter !== undefined ? { retryAfterSeconds: retryAfter } : {}),
     ...(code !== undefined ? { code } : {}),
+    ...(entry.account ? { accountCondition: true } : {}),
   });
 }
 
@@ -72,7 +79,7 @@ export function documentedTable(platform: Platform, table: readonly DocumentedEr
     const s = d.simulated;
     const sim = 'operation' in s ? `\`${s.operation}\` \`${s.fault === 'error' ? (s.error ?? '') : s.fault}\`` : `not simulated: ${s.reason}`;
     const retry = d.retryAfterSeconds !== undefined ? `${d.retry} (${d.retryAfterSeconds} s)` : d.retry;
-    const kind = d.outcome ? `none: ${d.outcome}` : `\`${d.kind}\``;
+    const kind = d.outcome ? `none: ${d.outcome}` : `\`${d.kind}\`${d.account ? ', account' : ''}`;
     return `| \`${cell(d.code)}\` | ${cell(d.meaning)} | ${kind} | ${cell(retry)} | ${cell(d.words ?? '')} | ${cell(sim)} |`;
   });
   return [`<!-- documented-errors:${platform} (generated from src/platforms/${platform}/documented-errors.ts) -->`, '| code | meaning | kind | retry | user is told | sandbox |', '|---|---|---|---|---|---|', ...rows, `<!-- /documented-errors:${platform} -->`].join('\n');

@@ -38,12 +38,17 @@ export class PlatformError extends Error {
   readonly retryAfterSeconds: number | undefined;
   /** The network's own error code, when it gave one (e.g. `ExpiredToken`, `190`). */
   readonly code: string | undefined;
+  /**
+   * A state of the account (a publishing gate, a restriction, a ban), not of this post or the grant: every post fails
+   * until the owner acts at the network. Publishing notes it on the connection, which stays usable.
+   */
+  readonly accountCondition: boolean;
 
   constructor(
     platform: Platform,
     kind: PlatformErrorKind,
     message: string,
-    opts: { status?: number; retryAfterSeconds?: number; code?: string; cause?: unknown; serverConfig?: boolean } = {},
+    opts: { status?: number; retryAfterSeconds?: number; code?: string; cause?: unknown; serverConfig?: boolean; accountCondition?: boolean } = {},
   ) {
     // The message reaches API answers (connect and publishing results, profiles): always one clean line, long
     // enough for Herald's own explanations (a missing permission and what to do about it) to arrive whole; text a
@@ -55,6 +60,7 @@ export class PlatformError extends Error {
     this.status = opts.status;
     this.retryAfterSeconds = opts.retryAfterSeconds;
     this.code = opts.code;
+    this.accountCondition = opts.accountCondition === true;
     this.#serverConfig = opts.serverConfig === true;
   }
 

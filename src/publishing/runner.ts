@@ -3,7 +3,7 @@
 import type { Logger } from 'pino';
 import type { CreditService } from '../auth/credits.ts';
 import type { Platform } from '../platforms/slugs.ts';
-import type { ConnectionRow, ConnectionStore } from '../connections/store.ts';
+import { ACCOUNT_NOTE_PREFIX, type ConnectionRow, type ConnectionStore } from '../connections/store.ts';
 import type { TokenKeeper } from '../connections/tokens.ts';
 import type { MediaRow } from '../media/records.ts';
 import type { MediaService } from '../media/service.ts';
@@ -105,12 +105,16 @@ export class TargetRunner {
           ? await this.#d.ledger.update(row.id, { state: 'processing', processingHandle: outcome.handle })
           : await this.#d.ledger.update(row.id, { state: 'published', platformPostId: outcome.postId, permalink: outcome.permalink, publishedAt: this.#d.clock(), errorCode: null, errorMessage: null });
       if (outcome.state === 'published' && outcome.provisional) await journal.record(FOLLOW_UP_STEP, 'pending');
+      // The account publishes again: whatever stopped it at the network is over.
+      if (outcome.state === 'published' && conn.statusReason?.startsWith(ACCOUNT_NOTE_PREFIX)) await this.#d.connections.clearAccountCondition(conn.id);
       const result = TargetRunner.resultOf(done, this.#d.registry);
       // What the network changed against the request (e.g. made the post private) belongs in the answer.
       return outcome.state === 'published' && outcome.notice ? { ...result, message: `${result.message} ${outcome.notice}` } : result;
     } catch (err) {
       if (err instanceof PlatformError) {
         this.#d.logger.warn({ platform, target: row.id, kind: err.kind, status: err.status }, 'publish failed');
+        // The account itself cannot publish until its owner acts at the network: the connection status says so.
+        if (err.accountCondition) await this.#d.connections.noteAccountCondition(conn.id, err.message);
         return fail(CODES[err.kind], `${adapter.displayName}: ${err.message}`, { retryable: err.retryable, retryAfterSeconds: err.retryAfterSeconds });
       }
       if (err instanceof TimeoutError) {

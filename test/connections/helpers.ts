@@ -43,7 +43,7 @@ export async function sandboxState(h: Harness): Promise<Record<string, { tokens?
   return (await (await fetch(`${h.url}/sandbox/_state`)).json()) as Record<string, { tokens?: unknown[]; requests?: { path: string; method: string }[] }>;
 }
 
-export async function fault(h: Harness, body: { platform: string; operation: string; fault: string; times?: number }): Promise<void> {
+export async function fault(h: Harness, body: { platform: string; operation: string; fault: string; error?: string; times?: number }): Promise<void> {
   const res = await fetch(`${h.url}/sandbox/_faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   if (!res.ok) throw new Error(`fault ${JSON.stringify(body)}: ${res.status} ${await res.text()}`);
 }

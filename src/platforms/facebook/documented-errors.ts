@@ -33,7 +33,7 @@ export const FACEBOOK_DOCUMENTED_ERRORS: readonly DocumentedError[] = [
   { code: '341', meaning: 'application limit reached', kind: 'rate_limited', retry: 'retried with backoff', simulated: fault('app_limit') },
   { code: '80001', meaning: 'Pages Business Use Case limit (X-Business-Use-Case-Usage)', kind: 'rate_limited', retry: 'after `estimated_time_to_regain_access`', simulated: fault('buc_limit') },
   {
-    code: '368', meaning: 'temporarily blocked for a policy violation', kind: 'rate_limited', retry: 'after 24 h', retryAfterSeconds: DAY,
+    code: '368', meaning: 'temporarily blocked for a policy violation', kind: 'rate_limited', retry: 'after 24 h', retryAfterSeconds: DAY, account: true,
     words: 'Facebook temporarily blocked this account from posting for a policy reason; Herald tries again in 24 hours',
     simulated: fault('policy_block'),
   },
@@ -50,12 +50,12 @@ export const FACEBOOK_DOCUMENTED_ERRORS: readonly DocumentedError[] = [
   },
   { code: '1366046', meaning: 'photo too large or in a wrong format (under 4 MB, JPEG or PNG)', kind: 'invalid_content', retry: 'no', simulated: fault('photo_rejected') },
   {
-    code: '1404078', meaning: 'Page Publishing Authorization required', kind: 'permission', retry: 'no',
+    code: '1404078', meaning: 'Page Publishing Authorization required', kind: 'permission', retry: 'no', account: true,
     words: 'Facebook requires Page Publishing Authorization for this Page: complete it on facebook.com, then publish again',
     simulated: fault('publishing_authorization'),
   },
   {
-    code: '4854002', meaning: 'identity confirmation required to publish as the Page', kind: 'permission', retry: 'no',
+    code: '4854002', meaning: 'identity confirmation required to publish as the Page', kind: 'permission', retry: 'no', account: true,
     words: 'Facebook asks you to confirm your identity before publishing as this Page: confirm it on facebook.com, then publish again',
     simulated: fault('identity_confirmation'),
   },

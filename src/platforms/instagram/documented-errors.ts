@@ -12,7 +12,7 @@ export const INSTAGRAM_DOCUMENTED_ERRORS: readonly DocumentedError[] = [
   ...metaGrantErrors('after a token refresh'),
   ...metaThrottleErrors(),
   {
-    code: 'not-business', meaning: '"the user is not an Instagram Business" account', kind: 'invalid_content', retry: 'no',
+    code: 'not-business', meaning: '"the user is not an Instagram Business" account', kind: 'invalid_content', retry: 'no', account: true,
     words: 'This Instagram account is not a professional account: switch it to a Business or Creator account in the Instagram app, then reconnect it',
     simulated: { operation: 'upload', fault: 'error', error: 'not_business' },
   },
@@ -39,7 +39,7 @@ export const INSTAGRAM_DOCUMENTED_ERRORS: readonly DocumentedError[] = [
     simulated: { operation: 'upload', fault: 'error', error: 'thumb_offset' },
   },
   {
-    code: '4/2207051', meaning: 'publishing restricted as suspected spam', kind: 'rate_limited', retry: 'after 24 h', retryAfterSeconds: DAY,
+    code: '4/2207051', meaning: 'publishing restricted as suspected spam', kind: 'rate_limited', retry: 'after 24 h', retryAfterSeconds: DAY, account: true,
     words: 'Instagram restricted this account\'s publishing as suspected spam; Herald tries again in 24 hours. If you think this is a mistake, tell Instagram in its app',
     simulated: { operation: 'publish', fault: 'error', error: 'spam_restricted' },
   },
@@ -55,7 +55,7 @@ export const INSTAGRAM_DOCUMENTED_ERRORS: readonly DocumentedError[] = [
   },
   { code: '24/2207008', meaning: 'media builder not ready or expired', kind: 'transient', retry: 'retried', simulated: { operation: 'publish', fault: 'error', error: 'builder_not_ready' } },
   {
-    code: '25/2207050', meaning: 'Instagram account inactive, checkpointed or restricted', kind: 'invalid_content', retry: 'no',
+    code: '25/2207050', meaning: 'Instagram account inactive, checkpointed or restricted', kind: 'invalid_content', retry: 'no', account: true,
     words: 'Instagram has restricted this account: sign in to the Instagram app and complete what it asks to re-enable the account, then publish again',
     simulated: { operation: 'publish', fault: 'error', error: 'account_restricted' },
   },

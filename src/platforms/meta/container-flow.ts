@@ -184,6 +184,7 @@ export function containerPublisher(d: ContainerDialect, deps: AdapterDeps, opts:
         retryAfterSeconds: wait,
         ...(err.status !== undefined ? { status: err.status } : {}),
         ...(err.code !== undefined ? { code: err.code } : {}),
+        accountCondition: err.accountCondition,
       });
     } catch {
       return err;

@@ -23,12 +23,12 @@ export const THREADS_DOCUMENTED_ERRORS: readonly DocumentedError[] = [
     },
   },
   {
-    code: '4/2207051', meaning: '"We restrict certain activity to protect our community"', kind: 'rate_limited', retry: 'after 24 h', retryAfterSeconds: 24 * 3600,
+    code: '4/2207051', meaning: '"We restrict certain activity to protect our community"', kind: 'rate_limited', retry: 'after 24 h', retryAfterSeconds: 24 * 3600, account: true,
     words: 'Threads restricted this account\'s publishing as suspected spam; Herald tries again in 24 hours. If you think this is a mistake, tell Threads in its app',
     simulated: { operation: 'publish', fault: 'error', error: 'spam_restricted' },
   },
   {
-    code: '100/4279013', meaning: 'user restricted', kind: 'invalid_content', retry: 'no',
+    code: '100/4279013', meaning: 'user restricted', kind: 'invalid_content', retry: 'no', account: true,
     words: 'Threads has restricted this account: open the Threads app and follow what it asks to lift the restriction, then publish again',
     simulated: { operation: 'publish', fault: 'error', error: 'user_restricted' },
   },

@@ -23,7 +23,7 @@ export const TIKTOK_DOCUMENTED_ERRORS: readonly DocumentedError[] = [
     simulated: refusal('spam_risk_too_many_posts'),
   },
   {
-    code: 'spam_risk_user_banned_from_posting', meaning: 'the creator is banned from posting', kind: 'permission', retry: 'no',
+    code: 'spam_risk_user_banned_from_posting', meaning: 'the creator is banned from posting', kind: 'permission', retry: 'no', account: true,
     words: 'TikTok has banned this account from posting: check the account in the TikTok app; Herald cannot post for it until TikTok lifts the ban',
     simulated: refusal('spam_risk_user_banned_from_posting'),
   },

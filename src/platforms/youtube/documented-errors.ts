@@ -34,7 +34,7 @@ export const YOUTUBE_DOCUMENTED_ERRORS: readonly DocumentedError[] = [
   { code: 'forbidden', meaning: 'the request is not allowed', kind: 'permission', retry: 'no', simulated: refusal('forbidden') },
   { code: 'insufficientPermissions', meaning: 'the token lacks a scope', kind: 'permission', retry: 'no', simulated: refusal('insufficientPermissions') },
   {
-    code: 'youtubeSignupRequired', meaning: 'the Google account has no YouTube channel', kind: 'unsupported', retry: 'no',
+    code: 'youtubeSignupRequired', meaning: 'the Google account has no YouTube channel', kind: 'unsupported', retry: 'no', account: true,
     words: 'This Google account has no YouTube channel: create one on YouTube, then reconnect',
     simulated: refusal('youtubeSignupRequired'),
   },

@@ -30,6 +30,7 @@ export function expectDocumented(d: DocumentedError, err: unknown): void {
   expect(e.retryable, d.code).toBe(d.kind === 'transient' || d.kind === 'rate_limited' || d.kind === 'auth_expired');
   if (d.retryAfterSeconds !== undefined) expect(e.retryAfterSeconds, d.code).toBe(d.retryAfterSeconds);
   if (d.words !== undefined) expect(e.message.startsWith(d.words), `${d.code}: ${e.message}`).toBe(true);
+  expect(e.accountCondition, `${d.code}: a state of the account`).toBe(d.account === true);
 }
 
 /** The PlatformError a mapping function throws (the readers of some adapters throw rather than return). */
