@@ -17,7 +17,7 @@ import type { AccountRecord, JsonObject, ObjectRecord } from '../core/types.ts';
 import { accountForHandle, didForHandle } from './account.ts';
 import { cid, tid } from './cid.ts';
 import { xrpcError } from './errors.ts';
-import { viewer } from './xrpc.ts';
+import { viewer } from './session.ts';
 
 const POST = 'app.bsky.feed.post';
 const FILTERS = ['posts_with_replies', 'posts_no_replies', 'posts_with_media', 'posts_and_author_threads', 'posts_with_video'];

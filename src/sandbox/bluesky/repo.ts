@@ -13,7 +13,8 @@ import { xrpcError } from './errors.ts';
 import { checkReplyRefs, storeReply } from './engagement.ts';
 import { validatePost } from './post-record.ts';
 import type { BlobStore } from './post-record.ts';
-import { inputObject, viewer } from './xrpc.ts';
+import { viewer } from './session.ts';
+import { inputObject } from './xrpc.ts';
 
 const POST = 'app.bsky.feed.post';
 /** bsky.social's PDS-wide blob cap (self-hosted PDSes default to 5 MB). */

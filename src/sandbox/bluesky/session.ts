@@ -5,7 +5,10 @@ import { randomBytes } from 'node:crypto';
 import { SignJWT } from 'jose';
 import type { SandboxContext } from '../core/context.ts';
 import { randomUrlSafe } from '../core/ids.ts';
-import type { Call } from '../core/route.ts';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { bearerToken } from '../core/http.ts';
+import { sendAnswer, type Call } from '../core/route.ts';
+import { sessionError } from './errors.ts';
 import { lifetimeSec } from '../core/store.ts';
 import { checkToken, createGrant, mintToken } from '../core/tokens.ts';
 import type { TokenCheck } from '../core/tokens.ts';
@@ -83,4 +86,17 @@ export function checkSession(call: Call, raw: string | undefined, kind: string):
     return { ok: false, problem: 'wrong_type' };
   }
   return checkToken(call, raw, [kind]);
+}
+
+/** The account behind a valid access JWT, or null after answering the error. */
+export function viewer(req: FastifyRequest, reply: FastifyReply, call: Call, optional: boolean): AccountRecord | null | undefined {
+  const raw = bearerToken(req);
+  if (!raw && optional) return undefined;
+  const checked = checkSession(call, raw, ACCESS_KIND);
+  const account = checked.ok ? call.slice.accounts.get(checked.token.accountId) : undefined;
+  if (!checked.ok || !account) {
+    sendAnswer(reply, sessionError(checked.ok ? 'invalid' : checked.problem));
+    return null;
+  }
+  return account;
 }

@@ -1,15 +1,15 @@
 // XRPC endpoints of the simulated PDS (plus the public AppView's getProfile) and the PLC directory lookup.
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { bearerToken, queryParams, sendJson } from '../core/http.ts';
 import { avatarUrl } from '../core/oauth.ts';
 import { addRoute, sendAnswer } from '../core/route.ts';
-import type { Call, Simulator } from '../core/route.ts';
+import type { Simulator } from '../core/route.ts';
 import { revokeToken, rotate } from '../core/tokens.ts';
 import type { AccountRecord } from '../core/types.ts';
 import { accountForHandle, accountForIdentifier, didDocument } from './account.ts';
 import { commenterIdentity } from './engagement.ts';
 import { sessionError, xrpcError } from './errors.ts';
-import { ACCESS_KIND, checkSession, mintSession, REFRESH_GRACE_MS, REFRESH_KIND } from './session.ts';
+import { checkSession, mintSession, REFRESH_GRACE_MS, REFRESH_KIND, viewer } from './session.ts';
 
 const APP_PASSWORD = /^[a-z0-9]{4}-[a-z0-9]{4}-[a-z0-9]{4}-[a-z0-9]{4}$/;
 const BAD_LOGIN = () => xrpcError(401, 'AuthenticationRequired', 'Invalid identifier or password');
@@ -50,19 +50,6 @@ function sessionBody(sim: Simulator, account: AccountRecord) {
 export function inputObject(req: FastifyRequest): Record<string, unknown> | null {
   const body = req.body;
   return body && typeof body === 'object' && !Buffer.isBuffer(body) ? (body as Record<string, unknown>) : null;
-}
-
-/** The account behind a valid access JWT, or null after answering the error. */
-export function viewer(req: FastifyRequest, reply: FastifyReply, call: Call, optional: boolean): AccountRecord | null | undefined {
-  const raw = bearerToken(req);
-  if (!raw && optional) return undefined;
-  const checked = checkSession(call, raw, ACCESS_KIND);
-  const account = checked.ok ? call.slice.accounts.get(checked.token.accountId) : undefined;
-  if (!checked.ok || !account) {
-    sendAnswer(reply, sessionError(checked.ok ? 'invalid' : checked.problem));
-    return null;
-  }
-  return account;
 }
 
 export function registerXrpc(sim: Simulator): void {

@@ -12,7 +12,7 @@ import type { JsonObject, JsonValue, ObjectRecord } from '../core/types.ts';
 import { SANDBOX_APPS } from '../apps.ts';
 import type { Viewer } from './nodes.ts';
 import { pagePostDenied } from './page-actor.ts';
-import { engagementFields } from './engagement.ts';
+import { engagementFields } from './post-nodes.ts';
 import { versionOk } from './version.ts';
 
 export function isPublishedObject(slice: PlatformSlice, id: string): boolean {

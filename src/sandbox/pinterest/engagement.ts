@@ -13,7 +13,7 @@ import type { Call, ErrorAnswer, Simulator } from '../core/route.ts';
 import type { JsonObject, ObjectRecord } from '../core/types.ts';
 import { authed } from './api.ts';
 import { pinError } from './errors.ts';
-import { pinView } from './pins.ts';
+import { pinPage, pinView } from './pins.ts';
 
 export const PIN_METRIC_TYPES = [
   'ENGAGEMENT',
@@ -42,36 +42,6 @@ const DAY_MS = 86_400_000;
 export function declarePinterestEngagement(ctx: SandboxContext): void {
   // No commentId: the v5 API has no comment access.
   declareEngagement(ctx, 'pinterest', {});
-}
-
-/** The pin_metrics object of GET /v5/pins?pin_metrics=true (all figures lifetime; the 90-day ones the same here). */
-export function pinMetrics(call: Call, pin: ObjectRecord): JsonObject {
-  const m = metricsOf(call.slice, pin);
-  return {
-    '90d': { impression: m.impressions, pin_click: 0, clickthrough: 0 },
-    lifetime_metrics: { impression: m.impressions, pin_click: 0, clickthrough: 0, reaction: m.likes, comment: m.comments },
-  };
-}
-
-function pageSize(raw: string | undefined): number | ErrorAnswer {
-  const size = Number(raw ?? 25);
-  if (!Number.isInteger(size) || size < 1 || size > 250) return pinError(400, 1, `Invalid page_size: ${raw ?? ''}. Must be between 1 and 250.`);
-  return size;
-}
-
-/** One page of pins, newest first; the bookmark is opaque (here: the offset). */
-export function pinPage(pins: ObjectRecord[], q: Record<string, string | undefined>): { page: ObjectRecord[]; bookmark: string | null } | ErrorAnswer {
-  const size = pageSize(q.page_size);
-  if (typeof size !== 'number') return size;
-  const offset = q.bookmark ? Number(Buffer.from(q.bookmark, 'base64url').toString()) : 0;
-  if (!Number.isInteger(offset) || offset < 0) return pinError(400, 1, 'Invalid bookmark.');
-  // Newest first; pins made in the same instant in the reverse order they were made.
-  const sorted = pins
-    .map((pin, i) => ({ pin, i }))
-    .sort((a, b) => Date.parse(b.pin.createdAt) - Date.parse(a.pin.createdAt) || b.i - a.i)
-    .map((x) => x.pin);
-  const next = offset + size < sorted.length ? Buffer.from(String(offset + size)).toString('base64url') : null;
-  return { page: sorted.slice(offset, offset + size), bookmark: next };
 }
 
 const isoDay = (ms: number): string => new Date(ms).toISOString().slice(0, 10);

@@ -3,6 +3,7 @@
 // GET /v5/pins and DELETE /v5/pins/{id}.
 import { createHash } from 'node:crypto';
 import { assetsOf, findAsset } from '../core/accounts.ts';
+import { metricsOf } from '../core/engagement.ts';
 import { isObj, jsonBody, queryParams } from '../core/http.ts';
 import type { Obj } from '../core/http.ts';
 import { randomDigits } from '../core/ids.ts';
@@ -12,7 +13,6 @@ import { addRoute, sendAnswer } from '../core/route.ts';
 import type { Call, ErrorAnswer, Simulator } from '../core/route.ts';
 import type { AccountRecord, JsonObject, ObjectRecord } from '../core/types.ts';
 import { authed } from './api.ts';
-import { pinMetrics, pinPage } from './engagement.ts';
 import { pinError } from './errors.ts';
 
 const WRITE_SCOPES = ['boards:read', 'boards:write', 'pins:read', 'pins:write'];
@@ -87,6 +87,36 @@ function checkSource(call: Call, account: AccountRecord, source: unknown): Sourc
   if (!hasCover) return invalid("a video pin needs a cover: cover_image_url or cover_image_content_type and cover_image_data, or cover_image_key_frame_time - 'media_source'");
   const cover = typeof source.cover_image_url === 'string' ? source.cover_image_url : `https://i.pinimg.com/videos/thumbnails/originals/${id}.jpg`;
   return { type, refs: [id], media: { media_type: 'video', cover_image_url: cover, video_url: null, duration: 0, height: 1280, width: 720, images: images(id) }, creative: 'VIDEO' };
+}
+
+/** The pin_metrics object of GET /v5/pins?pin_metrics=true (all figures lifetime; the 90-day ones the same here). */
+export function pinMetrics(call: Call, pin: ObjectRecord): JsonObject {
+  const m = metricsOf(call.slice, pin);
+  return {
+    '90d': { impression: m.impressions, pin_click: 0, clickthrough: 0 },
+    lifetime_metrics: { impression: m.impressions, pin_click: 0, clickthrough: 0, reaction: m.likes, comment: m.comments },
+  };
+}
+
+function pageSize(raw: string | undefined): number | ErrorAnswer {
+  const size = Number(raw ?? 25);
+  if (!Number.isInteger(size) || size < 1 || size > 250) return pinError(400, 1, `Invalid page_size: ${raw ?? ''}. Must be between 1 and 250.`);
+  return size;
+}
+
+/** One page of pins, newest first; the bookmark is opaque (here: the offset). */
+export function pinPage(pins: ObjectRecord[], q: Record<string, string | undefined>): { page: ObjectRecord[]; bookmark: string | null } | ErrorAnswer {
+  const size = pageSize(q.page_size);
+  if (typeof size !== 'number') return size;
+  const offset = q.bookmark ? Number(Buffer.from(q.bookmark, 'base64url').toString()) : 0;
+  if (!Number.isInteger(offset) || offset < 0) return pinError(400, 1, 'Invalid bookmark.');
+  // Newest first; pins made in the same instant in the reverse order they were made.
+  const sorted = pins
+    .map((pin, i) => ({ pin, i }))
+    .sort((a, b) => Date.parse(b.pin.createdAt) - Date.parse(a.pin.createdAt) || b.i - a.i)
+    .map((x) => x.pin);
+  const next = offset + size < sorted.length ? Buffer.from(String(offset + size)).toString('base64url') : null;
+  return { page: sorted.slice(offset, offset + size), bookmark: next };
 }
 
 export function pinView(call: Call, pin: ObjectRecord, owner: string, metrics: boolean): JsonObject {
