@@ -13,6 +13,13 @@ module.exports = {
       to: { path: '^src/transports/' },
     },
     {
+      name: 'services-import-no-tool',
+      comment: 'The tool layer (and the agent over it) is built on the services; a service never reaches up into it.',
+      severity: 'error',
+      from: { path: '^src/(auth|connections|engagement|publishing|scheduling|media|ai|oauth|events)/' },
+      to: { path: '^src/(tools|agent)/' },
+    },
+    {
       name: 'platforms-import-no-service',
       comment: 'A network adapter knows its network and the base modules, nothing of what Herald does with it.',
       severity: 'error',

@@ -12,7 +12,7 @@ import type { NetworkContract } from '../platforms/contract.ts';
 import type { Networks } from '../platforms/registry.ts';
 import type { PostBody } from './schemas.ts';
 import type { PostValidator } from './validate.ts';
-import { actionToWire, actionWireSchema, type StoredAction } from '../tools/pending-actions.ts';
+import { actionToWire, actionWireSchema, type StoredAction } from './held-actions.ts';
 
 export type DraftRow = typeof drafts.$inferSelect;
 

@@ -15,3 +15,4 @@ export type { NewScheduledEntry, ScheduledEntryRef, ScheduleWriter } from './sub
 export type { Ledger, TargetRow } from './ledger.ts';
 export type { PlannedTarget } from './plan.ts';
 export type { KnownTarget, TargetRunner } from './runner.ts';
+export { ACTION_STATES, actionToWire, actionWireSchema, HIDDEN, type ActionWire, type StoredAction } from './held-actions.ts';

@@ -9,10 +9,10 @@ import type { Db } from '../db/client.ts';
 import { and, eq } from '../db/orm.ts';
 import { drafts } from '../db/schema-publishing.ts';
 import { AppError } from '../errors.ts';
-import { isMemberSession, PENDING_APPROVAL, type DraftRow } from '../publishing/index.ts';
+import { actionToWire, isMemberSession, PENDING_APPROVAL, type ActionWire, type DraftRow, type StoredAction } from '../publishing/index.ts';
 import { TOOLS } from './index.ts';
 import { invokeTool, resultOf } from './invoke.ts';
-import { actionToWire, argumentsOf, type ActionWire, type StoredAction } from './pending-actions.ts';
+import { argumentsOf } from './pending-actions.ts';
 import type { Surface, ToolResult } from './tool.ts';
 
 export interface ApprovedAction {

@@ -4,47 +4,10 @@
 // pending_approval, listed by GET /unified/drafts?status=pending_approval and approved with
 // POST /unified/drafts/{id}/approve, as held posts are (approve-action.ts runs it then). Its `action` holds the tool,
 // its arguments (secret ones sealed), the summary members read, and once decided who approved it and the result.
-import { z } from 'zod';
 import { drafts } from '../db/schema-publishing.ts';
 import type { AppContext } from '../context.ts';
-import { PENDING_APPROVAL } from '../publishing/approval.ts';
+import { HIDDEN, PENDING_APPROVAL, type StoredAction } from '../publishing/index.ts';
 import type { HeldActionPlan, ToolContext, ToolResult } from './tool.ts';
-
-/** An action row's states: waiting, then approved (it ran; `result` says how it went) or failed (it ran and failed). */
-export const ACTION_STATES = [PENDING_APPROVAL, 'approved', 'failed'] as const;
-
-/** What a secret argument's value shows as. */
-export const HIDDEN = '[hidden]';
-
-/** The stored `action` of a drafts row of kind action. */
-export interface StoredAction {
-  tool: string;
-  summary: string;
-  /** The arguments as the tool parsed them; secret ones replaced by HIDDEN here, sealed in `sealed`. */
-  arguments: Record<string, unknown>;
-  /** Secret arguments, each sealed with the server's key (bound to the workspace). */
-  sealed?: Record<string, string>;
-  decided_by?: string | null;
-  decided_at?: string | null;
-  /** The tool's answer once it ran ({success: false, error, message} when it failed). */
-  result?: ToolResult | null;
-}
-
-export const actionWireSchema = z
-  .object({
-    tool: z.string(),
-    summary: z.string().describe('What the action will do (or did), for members'),
-    arguments: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(z.union([z.string(), z.number()]))])).describe('The tool\'s arguments; secret ones (an app password) show as "[hidden]"'),
-    decided_by: z.string().nullable().describe('The member who approved it'),
-    decided_at: z.string().nullable(),
-    result: z.looseObject({ success: z.boolean() }).nullable().describe('The tool\'s answer once it ran: {success: false, message} when it failed'),
-  })
-  .describe('For kind action: the tool call held for approval');
-export type ActionWire = z.infer<typeof actionWireSchema>;
-
-export function actionToWire(a: StoredAction): ActionWire {
-  return { tool: a.tool, summary: a.summary, arguments: a.arguments as ActionWire['arguments'], decided_by: a.decided_by ?? null, decided_at: a.decided_at ?? null, result: a.result ?? null };
-}
 
 const aad = (workspaceId: string, arg: string) => `pending-action:${workspaceId}:${arg}`;
 

@@ -6,7 +6,7 @@ import type { AppContext } from '../../../context.ts';
 import { assertPlatformsAllowed } from '../../../auth/scopes.ts';
 import { anyPostBody, assertNotHeld, assertPost, dateTime, draftRefSchema, draftSchema, draftToWire, mergeEdit, narrowBody, nothingToUpdate, parseEdit, parsePostBody, PENDING_APPROVAL, type PostBody, type PublishResult, publishResultSchema, scheduledRefSchema } from '../../../publishing/index.ts';
 import { approveAction } from '../../../tools/approve-action.ts';
-import { ACTION_STATES, actionWireSchema } from '../../../tools/pending-actions.ts';
+import { ACTION_STATES, actionWireSchema } from '../../../publishing/index.ts';
 import { AppError } from '../../../errors.ts';
 import { principalOf } from '../access.ts';
 import { errorResponses, workspaceSecurity } from '../schemas.ts';
