@@ -5,8 +5,6 @@
 // guessed id never reaches another workspace's data.
 //
 // Each concern is its own piece over one shared core (reads.ts): callers hold the piece they use.
-import type { ReadTargets } from '../platforms/contract.ts';
-import type { PlatformRegistry } from '../platforms/registry.ts';
 import { EngagementAnalytics } from './analytics.ts';
 import { EngagementInbox } from './inbox.ts';
 import { EngagementPosts } from './posts.ts';
@@ -34,10 +32,5 @@ export class EngagementService {
     this.replies = new EngagementReplies(reads);
     this.analytics = new EngagementAnalytics(reads, this.posts);
     this.sync = new WorkspaceSync(reads);
-  }
-
-  /** The network's read parameter names (for the routes' query schemas). */
-  static readParams(registry: Pick<PlatformRegistry, 'networks'>): ReadTargets[] {
-    return registry.networks.flatMap((n) => (n.reads ? [n.reads] : []));
   }
 }

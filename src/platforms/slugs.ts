@@ -9,8 +9,6 @@ export const PLATFORM_NAMES: Record<Platform, string> = {
   tiktok: 'TikTok', youtube: 'YouTube', pinterest: 'Pinterest', bluesky: 'Bluesky',
 };
 
-export const isPlatform = (value: string): value is Platform => (PLATFORMS as readonly string[]).includes(value);
-
 /** Named scopes of API keys (older keys): a fixed set of networks, possibly read-only. */
 export const SCOPE_ALIASES: Readonly<Record<string, { platforms: readonly Platform[]; readOnlyPosts: boolean }>> = {
   linkedin_only: { platforms: ['linkedin'], readOnlyPosts: false },
