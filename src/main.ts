@@ -5,7 +5,7 @@ import { createContext, createLogger, type AppContext, type ContextOverrides } f
 import { buildApp } from './transports/rest/app.ts';
 import { listenMetrics, type MetricsListener } from './transports/rest/metrics.ts';
 import { schedulerReadiness } from './scheduling/index.ts';
-import { startSweeps } from './sweeps.ts';
+import { repeat, startSweeps } from './sweeps.ts';
 
 export interface Running {
   ctx: AppContext;
@@ -43,20 +43,16 @@ export async function startServer(config: Config, overrides: ContextOverrides = 
   const addr = app.server.address();
   const url = typeof addr === 'object' && addr ? `http://${addr.family === 'IPv6' ? `[${addr.address}]` : addr.address}:${addr.port}` : config.publicUrl;
   // Tokens of accounts nobody uses are refreshed in the background before they expire.
-  const sweepEveryMs = 6 * 3600_000;
-  const sweep = () =>
-    void ctx.tokens.sweep().then(
-      (r) => (r.refreshed || r.failed) && ctx.logger.info(r, 'token refresh sweep'),
-      (err: unknown) => ctx.logger.warn({ err }, 'token refresh sweep failed'),
-    );
-  const sweeper = setInterval(sweep, sweepEveryMs);
-  sweeper.unref();
-  setTimeout(sweep, 30_000).unref();
-  // Expired OAuth rows (codes, tokens, registration counts, clients never used within a day), every hour.
-  const oauthSweep = () => void ctx.oauth.sweep().catch((err: unknown) => ctx.logger.warn({ err }, 'OAuth sweep failed'));
-  const oauthSweeper = setInterval(oauthSweep, 3600_000);
-  oauthSweeper.unref();
-  setTimeout(oauthSweep, 30_000).unref();
+  const sweepers = [
+    repeat(6 * 3600_000, () =>
+      ctx.tokens.sweep().then(
+        (r) => (r.refreshed || r.failed) && ctx.logger.info(r, 'token refresh sweep'),
+        (err: unknown) => ctx.logger.warn({ err }, 'token refresh sweep failed'),
+      ),
+    ),
+    // Expired OAuth rows (codes, tokens, registration counts, clients never used within a day), every hour.
+    repeat(3600_000, () => ctx.oauth.sweep().catch((err: unknown) => ctx.logger.warn({ err }, 'OAuth sweep failed'))),
+  ];
   // The embedded default publishes scheduled posts in this process; HERALD_WORKER_IN_PROCESS=0 leaves it to `herald worker`.
   // The queue also runs without the worker: this process still enqueues the wake-ups of the posts it schedules.
   if (ctx.scheduleQueue) await ctx.scheduleQueue.start().catch((err: unknown) => ctx.logger.error({ err }, 'job queue did not start; workers fall back to scanning'));
@@ -69,8 +65,7 @@ export async function startServer(config: Config, overrides: ContextOverrides = 
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
-      clearInterval(sweeper);
-      clearInterval(oauthSweeper);
+      for (const stopSweep of sweepers) stopSweep();
       await metricsListener?.close();
       // close() stops accepting connections and waits for in-flight requests to finish.
       await app.close();

@@ -8,3 +8,19 @@ export function startSweeps(ctx: Pick<AppContext, 'media' | 'uploads' | 'workspa
   ctx.uploads.sweep().catch((err: unknown) => ctx.logger.warn({ err }, 'upload session sweep failed'));
   ctx.workspaceDeletion.sweep().catch((err: unknown) => ctx.logger.warn({ err }, "sweep of deleted workspaces' files failed"));
 }
+
+/**
+ * Runs `sweep` every `everyMs`, and once 30 s after start (a process restarted often still sweeps); neither keeps the
+ * process alive. Returns what stops it.
+ */
+export function repeat(everyMs: number, sweep: () => Promise<unknown>): () => void {
+  const run = () => void sweep();
+  const interval = setInterval(run, everyMs);
+  interval.unref();
+  const first = setTimeout(run, 30_000);
+  first.unref();
+  return () => {
+    clearInterval(interval);
+    clearTimeout(first);
+  };
+}
