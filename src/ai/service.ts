@@ -359,7 +359,7 @@ export class AiService {
     const model = this.#d.models?.transcription;
     if (!model) return '';
     const r = await runTool(this.#d.config.ffmpegPath, ['-v', 'error', '-nostdin', '-protocol_whitelist', 'file', '-i', `file:${path}`, '-vn', '-ac', '1', '-ar', '16000', '-t', '600', '-f', 'wav', '-'], { timeoutMs: 120_000, maxOutput: 25 << 20 }).catch(() => null);
-    if (!r || r.code !== 0 || r.stdout.length <= 44) return '';
+    if (r?.code !== 0 || r.stdout.length <= 44) return '';
     const out = await (await aiSdk()).transcribe({ model, audio: r.stdout, maxRetries: 1, abortSignal: AbortSignal.timeout(this.#d.config.timeoutMs) });
     return out.text.trim();
   }

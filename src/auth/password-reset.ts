@@ -53,7 +53,7 @@ export class PasswordResetService {
 
   async #send(email: string): Promise<void> {
     const user = await this.#d.accounts.byEmail(email);
-    if (!user || !user.isActive) return;
+    if (!user?.isActive) return;
     const now = this.#d.clock();
     const { token, hash } = newSecretToken();
     const expiresAt = new Date(now.getTime() + this.#d.ttlSeconds * 1000);

@@ -50,7 +50,7 @@ export class SessionService {
       this.#cache?.set(claims.sessionId, entry);
     }
     const { user, revoked } = entry;
-    if (!user || !user.isActive || revoked || claims.version !== user.sessionVersion) return null;
+    if (!user?.isActive || revoked || claims.version !== user.sessionVersion) return null;
     return user;
   }
 

@@ -1,6 +1,6 @@
 // The engagement read model in the database: posts with their latest numbers, a snapshot per refresh, and synced
 // comments. Every statement is scoped by workspace; a network id alone never finds a row.
-import { and, desc, eq, inArray, isNull, or, orm, sql } from '../db/orm.ts';
+import { and, eq, inArray, isNull, or, orm, sql } from '../db/orm.ts';
 import type { Db } from '../db/client.ts';
 import { networkComments, networkPosts, postMetricSnapshots } from '../db/schema-engagement.ts';
 import { media } from '../db/schema-media.ts';

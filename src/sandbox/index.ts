@@ -4,7 +4,6 @@ import type { FastifyInstance } from 'fastify';
 import { registerAdmin } from './core/admin.ts';
 import { registerSeed } from './core/engagement.ts';
 import { createContext } from './core/context.ts';
-import type { SandboxContext } from './core/context.ts';
 import { installBodyParsers } from './core/http.ts';
 import { servePostPages } from './core/post-page.ts';
 import { installRecorder } from './core/recorder.ts';

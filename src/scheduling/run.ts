@@ -86,7 +86,7 @@ export class ScheduledRun {
       if (!fresh.size) {
         // A resumed run: the claim is checked before targets refunded by the last attempt are charged again.
         const current = await this.#d.store.byId(row.id);
-        if (!current || current.status !== 'publishing' || current.claimedBy !== row.claimedBy) return stopped(current?.status);
+        if (current?.status !== 'publishing' || current.claimedBy !== row.claimedBy) return stopped(current?.status);
         await this.#chargeRetries(row, targets, pre?.planId);
       }
       // The last check before the network (a cancellation, or another claim, wins if it came first), in the

@@ -1,6 +1,6 @@
 // Issue 11 item 10: a network's own requirement (a YouTube title, a Pinterest board) fails that network
 // alone, in the results, so the request's other networks still publish; character limits stay 422s.
-import { stat, writeFile } from 'node:fs/promises';
+import { stat, } from 'node:fs/promises';
 import { randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -45,7 +45,7 @@ describe('herald CLI (embedded PGlite)', () => {
       // The request line is written when the answer has gone: the client may read the answer first.
       await until(() => stdout.includes('Herald is ready') && stdout.includes('"msg":"GET /healthz 200 '), { timeoutMs: 120_000 });
       const lines = stdout.trim().split('\n').map((l) => JSON.parse(l) as { msg: string; level: number });
-      expect(lines.map((l) => l.msg)).toContain('database schema up to date (version ' + /\(version (\d+)\)/.exec(stdout)?.[1] + ')');
+      expect(lines.map((l) => l.msg)).toContain(`database schema up to date (version ${/\(version (\d+)\)/.exec(stdout)?.[1]})`);
       const startup = lines.filter((l) => l.msg.startsWith('Herald is ready'));
       expect(startup).toHaveLength(1);
       expect(startup[0]!.msg).toBe(

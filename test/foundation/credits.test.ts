@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AppError } from '../../src/errors.ts';
+import type { AppError } from '../../src/errors.ts';
 import { periodOf } from '../../src/auth/credits.ts';
 import { createHarness, asUser, type Harness } from '../helpers/harness.ts';
 import { SECURITY_ROUTES } from '../helpers/security-routes.ts';

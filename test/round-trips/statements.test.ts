@@ -35,7 +35,7 @@ async function counted<T>(work: () => Promise<T>): Promise<{ value: T; statement
 }
 
 const post = (type: string, payload: object) => h.req({ method: 'POST', url: `/unified/post/${type}`, headers: asUser(u), payload });
-const report = (what: string, n: number, list?: string[]) => console.log(`[statements] ${what}: ${n}${process.env.STATEMENTS_DUMP && list ? '\n  ' + list.map((q) => q.replace(/\s+/g, ' ').slice(0, 160)).join('\n  ') : ''}`);
+const report = (what: string, n: number, list?: string[]) => console.log(`[statements] ${what}: ${n}${process.env.STATEMENTS_DUMP && list ? `\n  ${list.map((q) => q.replace(/\s+/g, ' ').slice(0, 160)).join('\n  ')}` : ''}`);
 
 describe('statements per operation', () => {
   it('an immediate one-network text publish (LinkedIn)', async () => {

@@ -2,7 +2,7 @@
 // dominant colours (sharp), what its metadata says (EXIF/IPTC/XMP by exifr), the text in it (tesseract,
 // on sampled frames for a video: ffmpeg), a video's duration and codecs (ffprobe) and its file name.
 // Nothing here guesses at what a picture shows.
-import { basename, extname, resolve } from 'node:path';
+import { basename, extname, } from 'node:path';
 import exifr from 'exifr';
 import sharp from 'sharp';
 import { probeImage, probeVideo } from '../../media/probe.ts';

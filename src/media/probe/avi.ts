@@ -21,9 +21,9 @@ const VIDEO_FOURCC: Readonly<Record<string, string>> = {
 };
 
 const AUDIO_TAGS: Readonly<Record<number, string>> = {
-  0x0001: 'pcm_s16le', 0x0003: 'pcm_f32le', 0x0006: 'pcm_alaw', 0x0007: 'pcm_mulaw', 0x0050: 'mp2', 0x0055: 'mp3',
-  0x00ff: 'aac', 0x1610: 'aac', 0x706d: 'aac', 0x2000: 'ac3', 0x2001: 'dts', 0x0161: 'wmav2', 0x0162: 'wmapro',
-  0x674f: 'vorbis', 0x6750: 'vorbis', 0x6751: 'vorbis', 0xf1ac: 'flac',
+  1: 'pcm_s16le', 3: 'pcm_f32le', 6: 'pcm_alaw', 7: 'pcm_mulaw', 80: 'mp2', 85: 'mp3',
+  255: 'aac', 5648: 'aac', 28781: 'aac', 8192: 'ac3', 8193: 'dts', 353: 'wmav2', 354: 'wmapro',
+  26447: 'vorbis', 26448: 'vorbis', 26449: 'vorbis', 61868: 'flac',
 };
 
 function videoCodec(fourcc: string): string {

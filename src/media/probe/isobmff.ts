@@ -75,7 +75,7 @@ const AUDIO_CODECS: Readonly<Record<string, string>> = {
 
 // MPEG-4 objectTypeIndication values seen in esds boxes.
 const OBJECT_TYPES: Readonly<Record<number, string>> = {
-  0x40: 'aac', 0x66: 'aac', 0x67: 'aac', 0x68: 'aac', 0x69: 'mp3', 0x6b: 'mp3', 0xa5: 'ac3', 0xa6: 'eac3', 0xad: 'opus',
+  64: 'aac', 102: 'aac', 103: 'aac', 104: 'aac', 105: 'mp3', 107: 'mp3', 165: 'ac3', 166: 'eac3', 173: 'opus',
 };
 
 function descriptorLength(data: Buffer, at: number): [length: number, next: number] {

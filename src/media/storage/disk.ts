@@ -83,7 +83,7 @@ export class DiskStorage implements MediaStorage {
     const data = resolve(this.#root, ...key.split('/'));
     // Validation already forbids traversal; this guards against any future loosening of it.
     if (!data.startsWith(this.#root + sep)) throw new Error('storage key escapes the root directory');
-    return { data, meta: resolve(this.#root, '.meta', ...key.split('/')) + '.json' };
+    return { data, meta: `${resolve(this.#root, '.meta', ...key.split('/'))}.json` };
   }
 
   async put(key: string, body: Readable, opts: PutOptions): Promise<PutResult> {

@@ -22,7 +22,7 @@ export async function listPages(deps: AdapterDeps, userToken: string, fields: st
     if (Array.isArray(body.data)) for (const item of body.data) if (isRecord(item)) out.push(item);
     const next = isRecord(body.paging) ? str(body.paging.next) : null;
     // `next` is a full URL carrying the token; follow it only on the Graph host we were configured with.
-    url = next && next.startsWith(`${graphBase}/`) ? next : null;
+    url = next?.startsWith(`${graphBase}/`) ? next : null;
     query = undefined;
   }
   return out;

@@ -43,7 +43,7 @@ const invalid = (message: string): PlatformError => new PlatformError('facebook'
 
 function pageOf(tokens: TokenSet, req: PublishRequest): Page {
   const dest = req.destination;
-  if (!dest || dest.kind !== 'page') {
+  if (dest?.kind !== 'page') {
     throw new PlatformError('facebook', 'unsupported', 'facebook publishes to Pages only (the API cannot post to a personal profile); choose a Page');
   }
   const token = tokens.extra?.[pageTokenKey(dest.id)];

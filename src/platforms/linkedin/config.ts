@@ -50,7 +50,7 @@ export const LINKEDIN_SCOPES = [
  */
 export function linkedinScopes(deps: AdapterDeps): string[] {
   const configured = deps.config.scopes;
-  return configured && configured.length ? [...configured] : [...LINKEDIN_SCOPES];
+  return configured?.length ? [...configured] : [...LINKEDIN_SCOPES];
 }
 
 /** Headers every versioned /rest call needs. */

@@ -16,7 +16,7 @@ export function insightValues(body: unknown): Record<string, number> {
     if (!name) continue;
     let value: unknown;
     if (isRecord(row.total_value)) value = row.total_value.value;
-    else if (Array.isArray(row.values)) value = (row.values.filter(isRecord).at(-1) ?? {}).value;
+    else if (Array.isArray(row.values)) value = row.values.filter(isRecord).at(-1)?.value;
     const n = num(value) ?? (isRecord(value) ? Object.values(value).reduce<number>((sum, v) => sum + (num(v) ?? 0), 0) : null);
     if (n !== null) out[name] = n;
   }

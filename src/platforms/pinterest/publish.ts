@@ -30,7 +30,7 @@ const published = (ctx: PinterestContext, id: string): PublishOutcome => ({ stat
 
 function boardOf(req: PublishRequest): string {
   const d = req.destination;
-  if (!d || d.kind !== 'board' || !d.id) throw invalid('A Pinterest pin needs a destination board');
+  if (d?.kind !== 'board' || !d.id) throw invalid('A Pinterest pin needs a destination board');
   return d.id;
 }
 

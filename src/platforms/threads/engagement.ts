@@ -8,7 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Comments, Engagement, RemoteComment, RemotePost } from '../engagement.ts';
 import type { AdapterDeps, TextLimit, TokenSet } from '../types.ts';
 import { PlatformError } from '../types.ts';
-import { isRecord, num, required, str } from '../meta/graph.ts';
+import { isRecord, required, str } from '../meta/graph.ts';
 import { INSIGHTS_WIDTH, insightValues, isoTime, listItems, mapBounded, mediaOf } from '../meta/read.ts';
 import { THREADS_API_VERSION, threadsUrls } from './config.ts';
 import { threadsOk } from './errors.ts';

@@ -78,7 +78,7 @@ export interface BlobStore {
 function blob(value: unknown, path: string, accept: (mime: string) => boolean, maxSize: number, blobs: BlobStore, out: string[]): void {
   const ref = isObj(value) ? value : null;
   const link = ref && isObj(ref.ref) ? ref.ref.$link : undefined;
-  if (!ref || ref.$type !== 'blob' || typeof link !== 'string' || typeof ref.mimeType !== 'string' || typeof ref.size !== 'number') {
+  if (ref?.$type !== 'blob' || typeof link !== 'string' || typeof ref.mimeType !== 'string' || typeof ref.size !== 'number') {
     fail(path, 'should be a blob ref');
     return;
   }

@@ -172,7 +172,7 @@ export function registerVideo(sim: Simulator): void {
       const id = queryParams(req).jobId;
       if (!id) return sendAnswer(reply, xrpcError(400, 'InvalidRequest', 'Error: Params must have the property "jobId"'));
       const job = findObject(call, 'containers', id);
-      if (!job || job.kind !== 'video-job') return sendAnswer(reply, xrpcError(400, 'InvalidRequest', `Job not found: ${id}`));
+      if (job?.kind !== 'video-job') return sendAnswer(reply, xrpcError(400, 'InvalidRequest', `Job not found: ${id}`));
       return reply.send({ jobStatus: jobStatus(job) });
     },
   });

@@ -41,7 +41,7 @@ function pageReader(req: FastifyRequest, reply: FastifyReply, call: Call, pageId
   const token = graphAuth(call, req, reply, { kinds: ['short', 'long', 'page'], appId: SANDBOX_APPS.facebook.clientId, aboutMe: false });
   if (!token) return null;
   const found = findAsset(call.slice, pageId);
-  if (!found || found.asset.type !== 'page' || found.account.id !== token.accountId) {
+  if (found?.asset.type !== 'page' || found.account.id !== token.accountId) {
     sendAnswer(reply, unsupportedGet(objectId, method));
     return null;
   }

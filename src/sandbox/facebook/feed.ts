@@ -121,7 +121,7 @@ function createFeedPost(call: Call, req: FastifyRequest, actor: PageActor, input
     if (scheduled === null) return invalidParam('The specified scheduled publish time is invalid.');
   }
   const photos = (attached ?? []).map((id) => findObject(call, 'media', id));
-  const bad = photos.findIndex((p) => !p || p.kind !== 'photo' || p.pageId !== pageId || p.published !== false || p.attachedTo);
+  const bad = photos.findIndex((p) => p?.kind !== 'photo' || p.pageId !== pageId || p.published !== false || p.attachedTo);
   if (bad >= 0) return invalidParam(`param attached_media[${bad}] has an invalid media_fbid: ${attached?.[bad] ?? ''}`);
   const id = `${pageId}_${randomDigits(16)}`;
   const permalink = postPermalink(call.ctx.base('facebook'), pageId, id);

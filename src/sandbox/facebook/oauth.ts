@@ -86,7 +86,7 @@ export function registerFacebookOAuth(sim: Simulator): void {
     pageError: (problem, detail) => {
       if (problem === 'client') return { status: 400, title: 'Invalid App ID', message: `${detail} The provided app ID does not look like a valid app ID.` };
       if (problem === 'redirect') {
-        return { status: 400, title: 'URL blocked', message: "This redirect failed because the redirect URI is not whitelisted in the app's Client OAuth Settings. " + detail };
+        return { status: 400, title: 'URL blocked', message: `This redirect failed because the redirect URI is not whitelisted in the app's Client OAuth Settings. ${detail}` };
       }
       if (problem === 'scope') return { status: 400, title: 'Invalid Scopes', message: `${detail}. This message is only shown to developers.` };
       return { status: 400, title: 'Sorry, something went wrong.', message: detail };

@@ -53,7 +53,7 @@ export function pageActor(
   }
   const token = checked.token;
   const found = findAsset(call.slice, pageId);
-  if (!found || found.asset.type !== 'page') {
+  if (found?.asset.type !== 'page') {
     sendAnswer(reply, unsupportedGet(pageId, 'post'));
     return null;
   }

@@ -57,7 +57,7 @@ function mediaSteps(type: string, input: Obj): ErrorAnswer | { url: string; step
   if (!wantsVideo) {
     if (!imageUrl) return invalid('The parameter image_url is required.');
     const media = inspectUrl(imageUrl);
-    if (!media || !media.reachable) return igError(9004, 2207052, 'The media could not be fetched from this uri: ' + imageUrl, 'Media download has failed.');
+    if (!media?.reachable) return igError(9004, 2207052, `The media could not be fetched from this uri: ${imageUrl}`, 'Media download has failed.');
     if (media.mime && media.mime !== 'image/jpeg') {
       return igError(36001, 2207005, 'The image format is not supported. Only JPEG images can be published.', 'Unsupported format');
     }
@@ -65,7 +65,7 @@ function mediaSteps(type: string, input: Obj): ErrorAnswer | { url: string; step
   }
   if (!videoUrl) return invalid('The parameter video_url is required.');
   const media = inspectUrl(videoUrl);
-  if (!media) return igError(9004, 2207052, 'The media could not be fetched from this uri: ' + videoUrl, 'Media download has failed.');
+  if (!media) return igError(9004, 2207052, `The media could not be fetched from this uri: ${videoUrl}`, 'Media download has failed.');
   if (!media.reachable) return { url: videoUrl, steps: failed(2207052) };
   if (media.corrupt || (media.mime !== null && !isVideo(media.mime))) return { url: videoUrl, steps: failed(2207026) };
   return { url: videoUrl, steps: { status_code: 'FINISHED' } };

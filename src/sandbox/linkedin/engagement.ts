@@ -312,7 +312,7 @@ export function registerLinkedInEngagement(sim: Simulator): void {
       for (const urn of ids) {
         const image = findObject(call, 'media', urn);
         // As GET /rest/images/{urn}: reading an image back needs a read permission on its owner.
-        const problem = !image || image.kind !== 'image' ? notFound(urn) : actorProblem(auth, text(image.owner), 'read', 'images', 'BATCH_GET');
+        const problem = image?.kind !== 'image' ? notFound(urn) : actorProblem(auth, text(image.owner), 'read', 'images', 'BATCH_GET');
         if (problem) {
           errors[urn] = problem.body as JsonObject;
           statuses[urn] = problem.status;

@@ -88,7 +88,7 @@ export function registerLinkedInVideos(sim: Simulator): void {
         return sendAnswer(reply, inputError('MISSING_FIELD', '/finalizeUploadRequest/video', 'Field /finalizeUploadRequest/video is required'));
       }
       const video = findObject(call, 'media', input.video);
-      if (!video || video.kind !== 'video') return sendAnswer(reply, notFound(input.video));
+      if (video?.kind !== 'video') return sendAnswer(reply, notFound(input.video));
       const problem = actorProblem(auth, text(video.owner), 'write', 'videos', 'ACTION');
       if (problem) return sendAnswer(reply, problem);
       if ((input.uploadToken ?? '') !== video.uploadToken) {

@@ -129,7 +129,7 @@ export function registerYouTubeUpload(sim: Simulator): void {
     bodyLimit: UPLOAD_BODY_LIMIT,
     handler: (req, reply, call) => {
       const session = findObject(call, 'uploads', queryParams(req).upload_id);
-      if (!session || session.kind !== 'youtube#videoUpload') return sendAnswer(reply, uploadError('Not Found', 404));
+      if (session?.kind !== 'youtube#videoUpload') return sendAnswer(reply, uploadError('Not Found', 404));
       const parts = Array.isArray(session.parts) ? session.parts.map(String) : ['snippet'];
       if (session.status === 'complete') return complete(call, session, 200, reply, parts);
       if (num(session.expiresAt) <= call.ctx.nowMs()) return sendAnswer(reply, uploadError('The upload session has expired.', 410));

@@ -117,7 +117,7 @@ describe.skipIf(!haveTools)('media → facts → copy', () => {
     expect(a.facts.metadata).toEqual({ taken: '2024-05-03', camera: 'Canon EOS R6', caption: 'Espresso bar opening night' });
     expect(a.facts.dominant.name).toBe('navy');
     expect(a.facts.text.text).toBe('');
-    expect(a.description).toBe('JPEG image, 800×600, mostly navy (' + a.facts.dominant.hex + '), taken 2024-05-03 with Canon EOS R6. Caption in the file: “Espresso bar opening night”. No legible text found.');
+    expect(a.description).toBe(`JPEG image, 800×600, mostly navy (${a.facts.dominant.hex}), taken 2024-05-03 with Canon EOS R6. Caption in the file: “Espresso bar opening night”. No legible text found.`);
     expect(a.altText).toBe('Espresso bar opening night');
   });
 

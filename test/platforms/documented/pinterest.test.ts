@@ -9,7 +9,7 @@ import { pinterestAdapter } from '../../../src/platforms/pinterest/index.ts';
 import { s3Failure } from '../../../src/platforms/pinterest/media.ts';
 import type { PublishRequest } from '../../../src/platforms/publishing.ts';
 import type { OAuth2Auth } from '../../../src/platforms/types.ts';
-import { PlatformError } from '../../../src/platforms/types.ts';
+import type { PlatformError } from '../../../src/platforms/types.ts';
 import { startSandbox, type TestSandbox } from '../../helpers/sandbox.ts';
 import { documentedErrorTests } from '../helpers/documented.ts';
 import { expectNewUpload } from './renewed.ts';

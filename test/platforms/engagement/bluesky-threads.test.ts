@@ -101,7 +101,7 @@ describe('bluesky engagement: threads and strong refs', () => {
     const { replyId } = await comments.reply(tokens, { postId, commentId: commentId!, text: 'Hi!' });
     const post = (await sb.state('bluesky')).posts.find((p) => p.id === postId)!;
     expect((await stored(replyId)).record.reply).toEqual({ root: { uri: postId, cid: post.cid }, parent: { uri: commentId, cid: (await stored(commentId!)).cid } });
-    const reads = (await sb.state('bluesky')).requests.filter((r) => r.path.endsWith('/plc/' + commentId!.split('/')[2]) || r.path.endsWith('com.atproto.repo.getRecord'));
+    const reads = (await sb.state('bluesky')).requests.filter((r) => r.path.endsWith(`/plc/${commentId!.split('/')[2]}`) || r.path.endsWith('com.atproto.repo.getRecord'));
     expect(reads.length).toBeGreaterThanOrEqual(2);
   });
 

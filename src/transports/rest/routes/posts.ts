@@ -11,7 +11,7 @@ import { errorResponses, workspaceSecurity } from '../schemas.ts';
 
 /** Valid slugs named by a post body, for the scope check (unknown ones become 400s later). */
 export const bodyPlatforms = (registry: Pick<PlatformRegistry, 'has'>) => (req: FastifyRequest) =>
-  ((req.body as { platforms?: unknown })?.platforms instanceof Array ? ((req.body as { platforms: unknown[] }).platforms) : [])
+  (Array.isArray((req.body as { platforms?: unknown })?.platforms) ? ((req.body as { platforms: unknown[] }).platforms) : [])
     .flatMap((p) => (typeof p === 'string' ? p.split(',') : []))
     .map((p) => p.trim().toLowerCase())
     .filter((p) => registry.has(p));
