@@ -9,7 +9,10 @@ module.exports = {
       name: 'no-service-imports-a-transport',
       comment: 'Services are used by the transports (REST, MCP, GPT Actions), never the other way round.',
       severity: 'error',
-      from: { path: '^src/', pathNot: ['^src/transports/', '^src/(main|cli|cli-commands|worker-process|sweeps)\\.ts$'] },
+      from: {
+        path: '^src/',
+        pathNot: ['^src/transports/', '^src/(main|cli|cli-commands|worker-process|sweeps)\\.ts$'],
+      },
       to: { path: '^src/transports/' },
     },
     {
@@ -30,12 +33,15 @@ module.exports = {
       name: 'base-imports-no-service',
       comment: 'The base layer (database, errors, crypto, clocks, strings, the outbound address policy) stands alone.',
       severity: 'error',
-      from: { path: ['^src/db/', '^src/net/', '^src/(errors|clock|crypto|date-time|input-strings|secrets|trust-proxy)\\.ts$'] },
+      from: {
+        path: ['^src/db/', '^src/net/', '^src/(errors|clock|crypto|date-time|input-strings|secrets|trust-proxy)\\.ts$'],
+      },
       to: { path: [SERVICES, '^src/(context|services)\\.ts$', '^src/transports/', '^src/sandbox/'] },
     },
     {
       name: 'sandbox-stays-apart',
-      comment: 'The simulators are mounted by the composition root and the REST app in sandbox mode; no service depends on them.',
+      comment:
+        'The simulators are mounted by the composition root and the REST app in sandbox mode; no service depends on them.',
       severity: 'error',
       from: { path: SERVICES },
       to: { path: '^src/sandbox/' },

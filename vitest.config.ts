@@ -7,7 +7,18 @@ process.env.TZ ||= 'Pacific/Chatham';
 // Suites that never open Herald's database: network adapters against their simulators, the simulators
 // themselves, media probing and storage. They form the `nodb` project, which CI runs once; the `db`
 // project is run on each database back end. test/helpers/harness.ts refuses to open a database in `nodb`.
-const NO_DB = ['test/platforms/**/*.test.ts', 'test/sandbox/**/*.test.ts', 'test/media/**/*.test.ts', 'test/foundation/scopes.test.ts', 'test/publishing/media-refs.test.ts', 'test/scheduling/chaos-seed.test.ts', 'test/ai/builtin/**/*.test.ts', 'test/oauth/config.test.ts', 'test/agent/commands.test.ts', 'test/foundation/pglite-template.test.ts'];
+const NO_DB = [
+  'test/platforms/**/*.test.ts',
+  'test/sandbox/**/*.test.ts',
+  'test/media/**/*.test.ts',
+  'test/foundation/scopes.test.ts',
+  'test/publishing/media-refs.test.ts',
+  'test/scheduling/chaos-seed.test.ts',
+  'test/ai/builtin/**/*.test.ts',
+  'test/oauth/config.test.ts',
+  'test/agent/commands.test.ts',
+  'test/foundation/pglite-template.test.ts',
+];
 
 export default defineConfig({
   test: {

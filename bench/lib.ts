@@ -16,7 +16,9 @@ export const CLI = join(process.env.BENCH_HERALD_CHECKOUT ?? join(import.meta.di
 
 /** Node's flags in a checkout's `npm start` script (`node <flags> src/cli.ts serve`): the benches start Herald as `npm start` does. */
 export function startFlags(cli: string): string[] {
-  const pkg = JSON.parse(readFileSync(join(dirname(dirname(cli)), 'package.json'), 'utf8')) as { scripts?: { start?: string } };
+  const pkg = JSON.parse(readFileSync(join(dirname(dirname(cli)), 'package.json'), 'utf8')) as {
+    scripts?: { start?: string };
+  };
   const words = (pkg.scripts?.start ?? '').split(/\s+/);
   return words[0] === 'node' ? words.slice(1).filter((w) => w.startsWith('--')) : [];
 }
@@ -29,13 +31,23 @@ export interface ServerProcess {
 }
 
 /** `stderrPath`: append the server's stderr (its warn/error log) to this file instead of the terminal. */
-export async function startHerald(env: Record<string, string>, opts: { stderrPath?: string; cli?: string } = {}): Promise<ServerProcess> {
+export async function startHerald(
+  env: Record<string, string>,
+  opts: { stderrPath?: string; cli?: string } = {},
+): Promise<ServerProcess> {
   const port = env.PORT ? Number(env.PORT) : await freePort();
   const t0 = performance.now();
   const { DATABASE_URL: _d, ...base } = process.env;
   const cli = opts.cli ?? CLI;
   const child = spawn(process.execPath, [...startFlags(cli), cli, 'serve'], {
-    env: { ...base, PORT: String(port), HOST: '127.0.0.1', HERALD_LOG_LEVEL: 'warn', HERALD_RATE_LIMIT_MAX: '100000000', ...env },
+    env: {
+      ...base,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      HERALD_LOG_LEVEL: 'warn',
+      HERALD_RATE_LIMIT_MAX: '100000000',
+      ...env,
+    },
     stdio: ['ignore', 'ignore', opts.stderrPath ? openSync(opts.stderrPath, 'a') : 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
@@ -87,13 +99,22 @@ export interface Load {
   non2xx: number;
 }
 
-export async function load(url: string, headers: Record<string, string>, seconds: number, connections = 50): Promise<Load> {
+export async function load(
+  url: string,
+  headers: Record<string, string>,
+  seconds: number,
+  connections = 50,
+): Promise<Load> {
   const r = await autocannon({ url, headers, connections, duration: seconds, pipelining: 1 });
   return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors, non2xx: r.non2xx };
 }
 
 export async function postJson<T>(url: string, body: unknown, headers: Record<string, string> = {}): Promise<T> {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
   if (!res.ok) throw new Error(`${url}: ${res.status} ${await res.text()}`);
   return (await res.json()) as T;
 }

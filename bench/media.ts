@@ -33,7 +33,12 @@ interface Res {
   body: string;
 }
 
-function send(url: string, headers: Record<string, string | number>, body: Readable | Buffer, agent?: Agent): Promise<Res> {
+function send(
+  url: string,
+  headers: Record<string, string | number>,
+  body: Readable | Buffer,
+  agent?: Agent,
+): Promise<Res> {
   return new Promise((resolve, reject) => {
     const req = request(url, { method: 'POST', headers, ...(agent ? { agent } : {}) }, (res) => {
       let data = '';
@@ -55,14 +60,23 @@ function sampleRss(pid: number): { stop: () => number } {
 }
 
 function multipartHead(boundary: string, fields: Record<string, string>, fileField: string, filename: string): Buffer {
-  const parts = Object.entries(fields).map(([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`);
-  parts.push(`--${boundary}\r\nContent-Disposition: form-data; name="${fileField}"; filename="${filename}"\r\nContent-Type: application/octet-stream\r\n\r\n`);
+  const parts = Object.entries(fields).map(
+    ([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`,
+  );
+  parts.push(
+    `--${boundary}\r\nContent-Disposition: form-data; name="${fileField}"; filename="${filename}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+  );
   return Buffer.from(parts.join(''));
 }
 
 async function signIn(url: string): Promise<Record<string, string>> {
-  const session = await postJson<{ access_token: string }>(`${url}/auth/signup`, { email: 'bench@example.test', password: 'benchmark password' });
-  const ws = (await (await fetch(`${url}/workspaces`, { headers: { authorization: `Bearer ${session.access_token}` } })).json()) as { id: string }[];
+  const session = await postJson<{ access_token: string }>(`${url}/auth/signup`, {
+    email: 'bench@example.test',
+    password: 'benchmark password',
+  });
+  const ws = (await (
+    await fetch(`${url}/workspaces`, { headers: { authorization: `Bearer ${session.access_token}` } })
+  ).json()) as { id: string }[];
   return { authorization: `Bearer ${session.access_token}`, 'x-workspace-id': ws[0]!.id };
 }
 
@@ -82,19 +96,35 @@ async function settledRss(pid: number): Promise<number> {
 }
 
 /** One multipart request carrying the whole file; the server's RSS before and at its peak. */
-async function singleUpload(url: string, pid: number, auth: Record<string, string>, source: string, fileSize: number): Promise<{ ms: number; rssBefore: number; rssPeak: number }> {
+async function singleUpload(
+  url: string,
+  pid: number,
+  auth: Record<string, string>,
+  source: string,
+  fileSize: number,
+): Promise<{ ms: number; rssBefore: number; rssPeak: number }> {
   const rssBefore = await settledRss(pid);
   const boundary = `----bench${randomBytes(8).toString('hex')}`;
   const head = multipartHead(boundary, { media_type: 'video' }, 'media', 'bench.mp4');
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
-  const body = Readable.from((async function* () {
-    yield head;
-    for await (const chunk of createReadStream(source, { highWaterMark: MiB })) yield chunk as Buffer;
-    yield tail;
-  })());
+  const body = Readable.from(
+    (async function* () {
+      yield head;
+      for await (const chunk of createReadStream(source, { highWaterMark: MiB })) yield chunk as Buffer;
+      yield tail;
+    })(),
+  );
   const sampler = sampleRss(pid);
   const t0 = performance.now();
-  const res = await send(`${url}/media/upload`, { ...auth, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': head.length + fileSize + tail.length }, body);
+  const res = await send(
+    `${url}/media/upload`,
+    {
+      ...auth,
+      'content-type': `multipart/form-data; boundary=${boundary}`,
+      'content-length': head.length + fileSize + tail.length,
+    },
+    body,
+  );
   const ms = performance.now() - t0;
   const rssPeak = sampler.stop();
   if (res.status !== 200) throw new Error(`upload failed: ${res.status} ${res.body}`);
@@ -113,7 +143,11 @@ export async function benchMedia(opts: { sizeBytes?: number; unpaced?: boolean; 
   // A valid MP4 (ftyp, mdat, moov at the end) whose media data is filler.
   await writeMp4(source, { mdatBytes: size - 2048, width: 1920, height: 1080, durationSec: 600 });
   const fileSize = statSync(source).size;
-  const env = (name: string, extra: Record<string, string> = {}) => ({ HERALD_DATA_DIR: join(dir, name), HERALD_MEDIA_MAX_VIDEO_BYTES: String(4 * GiB), ...extra });
+  const env = (name: string, extra: Record<string, string> = {}) => ({
+    HERALD_DATA_DIR: join(dir, name),
+    HERALD_MEDIA_MAX_VIDEO_BYTES: String(4 * GiB),
+    ...extra,
+  });
   let server = await startHerald(env('data'));
   try {
     const auth = await signIn(server.url);
@@ -130,10 +164,18 @@ export async function benchMedia(opts: { sizeBytes?: number; unpaced?: boolean; 
     const plainRate = mbps(fileSize, (flushedBefore + flushedAfter) / 2);
     const line = (label: string, r: { ms: number; rssBefore: number; rssPeak: number }) => {
       const rate = mbps(fileSize, r.ms);
-      console.log(`${label}: ${fmt(r.ms / 1000, 2)} s, ${fmt(rate, 0)} MB/s = ${fmt((rate / plainRate) * 100, 0)}% of the flushed plain write (target ≥ 50%); server RSS ${fmt(r.rssBefore, 0)} MiB before, peak ${fmt(r.rssPeak, 0)} MiB, growth ${fmt(r.rssPeak - r.rssBefore, 1)} MiB (target < 64 MiB)`);
+      console.log(
+        `${label}: ${fmt(r.ms / 1000, 2)} s, ${fmt(rate, 0)} MB/s = ${fmt((rate / plainRate) * 100, 0)}% of the flushed plain write (target ≥ 50%); server RSS ${fmt(r.rssBefore, 0)} MiB before, peak ${fmt(r.rssPeak, 0)} MiB, growth ${fmt(r.rssPeak - r.rssBefore, 1)} MiB (target < 64 MiB)`,
+      );
     };
-    console.log(`load average ${loadavg().map((l) => fmt(l, 2)).join(' ')} on ${availableParallelism()} CPUs`);
-    console.log(`plain write of the same bytes: ${fmt(plainRate, 0)} MB/s flushed (fsync, as storage does; ${fmt(mbps(fileSize, flushedBefore), 0)} before, ${fmt(mbps(fileSize, flushedAfter), 0)} after the upload), ${fmt(mbps(fileSize, plainMs), 0)} MB/s unflushed`);
+    console.log(
+      `load average ${loadavg()
+        .map((l) => fmt(l, 2))
+        .join(' ')} on ${availableParallelism()} CPUs`,
+    );
+    console.log(
+      `plain write of the same bytes: ${fmt(plainRate, 0)} MB/s flushed (fsync, as storage does; ${fmt(mbps(fileSize, flushedBefore), 0)} before, ${fmt(mbps(fileSize, flushedAfter), 0)} after the upload), ${fmt(mbps(fileSize, plainMs), 0)} MB/s unflushed`,
+    );
     line('single multipart upload (GC pacing on, the default)', paced);
 
     // 2. Chunked: init, 1 MiB chunks over 4 keep-alive connections, complete.
@@ -152,11 +194,22 @@ export async function benchMedia(opts: { sizeBytes?: number; unpaced?: boolean; 
   }
 }
 
-async function chunkedUpload(url: string, pid: number, auth: Record<string, string>, source: string, fileSize: number, rssBefore: number): Promise<void> {
+async function chunkedUpload(
+  url: string,
+  pid: number,
+  auth: Record<string, string>,
+  source: string,
+  fileSize: number,
+  rssBefore: number,
+): Promise<void> {
   const chunks = Math.ceil(fileSize / MiB);
   const agent = new Agent({ keepAlive: true, maxSockets: 4 });
   const c0 = performance.now();
-  const init = await postJson<{ upload_id: string }>(`${url}/media/storage/init`, { filename: 'bench.mp4', file_size: fileSize, total_chunks: chunks, media_type: 'video' }, auth);
+  const init = await postJson<{ upload_id: string }>(
+    `${url}/media/storage/init`,
+    { filename: 'bench.mp4', file_size: fileSize, total_chunks: chunks, media_type: 'video' },
+    auth,
+  );
   const handle = await import('node:fs/promises').then((fs) => fs.open(source, 'r'));
   let next = 1;
   const chunkSampler = sampleRss(pid);
@@ -166,19 +219,36 @@ async function chunkedUpload(url: string, pid: number, auth: Record<string, stri
       const data = Buffer.alloc(length);
       await handle.read(data, 0, length, (n - 1) * MiB);
       const b = `----chunk${n}`;
-      const part = Buffer.concat([multipartHead(b, { upload_id: init.upload_id, chunk_number: String(n) }, 'file', 'blob'), data, Buffer.from(`\r\n--${b}--\r\n`)]);
-      const r = await send(`${url}/media/storage/chunk`, { ...auth, 'content-type': `multipart/form-data; boundary=${b}`, 'content-length': part.length }, part, agent);
+      const part = Buffer.concat([
+        multipartHead(b, { upload_id: init.upload_id, chunk_number: String(n) }, 'file', 'blob'),
+        data,
+        Buffer.from(`\r\n--${b}--\r\n`),
+      ]);
+      const r = await send(
+        `${url}/media/storage/chunk`,
+        { ...auth, 'content-type': `multipart/form-data; boundary=${b}`, 'content-length': part.length },
+        part,
+        agent,
+      );
       if (r.status !== 200) throw new Error(`chunk ${n}: ${r.status} ${r.body}`);
     }
   };
   await Promise.all([worker(), worker(), worker(), worker()]);
   const chunkMs = performance.now() - c0;
   await handle.close();
-  const done = await send(`${url}/media/storage/complete`, { ...auth, 'content-type': 'application/json' }, Buffer.from(JSON.stringify({ upload_id: init.upload_id })));
+  const done = await send(
+    `${url}/media/storage/complete`,
+    { ...auth, 'content-type': 'application/json' },
+    Buffer.from(JSON.stringify({ upload_id: init.upload_id })),
+  );
   const totalMs = performance.now() - c0;
   const chunkPeak = chunkSampler.stop();
   agent.destroy();
   if (done.status !== 200) throw new Error(`complete failed: ${done.status} ${done.body}`);
-  console.log(`chunked upload (${chunks} × 1 MiB, 4 connections): chunks ${fmt(chunkMs / 1000, 2)} s = ${fmt(chunks / (chunkMs / 1000), 0)} chunks/s, ${fmt(mbps(fileSize, chunkMs), 0)} MB/s; with complete (assemble, probe, store) ${fmt(totalMs / 1000, 2)} s = ${fmt(mbps(fileSize, totalMs), 0)} MB/s`);
-  console.log(`server RSS during the chunked upload: peak ${fmt(chunkPeak, 0)} MiB (growth over the first baseline ${fmt(chunkPeak - rssBefore, 1)} MiB)`);
+  console.log(
+    `chunked upload (${chunks} × 1 MiB, 4 connections): chunks ${fmt(chunkMs / 1000, 2)} s = ${fmt(chunks / (chunkMs / 1000), 0)} chunks/s, ${fmt(mbps(fileSize, chunkMs), 0)} MB/s; with complete (assemble, probe, store) ${fmt(totalMs / 1000, 2)} s = ${fmt(mbps(fileSize, totalMs), 0)} MB/s`,
+  );
+  console.log(
+    `server RSS during the chunked upload: peak ${fmt(chunkPeak, 0)} MiB (growth over the first baseline ${fmt(chunkPeak - rssBefore, 1)} MiB)`,
+  );
 }

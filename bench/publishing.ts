@@ -23,17 +23,30 @@ interface Destinations {
 }
 
 async function connectAll(url: string, auth: Record<string, string>): Promise<Destinations> {
-  const r = await postJson<{ results: Record<string, { auth_url: string | null }> }>(`${url}/unified/oauth/url`, { platform: ['linkedin', 'facebook', 'threads'] }, auth);
+  const r = await postJson<{ results: Record<string, { auth_url: string | null }> }>(
+    `${url}/unified/oauth/url`,
+    { platform: ['linkedin', 'facebook', 'threads'] },
+    auth,
+  );
   for (const [p, v] of Object.entries(r.results)) {
     const res = await fetch(v.auth_url!, { headers: { 'x-sandbox-auto-approve': '1' } });
     if (!(await res.text()).includes('data-status="success"')) throw new Error(`connecting ${p} failed`);
   }
-  await postJson(`${url}/unified/oauth/url`, { platform: ['bluesky'], handle: 'bench.sandbox', app_password: 'abcd-efgh-ijkl-mnop' }, auth);
-  const profiles = (await (await fetch(`${url}/unified/user-profiles/?platforms=facebook&platforms=linkedin`, { headers: auth })).json()) as {
+  await postJson(
+    `${url}/unified/oauth/url`,
+    { platform: ['bluesky'], handle: 'bench.sandbox', app_password: 'abcd-efgh-ijkl-mnop' },
+    auth,
+  );
+  const profiles = (await (
+    await fetch(`${url}/unified/user-profiles/?platforms=facebook&platforms=linkedin`, { headers: auth })
+  ).json()) as {
     facebook: { pages: { page_id: string }[] };
     linkedin: { organizations: { page_id: string }[] };
   };
-  return { facebookPages: profiles.facebook.pages.map((p) => p.page_id), linkedinOrgs: profiles.linkedin.organizations.map((o) => o.page_id) };
+  return {
+    facebookPages: profiles.facebook.pages.map((p) => p.page_id),
+    linkedinOrgs: profiles.linkedin.organizations.map((o) => o.page_id),
+  };
 }
 
 async function counters(url: string): Promise<{ statements: number; transactions: number }> {
@@ -55,10 +68,24 @@ interface Run {
   transactions: number;
 }
 
-async function run(url: string, pid: number, headers: Record<string, string>, body: unknown, seconds: number, connections: number): Promise<Run> {
+async function run(
+  url: string,
+  pid: number,
+  headers: Record<string, string>,
+  body: unknown,
+  seconds: number,
+  connections: number,
+): Promise<Run> {
   const c0 = await counters(url);
   const cpu0 = cpuSeconds(pid);
-  const r = await autocannon({ url: `${url}/unified/post/text`, method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body), connections, duration: seconds });
+  const r = await autocannon({
+    url: `${url}/unified/post/text`,
+    method: 'POST',
+    headers: { ...headers, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+    connections,
+    duration: seconds,
+  });
   const cpu1 = cpuSeconds(pid);
   const c1 = await counters(url);
   // The /metrics read itself sends no SQL; the requests are every response autocannon got.
@@ -76,7 +103,8 @@ async function run(url: string, pid: number, headers: Record<string, string>, bo
   };
 }
 
-const perPost = (r: Run) => `CPU ${fmt(r.cpuMs, 1)} ms/post, ${fmt(r.statements, 1)} statements and ${fmt(r.transactions, 2)} transactions per post`;
+const perPost = (r: Run) =>
+  `CPU ${fmt(r.cpuMs, 1)} ms/post, ${fmt(r.statements, 1)} statements and ${fmt(r.transactions, 2)} transactions per post`;
 
 interface Summary {
   one: Run;
@@ -90,22 +118,38 @@ interface Summary {
  * `baseline`: another checkout (BENCH_BASELINE), measured first by the same driver; the summary then shows
  * its figures and this checkout's side by side.
  */
-export async function benchPublishing(opts: { seconds: number; databaseUrl?: string | undefined; baseline?: string | undefined }) {
+export async function benchPublishing(opts: {
+  seconds: number;
+  databaseUrl?: string | undefined;
+  baseline?: string | undefined;
+}) {
   const where = opts.databaseUrl ? 'PostgreSQL' : 'PGlite';
-  const variants = opts.baseline ? [{ name: 'before', cli: join(opts.baseline, 'src/cli.ts') }, { name: 'after', cli: CLI }] : [{ name: 'this checkout', cli: CLI }];
+  const variants = opts.baseline
+    ? [
+        { name: 'before', cli: join(opts.baseline, 'src/cli.ts') },
+        { name: 'after', cli: CLI },
+      ]
+    : [{ name: 'this checkout', cli: CLI }];
   const results: Summary[] = [];
   for (const v of variants) {
-    console.log(`\n== Publishing (issues 5, 18): text posts through the adapters to the simulators (${where}; ${v.name}: ${v.cli})`);
+    console.log(
+      `\n== Publishing (issues 5, 18): text posts through the adapters to the simulators (${where}; ${v.name}: ${v.cli})`,
+    );
     results.push(await measure(opts, v.cli));
   }
   const cell = (r: Run) => `p50 ${r.p50} ms, ${fmt(r.cpuMs, 1)} ms CPU, ${fmt(r.statements, 1)} stmts`;
-  console.log(`\n  Herald's own time per post on ${where} (0 ms simulated latency, one at a time; targets: 1 network < ${opts.databaseUrl ? 5 : 10} ms, 8 networks < 20 ms):`);
+  console.log(
+    `\n  Herald's own time per post on ${where} (0 ms simulated latency, one at a time; targets: 1 network < ${opts.databaseUrl ? 5 : 10} ms, 8 networks < 20 ms):`,
+  );
   console.log(`  ${''.padEnd(34)}${variants.map((v) => v.name.padEnd(42)).join('')}`);
   const rows: [string, (s: Summary) => string][] = [
     ['1 network (bluesky)', (s) => cell(s.one)],
     ['4 networks', (s) => cell(s.four)],
     [`${results[0]!.targets} targets`, (s) => cell(s.many)],
-    ['throughput, 10 conn., 1 network', (s) => `${fmt(s.throughput.rps, 1)} req/s, ${fmt(s.throughput.cpuMs, 1)} ms CPU/post`],
+    [
+      'throughput, 10 conn., 1 network',
+      (s) => `${fmt(s.throughput.rps, 1)} req/s, ${fmt(s.throughput.cpuMs, 1)} ms CPU/post`,
+    ],
   ];
   for (const [label, f] of rows) console.log(`  ${label.padEnd(34)}${results.map((r) => f(r).padEnd(42)).join('')}`);
 }
@@ -127,17 +171,35 @@ async function measure(opts: { seconds: number; databaseUrl?: string | undefined
   }
   // The public URL must be the server's own address: the adapters call the sandbox through it.
   const port = await freePort();
-  const herald = await startHerald({ HERALD_DATA_DIR: dir, HERALD_SANDBOX: '1', PORT: String(port), HERALD_PUBLIC_URL: `http://127.0.0.1:${port}`, ...(dbUrl ? { DATABASE_URL: dbUrl } : {}) }, { cli });
+  const herald = await startHerald(
+    {
+      HERALD_DATA_DIR: dir,
+      HERALD_SANDBOX: '1',
+      PORT: String(port),
+      HERALD_PUBLIC_URL: `http://127.0.0.1:${port}`,
+      ...(dbUrl ? { DATABASE_URL: dbUrl } : {}),
+    },
+    { cli },
+  );
   try {
     const url = herald.url;
     const pid = herald.child.pid!;
-    const session = await postJson<{ access_token: string }>(`${url}/auth/signup`, { email: 'bench@example.test', password: 'benchmark password' });
-    const ws = (await (await fetch(`${url}/workspaces`, { headers: { authorization: `Bearer ${session.access_token}` } })).json()) as { id: string }[];
+    const session = await postJson<{ access_token: string }>(`${url}/auth/signup`, {
+      email: 'bench@example.test',
+      password: 'benchmark password',
+    });
+    const ws = (await (
+      await fetch(`${url}/workspaces`, { headers: { authorization: `Bearer ${session.access_token}` } })
+    ).json()) as { id: string }[];
     const auth = { authorization: `Bearer ${session.access_token}`, 'x-workspace-id': ws[0]!.id };
     const dest = await connectAll(url, auth);
     const text = 'Benchmark post #herald';
     const one = { platforms: ['bluesky'], default_text: text };
-    const four = { platforms: ['bluesky', 'linkedin', 'facebook', 'threads'], default_text: text, facebook: { facebook_page_ids: [dest.facebookPages[0]] } };
+    const four = {
+      platforms: ['bluesky', 'linkedin', 'facebook', 'threads'],
+      default_text: text,
+      facebook: { facebook_page_ids: [dest.facebookPages[0]] },
+    };
     const seven = {
       platforms: ['bluesky', 'linkedin', 'facebook', 'threads'],
       default_text: text,
@@ -145,7 +207,11 @@ async function measure(opts: { seconds: number; databaseUrl?: string | undefined
       linkedin: { linkedin_page_ids: dest.linkedinOrgs, post_to_personal: true },
     };
     const targets = 2 + dest.facebookPages.length + dest.linkedinOrgs.length + 1;
-    const single = (p: string) => ({ platforms: [p], default_text: text, ...(p === 'facebook' ? { facebook: { facebook_page_ids: [dest.facebookPages[0]] } } : {}) });
+    const single = (p: string) => ({
+      platforms: [p],
+      default_text: text,
+      ...(p === 'facebook' ? { facebook: { facebook_page_ids: [dest.facebookPages[0]] } } : {}),
+    });
     for (const latencyMs of [0, 200]) {
       await postJson(`${url}/sandbox/_config`, { latencyMs, processingMs: 0, maxRequests: 1_000_000 });
       console.log(`[simulated network latency ${latencyMs} ms per call]`);
@@ -154,15 +220,23 @@ async function measure(opts: { seconds: number; databaseUrl?: string | undefined
       for (const p of ['bluesky', 'linkedin', 'facebook', 'threads']) {
         const r = await run(url, pid, auth, single(p), Math.max(2, opts.seconds / 2), 1);
         each[p] = r.p50;
-        console.log(`  1 network  ${p.padEnd(9)} sequential   p50 ${r.p50} ms  p99 ${r.p99} ms  (${fmt(r.rps, 1)} req/s; ${perPost(r)})`);
+        console.log(
+          `  1 network  ${p.padEnd(9)} sequential   p50 ${r.p50} ms  p99 ${r.p99} ms  (${fmt(r.rps, 1)} req/s; ${perPost(r)})`,
+        );
       }
       const seq = await run(url, pid, auth, four, opts.seconds, 1);
-      console.log(`  4 networks together sequential   p50 ${seq.p50} ms  p99 ${seq.p99} ms  (slowest single network p50 ${Math.max(...Object.values(each))} ms, sum ${Object.values(each).reduce((a, b) => a + b, 0)} ms; ${perPost(seq)})`);
+      console.log(
+        `  4 networks together sequential   p50 ${seq.p50} ms  p99 ${seq.p99} ms  (slowest single network p50 ${Math.max(...Object.values(each))} ms, sum ${Object.values(each).reduce((a, b) => a + b, 0)} ms; ${perPost(seq)})`,
+      );
       const many = await run(url, pid, auth, seven, opts.seconds, 1);
-      console.log(`  ${targets} targets (4 networks, every page) sequential   p50 ${many.p50} ms  p99 ${many.p99} ms  (${perPost(many)})`);
+      console.log(
+        `  ${targets} targets (4 networks, every page) sequential   p50 ${many.p50} ms  p99 ${many.p99} ms  (${perPost(many)})`,
+      );
       const a = await run(url, pid, auth, one, opts.seconds, 10);
       const b = await run(url, pid, auth, four, opts.seconds, 10);
-      console.log(`  throughput, 10 connections: 1 network ${fmt(a.rps, 1)} req/s (p50 ${a.p50} ms), 4 networks ${fmt(b.rps, 1)} req/s (p50 ${b.p50} ms); errors ${a.errors + b.errors + seq.errors + many.errors}, non-2xx ${a.non2xx + b.non2xx + seq.non2xx + many.non2xx}`);
+      console.log(
+        `  throughput, 10 connections: 1 network ${fmt(a.rps, 1)} req/s (p50 ${a.p50} ms), 4 networks ${fmt(b.rps, 1)} req/s (p50 ${b.p50} ms); errors ${a.errors + b.errors + seq.errors + many.errors}, non-2xx ${a.non2xx + b.non2xx + seq.non2xx + many.non2xx}`,
+      );
       if (latencyMs === 0) {
         // Bluesky again, now warm (the first run above also paid the first requests' loading).
         summary = { one: await run(url, pid, auth, one, opts.seconds, 1), four: seq, many, targets, throughput: a };

@@ -11,15 +11,34 @@ import { benchStartup } from './startup.ts';
 import { benchTools } from './tools.ts';
 
 const sections: Record<string, () => Promise<void>> = {
-  foundation: () => benchFoundation({ seconds: Number(process.env.BENCH_SECONDS ?? 5), databaseUrl: process.env.DATABASE_URL }),
+  foundation: () =>
+    benchFoundation({ seconds: Number(process.env.BENCH_SECONDS ?? 5), databaseUrl: process.env.DATABASE_URL }),
   // Issues 5 and 18: Herald's time, CPU and SQL statements per post (DATABASE_URL: on a fresh PostgreSQL database).
   // BENCH_BASELINE=/path/to/another/checkout: that checkout first, then this one, summarised side by side.
-  publishing: () => benchPublishing({ seconds: Number(process.env.BENCH_SECONDS ?? 5), databaseUrl: process.env.DATABASE_URL, baseline: process.env.BENCH_BASELINE }),
+  publishing: () =>
+    benchPublishing({
+      seconds: Number(process.env.BENCH_SECONDS ?? 5),
+      databaseUrl: process.env.DATABASE_URL,
+      baseline: process.env.BENCH_BASELINE,
+    }),
   // The scheduling issue's load benchmark (minutes; scaled by HERALD_BENCH_SCHED_* variables, see bench/scheduling.ts).
   scheduling: () => benchScheduling(),
-  'scheduling-api': () => benchSchedulingApi({ seconds: Number(process.env.BENCH_SECONDS ?? 5), burst: Number(process.env.BENCH_SCHEDULE_BURST ?? 200), databaseUrl: process.env.DATABASE_URL }),
+  'scheduling-api': () =>
+    benchSchedulingApi({
+      seconds: Number(process.env.BENCH_SECONDS ?? 5),
+      burst: Number(process.env.BENCH_SCHEDULE_BURST ?? 200),
+      databaseUrl: process.env.DATABASE_URL,
+    }),
   // The built-in AI provider in process (BENCH_AI_RUNS: copy runs, default 300; cards run a fifth as often).
-  ai: () => benchAi(process.env.BENCH_AI_RUNS ? { copyRuns: Number(process.env.BENCH_AI_RUNS), cardRuns: Math.max(10, Math.round(Number(process.env.BENCH_AI_RUNS) / 5)) } : {}),
+  ai: () =>
+    benchAi(
+      process.env.BENCH_AI_RUNS
+        ? {
+            copyRuns: Number(process.env.BENCH_AI_RUNS),
+            cardRuns: Math.max(10, Math.round(Number(process.env.BENCH_AI_RUNS) / 5)),
+          }
+        : {},
+    ),
   // Issue 14: the comments sync of one workspace (8 networks × 10 posts × 50 comments, 100 ms simulated latency).
   engagement: () =>
     benchEngagement({
@@ -29,7 +48,8 @@ const sections: Record<string, () => Promise<void>> = {
       seconds: Number(process.env.BENCH_SECONDS ?? 5),
     }),
   // Issue 16: get_accounts over MCP (and GPT Actions when present) next to GET /unified/user-profiles/, 20 connections.
-  tools: () => benchTools({ seconds: Number(process.env.BENCH_SECONDS ?? 5), rounds: Number(process.env.BENCH_ROUNDS ?? 3) }),
+  tools: () =>
+    benchTools({ seconds: Number(process.env.BENCH_SECONDS ?? 5), rounds: Number(process.env.BENCH_ROUNDS ?? 3) }),
   // Issue 18: `herald serve` started warm and cold, time to /healthz and RSS (BENCH_STARTUP_* variables, see bench/startup.ts).
   startup: () =>
     benchStartup({
@@ -38,7 +58,12 @@ const sections: Record<string, () => Promise<void>> = {
       ...(process.env.BENCH_STARTUP_BASELINE ? { baseline: process.env.BENCH_STARTUP_BASELINE } : {}),
     }),
   // Issue 17: one agent turn with two tool calls against a scripted model at 0 and 500 ms per model call.
-  agent: () => benchAgent({ turns: Number(process.env.BENCH_AGENT_TURNS ?? 200), slowTurns: Number(process.env.BENCH_AGENT_SLOW_TURNS ?? 20), databaseUrl: process.env.DATABASE_URL }),
+  agent: () =>
+    benchAgent({
+      turns: Number(process.env.BENCH_AGENT_TURNS ?? 200),
+      slowTurns: Number(process.env.BENCH_AGENT_SLOW_TURNS ?? 20),
+      databaseUrl: process.env.DATABASE_URL,
+    }),
   // BENCH_MEDIA_UNPACED=0 skips the upload without GC pacing, BENCH_MEDIA_CHUNKED=0 the chunked API.
   media: () =>
     benchMedia({

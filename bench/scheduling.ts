@@ -56,7 +56,8 @@ const CFG = {
   targetPosts: num('HERALD_BENCH_SCHED_TARGET_POSTS', 1000),
   windowS: num('HERALD_BENCH_SCHED_WINDOW_S', 60),
   workers: (E.HERALD_BENCH_SCHED_WORKERS || '1,2,4').split(',').map((w) => {
-    if (!/^\s*\d+\s*$/.test(w) || Number(w) < 1) throw new Error(`HERALD_BENCH_SCHED_WORKERS: '${w}' is not a worker count ≥ 1`);
+    if (!/^\s*\d+\s*$/.test(w) || Number(w) < 1)
+      throw new Error(`HERALD_BENCH_SCHED_WORKERS: '${w}' is not a worker count ≥ 1`);
     return Number(w);
   }),
   latencyMs: num('HERALD_BENCH_SCHED_LATENCY_MS', 100, 0),
@@ -84,7 +85,8 @@ interface Scenario {
 }
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
-const pct = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! : NaN);
+const pct = (sorted: number[], p: number) =>
+  sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! : NaN;
 const ms = (n: number) => (Number.isFinite(n) ? `${Math.round(n)}` : '–');
 const secs = (n: number) => (Number.isFinite(n) ? fmt(n / 1000, 1) : '–');
 
@@ -101,7 +103,17 @@ interface Created {
   p99: number;
 }
 
-async function createPosts(url: string, auths: Record<string, string>[], opts: { count: number; timeOf: (i: number) => string; text: (i: number) => string; concurrency: number; untilMs?: number }): Promise<Created> {
+async function createPosts(
+  url: string,
+  auths: Record<string, string>[],
+  opts: {
+    count: number;
+    timeOf: (i: number) => string;
+    text: (i: number) => string;
+    concurrency: number;
+    untilMs?: number;
+  },
+): Promise<Created> {
   let next = 0;
   let ok = 0;
   let failed = 0;
@@ -114,10 +126,19 @@ async function createPosts(url: string, auths: Record<string, string>[], opts: {
       if (opts.untilMs !== undefined && performance.now() - t0 > opts.untilMs) return;
       const i = next++;
       if (i >= opts.count) return;
-      const body = JSON.stringify({ post_type: 'text', platforms: ['bluesky'], default_text: opts.text(i), scheduled_time: opts.timeOf(i) });
+      const body = JSON.stringify({
+        post_type: 'text',
+        platforms: ['bluesky'],
+        default_text: opts.text(i),
+        scheduled_time: opts.timeOf(i),
+      });
       const t = performance.now();
       try {
-        const res = await fetch(`${url}/unified/scheduled-posts`, { method: 'POST', headers: headers[i % headers.length]!, body });
+        const res = await fetch(`${url}/unified/scheduled-posts`, {
+          method: 'POST',
+          headers: headers[i % headers.length]!,
+          body,
+        });
         const text = await res.text();
         if (res.ok) ok++;
         else {
@@ -134,7 +155,15 @@ async function createPosts(url: string, auths: Record<string, string>[], opts: {
   await Promise.all(Array.from({ length: opts.concurrency }, lane));
   const seconds = (performance.now() - t0) / 1000;
   latencies.sort((a, b) => a - b);
-  return { ok, failed, firstError, seconds, rps: (ok + failed) / seconds, p50: pct(latencies, 50), p99: pct(latencies, 99) };
+  return {
+    ok,
+    failed,
+    firstError,
+    seconds,
+    rps: (ok + failed) / seconds,
+    p50: pct(latencies, 50),
+    p99: pct(latencies, 99),
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -192,7 +221,14 @@ class Sampler {
   readonly pgClient: pg.Client | undefined;
   readonly dbName: string | undefined;
 
-  constructor(url: string, servePid: number, workerPids: () => number[], baselineScheduled: number, pgClient: pg.Client | undefined, dbName: string | undefined) {
+  constructor(
+    url: string,
+    servePid: number,
+    workerPids: () => number[],
+    baselineScheduled: number,
+    pgClient: pg.Client | undefined,
+    dbName: string | undefined,
+  ) {
     this.url = url;
     this.servePid = servePid;
     this.workerPids = workerPids;
@@ -217,7 +253,14 @@ class Sampler {
     if (this.pgClient && this.dbName) {
       // This run's backends, and the server's own background processes (WAL writer, checkpointer…); not the
       // backends of other databases (anything else using the same server).
-      const r = await this.pgClient.query<{ pid: number; mine: boolean; state: string | null; wait_event_type: string | null; wait_event: string | null; query: string }>(
+      const r = await this.pgClient.query<{
+        pid: number;
+        mine: boolean;
+        state: string | null;
+        wait_event_type: string | null;
+        wait_event: string | null;
+        query: string;
+      }>(
         `select pid, datname = $1 as mine, state, wait_event_type, wait_event, left(query, 160) as query from pg_stat_activity where (datname = $1 or backend_type <> 'client backend') and pid <> pg_backend_pid()`,
         [this.dbName],
       );
@@ -239,7 +282,12 @@ class Sampler {
     const sys = systemCpu();
     const s: Sample = {
       t,
-      cpu: { serve: cpuSeconds(this.servePid), workers: perWorker.reduce((a, b) => a + b, 0), postgres, bench: (bench.user + bench.system) / 1e6 },
+      cpu: {
+        serve: cpuSeconds(this.servePid),
+        workers: perWorker.reduce((a, b) => a + b, 0),
+        postgres,
+        bench: (bench.user + bench.system) / 1e6,
+      },
       perWorker,
       sysBusy: sys.busy,
       sysTotal: sys.total,
@@ -334,7 +382,9 @@ async function pgAdmin(): Promise<pg.Client | undefined> {
     await c.connect();
     return c;
   } catch (err) {
-    console.log(`  !! PostgreSQL at ${CFG.pgUrl.replace(/\/\/[^@]*@/, '//…@')} is not reachable (${(err as Error).message}): the PostgreSQL scenarios are SKIPPED.`);
+    console.log(
+      `  !! PostgreSQL at ${CFG.pgUrl.replace(/\/\/[^@]*@/, '//…@')} is not reachable (${(err as Error).message}): the PostgreSQL scenarios are SKIPPED.`,
+    );
     return undefined;
   }
 }
@@ -401,7 +451,12 @@ interface Outcome {
   dbPerPost: { xacts: number; inserted: number; updated: number; fetched: number } | undefined;
 }
 
-interface DbCounters { xacts: number; inserted: number; updated: number; fetched: number }
+interface DbCounters {
+  xacts: number;
+  inserted: number;
+  updated: number;
+  fetched: number;
+}
 
 /** The serve process's own SQL counters (herald_db_statements_total, herald_db_transactions_total); undefined on a tree without them. */
 async function serveCounters(url: string): Promise<{ statements: number; transactions: number } | undefined> {
@@ -418,9 +473,14 @@ async function dbCounters(c: pg.Client | undefined, db: string | undefined): Pro
   if (!c || !db) return undefined;
   // Statistics reach the shared view within about a second: ask for a fresh snapshot.
   await c.query('select pg_stat_clear_snapshot()');
-  const r = await c.query<{ x: string; i: string; u: string; f: string }>('select xact_commit + xact_rollback as x, tup_inserted as i, tup_updated as u, tup_fetched as f from pg_stat_database where datname = $1', [db]);
+  const r = await c.query<{ x: string; i: string; u: string; f: string }>(
+    'select xact_commit + xact_rollback as x, tup_inserted as i, tup_updated as u, tup_fetched as f from pg_stat_database where datname = $1',
+    [db],
+  );
   const row = r.rows[0];
-  return row ? { xacts: Number(row.x), inserted: Number(row.i), updated: Number(row.u), fetched: Number(row.f) } : undefined;
+  return row
+    ? { xacts: Number(row.x), inserted: Number(row.i), updated: Number(row.u), fetched: Number(row.f) }
+    : undefined;
 }
 
 function analyse(rows: ResultRow[], t0: number) {
@@ -428,7 +488,10 @@ function analyse(rows: ResultRow[], t0: number) {
   const lags = published.map((r) => r.published_at!.getTime() - r.scheduled_time.getTime()).sort((a, b) => a - b);
   const claimed = rows.filter((r) => r.claimed_at);
   const claimLags = claimed.map((r) => r.claimed_at!.getTime() - r.scheduled_time.getTime()).sort((a, b) => a - b);
-  const service = published.filter((r) => r.claimed_at).map((r) => r.published_at!.getTime() - r.claimed_at!.getTime()).sort((a, b) => a - b);
+  const service = published
+    .filter((r) => r.claimed_at)
+    .map((r) => r.published_at!.getTime() - r.claimed_at!.getTime())
+    .sort((a, b) => a - b);
   const times = published.map((r) => r.published_at!.getTime()).sort((a, b) => a - b);
   let peak = 0;
   for (let i = 0, j = 0; i < times.length; i++) {
@@ -452,11 +515,15 @@ function analyse(rows: ResultRow[], t0: number) {
     scanClaims: claimed.filter((r) => r.claim_reason?.includes('(scan)')).length,
     retried: rows.filter((r) => r.attempts > 1).length,
     // The reasons of the first transient failures, without their retry times.
-    retryReasons: [...rows.reduce((m, r) => {
-      if (!r.retry_reason) return m;
-      const k = r.retry_reason.replace(/^attempt \d+ failed, retry at \S+: /, '').slice(0, 200);
-      return m.set(k, (m.get(k) ?? 0) + 1);
-    }, new Map<string, number>())].sort((x, y) => y[1] - x[1]).slice(0, 3),
+    retryReasons: [
+      ...rows.reduce((m, r) => {
+        if (!r.retry_reason) return m;
+        const k = r.retry_reason.replace(/^attempt \d+ failed, retry at \S+: /, '').slice(0, 200);
+        return m.set(k, (m.get(k) ?? 0) + 1);
+      }, new Map<string, number>()),
+    ]
+      .sort((x, y) => y[1] - x[1])
+      .slice(0, 3),
   };
 }
 
@@ -468,8 +535,11 @@ async function runScenario(s: Scenario, admin: pg.Client | undefined): Promise<O
   console.log(`\n-- ${label}: ${s.posts} posts due over ${s.windowS} s`);
   // Other jobs on the machine distort every figure: wait (a while) for it to be quiet, and say how busy it was.
   let idleBefore = await machineBusy(2000);
-  for (const end = Date.now() + QUIET_WAIT_S * 1000; idleBefore > 0.2 && Date.now() < end; ) idleBefore = await machineBusy(3000);
-  console.log(`  machine ${fmt(idleBefore * 100, 0)}% busy before the run${idleBefore > 0.2 ? ` (other jobs: waited ${QUIET_WAIT_S} s for it to be quiet; the figures are disturbed)` : ''}`);
+  for (const end = Date.now() + QUIET_WAIT_S * 1000; idleBefore > 0.2 && Date.now() < end; )
+    idleBefore = await machineBusy(3000);
+  console.log(
+    `  machine ${fmt(idleBefore * 100, 0)}% busy before the run${idleBefore > 0.2 ? ` (other jobs: waited ${QUIET_WAIT_S} s for it to be quiet; the figures are disturbed)` : ''}`,
+  );
   const dir = mkdtempSync(join(tmpdir(), 'herald-bench-sched-'));
   const logDir = mkdtempSync(join(tmpdir(), 'herald-bench-sched-logs-'));
   const dbName = s.db === 'pg' ? `herald_bench_${process.pid}_${Date.now()}` : undefined;
@@ -497,16 +567,30 @@ async function runScenario(s: Scenario, admin: pg.Client | undefined): Promise<O
     // One workspace (one user, one Bluesky account) by default; HERALD_BENCH_SCHED_WORKSPACES spreads the posts round-robin.
     const auth: Record<string, string>[] = [];
     for (let w = 0; w < CFG.workspaces; w++) {
-      const session = await postJson<{ access_token: string }>(`${url}/auth/signup`, { email: `bench${w}@example.test`, password: 'benchmark password' });
-      const ws = (await (await fetch(`${url}/workspaces`, { headers: { authorization: `Bearer ${session.access_token}` } })).json()) as { id: string }[];
+      const session = await postJson<{ access_token: string }>(`${url}/auth/signup`, {
+        email: `bench${w}@example.test`,
+        password: 'benchmark password',
+      });
+      const ws = (await (
+        await fetch(`${url}/workspaces`, { headers: { authorization: `Bearer ${session.access_token}` } })
+      ).json()) as { id: string }[];
       auth.push({ authorization: `Bearer ${session.access_token}`, 'x-workspace-id': ws[0]!.id });
-      await postJson(`${url}/unified/oauth/url`, { platform: ['bluesky'], handle: `bench${w}.sandbox`, app_password: 'abcd-efgh-ijkl-mnop' }, auth[w]);
+      await postJson(
+        `${url}/unified/oauth/url`,
+        { platform: ['bluesky'], handle: `bench${w}.sandbox`, app_password: 'abcd-efgh-ijkl-mnop' },
+        auth[w],
+      );
     }
     await postJson(`${url}/sandbox/_config`, { latencyMs: CFG.latencyMs, processingMs: 0, maxRequests: 1_000_000 });
 
     // Worker processes start before the entries exist, as they would be running in production.
     for (let i = 0; i < s.workers; i++) {
-      workers.push(startWorker({ DATABASE_URL: dbUrl!, HERALD_DATA_DIR: dir, HERALD_PUBLIC_URL: publicUrl, HERALD_SANDBOX: '1' }, join(logDir, `worker-${i + 1}.log`)));
+      workers.push(
+        startWorker(
+          { DATABASE_URL: dbUrl!, HERALD_DATA_DIR: dir, HERALD_PUBLIC_URL: publicUrl, HERALD_SANDBOX: '1' },
+          join(logDir, `worker-${i + 1}.log`),
+        ),
+      );
     }
 
     // Calibration: 2 s of creation far in the future (those entries stay, never due) to learn how long
@@ -514,30 +598,65 @@ async function runScenario(s: Scenario, admin: pg.Client | undefined): Promise<O
     const runId = Date.now().toString(36);
     const far = new Date(Date.now() + FAR_FUTURE_DAYS * 86_400_000).toISOString();
     // A spike of other work on the machine only ever slows a measurement down: take the best of three.
-    const warm = await createPosts(url, auth, { count: 1e9, timeOf: () => far, text: (i) => `Warm-up ${runId} #${i}`, concurrency: CFG.createConcurrency, untilMs: 1000 });
+    const warm = await createPosts(url, auth, {
+      count: 1e9,
+      timeOf: () => far,
+      text: (i) => `Warm-up ${runId} #${i}`,
+      concurrency: CFG.createConcurrency,
+      untilMs: 1000,
+    });
     const cals: Created[] = [];
-    for (let k = 0; k < 3; k++) cals.push(await createPosts(url, auth, { count: 1e9, timeOf: () => far, text: (i) => `Calibration ${runId}.${k} #${i}`, concurrency: CFG.createConcurrency, untilMs: 1500 }));
+    for (let k = 0; k < 3; k++)
+      cals.push(
+        await createPosts(url, auth, {
+          count: 1e9,
+          timeOf: () => far,
+          text: (i) => `Calibration ${runId}.${k} #${i}`,
+          concurrency: CFG.createConcurrency,
+          untilMs: 1500,
+        }),
+      );
     const failedCal = [warm, ...cals].find((c) => c.failed);
     if (failedCal) throw new Error(`creating entries fails: ${failedCal.firstError}`);
     const cal = { rps: Math.max(...cals.map((c) => c.rps)), ok: cals.reduce((n, c) => n + c.ok, 0) };
     const leadSeconds = Math.ceil((s.posts / cal.rps) * 1.25 + 5);
     const t0 = Math.ceil((Date.now() + leadSeconds * 1000) / 1000) * 1000;
     const step = (s.windowS * 1000) / s.posts;
-    console.log(`  creation measured at ${fmt(cal.rps, 0)} req/s (${warm.ok + cal.ok} far-future entries); the window starts in ${leadSeconds} s`);
+    console.log(
+      `  creation measured at ${fmt(cal.rps, 0)} req/s (${warm.ok + cal.ok} far-future entries); the window starts in ${leadSeconds} s`,
+    );
 
     // The entries, in the order they fall due.
-    const created = await createPosts(url, auth, { count: s.posts, timeOf: (i) => new Date(t0 + Math.floor(i * step)).toISOString(), text: (i) => `Bench ${runId} post #${i}`, concurrency: CFG.createConcurrency });
+    const created = await createPosts(url, auth, {
+      count: s.posts,
+      timeOf: (i) => new Date(t0 + Math.floor(i * step)).toISOString(),
+      text: (i) => `Bench ${runId} post #${i}`,
+      concurrency: CFG.createConcurrency,
+    });
     const overrunSeconds = Math.max(0, (Date.now() - t0) / 1000);
-    console.log(`  created ${created.ok}/${s.posts} in ${fmt(created.seconds, 1)} s (${fmt(created.rps, 0)} req/s, p50 ${ms(created.p50)} ms, p99 ${ms(created.p99)} ms, ${CFG.createConcurrency} in parallel)${created.failed ? `; ${created.failed} FAILED, first: ${created.firstError}` : ''}`);
-    if (overrunSeconds > 0) console.log(`  !! creation overran the window's start by ${fmt(overrunSeconds, 1)} s: the first posts were late before any worker could take them`);
-    for (const [i, w] of workers.entries()) if (w.exitCode !== null) throw new Error(`worker ${i + 1} exited with ${w.exitCode}; see ${logDir}`);
+    console.log(
+      `  created ${created.ok}/${s.posts} in ${fmt(created.seconds, 1)} s (${fmt(created.rps, 0)} req/s, p50 ${ms(created.p50)} ms, p99 ${ms(created.p99)} ms, ${CFG.createConcurrency} in parallel)${created.failed ? `; ${created.failed} FAILED, first: ${created.firstError}` : ''}`,
+    );
+    if (overrunSeconds > 0)
+      console.log(
+        `  !! creation overran the window's start by ${fmt(overrunSeconds, 1)} s: the first posts were late before any worker could take them`,
+      );
+    for (const [i, w] of workers.entries())
+      if (w.exitCode !== null) throw new Error(`worker ${i + 1} exited with ${w.exitCode}; see ${logDir}`);
 
     // Sample from now until everything is published (or the drain timeout).
     if (dbUrl) {
       statsClient = new pg.Client({ connectionString: CFG.pgUrl });
       await statsClient.connect();
     }
-    sampler = new Sampler(url, herald.child.pid!, () => workers.map((w) => w.pid!).filter(Boolean), warm.ok + cal.ok, statsClient, dbName);
+    sampler = new Sampler(
+      url,
+      herald.child.pid!,
+      () => workers.map((w) => w.pid!).filter(Boolean),
+      warm.ok + cal.ok,
+      statsClient,
+      dbName,
+    );
     const countersBefore = await dbCounters(statsClient, dbName);
     const serveBefore = await serveCounters(url);
     sampler.start();
@@ -550,12 +669,16 @@ async function runScenario(s: Scenario, admin: pg.Client | undefined): Promise<O
       if (last && Date.now() >= t0 && last.remaining <= 0) break;
       if (Date.now() > deadline) {
         timedOut = true;
-        console.log(`  !! not drained ${CFG.drainTimeoutS} s after the window's end (HERALD_BENCH_SCHED_DRAIN_TIMEOUT_S): ${last?.remaining} entries still pending`);
+        console.log(
+          `  !! not drained ${CFG.drainTimeoutS} s after the window's end (HERALD_BENCH_SCHED_DRAIN_TIMEOUT_S): ${last?.remaining} entries still pending`,
+        );
         break;
       }
       if (last && Date.now() >= t0 && Date.now() - lastPrint >= 15_000) {
         lastPrint = Date.now();
-        console.log(`  t+${fmt((Date.now() - t0) / 1000, 0).padStart(3)} s: ${s.posts - last.remaining} done, ${last.publishing} publishing, ${last.dueNotStarted} due and not claimed`);
+        console.log(
+          `  t+${fmt((Date.now() - t0) / 1000, 0).padStart(3)} s: ${s.posts - last.remaining} done, ${last.publishing} publishing, ${last.dueNotStarted} due and not claimed`,
+        );
       }
     }
     await sampler.stop();
@@ -571,7 +694,10 @@ async function runScenario(s: Scenario, admin: pg.Client | undefined): Promise<O
     let callsPerPost = '';
     try {
       const st = (await (await fetch(`${url}/sandbox/_state?platform=bluesky`)).json()) as Record<string, unknown>;
-      const slice = ((st.bluesky as object | undefined) ?? st) as { posts: unknown[]; requests: { method: string; path: string; at: string }[] };
+      const slice = ((st.bluesky as object | undefined) ?? st) as {
+        posts: unknown[];
+        requests: { method: string; path: string; at: string }[];
+      };
       sandboxPosts = slice.posts.length;
       const counts = new Map<string, number>();
       for (const r of slice.requests) {
@@ -579,7 +705,10 @@ async function runScenario(s: Scenario, admin: pg.Client | undefined): Promise<O
         const k = `${r.method} ${r.path.replace(/^.*\/xrpc\//, '')}`;
         counts.set(k, (counts.get(k) ?? 0) + 1);
       }
-      callsPerPost = [...counts].sort((a, b) => b[1] - a[1]).map(([k, n]) => `${k} ×${fmt(n / Math.max(1, sandboxPosts), 2)}`).join(', ');
+      callsPerPost = [...counts]
+        .sort((a, b) => b[1] - a[1])
+        .map(([k, n]) => `${k} ×${fmt(n / Math.max(1, sandboxPosts), 2)}`)
+        .join(', ');
     } catch (err) {
       callsPerPost = `(sandbox state unavailable: ${(err as Error).message})`;
     }
@@ -618,7 +747,10 @@ async function runScenario(s: Scenario, admin: pg.Client | undefined): Promise<O
       lockWaits: [...sampler.lockWaits].sort((x, y) => y[1] - x[1]).slice(0, 3),
       serveSql:
         serveBefore && serveAfter && a.published
-          ? { statements: (serveAfter.statements - serveBefore.statements) / a.published, transactions: (serveAfter.transactions - serveBefore.transactions) / a.published }
+          ? {
+              statements: (serveAfter.statements - serveBefore.statements) / a.published,
+              transactions: (serveAfter.transactions - serveBefore.transactions) / a.published,
+            }
           : undefined,
       dbPerPost:
         countersBefore && countersAfter && a.published
@@ -637,7 +769,10 @@ async function runScenario(s: Scenario, admin: pg.Client | undefined): Promise<O
     await Promise.all(workers.map((w) => stopChild(w)));
     await herald?.stop();
     await statsClient?.end().catch(() => undefined);
-    if (dbName) await admin!.query(`drop database if exists "${dbName}" with (force)`).catch((err: unknown) => console.log(`  !! could not drop ${dbName}: ${(err as Error).message}`));
+    if (dbName)
+      await admin!
+        .query(`drop database if exists "${dbName}" with (force)`)
+        .catch((err: unknown) => console.log(`  !! could not drop ${dbName}: ${(err as Error).message}`));
     rmSync(dir, { recursive: true, force: true });
     reportLogs(logDir);
   }
@@ -650,14 +785,19 @@ function reportLogs(logDir: string): void {
     if (statSync(p).size === 0) continue;
     any = true;
     const lines = readFileSync(p, 'utf8').trim().split('\n');
-    console.log(`  ${f}: ${lines.length} log line(s) at warn or above; last: ${lines[lines.length - 1]!.slice(0, 400)}`);
+    console.log(
+      `  ${f}: ${lines.length} log line(s) at warn or above; last: ${lines[lines.length - 1]!.slice(0, 400)}`,
+    );
   }
   if (any || CFG.keepLogs) console.log(`  logs kept in ${logDir}`);
   else rmSync(logDir, { recursive: true, force: true });
 }
 
 function scenarioLabel(s: Scenario): string {
-  const where = s.db === 'pg' ? `PostgreSQL, ${s.workers} worker process${s.workers === 1 ? '' : 'es'}` : 'PGlite, in-process worker';
+  const where =
+    s.db === 'pg'
+      ? `PostgreSQL, ${s.workers} worker process${s.workers === 1 ? '' : 'es'}`
+      : 'PGlite, in-process worker';
   return `${s.target ? 'target check' : 'load'} ${s.posts}/${s.windowS}s, ${where}`;
 }
 
@@ -670,22 +810,40 @@ function printOutcome(o: Outcome): void {
     `  lag (published − scheduled): first ${ms(o.lag.first)} ms, p50 ${ms(o.lag.p50)} ms, p99 ${ms(o.lag.p99)} ms, max ${ms(o.lag.max)} ms; claim lag p50 ${ms(o.claimLag.p50)} / p99 ${ms(o.claimLag.p99)} ms; claim→published p50 ${ms(o.service.p50)} / p99 ${ms(o.service.p99)} ms`,
   );
   console.log(
-    (o.pending ? `  NOT all published: ${o.pending} still pending when the bench stopped waiting, ${secs(o.allDoneAfterMs)} s after the first due time (at ${fmt(o.throughput, 1)} posts/s they would need about ${fmt(o.pending / o.throughput, 0)} s more);` : `  all published ${secs(o.allDoneAfterMs)} s after the first due time;`) +
+    (o.pending
+      ? `  NOT all published: ${o.pending} still pending when the bench stopped waiting, ${secs(o.allDoneAfterMs)} s after the first due time (at ${fmt(o.throughput, 1)} posts/s they would need about ${fmt(o.pending / o.throughput, 0)} s more);`
+      : `  all published ${secs(o.allDoneAfterMs)} s after the first due time;`) +
       ` throughput ${fmt(o.throughput, 1)} posts/s (peak 5 s: ${fmt(o.peak5s, 1)}; offered ${fmt(o.offered, 1)}/s); claims by pg-boss wake-up ${o.queueClaims}, by scan ${o.scanClaims}` +
-      (o.scenario.target ? `\n  target lag p99 < ${TARGET_P99_MS} ms: ${o.lag.p99 < TARGET_P99_MS && o.pending === 0 && o.failed === 0 ? 'met' : 'NOT met'}` : ''),
+      (o.scenario.target
+        ? `\n  target lag p99 < ${TARGET_P99_MS} ms: ${o.lag.p99 < TARGET_P99_MS && o.pending === 0 && o.failed === 0 ? 'met' : 'NOT met'}`
+        : ''),
   );
   const c = o.cpu;
   if (c) {
     console.log(
       `  CPU over the drain (${fmt(c.seconds, 0)} s, in cores of ${CORES}): serve ${fmt(c.serve, 2)}, workers ${fmt(c.workers, 2)}${o.scenario.workers > 1 ? ` (busiest ${fmt(c.maxWorker, 2)})` : ''}, postgres ${fmt(c.postgres, 2)}, bench ${fmt(c.bench, 2)}, other processes ${fmt(c.other, 2)}; machine busy ${fmt(c.busyShare * 100, 0)}% (max 1 s ${fmt(c.maxBusyShare * 100, 0)}%)` +
         `; max due-not-claimed ${ms(c.maxDueNotStarted)}, max publishing ${ms(c.maxPublishing)}` +
-        (Number.isFinite(c.pgActiveMax) ? `; PostgreSQL active backends avg ${fmt(c.pgActiveAvg, 1)} / max ${c.pgActiveMax}, max waiting on locks ${c.pgLockWaitsMax}` : ''),
+        (Number.isFinite(c.pgActiveMax)
+          ? `; PostgreSQL active backends avg ${fmt(c.pgActiveAvg, 1)} / max ${c.pgActiveMax}, max waiting on locks ${c.pgLockWaitsMax}`
+          : ''),
     );
   }
-  if (o.dbPerPost) console.log(`  PostgreSQL per published post (whole database, sampling included): ${fmt(o.dbPerPost.xacts, 1)} transactions, ${fmt(o.dbPerPost.inserted, 1)} rows inserted, ${fmt(o.dbPerPost.updated, 1)} updated, ${fmt(o.dbPerPost.fetched, 0)} fetched; CPU per post: ${o.cpu ? fmt(((o.cpu.serve + o.cpu.workers + o.cpu.postgres) * o.cpu.seconds * 1000) / Math.max(1, o.published), 1) : '–'} ms (serve + workers + postgres)`);
-  else if (o.cpu) console.log(`  CPU per post: ${fmt(((o.cpu.serve + o.cpu.workers + o.cpu.postgres) * o.cpu.seconds * 1000) / Math.max(1, o.published), 1)} ms (serve, PGlite included)`);
-  if (o.serveSql && o.scenario.workers === 0) console.log(`  SQL per published post (serve process: API, sandbox and in-process worker, /metrics sampling included): ${fmt(o.serveSql.statements, 1)} statements, ${fmt(o.serveSql.transactions, 2)} transactions`);
-  if (o.retried) console.log(`  ${o.retried} post(s) needed more than one attempt (a transient failure, then the backoff of 30 s or more); first failures: ${o.retryReasons.map(([r, n]) => `${n}× ${r}`).join(' | ')}`);
+  if (o.dbPerPost)
+    console.log(
+      `  PostgreSQL per published post (whole database, sampling included): ${fmt(o.dbPerPost.xacts, 1)} transactions, ${fmt(o.dbPerPost.inserted, 1)} rows inserted, ${fmt(o.dbPerPost.updated, 1)} updated, ${fmt(o.dbPerPost.fetched, 0)} fetched; CPU per post: ${o.cpu ? fmt(((o.cpu.serve + o.cpu.workers + o.cpu.postgres) * o.cpu.seconds * 1000) / Math.max(1, o.published), 1) : '–'} ms (serve + workers + postgres)`,
+    );
+  else if (o.cpu)
+    console.log(
+      `  CPU per post: ${fmt(((o.cpu.serve + o.cpu.workers + o.cpu.postgres) * o.cpu.seconds * 1000) / Math.max(1, o.published), 1)} ms (serve, PGlite included)`,
+    );
+  if (o.serveSql && o.scenario.workers === 0)
+    console.log(
+      `  SQL per published post (serve process: API, sandbox and in-process worker, /metrics sampling included): ${fmt(o.serveSql.statements, 1)} statements, ${fmt(o.serveSql.transactions, 2)} transactions`,
+    );
+  if (o.retried)
+    console.log(
+      `  ${o.retried} post(s) needed more than one attempt (a transient failure, then the backoff of 30 s or more); first failures: ${o.retryReasons.map(([r, n]) => `${n}× ${r}`).join(' | ')}`,
+    );
   for (const [q, n] of o.lockWaits) console.log(`  waiting on a lock in ${n} backend-sample(s): ${q}`);
 }
 
@@ -701,7 +859,11 @@ function bottleneck(o: Outcome): string {
     ['workers', c.workers],
     ['bench', c.bench],
     ['other', c.other],
-  ].filter(([, v]) => (v as number) > 0.05).sort((a, b) => (b[1] as number) - (a[1] as number)).map(([k, v]) => `${k} ${fmt(v as number, 2)}`).join(', ');
+  ]
+    .filter(([, v]) => (v as number) > 0.05)
+    .sort((a, b) => (b[1] as number) - (a[1] as number))
+    .map(([k, v]) => `${k} ${fmt(v as number, 2)}`)
+    .join(', ');
   const busy = `machine ${fmt(c.busyShare * 100, 0)}% busy: ${groups}`;
   if (keptUp) return `none reached: kept up with the offered rate (${busy})`;
   // A Node process runs its JavaScript (and PGlite, which is WebAssembly in the same thread) on one core.
@@ -716,8 +878,24 @@ function bottleneck(o: Outcome): string {
 
 function printTables(outcomes: Outcome[]): void {
   if (!outcomes.length) return;
-  console.log(`\n== Scheduling under load: summary (sandbox latency ${CFG.latencyMs} ms per call, ${CORES} cores; lag = published_at − scheduled_time)`);
-  const head = ['scenario', 'posts', 'create/s', 'published', 'failed', 'first', 'p50', 'p99', 'max', 'claim p99', 'all done', 'posts/s', 'peak 5s'];
+  console.log(
+    `\n== Scheduling under load: summary (sandbox latency ${CFG.latencyMs} ms per call, ${CORES} cores; lag = published_at − scheduled_time)`,
+  );
+  const head = [
+    'scenario',
+    'posts',
+    'create/s',
+    'published',
+    'failed',
+    'first',
+    'p50',
+    'p99',
+    'max',
+    'claim p99',
+    'all done',
+    'posts/s',
+    'peak 5s',
+  ];
   const rows = outcomes.map((o) => [
     scenarioLabel(o.scenario),
     String(o.scenario.posts),
@@ -734,9 +912,27 @@ function printTables(outcomes: Outcome[]): void {
     fmt(o.peak5s, 1),
   ]);
   printTable(head, rows);
-  console.log('  (all done: from the first due time until the last post was published; posts/s: published ÷ (last − first publication); offered rate = posts ÷ window)');
-  console.log(`\n  CPU while draining (first due time → last publication), in cores of ${CORES}; busiest = the busiest worker process; other = processes outside this run; machine = share of all cores busy; before = machine busy just before the run`);
-  const cpuHead = ['scenario', 'serve', 'workers', 'busiest', 'postgres', 'bench', 'other', 'machine', 'max 1 s', 'before', 'pg active', 'lock waits', 'bottleneck'];
+  console.log(
+    '  (all done: from the first due time until the last post was published; posts/s: published ÷ (last − first publication); offered rate = posts ÷ window)',
+  );
+  console.log(
+    `\n  CPU while draining (first due time → last publication), in cores of ${CORES}; busiest = the busiest worker process; other = processes outside this run; machine = share of all cores busy; before = machine busy just before the run`,
+  );
+  const cpuHead = [
+    'scenario',
+    'serve',
+    'workers',
+    'busiest',
+    'postgres',
+    'bench',
+    'other',
+    'machine',
+    'max 1 s',
+    'before',
+    'pg active',
+    'lock waits',
+    'bottleneck',
+  ];
   const cpuRows = outcomes.map((o) => {
     const c = o.cpu;
     return [
@@ -757,29 +953,47 @@ function printTables(outcomes: Outcome[]): void {
   });
   printTable(cpuHead, cpuRows);
   for (const o of outcomes.filter((x) => x.scenario.target)) {
-    console.log(`  target (lag p99 < ${TARGET_P99_MS} ms for ${o.scenario.posts} posts/${o.scenario.windowS} s, one worker) on ${o.scenario.db === 'pg' ? 'PostgreSQL' : 'PGlite'}: p50 ${ms(o.lag.p50)} ms, p99 ${ms(o.lag.p99)} ms → ${o.lag.p99 < TARGET_P99_MS && o.pending === 0 && o.failed === 0 ? 'met' : 'NOT met'}`);
+    console.log(
+      `  target (lag p99 < ${TARGET_P99_MS} ms for ${o.scenario.posts} posts/${o.scenario.windowS} s, one worker) on ${o.scenario.db === 'pg' ? 'PostgreSQL' : 'PGlite'}: p50 ${ms(o.lag.p50)} ms, p99 ${ms(o.lag.p99)} ms → ${o.lag.p99 < TARGET_P99_MS && o.pending === 0 && o.failed === 0 ? 'met' : 'NOT met'}`,
+    );
   }
 }
 
 function printTable(head: string[], rows: string[][]): void {
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: string[]) => `  ${cells.map((c, i) => (i === 0 || i === cells.length - 1 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ').trimEnd()}`;
+  const line = (cells: string[]) =>
+    `  ${cells
+      .map((c, i) => (i === 0 || i === cells.length - 1 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!)))
+      .join('  ')
+      .trimEnd()}`;
   console.log(line(head));
   for (const r of rows) console.log(line(r));
 }
 
 export async function benchScheduling(): Promise<void> {
-  console.log(`\n== Scheduling under load (the scheduling issue): posts due within ${CFG.windowS} s to the Bluesky simulator, ${CFG.latencyMs} ms latency per call, ${CFG.workspaces} workspace${CFG.workspaces === 1 ? '' : 's'}`);
-  const settings = Object.entries(E).filter(([k]) => k.startsWith('HERALD_SCHEDULER_') || k === 'HERALD_PUBLISH_WAIT_SECONDS').map(([k, v]) => `${k}=${v}`);
+  console.log(
+    `\n== Scheduling under load (the scheduling issue): posts due within ${CFG.windowS} s to the Bluesky simulator, ${CFG.latencyMs} ms latency per call, ${CFG.workspaces} workspace${CFG.workspaces === 1 ? '' : 's'}`,
+  );
+  const settings = Object.entries(E)
+    .filter(([k]) => k.startsWith('HERALD_SCHEDULER_') || k === 'HERALD_PUBLISH_WAIT_SECONDS')
+    .map(([k, v]) => `${k}=${v}`);
   const config = readFileSync(join(import.meta.dirname, '../src/config.ts'), 'utf8');
-  console.log(`  worker settings: ${settings.length ? settings.join(' ') : 'defaults'}${config.includes('HERALD_SCHEDULER_CONCURRENCY') ? '' : ' (this tree has no HERALD_SCHEDULER_CONCURRENCY: one batch at a time per loop)'}`);
+  console.log(
+    `  worker settings: ${settings.length ? settings.join(' ') : 'defaults'}${config.includes('HERALD_SCHEDULER_CONCURRENCY') ? '' : ' (this tree has no HERALD_SCHEDULER_CONCURRENCY: one batch at a time per loop)'}`,
+  );
   const scenarios: Scenario[] = [];
   for (const key of CFG.scenarios) {
-    if (key === 'target-pg') scenarios.push({ key, db: 'pg', workers: 1, posts: CFG.targetPosts, windowS: CFG.windowS, target: true });
-    else if (key === 'target-pglite') scenarios.push({ key, db: 'pglite', workers: 0, posts: CFG.targetPosts, windowS: CFG.windowS, target: true });
-    else if (key === 'pg') for (const n of CFG.workers) scenarios.push({ key, db: 'pg', workers: n, posts: CFG.posts, windowS: CFG.windowS, target: false });
-    else if (key === 'pglite') scenarios.push({ key, db: 'pglite', workers: 0, posts: CFG.posts, windowS: CFG.windowS, target: false });
-    else throw new Error(`HERALD_BENCH_SCHED_SCENARIOS: unknown scenario '${key}' (target-pg, target-pglite, pg, pglite)`);
+    if (key === 'target-pg')
+      scenarios.push({ key, db: 'pg', workers: 1, posts: CFG.targetPosts, windowS: CFG.windowS, target: true });
+    else if (key === 'target-pglite')
+      scenarios.push({ key, db: 'pglite', workers: 0, posts: CFG.targetPosts, windowS: CFG.windowS, target: true });
+    else if (key === 'pg')
+      for (const n of CFG.workers)
+        scenarios.push({ key, db: 'pg', workers: n, posts: CFG.posts, windowS: CFG.windowS, target: false });
+    else if (key === 'pglite')
+      scenarios.push({ key, db: 'pglite', workers: 0, posts: CFG.posts, windowS: CFG.windowS, target: false });
+    else
+      throw new Error(`HERALD_BENCH_SCHED_SCENARIOS: unknown scenario '${key}' (target-pg, target-pglite, pg, pglite)`);
   }
   const admin = scenarios.some((s) => s.db === 'pg') ? await pgAdmin() : undefined;
   const outcomes: Outcome[] = [];
@@ -790,7 +1004,9 @@ export async function benchScheduling(): Promise<void> {
       try {
         outcomes.push(await runScenario(s, admin));
       } catch (err) {
-        console.log(`  !! ${scenarioLabel(s)} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+        console.log(
+          `  !! ${scenarioLabel(s)} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`,
+        );
       }
     }
   } finally {

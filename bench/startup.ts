@@ -38,7 +38,6 @@ interface Variant {
 
 type Kind = 'warm' | 'cold' | 'cold, no template' | 'cold, no compile cache';
 
-
 function status(pid: number, field: 'VmHWM' | 'VmRSS'): number {
   try {
     const kb = Number(new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN);
@@ -59,7 +58,8 @@ function descendants(pid: number): number[] {
   const out: number[] = [];
   try {
     for (const t of readdirSync(`/proc/${pid}/task`)) {
-      for (const c of readFileSync(`/proc/${pid}/task/${t}/children`, 'utf8').split(' ').filter(Boolean).map(Number)) out.push(c, ...descendants(c));
+      for (const c of readFileSync(`/proc/${pid}/task/${t}/children`, 'utf8').split(' ').filter(Boolean).map(Number))
+        out.push(c, ...descendants(c));
     }
   } catch {
     /* gone */
@@ -70,12 +70,27 @@ function descendants(pid: number): number[] {
 async function once(cli: string, dataDir: string, kind: Kind, idleSeconds: number, templateDir: string): Promise<Run> {
   const port = await freePort();
   // Never inherit a compile-cache location: each checkout decides for itself whether it uses one.
-  const { DATABASE_URL: _d, NODE_COMPILE_CACHE: _c, NODE_DISABLE_COMPILE_CACHE: _n, REDIS_URL: _r, ...base } = process.env;
-  const env: Record<string, string | undefined> = { ...base, PORT: String(port), HOST: '127.0.0.1', HERALD_DATA_DIR: dataDir, HERALD_LOG_LEVEL: 'warn' };
+  const {
+    DATABASE_URL: _d,
+    NODE_COMPILE_CACHE: _c,
+    NODE_DISABLE_COMPILE_CACHE: _n,
+    REDIS_URL: _r,
+    ...base
+  } = process.env;
+  const env: Record<string, string | undefined> = {
+    ...base,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    HERALD_DATA_DIR: dataDir,
+    HERALD_LOG_LEVEL: 'warn',
+  };
   if (kind === 'cold, no compile cache') env.NODE_DISABLE_COMPILE_CACHE = '1';
   env.HERALD_PGLITE_TEMPLATE_DIR = kind === 'warm' || kind === 'cold' ? templateDir : 'off';
   const t0 = performance.now();
-  const child = spawn(process.execPath, [...startFlags(cli), cli, 'serve'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, [...startFlags(cli), cli, 'serve'], {
+    env,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   const pid = child.pid!;
   let childPeak = 0;
   const sampler = setInterval(() => {
@@ -95,7 +110,14 @@ async function once(cli: string, dataDir: string, kind: Kind, idleSeconds: numbe
     const cpuS = cpuWithChildren(pid);
     const peakAtHealthMiB = status(pid, 'VmHWM');
     await new Promise((r) => setTimeout(r, idleSeconds * 1000));
-    return { startMs, cpuS, peakAtHealthMiB, peakMiB: status(pid, 'VmHWM'), childPeakMiB: childPeak, idleMiB: status(pid, 'VmRSS') };
+    return {
+      startMs,
+      cpuS,
+      peakAtHealthMiB,
+      peakMiB: status(pid, 'VmHWM'),
+      childPeakMiB: childPeak,
+      idleMiB: status(pid, 'VmRSS'),
+    };
   } finally {
     clearInterval(sampler);
     const exited = new Promise<void>((r) => (child.exitCode !== null ? r() : child.once('exit', () => r())));
@@ -109,14 +131,19 @@ const median = (xs: number[]) => {
   const m = Math.floor(s.length / 2);
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 };
-const spread = (xs: number[], digits: number) => `${fmt(median(xs), digits)} (${fmt(Math.min(...xs), digits)}–${fmt(Math.max(...xs), digits)})`;
+const spread = (xs: number[], digits: number) =>
+  `${fmt(median(xs), digits)} (${fmt(Math.min(...xs), digits)}–${fmt(Math.max(...xs), digits)})`;
 
 export async function benchStartup(opts: { runs: number; idleSeconds: number; baseline?: string }) {
   console.log('\n== Start-up and memory (issue 18): herald serve on embedded PGlite');
   const variants: Variant[] = [];
   if (opts.baseline) variants.push({ name: 'before', cli: join(resolve(opts.baseline), 'src/cli.ts') });
   variants.push({ name: opts.baseline ? 'after' : 'this checkout', cli: CLI });
-  console.log(`  ${opts.runs} runs of each, idle reading after ${opts.idleSeconds} s; load average at start ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(
+    `  ${opts.runs} runs of each, idle reading after ${opts.idleSeconds} s; load average at start ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
   for (const v of variants) console.log(`  ${v.name}: ${v.cli}`);
   const results = new Map<string, Run[]>();
   const key = (v: Variant, k: Kind) => `${v.name}|${k}`;
@@ -141,12 +168,22 @@ export async function benchStartup(opts: { runs: number; idleSeconds: number; ba
     for (let i = 0; i < opts.runs; i++) {
       for (const kind of kinds) {
         for (const v of variants) {
-          const r = await once(v.cli, kind === 'warm' ? warmDirs.get(v.name)! : fresh(), kind, opts.idleSeconds, templates.get(v.name)!);
+          const r = await once(
+            v.cli,
+            kind === 'warm' ? warmDirs.get(v.name)! : fresh(),
+            kind,
+            opts.idleSeconds,
+            templates.get(v.name)!,
+          );
           results.set(key(v, kind), [...(results.get(key(v, kind)) ?? []), r]);
         }
       }
     }
-    console.log(`  load average at end ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+    console.log(
+      `  load average at end ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}`,
+    );
     const cols = variants.map((v) => v.name.padEnd(26)).join('');
     for (const kind of kinds) {
       console.log(`\n  [${kind}] median (min–max) of ${opts.runs}`);
@@ -165,7 +202,14 @@ export async function benchStartup(opts: { runs: number; idleSeconds: number; ba
         ['idleMiB', `RSS after ${opts.idleSeconds} s idle (MiB)`, 0],
       ];
       for (const [field, label, digits] of rows) {
-        const cells = variants.map((v) => spread((results.get(key(v, kind)) ?? []).map((r) => r[field]), digits).padEnd(26)).join('');
+        const cells = variants
+          .map((v) =>
+            spread(
+              (results.get(key(v, kind)) ?? []).map((r) => r[field]),
+              digits,
+            ).padEnd(26),
+          )
+          .join('');
         console.log(`  ${label.padEnd(34)}${(target[field] ?? '').padEnd(12)}${cells}`);
       }
     }

@@ -32,44 +32,96 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 
 /** Connects LinkedIn through the sandbox's consent page (auto-approved), following the redirects to Herald's callback. */
 async function connectLinkedIn(url: string, auth: Record<string, string>): Promise<void> {
-  const started = await postJson<{ results: { linkedin: { auth_url: string } } }>(`${url}/unified/oauth/url`, { platform: ['linkedin'] }, auth);
-  const res = await fetch(started.results.linkedin.auth_url, { headers: { 'x-sandbox-auto-approve': '1' }, redirect: 'follow' });
+  const started = await postJson<{ results: { linkedin: { auth_url: string } } }>(
+    `${url}/unified/oauth/url`,
+    { platform: ['linkedin'] },
+    auth,
+  );
+  const res = await fetch(started.results.linkedin.auth_url, {
+    headers: { 'x-sandbox-auto-approve': '1' },
+    redirect: 'follow',
+  });
   if (!(await res.text()).includes('data-status="success"')) throw new Error(`LinkedIn consent: ${res.status}`);
 }
 
 export async function benchTools(opts: { seconds: number; rounds: number }) {
-  console.log('\n== Tool surfaces (issue 16): get_accounts over MCP and GPT Actions vs. the REST route, 20 connections');
+  console.log(
+    '\n== Tool surfaces (issue 16): get_accounts over MCP and GPT Actions vs. the REST route, 20 connections',
+  );
   const dir = mkdtempSync(join(tmpdir(), 'herald-bench-'));
   const port = await freePort();
-  const herald = await startHerald({ HERALD_DATA_DIR: dir, HERALD_SANDBOX: '1', PORT: String(port), HERALD_PUBLIC_URL: `http://127.0.0.1:${port}` });
+  const herald = await startHerald({
+    HERALD_DATA_DIR: dir,
+    HERALD_SANDBOX: '1',
+    PORT: String(port),
+    HERALD_PUBLIC_URL: `http://127.0.0.1:${port}`,
+  });
   try {
     const url = herald.url;
-    const session = await postJson<{ access_token: string }>(`${url}/auth/signup`, { email: 'bench@example.test', password: 'benchmark password' });
-    const ws = (await (await fetch(`${url}/workspaces`, { headers: { authorization: `Bearer ${session.access_token}` } })).json()) as { id: string }[];
+    const session = await postJson<{ access_token: string }>(`${url}/auth/signup`, {
+      email: 'bench@example.test',
+      password: 'benchmark password',
+    });
+    const ws = (await (
+      await fetch(`${url}/workspaces`, { headers: { authorization: `Bearer ${session.access_token}` } })
+    ).json()) as { id: string }[];
     const auth = { authorization: `Bearer ${session.access_token}`, 'x-workspace-id': ws[0]!.id };
     await postJson(`${url}/sandbox/_config`, { latencyMs: 0, processingMs: 0, maxRequests: 1_000_000 });
-    await postJson(`${url}/unified/oauth/url`, { platform: ['bluesky'], handle: 'bench.sandbox', app_password: 'abcd-efgh-ijkl-mnop' }, auth);
+    await postJson(
+      `${url}/unified/oauth/url`,
+      { platform: ['bluesky'], handle: 'bench.sandbox', app_password: 'abcd-efgh-ijkl-mnop' },
+      auth,
+    );
     await connectLinkedIn(url, auth).catch((err: unknown) => console.log(`  (LinkedIn not connected: ${String(err)})`));
-    const key = (await postJson<{ secret: string }>(`${url}/workspaces/${ws[0]!.id}/api-keys`, { scope: 'full' }, { authorization: `Bearer ${session.access_token}` })).secret;
+    const key = (
+      await postJson<{ secret: string }>(
+        `${url}/workspaces/${ws[0]!.id}/api-keys`,
+        { scope: 'full' },
+        { authorization: `Bearer ${session.access_token}` },
+      )
+    ).secret;
 
     const rest: autocannon.Options = { url: `${url}/unified/user-profiles/`, headers: { 'x-api-key': key } };
-    const mcpBody = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_accounts', arguments: {} } });
+    const mcpBody = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'get_accounts', arguments: {} },
+    });
     const mcp: autocannon.Options = {
       url: `${url}/mcp`,
       method: 'POST',
-      headers: { 'x-api-key': key, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
+      headers: {
+        'x-api-key': key,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2025-11-25',
+      },
       body: mcpBody,
     };
-    const gpt: autocannon.Options = { url: `${url}/unified/gpt-actions/get_accounts`, method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: '{}' };
+    const gpt: autocannon.Options = {
+      url: `${url}/unified/gpt-actions/get_accounts`,
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: '{}',
+    };
 
     // Check each surface answers what it should before measuring it.
     const restCheck = await fetch(rest.url as string, { headers: rest.headers as Record<string, string> });
     if (!restCheck.ok) throw new Error(`REST user-profiles: ${restCheck.status} ${await restCheck.text()}`);
-    const mcpCheck = (await (await fetch(mcp.url as string, { method: 'POST', headers: mcp.headers as Record<string, string>, body: mcpBody })).json()) as { result?: { isError: boolean; structuredContent?: { platforms: string[] } } };
+    const mcpCheck = (await (
+      await fetch(mcp.url as string, { method: 'POST', headers: mcp.headers as Record<string, string>, body: mcpBody })
+    ).json()) as { result?: { isError: boolean; structuredContent?: { platforms: string[] } } };
     if (mcpCheck.result?.isError !== false) throw new Error(`MCP get_accounts: ${JSON.stringify(mcpCheck)}`);
-    const gptCheck = await fetch(gpt.url as string, { method: 'POST', headers: gpt.headers as Record<string, string>, body: '{}' });
+    const gptCheck = await fetch(gpt.url as string, {
+      method: 'POST',
+      headers: gpt.headers as Record<string, string>,
+      body: '{}',
+    });
     const withGpt = gptCheck.status === 200;
-    console.log(`  accounts: ${mcpCheck.result.structuredContent?.platforms.join(', ')}; GPT Actions route ${withGpt ? 'present' : `absent (${gptCheck.status}), skipped`}`);
+    console.log(
+      `  accounts: ${mcpCheck.result.structuredContent?.platforms.join(', ')}; GPT Actions route ${withGpt ? 'present' : `absent (${gptCheck.status}), skipped`}`,
+    );
 
     // Warm-up of every surface, then rounds in rotating order (so drift of a shared machine hits each alike); the
     // medians are compared.
@@ -90,14 +142,25 @@ export async function benchTools(opts: { seconds: number; rounds: number }) {
     console.log(`  ${opts.rounds} rounds of ${opts.seconds} s each; medians`);
     const med = new Map<string, Row>();
     for (const [name, rs] of rows) {
-      const m: Row = { rps: median(rs.map((r) => r.rps)), p50: median(rs.map((r) => r.p50)), p99: median(rs.map((r) => r.p99)), cpuMs: median(rs.map((r) => r.cpuMs)), non2xx: rs.reduce((a, r) => a + r.non2xx, 0), errors: rs.reduce((a, r) => a + r.errors, 0) };
+      const m: Row = {
+        rps: median(rs.map((r) => r.rps)),
+        p50: median(rs.map((r) => r.p50)),
+        p99: median(rs.map((r) => r.p99)),
+        cpuMs: median(rs.map((r) => r.cpuMs)),
+        non2xx: rs.reduce((a, r) => a + r.non2xx, 0),
+        errors: rs.reduce((a, r) => a + r.errors, 0),
+      };
       med.set(name, m);
-      console.log(`  ${name.padEnd(36)} ${fmt(m.rps, 0).padStart(6)} req/s  p50 ${m.p50} ms  p99 ${m.p99} ms  CPU ${fmt(m.cpuMs, 2)} ms/request  non-2xx ${m.non2xx} errors ${m.errors}  (rounds: ${rs.map((r) => fmt(r.rps, 0)).join(', ')} req/s)`);
+      console.log(
+        `  ${name.padEnd(36)} ${fmt(m.rps, 0).padStart(6)} req/s  p50 ${m.p50} ms  p99 ${m.p99} ms  CPU ${fmt(m.cpuMs, 2)} ms/request  non-2xx ${m.non2xx} errors ${m.errors}  (rounds: ${rs.map((r) => fmt(r.rps, 0)).join(', ')} req/s)`,
+      );
     }
     const base = med.get(surfaces[0]![0])!;
     for (const [name] of surfaces.slice(1)) {
       const m = med.get(name)!;
-      console.log(`  ${name}: ${fmt((m.rps / base.rps) * 100, 0)}% of the REST rate (target ≥ 70%); CPU per request ${fmt((m.cpuMs / base.cpuMs) * 100, 0)}% of REST's`);
+      console.log(
+        `  ${name}: ${fmt((m.rps / base.rps) * 100, 0)}% of the REST rate (target ≥ 70%); CPU per request ${fmt((m.cpuMs / base.cpuMs) * 100, 0)}% of REST's`,
+      );
     }
   } finally {
     await herald.stop();

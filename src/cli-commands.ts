@@ -18,7 +18,10 @@ const USAGE = `Usage: herald <command>
 
 Configuration comes from the environment: see docs/configuration.md.`;
 
-async function withContext<T>(config: Config, fn: (ctx: Awaited<ReturnType<typeof createContext>>) => Promise<T>): Promise<T> {
+async function withContext<T>(
+  config: Config,
+  fn: (ctx: Awaited<ReturnType<typeof createContext>>) => Promise<T>,
+): Promise<T> {
   const ctx = await createContext(config, { logger: createLogger({ ...config, logLevel: 'warn' }) });
   try {
     return await fn(ctx);
@@ -57,7 +60,16 @@ async function main(argv: string[]): Promise<number> {
       stopOnSignals(running, config.shutdownTimeoutSeconds);
       const log = running.ctx.logger;
       log.info(
-        { startup: { url: running.url, database: running.ctx.database.kind, publicUrl: config.publicUrl, sandbox: config.sandbox, mail: Boolean(config.smtpUrl), signup: config.signup } },
+        {
+          startup: {
+            url: running.url,
+            database: running.ctx.database.kind,
+            publicUrl: config.publicUrl,
+            sandbox: config.sandbox,
+            mail: Boolean(config.smtpUrl),
+            signup: config.signup,
+          },
+        },
         startupSummary(config, running),
       );
       for (const warning of startupWarnings(config)) log.warn(warning);
@@ -75,7 +87,12 @@ async function main(argv: string[]): Promise<number> {
       if (!values.email || !values.password) throw new UsageError('user create needs --email and --password');
       const user = await withContext(config, (ctx) =>
         ctx.accounts.signup(
-          { email: values.email!, password: values.password!, full_name: values.name, workspace_name: values.workspace },
+          {
+            email: values.email!,
+            password: values.password!,
+            full_name: values.name,
+            workspace_name: values.workspace,
+          },
           { force: true, admin: values.admin ?? false },
         ),
       );
@@ -85,7 +102,12 @@ async function main(argv: string[]): Promise<number> {
     case 'key create': {
       if (!values.workspace) throw new UsageError('key create needs --workspace');
       const { row, secret } = await withContext(config, (ctx) =>
-        ctx.apiKeys.create({ workspaceId: values.workspace!, name: values.name ?? null, scope: values.scope ?? 'full', createdBy: null }),
+        ctx.apiKeys.create({
+          workspaceId: values.workspace!,
+          name: values.name ?? null,
+          scope: values.scope ?? 'full',
+          createdBy: null,
+        }),
       );
       console.log(JSON.stringify({ id: row.id, scope: row.scope, secret }));
       return 0;

@@ -18,67 +18,93 @@ export { ConfigError };
 export type { EngagementConfig, MediaConfig, OAuthConfig, PlatformEnvConfig, SchedulingConfig };
 export type { OAuthStaticClient } from './config/oauth.ts';
 
-const envSchema = z.object({
-  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
-  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
-  HOST: z.string().default('0.0.0.0'),
-  HERALD_DATA_DIR: z.string().default('./data'),
-  HERALD_PGLITE_TEMPLATE_DIR: optionalString,
-  DATABASE_URL: optionalString.pipe(
-    z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL').optional(),
-  ),
-  HERALD_PUBLIC_URL: optionalString.pipe(z.url().optional()),
-  HERALD_JWT_SECRET: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
-  HERALD_ENCRYPTION_KEY: optionalString.pipe(
-    z
-      .string()
-      .regex(/^[A-Za-z0-9+/_-]{43}=?$|^[0-9a-fA-F]{64}$/, 'must be 32 bytes as base64 or 64 hex characters')
-      .optional(),
-  ),
-  HERALD_JWT_TTL_SECONDS: z.coerce.number().int().min(60).default(7 * 24 * 3600),
-  HERALD_DEFAULT_PLAN: z.string().min(1).default('pro'),
-  HERALD_PLANS_FILE: optionalString,
-  // `closed` is the older name of `invite`.
-  HERALD_SIGNUP: z.enum(['open', 'invite', 'closed']).default('open').transform((v) => (v === 'closed' ? 'invite' : v)),
-  HERALD_RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(600),
-  HERALD_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(60),
-  HERALD_AUTH_RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(30),
-  HERALD_LOGIN_FREE_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(5),
-  HERALD_LOGIN_BACKOFF_MAX_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
-  HERALD_RATE_LIMIT_REDIS_PREFIX: z.string().min(1).max(100).default('herald-rl:'),
-  REDIS_URL: optionalString.pipe(z.string().regex(/^rediss?:\/\//, 'must be a redis:// URL').optional()),
-  HERALD_API_KEY_CACHE_SECONDS: z.coerce.number().min(0).max(60).default(3),
-  HERALD_INVITATION_TTL_SECONDS: z.coerce.number().int().min(300).max(30 * 24 * 3600).default(7 * 24 * 3600),
-  HERALD_PASSWORD_RESET_TTL_SECONDS: z.coerce.number().int().min(300).max(24 * 3600).default(1800),
-  HERALD_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  HERALD_LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
-  HERALD_LOG_REQUESTS: z.enum(['all', 'errors', 'off']).default('all'),
-  HERALD_TRUST_PROXY: trustProxyEnv.default(false),
-  HERALD_METRICS_TOKEN: optionalString.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
-  HERALD_METRICS_PORT: optionalString.pipe(z.coerce.number<string | undefined>().int().min(0).max(65535).optional()),
-  HERALD_METRICS_HOST: z.string().min(1).default('127.0.0.1'),
-  HERALD_SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().min(1).default(20),
-  HERALD_SANDBOX: bool.default(false),
-  HERALD_SANDBOX_STRICT: z.string().default(''),
-  HERALD_SANDBOX_FORCE: bool.default(false),
-  HERALD_SANDBOX_CONTROL: z.enum(['loopback', 'any']).default('loopback'),
-  HERALD_SMTP_URL: optionalString,
-  HERALD_MAIL_FROM: z.string().default('Herald <herald@localhost>'),
-  HERALD_FETCH_ALLOW_HOSTS: csv,
-  HERALD_SEARXNG_URL: optionalString.pipe(z.url().optional()),
-  HERALD_OAUTH_RESULT_URL: optionalString.pipe(z.url().optional()),
-  HERALD_OAUTH_STATE_TTL_SECONDS: z.coerce.number().int().min(60).max(3600).default(600),
-  HERALD_PROFILE_CACHE_SECONDS: z.coerce.number().int().min(0).default(900),
-  HERALD_FOLLOW_UP_SECONDS: z.coerce.number().int().min(0).max(86_400).default(300),
-  ...engagementEnvSchema.shape,
-  HERALD_PLATFORM_TIMEOUT_SECONDS: z.coerce.number().min(1).max(600).default(30),
-  HERALD_PUBLISH_WAIT_SECONDS: z.coerce.number().min(1).max(900).default(120),
-  HERALD_PUBLISH_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(2000),
-  HERALD_IDEMPOTENCY_LEASE_SECONDS: z.coerce.number().int().min(3).max(86_400).optional(),
-  ...schedulingEnvSchema.shape,
-  ...mediaEnvSchema.shape,
-  ...oauthEnvSchema.shape,
-})
+const envSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+    PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+    HOST: z.string().default('0.0.0.0'),
+    HERALD_DATA_DIR: z.string().default('./data'),
+    HERALD_PGLITE_TEMPLATE_DIR: optionalString,
+    DATABASE_URL: optionalString.pipe(
+      z
+        .string()
+        .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+        .optional(),
+    ),
+    HERALD_PUBLIC_URL: optionalString.pipe(z.url().optional()),
+    HERALD_JWT_SECRET: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
+    HERALD_ENCRYPTION_KEY: optionalString.pipe(
+      z
+        .string()
+        .regex(/^[A-Za-z0-9+/_-]{43}=?$|^[0-9a-fA-F]{64}$/, 'must be 32 bytes as base64 or 64 hex characters')
+        .optional(),
+    ),
+    HERALD_JWT_TTL_SECONDS: z.coerce
+      .number()
+      .int()
+      .min(60)
+      .default(7 * 24 * 3600),
+    HERALD_DEFAULT_PLAN: z.string().min(1).default('pro'),
+    HERALD_PLANS_FILE: optionalString,
+    // `closed` is the older name of `invite`.
+    HERALD_SIGNUP: z
+      .enum(['open', 'invite', 'closed'])
+      .default('open')
+      .transform((v) => (v === 'closed' ? 'invite' : v)),
+    HERALD_RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(600),
+    HERALD_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(60),
+    HERALD_AUTH_RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(30),
+    HERALD_LOGIN_FREE_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(5),
+    HERALD_LOGIN_BACKOFF_MAX_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
+    HERALD_RATE_LIMIT_REDIS_PREFIX: z.string().min(1).max(100).default('herald-rl:'),
+    REDIS_URL: optionalString.pipe(
+      z
+        .string()
+        .regex(/^rediss?:\/\//, 'must be a redis:// URL')
+        .optional(),
+    ),
+    HERALD_API_KEY_CACHE_SECONDS: z.coerce.number().min(0).max(60).default(3),
+    HERALD_INVITATION_TTL_SECONDS: z.coerce
+      .number()
+      .int()
+      .min(300)
+      .max(30 * 24 * 3600)
+      .default(7 * 24 * 3600),
+    HERALD_PASSWORD_RESET_TTL_SECONDS: z.coerce
+      .number()
+      .int()
+      .min(300)
+      .max(24 * 3600)
+      .default(1800),
+    HERALD_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    HERALD_LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
+    HERALD_LOG_REQUESTS: z.enum(['all', 'errors', 'off']).default('all'),
+    HERALD_TRUST_PROXY: trustProxyEnv.default(false),
+    HERALD_METRICS_TOKEN: optionalString.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
+    HERALD_METRICS_PORT: optionalString.pipe(z.coerce.number<string | undefined>().int().min(0).max(65535).optional()),
+    HERALD_METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+    HERALD_SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().min(1).default(20),
+    HERALD_SANDBOX: bool.default(false),
+    HERALD_SANDBOX_STRICT: z.string().default(''),
+    HERALD_SANDBOX_FORCE: bool.default(false),
+    HERALD_SANDBOX_CONTROL: z.enum(['loopback', 'any']).default('loopback'),
+    HERALD_SMTP_URL: optionalString,
+    HERALD_MAIL_FROM: z.string().default('Herald <herald@localhost>'),
+    HERALD_FETCH_ALLOW_HOSTS: csv,
+    HERALD_SEARXNG_URL: optionalString.pipe(z.url().optional()),
+    HERALD_OAUTH_RESULT_URL: optionalString.pipe(z.url().optional()),
+    HERALD_OAUTH_STATE_TTL_SECONDS: z.coerce.number().int().min(60).max(3600).default(600),
+    HERALD_PROFILE_CACHE_SECONDS: z.coerce.number().int().min(0).default(900),
+    HERALD_FOLLOW_UP_SECONDS: z.coerce.number().int().min(0).max(86_400).default(300),
+    ...engagementEnvSchema.shape,
+    HERALD_PLATFORM_TIMEOUT_SECONDS: z.coerce.number().min(1).max(600).default(30),
+    HERALD_PUBLISH_WAIT_SECONDS: z.coerce.number().min(1).max(900).default(120),
+    HERALD_PUBLISH_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(2000),
+    HERALD_IDEMPOTENCY_LEASE_SECONDS: z.coerce.number().int().min(3).max(86_400).optional(),
+    ...schedulingEnvSchema.shape,
+    ...mediaEnvSchema.shape,
+    ...oauthEnvSchema.shape,
+  })
   .extend(aiEnvSchema.shape)
   .extend(agentEnvSchema.shape);
 
@@ -157,7 +183,10 @@ export interface Config {
 }
 
 /** `networks`: the registry's networks, each read from its HERALD_<SLUG>_* variables (default: the built-in ones). */
-export function loadConfig(source: Record<string, string | undefined> = process.env, networks: readonly { slug: string }[] = NETWORKS): Config {
+export function loadConfig(
+  source: Record<string, string | undefined> = process.env,
+  networks: readonly { slug: string }[] = NETWORKS,
+): Config {
   const parsed = envSchema.safeParse(source);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.') || '(env)'}: ${i.message}`);
@@ -166,8 +195,12 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   const e = parsed.data;
   const aiErrors = aiConfigErrors(e);
   if (aiErrors.length) throw new ConfigError(`Invalid configuration:\n${aiErrors.join('\n')}`);
-  const platformParsed = platformEnv(source, networks.map((n) => n.slug));
-  if (platformParsed.errors.length) throw new ConfigError(`Invalid configuration:\n${platformParsed.errors.join('\n')}`);
+  const platformParsed = platformEnv(
+    source,
+    networks.map((n) => n.slug),
+  );
+  if (platformParsed.errors.length)
+    throw new ConfigError(`Invalid configuration:\n${platformParsed.errors.join('\n')}`);
   const port = e.PORT;
   const publicUrl = (e.HERALD_PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, '');
   if (e.NODE_ENV === 'production' && e.DATABASE_URL) {
@@ -191,7 +224,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     port,
     host: e.HOST,
     dataDir: e.HERALD_DATA_DIR,
-    pgliteTemplateDir: e.HERALD_PGLITE_TEMPLATE_DIR === 'off' ? undefined : (e.HERALD_PGLITE_TEMPLATE_DIR ?? defaultTemplateDir(source)),
+    pgliteTemplateDir:
+      e.HERALD_PGLITE_TEMPLATE_DIR === 'off' ? undefined : (e.HERALD_PGLITE_TEMPLATE_DIR ?? defaultTemplateDir(source)),
     databaseUrl: e.DATABASE_URL,
     publicUrl,
     jwtSecret: e.HERALD_JWT_SECRET,
@@ -200,8 +234,16 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     defaultPlan: e.HERALD_DEFAULT_PLAN,
     plansFile: e.HERALD_PLANS_FILE,
     signup: e.HERALD_SIGNUP,
-    rateLimit: { max: e.HERALD_RATE_LIMIT_MAX, authMax: e.HERALD_AUTH_RATE_LIMIT_MAX, windowSeconds: e.HERALD_RATE_LIMIT_WINDOW_SECONDS, redisPrefix: e.HERALD_RATE_LIMIT_REDIS_PREFIX },
-    loginThrottle: { freeAttempts: e.HERALD_LOGIN_FREE_ATTEMPTS, maxBackoffSeconds: e.HERALD_LOGIN_BACKOFF_MAX_SECONDS },
+    rateLimit: {
+      max: e.HERALD_RATE_LIMIT_MAX,
+      authMax: e.HERALD_AUTH_RATE_LIMIT_MAX,
+      windowSeconds: e.HERALD_RATE_LIMIT_WINDOW_SECONDS,
+      redisPrefix: e.HERALD_RATE_LIMIT_REDIS_PREFIX,
+    },
+    loginThrottle: {
+      freeAttempts: e.HERALD_LOGIN_FREE_ATTEMPTS,
+      maxBackoffSeconds: e.HERALD_LOGIN_BACKOFF_MAX_SECONDS,
+    },
     redisUrl: e.REDIS_URL,
     apiKeyCacheSeconds: e.HERALD_API_KEY_CACHE_SECONDS,
     invitationTtlSeconds: e.HERALD_INVITATION_TTL_SECONDS,
@@ -229,7 +271,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     publishPollMs: e.HERALD_PUBLISH_POLL_MS,
     // Renewed every third while the request runs, so it only bounds how long a retry waits after a crash;
     // still well above the longest request (each network's wait runs in parallel), in case renewals stall.
-    idempotencyLeaseSeconds: e.HERALD_IDEMPOTENCY_LEASE_SECONDS ?? Math.max(300, Math.ceil(2 * e.HERALD_PUBLISH_WAIT_SECONDS)),
+    idempotencyLeaseSeconds:
+      e.HERALD_IDEMPOTENCY_LEASE_SECONDS ?? Math.max(300, Math.ceil(2 * e.HERALD_PUBLISH_WAIT_SECONDS)),
     scheduling: toSchedulingConfig(e),
     platforms: platformParsed.configs,
     media: mediaConfig(e, publicUrl),

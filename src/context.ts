@@ -41,7 +41,15 @@ import type { SpeechToText } from './ai/transcription.ts';
 import type { OAuthService } from './oauth/service.ts';
 import type { AgentChatHistory } from './agent/history.ts';
 import type { AgentChat } from './agent/chat.ts';
-import { aiServices, authServices, engagementServices, mediaServices, networkServices, publishingServices, readinessChecks } from './services.ts';
+import {
+  aiServices,
+  authServices,
+  engagementServices,
+  mediaServices,
+  networkServices,
+  publishingServices,
+  readinessChecks,
+} from './services.ts';
 
 import type { Clock } from './clock.ts';
 export type { Clock } from './clock.ts';
@@ -142,7 +150,11 @@ async function migrate(database: Database, say: ((step: string) => void) | undef
   await database.migrate();
   if (!say) return;
   const { applied } = await database.migrationStatus();
-  say(applied > before ? `database migrations applied: ${applied - before} (schema version ${applied})` : `database schema up to date (version ${applied})`);
+  say(
+    applied > before
+      ? `database migrations applied: ${applied - before} (schema version ${applied})`
+      : `database schema up to date (version ${applied})`,
+  );
 }
 
 export async function createContext(config: Config, overrides: ContextOverrides = {}): Promise<AppContext> {
@@ -153,18 +165,33 @@ export async function createContext(config: Config, overrides: ContextOverrides 
   const onCreate = say && (() => say(`creating the embedded database in ${config.dataDir} (first start only)…`));
   const database =
     overrides.database ??
-    (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, templateDir: config.pgliteTemplateDir, memory: overrides.memoryDb ?? false, ...(onCreate ? { onCreate } : {}) }));
+    (await openDatabase({
+      databaseUrl: config.databaseUrl,
+      dataDir: config.dataDir,
+      templateDir: config.pgliteTemplateDir,
+      memory: overrides.memoryDb ?? false,
+      ...(onCreate ? { onCreate } : {}),
+    }));
   await migrate(database, say);
   const plans = overrides.plans ?? PlanCatalog.load(config.plansFile);
   if (!plans.has(config.defaultPlan)) {
-    throw new Error(`HERALD_DEFAULT_PLAN '${config.defaultPlan}' is not a known plan (${plans.list().map((p) => p.plan_id).join(', ')})`);
+    throw new Error(
+      `HERALD_DEFAULT_PLAN '${config.defaultPlan}' is not a known plan (${plans
+        .list()
+        .map((p) => p.plan_id)
+        .join(', ')})`,
+    );
   }
   const networks = overrides.networks ?? NETWORKS;
   // The simulators load only in sandbox mode.
-  const simulators = config.sandbox ? (overrides.simulators ?? (await import('./sandbox/simulators.ts')).SIMULATORS) : [];
+  const simulators = config.sandbox
+    ? (overrides.simulators ?? (await import('./sandbox/simulators.ts')).SIMULATORS)
+    : [];
   const base = { config, overrides, logger, clock, database, db: database.db, plans };
   // ioredis is loaded only when configured; it connects on first use (CLI commands never touch it).
-  const redis = config.redisUrl ? new (await import('ioredis')).Redis(config.redisUrl, { maxRetriesPerRequest: 1, lazyConnect: true }) : undefined;
+  const redis = config.redisUrl
+    ? new (await import('ioredis')).Redis(config.redisUrl, { maxRetriesPerRequest: 1, lazyConnect: true })
+    : undefined;
   const box = new SecretBox(secrets.encryptionKey);
   const connectionStore = new ConnectionStore(base.db, box, clock);
   const mailer = new Mailer({ db: base.db, logger, from: config.mailFrom, smtpUrl: config.smtpUrl, now: clock });
@@ -173,8 +200,19 @@ export async function createContext(config: Config, overrides: ContextOverrides 
   const net = networkServices(base, { networks, simulators, connectionStore, box, locks, mailer });
   const files = await mediaServices(base, { connectionStore, quota: auth.quota, platforms: net.platforms });
   const posting = publishingServices(base, { ...net, ...auth, ...files, connectionStore, locks });
-  const engagement = engagementServices(base, { ...net, connectionStore, locks, scheduleQueue: posting.scheduleQueue, media: files.media });
-  const assistants = await aiServices(base, { ...files, credits: auth.credits, platforms: net.platforms, app: () => app });
+  const engagement = engagementServices(base, {
+    ...net,
+    connectionStore,
+    locks,
+    scheduleQueue: posting.scheduleQueue,
+    media: files.media,
+  });
+  const assistants = await aiServices(base, {
+    ...files,
+    credits: auth.credits,
+    platforms: net.platforms,
+    app: () => app,
+  });
   const app: AppContext = {
     config,
     logger,

@@ -98,7 +98,8 @@ export class AppError extends Error {
     this.status = STATUS[code];
     this.detail = detail;
     this.headers = opts.headers ?? {};
-    this.retryable = opts.retryable ?? (code === 'APIKEY_RATE_LIMIT' || code === 'too_many_attempts' || code === 'internal');
+    this.retryable =
+      opts.retryable ?? (code === 'APIKEY_RATE_LIMIT' || code === 'too_many_attempts' || code === 'internal');
   }
 
   /** The wire body. Every error response is built here, so this is where echoed input is capped. */

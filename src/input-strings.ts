@@ -13,7 +13,8 @@ export const JSON_MAX_DEPTH = 64;
 
 function problem(s: string): FieldError | undefined {
   if (s.includes(NUL)) return { loc: [], msg: 'Text must not contain the NUL character (U+0000).', type: 'string_nul' };
-  if (LONE_SURROGATE.test(s)) return { loc: [], msg: 'Text must be valid Unicode: it contains an unpaired surrogate.', type: 'string_unicode' };
+  if (LONE_SURROGATE.test(s))
+    return { loc: [], msg: 'Text must be valid Unicode: it contains an unpaired surrogate.', type: 'string_unicode' };
   return undefined;
 }
 

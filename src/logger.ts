@@ -30,7 +30,8 @@ const REDACTED = '[redacted]';
 
 // Query parameters that carry credentials, by name: Herald's own (an API key sent as `?x-api-key=`, `?key=`), OAuth's
 // (`code`, `state`, `client_secret`, `code_verifier`) and every `…_token` the networks' token endpoints take.
-const SECRET_QUERY = /([?&](?:x-api-key|api[-_]?key|key|[\w.-]*token|client_secret|secret|code|code_verifier|state|app_password|password|client_assertion|assertion)=)[^&#]*/gi;
+const SECRET_QUERY =
+  /([?&](?:x-api-key|api[-_]?key|key|[\w.-]*token|client_secret|secret|code|code_verifier|state|app_password|password|client_assertion|assertion)=)[^&#]*/gi;
 
 // Credentials by their look, wherever they appear in a line (a path, a header, a message): Herald's API keys
 // (KEY_PREFIX in src/auth/api-keys.ts) and JWTs (Herald's sessions and OAuth access tokens).
@@ -50,7 +51,10 @@ export const scrubUrl = (url: string) => redactSecretValues(url.replace(SECRET_Q
 type LogSettings = Pick<Config, 'logLevel'> & Partial<Pick<Config, 'logFormat'>>;
 
 /** Whether lines are written for people (pino-pretty) or as JSON: `auto` is readable on a terminal only. */
-export function readableLogs(format: Config['logFormat'] = 'auto', stdoutIsTerminal = Boolean(process.stdout.isTTY)): boolean {
+export function readableLogs(
+  format: Config['logFormat'] = 'auto',
+  stdoutIsTerminal = Boolean(process.stdout.isTTY),
+): boolean {
   return format === 'pretty' || (format === 'auto' && stdoutIsTerminal);
 }
 
@@ -67,7 +71,8 @@ function prettyStream(destination: pino.DestinationStream | undefined): pino.Des
     translateTime: 'SYS:HH:MM:ss',
     ignore: PRETTY_HIDDEN,
     singleLine: true,
-    messageFormat: (log, key) => `${String(log[key] ?? '')}${typeof log.reqId === 'string' ? ` (request ${log.reqId})` : ''}`,
+    messageFormat: (log, key) =>
+      `${String(log[key] ?? '')}${typeof log.reqId === 'string' ? ` (request ${log.reqId})` : ''}`,
     ...(destination ? { destination } : { destination: 1, sync: true }),
   });
 }

@@ -38,7 +38,10 @@ export class Mailer {
   async send(msg: MailMessage): Promise<void> {
     if (!this.#smtpUrl) {
       await this.#record(msg, 'queued', null);
-      this.#logger.info({ kind: msg.kind, to: msg.to, subject: msg.subject }, 'mail stored in outbox (no SMTP configured)');
+      this.#logger.info(
+        { kind: msg.kind, to: msg.to, subject: msg.subject },
+        'mail stored in outbox (no SMTP configured)',
+      );
       return;
     }
     try {

@@ -34,14 +34,18 @@ export async function startServer(config: Config, overrides: ContextOverrides = 
       app.log.level = level;
     }
     const m = config.metrics;
-    if (m.port !== undefined) metricsListener = await listenMetrics(app.heraldMetrics.registry, { host: m.host, port: m.port, token: m.token });
+    if (m.port !== undefined)
+      metricsListener = await listenMetrics(app.heraldMetrics.registry, { host: m.host, port: m.port, token: m.token });
   } catch (err) {
     await app?.close();
     await ctx.close();
     throw err;
   }
   const addr = app.server.address();
-  const url = typeof addr === 'object' && addr ? `http://${addr.family === 'IPv6' ? `[${addr.address}]` : addr.address}:${addr.port}` : config.publicUrl;
+  const url =
+    typeof addr === 'object' && addr
+      ? `http://${addr.family === 'IPv6' ? `[${addr.address}]` : addr.address}:${addr.port}`
+      : config.publicUrl;
   // Tokens of accounts nobody uses are refreshed in the background before they expire.
   const sweepers = [
     repeat(6 * 3600_000, () =>
@@ -55,7 +59,10 @@ export async function startServer(config: Config, overrides: ContextOverrides = 
   ];
   // The embedded default publishes scheduled posts in this process; HERALD_WORKER_IN_PROCESS=0 leaves it to `herald worker`.
   // The queue also runs without the worker: this process still enqueues the wake-ups of the posts it schedules.
-  if (ctx.scheduleQueue) await ctx.scheduleQueue.start().catch((err: unknown) => ctx.logger.error({ err }, 'job queue did not start; workers fall back to scanning'));
+  if (ctx.scheduleQueue)
+    await ctx.scheduleQueue
+      .start()
+      .catch((err: unknown) => ctx.logger.error({ err }, 'job queue did not start; workers fall back to scanning'));
   if (config.scheduling.inProcessWorker) {
     ctx.scheduleWorker.start();
     ctx.commentSync.start();

@@ -30,7 +30,10 @@ const missing = new Set<string>();
 export function runTool(binary: string, args: string[], opts: ToolOptions): Promise<ToolRun | null> {
   if (missing.has(binary)) return Promise.resolve(null);
   return new Promise((done, fail) => {
-    const child = spawn(binary, args, { stdio: [opts.input ? 'pipe' : 'ignore', 'pipe', 'pipe'], env: opts.env ?? process.env });
+    const child = spawn(binary, args, {
+      stdio: [opts.input ? 'pipe' : 'ignore', 'pipe', 'pipe'],
+      env: opts.env ?? process.env,
+    });
     const out: Buffer[] = [];
     let size = 0;
     let stderr = '';

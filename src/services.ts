@@ -38,7 +38,13 @@ import { createMediaStorage } from './media/storage/index.ts';
 import { MediaService } from './media/service.ts';
 import { UploadSessions } from './media/uploads.ts';
 import { DraftService, FollowUps, PostValidator, PublishingService } from './publishing/index.ts';
-import { ScheduledStore, ScheduleEntries, ScheduleQueue, ScheduleWorker, SchedulingService } from './scheduling/index.ts';
+import {
+  ScheduledStore,
+  ScheduleEntries,
+  ScheduleQueue,
+  ScheduleWorker,
+  SchedulingService,
+} from './scheduling/index.ts';
 import { COMMENT_SYNC_QUEUE, CommentSync, EngagementService, EngagementStore } from './engagement/index.ts';
 import type { BuiltinProvider } from './ai/builtin/index.ts';
 import { createModels } from './ai/models.ts';
@@ -60,28 +66,75 @@ export interface Base {
 }
 
 /** Accounts, workspaces, credentials and credits. */
-export function authServices(b: Base, d: { secrets: Secrets; slugs: Platform[]; connectionStore: ConnectionStore; mailer: Mailer; redis: Redis | undefined }) {
+export function authServices(
+  b: Base,
+  d: {
+    secrets: Secrets;
+    slugs: Platform[];
+    connectionStore: ConnectionStore;
+    mailer: Mailer;
+    redis: Redis | undefined;
+  },
+) {
   const { config, db, plans, clock, logger } = b;
   // Cached usage reports drop a workspace's copy when its balance or its plan changes.
   const credits = new CreditService(db, plans, clock, (ws) => usage.forget(ws));
   const jwt = new JwtService(d.secrets.jwtSecret, config.jwtTtlSeconds, clock);
   const apiKeys = new ApiKeyService(db, config.apiKeyCacheSeconds, clock, d.slugs);
-  const workspaces = new WorkspaceService(db, plans, config.defaultPlan, (ids) => d.connectionStore.connectedByWorkspace(ids), d.slugs, {
-    planChanging: (tx, id) => credits.resync(id, tx),
-    planChanged: (id) => {
-      usage.forget(id);
-      apiKeys.invalidate();
-      auth.invalidate();
+  const workspaces = new WorkspaceService(
+    db,
+    plans,
+    config.defaultPlan,
+    (ids) => d.connectionStore.connectedByWorkspace(ids),
+    d.slugs,
+    {
+      planChanging: (tx, id) => credits.resync(id, tx),
+      planChanged: (id) => {
+        usage.forget(id);
+        apiKeys.invalidate();
+        auth.invalidate();
+      },
+      // What a removed member had through the workspace ends with it: chat connectors' grants.
+      memberRemoved: (workspaceId, userId) => oauth.revokeMemberGrants(workspaceId, userId),
     },
-    // What a removed member had through the workspace ends with it: chat connectors' grants.
-    memberRemoved: (workspaceId, userId) => oauth.revokeMemberGrants(workspaceId, userId),
-  });
+  );
   const sessions = new SessionService(db, jwt, { cacheMs: config.apiKeyCacheSeconds * 1000, now: clock });
-  const invitations = new InvitationService({ db, workspaces, mailer: d.mailer, clock, logger, publicUrl: config.publicUrl, ttlSeconds: config.invitationTtlSeconds });
+  const invitations = new InvitationService({
+    db,
+    workspaces,
+    mailer: d.mailer,
+    clock,
+    logger,
+    publicUrl: config.publicUrl,
+    ttlSeconds: config.invitationTtlSeconds,
+  });
   const accounts = new AccountService({ db, workspaces, invitations, sessions, signup: config.signup });
-  const passwordReset = new PasswordResetService({ db, accounts, sessions, mailer: d.mailer, clock, logger, publicUrl: config.publicUrl, ttlSeconds: config.passwordResetTtlSeconds });
-  const oauth = new OAuthService({ db, config, jwtSecret: d.secrets.jwtSecret, clock, logger: logger.child({ component: 'oauth' }) });
-  const auth = new Authenticator(apiKeys, sessions, workspaces, plans, { seconds: config.apiKeyCacheSeconds, now: clock }, d.slugs, { verifier: oauth, user: (id) => accounts.byId(id) });
+  const passwordReset = new PasswordResetService({
+    db,
+    accounts,
+    sessions,
+    mailer: d.mailer,
+    clock,
+    logger,
+    publicUrl: config.publicUrl,
+    ttlSeconds: config.passwordResetTtlSeconds,
+  });
+  const oauth = new OAuthService({
+    db,
+    config,
+    jwtSecret: d.secrets.jwtSecret,
+    clock,
+    logger: logger.child({ component: 'oauth' }),
+  });
+  const auth = new Authenticator(
+    apiKeys,
+    sessions,
+    workspaces,
+    plans,
+    { seconds: config.apiKeyCacheSeconds, now: clock },
+    d.slugs,
+    { verifier: oauth, user: (id) => accounts.byId(id) },
+  );
   const quota = new StorageQuota(db, plans, clock);
   const usage = new UsageService(plans, credits, workspaces, quota, clock);
   const loginThrottle = new LoginThrottle({
@@ -90,7 +143,21 @@ export function authServices(b: Base, d: { secrets: Secrets; slugs: Platform[]; 
     redis: d.redis,
     redisPrefix: `${config.rateLimit.redisPrefix}throttle:`,
   });
-  return { credits, jwt, apiKeys, workspaces, sessions, invitations, accounts, passwordReset, oauth, auth, quota, usage, loginThrottle };
+  return {
+    credits,
+    jwt,
+    apiKeys,
+    workspaces,
+    sessions,
+    invitations,
+    accounts,
+    passwordReset,
+    oauth,
+    auth,
+    quota,
+    usage,
+    loginThrottle,
+  };
 }
 
 /** In sandbox mode every network points at its simulator, with the app credentials it accepts. */
@@ -102,7 +169,16 @@ function platformConfigs(config: Config, simulators: readonly SandboxSimulator[]
       const scopes = config.platforms[s.slug]?.scopes;
       // The sandbox app's declarations (an audited TikTok app), unless the operator declares otherwise.
       const settings = { ...s.app?.settings, ...config.platforms[s.slug]?.settings };
-      return [s.slug, { clientId: s.app?.clientId, clientSecret: s.app?.clientSecret, urls: s.baseUrls(`${root}/${s.slug}`), ...(scopes ? { scopes } : {}), ...(Object.keys(settings).length ? { settings } : {}) }];
+      return [
+        s.slug,
+        {
+          clientId: s.app?.clientId,
+          clientSecret: s.app?.clientSecret,
+          urls: s.baseUrls(`${root}/${s.slug}`),
+          ...(scopes ? { scopes } : {}),
+          ...(Object.keys(settings).length ? { settings } : {}),
+        },
+      ];
     }),
   );
 }
@@ -114,11 +190,25 @@ function platformConfigs(config: Config, simulators: readonly SandboxSimulator[]
  */
 function platformPolicy(configs: Record<string, NetworkConfig>, config: Config, lookup?: HostLookup): OutboundPolicy {
   const origins = Object.values(configs).flatMap((c) => Object.values(c.urls));
-  return new OutboundPolicy({ trustedOrigins: origins, trustedHosts: config.fetchAllowHosts, ...(lookup ? { lookup } : {}) });
+  return new OutboundPolicy({
+    trustedOrigins: origins,
+    trustedHosts: config.fetchAllowHosts,
+    ...(lookup ? { lookup } : {}),
+  });
 }
 
 /** The networks: their HTTP client, the registry, tokens, connections and profiles. */
-export function networkServices(b: Base, d: { networks: readonly NetworkContract[]; simulators: readonly SandboxSimulator[]; connectionStore: ConnectionStore; box: SecretBox; locks: Locks; mailer: Mailer }) {
+export function networkServices(
+  b: Base,
+  d: {
+    networks: readonly NetworkContract[];
+    simulators: readonly SandboxSimulator[];
+    connectionStore: ConnectionStore;
+    box: SecretBox;
+    locks: Locks;
+    mailer: Mailer;
+  },
+) {
   const { config, overrides, db, plans, clock, logger } = b;
   const configs = platformConfigs(config, d.simulators);
   const http = new PlatformHttp({
@@ -126,7 +216,14 @@ export function networkServices(b: Base, d: { networks: readonly NetworkContract
     timeoutMs: config.platformTimeoutSeconds * 1000,
     policy: platformPolicy(configs, config, overrides.platformLookup),
   });
-  const platforms = new PlatformRegistry({ http, configs, clock, logger, networks: d.networks, ...(overrides.adapters ? { factories: overrides.adapters } : {}) });
+  const platforms = new PlatformRegistry({
+    http,
+    configs,
+    clock,
+    logger,
+    networks: d.networks,
+    ...(overrides.adapters ? { factories: overrides.adapters } : {}),
+  });
   const tokens = new TokenKeeper(d.connectionStore, platforms, d.locks, clock, logger, overrides.tokenKeeper);
   const connections = new ConnectionService({
     db,
@@ -146,7 +243,10 @@ export function networkServices(b: Base, d: { networks: readonly NetworkContract
 }
 
 /** The media library, chunked uploads, and the files of deleted workspaces (their sweeps start in sweeps.ts). */
-export async function mediaServices(b: Base, d: { connectionStore: ConnectionStore; quota: StorageQuota; platforms: PlatformRegistry }) {
+export async function mediaServices(
+  b: Base,
+  d: { connectionStore: ConnectionStore; quota: StorageQuota; platforms: PlatformRegistry },
+) {
   const { config, overrides, db, clock, logger } = b;
   const media = new MediaService({
     db,
@@ -160,15 +260,37 @@ export async function mediaServices(b: Base, d: { connectionStore: ConnectionSto
     ...overrides.media,
     storage: overrides.media?.storage ?? (await createMediaStorage(config.media.storage)),
   });
-  const uploads = new UploadSessions({ db, media, dataDir: config.dataDir, ttlSeconds: config.media.uploadSessionTtlSeconds, clock, logger });
-  const workspaceDeletion = new WorkspaceDeletion({ db, storage: media.storage, uploadsDir: uploads.dir, connections: d.connectionStore, registry: d.platforms, logger });
+  const uploads = new UploadSessions({
+    db,
+    media,
+    dataDir: config.dataDir,
+    ttlSeconds: config.media.uploadSessionTtlSeconds,
+    clock,
+    logger,
+  });
+  const workspaceDeletion = new WorkspaceDeletion({
+    db,
+    storage: media.storage,
+    uploadsDir: uploads.dir,
+    connections: d.connectionStore,
+    registry: d.platforms,
+    logger,
+  });
   return { media, uploads, workspaceDeletion };
 }
 
 /** Drafts, publishing, the scheduling queue and its worker, follow-ups of provisional posts. */
 export function publishingServices(
   b: Base,
-  d: { platforms: PlatformRegistry; connectionStore: ConnectionStore; tokens: TokenKeeper; credits: CreditService; workspaces: WorkspaceService; media: MediaService; locks: Locks },
+  d: {
+    platforms: PlatformRegistry;
+    connectionStore: ConnectionStore;
+    tokens: TokenKeeper;
+    credits: CreditService;
+    workspaces: WorkspaceService;
+    media: MediaService;
+    locks: Locks;
+  },
 ) {
   const { config, database, db, plans, clock, logger } = b;
   const { platforms, credits, workspaces } = d;
@@ -177,7 +299,12 @@ export function publishingServices(
   const sc = config.scheduling;
   const scheduleQueue =
     sc.queue === 'pgboss'
-      ? new ScheduleQueue(database, config.databaseUrl, logger.child({ component: 'queue' }), { batchSize: sc.batchSize, pollingIntervalSeconds: Math.max(sc.pollMs / 1000, 0.5), expireInSeconds: sc.leaseSeconds, queues: [COMMENT_SYNC_QUEUE] })
+      ? new ScheduleQueue(database, config.databaseUrl, logger.child({ component: 'queue' }), {
+          batchSize: sc.batchSize,
+          pollingIntervalSeconds: Math.max(sc.pollMs / 1000, 0.5),
+          expireInSeconds: sc.leaseSeconds,
+          queues: [COMMENT_SYNC_QUEUE],
+        })
       : undefined;
   const scheduledStore = new ScheduledStore(db, clock);
   const publishing = new PublishingService({
@@ -212,15 +339,50 @@ export function publishingServices(
       logger: logger.child({ component: 'scheduler' }),
       queue: scheduleQueue,
     },
-    { pollMs: sc.pollMs, batchSize: sc.batchSize, concurrency: sc.concurrency, leaseMs: sc.leaseSeconds * 1000, graceSeconds: sc.graceSeconds, maxAttempts: sc.maxAttempts },
+    {
+      pollMs: sc.pollMs,
+      batchSize: sc.batchSize,
+      concurrency: sc.concurrency,
+      leaseMs: sc.leaseSeconds * 1000,
+      graceSeconds: sc.graceSeconds,
+      maxAttempts: sc.maxAttempts,
+    },
   );
-  const scheduling = new SchedulingService({ db, store: scheduledStore, registry: platforms, publishing, drafts, credits, workspaces, clock, queue: scheduleQueue, publishNow: (row) => scheduleWorker.execute(row) });
-  const followUps = new FollowUps({ ledger: publishing.ledger, runner: publishing.runner, locks: d.locks, clock, logger: logger.child({ component: 'follow-ups' }), intervalSeconds: config.followUpSeconds });
+  const scheduling = new SchedulingService({
+    db,
+    store: scheduledStore,
+    registry: platforms,
+    publishing,
+    drafts,
+    credits,
+    workspaces,
+    clock,
+    queue: scheduleQueue,
+    publishNow: (row) => scheduleWorker.execute(row),
+  });
+  const followUps = new FollowUps({
+    ledger: publishing.ledger,
+    runner: publishing.runner,
+    locks: d.locks,
+    clock,
+    logger: logger.child({ component: 'follow-ups' }),
+    intervalSeconds: config.followUpSeconds,
+  });
   return { drafts, publishing, scheduleQueue, scheduleWorker, scheduling, followUps };
 }
 
 /** The posts read model, comments inbox and analytics, and the background comment sync. */
-export function engagementServices(b: Base, d: { platforms: PlatformRegistry; connectionStore: ConnectionStore; tokens: TokenKeeper; locks: Locks; scheduleQueue: ScheduleQueue | undefined; media: MediaService }) {
+export function engagementServices(
+  b: Base,
+  d: {
+    platforms: PlatformRegistry;
+    connectionStore: ConnectionStore;
+    tokens: TokenKeeper;
+    locks: Locks;
+    scheduleQueue: ScheduleQueue | undefined;
+    media: MediaService;
+  },
+) {
   const { config, db, plans, clock, logger } = b;
   const engagement = new EngagementService({
     store: new EngagementStore(db),
@@ -232,28 +394,57 @@ export function engagementServices(b: Base, d: { platforms: PlatformRegistry; co
     config: config.engagement,
     mediaUrl: (key) => d.media.storage.publicUrl(key),
   });
-  const commentSync = new CommentSync({ db, engagement: engagement.sync, plans, locks: d.locks, queue: d.scheduleQueue, clock, logger: logger.child({ component: 'comment-sync' }), intervalSeconds: config.engagement.syncIntervalSeconds });
+  const commentSync = new CommentSync({
+    db,
+    engagement: engagement.sync,
+    plans,
+    locks: d.locks,
+    queue: d.scheduleQueue,
+    clock,
+    logger: logger.child({ component: 'comment-sync' }),
+    intervalSeconds: config.engagement.syncIntervalSeconds,
+  });
   return { engagement, commentSync };
 }
 
 /** The AI generators, speech to text and the workspace agent (which runs tools over the whole context). */
-export async function aiServices(b: Base, d: { media: MediaService; credits: CreditService; platforms: PlatformRegistry; app: () => AppContext }) {
+export async function aiServices(
+  b: Base,
+  d: { media: MediaService; credits: CreditService; platforms: PlatformRegistry; app: () => AppContext },
+) {
   const { config, overrides, db, clock, logger } = b;
   const { media, credits, platforms } = d;
   let builtinMade: Promise<BuiltinProvider> | undefined;
   const builtin = () =>
-    (builtinMade ??= import('./ai/builtin/index.ts').then((m) => new m.BuiltinProvider({ networks: platforms.networks, ocr: { binary: config.ai.tesseractPath }, ffprobePath: config.media.ffprobePath, ffmpegPath: config.ai.ffmpegPath })));
+    (builtinMade ??= import('./ai/builtin/index.ts').then(
+      (m) =>
+        new m.BuiltinProvider({
+          networks: platforms.networks,
+          ocr: { binary: config.ai.tesseractPath },
+          ffprobePath: config.media.ffprobePath,
+          ffmpegPath: config.ai.ffmpegPath,
+        }),
+    ));
   const aiModels = overrides.aiModels !== undefined ? overrides.aiModels : await createModels(config.ai);
   const ai = new AiService({
     networks: platforms.networks,
     builtin,
     models: aiModels,
     credits,
-    media: { addGenerated: (p, bytes, name, kind, loc) => media.addGenerated(p, bytes, name, kind, loc), readUrl: (p, url, kind, loc) => media.readUrl(p, url, kind, loc), release: (path) => media.release(path), publicUrl: (key) => media.storage.publicUrl(key) },
+    media: {
+      addGenerated: (p, bytes, name, kind, loc) => media.addGenerated(p, bytes, name, kind, loc),
+      readUrl: (p, url, kind, loc) => media.readUrl(p, url, kind, loc),
+      release: (path) => media.release(path),
+      publicUrl: (key) => media.storage.publicUrl(key),
+    },
     config: config.ai,
     logger: logger.child({ component: 'ai' }),
   });
-  const speech = new SpeechToText({ model: aiModels?.transcription ?? null, config: config.ai, logger: logger.child({ component: 'speech' }) });
+  const speech = new SpeechToText({
+    model: aiModels?.transcription ?? null,
+    config: config.ai,
+    logger: logger.child({ component: 'speech' }),
+  });
   const agentChats = new AgentChatHistory(db, clock);
   // The agent gets the context once it exists.
   const agent = new AgentChat({
@@ -278,7 +469,13 @@ export function readinessChecks(database: Database, tokens: TokenKeeper): Readin
     async () => {
       const problems = tokens.configProblems();
       if (!problems.length) return { name: 'network-apps', ok: true };
-      return { name: 'network-apps', ok: true, detail: problems.map((p) => `${p.platform}: app credentials refused at ${p.at.toISOString()} (${p.message})`).join('; ') };
+      return {
+        name: 'network-apps',
+        ok: true,
+        detail: problems
+          .map((p) => `${p.platform}: app credentials refused at ${p.at.toISOString()} (${p.message})`)
+          .join('; '),
+      };
     },
     async () => {
       try {

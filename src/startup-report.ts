@@ -29,8 +29,18 @@ export function startupSummary(config: Config, running: Listening): string {
     ['API docs', `${url}/docs`],
     [config.databaseUrl ? 'database' : 'data', dataLocation(config)],
     ['sandbox', config.sandbox ? 'on: every network is simulated, no real accounts needed (docs/sandbox.md)' : 'off'],
-    ['mail', config.smtpUrl ? 'sent over SMTP' : 'not configured: invitations and password resets wait in the mail_outbox table (set HERALD_SMTP_URL)'],
-    ['sign-up', config.signup === 'open' ? 'open to anyone who can reach this server (HERALD_SIGNUP=invite: by invitation only)' : 'by invitation only (the first account is always admitted)'],
+    [
+      'mail',
+      config.smtpUrl
+        ? 'sent over SMTP'
+        : 'not configured: invitations and password resets wait in the mail_outbox table (set HERALD_SMTP_URL)',
+    ],
+    [
+      'sign-up',
+      config.signup === 'open'
+        ? 'open to anyone who can reach this server (HERALD_SIGNUP=invite: by invitation only)'
+        : 'by invitation only (the first account is always admitted)',
+    ],
   ];
   if (running.metricsUrl) rows.push(['metrics', running.metricsUrl]);
   if (!config.publicUrl.startsWith('https:') && publicUrlIsLocal(config)) {
@@ -53,7 +63,9 @@ export function startupWarnings(config: Config): string[] {
     );
   }
   if (config.sandbox && config.sandboxControl === 'any') {
-    warnings.push('HERALD_SANDBOX_CONTROL=any: anyone who can reach this server can read every simulated token at /sandbox/_state and arm faults');
+    warnings.push(
+      'HERALD_SANDBOX_CONTROL=any: anyone who can reach this server can read every simulated token at /sandbox/_state and arm faults',
+    );
   }
   return warnings;
 }

@@ -6,7 +6,9 @@ import type { AppContext } from './context.ts';
 export function startSweeps(ctx: Pick<AppContext, 'media' | 'uploads' | 'workspaceDeletion' | 'logger'>): void {
   ctx.media.temp.sweep(24 * 3600 * 1000).catch(() => {});
   ctx.uploads.sweep().catch((err: unknown) => ctx.logger.warn({ err }, 'upload session sweep failed'));
-  ctx.workspaceDeletion.sweep().catch((err: unknown) => ctx.logger.warn({ err }, "sweep of deleted workspaces' files failed"));
+  ctx.workspaceDeletion
+    .sweep()
+    .catch((err: unknown) => ctx.logger.warn({ err }, "sweep of deleted workspaces' files failed"));
 }
 
 /**

@@ -20,21 +20,25 @@ function validProxyEntry(entry: string): boolean {
  */
 export type TrustProxy = false | { hops: number } | { addresses: string[] };
 
-export const trustProxyEnv = z
-  .string()
-  .transform((v, ctx): TrustProxy => {
-    const s = v.trim().toLowerCase();
-    if (['', '0', 'false', 'no', 'off'].includes(s)) return false;
-    if (['true', 'yes', 'on'].includes(s)) return { hops: 1 };
-    if (/^\d{1,2}$/.test(s)) return { hops: Number(s) };
-    const addresses = s.split(',').map((a) => a.trim()).filter(Boolean);
-    const bad = addresses.filter((a) => !validProxyEntry(a));
-    if (bad.length) {
-      ctx.addIssue({ code: 'custom', message: `expected true/false, a number of proxies, or addresses/CIDRs (bad: ${bad.join(', ')})` });
-      return z.NEVER;
-    }
-    return { addresses };
-  });
+export const trustProxyEnv = z.string().transform((v, ctx): TrustProxy => {
+  const s = v.trim().toLowerCase();
+  if (['', '0', 'false', 'no', 'off'].includes(s)) return false;
+  if (['true', 'yes', 'on'].includes(s)) return { hops: 1 };
+  if (/^\d{1,2}$/.test(s)) return { hops: Number(s) };
+  const addresses = s
+    .split(',')
+    .map((a) => a.trim())
+    .filter(Boolean);
+  const bad = addresses.filter((a) => !validProxyEntry(a));
+  if (bad.length) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `expected true/false, a number of proxies, or addresses/CIDRs (bad: ${bad.join(', ')})`,
+    });
+    return z.NEVER;
+  }
+  return { addresses };
+});
 
 /** Fastify's trustProxy: a hop count becomes "trust the first N addresses from the socket inwards". */
 export function fastifyTrustProxy(t: TrustProxy): boolean | string[] | ((addr: string, hop: number) => boolean) {

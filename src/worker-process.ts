@@ -7,7 +7,9 @@ import { startSweeps } from './sweeps.ts';
 
 export async function startWorkerProcess(config: Config): Promise<{ ctx: AppContext; stop(): Promise<void> }> {
   if (!config.databaseUrl) {
-    throw new ConfigError('herald worker needs DATABASE_URL (PostgreSQL): with the embedded database the worker runs inside `herald serve`.');
+    throw new ConfigError(
+      'herald worker needs DATABASE_URL (PostgreSQL): with the embedded database the worker runs inside `herald serve`.',
+    );
   }
   const ctx = await createContext(config);
   startSweeps(ctx);

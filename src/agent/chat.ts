@@ -30,7 +30,12 @@ import { aiToolSet, invokerFor } from './tools.ts';
 export const AGENT_TURN_CREDITS = 2;
 
 /** How the built-in provider answers a turn without a model (src/agent/commands.ts). */
-export type DirectCommand = (text: string, invoke: InvokeTool, toolNames: readonly string[], networks: readonly NetworkContract[]) => Promise<{ answer: AgentAnswer; calls: AgentToolCall[] }>;
+export type DirectCommand = (
+  text: string,
+  invoke: InvokeTool,
+  toolNames: readonly string[],
+  networks: readonly NetworkContract[],
+) => Promise<{ answer: AgentAnswer; calls: AgentToolCall[] }>;
 
 export interface AgentChatDeps {
   /** The context the tools run in (given lazily: the agent is part of it). */
@@ -94,7 +99,11 @@ const aiSdk = () => (sdk ??= import('ai'));
 /** An error of a model call in words without internals (the SDK's retries wrap the last failure). */
 export function failureReason(err: unknown): string {
   const outer = err as { name?: string; lastError?: unknown };
-  const e = (outer?.name === 'AI_RetryError' && outer.lastError ? outer.lastError : err) as { name?: string; statusCode?: number; cause?: unknown };
+  const e = (outer?.name === 'AI_RetryError' && outer.lastError ? outer.lastError : err) as {
+    name?: string;
+    statusCode?: number;
+    cause?: unknown;
+  };
   if (e?.name === 'TimeoutError' || e?.name === 'AbortError') return 'the agent did not finish in time';
   if (typeof e?.statusCode === 'number') return `the model provider answered HTTP ${e.statusCode}`;
   if (e?.name === 'AI_APICallError') return 'the model provider could not be reached';
@@ -125,23 +134,47 @@ export class AgentChat {
     const input = await prepareInput(this.#d.media, p, raw);
     const at = this.#d.clock();
     // Charged before anything runs: 402 with no model call when the workspace cannot pay.
-    await this.#d.credits.spend({ workspaceId: p.workspaceId, planId: p.planId, type: 'ai_credits', amount: AGENT_TURN_CREDITS, reason: 'agent_turn' });
+    await this.#d.credits.spend({
+      workspaceId: p.workspaceId,
+      planId: p.planId,
+      type: 'ai_credits',
+      amount: AGENT_TURN_CREDITS,
+      reason: 'agent_turn',
+    });
     let result: TurnResult;
     try {
       events?.started();
-      result = this.#d.models ? await this.#modelTurn(p, input, this.#d.models, events, signal) : await this.#builtinTurn(p, input, events);
+      result = this.#d.models
+        ? await this.#modelTurn(p, input, this.#d.models, events, signal)
+        : await this.#builtinTurn(p, input, events);
       if (!result.answer.response.trim()) throw new AppError('bad_gateway', 'The agent returned an empty response.');
     } catch (err) {
-      await this.#d.credits.refund({ workspaceId: p.workspaceId, type: 'ai_credits', amount: AGENT_TURN_CREDITS, reason: 'agent_turn_refund' });
+      await this.#d.credits.refund({
+        workspaceId: p.workspaceId,
+        type: 'ai_credits',
+        amount: AGENT_TURN_CREDITS,
+        reason: 'agent_turn_refund',
+      });
       throw err;
     }
     // A turn whose tools cleared the history (the member asked to forget) is neither archived nor remembered.
-    if (result.calls.some((c) => c.name === 'clear_workspace_chat_history' && c.result.success !== false)) return result;
+    if (result.calls.some((c) => c.name === 'clear_workspace_chat_history' && c.result.success !== false))
+      return result;
     const userText = userTextOf(input);
     const raw_ = JSON.stringify(result.answer);
     const partition = chatPartition(p.scope);
-    await this.#d.history.archive({ workspaceId: p.workspaceId, partition, channel, user: { text: userText, at }, assistant: { text: result.answer.response, raw: raw_, at: this.#d.clock() } });
-    await this.#remember(p.workspaceId, partition, turnMessages(userText, result.answer.response, result.calls, this.#d.config.toolResultChars));
+    await this.#d.history.archive({
+      workspaceId: p.workspaceId,
+      partition,
+      channel,
+      user: { text: userText, at },
+      assistant: { text: result.answer.response, raw: raw_, at: this.#d.clock() },
+    });
+    await this.#remember(
+      p.workspaceId,
+      partition,
+      turnMessages(userText, result.answer.response, result.calls, this.#d.config.toolResultChars),
+    );
     return result;
   }
 
@@ -163,7 +196,12 @@ export class AgentChat {
   async #builtinTurn(p: Principal, input: PreparedInput, events?: TurnEvents): Promise<TurnResult> {
     const { tools, invoke } = this.#tools(p, events);
     try {
-      const out = await this.#direct(input.text || userTextOf(input), invoke, tools.map((t) => t.name), this.#d.app().platforms.networks);
+      const out = await this.#direct(
+        input.text || userTextOf(input),
+        invoke,
+        tools.map((t) => t.name),
+        this.#d.app().platforms.networks,
+      );
       return { ...out, steps: 0 };
     } catch (err) {
       if (err instanceof AppError) throw err;
@@ -172,7 +210,13 @@ export class AgentChat {
     }
   }
 
-  async #modelTurn(p: Principal, input: PreparedInput, models: AiModels, events?: TurnEvents, signal?: AbortSignal): Promise<TurnResult> {
+  async #modelTurn(
+    p: Principal,
+    input: PreparedInput,
+    models: AiModels,
+    events?: TurnEvents,
+    signal?: AbortSignal,
+  ): Promise<TurnResult> {
     const sdk = await aiSdk();
     const { generateText, streamText, stepCountIs } = sdk;
     const { tools, invoke } = this.#tools(p, events);
@@ -209,7 +253,10 @@ export class AgentChat {
     } catch (err) {
       if (err instanceof AppError) throw err;
       const reason = signal?.aborted ? 'the client went away' : failureReason(err);
-      this.#d.logger.error({ error: reason, name: (err as Error)?.name, workspaceId: p.workspaceId }, 'agent turn failed');
+      this.#d.logger.error(
+        { error: reason, name: (err as Error)?.name, workspaceId: p.workspaceId },
+        'agent turn failed',
+      );
       throw new AgentFailure(reason);
     }
     let text = out.text.trim();
@@ -227,16 +274,30 @@ export class AgentChat {
    */
   async #remember(workspaceId: string, partition: string, turn: MemoryMessage[]): Promise<void> {
     const now = await this.#d.history.appendMemory(workspaceId, turn, partition);
-    const { memory, folded } = await fold(now, this.#d.config.memoryTokens, (previous, leaving) => this.#summarise(previous, leaving));
-    if (folded || memory.summary !== now.summary) await this.#d.history.foldMemory(workspaceId, now.recent.slice(0, folded), memory.summary, partition);
+    const { memory, folded } = await fold(now, this.#d.config.memoryTokens, (previous, leaving) =>
+      this.#summarise(previous, leaving),
+    );
+    if (folded || memory.summary !== now.summary)
+      await this.#d.history.foldMemory(workspaceId, now.recent.slice(0, folded), memory.summary, partition);
   }
 
   async #summarise(previous: string, leaving: readonly MemoryMessage[]): Promise<string> {
     const models = this.#d.models;
     if (!models) throw new Error('no model to summarise with');
     const { generateText } = await aiSdk();
-    const body = [previous ? dataBlock('previous_summary', previous) : '', dataBlock('messages', leaving.map((m) => `${m.role === 'user' ? 'Member' : 'Agent'}: ${m.content}`).join('\n\n'))].filter(Boolean).join('\n');
-    const out = await generateText({ model: models.language, system: SUMMARY_INSTRUCTIONS, prompt: body, maxRetries: 1, abortSignal: AbortSignal.timeout(this.#d.modelTimeoutMs) });
+    const body = [
+      previous ? dataBlock('previous_summary', previous) : '',
+      dataBlock('messages', leaving.map((m) => `${m.role === 'user' ? 'Member' : 'Agent'}: ${m.content}`).join('\n\n')),
+    ]
+      .filter(Boolean)
+      .join('\n');
+    const out = await generateText({
+      model: models.language,
+      system: SUMMARY_INSTRUCTIONS,
+      prompt: body,
+      maxRetries: 1,
+      abortSignal: AbortSignal.timeout(this.#d.modelTimeoutMs),
+    });
     return out.text;
   }
 }

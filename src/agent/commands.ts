@@ -14,15 +14,32 @@ export const COMMANDS: readonly (readonly [string, string])[] = [
   ['help', 'this list'],
   ['list accounts', 'the connected social accounts'],
   ['list queued posts', 'scheduled posts and drafts (also: `list scheduled posts`, `list drafts`, `… on linkedin`)'],
-  ['publish "Text of the post" to linkedin, bluesky', 'publish now (add `as draft` to save drafts, or `at 2026-12-01T09:00:00Z` to schedule)'],
-  ['schedule "Text of the post" on threads at 2026-12-01T09:00:00+01:00', 'schedule (an ISO 8601 time with its offset)'],
-  ['generate copy for linkedin, threads: the idea', 'post copy per network from an idea (2 AI credits per network; never publishes)'],
+  [
+    'publish "Text of the post" to linkedin, bluesky',
+    'publish now (add `as draft` to save drafts, or `at 2026-12-01T09:00:00Z` to schedule)',
+  ],
+  [
+    'schedule "Text of the post" on threads at 2026-12-01T09:00:00+01:00',
+    'schedule (an ISO 8601 time with its offset)',
+  ],
+  [
+    'generate copy for linkedin, threads: the idea',
+    'post copy per network from an idea (2 AI credits per network; never publishes)',
+  ],
   ['show comments', 'comments on the recent posts (also: `show comments on instagram`)'],
   ['show analytics', 'likes, comments and reach per network (also: `show analytics for bluesky`)'],
 ];
 
 /** Networks Herald does not publish to, named so the answer can say so instead of ignoring them. */
-const ELSEWHERE: Readonly<Record<string, string>> = { x: 'X', twitter: 'X (Twitter)', tweet: 'X (Twitter)', mastodon: 'Mastodon', reddit: 'Reddit', telegram: 'Telegram', whatsapp: 'WhatsApp' };
+const ELSEWHERE: Readonly<Record<string, string>> = {
+  x: 'X',
+  twitter: 'X (Twitter)',
+  tweet: 'X (Twitter)',
+  mastodon: 'Mastodon',
+  reddit: 'Reddit',
+  telegram: 'Telegram',
+  whatsapp: 'WhatsApp',
+};
 
 const MODEL_NEEDED =
   'No AI model is configured on this Herald, so I cannot understand free-form requests: I run only the direct commands below. ' +
@@ -35,7 +52,10 @@ const lower = (s: string) => s.normalize('NFKC').toLowerCase();
 function words(s: string, v: NetworkVocabulary): string[] {
   let t = lower(s).replace(/[\u2018\u2019]/g, "'");
   for (const [re, slug] of v.phrases) t = t.replace(re, slug);
-  return t.split(/[^\p{L}\p{N}']+/u).map((w) => w.replace(/^'+|'+$/g, '')).filter(Boolean);
+  return t
+    .split(/[^\p{L}\p{N}']+/u)
+    .map((w) => w.replace(/^'+|'+$/g, ''))
+    .filter(Boolean);
 }
 
 interface Networks {
@@ -45,7 +65,21 @@ interface Networks {
   unknown: string[];
 }
 
-const JOINERS = new Set(['and', 'the', 'my', 'our', 'both', 'also', 'plus', 'networks', 'network', 'accounts', 'account', 'please', 'thanks']);
+const JOINERS = new Set([
+  'and',
+  'the',
+  'my',
+  'our',
+  'both',
+  'also',
+  'plus',
+  'networks',
+  'network',
+  'accounts',
+  'account',
+  'please',
+  'thanks',
+]);
 
 /** A list of networks: "linkedin, bluesky and threads", "LinkedIn & BlueSky", "all networks". */
 function networksOf(s: string, v: NetworkVocabulary): Networks {
@@ -62,27 +96,44 @@ function networksOf(s: string, v: NetworkVocabulary): Networks {
 }
 
 function unknownNetworks(n: Networks, v: NetworkVocabulary): string {
-  const named = n.unknown.map((w) => (ELSEWHERE[w] ? `${ELSEWHERE[w]} is not a network Herald publishes to` : `'${w}' is not a network`));
+  const named = n.unknown.map((w) =>
+    ELSEWHERE[w] ? `${ELSEWHERE[w]} is not a network Herald publishes to` : `'${w}' is not a network`,
+  );
   return `${named.join('; ')}. Herald's networks: ${v.names.join(', ')}.`;
 }
 
 // ---- publish "…" to <networks> [as draft | at <time>] ----
 
-const OPEN_CLOSE: Readonly<Record<string, string>> = { '"': '"”“', '“': '”"“', '„': '“”"', '«': '»', "'": "'’", '‘': '’\'' };
+const OPEN_CLOSE: Readonly<Record<string, string>> = {
+  '"': '"”“',
+  '“': '”"“',
+  '„': '“”"',
+  '«': '»',
+  "'": "'’",
+  '‘': "’'",
+};
 const ISO_TIME = /(\d{4}-\d{2}-\d{2})[t ](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)\s*(z|utc|[+-]\d{2}:?\d{2})?/i;
 
 /** A command to run, a refusal that names what is wrong with it, or a hint for a message that only looks like one. */
 type PublishPlan = { args: Record<string, unknown> } | { refusal: string } | { hint: string };
 
-const PUBLISH_USAGE = 'To publish, put the text in quotes and name the networks: `publish "Our new oven is here" to linkedin, bluesky` (add `as draft` to save drafts, or `at 2026-12-01T09:00:00Z` to schedule).';
+const PUBLISH_USAGE =
+  'To publish, put the text in quotes and name the networks: `publish "Our new oven is here" to linkedin, bluesky` (add `as draft` to save drafts, or `at 2026-12-01T09:00:00Z` to schedule).';
 
 /** The tail after the quoted text: `to <networks>`, optionally `as draft`, `now`, or `at|on|for <ISO time>`. */
-function publishTail(verb: string, tail: string, v: NetworkVocabulary): { args: Record<string, unknown> } | { refusal: string } | null {
+function publishTail(
+  verb: string,
+  tail: string,
+  v: NetworkVocabulary,
+): { args: Record<string, unknown> } | { refusal: string } | null {
   let t = lower(tail).trim();
   let time: string | undefined;
   const m = ISO_TIME.exec(t);
   if (m) {
-    if (!m[3]) return { refusal: `The time ${m[1]} ${m[2]} has no UTC offset: write it as ${m[1]}T${m[2]}Z or with its offset (e.g. +01:00).` };
+    if (!m[3])
+      return {
+        refusal: `The time ${m[1]} ${m[2]} has no UTC offset: write it as ${m[1]}T${m[2]}Z or with its offset (e.g. +01:00).`,
+      };
     const offset = m[3].toLowerCase() === 'utc' ? 'Z' : m[3].toUpperCase().replace(/^([+-]\d{2})(\d{2})$/, '$1:$2');
     time = `${m[1]}T${m[2]}${offset}`;
     if (Number.isNaN(Date.parse(time))) return { refusal: `${time} is not a valid time.` };
@@ -101,8 +152,12 @@ function publishTail(verb: string, tail: string, v: NetworkVocabulary): { args: 
   if (!to) return null;
   const n = networksOf(to[1]!, v);
   if (n.unknown.length) return { refusal: `Nothing was published: ${unknownNetworks(n, v)}` };
-  if (n.all || !n.networks.length) return { refusal: `Nothing was published: name the networks one by one (e.g. \`to linkedin, bluesky\`); I do not publish "everywhere".` };
-  if (verb === 'schedule' && !time) return { refusal: 'To schedule, give the time: `schedule "…" on linkedin at 2026-12-01T09:00:00Z`.' };
+  if (n.all || !n.networks.length)
+    return {
+      refusal: `Nothing was published: name the networks one by one (e.g. \`to linkedin, bluesky\`); I do not publish "everywhere".`,
+    };
+  if (verb === 'schedule' && !time)
+    return { refusal: 'To schedule, give the time: `schedule "…" on linkedin at 2026-12-01T09:00:00Z`.' };
   if (draft && time) return { refusal: 'Either save drafts or schedule, not both.' };
   const args: Record<string, unknown> = { platforms: n.networks };
   if (draft) args.draft = true;
@@ -135,26 +190,84 @@ function publishCommand(text: string, v: NetworkVocabulary): PublishPlan | null 
 
 // ---- generate copy for <networks>: <idea> ----
 
-const GENERATE = /^\s*(?:please\s+)?(?:generate|write|create|make)\s+(?:(?:some|a|an|the|me)\s+)*(?:copy|posts?|captions?|texts?)\s+(?:for|on)\s+([^:]+?)\s*(?::|\babout\b|—|–)\s*(.+)$/is;
-const GENERATE_USAGE = 'To generate copy, name the networks and the idea after a colon: `generate copy for linkedin, threads: our second oven opens on Saturday`.';
+const GENERATE =
+  /^\s*(?:please\s+)?(?:generate|write|create|make)\s+(?:(?:some|a|an|the|me)\s+)*(?:copy|posts?|captions?|texts?)\s+(?:for|on)\s+([^:]+?)\s*(?::|\babout\b|—|–)\s*(.+)$/is;
+const GENERATE_USAGE =
+  'To generate copy, name the networks and the idea after a colon: `generate copy for linkedin, threads: our second oven opens on Saturday`.';
 
-function generateCommand(text: string, v: NetworkVocabulary): { args: Record<string, unknown> } | { refusal: string } | { hint: string } | null {
+function generateCommand(
+  text: string,
+  v: NetworkVocabulary,
+): { args: Record<string, unknown> } | { refusal: string } | { hint: string } | null {
   if (!/^\s*(?:please\s+)?(?:generate|write|create|make)\b/i.test(text) && !GENERATE.test(text)) return null;
   const m = GENERATE.exec(text);
   if (!m) return { hint: GENERATE_USAGE };
   const n = networksOf(m[1]!, v);
   if (n.unknown.length) return { refusal: `No copy was generated: ${unknownNetworks(n, v)}` };
   if (!n.all && !n.networks.length) return { refusal: GENERATE_USAGE };
-  const idea = m[2]!.trim().replace(/^["“„«'‘](.*)["”“»'’]$/s, '$1').trim();
+  const idea = m[2]!
+    .trim()
+    .replace(/^["“„«'‘](.*)["”“»'’]$/s, '$1')
+    .trim();
   if (!idea) return { refusal: GENERATE_USAGE };
   return { args: { platforms: n.all ? 'all' : n.networks, idea } };
 }
 
 // ---- the listing commands: words around them are tolerated, nothing else ----
 
-const FILLER = new Set(['please', 'pls', 'can', 'could', 'would', 'you', 'me', 'my', 'our', 'the', 'all', 'list', 'show', 'get', 'give', 'see', 'view', 'what', 'which', 'are', 'is', 'do', 'i', 'we', 'have', 'of', 'thanks', 'thank', 'hi', 'hello', 'hey', 'herald', 'connected', 'current', 'now', 'posts', 'post', 'latest', 'recent', 'on', 'for', 'in', 'and', 'to', 'a', 'an']);
+const FILLER = new Set([
+  'please',
+  'pls',
+  'can',
+  'could',
+  'would',
+  'you',
+  'me',
+  'my',
+  'our',
+  'the',
+  'all',
+  'list',
+  'show',
+  'get',
+  'give',
+  'see',
+  'view',
+  'what',
+  'which',
+  'are',
+  'is',
+  'do',
+  'i',
+  'we',
+  'have',
+  'of',
+  'thanks',
+  'thank',
+  'hi',
+  'hello',
+  'hey',
+  'herald',
+  'connected',
+  'current',
+  'now',
+  'posts',
+  'post',
+  'latest',
+  'recent',
+  'on',
+  'for',
+  'in',
+  'and',
+  'to',
+  'a',
+  'an',
+]);
 
-type Listing = { tool: string; args: Record<string, unknown>; what: string; format: fmt.Format } | { help: true } | { refusal: string };
+type Listing =
+  | { tool: string; args: Record<string, unknown>; what: string; format: fmt.Format }
+  | { help: true }
+  | { refusal: string };
 
 function listingCommand(text: string, v: NetworkVocabulary): Listing | null {
   const all = words(text, v);
@@ -166,19 +279,43 @@ function listingCommand(text: string, v: NetworkVocabulary): Listing | null {
   const platforms = [...new Set(nets)];
   if (only('help', 'commands', 'command', 'usage')) return { help: true };
   if (only('accounts', 'account', 'profiles', 'profile', 'connections', 'networks')) {
-    return { tool: 'get_accounts', args: platforms.length === 1 ? { platform: platforms[0] } : {}, what: 'list the accounts', format: fmt.accounts };
+    return {
+      tool: 'get_accounts',
+      args: platforms.length === 1 ? { platform: platforms[0] } : {},
+      what: 'list the accounts',
+      format: fmt.accounts,
+    };
   }
   if (only('queue', 'queued', 'upcoming', 'planned', 'pending', 'scheduled', 'drafts', 'draft')) {
-    if (platforms.length > 1) return { refusal: 'Name one network at a time for the queue (e.g. `list queued posts on linkedin`), or none for all.' };
+    if (platforms.length > 1)
+      return {
+        refusal: 'Name one network at a time for the queue (e.g. `list queued posts on linkedin`), or none for all.',
+      };
     const scheduled = kinds.has('scheduled');
     const drafts = kinds.has('drafts') || kinds.has('draft');
     const queued = [...kinds].some((k) => ['queue', 'queued', 'upcoming', 'planned', 'pending'].includes(k));
     const type = queued || (scheduled && drafts) ? 'all' : scheduled ? 'scheduled' : 'draft';
-    return { tool: 'get_queued_posts', args: { type, ...(platforms.length ? { platform: platforms[0] } : {}) }, what: 'list the queued posts', format: fmt.queue };
+    return {
+      tool: 'get_queued_posts',
+      args: { type, ...(platforms.length ? { platform: platforms[0] } : {}) },
+      what: 'list the queued posts',
+      format: fmt.queue,
+    };
   }
-  if (only('comments', 'comment', 'inbox')) return { tool: 'get_comments', args: platforms.length ? { platforms } : {}, what: 'read the comments', format: fmt.comments };
+  if (only('comments', 'comment', 'inbox'))
+    return {
+      tool: 'get_comments',
+      args: platforms.length ? { platforms } : {},
+      what: 'read the comments',
+      format: fmt.comments,
+    };
   if (only('analytics', 'stats', 'statistics', 'metrics', 'performance', 'insights')) {
-    return { tool: 'get_unified_analytics', args: platforms.length ? { platforms } : {}, what: 'read the analytics', format: fmt.analytics };
+    return {
+      tool: 'get_unified_analytics',
+      args: platforms.length ? { platforms } : {},
+      what: 'read the analytics',
+      format: fmt.analytics,
+    };
   }
   return null;
 }
@@ -186,20 +323,36 @@ function listingCommand(text: string, v: NetworkVocabulary): Listing | null {
 // ---- answering ----
 
 function answerOf(response: string, tables: string[] = []): AgentAnswer {
-  return { response, tables_markdown: tables.join('\n\n'), charts_markdown: '', mermaid_diagrams: [], image_urls: [], video_urls: [], append_footer: false };
+  return {
+    response,
+    tables_markdown: tables.join('\n\n'),
+    charts_markdown: '',
+    mermaid_diagrams: [],
+    image_urls: [],
+    video_urls: [],
+    append_footer: false,
+  };
 }
 
 export function commandList(): string {
   return COMMANDS.map(([cmd, what]) => `- \`${cmd}\` — ${what}`).join('\n');
 }
 
-const helpAnswer = () => answerOf(`Without an AI model, I run these direct commands:\n\n${commandList()}\n\nQuotes may be straight or curly; case does not matter.`);
+const helpAnswer = () =>
+  answerOf(
+    `Without an AI model, I run these direct commands:\n\n${commandList()}\n\nQuotes may be straight or curly; case does not matter.`,
+  );
 const notUnderstood = (hint?: string) => answerOf(`${MODEL_NEEDED}\n\n${hint ? `${hint}\n\n` : ''}${commandList()}`);
 
 /** A tool's failure as the tool reports it; a thrown error (an invoke without in-band errors) in safe words. */
 function thrownResult(err: unknown): ToolResult {
   const e = err as { detail?: unknown; message?: unknown; status?: number };
-  const detail = typeof e?.detail === 'string' ? e.detail : typeof (e?.detail as { message?: unknown })?.message === 'string' ? String((e.detail as { message: string }).message) : null;
+  const detail =
+    typeof e?.detail === 'string'
+      ? e.detail
+      : typeof (e?.detail as { message?: unknown })?.message === 'string'
+        ? String((e.detail as { message: string }).message)
+        : null;
   const safe = detail !== null && (e.status === undefined || e.status < 500);
   return { success: false, message: safe ? detail : 'The tool failed unexpectedly.', error: 'tool_failed' };
 }
@@ -209,11 +362,17 @@ function thrownResult(err: unknown): ToolResult {
  * model's loop), or a plain answer that a model must be configured. `toolNames` are the tools this caller may use;
  * `networks` the registry's networks, whose names and aliases the commands understand.
  */
-export async function directCommand(text: string, invoke: InvokeTool, toolNames: readonly string[], networks: readonly NetworkContract[]): Promise<{ answer: AgentAnswer; calls: AgentToolCall[] }> {
+export async function directCommand(
+  text: string,
+  invoke: InvokeTool,
+  toolNames: readonly string[],
+  networks: readonly NetworkContract[],
+): Promise<{ answer: AgentAnswer; calls: AgentToolCall[] }> {
   const calls: AgentToolCall[] = [];
   const v = vocabulary(networks);
   const run = async (name: string, args: Record<string, unknown>, what: string, format: fmt.Format, intro = '') => {
-    if (!toolNames.includes(name)) return answerOf(`I cannot ${what} here: the tool \`${name}\` is not available to this caller.`);
+    if (!toolNames.includes(name))
+      return answerOf(`I cannot ${what} here: the tool \`${name}\` is not available to this caller.`);
     let result: ToolResult;
     try {
       result = await invoke(name, args);
@@ -231,7 +390,9 @@ export async function directCommand(text: string, invoke: InvokeTool, toolNames:
   if (pub && 'hint' in pub) return { answer: notUnderstood(pub.hint), calls };
   if (pub) {
     if ('refusal' in pub) return { answer: answerOf(pub.refusal), calls };
-    const answer = await run('publish', pub.args, 'publish', (r, name) => (r.success === false && !Array.isArray(r.results) && !r.post ? fmt.failed('publish', r) : fmt.published(r, name)));
+    const answer = await run('publish', pub.args, 'publish', (r, name) =>
+      r.success === false && !Array.isArray(r.results) && !r.post ? fmt.failed('publish', r) : fmt.published(r, name),
+    );
     return { answer, calls };
   }
   const gen = generateCommand(message, v);

@@ -28,10 +28,28 @@ export function gfmTables(markdown: string): string[] {
   for (let i = 0; i < lines.length - 1; i++) {
     const head = lines[i]!;
     const sep = lines[i + 1]!;
-    if (head.fenced || sep.fenced || !head.text.includes('|') || !TABLE_SEPARATOR.test(sep.text) || !sep.text.includes('-')) continue;
+    if (
+      head.fenced ||
+      sep.fenced ||
+      !head.text.includes('|') ||
+      !TABLE_SEPARATOR.test(sep.text) ||
+      !sep.text.includes('-')
+    )
+      continue;
     let end = i + 2;
-    while (end < lines.length && !lines[end]!.fenced && lines[end]!.text.includes('|') && lines[end]!.text.trim() !== '') end++;
-    tables.push(lines.slice(i, end).map((l) => l.text.trimEnd()).join('\n'));
+    while (
+      end < lines.length &&
+      !lines[end]!.fenced &&
+      lines[end]!.text.includes('|') &&
+      lines[end]!.text.trim() !== ''
+    )
+      end++;
+    tables.push(
+      lines
+        .slice(i, end)
+        .map((l) => l.text.trimEnd())
+        .join('\n'),
+    );
     i = end - 1;
   }
   return tables;
@@ -67,7 +85,8 @@ export function mediaUrls(result: unknown): { images: string[]; videos: string[]
       if (o.media_type === 'image') images.push(o.public_url);
       if (o.media_type === 'video') videos.push(o.public_url);
     }
-    for (const [k, x] of Object.entries(o)) if (k !== 'image_url' && k !== 'video_url' && k !== 'public_url') walk(x, depth + 1);
+    for (const [k, x] of Object.entries(o))
+      if (k !== 'image_url' && k !== 'video_url' && k !== 'public_url') walk(x, depth + 1);
   };
   walk(result, 0);
   return { images, videos };
@@ -94,7 +113,10 @@ export function buildAnswer(text: string, calls: readonly AgentToolCall[], appen
   return {
     response,
     tables_markdown: gfmTables(response).join('\n\n'),
-    charts_markdown: mermaid.filter(isChart).map((b) => `\`\`\`mermaid\n${b}\n\`\`\``).join('\n\n'),
+    charts_markdown: mermaid
+      .filter(isChart)
+      .map((b) => `\`\`\`mermaid\n${b}\n\`\`\``)
+      .join('\n\n'),
     mermaid_diagrams: mermaid,
     image_urls: [...images],
     video_urls: [...videos],

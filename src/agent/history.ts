@@ -95,7 +95,11 @@ export class AgentChatHistory implements WorkspaceChatHistory {
   }
 
   /** One page of one history's turns, newest first, and how many match the filters in all. */
-  async list(workspaceId: string, f: TurnFilters, partition = WORKSPACE_HISTORY): Promise<{ items: ArchivedTurn[]; total: number }> {
+  async list(
+    workspaceId: string,
+    f: TurnFilters,
+    partition = WORKSPACE_HISTORY,
+  ): Promise<{ items: ArchivedTurn[]; total: number }> {
     const where = and(
       eq(agentChatTurns.workspaceId, workspaceId),
       eq(agentChatTurns.scopeKey, partition),
@@ -104,7 +108,13 @@ export class AgentChatHistory implements WorkspaceChatHistory {
       f.until ? lte(agentChatTurns.createdAt, f.until) : undefined,
     );
     const [rows, [totals]] = await Promise.all([
-      this.db.select().from(agentChatTurns).where(where).orderBy(desc(agentChatTurns.createdAt), desc(agentChatTurns.id)).limit(f.limit).offset(f.offset),
+      this.db
+        .select()
+        .from(agentChatTurns)
+        .where(where)
+        .orderBy(desc(agentChatTurns.createdAt), desc(agentChatTurns.id))
+        .limit(f.limit)
+        .offset(f.offset),
       this.db.select({ n: count() }).from(agentChatTurns).where(where),
     ]);
     return { items: rows.map(fromRow), total: Number(totals?.n ?? 0) };
@@ -113,7 +123,10 @@ export class AgentChatHistory implements WorkspaceChatHistory {
   /** Deletes every archived turn of one history (all channels) and the agent's memory of it, in one transaction. */
   async clear(workspaceId: string, partition = WORKSPACE_HISTORY): Promise<{ deletedTurns: number }> {
     return this.db.transaction(async (tx) => {
-      const gone = await tx.delete(agentChatTurns).where(and(eq(agentChatTurns.workspaceId, workspaceId), eq(agentChatTurns.scopeKey, partition))).returning({ id: agentChatTurns.id });
+      const gone = await tx
+        .delete(agentChatTurns)
+        .where(and(eq(agentChatTurns.workspaceId, workspaceId), eq(agentChatTurns.scopeKey, partition)))
+        .returning({ id: agentChatTurns.id });
       await tx.delete(agentMemory).where(memoryOf(workspaceId, partition));
       return { deletedTurns: gone.length };
     });
@@ -126,13 +139,20 @@ export class AgentChatHistory implements WorkspaceChatHistory {
   }
 
   /** Appends a turn's messages to the memory in one statement (two members' turns at once both stay). */
-  async appendMemory(workspaceId: string, messages: MemoryMessage[], partition = WORKSPACE_HISTORY): Promise<AgentMemory> {
+  async appendMemory(
+    workspaceId: string,
+    messages: MemoryMessage[],
+    partition = WORKSPACE_HISTORY,
+  ): Promise<AgentMemory> {
     const now = this.clock();
     const added = JSON.stringify(messages);
     const [row] = await this.db
       .insert(agentMemory)
       .values({ workspaceId, scopeKey: partition, summary: '', recent: messages, updatedAt: now })
-      .onConflictDoUpdate({ target: [agentMemory.workspaceId, agentMemory.scopeKey], set: { recent: sql`${agentMemory.recent} || ${added}::jsonb`, updatedAt: now } })
+      .onConflictDoUpdate({
+        target: [agentMemory.workspaceId, agentMemory.scopeKey],
+        set: { recent: sql`${agentMemory.recent} || ${added}::jsonb`, updatedAt: now },
+      })
       .returning();
     return { summary: row!.summary, recent: row!.recent as MemoryMessage[] };
   }
@@ -141,14 +161,24 @@ export class AgentChatHistory implements WorkspaceChatHistory {
    * Replaces the summary and drops the `folded` oldest recent messages, if they are still the ones the summary was
    * written from (another turn may have folded them meanwhile: then nothing changes). Messages appended since stay.
    */
-  async foldMemory(workspaceId: string, folded: readonly MemoryMessage[], summary: string, partition = WORKSPACE_HISTORY): Promise<boolean> {
+  async foldMemory(
+    workspaceId: string,
+    folded: readonly MemoryMessage[],
+    summary: string,
+    partition = WORKSPACE_HISTORY,
+  ): Promise<boolean> {
     return this.db.transaction(async (tx) => {
       const [row] = await tx.select().from(agentMemory).where(memoryOf(workspaceId, partition)).for('update');
       if (!row) return false;
       const recent = row.recent as MemoryMessage[];
-      const same = folded.length <= recent.length && folded.every((m, i) => recent[i]!.role === m.role && recent[i]!.content === m.content);
+      const same =
+        folded.length <= recent.length &&
+        folded.every((m, i) => recent[i]!.role === m.role && recent[i]!.content === m.content);
       if (!same) return false;
-      await tx.update(agentMemory).set({ summary, recent: recent.slice(folded.length), updatedAt: this.clock() }).where(memoryOf(workspaceId, partition));
+      await tx
+        .update(agentMemory)
+        .set({ summary, recent: recent.slice(folded.length), updatedAt: this.clock() })
+        .where(memoryOf(workspaceId, partition));
       return true;
     });
   }
@@ -158,11 +188,15 @@ export class AgentChatHistory implements WorkspaceChatHistory {
     await this.db
       .insert(agentMemory)
       .values({ workspaceId, scopeKey: partition, summary: memory.summary, recent: memory.recent, updatedAt: now })
-      .onConflictDoUpdate({ target: [agentMemory.workspaceId, agentMemory.scopeKey], set: { summary: memory.summary, recent: memory.recent, updatedAt: now } });
+      .onConflictDoUpdate({
+        target: [agentMemory.workspaceId, agentMemory.scopeKey],
+        set: { summary: memory.summary, recent: memory.recent, updatedAt: now },
+      });
   }
 }
 
-const memoryOf = (workspaceId: string, partition: string) => and(eq(agentMemory.workspaceId, workspaceId), eq(agentMemory.scopeKey, partition));
+const memoryOf = (workspaceId: string, partition: string) =>
+  and(eq(agentMemory.workspaceId, workspaceId), eq(agentMemory.scopeKey, partition));
 
 function fromRow(r: typeof agentChatTurns.$inferSelect): ArchivedTurn {
   return {

@@ -29,7 +29,13 @@ const nonEmpty = (s: string | null | undefined): s is string => typeof s === 'st
 /** 422 unless the member sent text or media. */
 export function assertSomething(input: ChatInput): void {
   if (![input.text, input.imageUrl, input.videoUrl, input.imageMediaId, input.videoMediaId].some(nonEmpty)) {
-    throw new AppError('validation', [{ loc: ['body'], msg: 'Send text, image_url, video_url, image_media_id or video_media_id: at least one must be non-empty.', type: 'missing' }]);
+    throw new AppError('validation', [
+      {
+        loc: ['body'],
+        msg: 'Send text, image_url, video_url, image_media_id or video_media_id: at least one must be non-empty.',
+        type: 'missing',
+      },
+    ]);
   }
 }
 
@@ -43,14 +49,20 @@ async function asModelImage(bytes: Buffer, field: string): Promise<Buffer> {
       .jpeg({ quality: 85 })
       .toBuffer();
   } catch {
-    throw validationField(['body', field], 'This is not an image Herald can read (JPEG, PNG, WebP, GIF, AVIF or TIFF).', 'image_invalid');
+    throw validationField(
+      ['body', field],
+      'This is not an image Herald can read (JPEG, PNG, WebP, GIF, AVIF or TIFF).',
+      'image_invalid',
+    );
   }
 }
 
 export async function prepareInput(media: MediaService, p: Principal, input: ChatInput): Promise<PreparedInput> {
   assertSomething(input);
-  if (nonEmpty(input.imageUrl) && nonEmpty(input.imageMediaId)) throw validationField(['body', 'image_media_id'], 'Send image_url or image_media_id, not both.', 'value_error');
-  if (nonEmpty(input.videoUrl) && nonEmpty(input.videoMediaId)) throw validationField(['body', 'video_media_id'], 'Send video_url or video_media_id, not both.', 'value_error');
+  if (nonEmpty(input.imageUrl) && nonEmpty(input.imageMediaId))
+    throw validationField(['body', 'image_media_id'], 'Send image_url or image_media_id, not both.', 'value_error');
+  if (nonEmpty(input.videoUrl) && nonEmpty(input.videoMediaId))
+    throw validationField(['body', 'video_media_id'], 'Send video_url or video_media_id, not both.', 'value_error');
 
   let image: PreparedInput['image'] = null;
   if (nonEmpty(input.imageMediaId) || nonEmpty(input.imageUrl)) {
@@ -61,13 +73,23 @@ export async function prepareInput(media: MediaService, p: Principal, input: Cha
       field = 'image_media_id';
       // 404 for an id that is not this workspace's, whatever the reason.
       const row = await media.get(p.workspaceId, p.scope, input.imageMediaId.trim());
-      if (row.mediaType !== 'image') throw validationField(['body', field], 'This media is a video: send it as video_media_id.', 'media_type_mismatch');
+      if (row.mediaType !== 'image')
+        throw validationField(
+          ['body', field],
+          'This media is a video: send it as video_media_id.',
+          'media_type_mismatch',
+        );
       url = media.storage.publicUrl(row.storageKey);
       mediaId = row.id;
     } else url = input.imageUrl!.trim();
     const file = await media.readUrl(p, url, 'image', ['body', field]);
     try {
-      image = { data: await asModelImage(await readFile(file.path), field), mediaType: 'image/jpeg', source: url, mediaId: mediaId ?? file.mediaId };
+      image = {
+        data: await asModelImage(await readFile(file.path), field),
+        mediaType: 'image/jpeg',
+        source: url,
+        mediaId: mediaId ?? file.mediaId,
+      };
     } finally {
       await media.release(file.path);
     }
@@ -76,11 +98,17 @@ export async function prepareInput(media: MediaService, p: Principal, input: Cha
   let video: PreparedInput['video'] = null;
   if (nonEmpty(input.videoMediaId)) {
     const row = await media.get(p.workspaceId, p.scope, input.videoMediaId.trim());
-    if (row.mediaType !== 'video') throw validationField(['body', 'video_media_id'], 'This media is an image: send it as image_media_id.', 'media_type_mismatch');
+    if (row.mediaType !== 'video')
+      throw validationField(
+        ['body', 'video_media_id'],
+        'This media is an image: send it as image_media_id.',
+        'media_type_mismatch',
+      );
     video = { url: media.storage.publicUrl(row.storageKey), mediaId: row.id };
   } else if (nonEmpty(input.videoUrl)) {
     const url = input.videoUrl.trim();
-    if (!/^https?:\/\//i.test(url)) throw validationField(['body', 'video_url'], 'video_url must be an http(s) URL.', 'url_invalid');
+    if (!/^https?:\/\//i.test(url))
+      throw validationField(['body', 'video_url'], 'video_url must be an http(s) URL.', 'url_invalid');
     video = { url, mediaId: null };
   }
   return { text: input.text?.trim() ?? '', image, video };

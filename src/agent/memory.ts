@@ -8,7 +8,8 @@ import type { AgentMemory, MemoryMessage } from './history.ts';
 /** A rough token count (about four characters a token in English): enough to keep memory within a budget. */
 export const estimateTokens = (s: string): number => Math.ceil(s.length / 4);
 
-export const memoryTokens = (m: AgentMemory): number => estimateTokens(m.summary) + m.recent.reduce((n, x) => n + estimateTokens(x.content) + 4, 0);
+export const memoryTokens = (m: AgentMemory): number =>
+  estimateTokens(m.summary) + m.recent.reduce((n, x) => n + estimateTokens(x.content) + 4, 0);
 
 /** At most `max` characters, with a mark where it was cut. */
 export function cutTo(s: string, max: number): string {
@@ -33,8 +34,15 @@ export function toolLine(c: AgentToolCall, maxChars: number): string {
 const MESSAGE_CHARS = 4000;
 
 /** The turn as it goes into memory: the member's message (with notes on attached media) and the answer with its tool calls. */
-export function turnMessages(userText: string, answer: string, calls: readonly AgentToolCall[], toolResultChars: number): MemoryMessage[] {
-  const tools = calls.length ? `${dataBlock('tool_results', calls.map((c) => toolLine(c, toolResultChars)).join('\n'))}\n` : '';
+export function turnMessages(
+  userText: string,
+  answer: string,
+  calls: readonly AgentToolCall[],
+  toolResultChars: number,
+): MemoryMessage[] {
+  const tools = calls.length
+    ? `${dataBlock('tool_results', calls.map((c) => toolLine(c, toolResultChars)).join('\n'))}\n`
+    : '';
   return [
     { role: 'user', content: cutTo(userText, MESSAGE_CHARS) },
     { role: 'assistant', content: `${tools}${cutTo(answer, MESSAGE_CHARS)}` },
@@ -46,7 +54,16 @@ export type Summarise = (previous: string, leaving: readonly MemoryMessage[]) =>
 
 /** The summary when the model cannot write one: the previous summary and the first line of each message leaving. */
 export function plainSummary(previous: string, leaving: readonly MemoryMessage[]): string {
-  const lines = leaving.map((m) => `${m.role === 'user' ? 'Member' : 'Agent'}: ${cutTo(m.content.replace(/<data[\s\S]*?<\/data>\s*/g, '').split('\n').find((l) => l.trim()) ?? '', 200)}`);
+  const lines = leaving.map(
+    (m) =>
+      `${m.role === 'user' ? 'Member' : 'Agent'}: ${cutTo(
+        m.content
+          .replace(/<data[\s\S]*?<\/data>\s*/g, '')
+          .split('\n')
+          .find((l) => l.trim()) ?? '',
+        200,
+      )}`,
+  );
   return [previous, ...lines].filter(Boolean).join('\n');
 }
 
@@ -55,7 +72,11 @@ export function plainSummary(previous: string, leaving: readonly MemoryMessage[]
  * newest one) are folded into the summary until the recent window is at most half the budget; the summary itself is
  * kept to a quarter. Returns the memory unchanged when it fits.
  */
-export async function fold(memory: AgentMemory, budget: number, summarise: Summarise): Promise<{ memory: AgentMemory; folded: number }> {
+export async function fold(
+  memory: AgentMemory,
+  budget: number,
+  summarise: Summarise,
+): Promise<{ memory: AgentMemory; folded: number }> {
   if (memoryTokens(memory) <= budget) return { memory, folded: 0 };
   const recent = [...memory.recent];
   const leaving: MemoryMessage[] = [];

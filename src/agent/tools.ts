@@ -57,7 +57,10 @@ export function aiToolSet(sdk: Sdk, tools: readonly Tool[], invoke: InvokeTool, 
           return result;
         },
         // What the model reads: the result as data, never as instructions (the system prompt says so).
-        toModelOutput: ({ output }: { output: ToolResult }) => ({ type: 'text', value: dataBlock(`tool_result:${t.name}`, cutTo(JSON.stringify(output), MODEL_RESULT_CHARS)) }),
+        toModelOutput: ({ output }: { output: ToolResult }) => ({
+          type: 'text',
+          value: dataBlock(`tool_result:${t.name}`, cutTo(JSON.stringify(output), MODEL_RESULT_CHARS)),
+        }),
       }),
     ]),
   );

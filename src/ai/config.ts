@@ -36,14 +36,24 @@ const trimmed = z
 
 export const aiEnvSchema = z.object({
   HERALD_AI_PROVIDER: z.enum(AI_PROVIDERS).default('builtin'),
-  HERALD_AI_BASE_URL: trimmed.pipe(z.url().regex(/^https?:\/\//, 'must be an http(s) URL').optional()),
+  HERALD_AI_BASE_URL: trimmed.pipe(
+    z
+      .url()
+      .regex(/^https?:\/\//, 'must be an http(s) URL')
+      .optional(),
+  ),
   HERALD_AI_API_KEY: trimmed,
   HERALD_AI_MODEL: trimmed,
   HERALD_AI_VISION_MODEL: trimmed,
   HERALD_AI_IMAGE_MODEL: trimmed,
   HERALD_AI_TRANSCRIBE_MODEL: trimmed,
   // 25 MiB: what OpenAI's /audio/transcriptions accepts (about 25 minutes of Opus voice, 2½ minutes of 16-bit stereo WAV).
-  HERALD_AI_TRANSCRIBE_MAX_BYTES: z.coerce.number().int().min(1024).max(1024 * 1024 * 1024).default(25 * 1024 * 1024),
+  HERALD_AI_TRANSCRIBE_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(1024 * 1024 * 1024)
+    .default(25 * 1024 * 1024),
   HERALD_AI_TIMEOUT_SECONDS: z.coerce.number().min(1).max(600).default(60),
   HERALD_AI_RETRIES_WHEN_TOO_LONG: z.coerce.number().int().min(0).max(3).default(1),
   HERALD_FFMPEG_PATH: z.string().min(1).default('ffmpeg'),
@@ -55,8 +65,12 @@ export function aiConfigErrors(e: z.infer<typeof aiEnvSchema>): string[] {
   const errors: string[] = [];
   if (e.HERALD_AI_PROVIDER === 'builtin') return errors;
   if (!e.HERALD_AI_MODEL) errors.push(`  HERALD_AI_MODEL: required with HERALD_AI_PROVIDER=${e.HERALD_AI_PROVIDER}`);
-  if (e.HERALD_AI_PROVIDER === 'openai-compatible' && !e.HERALD_AI_BASE_URL) errors.push('  HERALD_AI_BASE_URL: required with HERALD_AI_PROVIDER=openai-compatible (e.g. http://localhost:11434/v1)');
-  if (e.HERALD_AI_PROVIDER !== 'openai-compatible' && !e.HERALD_AI_API_KEY) errors.push(`  HERALD_AI_API_KEY: required with HERALD_AI_PROVIDER=${e.HERALD_AI_PROVIDER}`);
+  if (e.HERALD_AI_PROVIDER === 'openai-compatible' && !e.HERALD_AI_BASE_URL)
+    errors.push(
+      '  HERALD_AI_BASE_URL: required with HERALD_AI_PROVIDER=openai-compatible (e.g. http://localhost:11434/v1)',
+    );
+  if (e.HERALD_AI_PROVIDER !== 'openai-compatible' && !e.HERALD_AI_API_KEY)
+    errors.push(`  HERALD_AI_API_KEY: required with HERALD_AI_PROVIDER=${e.HERALD_AI_PROVIDER}`);
   return errors;
 }
 

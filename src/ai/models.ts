@@ -19,15 +19,27 @@ export class AiModelConfigError extends Error {}
 /** The models of the configured provider, or null for the built-in provider. */
 export async function createModels(cfg: AiConfig, fetchImpl?: typeof fetch): Promise<AiModels | null> {
   if (cfg.provider === 'builtin' || !cfg.model) return null;
-  const common = { ...(cfg.apiKey ? { apiKey: cfg.apiKey } : {}), ...(cfg.baseUrl ? { baseURL: cfg.baseUrl } : {}), ...(fetchImpl ? { fetch: fetchImpl } : {}) };
+  const common = {
+    ...(cfg.apiKey ? { apiKey: cfg.apiKey } : {}),
+    ...(cfg.baseUrl ? { baseURL: cfg.baseUrl } : {}),
+    ...(fetchImpl ? { fetch: fetchImpl } : {}),
+  };
   const visionId = cfg.visionModel ?? cfg.model;
-  const unsupported = (what: string) => new AiModelConfigError(`HERALD_AI_PROVIDER=${cfg.provider} has no ${what} models in Herald; unset the setting or use another provider`);
+  const unsupported = (what: string) =>
+    new AiModelConfigError(
+      `HERALD_AI_PROVIDER=${cfg.provider} has no ${what} models in Herald; unset the setting or use another provider`,
+    );
   let models: Omit<AiModels, 'label'>;
   switch (cfg.provider) {
     case 'openai': {
       const { createOpenAI } = await import('@ai-sdk/openai');
       const p = createOpenAI(common);
-      models = { language: p(cfg.model), vision: p(visionId), image: cfg.imageModel ? p.image(cfg.imageModel) : null, transcription: cfg.transcribeModel ? p.transcription(cfg.transcribeModel) : null };
+      models = {
+        language: p(cfg.model),
+        vision: p(visionId),
+        image: cfg.imageModel ? p.image(cfg.imageModel) : null,
+        transcription: cfg.transcribeModel ? p.transcription(cfg.transcribeModel) : null,
+      };
       break;
     }
     case 'anthropic': {
@@ -42,16 +54,34 @@ export async function createModels(cfg: AiConfig, fetchImpl?: typeof fetch): Pro
       const { createGoogleGenerativeAI } = await import('@ai-sdk/google');
       const p = createGoogleGenerativeAI(common);
       if (cfg.transcribeModel) throw unsupported('transcription (HERALD_AI_TRANSCRIBE_MODEL)');
-      models = { language: p(cfg.model), vision: p(visionId), image: cfg.imageModel ? p.image(cfg.imageModel) : null, transcription: null };
+      models = {
+        language: p(cfg.model),
+        vision: p(visionId),
+        image: cfg.imageModel ? p.image(cfg.imageModel) : null,
+        transcription: null,
+      };
       break;
     }
     case 'openai-compatible': {
       const { createOpenAICompatible } = await import('@ai-sdk/openai-compatible');
       const { createOpenAI } = await import('@ai-sdk/openai');
-      const p = createOpenAICompatible({ name: 'openai-compatible', baseURL: cfg.baseUrl!, ...(cfg.apiKey ? { apiKey: cfg.apiKey } : {}), ...(fetchImpl ? { fetch: fetchImpl } : {}), includeUsage: true });
+      const p = createOpenAICompatible({
+        name: 'openai-compatible',
+        baseURL: cfg.baseUrl!,
+        ...(cfg.apiKey ? { apiKey: cfg.apiKey } : {}),
+        ...(fetchImpl ? { fetch: fetchImpl } : {}),
+        includeUsage: true,
+      });
       // The same server's /audio/transcriptions, spoken to as OpenAI's API (what these servers implement).
-      const speech = cfg.transcribeModel ? createOpenAI({ ...common, apiKey: cfg.apiKey ?? 'none' }).transcription(cfg.transcribeModel) : null;
-      models = { language: p.chatModel(cfg.model), vision: p.chatModel(visionId), image: cfg.imageModel ? p.imageModel(cfg.imageModel) : null, transcription: speech };
+      const speech = cfg.transcribeModel
+        ? createOpenAI({ ...common, apiKey: cfg.apiKey ?? 'none' }).transcription(cfg.transcribeModel)
+        : null;
+      models = {
+        language: p.chatModel(cfg.model),
+        vision: p.chatModel(visionId),
+        image: cfg.imageModel ? p.imageModel(cfg.imageModel) : null,
+        transcription: speech,
+      };
       break;
     }
   }

@@ -23,14 +23,26 @@ import type { AiModels } from './models.ts';
 let sdk: Promise<typeof import('ai')> | undefined;
 const aiSdk = () => (sdk ??= import('ai'));
 /** The image encoder (sharp and satori's module), loaded when an image is made or shown to a model. */
-const encodeImage: typeof import('./builtin/card.ts').encodeImage = async (...args) => (await import('./builtin/card.ts')).encodeImage(...args);
+const encodeImage: typeof import('./builtin/card.ts').encodeImage = async (...args) =>
+  (await import('./builtin/card.ts')).encodeImage(...args);
 
 export const AI_COSTS = { generation_long: 2, image_generate: 5 } as const;
 
 /** What the AI routes need of the media library. */
 export interface AiMedia {
-  addGenerated(p: Principal, bytes: Buffer, filename: string, kind: 'image', loc: (string | number)[]): Promise<{ id: string; storageKey: string }>;
-  readUrl(p: Principal, url: string, kind: 'image' | 'video', loc: (string | number)[]): Promise<{ path: string; size: number; name: string | null }>;
+  addGenerated(
+    p: Principal,
+    bytes: Buffer,
+    filename: string,
+    kind: 'image',
+    loc: (string | number)[],
+  ): Promise<{ id: string; storageKey: string }>;
+  readUrl(
+    p: Principal,
+    url: string,
+    kind: 'image' | 'video',
+    loc: (string | number)[],
+  ): Promise<{ path: string; size: number; name: string | null }>;
   release(path: string): Promise<void>;
   publicUrl(storageKey: string): string;
 }
@@ -87,7 +99,10 @@ export interface AnalysisResult {
 }
 
 /** Events of a streamed generation, in order: pieces per network as they arrive, then each network's final copy or error. */
-export type CopyEvent = { type: 'delta'; platform: string; text: string } | { type: 'done'; platform: string; content: string } | { type: 'error'; platform: string; error: string };
+export type CopyEvent =
+  | { type: 'delta'; platform: string; text: string }
+  | { type: 'done'; platform: string; content: string }
+  | { type: 'error'; platform: string; error: string };
 
 const UNIT_WORDS = { utf16: 'characters', graphemes: 'characters', bytes: 'bytes (UTF-8)' } as const;
 
@@ -103,8 +118,13 @@ export function cleanCopy(text: string): string {
   let t = text.trim();
   t = t.replace(/^```[a-z]*\n([\s\S]*?)\n```$/i, '$1').trim();
   t = t.replace(/^(here(?:'s| is) (?:the|your|a) [^\n:]{0,60}:)\s*\n/i, '').trim();
-  const pairs: [string, string][] = [['"', '"'], ['“', '”'], ["'", "'"]];
-  for (const [a, b] of pairs) if (t.length > 1 && t.startsWith(a) && t.endsWith(b)) t = t.slice(a.length, -b.length).trim();
+  const pairs: [string, string][] = [
+    ['"', '"'],
+    ['“', '”'],
+    ["'", "'"],
+  ];
+  for (const [a, b] of pairs)
+    if (t.length > 1 && t.startsWith(a) && t.endsWith(b)) t = t.slice(a.length, -b.length).trim();
   return t;
 }
 
@@ -112,7 +132,11 @@ export function cleanCopy(text: string): string {
 export function modelFailure(err: unknown): string {
   // The SDK's retries wrap the last failure.
   const outer = err as { name?: string; lastError?: unknown };
-  const e = (outer?.name === 'AI_RetryError' && outer.lastError ? outer.lastError : err) as { name?: string; statusCode?: number; message?: string };
+  const e = (outer?.name === 'AI_RetryError' && outer.lastError ? outer.lastError : err) as {
+    name?: string;
+    statusCode?: number;
+    message?: string;
+  };
   if (typeof e?.statusCode === 'number') return `The model provider answered HTTP ${e.statusCode}.`;
   if (e?.name === 'TimeoutError' || e?.name === 'AbortError') return 'The model did not answer in time.';
   if (e?.name?.startsWith('AI_')) return `The model call failed (${e.name.slice(3)}).`;
@@ -138,16 +162,39 @@ export class AiService {
   }
 
   /** Reserves `each` × networks before any model call; returns a function that gives back what failed networks did not use. */
-  async #reserve(p: Principal, reason: keyof typeof AI_COSTS, networks: number): Promise<(failed: number) => Promise<void>> {
+  async #reserve(
+    p: Principal,
+    reason: keyof typeof AI_COSTS,
+    networks: number,
+  ): Promise<(failed: number) => Promise<void>> {
     const each = AI_COSTS[reason];
-    await this.#d.credits.spend({ workspaceId: p.workspaceId, planId: p.planId, type: 'ai_credits', amount: each * networks, reason });
+    await this.#d.credits.spend({
+      workspaceId: p.workspaceId,
+      planId: p.planId,
+      type: 'ai_credits',
+      amount: each * networks,
+      reason,
+    });
     return async (failed) => {
-      if (failed > 0) await this.#d.credits.refund({ workspaceId: p.workspaceId, type: 'ai_credits', amount: each * failed, reason: `${reason}_refund` });
+      if (failed > 0)
+        await this.#d.credits.refund({
+          workspaceId: p.workspaceId,
+          type: 'ai_credits',
+          amount: each * failed,
+          reason: `${reason}_refund`,
+        });
     };
   }
 
   /** Runs every network, settles credits, and answers 502 when every network failed. */
-  async #settle<T>(p: Principal, reason: keyof typeof AI_COSTS, platforms: readonly string[], run: (platform: string) => Promise<T>, verb: string, source = this.source): Promise<Generated<T>> {
+  async #settle<T>(
+    p: Principal,
+    reason: keyof typeof AI_COSTS,
+    platforms: readonly string[],
+    run: (platform: string) => Promise<T>,
+    verb: string,
+    source = this.source,
+  ): Promise<Generated<T>> {
     const refund = await this.#reserve(p, reason, platforms.length);
     const data: Record<string, NetworkResult<T>> = {};
     await Promise.all(
@@ -155,9 +202,13 @@ export class AiService {
         try {
           data[platform] = await run(platform);
         } catch (err) {
-          if (err instanceof AppError) data[platform] = { error: typeof err.detail === 'string' ? err.detail : err.message };
+          if (err instanceof AppError)
+            data[platform] = { error: typeof err.detail === 'string' ? err.detail : err.message };
           else {
-            this.#d.logger.warn({ platform, error: modelFailure(err), name: (err as Error)?.name }, 'AI generation failed for a network');
+            this.#d.logger.warn(
+              { platform, error: modelFailure(err), name: (err as Error)?.name },
+              'AI generation failed for a network',
+            );
             data[platform] = { error: modelFailure(err) };
           }
         }
@@ -167,7 +218,11 @@ export class AiService {
     await refund(failed);
     const ordered = Object.fromEntries(platforms.map((pl) => [pl, data[pl]!]));
     if (failed === platforms.length) {
-      throw new AppError('bad_gateway', { error: 'generation_failed', message: `No network got ${verb}: ${source} failed for each.`, data: ordered });
+      throw new AppError('bad_gateway', {
+        error: 'generation_failed',
+        message: `No network got ${verb}: ${source} failed for each.`,
+        data: ordered,
+      });
     }
     const part = failed ? ` (${failed} of ${platforms.length} failed)` : '';
     return { message: `${verb[0]!.toUpperCase()}${verb.slice(1)} generated by ${source}${part}.`, data: ordered };
@@ -189,9 +244,23 @@ export class AiService {
   async #modelCopy(n: NetworkContract, messages: ModelMessage[], system: string, first?: string): Promise<string> {
     const models = this.#d.models!;
     const limit = captionLimit(n);
-    const model = messages.some((m) => Array.isArray(m.content) && m.content.some((c) => c.type === 'image')) ? models.vision : models.language;
+    const model = messages.some((m) => Array.isArray(m.content) && m.content.some((c) => c.type === 'image'))
+      ? models.vision
+      : models.language;
     const ask = async (msgs: ModelMessage[]) =>
-      cleanCopy((await (await aiSdk()).generateText({ model, system, messages: msgs, maxRetries: 1, abortSignal: AbortSignal.timeout(this.#d.config.timeoutMs) })).text);
+      cleanCopy(
+        (
+          await (
+            await aiSdk()
+          ).generateText({
+            model,
+            system,
+            messages: msgs,
+            maxRetries: 1,
+            abortSignal: AbortSignal.timeout(this.#d.config.timeoutMs),
+          })
+        ).text,
+      );
     let text = first ?? (await ask(messages));
     for (let i = 0; i < this.#d.config.retriesWhenTooLong && !fits(text, limit) && text; i++) {
       const over = `That text is ${measure(text, limit)} ${UNIT_WORDS[limit.unit]}; ${n.displayName} allows ${limit.max}. Write it again, shorter, with the same meaning.`;
@@ -209,11 +278,23 @@ export class AiService {
   async copy(p: Principal, req: CopyRequest): Promise<Generated<{ content: string }>> {
     const networks = this.#platformsOf(req.platforms);
     const ideaFor = (slug: string) => req.ideaByPlatform?.[slug] ?? req.idea ?? '';
-    return this.#settle(p, 'generation_long', req.platforms, async (slug) => {
-      const n = networks.find((x) => x.slug === slug)!;
-      if (!this.#d.models) return { content: (await (await this.#d.builtin()).copy(ideaFor(slug), slug)).content };
-      return { content: await this.#modelCopy(n, [{ role: 'user', content: `The idea:\n${ideaFor(slug)}` }], this.#instructions(n, req.userRequirements)) };
-    }, 'copy');
+    return this.#settle(
+      p,
+      'generation_long',
+      req.platforms,
+      async (slug) => {
+        const n = networks.find((x) => x.slug === slug)!;
+        if (!this.#d.models) return { content: (await (await this.#d.builtin()).copy(ideaFor(slug), slug)).content };
+        return {
+          content: await this.#modelCopy(
+            n,
+            [{ role: 'user', content: `The idea:\n${ideaFor(slug)}` }],
+            this.#instructions(n, req.userRequirements),
+          ),
+        };
+      },
+      'copy',
+    );
   }
 
   /**
@@ -246,7 +327,13 @@ export class AiService {
         } else {
           const system = this.#instructions(n, req.userRequirements);
           const messages: ModelMessage[] = [{ role: 'user', content: `The idea:\n${ideaFor(n.slug)}` }];
-          const s = (await aiSdk()).streamText({ model: this.#d.models.language, system, messages, maxRetries: 1, abortSignal: AbortSignal.timeout(this.#d.config.timeoutMs) });
+          const s = (await aiSdk()).streamText({
+            model: this.#d.models.language,
+            system,
+            messages,
+            maxRetries: 1,
+            abortSignal: AbortSignal.timeout(this.#d.config.timeoutMs),
+          });
           let all = '';
           for await (const piece of s.textStream) {
             all += piece;
@@ -257,14 +344,19 @@ export class AiService {
         push({ type: 'done', platform: n.slug, content });
       } catch (err) {
         failed++;
-        push({ type: 'error', platform: n.slug, error: err instanceof AppError && typeof err.detail === 'string' ? err.detail : modelFailure(err) });
+        push({
+          type: 'error',
+          platform: n.slug,
+          error: err instanceof AppError && typeof err.detail === 'string' ? err.detail : modelFailure(err),
+        });
       }
     };
     let running = networks.length;
-    for (const n of networks) void one(n).finally(() => {
-      running--;
-      wake?.();
-    });
+    for (const n of networks)
+      void one(n).finally(() => {
+        running--;
+        wake?.();
+      });
     while (running > 0 || queue.length) {
       if (!queue.length) await new Promise<void>((r) => (wake = r));
       wake = null;
@@ -276,31 +368,64 @@ export class AiService {
   }
 
   /** POST /unified/image/generate: an image per target, stored as this workspace's media. */
-  async images(p: Principal, req: ImageRequest): Promise<Generated<{ image_url: string; media_id: string; image_prompt: string }>> {
-    for (const t of req.targets) if (!(await this.#d.builtin()).hasImageTarget(t)) throw new AppError('bad_request', `Unknown platform '${t}'.`);
+  async images(
+    p: Principal,
+    req: ImageRequest,
+  ): Promise<Generated<{ image_url: string; media_id: string; image_prompt: string }>> {
+    for (const t of req.targets)
+      if (!(await this.#d.builtin()).hasImageTarget(t)) throw new AppError('bad_request', `Unknown platform '${t}'.`);
     const image = this.#d.models?.image ?? null;
-    const source = image ? `the ${this.#d.models!.label.split(' ')[0]} image model ${this.#d.config.imageModel}` : "Herald's built-in card renderer (no image model)";
-    return this.#settle(p, 'image_generate', req.targets, async (target) => {
-      const text = req.contentByPlatform?.[target] ?? req.content ?? '';
-      const spec = (await this.#d.builtin()).imageTarget(target);
-      let bytes: Buffer;
-      let format: string;
-      let prompt: string;
-      if (image) {
-        prompt = [`An image for a social media post on ${target}, ${spec.size.width}×${spec.size.height}, without any text in it.`, `The post: ${text}`, ...(req.userRequirements ? [`Requirements: ${req.userRequirements}`] : [])].join('\n');
-        const out = await (await aiSdk()).generateImage({ model: image, prompt, n: 1, maxRetries: 1, abortSignal: AbortSignal.timeout(this.#d.config.timeoutMs) });
-        const enc = await encodeImage(Buffer.from(out.image.uint8Array), { size: spec.size, formats: spec.formats, maxBytes: spec.maxBytes });
-        bytes = enc.data;
-        format = enc.format;
-      } else {
-        const card = await (await this.#d.builtin()).image(text, target);
-        bytes = card.data;
-        format = card.format;
-        prompt = card.description;
-      }
-      const row = await this.#d.media.addGenerated(p, bytes, `generated-${target}.${format === 'jpeg' ? 'jpg' : format}`, 'image', ['body', 'platforms']);
-      return { image_url: this.#d.media.publicUrl(row.storageKey), media_id: row.id, image_prompt: prompt };
-    }, 'images', source);
+    const source = image
+      ? `the ${this.#d.models!.label.split(' ')[0]} image model ${this.#d.config.imageModel}`
+      : "Herald's built-in card renderer (no image model)";
+    return this.#settle(
+      p,
+      'image_generate',
+      req.targets,
+      async (target) => {
+        const text = req.contentByPlatform?.[target] ?? req.content ?? '';
+        const spec = (await this.#d.builtin()).imageTarget(target);
+        let bytes: Buffer;
+        let format: string;
+        let prompt: string;
+        if (image) {
+          prompt = [
+            `An image for a social media post on ${target}, ${spec.size.width}×${spec.size.height}, without any text in it.`,
+            `The post: ${text}`,
+            ...(req.userRequirements ? [`Requirements: ${req.userRequirements}`] : []),
+          ].join('\n');
+          const out = await (await aiSdk()).generateImage({
+            model: image,
+            prompt,
+            n: 1,
+            maxRetries: 1,
+            abortSignal: AbortSignal.timeout(this.#d.config.timeoutMs),
+          });
+          const enc = await encodeImage(Buffer.from(out.image.uint8Array), {
+            size: spec.size,
+            formats: spec.formats,
+            maxBytes: spec.maxBytes,
+          });
+          bytes = enc.data;
+          format = enc.format;
+        } else {
+          const card = await (await this.#d.builtin()).image(text, target);
+          bytes = card.data;
+          format = card.format;
+          prompt = card.description;
+        }
+        const row = await this.#d.media.addGenerated(
+          p,
+          bytes,
+          `generated-${target}.${format === 'jpeg' ? 'jpg' : format}`,
+          'image',
+          ['body', 'platforms'],
+        );
+        return { image_url: this.#d.media.publicUrl(row.storageKey), media_id: row.id, image_prompt: prompt };
+      },
+      'images',
+      source,
+    );
   }
 
   /** analyze_media: what an image or a video holds, through the vision model or the built-in analysis. */
@@ -322,15 +447,29 @@ export class AiService {
       };
       if (!this.#d.models) return base;
       const images = await this.#pictures(file.path, kind, facts.kind === 'video' ? facts.durationSec : null);
-      const ask = 'Describe this media for someone who cannot see it. First line: one alt text sentence (at most 200 characters). Then a blank line, then a fuller description (at most 600 characters). Do not guess names of people.';
+      const ask =
+        'Describe this media for someone who cannot see it. First line: one alt text sentence (at most 200 characters). Then a blank line, then a fuller description (at most 600 characters). Do not guess names of people.';
       const res = await (await aiSdk()).generateText({
         model: this.#d.models.vision,
-        messages: [{ role: 'user', content: [{ type: 'text', text: kind === 'video' ? `${ask}\nThese are frames of a video.` : ask }, ...images.map((data) => ({ type: 'image' as const, image: data, mediaType: 'image/png' }))] }],
+        messages: [
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: kind === 'video' ? `${ask}\nThese are frames of a video.` : ask },
+              ...images.map((data) => ({ type: 'image' as const, image: data, mediaType: 'image/png' })),
+            ],
+          },
+        ],
         maxRetries: 1,
         abortSignal: AbortSignal.timeout(this.#d.config.timeoutMs),
       });
       const [alt = '', ...rest] = cleanCopy(res.text).split(/\n\s*\n/);
-      return { ...base, alt_text: clip(alt.trim(), { max: 200, unit: 'graphemes' }) || base.alt_text, description: clip(rest.join('\n\n').trim() || alt.trim(), { max: 600, unit: 'graphemes' }) || base.description, source: `the ${this.#d.models.label} model` };
+      return {
+        ...base,
+        alt_text: clip(alt.trim(), { max: 200, unit: 'graphemes' }) || base.alt_text,
+        description: clip(rest.join('\n\n').trim() || alt.trim(), { max: 600, unit: 'graphemes' }) || base.description,
+        source: `the ${this.#d.models.label} model`,
+      };
     } finally {
       await this.#d.media.release(file.path);
     }
@@ -344,7 +483,7 @@ export class AiService {
   /** What a vision model is shown: the image itself (as PNG), or three frames of a video. */
   async #pictures(path: string, kind: 'image' | 'video', durationSec: number | null): Promise<Buffer[]> {
     if (kind === 'image') {
-        return [(await encodeImage(await readFile(path), { formats: ['png'] })).data];
+      return [(await encodeImage(await readFile(path), { formats: ['png'] })).data];
     }
     const frames: Buffer[] = [];
     for (const at of sampleTimes(durationSec)) {
@@ -358,9 +497,36 @@ export class AiService {
   async #speech(path: string): Promise<string> {
     const model = this.#d.models?.transcription;
     if (!model) return '';
-    const r = await runTool(this.#d.config.ffmpegPath, ['-v', 'error', '-nostdin', '-protocol_whitelist', 'file', '-i', `file:${path}`, '-vn', '-ac', '1', '-ar', '16000', '-t', '600', '-f', 'wav', '-'], { timeoutMs: 120_000, maxOutput: 25 << 20 }).catch(() => null);
+    const r = await runTool(
+      this.#d.config.ffmpegPath,
+      [
+        '-v',
+        'error',
+        '-nostdin',
+        '-protocol_whitelist',
+        'file',
+        '-i',
+        `file:${path}`,
+        '-vn',
+        '-ac',
+        '1',
+        '-ar',
+        '16000',
+        '-t',
+        '600',
+        '-f',
+        'wav',
+        '-',
+      ],
+      { timeoutMs: 120_000, maxOutput: 25 << 20 },
+    ).catch(() => null);
     if (r?.code !== 0 || r.stdout.length <= 44) return '';
-    const out = await (await aiSdk()).transcribe({ model, audio: r.stdout, maxRetries: 1, abortSignal: AbortSignal.timeout(this.#d.config.timeoutMs) });
+    const out = await (await aiSdk()).transcribe({
+      model,
+      audio: r.stdout,
+      maxRetries: 1,
+      abortSignal: AbortSignal.timeout(this.#d.config.timeoutMs),
+    });
     return out.text.trim();
   }
 
@@ -375,15 +541,39 @@ export class AiService {
       let messages: ModelMessage[] = [];
       if (models) {
         const duration = analysis.facts.kind === 'video' ? analysis.facts.durationSec : null;
-        const [pictures, speech] = await Promise.all([this.#pictures(file.path, req.kind, duration), req.kind === 'video' ? this.#speech(file.path) : Promise.resolve('')]);
-        const facts = [`What Herald measured: ${analysis.description}`, ...(speech ? [`What is said in it: ${speech}`] : [])].join('\n');
-        messages = [{ role: 'user', content: [{ type: 'text', text: `Write the post about this ${req.kind}${req.kind === 'video' ? ' (frames below)' : ''}.\n${facts}` }, ...pictures.map((data) => ({ type: 'image' as const, image: data, mediaType: 'image/png' }))] }];
+        const [pictures, speech] = await Promise.all([
+          this.#pictures(file.path, req.kind, duration),
+          req.kind === 'video' ? this.#speech(file.path) : Promise.resolve(''),
+        ]);
+        const facts = [
+          `What Herald measured: ${analysis.description}`,
+          ...(speech ? [`What is said in it: ${speech}`] : []),
+        ].join('\n');
+        messages = [
+          {
+            role: 'user',
+            content: [
+              {
+                type: 'text',
+                text: `Write the post about this ${req.kind}${req.kind === 'video' ? ' (frames below)' : ''}.\n${facts}`,
+              },
+              ...pictures.map((data) => ({ type: 'image' as const, image: data, mediaType: 'image/png' })),
+            ],
+          },
+        ];
       }
-      return await this.#settle(p, 'generation_long', req.platforms, async (slug) => {
-        const n = networks.find((x) => x.slug === slug)!;
-        if (!models) return { content: (await (await this.#d.builtin()).copiesFromMedia(analysis, [slug]))[0]!.content };
-        return { content: await this.#modelCopy(n, messages, this.#instructions(n, req.userRequirements)) };
-      }, 'copy');
+      return await this.#settle(
+        p,
+        'generation_long',
+        req.platforms,
+        async (slug) => {
+          const n = networks.find((x) => x.slug === slug)!;
+          if (!models)
+            return { content: (await (await this.#d.builtin()).copiesFromMedia(analysis, [slug]))[0]!.content };
+          return { content: await this.#modelCopy(n, messages, this.#instructions(n, req.userRequirements)) };
+        },
+        'copy',
+      );
     } finally {
       await this.#d.media.release(file.path);
     }

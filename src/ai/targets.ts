@@ -15,7 +15,8 @@ export function aiTargets(
   if (!named?.length) throw new AppError('bad_request', 'platforms is required: a list of networks, or ["all"].');
   const canon = (s: string) => extra[s.toLowerCase()] ?? s.toLowerCase();
   const unknown = [...named, ...(narrow ?? [])].map(canon).filter((s) => s !== 'all' && !known.includes(s));
-  if (unknown.length) throw new AppError('bad_request', `Unknown platform '${unknown[0]}'. Known: ${known.join(', ')}, or all.`);
+  if (unknown.length)
+    throw new AppError('bad_request', `Unknown platform '${unknown[0]}'. Known: ${known.join(', ')}, or all.`);
   let out: string[];
   if (named.map(canon).includes('all')) {
     out = known.filter((s) => !slugs.includes(s) || scope.platforms.has(s as never));
@@ -23,7 +24,11 @@ export function aiTargets(
   } else {
     out = [...new Set(named.map(canon))];
   }
-  if (!out.length) throw new AppError('bad_request', 'No network left to generate for: target_platforms and the key scope leave none.');
+  if (!out.length)
+    throw new AppError(
+      'bad_request',
+      'No network left to generate for: target_platforms and the key scope leave none.',
+    );
   return out;
 }
 
@@ -33,11 +38,17 @@ type NetworkPostTypes = { slug: string; capabilities: { postTypes: readonly stri
  * The networks to make an image for, shared by POST /unified/image/generate and content_to_image: as aiTargets, with
  * X (twitter, alias x) too; "all" keeps only the networks that post images.
  */
-export function imageTargets(scope: Pick<Scope, 'platforms'>, networks: readonly NetworkPostTypes[], named: readonly string[] | null | undefined): string[] {
+export function imageTargets(
+  scope: Pick<Scope, 'platforms'>,
+  networks: readonly NetworkPostTypes[],
+  named: readonly string[] | null | undefined,
+): string[] {
   const slugs = networks.map((n) => n.slug);
   const imageNetworks = networks.filter((n) => n.capabilities.postTypes.includes('image')).map((n) => n.slug);
   const out = aiTargets(scope, slugs, named, undefined, [...slugs, 'twitter'], { x: 'twitter' });
-  return (named ?? []).map((s) => s.toLowerCase()).includes('all') ? out.filter((s) => imageNetworks.includes(s) || s === 'twitter') : out;
+  return (named ?? []).map((s) => s.toLowerCase()).includes('all')
+    ? out.filter((s) => imageNetworks.includes(s) || s === 'twitter')
+    : out;
 }
 
 const SOURCE_MISSING = {
@@ -46,7 +57,12 @@ const SOURCE_MISSING = {
 } as const;
 
 /** Copy needs an idea, an image its copy: `value`, unless `byPlatform` gives one for every target (400 otherwise). */
-export function assertSourceGiven(field: keyof typeof SOURCE_MISSING, targets: readonly string[], value: string | null | undefined, byPlatform: Readonly<Record<string, string>> | null | undefined): void {
+export function assertSourceGiven(
+  field: keyof typeof SOURCE_MISSING,
+  targets: readonly string[],
+  value: string | null | undefined,
+  byPlatform: Readonly<Record<string, string>> | null | undefined,
+): void {
   const missing = targets.filter((s) => !byPlatform?.[s]?.trim());
   if (missing.length && !value?.trim()) throw new AppError('bad_request', SOURCE_MISSING[field]);
 }

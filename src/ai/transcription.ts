@@ -60,7 +60,12 @@ export class SpeechToText {
     this.assertConfigured();
     const { transcribe } = await import('ai');
     try {
-      const out = await transcribe({ model: this.#d.model!, audio, maxRetries: 1, abortSignal: AbortSignal.timeout(this.#d.config.timeoutMs) });
+      const out = await transcribe({
+        model: this.#d.model!,
+        audio,
+        maxRetries: 1,
+        abortSignal: AbortSignal.timeout(this.#d.config.timeoutMs),
+      });
       return out.text.trim();
     } catch (err) {
       const why = modelFailure(err);

@@ -59,7 +59,13 @@ export class AccountService {
   readonly #sessions: SessionService;
   readonly #signup: 'open' | 'invite';
 
-  constructor(deps: { db: Db; workspaces: WorkspaceService; invitations: InvitationService; sessions: SessionService; signup: 'open' | 'invite' }) {
+  constructor(deps: {
+    db: Db;
+    workspaces: WorkspaceService;
+    invitations: InvitationService;
+    sessions: SessionService;
+    signup: 'open' | 'invite';
+  }) {
     this.#db = deps.db;
     this.#workspaces = deps.workspaces;
     this.#invitations = deps.invitations;
@@ -79,7 +85,10 @@ export class AccountService {
       if (token !== undefined) {
         const invitation = await this.#invitations.pendingByToken(token, tx as unknown as Db);
         if (!invitation || invitation.email.trim().toLowerCase() !== email.toLowerCase()) {
-          throw validationField(['body', 'invitation_token'], 'This invitation is invalid, has expired, or was sent to another address.');
+          throw validationField(
+            ['body', 'invitation_token'],
+            'This invitation is invalid, has expired, or was sent to another address.',
+          );
         }
       }
       if (!first && this.#signup === 'invite' && !opts.force && token === undefined) {

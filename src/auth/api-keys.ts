@@ -50,10 +50,18 @@ export class ApiKeyService {
     this.#ttlMs = cacheSeconds * 1000;
     this.#now = now;
     this.#cache =
-      this.#ttlMs > 0 ? new LRUCache({ max: 10_000, ttl: this.#ttlMs, perf: { now: () => this.#now().getTime() }, ttlResolution: 0 }) : undefined;
+      this.#ttlMs > 0
+        ? new LRUCache({ max: 10_000, ttl: this.#ttlMs, perf: { now: () => this.#now().getTime() }, ttlResolution: 0 })
+        : undefined;
   }
 
-  async create(input: { workspaceId: string; name: string | null; scope: string; createdBy: string | null; expiresAt?: Date | null }) {
+  async create(input: {
+    workspaceId: string;
+    name: string | null;
+    scope: string;
+    createdBy: string | null;
+    expiresAt?: Date | null;
+  }) {
     let scope: Scope;
     try {
       scope = parseScope(input.scope, this.#slugs);
@@ -109,7 +117,8 @@ export class ApiKeyService {
     }
     const key = entry.key;
     if (!key) throw new AppError('APIKEY_INVALID', { error: 'APIKEY_INVALID', message: 'Invalid API key.' });
-    if (key.revokedAt) throw new AppError('APIKEY_REVOKED', { error: 'APIKEY_REVOKED', message: 'API key has been revoked.' });
+    if (key.revokedAt)
+      throw new AppError('APIKEY_REVOKED', { error: 'APIKEY_REVOKED', message: 'API key has been revoked.' });
     if (key.expiresAt && key.expiresAt.getTime() <= now.getTime()) {
       throw new AppError('APIKEY_EXPIRED', { error: 'APIKEY_EXPIRED', message: 'API key has expired.' });
     }

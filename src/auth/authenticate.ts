@@ -26,7 +26,17 @@ export interface Principal {
 
 /** What the auth layer needs of the OAuth authorization server (src/oauth/service.ts). */
 export interface OAuthVerifier {
-  verifyAccessToken(token: string, resource: string): Promise<{ workspaceId: string; userId: string; clientId: string; grantId: string; resource: string; sessionVersion: number } | null>;
+  verifyAccessToken(
+    token: string,
+    resource: string,
+  ): Promise<{
+    workspaceId: string;
+    userId: string;
+    clientId: string;
+    grantId: string;
+    resource: string;
+    sessionVersion: number;
+  } | null>;
   /** The audience of a valid, unrevoked access token, whatever resource it was issued for. */
   issuedFor?(token: string): Promise<string | null>;
   readonly resources: { api: string };
@@ -94,7 +104,12 @@ export class Authenticator {
     this.#workspaces = workspaces;
     this.#plans = plans;
     if (cache.seconds > 0) {
-      const opts = { max: 10_000, ttl: cache.seconds * 1000, perf: { now: () => cache.now().getTime() }, ttlResolution: 0 };
+      const opts = {
+        max: 10_000,
+        ttl: cache.seconds * 1000,
+        perf: { now: () => cache.now().getTime() },
+        ttlResolution: 0,
+      };
       this.#members = new LRUCache(opts);
     }
   }
@@ -151,7 +166,10 @@ export class Authenticator {
     if (!claims && this.#oauth) return this.#oauthPrincipal(creds.token, creds);
     const { user } = await this.#session(creds.token);
     if (!creds.workspaceHeader) {
-      throw new AppError('bad_request', 'X-Workspace-Id header is required when authenticating with a user session (JWT).');
+      throw new AppError(
+        'bad_request',
+        'X-Workspace-Id header is required when authenticating with a user session (JWT).',
+      );
     }
     const m = await this.#membership(creds.workspaceHeader.toLowerCase(), user.id);
     // Not found and not a member answer alike, so workspace ids cannot be probed.

@@ -62,7 +62,13 @@ export class CreditService {
           ? []
           : await tx
               .insert(creditBalances)
-              .values({ workspaceId: req.workspaceId, creditType: req.type, periodStart: start, used: req.amount, updatedAt: this.#now() })
+              .values({
+                workspaceId: req.workspaceId,
+                creditType: req.type,
+                periodStart: start,
+                used: req.amount,
+                updatedAt: this.#now(),
+              })
               .onConflictDoUpdate({
                 target: [creditBalances.workspaceId, creditBalances.creditType, creditBalances.periodStart],
                 set: { used: sql`${creditBalances.used} + ${req.amount}`, updatedAt: this.#now() },
@@ -73,7 +79,13 @@ export class CreditService {
         const [row] = await tx
           .select({ used: creditBalances.used })
           .from(creditBalances)
-          .where(and(eq(creditBalances.workspaceId, req.workspaceId), eq(creditBalances.creditType, req.type), eq(creditBalances.periodStart, start)));
+          .where(
+            and(
+              eq(creditBalances.workspaceId, req.workspaceId),
+              eq(creditBalances.creditType, req.type),
+              eq(creditBalances.periodStart, start),
+            ),
+          );
         const available = Math.max(0, limit - (row?.used ?? 0));
         throw new AppError('insufficient_credits', {
           error: 'insufficient_credits',
@@ -148,7 +160,13 @@ export class CreditService {
     const rows = await tx
       .select({ used: sql<string | number | null>`sum(${creditLedger.amount})` })
       .from(creditLedger)
-      .where(and(eq(creditLedger.workspaceId, workspaceId), eq(creditLedger.creditType, type), eq(creditLedger.periodStart, start)));
+      .where(
+        and(
+          eq(creditLedger.workspaceId, workspaceId),
+          eq(creditLedger.creditType, type),
+          eq(creditLedger.periodStart, start),
+        ),
+      );
     return Math.max(0, Number(rows[0]?.used ?? 0));
   }
 

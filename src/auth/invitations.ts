@@ -27,7 +27,8 @@ export interface InvitationDeps {
 
 const sameEmail = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
 
-export const invalidInvitation = () => new AppError('bad_request', 'This invitation is invalid, has expired, was revoked or was already used.');
+export const invalidInvitation = () =>
+  new AppError('bad_request', 'This invitation is invalid, has expired, was revoked or was already used.');
 
 export class InvitationService {
   readonly #d: InvitationDeps;
@@ -60,7 +61,12 @@ export class InvitationService {
    * Invites an address (a new invitation replaces a pending one for the same address). Members are
    * visible to owners anyway, so inviting one is a 409; whether the address has an account is never said.
    */
-  async create(ws: WorkspaceRow, inviter: UserRow, email: string, role: Role): Promise<{ row: InvitationRow; token: string }> {
+  async create(
+    ws: WorkspaceRow,
+    inviter: UserRow,
+    email: string,
+    role: Role,
+  ): Promise<{ row: InvitationRow; token: string }> {
     const address = email.trim();
     const now = this.#d.clock();
     const { token, hash } = newSecretToken();
@@ -69,16 +75,34 @@ export class InvitationService {
       // Serialises invitations of one workspace, so two at once cannot both take the last seat.
       await tx.select({ id: workspaces.id }).from(workspaces).where(eq(workspaces.id, ws.id)).for('update');
       const members = await this.#d.workspaces.members(ws.id, tx);
-      if (members.some((m) => sameEmail(m.email, address))) throw conflict('This address is already a member of the workspace.');
+      if (members.some((m) => sameEmail(m.email, address)))
+        throw conflict('This address is already a member of the workspace.');
       await tx
         .update(workspaceInvitations)
         .set({ revokedAt: now })
-        .where(and(eq(workspaceInvitations.workspaceId, ws.id), eq(sql`lower(${workspaceInvitations.email})`, address.toLowerCase()), this.#pending()));
-      const [pending] = await tx.select({ n: sql<number>`count(*)::int` }).from(workspaceInvitations).where(and(eq(workspaceInvitations.workspaceId, ws.id), this.#pending()));
+        .where(
+          and(
+            eq(workspaceInvitations.workspaceId, ws.id),
+            eq(sql`lower(${workspaceInvitations.email})`, address.toLowerCase()),
+            this.#pending(),
+          ),
+        );
+      const [pending] = await tx
+        .select({ n: sql<number>`count(*)::int` })
+        .from(workspaceInvitations)
+        .where(and(eq(workspaceInvitations.workspaceId, ws.id), this.#pending()));
       await this.#d.workspaces.assertMemberRoom(tx, ws, 1, Number(pending?.n ?? 0));
       const [inserted] = await tx
         .insert(workspaceInvitations)
-        .values({ workspaceId: ws.id, email: address, role, tokenHash: hash, invitedBy: inviter.id, createdAt: now, expiresAt: new Date(now.getTime() + this.#d.ttlSeconds * 1000) })
+        .values({
+          workspaceId: ws.id,
+          email: address,
+          role,
+          tokenHash: hash,
+          invitedBy: inviter.id,
+          createdAt: now,
+          expiresAt: new Date(now.getTime() + this.#d.ttlSeconds * 1000),
+        })
         .returning();
       return inserted!;
     });
@@ -87,7 +111,11 @@ export class InvitationService {
   }
 
   #pending() {
-    return and(isNull(workspaceInvitations.acceptedAt), isNull(workspaceInvitations.revokedAt), gt(workspaceInvitations.expiresAt, this.#d.clock()))!;
+    return and(
+      isNull(workspaceInvitations.acceptedAt),
+      isNull(workspaceInvitations.revokedAt),
+      gt(workspaceInvitations.expiresAt, this.#d.clock()),
+    )!;
   }
 
   async #mail(ws: WorkspaceRow, inviter: UserRow, row: InvitationRow, token: string): Promise<void> {
@@ -113,7 +141,11 @@ export class InvitationService {
   }
 
   async list(workspaceId: string): Promise<InvitationRow[]> {
-    return this.#d.db.select().from(workspaceInvitations).where(eq(workspaceInvitations.workspaceId, workspaceId)).orderBy(desc(workspaceInvitations.createdAt), desc(workspaceInvitations.id));
+    return this.#d.db
+      .select()
+      .from(workspaceInvitations)
+      .where(eq(workspaceInvitations.workspaceId, workspaceId))
+      .orderBy(desc(workspaceInvitations.createdAt), desc(workspaceInvitations.id));
   }
 
   async revoke(workspaceId: string, id: string): Promise<InvitationRow> {
@@ -123,14 +155,20 @@ export class InvitationService {
       .where(and(eq(workspaceInvitations.id, id), eq(workspaceInvitations.workspaceId, workspaceId), this.#pending()))
       .returning();
     if (row) return row;
-    const [other] = await this.#d.db.select().from(workspaceInvitations).where(and(eq(workspaceInvitations.id, id), eq(workspaceInvitations.workspaceId, workspaceId)));
+    const [other] = await this.#d.db
+      .select()
+      .from(workspaceInvitations)
+      .where(and(eq(workspaceInvitations.id, id), eq(workspaceInvitations.workspaceId, workspaceId)));
     if (!other) throw notFound('Invitation not found');
     throw conflict(`This invitation is already ${this.status(other)}.`);
   }
 
   /** The pending invitation a token stands for, or null (signup checks the address before creating anyone). */
   async pendingByToken(token: string, tx: Db = this.#d.db): Promise<InvitationRow | null> {
-    const [row] = await tx.select().from(workspaceInvitations).where(and(eq(workspaceInvitations.tokenHash, hashSecretToken(token)), this.#pending()));
+    const [row] = await tx
+      .select()
+      .from(workspaceInvitations)
+      .where(and(eq(workspaceInvitations.tokenHash, hashSecretToken(token)), this.#pending()));
     return row ?? null;
   }
 
@@ -139,7 +177,10 @@ export class InvitationService {
     const found = await this.pendingByToken(token, tx);
     if (!found) throw invalidInvitation();
     if (!sameEmail(found.email, user.email)) {
-      throw new AppError('forbidden', 'This invitation was sent to another address: sign in with that address to accept it.');
+      throw new AppError(
+        'forbidden',
+        'This invitation was sent to another address: sign in with that address to accept it.',
+      );
     }
     const [row] = await tx
       .update(workspaceInvitations)

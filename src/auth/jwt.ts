@@ -49,7 +49,10 @@ export class JwtService {
       if (payload.typ !== 'session' || typeof payload.sub !== 'string' || typeof payload.exp !== 'number') return null;
       const version = payload.ver ?? 0;
       if (typeof version !== 'number' || !Number.isInteger(version)) return null;
-      const sessionId = typeof payload.jti === 'string' && payload.jti ? payload.jti : createHash('sha256').update(token).digest('base64url');
+      const sessionId =
+        typeof payload.jti === 'string' && payload.jti
+          ? payload.jti
+          : createHash('sha256').update(token).digest('base64url');
       return { userId: payload.sub, sessionId, version, expiresAt: new Date(payload.exp * 1000) };
     } catch (err) {
       if (err instanceof errors.JOSEError) return null;

@@ -48,7 +48,10 @@ export function throttledError(retryAfterMs: number): AppError {
   const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
   return new AppError(
     'too_many_attempts',
-    { error: 'LOGIN_THROTTLED', message: `Too many attempts for this account. Try again in ${seconds} second${seconds === 1 ? '' : 's'}.` },
+    {
+      error: 'LOGIN_THROTTLED',
+      message: `Too many attempts for this account. Try again in ${seconds} second${seconds === 1 ? '' : 's'}.`,
+    },
     { headers: { 'retry-after': String(seconds) } },
   );
 }
@@ -60,10 +63,16 @@ export class LoginThrottle {
   constructor(opts: LoginThrottleOptions) {
     this.#o = opts;
     if (opts.redis) {
-      if (!('heraldLoginAttempt' in opts.redis)) opts.redis.defineCommand('heraldLoginAttempt', { numberOfKeys: 1, lua: ATTEMPT_LUA });
+      if (!('heraldLoginAttempt' in opts.redis))
+        opts.redis.defineCommand('heraldLoginAttempt', { numberOfKeys: 1, lua: ATTEMPT_LUA });
     } else {
       // Bounded: a flood of made-up emails evicts old entries instead of growing without limit.
-      this.#memory = new LRUCache({ max: 100_000, ttl: IDLE_MS, perf: { now: () => opts.now().getTime() }, ttlResolution: 0 });
+      this.#memory = new LRUCache({
+        max: 100_000,
+        ttl: IDLE_MS,
+        perf: { now: () => opts.now().getTime() },
+        ttlResolution: 0,
+      });
     }
   }
 
@@ -84,12 +93,17 @@ export class LoginThrottle {
       waitMs = a.until - now;
       if (allowed) {
         a.n += 1;
-        a.until = a.n > freeAttempts ? now + Math.min(1000 * 2 ** (a.n - freeAttempts - 1), maxBackoffSeconds * 1000) : 0;
+        a.until =
+          a.n > freeAttempts ? now + Math.min(1000 * 2 ** (a.n - freeAttempts - 1), maxBackoffSeconds * 1000) : 0;
         this.#memory.set(key, a);
       }
     } else {
-      const redis = this.#o.redis as Redis & { heraldLoginAttempt(key: string, ...args: number[]): Promise<[number, number]> };
-      [allowed, waitMs] = await redis.heraldLoginAttempt(key, now, freeAttempts, maxBackoffSeconds * 1000, IDLE_MS).then(([ok, wait]) => [ok === 1, wait] as const);
+      const redis = this.#o.redis as Redis & {
+        heraldLoginAttempt(key: string, ...args: number[]): Promise<[number, number]>;
+      };
+      [allowed, waitMs] = await redis
+        .heraldLoginAttempt(key, now, freeAttempts, maxBackoffSeconds * 1000, IDLE_MS)
+        .then(([ok, wait]) => [ok === 1, wait] as const);
     }
     if (!allowed) throw throttledError(waitMs);
   }

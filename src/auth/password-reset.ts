@@ -63,7 +63,13 @@ export class PasswordResetService {
       const [recent] = await tx
         .select({ id: passwordResetTokens.id })
         .from(passwordResetTokens)
-        .where(and(eq(passwordResetTokens.userId, user.id), isNull(passwordResetTokens.usedAt), gt(passwordResetTokens.createdAt, new Date(now.getTime() - RESEND_AFTER_MS))));
+        .where(
+          and(
+            eq(passwordResetTokens.userId, user.id),
+            isNull(passwordResetTokens.usedAt),
+            gt(passwordResetTokens.createdAt, new Date(now.getTime() - RESEND_AFTER_MS)),
+          ),
+        );
       if (recent) return false;
       await tx.insert(passwordResetTokens).values({ userId: user.id, tokenHash: hash, expiresAt, createdAt: now });
       return true;
@@ -89,12 +95,19 @@ export class PasswordResetService {
   }
 
   #usable(token: string) {
-    return and(eq(passwordResetTokens.tokenHash, hashSecretToken(token)), isNull(passwordResetTokens.usedAt), gt(passwordResetTokens.expiresAt, this.#d.clock()))!;
+    return and(
+      eq(passwordResetTokens.tokenHash, hashSecretToken(token)),
+      isNull(passwordResetTokens.usedAt),
+      gt(passwordResetTokens.expiresAt, this.#d.clock()),
+    )!;
   }
 
   /** GET /auth/verify-reset-token: whether the token can still be used (it is not consumed). */
   async verify(token: string): Promise<boolean> {
-    const [row] = await this.#d.db.select({ id: passwordResetTokens.id }).from(passwordResetTokens).where(this.#usable(token));
+    const [row] = await this.#d.db
+      .select({ id: passwordResetTokens.id })
+      .from(passwordResetTokens)
+      .where(this.#usable(token));
     return Boolean(row);
   }
 
@@ -104,14 +117,29 @@ export class PasswordResetService {
     const now = this.#d.clock();
     const done = await this.#d.db.transaction(async (txRaw) => {
       const tx = txRaw as unknown as Db;
-      const [used] = await tx.update(passwordResetTokens).set({ usedAt: now }).where(this.#usable(token)).returning({ userId: passwordResetTokens.userId });
+      const [used] = await tx
+        .update(passwordResetTokens)
+        .set({ usedAt: now })
+        .where(this.#usable(token))
+        .returning({ userId: passwordResetTokens.userId });
       if (!used) return false;
-      const [user] = await tx.update(users).set({ passwordHash, updatedAt: now }).where(and(eq(users.id, used.userId), eq(users.isActive, true))).returning({ id: users.id });
+      const [user] = await tx
+        .update(users)
+        .set({ passwordHash, updatedAt: now })
+        .where(and(eq(users.id, used.userId), eq(users.isActive, true)))
+        .returning({ id: users.id });
       if (!user) return false;
-      await tx.update(passwordResetTokens).set({ usedAt: now }).where(and(eq(passwordResetTokens.userId, user.id), isNull(passwordResetTokens.usedAt)));
+      await tx
+        .update(passwordResetTokens)
+        .set({ usedAt: now })
+        .where(and(eq(passwordResetTokens.userId, user.id), isNull(passwordResetTokens.usedAt)));
       await this.#d.sessions.revokeAll(user.id, tx);
       return true;
     });
-    if (!done) throw new AppError('bad_request', 'This reset token is invalid, has expired or was already used. Ask for a new one.');
+    if (!done)
+      throw new AppError(
+        'bad_request',
+        'This reset token is invalid, has expired or was already used. Ask for a new one.',
+      );
   }
 }

@@ -152,7 +152,9 @@ const overrideSchema = z.object({
         price_monthly_usd: z.number(),
         price_yearly_usd: z.number(),
         tagline: z.string(),
-        limits: z.object(Object.fromEntries(Object.keys(DEFAULT_PLANS[0]!.limits).map((k) => [k, limitValue]))).partial(),
+        limits: z
+          .object(Object.fromEntries(Object.keys(DEFAULT_PLANS[0]!.limits).map((k) => [k, limitValue])))
+          .partial(),
         features: z.partialRecord(z.enum(FEATURES), z.boolean()),
       })
       .partial(),
@@ -172,7 +174,9 @@ export class PlanCatalog {
     if (file) {
       const parsed = overrideSchema.safeParse(JSON.parse(readFileSync(file, 'utf8')));
       if (!parsed.success) {
-        throw new Error(`HERALD_PLANS_FILE ${file}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+        throw new Error(
+          `HERALD_PLANS_FILE ${file}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+        );
       }
       for (const [id, o] of Object.entries(parsed.data.plans)) {
         const base = plans.get(id) ?? { ...structuredClone(DEFAULT_PLANS[2]!), plan_id: id, display_name: id };

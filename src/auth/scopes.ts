@@ -14,7 +14,12 @@ export interface Scope {
 }
 
 /** Every network of the registry (`slugs`; the built-in ones by default). */
-export const fullScope = (slugs: readonly string[] = PLATFORMS): Scope => ({ raw: 'full', platforms: new Set(slugs as readonly Platform[]), full: true, readOnlyPosts: false });
+export const fullScope = (slugs: readonly string[] = PLATFORMS): Scope => ({
+  raw: 'full',
+  platforms: new Set(slugs as readonly Platform[]),
+  full: true,
+  readOnlyPosts: false,
+});
 
 export const FULL_SCOPE: Scope = fullScope();
 
@@ -25,7 +30,13 @@ export function parseScope(raw: string | null | undefined, slugs: readonly strin
   const value = (raw ?? '').trim().toLowerCase();
   if (value === '' || value === 'full') return { ...fullScope(slugs), raw: value === '' ? '' : 'full' };
   const alias = Object.hasOwn(SCOPE_ALIASES, value) ? SCOPE_ALIASES[value] : undefined;
-  if (alias) return { raw: value, platforms: new Set(alias.platforms), full: slugs.every((s) => alias.platforms.includes(s as Platform)), readOnlyPosts: alias.readOnlyPosts };
+  if (alias)
+    return {
+      raw: value,
+      platforms: new Set(alias.platforms),
+      full: slugs.every((s) => alias.platforms.includes(s as Platform)),
+      readOnlyPosts: alias.readOnlyPosts,
+    };
   const named = [...Object.keys(SCOPE_ALIASES), 'full'].join(', ');
   const parts = value.split(',').map((p) => p.trim());
   // An empty entry (" , , ", "linkedin,") is a mistake, never "no restriction": only '' and 'full' mean full access.
@@ -38,7 +49,12 @@ export function parseScope(raw: string | null | undefined, slugs: readonly strin
       `Unknown platform(s) in scope: ${unknown.join(', ')}. Use ${named}, or a comma list of: ${slugs.join(', ')}`,
     );
   }
-  return { raw: parts.join(','), platforms: new Set(parts as Platform[]), full: slugs.every((s) => parts.includes(s)), readOnlyPosts: false };
+  return {
+    raw: parts.join(','),
+    platforms: new Set(parts as Platform[]),
+    full: slugs.every((s) => parts.includes(s)),
+    readOnlyPosts: false,
+  };
 }
 
 /** What a route declares about itself so the shared mechanism can enforce scopes. */

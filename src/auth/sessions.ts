@@ -30,7 +30,10 @@ export class SessionService {
     this.#jwt = jwt;
     this.#now = opts.now;
     const ttl = Math.min(opts.cacheMs, SESSION_CACHE_MAX_MS);
-    this.#cache = ttl > 0 ? new LRUCache({ max: 10_000, ttl, perf: { now: () => this.#now().getTime() }, ttlResolution: 0 }) : undefined;
+    this.#cache =
+      ttl > 0
+        ? new LRUCache({ max: 10_000, ttl, perf: { now: () => this.#now().getTime() }, ttlResolution: 0 })
+        : undefined;
   }
 
   /** A new session for the user, under their current session version. */

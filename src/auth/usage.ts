@@ -15,12 +15,24 @@ export class UsageService {
   readonly #quota: StorageQuota;
   readonly #cache: LRUCache<string, UsageReport>;
 
-  constructor(plans: PlanCatalog, credits: CreditService, workspaces: WorkspaceService, quota: StorageQuota, now: () => Date, cacheMs = 1000) {
+  constructor(
+    plans: PlanCatalog,
+    credits: CreditService,
+    workspaces: WorkspaceService,
+    quota: StorageQuota,
+    now: () => Date,
+    cacheMs = 1000,
+  ) {
     this.#plans = plans;
     this.#quota = quota;
     this.#credits = credits;
     this.#workspaces = workspaces;
-    this.#cache = new LRUCache({ max: 10_000, ttl: Math.max(cacheMs, 1), perf: { now: () => now().getTime() }, ttlResolution: 0 });
+    this.#cache = new LRUCache({
+      max: 10_000,
+      ttl: Math.max(cacheMs, 1),
+      perf: { now: () => now().getTime() },
+      ttlResolution: 0,
+    });
   }
 
   #drop(workspaceId: string): void {
@@ -57,7 +69,10 @@ export class UsageService {
       limits: plan.limits,
       features: plan.features,
       implemented_features: [...IMPLEMENTED_FEATURES],
-      remaining: { ...usage.remaining, storage_bytes: storage.limit === null ? null : Math.max(0, storage.limit - storageTaken) },
+      remaining: {
+        ...usage.remaining,
+        storage_bytes: storage.limit === null ? null : Math.max(0, storage.limit - storageTaken),
+      },
       used_this_period: usage.used,
       usage_counts: {
         connected_accounts: connected.get(workspaceId)?.size ?? 0,

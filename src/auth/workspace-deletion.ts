@@ -39,14 +39,27 @@ export class WorkspaceDeletion {
 
   async delete(workspaceId: string): Promise<{ files: number; connections: number }> {
     // Tokens are read first: revoking them at the networks needs them, and they are gone after the commit.
-    const grants = (await this.#d.connections.list(workspaceId)).map((row) => ({ platform: row.platform as Platform, tokens: this.#d.connections.tokens(row) }));
+    const grants = (await this.#d.connections.list(workspaceId)).map((row) => ({
+      platform: row.platform as Platform,
+      tokens: this.#d.connections.tokens(row),
+    }));
     const files = await this.#d.db.transaction(async (txRaw) => {
       const tx = txRaw as unknown as Db;
-      const [ws] = await tx.select({ id: workspaces.id }).from(workspaces).where(eq(workspaces.id, workspaceId)).for('update');
+      const [ws] = await tx
+        .select({ id: workspaces.id })
+        .from(workspaces)
+        .where(eq(workspaces.id, workspaceId))
+        .for('update');
       if (!ws) throw notFound('Workspace not found');
       const objects = await tx.select({ ref: media.storageKey }).from(media).where(eq(media.workspaceId, workspaceId));
-      const uploads = await tx.select({ ref: uploadSessions.id }).from(uploadSessions).where(eq(uploadSessions.workspaceId, workspaceId));
-      const todo = [...objects.map((o) => ({ kind: 'object' as const, ref: o.ref })), ...uploads.map((u) => ({ kind: 'upload_dir' as const, ref: u.ref }))];
+      const uploads = await tx
+        .select({ ref: uploadSessions.id })
+        .from(uploadSessions)
+        .where(eq(uploadSessions.workspaceId, workspaceId));
+      const todo = [
+        ...objects.map((o) => ({ kind: 'object' as const, ref: o.ref })),
+        ...uploads.map((u) => ({ kind: 'upload_dir' as const, ref: u.ref })),
+      ];
       for (let i = 0; i < todo.length; i += 500) await tx.insert(storageDeletions).values(todo.slice(i, i + 500));
       await tx.delete(workspaces).where(eq(workspaces.id, workspaceId));
       // Chat connectors' grants, codes and refresh tokens for the workspace (src/oauth/: account id `<user>:<workspace>:<version>`).
@@ -66,7 +79,10 @@ export class WorkspaceDeletion {
         try {
           await auth.revoke(tokens);
         } catch (err) {
-          this.#d.logger.warn({ platform, workspace: workspaceId, err: (err as Error).name }, 'token revocation failed while deleting a workspace');
+          this.#d.logger.warn(
+            { platform, workspace: workspaceId, err: (err as Error).name },
+            'token revocation failed while deleting a workspace',
+          );
         }
       }),
     );
@@ -76,7 +92,12 @@ export class WorkspaceDeletion {
   async sweep(): Promise<number> {
     let failed = 0;
     for (;;) {
-      const batch = await this.#d.db.select().from(storageDeletions).orderBy(storageDeletions.id).limit(100).offset(failed);
+      const batch = await this.#d.db
+        .select()
+        .from(storageDeletions)
+        .orderBy(storageDeletions.id)
+        .limit(100)
+        .offset(failed);
       if (!batch.length) return failed;
       const done: string[] = [];
       await Promise.all(

@@ -45,7 +45,14 @@ export class WorkspaceService {
    * `connectedPlatforms`: which networks each workspace has connected (the connection store's answer); `slugs`: the
    * registry's networks, each with its `<slug>_connected` flag on the wire.
    */
-  constructor(db: Db, plans: PlanCatalog, defaultPlan: string, connectedPlatforms: ConnectedPlatforms, slugs: readonly Platform[], hooks: WorkspaceHooks = {}) {
+  constructor(
+    db: Db,
+    plans: PlanCatalog,
+    defaultPlan: string,
+    connectedPlatforms: ConnectedPlatforms,
+    slugs: readonly Platform[],
+    hooks: WorkspaceHooks = {},
+  ) {
     this.#hooks = hooks;
     this.#connectedPlatforms = connectedPlatforms;
     this.#slugs = slugs;
@@ -71,7 +78,10 @@ export class WorkspaceService {
   /** Creates a further workspace, within the workspace limit of the owner's most generous plan. */
   async create(ownerId: string, name: string): Promise<WorkspaceRow> {
     return this.#db.transaction(async (tx) => {
-      const owned = await tx.select({ planId: workspaces.planId }).from(workspaces).where(eq(workspaces.ownerId, ownerId));
+      const owned = await tx
+        .select({ planId: workspaces.planId })
+        .from(workspaces)
+        .where(eq(workspaces.ownerId, ownerId));
       const planIds = owned.length ? owned.map((o) => o.planId) : [this.#defaultPlan];
       const limits = planIds.map((p) => this.#plans.get(p).limits.max_workspaces);
       const limit = limits.includes(null) ? null : Math.max(...(limits as number[]));
@@ -110,7 +120,10 @@ export class WorkspaceService {
   /** The plan of each of these workspaces (absent: the workspace is gone), in one read. */
   async plansOf(ids: string[]): Promise<Map<string, string>> {
     if (!ids.length) return new Map();
-    const rows = await this.#db.select({ id: workspaces.id, planId: workspaces.planId }).from(workspaces).where(inArray(workspaces.id, ids));
+    const rows = await this.#db
+      .select({ id: workspaces.id, planId: workspaces.planId })
+      .from(workspaces)
+      .where(inArray(workspaces.id, ids));
     return new Map(rows.map((r) => [r.id, r.planId]));
   }
 
@@ -120,10 +133,24 @@ export class WorkspaceService {
   }
 
   async setPlan(id: string, planId: string): Promise<WorkspaceRow> {
-    if (!this.#plans.has(planId)) throw new AppError('validation', [{ loc: ['body', 'plan_id'], msg: `Unknown plan '${planId}'. Known: ${this.#plans.list().map((p) => p.plan_id).join(', ')}`, type: 'enum' }]);
+    if (!this.#plans.has(planId))
+      throw new AppError('validation', [
+        {
+          loc: ['body', 'plan_id'],
+          msg: `Unknown plan '${planId}'. Known: ${this.#plans
+            .list()
+            .map((p) => p.plan_id)
+            .join(', ')}`,
+          type: 'enum',
+        },
+      ]);
     const ws = await this.#db.transaction(async (txRaw) => {
       const tx = txRaw as unknown as Db;
-      const [row] = await tx.update(workspaces).set({ planId, updatedAt: new Date() }).where(eq(workspaces.id, id)).returning();
+      const [row] = await tx
+        .update(workspaces)
+        .set({ planId, updatedAt: new Date() })
+        .where(eq(workspaces.id, id))
+        .returning();
       if (row) await this.#hooks.planChanging?.(tx, id);
       return row;
     });
@@ -147,7 +174,13 @@ export class WorkspaceService {
 
   async members(workspaceId: string, tx: Db = this.#db) {
     return tx
-      .select({ userId: workspaceMembers.userId, role: workspaceMembers.role, createdAt: workspaceMembers.createdAt, email: users.email, fullName: users.fullName })
+      .select({
+        userId: workspaceMembers.userId,
+        role: workspaceMembers.role,
+        createdAt: workspaceMembers.createdAt,
+        email: users.email,
+        fullName: users.fullName,
+      })
       .from(workspaceMembers)
       .innerJoin(users, eq(users.id, workspaceMembers.userId))
       .where(eq(workspaceMembers.workspaceId, workspaceId))
@@ -161,13 +194,21 @@ export class WorkspaceService {
     const [r] = await tx.select({ n: count() }).from(workspaceMembers).where(eq(workspaceMembers.workspaceId, ws.id));
     const used = Number(r?.n ?? 0) + pendingInvitations;
     if (used + adding > limit) {
-      throw new AppError('limit_reached', { error: 'team_member_limit', used, limit, message: `Member limit reached: the ${ws.planId} plan allows ${limit} member(s) per workspace.` });
+      throw new AppError('limit_reached', {
+        error: 'team_member_limit',
+        used,
+        limit,
+        message: `Member limit reached: the ${ws.planId} plan allows ${limit} member(s) per workspace.`,
+      });
     }
   }
 
   /** Adds a user who accepted an invitation; someone already a member keeps their role. */
   async addMemberInTx(tx: Db, ws: WorkspaceRow, userId: string, role: Role): Promise<Role> {
-    const [existing] = await tx.select().from(workspaceMembers).where(and(eq(workspaceMembers.workspaceId, ws.id), eq(workspaceMembers.userId, userId)));
+    const [existing] = await tx
+      .select()
+      .from(workspaceMembers)
+      .where(and(eq(workspaceMembers.workspaceId, ws.id), eq(workspaceMembers.userId, userId)));
     if (existing) return existing.role;
     await this.assertMemberRoom(tx, ws, 1);
     await tx.insert(workspaceMembers).values({ workspaceId: ws.id, userId, role });
@@ -178,13 +219,24 @@ export class WorkspaceService {
   async setRole(workspaceId: string, userId: string, role: Role): Promise<void> {
     await this.#db.transaction(async (tx) => {
       await this.#assertOwnerRemains(tx as unknown as Db, workspaceId, userId, role);
-      const changed = await tx.update(workspaceMembers).set({ role }).where(and(eq(workspaceMembers.workspaceId, workspaceId), eq(workspaceMembers.userId, userId))).returning();
+      const changed = await tx
+        .update(workspaceMembers)
+        .set({ role })
+        .where(and(eq(workspaceMembers.workspaceId, workspaceId), eq(workspaceMembers.userId, userId)))
+        .returning();
       if (!changed.length) throw notFound('Member not found');
     });
   }
 
-  async update(id: string, patch: { name?: string; timeZone?: string; locale?: string | null; toolPostsNeedApproval?: boolean }): Promise<WorkspaceRow> {
-    const [ws] = await this.#db.update(workspaces).set({ ...patch, updatedAt: new Date() }).where(eq(workspaces.id, id)).returning();
+  async update(
+    id: string,
+    patch: { name?: string; timeZone?: string; locale?: string | null; toolPostsNeedApproval?: boolean },
+  ): Promise<WorkspaceRow> {
+    const [ws] = await this.#db
+      .update(workspaces)
+      .set({ ...patch, updatedAt: new Date() })
+      .where(eq(workspaces.id, id))
+      .returning();
     if (!ws) throw notFound('Workspace not found');
     return ws;
   }
@@ -192,7 +244,10 @@ export class WorkspaceService {
   async removeMember(workspaceId: string, userId: string): Promise<void> {
     await this.#db.transaction(async (tx) => {
       await this.#assertOwnerRemains(tx as unknown as Db, workspaceId, userId, null);
-      const gone = await tx.delete(workspaceMembers).where(and(eq(workspaceMembers.workspaceId, workspaceId), eq(workspaceMembers.userId, userId))).returning();
+      const gone = await tx
+        .delete(workspaceMembers)
+        .where(and(eq(workspaceMembers.workspaceId, workspaceId), eq(workspaceMembers.userId, userId)))
+        .returning();
       if (!gone.length) throw notFound('Member not found');
     });
     await this.#hooks.memberRemoved?.(workspaceId, userId);
@@ -201,8 +256,12 @@ export class WorkspaceService {
   /** A workspace always keeps at least one owner. */
   async #assertOwnerRemains(tx: Db, workspaceId: string, userId: string, newRole: Role | null): Promise<void> {
     if (newRole === 'owner') return;
-    const owners = await tx.select({ userId: workspaceMembers.userId }).from(workspaceMembers).where(and(eq(workspaceMembers.workspaceId, workspaceId), eq(workspaceMembers.role, 'owner')));
-    if (owners.length === 1 && owners[0]!.userId === userId) throw new AppError('conflict', 'A workspace must keep at least one owner.');
+    const owners = await tx
+      .select({ userId: workspaceMembers.userId })
+      .from(workspaceMembers)
+      .where(and(eq(workspaceMembers.workspaceId, workspaceId), eq(workspaceMembers.role, 'owner')));
+    if (owners.length === 1 && owners[0]!.userId === userId)
+      throw new AppError('conflict', 'A workspace must keep at least one owner.');
   }
 
   async ownerIds(workspaceId: string): Promise<string[]> {
@@ -214,12 +273,19 @@ export class WorkspaceService {
   }
 
   async toWire(list: (WorkspaceRow & { role?: Role })[]) {
-    const connected = list.length ? await this.connectedPlatforms(list.map((w) => w.id)) : new Map<string, Set<Platform>>();
+    const connected = list.length
+      ? await this.connectedPlatforms(list.map((w) => w.id))
+      : new Map<string, Set<Platform>>();
     const members = list.length
       ? await this.#db
           .select({ id: workspaceMembers.workspaceId, n: count() })
           .from(workspaceMembers)
-          .where(inArray(workspaceMembers.workspaceId, list.map((w) => w.id)))
+          .where(
+            inArray(
+              workspaceMembers.workspaceId,
+              list.map((w) => w.id),
+            ),
+          )
           .groupBy(workspaceMembers.workspaceId)
       : [];
     const memberCount = new Map(members.map((m) => [m.id, Number(m.n)]));

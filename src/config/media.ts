@@ -14,12 +14,24 @@ export const mediaEnvSchema = z.object({
   HERALD_S3_ACCESS_KEY_ID: optionalString,
   HERALD_S3_SECRET_ACCESS_KEY: optionalString,
   HERALD_S3_PUBLIC_URL: optionalString.pipe(z.url().optional()),
-  HERALD_MEDIA_MAX_IMAGE_BYTES: z.coerce.number().int().min(1024).default(20 * 1024 * 1024),
-  HERALD_MEDIA_MAX_VIDEO_BYTES: z.coerce.number().int().min(1024).default(2 * 1024 * 1024 * 1024),
+  HERALD_MEDIA_MAX_IMAGE_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(20 * 1024 * 1024),
+  HERALD_MEDIA_MAX_VIDEO_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(2 * 1024 * 1024 * 1024),
   HERALD_MEDIA_GC_PACING: bool.default(true),
   HERALD_MEDIA_FETCH_TIMEOUT_SECONDS: z.coerce.number().min(1).max(3600).default(120),
   HERALD_FETCH_REQUEST_DEADLINE_SECONDS: z.coerce.number().min(1).max(3600).default(180),
-  HERALD_UPLOAD_SESSION_TTL_SECONDS: z.coerce.number().int().min(60).default(24 * 3600),
+  HERALD_UPLOAD_SESSION_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .default(24 * 3600),
   HERALD_FFPROBE_PATH: z.string().default('ffprobe'),
 });
 
@@ -39,12 +51,20 @@ export interface MediaConfig {
   gcPacing?: boolean;
 }
 
-export function mediaConfig(e: z.infer<typeof mediaEnvSchema> & { HERALD_DATA_DIR: string }, publicUrl: string): MediaConfig {
+export function mediaConfig(
+  e: z.infer<typeof mediaEnvSchema> & { HERALD_DATA_DIR: string },
+  publicUrl: string,
+): MediaConfig {
   const storageUrl = (e.HERALD_STORAGE_URL ?? `${publicUrl}/storage`).replace(/\/+$/, '');
   let storage: StorageConfig;
   if (e.HERALD_STORAGE === 's3') {
-    const missing = (['HERALD_S3_BUCKET', 'HERALD_S3_ACCESS_KEY_ID', 'HERALD_S3_SECRET_ACCESS_KEY', 'HERALD_S3_PUBLIC_URL'] as const).filter((k) => !e[k]);
-    if (missing.length) throw new ConfigError(`Invalid configuration:\n${missing.map((m) => `  ${m}: required with HERALD_STORAGE=s3`).join('\n')}`);
+    const missing = (
+      ['HERALD_S3_BUCKET', 'HERALD_S3_ACCESS_KEY_ID', 'HERALD_S3_SECRET_ACCESS_KEY', 'HERALD_S3_PUBLIC_URL'] as const
+    ).filter((k) => !e[k]);
+    if (missing.length)
+      throw new ConfigError(
+        `Invalid configuration:\n${missing.map((m) => `  ${m}: required with HERALD_STORAGE=s3`).join('\n')}`,
+      );
     storage = {
       driver: 's3',
       bucket: e.HERALD_S3_BUCKET!,

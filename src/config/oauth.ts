@@ -5,8 +5,18 @@ import { ConfigError, optionalString } from './env.ts';
 export const oauthEnvSchema = z.object({
   HERALD_OAUTH_CLIENTS: optionalString,
   HERALD_OAUTH_REGISTRATION: z.enum(['open', 'closed']).default('open'),
-  HERALD_OAUTH_ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(24 * 3600).default(3600),
-  HERALD_OAUTH_REFRESH_TOKEN_TTL_SECONDS: z.coerce.number().int().min(300).max(365 * 24 * 3600).default(30 * 24 * 3600),
+  HERALD_OAUTH_ACCESS_TOKEN_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .max(24 * 3600)
+    .default(3600),
+  HERALD_OAUTH_REFRESH_TOKEN_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(300)
+    .max(365 * 24 * 3600)
+    .default(30 * 24 * 3600),
   HERALD_OAUTH_REGISTRATIONS_PER_ADDRESS_PER_HOUR: z.coerce.number().int().min(1).max(10_000).default(10),
   HERALD_OAUTH_PENDING_CLIENTS_MAX: z.coerce.number().int().min(1).max(1_000_000).default(1000),
 });
@@ -50,17 +60,21 @@ function oauthClients(raw: string | undefined): OAuthStaticClient[] {
   try {
     json = JSON.parse(raw);
   } catch {
-    throw new ConfigError('Invalid configuration:\n  HERALD_OAUTH_CLIENTS: must be a JSON array of {client_id, client_secret, redirect_uris, client_name?}');
+    throw new ConfigError(
+      'Invalid configuration:\n  HERALD_OAUTH_CLIENTS: must be a JSON array of {client_id, client_secret, redirect_uris, client_name?}',
+    );
   }
   const parsed = oauthClientsSchema.safeParse(json);
   if (!parsed.success) {
-    throw new ConfigError(`Invalid configuration:\n  HERALD_OAUTH_CLIENTS: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+    throw new ConfigError(
+      `Invalid configuration:\n  HERALD_OAUTH_CLIENTS: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+    );
   }
   const ids = parsed.data.map((c) => c.client_id);
-  if (new Set(ids).size !== ids.length) throw new ConfigError('Invalid configuration:\n  HERALD_OAUTH_CLIENTS: client_id values must be unique');
+  if (new Set(ids).size !== ids.length)
+    throw new ConfigError('Invalid configuration:\n  HERALD_OAUTH_CLIENTS: client_id values must be unique');
   return parsed.data;
 }
-
 
 export function toOAuthConfig(e: z.infer<typeof oauthEnvSchema>): OAuthConfig {
   return {

@@ -14,7 +14,10 @@ export interface PlatformEnvConfig {
 const PLATFORM_ENV_OWN = new Set(['CLIENT_ID', 'CLIENT_SECRET', 'SCOPES']);
 
 /** HERALD_LINKEDIN_API_BASE_URL → apiBase; HERALD_BLUESKY_SERVICE_URL → service. */
-export function platformEnv(source: Record<string, string | undefined>, slugs: readonly string[]): { configs: Record<string, PlatformEnvConfig>; errors: string[] } {
+export function platformEnv(
+  source: Record<string, string | undefined>,
+  slugs: readonly string[],
+): { configs: Record<string, PlatformEnvConfig>; errors: string[] } {
   const configs: Record<string, PlatformEnvConfig> = {};
   const errors: string[] = [];
   for (const p of slugs) {

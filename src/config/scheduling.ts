@@ -3,7 +3,11 @@ import { z } from 'zod';
 import { bool } from './env.ts';
 
 export const schedulingEnvSchema = z.object({
-  HERALD_SCHEDULE_GRACE_SECONDS: z.coerce.number().int().min(0).default(6 * 3600),
+  HERALD_SCHEDULE_GRACE_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(6 * 3600),
   HERALD_SCHEDULER_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(500),
   HERALD_SCHEDULER_BATCH: z.coerce.number().int().min(1).max(500).default(20),
   HERALD_SCHEDULER_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(50),
@@ -14,7 +18,17 @@ export const schedulingEnvSchema = z.object({
   HERALD_SCHEDULER_QUEUE: z.enum(['pgboss', 'scan']).default('pgboss'),
 });
 
-export type SchedulingConfig = { graceSeconds: number; pollMs: number; batchSize: number; concurrency: number; maxAttempts: number; stallSeconds: number; inProcessWorker: boolean; leaseSeconds: number; queue: 'pgboss' | 'scan' };
+export type SchedulingConfig = {
+  graceSeconds: number;
+  pollMs: number;
+  batchSize: number;
+  concurrency: number;
+  maxAttempts: number;
+  stallSeconds: number;
+  inProcessWorker: boolean;
+  leaseSeconds: number;
+  queue: 'pgboss' | 'scan';
+};
 
 export function toSchedulingConfig(e: z.infer<typeof schedulingEnvSchema>): SchedulingConfig {
   return {

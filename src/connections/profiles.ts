@@ -35,7 +35,14 @@ export class ProfileService {
   readonly #cacheMs: number;
   readonly #logger: Logger;
 
-  constructor(store: ConnectionStore, tokens: TokenKeeper, registry: PlatformRegistry, now: () => Date, cacheSeconds: number, logger: Logger) {
+  constructor(
+    store: ConnectionStore,
+    tokens: TokenKeeper,
+    registry: PlatformRegistry,
+    now: () => Date,
+    cacheSeconds: number,
+    logger: Logger,
+  ) {
     this.#store = store;
     this.#tokens = tokens;
     this.#registry = registry;
@@ -44,7 +51,11 @@ export class ProfileService {
     this.#logger = logger;
   }
 
-  async profiles(workspaceId: string, platforms: Platform[] | undefined, forceRefresh: boolean): Promise<Record<string, ProfileSlice>> {
+  async profiles(
+    workspaceId: string,
+    platforms: Platform[] | undefined,
+    forceRefresh: boolean,
+  ): Promise<Record<string, ProfileSlice>> {
     const rows = await this.#store.list(workspaceId);
     const wanted = platforms ?? [...new Set(rows.map((r) => r.platform as Platform))];
     const out: Record<string, ProfileSlice> = {};
@@ -60,16 +71,25 @@ export class ProfileService {
   async #slice(platform: Platform, rows: ConnectionRow[], force: boolean): Promise<NonNullable<ProfileSlice>> {
     let primary = rows[0]!;
     let error: string | null = null;
-    const stale = !primary.profileFetchedAt || this.#now().getTime() - primary.profileFetchedAt.getTime() > this.#cacheMs;
+    const stale =
+      !primary.profileFetchedAt || this.#now().getTime() - primary.profileFetchedAt.getTime() > this.#cacheMs;
     if ((force || stale) && primary.status === 'connected') {
       try {
         const adapter = this.#registry.get(platform);
         const identity = await this.#tokens.use(primary, (t) => adapter.fetchAccount(t));
         await this.#store.saveProfile(primary.id, identity);
-        primary = { ...primary, profile: identity.slice, destinations: identity.destinations, profileFetchedAt: this.#now() };
+        primary = {
+          ...primary,
+          profile: identity.slice,
+          destinations: identity.destinations,
+          profileFetchedAt: this.#now(),
+        };
       } catch (err) {
         if (!(err instanceof PlatformError)) throw err;
-        this.#logger.warn({ platform, connection: primary.id, kind: err.kind }, 'profile refresh failed; serving the cached profile');
+        this.#logger.warn(
+          { platform, connection: primary.id, kind: err.kind },
+          'profile refresh failed; serving the cached profile',
+        );
         error = err.message;
         const latest = await this.#store.byId(primary.id);
         if (latest) primary = latest;

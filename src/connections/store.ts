@@ -63,7 +63,11 @@ export class ConnectionStore {
     return tx
       .select()
       .from(platformConnections)
-      .where(platform ? and(eq(platformConnections.workspaceId, workspaceId), eq(platformConnections.platform, platform)) : eq(platformConnections.workspaceId, workspaceId))
+      .where(
+        platform
+          ? and(eq(platformConnections.workspaceId, workspaceId), eq(platformConnections.platform, platform))
+          : eq(platformConnections.workspaceId, workspaceId),
+      )
       .orderBy(asc(platformConnections.createdAt));
   }
 
@@ -71,7 +75,11 @@ export class ConnectionStore {
   async listMany(workspaceIds: string[]): Promise<Map<string, ConnectionRow[]>> {
     const out = new Map<string, ConnectionRow[]>(workspaceIds.map((id) => [id, []]));
     if (!workspaceIds.length) return out;
-    const rows = await this.#db.select().from(platformConnections).where(inArray(platformConnections.workspaceId, workspaceIds)).orderBy(asc(platformConnections.createdAt));
+    const rows = await this.#db
+      .select()
+      .from(platformConnections)
+      .where(inArray(platformConnections.workspaceId, workspaceIds))
+      .orderBy(asc(platformConnections.createdAt));
     for (const r of rows) out.get(r.workspaceId)?.push(r);
     return out;
   }
@@ -82,16 +90,31 @@ export class ConnectionStore {
   }
 
   async count(workspaceId: string, tx: Db = this.#db): Promise<number> {
-    const [r] = await tx.select({ n: sql<number>`count(*)::int` }).from(platformConnections).where(eq(platformConnections.workspaceId, workspaceId));
+    const [r] = await tx
+      .select({ n: sql<number>`count(*)::int` })
+      .from(platformConnections)
+      .where(eq(platformConnections.workspaceId, workspaceId));
     return Number(r?.n ?? 0);
   }
 
   /** Inserts or updates (same workspace, network and account) in one statement; returns the row. */
-  async upsert(workspaceId: string, platform: Platform, identity: AccountIdentity, tokens: TokenSet, tx: Db = this.#db): Promise<{ row: ConnectionRow; created: boolean }> {
+  async upsert(
+    workspaceId: string,
+    platform: Platform,
+    identity: AccountIdentity,
+    tokens: TokenSet,
+    tx: Db = this.#db,
+  ): Promise<{ row: ConnectionRow; created: boolean }> {
     const [existing] = await tx
       .select({ id: platformConnections.id, version: platformConnections.tokenVersion })
       .from(platformConnections)
-      .where(and(eq(platformConnections.workspaceId, workspaceId), eq(platformConnections.platform, platform), eq(platformConnections.accountId, identity.id)));
+      .where(
+        and(
+          eq(platformConnections.workspaceId, workspaceId),
+          eq(platformConnections.platform, platform),
+          eq(platformConnections.accountId, identity.id),
+        ),
+      );
     const id = existing?.id ?? crypto.randomUUID();
     const now = this.#now();
     const values = {
@@ -117,7 +140,10 @@ export class ConnectionStore {
         .returning();
       return { row: row!, created: false };
     }
-    const [row] = await tx.insert(platformConnections).values({ id, workspaceId, platform, accountId: identity.id, ...values }).returning();
+    const [row] = await tx
+      .insert(platformConnections)
+      .values({ id, workspaceId, platform, accountId: identity.id, ...values })
+      .returning();
     return { row: row!, created: true };
   }
 
@@ -146,12 +172,21 @@ export class ConnectionStore {
     return this.#db
       .select()
       .from(platformConnections)
-      .where(and(eq(platformConnections.status, 'connected'), sql`${platformConnections.accessExpiresAt} is not null`, sql`${platformConnections.accessExpiresAt} < ${at}`));
+      .where(
+        and(
+          eq(platformConnections.status, 'connected'),
+          sql`${platformConnections.accessExpiresAt} is not null`,
+          sql`${platformConnections.accessExpiresAt} < ${at}`,
+        ),
+      );
   }
 
   /** A note on a connection that stays usable (e.g. "expires on …, reconnect before then"); null clears it. */
   async setStatusReason(id: string, reason: string | null): Promise<void> {
-    await this.#db.update(platformConnections).set({ statusReason: reason, updatedAt: this.#now() }).where(and(eq(platformConnections.id, id), eq(platformConnections.status, 'connected')));
+    await this.#db
+      .update(platformConnections)
+      .set({ statusReason: reason, updatedAt: this.#now() })
+      .where(and(eq(platformConnections.id, id), eq(platformConnections.status, 'connected')));
   }
 
   /** Notes on a usable connection that its account's state at the network stops publishing (see ACCOUNT_NOTE_PREFIX). */
@@ -164,7 +199,12 @@ export class ConnectionStore {
     await this.#db
       .update(platformConnections)
       .set({ statusReason: null, updatedAt: this.#now() })
-      .where(and(eq(platformConnections.id, id), sql`starts_with(${platformConnections.statusReason}, ${ACCOUNT_NOTE_PREFIX})`));
+      .where(
+        and(
+          eq(platformConnections.id, id),
+          sql`starts_with(${platformConnections.statusReason}, ${ACCOUNT_NOTE_PREFIX})`,
+        ),
+      );
   }
 
   async markNeedsReconnect(id: string, reason: string): Promise<void> {
@@ -203,7 +243,9 @@ export class ConnectionStore {
     const rows = await this.#db
       .select({ ws: platformConnections.workspaceId, platform: platformConnections.platform })
       .from(platformConnections)
-      .where(and(sql`${platformConnections.workspaceId} in ${workspaceIds}`, eq(platformConnections.status, 'connected')));
+      .where(
+        and(sql`${platformConnections.workspaceId} in ${workspaceIds}`, eq(platformConnections.status, 'connected')),
+      );
     for (const r of rows) {
       if (!out.has(r.ws)) out.set(r.ws, new Set());
       out.get(r.ws)!.add(r.platform as Platform);

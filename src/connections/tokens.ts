@@ -12,7 +12,10 @@ import type { ConnectionRow, ConnectionStore } from './store.ts';
  * A refresh answer that carries a group of extras (e.g. every `page_token:*`) replaces that whole
  * group, so secrets for pages the account no longer manages are dropped; other extras are kept.
  */
-export function mergeExtra(old: Record<string, string> | undefined, next: Record<string, string> | undefined): Record<string, string> {
+export function mergeExtra(
+  old: Record<string, string> | undefined,
+  next: Record<string, string> | undefined,
+): Record<string, string> {
   const out = { ...old };
   if (!next) return out;
   const groups = new Set(Object.keys(next).map((k) => k.split(':')[0]));
@@ -40,7 +43,14 @@ export class TokenKeeper {
   /** Networks whose token endpoint refused this server's app credentials, until a refresh there succeeds again. */
   readonly #configProblems = new Map<string, { message: string; at: Date }>();
 
-  constructor(store: ConnectionStore, registry: PlatformRegistry, locks: Locks, now: () => Date, logger: Logger, opts: TokenKeeperOptions = {}) {
+  constructor(
+    store: ConnectionStore,
+    registry: PlatformRegistry,
+    locks: Locks,
+    now: () => Date,
+    logger: Logger,
+    opts: TokenKeeperOptions = {},
+  ) {
     this.#store = store;
     this.#registry = registry;
     this.#locks = locks;
@@ -59,7 +69,11 @@ export class TokenKeeper {
   async use<T>(row: ConnectionRow, fn: (tokens: TokenSet, row: ConnectionRow) => Promise<T>): Promise<T> {
     const platform = row.platform as Platform;
     if (row.status === 'needs_reconnect') {
-      throw new PlatformError(platform, 'reauth_required', `${this.#registry.get(platform).displayName} needs to be reconnected: ${row.statusReason ?? 'access was revoked'}`);
+      throw new PlatformError(
+        platform,
+        'reauth_required',
+        `${this.#registry.get(platform).displayName} needs to be reconnected: ${row.statusReason ?? 'access was revoked'}`,
+      );
     }
     let current = this.#expiresSoon(row) ? await this.refresh(row) : row;
     try {
@@ -103,14 +117,20 @@ export class TokenKeeper {
       if (!adapter.auth.refresh) continue;
       if (!this.#refreshable(row)) {
         if (this.#expired(row)) {
-          await this.#store.markNeedsReconnect(row.id, 'the access token expired and this app was issued no refresh token');
+          await this.#store.markNeedsReconnect(
+            row.id,
+            'the access token expired and this app was issued no refresh token',
+          );
           failed++;
           continue;
         }
         const until = row.accessExpiresAt!.toISOString();
         const reason = `${adapter.displayName} issued no refresh token to this app: the connection works until ${until}; reconnect before then.`;
         if (row.statusReason !== reason) await this.#store.setStatusReason(row.id, reason);
-        this.#logger.warn({ platform: row.platform, connection: row.id, expiresAt: until }, 'connection cannot be refreshed and expires soon; the user must reconnect');
+        this.#logger.warn(
+          { platform: row.platform, connection: row.id, expiresAt: until },
+          'connection cannot be refreshed and expires soon; the user must reconnect',
+        );
         warned++;
         continue;
       }
@@ -119,7 +139,10 @@ export class TokenKeeper {
         refreshed++;
       } catch (err) {
         failed++;
-        this.#logger.warn({ platform: row.platform, connection: row.id, kind: err instanceof PlatformError ? err.kind : 'error' }, 'scheduled token refresh failed');
+        this.#logger.warn(
+          { platform: row.platform, connection: row.id, kind: err instanceof PlatformError ? err.kind : 'error' },
+          'scheduled token refresh failed',
+        );
       }
     }
     return { refreshed, failed, warned };
@@ -145,7 +168,11 @@ export class TokenKeeper {
       if (!refresh || !this.#refreshable(fresh)) {
         const reason = 'the access token expired and the network issues no refresh tokens';
         await this.#store.markNeedsReconnect(fresh.id, reason);
-        throw new PlatformError(platform, 'reauth_required', `${adapter.displayName} needs to be reconnected: ${reason}.`);
+        throw new PlatformError(
+          platform,
+          'reauth_required',
+          `${adapter.displayName} needs to be reconnected: ${reason}.`,
+        );
       }
       const old = this.#store.tokens(fresh);
       let next: TokenSet | undefined;
@@ -159,17 +186,28 @@ export class TokenKeeper {
             // invalid_client: the server's client id/secret, not this user's grant. Every connection of the network
             // would fail alike; marking them all "needs reconnect" would send every user to reconnect for nothing.
             this.#configProblems.set(platform, { message: err.message, at: this.#now() });
-            this.#logger.error({ platform, connection: fresh.id, code: err.code }, 'token refresh refused the app credentials: check the client id and secret of this network');
+            this.#logger.error(
+              { platform, connection: fresh.id, code: err.code },
+              'token refresh refused the app credentials: check the client id and secret of this network',
+            );
             throw err;
           }
           if (err.kind === 'reauth_required' || err.kind === 'permission') {
             await this.#store.markNeedsReconnect(fresh.id, err.message);
-            throw new PlatformError(platform, 'reauth_required', `${adapter.displayName} needs to be reconnected: ${err.message}`, { cause: err });
+            throw new PlatformError(
+              platform,
+              'reauth_required',
+              `${adapter.displayName} needs to be reconnected: ${err.message}`,
+              { cause: err },
+            );
           }
           const retryable = err.kind === 'transient' || err.kind === 'rate_limited';
           if (!retryable || attempt >= this.#backoff.length) throw err;
           const wait = Math.max(this.#backoff[attempt]!, (err.retryAfterSeconds ?? 0) * 1000);
-          this.#logger.warn({ platform, connection: fresh.id, attempt: attempt + 1, kind: err.kind, waitMs: wait }, 'token refresh failed; retrying');
+          this.#logger.warn(
+            { platform, connection: fresh.id, attempt: attempt + 1, kind: err.kind, waitMs: wait },
+            'token refresh failed; retrying',
+          );
           await this.#sleep(wait);
         }
       }

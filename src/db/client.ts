@@ -19,7 +19,16 @@ import * as mediaSchema from './schema-media.ts';
 import * as engagementSchema from './schema-engagement.ts';
 import * as agentSchema from './schema-agent.ts';
 
-const schema = { ...baseSchema, ...connectionsSchema, ...mediaSchema, ...publishingSchema, ...schedulingSchema, ...accountsSchema, ...engagementSchema, ...agentSchema };
+const schema = {
+  ...baseSchema,
+  ...connectionsSchema,
+  ...mediaSchema,
+  ...publishingSchema,
+  ...schedulingSchema,
+  ...accountsSchema,
+  ...engagementSchema,
+  ...agentSchema,
+};
 import { acquireDirLock, type DirLock } from './lock.ts';
 import { StatementTap } from './statements.ts';
 import { baselineWasm } from './pglite-wasm.ts';
@@ -29,7 +38,9 @@ const load = createRequire(import.meta.url);
 const { drizzle: drizzlePglite } = load('drizzle-orm/pglite') as typeof import('drizzle-orm/pglite');
 const { migrate: migratePglite } = load('drizzle-orm/pglite/migrator') as typeof import('drizzle-orm/pglite/migrator');
 const { drizzle: drizzlePg } = load('drizzle-orm/node-postgres') as typeof import('drizzle-orm/node-postgres');
-const { migrate: migratePg } = load('drizzle-orm/node-postgres/migrator') as typeof import('drizzle-orm/node-postgres/migrator');
+const { migrate: migratePg } = load(
+  'drizzle-orm/node-postgres/migrator',
+) as typeof import('drizzle-orm/node-postgres/migrator');
 
 export type Schema = typeof baseSchema & typeof publishingSchema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
@@ -45,15 +56,25 @@ const INIT_SCRIPT = fileURLToPath(new URL('./pglite-init.ts', import.meta.url));
 // template. Until a new directory is complete a marker beside it says so, and a start that finds the marker makes
 // the directory again: a start that died half-way never leaves something that is taken for a database. (Nothing
 // but initdb's output is in it before the marker goes.)
-async function openPgliteDir(dataDir: string, templateDir: string | undefined, onCreate?: () => void): Promise<{ client: PGlite; made: 'template' | 'initdb' | 'existing' }> {
+async function openPgliteDir(
+  dataDir: string,
+  templateDir: string | undefined,
+  onCreate?: () => void,
+): Promise<{ client: PGlite; made: 'template' | 'initdb' | 'existing' }> {
   const dir = join(dataDir, 'pglite');
   const marker = join(dataDir, 'pglite.incomplete');
   let made: 'template' | 'initdb' | 'existing' = 'existing';
   if (!existsSync(join(dir, 'PG_VERSION')) || existsSync(marker)) {
     onCreate?.();
-    writeFileSync(marker, 'a new PGlite data directory is being made; a start that finds this file makes it again\n', { mode: 0o600 });
+    writeFileSync(marker, 'a new PGlite data directory is being made; a start that finds this file makes it again\n', {
+      mode: 0o600,
+    });
     rmSync(dir, { recursive: true, force: true });
-    const { stdout } = await promisify(execFile)(process.execPath, [INIT_SCRIPT, dir, ...(templateDir ? [templateDir] : [])], { timeout: 120_000 });
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      [INIT_SCRIPT, dir, ...(templateDir ? [templateDir] : [])],
+      { timeout: 120_000 },
+    );
     made = stdout.trim() === 'template' ? 'template' : 'initdb';
   }
   const client = new PGlite(dir, { postgresqlconf: PGLITE_CONF });
@@ -110,7 +131,7 @@ async function shippedMigrations(): Promise<number> {
 async function appliedMigrations(db: Db): Promise<number> {
   try {
     const res = await db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`);
-    return Number(((res as { rows: { n: number }[] }).rows[0])?.n ?? 0);
+    return Number((res as { rows: { n: number }[] }).rows[0]?.n ?? 0);
   } catch {
     return 0;
   }
@@ -122,7 +143,10 @@ async function openPglite(opts: OpenOptions): Promise<Database> {
   let made: Database['pgliteDir'];
   baselineWasm();
   if (opts.memory) {
-    client = new PGlite({ postgresqlconf: PGLITE_CONF, ...(opts.memoryTemplate ? { loadDataDir: opts.memoryTemplate } : {}) });
+    client = new PGlite({
+      postgresqlconf: PGLITE_CONF,
+      ...(opts.memoryTemplate ? { loadDataDir: opts.memoryTemplate } : {}),
+    });
   } else {
     mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
     // Two processes on one PGlite directory corrupt it silently: hold a lock for the process lifetime.

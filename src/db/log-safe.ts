@@ -10,14 +10,26 @@ interface DrizzleQueryError extends Error {
   params: unknown[];
 }
 
-const isDrizzleQueryError = (e: Error): e is DrizzleQueryError => typeof (e as { query?: unknown }).query === 'string' && Array.isArray((e as { params?: unknown }).params);
+const isDrizzleQueryError = (e: Error): e is DrizzleQueryError =>
+  typeof (e as { query?: unknown }).query === 'string' && Array.isArray((e as { params?: unknown }).params);
 const pgFields = (e: Error) =>
-  Object.fromEntries(PG_FIELDS.flatMap((k) => ((e as unknown as Record<string, unknown>)[k] === undefined ? [] : [[k, (e as unknown as Record<string, unknown>)[k]]])));
+  Object.fromEntries(
+    PG_FIELDS.flatMap((k) =>
+      (e as unknown as Record<string, unknown>)[k] === undefined
+        ? []
+        : [[k, (e as unknown as Record<string, unknown>)[k]]],
+    ),
+  );
 
-const isPgError = (e: Error) => typeof (e as { severity?: unknown }).severity === 'string' && typeof (e as { code?: unknown }).code === 'string';
+const isPgError = (e: Error) =>
+  typeof (e as { severity?: unknown }).severity === 'string' && typeof (e as { code?: unknown }).code === 'string';
 
 /** The stack without its first lines, which repeat the (unsafe) message. */
-const frames = (e: Error) => (e.stack ?? '').split('\n').filter((l) => /^\s+at /.test(l)).join('\n');
+const frames = (e: Error) =>
+  (e.stack ?? '')
+    .split('\n')
+    .filter((l) => /^\s+at /.test(l))
+    .join('\n');
 
 /** Same class (logs keep its type), with only the given message and fields. */
 function rebuilt(from: Error, message: string, fields: Record<string, unknown>): Error {
@@ -46,5 +58,9 @@ export function logSafeError(err: unknown, depth = 0): unknown {
   }
   if (cause === err.cause) return err;
   // An error of ours wrapping a database error: same error, safe cause.
-  return Object.assign(Object.create(Object.getPrototypeOf(err) as object) as Error, err, { cause, message: err.message, stack: err.stack });
+  return Object.assign(Object.create(Object.getPrototypeOf(err) as object) as Error, err, {
+    cause,
+    message: err.message,
+    stack: err.stack,
+  });
 }

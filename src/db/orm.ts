@@ -8,4 +8,5 @@ const load = createRequire(typeof __filename === 'string' ? __filename : import.
 
 export const orm = load('drizzle-orm') as typeof import('drizzle-orm');
 export const pgCore = load('drizzle-orm/pg-core') as typeof import('drizzle-orm/pg-core');
-export const { and, count, desc, eq, gt, gte, inArray, notInArray, isNull, isNotNull, lt, lte, ne, or, sql, asc, not } = orm;
+export const { and, count, desc, eq, gt, gte, inArray, notInArray, isNull, isNotNull, lt, lte, ne, or, sql, asc, not } =
+  orm;

@@ -14,7 +14,17 @@
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { closeSync, fsyncSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  fsyncSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeSync,
+} from 'node:fs';
 
 /** The default cache directory: `$XDG_CACHE_HOME/herald`, else `~/.cache/herald`. */
 export function defaultTemplateDir(env: NodeJS.ProcessEnv = process.env): string {
@@ -28,7 +38,10 @@ export function pgliteVersion(): string {
   if (version) return version;
   const main = createRequire(import.meta.url).resolve('@electric-sql/pglite');
   // main is …/@electric-sql/pglite/dist/index.cjs: its package.json is one level up from dist.
-  const pkg = JSON.parse(readFileSync(join(dirname(dirname(main)), 'package.json'), 'utf8')) as { name: string; version: string };
+  const pkg = JSON.parse(readFileSync(join(dirname(dirname(main)), 'package.json'), 'utf8')) as {
+    name: string;
+    version: string;
+  };
   if (pkg.name !== '@electric-sql/pglite') throw new Error(`unexpected package next to PGlite: ${pkg.name}`);
   version = pkg.version;
   return version;

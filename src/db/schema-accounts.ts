@@ -34,7 +34,10 @@ export const passwordResetTokens = pgTable(
     usedAt: tz('used_at'),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex('password_reset_tokens_hash_idx').on(t.tokenHash), index('password_reset_tokens_user_idx').on(t.userId)],
+  (t) => [
+    uniqueIndex('password_reset_tokens_hash_idx').on(t.tokenHash),
+    index('password_reset_tokens_user_idx').on(t.userId),
+  ],
 );
 
 /** An invitation to join a workspace, accepted by whoever signs in with the invited address. */

@@ -73,7 +73,10 @@ export const uploadSessions = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index('upload_sessions_ws_idx').on(t.workspaceId), index('upload_sessions_expires_idx').on(t.status, t.expiresAt)],
+  (t) => [
+    index('upload_sessions_ws_idx').on(t.workspaceId),
+    index('upload_sessions_expires_idx').on(t.status, t.expiresAt),
+  ],
 );
 
 export const uploadChunks = pgTable(

@@ -35,7 +35,9 @@ export const posts = pgTable(
     updatedAt: tz('updated_at').notNull().defaultNow(),
   },
   (t) => [
-    uniqueIndex('posts_ws_idempotency_idx').on(t.workspaceId, t.idempotencyKey).where(sql`${t.idempotencyKey} is not null`),
+    uniqueIndex('posts_ws_idempotency_idx')
+      .on(t.workspaceId, t.idempotencyKey)
+      .where(sql`${t.idempotencyKey} is not null`),
     index('posts_ws_created_idx').on(t.workspaceId, t.createdAt),
   ],
 );

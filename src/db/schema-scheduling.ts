@@ -41,7 +41,9 @@ export const scheduledPosts = pgTable(
   (t) => [
     index('scheduled_posts_ws_time_idx').on(t.workspaceId, t.scheduledTime),
     // The worker's scan: only rows that can still need it.
-    index('scheduled_posts_due_idx').on(t.status, t.scheduledTime).where(sql`${t.status} in ('scheduled', 'publishing')`),
+    index('scheduled_posts_due_idx')
+      .on(t.status, t.scheduledTime)
+      .where(sql`${t.status} in ('scheduled', 'publishing')`),
   ],
 );
 

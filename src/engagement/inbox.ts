@@ -6,7 +6,16 @@ import type { Platform } from '../platforms/slugs.ts';
 import type { PlatformError } from '../platforms/types.ts';
 import type { EngagementReads } from './reads.ts';
 import type { CommentView, PostRow } from './store.ts';
-import { iso, notConnected, wireError, type CommentRecord, type CommentsPostEntry, type CommentsSlice, type DestinationFilter, type ReadPlan } from './types.ts';
+import {
+  iso,
+  notConnected,
+  wireError,
+  type CommentRecord,
+  type CommentsPostEntry,
+  type CommentsSlice,
+  type DestinationFilter,
+  type ReadPlan,
+} from './types.ts';
 
 export class EngagementInbox {
   readonly #r: EngagementReads;
@@ -15,15 +24,26 @@ export class EngagementInbox {
     this.#r = reads;
   }
 
-  #entry(platform: Platform, post: PostRow, comments: CommentRecord[], failure: PlatformError | null): CommentsPostEntry {
+  #entry(
+    platform: Platform,
+    post: PostRow,
+    comments: CommentRecord[],
+    failure: PlatformError | null,
+  ): CommentsPostEntry {
     const reads = this.#r.reads(platform);
     return {
       post_id: post.platformPostId,
       page_id: post.sourcePageId,
-      ...(reads?.replyParam && post.sourcePageId ? { [reads.replyParam.replace(/_organization_id$/, '_page_id')]: post.sourcePageId } : {}),
+      ...(reads?.replyParam && post.sourcePageId
+        ? { [reads.replyParam.replace(/_organization_id$/, '_page_id')]: post.sourcePageId }
+        : {}),
       comments_disabled: post.commentsDisabled,
       comment_status: failure ? 'error' : post.commentsDisabled ? 'disabled' : 'ok',
-      comment_status_message: failure ? failure.message : post.commentsDisabled ? 'Comments are turned off on this post.' : null,
+      comment_status_message: failure
+        ? failure.message
+        : post.commentsDisabled
+          ? 'Comments are turned off on this post.'
+          : null,
       comments,
     };
   }
@@ -44,21 +64,41 @@ export class EngagementInbox {
     for (const platform of platforms) {
       const row = await this.#r.connection(workspaceId, platform, connections);
       if (!row) {
-        out[platform] = { posts: [], last_updated: null, message: notConnected(this.#r.name(platform)), error: 'NOT_CONNECTED' };
+        out[platform] = {
+          posts: [],
+          last_updated: null,
+          message: notConnected(this.#r.name(platform)),
+          error: 'NOT_CONNECTED',
+        };
         continue;
       }
       const engagement = this.#r.d.registry.get(platform).engagement;
       if (!engagement?.comments) {
-        out[platform] = { posts: [], last_updated: null, message: engagement?.commentsUnavailable ?? `${this.#r.name(platform)} comments are not available.`, error: 'NOT_SUPPORTED' };
+        out[platform] = {
+          posts: [],
+          last_updated: null,
+          message: engagement?.commentsUnavailable ?? `${this.#r.name(platform)} comments are not available.`,
+          error: 'NOT_SUPPORTED',
+        };
         continue;
       }
       plans.set(platform, { plan: this.#r.plan(platform, row, engagement, q.filter), comments: engagement.comments });
     }
-    const wanted = (only?: Platform[]) => [...plans].filter(([p]) => !only || only.includes(p)).map(([platform, { plan }]) => ({ platform, sources: plan.sources }));
+    const wanted = (only?: Platform[]) =>
+      [...plans]
+        .filter(([p]) => !only || only.includes(p))
+        .map(([platform, { plan }]) => ({ platform, sources: plan.sources }));
     const stored = await this.#r.d.store.recentPostsOf(workspaceId, wanted(), q.limit);
     // The post lists are read from the network only when past their freshness window: force_refresh refreshes comments only.
     const listFailures = new Map<Platform, PlatformError>();
-    const stale = [...plans].filter(([p, { plan }]) => this.#r.stale(this.#r.lastListed(workspaceId, p, plan.sources, stored.get(p) ?? []), this.#r.d.config.postsFreshSeconds)).map(([p]) => p);
+    const stale = [...plans]
+      .filter(([p, { plan }]) =>
+        this.#r.stale(
+          this.#r.lastListed(workspaceId, p, plan.sources, stored.get(p) ?? []),
+          this.#r.d.config.postsFreshSeconds,
+        ),
+      )
+      .map(([p]) => p);
     if (stale.length) {
       await Promise.all(
         stale.map(async (p) => {
@@ -66,7 +106,8 @@ export class EngagementInbox {
           if (failure) listFailures.set(p, failure);
         }),
       );
-      for (const [p, rows] of await this.#r.d.store.recentPostsOf(workspaceId, wanted(stale), q.limit)) stored.set(p, rows);
+      for (const [p, rows] of await this.#r.d.store.recentPostsOf(workspaceId, wanted(stale), q.limit))
+        stored.set(p, rows);
     }
     const failures = new Map<string, PlatformError>();
     let synced = false;
@@ -88,9 +129,14 @@ export class EngagementInbox {
     );
     const allPosts = [...stored.values()].flat();
     // What a sync changed on the posts (when their comments were synced, whether comments are off).
-    const fresh = synced ? new Map((await this.#r.d.store.postsByIds(allPosts.map((p) => p.id))).map((p) => [p.id, p])) : undefined;
+    const fresh = synced
+      ? new Map((await this.#r.d.store.postsByIds(allPosts.map((p) => p.id))).map((p) => [p.id, p]))
+      : undefined;
     const byPost = new Map<string, CommentView[]>();
-    for (const c of await this.#r.d.store.commentsOf(workspaceId, allPosts.map((p) => p.id))) {
+    for (const c of await this.#r.d.store.commentsOf(
+      workspaceId,
+      allPosts.map((p) => p.id),
+    )) {
       const list = byPost.get(c.networkPostId);
       if (list) list.push(c);
       else byPost.set(c.networkPostId, [c]);
@@ -98,11 +144,24 @@ export class EngagementInbox {
     for (const [platform, { plan }] of plans) {
       const posts = (stored.get(platform) ?? []).map((p) => fresh?.get(p.id) ?? p);
       const slice: CommentsSlice = {
-        posts: posts.map((p) => this.#entry(platform, p, commentTree(byPost.get(p.id) ?? [], q.perPost), failures.get(p.id) ?? null)),
-        last_updated: iso(posts.reduce<Date | null>((a, p) => (p.commentsSyncedAt && (!a || p.commentsSyncedAt > a) ? p.commentsSyncedAt : a), null)),
+        posts: posts.map((p) =>
+          this.#entry(platform, p, commentTree(byPost.get(p.id) ?? [], q.perPost), failures.get(p.id) ?? null),
+        ),
+        last_updated: iso(
+          posts.reduce<Date | null>(
+            (a, p) => (p.commentsSyncedAt && (!a || p.commentsSyncedAt > a) ? p.commentsSyncedAt : a),
+            null,
+          ),
+        ),
       };
-      const firstFailure = listFailures.get(platform) ?? posts.map((p) => failures.get(p.id)).find((f) => f !== undefined) ?? null;
-      const message = [firstFailure ? `${this.#r.name(platform)}: ${firstFailure.message}` : undefined, this.#r.unknownMessage(platform, plan.unknown)].filter(Boolean).join(' ');
+      const firstFailure =
+        listFailures.get(platform) ?? posts.map((p) => failures.get(p.id)).find((f) => f !== undefined) ?? null;
+      const message = [
+        firstFailure ? `${this.#r.name(platform)}: ${firstFailure.message}` : undefined,
+        this.#r.unknownMessage(platform, plan.unknown),
+      ]
+        .filter(Boolean)
+        .join(' ');
       if (message) slice.message = message;
       if (firstFailure) slice.error = wireError(firstFailure);
       out[platform] = slice;
@@ -111,7 +170,13 @@ export class EngagementInbox {
   }
 
   /** GET /unified/comments/by-post: always refreshes this post's comments. */
-  async byPost(workspaceId: string, platform: Platform, postId: string, perPost: number, pageId: string | undefined): Promise<CommentsPostEntry> {
+  async byPost(
+    workspaceId: string,
+    platform: Platform,
+    postId: string,
+    perPost: number,
+    pageId: string | undefined,
+  ): Promise<CommentsPostEntry> {
     const comments = this.#r.requireComments(platform);
     const k = await this.#r.known(workspaceId, platform, postId, pageId);
     const stored = k.stored ?? (await this.#r.readPost(workspaceId, platform, postId, k));

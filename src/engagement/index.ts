@@ -6,4 +6,13 @@ export type { EngagementPosts } from './posts.ts';
 export type { EngagementReplies } from './replies.ts';
 export { EngagementStore } from './store.ts';
 export { COMMENT_SYNC_QUEUE, CommentSync, type WorkspaceSync } from './sync.ts';
-export type { AnalyticsFigures, CommentRecord, CommentsPostEntry, CommentsSlice, DestinationFilter, EngagementDeps, PostRecord, PostsSlice } from './types.ts';
+export type {
+  AnalyticsFigures,
+  CommentRecord,
+  CommentsPostEntry,
+  CommentsSlice,
+  DestinationFilter,
+  EngagementDeps,
+  PostRecord,
+  PostsSlice,
+} from './types.ts';

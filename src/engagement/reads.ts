@@ -12,7 +12,15 @@ import type { PublishDestination } from '../platforms/publishing.ts';
 import type { Platform } from '../platforms/slugs.ts';
 import { PlatformError } from '../platforms/types.ts';
 import type { PostRow, PublishedPost, Sources } from './store.ts';
-import { iso, notConnected, wireError, type DestinationFilter, type EngagementDeps, type PostRecord, type ReadPlan } from './types.ts';
+import {
+  iso,
+  notConnected,
+  wireError,
+  type DestinationFilter,
+  type EngagementDeps,
+  type PostRecord,
+  type ReadPlan,
+} from './types.ts';
 
 export class EngagementReads {
   readonly d: EngagementDeps;
@@ -40,7 +48,9 @@ export class EngagementReads {
     let oldest: number | null = null;
     for (const source of sources) {
       let newest = this.#listed.get(this.#listedKey(workspaceId, platform, source)) ?? null;
-      for (const r of rows) if (r.sourcePageId === source && (newest === null || r.refreshedAt.getTime() > newest)) newest = r.refreshedAt.getTime();
+      for (const r of rows)
+        if (r.sourcePageId === source && (newest === null || r.refreshedAt.getTime() > newest))
+          newest = r.refreshedAt.getTime();
       if (newest === null) return null;
       if (oldest === null || newest < oldest) oldest = newest;
     }
@@ -55,8 +65,14 @@ export class EngagementReads {
     return this.d.registry.network(platform).reads;
   }
 
-  async connection(workspaceId: string, platform: Platform, all?: readonly ConnectionRow[]): Promise<ConnectionRow | undefined> {
-    const rows = all ? all.filter((r) => r.platform === platform) : await this.d.connections.list(workspaceId, platform);
+  async connection(
+    workspaceId: string,
+    platform: Platform,
+    all?: readonly ConnectionRow[],
+  ): Promise<ConnectionRow | undefined> {
+    const rows = all
+      ? all.filter((r) => r.platform === platform)
+      : await this.d.connections.list(workspaceId, platform);
     return rows.find((r) => r.status === 'connected') ?? rows[0];
   }
 
@@ -75,10 +91,12 @@ export class EngagementReads {
           if (own.some((d) => d.id === id)) targets.push({ destination: { kind: reads.kind, id }, source: id });
           else unknown.push(id);
         }
-        if (!reads.filterExcludesAccount && reads.byDefault !== 'destinations' && !targets.length && !unknown.length) targets.push({ destination: undefined, source: null });
+        if (!reads.filterExcludesAccount && reads.byDefault !== 'destinations' && !targets.length && !unknown.length)
+          targets.push({ destination: undefined, source: null });
       } else {
         if (reads.byDefault !== 'destinations') targets.push({ destination: undefined, source: null });
-        if (reads.byDefault !== 'account') for (const d of own) targets.push({ destination: { kind: reads.kind, id: d.id }, source: d.id });
+        if (reads.byDefault !== 'account')
+          for (const d of own) targets.push({ destination: { kind: reads.kind, id: d.id }, source: d.id });
       }
     }
     return { row, engagement, targets, sources: targets.map((t) => t.source), unknown };
@@ -95,20 +113,29 @@ export class EngagementReads {
    * will not list for Herald's grant (a LinkedIn member's own posts without r_member_social) falls back to the posts
    * Herald published there, whose numbers the network still gives (`getMetrics`).
    */
-  async refreshPosts(workspaceId: string, platform: Platform, plan: ReadPlan, limit: number): Promise<PlatformError | null> {
+  async refreshPosts(
+    workspaceId: string,
+    platform: Platform,
+    plan: ReadPlan,
+    limit: number,
+  ): Promise<PlatformError | null> {
     const limiter = pLimit(this.d.config.concurrency);
     let failure: PlatformError | null = null;
     const fetched = await Promise.all(
       plan.targets.map((t) =>
         limiter(async () => {
           try {
-            const posts = await this.d.tokens.use(plan.row, (tokens) => plan.engagement.listPosts(tokens, { destination: t.destination, limit }));
+            const posts = await this.d.tokens.use(plan.row, (tokens) =>
+              plan.engagement.listPosts(tokens, { destination: t.destination, limit }),
+            );
             this.#listed.set(this.#listedKey(workspaceId, platform, t.source), this.d.clock().getTime());
             return posts.map((post) => ({ post, sourcePageId: t.source }));
           } catch (err) {
             if (!(err instanceof PlatformError)) throw err;
             if (err.kind === 'permission' && plan.engagement.getMetrics) {
-              const known = await this.#fromLedger(workspaceId, platform, plan, t, limit).catch((e: unknown) => (e instanceof PlatformError ? e : Promise.reject(e)));
+              const known = await this.#fromLedger(workspaceId, platform, plan, t, limit).catch((e: unknown) =>
+                e instanceof PlatformError ? e : Promise.reject(e),
+              );
               if (!(known instanceof PlatformError)) {
                 this.#listed.set(this.#listedKey(workspaceId, platform, t.source), this.d.clock().getTime());
                 return known;
@@ -126,15 +153,26 @@ export class EngagementReads {
   }
 
   /** The posts Herald published to one source, with the numbers the network gives for each (deleted ones left out). */
-  async #fromLedger(workspaceId: string, platform: Platform, plan: ReadPlan, t: ReadPlan['targets'][number], limit: number): Promise<{ post: RemotePost; sourcePageId: string | null }[]> {
+  async #fromLedger(
+    workspaceId: string,
+    platform: Platform,
+    plan: ReadPlan,
+    t: ReadPlan['targets'][number],
+    limit: number,
+  ): Promise<{ post: RemotePost; sourcePageId: string | null }[]> {
     const published = await this.d.store.publishedTo(workspaceId, platform, t.source, limit);
     const limiter = pLimit(this.d.config.concurrency);
     const out = await Promise.all(
       published.map((p) =>
         limiter(async () => {
-          const metrics = await this.d.tokens.use(plan.row, (tokens) => plan.engagement.getMetrics!(tokens, { destination: t.destination, postId: p.platformPostId }));
+          const metrics = await this.d.tokens.use(plan.row, (tokens) =>
+            plan.engagement.getMetrics!(tokens, { destination: t.destination, postId: p.platformPostId }),
+          );
           if (!metrics) return null;
-          return { post: publishedAsRemote(p, t.source, metrics, await this.#publishedImages(workspaceId, p)), sourcePageId: t.source };
+          return {
+            post: publishedAsRemote(p, t.source, metrics, await this.#publishedImages(workspaceId, p)),
+            sourcePageId: t.source,
+          };
         }),
       ),
     );
@@ -155,7 +193,15 @@ export class EngagementReads {
       images: r.images as unknown[],
       videos: r.videos ?? null,
       permalink: r.permalink,
-      ...(stats ? { like_count: r.likes, comment_count: r.comments, share_count: r.shares, impression_count: r.impressions, reach: r.reach } : {}),
+      ...(stats
+        ? {
+            like_count: r.likes,
+            comment_count: r.comments,
+            share_count: r.shares,
+            impression_count: r.impressions,
+            reach: r.reach,
+          }
+        : {}),
       source_page_id: r.sourcePageId,
       ai_watcher_enabled: false,
       herald_post_id: r.postTargetId ? (ledger.get(r.postTargetId) ?? null) : null,
@@ -168,25 +214,53 @@ export class EngagementReads {
     const row = await this.connection(workspaceId, platform);
     if (!row) throw new AppError('bad_request', { error: 'NOT_CONNECTED', message: notConnected(this.name(platform)) });
     const engagement = this.d.registry.get(platform).engagement;
-    if (!engagement) throw new AppError('bad_request', { error: 'PLATFORM_NOT_SUPPORTED', message: `Reading ${this.name(platform)} posts is not available.` });
+    if (!engagement)
+      throw new AppError('bad_request', {
+        error: 'PLATFORM_NOT_SUPPORTED',
+        message: `Reading ${this.name(platform)} posts is not available.`,
+      });
     const stored = await this.d.store.post(workspaceId, platform, postId);
     const target = stored ? undefined : await this.d.store.publishedTarget(workspaceId, platform, postId);
-    if (!stored && !target) throw new AppError('not_found', { error: 'POST_NOT_FOUND', message: `No ${this.name(platform)} post "${postId}" in this workspace.` });
+    if (!stored && !target)
+      throw new AppError('not_found', {
+        error: 'POST_NOT_FOUND',
+        message: `No ${this.name(platform)} post "${postId}" in this workspace.`,
+      });
     const reads = this.reads(platform);
-    const source = stored ? stored.sourcePageId : target?.destinationKind && target.destinationKind !== 'personal' ? target.destinationId : null;
-    if (pageId !== undefined && source !== null && pageId !== source) throw new AppError('not_found', { error: 'POST_NOT_FOUND', message: `No ${this.name(platform)} post "${postId}" on ${pageId} in this workspace.` });
+    const source = stored
+      ? stored.sourcePageId
+      : target?.destinationKind && target.destinationKind !== 'personal'
+        ? target.destinationId
+        : null;
+    if (pageId !== undefined && source !== null && pageId !== source)
+      throw new AppError('not_found', {
+        error: 'POST_NOT_FOUND',
+        message: `No ${this.name(platform)} post "${postId}" on ${pageId} in this workspace.`,
+      });
     const destination = source !== null && reads ? { kind: reads.kind, id: source } : undefined;
     return { row, engagement, destination, stored, published: target };
   }
 
   platformFailure(platform: Platform, err: PlatformError): AppError {
     if (err.kind === 'rate_limited') {
-      return new AppError('APIKEY_RATE_LIMIT', { error: 'RATE_LIMITED', message: `${this.name(platform)} is rate limiting these calls: ${err.message}` }, err.retryAfterSeconds ? { headers: { 'retry-after': String(err.retryAfterSeconds) } } : {});
+      return new AppError(
+        'APIKEY_RATE_LIMIT',
+        { error: 'RATE_LIMITED', message: `${this.name(platform)} is rate limiting these calls: ${err.message}` },
+        err.retryAfterSeconds ? { headers: { 'retry-after': String(err.retryAfterSeconds) } } : {},
+      );
     }
-    return new AppError('bad_gateway', { error: wireError(err), message: `${this.name(platform)} refused: ${err.message}` }, { retryable: err.retryable });
+    return new AppError(
+      'bad_gateway',
+      { error: wireError(err), message: `${this.name(platform)} refused: ${err.message}` },
+      { retryable: err.retryable },
+    );
   }
 
-  async call<T>(platform: Platform, row: ConnectionRow, fn: (tokens: Parameters<Parameters<TokenKeeper['use']>[1]>[0]) => Promise<T>): Promise<T> {
+  async call<T>(
+    platform: Platform,
+    row: ConnectionRow,
+    fn: (tokens: Parameters<Parameters<TokenKeeper['use']>[1]>[0]) => Promise<T>,
+  ): Promise<T> {
     try {
       return await this.d.tokens.use(row, (tokens) => fn(tokens));
     } catch (err) {
@@ -200,7 +274,11 @@ export class EngagementReads {
     const mediaUrl = this.d.mediaUrl;
     if (!mediaUrl) return [];
     const stored = await this.d.store.imagesOf(workspaceId, p.mediaIds);
-    return stored.map((i) => ({ url: mediaUrl(i.storageKey), width: i.width ?? undefined, height: i.height ?? undefined }));
+    return stored.map((i) => ({
+      url: mediaUrl(i.storageKey),
+      width: i.width ?? undefined,
+      height: i.height ?? undefined,
+    }));
   }
 
   /**
@@ -213,17 +291,38 @@ export class EngagementReads {
       try {
         return await k.engagement.getPost(t, { destination: k.destination, postId });
       } catch (err) {
-        if (!(err instanceof PlatformError) || err.kind !== 'permission' || !k.engagement.getMetrics || !(k.stored || k.published)) throw err;
+        if (
+          !(err instanceof PlatformError) ||
+          err.kind !== 'permission' ||
+          !k.engagement.getMetrics ||
+          !(k.stored || k.published)
+        )
+          throw err;
         const metrics = await k.engagement.getMetrics(t, { destination: k.destination, postId });
         if (!metrics) return null;
-        return k.stored ? storedAsRemote(k.stored, metrics) : publishedAsRemote(k.published!, k.destination?.id ?? null, metrics, await this.#publishedImages(workspaceId, k.published!));
+        return k.stored
+          ? storedAsRemote(k.stored, metrics)
+          : publishedAsRemote(
+              k.published!,
+              k.destination?.id ?? null,
+              metrics,
+              await this.#publishedImages(workspaceId, k.published!),
+            );
       }
     });
     if (!post) {
       await this.d.store.markDeleted(workspaceId, platform, postId, this.d.clock());
-      throw new AppError('not_found', { error: 'POST_NOT_FOUND', message: `${this.name(platform)} no longer has post "${postId}".` });
+      throw new AppError('not_found', {
+        error: 'POST_NOT_FOUND',
+        message: `${this.name(platform)} no longer has post "${postId}".`,
+      });
     }
-    const [saved] = await this.d.store.savePosts(workspaceId, platform, [{ post, sourcePageId: k.destination?.id ?? null }], this.d.clock());
+    const [saved] = await this.d.store.savePosts(
+      workspaceId,
+      platform,
+      [{ post, sourcePageId: k.destination?.id ?? null }],
+      this.d.clock(),
+    );
     return saved!;
   }
 
@@ -232,13 +331,23 @@ export class EngagementReads {
   }
 
   /** Reads one post's comments from the network and stores them; the error, if any. */
-  async syncPost(workspaceId: string, platform: Platform, row: ConnectionRow, comments: Comments, post: PostRow, perPost: number): Promise<PlatformError | null> {
+  async syncPost(
+    workspaceId: string,
+    platform: Platform,
+    row: ConnectionRow,
+    comments: Comments,
+    post: PostRow,
+    perPost: number,
+  ): Promise<PlatformError | null> {
     const reads = this.reads(platform);
     const destination = post.sourcePageId !== null && reads ? { kind: reads.kind, id: post.sourcePageId } : undefined;
     try {
-      const page = await this.d.tokens.use(row, (t) => comments.list(t, { destination, postId: post.platformPostId, limit: perPost }));
+      const page = await this.d.tokens.use(row, (t) =>
+        comments.list(t, { destination, postId: post.platformPostId, limit: perPost }),
+      );
       await this.d.store.saveComments(workspaceId, platform, post, page.comments, this.d.clock());
-      if (page.disabled !== undefined && page.disabled !== post.commentsDisabled) await this.d.store.setCommentsDisabled(post.id, page.disabled);
+      if (page.disabled !== undefined && page.disabled !== post.commentsDisabled)
+        await this.d.store.setCommentsDisabled(post.id, page.disabled);
       return null;
     } catch (err) {
       if (!(err instanceof PlatformError)) throw err;
@@ -250,7 +359,10 @@ export class EngagementReads {
   requireComments(platform: Platform): Comments {
     const engagement = this.d.registry.get(platform).engagement;
     if (!engagement?.comments) {
-      throw new AppError('bad_request', { error: 'PLATFORM_NOT_SUPPORTED', message: engagement?.commentsUnavailable ?? `${this.name(platform)} comments are not available.` });
+      throw new AppError('bad_request', {
+        error: 'PLATFORM_NOT_SUPPORTED',
+        message: engagement?.commentsUnavailable ?? `${this.name(platform)} comments are not available.`,
+      });
     }
     return engagement.comments;
   }
@@ -265,10 +377,16 @@ export interface Known {
   published: PublishedPost | undefined;
 }
 
-const postTypeOf = (value: string): RemotePost['type'] => (['text', 'image', 'video', 'carousel'] as const).find((x) => x === value) ?? 'text';
+const postTypeOf = (value: string): RemotePost['type'] =>
+  (['text', 'image', 'video', 'carousel'] as const).find((x) => x === value) ?? 'text';
 
 /** A post Herald published, from the ledger, with the numbers the network gives. */
-function publishedAsRemote(p: PublishedPost, source: string | null, metrics: RemotePost['metrics'], images: RemotePost['images']): RemotePost {
+function publishedAsRemote(
+  p: PublishedPost,
+  source: string | null,
+  metrics: RemotePost['metrics'],
+  images: RemotePost['images'],
+): RemotePost {
   return {
     postId: p.platformPostId,
     commentary: p.text,

@@ -11,7 +11,20 @@ const { getTableColumns } = orm;
 
 export type PostRow = typeof networkPosts.$inferSelect;
 export type CommentRow = typeof networkComments.$inferSelect;
-export type CommentView = Pick<CommentRow, 'networkPostId' | 'platformCommentId' | 'parentCommentId' | 'text' | 'authorName' | 'authorId' | 'authorAvatarUrl' | 'commentedAt' | 'likeCount' | 'replyCount' | 'hidden'>;
+export type CommentView = Pick<
+  CommentRow,
+  | 'networkPostId'
+  | 'platformCommentId'
+  | 'parentCommentId'
+  | 'text'
+  | 'authorName'
+  | 'authorId'
+  | 'authorAvatarUrl'
+  | 'commentedAt'
+  | 'likeCount'
+  | 'replyCount'
+  | 'hidden'
+>;
 export type SnapshotRow = typeof postMetricSnapshots.$inferSelect;
 
 /** Which posts of a network a read covers: the account's own (`null`) and/or these destination ids. */
@@ -36,13 +49,24 @@ export class EngagementStore {
    * Stores what the network answered for these posts (fields and numbers), links each to the ledger target that
    * published it, and snapshots the numbers. One statement per table, whatever the number of posts.
    */
-  async savePosts(workspaceId: string, platform: string, posts: readonly { post: RemotePost; sourcePageId: string | null }[], at: Date): Promise<PostRow[]> {
+  async savePosts(
+    workspaceId: string,
+    platform: string,
+    posts: readonly { post: RemotePost; sourcePageId: string | null }[],
+    at: Date,
+  ): Promise<PostRow[]> {
     if (!posts.length) return [];
     const ids = posts.map((p) => p.post.postId);
     const targets = await this.#db
       .select({ id: postTargets.id, platformPostId: postTargets.platformPostId })
       .from(postTargets)
-      .where(and(eq(postTargets.workspaceId, workspaceId), eq(postTargets.platform, platform), inArray(postTargets.platformPostId, ids)));
+      .where(
+        and(
+          eq(postTargets.workspaceId, workspaceId),
+          eq(postTargets.platform, platform),
+          inArray(postTargets.platformPostId, ids),
+        ),
+      );
     const targetOf = new Map(targets.map((t) => [t.platformPostId, t.id]));
     // The same post listed twice (two destinations' feeds) is stored once.
     const unique = [...new Map(posts.map((p) => [p.post.postId, p])).values()];
@@ -92,9 +116,20 @@ export class EngagementStore {
         },
       })
       .returning();
-    await this.#db.insert(postMetricSnapshots).values(
-      rows.map((r) => ({ networkPostId: r.id, workspaceId, takenAt: at, likes: r.likes, comments: r.comments, shares: r.shares, impressions: r.impressions, reach: r.reach })),
-    );
+    await this.#db
+      .insert(postMetricSnapshots)
+      .values(
+        rows.map((r) => ({
+          networkPostId: r.id,
+          workspaceId,
+          takenAt: at,
+          likes: r.likes,
+          comments: r.comments,
+          shares: r.shares,
+          impressions: r.impressions,
+          reach: r.reach,
+        })),
+      );
     return rows;
   }
 
@@ -102,17 +137,32 @@ export class EngagementStore {
    * The newest stored posts of several networks' sources at once (one statement): at most `limit` per network and
    * source, newest first, by network.
    */
-  async recentPostsOf(workspaceId: string, wanted: readonly { platform: string; sources: Sources }[], limit: number): Promise<Map<string, PostRow[]>> {
+  async recentPostsOf(
+    workspaceId: string,
+    wanted: readonly { platform: string; sources: Sources }[],
+    limit: number,
+  ): Promise<Map<string, PostRow[]>> {
     const out = new Map<string, PostRow[]>(wanted.map((w) => [w.platform, []]));
     if (!wanted.length) return out;
     const p = networkPosts;
     const ranked = this.#db
       .select({
         ...getTableColumns(p),
-        rn: sql<number>`row_number() over (partition by ${p.platform}, ${p.sourcePageId} order by ${p.publishedAt} desc nulls last, ${p.refreshedAt} desc)`.as('rn'),
+        rn: sql<number>`row_number() over (partition by ${p.platform}, ${p.sourcePageId} order by ${p.publishedAt} desc nulls last, ${p.refreshedAt} desc)`.as(
+          'rn',
+        ),
       })
       .from(p)
-      .where(and(eq(p.workspaceId, workspaceId), isNull(p.deletedAt), inArray(p.platform, wanted.map((w) => w.platform))))
+      .where(
+        and(
+          eq(p.workspaceId, workspaceId),
+          isNull(p.deletedAt),
+          inArray(
+            p.platform,
+            wanted.map((w) => w.platform),
+          ),
+        ),
+      )
       .as('ranked');
     const rows = await this.#db.select().from(ranked).where(sql`${ranked.rn} <= ${limit}`);
     const sourcesOf = new Map(wanted.map((w) => [w.platform, w.sources]));
@@ -120,7 +170,8 @@ export class EngagementStore {
       if (!sourcesOf.get(row.platform)?.includes(row.sourcePageId)) continue;
       out.get(row.platform)!.push(row);
     }
-    for (const list of out.values()) list.sort((a, b) => (b.publishedAt?.getTime() ?? 0) - (a.publishedAt?.getTime() ?? 0));
+    for (const list of out.values())
+      list.sort((a, b) => (b.publishedAt?.getTime() ?? 0) - (a.publishedAt?.getTime() ?? 0));
     return out;
   }
 
@@ -129,17 +180,40 @@ export class EngagementStore {
     const [row] = await this.#db
       .select()
       .from(networkPosts)
-      .where(and(eq(networkPosts.workspaceId, workspaceId), eq(networkPosts.platform, platform), eq(networkPosts.platformPostId, platformPostId)));
+      .where(
+        and(
+          eq(networkPosts.workspaceId, workspaceId),
+          eq(networkPosts.platform, platform),
+          eq(networkPosts.platformPostId, platformPostId),
+        ),
+      );
     return row;
   }
 
   /** The ledger target of this workspace that published this post, when Herald did, with what the ledger knows of it. */
-  async publishedTarget(workspaceId: string, platform: string, platformPostId: string): Promise<(PublishedPost & { id: string; destinationId: string | null; destinationKind: string | null }) | undefined> {
+  async publishedTarget(
+    workspaceId: string,
+    platform: string,
+    platformPostId: string,
+  ): Promise<
+    (PublishedPost & { id: string; destinationId: string | null; destinationKind: string | null }) | undefined
+  > {
     const [row] = await this.#db
-      .select({ id: postTargets.id, destinationId: postTargets.destinationId, destinationKind: postTargets.destinationKind, ...publishedFields })
+      .select({
+        id: postTargets.id,
+        destinationId: postTargets.destinationId,
+        destinationKind: postTargets.destinationKind,
+        ...publishedFields,
+      })
       .from(postTargets)
       .innerJoin(ledgerPosts, eq(ledgerPosts.id, postTargets.postId))
-      .where(and(eq(postTargets.workspaceId, workspaceId), eq(postTargets.platform, platform), eq(postTargets.platformPostId, platformPostId)))
+      .where(
+        and(
+          eq(postTargets.workspaceId, workspaceId),
+          eq(postTargets.platform, platform),
+          eq(postTargets.platformPostId, platformPostId),
+        ),
+      )
       .limit(1);
     return row && { ...row, ...publishedOf(row) };
   }
@@ -148,23 +222,44 @@ export class EngagementStore {
     await this.#db
       .update(networkPosts)
       .set({ deletedAt: at })
-      .where(and(eq(networkPosts.workspaceId, workspaceId), eq(networkPosts.platform, platform), eq(networkPosts.platformPostId, platformPostId)));
+      .where(
+        and(
+          eq(networkPosts.workspaceId, workspaceId),
+          eq(networkPosts.platform, platform),
+          eq(networkPosts.platformPostId, platformPostId),
+        ),
+      );
     await this.#db
       .update(postTargets)
       .set({ deletedAt: at, updatedAt: at })
-      .where(and(eq(postTargets.workspaceId, workspaceId), eq(postTargets.platform, platform), eq(postTargets.platformPostId, platformPostId)));
+      .where(
+        and(
+          eq(postTargets.workspaceId, workspaceId),
+          eq(postTargets.platform, platform),
+          eq(postTargets.platformPostId, platformPostId),
+        ),
+      );
   }
 
   async snapshots(workspaceId: string, networkPostId: string): Promise<SnapshotRow[]> {
     return this.#db
       .select()
       .from(postMetricSnapshots)
-      .where(and(eq(postMetricSnapshots.workspaceId, workspaceId), eq(postMetricSnapshots.networkPostId, networkPostId)))
+      .where(
+        and(eq(postMetricSnapshots.workspaceId, workspaceId), eq(postMetricSnapshots.networkPostId, networkPostId)),
+      )
       .orderBy(postMetricSnapshots.takenAt);
   }
 
   /** Stores comments (and their inline replies) of one post, as the network returned them; marks the post synced. */
-  async saveComments(workspaceId: string, platform: string, post: PostRow, comments: readonly RemoteComment[], at: Date, markSynced = true): Promise<void> {
+  async saveComments(
+    workspaceId: string,
+    platform: string,
+    post: PostRow,
+    comments: readonly RemoteComment[],
+    at: Date,
+    markSynced = true,
+  ): Promise<void> {
     const flat: RemoteComment[] = [];
     const walk = (list: readonly RemoteComment[], parent: string | null) => {
       for (const c of list) {
@@ -210,7 +305,8 @@ export class EngagementStore {
           },
         });
     }
-    if (markSynced) await this.#db.update(networkPosts).set({ commentsSyncedAt: at }).where(eq(networkPosts.id, post.id));
+    if (markSynced)
+      await this.#db.update(networkPosts).set({ commentsSyncedAt: at }).where(eq(networkPosts.id, post.id));
   }
 
   /**
@@ -228,29 +324,65 @@ export class EngagementStore {
       from ${c}
       where ${c.workspaceId} = ${workspaceId} and ${inArray(c.networkPostId, [...networkPostIds])}`);
     const text = (result as unknown as { rows: { rows: string | null }[] }).rows[0]?.rows ?? '[]';
-    const list = JSON.parse(text) as [string, string, string | null, string, string, string | null, string | null, string | null, number, number, boolean][];
-    return list.map(([networkPostId, platformCommentId, parentCommentId, body, authorName, authorId, authorAvatarUrl, commentedAt, likeCount, replyCount, hidden]) => ({
-      networkPostId,
-      platformCommentId,
-      parentCommentId,
-      text: body,
-      authorName,
-      authorId,
-      authorAvatarUrl,
-      commentedAt: commentedAt ? new Date(commentedAt) : null,
-      likeCount: Number(likeCount),
-      replyCount: Number(replyCount),
-      hidden,
-    }));
+    const list = JSON.parse(text) as [
+      string,
+      string,
+      string | null,
+      string,
+      string,
+      string | null,
+      string | null,
+      string | null,
+      number,
+      number,
+      boolean,
+    ][];
+    return list.map(
+      ([
+        networkPostId,
+        platformCommentId,
+        parentCommentId,
+        body,
+        authorName,
+        authorId,
+        authorAvatarUrl,
+        commentedAt,
+        likeCount,
+        replyCount,
+        hidden,
+      ]) => ({
+        networkPostId,
+        platformCommentId,
+        parentCommentId,
+        text: body,
+        authorName,
+        authorId,
+        authorAvatarUrl,
+        commentedAt: commentedAt ? new Date(commentedAt) : null,
+        likeCount: Number(likeCount),
+        replyCount: Number(replyCount),
+        hidden,
+      }),
+    );
   }
 
   /** A synced comment of this workspace with its post, or undefined. */
-  async comment(workspaceId: string, platform: string, platformCommentId: string): Promise<{ comment: CommentRow; post: PostRow } | undefined> {
+  async comment(
+    workspaceId: string,
+    platform: string,
+    platformCommentId: string,
+  ): Promise<{ comment: CommentRow; post: PostRow } | undefined> {
     const [row] = await this.#db
       .select({ comment: networkComments, post: networkPosts })
       .from(networkComments)
       .innerJoin(networkPosts, eq(networkPosts.id, networkComments.networkPostId))
-      .where(and(eq(networkComments.workspaceId, workspaceId), eq(networkComments.platform, platform), eq(networkComments.platformCommentId, platformCommentId)));
+      .where(
+        and(
+          eq(networkComments.workspaceId, workspaceId),
+          eq(networkComments.platform, platform),
+          eq(networkComments.platformCommentId, platformCommentId),
+        ),
+      );
     return row;
   }
 
@@ -260,7 +392,10 @@ export class EngagementStore {
     platforms: readonly string[],
     sourcesOf: (platform: string) => Sources | undefined,
   ): Promise<Map<string, { posts: number; likes: number; comments: number; reach: number; lastUpdated: Date | null }>> {
-    const out = new Map<string, { posts: number; likes: number; comments: number; reach: number; lastUpdated: Date | null }>();
+    const out = new Map<
+      string,
+      { posts: number; likes: number; comments: number; reach: number; lastUpdated: Date | null }
+    >();
     for (const platform of platforms) {
       const sources = sourcesOf(platform);
       const [row] = await this.#db
@@ -272,7 +407,14 @@ export class EngagementStore {
           last: sql<Date | null>`max(${networkPosts.refreshedAt})`,
         })
         .from(networkPosts)
-        .where(and(eq(networkPosts.workspaceId, workspaceId), eq(networkPosts.platform, platform), isNull(networkPosts.deletedAt), ...(sources ? [sourceFilter(sources)] : [])));
+        .where(
+          and(
+            eq(networkPosts.workspaceId, workspaceId),
+            eq(networkPosts.platform, platform),
+            isNull(networkPosts.deletedAt),
+            ...(sources ? [sourceFilter(sources)] : []),
+          ),
+        );
       out.set(platform, {
         posts: Number(row?.posts ?? 0),
         likes: Number(row?.likes ?? 0),
@@ -287,7 +429,10 @@ export class EngagementStore {
   /** The ledger post id of each of these targets. */
   async ledgerPostIds(targetIds: readonly string[]): Promise<Map<string, string>> {
     if (!targetIds.length) return new Map();
-    const rows = await this.#db.select({ id: postTargets.id, postId: postTargets.postId }).from(postTargets).where(inArray(postTargets.id, [...new Set(targetIds)]));
+    const rows = await this.#db
+      .select({ id: postTargets.id, postId: postTargets.postId })
+      .from(postTargets)
+      .where(inArray(postTargets.id, [...new Set(targetIds)]));
     return new Map(rows.map((r) => [r.id, r.postId]));
   }
 
@@ -298,7 +443,10 @@ export class EngagementStore {
   /** These posts as stored now, in the order given. */
   async postsByIds(ids: readonly string[]): Promise<PostRow[]> {
     if (!ids.length) return [];
-    const rows = await this.#db.select().from(networkPosts).where(inArray(networkPosts.id, [...ids]));
+    const rows = await this.#db
+      .select()
+      .from(networkPosts)
+      .where(inArray(networkPosts.id, [...ids]));
     const byId = new Map(rows.map((r) => [r.id, r]));
     return ids.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []));
   }
@@ -309,7 +457,9 @@ export class EngagementStore {
     const [row] = await this.#db
       .select({ n: sql<number>`count(*)::int` })
       .from(networkComments)
-      .where(and(eq(networkComments.workspaceId, workspaceId), inArray(networkComments.networkPostId, [...networkPostIds])));
+      .where(
+        and(eq(networkComments.workspaceId, workspaceId), inArray(networkComments.networkPostId, [...networkPostIds])),
+      );
     return Number(row?.n ?? 0);
   }
 
@@ -317,7 +467,12 @@ export class EngagementStore {
    * Posts Herald published from this workspace to one source (the account itself when `source` is null), newest
    * first: for networks that cannot list an account's posts but can count a known post's numbers.
    */
-  async publishedTo(workspaceId: string, platform: string, source: string | null, limit: number): Promise<PublishedPost[]> {
+  async publishedTo(
+    workspaceId: string,
+    platform: string,
+    source: string | null,
+    limit: number,
+  ): Promise<PublishedPost[]> {
     const rows = await this.#db
       .select(publishedFields)
       .from(postTargets)
@@ -329,7 +484,9 @@ export class EngagementStore {
           eq(postTargets.state, 'published'),
           isNull(postTargets.deletedAt),
           sql`${postTargets.platformPostId} is not null`,
-          source === null ? or(isNull(postTargets.destinationKind), eq(postTargets.destinationKind, 'personal'))! : eq(postTargets.destinationId, source),
+          source === null
+            ? or(isNull(postTargets.destinationKind), eq(postTargets.destinationKind, 'personal'))!
+            : eq(postTargets.destinationId, source),
         ),
       )
       .orderBy(sql`${postTargets.publishedAt} desc nulls last`)
@@ -341,14 +498,24 @@ export class EngagementStore {
    * For each network Herald published to from this workspace: when it last did, and when that network's stored posts
    * were last read from it (null if never), so a reader can tell a list that predates the newest publication.
    */
-  async publishedAndRead(workspaceId: string, platforms: readonly string[]): Promise<Map<string, { published: Date; read: Date | null }>> {
+  async publishedAndRead(
+    workspaceId: string,
+    platforms: readonly string[],
+  ): Promise<Map<string, { published: Date; read: Date | null }>> {
     const out = new Map<string, { published: Date; read: Date | null }>();
     if (!platforms.length) return out;
     const [published, read] = await Promise.all([
       this.#db
         .select({ platform: postTargets.platform, at: sql<Date | null>`max(${postTargets.publishedAt})` })
         .from(postTargets)
-        .where(and(eq(postTargets.workspaceId, workspaceId), inArray(postTargets.platform, [...platforms]), eq(postTargets.state, 'published'), isNull(postTargets.deletedAt)))
+        .where(
+          and(
+            eq(postTargets.workspaceId, workspaceId),
+            inArray(postTargets.platform, [...platforms]),
+            eq(postTargets.state, 'published'),
+            isNull(postTargets.deletedAt),
+          ),
+        )
         .groupBy(postTargets.platform),
       this.#db
         .select({ platform: networkPosts.platform, at: sql<Date | null>`max(${networkPosts.refreshedAt})` })
@@ -357,12 +524,16 @@ export class EngagementStore {
         .groupBy(networkPosts.platform),
     ]);
     const readAt = new Map(read.map((r) => [r.platform, r.at ? new Date(r.at) : null]));
-    for (const p of published) if (p.at) out.set(p.platform, { published: new Date(p.at), read: readAt.get(p.platform) ?? null });
+    for (const p of published)
+      if (p.at) out.set(p.platform, { published: new Date(p.at), read: readAt.get(p.platform) ?? null });
     return out;
   }
 
   /** The images among this workspace's media ids, in the order asked (ids no longer stored, or videos, left out). */
-  async imagesOf(workspaceId: string, ids: readonly string[]): Promise<{ storageKey: string; width: number | null; height: number | null }[]> {
+  async imagesOf(
+    workspaceId: string,
+    ids: readonly string[],
+  ): Promise<{ storageKey: string; width: number | null; height: number | null }[]> {
     if (!ids.length) return [];
     const rows = await this.#db
       .select({ id: media.id, storageKey: media.storageKey, width: media.width, height: media.height })
@@ -387,10 +558,31 @@ export interface PublishedPost {
   mediaIds: string[];
 }
 
-const publishedFields = { platformPostId: postTargets.platformPostId, permalink: postTargets.permalink, publishedAt: postTargets.publishedAt, spec: postTargets.spec, postType: ledgerPosts.postType };
+const publishedFields = {
+  platformPostId: postTargets.platformPostId,
+  permalink: postTargets.permalink,
+  publishedAt: postTargets.publishedAt,
+  spec: postTargets.spec,
+  postType: ledgerPosts.postType,
+};
 
-function publishedOf(r: { platformPostId: string | null; permalink: string | null; publishedAt: Date | null; spec: unknown; postType: string }): PublishedPost {
+function publishedOf(r: {
+  platformPostId: string | null;
+  permalink: string | null;
+  publishedAt: Date | null;
+  spec: unknown;
+  postType: string;
+}): PublishedPost {
   const spec = (r.spec ?? {}) as { text?: unknown; mediaIds?: unknown };
-  const mediaIds = Array.isArray(spec.mediaIds) ? spec.mediaIds.filter((id): id is string => typeof id === 'string') : [];
-  return { platformPostId: r.platformPostId!, permalink: r.permalink, publishedAt: r.publishedAt, text: typeof spec.text === 'string' ? spec.text : null, postType: r.postType, mediaIds };
+  const mediaIds = Array.isArray(spec.mediaIds)
+    ? spec.mediaIds.filter((id): id is string => typeof id === 'string')
+    : [];
+  return {
+    platformPostId: r.platformPostId!,
+    permalink: r.permalink,
+    publishedAt: r.publishedAt,
+    text: typeof spec.text === 'string' ? spec.text : null,
+    postType: r.postType,
+    mediaIds,
+  };
 }

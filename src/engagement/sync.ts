@@ -55,7 +55,9 @@ export class CommentSync {
       .from(workspaces)
       .innerJoin(platformConnections, eq(platformConnections.workspaceId, workspaces.id))
       .where(sql`${platformConnections.status} = 'connected'`);
-    return rows.filter((r) => this.#d.plans.has(r.planId) && this.#d.plans.get(r.planId).features.inbox_enabled).map((r) => r.id);
+    return rows
+      .filter((r) => this.#d.plans.has(r.planId) && this.#d.plans.get(r.planId).features.inbox_enabled)
+      .map((r) => r.id);
   }
 
   /** One round over every eligible workspace, awaited to the end (the job, the timer, tests and the benchmark). */
@@ -107,7 +109,11 @@ export class CommentSync {
             await this.#enqueueNext(queue, this.#d.clock());
           }
         });
-        await queue.sendTo(COMMENT_SYNC_QUEUE, {}, { startAfter: this.#d.clock(), singletonKey: `round@${this.#slot(this.#d.clock())}` });
+        await queue.sendTo(
+          COMMENT_SYNC_QUEUE,
+          {},
+          { startAfter: this.#d.clock(), singletonKey: `round@${this.#slot(this.#d.clock())}` },
+        );
       })().catch((err: unknown) => this.#d.logger.error({ err }, 'comment sync did not start on the job queue'));
       return;
     }
@@ -163,15 +169,35 @@ export class WorkspaceSync {
         const row = rows.find((r) => r.platform === platform && r.status === 'connected')!;
         if (!engagement || !comments) return;
         const plan = this.#r.plan(platform, row, engagement, {});
-        const known = (await this.#r.d.store.recentPostsOf(workspaceId, [{ platform, sources: plan.sources }], this.#r.d.config.syncPosts)).get(platform) ?? [];
-        if (this.#r.stale(this.#r.lastListed(workspaceId, platform, plan.sources, known), this.#r.d.config.postsFreshSeconds)) {
+        const known =
+          (
+            await this.#r.d.store.recentPostsOf(
+              workspaceId,
+              [{ platform, sources: plan.sources }],
+              this.#r.d.config.syncPosts,
+            )
+          ).get(platform) ?? [];
+        if (
+          this.#r.stale(
+            this.#r.lastListed(workspaceId, platform, plan.sources, known),
+            this.#r.d.config.postsFreshSeconds,
+          )
+        ) {
           const failure = await this.#r.refreshPosts(workspaceId, platform, plan, this.#r.d.config.syncPosts);
           if (failure?.kind === 'rate_limited' || failure?.kind === 'reauth_required') {
             totals.failures++;
             return;
           }
         }
-        const posts = ((await this.#r.d.store.recentPostsOf(workspaceId, [{ platform, sources: plan.sources }], this.#r.d.config.syncPosts)).get(platform) ?? []).filter((p) => !p.commentsDisabled);
+        const posts = (
+          (
+            await this.#r.d.store.recentPostsOf(
+              workspaceId,
+              [{ platform, sources: plan.sources }],
+              this.#r.d.config.syncPosts,
+            )
+          ).get(platform) ?? []
+        ).filter((p) => !p.commentsDisabled);
         totals.posts += posts.length;
         const limiter = pLimit(this.#r.d.config.concurrency);
         let throttled = false;
@@ -187,7 +213,10 @@ export class WorkspaceSync {
             }),
           ),
         );
-        totals.comments += await this.#r.d.store.commentCount(workspaceId, posts.map((p) => p.id));
+        totals.comments += await this.#r.d.store.commentCount(
+          workspaceId,
+          posts.map((p) => p.id),
+        );
       }),
     );
     return totals;

@@ -119,5 +119,9 @@ export function notConnected(name: string): string {
 }
 
 export function wireError(err: PlatformError): string {
-  return err.kind === 'reauth_required' ? 'NEEDS_RECONNECT' : err.kind === 'rate_limited' ? 'RATE_LIMITED' : 'PLATFORM_ERROR';
+  return err.kind === 'reauth_required'
+    ? 'NEEDS_RECONNECT'
+    : err.kind === 'rate_limited'
+      ? 'RATE_LIMITED'
+      : 'PLATFORM_ERROR';
 }

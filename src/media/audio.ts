@@ -27,7 +27,8 @@ const AUDIO: Readonly<Record<string, AudioFormat & { container?: 'webm' | 'mp4' 
 export const AUDIO_FORMATS_TEXT = 'WebM, Ogg/Opus, MP3, WAV, M4A/MP4, FLAC or AAC';
 
 /** A 422 on the multipart field the audio came in. */
-const refuse = (field: string, msg: string, type: string) => new AppError('validation', [{ loc: ['body', field], msg, type }]);
+const refuse = (field: string, msg: string, type: string) =>
+  new AppError('validation', [{ loc: ['body', field], msg, type }]);
 
 /** The audio format of a file, or a 422 that says what it is instead. */
 export async function audioFormatOf(path: string, field: string): Promise<AudioFormat> {
@@ -41,9 +42,15 @@ export async function audioFormatOf(path: string, field: string): Promise<AudioF
     const reader = await openFileReader(path);
     try {
       const info = await probeContainer(reader, known.container);
-      if (!info.audioCodec) throw refuse(field, `The ${known.format.toUpperCase()} file has no sound track.`, 'audio_missing');
+      if (!info.audioCodec)
+        throw refuse(field, `The ${known.format.toUpperCase()} file has no sound track.`, 'audio_missing');
     } catch (err) {
-      if (err instanceof MediaProbeError) throw refuse(field, `Could not read the ${known.format.toUpperCase()} file: ${err.message}.`, 'audio_unreadable');
+      if (err instanceof MediaProbeError)
+        throw refuse(
+          field,
+          `Could not read the ${known.format.toUpperCase()} file: ${err.message}.`,
+          'audio_unreadable',
+        );
       throw err;
     } finally {
       await reader.close();

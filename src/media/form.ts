@@ -36,11 +36,16 @@ export interface ReadFormOptions {
 export function formError(err: unknown): unknown {
   if (err instanceof AppError) return err;
   const e = err as { code?: string; statusCode?: number; message?: string };
-  if (e.code === 'FST_MP_PREMATURE_CLOSE' || /unexpected end|terminated early|malformed|boundary/i.test(e.message ?? '')) {
+  if (
+    e.code === 'FST_MP_PREMATURE_CLOSE' ||
+    /unexpected end|terminated early|malformed|boundary/i.test(e.message ?? '')
+  ) {
     return new AppError('bad_request', 'Malformed or truncated multipart body.');
   }
   if (e.code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') {
-    return new AppError('validation', [{ loc: ['body'], msg: 'Expected a multipart/form-data body.', type: 'content_type' }]);
+    return new AppError('validation', [
+      { loc: ['body'], msg: 'Expected a multipart/form-data body.', type: 'content_type' },
+    ]);
   }
   if (e.code === 'FST_PARTS_LIMIT' || e.code === 'FST_FILES_LIMIT' || e.code === 'FST_FIELDS_LIMIT') {
     return new AppError('payload_too_large', `Too many form parts (${e.message}).`);
@@ -55,11 +60,15 @@ export async function readForm(parts: AsyncIterable<FormPart>, opts: ReadFormOpt
     for await (const part of parts) {
       if (part.type === 'field') {
         if (typeof part.value !== 'string') {
-          throw new AppError('validation', [{ loc: ['body', part.fieldname], msg: 'Expected a text field.', type: 'string_type' }]);
+          throw new AppError('validation', [
+            { loc: ['body', part.fieldname], msg: 'Expected a text field.', type: 'string_type' },
+          ]);
         }
         assertUsableStrings({ [part.fieldname]: part.value }, ['body']);
         if (form.fields.has(part.fieldname)) {
-          throw new AppError('validation', [{ loc: ['body', part.fieldname], msg: 'Field given more than once.', type: 'duplicate' }]);
+          throw new AppError('validation', [
+            { loc: ['body', part.fieldname], msg: 'Field given more than once.', type: 'duplicate' },
+          ]);
         }
         form.fields.set(part.fieldname, part.value);
         opts.onField?.(part.fieldname, part.value, form);
@@ -94,6 +103,9 @@ export function assertContentLength(headers: Record<string, string | string[] | 
   const raw = headers['content-length'];
   const length = typeof raw === 'string' && /^\d+$/.test(raw) ? Number(raw) : undefined;
   if (length !== undefined && length > limit) {
-    throw new AppError('payload_too_large', `Request body too large: ${length} bytes; the limit for this route is ${limit} bytes.`);
+    throw new AppError(
+      'payload_too_large',
+      `Request body too large: ${length} bytes; the limit for this route is ${limit} bytes.`,
+    );
   }
 }

@@ -56,4 +56,3 @@ export class GcPacer extends Transform {
     callback(null, chunk);
   }
 }
-

@@ -40,13 +40,20 @@ interface FileAdopting {
   putFile(key: string, path: string, opts: PutOptions): Promise<PutResult>;
 }
 
-const canAdopt = (s: MediaStorage): s is MediaStorage & FileAdopting => typeof (s as Partial<FileAdopting>).putFile === 'function';
+const canAdopt = (s: MediaStorage): s is MediaStorage & FileAdopting =>
+  typeof (s as Partial<FileAdopting>).putFile === 'function';
 
-const FORMATS: Record<MediaKind, string> = { image: 'JPEG, PNG, GIF or WebP', video: 'MP4, MOV, M4V, AVI, MKV or WebM' };
+const FORMATS: Record<MediaKind, string> = {
+  image: 'JPEG, PNG, GIF or WebP',
+  video: 'MP4, MOV, M4V, AVI, MKV or WebM',
+};
 
 export function sizeLimitError(kind: MediaKind, limit: number): AppError {
   const variable = kind === 'image' ? 'HERALD_MEDIA_MAX_IMAGE_BYTES' : 'HERALD_MEDIA_MAX_VIDEO_BYTES';
-  return new AppError('payload_too_large', `File too large: the limit for ${kind}s is ${formatBytes(limit)} (${limit} bytes, ${variable}).`);
+  return new AppError(
+    'payload_too_large',
+    `File too large: the limit for ${kind}s is ${formatBytes(limit)} (${limit} bytes, ${variable}).`,
+  );
 }
 
 export class MediaIngest {
@@ -57,7 +64,14 @@ export class MediaIngest {
   readonly #logger: Logger;
   readonly #quota: StorageQuota;
 
-  constructor(deps: { db: Db; storage: MediaStorage; limits: MediaLimits; probe: ProbeOptions; logger: Logger; quota: StorageQuota }) {
+  constructor(deps: {
+    db: Db;
+    storage: MediaStorage;
+    limits: MediaLimits;
+    probe: ProbeOptions;
+    logger: Logger;
+    quota: StorageQuota;
+  }) {
     this.#db = deps.db;
     this.#quota = deps.quota;
     this.#storage = deps.storage;
@@ -71,7 +85,12 @@ export class MediaIngest {
   }
 
   /** Checks, stores and records one file. `loc` names the request field in 422 answers. */
-  async ingest(target: IngestTarget, file: IngestFile, expected: MediaKind, loc: (string | number)[]): Promise<MediaRow> {
+  async ingest(
+    target: IngestTarget,
+    file: IngestFile,
+    expected: MediaKind,
+    loc: (string | number)[],
+  ): Promise<MediaRow> {
     const reject = (msg: string, type: string) => new AppError('validation', [{ loc, msg, type }]);
     let type: MediaType;
     try {
@@ -82,7 +101,10 @@ export class MediaIngest {
       throw reject(`Unsupported file format${seen}: expected ${FORMATS[expected]}.`, 'media_format');
     }
     if (type.kind !== expected) {
-      throw reject(`The file is ${type.kind === 'image' ? 'an image' : 'a video'} (${type.format}) but media_type is ${expected}.`, 'media_type_mismatch');
+      throw reject(
+        `The file is ${type.kind === 'image' ? 'an image' : 'a video'} (${type.format}) but media_type is ${expected}.`,
+        'media_type_mismatch',
+      );
     }
     const limit = this.limitFor(type.kind);
     if (file.size > limit) throw sizeLimitError(type.kind, limit);
@@ -134,14 +156,19 @@ export class MediaIngest {
       return row!;
     } catch (err) {
       // The object is useless without its row; do not leave it behind.
-      await this.#storage.delete(key).catch((e: unknown) => this.#logger.warn({ err: e, key }, 'could not remove media object after a failed insert'));
+      await this.#storage
+        .delete(key)
+        .catch((e: unknown) =>
+          this.#logger.warn({ err: e, key }, 'could not remove media object after a failed insert'),
+        );
       throw err;
     }
   }
 }
 
 function facts(info: MediaInfo) {
-  if (info.kind === 'image') return { width: info.width, height: info.height, durationMs: null, videoCodec: null, audioCodec: null };
+  if (info.kind === 'image')
+    return { width: info.width, height: info.height, durationMs: null, videoCodec: null, audioCodec: null };
   return {
     width: info.width ?? null,
     height: info.height ?? null,
@@ -153,7 +180,12 @@ function facts(info: MediaInfo) {
 
 function extraFacts(info: MediaInfo): Record<string, unknown> {
   if (info.kind === 'image') {
-    return { display_width: info.displayWidth, display_height: info.displayHeight, frames: info.frames, animated: info.animated };
+    return {
+      display_width: info.displayWidth,
+      display_height: info.displayHeight,
+      frames: info.frames,
+      animated: info.animated,
+    };
   }
   return {
     display_width: info.displayWidth ?? null,

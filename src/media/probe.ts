@@ -6,13 +6,32 @@ import { probeIsoBmff } from './probe/isobmff.ts';
 import { assertJpegComplete } from './probe/jpeg.ts';
 import { assertIsoBmffComplete } from './probe/isobmff-complete.ts';
 import { probeMatroska } from './probe/matroska.ts';
-import { bufferReader, MediaProbeError, openFileReader, type ContainerInfo, type RandomAccessReader } from './probe/reader.ts';
-import { sniffBuffer, sniffFile, UnsupportedMediaError, type ImageFormat, type MediaType, type VideoContainer } from './sniff.ts';
+import {
+  bufferReader,
+  MediaProbeError,
+  openFileReader,
+  type ContainerInfo,
+  type RandomAccessReader,
+} from './probe/reader.ts';
+import {
+  sniffBuffer,
+  sniffFile,
+  UnsupportedMediaError,
+  type ImageFormat,
+  type MediaType,
+  type VideoContainer,
+} from './sniff.ts';
 
 /** sharp (libvips, ~0.1 s and ~20 MB) is loaded by the first image probed, not at start-up (docs/performance.md). */
 const sharpOf = async () => (await import('sharp')).default;
 
-export { MediaProbeError, bufferReader, openFileReader, type ContainerInfo, type RandomAccessReader } from './probe/reader.ts';
+export {
+  MediaProbeError,
+  bufferReader,
+  openFileReader,
+  type ContainerInfo,
+  type RandomAccessReader,
+} from './probe/reader.ts';
 
 export interface ImageInfo {
   kind: 'image';
@@ -79,10 +98,14 @@ async function imageFacts(input: string | Uint8Array, type: MediaType, opts: Pro
     // The header alone says nothing of the pixels: a JPEG cut short or a PNG without its image data
     // passes metadata(). Decoding them (within the pixel limit) finds it. Only the first frame: an
     // animated GIF or WebP cut short already fails metadata(), which reads every frame's header.
-    await (await sharpOf())(source, options).resize(DECODE_CHECK_SIZE, DECODE_CHECK_SIZE, { fit: 'inside' }).raw().toBuffer();
+    await (await sharpOf())(source, options)
+      .resize(DECODE_CHECK_SIZE, DECODE_CHECK_SIZE, { fit: 'inside' })
+      .raw()
+      .toBuffer();
   } catch (cause) {
     const why = (cause as Error).message.split('\n')[0] ?? '';
-    if (/pixel limit/i.test(why)) throw new MediaProbeError(`the image has more than ${options.limitInputPixels} pixels`, { cause });
+    if (/pixel limit/i.test(why))
+      throw new MediaProbeError(`the image has more than ${options.limitInputPixels} pixels`, { cause });
     throw new MediaProbeError(`the image data is incomplete or corrupt (${why})`, { cause });
   }
   if (type.format === 'jpeg') {
@@ -129,7 +152,10 @@ export async function probeVideo(path: string, opts: ProbeOptions = {}): Promise
   return videoFacts(path, await sniffFile(path), opts);
 }
 
-async function withReader(input: string | Uint8Array, check: (reader: RandomAccessReader) => Promise<void>): Promise<void> {
+async function withReader(
+  input: string | Uint8Array,
+  check: (reader: RandomAccessReader) => Promise<void>,
+): Promise<void> {
   if (typeof input !== 'string') return check(bufferReader(input));
   const reader = await openFileReader(input);
   try {
@@ -149,7 +175,9 @@ async function videoFacts(path: string, type: MediaType, opts: ProbeOptions): Pr
   await assertComplete(path, type.format);
   let prober: VideoInfo['prober'] = 'ffprobe';
   let info =
-    opts.ffprobePath === false ? null : await ffprobe(opts.ffprobePath ?? 'ffprobe', path, opts.ffprobeTimeoutMs ?? 30_000);
+    opts.ffprobePath === false
+      ? null
+      : await ffprobe(opts.ffprobePath ?? 'ffprobe', path, opts.ffprobeTimeoutMs ?? 30_000);
   if (!info) {
     prober = 'builtin';
     const reader = await openFileReader(path);

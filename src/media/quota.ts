@@ -42,7 +42,11 @@ export class StorageQuota {
       from workspaces w where w.id = ${workspaceId}`);
     const row = (res as unknown as { rows: { planId: string; used: string; reserved: string }[] }).rows[0];
     if (!row) return { used: 0, reserved: 0, limit: 0 };
-    return { used: Number(row.used), reserved: Number(row.reserved), limit: this.#plans.get(row.planId).limits.storage_bytes };
+    return {
+      used: Number(row.used),
+      reserved: Number(row.reserved),
+      limit: this.#plans.get(row.planId).limits.storage_bytes,
+    };
   }
 
   /** Serialises the quota decisions of one workspace until the transaction ends. */

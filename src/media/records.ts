@@ -22,7 +22,10 @@ export function parseMediaPlatform(raw: string | undefined | null, slugs: readon
   const slug = value === 'x' ? 'twitter' : value;
   const supported = [...slugs, 'twitter'];
   if (!supported.includes(slug)) {
-    throw new AppError('bad_request', `Invalid or unsupported platform: '${value}'. Supported: ${supported.join(', ')}`);
+    throw new AppError(
+      'bad_request',
+      `Invalid or unsupported platform: '${value}'. Supported: ${supported.join(', ')}`,
+    );
   }
   return slug as MediaPlatform;
 }

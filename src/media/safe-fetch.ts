@@ -5,7 +5,12 @@ import { Transform, type TransformCallback } from 'node:stream';
 import { request, type Agent, type Dispatcher } from 'undici';
 import { OutboundPolicy, UrlRefusedError, type HostLookup } from '../net/outbound-policy.ts';
 
-export { UrlRefusedError, type HostLookup, type ResolvedAddress, type UrlRefusalReason } from '../net/outbound-policy.ts';
+export {
+  UrlRefusedError,
+  type HostLookup,
+  type ResolvedAddress,
+  type UrlRefusalReason,
+} from '../net/outbound-policy.ts';
 
 export interface SafeFetchOptions {
   /** Largest body accepted, checked against Content-Length first and then on the streamed bytes. */
@@ -91,7 +96,10 @@ function toRefusal(err: unknown, signal: AbortSignal, url: string): UrlRefusedEr
   }
   // Only the error code: the messages of connection errors name the address that was dialled.
   const code = (err as { code?: unknown } | null)?.code;
-  return new UrlRefusedError('network', `could not download${typeof code === 'string' ? ` (${code})` : ''}`, { url, cause: err });
+  return new UrlRefusedError('network', `could not download${typeof code === 'string' ? ` (${code})` : ''}`, {
+    url,
+    cause: err,
+  });
 }
 
 export async function safeFetch(rawUrl: string, opts: SafeFetchOptions): Promise<SafeFetchResult> {
@@ -106,7 +114,9 @@ export async function safeFetch(rawUrl: string, opts: SafeFetchOptions): Promise
   const controller = new AbortController();
   const { signal } = controller;
   const timer = setTimeout(() => {
-    controller.abort(new UrlRefusedError('timeout', `the download took longer than ${opts.timeoutMs} ms`, { url: rawUrl }));
+    controller.abort(
+      new UrlRefusedError('timeout', `the download took longer than ${opts.timeoutMs} ms`, { url: rawUrl }),
+    );
   }, opts.timeoutMs);
   const onCallerAbort = (): void => controller.abort(opts.signal?.reason);
   opts.signal?.addEventListener('abort', onCallerAbort, { once: true });
@@ -129,7 +139,11 @@ export async function safeFetch(rawUrl: string, opts: SafeFetchOptions): Promise
           dispatcher: agent,
           method: 'GET',
           signal,
-          headers: { 'user-agent': opts.userAgent ?? 'Herald media fetcher', 'accept-encoding': 'identity', accept: '*/*' },
+          headers: {
+            'user-agent': opts.userAgent ?? 'Herald media fetcher',
+            'accept-encoding': 'identity',
+            accept: '*/*',
+          },
         });
       } catch (err) {
         throw toRefusal(err, signal, url.href);
@@ -159,16 +173,26 @@ export async function safeFetch(rawUrl: string, opts: SafeFetchOptions): Promise
       }
       const contentType = headerValue(headers['content-type']);
       if (opts.acceptContentType && !opts.acceptContentType(contentType)) {
-        fail(new UrlRefusedError('content_type', `content type ${contentType ?? '(none)'} is not accepted`, { url: url.href }));
+        fail(
+          new UrlRefusedError('content_type', `content type ${contentType ?? '(none)'} is not accepted`, {
+            url: url.href,
+          }),
+        );
       }
       const contentLength = parseLength(headers['content-length']);
       if (contentLength !== undefined && contentLength > opts.maxBytes) {
-        fail(new UrlRefusedError('too_large', `Content-Length ${contentLength} exceeds ${opts.maxBytes} bytes`, { url: url.href }));
+        fail(
+          new UrlRefusedError('too_large', `Content-Length ${contentLength} exceeds ${opts.maxBytes} bytes`, {
+            url: url.href,
+          }),
+        );
       }
       const finalUrl = url.href;
       const limited = new ByteLimit(opts.maxBytes, finalUrl);
       body.on('error', (err) => limited.destroy(toRefusal(err, signal, finalUrl)));
-      signal.addEventListener('abort', () => limited.destroy(toRefusal(signal.reason, signal, finalUrl)), { once: true });
+      signal.addEventListener('abort', () => limited.destroy(toRefusal(signal.reason, signal, finalUrl)), {
+        once: true,
+      });
       limited.on('close', () => {
         cleanup();
         if (!body.destroyed) discard(body);

@@ -62,7 +62,6 @@ export interface DeleteOutcome {
   errors: { media_id: string; error: string }[];
 }
 
-
 export class MediaService {
   readonly storage: MediaStorage;
   readonly temp: TempFiles;
@@ -86,7 +85,9 @@ export class MediaService {
     setGcPacing(deps.config.gcPacing !== false);
     // Disk storage adopts temp files by renaming them; flushing them as they grow overlaps the disk
     // writes with the network instead of paying for them all at the end.
-    this.temp = new TempFiles(join(deps.dataDir, 'tmp', 'media'), { flushEvery: this.config.storage.driver === 'disk' && deps.storage instanceof DiskStorage ? 32 * 1024 * 1024 : 0 });
+    this.temp = new TempFiles(join(deps.dataDir, 'tmp', 'media'), {
+      flushEvery: this.config.storage.driver === 'disk' && deps.storage instanceof DiskStorage ? 32 * 1024 * 1024 : 0,
+    });
     this.ingest = new MediaIngest({
       db: deps.db,
       storage: this.storage,
@@ -95,7 +96,12 @@ export class MediaService {
       logger: deps.logger,
       quota: deps.quota,
     });
-    this.#fetch = { allowHosts: deps.fetchAllowHosts, timeoutMs: deps.config.fetchTimeoutSeconds * 1000, maxRedirects: 5, ...deps.fetch };
+    this.#fetch = {
+      allowHosts: deps.fetchAllowHosts,
+      timeoutMs: deps.config.fetchTimeoutSeconds * 1000,
+      maxRedirects: 5,
+      ...deps.fetch,
+    };
   }
 
   /** Herald serves the objects itself only with disk storage (GET /storage/*). */
@@ -118,7 +124,9 @@ export class MediaService {
     assertMediaPlatformAllowed(p.scope, platform);
     if (platform === 'twitter') return base;
     const rows = await this.#connections.list(p.workspaceId, platform);
-    const account = platformUserId ? rows.find((r) => r.accountId === platformUserId) : (rows.find((r) => r.status === 'connected') ?? rows[0]);
+    const account = platformUserId
+      ? rows.find((r) => r.accountId === platformUserId)
+      : (rows.find((r) => r.status === 'connected') ?? rows[0]);
     if (!account) {
       const name = this.#networks.network(platform).displayName;
       const message = platformUserId
@@ -138,11 +146,22 @@ export class MediaService {
    * Checks and stores one item; the temp file (given or downloaded) is always removed. A URL is
    * downloaded within `deadline` (the request's), or within a deadline of its own.
    */
-  async add(target: IngestTarget, source: UploadSource, kind: MediaKind, loc: (string | number)[], deadline?: ImportDeadline): Promise<MediaRow> {
+  async add(
+    target: IngestTarget,
+    source: UploadSource,
+    kind: MediaKind,
+    loc: (string | number)[],
+    deadline?: ImportDeadline,
+  ): Promise<MediaRow> {
     if ('file' in source) {
       const { path, size, filename } = source.file;
       try {
-        return await this.ingest.ingest(target, { path, size, originalName: filename || null, source: 'upload' }, kind, loc);
+        return await this.ingest.ingest(
+          target,
+          { path, size, originalName: filename || null, source: 'upload' },
+          kind,
+          loc,
+        );
       } finally {
         await this.temp.remove(path);
       }
@@ -157,19 +176,35 @@ export class MediaService {
       own?.done();
     }
     try {
-      return await this.ingest.ingest(target, { path: got.path, size: got.size, originalName: got.name, source: 'url', sourceUrl: withoutQuery(source.url) }, kind, loc);
+      return await this.ingest.ingest(
+        target,
+        { path: got.path, size: got.size, originalName: got.name, source: 'url', sourceUrl: withoutQuery(source.url) },
+        kind,
+        loc,
+      );
     } finally {
       await this.temp.remove(got.path);
     }
   }
 
   /** Stores bytes Herald made (a generated image) as library media of the caller's workspace. */
-  async addGenerated(p: Principal, bytes: Buffer, filename: string, kind: MediaKind, loc: (string | number)[]): Promise<MediaRow> {
+  async addGenerated(
+    p: Principal,
+    bytes: Buffer,
+    filename: string,
+    kind: MediaKind,
+    loc: (string | number)[],
+  ): Promise<MediaRow> {
     const target = await this.target(p, null);
     await this.quota.assertRoom(target.workspaceId, 1);
     const file = await this.temp.write(Readable.from([bytes]), this.ingest.limitFor(kind));
     try {
-      return await this.ingest.ingest(target, { path: file.path, size: file.size, originalName: filename, source: 'upload' }, kind, loc);
+      return await this.ingest.ingest(
+        target,
+        { path: file.path, size: file.size, originalName: filename, source: 'upload' },
+        kind,
+        loc,
+      );
     } finally {
       await this.temp.remove(file.path);
     }
@@ -181,7 +216,12 @@ export class MediaService {
    * caller removes `path` with `release`. A URL of Herald's storage that is not this workspace's is refused
    * like a missing one.
    */
-  async readUrl(p: Principal, url: string, kind: MediaKind, loc: (string | number)[]): Promise<{ path: string; size: number; name: string | null; mediaId: string | null }> {
+  async readUrl(
+    p: Principal,
+    url: string,
+    kind: MediaKind,
+    loc: (string | number)[],
+  ): Promise<{ path: string; size: number; name: string | null; mediaId: string | null }> {
     const base = this.storage.publicUrl('k').slice(0, -1);
     const bare = url.split(/[?#]/, 1)[0]!;
     if (bare.startsWith(base)) {
@@ -191,10 +231,28 @@ export class MediaService {
       } catch {
         key = '';
       }
-      const [row] = await this.#db.select().from(media).where(and(eq(media.workspaceId, p.workspaceId), eq(media.storageKey, key))).limit(1);
-      if (!row) throw new AppError('validation', [{ loc, msg: "The URL is on Herald's storage but is not one of this workspace's media.", type: 'media_not_found' }]);
+      const [row] = await this.#db
+        .select()
+        .from(media)
+        .where(and(eq(media.workspaceId, p.workspaceId), eq(media.storageKey, key)))
+        .limit(1);
+      if (!row)
+        throw new AppError('validation', [
+          {
+            loc,
+            msg: "The URL is on Herald's storage but is not one of this workspace's media.",
+            type: 'media_not_found',
+          },
+        ]);
       assertMediaPlatformAllowed(p.scope, row.platform);
-      if (row.mediaType !== kind) throw new AppError('validation', [{ loc, msg: `The media is ${row.mediaType === 'image' ? 'an image' : 'a video'}, not ${kind === 'image' ? 'an image' : 'a video'}.`, type: 'media_type_mismatch' }]);
+      if (row.mediaType !== kind)
+        throw new AppError('validation', [
+          {
+            loc,
+            msg: `The media is ${row.mediaType === 'image' ? 'an image' : 'a video'}, not ${kind === 'image' ? 'an image' : 'a video'}.`,
+            type: 'media_type_mismatch',
+          },
+        ]);
       const got = await this.storage.get(row.storageKey);
       const file = await this.temp.write(got.body, this.ingest.limitFor(kind));
       return { ...file, name: row.originalFilename ?? row.filename, mediaId: row.id };
@@ -208,7 +266,12 @@ export class MediaService {
   }
 
   /** Several items, a few at a time, all URLs within one deadline; one bad item does not lose the good ones. */
-  async addMany(target: IngestTarget, sources: UploadSource[], kind: MediaKind, field: string): Promise<{ rows: MediaRow[]; errors: { index: number; source: string; error: string }[] }> {
+  async addMany(
+    target: IngestTarget,
+    sources: UploadSource[],
+    kind: MediaKind,
+    field: string,
+  ): Promise<{ rows: MediaRow[]; errors: { index: number; source: string; error: string }[] }> {
     const results: (MediaRow | Error)[] = new Array(sources.length);
     const deadline = this.importDeadline();
     let next = 0;
@@ -236,7 +299,9 @@ export class MediaService {
   #visible(ws: string, scope: Scope): SQL {
     const platforms = visiblePlatforms(scope);
     if (platforms === 'all') return eq(media.workspaceId, ws);
-    const own = platforms.length ? or(isNull(media.platform), inArray(media.platform, platforms))! : isNull(media.platform);
+    const own = platforms.length
+      ? or(isNull(media.platform), inArray(media.platform, platforms))!
+      : isNull(media.platform);
     return and(eq(media.workspaceId, ws), own)!;
   }
 
@@ -248,10 +313,22 @@ export class MediaService {
     return and(...conditions)!;
   }
 
-  async list(ws: string, scope: Scope, f: ListFilter, limit: number, offset: number): Promise<{ rows: MediaRow[]; total: number }> {
+  async list(
+    ws: string,
+    scope: Scope,
+    f: ListFilter,
+    limit: number,
+    offset: number,
+  ): Promise<{ rows: MediaRow[]; total: number }> {
     const where = this.#filtered(ws, scope, f);
     const [rows, [totals]] = await Promise.all([
-      this.#db.select().from(media).where(where).orderBy(desc(media.createdAt), desc(media.id)).limit(limit).offset(offset),
+      this.#db
+        .select()
+        .from(media)
+        .where(where)
+        .orderBy(desc(media.createdAt), desc(media.id))
+        .limit(limit)
+        .offset(offset),
       this.#db.select({ n: count() }).from(media).where(where),
     ]);
     return { rows, total: Number(totals?.n ?? 0) };
@@ -259,7 +336,12 @@ export class MediaService {
 
   /** One record of the workspace; 404 for another workspace's id, 403 outside the key's platforms. */
   async get(ws: string, scope: Scope, id: string): Promise<MediaRow> {
-    const [row] = isUuid(id) ? await this.#db.select().from(media).where(and(eq(media.workspaceId, ws), eq(media.id, id))) : [];
+    const [row] = isUuid(id)
+      ? await this.#db
+          .select()
+          .from(media)
+          .where(and(eq(media.workspaceId, ws), eq(media.id, id)))
+      : [];
     if (!row) throw mediaNotFound(id);
     assertMediaPlatformAllowed(scope, row.platform);
     return row;
@@ -275,7 +357,10 @@ export class MediaService {
     const bad = wanted.find((id) => !isUuid(id));
     if (bad !== undefined) throw mediaNotFound(bad);
     const rows = wanted.length
-      ? await this.#db.select().from(media).where(and(eq(media.workspaceId, workspaceId), inArray(media.id, wanted)))
+      ? await this.#db
+          .select()
+          .from(media)
+          .where(and(eq(media.workspaceId, workspaceId), inArray(media.id, wanted)))
       : [];
     const byId = new Map(rows.map((r) => [r.id.toLowerCase(), r]));
     return mediaIds.map((id) => {
@@ -295,14 +380,20 @@ export class MediaService {
   async removeMany(ws: string, scope: Scope, ids: readonly string[]): Promise<DeleteOutcome> {
     const wanted = [...new Set(ids)];
     const valid = wanted.filter(isUuid);
-    const rows = valid.length ? await this.#db.select().from(media).where(and(eq(media.workspaceId, ws), inArray(media.id, valid))) : [];
+    const rows = valid.length
+      ? await this.#db
+          .select()
+          .from(media)
+          .where(and(eq(media.workspaceId, ws), inArray(media.id, valid)))
+      : [];
     const byId = new Map(rows.map((r) => [r.id.toLowerCase(), r]));
     const errors: DeleteOutcome['errors'] = [];
     const allowed: MediaRow[] = [];
     for (const id of wanted) {
       const row = byId.get(id.toLowerCase());
       if (!row) errors.push({ media_id: id, error: `Media not found: ${id}` });
-      else if (row.platform && !mediaPlatformAllowed(scope, row.platform)) errors.push({ media_id: id, error: `This API key is not allowed for platform '${row.platform}'.` });
+      else if (row.platform && !mediaPlatformAllowed(scope, row.platform))
+        errors.push({ media_id: id, error: `This API key is not allowed for platform '${row.platform}'.` });
       else allowed.push(row);
     }
     const outcome = await this.#removeRows(allowed);
@@ -314,7 +405,14 @@ export class MediaService {
     const total: DeleteOutcome = { deleted: [], errors: [] };
     const failed = new Set<string>();
     for (;;) {
-      const batch = (await this.#db.select().from(media).where(where).orderBy(media.id).limit(100 + failed.size)).filter((r) => !failed.has(r.id));
+      const batch = (
+        await this.#db
+          .select()
+          .from(media)
+          .where(where)
+          .orderBy(media.id)
+          .limit(100 + failed.size)
+      ).filter((r) => !failed.has(r.id));
       if (!batch.length) return total;
       const outcome = await this.#removeRows(batch.slice(0, 100));
       total.deleted.push(...outcome.deleted);
@@ -339,7 +437,13 @@ export class MediaService {
       }),
     );
     const ok = done.filter((r): r is MediaRow => r !== null);
-    if (ok.length) await this.#db.delete(media).where(inArray(media.id, ok.map((r) => r.id)));
+    if (ok.length)
+      await this.#db.delete(media).where(
+        inArray(
+          media.id,
+          ok.map((r) => r.id),
+        ),
+      );
     outcome.deleted = ok.map((r) => r.id);
     return outcome;
   }

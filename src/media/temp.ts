@@ -49,7 +49,10 @@ class FileSink extends Writable {
       this.#unflushed += size;
       if (this.#flushEvery > 0 && this.#unflushed >= this.#flushEvery && !this.#flushing) {
         this.#unflushed = 0;
-        this.#flushing = this.#handle.datasync().catch(() => {}).finally(() => (this.#flushing = undefined));
+        this.#flushing = this.#handle
+          .datasync()
+          .catch(() => {})
+          .finally(() => (this.#flushing = undefined));
       }
       callback();
     }, callback);
@@ -86,7 +89,11 @@ export class TempFiles {
    * Writes a stream to a new temp file, failing with TooLargeError past `maxBytes`. On any failure
    * the partial file is removed before the error is rethrown. `flushEvery` (bytes): see FileSink.
    */
-  async write(body: Readable, maxBytes: number, opts: { flushEvery?: number } = {}): Promise<{ path: string; size: number }> {
+  async write(
+    body: Readable,
+    maxBytes: number,
+    opts: { flushEvery?: number } = {},
+  ): Promise<{ path: string; size: number }> {
     const path = await this.path();
     let handle: FileHandle | undefined;
     try {

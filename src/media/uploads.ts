@@ -41,7 +41,8 @@ export interface Progress {
   expires_at: string;
 }
 
-const field = (name: string, msg: string, type = 'value_error') => new AppError('validation', [{ loc: ['body', name], msg, type }]);
+const field = (name: string, msg: string, type = 'value_error') =>
+  new AppError('validation', [{ loc: ['body', name], msg, type }]);
 const notFound = (id: string) => new AppError('not_found', `Upload session not found: ${id}`);
 /** Sessions (and their rows) are forgotten this long after they expire. */
 const FORGET_AFTER_MS = 7 * 24 * 3600 * 1000;
@@ -55,7 +56,14 @@ export class UploadSessions {
   readonly #logger: Logger;
   #lastSweep = 0;
 
-  constructor(deps: { db: Db; media: MediaService; dataDir: string; ttlSeconds: number; clock: Clock; logger: Logger }) {
+  constructor(deps: {
+    db: Db;
+    media: MediaService;
+    dataDir: string;
+    ttlSeconds: number;
+    clock: Clock;
+    logger: Logger;
+  }) {
     this.dir = join(deps.dataDir, 'uploads');
     this.#db = deps.db;
     this.#media = deps.media;
@@ -69,7 +77,10 @@ export class UploadSessions {
     if (req.fileSize > limit) throw sizeLimitError(req.mediaType, limit);
     const expected = Math.ceil(req.fileSize / CHUNK_SIZE);
     if (req.totalChunks !== expected) {
-      throw field('total_chunks', `total_chunks must be ceil(file_size / ${CHUNK_SIZE}) = ${expected} for a file of ${req.fileSize} bytes.`);
+      throw field(
+        'total_chunks',
+        `total_chunks must be ceil(file_size / ${CHUNK_SIZE}) = ${expected} for a file of ${req.fileSize} bytes.`,
+      );
     }
     const target = await this.#media.target(p, req.platform, req.platformUserId);
     // The declared size is reserved against the quota now; every chunk is checked against it again.
@@ -99,7 +110,12 @@ export class UploadSessions {
 
   /** The workspace's session: another workspace's id is 404; a platform outside the key's scope 403. */
   async #session(p: Principal, id: string): Promise<SessionRow> {
-    const [row] = isUuid(id) ? await this.#db.select().from(uploadSessions).where(and(eq(uploadSessions.id, id), eq(uploadSessions.workspaceId, p.workspaceId))) : [];
+    const [row] = isUuid(id)
+      ? await this.#db
+          .select()
+          .from(uploadSessions)
+          .where(and(eq(uploadSessions.id, id), eq(uploadSessions.workspaceId, p.workspaceId)))
+      : [];
     if (!row) throw notFound(id);
     assertMediaPlatformAllowed(p.scope, row.platform);
     return row;
@@ -112,7 +128,11 @@ export class UploadSessions {
   #assertOpen(row: SessionRow): void {
     if (this.#expired(row)) throw new AppError('conflict', `Upload session ${row.id} has expired; start a new upload.`);
     if (row.status === 'complete') throw new AppError('conflict', `Upload session ${row.id} is already complete.`);
-    if (row.status === 'failed') throw new AppError('conflict', `Upload session ${row.id} failed: ${row.error ?? 'unknown error'}; start a new upload.`);
+    if (row.status === 'failed')
+      throw new AppError(
+        'conflict',
+        `Upload session ${row.id} failed: ${row.error ?? 'unknown error'}; start a new upload.`,
+      );
     if (row.status === 'assembling') throw new AppError('conflict', `Upload session ${row.id} is being completed.`);
   }
 
@@ -142,11 +162,18 @@ export class UploadSessions {
     await this.#db
       .insert(uploadChunks)
       .values({ uploadId: row.id, chunkNumber: n, size: file.size })
-      .onConflictDoUpdate({ target: [uploadChunks.uploadId, uploadChunks.chunkNumber], set: { size: file.size, createdAt: sql`now()` } });
+      .onConflictDoUpdate({
+        target: [uploadChunks.uploadId, uploadChunks.chunkNumber],
+        set: { size: file.size, createdAt: sql`now()` },
+      });
   }
 
   async #chunkNumbers(id: string): Promise<number[]> {
-    const rows = await this.#db.select({ n: uploadChunks.chunkNumber }).from(uploadChunks).where(eq(uploadChunks.uploadId, id)).orderBy(asc(uploadChunks.chunkNumber));
+    const rows = await this.#db
+      .select({ n: uploadChunks.chunkNumber })
+      .from(uploadChunks)
+      .where(eq(uploadChunks.uploadId, id))
+      .orderBy(asc(uploadChunks.chunkNumber));
     return rows.map((r) => r.n);
   }
 
@@ -159,7 +186,11 @@ export class UploadSessions {
     const status: UploadStatus = this.#expired(row)
       ? 'expired'
       : row.status === 'open'
-        ? uploaded === 0 ? 'pending' : uploaded < row.totalChunks ? 'uploading' : 'ready'
+        ? uploaded === 0
+          ? 'pending'
+          : uploaded < row.totalChunks
+            ? 'uploading'
+            : 'ready'
         : (row.status as UploadStatus);
     return {
       upload_id: row.id,
@@ -174,7 +205,11 @@ export class UploadSessions {
   }
 
   /** Verifies, assembles (streaming), checks and stores the file; returns the media row. */
-  async complete(p: Principal, id: string, req: { platform?: MediaPlatform | null; mediaType?: MediaKind; originalFilename?: string }): Promise<MediaRow> {
+  async complete(
+    p: Principal,
+    id: string,
+    req: { platform?: MediaPlatform | null; mediaType?: MediaKind; originalFilename?: string },
+  ): Promise<MediaRow> {
     const row = await this.#session(p, id);
     if (row.status === 'complete' && row.mediaId) return this.#media.get(p.workspaceId, p.scope, row.mediaId);
     this.#assertOpen(row);
@@ -187,7 +222,11 @@ export class UploadSessions {
     const missing = await this.#missingOnDisk(row);
     if (missing.length) {
       const shown = missing.slice(0, 50).join(', ') + (missing.length > 50 ? ', …' : '');
-      throw field('upload_id', `${missing.length} chunk(s) missing: ${shown}. Send them and complete again.`, 'missing_chunks');
+      throw field(
+        'upload_id',
+        `${missing.length} chunk(s) missing: ${shown}. Send them and complete again.`,
+        'missing_chunks',
+      );
     }
     const [claimed] = await this.#db
       .update(uploadSessions)
@@ -199,18 +238,34 @@ export class UploadSessions {
     try {
       const target = await this.#media.target(p, row.platform as MediaPlatform | null, row.platformUserId);
       const paths = Array.from({ length: row.totalChunks }, (_, i) => join(this.dir, row.id, String(i + 1)));
-      const written = await this.#media.temp.write(assembleChunks(paths, { expectedBytes: row.fileSize }), row.fileSize);
+      const written = await this.#media.temp.write(
+        assembleChunks(paths, { expectedBytes: row.fileSize }),
+        row.fileSize,
+      );
       tempPath = written.path;
       const name = req.originalFilename?.trim() || row.filename;
-      const media = await this.#media.ingest.ingest(target, { ...written, originalName: name, source: 'chunked', uploadId: row.id }, row.mediaType as MediaKind, ['body', 'upload_id']);
+      const media = await this.#media.ingest.ingest(
+        target,
+        { ...written, originalName: name, source: 'chunked', uploadId: row.id },
+        row.mediaType as MediaKind,
+        ['body', 'upload_id'],
+      );
       await this.#finish(row.id, { status: 'complete', mediaId: media.id });
       return media;
     } catch (err) {
       // A file that fails the content checks will never pass them: the session ends. Anything else
       // (storage or database trouble) may pass on a retry, so the session stays open.
       const final = err instanceof AppError && err.status < 500 && err.code !== 'bad_request';
-      if (final) await this.#finish(row.id, { status: 'failed', error: err.message === 'validation' ? describeValidation(err) : err.message });
-      else await this.#db.update(uploadSessions).set({ status: 'open', updatedAt: this.#now() }).where(eq(uploadSessions.id, row.id));
+      if (final)
+        await this.#finish(row.id, {
+          status: 'failed',
+          error: err.message === 'validation' ? describeValidation(err) : err.message,
+        });
+      else
+        await this.#db
+          .update(uploadSessions)
+          .set({ status: 'open', updatedAt: this.#now() })
+          .where(eq(uploadSessions.id, row.id));
       throw err;
     } finally {
       await this.#media.temp.remove(tempPath);
@@ -223,19 +278,30 @@ export class UploadSessions {
     const lost: number[] = [];
     await Promise.all(
       [...have].map(async (n) => {
-        const size = await stat(join(this.dir, row.id, String(n))).then((s) => s.size, () => -1);
+        const size = await stat(join(this.dir, row.id, String(n))).then(
+          (s) => s.size,
+          () => -1,
+        );
         if (size !== this.expectedChunkSize(row, n)) lost.push(n);
       }),
     );
     if (lost.length) {
-      await this.#db.delete(uploadChunks).where(and(eq(uploadChunks.uploadId, row.id), inArray(uploadChunks.chunkNumber, lost)));
+      await this.#db
+        .delete(uploadChunks)
+        .where(and(eq(uploadChunks.uploadId, row.id), inArray(uploadChunks.chunkNumber, lost)));
       for (const n of lost) have.delete(n);
     }
     return Array.from({ length: row.totalChunks }, (_, i) => i + 1).filter((n) => !have.has(n));
   }
 
-  async #finish(id: string, set: { status: 'complete' | 'failed' | 'expired'; mediaId?: string; error?: string }): Promise<void> {
-    await this.#db.update(uploadSessions).set({ ...set, updatedAt: this.#now() }).where(eq(uploadSessions.id, id));
+  async #finish(
+    id: string,
+    set: { status: 'complete' | 'failed' | 'expired'; mediaId?: string; error?: string },
+  ): Promise<void> {
+    await this.#db
+      .update(uploadSessions)
+      .set({ ...set, updatedAt: this.#now() })
+      .where(eq(uploadSessions.id, id));
     await this.#db.delete(uploadChunks).where(eq(uploadChunks.uploadId, id));
     await rm(join(this.dir, id), { recursive: true, force: true });
   }
@@ -257,7 +323,9 @@ export class UploadSessions {
       .where(and(eq(uploadSessions.status, 'open'), lt(uploadSessions.expiresAt, now)))
       .returning({ id: uploadSessions.id });
     for (const { id } of expired) await this.#finish(id, { status: 'expired' });
-    await this.#db.delete(uploadSessions).where(lt(uploadSessions.expiresAt, new Date(now.getTime() - FORGET_AFTER_MS)));
+    await this.#db
+      .delete(uploadSessions)
+      .where(lt(uploadSessions.expiresAt, new Date(now.getTime() - FORGET_AFTER_MS)));
     return expired.length;
   }
 }

@@ -48,7 +48,9 @@ const WHY: Record<Exclude<UrlRefusedError['reason'], 'too_large' | 'status'>, st
 /** A refusal as the 422 the interface expects, at `loc` (e.g. body.media_url). */
 export function urlRefusal(err: UrlRefusedError | TooLargeError, loc: (string | number)[], maxBytes: number): AppError {
   if (err instanceof TooLargeError || err.reason === 'too_large') {
-    return new AppError('validation', [{ loc, msg: `URL refused: the file is larger than the ${formatBytes(maxBytes)} limit.`, type: 'url_refused' }]);
+    return new AppError('validation', [
+      { loc, msg: `URL refused: the file is larger than the ${formatBytes(maxBytes)} limit.`, type: 'url_refused' },
+    ]);
   }
   const why = err.reason === 'status' ? `the server answered ${err.status ?? 'with an error'}` : WHY[err.reason];
   return new AppError('validation', [{ loc, msg: `URL refused: ${why}.`, type: 'url_refused' }]);
@@ -66,7 +68,10 @@ export class ImportDeadline {
 
   constructor(seconds: number) {
     this.#seconds = seconds;
-    this.#timer = setTimeout(() => this.#controller.abort(new UrlRefusedError('timeout', 'the request deadline passed')), seconds * 1000);
+    this.#timer = setTimeout(
+      () => this.#controller.abort(new UrlRefusedError('timeout', 'the request deadline passed')),
+      seconds * 1000,
+    );
     this.#timer.unref();
   }
 
@@ -77,7 +82,13 @@ export class ImportDeadline {
   /** The refusal of a URL that was cut off (or never started) because the deadline passed, or undefined. */
   refusal(err: UrlRefusedError, loc: (string | number)[]): AppError | undefined {
     if (!this.#controller.signal.aborted || (err.reason !== 'timeout' && err.reason !== 'aborted')) return undefined;
-    return new AppError('validation', [{ loc, msg: `URL refused: the download took too long: the request's URL imports took longer than ${this.#seconds} s.`, type: 'url_refused' }]);
+    return new AppError('validation', [
+      {
+        loc,
+        msg: `URL refused: the download took too long: the request's URL imports took longer than ${this.#seconds} s.`,
+        type: 'url_refused',
+      },
+    ]);
   }
 
   done(): void {
@@ -85,7 +96,14 @@ export class ImportDeadline {
   }
 }
 
-export async function downloadToTemp(temp: TempFiles, url: string, maxBytes: number, s: UrlImportSettings, loc: (string | number)[], deadline?: ImportDeadline): Promise<Downloaded> {
+export async function downloadToTemp(
+  temp: TempFiles,
+  url: string,
+  maxBytes: number,
+  s: UrlImportSettings,
+  loc: (string | number)[],
+  deadline?: ImportDeadline,
+): Promise<Downloaded> {
   try {
     const res = await safeFetch(url, {
       maxBytes,

@@ -66,7 +66,13 @@ export function parseIPv6(address: string): Uint8Array | null {
     text = `${text.slice(0, lastColon + 1)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
   }
   const [head, rest] = text.includes('::') ? text.split('::') : [text, undefined];
-  const parse = (s: string | undefined): number[] => (s ? s.split(':').filter((p) => p !== '').map((p) => parseInt(p, 16)) : []);
+  const parse = (s: string | undefined): number[] =>
+    s
+      ? s
+          .split(':')
+          .filter((p) => p !== '')
+          .map((p) => parseInt(p, 16))
+      : [];
   const left = parse(head);
   const right = parse(rest);
   const fill = rest === undefined ? 0 : 8 - left.length - right.length;

@@ -28,7 +28,11 @@ export class UrlRefusedError extends Error {
   /** The HTTP status, for reason "status". */
   readonly status: number | undefined;
 
-  constructor(reason: UrlRefusalReason, message: string, extra: { url?: string | undefined; status?: number | undefined; cause?: unknown } = {}) {
+  constructor(
+    reason: UrlRefusalReason,
+    message: string,
+    extra: { url?: string | undefined; status?: number | undefined; cause?: unknown } = {},
+  ) {
     super(message, extra.cause === undefined ? undefined : { cause: extra.cause });
     this.name = 'UrlRefusedError';
     this.reason = reason;
@@ -67,7 +71,10 @@ const defaultLookup: HostLookup = (hostname) => dnsLookup(hostname, { all: true,
 const DEFAULT_PORTS: Record<string, string> = { 'http:': '80', 'https:': '443' };
 
 function normalizeHost(host: string): string {
-  return host.toLowerCase().replace(/\.$/, '').replace(/^\[(.*)\]$/, '$1');
+  return host
+    .toLowerCase()
+    .replace(/\.$/, '')
+    .replace(/^\[(.*)\]$/, '$1');
 }
 
 function originKey(protocol: string, hostname: string, port: string | number): string {
@@ -153,7 +160,11 @@ export class OutboundPolicy {
           const usable = family ? all.filter((a) => a.family === family) : all;
           const [first] = usable;
           if (!first) return callback(new UrlRefusedError('dns', `${hostname} has no IPv${family} address`), '', 0);
-          if (options.all) callback(null, usable.map((a) => ({ address: a.address, family: a.family })));
+          if (options.all)
+            callback(
+              null,
+              usable.map((a) => ({ address: a.address, family: a.family })),
+            );
           else callback(null, first.address, first.family);
         },
         (err: Error) => callback(err, '', 0),
@@ -166,14 +177,19 @@ export class OutboundPolicy {
    * connect as configured, others must be https and resolve only to public addresses.
    */
   connector(opts: { ca?: string | Buffer | (string | Buffer)[]; timeoutMs?: number } = {}): buildConnector.connector {
-    const shared = { ...(opts.ca === undefined ? {} : { ca: opts.ca }), ...(opts.timeoutMs === undefined ? {} : { timeout: opts.timeoutMs }) };
+    const shared = {
+      ...(opts.ca === undefined ? {} : { ca: opts.ca }),
+      ...(opts.timeoutMs === undefined ? {} : { timeout: opts.timeoutMs }),
+    };
     const checked = buildConnector({ ...shared, lookup: this.#pinnedLookup(true) });
     const trusted = buildConnector({ ...shared, lookup: this.#pinnedLookup(false) });
     return (options, callback) => {
       if (this.trusted(options)) return trusted(options, callback);
       const host = normalizeHost(options.hostname);
       // net.connect does not resolve IP literals, so the lookup above never sees them.
-      const refusal = this.#schemeRefusal(options) ?? (isIP(host) && blockedRangeOf(host) !== null ? new UrlRefusedError('address', `${host}: ${NOT_PUBLIC}`) : null);
+      const refusal =
+        this.#schemeRefusal(options) ??
+        (isIP(host) && blockedRangeOf(host) !== null ? new UrlRefusedError('address', `${host}: ${NOT_PUBLIC}`) : null);
       if (refusal) {
         // Not synchronously: undici is still inside its connect bookkeeping when it calls us.
         queueMicrotask(() => callback(refusal, null));

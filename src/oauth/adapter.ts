@@ -67,7 +67,13 @@ export class DrizzleAdapter implements Adapter {
       .values(row)
       .onConflictDoUpdate({
         target: [oauthEntities.model, oauthEntities.id],
-        set: { payload: row.payload, grantId: row.grantId, uid: row.uid, consumedAt: null, ...(this.#clientTtl ? {} : { expiresAt }) },
+        set: {
+          payload: row.payload,
+          grantId: row.grantId,
+          uid: row.uid,
+          consumedAt: null,
+          ...(this.#clientTtl ? {} : { expiresAt }),
+        },
       });
     this.#wrote?.();
   }
@@ -102,11 +108,15 @@ export class DrizzleAdapter implements Adapter {
   }
 
   async destroy(id: string): Promise<void> {
-    await this.#db.delete(oauthEntities).where(and(eq(oauthEntities.model, this.#model), eq(oauthEntities.id, this.#key(id))));
+    await this.#db
+      .delete(oauthEntities)
+      .where(and(eq(oauthEntities.model, this.#model), eq(oauthEntities.id, this.#key(id))));
   }
 
   async revokeByGrantId(grantId: string): Promise<void> {
-    await this.#db.delete(oauthEntities).where(and(eq(oauthEntities.model, this.#model), eq(oauthEntities.grantId, grantId)));
+    await this.#db
+      .delete(oauthEntities)
+      .where(and(eq(oauthEntities.model, this.#model), eq(oauthEntities.grantId, grantId)));
   }
 
   #payload(row: typeof oauthEntities.$inferSelect | undefined, id: string | undefined): AdapterPayload | undefined {

@@ -12,7 +12,14 @@ function layout(title: string, body: string): string {
 
 const hidden = (name: string, value: string) => `<input type="hidden" name="${esc(name)}" value="${esc(value)}">`;
 
-export function loginPage(p: { action: string; uid: string; csrf: string; client: string; email?: string; error?: string }): string {
+export function loginPage(p: {
+  action: string;
+  uid: string;
+  csrf: string;
+  client: string;
+  email?: string;
+  error?: string;
+}): string {
   return layout(
     'Sign in to Herald',
     `<h1>Sign in to Herald</h1><p><strong>${esc(p.client)}</strong> asks to use one of your Herald workspaces.</p>` +
@@ -24,9 +31,19 @@ export function loginPage(p: { action: string; uid: string; csrf: string; client
   );
 }
 
-export function workspacePage(p: { action: string; uid: string; csrf: string; client: string; workspaces: { id: string; name: string }[]; error?: string }): string {
+export function workspacePage(p: {
+  action: string;
+  uid: string;
+  csrf: string;
+  client: string;
+  workspaces: { id: string; name: string }[];
+  error?: string;
+}): string {
   const options = p.workspaces
-    .map((w, i) => `<label class="ws"><input type="radio" name="workspace_id" value="${esc(w.id)}"${i === 0 ? ' checked' : ''} required> ${esc(w.name)}</label>`)
+    .map(
+      (w, i) =>
+        `<label class="ws"><input type="radio" name="workspace_id" value="${esc(w.id)}"${i === 0 ? ' checked' : ''} required> ${esc(w.name)}</label>`,
+    )
     .join('');
   return layout(
     'Choose a workspace',

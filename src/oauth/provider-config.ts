@@ -6,7 +6,12 @@ import type { Configuration, KoaContextWithOIDC } from 'oidc-provider';
 import type { Db } from '../db/client.ts';
 import type { Config } from '../config.ts';
 import { DrizzleAdapter } from './adapter.ts';
-import { CLIENT_AUTH_METHODS, PENDING_CLIENT_TTL_SECONDS, POLICY_PROPERTY, registrationPolicy } from './registration.ts';
+import {
+  CLIENT_AUTH_METHODS,
+  PENDING_CLIENT_TTL_SECONDS,
+  POLICY_PROPERTY,
+  registrationPolicy,
+} from './registration.ts';
 
 export type OidcModule = typeof import('oidc-provider');
 
@@ -23,7 +28,8 @@ export const OAUTH_PATHS = {
   selectWorkspace: '/auth/oauth/select-workspace',
 } as const;
 
-export const deriveKey = (secret: Uint8Array, info: string, length = 32) => Buffer.from(hkdfSync('sha256', secret, 'herald-oauth', info, length));
+export const deriveKey = (secret: Uint8Array, info: string, length = 32) =>
+  Buffer.from(hkdfSync('sha256', secret, 'herald-oauth', info, length));
 
 /** A P-256 signing key derived from the instance secret, so every instance signs ID tokens alike. */
 function idTokenJwk(secret: Uint8Array) {
@@ -31,7 +37,16 @@ function idTokenJwk(secret: Uint8Array) {
   const ecdh = createECDH('prime256v1');
   ecdh.setPrivateKey(d);
   const pub = ecdh.getPublicKey();
-  return { kty: 'EC', crv: 'P-256', d: d.toString('base64url'), x: pub.subarray(1, 33).toString('base64url'), y: pub.subarray(33, 65).toString('base64url'), use: 'sig', alg: 'ES256', kid: 'herald-es256-1' };
+  return {
+    kty: 'EC',
+    crv: 'P-256',
+    d: d.toString('base64url'),
+    x: pub.subarray(1, 33).toString('base64url'),
+    y: pub.subarray(33, 65).toString('base64url'),
+    use: 'sig',
+    alg: 'ES256',
+    kid: 'herald-es256-1',
+  };
 }
 
 /** What the provider's configuration needs of the service. */
@@ -54,13 +69,24 @@ export function providerConfiguration(s: ProviderSettings, { errors, interaction
   const policy = interactionPolicy.base();
   // Every authorization asks who signs in and for which workspace: a browser session left over from
   // another connector never chooses the workspace silently.
-  policy.get('login')!.checks.add(
-    new interactionPolicy.Check('herald_workspace', 'the workspace must be chosen for this client', (ctx: KoaContextWithOIDC) =>
-      ctx.oidc.result?.login ? interactionPolicy.Check.NO_NEED_TO_PROMPT : interactionPolicy.Check.REQUEST_PROMPT,
-    ),
-  );
+  policy
+    .get('login')!
+    .checks.add(
+      new interactionPolicy.Check(
+        'herald_workspace',
+        'the workspace must be chosen for this client',
+        (ctx: KoaContextWithOIDC) =>
+          ctx.oidc.result?.login ? interactionPolicy.Check.NO_NEED_TO_PROMPT : interactionPolicy.Check.REQUEST_PROMPT,
+      ),
+    );
   return {
-    adapter: (name: string) => new DrizzleAdapter(name, { db: s.db, now: s.clock, wrote: s.wrote, clientTtlSeconds: PENDING_CLIENT_TTL_SECONDS }),
+    adapter: (name: string) =>
+      new DrizzleAdapter(name, {
+        db: s.db,
+        now: s.clock,
+        wrote: s.wrote,
+        clientTtlSeconds: PENDING_CLIENT_TTL_SECONDS,
+      }),
     clients: o.clients.map((c) => ({
       client_id: c.client_id,
       client_secret: c.client_secret,
@@ -123,7 +149,10 @@ export function providerConfiguration(s: ProviderSettings, { errors, interaction
         },
       },
     },
-    interactions: { policy, url: (_ctx, interaction) => `${OAUTH_PATHS.login}?uid=${encodeURIComponent(interaction.uid)}` },
+    interactions: {
+      policy,
+      url: (_ctx, interaction) => `${OAUTH_PATHS.login}?uid=${encodeURIComponent(interaction.uid)}`,
+    },
     findAccount: (_ctx, id) => ({ accountId: id, claims: () => ({ sub: id }) }),
     // Connectors need to keep working: a refresh token for every client allowed the grant type.
     issueRefreshToken: (_ctx, client) => client.grantTypeAllowed('refresh_token'),

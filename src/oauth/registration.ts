@@ -43,13 +43,22 @@ export function isLoopbackHost(hostname: string): boolean {
  */
 export function registrationPolicy(errors: typeof OidcErrors) {
   const invalid = (msg: string) => new errors.InvalidClientMetadata(msg);
-  return (ctx: KoaContextWithOIDC | undefined, key: string, _value: unknown, metadata: Record<string, unknown>): void => {
+  return (
+    ctx: KoaContextWithOIDC | undefined,
+    key: string,
+    _value: unknown,
+    metadata: Record<string, unknown>,
+  ): void => {
     if (key !== POLICY_PROPERTY) return;
     metadata[POLICY_PROPERTY] = undefined;
     if (ctx?.oidc?.route !== 'registration') return;
-    if (JSON.stringify(metadata).length > METADATA_LIMITS.totalLength) throw invalid(`client metadata must not exceed ${METADATA_LIMITS.totalLength} characters of JSON`);
+    if (JSON.stringify(metadata).length > METADATA_LIMITS.totalLength)
+      throw invalid(`client metadata must not exceed ${METADATA_LIMITS.totalLength} characters of JSON`);
     for (const field of REFUSED_FIELDS) {
-      if (metadata[field] !== undefined) throw invalid(`${field} is not supported: Herald authenticates clients with PKCE (token_endpoint_auth_method none) or a client secret, never with client keys`);
+      if (metadata[field] !== undefined)
+        throw invalid(
+          `${field} is not supported: Herald authenticates clients with PKCE (token_endpoint_auth_method none) or a client secret, never with client keys`,
+        );
     }
     const method = metadata.token_endpoint_auth_method;
     if (method !== undefined && !(CLIENT_AUTH_METHODS as readonly unknown[]).includes(method)) {
@@ -57,10 +66,12 @@ export function registrationPolicy(errors: typeof OidcErrors) {
     }
     const uris = metadata.redirect_uris;
     if (Array.isArray(uris)) {
-      if (uris.length > METADATA_LIMITS.redirectUris) throw invalid(`redirect_uris must have at most ${METADATA_LIMITS.redirectUris} entries`);
+      if (uris.length > METADATA_LIMITS.redirectUris)
+        throw invalid(`redirect_uris must have at most ${METADATA_LIMITS.redirectUris} entries`);
       for (const uri of uris) {
         if (typeof uri !== 'string') continue; // the provider's own check names it
-        if (uri.length > METADATA_LIMITS.uriLength) throw invalid(`redirect_uris entries must be at most ${METADATA_LIMITS.uriLength} characters`);
+        if (uri.length > METADATA_LIMITS.uriLength)
+          throw invalid(`redirect_uris entries must be at most ${METADATA_LIMITS.uriLength} characters`);
         let url: URL;
         try {
           url = new URL(uri);
@@ -68,20 +79,26 @@ export function registrationPolicy(errors: typeof OidcErrors) {
           continue;
         }
         if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
-          throw invalid('redirect_uris must use https; plain http is allowed only on a loopback host (localhost, 127.0.0.1, [::1])');
+          throw invalid(
+            'redirect_uris must use https; plain http is allowed only on a loopback host (localhost, 127.0.0.1, [::1])',
+          );
         }
       }
     }
     const name = metadata.client_name;
-    if (typeof name === 'string' && name.length > METADATA_LIMITS.clientName) throw invalid(`client_name must be at most ${METADATA_LIMITS.clientName} characters`);
+    if (typeof name === 'string' && name.length > METADATA_LIMITS.clientName)
+      throw invalid(`client_name must be at most ${METADATA_LIMITS.clientName} characters`);
     for (const field of URI_FIELDS) {
       const v = metadata[field];
-      if (typeof v === 'string' && v.length > METADATA_LIMITS.uriLength) throw invalid(`${field} must be at most ${METADATA_LIMITS.uriLength} characters`);
+      if (typeof v === 'string' && v.length > METADATA_LIMITS.uriLength)
+        throw invalid(`${field} must be at most ${METADATA_LIMITS.uriLength} characters`);
     }
     const contacts = metadata.contacts;
     if (Array.isArray(contacts)) {
-      if (contacts.length > METADATA_LIMITS.contacts) throw invalid(`contacts must have at most ${METADATA_LIMITS.contacts} entries`);
-      if (contacts.some((c) => typeof c === 'string' && c.length > METADATA_LIMITS.contactLength)) throw invalid(`contacts entries must be at most ${METADATA_LIMITS.contactLength} characters`);
+      if (contacts.length > METADATA_LIMITS.contacts)
+        throw invalid(`contacts must have at most ${METADATA_LIMITS.contacts} entries`);
+      if (contacts.some((c) => typeof c === 'string' && c.length > METADATA_LIMITS.contactLength))
+        throw invalid(`contacts entries must be at most ${METADATA_LIMITS.contactLength} characters`);
     }
   };
 }
@@ -122,16 +139,38 @@ export class RegistrationLimits {
     const { db, clock, perAddressPerHour, pendingMax } = this.#d;
     const now = clock();
     const hashed = this.#hash(address);
-    const mine = and(eq(oauthEntities.model, ATTEMPT_MODEL), gt(oauthEntities.expiresAt, now), sql`${oauthEntities.payload}->>'address' = ${hashed}`);
-    const [byAddress] = await db.select({ n: count(), first: sql<string | null>`min(${oauthEntities.expiresAt})` }).from(oauthEntities).where(mine);
+    const mine = and(
+      eq(oauthEntities.model, ATTEMPT_MODEL),
+      gt(oauthEntities.expiresAt, now),
+      sql`${oauthEntities.payload}->>'address' = ${hashed}`,
+    );
+    const [byAddress] = await db
+      .select({ n: count(), first: sql<string | null>`min(${oauthEntities.expiresAt})` })
+      .from(oauthEntities)
+      .where(mine);
     if ((byAddress?.n ?? 0) >= perAddressPerHour) {
-      return { retryAfterSeconds: secondsUntil(byAddress?.first, now, 3600), description: `too many client registrations from this address (at most ${perAddressPerHour} an hour)` };
+      return {
+        retryAfterSeconds: secondsUntil(byAddress?.first, now, 3600),
+        description: `too many client registrations from this address (at most ${perAddressPerHour} an hour)`,
+      };
     }
-    const pending = and(eq(oauthEntities.model, 'Client'), isNotNull(oauthEntities.expiresAt), gt(oauthEntities.expiresAt, now));
+    const pending = and(
+      eq(oauthEntities.model, 'Client'),
+      isNotNull(oauthEntities.expiresAt),
+      gt(oauthEntities.expiresAt, now),
+    );
     const [open] = await db.select({ n: count() }).from(oauthEntities).where(pending);
     if ((open?.n ?? 0) >= pendingMax) {
-      const [oldest] = await db.select({ at: oauthEntities.expiresAt }).from(oauthEntities).where(pending).orderBy(asc(oauthEntities.expiresAt)).limit(1);
-      return { retryAfterSeconds: secondsUntil(oldest?.at, now, 3600), description: 'too many clients registered and not yet used on this server; try again later' };
+      const [oldest] = await db
+        .select({ at: oauthEntities.expiresAt })
+        .from(oauthEntities)
+        .where(pending)
+        .orderBy(asc(oauthEntities.expiresAt))
+        .limit(1);
+      return {
+        retryAfterSeconds: secondsUntil(oldest?.at, now, 3600),
+        description: 'too many clients registered and not yet used on this server; try again later',
+      };
     }
     return null;
   }
@@ -142,7 +181,9 @@ export class RegistrationLimits {
    */
   async record(address: string): Promise<void> {
     const expiresAt = new Date(this.#d.clock().getTime() + HOUR_MS);
-    await this.#d.db.insert(oauthEntities).values({ model: ATTEMPT_MODEL, id: randomUUID(), payload: { address: this.#hash(address) }, expiresAt });
+    await this.#d.db
+      .insert(oauthEntities)
+      .values({ model: ATTEMPT_MODEL, id: randomUUID(), payload: { address: this.#hash(address) }, expiresAt });
   }
 
   #hash(address: string): string {
@@ -167,5 +208,10 @@ export async function keepClient(db: Db, clientId: string): Promise<void> {
 export async function sweepOrphanRegistrationTokens(db: Db): Promise<void> {
   await db
     .delete(oauthEntities)
-    .where(and(eq(oauthEntities.model, 'RegistrationAccessToken'), sql`not exists (select 1 from oauth_entities c where c.model = 'Client' and c.id = oauth_entities.payload->>'clientId')`));
+    .where(
+      and(
+        eq(oauthEntities.model, 'RegistrationAccessToken'),
+        sql`not exists (select 1 from oauth_entities c where c.model = 'Client' and c.id = oauth_entities.payload->>'clientId')`,
+      ),
+    );
 }

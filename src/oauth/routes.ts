@@ -78,15 +78,46 @@ export async function oauthRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
   // Browser-based MCP clients (an inspector on localhost) read the metadata, register and exchange codes
   // from their page: these endpoints answer CORS for any origin. None of them relies on cookies.
   const preflight = async (_req: FastifyRequest, reply: FastifyReply) =>
-    reply.code(204).headers({ ...CORS, 'access-control-allow-methods': 'GET, POST, OPTIONS', 'access-control-allow-headers': 'authorization, content-type, mcp-protocol-version', 'access-control-max-age': '600' }).send();
+    reply
+      .code(204)
+      .headers({
+        ...CORS,
+        'access-control-allow-methods': 'GET, POST, OPTIONS',
+        'access-control-allow-headers': 'authorization, content-type, mcp-protocol-version',
+        'access-control-max-age': '600',
+      })
+      .send();
   for (const [url, resource, operationId, summary] of [
-    ['/.well-known/oauth-protected-resource', oauth.resources.api, 'getProtectedResourceMetadata', 'Protected resource metadata (RFC 9728) of the API'],
-    ['/.well-known/oauth-protected-resource/web/mcp', oauth.resources.mcp, 'getMcpProtectedResourceMetadata', 'Protected resource metadata (RFC 9728) of the MCP endpoint for chat connectors'],
+    [
+      '/.well-known/oauth-protected-resource',
+      oauth.resources.api,
+      'getProtectedResourceMetadata',
+      'Protected resource metadata (RFC 9728) of the API',
+    ],
+    [
+      '/.well-known/oauth-protected-resource/web/mcp',
+      oauth.resources.mcp,
+      'getMcpProtectedResourceMetadata',
+      'Protected resource metadata (RFC 9728) of the MCP endpoint for chat connectors',
+    ],
   ] as const) {
-    r.get(url, { config: discovery, schema: { tags: ['oauth'], operationId, summary, responseDescription: 'The protected resource metadata (RFC 9728).', response: { 200: protectedResource } } }, async (_req, reply) => {
-      reply.headers(CORS);
-      return prm(resource);
-    });
+    r.get(
+      url,
+      {
+        config: discovery,
+        schema: {
+          tags: ['oauth'],
+          operationId,
+          summary,
+          responseDescription: 'The protected resource metadata (RFC 9728).',
+          response: { 200: protectedResource },
+        },
+      },
+      async (_req, reply) => {
+        reply.headers(CORS);
+        return prm(resource);
+      },
+    );
     app.options(url, { config: discovery, schema: { hide: true } }, preflight);
   }
 
@@ -116,7 +147,11 @@ export async function oauthRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
     const auth = { access: { kind: 'public' as const, budget: 'auth' as const } };
     const hide = { hide: true };
     // The provider answers CORS (preflights included) on discovery, token, revocation and JWKS itself.
-    for (const url of ['/.well-known/oauth-authorization-server', '/.well-known/openid-configuration', OAUTH_PATHS.jwks]) {
+    for (const url of [
+      '/.well-known/oauth-authorization-server',
+      '/.well-known/openid-configuration',
+      OAUTH_PATHS.jwks,
+    ]) {
       raw.get(url, { config: general, schema: hide }, handle);
       raw.options(url, { config: general, schema: hide }, handle);
     }
@@ -152,13 +187,21 @@ export async function oauthRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
 
   // The sign-in pages: HTML forms posted as application/x-www-form-urlencoded.
   await app.register(async (pages) => {
-    pages.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 16 * 1024 }, (_req, body, done) => {
-      const params = new URLSearchParams(body as string);
-      const out: Record<string, string> = {};
-      for (const [k, v] of params) if (!(k in out)) out[k] = v;
-      done(null, out);
-    });
-    const page = (reply: FastifyReply, status: number, html: string, extra: Record<string, string | string[]> = {}) => reply.code(status).headers({ ...PAGE_HEADERS, ...extra }).send(html);
+    pages.addContentTypeParser(
+      'application/x-www-form-urlencoded',
+      { parseAs: 'string', bodyLimit: 16 * 1024 },
+      (_req, body, done) => {
+        const params = new URLSearchParams(body as string);
+        const out: Record<string, string> = {};
+        for (const [k, v] of params) if (!(k in out)) out[k] = v;
+        done(null, out);
+      },
+    );
+    const page = (reply: FastifyReply, status: number, html: string, extra: Record<string, string | string[]> = {}) =>
+      reply
+        .code(status)
+        .headers({ ...PAGE_HEADERS, ...extra })
+        .send(html);
     const auth = { access: { kind: 'public' as const, budget: 'auth' as const } };
     const uidQuery = z.object({ uid: z.string().min(1).max(200) });
     const form = z.record(z.string(), z.string().max(1000));
@@ -172,7 +215,11 @@ export async function oauthRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       return { interaction, client, clientName: client.clientName ?? client.clientId };
     };
     const expired = (reply: FastifyReply) =>
-      page(reply, 400, messagePage('This sign-in has expired', 'Start connecting again from the app that sent you here.'));
+      page(
+        reply,
+        400,
+        messagePage('This sign-in has expired', 'Start connecting again from the app that sent you here.'),
+      );
     const csrfFor = (req: FastifyRequest, uid: string) => {
       const nonce = cookiesOf(req).get(CSRF_COOKIE);
       return nonce ? sign(`csrf|${nonce}|${uid}`) : null;
@@ -192,18 +239,27 @@ export async function oauthRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       return userId;
     };
 
-    pages.get(OAUTH_PATHS.login, { config: auth, schema: { hide: true, querystring: uidQuery } }, async (req, reply) => {
-      const { uid } = req.query as z.infer<typeof uidQuery>;
-      const found = await interactionOf(uid);
-      if (!found) return expired(reply);
-      let nonce = cookiesOf(req).get(CSRF_COOKIE);
-      const headers: Record<string, string> = {};
-      if (!nonce || !/^[A-Za-z0-9_-]{43}$/.test(nonce)) {
-        nonce = randomBytes(32).toString('base64url');
-        headers['set-cookie'] = cookie(CSRF_COOKIE, nonce, 3600);
-      }
-      return page(reply, 200, loginPage({ action: OAUTH_PATHS.login, uid, csrf: sign(`csrf|${nonce}|${uid}`), client: found.clientName }), headers);
-    });
+    pages.get(
+      OAUTH_PATHS.login,
+      { config: auth, schema: { hide: true, querystring: uidQuery } },
+      async (req, reply) => {
+        const { uid } = req.query as z.infer<typeof uidQuery>;
+        const found = await interactionOf(uid);
+        if (!found) return expired(reply);
+        let nonce = cookiesOf(req).get(CSRF_COOKIE);
+        const headers: Record<string, string> = {};
+        if (!nonce || !/^[A-Za-z0-9_-]{43}$/.test(nonce)) {
+          nonce = randomBytes(32).toString('base64url');
+          headers['set-cookie'] = cookie(CSRF_COOKIE, nonce, 3600);
+        }
+        return page(
+          reply,
+          200,
+          loginPage({ action: OAUTH_PATHS.login, uid, csrf: sign(`csrf|${nonce}|${uid}`), client: found.clientName }),
+          headers,
+        );
+      },
+    );
 
     pages.post(OAUTH_PATHS.login, { config: auth, schema: { hide: true, body: form } }, async (req, reply) => {
       const body = req.body as Record<string, string>;
@@ -212,9 +268,18 @@ export async function oauthRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       if (!found) return expired(reply);
       const csrf = csrfFor(req, uid) ?? '';
       const again = (status: number, error: string, extra: Record<string, string> = {}) =>
-        page(reply, status, loginPage({ action: OAUTH_PATHS.login, uid, csrf, client: found.clientName, email: body.email ?? '', error }), extra);
+        page(
+          reply,
+          status,
+          loginPage({ action: OAUTH_PATHS.login, uid, csrf, client: found.clientName, email: body.email ?? '', error }),
+          extra,
+        );
       if (!csrfOk(req, uid, body.csrf)) {
-        return page(reply, 403, messagePage('Sign-in refused', 'The form was not sent from this sign-in page. Reload it and try again.'));
+        return page(
+          reply,
+          403,
+          messagePage('Sign-in refused', 'The form was not sent from this sign-in page. Reload it and try again.'),
+        );
       }
       const email = (body.email ?? '').trim();
       const password = body.password ?? '';
@@ -224,7 +289,11 @@ export async function oauthRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       } catch (err) {
         if (err instanceof AppError && err.status === 429) {
           const retry = String(err.headers?.['retry-after'] ?? '1');
-          return again(429, `Too many attempts for this account. Try again in ${retry} second${retry === '1' ? '' : 's'}.`, { 'retry-after': retry });
+          return again(
+            429,
+            `Too many attempts for this account. Try again in ${retry} second${retry === '1' ? '' : 's'}.`,
+            { 'retry-after': retry },
+          );
         }
         throw err;
       }
@@ -235,57 +304,101 @@ export async function oauthRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       const value = `${uid}.${user.id}.${exp}.${sign(`login|${uid}|${user.id}|${exp}`)}`;
       return reply
         .code(303)
-        .headers({ 'cache-control': 'no-store', 'set-cookie': cookie(LOGIN_COOKIE, value, LOGIN_STEP_SECONDS), location: `${OAUTH_PATHS.selectWorkspace}?uid=${encodeURIComponent(uid)}` })
+        .headers({
+          'cache-control': 'no-store',
+          'set-cookie': cookie(LOGIN_COOKIE, value, LOGIN_STEP_SECONDS),
+          location: `${OAUTH_PATHS.selectWorkspace}?uid=${encodeURIComponent(uid)}`,
+        })
         .send();
     });
 
-    const workspacesOf = async (userId: string) => (await ctx.workspaces.listForUser(userId)).map((w) => ({ id: w.id, name: w.name }));
+    const workspacesOf = async (userId: string) =>
+      (await ctx.workspaces.listForUser(userId)).map((w) => ({ id: w.id, name: w.name }));
 
-    pages.get(OAUTH_PATHS.selectWorkspace, { config: auth, schema: { hide: true, querystring: uidQuery } }, async (req, reply) => {
-      const { uid } = req.query as z.infer<typeof uidQuery>;
-      const found = await interactionOf(uid);
-      const userId = found && signedIn(req, uid);
-      if (!found || !userId) return expired(reply);
-      const csrf = csrfFor(req, uid);
-      if (!csrf) return expired(reply);
-      return page(reply, 200, workspacePage({ action: OAUTH_PATHS.selectWorkspace, uid, csrf, client: found.clientName, workspaces: await workspacesOf(userId) }));
-    });
+    pages.get(
+      OAUTH_PATHS.selectWorkspace,
+      { config: auth, schema: { hide: true, querystring: uidQuery } },
+      async (req, reply) => {
+        const { uid } = req.query as z.infer<typeof uidQuery>;
+        const found = await interactionOf(uid);
+        const userId = found && signedIn(req, uid);
+        if (!found || !userId) return expired(reply);
+        const csrf = csrfFor(req, uid);
+        if (!csrf) return expired(reply);
+        return page(
+          reply,
+          200,
+          workspacePage({
+            action: OAUTH_PATHS.selectWorkspace,
+            uid,
+            csrf,
+            client: found.clientName,
+            workspaces: await workspacesOf(userId),
+          }),
+        );
+      },
+    );
 
-    pages.post(OAUTH_PATHS.selectWorkspace, { config: auth, schema: { hide: true, body: form } }, async (req, reply) => {
-      const body = req.body as Record<string, string>;
-      const uid = body.uid ?? '';
-      const found = uid ? await interactionOf(uid) : null;
-      const userId = found && signedIn(req, uid);
-      if (!found || !userId) return expired(reply);
-      if (!csrfOk(req, uid, body.csrf)) {
-        return page(reply, 403, messagePage('Sign-in refused', 'The form was not sent from this sign-in page. Reload it and try again.'));
-      }
-      const wsId = (body.workspace_id ?? '').toLowerCase();
-      const member = UUID.test(wsId) ? await ctx.workspaces.membership(wsId, userId) : undefined;
-      if (!member) {
-        return page(reply, 403, workspacePage({ action: OAUTH_PATHS.selectWorkspace, uid, csrf: csrfFor(req, uid) ?? '', client: found.clientName, workspaces: await workspacesOf(userId), error: 'Choose one of your workspaces.' }));
-      }
-      const { interaction, client } = found;
-      const user = await ctx.accounts.byId(userId);
-      if (!user?.isActive) return expired(reply);
-      const accountId = accountIdOf(userId, member.ws.id, user.sessionVersion);
-      const grant = new (await oauth.provider()).Grant({ accountId, clientId: client.clientId });
-      const requested = grantedScopes(String(interaction.params.scope ?? ''), client.scope);
-      // The provider finishes the request with the scope it stored: the default scope when there was none.
-      interaction.params.scope = requested.join(' ');
-      const oidcScopes = requested.filter((s) => s === 'openid' || s === 'offline_access' || s === HERALD_SCOPE);
-      if (oidcScopes.length) grant.addOIDCScope(oidcScopes.join(' '));
-      const resourceParam = interaction.params.resource;
-      const resources = (Array.isArray(resourceParam) ? resourceParam : resourceParam ? [resourceParam] : [oauth.resources.api]).map(String);
-      for (const resource of resources) grant.addResourceScope(resource, HERALD_SCOPE);
-      const grantId = await grant.save();
-      interaction.result = { login: { accountId, remember: false }, consent: { grantId } };
-      await interaction.save(Math.max(1, (interaction.exp ?? 0) - Math.floor(Date.now() / 1000)));
-      return reply
-        .code(303)
-        .headers({ 'cache-control': 'no-store', 'set-cookie': cookie(LOGIN_COOKIE, '', 0), location: interaction.returnTo })
-        .send();
-    });
+    pages.post(
+      OAUTH_PATHS.selectWorkspace,
+      { config: auth, schema: { hide: true, body: form } },
+      async (req, reply) => {
+        const body = req.body as Record<string, string>;
+        const uid = body.uid ?? '';
+        const found = uid ? await interactionOf(uid) : null;
+        const userId = found && signedIn(req, uid);
+        if (!found || !userId) return expired(reply);
+        if (!csrfOk(req, uid, body.csrf)) {
+          return page(
+            reply,
+            403,
+            messagePage('Sign-in refused', 'The form was not sent from this sign-in page. Reload it and try again.'),
+          );
+        }
+        const wsId = (body.workspace_id ?? '').toLowerCase();
+        const member = UUID.test(wsId) ? await ctx.workspaces.membership(wsId, userId) : undefined;
+        if (!member) {
+          return page(
+            reply,
+            403,
+            workspacePage({
+              action: OAUTH_PATHS.selectWorkspace,
+              uid,
+              csrf: csrfFor(req, uid) ?? '',
+              client: found.clientName,
+              workspaces: await workspacesOf(userId),
+              error: 'Choose one of your workspaces.',
+            }),
+          );
+        }
+        const { interaction, client } = found;
+        const user = await ctx.accounts.byId(userId);
+        if (!user?.isActive) return expired(reply);
+        const accountId = accountIdOf(userId, member.ws.id, user.sessionVersion);
+        const grant = new (await oauth.provider()).Grant({ accountId, clientId: client.clientId });
+        const requested = grantedScopes(String(interaction.params.scope ?? ''), client.scope);
+        // The provider finishes the request with the scope it stored: the default scope when there was none.
+        interaction.params.scope = requested.join(' ');
+        const oidcScopes = requested.filter((s) => s === 'openid' || s === 'offline_access' || s === HERALD_SCOPE);
+        if (oidcScopes.length) grant.addOIDCScope(oidcScopes.join(' '));
+        const resourceParam = interaction.params.resource;
+        const resources = (
+          Array.isArray(resourceParam) ? resourceParam : resourceParam ? [resourceParam] : [oauth.resources.api]
+        ).map(String);
+        for (const resource of resources) grant.addResourceScope(resource, HERALD_SCOPE);
+        const grantId = await grant.save();
+        interaction.result = { login: { accountId, remember: false }, consent: { grantId } };
+        await interaction.save(Math.max(1, (interaction.exp ?? 0) - Math.floor(Date.now() / 1000)));
+        return reply
+          .code(303)
+          .headers({
+            'cache-control': 'no-store',
+            'set-cookie': cookie(LOGIN_COOKIE, '', 0),
+            location: interaction.returnTo,
+          })
+          .send();
+      },
+    );
   });
 }
 

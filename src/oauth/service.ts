@@ -47,7 +47,8 @@ export interface OAuthServiceDeps {
  * The provider's account id of a grant: the user, the workspace chosen, and the user's session version then, so a
  * logout-all or password change (which bump it) ends connectors too.
  */
-export const accountIdOf = (userId: string, workspaceId: string, sessionVersion: number) => `${userId}:${workspaceId}:${sessionVersion}`;
+export const accountIdOf = (userId: string, workspaceId: string, sessionVersion: number) =>
+  `${userId}:${workspaceId}:${sessionVersion}`;
 
 export class OAuthService {
   #provider: Promise<Provider> | undefined;
@@ -74,7 +75,12 @@ export class OAuthService {
     this.resources = { api: config.publicUrl, mcp: `${config.publicUrl}/web/mcp` };
     this.#atKey = deriveKey(deps.jwtSecret, 'access-token-hs256');
     this.#refreshTtl = config.oauth.refreshTokenTtlSeconds;
-    this.#revoked = new LRUCache({ max: 10_000, ttl: REVOCATION_CACHE_MAX_MS, perf: { now: () => this.#clock().getTime() }, ttlResolution: 0 });
+    this.#revoked = new LRUCache({
+      max: 10_000,
+      ttl: REVOCATION_CACHE_MAX_MS,
+      perf: { now: () => this.#clock().getTime() },
+      ttlResolution: 0,
+    });
     this.#deps = deps;
     const o = config.oauth;
     this.registrations = new RegistrationLimits({
@@ -98,14 +104,22 @@ export class OAuthService {
     const provider = new oidc.default(
       this.issuer,
       providerConfiguration(
-        { ...this.#deps, atKey: this.#atKey, resources: this.resources, knownResource: (r) => this.knownResource(r), wrote: () => this.#maybeSweep() },
+        {
+          ...this.#deps,
+          atKey: this.#atKey,
+          resources: this.resources,
+          knownResource: (r) => this.knownResource(r),
+          wrote: () => this.#maybeSweep(),
+        },
         oidc,
       ),
     );
     // Behind the reverse proxy Herald tells the provider the public scheme (routes.ts sets the headers).
     provider.proxy = true;
     provider.on('grant.revoked', (_ctx: unknown, grantId: string) => {
-      void this.#listRevoked(grantId).catch((err: unknown) => this.#logger.error({ err }, 'recording a revoked OAuth grant failed'));
+      void this.#listRevoked(grantId).catch((err: unknown) =>
+        this.#logger.error({ err }, 'recording a revoked OAuth grant failed'),
+      );
     });
     // RFC 7009 on an access token: the provider refuses to revoke a JWT (unsupported_token_type, after it
     // authenticated the client). Herald revokes the token's grant instead when the token is that client's,
@@ -113,10 +127,17 @@ export class OAuthService {
     provider.use(async (koa, next) => {
       await next();
       const oidc = koa.oidc;
-      if (oidc?.route !== 'revocation' || koa.status !== 400 || (koa.body as { error?: string } | undefined)?.error !== 'unsupported_token_type' || !oidc.client) return;
+      if (
+        oidc?.route !== 'revocation' ||
+        koa.status !== 400 ||
+        (koa.body as { error?: string } | undefined)?.error !== 'unsupported_token_type' ||
+        !oidc.client
+      )
+        return;
       const token = oidc.params?.token;
       const claims = typeof token === 'string' ? await this.#claims(token) : null;
-      if (claims && claims.client_id === oidc.client.clientId && typeof claims.grant_id === 'string') await this.revokeGrant(claims.grant_id);
+      if (claims && claims.client_id === oidc.client.clientId && typeof claims.grant_id === 'string')
+        await this.revokeGrant(claims.grant_id);
       koa.status = 200;
       koa.body = '';
     });
@@ -125,14 +146,24 @@ export class OAuthService {
     provider.use(async (koa, next) => {
       await next();
       const oidc = koa.oidc;
-      if (oidc?.route === 'token' && koa.status === 200 && oidc.params?.grant_type === 'authorization_code' && oidc.client) await keepClient(this.#db, oidc.client.clientId);
-      const address = oidc?.route === 'registration' && koa.status === 201 ? this.registrations.addresses.get(koa.req) : undefined;
+      if (
+        oidc?.route === 'token' &&
+        koa.status === 200 &&
+        oidc.params?.grant_type === 'authorization_code' &&
+        oidc.client
+      )
+        await keepClient(this.#db, oidc.client.clientId);
+      const address =
+        oidc?.route === 'registration' && koa.status === 201 ? this.registrations.addresses.get(koa.req) : undefined;
       if (address) await this.registrations.record(address);
     });
     for (const event of ['server_error', 'grant.error', 'authorization.error'] as const) {
-      (provider as unknown as { on(e: string, f: (ctx: unknown, err: Error & { status?: number }) => void): void }).on(event, (_ctx, err) => {
-        if ((err.status ?? 500) >= 500) this.#logger.error({ err }, `oauth ${event}`);
-      });
+      (provider as unknown as { on(e: string, f: (ctx: unknown, err: Error & { status?: number }) => void): void }).on(
+        event,
+        (_ctx, err) => {
+          if ((err.status ?? 500) >= 500) this.#logger.error({ err }, `oauth ${event}`);
+        },
+      );
     }
     return provider;
   }
@@ -143,7 +174,6 @@ export class OAuthService {
     return r === this.resources.api || r.startsWith(`${this.resources.api}/`);
   }
 
-
   /**
    * The caller of a request for `resource` (an absolute URL of Herald) behind an access token, or null when
    * the token is not Herald's, has expired, was issued for another audience or its grant was revoked. A
@@ -153,8 +183,21 @@ export class OAuthService {
     const payload = await this.#claims(token);
     if (!payload) return null;
     const aud = typeof payload.aud === 'string' ? payload.aud : undefined;
-    const { workspace_id: workspaceId, user_id: userId, client_id: clientId, grant_id: grantId, ver: sessionVersion } = payload;
-    if (!aud || typeof workspaceId !== 'string' || typeof userId !== 'string' || typeof clientId !== 'string' || typeof grantId !== 'string') return null;
+    const {
+      workspace_id: workspaceId,
+      user_id: userId,
+      client_id: clientId,
+      grant_id: grantId,
+      ver: sessionVersion,
+    } = payload;
+    if (
+      !aud ||
+      typeof workspaceId !== 'string' ||
+      typeof userId !== 'string' ||
+      typeof clientId !== 'string' ||
+      typeof grantId !== 'string'
+    )
+      return null;
     if (typeof sessionVersion !== 'number' || !Number.isInteger(sessionVersion)) return null;
     const target = resource.replace(/[?#].*$/, '').replace(/\/+$/, '');
     if (target !== aud && !target.startsWith(`${aud}/`)) return null;
@@ -164,7 +207,12 @@ export class OAuthService {
 
   async #claims(token: string): Promise<Record<string, unknown> | null> {
     try {
-      const { payload } = await jwtVerify(token, this.#atKey, { issuer: this.issuer, algorithms: ['HS256'], typ: 'at+jwt', currentDate: this.#clock() });
+      const { payload } = await jwtVerify(token, this.#atKey, {
+        issuer: this.issuer,
+        algorithms: ['HS256'],
+        typ: 'at+jwt',
+        currentDate: this.#clock(),
+      });
       return payload;
     } catch (err) {
       if (err instanceof joseErrors.JOSEError) return null;
@@ -176,7 +224,10 @@ export class OAuthService {
   async isRevoked(grantId: string): Promise<boolean> {
     const cached = this.#revoked.get(grantId);
     if (cached) return cached.revoked;
-    const [row] = await this.#db.select({ id: oauthRevokedGrants.grantId }).from(oauthRevokedGrants).where(eq(oauthRevokedGrants.grantId, grantId));
+    const [row] = await this.#db
+      .select({ id: oauthRevokedGrants.grantId })
+      .from(oauthRevokedGrants)
+      .where(eq(oauthRevokedGrants.grantId, grantId));
     this.#revoked.set(grantId, { revoked: Boolean(row) });
     return Boolean(row);
   }
@@ -185,7 +236,9 @@ export class OAuthService {
   async revokeGrant(grantId: string): Promise<void> {
     await this.#listRevoked(grantId);
     const p = await this.provider();
-    await Promise.all([p.AccessToken, p.RefreshToken, p.AuthorizationCode].map((m) => m.adapter.revokeByGrantId(grantId)));
+    await Promise.all(
+      [p.AccessToken, p.RefreshToken, p.AuthorizationCode].map((m) => m.adapter.revokeByGrantId(grantId)),
+    );
     await p.Grant.adapter.destroy(grantId);
   }
 
@@ -211,7 +264,10 @@ export class OAuthService {
    */
   async sweep(): Promise<void> {
     const now = this.#clock();
-    await Promise.all([this.#db.delete(oauthRevokedGrants).where(lt(oauthRevokedGrants.expiresAt, now)), sweepExpired(this.#db, now)]);
+    await Promise.all([
+      this.#db.delete(oauthRevokedGrants).where(lt(oauthRevokedGrants.expiresAt, now)),
+      sweepExpired(this.#db, now),
+    ]);
     await sweepOrphanRegistrationTokens(this.#db);
   }
 
@@ -223,7 +279,12 @@ export class OAuthService {
     const rows = await this.#db
       .select({ id: oauthEntities.id })
       .from(oauthEntities)
-      .where(and(eq(oauthEntities.model, 'Grant'), sql`${oauthEntities.payload}->>'accountId' like ${`${userId}:${workspaceId}:%`}`));
+      .where(
+        and(
+          eq(oauthEntities.model, 'Grant'),
+          sql`${oauthEntities.payload}->>'accountId' like ${`${userId}:${workspaceId}:%`}`,
+        ),
+      );
     for (const { id } of rows) await this.revokeGrant(id);
     return rows.length;
   }
@@ -238,5 +299,4 @@ export class OAuthService {
     if (!aud || typeof payload?.grant_id !== 'string' || (await this.isRevoked(payload.grant_id))) return null;
     return aud;
   }
-
 }

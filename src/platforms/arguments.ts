@@ -20,7 +20,11 @@ export function splitPlatforms(value: List): string[] {
 /** 400 for any slug the registry does not know, in the interface's wording. */
 export function parsePlatforms(networks: Pick<Networks, 'has' | 'slugs'>, values: string[]): Platform[] {
   for (const v of values) {
-    if (!networks.has(v)) throw new AppError('bad_request', `Invalid or unsupported platform: '${v}'. Supported: ${networks.slugs.join(', ')}`);
+    if (!networks.has(v))
+      throw new AppError(
+        'bad_request',
+        `Invalid or unsupported platform: '${v}'. Supported: ${networks.slugs.join(', ')}`,
+      );
   }
   return values as Platform[];
 }
@@ -29,11 +33,22 @@ export function parsePlatforms(networks: Pick<Networks, 'has' | 'slugs'>, values
  * The networks a read covers: those asked for (400 for an unknown one, or one `supported` refuses), else every network
  * in the caller's key scope that `supported` keeps.
  */
-export function readPlatforms(networks: Pick<Networks, 'has' | 'slugs'>, scope: { platforms: ReadonlySet<string> }, value: List, supported?: (p: Platform) => boolean): Platform[] {
+export function readPlatforms(
+  networks: Pick<Networks, 'has' | 'slugs'>,
+  scope: { platforms: ReadonlySet<string> },
+  value: List,
+  supported?: (p: Platform) => boolean,
+): Platform[] {
   const asked = splitPlatforms(value);
   if (asked.length) {
     const list = parsePlatforms(networks, asked);
-    if (supported) for (const x of list) if (!supported(x)) throw new AppError('bad_request', `Invalid or unsupported platform: '${x}'. Supported: ${networks.slugs.filter(supported).join(', ')}`);
+    if (supported)
+      for (const x of list)
+        if (!supported(x))
+          throw new AppError(
+            'bad_request',
+            `Invalid or unsupported platform: '${x}'. Supported: ${networks.slugs.filter(supported).join(', ')}`,
+          );
     return list;
   }
   return networks.slugs.filter((s) => scope.platforms.has(s) && (!supported || supported(s)));

@@ -46,25 +46,35 @@ export interface DocumentedError {
   simulated: SimulatedBy | NotSimulated;
 }
 
-export const isSimulated = (d: DocumentedError): d is DocumentedError & { simulated: SimulatedBy } => 'operation' in d.simulated;
+export const isSimulated = (d: DocumentedError): d is DocumentedError & { simulated: SimulatedBy } =>
+  'operation' in d.simulated;
 
 /**
  * The error as the documented entry for the first of `codes` the table has says: its kind, its wait when the answer
  * named none, and its words before the mapped message (with the entry's code then). What the mapping read from the
  * answer stays (status, the network's text, a Retry-After the network sent). `mapped` stands when no entry matches.
  */
-export function documentedError(table: readonly DocumentedError[], codes: string | readonly string[], mapped: PlatformError): PlatformError {
+export function documentedError(
+  table: readonly DocumentedError[],
+  codes: string | readonly string[],
+  mapped: PlatformError,
+): PlatformError {
   const keys = typeof codes === 'string' ? [codes] : codes;
   const entry = keys.map((k) => table.find((d) => d.code === k)).find((d) => d !== undefined);
   if (!entry || (entry.kind === mapped.kind && entry.words === undefined && !entry.account)) return mapped;
   const retryAfter = entry.kind === 'rate_limited' ? (mapped.retryAfterSeconds ?? entry.retryAfterSeconds) : undefined;
   const code = entry.words !== undefined ? entry.code : mapped.code;
-  return new PlatformError(mapped.platform, entry.kind, entry.words !== undefined ? `${entry.words} (${mapped.message})` : mapped.message, {
-    ...(mapped.status !== undefined ? { status: mapped.status } : {}),
-    ...(retryAfter !== undefined ? { retryAfterSeconds: retryAfter } : {}),
-    ...(code !== undefined ? { code } : {}),
-    ...(entry.account ? { accountCondition: true } : {}),
-  });
+  return new PlatformError(
+    mapped.platform,
+    entry.kind,
+    entry.words !== undefined ? `${entry.words} (${mapped.message})` : mapped.message,
+    {
+      ...(mapped.status !== undefined ? { status: mapped.status } : {}),
+      ...(retryAfter !== undefined ? { retryAfterSeconds: retryAfter } : {}),
+      ...(code !== undefined ? { code } : {}),
+      ...(entry.account ? { accountCondition: true } : {}),
+    },
+  );
 }
 
 /** The codes of a table whose documented cure is a new container (or upload): the old one is never used again. */
@@ -77,10 +87,19 @@ export function documentedTable(platform: Platform, table: readonly DocumentedEr
   const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
   const rows = table.map((d) => {
     const s = d.simulated;
-    const sim = 'operation' in s ? `\`${s.operation}\` \`${s.fault === 'error' ? (s.error ?? '') : s.fault}\`` : `not simulated: ${s.reason}`;
+    const sim =
+      'operation' in s
+        ? `\`${s.operation}\` \`${s.fault === 'error' ? (s.error ?? '') : s.fault}\``
+        : `not simulated: ${s.reason}`;
     const retry = d.retryAfterSeconds !== undefined ? `${d.retry} (${d.retryAfterSeconds} s)` : d.retry;
     const kind = d.outcome ? `none: ${d.outcome}` : `\`${d.kind}\`${d.account ? ', account' : ''}`;
     return `| \`${cell(d.code)}\` | ${cell(d.meaning)} | ${kind} | ${cell(retry)} | ${cell(d.words ?? '')} | ${cell(sim)} |`;
   });
-  return [`<!-- documented-errors:${platform} (generated from src/platforms/${platform}/documented-errors.ts) -->`, '| code | meaning | kind | retry | user is told | sandbox |', '|---|---|---|---|---|---|', ...rows, `<!-- /documented-errors:${platform} -->`].join('\n');
+  return [
+    `<!-- documented-errors:${platform} (generated from src/platforms/${platform}/documented-errors.ts) -->`,
+    '| code | meaning | kind | retry | user is told | sandbox |',
+    '|---|---|---|---|---|---|',
+    ...rows,
+    `<!-- /documented-errors:${platform} -->`,
+  ].join('\n');
 }

@@ -72,7 +72,10 @@ export interface Comments {
   /** Top-level comments of a post, newest first, at most `limit`, with the replies the network returns inline. */
   list(tokens: TokenSet, p: ReadTarget & { postId: string; limit: number }): Promise<CommentsPage>;
   /** Replies under one comment, at most `limit`. */
-  replies(tokens: TokenSet, p: ReadTarget & { postId: string; commentId: string; refs?: Record<string, string> | undefined; limit: number }): Promise<RemoteComment[]>;
+  replies(
+    tokens: TokenSet,
+    p: ReadTarget & { postId: string; commentId: string; refs?: Record<string, string> | undefined; limit: number },
+  ): Promise<RemoteComment[]>;
   /** Posts `text` as a reply under `commentId` (already validated against `textLimit`); the reply's id. */
   reply(
     tokens: TokenSet,

@@ -17,7 +17,12 @@ const HOSTNAMES = /\b(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0
 
 function bounded(text: string, max: number): string {
   const chars = [...text];
-  return chars.length > max ? `${chars.slice(0, max - 1).join('').trimEnd()}…` : text;
+  return chars.length > max
+    ? `${chars
+        .slice(0, max - 1)
+        .join('')
+        .trimEnd()}…`
+    : text;
 }
 
 /** Any PlatformError message: one line, no markup, URLs and IP addresses left out, at most `max` characters. */
@@ -29,7 +34,14 @@ export function cleanMessage(text: string, max = 300): string {
     .replace(URLS, '[url]')
     .replace(IPV6, (m) => {
       const end = m.endsWith('.') ? '.' : '';
-      return isIPv6(m.slice(0, m.length - end.length).replace(/^\[/, '').replace(/\](:\d+)?$/, '')) ? `[address]${end}` : m;
+      return isIPv6(
+        m
+          .slice(0, m.length - end.length)
+          .replace(/^\[/, '')
+          .replace(/\](:\d+)?$/, ''),
+      )
+        ? `[address]${end}`
+        : m;
     })
     .replace(IPV4, (m) => (isIPv4(m.replace(/:\d+$/, '')) ? '[address]' : m))
     .replace(OPAQUE, '[redacted]')

@@ -32,7 +32,13 @@ export function errorFromResponse(
   platform: Platform,
   res: HttpResponse,
   /** `impliedRetryAfter`: the wait the error itself implies (a daily cap), used when no Retry-After header came. */
-  opts: { kind?: PlatformErrorKind; message?: string; code?: string; impliedRetryAfter?: number; serverConfig?: boolean } = {},
+  opts: {
+    kind?: PlatformErrorKind;
+    message?: string;
+    code?: string;
+    impliedRetryAfter?: number;
+    serverConfig?: boolean;
+  } = {},
 ): PlatformError {
   const kind = opts.kind ?? kindOfStatus(res.status);
   const retryAfter = retryAfterSeconds(res.headers) ?? opts.impliedRetryAfter;
@@ -45,7 +51,11 @@ export function errorFromResponse(
 }
 
 /** Returns the parsed JSON object of a successful response, or throws what the mapper makes of a failure. */
-export function expectOk<T>(platform: Platform, res: HttpResponse, map: (res: HttpResponse) => PlatformError = (r) => errorFromResponse(platform, r)): T {
+export function expectOk<T>(
+  platform: Platform,
+  res: HttpResponse,
+  map: (res: HttpResponse) => PlatformError = (r) => errorFromResponse(platform, r),
+): T {
   if (res.status >= 200 && res.status < 300) return (res.data ?? {}) as T;
   throw map(res);
 }

@@ -22,9 +22,18 @@ export const hasVisibleText = (s: string): boolean => VISIBLE.test(s);
 
 /** A text field: when given (and not empty) it must show something. */
 export const postText = (max = MAX_TEXT) =>
-  z.string().max(max).refine((s) => s === '' || hasVisibleText(s), 'Text must contain visible characters: white space and zero-width characters alone are not text.');
+  z
+    .string()
+    .max(max)
+    .refine(
+      (s) => s === '' || hasVisibleText(s),
+      'Text must contain visible characters: white space and zero-width characters alone are not text.',
+    );
 
-const fewPages = [(o: Record<string, unknown>) => Object.keys(o).length <= MAX_ITEMS, `At most ${MAX_ITEMS} pages.`] as const;
+const fewPages = [
+  (o: Record<string, unknown>) => Object.keys(o).length <= MAX_ITEMS,
+  `At most ${MAX_ITEMS} pages.`,
+] as const;
 /** Per-page captions, by page id. */
 export const pageTexts = z.record(id, postText()).refine(...fewPages);
 /** Per-page images (media id or URL), by page id. */

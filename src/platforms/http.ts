@@ -36,9 +36,11 @@ export interface HttpResponse {
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
 
 // undici's own fetch: Node's built-in one cannot use a dispatcher from the undici package.
-const policedFetch: FetchLike = (input, init) => undiciFetch(input, init as UndiciRequestInit) as unknown as Promise<Response>;
+const policedFetch: FetchLike = (input, init) =>
+  undiciFetch(input, init as UndiciRequestInit) as unknown as Promise<Response>;
 
-const SECRET_PARAMS = /^(access_token|refresh_token|client_secret|code|code_verifier|input_token|fb_exchange_token|key|token|upload_token|upload_id|signature|x-amz-signature|x-amz-credential)$/i;
+const SECRET_PARAMS =
+  /^(access_token|refresh_token|client_secret|code|code_verifier|input_token|fb_exchange_token|key|token|upload_token|upload_id|signature|x-amz-signature|x-amz-credential)$/i;
 
 export function redactUrl(url: string): string {
   try {
@@ -79,7 +81,8 @@ export class PlatformHttp {
 
   async request(platform: Platform, req: HttpRequest): Promise<HttpResponse> {
     const url = new URL(req.url);
-    for (const [k, v] of Object.entries(req.query ?? {})) if (v !== undefined && v !== null) url.searchParams.set(k, String(v));
+    for (const [k, v] of Object.entries(req.query ?? {}))
+      if (v !== undefined && v !== null) url.searchParams.set(k, String(v));
     const headers = new Headers(req.headers);
     let body: RequestInit['body'] | undefined = req.body;
     if (req.json !== undefined) {
@@ -116,12 +119,25 @@ export class PlatformHttp {
       const timedOut = err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError');
       const refused = refusalIn(err);
       const error = timedOut ? 'timeout' : refused ? `refused: ${refused.reason}` : (err as Error).message;
-      this.#logger.warn({ platform, method, url: redactUrl(target), ms: Math.round(performance.now() - started), error }, 'platform request failed');
+      this.#logger.warn(
+        { platform, method, url: redactUrl(target), ms: Math.round(performance.now() - started), error },
+        'platform request failed',
+      );
       // A destination the policy refuses stays refused; a name that does not resolve may be a passing DNS failure.
       if (refused && refused.reason !== 'dns') {
-        throw new PlatformError(platform, 'invalid_content', `The ${platform} server address is not allowed: Herald connects only to public https addresses`, { cause: err });
+        throw new PlatformError(
+          platform,
+          'invalid_content',
+          `The ${platform} server address is not allowed: Herald connects only to public https addresses`,
+          { cause: err },
+        );
       }
-      throw new PlatformError(platform, 'transient', timedOut ? `${platform} did not answer in time` : `${platform} could not be reached`, { cause: err });
+      throw new PlatformError(
+        platform,
+        'transient',
+        timedOut ? `${platform} did not answer in time` : `${platform} could not be reached`,
+        { cause: err },
+      );
     }
     const text = await res.text().catch(() => '');
     let data: unknown;
@@ -132,7 +148,10 @@ export class PlatformHttp {
         data = undefined;
       }
     }
-    this.#logger.debug({ platform, method, url: redactUrl(target), status: res.status, ms: Math.round(performance.now() - started) }, 'platform request');
+    this.#logger.debug(
+      { platform, method, url: redactUrl(target), status: res.status, ms: Math.round(performance.now() - started) },
+      'platform request',
+    );
     return { status: res.status, headers: res.headers, url: res.url || target, text, data };
   }
 }

@@ -8,10 +8,15 @@ export function listText(items: readonly string[], conjunction: 'or' | 'and' = '
 }
 
 /** The networks' slugs as text: "linkedin, instagram, … or bluesky". */
-export const slugList = (networks: readonly NetworkContract[], conjunction: 'or' | 'and' = 'or'): string => listText(networks.map((n) => n.slug), conjunction);
+export const slugList = (networks: readonly NetworkContract[], conjunction: 'or' | 'and' = 'or'): string =>
+  listText(
+    networks.map((n) => n.slug),
+    conjunction,
+  );
 
 /** A JSON list of the first two networks' slugs, for examples in descriptions: ["linkedin","instagram"]. */
-export const exampleSlugs = (networks: readonly NetworkContract[]): string => JSON.stringify(networks.slice(0, 2).map((n) => n.slug));
+export const exampleSlugs = (networks: readonly NetworkContract[]): string =>
+  JSON.stringify(networks.slice(0, 2).map((n) => n.slug));
 
 /** How people name the networks: single words by slug, and patterns that join a name typed in words ("linked in"). */
 export interface NetworkVocabulary {
@@ -36,13 +41,22 @@ export function vocabulary(networks: readonly NetworkContract[]): NetworkVocabul
   const phrases: [RegExp, string][] = [];
   for (const n of networks) {
     for (const raw of [n.slug, n.displayName, ...(n.aliases ?? [])]) {
-      const parts = raw.normalize('NFKC').toLowerCase().split(/[\s-]+/).filter(Boolean);
+      const parts = raw
+        .normalize('NFKC')
+        .toLowerCase()
+        .split(/[\s-]+/)
+        .filter(Boolean);
       if (parts.length === 1) words.set(parts[0]!, n.slug);
       else if (parts.length > 1) phrases.push([new RegExp(`\\b${parts.map(escape).join('[\\s-]+')}\\b`, 'g'), n.slug]);
     }
   }
   const display = new Map(networks.map((n) => [n.slug as string, n.displayName]));
-  const v: NetworkVocabulary = { words, phrases, name: (slug) => display.get(slug) ?? slug, names: networks.map((n) => n.displayName) };
+  const v: NetworkVocabulary = {
+    words,
+    phrases,
+    name: (slug) => display.get(slug) ?? slug,
+    names: networks.map((n) => n.displayName),
+  };
   made.set(networks, v);
   return v;
 }

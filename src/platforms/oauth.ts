@@ -8,7 +8,9 @@ import type { AdapterDeps, PlatformErrorKind, TokenSet } from './types.ts';
 export type OAuthStep = 'code exchange' | 'token refresh' | 'token revocation';
 
 export function secondsFrom(at: Date, seconds: unknown): Date | null {
-  return typeof seconds === 'number' && Number.isFinite(seconds) && seconds > 0 ? new Date(at.getTime() + seconds * 1000) : null;
+  return typeof seconds === 'number' && Number.isFinite(seconds) && seconds > 0
+    ? new Date(at.getTime() + seconds * 1000)
+    : null;
 }
 
 /**
@@ -22,7 +24,10 @@ export function tokenSetFrom(body: Record<string, unknown>, issuedAt: Date, scop
     refreshToken: typeof body.refresh_token === 'string' && body.refresh_token ? body.refresh_token : null,
     expiresAt: secondsFrom(issuedAt, body.expires_in),
     refreshExpiresAt: secondsFrom(issuedAt, body.refresh_token_expires_in),
-    scopes: scope.split(scopeSeparator).map((s) => s.trim()).filter(Boolean),
+    scopes: scope
+      .split(scopeSeparator)
+      .map((s) => s.trim())
+      .filter(Boolean),
   };
 }
 

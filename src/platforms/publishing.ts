@@ -84,5 +84,9 @@ export interface Publisher {
    * whether the post exists (by journaled ids, or by listing the author's recent posts), so it is not
    * created twice. Null when the network has no trace of it.
    */
-  reconcile?(tokens: TokenSet, req: PublishRequest, journal: Journal): Promise<{ postId: string; permalink: string | null } | null>;
+  reconcile?(
+    tokens: TokenSet,
+    req: PublishRequest,
+    journal: Journal,
+  ): Promise<{ postId: string; permalink: string | null } | null>;
 }

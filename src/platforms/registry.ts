@@ -16,10 +16,22 @@ import type { PostType } from './publishing.ts';
 import type { Platform } from './slugs.ts';
 import type { AdapterFactory, PlatformAdapter, PlatformAppConfig } from './types.ts';
 
-export const NETWORKS: readonly NetworkContract[] = [linkedin, instagram, facebook, threads, tiktok, youtube, pinterest, bluesky];
+export const NETWORKS: readonly NetworkContract[] = [
+  linkedin,
+  instagram,
+  facebook,
+  threads,
+  tiktok,
+  youtube,
+  pinterest,
+  bluesky,
+];
 
 /** The built-in networks' adapter factories, by slug. */
-export const ADAPTERS = Object.fromEntries(NETWORKS.map((n) => [n.slug, n.adapter])) as Record<Platform, AdapterFactory>;
+export const ADAPTERS = Object.fromEntries(NETWORKS.map((n) => [n.slug, n.adapter])) as Record<
+  Platform,
+  AdapterFactory
+>;
 
 /** An app's credentials and host overrides, as config (or the sandbox) gives them. */
 export interface NetworkConfig {
@@ -89,8 +101,17 @@ export class PlatformRegistry extends Networks {
       this.networks.map((n) => {
         const factory = opts.factories?.[n.slug] ?? n.adapter;
         const c = opts.configs[n.slug];
-        const config: PlatformAppConfig = { clientId: c?.clientId, clientSecret: c?.clientSecret, urls: resolveHosts(n.hosts, c?.urls), ...(c?.scopes ? { scopes: c.scopes } : {}), ...(c?.settings ? { settings: c.settings } : {}) };
-        return [n.slug, factory({ http: opts.http, config, clock: opts.clock, logger: opts.logger.child({ platform: n.slug }) })];
+        const config: PlatformAppConfig = {
+          clientId: c?.clientId,
+          clientSecret: c?.clientSecret,
+          urls: resolveHosts(n.hosts, c?.urls),
+          ...(c?.scopes ? { scopes: c.scopes } : {}),
+          ...(c?.settings ? { settings: c.settings } : {}),
+        };
+        return [
+          n.slug,
+          factory({ http: opts.http, config, clock: opts.clock, logger: opts.logger.child({ platform: n.slug }) }),
+        ];
       }),
     );
   }

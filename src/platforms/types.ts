@@ -48,7 +48,14 @@ export class PlatformError extends Error {
     platform: Platform,
     kind: PlatformErrorKind,
     message: string,
-    opts: { status?: number; retryAfterSeconds?: number; code?: string; cause?: unknown; serverConfig?: boolean; accountCondition?: boolean } = {},
+    opts: {
+      status?: number;
+      retryAfterSeconds?: number;
+      code?: string;
+      cause?: unknown;
+      serverConfig?: boolean;
+      accountCondition?: boolean;
+    } = {},
   ) {
     // The message reaches API answers (connect and publishing results, profiles): always one clean line, long
     // enough for Herald's own explanations (a missing permission and what to do about it) to arrive whole; text a

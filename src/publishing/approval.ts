@@ -28,16 +28,28 @@ export const PENDING_APPROVAL = 'pending_approval';
 
 /** A tool action held for approval (kind action, src/tools/pending-actions.ts) is no post: it is not edited, published or scheduled. */
 export function assertPost(draft: { kind: string }): void {
-  if (draft.kind === 'action') throw new AppError('conflict', 'This is a tool action held for approval, not a post: approve it with POST /unified/drafts/{id}/approve, or delete it to reject it.');
+  if (draft.kind === 'action')
+    throw new AppError(
+      'conflict',
+      'This is a tool action held for approval, not a post: approve it with POST /unified/drafts/{id}/approve, or delete it to reject it.',
+    );
 }
 
 /** A tool's post waiting for approval is published or scheduled only by approving it (POST /unified/drafts/{id}/approve). */
 export function assertNotHeld(draft: { status: string; kind: string }): void {
   assertPost(draft);
-  if (draft.status === PENDING_APPROVAL) throw new AppError('conflict', 'This post waits for approval: a member approves it with POST /unified/drafts/{id}/approve.');
+  if (draft.status === PENDING_APPROVAL)
+    throw new AppError(
+      'conflict',
+      'This post waits for approval: a member approves it with POST /unified/drafts/{id}/approve.',
+    );
 }
 
-export const heldDraftRefSchema = z.object({ platform: z.string(), draft_id: z.string(), status: z.enum(['draft', PENDING_APPROVAL]) });
+export const heldDraftRefSchema = z.object({
+  platform: z.string(),
+  draft_id: z.string(),
+  status: z.enum(['draft', PENDING_APPROVAL]),
+});
 export type HeldDraftRef = z.infer<typeof heldDraftRefSchema>;
 
 /** The answer when a tool's post is held: what a model reads and tells its user. */
@@ -78,7 +90,10 @@ export class Approvals {
 
   /** The workspace setting. */
   async required(workspaceId: string): Promise<boolean> {
-    const [row] = await this.#d.db.select({ on: workspaces.toolPostsNeedApproval }).from(workspaces).where(eq(workspaces.id, workspaceId));
+    const [row] = await this.#d.db
+      .select({ on: workspaces.toolPostsNeedApproval })
+      .from(workspaces)
+      .where(eq(workspaces.id, workspaceId));
     return row?.on ?? false;
   }
 
@@ -86,10 +101,16 @@ export class Approvals {
    * A post made by a tool: published as publish() would, unless the workspace holds tools' posts for approval.
    * A body that only saves drafts (`draft: true`, or all its networks in `draft_platforms`) publishes nothing and is never held.
    */
-  async submitFromTool(caller: { principal: Principal; surface: ToolSurface }, postType: PostType, body: PostBody): Promise<PublishReply<PublishResult | HeldReply>> {
+  async submitFromTool(
+    caller: { principal: Principal; surface: ToolSurface },
+    postType: PostType,
+    body: PostBody,
+  ): Promise<PublishReply<PublishResult | HeldReply>> {
     const p = caller.principal;
     // Only drafts asked for (draft: true, or every network in draft_platforms): nothing to publish, nothing to hold.
-    const draftsOnly = body.draft === true || (body.platforms.length > 0 && body.platforms.every((pl) => body.draft_platforms?.includes(pl)));
+    const draftsOnly =
+      body.draft === true ||
+      (body.platforms.length > 0 && body.platforms.every((pl) => body.draft_platforms?.includes(pl)));
     if (draftsOnly || !(await this.required(p.workspaceId))) {
       return (await this.#d.publish(p, postType, body)) as PublishReply<PublishResult>;
     }
@@ -106,12 +127,21 @@ export class Approvals {
       this.#d.schedule.parseTime(t.scheduledTime, now, own ? `${t.platform}.scheduled_time` : 'scheduled_time');
     }
     const asDraft = [...new Set(targets.filter((t) => t.draft).map((t) => t.platform))];
-    const held = [...new Set(targets.filter((t) => !t.draft).map((t) => t.platform))].filter((pl) => !asDraft.includes(pl));
+    const held = [...new Set(targets.filter((t) => !t.draft).map((t) => t.platform))].filter(
+      (pl) => !asDraft.includes(pl),
+    );
     const stored = withImportedMedia(this.#d.networks, body, imported);
     const refs = await this.#d.db.transaction(async (tx) => {
       const db = tx as unknown as Db;
-      const plain = asDraft.length ? await this.#d.drafts.saveFromPost(p.workspaceId, postType, stored, asDraft, null, db) : [];
-      const pending = held.length ? await this.#d.drafts.saveFromPost(p.workspaceId, postType, stored, held, null, db, { status: 'pending_approval', requestedVia: surface }) : [];
+      const plain = asDraft.length
+        ? await this.#d.drafts.saveFromPost(p.workspaceId, postType, stored, asDraft, null, db)
+        : [];
+      const pending = held.length
+        ? await this.#d.drafts.saveFromPost(p.workspaceId, postType, stored, held, null, db, {
+            status: 'pending_approval',
+            requestedVia: surface,
+          })
+        : [];
       return [...pending, ...plain] as HeldDraftRef[];
     });
     return { success: true, pending_approval: true, message: HELD_MESSAGE, drafts: refs };
@@ -124,11 +154,17 @@ export class Approvals {
    */
   async approve(p: Principal, id: string): Promise<{ reply: PublishReply<PublishResult>; platform: Platform }> {
     if (!isMemberSession(p)) {
-      throw new AppError('forbidden', 'Only a member of the workspace, signed in to Herald, can approve a post: not an API key or a chat connector.');
+      throw new AppError(
+        'forbidden',
+        'Only a member of the workspace, signed in to Herald, can approve a post: not an API key or a chat connector.',
+      );
     }
     const draft = await this.#d.drafts.get(p.workspaceId, id);
     if (draft.status !== PENDING_APPROVAL) {
-      throw new AppError('conflict', 'This draft is not waiting for approval: publish it with POST /unified/drafts/{id}/publish.');
+      throw new AppError(
+        'conflict',
+        'This draft is not waiting for approval: publish it with POST /unified/drafts/{id}/publish.',
+      );
     }
     const body = { ...(draft.body as PostBody), draft: false, draft_platforms: [] };
     const key = `approve:${draft.id}:${draft.updatedAt.getTime()}`;
@@ -140,7 +176,10 @@ export class Approvals {
       });
     } else {
       // A new version, so approving again after a fix retries instead of replaying this failure.
-      await this.#d.db.update(drafts).set({ updatedAt: new Date(Math.max(this.#d.clock().getTime(), draft.updatedAt.getTime() + 1)) }).where(and(eq(drafts.id, draft.id), eq(drafts.workspaceId, p.workspaceId)));
+      await this.#d.db
+        .update(drafts)
+        .set({ updatedAt: new Date(Math.max(this.#d.clock().getTime(), draft.updatedAt.getTime() + 1)) })
+        .where(and(eq(drafts.id, draft.id), eq(drafts.workspaceId, p.workspaceId)));
     }
     return { reply, platform: draft.platform as Platform };
   }

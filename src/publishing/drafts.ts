@@ -34,9 +34,20 @@ export const draftSchema = z.looseObject({
   platform: z.string(),
   platform_user_id: z.string().nullable(),
   post_type: z.string(),
-  status: z.string().describe('draft, or pending_approval: a post or action made by a tool, waiting for a member to approve it (POST /unified/drafts/{id}/approve); an action once approved: approved (it ran) or failed (it ran and failed)'),
-  requested_via: z.string().nullable().describe('For a post or action pending approval: the tool surface that made it (mcp, gpt, agent)'),
-  kind: z.enum(['post', 'action']).describe('post: a post (a draft, or a tool\'s post pending approval); action: another tool call held for approval (a reply, a disconnect), see `action`'),
+  status: z
+    .string()
+    .describe(
+      'draft, or pending_approval: a post or action made by a tool, waiting for a member to approve it (POST /unified/drafts/{id}/approve); an action once approved: approved (it ran) or failed (it ran and failed)',
+    ),
+  requested_via: z
+    .string()
+    .nullable()
+    .describe('For a post or action pending approval: the tool surface that made it (mcp, gpt, agent)'),
+  kind: z
+    .enum(['post', 'action'])
+    .describe(
+      "post: a post (a draft, or a tool's post pending approval); action: another tool call held for approval (a reply, a disconnect), see `action`",
+    ),
   action: actionWireSchema.nullable(),
   default_text: z.string().nullable(),
   default_image_id: z.string().nullable(),
@@ -86,7 +97,12 @@ export class DraftService {
   readonly #validator: PostValidator;
   readonly #networks: Pick<Networks, 'networks' | 'overrideKeys'>;
 
-  constructor(db: Db, now: () => Date, validator: PostValidator, networks: Pick<Networks, 'networks' | 'overrideKeys'>) {
+  constructor(
+    db: Db,
+    now: () => Date,
+    validator: PostValidator,
+    networks: Pick<Networks, 'networks' | 'overrideKeys'>,
+  ) {
     this.#db = db;
     this.#now = now;
     this.#validator = validator;
@@ -98,13 +114,22 @@ export class DraftService {
     const { targets, imported } = await this.#validator.prepareDrafts(p, postType, body);
     const platforms = [...new Set(targets.map((t) => t.platform))];
     // Drafts keep the library ids of the URLs imported above, so publishing them later downloads nothing.
-    return this.saveFromPost(p.workspaceId, postType, withImportedMedia(this.#networks.networks, body, imported), platforms, null);
+    return this.saveFromPost(
+      p.workspaceId,
+      postType,
+      withImportedMedia(this.#networks.networks, body, imported),
+      platforms,
+      null,
+    );
   }
 
   /** A draft's new body (already merged and narrowed), checked like at creation. */
   async edit(p: Principal, id: string, postType: PostType, body: PostBody): Promise<DraftRow> {
     const { imported } = await this.#validator.prepareDrafts(p, postType, body);
-    return this.update(p.workspaceId, id, { body: withImportedMedia(this.#networks.networks, body, imported), postType });
+    return this.update(p.workspaceId, id, {
+      body: withImportedMedia(this.#networks.networks, body, imported),
+      postType,
+    });
   }
 
   /** One draft per network; `held` saves a tool's post pending approval (publishing/approval.ts). */
@@ -121,14 +146,30 @@ export class DraftService {
     for (const platform of platforms) {
       const [row] = await tx
         .insert(drafts)
-        .values({ workspaceId, platform, postType, body: narrowBody(body, platform, this.#networks.overrideKeys), sourcePostId, ...(held ? { status: held.status, requestedVia: held.requestedVia } : {}) })
+        .values({
+          workspaceId,
+          platform,
+          postType,
+          body: narrowBody(body, platform, this.#networks.overrideKeys),
+          sourcePostId,
+          ...(held ? { status: held.status, requestedVia: held.requestedVia } : {}),
+        })
         .returning({ id: drafts.id });
       out.push({ platform, draft_id: row!.id, status: (held?.status ?? 'draft') as 'draft' });
     }
     return out;
   }
 
-  async list(workspaceId: string, f: { platform?: string | undefined; platformUserId?: string | undefined; status?: string | undefined; limit: number; offset: number }) {
+  async list(
+    workspaceId: string,
+    f: {
+      platform?: string | undefined;
+      platformUserId?: string | undefined;
+      status?: string | undefined;
+      limit: number;
+      offset: number;
+    },
+  ) {
     const where = and(
       eq(drafts.workspaceId, workspaceId),
       // Without a status: drafts and what waits for approval, not the actions already decided.
@@ -136,18 +177,31 @@ export class DraftService {
       f.platform ? eq(drafts.platform, f.platform) : undefined,
       f.platformUserId ? eq(drafts.platformUserId, f.platformUserId) : undefined,
     );
-    const rows = await this.#db.select().from(drafts).where(where).orderBy(desc(drafts.createdAt)).limit(f.limit).offset(f.offset);
+    const rows = await this.#db
+      .select()
+      .from(drafts)
+      .where(where)
+      .orderBy(desc(drafts.createdAt))
+      .limit(f.limit)
+      .offset(f.offset);
     const [c] = await this.#db.select({ n: sql<number>`count(*)::int` }).from(drafts).where(where);
     return { rows, total: Number(c?.n ?? 0) };
   }
 
   async get(workspaceId: string, id: string): Promise<DraftRow> {
-    const [row] = await this.#db.select().from(drafts).where(and(eq(drafts.id, id), eq(drafts.workspaceId, workspaceId)));
+    const [row] = await this.#db
+      .select()
+      .from(drafts)
+      .where(and(eq(drafts.id, id), eq(drafts.workspaceId, workspaceId)));
     if (!row) throw notFound('Draft not found');
     return row;
   }
 
-  async update(workspaceId: string, id: string, patch: { body: PostBody; postType?: string | undefined }): Promise<DraftRow> {
+  async update(
+    workspaceId: string,
+    id: string,
+    patch: { body: PostBody; postType?: string | undefined },
+  ): Promise<DraftRow> {
     const [row] = await this.#db
       .update(drafts)
       .set({ body: patch.body, ...(patch.postType ? { postType: patch.postType } : {}), updatedAt: this.#now() })
@@ -158,7 +212,10 @@ export class DraftService {
   }
 
   async remove(workspaceId: string, id: string, tx: Db = this.#db): Promise<void> {
-    const gone = await tx.delete(drafts).where(and(eq(drafts.id, id), eq(drafts.workspaceId, workspaceId))).returning({ id: drafts.id });
+    const gone = await tx
+      .delete(drafts)
+      .where(and(eq(drafts.id, id), eq(drafts.workspaceId, workspaceId)))
+      .returning({ id: drafts.id });
     if (!gone.length) throw notFound('Draft not found');
   }
 }

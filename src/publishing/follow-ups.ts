@@ -39,7 +39,10 @@ export class FollowUps {
       } catch (err) {
         // The next round asks again; a network that refuses now (throttled, expired token) is no reason to stop.
         if (!(err instanceof PlatformError)) throw err;
-        this.#d.logger.warn({ platform: row.platform, target: row.id, kind: err.kind }, 'asking for a final post id failed');
+        this.#d.logger.warn(
+          { platform: row.platform, target: row.id, kind: err.kind },
+          'asking for a final post id failed',
+        );
       }
     }
     return { checked: rows.length, updated };

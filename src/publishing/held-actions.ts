@@ -27,15 +27,29 @@ export const actionWireSchema = z
   .object({
     tool: z.string(),
     summary: z.string().describe('What the action will do (or did), for members'),
-    arguments: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(z.union([z.string(), z.number()]))])).describe('The tool\'s arguments; secret ones (an app password) show as "[hidden]"'),
+    arguments: z
+      .record(
+        z.string(),
+        z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(z.union([z.string(), z.number()]))]),
+      )
+      .describe('The tool\'s arguments; secret ones (an app password) show as "[hidden]"'),
     decided_by: z.string().nullable().describe('The member who approved it'),
     decided_at: z.string().nullable(),
-    result: z.looseObject({ success: z.boolean() }).nullable().describe('The tool\'s answer once it ran: {success: false, message} when it failed'),
+    result: z
+      .looseObject({ success: z.boolean() })
+      .nullable()
+      .describe("The tool's answer once it ran: {success: false, message} when it failed"),
   })
   .describe('For kind action: the tool call held for approval');
 export type ActionWire = z.infer<typeof actionWireSchema>;
 
 export function actionToWire(a: StoredAction): ActionWire {
-  return { tool: a.tool, summary: a.summary, arguments: a.arguments as ActionWire['arguments'], decided_by: a.decided_by ?? null, decided_at: a.decided_at ?? null, result: a.result ?? null };
+  return {
+    tool: a.tool,
+    summary: a.summary,
+    arguments: a.arguments as ActionWire['arguments'],
+    decided_by: a.decided_by ?? null,
+    decided_at: a.decided_at ?? null,
+    result: a.result ?? null,
+  };
 }
-

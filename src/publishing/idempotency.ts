@@ -24,10 +24,20 @@ export interface IdempotencyClaim {
 }
 
 const canonical = (v: unknown): unknown =>
-  Array.isArray(v) ? v.map(canonical) : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b)).map(([k, x]) => [k, canonical(x)])) : v;
+  Array.isArray(v)
+    ? v.map(canonical)
+    : v && typeof v === 'object'
+      ? Object.fromEntries(
+          Object.entries(v)
+            .sort(([a], [b]) => a.localeCompare(b))
+            .map(([k, x]) => [k, canonical(x)]),
+        )
+      : v;
 
 export function requestHash(value: unknown): string {
-  return createHash('sha256').update(JSON.stringify(canonical(value))).digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify(canonical(value)))
+    .digest('hex');
 }
 
 export function isUniqueViolation(err: unknown): boolean {
@@ -56,18 +66,23 @@ export const leaseExpired = (prior: Pick<PostRow, 'status' | 'leaseUntil'>, now:
  * a retry waits after a crash. A renewal that finds the lease taken over (the process stalled past it)
  * stops and says so; the request still finishes its own answer.
  */
-export function keepLease(o: { leaseMs: number; renew: () => Promise<boolean>; logger: Logger; post: string }): { stop: () => void } {
+export function keepLease(o: { leaseMs: number; renew: () => Promise<boolean>; logger: Logger; post: string }): {
+  stop: () => void;
+} {
   let stopped = false;
-  const timer = setInterval(() => {
-    o.renew().then(
-      (held) => {
-        if (held || stopped) return;
-        clearInterval(timer);
-        o.logger.warn({ post: o.post }, 'the Idempotency-Key lease of a running request was taken over by a retry');
-      },
-      (err: unknown) => o.logger.warn({ err, post: o.post }, 'could not renew an Idempotency-Key lease'),
-    );
-  }, Math.max(Math.floor(o.leaseMs / 3), 100));
+  const timer = setInterval(
+    () => {
+      o.renew().then(
+        (held) => {
+          if (held || stopped) return;
+          clearInterval(timer);
+          o.logger.warn({ post: o.post }, 'the Idempotency-Key lease of a running request was taken over by a retry');
+        },
+        (err: unknown) => o.logger.warn({ err, post: o.post }, 'could not renew an Idempotency-Key lease'),
+      );
+    },
+    Math.max(Math.floor(o.leaseMs / 3), 100),
+  );
   timer.unref();
   return {
     stop: () => {
@@ -78,10 +93,14 @@ export function keepLease(o: { leaseMs: number; renew: () => Promise<boolean>; l
 }
 
 /** The first answer again; 422 for another request under the same key, 409 while the first still runs (its lease is live). */
-export function replay(prior: Pick<PostRow, 'requestHash' | 'status' | 'response' | 'responseStatus'>, hash: string): PublishReply<object> {
+export function replay(
+  prior: Pick<PostRow, 'requestHash' | 'status' | 'response' | 'responseStatus'>,
+  hash: string,
+): PublishReply<object> {
   if (prior.requestHash !== hash) {
     throw new AppError('validation', 'This Idempotency-Key was already used with a different request body.');
   }
-  if (prior.status !== 'completed' || !prior.response) throw new AppError('conflict', 'A request with this Idempotency-Key is still being processed. Retry shortly.');
+  if (prior.status !== 'completed' || !prior.response)
+    throw new AppError('conflict', 'A request with this Idempotency-Key is still being processed. Retry shortly.');
   return { status: prior.responseStatus ?? 200, body: prior.response as object };
 }

@@ -10,9 +10,24 @@ export { mergeEdit, withImportedMedia } from './media-refs.ts';
 export { storedBody } from './stored-body.ts';
 export { countText } from './text.ts';
 export { anyPostBody, dateTime, postBodies, withoutNulls, type PostBody } from './schemas.ts';
-export { draftRefSchema, publishResultSchema, scheduledRefSchema, type PublishReply, type PublishResult, type ScheduledRef, type TargetOutcome } from './results.ts';
+export {
+  draftRefSchema,
+  publishResultSchema,
+  scheduledRefSchema,
+  type PublishReply,
+  type PublishResult,
+  type ScheduledRef,
+  type TargetOutcome,
+} from './results.ts';
 export type { NewScheduledEntry, ScheduledEntryRef, ScheduleWriter } from './submit.ts';
 export type { Ledger, TargetRow } from './ledger.ts';
 export type { PlannedTarget } from './plan.ts';
 export type { KnownTarget, TargetRunner } from './runner.ts';
-export { ACTION_STATES, actionToWire, actionWireSchema, HIDDEN, type ActionWire, type StoredAction } from './held-actions.ts';
+export {
+  ACTION_STATES,
+  actionToWire,
+  actionWireSchema,
+  HIDDEN,
+  type ActionWire,
+  type StoredAction,
+} from './held-actions.ts';

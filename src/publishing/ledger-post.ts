@@ -35,7 +35,12 @@ export interface LedgerPost {
  * post credit per target with an account: a shortfall throws 402 and the caller's transaction leaves nothing
  * behind. Spent last, a limited plan's credit row stays locked only until the commit.
  */
-export async function writeLedgerPost(tx: Db, d: LedgerWrites, e: LedgerPost, claim?: (postId: string) => Promise<void>): Promise<{ post: PostRow; rows: TargetRow[] }> {
+export async function writeLedgerPost(
+  tx: Db,
+  d: LedgerWrites,
+  e: LedgerPost,
+  claim?: (postId: string) => Promise<void>,
+): Promise<{ post: PostRow; rows: TargetRow[] }> {
   const post = await d.ledger.createPost(tx, {
     workspaceId: e.workspaceId,
     postType: e.postType,
@@ -45,9 +50,26 @@ export async function writeLedgerPost(tx: Db, d: LedgerWrites, e: LedgerPost, cl
     actor: e.actor,
     ...(e.lease ? { leaseUntil: e.lease.until, leaseOwner: e.lease.owner } : {}),
   });
-  const rows = await writeTargets(tx, d.ledger, { postId: post.id, workspaceId: e.workspaceId, placed: e.placed, startNow: e.startNow, displayName: e.displayName });
+  const rows = await writeTargets(tx, d.ledger, {
+    postId: post.id,
+    workspaceId: e.workspaceId,
+    placed: e.placed,
+    startNow: e.startNow,
+    displayName: e.displayName,
+  });
   await claim?.(post.id);
   const billable = e.placed.filter((t) => !t.planned.draft && !t.planned.failure && t.conn).length;
-  if (billable) await d.credits.spend({ workspaceId: e.workspaceId, planId: e.planId, type: 'posts', amount: billable, reason: e.credit.reason, ...(e.credit.reference ? { reference: e.credit.reference } : {}) }, tx);
+  if (billable)
+    await d.credits.spend(
+      {
+        workspaceId: e.workspaceId,
+        planId: e.planId,
+        type: 'posts',
+        amount: billable,
+        reason: e.credit.reason,
+        ...(e.credit.reference ? { reference: e.credit.reference } : {}),
+      },
+      tx,
+    );
   return { post, rows };
 }

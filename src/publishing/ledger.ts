@@ -29,21 +29,39 @@ export class Ledger {
   }
 
   async findByKey(workspaceId: string, key: string): Promise<PostRow | undefined> {
-    const [row] = await this.#db.select().from(posts).where(and(eq(posts.workspaceId, workspaceId), eq(posts.idempotencyKey, key)));
+    const [row] = await this.#db
+      .select()
+      .from(posts)
+      .where(and(eq(posts.workspaceId, workspaceId), eq(posts.idempotencyKey, key)));
     return row;
   }
 
   async createPost(
     tx: Db,
-    p: { workspaceId: string; postType: string; request: unknown; idempotencyKey: string | null; requestHash: string; actor: string | null; leaseUntil?: Date | null; leaseOwner?: string | null },
+    p: {
+      workspaceId: string;
+      postType: string;
+      request: unknown;
+      idempotencyKey: string | null;
+      requestHash: string;
+      actor: string | null;
+      leaseUntil?: Date | null;
+      leaseOwner?: string | null;
+    },
   ): Promise<PostRow> {
-    const [row] = await tx.insert(posts).values({ ...p, request: p.request as object }).returning();
+    const [row] = await tx
+      .insert(posts)
+      .values({ ...p, request: p.request as object })
+      .returning();
     return row!;
   }
 
   /** What a resumed run of a running request needs to answer (see idempotency.ts); inside the creating transaction. */
   async setReplyParts(tx: Db, postId: string, parts: unknown): Promise<void> {
-    await tx.update(posts).set({ replyParts: parts as object }).where(eq(posts.id, postId));
+    await tx
+      .update(posts)
+      .set({ replyParts: parts as object })
+      .where(eq(posts.id, postId));
   }
 
   /** Takes over the claim of a running request whose lease passed; undefined when it is not (or no longer) so. */
@@ -52,7 +70,13 @@ export class Ledger {
     const [row] = await this.#db
       .update(posts)
       .set({ leaseUntil: until, leaseOwner: owner, updatedAt: now })
-      .where(and(eq(posts.id, postId), eq(posts.status, 'running'), or(isNull(posts.leaseUntil), lte(posts.leaseUntil, now))))
+      .where(
+        and(
+          eq(posts.id, postId),
+          eq(posts.status, 'running'),
+          or(isNull(posts.leaseUntil), lte(posts.leaseUntil, now)),
+        ),
+      )
       .returning();
     return row;
   }
@@ -69,15 +93,35 @@ export class Ledger {
 
   async addTarget(
     tx: Db,
-    t: { postId: string; workspaceId: string; platform: string; connectionId: string | null; platformUserId: string | null; destinationKind: string | null; destinationId: string | null; state: TargetState; attempts?: number; spec: TargetSpec; creditSpent: boolean; errorCode?: string; errorMessage?: string },
+    t: {
+      postId: string;
+      workspaceId: string;
+      platform: string;
+      connectionId: string | null;
+      platformUserId: string | null;
+      destinationKind: string | null;
+      destinationId: string | null;
+      state: TargetState;
+      attempts?: number;
+      spec: TargetSpec;
+      creditSpent: boolean;
+      errorCode?: string;
+      errorMessage?: string;
+    },
   ): Promise<TargetRow> {
-    const [row] = await tx.insert(postTargets).values({ ...t, spec: t.spec as unknown as object }).returning();
+    const [row] = await tx
+      .insert(postTargets)
+      .values({ ...t, spec: t.spec as unknown as object })
+      .returning();
     return row!;
   }
 
   /** Records the answer to replay for the request's Idempotency-Key (inside the creating transaction when it is already known). */
   async finishPost(postId: string, response: unknown, status: number, tx: Db = this.#db): Promise<void> {
-    await tx.update(posts).set({ status: 'completed', response: response as object, responseStatus: status, updatedAt: this.#now() }).where(eq(posts.id, postId));
+    await tx
+      .update(posts)
+      .set({ status: 'completed', response: response as object, responseStatus: status, updatedAt: this.#now() })
+      .where(eq(posts.id, postId));
   }
 
   async postOf(id: string): Promise<PostRow> {
@@ -96,8 +140,28 @@ export class Ledger {
   }
 
   /** Changes a target and returns it as stored. */
-  async update(id: string, patch: Partial<Pick<TargetRow, 'state' | 'processingHandle' | 'platformPostId' | 'permalink' | 'errorCode' | 'errorMessage' | 'publishedAt' | 'creditSpent'>>, tx: Db = this.#db): Promise<TargetRow> {
-    const [row] = await tx.update(postTargets).set({ ...patch, updatedAt: this.#now() }).where(eq(postTargets.id, id)).returning();
+  async update(
+    id: string,
+    patch: Partial<
+      Pick<
+        TargetRow,
+        | 'state'
+        | 'processingHandle'
+        | 'platformPostId'
+        | 'permalink'
+        | 'errorCode'
+        | 'errorMessage'
+        | 'publishedAt'
+        | 'creditSpent'
+      >
+    >,
+    tx: Db = this.#db,
+  ): Promise<TargetRow> {
+    const [row] = await tx
+      .update(postTargets)
+      .set({ ...patch, updatedAt: this.#now() })
+      .where(eq(postTargets.id, id))
+      .returning();
     if (!row) throw new Error(`target ${id} not found`);
     return row;
   }
@@ -118,7 +182,13 @@ export class Ledger {
     return this.#db
       .select()
       .from(postTargets)
-      .where(and(eq(postTargets.state, 'published'), sql`${postTargets.journal} ->> ${step} = 'pending'`, gte(postTargets.publishedAt, since)))
+      .where(
+        and(
+          eq(postTargets.state, 'published'),
+          sql`${postTargets.journal} ->> ${step} = 'pending'`,
+          gte(postTargets.publishedAt, since),
+        ),
+      )
       .orderBy(postTargets.publishedAt)
       .limit(limit);
   }
@@ -131,7 +201,10 @@ export class Ledger {
       record: async (step, value) => {
         await this.#db
           .update(postTargets)
-          .set({ journal: sql`${postTargets.journal} || ${JSON.stringify({ [step]: value })}::jsonb`, updatedAt: this.#now() })
+          .set({
+            journal: sql`${postTargets.journal} || ${JSON.stringify({ [step]: value })}::jsonb`,
+            updatedAt: this.#now(),
+          })
           .where(eq(postTargets.id, target.id));
         steps[step] = value;
       },

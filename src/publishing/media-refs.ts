@@ -5,7 +5,10 @@
 import type { MediaFields, MediaPair, NetworkContract } from '../platforms/contract.ts';
 import type { PostBody } from './schemas.ts';
 
-const TOP_PAIRS: readonly MediaPair[] = [['default_image_id', 'default_image_url'], ['video_id', 'video_url']];
+const TOP_PAIRS: readonly MediaPair[] = [
+  ['default_image_id', 'default_image_url'],
+  ['video_id', 'video_url'],
+];
 
 type Obj = Record<string, unknown>;
 
@@ -13,7 +16,8 @@ function rewrite(o: Obj, imported: ReadonlyMap<string, string>, spec: MediaField
   const idOf = (v: unknown) => (typeof v === 'string' ? imported.get(v) : undefined);
   for (const [idField, urlField] of spec.pairs ?? []) {
     const fromId = idOf(o[idField]);
-    if (fromId) o[idField] = fromId; // a URL given in the id field
+    if (fromId)
+      o[idField] = fromId; // a URL given in the id field
     else if ((o[idField] === undefined || o[idField] === '') && idOf(o[urlField])) o[idField] = idOf(o[urlField]);
   }
   for (const field of spec.either ?? []) {
@@ -33,7 +37,11 @@ function rewrite(o: Obj, imported: ReadonlyMap<string, string>, spec: MediaField
  * publishing reads first; a field that takes either (a network's `either` fields, the per-page
  * image maps) holds the id instead of the URL. URLs that were not imported (unused) stay as they are.
  */
-export function withImportedMedia(networks: readonly NetworkContract[], body: PostBody, imported: ReadonlyMap<string, string>): PostBody {
+export function withImportedMedia(
+  networks: readonly NetworkContract[],
+  body: PostBody,
+  imported: ReadonlyMap<string, string>,
+): PostBody {
   const out = structuredClone(body) as PostBody & Obj;
   if (!imported.size) return out;
   rewrite(out, imported, { pairs: TOP_PAIRS });

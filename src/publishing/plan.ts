@@ -2,7 +2,15 @@
 // anything is sent. Network-neutral: each network's contract (platforms/<net>/network.ts) plans its
 // own targets with the checks below.
 import { AppError } from '../errors.ts';
-import type { CommonBody, FieldLimit, MediaRef, OwnMedia, PlanKit, PlannedTarget, FieldPath } from '../platforms/contract.ts';
+import type {
+  CommonBody,
+  FieldLimit,
+  MediaRef,
+  OwnMedia,
+  PlanKit,
+  PlannedTarget,
+  FieldPath,
+} from '../platforms/contract.ts';
 import type { PostType } from '../platforms/publishing.ts';
 import type { Networks as NetworkSet } from '../platforms/registry.ts';
 import type { Platform } from '../platforms/slugs.ts';
@@ -14,18 +22,26 @@ export type { FieldPath, MediaRef, PlannedTarget } from '../platforms/contract.t
 
 const invalid = (message: string) => new AppError('validation', message);
 
-export function assertLength(platform: string, text: string | undefined, limit: FieldLimit | TextLimit, field: string): void {
+export function assertLength(
+  platform: string,
+  text: string | undefined,
+  limit: FieldLimit | TextLimit,
+  field: string,
+): void {
   if (text === undefined) return;
   const n = countText(text, limit.unit);
   if (n > limit.max) {
     const tooLong = 'tooLong' in limit ? limit.tooLong : undefined;
     if (tooLong) throw invalid(tooLong(n));
-    if (limit.unit === 'bytes') throw invalid(`Max text size for ${platform} is ${limit.max} UTF-8 bytes. Received ${n} bytes in ${field}.`);
+    if (limit.unit === 'bytes')
+      throw invalid(`Max text size for ${platform} is ${limit.max} UTF-8 bytes. Received ${n} bytes in ${field}.`);
     throw invalid(`Max text character limit for ${platform} is ${limit.max}. Received ${n} characters in ${field}.`);
   }
   const bytes = limit.maxBytes === undefined ? 0 : countText(text, 'bytes');
   if (limit.maxBytes !== undefined && bytes > limit.maxBytes) {
-    throw invalid(`Max text size for ${platform} is ${limit.maxBytes} UTF-8 bytes. Received ${bytes} bytes in ${field}.`);
+    throw invalid(
+      `Max text size for ${platform} is ${limit.maxBytes} UTF-8 bytes. Received ${bytes} bytes in ${field}.`,
+    );
   }
 }
 
@@ -33,23 +49,40 @@ export function assertLength(platform: string, text: string | undefined, limit: 
 export type PlanNetworks = Pick<NetworkSet, 'has' | 'network' | 'slugs'>;
 
 /** 400s of the interface: unknown platform, wrong route, empty list, draft_platforms not a subset. */
-export function parseRoutePlatforms(networks: PlanNetworks, postType: PostType, body: PostBody): { platforms: Platform[]; drafts: Set<Platform> } {
-  const raw = body.platforms.flatMap((p) => p.split(',')).map((p) => p.trim().toLowerCase()).filter(Boolean);
+export function parseRoutePlatforms(
+  networks: PlanNetworks,
+  postType: PostType,
+  body: PostBody,
+): { platforms: Platform[]; drafts: Set<Platform> } {
+  const raw = body.platforms
+    .flatMap((p) => p.split(','))
+    .map((p) => p.trim().toLowerCase())
+    .filter(Boolean);
   if (!raw.length) throw new AppError('bad_request', 'platforms must have at least one platform');
   for (const p of raw) {
-    if (!networks.has(p)) throw new AppError('bad_request', `Invalid or unsupported platform: '${p}'. Supported: ${networks.slugs.join(', ')}`);
-    if (!networks.network(p).capabilities.postTypes.includes(postType)) throw new AppError('bad_request', `This platform does not support ${postType} posting.`);
+    if (!networks.has(p))
+      throw new AppError(
+        'bad_request',
+        `Invalid or unsupported platform: '${p}'. Supported: ${networks.slugs.join(', ')}`,
+      );
+    if (!networks.network(p).capabilities.postTypes.includes(postType))
+      throw new AppError('bad_request', `This platform does not support ${postType} posting.`);
   }
   const platforms = [...new Set(raw)] as Platform[];
   const draftRaw = (body.draft_platforms ?? []).map((p) => p.trim().toLowerCase());
   const notIn = draftRaw.filter((p) => !platforms.includes(p as Platform));
-  if (notIn.length) throw new AppError('bad_request', `draft_platforms must be a subset of platforms. Invalid: ${notIn.join(', ')}.`);
+  if (notIn.length)
+    throw new AppError('bad_request', `draft_platforms must be a subset of platforms. Invalid: ${notIn.join(', ')}.`);
   const drafts = new Set<Platform>(body.draft ? platforms : (draftRaw as Platform[]));
   return { platforms, drafts };
 }
 
 const ref = (value: string | undefined, field: FieldPath): MediaRef | undefined =>
-  value === undefined || value === '' ? undefined : /^https?:\/\//i.test(value) ? { url: value, field } : { id: value, field };
+  value === undefined || value === ''
+    ? undefined
+    : /^https?:\/\//i.test(value)
+      ? { url: value, field }
+      : { id: value, field };
 
 function mediaFor(postType: PostType, body: CommonBody, own: readonly OwnMedia[]): MediaRef[] {
   if (postType === 'carousel') return (body.image_ids ?? []).map((id, i) => ({ id, field: ['image_ids', i] }));
@@ -58,7 +91,10 @@ function mediaFor(postType: PostType, body: CommonBody, own: readonly OwnMedia[]
     return v ? [v] : [];
   }
   if (postType === 'image') {
-    const r = own.map(([value, field]) => ref(value, field)).find(Boolean) ?? ref(body.default_image_id, ['default_image_id']) ?? ref(body.default_image_url, ['default_image_url']);
+    const r =
+      own.map(([value, field]) => ref(value, field)).find(Boolean) ??
+      ref(body.default_image_id, ['default_image_id']) ??
+      ref(body.default_image_url, ['default_image_url']);
     return r ? [r] : [];
   }
   return [];
@@ -89,7 +125,8 @@ export function planTargets({ networks, postType, body }: PlanInput): PlannedTar
       base,
       caption(text, field) {
         // The text route posts nothing but text: an override that empties it is as bad as no default_text.
-        if (postType === 'text' && !hasVisibleText(text)) throw invalid(`A text post needs visible text: ${field} for ${network.displayName} is empty.`);
+        if (postType === 'text' && !hasVisibleText(text))
+          throw invalid(`A text post needs visible text: ${field} for ${network.displayName} is empty.`);
         if (network.capabilities.text) assertLength(p, text, network.capabilities.text, field);
       },
       limit(text, key, shownAs = key) {
@@ -103,7 +140,8 @@ export function planTargets({ networks, postType, body }: PlanInput): PlannedTar
       media: (own = []) => mediaFor(postType, body, own),
       ref,
       invalid,
-      fail: (code, message) => targets.push({ text: '', media: [], options: {}, failure: { code, message }, ...common }),
+      fail: (code, message) =>
+        targets.push({ text: '', media: [], options: {}, failure: { code, message }, ...common }),
       target: (t) => {
         const planned = { ...t, ...common };
         if (needsMedia && t.destination && t.media.length === 0) bare.push(planned);
@@ -118,7 +156,9 @@ export function planTargets({ networks, postType, body }: PlanInput): PlannedTar
 }
 
 const missingMedia = (name: string, postType: PostType) =>
-  postType === 'image' ? `An image is required for ${name}: set default_image_id or default_image_url.` : 'A video is required: set video_id or video_url.';
+  postType === 'image'
+    ? `An image is required for ${name}: set default_image_id or default_image_url.`
+    : 'A video is required: set video_id or video_url.';
 
 /**
  * Destinations of one network left without media. When another destination of it has media (its own per-page
@@ -128,9 +168,14 @@ const missingMedia = (name: string, postType: PostType) =>
 function unmetMedia(name: string, postType: PostType, bare: PlannedTarget[], planned: PlannedTarget[]): void {
   if (!planned.some((t) => t.media.length > 0)) throw invalid(missingMedia(name, postType));
   for (const t of bare) {
-    const where = t.destination!.kind === 'personal' ? 'the personal profile' : `${t.destination!.kind} ${t.destination!.id}`;
-    t.failure = postType === 'image'
-      ? { code: 'image_required', message: `An image is required for ${name} (${where}): set default_image_id or default_image_url, or give it its own image.` }
-      : { code: 'video_required', message: `A video is required for ${name} (${where}): set video_id or video_url.` };
+    const where =
+      t.destination!.kind === 'personal' ? 'the personal profile' : `${t.destination!.kind} ${t.destination!.id}`;
+    t.failure =
+      postType === 'image'
+        ? {
+            code: 'image_required',
+            message: `An image is required for ${name} (${where}): set default_image_id or default_image_url, or give it its own image.`,
+          }
+        : { code: 'video_required', message: `A video is required for ${name} (${where}): set video_id or video_url.` };
   }
 }

@@ -5,9 +5,16 @@ import { z } from 'zod';
 import { NETWORKS } from '../platforms/registry.ts';
 
 /** What the built-in networks add to a result's `post` (their contracts' `resultPost`), each optional. */
-const networkPostFields: z.ZodRawShape = Object.fromEntries(NETWORKS.flatMap((n) => Object.entries(n.resultPost?.shape ?? {}).map(([k, v]) => [k, z.optional(v)])));
+const networkPostFields: z.ZodRawShape = Object.fromEntries(
+  NETWORKS.flatMap((n) => Object.entries(n.resultPost?.shape ?? {}).map(([k, v]) => [k, z.optional(v)])),
+);
 
-export const postRefSchema = z.object({ platform: z.string(), post_id: z.string().nullable(), permalink: z.string().nullable(), ...networkPostFields });
+export const postRefSchema = z.object({
+  platform: z.string(),
+  post_id: z.string().nullable(),
+  permalink: z.string().nullable(),
+  ...networkPostFields,
+});
 
 /** One network's result on the wire (interface.md: `{ platform, success, message, post?, error? }`). */
 export const targetResultSchema = z.object({
@@ -30,16 +37,29 @@ export type TargetOutcome = z.infer<typeof targetOutcomeSchema>;
  * A failed target. `retryable` comes from what failed: a network's error says it itself
  * (`PlatformError.retryable`: throttled, unavailable, token expired); Herald's own refusals are final.
  */
-export function failure(platform: string, code: string, message: string, opts: { retryable: boolean; retryAfterSeconds?: number | undefined }): TargetOutcome {
+export function failure(
+  platform: string,
+  code: string,
+  message: string,
+  opts: { retryable: boolean; retryAfterSeconds?: number | undefined },
+): TargetOutcome {
   const { retryable, retryAfterSeconds } = opts;
-  return { platform, success: false, message, error: code, retryable, ...(retryAfterSeconds !== undefined ? { retry_after_seconds: retryAfterSeconds } : {}) };
+  return {
+    platform,
+    success: false,
+    message,
+    error: code,
+    retryable,
+    ...(retryAfterSeconds !== undefined ? { retry_after_seconds: retryAfterSeconds } : {}),
+  };
 }
 
 // A failure read back from the ledger has only its code left; these codes were retryable when written.
 const RETRYABLE_CODES = new Set(['RATE_LIMITED', 'PLATFORM_UNAVAILABLE', 'TIMEOUT', 'PUBLISH_FAILED']);
 
 /** A stored failure, as far as its code tells. */
-export const storedFailure = (platform: string, code: string, message: string): TargetOutcome => failure(platform, code, message, { retryable: RETRYABLE_CODES.has(code) });
+export const storedFailure = (platform: string, code: string, message: string): TargetOutcome =>
+  failure(platform, code, message, { retryable: RETRYABLE_CODES.has(code) });
 
 export const toWire = ({ retryable: _r, ...wire }: TargetOutcome): TargetResult => wire;
 
@@ -57,11 +77,20 @@ export const resultEntrySchema = targetResultSchema.extend({
 });
 export type ResultEntry = z.infer<typeof resultEntrySchema>;
 
-const entryOf = (r: TargetResult): ResultEntry => ({ ...r, error: r.error ?? null, post_id: r.post?.post_id ?? null, permalink: r.post?.permalink ?? null });
+const entryOf = (r: TargetResult): ResultEntry => ({
+  ...r,
+  error: r.error ?? null,
+  post_id: r.post?.post_id ?? null,
+  permalink: r.post?.permalink ?? null,
+});
 
 export const draftRefSchema = z.object({ platform: z.string(), draft_id: z.string(), status: z.literal('draft') });
 export type DraftRef = z.infer<typeof draftRefSchema>;
-export const scheduledRefSchema = z.object({ platform: z.string(), scheduled_post_id: z.string(), scheduled_time: z.string() });
+export const scheduledRefSchema = z.object({
+  platform: z.string(),
+  scheduled_post_id: z.string(),
+  scheduled_time: z.string(),
+});
 export type ScheduledRef = z.infer<typeof scheduledRefSchema>;
 
 /**
@@ -104,18 +133,35 @@ function singleNetwork(results: TargetResult[]): PublishResult {
 }
 
 /** The answer to a submit, from what it did: ran now, saved as drafts, scheduled. */
-export function publishReply(requested: number, ran: TargetOutcome[], drafts: DraftRef[], scheduled: ScheduledRef[]): PublishReply {
+export function publishReply(
+  requested: number,
+  ran: TargetOutcome[],
+  drafts: DraftRef[],
+  scheduled: ScheduledRef[],
+): PublishReply {
   const wire = ran.map(toWire);
   const results = wire.map(entryOf);
   if (scheduled.length) {
-    if (!results.length && !drafts.length) return { status: 200, body: { success: true, message: 'Scheduled', scheduled } };
+    if (!results.length && !drafts.length)
+      return { status: 200, body: { success: true, message: 'Scheduled', scheduled } };
     return {
       status: 200,
-      body: { success: results.every((r) => r.success), message: results.length ? 'Scheduled; other posts completed' : 'Scheduled; drafts saved', scheduled, ...(drafts.length ? { drafts } : {}), ...(results.length ? { results } : {}) },
+      body: {
+        success: results.every((r) => r.success),
+        message: results.length ? 'Scheduled; other posts completed' : 'Scheduled; drafts saved',
+        scheduled,
+        ...(drafts.length ? { drafts } : {}),
+        ...(results.length ? { results } : {}),
+      },
     };
   }
-  if (drafts.length && !results.length) return { status: 200, body: { success: true, message: 'Saved as drafts', drafts } };
-  if (drafts.length) return { status: 200, body: { success: results.every((r) => r.success), message: 'Drafts and posts completed', drafts, results } };
+  if (drafts.length && !results.length)
+    return { status: 200, body: { success: true, message: 'Saved as drafts', drafts } };
+  if (drafts.length)
+    return {
+      status: 200,
+      body: { success: results.every((r) => r.success), message: 'Drafts and posts completed', drafts, results },
+    };
   if (requested === 1 && results.length === 1) {
     // The single-network reply: these four fields, `error` null on success.
     const { success, message, post, error } = wire[0]!;

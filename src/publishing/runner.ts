@@ -59,68 +59,123 @@ export class TargetRunner {
 
   static resultOf(row: TargetRow, registry: PlatformRegistry): TargetOutcome {
     const name = registry.get(row.platform as Platform).displayName;
-    const extra = registry.network(row.platform).resultPost?.fromJournal((row.journal ?? {}) as Record<string, string>) ?? {};
+    const extra =
+      registry.network(row.platform).resultPost?.fromJournal((row.journal ?? {}) as Record<string, string>) ?? {};
     const post = { platform: row.platform, post_id: row.platformPostId, permalink: row.permalink, ...extra };
-    if (row.state === 'published') return { platform: row.platform, success: true, message: `Published to ${name}.`, post, retryable: false };
+    if (row.state === 'published')
+      return { platform: row.platform, success: true, message: `Published to ${name}.`, post, retryable: false };
     if (row.state === 'processing') {
-      return { platform: row.platform, success: true, message: `Accepted by ${name}; still processing. Its status will update when ${name} finishes.`, post, retryable: false };
+      return {
+        platform: row.platform,
+        success: true,
+        message: `Accepted by ${name}; still processing. Its status will update when ${name} finishes.`,
+        post,
+        retryable: false,
+      };
     }
-    return storedFailure(row.platform, row.errorCode ?? 'PUBLISH_FAILED', row.errorMessage ?? `Publishing to ${name} failed.`);
+    return storedFailure(
+      row.platform,
+      row.errorCode ?? 'PUBLISH_FAILED',
+      row.errorMessage ?? `Publishing to ${name} failed.`,
+    );
   }
 
   /** Publishes one pending (or interrupted) target and returns its result; never throws for network failures. */
-  async run(target: TargetRow | string, opts: { attemptRecorded?: boolean; known?: KnownTarget } = {}): Promise<TargetOutcome> {
+  async run(
+    target: TargetRow | string,
+    opts: { attemptRecorded?: boolean; known?: KnownTarget } = {},
+  ): Promise<TargetOutcome> {
     const row = typeof target === 'string' ? await this.#d.ledger.target(target) : target;
     if (!row) throw new Error(`target ${String(target)} not found`);
     const platform = row.platform as Platform;
     const adapter = this.#d.registry.get(platform);
     const known = opts.known;
-    const fail = async (code: string, message: string, retry: { retryable: boolean; retryAfterSeconds?: number | undefined }): Promise<TargetOutcome> => {
+    const fail = async (
+      code: string,
+      message: string,
+      retry: { retryable: boolean; retryAfterSeconds?: number | undefined },
+    ): Promise<TargetOutcome> => {
       // The failure and its refund commit together: a crash between them can neither lose nor double the credit.
       await this.#d.ledger.transaction(async (tx) => {
-        await this.#d.ledger.update(row.id, { state: 'failed', errorCode: code, errorMessage: message, creditSpent: false }, tx);
-        if (row.creditSpent) await this.#d.credits.refund({ workspaceId: row.workspaceId, type: 'posts', amount: 1, reason: 'publish_failed', reference: row.id }, tx);
+        await this.#d.ledger.update(
+          row.id,
+          { state: 'failed', errorCode: code, errorMessage: message, creditSpent: false },
+          tx,
+        );
+        if (row.creditSpent)
+          await this.#d.credits.refund(
+            { workspaceId: row.workspaceId, type: 'posts', amount: 1, reason: 'publish_failed', reference: row.id },
+            tx,
+          );
       });
       return failure(platform, code, message, retry);
     };
     const publisher = adapter.publisher;
-    if (!publisher) return fail('NOT_SUPPORTED', `Publishing to ${adapter.displayName} is not available on this server yet.`, { retryable: false });
+    if (!publisher)
+      return fail('NOT_SUPPORTED', `Publishing to ${adapter.displayName} is not available on this server yet.`, {
+        retryable: false,
+      });
     const conn = known?.connection ?? (row.connectionId ? await this.#d.connections.byId(row.connectionId) : undefined);
-    if (!conn) return fail('NOT_CONNECTED', `${adapter.displayName} not connected for this workspace.`, { retryable: false });
+    if (!conn)
+      return fail('NOT_CONNECTED', `${adapter.displayName} not connected for this workspace.`, { retryable: false });
     const req = await this.#request(row, known);
     const journal = this.#d.ledger.journal(row);
     if (!opts.attemptRecorded) await this.#d.ledger.startAttempt(row.id);
     const deadline = this.#d.clock().getTime() + this.#d.targetTimeoutMs;
     try {
-      let outcome: PublishOutcome = await this.#bounded(deadline, this.#d.tokens.use(conn, (t) => publisher.publish(t, req, journal)));
+      let outcome: PublishOutcome = await this.#bounded(
+        deadline,
+        this.#d.tokens.use(conn, (t) => publisher.publish(t, req, journal)),
+      );
       const check = publisher.checkStatus?.bind(publisher);
       while (outcome.state === 'processing' && check && this.#d.clock().getTime() < deadline) {
         // 2 s keeps polling inside the strictest status quota (TikTok: 30 status calls a minute per token).
         await this.#sleep(this.#d.pollIntervalMs ?? 2000);
         const handle = outcome.handle;
-        outcome = await this.#bounded(deadline, this.#d.tokens.use(conn, (t) => check(t, handle, req, journal)));
+        outcome = await this.#bounded(
+          deadline,
+          this.#d.tokens.use(conn, (t) => check(t, handle, req, journal)),
+        );
       }
       const done =
         outcome.state === 'processing'
           ? await this.#d.ledger.update(row.id, { state: 'processing', processingHandle: outcome.handle })
-          : await this.#d.ledger.update(row.id, { state: 'published', platformPostId: outcome.postId, permalink: outcome.permalink, publishedAt: this.#d.clock(), errorCode: null, errorMessage: null });
+          : await this.#d.ledger.update(row.id, {
+              state: 'published',
+              platformPostId: outcome.postId,
+              permalink: outcome.permalink,
+              publishedAt: this.#d.clock(),
+              errorCode: null,
+              errorMessage: null,
+            });
       if (outcome.state === 'published' && outcome.provisional) await journal.record(FOLLOW_UP_STEP, 'pending');
       // The account publishes again: whatever stopped it at the network is over.
-      if (outcome.state === 'published' && conn.statusReason?.startsWith(ACCOUNT_NOTE_PREFIX)) await this.#d.connections.clearAccountCondition(conn.id);
+      if (outcome.state === 'published' && conn.statusReason?.startsWith(ACCOUNT_NOTE_PREFIX))
+        await this.#d.connections.clearAccountCondition(conn.id);
       const result = TargetRunner.resultOf(done, this.#d.registry);
       // What the network changed against the request (e.g. made the post private) belongs in the answer.
-      return outcome.state === 'published' && outcome.notice ? { ...result, message: `${result.message} ${outcome.notice}` } : result;
+      return outcome.state === 'published' && outcome.notice
+        ? { ...result, message: `${result.message} ${outcome.notice}` }
+        : result;
     } catch (err) {
       if (err instanceof PlatformError) {
         this.#d.logger.warn({ platform, target: row.id, kind: err.kind, status: err.status }, 'publish failed');
         // The account itself cannot publish until its owner acts at the network: the connection status says so.
         if (err.accountCondition) await this.#d.connections.noteAccountCondition(conn.id, err.message);
-        return fail(CODES[err.kind], `${adapter.displayName}: ${err.message}`, { retryable: err.retryable, retryAfterSeconds: err.retryAfterSeconds });
+        return fail(CODES[err.kind], `${adapter.displayName}: ${err.message}`, {
+          retryable: err.retryable,
+          retryAfterSeconds: err.retryAfterSeconds,
+        });
       }
       if (err instanceof TimeoutError) {
         // The network may still finish what it accepted: keep the journal and report it as processing.
         await this.#d.ledger.update(row.id, { state: 'processing' });
-        return failure(platform, 'TIMEOUT', `${adapter.displayName} did not finish within ${Math.round(this.#d.targetTimeoutMs / 1000)} s; Herald keeps the post and will reconcile it.`, { retryable: true });
+        return failure(
+          platform,
+          'TIMEOUT',
+          `${adapter.displayName} did not finish within ${Math.round(this.#d.targetTimeoutMs / 1000)} s; Herald keeps the post and will reconcile it.`,
+          { retryable: true },
+        );
       }
       this.#d.logger.error({ err, platform, target: row.id }, 'publish crashed');
       return fail('PUBLISH_FAILED', `Publishing to ${adapter.displayName} failed unexpectedly.`, { retryable: true });
@@ -145,7 +200,10 @@ export class TargetRunner {
     if (!found || found.postId === row.platformPostId) return 'pending';
     await this.#d.ledger.update(row.id, { platformPostId: found.postId, permalink: found.permalink });
     await journal.record(FOLLOW_UP_STEP, 'done');
-    this.#d.logger.info({ platform: row.platform, target: row.id }, 'a provisional post id was replaced by the final one');
+    this.#d.logger.info(
+      { platform: row.platform, target: row.id },
+      'a provisional post id was replaced by the final one',
+    );
     return 'done';
   }
 
@@ -153,7 +211,15 @@ export class TargetRunner {
     const spec = row.spec as TargetSpec;
     const ids = [...spec.mediaIds, ...(spec.thumbnailId ? [spec.thumbnailId] : [])];
     const given = known?.media;
-    const byId = given && ids.every((id) => given.has(id)) ? given : new Map((ids.length ? await this.#d.media.resolveMediaForWorkspace(row.workspaceId, ids) : []).map((r) => [r.id, r]));
+    const byId =
+      given && ids.every((id) => given.has(id))
+        ? given
+        : new Map(
+            (ids.length ? await this.#d.media.resolveMediaForWorkspace(row.workspaceId, ids) : []).map((r) => [
+              r.id,
+              r,
+            ]),
+          );
     const postType = known?.postType ?? ((await this.#d.ledger.postOf(row.postId)).postType as PostType);
     return {
       postType,
@@ -162,7 +228,10 @@ export class TargetRunner {
       description: spec.description,
       media: spec.mediaIds.map((id) => this.#publishMedia(byId.get(id)!)),
       thumbnail: spec.thumbnailId ? this.#publishMedia(byId.get(spec.thumbnailId)!) : undefined,
-      destination: row.destinationKind && row.destinationId ? { kind: row.destinationKind as 'page', id: row.destinationId } : undefined,
+      destination:
+        row.destinationKind && row.destinationId
+          ? { kind: row.destinationKind as 'page', id: row.destinationId }
+          : undefined,
       visibility: spec.visibility,
       options: spec.options,
       targetId: row.id,

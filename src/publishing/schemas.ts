@@ -13,12 +13,16 @@ export { hasVisibleText, postText } from '../platforms/fields.ts';
 export const dateTime = z
   .string()
   .max(64)
-  .refine(isRealDateTime, 'Input should be an ISO 8601 date-time with a UTC offset that exists on the calendar (e.g. 2026-01-31T09:00:00Z or 2026-01-31T10:00:00+01:00).')
+  .refine(
+    isRealDateTime,
+    'Input should be an ISO 8601 date-time with a UTC offset that exists on the calendar (e.g. 2026-01-31T09:00:00Z or 2026-01-31T10:00:00+01:00).',
+  )
   .describe('ISO 8601 date-time with a UTC offset, e.g. 2026-01-31T09:00:00Z');
 
 export type PostBody = CommonBody;
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * A post body with every explicit `null` left out, at any depth of its objects (override objects,

@@ -14,7 +14,15 @@ import type { MediaService } from '../media/service.ts';
 import type { PlatformRegistry } from '../platforms/registry.ts';
 import type { PostType } from '../platforms/publishing.ts';
 import type { DraftService } from './drafts.ts';
-import { isUniqueViolation, keepLease, leaseExpired, replay, requestHash, type IdempotencyClaim, type ReplyParts } from './idempotency.ts';
+import {
+  isUniqueViolation,
+  keepLease,
+  leaseExpired,
+  replay,
+  requestHash,
+  type IdempotencyClaim,
+  type ReplyParts,
+} from './idempotency.ts';
 import { Ledger, type PostRow, type TargetRow } from './ledger.ts';
 import { writeLedgerPost } from './ledger-post.ts';
 import { publishReply, type PublishReply, type TargetOutcome } from './results.ts';
@@ -135,7 +143,10 @@ export class PublishingService {
    * transaction with `claim` (scheduling links the entry there while its claim holds; false rolls everything back).
    * Undefined when the claim was lost. The targets are left pending for the caller's run.
    */
-  async recordScheduledRun(r: ScheduledRunRecord, claim: (tx: Db, postId: string) => Promise<boolean>): Promise<{ postId: string; rows: TargetRow[]; conns: (ConnectionRow | undefined)[] } | undefined> {
+  async recordScheduledRun(
+    r: ScheduledRunRecord,
+    claim: (tx: Db, postId: string) => Promise<boolean>,
+  ): Promise<{ postId: string; rows: TargetRow[]; conns: (ConnectionRow | undefined)[] } | undefined> {
     const conns = r.connections ?? (await this.#d.connections.list(r.workspaceId));
     const placed = r.planned.map((t) => ({ planned: t, conn: connectionFor(conns, t) }));
     try {
@@ -144,7 +155,19 @@ export class PublishingService {
         const { post, rows } = await writeLedgerPost(
           tx,
           { ledger: this.ledger, credits: this.#d.credits },
-          { workspaceId: r.workspaceId, planId: r.planId, postType: r.postType, request: r.request, idempotencyKey: null, requestHash: `scheduled:${r.entryId}`, actor: r.actor, placed, startNow: false, credit: { reason: 'scheduled_publish', reference: r.entryId }, displayName: (pl) => this.#d.registry.get(pl).displayName },
+          {
+            workspaceId: r.workspaceId,
+            planId: r.planId,
+            postType: r.postType,
+            request: r.request,
+            idempotencyKey: null,
+            requestHash: `scheduled:${r.entryId}`,
+            actor: r.actor,
+            placed,
+            startNow: false,
+            credit: { reason: 'scheduled_publish', reference: r.entryId },
+            displayName: (pl) => this.#d.registry.get(pl).displayName,
+          },
           async (postId) => {
             if (!(await claim(tx, postId))) throw new ClaimLost();
           },
@@ -161,43 +184,101 @@ export class PublishingService {
    * The one path of a request: checks it, splits it into targets to run now, queue entries and drafts, writes them
    * all in one transaction, then runs the "now" targets and records the answer for the Idempotency-Key.
    */
-  async #submit(p: Principal, postType: PostType, body: PostBody, o: Partial<ScheduleRequest>): Promise<PublishReply<object>> {
+  async #submit(
+    p: Principal,
+    postType: PostType,
+    body: PostBody,
+    o: Partial<ScheduleRequest>,
+  ): Promise<PublishReply<object>> {
     const hash = o.claim?.requestHash ?? requestHash({ postType, body });
-    const idempotency: IdempotencyClaim | undefined = o.idempotencyKey ? { key: o.idempotencyKey, requestHash: hash, request: o.claim?.request ?? body } : undefined;
+    const idempotency: IdempotencyClaim | undefined = o.idempotencyKey
+      ? { key: o.idempotencyKey, requestHash: hash, request: o.claim?.request ?? body }
+      : undefined;
     if (idempotency && !o.replayChecked) {
       const prior = await this.ledger.findByKey(p.workspaceId, idempotency.key);
       if (prior) return this.#answerPrior(prior, hash);
     }
     // A network's unmet requirement fails it alone, unless the caller answers for scheduled entries only.
-    const { targets, imported, media } = await this.#d.validator.prepare(p, postType, body, { perNetworkFailures: !o.respond });
+    const { targets, imported, media } = await this.#d.validator.prepare(p, postType, body, {
+      perNetworkFailures: !o.respond,
+    });
     const now = this.#d.clock();
     const when = new Map<Platform, Date>();
     for (const t of targets) {
       if (!t.scheduledTime || t.draft || t.failure || when.has(t.platform)) continue;
       const own = (body[t.platform as keyof PostBody] as { scheduled_time?: string } | undefined)?.scheduled_time;
-      when.set(t.platform, this.#d.schedule.parseTime(t.scheduledTime, now, own ? `${t.platform}.scheduled_time` : 'scheduled_time'));
+      when.set(
+        t.platform,
+        this.#d.schedule.parseTime(t.scheduledTime, now, own ? `${t.platform}.scheduled_time` : 'scheduled_time'),
+      );
     }
     const conns = await this.#d.connections.list(p.workspaceId);
-    const placed = targets.filter((t) => t.failure || !when.has(t.platform)).map((t) => ({ planned: t, conn: t.draft ? undefined : connectionFor(conns, t) }));
-    const scheduled = new Map([...when].map(([pl, at]) => [pl, { at, platformUserId: conns.find((c) => c.platform === pl && c.status === 'connected')?.accountId ?? null }]));
+    const placed = targets
+      .filter((t) => t.failure || !when.has(t.platform))
+      .map((t) => ({ planned: t, conn: t.draft ? undefined : connectionFor(conns, t) }));
+    const scheduled = new Map(
+      [...when].map(([pl, at]) => [
+        pl,
+        { at, platformUserId: conns.find((c) => c.platform === pl && c.status === 'connected')?.accountId ?? null },
+      ]),
+    );
     const draftPlatforms = [...new Set(placed.filter((t) => t.planned.draft).map((t) => t.planned.platform))];
     const requested = new Set(placed.map((t) => t.planned.platform)).size;
     const live = (w: { rows: TargetRow[] }) => w.rows.filter((r) => r.state !== 'draft');
-    const scheduledRefs = (entries: ScheduledEntryRef[]) => entries.map((e) => ({ platform: e.platform, scheduled_post_id: e.id, scheduled_time: e.scheduledTime.toISOString() }));
-    const lease = idempotency ? { owner: randomUUID(), until: new Date(this.#d.clock().getTime() + this.#leaseMs) } : undefined;
+    const scheduledRefs = (entries: ScheduledEntryRef[]) =>
+      entries.map((e) => ({
+        platform: e.platform,
+        scheduled_post_id: e.id,
+        scheduled_time: e.scheduledTime.toISOString(),
+      }));
+    const lease = idempotency
+      ? { owner: randomUUID(), until: new Date(this.#d.clock().getTime() + this.#leaseMs) }
+      : undefined;
     const fromDraft = o.fromDraft;
     let written: Written;
     try {
       written = await this.#d.db.transaction((tx) =>
         writeSubmission(
           tx as unknown as Db,
-          { ledger: this.ledger, credits: this.#d.credits, drafts: this.#d.drafts, schedule: this.#d.schedule, overrideKeys: this.#d.registry.overrideKeys },
-          { p, postType, request: body, stored: withImportedMedia(this.#d.registry.networks, body, imported), placed, draftPlatforms, scheduled, idempotency, lease, requestHash: hash, displayName: (pl) => this.#d.registry.get(pl).displayName },
+          {
+            ledger: this.ledger,
+            credits: this.#d.credits,
+            drafts: this.#d.drafts,
+            schedule: this.#d.schedule,
+            overrideKeys: this.#d.registry.overrideKeys,
+          },
+          {
+            p,
+            postType,
+            request: body,
+            stored: withImportedMedia(this.#d.registry.networks, body, imported),
+            placed,
+            draftPlatforms,
+            scheduled,
+            idempotency,
+            lease,
+            requestHash: hash,
+            displayName: (pl) => this.#d.registry.get(pl).displayName,
+          },
           {
             inTx: fromDraft ? (tx) => this.#d.drafts.remove(p.workspaceId, fromDraft, tx) : undefined,
-            replyParts: (w) => ({ requested, targets: live(w).map((r) => r.id), drafts: w.drafts, scheduled: scheduledRefs(w.entries) }),
+            replyParts: (w) => ({
+              requested,
+              targets: live(w).map((r) => r.id),
+              drafts: w.drafts,
+              scheduled: scheduledRefs(w.entries),
+            }),
             // Without a target to run, the answer is known before the commit.
-            respond: (w) => (live(w).some((r) => r.state !== 'failed') ? undefined : o.respond?.(w.entries) ?? publishReply(requested, live(w).map((r) => TargetRunner.resultOf(r, this.#d.registry)), w.drafts, scheduledRefs(w.entries))),
+            respond: (w) =>
+              live(w).some((r) => r.state !== 'failed')
+                ? undefined
+                : (o.respond?.(w.entries) ??
+                  publishReply(
+                    requested,
+                    live(w).map((r) => TargetRunner.resultOf(r, this.#d.registry)),
+                    w.drafts,
+                    scheduledRefs(w.entries),
+                  )),
           },
         ),
       );
@@ -214,7 +295,12 @@ export class PublishingService {
     const run = () =>
       Promise.all(
         live(written).map((row) =>
-          row.state === 'failed' ? TargetRunner.resultOf(row, this.#d.registry) : this.runner.run(row, { attemptRecorded: true, known: { postType, connection: byRow.get(row)?.conn, media } }),
+          row.state === 'failed'
+            ? TargetRunner.resultOf(row, this.#d.registry)
+            : this.runner.run(row, {
+                attemptRecorded: true,
+                known: { postType, connection: byRow.get(row)?.conn, media },
+              }),
         ),
       );
     const parts = { requested, drafts: written.drafts, scheduled: scheduledRefs(written.entries) };
@@ -232,7 +318,10 @@ export class PublishingService {
     const held = await this.ledger.takeOver(prior.id, owner, new Date(this.#d.clock().getTime() + this.#leaseMs));
     // Another retry took it over first (409), or it finished meanwhile (its answer).
     if (!held) return replay(await this.ledger.postOf(prior.id), hash);
-    this.#d.logger.warn({ post: prior.id }, 'resuming a request whose Idempotency-Key lease passed (its process stopped)');
+    this.#d.logger.warn(
+      { post: prior.id },
+      'resuming a request whose Idempotency-Key lease passed (its process stopped)',
+    );
     const rows = await this.ledger.targetsOf(prior.id);
     const parts = (held.replyParts as ReplyParts | null) ?? legacyParts(rows);
     const byId = new Map(rows.map((r) => [r.id, r]));
@@ -241,17 +330,29 @@ export class PublishingService {
       Promise.all(
         parts.targets.map((id) => {
           const row = byId.get(id)!;
-          return row.state === 'pending' || row.state === 'processing' ? this.runner.run(row) : TargetRunner.resultOf(row, this.#d.registry);
+          return row.state === 'pending' || row.state === 'processing'
+            ? this.runner.run(row)
+            : TargetRunner.resultOf(row, this.#d.registry);
         }),
       );
     return this.#runHolding(prior.id, owner, parts, run);
   }
 
   /** Runs the targets while renewing the claim's lease (requests with a key), then records the answer to replay. */
-  async #runHolding(postId: string | undefined, owner: string | undefined, parts: Omit<ReplyParts, 'targets'>, run: () => Promise<TargetOutcome[]>): Promise<PublishReply<object>> {
+  async #runHolding(
+    postId: string | undefined,
+    owner: string | undefined,
+    parts: Omit<ReplyParts, 'targets'>,
+    run: () => Promise<TargetOutcome[]>,
+  ): Promise<PublishReply<object>> {
     const heartbeat =
       postId && owner
-        ? keepLease({ leaseMs: this.#leaseMs, logger: this.#d.logger, post: postId, renew: () => this.ledger.renewLease(postId, owner, new Date(this.#d.clock().getTime() + this.#leaseMs)) })
+        ? keepLease({
+            leaseMs: this.#leaseMs,
+            logger: this.#d.logger,
+            post: postId,
+            renew: () => this.ledger.renewLease(postId, owner, new Date(this.#d.clock().getTime() + this.#leaseMs)),
+          })
         : undefined;
     let outcomes: TargetOutcome[];
     try {
@@ -267,7 +368,12 @@ export class PublishingService {
 
 /** A request claimed before reply parts were stored: every network it named, its live targets in the order written. */
 function legacyParts(rows: TargetRow[]): ReplyParts {
-  return { requested: new Set(rows.map((r) => r.platform)).size, targets: rows.filter((r) => r.state !== 'draft').map((r) => r.id), drafts: [], scheduled: [] };
+  return {
+    requested: new Set(rows.map((r) => r.platform)).size,
+    targets: rows.filter((r) => r.state !== 'draft').map((r) => r.id),
+    drafts: [],
+    scheduled: [],
+  };
 }
 
 export type { Platform };

@@ -5,7 +5,9 @@ import type { PostBody } from './schemas.ts';
 
 /** `overrideKeys`: the registry's networks that have an override object under their slug. */
 export function storedBody(body: PostBody, platform: string, overrideKeys: readonly string[]): PostBody {
-  const { scheduled_time: _s, ...narrow } = narrowBody(body, platform, overrideKeys) as PostBody & { scheduled_time?: string };
+  const { scheduled_time: _s, ...narrow } = narrowBody(body, platform, overrideKeys) as PostBody & {
+    scheduled_time?: string;
+  };
   const out = narrow as PostBody & Record<string, unknown>;
   // narrowBody kept only this network's override.
   const o = out[platform] as Record<string, unknown> | undefined;

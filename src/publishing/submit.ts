@@ -114,13 +114,33 @@ export async function writeSubmission(
   const post = written?.post;
   const rows = written?.rows ?? [];
   // Credits in the same transaction as what they pay for (the writer above spent the post credits): a 402 leaves nothing behind.
-  if (s.scheduled.size) await d.credits.spend({ workspaceId: p.workspaceId, planId: p.planId, type: 'scheduled_posts', amount: s.scheduled.size, reason: 'schedule' }, tx);
+  if (s.scheduled.size)
+    await d.credits.spend(
+      {
+        workspaceId: p.workspaceId,
+        planId: p.planId,
+        type: 'scheduled_posts',
+        amount: s.scheduled.size,
+        reason: 'schedule',
+      },
+      tx,
+    );
   const entries = await d.schedule.add(
     tx,
-    [...s.scheduled].map(([platform, e]) => ({ workspaceId: p.workspaceId, platform, platformUserId: e.platformUserId, postType: s.postType, postData: storedBody(s.stored, platform, d.overrideKeys), scheduledTime: e.at, actor })),
+    [...s.scheduled].map(([platform, e]) => ({
+      workspaceId: p.workspaceId,
+      platform,
+      platformUserId: e.platformUserId,
+      postType: s.postType,
+      postData: storedBody(s.stored, platform, d.overrideKeys),
+      scheduledTime: e.at,
+      actor,
+    })),
   );
   // Drafts keep the library ids of imported URLs, so publishing them later downloads nothing.
-  const drafts = s.draftPlatforms.length ? await d.drafts.saveFromPost(p.workspaceId, s.postType, s.stored, s.draftPlatforms, post?.id ?? null, tx) : [];
+  const drafts = s.draftPlatforms.length
+    ? await d.drafts.saveFromPost(p.workspaceId, s.postType, s.stored, s.draftPlatforms, post?.id ?? null, tx)
+    : [];
   await o.inTx?.(tx);
   const done = { postId: post?.id, rows, drafts, entries };
   const reply = o.respond(done);

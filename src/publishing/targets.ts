@@ -25,7 +25,11 @@ export function connectionFor(rows: ConnectionRow[], t: PlannedTarget): Connecti
   const mine = rows.filter((r) => r.platform === t.platform && r.status === 'connected');
   const dest = t.destination;
   if (dest && (dest.kind === 'page' || dest.kind === 'organization' || dest.kind === 'board')) {
-    return mine.find((r) => (r.destinations as { id: string }[]).some((d) => d.id === dest.id || d.id.endsWith(`:${dest.id}`))) ?? mine[0];
+    return (
+      mine.find((r) =>
+        (r.destinations as { id: string }[]).some((d) => d.id === dest.id || d.id.endsWith(`:${dest.id}`)),
+      ) ?? mine[0]
+    );
   }
   return mine[0];
 }
@@ -83,7 +87,12 @@ export async function writeTargets(
         attempts: live && conn && o.startNow ? 1 : 0,
         spec: specOf(t),
         creditSpent: live && Boolean(conn),
-        ...(live && !conn ? { errorCode: 'NOT_CONNECTED', errorMessage: `${o.displayName(t.platform)} not connected for this workspace.` } : {}),
+        ...(live && !conn
+          ? {
+              errorCode: 'NOT_CONNECTED',
+              errorMessage: `${o.displayName(t.platform)} not connected for this workspace.`,
+            }
+          : {}),
       }),
     );
   }

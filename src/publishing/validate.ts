@@ -34,7 +34,6 @@ export interface PrepareOptions {
   perNetworkFailures?: boolean;
 }
 
-
 export class PostValidator {
   readonly #d: { registry: PlatformRegistry; plans: PlanCatalog; media: MediaService };
 
@@ -68,7 +67,14 @@ export class PostValidator {
     const { media, imported } = await this.#resolveMedia(p, postType, targets, at);
     const checked = (m: MediaRef) => ({ row: media.get(idOf(m))!, field: m.field });
     for (const t of targets) {
-      if (!t.draft && !t.failure) checkMedia(this.#d.registry.network(t.platform), postType, t.media.map(checked), t.thumbnail && checked(t.thumbnail), at);
+      if (!t.draft && !t.failure)
+        checkMedia(
+          this.#d.registry.network(t.platform),
+          postType,
+          t.media.map(checked),
+          t.thumbnail && checked(t.thumbnail),
+          at,
+        );
     }
     return { targets, media, imported };
   }
@@ -77,11 +83,17 @@ export class PostValidator {
    * URL media is imported into the library first (SSRF-safe, all within one deadline), then every id
    * must belong to this workspace. A refused URL is reported at the field that named it.
    */
-  async #resolveMedia(p: Owner, postType: PostType, targets: PlannedTarget[], at: FieldPath): Promise<{ media: Map<string, MediaRow>; imported: Map<string, string> }> {
+  async #resolveMedia(
+    p: Owner,
+    postType: PostType,
+    targets: PlannedTarget[],
+    at: FieldPath,
+  ): Promise<{ media: Map<string, MediaRow>; imported: Map<string, string> }> {
     // Media URLs of the video route are videos; every other URL (images, thumbnails) is an image.
     const urls = new Map<string, { id: string; kind: 'image' | 'video'; field: FieldPath }>();
     const note = (m: MediaRef, kind: 'image' | 'video') => {
-      if ('url' in m && !urls.has(m.url)) urls.set(m.url, { id: '', kind, field: m.field ?? [kind === 'video' ? 'video_url' : 'default_image_url'] });
+      if ('url' in m && !urls.has(m.url))
+        urls.set(m.url, { id: '', kind, field: m.field ?? [kind === 'video' ? 'video_url' : 'default_image_url'] });
     };
     for (const t of targets) {
       for (const m of t.media) note(m, postType === 'video' ? 'video' : 'image');
@@ -90,12 +102,14 @@ export class PostValidator {
     const library = { workspaceId: p.workspaceId, platform: null, platformUserId: null };
     const deadline = urls.size ? this.#d.media.importDeadline() : undefined;
     try {
-      for (const [url, entry] of urls) entry.id = (await this.#d.media.add(library, { url }, entry.kind, [...at, ...entry.field], deadline)).id;
+      for (const [url, entry] of urls)
+        entry.id = (await this.#d.media.add(library, { url }, entry.kind, [...at, ...entry.field], deadline)).id;
     } finally {
       deadline?.done();
     }
     for (const t of targets) {
-      const asId = (m: MediaRef): MediaRef => ('url' in m ? { id: urls.get(m.url)!.id, ...(m.field ? { field: m.field } : {}) } : m);
+      const asId = (m: MediaRef): MediaRef =>
+        'url' in m ? { id: urls.get(m.url)!.id, ...(m.field ? { field: m.field } : {}) } : m;
       t.media = t.media.map(asId);
       if (t.thumbnail) t.thumbnail = asId(t.thumbnail);
     }

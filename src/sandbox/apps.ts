@@ -14,7 +14,11 @@ export const SANDBOX_APPS: Record<OAuthPlatform, SandboxApp> = {
   facebook: { clientId: '7310000000000001', clientSecret: 'f5a1d0c3b2e4a6978899aabbccddeeff' },
   instagram: { clientId: '7310000000000002', clientSecret: '0a1b2c3d4e5f60718293a4b5c6d7e8f9' },
   threads: { clientId: '7310000000000003', clientSecret: '9f8e7d6c5b4a39281706f5e4d3c2b1a0' },
-  tiktok: { clientId: 'awsbxherald0tiktk', clientSecret: 'SbxHeraldTikTokClientSecret0000', settings: { audited: 'true', mediaDomainVerified: 'true' } },
+  tiktok: {
+    clientId: 'awsbxherald0tiktk',
+    clientSecret: 'SbxHeraldTikTokClientSecret0000',
+    settings: { audited: 'true', mediaDomainVerified: 'true' },
+  },
   youtube: {
     clientId: '100000000001-sandboxherald0youtube.apps.googleusercontent.com',
     clientSecret: 'GOCSPX-SandboxHeraldYouTube00000',

@@ -11,8 +11,11 @@ type Simulator = (typeof SIMULATORS)[number];
 export type SandboxBaseUrls = { [S in Simulator as S['slug']]: ReturnType<S['baseUrls']> };
 
 /** The base URL of a simulator mounted under `publicUrl`. */
-export const sandboxBase = (publicUrl: string, slug: string): string => `${publicUrl.replace(/\/+$/, '')}${SANDBOX_MOUNT}/${slug}`;
+export const sandboxBase = (publicUrl: string, slug: string): string =>
+  `${publicUrl.replace(/\/+$/, '')}${SANDBOX_MOUNT}/${slug}`;
 
 export function sandboxBaseUrls(publicUrl: string): SandboxBaseUrls {
-  return Object.fromEntries(SIMULATORS.map((s) => [s.slug, s.baseUrls(sandboxBase(publicUrl, s.slug))])) as SandboxBaseUrls;
+  return Object.fromEntries(
+    SIMULATORS.map((s) => [s.slug, s.baseUrls(sandboxBase(publicUrl, s.slug))]),
+  ) as SandboxBaseUrls;
 }

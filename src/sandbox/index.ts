@@ -54,8 +54,19 @@ export async function sandboxPlugin(app: FastifyInstance, opts: SandboxOptions):
   // Held ("timeout" fault) requests would otherwise keep server.close() waiting for their full hold.
   app.addHook('preClose', async () => closing.abort());
   const simulators = opts.simulators ?? SIMULATORS;
-  const store = createStore(opts.latencyMs ?? 0, simulators.map((s) => s.slug), opts.strict);
-  const ctx = createContext({ store, publicUrl: opts.publicUrl, mount: app.prefix, now: opts.now, closing: closing.signal, describeRequest: opts.describeRequest });
+  const store = createStore(
+    opts.latencyMs ?? 0,
+    simulators.map((s) => s.slug),
+    opts.strict,
+  );
+  const ctx = createContext({
+    store,
+    publicUrl: opts.publicUrl,
+    mount: app.prefix,
+    now: opts.now,
+    closing: closing.signal,
+    describeRequest: opts.describeRequest,
+  });
   installBodyParsers(app);
   // The control routes sit in a scope of their own, behind the guard; the simulators answer anyone, as networks do.
   await app.register(async (control) => {
@@ -68,7 +79,8 @@ export async function sandboxPlugin(app: FastifyInstance, opts: SandboxOptions):
       async (scope) => {
         installRecorder(scope, ctx, simulator.slug);
         await simulator.plugin(scope, ctx);
-        if (simulator.postPages) servePostPages(scope, ctx, simulator.slug, simulator.postPages.network, simulator.postPages.paths);
+        if (simulator.postPages)
+          servePostPages(scope, ctx, simulator.slug, simulator.postPages.network, simulator.postPages.paths);
       },
       { prefix: `/${simulator.slug}` },
     );

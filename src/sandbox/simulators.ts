@@ -9,4 +9,13 @@ import { simulator as threads } from './threads/index.ts';
 import { simulator as tiktok } from './tiktok/index.ts';
 import { simulator as youtube } from './youtube/index.ts';
 
-export const SIMULATORS = [linkedin, facebook, instagram, threads, tiktok, youtube, pinterest, bluesky] as const satisfies readonly SandboxSimulator[];
+export const SIMULATORS = [
+  linkedin,
+  facebook,
+  instagram,
+  threads,
+  tiktok,
+  youtube,
+  pinterest,
+  bluesky,
+] as const satisfies readonly SandboxSimulator[];

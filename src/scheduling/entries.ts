@@ -21,7 +21,8 @@ export class ScheduleEntries implements ScheduleWriter {
 
   async add(tx: Db, entries: NewScheduledEntry[]): Promise<ScheduledRow[]> {
     const out: ScheduledRow[] = [];
-    for (const e of entries) out.push(await this.#store.insert(tx, e, `scheduled for ${e.scheduledTime.toISOString()}`));
+    for (const e of entries)
+      out.push(await this.#store.insert(tx, e, `scheduled for ${e.scheduledTime.toISOString()}`));
     return out;
   }
 

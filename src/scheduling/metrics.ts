@@ -16,8 +16,18 @@ export class SchedulerMetrics {
   }
 
   register(registry: Registry, store: ScheduledStore, graceSeconds: number, now: () => Date): void {
-    this.#attempts = new Counter({ name: 'herald_scheduled_publish_attempts_total', help: 'Scheduled-post publish attempts by network', labelNames: ['platform'] as const, registers: [registry] });
-    this.#failures = new Counter({ name: 'herald_scheduled_publish_failures_total', help: 'Scheduled posts that ended failed, by network', labelNames: ['platform'] as const, registers: [registry] });
+    this.#attempts = new Counter({
+      name: 'herald_scheduled_publish_attempts_total',
+      help: 'Scheduled-post publish attempts by network',
+      labelNames: ['platform'] as const,
+      registers: [registry],
+    });
+    this.#failures = new Counter({
+      name: 'herald_scheduled_publish_failures_total',
+      help: 'Scheduled posts that ended failed, by network',
+      labelNames: ['platform'] as const,
+      registers: [registry],
+    });
     const stats = () => store.stats(new Date(now().getTime() - graceSeconds * 1000));
     new Gauge({
       name: 'herald_scheduled_queue_depth',

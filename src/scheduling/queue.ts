@@ -49,8 +49,14 @@ export class ScheduleQueue {
           : new PgBoss({ db: fromPglite(d.pglite!), backend: 'pglite' });
       boss.on('error', (err: unknown) => this.#logger.error({ err }, 'job queue error'));
       await boss.start();
-      await boss.createQueue(QUEUE, { retryLimit: 3, retryBackoff: true, retryDelay: 5, expireInSeconds: this.#o.expireInSeconds });
-      for (const name of this.#o.queues ?? []) await boss.createQueue(name, { retryLimit: 1, retryDelay: 60, expireInSeconds: 3600 });
+      await boss.createQueue(QUEUE, {
+        retryLimit: 3,
+        retryBackoff: true,
+        retryDelay: 5,
+        expireInSeconds: this.#o.expireInSeconds,
+      });
+      for (const name of this.#o.queues ?? [])
+        await boss.createQueue(name, { retryLimit: 1, retryDelay: 60, expireInSeconds: 3600 });
       this.#boss = boss;
       return boss;
     })();
@@ -83,7 +89,10 @@ export class ScheduleQueue {
     const boss = await this.start();
     const jobs = await boss.fetch<{ id: string }>(QUEUE, { batchSize: limit });
     if (!jobs.length) return [];
-    await boss.complete(QUEUE, jobs.map((j) => j.id));
+    await boss.complete(
+      QUEUE,
+      jobs.map((j) => j.id),
+    );
     return jobs.map((j) => j.data.id);
   }
 
@@ -100,9 +109,13 @@ export class ScheduleQueue {
   /** Works one of the other queues, one job at a time. */
   async workOn(name: string, handler: () => Promise<void>): Promise<void> {
     const boss = await this.start();
-    await boss.work(name, { batchSize: 1, pollingIntervalSeconds: Math.max(this.#o.pollingIntervalSeconds, 2) }, async () => {
-      await handler();
-    });
+    await boss.work(
+      name,
+      { batchSize: 1, pollingIntervalSeconds: Math.max(this.#o.pollingIntervalSeconds, 2) },
+      async () => {
+        await handler();
+      },
+    );
   }
 
   async stop(): Promise<void> {

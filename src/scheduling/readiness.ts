@@ -16,7 +16,11 @@ export function schedulerReadiness({ store, clock, graceSeconds, stallSeconds }:
     const s = await store.stats(new Date(now - graceSeconds * 1000));
     const late = s.overdueOldest ? Math.round((now - s.overdueOldest.getTime()) / 1000) : 0;
     return late > stallSeconds
-      ? { name: 'scheduler', ok: false, detail: `${s.due} scheduled post(s) overdue, the oldest by ${late} s: no worker is publishing` }
+      ? {
+          name: 'scheduler',
+          ok: false,
+          detail: `${s.due} scheduled post(s) overdue, the oldest by ${late} s: no worker is publishing`,
+        }
       : { name: 'scheduler', ok: true };
   };
 }

@@ -7,13 +7,26 @@ import type { ConnectionRow } from '../connections/store.ts';
 import { AppError } from '../errors.ts';
 import type { MediaRow } from '../media/records.ts';
 import type { PostType } from '../platforms/publishing.ts';
-import type { KnownTarget, Ledger, PlannedTarget, PostBody, PublishingService, TargetOutcome, TargetRow, TargetRunner } from '../publishing/index.ts';
+import type {
+  KnownTarget,
+  Ledger,
+  PlannedTarget,
+  PostBody,
+  PublishingService,
+  TargetOutcome,
+  TargetRow,
+  TargetRunner,
+} from '../publishing/index.ts';
 import type { SchedulerMetrics } from './metrics.ts';
 import type { ScheduleQueue } from './queue.ts';
 import type { ScheduledRow, ScheduledStore } from './store.ts';
 
 /** Checks a stored body again for its workspace and plan (limits, media, features may have changed). */
-export type Validate = (owner: { workspaceId: string; planId: string }, postType: PostType, body: PostBody) => Promise<{ targets: PlannedTarget[]; media: Map<string, MediaRow> }>;
+export type Validate = (
+  owner: { workspaceId: string; planId: string },
+  postType: PostType,
+  body: PostBody,
+) => Promise<{ targets: PlannedTarget[]; media: Map<string, MediaRow> }>;
 
 export interface RunDeps {
   store: ScheduledStore;
@@ -63,7 +76,11 @@ export class ScheduledRun {
     const fresh = new Map<string, KnownTarget>();
     try {
       let targets = postId ? await this.#d.ledger.targetsOf(postId) : [];
-      if (postId && targets.length > 0 && targets.every((t) => t.state === 'failed' && Object.keys(t.journal as object).length === 0)) {
+      if (
+        postId &&
+        targets.length > 0 &&
+        targets.every((t) => t.state === 'failed' && Object.keys(t.journal as object).length === 0)
+      ) {
         // A retry of an entry whose every target failed before any network step (not connected,
         // refused, credits): start over with a fresh ledger post, since the connection or content may be new.
         if (!(await this.#d.store.unlinkPost(row.id, row.claimedBy ?? ''))) return;
@@ -75,14 +92,19 @@ export class ScheduledRun {
         if (!planId) return;
         const postType = row.postType as PostType;
         // Validation and media again: the plan, the media or the limits may have changed since scheduling.
-        const { targets: planned, media } = await this.#d.validate({ workspaceId: row.workspaceId, planId }, postType, row.postData as PostBody);
+        const { targets: planned, media } = await this.#d.validate(
+          { workspaceId: row.workspaceId, planId },
+          postType,
+          row.postData as PostBody,
+        );
         const created = await this.#writeLedger(row, planId, planned, pre?.connections);
         if (!created) return log.info('claim lost before the ledger was written; another actor has this post');
         ({ postId, rows: targets } = created);
         for (const [i, t] of targets.entries()) fresh.set(t.id, { postType, connection: created.conns[i], media });
       }
       await this.#d.afterLedger?.(row);
-      const stopped = (status?: string) => log.info({ status }, 'not publishing any more; stopped before the network call');
+      const stopped = (status?: string) =>
+        log.info({ status }, 'not publishing any more; stopped before the network call');
       if (!fresh.size) {
         // A resumed run: the claim is checked before targets refunded by the last attempt are charged again.
         const current = await this.#d.store.byId(row.id);
@@ -91,11 +113,27 @@ export class ScheduledRun {
       }
       // The last check before the network (a cancellation, or another claim, wins if it came first), in the
       // same statement that records the attempt of every target about to be sent.
-      const sending = targets.filter((t) => t.state !== 'published' && (fresh.has(t.id) ? fresh.get(t.id)!.connection : t.connectionId));
-      if (!(await this.#d.store.startIfStillMine(row.id, row.claimedBy, sending.map((t) => t.id)))) return stopped();
+      const sending = targets.filter(
+        (t) => t.state !== 'published' && (fresh.has(t.id) ? fresh.get(t.id)!.connection : t.connectionId),
+      );
+      if (
+        !(await this.#d.store.startIfStillMine(
+          row.id,
+          row.claimedBy,
+          sending.map((t) => t.id),
+        ))
+      )
+        return stopped();
       const results = await Promise.all(
         targets.map(async (t): Promise<TargetOutcome> => {
-          if (t.state === 'published') return { platform: t.platform, success: true, message: 'published', post: { platform: t.platform, post_id: t.platformPostId, permalink: t.permalink }, retryable: false };
+          if (t.state === 'published')
+            return {
+              platform: t.platform,
+              success: true,
+              message: 'published',
+              post: { platform: t.platform, post_id: t.platformPostId, permalink: t.permalink },
+              retryable: false,
+            };
           const known = fresh.get(t.id);
           return this.#d.runner.run(t, { attemptRecorded: sending.includes(t), ...(known ? { known } : {}) });
         }),
@@ -116,7 +154,16 @@ export class ScheduledRun {
    */
   #writeLedger(row: ScheduledRow, planId: string, planned: PlannedTarget[], connections?: ConnectionRow[]) {
     return this.#d.publishing.recordScheduledRun(
-      { entryId: row.id, workspaceId: row.workspaceId, planId, postType: row.postType as PostType, request: row.postData as PostBody, actor: `scheduler:${this.#workerId}`, planned, connections },
+      {
+        entryId: row.id,
+        workspaceId: row.workspaceId,
+        planId,
+        postType: row.postType as PostType,
+        request: row.postData as PostBody,
+        actor: `scheduler:${this.#workerId}`,
+        planned,
+        connections,
+      },
       // The guarded link: only while this claim holds the entry and it has no ledger post yet (else roll back).
       (tx, postId) => this.#d.store.linkIfUnlinked(tx, row.id, row.claimedBy ?? this.#workerId, postId),
     );
@@ -129,7 +176,14 @@ export class ScheduledRun {
     const planId = knownPlan ?? (await this.#d.planOf(row.workspaceId));
     if (!planId) return;
     for (const t of unpaid) {
-      await this.#d.credits.spend({ workspaceId: t.workspaceId, planId, type: 'posts', amount: 1, reason: 'scheduled_retry', reference: t.id });
+      await this.#d.credits.spend({
+        workspaceId: t.workspaceId,
+        planId,
+        type: 'posts',
+        amount: 1,
+        reason: 'scheduled_retry',
+        reference: t.id,
+      });
       await this.#d.ledger.update(t.id, { creditSpent: true });
     }
   }
@@ -139,20 +193,34 @@ export class ScheduledRun {
     const first = results.find((r) => r.success && r.post);
     if (!failed.length) {
       // From 'cancelled' too: the network already has the post, so the entry says so.
-      await this.#d.store.transition(row.id, ['publishing', 'cancelled'], 'published', (from) => (from === 'cancelled' ? 'published: the cancellation came too late, the network had already accepted the post' : 'published'), {
-        publishedPostId: first?.post?.post_id ?? null,
-        publishedPostUrl: first?.post?.permalink ?? null,
-        publishedAt: this.#d.clock(),
-        errorMessage: null,
-        claimedUntil: null,
-      });
+      await this.#d.store.transition(
+        row.id,
+        ['publishing', 'cancelled'],
+        'published',
+        (from) =>
+          from === 'cancelled'
+            ? 'published: the cancellation came too late, the network had already accepted the post'
+            : 'published',
+        {
+          publishedPostId: first?.post?.post_id ?? null,
+          publishedPostUrl: first?.post?.permalink ?? null,
+          publishedAt: this.#d.clock(),
+          errorMessage: null,
+          claimedUntil: null,
+        },
+      );
       return;
     }
     if (first) await this.#d.store.notePublished(row.id, first.post?.post_id ?? null, first.post?.permalink ?? null);
     const message = failed.map((f) => `${f.message}${f.error ? ` (${f.error})` : ''}`).join('; ');
     // The network's Retry-After (rate limits) is a floor under the backoff.
     const retryAfter = Math.max(0, ...failed.map((f) => f.retry_after_seconds ?? 0));
-    await this.#failOrRetry(row, message, failed.every((f) => f.retryable), retryAfter * 1000);
+    await this.#failOrRetry(
+      row,
+      message,
+      failed.every((f) => f.retryable),
+      retryAfter * 1000,
+    );
   }
 
   async #failOrRetry(row: ScheduledRow, message: string, retryable: boolean, minDelayMs = 0): Promise<void> {
@@ -161,12 +229,24 @@ export class ScheduledRun {
       // Exponential backoff from 30 s, capped at 30 min; the row stays 'publishing' and its lease is the retry time.
       const delay = Math.max(Math.min(30_000 * 2 ** (row.attempts - 1), 30 * 60_000), minDelayMs);
       const at = new Date(now.getTime() + delay);
-      const moved = await this.#d.store.transition(row.id, ['publishing'], 'publishing', `attempt ${row.attempts} failed, retry at ${at.toISOString()}: ${message}`, { claimedUntil: at, claimedBy: null, retryAt: at, errorMessage: `Retrying at ${at.toISOString()}: ${message}` });
+      const moved = await this.#d.store.transition(
+        row.id,
+        ['publishing'],
+        'publishing',
+        `attempt ${row.attempts} failed, retry at ${at.toISOString()}: ${message}`,
+        { claimedUntil: at, claimedBy: null, retryAt: at, errorMessage: `Retrying at ${at.toISOString()}: ${message}` },
+      );
       // The lease ends at the retry time; the wake-up is a few ms later so the claim finds it expired.
       if (moved) await this.#d.queue?.send(row.id, new Date(at.getTime() + 10));
       return;
     }
     this.#metrics.failure(row.platform);
-    await this.#d.store.transition(row.id, ['publishing'], 'failed', retryable ? `gave up after ${row.attempts} attempts: ${message}` : message, { errorMessage: message, claimedUntil: null, claimedBy: null });
+    await this.#d.store.transition(
+      row.id,
+      ['publishing'],
+      'failed',
+      retryable ? `gave up after ${row.attempts} attempts: ${message}` : message,
+      { errorMessage: message, claimedUntil: null, claimedBy: null },
+    );
   }
 }

@@ -23,7 +23,11 @@ function rowOf(raw: Record<string, unknown>): ScheduledRow {
 }
 
 const rowsOf = (res: unknown): Record<string, unknown>[] => (res as { rows: Record<string, unknown>[] }).rows;
-const idList = (ids: string[]) => sql.join(ids.map((id) => sql`${id}::uuid`), sql`, `);
+const idList = (ids: string[]) =>
+  sql.join(
+    ids.map((id) => sql`${id}::uuid`),
+    sql`, `,
+  );
 export type ScheduledStatus = 'scheduled' | 'publishing' | 'published' | 'failed' | 'cancelled';
 export const STATUSES: ScheduledStatus[] = ['scheduled', 'publishing', 'published', 'failed', 'cancelled'];
 
@@ -37,10 +41,18 @@ export const ALLOWED_FROM = {
 
 export type Action = keyof typeof ALLOWED_FROM;
 
-const VERB: Record<Action, string> = { cancel: 'cancelled', publishNow: 'published now', edit: 'edited or rescheduled', moveToDraft: 'moved to drafts' };
+const VERB: Record<Action, string> = {
+  cancel: 'cancelled',
+  publishNow: 'published now',
+  edit: 'edited or rescheduled',
+  moveToDraft: 'moved to drafts',
+};
 
 export function conflict(action: Action, status: string): AppError {
-  return new AppError('conflict', `This scheduled post is '${status}' and cannot be ${VERB[action]}: that is allowed only from ${ALLOWED_FROM[action].join(', ')}.`);
+  return new AppError(
+    'conflict',
+    `This scheduled post is '${status}' and cannot be ${VERB[action]}: that is allowed only from ${ALLOWED_FROM[action].join(', ')}.`,
+  );
 }
 
 export class ScheduledStore {
@@ -57,17 +69,26 @@ export class ScheduledStore {
   }
 
   async insert(tx: Db, values: typeof scheduledPosts.$inferInsert, reason: string): Promise<ScheduledRow> {
-    const [row] = await tx.insert(scheduledPosts).values({ ...values, createdAt: this.#now(), updatedAt: this.#now() }).returning();
+    const [row] = await tx
+      .insert(scheduledPosts)
+      .values({ ...values, createdAt: this.#now(), updatedAt: this.#now() })
+      .returning();
     await this.event(tx, row!.id, null, row!.status, reason);
     return row!;
   }
 
   async event(tx: Db, id: string, from: string | null, to: string, reason: string): Promise<void> {
-    await tx.insert(scheduledPostEvents).values({ scheduledPostId: id, fromStatus: from, toStatus: to, reason, at: this.#now() });
+    await tx
+      .insert(scheduledPostEvents)
+      .values({ scheduledPostId: id, fromStatus: from, toStatus: to, reason, at: this.#now() });
   }
 
   async events(id: string) {
-    return this.#db.select().from(scheduledPostEvents).where(eq(scheduledPostEvents.scheduledPostId, id)).orderBy(scheduledPostEvents.seq);
+    return this.#db
+      .select()
+      .from(scheduledPostEvents)
+      .where(eq(scheduledPostEvents.scheduledPostId, id))
+      .orderBy(scheduledPostEvents.seq);
   }
 
   async byId(id: string): Promise<ScheduledRow | undefined> {
@@ -76,7 +97,10 @@ export class ScheduledStore {
   }
 
   async owned(workspaceId: string, id: string): Promise<ScheduledRow> {
-    const [row] = await this.#db.select().from(scheduledPosts).where(and(eq(scheduledPosts.id, id), eq(scheduledPosts.workspaceId, workspaceId)));
+    const [row] = await this.#db
+      .select()
+      .from(scheduledPosts)
+      .where(and(eq(scheduledPosts.id, id), eq(scheduledPosts.workspaceId, workspaceId)));
     if (!row) throw notFound('Scheduled post not found');
     return row;
   }
@@ -87,7 +111,14 @@ export class ScheduledStore {
    * locked (FOR UPDATE) to read the status it leaves, updated only from an allowed status, and the event
    * (whose reason may depend on that status) written with it, in data-modifying CTEs.
    */
-  async transition(id: string, from: readonly string[], to: ScheduledStatus, reason: string | ((from: string) => string), patch: Partial<typeof scheduledPosts.$inferInsert> = {}, tx?: Db): Promise<ScheduledRow | undefined> {
+  async transition(
+    id: string,
+    from: readonly string[],
+    to: ScheduledStatus,
+    reason: string | ((from: string) => string),
+    patch: Partial<typeof scheduledPosts.$inferInsert> = {},
+    tx?: Db,
+  ): Promise<ScheduledRow | undefined> {
     const now = this.#now();
     const values: Record<string, unknown> = { ...patch, status: to, updatedAt: now };
     const set = sql.join(
@@ -97,8 +128,17 @@ export class ScheduledStore {
       }),
       sql`, `,
     );
-    const allowed = sql.join(from.map((f) => sql`${f}`), sql`, `);
-    const why = typeof reason === 'string' ? sql`${reason}` : sql`case ${sql.join(from.map((f) => sql`when moved.prior_status = ${f} then ${reason(f)}`), sql` `)} end`;
+    const allowed = sql.join(
+      from.map((f) => sql`${f}`),
+      sql`, `,
+    );
+    const why =
+      typeof reason === 'string'
+        ? sql`${reason}`
+        : sql`case ${sql.join(
+            from.map((f) => sql`when moved.prior_status = ${f} then ${reason(f)}`),
+            sql` `,
+          )} end`;
     const res = await (tx ?? this.#db).execute(sql`
       with before as (
         select id, status from scheduled_posts where id = ${id}::uuid for update
@@ -119,7 +159,17 @@ export class ScheduledStore {
     return raw ? rowOf(raw) : undefined;
   }
 
-  async list(workspaceId: string, f: { platform?: string | undefined; platformUserId?: string | undefined; status?: string | undefined; platforms: string[]; limit: number; offset: number }): Promise<ScheduledRow[]> {
+  async list(
+    workspaceId: string,
+    f: {
+      platform?: string | undefined;
+      platformUserId?: string | undefined;
+      status?: string | undefined;
+      platforms: string[];
+      limit: number;
+      offset: number;
+    },
+  ): Promise<ScheduledRow[]> {
     const where = and(
       eq(scheduledPosts.workspaceId, workspaceId),
       inArray(scheduledPosts.platform, f.platforms.length ? f.platforms : ['']),
@@ -127,7 +177,13 @@ export class ScheduledStore {
       f.platformUserId ? eq(scheduledPosts.platformUserId, f.platformUserId) : undefined,
       f.status ? eq(scheduledPosts.status, f.status) : undefined,
     );
-    return this.#db.select().from(scheduledPosts).where(where).orderBy(scheduledPosts.scheduledTime, desc(scheduledPosts.createdAt)).limit(f.limit).offset(f.offset);
+    return this.#db
+      .select()
+      .from(scheduledPosts)
+      .where(where)
+      .orderBy(scheduledPosts.scheduledTime, desc(scheduledPosts.createdAt))
+      .limit(f.limit)
+      .offset(f.offset);
   }
 
   // ---- The worker's statements: claims, leases, the ledger link. ----
@@ -165,7 +221,14 @@ export class ScheduledStore {
    * due row first), then the guarded UPDATE to 'publishing' and the claim events, in data-modifying CTEs.
    * A statement is atomic on its own: no BEGIN/COMMIT round trips.
    */
-  async claim(o: { workerId: string; only: string[] | undefined; exclude: string[]; limit: number; cutoff: Date; leaseMs: number }): Promise<ScheduledRow[]> {
+  async claim(o: {
+    workerId: string;
+    only: string[] | undefined;
+    exclude: string[];
+    limit: number;
+    cutoff: Date;
+    leaseMs: number;
+  }): Promise<ScheduledRow[]> {
     if (o.limit <= 0 || (o.only && !o.only.length)) return [];
     const now = this.#now();
     const at = sql`${now.toISOString()}::timestamptz`;
@@ -210,12 +273,22 @@ export class ScheduledStore {
     await this.#db
       .update(scheduledPosts)
       .set({ claimedUntil: until })
-      .where(and(inArray(scheduledPosts.id, ids), eq(scheduledPosts.claimedBy, workerId), eq(scheduledPosts.status, 'publishing')));
+      .where(
+        and(
+          inArray(scheduledPosts.id, ids),
+          eq(scheduledPosts.claimedBy, workerId),
+          eq(scheduledPosts.status, 'publishing'),
+        ),
+      );
   }
 
   /** Forgets the entry's ledger post (a retry starts over); false when the claim was lost. */
   async unlinkPost(id: string, claimedBy: string): Promise<boolean> {
-    const rows = await this.#db.update(scheduledPosts).set({ postId: null }).where(and(eq(scheduledPosts.id, id), eq(scheduledPosts.claimedBy, claimedBy))).returning({ id: scheduledPosts.id });
+    const rows = await this.#db
+      .update(scheduledPosts)
+      .set({ postId: null })
+      .where(and(eq(scheduledPosts.id, id), eq(scheduledPosts.claimedBy, claimedBy)))
+      .returning({ id: scheduledPosts.id });
     return rows.length > 0;
   }
 
@@ -228,7 +301,14 @@ export class ScheduledStore {
     const rows = await tx
       .update(scheduledPosts)
       .set({ postId })
-      .where(and(eq(scheduledPosts.id, id), eq(scheduledPosts.status, 'publishing'), eq(scheduledPosts.claimedBy, claimedBy), isNull(scheduledPosts.postId)))
+      .where(
+        and(
+          eq(scheduledPosts.id, id),
+          eq(scheduledPosts.status, 'publishing'),
+          eq(scheduledPosts.claimedBy, claimedBy),
+          isNull(scheduledPosts.postId),
+        ),
+      )
       .returning({ id: scheduledPosts.id });
     return rows.length > 0;
   }
@@ -250,22 +330,34 @@ export class ScheduledStore {
 
   /** A partly published entry shows the post that did go out. */
   async notePublished(id: string, postId: string | null, url: string | null): Promise<void> {
-    await this.#db.update(scheduledPosts).set({ publishedPostId: postId, publishedPostUrl: url }).where(eq(scheduledPosts.id, id));
+    await this.#db
+      .update(scheduledPosts)
+      .set({ publishedPostId: postId, publishedPostUrl: url })
+      .where(eq(scheduledPosts.id, id));
   }
 
   /** Queue figures for /metrics and readiness. */
-  async stats(graceCutoff: Date): Promise<{ scheduled: number; due: number; publishing: number; overdueOldest: Date | null }> {
+  async stats(
+    graceCutoff: Date,
+  ): Promise<{ scheduled: number; due: number; publishing: number; overdueOldest: Date | null }> {
     const now = this.#now();
     const [r] = await this.#db
       .select({
         scheduled: sql<number>`count(*) filter (where ${scheduledPosts.status} = 'scheduled')::int`,
         due: sql<number>`count(*) filter (where ${scheduledPosts.status} = 'scheduled' and ${scheduledPosts.scheduledTime} <= ${now.toISOString()}::timestamptz)::int`,
         publishing: sql<number>`count(*) filter (where ${scheduledPosts.status} = 'publishing')::int`,
-        oldest: sql<string | null>`min(${scheduledPosts.scheduledTime}) filter (where ${scheduledPosts.status} = 'scheduled' and ${scheduledPosts.scheduledTime} <= ${now.toISOString()}::timestamptz and ${scheduledPosts.scheduledTime} >= ${graceCutoff.toISOString()}::timestamptz)`,
+        oldest: sql<
+          string | null
+        >`min(${scheduledPosts.scheduledTime}) filter (where ${scheduledPosts.status} = 'scheduled' and ${scheduledPosts.scheduledTime} <= ${now.toISOString()}::timestamptz and ${scheduledPosts.scheduledTime} >= ${graceCutoff.toISOString()}::timestamptz)`,
       })
       .from(scheduledPosts)
       .where(inArray(scheduledPosts.status, ['scheduled', 'publishing']));
-    return { scheduled: Number(r?.scheduled ?? 0), due: Number(r?.due ?? 0), publishing: Number(r?.publishing ?? 0), overdueOldest: r?.oldest ? new Date(r.oldest) : null };
+    return {
+      scheduled: Number(r?.scheduled ?? 0),
+      due: Number(r?.due ?? 0),
+      publishing: Number(r?.publishing ?? 0),
+      overdueOldest: r?.oldest ? new Date(r.oldest) : null,
+    };
   }
 }
 
@@ -276,7 +368,9 @@ export const scheduledEntrySchema = z.object({
   platform: z.string(),
   platform_user_id: z.string().nullable(),
   post_type: z.string(),
-  post_data: z.looseObject({}).describe('The post body stored for this network (the post routes\' fields, this network\'s override only).'),
+  post_data: z
+    .looseObject({})
+    .describe("The post body stored for this network (the post routes' fields, this network's override only)."),
   scheduled_time: z.string(),
   scheduled_time_local: z.string(),
   scheduled_time_formatted: z.string(),

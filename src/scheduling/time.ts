@@ -8,7 +8,11 @@ export function parseScheduledTime(value: string, now: Date, field = 'scheduled_
   if (!isRealDateTime(value)) throw new AppError('validation', `${field} ${DATE_TIME_RULE}. Received '${value}'.`);
   const at = new Date(value.trim());
   if (Number.isNaN(at.getTime())) throw new AppError('validation', `${field} is not a valid date-time: '${value}'.`);
-  if (at.getTime() <= now.getTime()) throw new AppError('validation', `${field} must be in the future (now is ${now.toISOString()}). Received '${value}'.`);
+  if (at.getTime() <= now.getTime())
+    throw new AppError(
+      'validation',
+      `${field} must be in the future (now is ${now.toISOString()}). Received '${value}'.`,
+    );
   return at;
 }
 
@@ -30,8 +34,26 @@ function formatter(kind: 'iso' | 'text', timeZone: string): Intl.DateTimeFormat 
   if (!f) {
     f =
       kind === 'iso'
-        ? new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23', timeZoneName: 'longOffset' })
-        : new Intl.DateTimeFormat('en-US', { timeZone, weekday: 'short', year: 'numeric', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' });
+        ? new Intl.DateTimeFormat('en-US', {
+            timeZone,
+            year: 'numeric',
+            month: '2-digit',
+            day: '2-digit',
+            hour: '2-digit',
+            minute: '2-digit',
+            second: '2-digit',
+            hourCycle: 'h23',
+            timeZoneName: 'longOffset',
+          })
+        : new Intl.DateTimeFormat('en-US', {
+            timeZone,
+            weekday: 'short',
+            year: 'numeric',
+            month: 'short',
+            day: 'numeric',
+            hour: 'numeric',
+            minute: '2-digit',
+          });
     formatters.set(key, f);
   }
   return f;

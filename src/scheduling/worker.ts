@@ -92,7 +92,11 @@ export class ScheduleWorker {
           this.#d.logger.error({ err }, 'scheduler tick failed');
         }
         // A full claim with slots left means there may be more due right now: claim again without waiting.
-        if (!more && this.#running) await new Promise<void>((r) => { this.#wake = r; setTimeout(r, every).unref(); });
+        if (!more && this.#running)
+          await new Promise<void>((r) => {
+            this.#wake = r;
+            setTimeout(r, every).unref();
+          });
       }
     })();
   }
@@ -159,7 +163,12 @@ export class ScheduleWorker {
   #launch(row: ScheduledRow, pre: Map<string, Prefetched>): Promise<void> {
     const run = this.#run
       .execute(row, pre.get(row.workspaceId))
-      .catch((err: unknown) => this.#d.logger.error({ err, scheduledPost: row.id }, 'scheduled publish could not be finished; its lease will expire and it will be resumed'))
+      .catch((err: unknown) =>
+        this.#d.logger.error(
+          { err, scheduledPost: row.id },
+          'scheduled publish could not be finished; its lease will expire and it will be resumed',
+        ),
+      )
       .finally(() => {
         this.#inFlight.delete(row.id);
         this.#recent.add(row.id);
@@ -244,6 +253,13 @@ export class ScheduleWorker {
     if (limit <= 0) return [];
     const cutoff = new Date(this.#d.clock().getTime() - this.#o.graceSeconds * 1000);
     // Never an entry this process is already publishing (its lease may have lapsed while the event loop was busy).
-    return this.#d.store.claim({ workerId: this.id, only, exclude: [...this.#inFlight.keys()], limit, cutoff, leaseMs: this.#o.leaseMs });
+    return this.#d.store.claim({
+      workerId: this.id,
+      only,
+      exclude: [...this.#inFlight.keys()],
+      limit,
+      cutoff,
+      leaseMs: this.#o.leaseMs,
+    });
   }
 }

@@ -11,8 +11,21 @@ export const perNetworkText = z.record(z.string().max(40), z.string().max(20_000
  * The networks to generate for: named ones must be in the key's scope (403 as REST's access hook), "all" means the
  * networks the key may use (narrowed by target_platforms); unknown names are 400. Checks the plan's AI feature first.
  */
-export function generationTargets(ctx: ToolContext, named: string | string[] | undefined, narrow: string | string[] | undefined, known: readonly string[], extra: Readonly<Record<string, string>> = {}): string[] {
-  return aiTargets(ctx.caller.principal.scope, ctx.app.platforms.slugs, namedNetworks(ctx, named), splitList(narrow), known, extra);
+export function generationTargets(
+  ctx: ToolContext,
+  named: string | string[] | undefined,
+  narrow: string | string[] | undefined,
+  known: readonly string[],
+  extra: Readonly<Record<string, string>> = {},
+): string[] {
+  return aiTargets(
+    ctx.caller.principal.scope,
+    ctx.app.platforms.slugs,
+    namedNetworks(ctx, named),
+    splitList(narrow),
+    known,
+    extra,
+  );
 }
 
 /** The networks a call names, after the checks REST's access hook makes: the plan's AI feature, then the key's scope. */

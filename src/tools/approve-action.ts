@@ -9,7 +9,14 @@ import type { Db } from '../db/client.ts';
 import { and, eq } from '../db/orm.ts';
 import { drafts } from '../db/schema-publishing.ts';
 import { AppError } from '../errors.ts';
-import { actionToWire, isMemberSession, PENDING_APPROVAL, type ActionWire, type DraftRow, type StoredAction } from '../publishing/index.ts';
+import {
+  actionToWire,
+  isMemberSession,
+  PENDING_APPROVAL,
+  type ActionWire,
+  type DraftRow,
+  type StoredAction,
+} from '../publishing/index.ts';
 import { TOOLS } from './index.ts';
 import { invokeTool, resultOf } from './invoke.ts';
 import { argumentsOf } from './pending-actions.ts';
@@ -35,26 +42,56 @@ async function runAs(app: AppContext, approver: Principal, row: DraftRow, stored
     app.logger.error({ err, tool: stored.tool }, 'approved tool action: its sealed arguments do not open');
     return { success: false, error: 'internal', message: 'Internal error: the action failed unexpectedly.' };
   }
-  return resultOf(await invokeTool(app, tool, args, { principal: approver, surface, oauthGrantId: null, approvedBy: approver.user!.id }));
+  return resultOf(
+    await invokeTool(app, tool, args, {
+      principal: approver,
+      surface,
+      oauthGrantId: null,
+      approvedBy: approver.user!.id,
+    }),
+  );
 }
 
 /** Runs a held action once, as the approving member, and records what it answered. */
 export async function approveAction(app: AppContext, p: Principal, row: DraftRow): Promise<ApprovedAction> {
   if (!isMemberSession(p)) {
-    throw new AppError('forbidden', 'Only a member of the workspace, signed in to Herald, can approve an action: not an API key or a chat connector.');
+    throw new AppError(
+      'forbidden',
+      'Only a member of the workspace, signed in to Herald, can approve an action: not an API key or a chat connector.',
+    );
   }
   const db: Db = app.database.db;
   const mine = and(eq(drafts.id, row.id), eq(drafts.workspaceId, p.workspaceId));
-  const decided: StoredAction = { ...(row.action as StoredAction), decided_by: p.user!.id, decided_at: app.clock().toISOString() };
+  const decided: StoredAction = {
+    ...(row.action as StoredAction),
+    decided_by: p.user!.id,
+    decided_at: app.clock().toISOString(),
+  };
   const [claimed] = await db
     .update(drafts)
     .set({ status: 'approved', action: decided, updatedAt: app.clock() })
     .where(and(mine, eq(drafts.kind, 'action'), eq(drafts.status, PENDING_APPROVAL)))
     .returning({ id: drafts.id });
-  if (!claimed) throw new AppError('conflict', 'This action is not waiting for approval: it was approved already (see its result with GET /unified/drafts/{id}).');
+  if (!claimed)
+    throw new AppError(
+      'conflict',
+      'This action is not waiting for approval: it was approved already (see its result with GET /unified/drafts/{id}).',
+    );
   const result = await runAs(app, p, row, decided);
   const done: StoredAction = { ...decided, result };
-  await db.update(drafts).set({ status: result.success ? 'approved' : 'failed', action: done }).where(mine);
-  const message = result.success ? 'Approved: the action was carried out.' : `Approved, but the action failed: ${String(result.message ?? 'no details')}`;
-  return { success: result.success, message, approved: true, kind: 'action', draft_id: row.id, action: actionToWire(done) };
+  await db
+    .update(drafts)
+    .set({ status: result.success ? 'approved' : 'failed', action: done })
+    .where(mine);
+  const message = result.success
+    ? 'Approved: the action was carried out.'
+    : `Approved, but the action failed: ${String(result.message ?? 'no details')}`;
+  return {
+    success: result.success,
+    message,
+    approved: true,
+    kind: 'action',
+    draft_id: row.id,
+    action: actionToWire(done),
+  };
 }

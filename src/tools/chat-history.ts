@@ -8,7 +8,8 @@ export interface WorkspaceChatHistory {
   clear(workspaceId: string, partition: string): Promise<{ deletedTurns: number }>;
 }
 
-export const chatHistoryOf = (app: AppContext): WorkspaceChatHistory | undefined => (app as AppContext & { agentChats?: WorkspaceChatHistory }).agentChats;
+export const chatHistoryOf = (app: AppContext): WorkspaceChatHistory | undefined =>
+  (app as AppContext & { agentChats?: WorkspaceChatHistory }).agentChats;
 
 /** The workspace's own history: members and full-scope keys. */
 export const WORKSPACE_HISTORY = '';

@@ -15,15 +15,33 @@ export const contentToImage = defineTool({
     page_id: z.string().max(200).optional().describe('Reserved: a Facebook Page or LinkedIn organization id.'),
   }),
   annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: true },
-  effect: { kind: 'write', held: 'never', why: "adds generated images to this workspace's media library: nothing leaves Herald and nothing is removed" },
+  effect: {
+    kind: 'write',
+    held: 'never',
+    why: "adds generated images to this workspace's media library: nothing leaves Herald and nothing is removed",
+  },
   credits: { type: 'ai', amount: 5, per: 'image' },
   async run(ctx, args) {
     const { app } = ctx;
-    const platforms = imageTargets(ctx.caller.principal.scope, app.platforms.networks, namedNetworks(ctx, args.platforms));
+    const platforms = imageTargets(
+      ctx.caller.principal.scope,
+      app.platforms.networks,
+      namedNetworks(ctx, args.platforms),
+    );
     assertSourceGiven('content', platforms, args.content, args.content_by_platform);
-    const out = await app.ai.images(ctx.caller.principal, { content: args.content, contentByPlatform: args.content_by_platform, targets: platforms, userRequirements: args.user_requirements });
+    const out = await app.ai.images(ctx.caller.principal, {
+      content: args.content,
+      contentByPlatform: args.content_by_platform,
+      targets: platforms,
+      userRequirements: args.user_requirements,
+    });
     // One network: its image at the top level too, as the tool's documented result (image_url, media_id).
     const only = platforms.length === 1 ? out.data[platforms[0]!] : undefined;
-    return { success: true, message: out.message, ...(only && !('error' in only) ? { image_url: only.image_url, media_id: only.media_id } : {}), data: out.data };
+    return {
+      success: true,
+      message: out.message,
+      ...(only && !('error' in only) ? { image_url: only.image_url, media_id: only.media_id } : {}),
+      data: out.data,
+    };
   },
 });

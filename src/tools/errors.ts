@@ -17,7 +17,8 @@ export type ToolFailure = {
 };
 
 /** A field's location as a model knows it: the argument's path, without where REST would read it (body, query). */
-const fieldName = (loc: FieldError['loc']) => (loc[0] === 'body' || loc[0] === 'query' ? loc.slice(1) : loc).join('.') || 'arguments';
+const fieldName = (loc: FieldError['loc']) =>
+  (loc[0] === 'body' || loc[0] === 'query' ? loc.slice(1) : loc).join('.') || 'arguments';
 
 /**
  * An AppError as the one line a model reads. Built from the wire body, so what the caller sent is echoed as REST
@@ -35,11 +36,18 @@ export function errorText(err: AppError): string {
 
 /** A tool's own refusals before it runs (an unknown name, arguments its schema refuses), capped the same way. */
 export const unknownToolText = (name: string) => capEchoes(`Unknown tool: '${name}'`);
-export const invalidArgumentsText = (name: string, issues: string) => capEchoes(`Invalid arguments for ${name}: ${issues}`);
+export const invalidArgumentsText = (name: string, issues: string) =>
+  capEchoes(`Invalid arguments for ${name}: ${issues}`);
 
 /** An AppError as an in-band failure. */
 export function failureOf(err: AppError): ToolFailure {
   const d = err.detail;
   const field = !Array.isArray(d) && typeof d === 'object' && typeof d.field === 'string' ? { field: d.field } : {};
-  return { success: false, message: errorText(err), error: err.code, ...field, ...(err.retryable ? { retryable: true as const } : {}) };
+  return {
+    success: false,
+    message: errorText(err),
+    error: err.code,
+    ...field,
+    ...(err.retryable ? { retryable: true as const } : {}),
+  };
 }

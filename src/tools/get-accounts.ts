@@ -20,13 +20,21 @@ export const getAccounts = defineTool({
     if (asked) ctx.allow(asked);
     const ws = caller.principal.workspaceId;
     const slices = await app.profiles.profiles(ws, asked, args.force_refresh ?? false);
-    const profiles: Record<string, { name: string | null; handle: string | null; username: string | null; needs_reconnect: boolean }> = {};
+    const profiles: Record<
+      string,
+      { name: string | null; handle: string | null; username: string | null; needs_reconnect: boolean }
+    > = {};
     for (const [p, slice] of Object.entries(slices)) {
       if (!slice || !caller.principal.scope.platforms.has(p as Platform)) continue;
       const conn = slice.connection;
       const s = slice as Record<string, unknown> & { profile?: Record<string, unknown> };
       const username = (s.profile?.username ?? s.profile?.handle ?? null) as string | null;
-      profiles[p] = { name: conn.display_name, handle: (s.profile?.handle as string | undefined) ?? username, username, needs_reconnect: conn.needs_reconnect };
+      profiles[p] = {
+        name: conn.display_name,
+        handle: (s.profile?.handle as string | undefined) ?? username,
+        username,
+        needs_reconnect: conn.needs_reconnect,
+      };
     }
     return { success: true, platforms: Object.keys(profiles), profiles };
   },

@@ -32,12 +32,23 @@ export const getComments = defineTool({
     if (one) {
       const platform = readPlatforms(app.platforms, caller.principal.scope, one.platform, inboxNetwork)[0]!;
       ctx.allow([platform]);
-      const entry = await app.engagement.inbox.byPost(ws, platform, one.postId, perPost, destinationOf(app.platforms, platform, args));
+      const entry = await app.engagement.inbox.byPost(
+        ws,
+        platform,
+        one.postId,
+        perPost,
+        destinationOf(app.platforms, platform, args),
+      );
       return { success: true, [platform]: { posts: [entry], last_updated: app.clock().toISOString() } };
     }
     const platforms = readPlatforms(app.platforms, caller.principal.scope, args.platforms, inboxNetwork);
     ctx.allow(platforms);
-    const slices = await app.engagement.inbox.list(ws, platforms, { limit: args.limit ?? 10, perPost, forceRefresh: args.force_refresh ?? false, filter: destinationFilter(app.platforms, args) });
+    const slices = await app.engagement.inbox.list(ws, platforms, {
+      limit: args.limit ?? 10,
+      perPost,
+      forceRefresh: args.force_refresh ?? false,
+      filter: destinationFilter(app.platforms, args),
+    });
     return { success: true, ...slices };
   },
 });

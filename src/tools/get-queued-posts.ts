@@ -18,7 +18,9 @@ export const getQueuedPosts = defineTool({
     status: z
       .enum([...STATUSES, ...DRAFT_STATUSES] as [string, ...string[]])
       .optional()
-      .describe('Only entries in this status: scheduled, publishing, published, failed, cancelled (scheduled posts); draft, pending_approval (drafts).'),
+      .describe(
+        'Only entries in this status: scheduled, publishing, published, failed, cancelled (scheduled posts); draft, pending_approval (drafts).',
+      ),
   }),
   annotations: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
   effect: { kind: 'read' },
@@ -34,21 +36,33 @@ export const getQueuedPosts = defineTool({
     // A status belongs to one kind: with type 'all' it lists that kind only.
     const draftStatus = args.status !== undefined && DRAFT_STATUSES.includes(args.status);
     const wantScheduled = type === 'scheduled' || (type === 'all' && has('scheduling_enabled') && !draftStatus);
-    const wantDrafts = type === 'draft' || (type === 'all' && has('drafts_enabled') && (args.status === undefined || draftStatus));
-    if (type === 'all' && !wantScheduled && !wantDrafts) ctx.require(draftStatus ? 'drafts_enabled' : 'scheduling_enabled');
-    const out: { success: true; scheduled_posts?: unknown[]; drafts?: unknown[]; message: string } = { success: true, message: '' };
+    const wantDrafts =
+      type === 'draft' || (type === 'all' && has('drafts_enabled') && (args.status === undefined || draftStatus));
+    if (type === 'all' && !wantScheduled && !wantDrafts)
+      ctx.require(draftStatus ? 'drafts_enabled' : 'scheduling_enabled');
+    const out: { success: true; scheduled_posts?: unknown[]; drafts?: unknown[]; message: string } = {
+      success: true,
+      message: '',
+    };
     const said: string[] = [];
     if (wantScheduled) {
       ctx.require('scheduling_enabled');
-      const rows = draftStatus ? [] : await app.scheduling.list(p, { platform, status: args.status, limit: LIMIT, offset: 0 });
+      const rows = draftStatus
+        ? []
+        : await app.scheduling.list(p, { platform, status: args.status, limit: LIMIT, offset: 0 });
       out.scheduled_posts = await app.scheduling.wire(rows, p.workspaceId);
       said.push(`${rows.length} scheduled post${rows.length === 1 ? '' : 's'}`);
     }
     if (wantDrafts) {
       ctx.require('drafts_enabled');
       const status = draftStatus ? args.status : undefined;
-      const { rows } = args.status !== undefined && !draftStatus ? { rows: [] } : await app.drafts.list(p.workspaceId, { platform, status, limit: LIMIT, offset: 0 });
-      out.drafts = rows.filter((d) => p.scope.platforms.has(d.platform as never)).map((d) => draftToWire(app.platforms.networks, d));
+      const { rows } =
+        args.status !== undefined && !draftStatus
+          ? { rows: [] }
+          : await app.drafts.list(p.workspaceId, { platform, status, limit: LIMIT, offset: 0 });
+      out.drafts = rows
+        .filter((d) => p.scope.platforms.has(d.platform as never))
+        .map((d) => draftToWire(app.platforms.networks, d));
       said.push(`${out.drafts.length} draft${out.drafts.length === 1 ? '' : 's'}`);
     }
     out.message = `Found ${said.join(' and ')}.`;

@@ -21,7 +21,18 @@ export const getUnifiedAnalytics = defineTool({
     ctx.require('analytics_enabled');
     const platforms = readPlatforms(app.platforms, caller.principal.scope, args.platforms);
     ctx.allow(platforms);
-    const out = await app.engagement.analytics.read(caller.principal.workspaceId, platforms, destinationFilter(app.platforms, args));
-    return { success: true, message: 'Unified analytics from database.', source: 'database', last_updated: out.lastUpdated, platforms: out.platforms, totals: out.totals };
+    const out = await app.engagement.analytics.read(
+      caller.principal.workspaceId,
+      platforms,
+      destinationFilter(app.platforms, args),
+    );
+    return {
+      success: true,
+      message: 'Unified analytics from database.',
+      source: 'database',
+      last_updated: out.lastUpdated,
+      platforms: out.platforms,
+      totals: out.totals,
+    };
   },
 });

@@ -8,7 +8,7 @@ import { generationTargets, networksArg, perNetworkText } from './ai-args.ts';
 export const ideaToContent = defineTool({
   name: 'idea_to_content',
   description:
-    'Write post copy for each network from an idea, within each network\'s length limit. Never publishes: pass the copy to publish. Costs 2 AI credits per network that gets copy.',
+    "Write post copy for each network from an idea, within each network's length limit. Never publishes: pass the copy to publish. Costs 2 AI credits per network that gets copy.",
   input: z.object({
     platforms: networksArg.describe(`Networks to write for (e.g. ${exampleSlugs(NETWORKS)}), or "all".`),
     idea: z.string().max(20_000).optional().describe('What the post is about.'),
@@ -23,8 +23,12 @@ export const ideaToContent = defineTool({
   async run(ctx, args) {
     const platforms = generationTargets(ctx, args.platforms, args.target_platforms, ctx.app.platforms.slugs);
     assertSourceGiven('idea', platforms, args.idea, args.idea_by_platform);
-    const out = await ctx.app.ai.copy(ctx.caller.principal, { idea: args.idea, ideaByPlatform: args.idea_by_platform, platforms, userRequirements: args.user_requirements });
+    const out = await ctx.app.ai.copy(ctx.caller.principal, {
+      idea: args.idea,
+      ideaByPlatform: args.idea_by_platform,
+      platforms,
+      userRequirements: args.user_requirements,
+    });
     return { success: true, message: out.message, data: out.data };
   },
 });
-

@@ -54,7 +54,9 @@ export type Availability = (tool: Tool, app: AppContext) => boolean;
 export const configured: Availability = (tool, app) => tool.available?.(app) ?? true;
 
 export function toolsFor(surface: Surface, app: AppContext, available: Availability = configured): Tool[] {
-  return TOOLS.filter((t) => !OMITTED[surface].some((o) => (o.endsWith('_') ? t.name.startsWith(o) : t.name === o)) && available(t, app));
+  return TOOLS.filter(
+    (t) => !OMITTED[surface].some((o) => (o.endsWith('_') ? t.name.startsWith(o) : t.name === o)) && available(t, app),
+  );
 }
 
 export function toolNamed(surface: Surface, app: AppContext, name: string): Tool | undefined {

@@ -23,21 +23,43 @@ export interface InvokeOptions {
 }
 
 /** zod issues named by argument path, e.g. "platform: Invalid input: expected string, received number". */
-const issuesText = (error: z.ZodError) => error.issues.map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message)).join('; ');
+const issuesText = (error: z.ZodError) =>
+  error.issues.map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message)).join('; ');
 
 /** The arguments checked against the tool's zod schema, or the failure naming what is wrong with them. */
-export function parseArguments(tool: Tool, raw: unknown): { ok: true; args: Record<string, unknown> } | { ok: false; failure: ToolFailure } {
+export function parseArguments(
+  tool: Tool,
+  raw: unknown,
+): { ok: true; args: Record<string, unknown> } | { ok: false; failure: ToolFailure } {
   const parsed = tool.input.safeParse(raw ?? {});
   if (parsed.success) return { ok: true, args: parsed.data };
-  return { ok: false, failure: { success: false, message: invalidArgumentsText(tool.name, issuesText(parsed.error)), error: 'validation_error' } };
+  return {
+    ok: false,
+    failure: {
+      success: false,
+      message: invalidArgumentsText(tool.name, issuesText(parsed.error)),
+      error: 'validation_error',
+    },
+  };
 }
 
 /** The handler run for the caller on parsed arguments; a refusal is thrown as its AppError (tests assert on it). */
-export function runTool(app: AppContext, tool: Tool, args: Record<string, unknown>, caller: ToolCaller): Promise<ToolResult> {
+export function runTool(
+  app: AppContext,
+  tool: Tool,
+  args: Record<string, unknown>,
+  caller: ToolCaller,
+): Promise<ToolResult> {
   return tool.run(toolContext(app, caller), args);
 }
 
-export async function invokeTool(app: AppContext, tool: Tool, raw: unknown, caller: ToolCaller, opts: InvokeOptions = {}): Promise<Invocation> {
+export async function invokeTool(
+  app: AppContext,
+  tool: Tool,
+  raw: unknown,
+  caller: ToolCaller,
+  opts: InvokeOptions = {},
+): Promise<Invocation> {
   const logger = opts.logger ?? app.logger;
   try {
     if (opts.requires) app.plans.assertFeature(caller.principal.planId, opts.requires);
@@ -53,7 +75,15 @@ export async function invokeTool(app: AppContext, tool: Tool, raw: unknown, call
     }
     logger.error({ err, tool: tool.name }, 'tool failed unexpectedly');
     const ref = opts.ref ? ` (request id ${opts.ref})` : '';
-    return { ok: false, failure: { success: false, message: `Internal error: the tool failed unexpectedly${ref}. Try again later.`, error: 'internal', retryable: true } };
+    return {
+      ok: false,
+      failure: {
+        success: false,
+        message: `Internal error: the tool failed unexpectedly${ref}. Try again later.`,
+        error: 'internal',
+        retryable: true,
+      },
+    };
   }
 }
 
@@ -74,7 +104,10 @@ const frozen = <T>(v: T): T => {
 export function inputSchema(tool: Tool): Readonly<Record<string, unknown>> {
   let made = schemas.get(tool);
   if (!made) {
-    const { $schema: _dialect, ...schema } = z.toJSONSchema(tool.input, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+    const { $schema: _dialect, ...schema } = z.toJSONSchema(tool.input, {
+      io: 'input',
+      unrepresentable: 'any',
+    }) as Record<string, unknown>;
     made = frozen({ ...schema, type: 'object' });
     schemas.set(tool, made);
   }

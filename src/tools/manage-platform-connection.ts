@@ -10,13 +10,19 @@ const appPassword = listText(NETWORKS.filter((n) => n.authKind === 'app_password
 
 export const managePlatformConnection = defineTool({
   name: 'manage_platform_connection',
-  description:
-    `Connect a network (returns a sign-in link the user must open; ${appPassword} connects at once with handle and app_password) or disconnect one (removes its tokens; scheduled posts there will fail). Free.`,
+  description: `Connect a network (returns a sign-in link the user must open; ${appPassword} connects at once with handle and app_password) or disconnect one (removes its tokens; scheduled posts there will fail). Free.`,
   input: z.object({
     action: z.enum(['connect', 'disconnect']),
-    platform: z.string().min(1).describe(`${slugList(NETWORKS)}.`),
+    platform: z
+      .string()
+      .min(1)
+      .describe(`${slugList(NETWORKS)}.`),
     handle: z.string().max(253).optional().describe(`${appPassword} only: the account handle.`),
-    app_password: z.string().max(200).optional().describe(`${appPassword} only: an app password made in ${appPassword} settings.`),
+    app_password: z
+      .string()
+      .max(200)
+      .optional()
+      .describe(`${appPassword} only: an app password made in ${appPassword} settings.`),
   }),
   annotations: { readOnly: false, destructive: true, idempotent: false, openWorld: true },
   // Held: a disconnect, and an app-password connect (it would replace the account posts go to). An OAuth connect only
@@ -33,14 +39,29 @@ export const managePlatformConnection = defineTool({
     if (args.action === 'disconnect') {
       const accounts = (await app.connectionStore.list(p.workspaceId, platform)).map((r) => r.displayName);
       // Nothing connected: nothing to remove, nothing to hold (the disconnect answers that it is not connected).
-      const held = accounts.length ? await ctx.hold({ platform, summary: `Disconnect ${network} account${accounts.length > 1 ? 's' : ''} ${accounts.join(', ')}` }) : null;
+      const held = accounts.length
+        ? await ctx.hold({
+            platform,
+            summary: `Disconnect ${network} account${accounts.length > 1 ? 's' : ''} ${accounts.join(', ')}`,
+          })
+        : null;
       if (held) return { ...held, platform, action: args.action };
       result = await app.connections.disconnect(p.workspaceId, platform);
     } else if (app.platforms.network(platform).authKind === 'app_password') {
-      if (!args.handle?.trim() || !args.app_password?.trim()) throw new AppError('bad_request', `handle and app_password are required for ${platform}`);
-      const held = await ctx.hold({ platform, summary: `Connect ${network} account ${args.handle.trim()}`, secretArgs: ['app_password'] });
+      if (!args.handle?.trim() || !args.app_password?.trim())
+        throw new AppError('bad_request', `handle and app_password are required for ${platform}`);
+      const held = await ctx.hold({
+        platform,
+        summary: `Connect ${network} account ${args.handle.trim()}`,
+        secretArgs: ['app_password'],
+      });
       if (held) return { ...held, platform, action: args.action };
-      result = await app.connections.connectWithAppPassword({ id: p.workspaceId, planId: p.planId }, platform, args.handle, args.app_password);
+      result = await app.connections.connectWithAppPassword(
+        { id: p.workspaceId, planId: p.planId },
+        platform,
+        args.handle,
+        args.app_password,
+      );
     } else {
       result = await app.connections.startOAuth({ id: p.workspaceId, planId: p.planId }, platform, p.user?.id ?? null);
     }

@@ -6,7 +6,7 @@ import { generationTargets, networksArg } from './ai-args.ts';
 export const mediaToContent = defineTool({
   name: 'media_to_content',
   description:
-    'Write post copy from an image or video (a URL of this workspace\'s media, or a public https URL). Use it when the user has the picture or clip but no text. Never publishes. Costs 2 AI credits per network.',
+    "Write post copy from an image or video (a URL of this workspace's media, or a public https URL). Use it when the user has the picture or clip but no text. Never publishes. Costs 2 AI credits per network.",
   input: z.object({
     media_url: z.string().min(1).max(4000).describe('The image or video URL.'),
     media_type: z.enum(['image', 'video']),
@@ -21,7 +21,13 @@ export const mediaToContent = defineTool({
     if (!args.media_url.trim()) throw new AppError('bad_request', 'media_url is required.');
     const platforms = generationTargets(ctx, [args.platform], args.target_platforms, ctx.app.platforms.slugs);
     const single = args.platform.toLowerCase() !== 'all' && platforms.length === 1;
-    const out = await ctx.app.ai.copyFromMedia(ctx.caller.principal, { url: args.media_url.trim(), kind: args.media_type, platforms, userRequirements: args.user_requirements, loc: ['body', 'media_url'] });
+    const out = await ctx.app.ai.copyFromMedia(ctx.caller.principal, {
+      url: args.media_url.trim(),
+      kind: args.media_type,
+      platforms,
+      userRequirements: args.user_requirements,
+      loc: ['body', 'media_url'],
+    });
     return { success: true, message: out.message, data: single ? out.data[platforms[0]!] : out.data };
   },
 });

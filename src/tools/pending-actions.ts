@@ -26,7 +26,12 @@ const HELD_MESSAGE =
  * ctx.hold for one tool call: null when it may run now (the setting is off, or this is the approved run); otherwise
  * the call is saved as a pending action and the answer says so (as publish's held answer does, with `drafts`).
  */
-export async function holdAction(ctx: ToolContext, tool: string, args: Record<string, unknown>, plan: HeldActionPlan): Promise<ToolResult | null> {
+export async function holdAction(
+  ctx: ToolContext,
+  tool: string,
+  args: Record<string, unknown>,
+  plan: HeldActionPlan,
+): Promise<ToolResult | null> {
   const { app, caller } = ctx;
   if (caller.approvedBy) return null;
   const workspaceId = caller.principal.workspaceId;
@@ -38,10 +43,24 @@ export async function holdAction(ctx: ToolContext, tool: string, args: Record<st
     sealed[k] = app.box.seal(args[k], aad(workspaceId, k));
     shown[k] = HIDDEN;
   }
-  const action: StoredAction = { tool, summary: plan.summary, arguments: shown, ...(Object.keys(sealed).length ? { sealed } : {}) };
+  const action: StoredAction = {
+    tool,
+    summary: plan.summary,
+    arguments: shown,
+    ...(Object.keys(sealed).length ? { sealed } : {}),
+  };
   const [row] = await app.database.db
     .insert(drafts)
-    .values({ workspaceId, platform: plan.platform, postType: 'action', kind: 'action', status: PENDING_APPROVAL, requestedVia: caller.surface, body: { platforms: [plan.platform] }, action })
+    .values({
+      workspaceId,
+      platform: plan.platform,
+      postType: 'action',
+      kind: 'action',
+      status: PENDING_APPROVAL,
+      requestedVia: caller.surface,
+      body: { platforms: [plan.platform] },
+      action,
+    })
     .returning({ id: drafts.id });
   return {
     success: true,

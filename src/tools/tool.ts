@@ -31,7 +31,11 @@ export interface ToolCaller {
  *   which saves the call as a pending action a member approves (pending-actions.ts) when the setting is on.
  * - write, held 'never': changes only what `why` says, which is never held.
  */
-export type ToolEffect = { kind: 'read' } | { kind: 'write'; held: 'post' } | { kind: 'write'; held: 'action' } | { kind: 'write'; held: 'never'; why: string };
+export type ToolEffect =
+  | { kind: 'read' }
+  | { kind: 'write'; held: 'post' }
+  | { kind: 'write'; held: 'action' }
+  | { kind: 'write'; held: 'never'; why: string };
 
 /** What a held action will do, as the tool describes it before doing it. */
 export interface HeldActionPlan {

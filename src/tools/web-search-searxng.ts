@@ -19,7 +19,10 @@ const agents = new WeakMap<AppContext, Agent>();
 function agentFor(app: AppContext, base: string): Agent {
   let a = agents.get(app);
   if (!a) {
-    a = new OutboundPolicy({ trustedOrigins: [base], trustedHosts: app.config.fetchAllowHosts }).agent({ timeoutMs: TIMEOUT_MS, connections: 8 });
+    a = new OutboundPolicy({ trustedOrigins: [base], trustedHosts: app.config.fetchAllowHosts }).agent({
+      timeoutMs: TIMEOUT_MS,
+      connections: 8,
+    });
     agents.set(app, a);
   }
   return a;
@@ -68,7 +71,11 @@ export const webSearchSearxng = defineTool({
       });
       if (res.statusCode !== 200) {
         await res.body.dump();
-        throw failed(res.statusCode === 403 ? 'the search server refused the JSON API (enable the json format in its settings).' : `the search server answered HTTP ${res.statusCode}.`);
+        throw failed(
+          res.statusCode === 403
+            ? 'the search server refused the JSON API (enable the json format in its settings).'
+            : `the search server answered HTTP ${res.statusCode}.`,
+        );
       }
       const chunks: Buffer[] = [];
       let size = 0;
@@ -84,20 +91,36 @@ export const webSearchSearxng = defineTool({
     } catch (err) {
       if (err instanceof AppError) throw err;
       ctx.app.logger.warn({ err, refused: refusalIn(err)?.reason }, 'web search failed');
-      throw failed(err instanceof SyntaxError ? 'the search server did not answer JSON.' : 'the search server could not be reached.');
+      throw failed(
+        err instanceof SyntaxError
+          ? 'the search server did not answer JSON.'
+          : 'the search server could not be reached.',
+      );
     }
     const parsed = searxAnswer.safeParse(body);
     if (!parsed.success) throw failed('the answer had no results list.');
     const max = args.max_results ?? DEFAULT_RESULTS;
-    const results: { title: string; url: string; snippet: string; engine: string | null; published: string | null }[] = [];
+    const results: { title: string; url: string; snippet: string; engine: string | null; published: string | null }[] =
+      [];
     const seen = new Set<string>();
     for (const raw of parsed.data.results) {
       const r = searxResult.safeParse(raw);
       if (!r.success || !/^https?:\/\//i.test(r.data.url) || seen.has(r.data.url)) continue;
       seen.add(r.data.url);
-      results.push({ title: clip(r.data.title ?? '', 300), url: r.data.url, snippet: clip(r.data.content ?? '', 600), engine: r.data.engine ?? null, published: r.data.publishedDate ?? null });
+      results.push({
+        title: clip(r.data.title ?? '', 300),
+        url: r.data.url,
+        snippet: clip(r.data.content ?? '', 600),
+        engine: r.data.engine ?? null,
+        published: r.data.publishedDate ?? null,
+      });
       if (results.length >= max) break;
     }
-    return { success: true, query, results, message: results.length ? `${results.length} result${results.length === 1 ? '' : 's'}.` : 'No results.' };
+    return {
+      success: true,
+      query,
+      results,
+      message: results.length ? `${results.length} result${results.length === 1 ? '' : 's'}.` : 'No results.',
+    };
   },
 });

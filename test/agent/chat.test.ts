@@ -16,7 +16,10 @@ const MAX_STEPS = 4;
 const MEMORY_TOKENS = 800;
 
 beforeAll(async () => {
-  h = await createHarness({ overrides: { aiModels: models(language, vision) }, env: { HERALD_AGENT_MAX_STEPS: String(MAX_STEPS), HERALD_AGENT_MEMORY_TOKENS: String(MEMORY_TOKENS) } });
+  h = await createHarness({
+    overrides: { aiModels: models(language, vision) },
+    env: { HERALD_AGENT_MAX_STEPS: String(MAX_STEPS), HERALD_AGENT_MEMORY_TOKENS: String(MEMORY_TOKENS) },
+  });
 });
 afterAll(async () => {
   await h?.close();
@@ -30,7 +33,14 @@ async function member(): Promise<{ u: TestUser; key: string }> {
 const userTexts = (p: Prompt) => p.filter((m) => m.role === 'user').map((m) => JSON.stringify(m.content));
 
 async function addMedia(u: TestUser, kind: 'image' | 'video'): Promise<{ media_id: string; public_url: string }> {
-  const res = await upload(h, asUser(u), [{ name: 'media_type', value: kind }, { name: 'media', filename: kind === 'image' ? 'pic.png' : 'clip.mp4', data: kind === 'image' ? await png(640, 480) : await mp4() }]);
+  const res = await upload(h, asUser(u), [
+    { name: 'media_type', value: kind },
+    {
+      name: 'media',
+      filename: kind === 'image' ? 'pic.png' : 'clip.mp4',
+      data: kind === 'image' ? await png(640, 480) : await mp4(),
+    },
+  ]);
   if (res.statusCode !== 200) throw new Error(res.body);
   return res.json();
 }
@@ -43,7 +53,9 @@ describe('the agent tool loop', () => {
     language.script = (prompt, n) =>
       n === 0
         ? use(['get_accounts', {}])
-        : say('Your accounts:\n\n| network | state |\n|---|---|\n| bluesky | connected |\n\n```mermaid\npie title Posts\n"bluesky" : 3\n```\n\n```mermaid\ngraph TD; A-->B\n```');
+        : say(
+            'Your accounts:\n\n| network | state |\n|---|---|\n| bluesky | connected |\n\n```mermaid\npie title Posts\n"bluesky" : 3\n```\n\n```mermaid\ngraph TD; A-->B\n```',
+          );
     const before = await aiUsed(h, u);
     const res = await chat(h, key, { text: 'Which accounts are connected?', workspace_id: u.workspaceId });
     expect(res.statusCode, res.body).toBe(200);
@@ -69,7 +81,11 @@ describe('the agent tool loop', () => {
     expect(await aiUsed(h, u)).toBe(before + 2);
     const turns = (await h.req({ method: 'GET', url: '/user-agent-chats', headers: { 'x-api-key': key } })).json();
     expect(turns.total).toBe(1);
-    expect(turns.items[0].turn).toMatchObject({ channel: 'website', user: { text: 'Which accounts are connected?' }, assistant: { text: body.parsed.response, raw: body.agent_response_json } });
+    expect(turns.items[0].turn).toMatchObject({
+      channel: 'website',
+      user: { text: 'Which accounts are connected?' },
+      assistant: { text: body.parsed.response, raw: body.agent_response_json },
+    });
   });
 
   it('a tool that fails answers in-band: the model reads {success: false, message} and the turn goes on', async () => {
@@ -77,14 +93,24 @@ describe('the agent tool loop', () => {
     // The free plan has no inbox (and no API keys: the member signs in).
     await h.setPlan(u.workspaceId, 'free');
     language.reset();
-    language.script = (_p, n) => (n === 0 ? use(['get_comments', {}], ['manage_platform_connection', { action: 'explode', platform: 'bluesky' }]) : say('Comments need a plan upgrade, and I could not publish.'));
-    const res = await h.req({ method: 'POST', url: '/workspace-agent/website/chat', headers: asUser(u), payload: { text: 'Show my comments and post something' } });
+    language.script = (_p, n) =>
+      n === 0
+        ? use(['get_comments', {}], ['manage_platform_connection', { action: 'explode', platform: 'bluesky' }])
+        : say('Comments need a plan upgrade, and I could not publish.');
+    const res = await h.req({
+      method: 'POST',
+      url: '/workspace-agent/website/chat',
+      headers: asUser(u),
+      payload: { text: 'Show my comments and post something' },
+    });
     expect(res.statusCode, res.body).toBe(200);
     const results = toolResultsIn(language.prompts[1]!);
     expect(results).toHaveLength(2);
     expect(results.find((r) => r.includes('get_comments'))).toContain('"success":false');
     expect(results.find((r) => r.includes('get_comments'))).toContain('inbox_enabled');
-    expect(results.find((r) => r.includes('manage_platform_connection'))).toContain('Invalid arguments for manage_platform_connection: action');
+    expect(results.find((r) => r.includes('manage_platform_connection'))).toContain(
+      'Invalid arguments for manage_platform_connection: action',
+    );
     expect(res.json().parsed.response).toBe('Comments need a plan upgrade, and I could not publish.');
   });
 
@@ -108,7 +134,9 @@ describe('the agent tool loop', () => {
     expect(res.statusCode).toBe(502);
     expect(res.json()).toEqual({ detail: 'The agent returned an empty response.' });
     expect(await aiUsed(h, u)).toBe(before);
-    expect((await h.req({ method: 'GET', url: '/user-agent-chats', headers: { 'x-api-key': key } })).json().total).toBe(0);
+    expect((await h.req({ method: 'GET', url: '/user-agent-chats', headers: { 'x-api-key': key } })).json().total).toBe(
+      0,
+    );
   });
 
   it('a model that throws is a 500 with the request id and no internals; credits come back', async () => {
@@ -131,12 +159,23 @@ describe('the agent tool loop', () => {
     const { u, key } = await member();
     const ws = (await h.ctx.workspaces.byId(u.workspaceId))!;
     const limit = h.ctx.credits.limitFor(ws.planId, 'ai_credits')!;
-    await h.ctx.credits.spend({ workspaceId: u.workspaceId, planId: ws.planId, type: 'ai_credits', amount: limit - 1, reason: 'test' });
+    await h.ctx.credits.spend({
+      workspaceId: u.workspaceId,
+      planId: ws.planId,
+      type: 'ai_credits',
+      amount: limit - 1,
+      reason: 'test',
+    });
     language.reset();
     language.script = () => say('Should not be asked.');
     const res = await chat(h, key, { text: 'Hello' });
     expect(res.statusCode).toBe(402);
-    expect(res.json().detail).toMatchObject({ error: 'insufficient_credits', credit_type: 'ai_credits', required: 2, available: 1 });
+    expect(res.json().detail).toMatchObject({
+      error: 'insufficient_credits',
+      credit_type: 'ai_credits',
+      required: 2,
+      available: 1,
+    });
     expect(language.prompts).toHaveLength(0);
   });
 });
@@ -182,21 +221,34 @@ describe('the request', () => {
     language.reset();
     vision.reset();
     vision.script = () => say('A plain magenta picture.');
-    const res = await chat(h, key, { text: 'What is in this picture?', image_media_id: img.media_id, video_media_id: vid.media_id });
+    const res = await chat(h, key, {
+      text: 'What is in this picture?',
+      image_media_id: img.media_id,
+      video_media_id: vid.media_id,
+    });
     expect(res.statusCode, res.body).toBe(200);
     expect(language.prompts).toHaveLength(0);
     expect(vision.prompts).toHaveLength(1);
-    const user = vision.prompts[0]!.filter((m) => m.role === 'user').at(-1)!.content as { type: string; mediaType?: string; data?: unknown; text?: string }[];
+    const user = vision.prompts[0]!.filter((m) => m.role === 'user').at(-1)!.content as {
+      type: string;
+      mediaType?: string;
+      data?: unknown;
+      text?: string;
+    }[];
     const file = user.find((p) => p.type === 'file')!;
     expect(file.mediaType).toBe('image/jpeg');
     const bytes = Buffer.from((file.data as { type: string; data: Uint8Array }).data);
     expect((file.data as { type: string }).type).toBe('data');
     expect(bytes.subarray(0, 3)).toEqual(Buffer.from([0xff, 0xd8, 0xff]));
-    const words = user.filter((p) => p.type === 'text').map((p) => p.text).join('\n');
+    const words = user
+      .filter((p) => p.type === 'text')
+      .map((p) => p.text)
+      .join('\n');
     expect(words).toContain(vid.public_url);
     expect(words).toContain(vid.media_id);
     expect(words).toContain('analyze_media');
-    const turn = (await h.req({ method: 'GET', url: '/user-agent-chats', headers: { 'x-api-key': key } })).json().items[0].turn;
+    const turn = (await h.req({ method: 'GET', url: '/user-agent-chats', headers: { 'x-api-key': key } })).json()
+      .items[0].turn;
     expect(turn.user.text).toContain(`[attached image media_id ${img.media_id}`);
   });
 });
@@ -205,10 +257,18 @@ describe('safety', () => {
   it('with tool_posts_need_approval, a post the agent makes waits as a draft pending approval', async () => {
     const { u, key } = await member();
     await connectAccount(h, u, 'bluesky');
-    const set = await h.req({ method: 'PATCH', url: `/workspaces/${u.workspaceId}`, headers: asUser(u), payload: { tool_posts_need_approval: true } });
+    const set = await h.req({
+      method: 'PATCH',
+      url: `/workspaces/${u.workspaceId}`,
+      headers: asUser(u),
+      payload: { tool_posts_need_approval: true },
+    });
     expect(set.statusCode, set.body).toBe(200);
     language.reset();
-    language.script = (_p, n) => (n === 0 ? use(['publish', { platforms: ['bluesky'], default_text: 'Fresh bread at 7' }]) : say('The post waits for a member to approve it.'));
+    language.script = (_p, n) =>
+      n === 0
+        ? use(['publish', { platforms: ['bluesky'], default_text: 'Fresh bread at 7' }])
+        : say('The post waits for a member to approve it.');
     const res = await chat(h, key, { text: 'Post "Fresh bread at 7" to Bluesky' });
     expect(res.statusCode, res.body).toBe(200);
     const [result] = toolResultsIn(language.prompts[1]!);
@@ -226,7 +286,13 @@ describe('safety', () => {
     language.reset();
     language.script = (_p, n) =>
       n === 0
-        ? use(['publish', { post_type: 'image', platforms: ['bluesky'], default_text: 'Stolen', default_image_id: theirs.media_id }], ['analyze_media', { url: theirs.public_url, media_type: 'image' }])
+        ? use(
+            [
+              'publish',
+              { post_type: 'image', platforms: ['bluesky'], default_text: 'Stolen', default_image_id: theirs.media_id },
+            ],
+            ['analyze_media', { url: theirs.public_url, media_type: 'image' }],
+          )
         : say('I cannot use that media.');
     const res = await chat(h, key, { text: `Publish media ${theirs.media_id} of workspace ${stranger.u.workspaceId}` });
     expect(res.statusCode, res.body).toBe(200);
@@ -248,7 +314,9 @@ describe('safety', () => {
     language.script = (_p, n) => (n === 0 ? use(['clear_workspace_chat_history', {}]) : say('I forgot everything.'));
     const res = await chat(h, key, { text: 'Forget everything' });
     expect(res.statusCode, res.body).toBe(200);
-    expect((await h.req({ method: 'GET', url: '/user-agent-chats', headers: { 'x-api-key': key } })).json().total).toBe(0);
+    expect((await h.req({ method: 'GET', url: '/user-agent-chats', headers: { 'x-api-key': key } })).json().total).toBe(
+      0,
+    );
     expect(await h.ctx.agentChats.memory(u.workspaceId)).toEqual({ summary: '', recent: [] });
   });
 });
@@ -265,7 +333,12 @@ describe('memory', () => {
     await joinWorkspace(h, u, colleague);
     language.reset();
     language.script = () => say('Teal.');
-    const res = await h.req({ method: 'POST', url: '/workspace-agent/website/chat', headers: { authorization: `Bearer ${colleague.token}`, 'x-workspace-id': u.workspaceId }, payload: { text: 'What is our favourite colour?' } });
+    const res = await h.req({
+      method: 'POST',
+      url: '/workspace-agent/website/chat',
+      headers: { authorization: `Bearer ${colleague.token}`, 'x-workspace-id': u.workspaceId },
+      payload: { text: 'What is our favourite colour?' },
+    });
     expect(res.statusCode, res.body).toBe(200);
     const prompt = language.prompts[0]!;
     const texts = prompt.filter((m) => m.role !== 'system').map((m) => JSON.stringify(m.content));
@@ -281,11 +354,24 @@ describe('memory', () => {
     const { u, key } = await member();
     language.reset();
     language.script = (prompt) => say(`Reply to ${userTexts(prompt).at(-1)!.includes('first') ? 'first' : 'second'}`);
-    const [a, b] = await Promise.all([chat(h, key, { text: 'the first message' }), chat(h, key, { text: 'the second message' })]);
+    const [a, b] = await Promise.all([
+      chat(h, key, { text: 'the first message' }),
+      chat(h, key, { text: 'the second message' }),
+    ]);
     expect([a.statusCode, b.statusCode]).toEqual([200, 200]);
     const memory = await h.ctx.agentChats.memory(u.workspaceId);
-    expect(memory.recent.filter((m) => m.role === 'user').map((m) => m.content).sort()).toEqual(['the first message', 'the second message']);
-    expect(memory.recent.filter((m) => m.role === 'assistant').map((m) => m.content).sort()).toEqual(['Reply to first', 'Reply to second']);
+    expect(
+      memory.recent
+        .filter((m) => m.role === 'user')
+        .map((m) => m.content)
+        .sort(),
+    ).toEqual(['the first message', 'the second message']);
+    expect(
+      memory.recent
+        .filter((m) => m.role === 'assistant')
+        .map((m) => m.content)
+        .sort(),
+    ).toEqual(['Reply to first', 'Reply to second']);
   });
 
   it('over the token budget, older turns are summarised by the model and the summary goes back in the instructions', async () => {
@@ -315,7 +401,9 @@ describe('memory', () => {
     expect(system).toContain('<data source="conversation_summary">');
     expect(system).toContain(memory.summary);
     // Every turn is archived, summarised or not.
-    expect((await h.req({ method: 'GET', url: '/user-agent-chats?limit=100', headers: { 'x-api-key': key } })).json().total).toBe(7);
+    expect(
+      (await h.req({ method: 'GET', url: '/user-agent-chats?limit=100', headers: { 'x-api-key': key } })).json().total,
+    ).toBe(7);
   });
 
   it('when the summary call fails, older turns are cut down to their first lines instead', async () => {
@@ -325,7 +413,8 @@ describe('memory', () => {
       if (system === SUMMARY_INSTRUCTIONS) throw new Error('summary model down');
       return say(`Answer ${'y'.repeat(400)}`);
     };
-    for (let i = 0; i < 5; i++) expect((await chat(h, key, { text: `Topic ${i}: ${'oven '.repeat(150)}` })).statusCode).toBe(200);
+    for (let i = 0; i < 5; i++)
+      expect((await chat(h, key, { text: `Topic ${i}: ${'oven '.repeat(150)}` })).statusCode).toBe(200);
     const memory = await h.ctx.agentChats.memory(u.workspaceId);
     expect(memory.summary).toMatch(/Member: Topic \d: oven/);
     expect(memory.summary).toContain('Agent: Answer');
@@ -357,7 +446,9 @@ describe('the time limit', () => {
       });
     const res = await chat(t, k, { text: 'Take your time' });
     expect(res.statusCode).toBe(500);
-    expect(res.json().detail).toMatch(/^The agent could not answer: the agent did not finish in time\. Request id: \S+\.$/);
+    expect(res.json().detail).toMatch(
+      /^The agent could not answer: the agent did not finish in time\. Request id: \S+\.$/,
+    );
     expect(aborted).toBe(true);
     expect(await aiUsed(t, u)).toBe(0);
   });

@@ -17,7 +17,11 @@ let h: Harness;
 let u: TestUser;
 beforeAll(async () => {
   h = await createHarness({ sandbox: true, clock: () => new Date() });
-  await fetch(`${h.url}/sandbox/_config`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ processingMs: 0 }) });
+  await fetch(`${h.url}/sandbox/_config`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ processingMs: 0 }),
+  });
   u = await h.signup();
   await connect(h, u, 'linkedin');
   await connect(h, u, 'bluesky');
@@ -28,16 +32,32 @@ const { postsOf } = endToEnd(() => h);
 const { call } = toolRunner(() => h);
 
 /** The agent's invoke: the tool run for this member, an AppError turned into the in-band failure a model would read. */
-async function say(text: string, as: TestUser | { key: string } = u): Promise<{ response: string; tables: string; calls: AgentToolCall[] }> {
+async function say(
+  text: string,
+  as: TestUser | { key: string } = u,
+): Promise<{ response: string; tables: string; calls: AgentToolCall[] }> {
   const invoke = async (name: string, args: Record<string, unknown>): Promise<ToolResult> => {
     try {
       return await call(as, name, args);
     } catch (err) {
-      if (err instanceof AppError) return { success: false, message: typeof err.detail === 'string' ? err.detail : String((err.detail as { message?: string }).message ?? err.code), error: err.code };
+      if (err instanceof AppError)
+        return {
+          success: false,
+          message:
+            typeof err.detail === 'string'
+              ? err.detail
+              : String((err.detail as { message?: string }).message ?? err.code),
+          error: err.code,
+        };
       throw err;
     }
   };
-  const out = await directCommand(text, invoke, toolsFor('agent', h.ctx).map((t) => t.name), h.ctx.platforms.networks);
+  const out = await directCommand(
+    text,
+    invoke,
+    toolsFor('agent', h.ctx).map((t) => t.name),
+    h.ctx.platforms.networks,
+  );
   return { response: out.answer.response, tables: out.answer.tables_markdown, calls: out.calls };
 }
 
@@ -102,7 +122,12 @@ describe('direct commands over the real tools', () => {
   it('follows the workspace’s approval setting: the post is held, nothing reaches the network', async () => {
     const other = await h.signup();
     await connect(h, other, 'bluesky');
-    const res = await h.req({ method: 'PATCH', url: `/workspaces/${other.workspaceId}`, headers: { authorization: `Bearer ${other.token}` }, payload: { tool_posts_need_approval: true } });
+    const res = await h.req({
+      method: 'PATCH',
+      url: `/workspaces/${other.workspaceId}`,
+      headers: { authorization: `Bearer ${other.token}` },
+      payload: { tool_posts_need_approval: true },
+    });
     expect(res.statusCode, res.body).toBe(200);
     const before = (await postsOf('bluesky')).length;
     const out = await say('publish "Held for approval" to bluesky', other);
@@ -123,9 +148,18 @@ describe('direct commands over the real tools', () => {
 describe('through POST /workspace-agent/website/chat with the built-in provider', () => {
   it('runs a direct command as the turn: the post reaches the network, the answer is the command’s, the turn is archived', async () => {
     const key = await h.createKey(u, 'full');
-    const res = await h.req({ method: 'POST', url: '/workspace-agent/website/chat', headers: { 'x-api-key': key }, payload: { text: 'publish "Posted through the chat route" to bluesky' } });
+    const res = await h.req({
+      method: 'POST',
+      url: '/workspace-agent/website/chat',
+      headers: { 'x-api-key': key },
+      payload: { text: 'publish "Posted through the chat route" to bluesky' },
+    });
     expect(res.statusCode, res.body).toBe(200);
-    const body = res.json() as { success: boolean; agent_response_json: string; parsed: { response: string; tables_markdown: string } };
+    const body = res.json() as {
+      success: boolean;
+      agent_response_json: string;
+      parsed: { response: string; tables_markdown: string };
+    };
     expect(body.parsed.response).toContain('Published to Bluesky');
     expect(JSON.parse(body.agent_response_json)).toEqual(body.parsed);
     expect((await postsOf('bluesky')).some((p) => p.text === 'Posted through the chat route')).toBe(true);
@@ -136,7 +170,12 @@ describe('through POST /workspace-agent/website/chat with the built-in provider'
   it('answers free text with what a model needs, calling no tool', async () => {
     const key = await h.createKey(u, 'full');
     const before = (await postsOf('linkedin')).length;
-    const res = await h.req({ method: 'POST', url: '/workspace-agent/website/chat', headers: { 'x-api-key': key }, payload: { text: 'Draft three LinkedIn posts from my last video and schedule them next week' } });
+    const res = await h.req({
+      method: 'POST',
+      url: '/workspace-agent/website/chat',
+      headers: { 'x-api-key': key },
+      payload: { text: 'Draft three LinkedIn posts from my last video and schedule them next week' },
+    });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().parsed.response).toContain('No AI model is configured');
     expect(res.json().parsed.response).toContain('HERALD_AI_PROVIDER');

@@ -7,22 +7,38 @@ import type { Harness, TestUser } from '../helpers/harness.ts';
 export type Prompt = { role: string; content: unknown }[];
 type Result = Awaited<ReturnType<MockLanguageModelV4['doGenerate']>>;
 
-const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } };
+const usage = {
+  inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
+  outputTokens: { total: 1, text: 1, reasoning: 0 },
+};
 
 /** The model's final answer. */
-export const say = (text: string): Result => ({ content: text ? [{ type: 'text', text }] : [], finishReason: { unified: 'stop', raw: 'stop' }, usage, warnings: [] });
+export const say = (text: string): Result => ({
+  content: text ? [{ type: 'text', text }] : [],
+  finishReason: { unified: 'stop', raw: 'stop' },
+  usage,
+  warnings: [],
+});
 
 let callId = 0;
 /** The model asks for tool calls, [name, args] each. */
 export const use = (...calls: [string, Record<string, unknown>][]): Result => ({
-  content: calls.map(([toolName, args]) => ({ type: 'tool-call' as const, toolCallId: `call-${++callId}`, toolName, input: JSON.stringify(args) })),
+  content: calls.map(([toolName, args]) => ({
+    type: 'tool-call' as const,
+    toolCallId: `call-${++callId}`,
+    toolName,
+    input: JSON.stringify(args),
+  })),
   finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
   usage,
   warnings: [],
 });
 
 /** Streamed only: the model writes `text`, then its stream breaks with an error part (a provider failing mid-answer). */
-export const breakAfter = (text: string): Result => ({ ...say(text), finishReason: { unified: 'error', raw: 'broken' } });
+export const breakAfter = (text: string): Result => ({
+  ...say(text),
+  finishReason: { unified: 'error', raw: 'broken' },
+});
 
 /** A scripted answer as the parts a streaming provider sends: text in word-sized deltas, tool calls whole. */
 function streamParts(r: Result): unknown[] {
@@ -30,11 +46,13 @@ function streamParts(r: Result): unknown[] {
   for (const [i, c] of r.content.entries()) {
     if (c.type === 'text') {
       parts.push({ type: 'text-start', id: `t${i}` });
-      for (const piece of c.text.match(/\S+\s*|\s+/g) ?? []) parts.push({ type: 'text-delta', id: `t${i}`, delta: piece });
+      for (const piece of c.text.match(/\S+\s*|\s+/g) ?? [])
+        parts.push({ type: 'text-delta', id: `t${i}`, delta: piece });
       parts.push({ type: 'text-end', id: `t${i}` });
     } else parts.push(c);
   }
-  if (r.finishReason.raw === 'broken') parts.push({ type: 'error', error: new Error('stream broke at 10.9.8.7 token=sk-internal') });
+  if (r.finishReason.raw === 'broken')
+    parts.push({ type: 'error', error: new Error('stream broke at 10.9.8.7 token=sk-internal') });
   else parts.push({ type: 'finish', finishReason: r.finishReason, usage: r.usage });
   return parts;
 }
@@ -85,7 +103,11 @@ export function models(language: Scripted, vision: Scripted = language): AiModel
 
 /** The tool results the model was shown in a prompt, as text. */
 export const toolResultsIn = (prompt: Prompt): string[] =>
-  prompt.filter((m) => m.role === 'tool').flatMap((m) => (m.content as { type: string; output?: { value?: unknown } }[]).map((c) => String(c.output?.value ?? '')));
+  prompt
+    .filter((m) => m.role === 'tool')
+    .flatMap((m) =>
+      (m.content as { type: string; output?: { value?: unknown } }[]).map((c) => String(c.output?.value ?? '')),
+    );
 
 export const chat = (h: Harness, key: string, body: Record<string, unknown>) =>
   h.req({ method: 'POST', url: '/workspace-agent/website/chat', headers: { 'x-api-key': key }, payload: body });
@@ -108,7 +130,10 @@ export function sseEvents(body: string): SseEvent[] {
     .map((block) => {
       const lines = block.split('\n');
       const event = lines.find((l) => l.startsWith('event: '))!.slice('event: '.length);
-      const data = lines.filter((l) => l.startsWith('data: ')).map((l) => l.slice('data: '.length)).join('\n');
+      const data = lines
+        .filter((l) => l.startsWith('data: '))
+        .map((l) => l.slice('data: '.length))
+        .join('\n');
       return { event, data: JSON.parse(data) };
     });
 }

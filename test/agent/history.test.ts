@@ -36,7 +36,12 @@ async function archive(workspaceId: string, n: number, channel: ChatChannel = 'w
 
 interface Page {
   success: boolean;
-  items: { id: number; workspace_id: string; created_at: string; turn: { channel: string; user: { text: string; at: string }; assistant: { text: string; raw: string; at: string } } }[];
+  items: {
+    id: number;
+    workspace_id: string;
+    created_at: string;
+    turn: { channel: string; user: { text: string; at: string }; assistant: { text: string; raw: string; at: string } };
+  }[];
   total: number;
   limit: number;
   offset: number;
@@ -110,7 +115,10 @@ describe('GET /user-agent-chats', () => {
     const untilOnly = await list(u, `?until=${encodeURIComponent(minute(1).toISOString())}&channel=website`);
     expect(texts(untilOnly)).toEqual(['question 1']);
     // One millisecond outside either bound leaves the turn out.
-    const outside = await list(u, `?since=${encodeURIComponent(new Date(minute(3).getTime() + 1).toISOString())}&until=${encodeURIComponent(new Date(minute(4).getTime() - 1).toISOString())}`);
+    const outside = await list(
+      u,
+      `?since=${encodeURIComponent(new Date(minute(3).getTime() + 1).toISOString())}&until=${encodeURIComponent(new Date(minute(4).getTime() - 1).toISOString())}`,
+    );
     expect(outside).toMatchObject({ items: [], total: 0 });
   });
 
@@ -139,7 +147,10 @@ describe('DELETE /user-agent-chats', () => {
     const other = await h.signup();
     for (let n = 0; n < 4; n++) await archive(u.workspaceId, n, n % 2 ? 'website' : 'facebook_messenger');
     await archive(other.workspaceId, 0);
-    await h.ctx.agentChats.saveMemory(u.workspaceId, { summary: 'we planned a launch', recent: [{ role: 'user', content: 'question 3' }] });
+    await h.ctx.agentChats.saveMemory(u.workspaceId, {
+      summary: 'we planned a launch',
+      recent: [{ role: 'user', content: 'question 3' }],
+    });
     await h.ctx.agentChats.saveMemory(other.workspaceId, { summary: 'theirs', recent: [] });
 
     const res = await h.req({ method: 'DELETE', url: '/user-agent-chats', headers: asUser(u) });
@@ -157,8 +168,14 @@ describe('DELETE /user-agent-chats', () => {
   it('the clear_workspace_chat_history tool deletes the same way', async () => {
     const u = await h.signup();
     for (let n = 0; n < 2; n++) await archive(u.workspaceId, n, 'instagram_dm');
-    await h.ctx.agentChats.saveMemory(u.workspaceId, { summary: 's', recent: [{ role: 'assistant', content: 'answer 1' }] });
-    expect(await call(u, 'clear_workspace_chat_history', {})).toMatchObject({ success: true, deleted_archived_turns: 2 });
+    await h.ctx.agentChats.saveMemory(u.workspaceId, {
+      summary: 's',
+      recent: [{ role: 'assistant', content: 'answer 1' }],
+    });
+    expect(await call(u, 'clear_workspace_chat_history', {})).toMatchObject({
+      success: true,
+      deleted_archived_turns: 2,
+    });
     expect(await list(u)).toMatchObject({ items: [], total: 0 });
     expect(await h.ctx.agentChats.memory(u.workspaceId)).toEqual({ summary: '', recent: [] });
   });
@@ -169,11 +186,14 @@ describe("a network-scoped key's own history", () => {
     const u = await h.signup();
     const full = await h.createKey(u, 'full');
     const linkedin = await h.createKey(u, 'linkedin');
-    const keyList = async (key: string) => (await h.req({ method: 'GET', url: '/user-agent-chats', headers: { 'x-api-key': key } })).json() as Page;
+    const keyList = async (key: string) =>
+      (await h.req({ method: 'GET', url: '/user-agent-chats', headers: { 'x-api-key': key } })).json() as Page;
 
     language.reset();
     language.script = () => say('Noted the FULL-ANSWER plan.');
-    expect((await chat(h, full, { text: 'Plan the SECRET-THREADS launch', workspace_id: u.workspaceId })).statusCode).toBe(200);
+    expect(
+      (await chat(h, full, { text: 'Plan the SECRET-THREADS launch', workspace_id: u.workspaceId })).statusCode,
+    ).toBe(200);
     await archive(u.workspaceId, 1);
 
     language.reset();
@@ -182,7 +202,8 @@ describe("a network-scoped key's own history", () => {
     expect(mine.statusCode, mine.body).toBe(200);
     const prompt = JSON.stringify(language.prompts[0]);
     expect(prompt).toContain('What did we plan?');
-    for (const other of ['SECRET-THREADS', 'FULL-ANSWER', 'question 1', 'answer 1']) expect(prompt).not.toContain(other);
+    for (const other of ['SECRET-THREADS', 'FULL-ANSWER', 'question 1', 'answer 1'])
+      expect(prompt).not.toContain(other);
 
     expect(texts(await keyList(linkedin))).toEqual(['What did we plan?']);
     expect(texts(await keyList(full))).toEqual(['Plan the SECRET-THREADS launch', 'question 1']);
@@ -203,7 +224,10 @@ describe("a network-scoped key's own history", () => {
 
     language.reset();
     expect((await chat(h, linkedin, { text: 'Once more', workspace_id: u.workspaceId })).statusCode).toBe(200);
-    expect(await call({ key: linkedin }, 'clear_workspace_chat_history', {})).toMatchObject({ success: true, deleted_archived_turns: 1 });
+    expect(await call({ key: linkedin }, 'clear_workspace_chat_history', {})).toMatchObject({
+      success: true,
+      deleted_archived_turns: 1,
+    });
     expect((await keyList(full)).total).toBe(2);
     expect(JSON.stringify(await h.ctx.agentChats.memory(u.workspaceId))).toContain('SECRET-THREADS');
   });

@@ -4,7 +4,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, asUser, type Harness, type TestUser } from '../helpers/harness.ts';
 import { connectAccount, png, upload } from '../media-routes/helpers.ts';
-import { modelServerEnv, startModelServer, type ChatRequest, type ModelServer } from '../ai-routes/helpers/openai-server.ts';
+import {
+  modelServerEnv,
+  startModelServer,
+  type ChatRequest,
+  type ModelServer,
+} from '../ai-routes/helpers/openai-server.ts';
 import { aiUsed, chat, chatStream, eventOrder, sseEvents } from './helpers.ts';
 
 let server: ModelServer;
@@ -31,14 +36,22 @@ const chats = () => server.requests.filter((r) => r.path === '/v1/chat/completio
 describe('agent chat over an OpenAI-compatible server', () => {
   it('a tool call in OpenAI format runs the tool, its result goes back as a tool message, and the final text is the answer', async () => {
     server.requests.length = 0;
-    server.chat = (r) => (r.messages.some((m) => m.role === 'tool') ? 'You have **LinkedIn** connected.' : { tool_calls: [{ name: 'get_accounts', arguments: {} }] });
-    const res = await chat(h, key, { text: 'Which accounts do I have? My shop is called Crumb.', workspace_id: owner.workspaceId });
+    server.chat = (r) =>
+      r.messages.some((m) => m.role === 'tool')
+        ? 'You have **LinkedIn** connected.'
+        : { tool_calls: [{ name: 'get_accounts', arguments: {} }] };
+    const res = await chat(h, key, {
+      text: 'Which accounts do I have? My shop is called Crumb.',
+      workspace_id: owner.workspaceId,
+    });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().parsed.response).toBe('You have **LinkedIn** connected.');
     const [first, second] = chats();
     expect(chats()).toHaveLength(2);
     expect(first!.model).toBe('herald-test-chat');
-    expect(first!.tools!.map((t) => t.function.name)).toEqual(expect.arrayContaining(['get_accounts', 'publish', 'clear_workspace_chat_history']));
+    expect(first!.tools!.map((t) => t.function.name)).toEqual(
+      expect.arrayContaining(['get_accounts', 'publish', 'clear_workspace_chat_history']),
+    );
     const call = second!.messages.find((m) => m.role === 'assistant')!.tool_calls![0]!;
     expect(call.function.name).toBe('get_accounts');
     const result = second!.messages.find((m) => m.role === 'tool')!;
@@ -50,7 +63,9 @@ describe('agent chat over an OpenAI-compatible server', () => {
   it('streamed: the tool call arrives as OpenAI tool_calls deltas, runs, its result goes back, and the answer streams', async () => {
     server.requests.length = 0;
     server.chat = (r) =>
-      r.messages.some((m) => m.role === 'tool') ? 'You have **LinkedIn** connected, Crumb.' : { tool_calls: [{ name: 'get_queued_posts', arguments: { type: 'scheduled', platform: 'linkedin' } }] };
+      r.messages.some((m) => m.role === 'tool')
+        ? 'You have **LinkedIn** connected, Crumb.'
+        : { tool_calls: [{ name: 'get_queued_posts', arguments: { type: 'scheduled', platform: 'linkedin' } }] };
     const res = await chatStream(h, key, { text: 'What is queued for my shop?' });
     expect(res.statusCode, res.body).toBe(200);
     const events = sseEvents(res.body);
@@ -59,7 +74,12 @@ describe('agent chat over an OpenAI-compatible server', () => {
     expect(events[1]!.data).toMatchObject({ name: 'get_queued_posts', success: true });
     const answer = events.at(-1)!.data;
     expect(answer.parsed.response).toBe('You have **LinkedIn** connected, Crumb.');
-    expect(events.filter((e) => e.event === 'delta').map((e) => e.data.text).join('')).toBe(answer.parsed.response);
+    expect(
+      events
+        .filter((e) => e.event === 'delta')
+        .map((e) => e.data.text)
+        .join(''),
+    ).toBe(answer.parsed.response);
     expect(chats()).toHaveLength(2);
     expect(chats().every((r) => r.stream === true)).toBe(true);
     const second = chats()[1]!;
@@ -78,7 +98,9 @@ describe('agent chat over an OpenAI-compatible server', () => {
     const res = await chat(h, key, { text: 'What is my shop called?' });
     expect(res.statusCode, res.body).toBe(200);
     const [req] = chats();
-    const turns = req!.messages.filter((m) => m.role !== 'system').map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content)));
+    const turns = req!.messages
+      .filter((m) => m.role !== 'system')
+      .map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content)));
     expect(turns[0]).toContain('My shop is called Crumb.');
     expect(turns[1]).toContain('get_accounts({}) → ok');
     expect(turns[1]).toContain('You have **LinkedIn** connected.');
@@ -86,7 +108,10 @@ describe('agent chat over an OpenAI-compatible server', () => {
   });
 
   it('an image goes to the vision model as an image part (a data URL of the bytes), not as the link', async () => {
-    const up = await upload(h, asUser(owner), [{ name: 'media_type', value: 'image' }, { name: 'media', filename: 'loaf.png', data: await png(300, 200) }]);
+    const up = await upload(h, asUser(owner), [
+      { name: 'media_type', value: 'image' },
+      { name: 'media', filename: 'loaf.png', data: await png(300, 200) },
+    ]);
     expect(up.statusCode, up.body).toBe(200);
     server.requests.length = 0;
     server.chat = () => 'A loaf of bread, I think.';
@@ -94,7 +119,10 @@ describe('agent chat over an OpenAI-compatible server', () => {
     expect(res.statusCode, res.body).toBe(200);
     const [req] = chats();
     expect(req!.model).toBe('herald-test-vision');
-    const parts = req!.messages.filter((m) => m.role === 'user').at(-1)!.content as { type: string; image_url?: { url: string } }[];
+    const parts = req!.messages.filter((m) => m.role === 'user').at(-1)!.content as {
+      type: string;
+      image_url?: { url: string };
+    }[];
     const image = parts.find((p) => p.type === 'image_url')!;
     expect(image.image_url!.url).toMatch(/^data:image\/jpeg;base64,\/9j\//);
   });
@@ -113,7 +141,9 @@ describe('agent chat over an OpenAI-compatible server', () => {
     const before = await aiUsed(h, owner);
     const res = await chat(h, key, { text: 'Hello?' });
     expect(res.statusCode).toBe(500);
-    expect(res.json().detail).toMatch(/^The agent could not answer: the model provider answered HTTP 500\. Request id: \S+\.$/);
+    expect(res.json().detail).toMatch(
+      /^The agent could not answer: the model provider answered HTTP 500\. Request id: \S+\.$/,
+    );
     expect(res.body).not.toContain('127.0.0.1');
     expect(res.body).not.toContain('model crashed');
     expect(await aiUsed(h, owner)).toBe(before);
@@ -129,7 +159,9 @@ describe('agent chat over an OpenAI-compatible server', () => {
       const k = await down.createKey(u, 'full');
       const res = await chat(down, k, { text: 'Anyone there?' });
       expect(res.statusCode).toBe(500);
-      expect(res.json().detail).toMatch(/^The agent could not answer: the model provider could not be reached\. Request id: \S+\.$/);
+      expect(res.json().detail).toMatch(
+        /^The agent could not answer: the model provider could not be reached\. Request id: \S+\.$/,
+      );
       expect(res.body).not.toContain(url);
       expect(await aiUsed(down, u)).toBe(0);
     } finally {

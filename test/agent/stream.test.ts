@@ -22,7 +22,8 @@ async function member(): Promise<{ u: TestUser; key: string }> {
   return { u, key: await h.createKey(u, 'full') };
 }
 
-const history = async (key: string) => (await h.req({ method: 'GET', url: '/user-agent-chats', headers: { 'x-api-key': key } })).json();
+const history = async (key: string) =>
+  (await h.req({ method: 'GET', url: '/user-agent-chats', headers: { 'x-api-key': key } })).json();
 
 const ANSWER = 'You have **Bluesky** connected.\n\n| network | state |\n|---|---|\n| bluesky | connected |';
 
@@ -51,12 +52,20 @@ describe('the streamed turn', () => {
     expect(Object.keys(answer).sort()).toEqual(['agent_response_json', 'parsed', 'success']);
     expect(answer.success).toBe(true);
     expect(JSON.parse(answer.agent_response_json)).toEqual(answer.parsed);
-    expect(answer.parsed).toMatchObject({ response: ANSWER, tables_markdown: '| network | state |\n|---|---|\n| bluesky | connected |', append_footer: true });
+    expect(answer.parsed).toMatchObject({
+      response: ANSWER,
+      tables_markdown: '| network | state |\n|---|---|\n| bluesky | connected |',
+      append_footer: true,
+    });
     expect(await aiUsed(h, u)).toBe(before + 2);
     const turns = await history(key);
     expect(turns.total).toBe(1);
     const streamedTurn = turns.items[0].turn;
-    expect(streamedTurn).toMatchObject({ channel: 'website', user: { text: 'Which accounts are connected?' }, assistant: { text: ANSWER, raw: answer.agent_response_json } });
+    expect(streamedTurn).toMatchObject({
+      channel: 'website',
+      user: { text: 'Which accounts are connected?' },
+      assistant: { text: ANSWER, raw: answer.agent_response_json },
+    });
 
     // The blocking route on the same script: the same body, the same archived turn.
     language.reset();
@@ -65,7 +74,11 @@ describe('the streamed turn', () => {
     expect(blocking.json()).toEqual(answer);
     const both = await history(key);
     expect(both.total).toBe(2);
-    const strip = (t: { user: object; assistant: object; channel: string }) => ({ channel: t.channel, user: { ...t.user, at: undefined }, assistant: { ...t.assistant, at: undefined } });
+    const strip = (t: { user: object; assistant: object; channel: string }) => ({
+      channel: t.channel,
+      user: { ...t.user, at: undefined },
+      assistant: { ...t.assistant, at: undefined },
+    });
     expect(strip(both.items[0].turn)).toEqual(strip(streamedTurn));
     // The memory holds the streamed turn like a blocking one (the tool call summarised).
     const memory = await h.ctx.agentChats.memory(u.workspaceId);
@@ -87,7 +100,13 @@ describe('the streamed turn', () => {
     expect(missing.statusCode).toBe(404);
     const ws = (await h.ctx.workspaces.byId(u.workspaceId))!;
     const limit = h.ctx.credits.limitFor(ws.planId, 'ai_credits')!;
-    await h.ctx.credits.spend({ workspaceId: u.workspaceId, planId: ws.planId, type: 'ai_credits', amount: limit - 1, reason: 'test' });
+    await h.ctx.credits.spend({
+      workspaceId: u.workspaceId,
+      planId: ws.planId,
+      type: 'ai_credits',
+      amount: limit - 1,
+      reason: 'test',
+    });
     const poor = await chatStream(h, key, { text: 'Hello' });
     expect(poor.statusCode).toBe(402);
     expect(poor.json().detail).toMatchObject({ error: 'insufficient_credits', required: 2, available: 1 });
@@ -119,7 +138,10 @@ describe('the streamed turn', () => {
     const before = await aiUsed(h, u);
     const res = await chatStream(h, key, { text: 'Hello' });
     const events = sseEvents(res.body);
-    expect(events.at(-1)).toEqual({ event: 'error', data: { status: 502, detail: 'The agent returned an empty response.' } });
+    expect(events.at(-1)).toEqual({
+      event: 'error',
+      data: { status: 502, detail: 'The agent returned an empty response.' },
+    });
     expect(await aiUsed(h, u)).toBe(before);
     expect((await history(key)).total).toBe(0);
   });
@@ -141,7 +163,12 @@ describe('the streamed turn', () => {
       });
     const before = await aiUsed(h, u);
     const client = new AbortController();
-    const res = await fetch(`${h.url}/workspace-agent/website/chat/stream`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: JSON.stringify({ text: 'Take your time' }), signal: client.signal });
+    const res = await fetch(`${h.url}/workspace-agent/website/chat/stream`, {
+      method: 'POST',
+      headers: { 'x-api-key': key, 'content-type': 'application/json' },
+      body: JSON.stringify({ text: 'Take your time' }),
+      signal: client.signal,
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
     await modelCalled;

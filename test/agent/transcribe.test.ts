@@ -18,7 +18,12 @@ const send = (h: Harness, headers: Record<string, string>, parts: Part[]) => {
   const body = multipart(parts);
   return h.req({ method: 'POST', url: URL, headers: { ...headers, ...body.headers }, payload: body.payload });
 };
-const audio = (data: Buffer, filename = 'voice.webm', type = 'audio/webm'): Part => ({ name: 'file', filename, data, type });
+const audio = (data: Buffer, filename = 'voice.webm', type = 'audio/webm'): Part => ({
+  name: 'file',
+  filename,
+  data,
+  type,
+});
 const tempFiles = (h: Harness) => filesUnder(mediaDirs(h).temp);
 const aiUsed = (h: Harness, u: TestUser) => h.ctx.credits.used(u.workspaceId, 'ai_credits');
 
@@ -57,7 +62,11 @@ describe('with an openai-compatible server (real HTTP)', () => {
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toEqual({ success: true, transcript: 'welcome to the new oven' });
     expect(transcriptions()).toHaveLength(1);
-    expect(transcriptions()[0]!.body).toEqual({ model: 'herald-test-whisper', filename: 'audio.wav', type: 'audio/wav' });
+    expect(transcriptions()[0]!.body).toEqual({
+      model: 'herald-test-whisper',
+      filename: 'audio.wav',
+      type: 'audio/wav',
+    });
     expect(await aiUsed(h, owner)).toBe(before);
     expect(tempFiles(h)).toEqual([]);
   });
@@ -69,11 +78,16 @@ describe('with an openai-compatible server (real HTTP)', () => {
     expect(ok.statusCode, ok.body).toBe(200);
     expect(ok.json().transcript).toBe('hello');
     const stranger = await h.signup();
-    const other = await send(h, { 'x-api-key': key }, [{ name: 'workspace_id', value: stranger.workspaceId }, audio(sineWav(0.5))]);
+    const other = await send(h, { 'x-api-key': key }, [
+      { name: 'workspace_id', value: stranger.workspaceId },
+      audio(sineWav(0.5)),
+    ]);
     expect(other.statusCode).toBe(403);
     expect(other.json().detail).toBe('workspace does not match API key');
     // Another workspace's member cannot use this workspace.
-    const foreign = await send(h, { authorization: `Bearer ${stranger.token}`, 'x-workspace-id': owner.workspaceId }, [audio(sineWav(0.5))]);
+    const foreign = await send(h, { authorization: `Bearer ${stranger.token}`, 'x-workspace-id': owner.workspaceId }, [
+      audio(sineWav(0.5)),
+    ]);
     expect(foreign.statusCode).toBe(403);
     expect(tempFiles(h)).toEqual([]);
   });
@@ -82,7 +96,9 @@ describe('with an openai-compatible server (real HTTP)', () => {
     server.speech = '   ';
     const res = await send(h, { 'x-api-key': key }, [audio(sineWav(0.5))]);
     expect(res.statusCode).toBe(422);
-    expect(res.json().detail).toEqual([{ loc: ['body', 'file'], msg: expect.stringContaining('No speech was recognised'), type: 'no_speech' }]);
+    expect(res.json().detail).toEqual([
+      { loc: ['body', 'file'], msg: expect.stringContaining('No speech was recognised'), type: 'no_speech' },
+    ]);
   });
 
   it('a failing model is a 502 that names no internals', async () => {
@@ -115,16 +131,24 @@ describe('with an openai-compatible server (real HTTP)', () => {
     expect(image.statusCode).toBe(422);
     expect(image.json().detail[0]).toMatchObject({ loc: ['body', 'file'], type: 'audio_format' });
     expect(image.json().detail[0].msg).toContain('image/png');
-    const text = await send(h, { 'x-api-key': key }, [audio(Buffer.from('not really a recording, just words'), 'voice.wav', 'audio/wav')]);
+    const text = await send(h, { 'x-api-key': key }, [
+      audio(Buffer.from('not really a recording, just words'), 'voice.wav', 'audio/wav'),
+    ]);
     expect(text.statusCode).toBe(422);
     expect(text.json().detail[0].type).toBe('audio_format');
     const empty = await send(h, { 'x-api-key': key }, [audio(Buffer.alloc(0))]);
     expect(empty.statusCode).toBe(422);
     expect(empty.json().detail[0].type).toBe('audio_empty');
-    for (const [data, kind] of [[await webmAudio(false), 'WEBM'], [await mp4File(false), 'MP4']] as const) {
+    for (const [data, kind] of [
+      [await webmAudio(false), 'WEBM'],
+      [await mp4File(false), 'MP4'],
+    ] as const) {
       const silent = await send(h, { 'x-api-key': key }, [audio(data)]);
       expect(silent.statusCode, kind).toBe(422);
-      expect(silent.json().detail[0]).toMatchObject({ type: 'audio_missing', msg: `The ${kind} file has no sound track.` });
+      expect(silent.json().detail[0]).toMatchObject({
+        type: 'audio_missing',
+        msg: `The ${kind} file has no sound track.`,
+      });
     }
     expect(transcriptions()).toHaveLength(0);
     expect(tempFiles(h)).toEqual([]);
@@ -140,7 +164,12 @@ describe('with an openai-compatible server (real HTTP)', () => {
     const two = await send(h, { 'x-api-key': key }, [audio(sineWav(0.2)), audio(sineWav(0.2))]);
     expect(two.statusCode).toBe(422);
     expect(two.json().detail[0].msg).toBe('Send one recording per request.');
-    const json = await h.req({ method: 'POST', url: URL, headers: { 'x-api-key': key }, payload: { file: 'aGVsbG8=' } });
+    const json = await h.req({
+      method: 'POST',
+      url: URL,
+      headers: { 'x-api-key': key },
+      payload: { file: 'aGVsbG8=' },
+    });
     expect(json.statusCode).toBe(422);
     expect(json.json().detail[0].type).toBe('content_type');
     expect(tempFiles(h)).toEqual([]);
@@ -165,7 +194,14 @@ describe('with the AI SDK mock transcription model', () => {
     const transcription = new MockTranscriptionModelV4({
       doGenerate: async ({ audio: data, mediaType }) => {
         seen.push({ mediaType, bytes: typeof data === 'string' ? data.length : data.length });
-        return { text: `heard ${mediaType}`, segments: [], language: 'en', durationInSeconds: 1, warnings: [], response: { timestamp: new Date(), modelId: 'mock-whisper' } };
+        return {
+          text: `heard ${mediaType}`,
+          segments: [],
+          language: 'en',
+          durationInSeconds: 1,
+          warnings: [],
+          response: { timestamp: new Date(), modelId: 'mock-whisper' },
+        };
       },
     });
     const aiModels = { label: 'mock m', transcription } as unknown as AiModels;
@@ -204,14 +240,25 @@ describe('without a speech-to-text model', () => {
     expect(res.statusCode).toBe(503);
     const detail = res.json().detail as string;
     expect(detail).toContain("Herald's built-in provider has no speech-to-text");
-    for (const setting of ['HERALD_AI_TRANSCRIBE_MODEL', 'HERALD_AI_PROVIDER=openai', 'HERALD_AI_PROVIDER=openai-compatible', 'HERALD_AI_BASE_URL', 'docs/agent.md#transcription']) expect(detail).toContain(setting);
+    for (const setting of [
+      'HERALD_AI_TRANSCRIBE_MODEL',
+      'HERALD_AI_PROVIDER=openai',
+      'HERALD_AI_PROVIDER=openai-compatible',
+      'HERALD_AI_BASE_URL',
+      'docs/agent.md#transcription',
+    ])
+      expect(detail).toContain(setting);
     expect(res.json()).not.toHaveProperty('transcript');
     expect(tempFiles(h)).toEqual([]);
   });
 
   it('words the refusal for each provider', () => {
-    expect(notConfiguredDetail({ provider: 'openai', transcribeModel: undefined })).toContain('HERALD_AI_TRANSCRIBE_MODEL is not set');
-    expect(notConfiguredDetail({ provider: 'anthropic', transcribeModel: undefined })).toContain('HERALD_AI_PROVIDER=anthropic has no speech-to-text models');
+    expect(notConfiguredDetail({ provider: 'openai', transcribeModel: undefined })).toContain(
+      'HERALD_AI_TRANSCRIBE_MODEL is not set',
+    );
+    expect(notConfiguredDetail({ provider: 'anthropic', transcribeModel: undefined })).toContain(
+      'HERALD_AI_PROVIDER=anthropic has no speech-to-text models',
+    );
   });
 
   it('still checks credentials first', async () => {

@@ -11,8 +11,16 @@ import { createHarness, type Harness, type TestUser } from '../helpers/harness.t
 import { storagePath } from '../media-routes/helpers.ts';
 
 type Prompt = { role: string; content: unknown }[];
-const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } };
-const answer = (text: string) => ({ content: [{ type: 'text' as const, text }], finishReason: { unified: 'stop' as const, raw: 'stop' }, usage, warnings: [] });
+const usage = {
+  inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
+  outputTokens: { total: 1, text: 1, reasoning: 0 },
+};
+const answer = (text: string) => ({
+  content: [{ type: 'text' as const, text }],
+  finishReason: { unified: 'stop' as const, raw: 'stop' },
+  usage,
+  warnings: [],
+});
 
 let h: Harness;
 let builtinH: Harness;
@@ -32,8 +40,16 @@ const vision = new MockLanguageModelV4({
     return answer('A green square with nothing on it.\n\nA flat green square image, no text, no people.');
   },
 });
-const picture = await sharp({ create: { width: 512, height: 512, channels: 3, background: { r: 200, g: 40, b: 40 } } }).png().toBuffer();
-const image = new MockImageModelV4({ doGenerate: async () => ({ images: [new Uint8Array(picture)], warnings: [], response: { timestamp: new Date(), modelId: 'mock-image', headers: undefined } }) });
+const picture = await sharp({ create: { width: 512, height: 512, channels: 3, background: { r: 200, g: 40, b: 40 } } })
+  .png()
+  .toBuffer();
+const image = new MockImageModelV4({
+  doGenerate: async () => ({
+    images: [new Uint8Array(picture)],
+    warnings: [],
+    response: { timestamp: new Date(), modelId: 'mock-image', headers: undefined },
+  }),
+});
 const models: AiModels = { label: 'mock mock-1', language, vision, image, transcription: null };
 
 beforeAll(async () => {
@@ -47,12 +63,21 @@ afterAll(async () => {
   await builtinH?.close();
 });
 
-const post = (url: string, payload: unknown) => h.req({ method: 'POST', url: `${url}?workspace_id=${owner.workspaceId}`, headers: { 'x-api-key': key }, payload: payload as object });
+const post = (url: string, payload: unknown) =>
+  h.req({
+    method: 'POST',
+    url: `${url}?workspace_id=${owner.workspaceId}`,
+    headers: { 'x-api-key': key },
+    payload: payload as object,
+  });
 
 describe('the AI layer on mock models', () => {
   it('gives each network its own instructions, in parallel, and labels the answer with the model', async () => {
     seen.length = 0;
-    const res = await post('/unified/content/generate', { idea: 'Idea', platforms: ['youtube', 'instagram', 'linkedin'] });
+    const res = await post('/unified/content/generate', {
+      idea: 'Idea',
+      platforms: ['youtube', 'instagram', 'linkedin'],
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json().message).toContain('mock mock-1');
     expect(res.json().data.youtube.content).toBe('Copy for: You write the text of one YouTube post.');
@@ -63,7 +88,11 @@ describe('the AI layer on mock models', () => {
   });
 
   it('an image model’s picture is cropped to the network’s size and format and stored; the prompt is returned', async () => {
-    const res = await post('/unified/image/generate', { content: 'Fresh bread', platforms: ['instagram'], user_requirements: 'Warm colours' });
+    const res = await post('/unified/image/generate', {
+      content: 'Fresh bread',
+      platforms: ['instagram'],
+      user_requirements: 'Warm colours',
+    });
     expect(res.statusCode).toBe(200);
     const d = res.json().data.instagram;
     expect(d.image_prompt).toContain('Fresh bread');
@@ -78,7 +107,13 @@ describe('the AI layer on mock models', () => {
     seen.length = 0;
     const principal = await h.ctx.auth.workspace({ token: key, workspaceHeader: undefined });
     const out = await h.ctx.ai.analyze(principal, card.json().data.linkedin.image_url, 'image', ['body', 'url']);
-    expect(out).toMatchObject({ media_type: 'image', width: 1200, height: 627, alt_text: 'A green square with nothing on it.', source: 'the mock mock-1 model' });
+    expect(out).toMatchObject({
+      media_type: 'image',
+      width: 1200,
+      height: 627,
+      alt_text: 'A green square with nothing on it.',
+      source: 'the mock mock-1 model',
+    });
     expect(out.description).toContain('flat green square');
     const parts = seen[0]!.find((m) => m.role === 'user')!.content as { type: string; mediaType?: string }[];
     expect(parts.some((p) => p.type === 'file' && p.mediaType?.startsWith('image/'))).toBe(true);
@@ -87,7 +122,12 @@ describe('the AI layer on mock models', () => {
   it('analyze_media with the built-in analysis: dimensions, colour and the text read, labelled as such', async () => {
     const u = await builtinH.signup();
     const k = await builtinH.createKey(u, 'full');
-    const card = await builtinH.req({ method: 'POST', url: `/unified/image/generate?workspace_id=${u.workspaceId}`, headers: { 'x-api-key': k }, payload: { content: 'Harvest festival', platforms: ['linkedin'] } });
+    const card = await builtinH.req({
+      method: 'POST',
+      url: `/unified/image/generate?workspace_id=${u.workspaceId}`,
+      headers: { 'x-api-key': k },
+      payload: { content: 'Harvest festival', platforms: ['linkedin'] },
+    });
     const principal = await builtinH.ctx.auth.workspace({ token: k, workspaceHeader: undefined });
     const out = await builtinH.ctx.ai.analyze(principal, card.json().data.linkedin.image_url, 'image', ['body', 'url']);
     expect(out).toMatchObject({ media_type: 'image', width: 1200, height: 627, format: 'png', source: BUILTIN_LABEL });

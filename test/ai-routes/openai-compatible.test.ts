@@ -18,7 +18,11 @@ let h: Harness;
 let owner: TestUser;
 let key: string;
 
-const env = (baseUrl: string) => modelServerEnv(baseUrl, { HERALD_AI_IMAGE_MODEL: 'herald-test-image', HERALD_AI_TRANSCRIBE_MODEL: 'herald-test-whisper' });
+const env = (baseUrl: string) =>
+  modelServerEnv(baseUrl, {
+    HERALD_AI_IMAGE_MODEL: 'herald-test-image',
+    HERALD_AI_TRANSCRIBE_MODEL: 'herald-test-whisper',
+  });
 
 beforeAll(async () => {
   server = await startModelServer();
@@ -32,7 +36,12 @@ afterAll(async () => {
 });
 
 const post = (url: string, payload: unknown, hx: Harness = h, u: TestUser = owner, k: string = key) =>
-  hx.req({ method: 'POST', url: `${url}?workspace_id=${u.workspaceId}`, headers: { 'x-api-key': k }, payload: payload as object });
+  hx.req({
+    method: 'POST',
+    url: `${url}?workspace_id=${u.workspaceId}`,
+    headers: { 'x-api-key': k },
+    payload: payload as object,
+  });
 const systemOf = (r: ChatRequest) => String(r.messages.find((m) => m.role === 'system')?.content ?? '');
 const network = (slug: string) => h.ctx.platforms.networks.find((n) => n.slug === slug)!;
 
@@ -40,10 +49,17 @@ describe('openai-compatible provider', () => {
   it('asks the model per network, with the network’s limit in the instructions, and answers with the model’s copy', async () => {
     server.requests.length = 0;
     server.chat = (r) => (systemOf(r).includes('LinkedIn') ? '"Our second oven is here."' : 'Second oven, Saturday.');
-    const res = await post('/unified/content/generate', { idea: 'A second oven opens on Saturday', platforms: ['linkedin', 'bluesky'], user_requirements: 'Friendly tone' });
+    const res = await post('/unified/content/generate', {
+      idea: 'A second oven opens on Saturday',
+      platforms: ['linkedin', 'bluesky'],
+      user_requirements: 'Friendly tone',
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json().message).toContain('openai-compatible herald-test-chat');
-    expect(res.json().data).toEqual({ linkedin: { content: 'Our second oven is here.' }, bluesky: { content: 'Second oven, Saturday.' } });
+    expect(res.json().data).toEqual({
+      linkedin: { content: 'Our second oven is here.' },
+      bluesky: { content: 'Second oven, Saturday.' },
+    });
     const chats = server.requests.filter((r) => r.path === '/v1/chat/completions').map((r) => r.body as ChatRequest);
     expect(chats).toHaveLength(2);
     const bluesky = chats.find((c) => systemOf(c).includes('Bluesky'))!;
@@ -117,11 +133,17 @@ describe('openai-compatible provider', () => {
     server.chat = () => 'Fresh bread every hour from seven.';
     const res = await post('/unified/content/generate/stream', { idea: 'Bread', platforms: ['threads'] });
     expect(res.statusCode).toBe(200);
-    const events = res.body.trim().split('\n\n').map((b) => ({ event: b.split('\n')[0]!.slice(7), data: JSON.parse(b.split('\n')[1]!.slice(6)) }));
+    const events = res.body
+      .trim()
+      .split('\n\n')
+      .map((b) => ({ event: b.split('\n')[0]!.slice(7), data: JSON.parse(b.split('\n')[1]!.slice(6)) }));
     const deltas = events.filter((e) => e.event === 'delta');
     expect(deltas.length).toBeGreaterThan(3);
     expect(deltas.map((d) => d.data.text).join('')).toBe('Fresh bread every hour from seven.');
-    expect(events.find((e) => e.event === 'done')!.data).toEqual({ platform: 'threads', content: 'Fresh bread every hour from seven.' });
+    expect(events.find((e) => e.event === 'done')!.data).toEqual({
+      platform: 'threads',
+      content: 'Fresh bread every hour from seven.',
+    });
     expect((server.requests.at(-1)!.body as ChatRequest).stream).toBe(true);
   });
 
@@ -141,12 +163,39 @@ describe('openai-compatible provider', () => {
     const dir = mkdtempSync(join(tmpdir(), 'herald-ai-video-'));
     try {
       const path = join(dir, 'v.mp4');
-      execFileSync('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc=size=320x240:rate=10', '-f', 'lavfi', '-i', 'sine=frequency=440', '-t', '2', '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', path]);
-      const up = await upload(h, { 'x-api-key': key }, [{ name: 'media_type', value: 'video' }, { name: 'media', filename: 'clip.mp4', data: readFileSync(path), type: 'video/mp4' }]);
+      execFileSync('ffmpeg', [
+        '-v',
+        'error',
+        '-f',
+        'lavfi',
+        '-i',
+        'testsrc=size=320x240:rate=10',
+        '-f',
+        'lavfi',
+        '-i',
+        'sine=frequency=440',
+        '-t',
+        '2',
+        '-c:v',
+        'libx264',
+        '-pix_fmt',
+        'yuv420p',
+        '-c:a',
+        'aac',
+        '-shortest',
+        path,
+      ]);
+      const up = await upload(h, { 'x-api-key': key }, [
+        { name: 'media_type', value: 'video' },
+        { name: 'media', filename: 'clip.mp4', data: readFileSync(path), type: 'video/mp4' },
+      ]);
       expect(up.statusCode).toBe(200);
       server.requests.length = 0;
       server.chat = () => 'Welcome to the new oven!';
-      const res = await post('/unified/video-to-content/generate', { video_url: up.json().public_url, platform: 'facebook' });
+      const res = await post('/unified/video-to-content/generate', {
+        video_url: up.json().public_url,
+        platform: 'facebook',
+      });
       expect(res.statusCode).toBe(200);
       expect(res.json().data).toEqual({ content: 'Welcome to the new oven!' });
       expect(server.requests.filter((r) => r.path === '/v1/audio/transcriptions')).toHaveLength(1);

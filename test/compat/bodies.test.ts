@@ -8,7 +8,11 @@ import { scriptedAdapters, type Script } from '../publishing/helpers.ts';
 const script: Script = { calls: [], behaviour: {} };
 let h: Harness;
 beforeAll(async () => {
-  h = await createHarness({ sandbox: true, clock: () => new Date('2026-11-20T10:00:00Z'), overrides: { adapters: scriptedAdapters(script) } });
+  h = await createHarness({
+    sandbox: true,
+    clock: () => new Date('2026-11-20T10:00:00Z'),
+    overrides: { adapters: scriptedAdapters(script) },
+  });
 });
 afterAll(async () => h?.close());
 
@@ -33,7 +37,12 @@ describe('explicit null (item 3)', () => {
     const u = await h.signup();
     await connect(h, u, 'bluesky');
     script.calls.length = 0;
-    const res = await h.req({ method: 'POST', url: '/unified/post/text', headers: asUser(u), payload: { platforms: ['bluesky'], default_text: 'Now', ...nulls } });
+    const res = await h.req({
+      method: 'POST',
+      url: '/unified/post/text',
+      headers: asUser(u),
+      payload: { platforms: ['bluesky'], default_text: 'Now', ...nulls },
+    });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({ success: true, error: null, post: { platform: 'bluesky' } });
     expect(script.calls).toHaveLength(1);
@@ -54,7 +63,15 @@ describe('explicit null (item 3)', () => {
         default_image_url: null,
         video_id: null,
         video_url: null,
-        linkedin: { linkedin_text: null, linkedin_page_ids: null, post_to_personal: null, linkedin_page_texts: null, linkedin_image_url: null, visibility: null, scheduled_time: null },
+        linkedin: {
+          linkedin_text: null,
+          linkedin_page_ids: null,
+          post_to_personal: null,
+          linkedin_page_texts: null,
+          linkedin_image_url: null,
+          visibility: null,
+          scheduled_time: null,
+        },
       },
     });
     expect(res.statusCode, res.body).toBe(200);
@@ -65,33 +82,64 @@ describe('explicit null (item 3)', () => {
   it('saves drafts and schedules posts whose optional fields are null', async () => {
     const u = await h.signup();
     await connect(h, u, 'bluesky');
-    const draft = await h.req({ method: 'POST', url: '/unified/drafts', headers: asUser(u), payload: { post_type: 'text', platforms: ['bluesky'], default_text: 'Draft', ...nulls, draft: undefined } });
+    const draft = await h.req({
+      method: 'POST',
+      url: '/unified/drafts',
+      headers: asUser(u),
+      payload: { post_type: 'text', platforms: ['bluesky'], default_text: 'Draft', ...nulls, draft: undefined },
+    });
     expect(draft.statusCode, draft.body).toBe(200);
     expect(draft.json().drafts).toEqual([{ platform: 'bluesky', draft_id: expect.any(String), status: 'draft' }]);
     const scheduled = await h.req({
       method: 'POST',
       url: '/unified/scheduled-posts',
       headers: asUser(u),
-      payload: { post_type: 'text', platforms: ['bluesky'], default_text: 'Later', ...nulls, scheduled_time: '2026-11-21T10:00:00Z' },
+      payload: {
+        post_type: 'text',
+        platforms: ['bluesky'],
+        default_text: 'Later',
+        ...nulls,
+        scheduled_time: '2026-11-21T10:00:00Z',
+      },
     });
     expect(scheduled.statusCode, scheduled.body).toBe(200);
-    expect(scheduled.json().scheduled).toEqual([{ platform: 'bluesky', scheduled_post_id: expect.any(String), scheduled_time: '2026-11-21T10:00:00.000Z' }]);
+    expect(scheduled.json().scheduled).toEqual([
+      { platform: 'bluesky', scheduled_post_id: expect.any(String), scheduled_time: '2026-11-21T10:00:00.000Z' },
+    ]);
   });
 
   it('says so in the API document of the post, draft and scheduled-post routes', async () => {
-    const doc = (await h.req({ method: 'GET', url: '/openapi.json' })).json() as { paths: Record<string, { post: { description: string } }> };
-    for (const path of ['/unified/post/text', '/unified/post/video', '/unified/drafts', '/unified/scheduled-posts']) expect(doc.paths[path]!.post.description, path).toContain('explicit null');
+    const doc = (await h.req({ method: 'GET', url: '/openapi.json' })).json() as {
+      paths: Record<string, { post: { description: string } }>;
+    };
+    for (const path of ['/unified/post/text', '/unified/post/video', '/unified/drafts', '/unified/scheduled-posts'])
+      expect(doc.paths[path]!.post.description, path).toContain('explicit null');
   });
 
   it('still refuses null where a value is required, and null inside a list', async () => {
     const u = await h.signup();
-    const noPlatforms = await h.req({ method: 'POST', url: '/unified/post/text', headers: asUser(u), payload: { platforms: null, default_text: 'x' } });
+    const noPlatforms = await h.req({
+      method: 'POST',
+      url: '/unified/post/text',
+      headers: asUser(u),
+      payload: { platforms: null, default_text: 'x' },
+    });
     expect(noPlatforms.statusCode).toBe(422);
     expect(noPlatforms.json().detail[0].loc).toEqual(['body', 'platforms']);
-    const noTime = await h.req({ method: 'POST', url: '/unified/scheduled-posts', headers: asUser(u), payload: { post_type: 'text', platforms: ['bluesky'], default_text: 'x', scheduled_time: null } });
+    const noTime = await h.req({
+      method: 'POST',
+      url: '/unified/scheduled-posts',
+      headers: asUser(u),
+      payload: { post_type: 'text', platforms: ['bluesky'], default_text: 'x', scheduled_time: null },
+    });
     expect(noTime.statusCode).toBe(422);
     expect(noTime.json().detail[0].loc).toEqual(['body', 'scheduled_time']);
-    const inList = await h.req({ method: 'POST', url: '/unified/post/carousel', headers: asUser(u), payload: { platforms: ['linkedin'], image_ids: [null, null] } });
+    const inList = await h.req({
+      method: 'POST',
+      url: '/unified/post/carousel',
+      headers: asUser(u),
+      payload: { platforms: ['linkedin'], image_ids: [null, null] },
+    });
     expect(inList.statusCode).toBe(422);
   });
 });
@@ -101,12 +149,22 @@ describe('missing post_type (item 9)', () => {
     const u = await h.signup();
     const body = { platforms: ['bluesky'], default_text: 'x', scheduled_time: '2026-11-21T10:00:00Z' };
     for (const url of ['/unified/scheduled-posts', '/unified/drafts']) {
-      const missing = await h.req({ method: 'POST', url, headers: asUser(u), payload: url.endsWith('drafts') ? { ...body, scheduled_time: undefined } : body });
+      const missing = await h.req({
+        method: 'POST',
+        url,
+        headers: asUser(u),
+        payload: url.endsWith('drafts') ? { ...body, scheduled_time: undefined } : body,
+      });
       expect(missing.statusCode, url).toBe(400);
       expect(missing.json()).toEqual({ detail: 'post_type is required' });
       const asNull = await h.req({ method: 'POST', url, headers: asUser(u), payload: { ...body, post_type: null } });
       expect(asNull.statusCode, url).toBe(400);
-      const wrong = await h.req({ method: 'POST', url, headers: asUser(u), payload: { ...body, post_type: 'hologram' } });
+      const wrong = await h.req({
+        method: 'POST',
+        url,
+        headers: asUser(u),
+        payload: { ...body, post_type: 'hologram' },
+      });
       expect(wrong.statusCode, url).toBe(422);
       expect(wrong.json().detail[0].loc).toEqual(['body', 'post_type']);
     }

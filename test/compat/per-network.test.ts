@@ -1,6 +1,6 @@
 // Issue 11 item 10: a network's own requirement (a YouTube title, a Pinterest board) fails that network
 // alone, in the results, so the request's other networks still publish; character limits stay 422s.
-import { stat, } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,17 +13,35 @@ import { imageMedia, scriptedAdapters, type Script } from '../publishing/helpers
 const script: Script = { calls: [], behaviour: {} };
 let h: Harness;
 beforeAll(async () => {
-  h = await createHarness({ sandbox: true, clock: () => new Date('2026-11-20T10:00:00Z'), overrides: { adapters: scriptedAdapters(script) } });
+  h = await createHarness({
+    sandbox: true,
+    clock: () => new Date('2026-11-20T10:00:00Z'),
+    overrides: { adapters: scriptedAdapters(script) },
+  });
 });
 afterAll(async () => h?.close());
 
-const post = (u: TestUser, type: string, payload: object) => h.req({ method: 'POST', url: `/unified/post/${type}`, headers: asUser(u), payload });
-const usage = async (u: TestUser) => (await h.req({ method: 'GET', url: '/billing/usage', headers: asUser(u) })).json().used_this_period;
+const post = (u: TestUser, type: string, payload: object) =>
+  h.req({ method: 'POST', url: `/unified/post/${type}`, headers: asUser(u), payload });
+const usage = async (u: TestUser) =>
+  (await h.req({ method: 'GET', url: '/billing/usage', headers: asUser(u) })).json().used_this_period;
 
 async function video(u: TestUser): Promise<string> {
   const path = join(tmpdir(), `herald-compat-${randomUUID()}.mp4`);
-  await writeMp4(path, { width: 1080, height: 1920, durationSec: 12, mdatBytes: 64 * 1024, audio: true, moovFirst: true });
-  const row = await h.ctx.media.add({ workspaceId: u.workspaceId, platform: null, platformUserId: null }, { file: { path, size: (await stat(path)).size, filename: 'v.mp4' } }, 'video', ['body', 'media']);
+  await writeMp4(path, {
+    width: 1080,
+    height: 1920,
+    durationSec: 12,
+    mdatBytes: 64 * 1024,
+    audio: true,
+    moovFirst: true,
+  });
+  const row = await h.ctx.media.add(
+    { workspaceId: u.workspaceId, platform: null, platformUserId: null },
+    { file: { path, size: (await stat(path)).size, filename: 'v.mp4' } },
+    'video',
+    ['body', 'media'],
+  );
   return row.id;
 }
 
@@ -37,10 +55,21 @@ describe('per-network requirements stay per network', () => {
     await connect(h, u, 'tiktok');
     const v = await video(u);
     script.calls.length = 0;
-    const res = await post(u, 'video', { platforms: ['youtube', 'tiktok'], video_id: v, tiktok: { privacy_level: 'SELF_ONLY' } });
+    const res = await post(u, 'video', {
+      platforms: ['youtube', 'tiktok'],
+      video_id: v,
+      tiktok: { privacy_level: 'SELF_ONLY' },
+    });
     expect(res.statusCode, res.body).toBe(200);
     const [yt, tt] = res.json().results;
-    expect(yt).toEqual({ platform: 'youtube', success: false, message: YT, error: 'title_required', post_id: null, permalink: null });
+    expect(yt).toEqual({
+      platform: 'youtube',
+      success: false,
+      message: YT,
+      error: 'title_required',
+      post_id: null,
+      permalink: null,
+    });
     expect(tt).toMatchObject({ platform: 'tiktok', success: true });
     expect(script.calls.map((c) => c.platform)).toEqual(['tiktok']);
     // Only the network that ran spends a post credit.
@@ -53,11 +82,22 @@ describe('per-network requirements stay per network', () => {
     await connect(h, u, 'threads');
     const img = await imageMedia(h, u);
     script.calls.length = 0;
-    const res = await post(u, 'image', { platforms: ['threads', 'pinterest'], default_text: 'Pin me', default_image_id: img });
+    const res = await post(u, 'image', {
+      platforms: ['threads', 'pinterest'],
+      default_text: 'Pin me',
+      default_image_id: img,
+    });
     expect(res.statusCode, res.body).toBe(200);
     const [threads, pin] = res.json().results;
     expect(threads).toMatchObject({ platform: 'threads', success: true, post_id: expect.any(String) });
-    expect(pin).toEqual({ platform: 'pinterest', success: false, message: PIN, error: 'board_id_required', post_id: null, permalink: null });
+    expect(pin).toEqual({
+      platform: 'pinterest',
+      success: false,
+      message: PIN,
+      error: 'board_id_required',
+      post_id: null,
+      permalink: null,
+    });
     expect(script.calls.map((c) => c.platform)).toEqual(['threads']);
   });
 
@@ -68,7 +108,11 @@ describe('per-network requirements stay per network', () => {
     const img = await imageMedia(h, u);
     const v = await video(u);
     script.calls.length = 0;
-    const pin = await post(u, 'image', { platforms: ['pinterest'], default_image_id: img, pinterest: { pinterest_text: 'Title' } });
+    const pin = await post(u, 'image', {
+      platforms: ['pinterest'],
+      default_image_id: img,
+      pinterest: { pinterest_text: 'Title' },
+    });
     expect(pin.statusCode).toBe(200);
     expect(pin.json()).toEqual({ success: false, message: PIN, error: 'board_id_required' });
     const yt = await post(u, 'video', { platforms: ['youtube'], video_id: v, youtube: { youtube_title: '' } });
@@ -82,14 +126,31 @@ describe('per-network requirements stay per network', () => {
     const u = await h.signup();
     await connect(h, u, 'threads');
     const img = await imageMedia(h, u);
-    const scheduled = await post(u, 'image', { platforms: ['threads', 'pinterest'], default_image_id: img, scheduled_time: '2026-11-21T10:00:00Z' });
+    const scheduled = await post(u, 'image', {
+      platforms: ['threads', 'pinterest'],
+      default_image_id: img,
+      scheduled_time: '2026-11-21T10:00:00Z',
+    });
     expect(scheduled.statusCode, scheduled.body).toBe(200);
-    expect(scheduled.json()).toMatchObject({ scheduled: [{ platform: 'threads' }], results: [{ platform: 'pinterest', success: false, error: 'board_id_required' }] });
+    expect(scheduled.json()).toMatchObject({
+      scheduled: [{ platform: 'threads' }],
+      results: [{ platform: 'pinterest', success: false, error: 'board_id_required' }],
+    });
     // A draft is saved only when it could be published; the scheduled-posts route answers for entries only.
     const draft = await post(u, 'image', { platforms: ['threads', 'pinterest'], default_image_id: img, draft: true });
     expect(draft.statusCode).toBe(422);
     expect(draft.json().detail).toBe(PIN);
-    const entry = await h.req({ method: 'POST', url: '/unified/scheduled-posts', headers: asUser(u), payload: { post_type: 'image', platforms: ['pinterest'], default_image_id: img, scheduled_time: '2026-11-21T10:00:00Z' } });
+    const entry = await h.req({
+      method: 'POST',
+      url: '/unified/scheduled-posts',
+      headers: asUser(u),
+      payload: {
+        post_type: 'image',
+        platforms: ['pinterest'],
+        default_image_id: img,
+        scheduled_time: '2026-11-21T10:00:00Z',
+      },
+    });
     expect(entry.statusCode).toBe(422);
     expect(entry.json().detail).toBe(PIN);
   });
@@ -99,9 +160,15 @@ describe('per-network requirements stay per network', () => {
     await connect(h, u, 'threads');
     const v = await video(u);
     script.calls.length = 0;
-    const long = await post(u, 'video', { platforms: ['threads', 'youtube'], video_id: v, youtube: { youtube_title: 't'.repeat(101) } });
+    const long = await post(u, 'video', {
+      platforms: ['threads', 'youtube'],
+      video_id: v,
+      youtube: { youtube_title: 't'.repeat(101) },
+    });
     expect(long.statusCode).toBe(422);
-    expect(long.json().detail).toBe('Max text character limit for youtube is 100. Received 101 characters in youtube_title.');
+    expect(long.json().detail).toBe(
+      'Max text character limit for youtube is 100. Received 101 characters in youtube_title.',
+    );
     expect(script.calls).toHaveLength(0);
   });
 });

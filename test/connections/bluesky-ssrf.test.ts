@@ -9,7 +9,13 @@ import { startInternalService, startJsonServer, type InternalService } from '../
 import { APP_PASSWORD } from './helpers.ts';
 
 const B32 = 'abcdefghijklmnopqrstuvwxyz234567';
-const plcDid = (n: number): string => `did:plc:${n.toString(32).split('').map((c) => B32[parseInt(c, 32)]).join('').padStart(24, 'a')}`;
+const plcDid = (n: number): string =>
+  `did:plc:${n
+    .toString(32)
+    .split('')
+    .map((c) => B32[parseInt(c, 32)])
+    .join('')
+    .padStart(24, 'a')}`;
 
 // Names exist only through this resolver (handed to the networks' client); nothing here touches real DNS.
 const NAMES: Record<string, string[]> = {
@@ -32,7 +38,8 @@ const NOISY = `<h1>Upstream error</h1>\r\n<p>internal service says: db-7.corp.in
 
 function directoryAnswers(req: IncomingMessage, _body: string, res: ServerResponse): void {
   const url = new URL(req.url ?? '/', 'http://directory');
-  const json = (status: number, body: unknown): void => void res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+  const json = (status: number, body: unknown): void =>
+    void res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
   if (url.pathname === '/xrpc/com.atproto.identity.resolveHandle') {
     const did = handles.get(url.searchParams.get('handle') ?? '');
     return did ? json(200, { did }) : json(400, { error: 'InvalidRequest', message: 'Unable to resolve handle' });
@@ -41,13 +48,22 @@ function directoryAnswers(req: IncomingMessage, _body: string, res: ServerRespon
     const did = url.pathname.slice(1);
     const pds = pdsOf.get(did);
     if (!pds) return json(404, { message: 'DID not registered' });
-    return json(200, { id: did, alsoKnownAs: [], service: [{ id: '#atproto_pds', type: 'AtprotoPersonalDataServer', serviceEndpoint: pds }] });
+    return json(200, {
+      id: did,
+      alsoKnownAs: [],
+      service: [{ id: '#atproto_pds', type: 'AtprotoPersonalDataServer', serviceEndpoint: pds }],
+    });
   }
   // A PDS on the configured host that hands the login on to wherever the test says (307 keeps the POST and its body).
   const redirect = url.pathname.match(/^\/redirect\/(.+)\/xrpc\/com\.atproto\.server\.createSession$/);
-  if (redirect) return void res.writeHead(307, { location: `${decodeURIComponent(redirect[1]!)}/xrpc/com.atproto.server.createSession` }).end();
-  if (url.pathname === '/noisy/xrpc/com.atproto.server.createSession') return json(400, { error: 'InvalidRequest', message: NOISY });
-  if (url.pathname === '/xrpc/com.atproto.server.createSession') return json(401, { error: 'AuthenticationRequired', message: 'Invalid identifier or password' });
+  if (redirect)
+    return void res
+      .writeHead(307, { location: `${decodeURIComponent(redirect[1]!)}/xrpc/com.atproto.server.createSession` })
+      .end();
+  if (url.pathname === '/noisy/xrpc/com.atproto.server.createSession')
+    return json(400, { error: 'InvalidRequest', message: NOISY });
+  if (url.pathname === '/xrpc/com.atproto.server.createSession')
+    return json(401, { error: 'AuthenticationRequired', message: 'Invalid identifier or password' });
   json(404, { error: 'NotFound' });
 }
 
@@ -66,7 +82,12 @@ function account(target: { pds: string } | { didWeb: string }): string {
 }
 
 async function connect(handle: string) {
-  const res = await h.req({ method: 'POST', url: '/unified/oauth/url', headers: asUser(user), payload: { platform: ['bluesky'], handle, app_password: APP_PASSWORD } });
+  const res = await h.req({
+    method: 'POST',
+    url: '/unified/oauth/url',
+    headers: asUser(user),
+    payload: { platform: ['bluesky'], handle, app_password: APP_PASSWORD },
+  });
   expect(res.statusCode, res.body).toBe(200);
   return res.json().results.bluesky as { success: boolean; message: string; auth_url: null };
 }
@@ -98,8 +119,14 @@ describe('Bluesky connect: destinations a user controls go through the address p
     ['a PDS on an octal IPv4 literal', () => ({ pds: `https://0177.0.0.1:${P()}` })],
     ['a PDS whose name resolves to loopback', () => ({ pds: `https://pds.evil.test:${P()}` })],
     ['a PDS whose name resolves to a public and a private address', () => ({ pds: `https://pds.mixed.test:${P()}` })],
-    ['a configured host redirecting the login to loopback', () => ({ pds: `${directory.url}/redirect/${encodeURIComponent(`http://127.0.0.1:${P()}`)}` })],
-    ['a configured host redirecting the login to a name on loopback', () => ({ pds: `${directory.url}/redirect/${encodeURIComponent(`https://pds.evil.test:${P()}`)}` })],
+    [
+      'a configured host redirecting the login to loopback',
+      () => ({ pds: `${directory.url}/redirect/${encodeURIComponent(`http://127.0.0.1:${P()}`)}` }),
+    ],
+    [
+      'a configured host redirecting the login to a name on loopback',
+      () => ({ pds: `${directory.url}/redirect/${encodeURIComponent(`https://pds.evil.test:${P()}`)}` }),
+    ],
     ['a did:web host that resolves to loopback', () => ({ didWeb: 'id.evil.test' })],
     ['a did:web host that resolves to a public and a mapped loopback address', () => ({ didWeb: 'id.mixed.test' })],
   ];
@@ -117,7 +144,11 @@ describe('Bluesky connect: destinations a user controls go through the address p
   it('still reaches the PDS when it is the configured host, and stores nothing for a failed login', async () => {
     const before = directory.requests.length;
     const result = await connect(account({ pds: directory.url }));
-    expect(result).toEqual({ success: false, message: 'Connecting Bluesky failed: Invalid handle or app password', auth_url: null });
+    expect(result).toEqual({
+      success: false,
+      message: 'Connecting Bluesky failed: Invalid handle or app password',
+      auth_url: null,
+    });
     const logins = directory.requests.slice(before).filter((r) => r.url === '/xrpc/com.atproto.server.createSession');
     expect(logins).toHaveLength(1);
     expect(await h.ctx.connectionStore.list(user.workspaceId, 'bluesky')).toHaveLength(0);

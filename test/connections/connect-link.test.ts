@@ -23,7 +23,11 @@ describe('connect links name their workspace', () => {
     expect(page).toContain(`the Herald workspace ${'&#34;'}${ESCAPED}${'&#34;'}`);
     expect(page).not.toContain('<b>Acme');
     // Approving (as the person who opened the link) lands on Herald's page, which says where the account went.
-    const form = new URLSearchParams({ pending: /name="pending" value="([^"]+)"/.exec(page)![1]!, user: 'someone-else', decision: 'approve' });
+    const form = new URLSearchParams({
+      pending: /name="pending" value="([^"]+)"/.exec(page)![1]!,
+      user: 'someone-else',
+      decision: 'approve',
+    });
     const action = new URL(/<form method="post" action="([^"]+)"/.exec(page)![1]!, url);
     const done = await fetch(action, { method: 'POST', body: form, redirect: 'follow' });
     const result = await done.text();

@@ -11,7 +11,10 @@ let h: Harness;
 
 beforeAll(async () => {
   smtp = await startSmtp();
-  h = await createHarness({ sandbox: true, env: { HERALD_SMTP_URL: smtp.url, HERALD_MAIL_FROM: 'Herald <noreply@herald.test>' } });
+  h = await createHarness({
+    sandbox: true,
+    env: { HERALD_SMTP_URL: smtp.url, HERALD_MAIL_FROM: 'Herald <noreply@herald.test>' },
+  });
 });
 afterAll(async () => {
   await h?.close();

@@ -14,10 +14,17 @@ const linkedinWithSwitchableSecret: AdapterFactory = (deps) => {
   const good = linkedinAdapter(deps);
   const bad = linkedinAdapter({ ...deps, config: { ...deps.config, clientSecret: 'not-the-secret' } });
   const auth = good.auth as OAuth2Auth;
-  return { ...good, auth: { ...auth, refresh: (t: TokenSet) => ((wrongSecret ? bad : good).auth as OAuth2Auth).refresh!(t) } };
+  return {
+    ...good,
+    auth: { ...auth, refresh: (t: TokenSet) => ((wrongSecret ? bad : good).auth as OAuth2Auth).refresh!(t) },
+  };
 };
 beforeAll(async () => {
-  h = await createHarness({ sandbox: true, clock: () => now, overrides: { tokenKeeper: { backoffMs: [5, 5, 5] }, adapters: { linkedin: linkedinWithSwitchableSecret } } });
+  h = await createHarness({
+    sandbox: true,
+    clock: () => now,
+    overrides: { tokenKeeper: { backoffMs: [5, 5, 5] }, adapters: { linkedin: linkedinWithSwitchableSecret } },
+  });
 });
 afterAll(async () => h?.close());
 
@@ -47,7 +54,11 @@ describe('token lifecycle', () => {
     const oldTokens = h.ctx.connectionStore.tokens(before);
     // TikTok access tokens live 2 h: 1 h 57 min later they are inside the refresh-ahead window.
     await advance(117 * 60_000, async () => {
-      const res = await h.req({ method: 'GET', url: '/unified/user-profiles/?platforms=tiktok&force_refresh=true', headers: asUser(u) });
+      const res = await h.req({
+        method: 'GET',
+        url: '/unified/user-profiles/?platforms=tiktok&force_refresh=true',
+        headers: asUser(u),
+      });
       expect(res.statusCode).toBe(200);
       expect(res.json().tiktok.error).toBeUndefined();
       const after = await row(u, 'tiktok');
@@ -64,7 +75,11 @@ describe('token lifecycle', () => {
     await connect(h, u, 'pinterest');
     const before = await row(u, 'pinterest');
     await fault(h, { platform: 'pinterest', operation: 'profile', fault: 'expire_token', times: 1 });
-    const res = await h.req({ method: 'GET', url: '/unified/user-profiles/?platforms=pinterest&force_refresh=true', headers: asUser(u) });
+    const res = await h.req({
+      method: 'GET',
+      url: '/unified/user-profiles/?platforms=pinterest&force_refresh=true',
+      headers: asUser(u),
+    });
     expect(res.json().pinterest.error).toBeUndefined();
     expect((await row(u, 'pinterest')).tokenVersion).toBe(before.tokenVersion + 1);
   });
@@ -102,11 +117,19 @@ describe('token lifecycle', () => {
     await connect(h, u, 'tiktok');
     await fault(h, { platform: 'tiktok', operation: 'refresh', fault: 'revoke', times: 1 });
     await advance(3 * 3600_000, async () => {
-      const profiles = (await h.req({ method: 'GET', url: '/unified/user-profiles/?platforms=tiktok&force_refresh=true', headers: asUser(u) })).json();
+      const profiles = (
+        await h.req({
+          method: 'GET',
+          url: '/unified/user-profiles/?platforms=tiktok&force_refresh=true',
+          headers: asUser(u),
+        })
+      ).json();
       expect(profiles.tiktok.connection).toMatchObject({ status: 'needs_reconnect', needs_reconnect: true });
       expect(profiles.tiktok.error).toMatch(/reconnect/i);
     });
-    const status = (await h.req({ method: 'GET', url: '/unified/oauth/token?platform=tiktok', headers: asUser(u) })).json();
+    const status = (
+      await h.req({ method: 'GET', url: '/unified/oauth/token?platform=tiktok', headers: asUser(u) })
+    ).json();
     expect(status.results.tiktok.success).toBe(false);
     expect(status.results.tiktok.message).toMatch(/^TikTok needs to be reconnected/);
     const [ws] = (await h.req({ method: 'GET', url: '/workspaces', headers: bearer(u.token) })).json();
@@ -121,7 +144,13 @@ describe('token lifecycle', () => {
     await connect(h, u, 'bluesky');
     const before = await row(u, 'bluesky');
     await fault(h, { platform: 'bluesky', operation: 'profile', fault: 'expire_token', times: 1 });
-    const res = (await h.req({ method: 'GET', url: '/unified/user-profiles/?platforms=bluesky&force_refresh=true', headers: asUser(u) })).json();
+    const res = (
+      await h.req({
+        method: 'GET',
+        url: '/unified/user-profiles/?platforms=bluesky&force_refresh=true',
+        headers: asUser(u),
+      })
+    ).json();
     expect(res.bluesky.error).toBeUndefined();
     expect(res.bluesky.connection.status).toBe('connected');
     expect((await row(u, 'bluesky')).tokenVersion).toBe(before.tokenVersion + 1);
@@ -145,7 +174,11 @@ describe('background refresh sweep', () => {
 describe('a grant without a refresh token (LinkedIn apps without programmatic refresh)', () => {
   const DAY = 24 * 3600_000;
   const strict = async (modes: Record<string, boolean>) => {
-    const res = await fetch(`${h.url}/sandbox/_config`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ strict: modes }) });
+    const res = await fetch(`${h.url}/sandbox/_config`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ strict: modes }),
+    });
     if (!res.ok) throw new Error(`strict ${JSON.stringify(modes)}: ${res.status} ${await res.text()}`);
   };
 
@@ -164,12 +197,24 @@ describe('a grant without a refresh token (LinkedIn apps without programmatic re
         expect(r.status).toBe('connected');
         expect(r.statusReason).toMatch(/no refresh token.*reconnect before/);
         // The token is still used as it is (no refresh attempted, nothing marked).
-        expect(await h.ctx.tokens.use(r, async (t) => t.accessToken)).toBe(h.ctx.connectionStore.tokens(connected).accessToken);
-        expect(await h.ctx.tokens.refresh(r, { force: true })).toMatchObject({ id: r.id, status: 'connected', tokenVersion: r.tokenVersion });
+        expect(await h.ctx.tokens.use(r, async (t) => t.accessToken)).toBe(
+          h.ctx.connectionStore.tokens(connected).accessToken,
+        );
+        expect(await h.ctx.tokens.refresh(r, { force: true })).toMatchObject({
+          id: r.id,
+          status: 'connected',
+          tokenVersion: r.tokenVersion,
+        });
       });
       // The profile slice carries the warning (status_reason) while the connection stays connected.
-      const profiles = (await h.req({ method: 'GET', url: '/unified/user-profiles/?platforms=linkedin', headers: asUser(u) })).json();
-      expect(profiles.linkedin.connection).toMatchObject({ status: 'connected', needs_reconnect: false, status_reason: expect.stringMatching(/reconnect before/) });
+      const profiles = (
+        await h.req({ method: 'GET', url: '/unified/user-profiles/?platforms=linkedin', headers: asUser(u) })
+      ).json();
+      expect(profiles.linkedin.connection).toMatchObject({
+        status: 'connected',
+        needs_reconnect: false,
+        status_reason: expect.stringMatching(/reconnect before/),
+      });
       // Day 61: the token is dead; now it needs a reconnect.
       await advance(61 * DAY, async () => {
         await h.ctx.tokens.sweep();
@@ -186,14 +231,25 @@ describe("the server's own app credentials refused (invalid_client)", () => {
     const u = await h.signup();
     await connect(h, u, 'linkedin');
     const before = await row(u, 'linkedin');
-    const appsCheck = async () => ((await h.req({ method: 'GET', url: '/readyz' })).json() as { checks: { name: string; ok: boolean; detail?: string }[] }).checks.find((c) => c.name === 'network-apps');
+    const appsCheck = async () =>
+      (
+        (await h.req({ method: 'GET', url: '/readyz' })).json() as {
+          checks: { name: string; ok: boolean; detail?: string }[];
+        }
+      ).checks.find((c) => c.name === 'network-apps');
     // The same, for an alert: a gauge on /metrics.
     const metric = async () => (await h.req({ method: 'GET', url: '/metrics' })).body;
     wrongSecret = true;
     try {
-      await expect(h.ctx.tokens.refresh(before, { force: true })).rejects.toMatchObject({ serverConfig: true, kind: 'permission' });
+      await expect(h.ctx.tokens.refresh(before, { force: true })).rejects.toMatchObject({
+        serverConfig: true,
+        kind: 'permission',
+      });
       expect((await row(u, 'linkedin')).status).toBe('connected');
-      expect(await appsCheck()).toMatchObject({ ok: true, detail: expect.stringMatching(/^linkedin: app credentials refused at /) });
+      expect(await appsCheck()).toMatchObject({
+        ok: true,
+        detail: expect.stringMatching(/^linkedin: app credentials refused at /),
+      });
       expect(await metric()).toContain('herald_network_app_credentials_refused{platform="linkedin"} 1');
     } finally {
       wrongSecret = false;
@@ -207,7 +263,10 @@ describe("the server's own app credentials refused (invalid_client)", () => {
 describe('merging extras on refresh', () => {
   it('replaces a whole group of extras and keeps the rest', async () => {
     const { mergeExtra } = await import('../../src/connections/tokens.ts');
-    expect(mergeExtra({ 'page_token:1': 'a', 'page_token:2': 'b', did: 'd' }, { 'page_token:1': 'c' })).toEqual({ 'page_token:1': 'c', did: 'd' });
+    expect(mergeExtra({ 'page_token:1': 'a', 'page_token:2': 'b', did: 'd' }, { 'page_token:1': 'c' })).toEqual({
+      'page_token:1': 'c',
+      did: 'd',
+    });
     expect(mergeExtra({ did: 'd', pds: 'p' }, undefined)).toEqual({ did: 'd', pds: 'p' });
   });
 });

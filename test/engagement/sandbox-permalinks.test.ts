@@ -10,21 +10,33 @@ import { SIMULATORS } from '../../src/sandbox/index.ts';
 let h: Harness;
 beforeAll(async () => {
   h = await createHarness({ sandbox: true, clock: () => new Date() });
-  await fetch(`${h.url}/sandbox/_config`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ processingMs: 0 }) });
+  await fetch(`${h.url}/sandbox/_config`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ processingMs: 0 }),
+  });
 });
 afterAll(async () => h?.close());
 
 const { media } = endToEnd(() => h);
 const TEXT = 'Fresh <b>bread</b> & "rolls" <script>alert(1)</script>';
 
-async function publish(u: TestUser, type: 'text' | 'image' | 'video', payload: Record<string, unknown>): Promise<{ post_id: string; permalink: string }> {
+async function publish(
+  u: TestUser,
+  type: 'text' | 'image' | 'video',
+  payload: Record<string, unknown>,
+): Promise<{ post_id: string; permalink: string }> {
   const res = await h.req({ method: 'POST', url: `/unified/post/${type}`, headers: asUser(u), payload });
   expect(res.json().success, res.body).toBe(true);
   return res.json().post as { post_id: string; permalink: string };
 }
 
 async function seed(platform: string, postId: string, text: string): Promise<void> {
-  const res = await fetch(`${h.url}/sandbox/_seed`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ platform, post_id: postId, comments: [{ text, author_name: 'Zed <Quinn>' }] }) });
+  const res = await fetch(`${h.url}/sandbox/_seed`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ platform, post_id: postId, comments: [{ text, author_name: 'Zed <Quinn>' }] }),
+  });
   expect(res.status).toBe(201);
 }
 
@@ -42,14 +54,17 @@ describe('sandbox permalinks', () => {
     expect(page.headers.get('content-type')).toContain('text/html');
     expect(page.headers.get('content-security-policy')).toContain("default-src 'none'");
     const html = await page.text();
-    expect(html).toContain('Fresh &#60;b&#62;bread&#60;/b&#62; &#38; &#34;rolls&#34; &#60;script&#62;alert(1)&#60;/script&#62;');
+    expect(html).toContain(
+      'Fresh &#60;b&#62;bread&#60;/b&#62; &#38; &#34;rolls&#34; &#60;script&#62;alert(1)&#60;/script&#62;',
+    );
     expect(html).not.toContain('<script>');
     expect(html).toMatch(/<ul data-media><li><code>urn:li:image:[^<]+<\/code><\/li><\/ul>/);
     expect(html).toContain('Zed &#60;Quinn&#62;');
     expect(html).toContain('Where is the &#60;shop&#62;?');
 
     // The posts read model links to the same page.
-    const listed = (await h.req({ method: 'GET', url: '/unified/posts?platforms=linkedin', headers: asUser(u) })).json().linkedin.posts;
+    const listed = (await h.req({ method: 'GET', url: '/unified/posts?platforms=linkedin', headers: asUser(u) })).json()
+      .linkedin.posts;
     expect(listed.find((p: { post_id: string }) => p.post_id === post.post_id).permalink).toBe(post.permalink);
   });
 
@@ -62,7 +77,12 @@ describe('sandbox permalinks', () => {
 
     await connect(h, u, 'youtube');
     const video = await media(u, 'mp4');
-    const yt = await publish(u, 'video', { platforms: ['youtube'], default_text: 'A sandbox video', video_id: video, youtube: { youtube_title: 'Sandbox title' } });
+    const yt = await publish(u, 'video', {
+      platforms: ['youtube'],
+      default_text: 'A sandbox video',
+      video_id: video,
+      youtube: { youtube_title: 'Sandbox title' },
+    });
     expect(yt.permalink).toBe(`${h.url}/sandbox/youtube/watch?v=${yt.post_id}`);
     expect(await (await fetch(yt.permalink)).text()).toContain('Sandbox title');
 
@@ -82,7 +102,9 @@ describe('sandbox permalinks', () => {
       }
       expect(web, sim.slug).toMatch(/^https:\/\/(www\.)?[a-z.]+$/);
       const key = hosts.webBase ? 'webBase' : 'web';
-      expect((sim.baseUrls('http://herald.test/sandbox/x') as Record<string, string>)[key], sim.slug).toBe('http://herald.test/sandbox/x');
+      expect((sim.baseUrls('http://herald.test/sandbox/x') as Record<string, string>)[key], sim.slug).toBe(
+        'http://herald.test/sandbox/x',
+      );
       expect(sim.postPages?.paths.length, sim.slug).toBeGreaterThan(0);
     }
   });

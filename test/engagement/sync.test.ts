@@ -18,18 +18,33 @@ beforeAll(async () => {
   h = await createHarness({
     sandbox: true,
     clock: () => new Date(),
-    env: { HERALD_POSTS_FRESH_SECONDS: '3600', HERALD_COMMENTS_FRESH_SECONDS: '3600', HERALD_COMMENT_SYNC_INTERVAL_SECONDS: '1', HERALD_PLANS_FILE: plansFile, HERALD_ENGAGEMENT_CONCURRENCY: '1' },
+    env: {
+      HERALD_POSTS_FRESH_SECONDS: '3600',
+      HERALD_COMMENTS_FRESH_SECONDS: '3600',
+      HERALD_COMMENT_SYNC_INTERVAL_SECONDS: '1',
+      HERALD_PLANS_FILE: plansFile,
+      HERALD_ENGAGEMENT_CONCURRENCY: '1',
+    },
   });
-  await fetch(`${h.url}/sandbox/_config`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ processingMs: 0 }) });
+  await fetch(`${h.url}/sandbox/_config`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ processingMs: 0 }),
+  });
 }, 60_000);
 afterAll(async () => h?.close());
 
 const { media, state } = endToEnd(() => h);
 type Requests = Record<string, { requests: { path: string }[]; comments: { postId: string }[] }>;
-const commentReads = async () => ((await state()) as unknown as Requests).youtube!.requests.filter((r) => r.path.endsWith('/commentThreads')).length;
+const commentReads = async () =>
+  ((await state()) as unknown as Requests).youtube!.requests.filter((r) => r.path.endsWith('/commentThreads')).length;
 
 async function seed(body: Record<string, unknown>): Promise<string[]> {
-  const res = await fetch(`${h.url}/sandbox/_seed`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(`${h.url}/sandbox/_seed`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   if (res.status !== 201) throw new Error(`seed refused: ${res.status} ${await res.text()}`);
   return ((await res.json()) as { comment_ids: string[] }).comment_ids;
 }
@@ -38,16 +53,33 @@ async function workspaceWithComments(comments: number): Promise<{ u: TestUser; v
   const u = await h.signup();
   await connect(h, u, 'youtube');
   const video = await media(u, 'mp4');
-  const res = await h.req({ method: 'POST', url: '/unified/post/video', headers: asUser(u), payload: { platforms: ['youtube'], default_text: 'Sync me', video_id: video, youtube: { youtube_title: 'Synced video' } } });
+  const res = await h.req({
+    method: 'POST',
+    url: '/unified/post/video',
+    headers: asUser(u),
+    payload: {
+      platforms: ['youtube'],
+      default_text: 'Sync me',
+      video_id: video,
+      youtube: { youtube_title: 'Synced video' },
+    },
+  });
   expect(res.json().success, res.body).toBe(true);
   const videoId = res.json().post.post_id as string;
-  await seed({ platform: 'youtube', post_id: videoId, comments: Array.from({ length: comments }, (_, i) => ({ text: `Comment ${i + 1}` })) });
+  await seed({
+    platform: 'youtube',
+    post_id: videoId,
+    comments: Array.from({ length: comments }, (_, i) => ({ text: `Comment ${i + 1}` })),
+  });
   return { u, videoId };
 }
 
 const storedComments = async (u: TestUser, videoId: string) => {
   const res = await h.req({ method: 'GET', url: '/unified/comments/?platforms=youtube', headers: asUser(u) });
-  return ((res.json().youtube.posts as { post_id: string; comments: unknown[] }[]).find((p) => p.post_id === videoId)?.comments ?? []).length;
+  return (
+    (res.json().youtube.posts as { post_id: string; comments: unknown[] }[]).find((p) => p.post_id === videoId)
+      ?.comments ?? []
+  ).length;
 };
 
 describe('comment sync rounds', () => {
@@ -59,7 +91,9 @@ describe('comment sync rounds', () => {
     const round = await h.ctx.commentSync.round();
     expect(round.failures).toBe(0);
     expect(round.workspaces).toBe(1);
-    expect(await h.ctx.engagement.sync.storedCommentCount(restricted.u.workspaceId, 'youtube', restricted.videoId)).toBe(0);
+    expect(
+      await h.ctx.engagement.sync.storedCommentCount(restricted.u.workspaceId, 'youtube', restricted.videoId),
+    ).toBe(0);
     // Only the eligible workspace's post was read (one comment-thread call per post).
     expect((await commentReads()) - before).toBe(round.posts);
     const afterRound = await commentReads();
@@ -71,7 +105,12 @@ describe('comment sync rounds', () => {
     const { u } = await workspaceWithComments(1);
     // A second post for the same workspace, so there is more than one call to make.
     const video = await media(u, 'mp4');
-    await h.req({ method: 'POST', url: '/unified/post/video', headers: asUser(u), payload: { platforms: ['youtube'], default_text: 'Two', video_id: video, youtube: { youtube_title: 'Second' } } });
+    await h.req({
+      method: 'POST',
+      url: '/unified/post/video',
+      headers: asUser(u),
+      payload: { platforms: ['youtube'], default_text: 'Two', video_id: video, youtube: { youtube_title: 'Second' } },
+    });
     await h.req({ method: 'GET', url: '/unified/posts/?platforms=youtube&refresh_posts=true', headers: asUser(u) });
     const sync = h.ctx.engagement.sync;
     await fault(h, { platform: 'youtube', operation: 'comments', fault: 'rate_limit', times: 100 });
@@ -88,7 +127,11 @@ describe('comment sync rounds', () => {
     const { u, videoId } = await workspaceWithComments(4);
     await h.ctx.scheduleQueue!.start();
     h.ctx.commentSync.start();
-    await poll(() => storedCommentsQuietly(u, videoId), (n) => n === 4, { timeoutMs: 45_000 });
+    await poll(
+      () => storedCommentsQuietly(u, videoId),
+      (n) => n === 4,
+      { timeoutMs: 45_000 },
+    );
   });
 });
 

@@ -14,13 +14,27 @@ afterAll(async () => h?.close());
 describe('API keys', () => {
   it('creates a key whose secret is shown once and stored only as a hash', async () => {
     const u = await h.signup();
-    const res = await h.req({ method: 'POST', url: `/workspaces/${u.workspaceId}/api-keys`, headers: bearer(u.token), payload: { name: 'ci' } });
+    const res = await h.req({
+      method: 'POST',
+      url: `/workspaces/${u.workspaceId}/api-keys`,
+      headers: bearer(u.token),
+      payload: { name: 'ci' },
+    });
     expect(res.statusCode).toBe(201);
     const key = res.json();
     expect(key.secret).toMatch(/^psk_live_[A-Za-z0-9_-]{43,}$/);
-    expect(key).toMatchObject({ workspace_id: u.workspaceId, name: 'ci', scope: 'linkedin_only', key_prefix: key.secret.slice(0, 8) });
+    expect(key).toMatchObject({
+      workspace_id: u.workspaceId,
+      name: 'ci',
+      scope: 'linkedin_only',
+      key_prefix: key.secret.slice(0, 8),
+    });
 
-    const list = await h.req({ method: 'GET', url: `/workspaces/${u.workspaceId}/api-keys/`, headers: bearer(u.token) });
+    const list = await h.req({
+      method: 'GET',
+      url: `/workspaces/${u.workspaceId}/api-keys/`,
+      headers: bearer(u.token),
+    });
     expect(list.statusCode).toBe(200);
     expect(list.json()).toHaveLength(1);
     expect(JSON.stringify(list.json())).not.toContain(key.secret);
@@ -46,9 +60,18 @@ describe('API keys', () => {
     expect(invalid.statusCode).toBe(401);
     expect(invalid.json()).toEqual({ detail: { error: 'APIKEY_INVALID', message: 'Invalid API key.' } });
 
-    const created = await h.req({ method: 'POST', url: `/workspaces/${u.workspaceId}/api-keys`, headers: bearer(u.token), payload: { scope: 'full' } });
+    const created = await h.req({
+      method: 'POST',
+      url: `/workspaces/${u.workspaceId}/api-keys`,
+      headers: bearer(u.token),
+      payload: { scope: 'full' },
+    });
     const { id, secret } = created.json();
-    const del = await h.req({ method: 'DELETE', url: `/workspaces/${u.workspaceId}/api-keys/${id}`, headers: bearer(u.token) });
+    const del = await h.req({
+      method: 'DELETE',
+      url: `/workspaces/${u.workspaceId}/api-keys/${id}`,
+      headers: bearer(u.token),
+    });
     expect(del.statusCode).toBe(200);
     const revoked = await h.req({ method: 'GET', url: '/billing/usage', headers: { 'x-api-key': secret } });
     expect(revoked.statusCode).toBe(401);
@@ -61,7 +84,9 @@ describe('API keys', () => {
       payload: { scope: 'full', expires_at: new Date(now.getTime() + 60_000).toISOString() },
     });
     const soon = expiring.json().secret;
-    expect((await h.req({ method: 'GET', url: '/billing/usage', headers: { 'x-api-key': soon } })).statusCode).toBe(200);
+    expect((await h.req({ method: 'GET', url: '/billing/usage', headers: { 'x-api-key': soon } })).statusCode).toBe(
+      200,
+    );
     const saved = now;
     now = new Date(now.getTime() + 120_000);
     try {
@@ -76,21 +101,41 @@ describe('API keys', () => {
   it('refuses a scope with empty entries (" , , " must never mean full access) with 422 on the scope field', async () => {
     const u = await h.signup();
     for (const scope of [' , , ', ',', 'linkedin,', 'linkedin,,instagram']) {
-      const res = await h.req({ method: 'POST', url: `/workspaces/${u.workspaceId}/api-keys`, headers: bearer(u.token), payload: { scope } });
+      const res = await h.req({
+        method: 'POST',
+        url: `/workspaces/${u.workspaceId}/api-keys`,
+        headers: bearer(u.token),
+        payload: { scope },
+      });
       expect(res.statusCode, scope).toBe(422);
-      expect(res.json().detail[0]).toMatchObject({ loc: ['body', 'scope'], msg: expect.stringContaining('empty entry') });
+      expect(res.json().detail[0]).toMatchObject({
+        loc: ['body', 'scope'],
+        msg: expect.stringContaining('empty entry'),
+      });
     }
     // The CLI and the admin route create keys through the same service.
-    await expect(h.ctx.apiKeys.create({ workspaceId: u.workspaceId, name: null, scope: ' , , ', createdBy: null })).rejects.toMatchObject({ status: 422 });
+    await expect(
+      h.ctx.apiKeys.create({ workspaceId: u.workspaceId, name: null, scope: ' , , ', createdBy: null }),
+    ).rejects.toMatchObject({ status: 422 });
     expect(await h.ctx.apiKeys.list(u.workspaceId)).toEqual([]);
   });
 
   it('refuses an expiry in the past and an unknown scope with 422', async () => {
     const u = await h.signup();
-    const past = await h.req({ method: 'POST', url: `/workspaces/${u.workspaceId}/api-keys`, headers: bearer(u.token), payload: { expires_at: '2001-01-01T00:00:00Z' } });
+    const past = await h.req({
+      method: 'POST',
+      url: `/workspaces/${u.workspaceId}/api-keys`,
+      headers: bearer(u.token),
+      payload: { expires_at: '2001-01-01T00:00:00Z' },
+    });
     expect(past.statusCode).toBe(422);
     expect(past.json().detail[0].loc).toEqual(['body', 'expires_at']);
-    const scope = await h.req({ method: 'POST', url: `/workspaces/${u.workspaceId}/api-keys`, headers: bearer(u.token), payload: { scope: 'linkedin,myspace' } });
+    const scope = await h.req({
+      method: 'POST',
+      url: `/workspaces/${u.workspaceId}/api-keys`,
+      headers: bearer(u.token),
+      payload: { scope: 'linkedin,myspace' },
+    });
     expect(scope.statusCode).toBe(422);
     expect(scope.json().detail[0]).toMatchObject({ loc: ['body', 'scope'] });
     expect(scope.json().detail[0].msg).toContain('myspace');
@@ -99,25 +144,71 @@ describe('API keys', () => {
   it("never shows or revokes another workspace's keys", async () => {
     const a = await h.signup();
     const b = await h.signup();
-    const created = await h.req({ method: 'POST', url: `/workspaces/${a.workspaceId}/api-keys`, headers: bearer(a.token), payload: {} });
+    const created = await h.req({
+      method: 'POST',
+      url: `/workspaces/${a.workspaceId}/api-keys`,
+      headers: bearer(a.token),
+      payload: {},
+    });
     const keyId = created.json().id;
     // Another workspace answers as one that does not exist: 403, so ids cannot be probed.
-    expect((await h.req({ method: 'GET', url: `/workspaces/${a.workspaceId}/api-keys`, headers: bearer(b.token) })).statusCode).toBe(403);
-    expect((await h.req({ method: 'POST', url: `/workspaces/${a.workspaceId}/api-keys`, headers: bearer(b.token), payload: {} })).statusCode).toBe(403);
-    expect((await h.req({ method: 'DELETE', url: `/workspaces/${a.workspaceId}/api-keys/${keyId}`, headers: bearer(b.token) })).statusCode).toBe(403);
-    expect((await h.req({ method: 'DELETE', url: `/workspaces/${b.workspaceId}/api-keys/${keyId}`, headers: bearer(b.token) })).statusCode).toBe(404);
+    expect(
+      (await h.req({ method: 'GET', url: `/workspaces/${a.workspaceId}/api-keys`, headers: bearer(b.token) }))
+        .statusCode,
+    ).toBe(403);
+    expect(
+      (
+        await h.req({
+          method: 'POST',
+          url: `/workspaces/${a.workspaceId}/api-keys`,
+          headers: bearer(b.token),
+          payload: {},
+        })
+      ).statusCode,
+    ).toBe(403);
+    expect(
+      (
+        await h.req({
+          method: 'DELETE',
+          url: `/workspaces/${a.workspaceId}/api-keys/${keyId}`,
+          headers: bearer(b.token),
+        })
+      ).statusCode,
+    ).toBe(403);
+    expect(
+      (
+        await h.req({
+          method: 'DELETE',
+          url: `/workspaces/${b.workspaceId}/api-keys/${keyId}`,
+          headers: bearer(b.token),
+        })
+      ).statusCode,
+    ).toBe(404);
     const bKey = await h.createKey(b, 'full');
     // Key management is for user sessions only.
-    expect((await h.req({ method: 'GET', url: `/workspaces/${b.workspaceId}/api-keys`, headers: { 'x-api-key': bKey } })).statusCode).toBe(403);
+    expect(
+      (await h.req({ method: 'GET', url: `/workspaces/${b.workspaceId}/api-keys`, headers: { 'x-api-key': bKey } }))
+        .statusCode,
+    ).toBe(403);
   });
 
   it('needs api_keys_enabled to create a key, and keys stop working when the plan loses it', async () => {
     const u = await h.signup();
     const key = await h.createKey(u, 'full');
     await h.setPlan(u.workspaceId, 'free');
-    const create = await h.req({ method: 'POST', url: `/workspaces/${u.workspaceId}/api-keys`, headers: bearer(u.token), payload: {} });
+    const create = await h.req({
+      method: 'POST',
+      url: `/workspaces/${u.workspaceId}/api-keys`,
+      headers: bearer(u.token),
+      payload: {},
+    });
     expect(create.statusCode).toBe(403);
-    expect(create.json().detail).toEqual({ error: 'plan_required', feature: 'api_keys_enabled', plan: 'free', message: 'Plan upgrade required for: api_keys_enabled' });
+    expect(create.json().detail).toEqual({
+      error: 'plan_required',
+      feature: 'api_keys_enabled',
+      plan: 'free',
+      message: 'Plan upgrade required for: api_keys_enabled',
+    });
     const use = await h.req({ method: 'GET', url: '/billing/usage', headers: { 'x-api-key': key } });
     expect(use.statusCode).toBe(403);
     expect(use.json().detail.error).toBe('plan_required');
@@ -129,16 +220,27 @@ describe('API keys', () => {
     const cached = await createHarness({ env: { HERALD_API_KEY_CACHE_SECONDS: '3' }, clock: () => now });
     try {
       const u = await cached.signup();
-      const created = await cached.req({ method: 'POST', url: `/workspaces/${u.workspaceId}/api-keys`, headers: bearer(u.token), payload: { scope: 'full' } });
+      const created = await cached.req({
+        method: 'POST',
+        url: `/workspaces/${u.workspaceId}/api-keys`,
+        headers: bearer(u.token),
+        payload: { scope: 'full' },
+      });
       const { id, secret } = created.json();
-      expect((await cached.req({ method: 'GET', url: '/billing/usage', headers: { 'x-api-key': secret } })).statusCode).toBe(200);
+      expect(
+        (await cached.req({ method: 'GET', url: '/billing/usage', headers: { 'x-api-key': secret } })).statusCode,
+      ).toBe(200);
       // Revoked behind this process's back (another instance): the cached entry serves until it ages out.
       await cached.ctx.database.db.update(apiKeys).set({ revokedAt: now }).where(eq(apiKeys.id, id));
-      expect((await cached.req({ method: 'GET', url: '/billing/usage', headers: { 'x-api-key': secret } })).statusCode).toBe(200);
+      expect(
+        (await cached.req({ method: 'GET', url: '/billing/usage', headers: { 'x-api-key': secret } })).statusCode,
+      ).toBe(200);
       const saved = now;
       now = new Date(now.getTime() + 3_001);
       try {
-        expect((await cached.req({ method: 'GET', url: '/billing/usage', headers: { 'x-api-key': secret } })).statusCode).toBe(401);
+        expect(
+          (await cached.req({ method: 'GET', url: '/billing/usage', headers: { 'x-api-key': secret } })).statusCode,
+        ).toBe(401);
       } finally {
         now = saved;
       }
@@ -152,10 +254,18 @@ describe('workspace header rules', () => {
   it('a JWT needs X-Workspace-Id and membership; a malformed id is 422', async () => {
     const u = await h.signup();
     expect((await h.req({ method: 'GET', url: '/billing/usage', headers: bearer(u.token) })).statusCode).toBe(400);
-    const bad = await h.req({ method: 'GET', url: '/billing/usage', headers: { ...bearer(u.token), 'x-workspace-id': 'nope' } });
+    const bad = await h.req({
+      method: 'GET',
+      url: '/billing/usage',
+      headers: { ...bearer(u.token), 'x-workspace-id': 'nope' },
+    });
     expect(bad.statusCode).toBe(422);
     expect(bad.json().detail[0].loc).toEqual(['header', 'x-workspace-id']);
-    const unknown = await h.req({ method: 'GET', url: '/billing/usage', headers: { ...bearer(u.token), 'x-workspace-id': '00000000-0000-4000-8000-000000000000' } });
+    const unknown = await h.req({
+      method: 'GET',
+      url: '/billing/usage',
+      headers: { ...bearer(u.token), 'x-workspace-id': '00000000-0000-4000-8000-000000000000' },
+    });
     expect(unknown.statusCode).toBe(403);
   });
 });

@@ -13,7 +13,12 @@ describe('signup, login, me', () => {
     const res = await h.req({
       method: 'POST',
       url: '/auth/signup',
-      payload: { email: 'Ada@Example.test', password: 'analytical engine', full_name: 'Ada', workspace_name: 'Engines' },
+      payload: {
+        email: 'Ada@Example.test',
+        password: 'analytical engine',
+        full_name: 'Ada',
+        workspace_name: 'Engines',
+      },
     });
     expect(res.statusCode).toBe(201);
     const body = res.json();
@@ -31,7 +36,11 @@ describe('signup, login, me', () => {
 
   it('refuses an existing email with 409, whatever its case', async () => {
     const u = await h.signup();
-    const res = await h.req({ method: 'POST', url: '/auth/signup', payload: { email: u.email.toUpperCase(), password: 'another password' } });
+    const res = await h.req({
+      method: 'POST',
+      url: '/auth/signup',
+      payload: { email: u.email.toUpperCase(), password: 'another password' },
+    });
     expect(res.statusCode).toBe(409);
     expect(res.json()).toEqual({ detail: 'An account with this email already exists.' });
   });
@@ -41,8 +50,16 @@ describe('signup, login, me', () => {
     const ok = await h.req({ method: 'POST', url: '/auth/login', payload: { email: u.email, password: u.password } });
     expect(ok.statusCode).toBe(200);
     expect(ok.json()).toMatchObject({ token_type: 'bearer', user: { id: u.userId } });
-    const wrong = await h.req({ method: 'POST', url: '/auth/login', payload: { email: u.email, password: 'not it at all' } });
-    const unknown = await h.req({ method: 'POST', url: '/auth/login', payload: { email: 'nobody@example.test', password: 'not it at all' } });
+    const wrong = await h.req({
+      method: 'POST',
+      url: '/auth/login',
+      payload: { email: u.email, password: 'not it at all' },
+    });
+    const unknown = await h.req({
+      method: 'POST',
+      url: '/auth/login',
+      payload: { email: 'nobody@example.test', password: 'not it at all' },
+    });
     expect(wrong.statusCode).toBe(401);
     expect(unknown.statusCode).toBe(401);
     expect(wrong.json()).toEqual(unknown.json());
@@ -65,9 +82,16 @@ describe('signup, login, me', () => {
     for (const [label, payload, loc] of cases) {
       const res = await h.req({ method: 'POST', url: '/auth/signup', payload: payload as object });
       expect(res.statusCode, label).toBe(422);
-      expect(res.json().detail, label).toEqual(expect.arrayContaining([expect.objectContaining({ loc, msg: expect.any(String), type: expect.any(String) })]));
+      expect(res.json().detail, label).toEqual(
+        expect.arrayContaining([expect.objectContaining({ loc, msg: expect.any(String), type: expect.any(String) })]),
+      );
     }
-    const malformed = await h.req({ method: 'POST', url: '/auth/signup', headers: { 'content-type': 'application/json' }, payload: '{"email": ' });
+    const malformed = await h.req({
+      method: 'POST',
+      url: '/auth/signup',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"email": ',
+    });
     expect(malformed.statusCode).toBe(422);
     expect(malformed.json().detail[0].loc).toEqual(['body']);
   });
@@ -102,12 +126,25 @@ describe('sign-up by invitation (HERALD_SIGNUP=invite)', () => {
     try {
       expect(invite.ctx.config.signup).toBe('invite');
       const admin = await invite.signup(); // the first account of an install is its administrator
-      const refused = await invite.req({ method: 'POST', url: '/auth/signup', payload: { email: 'walk-in@example.test', password: 'long enough pw' } });
+      const refused = await invite.req({
+        method: 'POST',
+        url: '/auth/signup',
+        payload: { email: 'walk-in@example.test', password: 'long enough pw' },
+      });
       expect(refused.statusCode).toBe(403);
       expect(refused.json().detail).toMatch(/by invitation only \(HERALD_SIGNUP=invite\).*invitation_token/);
-      const inv = await invite.req({ method: 'POST', url: `/workspaces/${admin.workspaceId}/invitations`, headers: bearer(admin.token), payload: { email: 'invited@example.test', role: 'member' } });
+      const inv = await invite.req({
+        method: 'POST',
+        url: `/workspaces/${admin.workspaceId}/invitations`,
+        headers: bearer(admin.token),
+        payload: { email: 'invited@example.test', role: 'member' },
+      });
       expect(inv.statusCode, inv.body).toBe(201);
-      const joined = await invite.req({ method: 'POST', url: '/auth/signup', payload: { email: 'invited@example.test', password: 'long enough pw', invitation_token: inv.json().token } });
+      const joined = await invite.req({
+        method: 'POST',
+        url: '/auth/signup',
+        payload: { email: 'invited@example.test', password: 'long enough pw', invitation_token: inv.json().token },
+      });
       expect(joined.statusCode, joined.body).toBe(201);
     } finally {
       await invite.close();
@@ -120,7 +157,11 @@ describe('closed sign-up (the older name of invite)', () => {
     const closed = await createHarness({ env: { HERALD_SIGNUP: 'closed' } });
     try {
       const admin = await closed.signup(); // the first user of a fresh install always gets in
-      const refused = await closed.req({ method: 'POST', url: '/auth/signup', payload: { email: 'late@example.test', password: 'long enough pw' } });
+      const refused = await closed.req({
+        method: 'POST',
+        url: '/auth/signup',
+        payload: { email: 'late@example.test', password: 'long enough pw' },
+      });
       expect(refused.statusCode).toBe(403);
       const created = await closed.req({
         method: 'POST',
@@ -129,7 +170,11 @@ describe('closed sign-up (the older name of invite)', () => {
         payload: { email: 'late@example.test', password: 'long enough pw' },
       });
       expect(created.statusCode).toBe(201);
-      const notAdmin = await closed.req({ method: 'POST', url: '/auth/login', payload: { email: 'late@example.test', password: 'long enough pw' } });
+      const notAdmin = await closed.req({
+        method: 'POST',
+        url: '/auth/login',
+        payload: { email: 'late@example.test', password: 'long enough pw' },
+      });
       const denied = await closed.req({
         method: 'POST',
         url: '/admin/users',

@@ -8,7 +8,15 @@ import { resolveSecrets } from '../../src/secrets.ts';
 describe('configuration', () => {
   it('has working defaults with nothing set', () => {
     const c = loadConfig({});
-    expect(c).toMatchObject({ port: 8080, host: '0.0.0.0', dataDir: './data', databaseUrl: undefined, defaultPlan: 'pro', signup: 'open', publicUrl: 'http://localhost:8080' });
+    expect(c).toMatchObject({
+      port: 8080,
+      host: '0.0.0.0',
+      dataDir: './data',
+      databaseUrl: undefined,
+      defaultPlan: 'pro',
+      signup: 'open',
+      publicUrl: 'http://localhost:8080',
+    });
   });
 
   it('fails naming the variable when a value is invalid', () => {
@@ -44,7 +52,9 @@ describe('configuration', () => {
     expect(again.encryptionKey.equals(first.encryptionKey)).toBe(true);
     expect(first.encryptionKey).toHaveLength(32);
     expect(readFileSync(file, 'utf8')).toContain('encryption_key');
-    const configured = resolveSecrets(loadConfig({ HERALD_DATA_DIR: dir, HERALD_ENCRYPTION_KEY: 'ab'.repeat(32), HERALD_JWT_SECRET: 'y'.repeat(40) }));
+    const configured = resolveSecrets(
+      loadConfig({ HERALD_DATA_DIR: dir, HERALD_ENCRYPTION_KEY: 'ab'.repeat(32), HERALD_JWT_SECRET: 'y'.repeat(40) }),
+    );
     expect(configured.encryptionKey.toString('hex')).toBe('ab'.repeat(32));
   });
 });

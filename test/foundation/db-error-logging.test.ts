@@ -22,19 +22,43 @@ describe('database errors in the log', () => {
     const ctx = await createContext(config, { logger, database });
     const app = await buildApp(ctx);
     try {
-      const owner = (await app.inject({ method: 'POST', url: '/auth/signup', payload: { email: 'owner@example.test', password: 'first password' } })).json();
-      const [ws] = (await app.inject({ method: 'GET', url: '/workspaces', headers: { authorization: `Bearer ${owner.access_token}` } })).json();
+      const owner = (
+        await app.inject({
+          method: 'POST',
+          url: '/auth/signup',
+          payload: { email: 'owner@example.test', password: 'first password' },
+        })
+      ).json();
+      const [ws] = (
+        await app.inject({
+          method: 'GET',
+          url: '/workspaces',
+          headers: { authorization: `Bearer ${owner.access_token}` },
+        })
+      ).json();
       // New rows now violate a constraint, so the INSERTs themselves fail with their parameters bound.
       await database.db.execute(sql.raw('alter table users add constraint no_new_users check (false) not valid'));
       await database.db.execute(sql.raw('alter table api_keys add constraint no_new_keys check (false) not valid'));
 
       const email = 'second-user@example.test';
-      const signup = await app.inject({ method: 'POST', url: '/auth/signup', payload: { email, password: 'second password' } });
+      const signup = await app.inject({
+        method: 'POST',
+        url: '/auth/signup',
+        payload: { email, password: 'second password' },
+      });
       expect(signup.statusCode).toBe(500);
-      const key = await app.inject({ method: 'POST', url: `/workspaces/${ws.id}/api-keys`, headers: { authorization: `Bearer ${owner.access_token}` }, payload: { scope: 'full' } });
+      const key = await app.inject({
+        method: 'POST',
+        url: `/workspaces/${ws.id}/api-keys`,
+        headers: { authorization: `Bearer ${owner.access_token}` },
+        payload: { scope: 'full' },
+      });
       expect(key.statusCode).toBe(500);
       // A value PostgreSQL quotes in its message is dropped too.
-      const failed = await database.db.execute(sql`select ${'not-a-uuid-but-a-secret'}::uuid`).then(() => undefined, (err: unknown) => err);
+      const failed = await database.db.execute(sql`select ${'not-a-uuid-but-a-secret'}::uuid`).then(
+        () => undefined,
+        (err: unknown) => err,
+      );
       expect(failed).toBeInstanceOf(Error);
       ctx.logger.error({ err: failed }, 'direct query failed');
 

@@ -17,7 +17,13 @@ let base: string;
 beforeAll(async () => {
   // Small media limits: a 3 MB file passes the declared-length check (35 images + 1 MiB) and is refused midway through.
   // A 4 MiB recording limit: a 6 MB recording is refused on its declared length, before a byte is read.
-  h = await createHarness({ env: { HERALD_MEDIA_MAX_IMAGE_BYTES: String(64 * 1024), HERALD_MEDIA_MAX_VIDEO_BYTES: String(64 * 1024), HERALD_AI_TRANSCRIBE_MAX_BYTES: String(4 * 1024 * 1024) } });
+  h = await createHarness({
+    env: {
+      HERALD_MEDIA_MAX_IMAGE_BYTES: String(64 * 1024),
+      HERALD_MEDIA_MAX_VIDEO_BYTES: String(64 * 1024),
+      HERALD_AI_TRANSCRIBE_MAX_BYTES: String(4 * 1024 * 1024),
+    },
+  });
   u = await h.signup();
   base = await listenOnLoopback(h.app);
 });
@@ -27,7 +33,11 @@ type Answer = { status: number; detail: unknown } | { error: string };
 
 /** REPEAT requests from a fetch client process: every one must come back with `status` (never "fetch failed"). */
 async function everyTime(status: number, spec: Record<string, unknown>): Promise<unknown> {
-  const { stdout } = await promisify(execFile)(process.execPath, [CLIENT, JSON.stringify({ repeat: REPEAT, ...spec })], { maxBuffer: 1024 * 1024 });
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    [CLIENT, JSON.stringify({ repeat: REPEAT, ...spec })],
+    { maxBuffer: 1024 * 1024 },
+  );
   const answers = JSON.parse(stdout) as Answer[];
   expect(answers.map((a) => ('error' in a ? a.error : a.status))).toEqual(Array(REPEAT).fill(status));
   return (answers[0] as { detail: unknown }).detail;
@@ -36,18 +46,30 @@ async function everyTime(status: number, spec: Record<string, unknown>): Promise
 describe('early answers to a fetch client', () => {
   it('503 from the transcription route without a model, before a 2 MB recording is read', async () => {
     for (const size of [2_000_000]) {
-      const detail = await everyTime(503, { url: `${base}/workspace-agent/website/transcribe`, headers: asUser(u), form: { file: { field: 'file', size } } });
+      const detail = await everyTime(503, {
+        url: `${base}/workspace-agent/website/transcribe`,
+        headers: asUser(u),
+        form: { file: { field: 'file', size } },
+      });
       expect(String(detail)).toContain('HERALD_AI_TRANSCRIBE_MODEL');
     }
   });
 
   it('413 for a multipart upload refused on its declared length', async () => {
-    const detail = await everyTime(413, { url: `${base}/workspace-agent/website/transcribe`, headers: asUser(u), form: { file: { field: 'file', size: 6_000_000 } } });
+    const detail = await everyTime(413, {
+      url: `${base}/workspace-agent/website/transcribe`,
+      headers: asUser(u),
+      form: { file: { field: 'file', size: 6_000_000 } },
+    });
     expect(String(detail)).toMatch(/too large/i);
   });
 
   it('413 midway through a multipart upload', async () => {
-    const detail = await everyTime(413, { url: `${base}/media/upload`, headers: asUser(u), form: { fields: { media_type: 'image' }, file: { field: 'media', size: 3_000_000 } } });
+    const detail = await everyTime(413, {
+      url: `${base}/media/upload`,
+      headers: asUser(u),
+      form: { fields: { media_type: 'image' }, file: { field: 'media', size: 3_000_000 } },
+    });
     expect(String(detail)).toMatch(/too large/i);
   });
 
@@ -57,6 +79,10 @@ describe('early answers to a fetch client', () => {
   });
 
   it('401 to an upload without credentials', async () => {
-    await everyTime(401, { url: `${base}/media/upload`, headers: {}, form: { fields: { media_type: 'image' }, file: { field: 'media', size: 2_000_000 } } });
+    await everyTime(401, {
+      url: `${base}/media/upload`,
+      headers: {},
+      form: { fields: { media_type: 'image' }, file: { field: 'media', size: 2_000_000 } },
+    });
   });
 });

@@ -24,7 +24,10 @@ describe('log levels of refusals', () => {
         void a.register(async (s) => {
           const pub = { config: { access: { kind: 'public' as const } } };
           s.get('/test/network-permission', pub, async () => {
-            throw new AppError('bad_gateway', { error: 'PERMISSION_DENIED', message: 'LinkedIn refused: the app lacks a permission' });
+            throw new AppError('bad_gateway', {
+              error: 'PERMISSION_DENIED',
+              message: 'LinkedIn refused: the app lacks a permission',
+            });
           });
           s.get('/test/not-found', pub, async () => {
             throw new AppError('not_found', 'No such thing');
@@ -35,20 +38,41 @@ describe('log levels of refusals', () => {
         }),
     });
     try {
-      const signup = (await app.inject({ method: 'POST', url: '/auth/signup', payload: { email: 'levels@example.test', password: 'a long password' } })).json();
-      const [ws] = (await app.inject({ method: 'GET', url: '/workspaces', headers: { authorization: `Bearer ${signup.access_token}` } })).json();
+      const signup = (
+        await app.inject({
+          method: 'POST',
+          url: '/auth/signup',
+          payload: { email: 'levels@example.test', password: 'a long password' },
+        })
+      ).json();
+      const [ws] = (
+        await app.inject({
+          method: 'GET',
+          url: '/workspaces',
+          headers: { authorization: `Bearer ${signup.access_token}` },
+        })
+      ).json();
       const auth = { authorization: `Bearer ${signup.access_token}`, 'x-workspace-id': ws.id };
       const logged = async (url: string, status: number, init: Record<string, unknown> = {}) => {
         const from = lines.length;
         const res = await app.inject({ method: 'GET', url, ...init });
         expect(res.statusCode, url).toBe(status);
-        return lines.slice(from).map((l) => JSON.parse(l) as { level: number; msg: string }).filter((l) => l.level >= PINO_LEVEL.warn);
+        return lines
+          .slice(from)
+          .map((l) => JSON.parse(l) as { level: number; msg: string })
+          .filter((l) => l.level >= PINO_LEVEL.warn);
       };
-      const transcribe = await logged('/workspace-agent/website/transcribe', 503, { method: 'POST', headers: { ...auth, 'content-type': 'multipart/form-data; boundary=x' }, payload: '--x--\r\n' });
+      const transcribe = await logged('/workspace-agent/website/transcribe', 503, {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'multipart/form-data; boundary=x' },
+        payload: '--x--\r\n',
+      });
       expect(transcribe.map((l) => [l.level, l.msg])).toEqual([[PINO_LEVEL.warn, 'request failed']]);
       expect((await logged('/test/network-permission', 502)).map((l) => l.level)).toEqual([PINO_LEVEL.warn]);
       expect(await logged('/test/not-found', 404)).toEqual([]);
-      expect((await logged('/test/fault', 500)).map((l) => [l.level, l.msg])).toEqual([[PINO_LEVEL.error, 'unhandled error']]);
+      expect((await logged('/test/fault', 500)).map((l) => [l.level, l.msg])).toEqual([
+        [PINO_LEVEL.error, 'unhandled error'],
+      ]);
     } finally {
       await app.close();
       await ctx.close();

@@ -38,20 +38,42 @@ function raw(request: string): Promise<{ status: number; headers: string; body: 
 describe("Fastify's and Node's own errors", () => {
   it('415 for a body that is not JSON, saying what to send', async () => {
     for (const type of ['text/plain', 'application/x-www-form-urlencoded']) {
-      const res = await h.req({ method: 'POST', url: '/auth/login', headers: { 'content-type': type }, payload: 'email=a&password=b' });
+      const res = await h.req({
+        method: 'POST',
+        url: '/auth/login',
+        headers: { 'content-type': type },
+        payload: 'email=a&password=b',
+      });
       expect(res.statusCode).toBe(415);
-      expect(res.json()).toEqual({ detail: `Unsupported Content-Type '${type}': send the body as JSON with Content-Type: application/json.` });
+      expect(res.json()).toEqual({
+        detail: `Unsupported Content-Type '${type}': send the body as JSON with Content-Type: application/json.`,
+      });
     }
-    const upload = await h.req({ method: 'POST', url: '/media/upload', headers: { ...asUser(u), 'content-type': 'text/csv' }, payload: 'a,b' });
+    const upload = await h.req({
+      method: 'POST',
+      url: '/media/upload',
+      headers: { ...asUser(u), 'content-type': 'text/csv' },
+      payload: 'a,b',
+    });
     expect(upload.statusCode).toBe(415);
     expect(upload.json().detail).toContain('multipart/form-data');
   });
 
   it('413 for a body over the limit, 422 for malformed JSON', async () => {
-    const big = await h.req({ method: 'POST', url: '/auth/login', headers: { 'content-type': 'application/json' }, payload: `{"email":"${'a'.repeat(10 * 1024 * 1024)}"}` });
+    const big = await h.req({
+      method: 'POST',
+      url: '/auth/login',
+      headers: { 'content-type': 'application/json' },
+      payload: `{"email":"${'a'.repeat(10 * 1024 * 1024)}"}`,
+    });
     expect(big.statusCode).toBe(413);
     expect(big.json()).toEqual({ detail: 'Request body too large: the limit for this route is 10485760 bytes.' });
-    const broken = await h.req({ method: 'POST', url: '/auth/login', headers: { 'content-type': 'application/json' }, payload: '{"email":' });
+    const broken = await h.req({
+      method: 'POST',
+      url: '/auth/login',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"email":',
+    });
     expect(broken.statusCode).toBe(422);
     expect(broken.json()).toEqual({ detail: [{ loc: ['body'], msg: 'Body is not valid JSON', type: 'json_invalid' }] });
   });
@@ -84,10 +106,22 @@ describe('echoed input in error messages', () => {
     const huge = 'p'.repeat(1024 * 1024);
     const cut = `'${'p'.repeat(100)}…'`;
     // Post bodies cap a platform at 200 characters: still twice what may come back.
-    const post = await h.req({ method: 'POST', url: '/unified/post/text', headers: asUser(u), payload: { platforms: ['p'.repeat(200)], default_text: 'hi' } });
+    const post = await h.req({
+      method: 'POST',
+      url: '/unified/post/text',
+      headers: asUser(u),
+      payload: { platforms: ['p'.repeat(200)], default_text: 'hi' },
+    });
     expect(post.statusCode).toBe(400);
-    expect(post.json().detail).toBe(`Invalid or unsupported platform: ${cut}. Supported: linkedin, instagram, facebook, threads, tiktok, youtube, pinterest, bluesky`);
-    const connect = await h.req({ method: 'POST', url: '/unified/oauth/url', headers: asUser(u), payload: { platform: huge } });
+    expect(post.json().detail).toBe(
+      `Invalid or unsupported platform: ${cut}. Supported: linkedin, instagram, facebook, threads, tiktok, youtube, pinterest, bluesky`,
+    );
+    const connect = await h.req({
+      method: 'POST',
+      url: '/unified/oauth/url',
+      headers: asUser(u),
+      payload: { platform: huge },
+    });
     expect(connect.json().detail).toContain(cut);
     expect(connect.body.length).toBeLessThan(1000);
   });

@@ -15,7 +15,10 @@ describe('log redaction', () => {
   it('redacts keys and tokens by their look and by their parameter name, wherever they appear', async () => {
     const { logger, lines } = captureLogs('trace');
     const dir = mkdtempSync(join(tmpdir(), 'herald-log-'));
-    const ctx = await createContext(loadConfig({ HERALD_DATA_DIR: dir }), { logger, database: await openDatabase({ dataDir: dir, memory: true }) });
+    const ctx = await createContext(loadConfig({ HERALD_DATA_DIR: dir }), {
+      logger,
+      database: await openDatabase({ dataDir: dir, memory: true }),
+    });
     const app = await buildApp(ctx);
     try {
       const key = `${KEY_PREFIX}${'k'.repeat(43)}`;
@@ -27,13 +30,21 @@ describe('log redaction', () => {
       await app.inject({ method: 'GET', url: `/workspaces/${key}/members` });
       await app.inject({ method: 'GET', url: `/healthz?access=${jwt}` });
       // What the networks' token endpoints (the sandbox's among them) are sent.
-      await app.inject({ method: 'GET', url: `/healthz?client_secret=${secrets[0]}&fb_exchange_token=${secrets[1]}&input_token=${secrets[2]}&code_verifier=${secrets[3]}` });
+      await app.inject({
+        method: 'GET',
+        url: `/healthz?client_secret=${secrets[0]}&fb_exchange_token=${secrets[1]}&input_token=${secrets[2]}&code_verifier=${secrets[3]}`,
+      });
       // Any field of any line: a header someone logs, an error message.
-      ctx.logger.warn({ headers: { 'x-forwarded-access-token': jwt, referer: `https://example.test/?k=${key}` } }, `refused ${key}`);
+      ctx.logger.warn(
+        { headers: { 'x-forwarded-access-token': jwt, referer: `https://example.test/?k=${key}` } },
+        `refused ${key}`,
+      );
       const all = lines.join('');
       // The request lines were written, with the names kept and the values gone.
-      for (const name of ['client_secret', 'fb_exchange_token', 'input_token', 'code_verifier']) expect(all).toContain(`${name}=[redacted]`);
-      for (const secret of [key, key.slice(KEY_PREFIX.length), jwt, jwt.split('.')[1]!, ...secrets]) expect(all).not.toContain(secret);
+      for (const name of ['client_secret', 'fb_exchange_token', 'input_token', 'code_verifier'])
+        expect(all).toContain(`${name}=[redacted]`);
+      for (const secret of [key, key.slice(KEY_PREFIX.length), jwt, jwt.split('.')[1]!, ...secrets])
+        expect(all).not.toContain(secret);
       expect(all).toContain(`x-api-key=[redacted]`);
       expect(all).toContain(`${KEY_PREFIX}[redacted]`);
       expect(all).toContain('other=1');

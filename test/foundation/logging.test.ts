@@ -20,10 +20,23 @@ describe('logging', () => {
     const app = await buildApp(ctx);
     try {
       const password = 'hunter2 but longer';
-      const signup = await app.inject({ method: 'POST', url: '/auth/signup', payload: { email: 'log@example.test', password } });
+      const signup = await app.inject({
+        method: 'POST',
+        url: '/auth/signup',
+        payload: { email: 'log@example.test', password },
+      });
       const token = signup.json().access_token as string;
-      const [ws] = (await app.inject({ method: 'GET', url: '/workspaces', headers: { authorization: `Bearer ${token}` } })).json();
-      const key = (await app.inject({ method: 'POST', url: `/workspaces/${ws.id}/api-keys`, headers: { authorization: `Bearer ${token}` }, payload: { scope: 'full' } })).json().secret as string;
+      const [ws] = (
+        await app.inject({ method: 'GET', url: '/workspaces', headers: { authorization: `Bearer ${token}` } })
+      ).json();
+      const key = (
+        await app.inject({
+          method: 'POST',
+          url: `/workspaces/${ws.id}/api-keys`,
+          headers: { authorization: `Bearer ${token}` },
+          payload: { scope: 'full' },
+        })
+      ).json().secret as string;
       await app.inject({ method: 'GET', url: '/billing/usage', headers: { 'x-api-key': key } });
       await app.inject({ method: 'GET', url: '/billing/usage', headers: { authorization: `Bearer ${key}` } });
       await app.inject({ method: 'GET', url: `/billing/usage?apikey=${key}`, headers: { 'x-api-key': key } });
@@ -32,9 +45,17 @@ describe('logging', () => {
       expect(lines.length).toBeGreaterThan(5);
       // One line per request, with its method, scrubbed URL, status, duration and id.
       expect(all).not.toMatch(/incoming request|request completed/);
-      const usage = lines.map((l) => JSON.parse(l)).filter((l) => l.msg?.startsWith('GET /billing/usage?apikey=[redacted] 200 '));
+      const usage = lines
+        .map((l) => JSON.parse(l))
+        .filter((l) => l.msg?.startsWith('GET /billing/usage?apikey=[redacted] 200 '));
       expect(usage).toHaveLength(1);
-      expect(usage[0]).toMatchObject({ level: 30, reqId: expect.any(String), req: { method: 'GET', url: '/billing/usage?apikey=[redacted]' }, res: { statusCode: 200 }, responseTime: expect.any(Number) });
+      expect(usage[0]).toMatchObject({
+        level: 30,
+        reqId: expect.any(String),
+        req: { method: 'GET', url: '/billing/usage?apikey=[redacted]' },
+        res: { statusCode: 200 },
+        responseTime: expect.any(Number),
+      });
       expect(all).toContain('apikey=[redacted]');
       for (const secret of [password, token, key, key.slice(9)]) expect(all).not.toContain(secret);
     } finally {
@@ -47,13 +68,18 @@ describe('logging', () => {
     for (const mode of ['errors', 'off'] as const) {
       const { logger, lines } = captureLogs('info');
       const dir = mkdtempSync(join(tmpdir(), 'herald-log-'));
-      const ctx = await createContext(loadConfig({ HERALD_DATA_DIR: dir, HERALD_LOG_REQUESTS: mode }), { logger, database: await openDatabase({ dataDir: dir, memory: true }) });
+      const ctx = await createContext(loadConfig({ HERALD_DATA_DIR: dir, HERALD_LOG_REQUESTS: mode }), {
+        logger,
+        database: await openDatabase({ dataDir: dir, memory: true }),
+      });
       const app = await buildApp(ctx);
       try {
         await app.inject({ method: 'GET', url: '/healthz' });
         await app.inject({ method: 'GET', url: '/workspaces' });
         const requests = lines.map((l) => JSON.parse(l).msg as string).filter((m) => /^GET /.test(m));
-        expect(requests, mode).toEqual(mode === 'errors' ? [expect.stringMatching(/^GET \/workspaces 401 [\d.]+ ms$/)] : []);
+        expect(requests, mode).toEqual(
+          mode === 'errors' ? [expect.stringMatching(/^GET \/workspaces 401 [\d.]+ ms$/)] : [],
+        );
       } finally {
         await app.close();
         await ctx.close();
@@ -65,7 +91,12 @@ describe('logging', () => {
     const lines: string[] = [];
     const sink = new Writable({ write: (chunk, _enc, cb) => (lines.push(String(chunk)), cb()) });
     const logger = createLogger({ logLevel: 'info', logFormat: 'pretty' }, sink);
-    logger.child({ reqId: 'req-1' }).info({ req: { method: 'GET', url: '/x?api_key=s3cret' }, res: { statusCode: 200 }, responseTime: 1.5 }, 'GET /x 200 1.5 ms');
+    logger
+      .child({ reqId: 'req-1' })
+      .info(
+        { req: { method: 'GET', url: '/x?api_key=s3cret' }, res: { statusCode: 200 }, responseTime: 1.5 },
+        'GET /x 200 1.5 ms',
+      );
     logger.info({ user: { password: 'hunter2 but longer' } }, 'signed up');
     expect(lines).toHaveLength(2);
     expect(lines[0]).toMatch(/^\[\d\d:\d\d:\d\d\] INFO: GET \/x 200 1\.5 ms \(request req-1\)\n$/);

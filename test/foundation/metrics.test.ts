@@ -17,7 +17,9 @@ describe('/metrics protection', () => {
       expect(anonymous.statusCode).toBe(401);
       expect(anonymous.json()).toEqual({ detail: 'Not authenticated' });
       expect(anonymous.headers['www-authenticate']).toBe('Bearer');
-      expect((await h.req({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${TOKEN}x` } })).statusCode).toBe(401);
+      expect(
+        (await h.req({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${TOKEN}x` } })).statusCode,
+      ).toBe(401);
       expect((await h.req({ method: 'GET', url: '/metrics', headers: { 'x-api-key': TOKEN } })).statusCode).toBe(401);
       const ok = await h.req({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${TOKEN}` } });
       expect(ok.statusCode).toBe(200);
@@ -56,7 +58,9 @@ describe('/metrics protection', () => {
       const ok = await fetch(running.metricsUrl!, { headers: { authorization: `Bearer ${TOKEN}` } });
       expect(ok.status).toBe(200);
       expect(await ok.text()).toMatch(/herald_http_requests_total\{method="GET",route="\/healthz",status="200"\} 1/);
-      const other = await fetch(running.metricsUrl!.replace('/metrics', '/healthz'), { headers: { authorization: `Bearer ${TOKEN}` } });
+      const other = await fetch(running.metricsUrl!.replace('/metrics', '/healthz'), {
+        headers: { authorization: `Bearer ${TOKEN}` },
+      });
       expect(other.status).toBe(404);
     } finally {
       await running.stop();

@@ -15,9 +15,12 @@ type Failure = { code: number; stdout: string; stderr: string };
 describe('the Node.js version check', () => {
   it('reads the minimum from package.json and compares major, minor and patch', () => {
     expect(requiredVersion()).toEqual([22, 19, 0]);
-    for (const ok of ['v22.19.0', 'v22.19.1', 'v22.20.0', 'v23.0.0', 'v24.11.1', process.version]) expect(nodeVersionProblem(ok), ok).toBeNull();
+    for (const ok of ['v22.19.0', 'v22.19.1', 'v22.20.0', 'v23.0.0', 'v24.11.1', process.version])
+      expect(nodeVersionProblem(ok), ok).toBeNull();
     for (const old of ['v22.18.9', 'v22.17.9', 'v20.19.5', 'v18.20.0', 'v8.0.0', 'not a version']) {
-      expect(nodeVersionProblem(old), old).toBe(`Herald needs Node.js ≥ 22.19 (found ${old}). Install a newer Node (the checkout's .nvmrc names one: \`nvm install\`), then run the command again.`);
+      expect(nodeVersionProblem(old), old).toBe(
+        `Herald needs Node.js ≥ 22.19 (found ${old}). Install a newer Node (the checkout's .nvmrc names one: \`nvm install\`), then run the command again.`,
+      );
     }
   });
 
@@ -31,19 +34,28 @@ describe('the Node.js version check', () => {
   });
 
   it('npm start and the herald command both go through the check', async () => {
-    const pkg = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string }; bin: { herald: string } };
+    const pkg = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as {
+      scripts: { start: string };
+      bin: { herald: string };
+    };
     expect(pkg.scripts.start).toMatch(/^node (--\S+ )*bin\/herald\.js serve$/);
     expect(pkg.bin.herald).toBe('bin/herald.js');
   });
 
-  it.skipIf(!existsSync(SYSTEM_NODE))('the real entry under an older system Node prints the one line, no stack trace', async () => {
-    const { stdout: version } = await run(SYSTEM_NODE, ['--version']);
-    const tooOld = nodeVersionProblem(version.trim()) !== null;
-    const res = (await run(SYSTEM_NODE, [join(ROOT, 'bin/herald.js'), 'serve'], { cwd: ROOT, env: { ...process.env, HERALD_DATA_DIR: '/nonexistent/herald-node-check', PORT: 'not a port' } }).catch((e: Failure) => e)) as Failure;
-    // PORT is invalid on purpose: a Node new enough gets as far as the configuration and stops there.
-    expect(res.code).toBe(1);
-    if (tooOld) expect(res.stderr).toBe(`${nodeVersionProblem(version.trim())}\n`);
-    else expect(res.stderr).toMatch(/PORT/);
-    expect(res.stderr).not.toMatch(/ERR_UNKNOWN_FILE_EXTENSION|\n\s+at /);
-  });
+  it.skipIf(!existsSync(SYSTEM_NODE))(
+    'the real entry under an older system Node prints the one line, no stack trace',
+    async () => {
+      const { stdout: version } = await run(SYSTEM_NODE, ['--version']);
+      const tooOld = nodeVersionProblem(version.trim()) !== null;
+      const res = (await run(SYSTEM_NODE, [join(ROOT, 'bin/herald.js'), 'serve'], {
+        cwd: ROOT,
+        env: { ...process.env, HERALD_DATA_DIR: '/nonexistent/herald-node-check', PORT: 'not a port' },
+      }).catch((e: Failure) => e)) as Failure;
+      // PORT is invalid on purpose: a Node new enough gets as far as the configuration and stops there.
+      expect(res.code).toBe(1);
+      if (tooOld) expect(res.stderr).toBe(`${nodeVersionProblem(version.trim())}\n`);
+      else expect(res.stderr).toMatch(/PORT/);
+      expect(res.stderr).not.toMatch(/ERR_UNKNOWN_FILE_EXTENSION|\n\s+at /);
+    },
+  );
 });

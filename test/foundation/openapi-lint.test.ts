@@ -29,7 +29,10 @@ beforeAll(async () => {
 });
 afterAll(() => h?.close());
 
-const operations = (d: Doc) => Object.entries(d.paths).flatMap(([path, ops]) => Object.entries(ops).map(([method, op]) => ({ where: `${method.toUpperCase()} ${path}`, op })));
+const operations = (d: Doc) =>
+  Object.entries(d.paths).flatMap(([path, ops]) =>
+    Object.entries(ops).map(([method, op]) => ({ where: `${method.toUpperCase()} ${path}`, op })),
+  );
 
 /** Operations without a camelCase operationId, and operationIds used more than once. */
 function operationIdProblems(d: Doc): string[] {
@@ -37,7 +40,8 @@ function operationIdProblems(d: Doc): string[] {
   const problems: string[] = [];
   for (const { where, op } of operations(d)) {
     const id = op.operationId;
-    if (!id || !/^[a-z][A-Za-z0-9]*$/.test(id)) problems.push(`${where}: operationId ${JSON.stringify(id)} is not camelCase`);
+    if (!id || !/^[a-z][A-Za-z0-9]*$/.test(id))
+      problems.push(`${where}: operationId ${JSON.stringify(id)} is not camelCase`);
     else if (seen.has(id)) problems.push(`${where}: operationId ${id} is also ${seen.get(id)}'s`);
     else seen.set(id, where);
   }
@@ -49,16 +53,24 @@ function typeErrors(files: Record<string, string>): string[] {
   const dir = mkdtempSync(join(tmpdir(), 'herald-openapi-types-'));
   try {
     for (const [name, source] of Object.entries(files)) writeFileSync(join(dir, name), source);
-    const program = ts.createProgram(Object.keys(files).map((name) => join(dir, name)), {
-      strict: true,
-      noEmit: true,
-      target: ts.ScriptTarget.ES2022,
-      module: ts.ModuleKind.ESNext,
-      moduleResolution: ts.ModuleResolutionKind.Bundler,
-      allowImportingTsExtensions: true,
-      types: [],
-    });
-    return ts.getPreEmitDiagnostics(program).map((d) => `${d.file ? d.file.fileName.slice(dir.length + 1) : ''}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
+    const program = ts.createProgram(
+      Object.keys(files).map((name) => join(dir, name)),
+      {
+        strict: true,
+        noEmit: true,
+        target: ts.ScriptTarget.ES2022,
+        module: ts.ModuleKind.ESNext,
+        moduleResolution: ts.ModuleResolutionKind.Bundler,
+        allowImportingTsExtensions: true,
+        types: [],
+      },
+    );
+    return ts
+      .getPreEmitDiagnostics(program)
+      .map(
+        (d) =>
+          `${d.file ? d.file.fileName.slice(dir.length + 1) : ''}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`,
+      );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -89,7 +101,10 @@ describe('the OpenAPI document /openapi.json', () => {
     await expect(validateOpenApi(doc)).resolves.toBeUndefined();
     // The validator does fail on a dangling reference.
     const broken = structuredClone(doc);
-    broken.paths['/healthz']!.get!.responses['200'] = { description: 'x', content: { 'application/json': { schema: { $ref: '#/components/schemas/Missing' } } } } as never;
+    broken.paths['/healthz']!.get!.responses['200'] = {
+      description: 'x',
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/Missing' } } },
+    } as never;
     await expect(validateOpenApi(broken)).rejects.toThrow(/Missing/);
   });
 
@@ -100,7 +115,10 @@ describe('the OpenAPI document /openapi.json', () => {
     const broken = structuredClone(doc);
     delete broken.paths['/healthz']!.get!.operationId;
     broken.paths['/readyz']!.get!.operationId = 'publishTextPost';
-    expect(operationIdProblems(broken)).toEqual(['GET /healthz: operationId undefined is not camelCase', "POST /unified/post/text: operationId publishTextPost is also GET /readyz's"]);
+    expect(operationIdProblems(broken)).toEqual([
+      'GET /healthz: operationId undefined is not camelCase',
+      "POST /unified/post/text: operationId publishTextPost is also GET /readyz's",
+    ]);
   });
 
   it('describes every success response, names its server, and marks public routes as needing no credential', () => {
@@ -115,7 +133,9 @@ describe('the OpenAPI document /openapi.json', () => {
     expect(doc.paths['/auth/me']!.get!.security).toEqual([{ Bearer: [] }]);
   });
 
-  it('generates TypeScript types with openapi-typescript that compile with a consumer of them', { timeout: 180_000 }, async () => {
+  it('generates TypeScript types with openapi-typescript that compile with a consumer of them', {
+    timeout: 180_000,
+  }, async () => {
     const types = astToString(await openapiTS(doc as never));
     expect(types).toContain('publishTextPost');
     expect(typeErrors({ 'herald-api.ts': types, 'consumer.ts': CONSUMER })).toEqual([]);

@@ -4,9 +4,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from '../helpers/harness.ts';
 
-type Schema = { type?: string | string[]; properties?: Record<string, Schema>; additionalProperties?: boolean | Schema; items?: Schema; anyOf?: Schema[]; oneOf?: Schema[]; allOf?: Schema[]; $ref?: string };
+type Schema = {
+  type?: string | string[];
+  properties?: Record<string, Schema>;
+  additionalProperties?: boolean | Schema;
+  items?: Schema;
+  anyOf?: Schema[];
+  oneOf?: Schema[];
+  allOf?: Schema[];
+  $ref?: string;
+};
 interface Doc {
-  paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: Schema }> }> }>>;
+  paths: Record<
+    string,
+    Record<string, { responses: Record<string, { content?: Record<string, { schema: Schema }> }> }>
+  >;
   components?: { schemas?: Record<string, Schema> };
 }
 
@@ -33,7 +45,12 @@ function freeForm(s: Schema | undefined, doc: Doc, at: string, seen = new Set<st
   if (isObject) {
     const props = Object.entries(s.properties ?? {});
     const extra = typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined;
-    const extraDeclared = extra !== undefined && (extra.type !== undefined || extra.$ref !== undefined || extra.anyOf !== undefined || extra.properties !== undefined);
+    const extraDeclared =
+      extra !== undefined &&
+      (extra.type !== undefined ||
+        extra.$ref !== undefined ||
+        extra.anyOf !== undefined ||
+        extra.properties !== undefined);
     if (!props.length && !extraDeclared) out.push(at || '(root)');
     for (const [k, v] of props) {
       // A post body stored for a network is the post routes' own body, documented on those routes.
@@ -65,7 +82,8 @@ describe('the public OpenAPI document', () => {
         for (const [status, r] of Object.entries(op.responses)) {
           if (!status.startsWith('2')) continue;
           const schema = r.content?.['application/json']?.schema;
-          for (const where of freeForm(schema, doc, '')) offenders.push(`${method.toUpperCase()} ${path} ${status} ${where}`);
+          for (const where of freeForm(schema, doc, ''))
+            offenders.push(`${method.toUpperCase()} ${path} ${status} ${where}`);
         }
       }
     }

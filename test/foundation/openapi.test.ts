@@ -8,7 +8,12 @@ import { createHarness, type Harness } from '../helpers/harness.ts';
 interface Operation {
   description?: string;
   parameters?: { in: string; name: string; required?: boolean }[];
-  requestBody?: { content: Record<string, { schema: { properties?: Record<string, { type?: string; format?: string; items?: { format?: string } }> } }> };
+  requestBody?: {
+    content: Record<
+      string,
+      { schema: { properties?: Record<string, { type?: string; format?: string; items?: { format?: string } }> } }
+    >;
+  };
   responses: Record<string, { description: string; content?: Record<string, { schema: { $ref?: string } }> }>;
 }
 interface Doc {
@@ -25,7 +30,8 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-const operations = () => Object.entries(doc.paths).flatMap(([path, ops]) => Object.entries(ops).map(([method, op]) => ({ path, method, op })));
+const operations = () =>
+  Object.entries(doc.paths).flatMap(([path, ops]) => Object.entries(ops).map(([method, op]) => ({ path, method, op })));
 const ref = (op: Operation, status: string) => op.responses[status]?.content?.['application/json']?.schema.$ref;
 
 describe('OpenAPI document', () => {
@@ -38,7 +44,8 @@ describe('OpenAPI document', () => {
       expect(ref(op, '500'), where).toBe('#/components/schemas/InternalError');
       // Any URL can be too long (414); a method that reads a body refuses a wrong type or size; path parameters can be malformed.
       expect(Object.keys(op.responses), where).toContain('414');
-      if (['post', 'put', 'patch', 'delete'].includes(method)) expect(Object.keys(op.responses), where).toEqual(expect.arrayContaining(['413', '415', '422']));
+      if (['post', 'put', 'patch', 'delete'].includes(method))
+        expect(Object.keys(op.responses), where).toEqual(expect.arrayContaining(['413', '415', '422']));
       if (path.includes('{')) expect(Object.keys(op.responses), where).toEqual(expect.arrayContaining(['400', '404']));
       for (const [status, res] of Object.entries(op.responses)) {
         if (!/^[45]/.test(status)) continue;
@@ -53,11 +60,16 @@ describe('OpenAPI document', () => {
     expect(ref(login, '422')).toBe('#/components/schemas/ValidationError');
     expect(ref(login, '429')).toBe('#/components/schemas/RateLimited');
     const drafts = doc.paths['/unified/drafts/{id}']!.get!;
-    expect(Object.keys(drafts.responses)).toEqual(expect.arrayContaining(['400', '401', '403', '404', '422', '429', '500']));
+    expect(Object.keys(drafts.responses)).toEqual(
+      expect.arrayContaining(['400', '401', '403', '404', '422', '429', '500']),
+    );
     expect(doc.paths['/healthz']!.get!.responses['429']).toBeUndefined();
     expect(Object.keys(doc.paths['/healthz']!.get!.responses)).toEqual(['200', '414', '500']);
     // Statuses only some routes answer, declared by the route itself.
-    const declares = (path: string, method: string, ...statuses: string[]) => expect(Object.keys(doc.paths[path]![method]!.responses), `${method} ${path}`).toEqual(expect.arrayContaining(statuses));
+    const declares = (path: string, method: string, ...statuses: string[]) =>
+      expect(Object.keys(doc.paths[path]![method]!.responses), `${method} ${path}`).toEqual(
+        expect.arrayContaining(statuses),
+      );
     declares('/unified/post/text', 'post', '402', '404', '409');
     declares('/unified/scheduled-posts/{id}', 'patch', '409');
     declares('/unified/drafts/{id}/publish', 'post', '402', '409');
@@ -70,14 +82,22 @@ describe('OpenAPI document', () => {
   });
 
   it('declares X-Workspace-Id on every workspace route', () => {
-    const workspaceRoutes = routes.filter((r) => (r.config as { access?: Access } | undefined)?.access?.kind === 'workspace' && r.method !== 'HEAD' && !(r.schema as { hide?: boolean } | undefined)?.hide);
+    const workspaceRoutes = routes.filter(
+      (r) =>
+        (r.config as { access?: Access } | undefined)?.access?.kind === 'workspace' &&
+        r.method !== 'HEAD' &&
+        !(r.schema as { hide?: boolean } | undefined)?.hide,
+    );
     expect(workspaceRoutes.length).toBeGreaterThan(20);
     for (const r of workspaceRoutes) {
       const path = r.url.replace(/:([A-Za-z_]+)/g, '{$1}');
       for (const method of [r.method].flat()) {
         const op = doc.paths[path]?.[String(method).toLowerCase()];
         expect(op, `${String(method)} ${path}`).toBeDefined();
-        expect(op!.parameters?.find((p) => p.in === 'header' && p.name === 'x-workspace-id'), `${String(method)} ${path}`).toMatchObject({ required: false });
+        expect(
+          op!.parameters?.find((p) => p.in === 'header' && p.name === 'x-workspace-id'),
+          `${String(method)} ${path}`,
+        ).toMatchObject({ required: false });
       }
     }
     // Routes for sessions only do not take it.
@@ -92,6 +112,9 @@ describe('OpenAPI document', () => {
     expect(form.properties!.media_type).toBeDefined();
     expect(upload.requestBody!.content['application/json']!.schema.properties!.media_url).toBeDefined();
     const chunk = doc.paths['/media/storage/chunk']!.post!;
-    expect(chunk.requestBody!.content['multipart/form-data']!.schema.properties!.file).toMatchObject({ type: 'string', format: 'binary' });
+    expect(chunk.requestBody!.content['multipart/form-data']!.schema.properties!.file).toMatchObject({
+      type: 'string',
+      format: 'binary',
+    });
   });
 });

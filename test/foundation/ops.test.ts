@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createHarness, asUser } from '../helpers/harness.ts';
 
-
 describe('operations', () => {
   it('serves liveness and readiness', async () => {
     const h2 = await createHarness();
@@ -9,7 +8,13 @@ describe('operations', () => {
       expect((await h2.req({ method: 'GET', url: '/healthz' })).json()).toEqual({ status: 'ok' });
       const ready = await h2.req({ method: 'GET', url: '/readyz' });
       expect(ready.statusCode).toBe(200);
-      expect(ready.json()).toEqual({ status: 'ready', checks: [{ name: 'network-apps', ok: true }, { name: 'database', ok: true }] });
+      expect(ready.json()).toEqual({
+        status: 'ready',
+        checks: [
+          { name: 'network-apps', ok: true },
+          { name: 'database', ok: true },
+        ],
+      });
       h2.ctx.readiness.push(async () => ({ name: 'worker', ok: false, detail: 'stalled' }));
       const notReady = await h2.req({ method: 'GET', url: '/readyz' });
       expect(notReady.statusCode).toBe(503);
@@ -76,9 +81,13 @@ describe('operations', () => {
       expect(res.statusCode).toBe(200);
       const doc = res.json();
       expect(doc.openapi).toBe('3.1.0');
-      expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/auth/signup', '/workspaces/{workspace_id}/api-keys', '/billing/usage']));
+      expect(Object.keys(doc.paths)).toEqual(
+        expect.arrayContaining(['/auth/signup', '/workspaces/{workspace_id}/api-keys', '/billing/usage']),
+      );
       const signup = doc.paths['/auth/signup'].post;
-      expect(signup.requestBody.content['application/json'].schema.required).toEqual(expect.arrayContaining(['email', 'password']));
+      expect(signup.requestBody.content['application/json'].schema.required).toEqual(
+        expect.arrayContaining(['email', 'password']),
+      );
       const page = await h2.req({ method: 'GET', url: '/docs/' });
       expect(page.statusCode).toBe(200);
       expect(page.headers['content-type']).toContain('text/html');

@@ -21,7 +21,11 @@ interface Ran {
 /** Runs a script with bash, stopping at the first failing command, from `cwd`. */
 function bash(script: string, env: Record<string, string>, cwd: string): Promise<Ran> {
   return new Promise((resolve, reject) => {
-    const child = spawn('bash', ['-e', '-o', 'pipefail', '-c', script], { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('bash', ['-e', '-o', 'pipefail', '-c', script], {
+      cwd,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -48,7 +52,16 @@ describe('the README walkthrough', () => {
     const { DATABASE_URL: _ignored, ...env } = process.env;
     server = spawn(process.execPath, [join(ROOT, 'src/cli.ts'), 'serve'], {
       cwd: ROOT,
-      env: { ...env, PORT: String(port), HOST: '127.0.0.1', HERALD_PUBLIC_URL: herald, HERALD_DATA_DIR: data, HERALD_SANDBOX: '1', HERALD_LOG_FORMAT: 'json', HERALD_LOG_REQUESTS: 'errors' },
+      env: {
+        ...env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        HERALD_PUBLIC_URL: herald,
+        HERALD_DATA_DIR: data,
+        HERALD_SANDBOX: '1',
+        HERALD_LOG_FORMAT: 'json',
+        HERALD_LOG_REQUESTS: 'errors',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     server.stdout!.on('data', (d) => (log += d));
@@ -65,7 +78,10 @@ describe('the README walkthrough', () => {
   });
 
   it('the first start says what it is doing, then sums up once', () => {
-    const msgs = log.split('\n').filter((l) => l.startsWith('{')).map((l) => (JSON.parse(l) as { msg: string }).msg);
+    const msgs = log
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => (JSON.parse(l) as { msg: string }).msg);
     const creating = msgs.findIndex((m) => m.startsWith('creating the embedded database in '));
     const migrated = msgs.findIndex((m) => /^database migrations applied: \d+ \(schema version \d+\)$/.test(m));
     const ready = msgs.findIndex((m) => m.startsWith(`Herald is ready: open ${herald}\n`));
@@ -81,7 +97,9 @@ describe('the README walkthrough', () => {
     expect(BLOCKS.join('\n').match(/localhost:8080/g)).toHaveLength(1);
   });
 
-  it('runs verbatim: sign-up, key, two networks, upload, publish, a scheduled post that goes out, comments', { timeout: 300_000 }, async () => {
+  it('runs verbatim: sign-up, key, two networks, upload, publish, a scheduled post that goes out, comments', {
+    timeout: 300_000,
+  }, async () => {
     // DELAY shortens the "minute ahead" of the scheduling block; NODE_PATH lets its `node -e` find sharp from a
     // scratch directory (the walkthrough writes hello.png where it runs).
     const env = { HERALD: herald, DELAY: '2', NODE_PATH: join(ROOT, 'node_modules') };
@@ -101,8 +119,13 @@ describe('the README walkthrough', () => {
 
     // What the API itself says about the scheduled posts.
     const key = /__KEY=(\S+)/.exec(out)![1]!;
-    const queue = (await (await fetch(`${herald}/unified/scheduled-posts`, { headers: { 'x-api-key': key } })).json()) as { data: { scheduled_posts: { platform: string; status: string }[] } };
-    expect(queue.data.scheduled_posts.map((p) => `${p.platform} ${p.status}`).sort()).toEqual(['bluesky published', 'linkedin published']);
+    const queue = (await (
+      await fetch(`${herald}/unified/scheduled-posts`, { headers: { 'x-api-key': key } })
+    ).json()) as { data: { scheduled_posts: { platform: string; status: string }[] } };
+    expect(queue.data.scheduled_posts.map((p) => `${p.platform} ${p.status}`).sort()).toEqual([
+      'bluesky published',
+      'linkedin published',
+    ]);
 
     // Pasted again (after a restart, say): the first block logs in instead of failing on sign-up.
     const again = await bash(`${BLOCKS[0]}\necho "TOKEN=\${TOKEN:0:3}"`, env, work);
@@ -111,10 +134,18 @@ describe('the README walkthrough', () => {
   });
 
   it("says what went wrong, with the API's detail and a non-zero exit, never a stack trace", async () => {
-    const conflict = await bash(`${BLOCKS[0]}\ncurl -sS $HERALD/auth/signup -H 'content-type: application/json' -d "$ME" | field .access_token`, { HERALD: herald }, work);
+    const conflict = await bash(
+      `${BLOCKS[0]}\ncurl -sS $HERALD/auth/signup -H 'content-type: application/json' -d "$ME" | field .access_token`,
+      { HERALD: herald },
+      work,
+    );
     expect(conflict.code).toBe(1);
     expect(conflict.stderr).toBe('herald: "An account with this email already exists."\n');
-    const down = await bash(`${BLOCKS[0]!.split('\nME=')[0]}\necho -n '' | field .access_token`, { HERALD: herald }, work);
+    const down = await bash(
+      `${BLOCKS[0]!.split('\nME=')[0]}\necho -n '' | field .access_token`,
+      { HERALD: herald },
+      work,
+    );
     expect(down.code).toBe(1);
     expect(down.stderr).toBe('herald: no answer\n');
   });

@@ -27,12 +27,24 @@ describe('sandbox control routes', () => {
     for (const route of CONTROL) {
       const remote = await h.req({ ...route, remoteAddress: '203.0.113.7' });
       expect(remote.statusCode, route.url).toBe(403);
-      expect(remote.json()).toEqual({ error: 'forbidden', message: expect.stringContaining('HERALD_SANDBOX_CONTROL=any') });
-      const spoofed = await h.req({ ...route, remoteAddress: '203.0.113.7', headers: { 'x-forwarded-for': '127.0.0.1' } });
+      expect(remote.json()).toEqual({
+        error: 'forbidden',
+        message: expect.stringContaining('HERALD_SANDBOX_CONTROL=any'),
+      });
+      const spoofed = await h.req({
+        ...route,
+        remoteAddress: '203.0.113.7',
+        headers: { 'x-forwarded-for': '127.0.0.1' },
+      });
       expect(spoofed.statusCode, route.url).toBe(403);
     }
     // A proxy on the same machine forwards the world's requests from loopback: they are refused too.
-    const proxied = await h.req({ method: 'GET', url: '/sandbox/_state', remoteAddress: '127.0.0.1', headers: { 'x-forwarded-for': '198.51.100.4' } });
+    const proxied = await h.req({
+      method: 'GET',
+      url: '/sandbox/_state',
+      remoteAddress: '127.0.0.1',
+      headers: { 'x-forwarded-for': '198.51.100.4' },
+    });
     expect(proxied.statusCode).toBe(403);
   });
 
@@ -47,7 +59,11 @@ describe('sandbox control routes', () => {
   it('leave the simulated networks themselves open, and answer anyone with HERALD_SANDBOX_CONTROL=any', async () => {
     const network = await h.req({ method: 'GET', url: '/sandbox/linkedin/v2/userinfo', remoteAddress: '203.0.113.7' });
     expect(network.statusCode).not.toBe(403);
-    const res = await open.req({ method: 'GET', url: '/sandbox/_state?platform=linkedin', remoteAddress: '203.0.113.7' });
+    const res = await open.req({
+      method: 'GET',
+      url: '/sandbox/_state?platform=linkedin',
+      remoteAddress: '203.0.113.7',
+    });
     expect(res.statusCode).toBe(200);
   });
 });

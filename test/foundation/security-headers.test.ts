@@ -25,12 +25,22 @@ describe('security headers', () => {
       { method: 'POST', url: '/auth/login', payload: { email: 'x' } },
       { method: 'POST', url: '/auth/login', headers: { 'content-type': 'text/csv' }, payload: 'a,b' },
       { method: 'GET', url: '/workspaces/%E0%A4%A', headers: asUser(u) },
-      { method: 'POST', url: '/media/upload', headers: { ...asUser(u), 'content-type': 'multipart/form-data; boundary=x' }, payload: '--x--\r\n' },
+      {
+        method: 'POST',
+        url: '/media/upload',
+        headers: { ...asUser(u), 'content-type': 'multipart/form-data; boundary=x' },
+        payload: '--x--\r\n',
+      },
       { method: 'GET', url: '/openapi/chatgpt-actions.json' },
     ] as const;
     for (const r of sample) {
       const res = await h.req(r as never);
-      expect({ url: r.url, status: res.statusCode, nosniff: res.headers['x-content-type-options'], frame: res.headers['x-frame-options'] }).toEqual({ url: r.url, status: res.statusCode, nosniff: 'nosniff', frame: 'DENY' });
+      expect({
+        url: r.url,
+        status: res.statusCode,
+        nosniff: res.headers['x-content-type-options'],
+        frame: res.headers['x-frame-options'],
+      }).toEqual({ url: r.url, status: res.statusCode, nosniff: 'nosniff', frame: 'DENY' });
     }
   });
 

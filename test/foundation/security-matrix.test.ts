@@ -16,7 +16,11 @@ beforeAll(async () => {
 });
 afterAll(async () => h?.close());
 
-const keysOf = (r: RouteOptions): string[] => [r.method].flat().filter((m) => m !== 'HEAD').map((m) => `${m} ${r.url}`);
+const keysOf = (r: RouteOptions): string[] =>
+  [r.method]
+    .flat()
+    .filter((m) => m !== 'HEAD')
+    .map((m) => `${m} ${r.url}`);
 
 describe('security matrix catalog', () => {
   it('has an entry for every route, of the kind the route declares, with its plan feature and platform check', () => {
@@ -34,15 +38,24 @@ describe('security matrix catalog', () => {
           continue;
         }
         const kind = access?.kind === 'user' ? 'account' : access?.kind;
-        if (entry.matrix !== kind) mismatches.push(`${key}: entry is '${entry.matrix}', the route declares '${access?.kind}'`);
+        if (entry.matrix !== kind)
+          mismatches.push(`${key}: entry is '${entry.matrix}', the route declares '${access?.kind}'`);
         if (access?.kind === 'workspace' && entry.matrix === 'workspace') {
-          if (access.feature !== entry.feature) mismatches.push(`${key}: feature ${String(entry.feature)} in the entry, ${String(access.feature)} on the route`);
-          if ((access.planStatus ?? 403) !== (entry.planStatus ?? 403)) mismatches.push(`${key}: plan refusal ${entry.planStatus ?? 403} in the entry, ${access.planStatus ?? 403} on the route`);
-          if (Boolean(access.platforms) !== Boolean(entry.platform) && !entry.prepare) mismatches.push(`${key}: the route ${access.platforms ? 'checks' : 'does not check'} platforms`);
+          if (access.feature !== entry.feature)
+            mismatches.push(
+              `${key}: feature ${String(entry.feature)} in the entry, ${String(access.feature)} on the route`,
+            );
+          if ((access.planStatus ?? 403) !== (entry.planStatus ?? 403))
+            mismatches.push(
+              `${key}: plan refusal ${entry.planStatus ?? 403} in the entry, ${access.planStatus ?? 403} on the route`,
+            );
+          if (Boolean(access.platforms) !== Boolean(entry.platform) && !entry.prepare)
+            mismatches.push(`${key}: the route ${access.platforms ? 'checks' : 'does not check'} platforms`);
         }
       }
     }
-    for (const key of Object.keys(SECURITY_ROUTES)) if (!seen.has(key)) mismatches.push(`${key}: an entry for a route the app does not have`);
+    for (const key of Object.keys(SECURITY_ROUTES))
+      if (!seen.has(key)) mismatches.push(`${key}: an entry for a route the app does not have`);
     expect(mismatches).toEqual([]);
   });
 });

@@ -15,12 +15,17 @@ const clock = () => now;
 let h: Harness;
 beforeAll(async () => {
   // Caches on, as in production: revocation must still take effect within a second.
-  h = await createHarness({ clock, env: { HERALD_API_KEY_CACHE_SECONDS: '3', HERALD_PASSWORD_RESET_TTL_SECONDS: '900' } });
+  h = await createHarness({
+    clock,
+    env: { HERALD_API_KEY_CACHE_SECONDS: '3', HERALD_PASSWORD_RESET_TTL_SECONDS: '900' },
+  });
 });
 afterAll(async () => h?.close());
 
-const me = (hh: Harness | { req: Harness['req'] }, token: string) => hh.req({ method: 'GET', url: '/auth/me', headers: bearer(token) });
-const login = (email: string, password: string) => h.req({ method: 'POST', url: '/auth/login', payload: { email, password } });
+const me = (hh: Harness | { req: Harness['req'] }, token: string) =>
+  hh.req({ method: 'GET', url: '/auth/me', headers: bearer(token) });
+const login = (email: string, password: string) =>
+  h.req({ method: 'POST', url: '/auth/login', payload: { email, password } });
 async function secondSession(u: TestUser): Promise<string> {
   return (await login(u.email, u.password)).json().access_token;
 }
@@ -33,13 +38,26 @@ describe('logout', () => {
     const u = await h.signup();
     const other = await secondSession(u);
     expect((await me(h, u.token)).statusCode).toBe(200); // cached now
-    const out = await h.req({ method: 'POST', url: '/auth/logout', headers: { ...bearer(u.token), 'content-type': 'application/json' }, payload: {} });
+    const out = await h.req({
+      method: 'POST',
+      url: '/auth/logout',
+      headers: { ...bearer(u.token), 'content-type': 'application/json' },
+      payload: {},
+    });
     expect(out.statusCode).toBe(200);
     expect(out.json()).toEqual({ success: true, message: 'Signed out.' });
     const refused = await me(h, u.token);
     expect(refused.statusCode).toBe(401);
     expect(refused.json()).toEqual({ detail: 'Invalid or expired token.' });
-    expect((await h.req({ method: 'GET', url: '/billing/usage', headers: { ...bearer(u.token), 'x-workspace-id': u.workspaceId } })).statusCode).toBe(401);
+    expect(
+      (
+        await h.req({
+          method: 'GET',
+          url: '/billing/usage',
+          headers: { ...bearer(u.token), 'x-workspace-id': u.workspaceId },
+        })
+      ).statusCode,
+    ).toBe(401);
     expect((await me(h, other)).statusCode).toBe(200);
   });
 
@@ -57,7 +75,9 @@ describe('a revoked session on another instance', () => {
   it('is refused there within a second (two app instances sharing one database)', async () => {
     // The same configuration (and so the same secrets). PostgreSQL: a pool of its own, as another
     // process has; PGlite: the same embedded database.
-    const database = h.config.databaseUrl ? await openDatabase({ databaseUrl: h.config.databaseUrl, dataDir: h.config.dataDir, poolSize: 2 }) : h.ctx.database;
+    const database = h.config.databaseUrl
+      ? await openDatabase({ databaseUrl: h.config.databaseUrl, dataDir: h.config.dataDir, poolSize: 2 })
+      : h.ctx.database;
     const ctx = await createContext(h.config, { database, logger: pino({ level: 'silent' }), clock });
     const other = await buildApp(ctx);
     await other.ready();
@@ -88,13 +108,28 @@ describe('change password', () => {
     const u = await h.signup();
     const other = await secondSession(u);
     const url = '/auth/change-password';
-    const wrong = await h.req({ method: 'POST', url, headers: bearer(u.token), payload: { current_password: 'not it', new_password: 'a new long password' } });
+    const wrong = await h.req({
+      method: 'POST',
+      url,
+      headers: bearer(u.token),
+      payload: { current_password: 'not it', new_password: 'a new long password' },
+    });
     expect(wrong.statusCode).toBe(422);
     expect(wrong.json().detail[0].loc).toEqual(['body', 'current_password']);
-    const short = await h.req({ method: 'POST', url, headers: bearer(u.token), payload: { current_password: u.password, new_password: 'short' } });
+    const short = await h.req({
+      method: 'POST',
+      url,
+      headers: bearer(u.token),
+      payload: { current_password: u.password, new_password: 'short' },
+    });
     expect(short.statusCode).toBe(422);
     expect(short.json().detail[0].loc).toEqual(['body', 'new_password']);
-    const res = await h.req({ method: 'POST', url, headers: bearer(u.token), payload: { current_password: u.password, new_password: 'a new long password' } });
+    const res = await h.req({
+      method: 'POST',
+      url,
+      headers: bearer(u.token),
+      payload: { current_password: u.password, new_password: 'a new long password' },
+    });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({ token_type: 'bearer', user: { id: u.userId } });
     for (const t of [u.token, other]) expect((await me(h, t)).statusCode).toBe(401);
@@ -108,7 +143,11 @@ describe('password reset by mail', () => {
   const forgot = (email: string) => h.req({ method: 'POST', url: '/auth/forgot-password', payload: { email } });
   async function mailedToken(email: string): Promise<string | undefined> {
     await h.ctx.passwordReset.settled();
-    const mails = await h.ctx.database.db.select().from(mailOutbox).where(and(eq(mailOutbox.toAddress, email), eq(mailOutbox.kind, 'password_reset'))).orderBy(desc(mailOutbox.createdAt));
+    const mails = await h.ctx.database.db
+      .select()
+      .from(mailOutbox)
+      .where(and(eq(mailOutbox.toAddress, email), eq(mailOutbox.kind, 'password_reset')))
+      .orderBy(desc(mailOutbox.createdAt));
     return mails.length ? /Reset token: (\S+)/.exec(mails[0]!.body)?.[1] : undefined;
   }
 
@@ -132,13 +171,18 @@ describe('password reset by mail', () => {
     const other = await secondSession(u);
     await forgot(u.email);
     const token = (await mailedToken(u.email))!;
-    const rows = await h.ctx.database.db.select().from(passwordResetTokens).where(eq(passwordResetTokens.userId, u.userId));
+    const rows = await h.ctx.database.db
+      .select()
+      .from(passwordResetTokens)
+      .where(eq(passwordResetTokens.userId, u.userId));
     expect(rows).toHaveLength(1);
     expect(JSON.stringify(rows)).not.toContain(token);
-    const verify = (t: string) => h.req({ method: 'GET', url: `/auth/verify-reset-token?token=${encodeURIComponent(t)}` });
+    const verify = (t: string) =>
+      h.req({ method: 'GET', url: `/auth/verify-reset-token?token=${encodeURIComponent(t)}` });
     expect((await verify(token)).json()).toEqual({ valid: true });
     expect((await verify('nope')).json()).toEqual({ valid: false });
-    const reset = (t: string, pw = 'brand new password') => h.req({ method: 'POST', url: '/auth/reset-password', payload: { token: t, new_password: pw } });
+    const reset = (t: string, pw = 'brand new password') =>
+      h.req({ method: 'POST', url: '/auth/reset-password', payload: { token: t, new_password: pw } });
     expect((await reset(token, 'short')).statusCode).toBe(422);
     const ok = await reset(token);
     expect(ok.statusCode, ok.body).toBe(200);
@@ -158,11 +202,23 @@ describe('password reset by mail', () => {
     await forgot(u.email);
     expect(await mailedToken(u.email)).toBe(first);
     later(901_000);
-    expect((await h.req({ method: 'GET', url: `/auth/verify-reset-token?token=${first}` })).json()).toEqual({ valid: false });
-    expect((await h.req({ method: 'POST', url: '/auth/reset-password', payload: { token: first, new_password: 'brand new password' } })).statusCode).toBe(400);
+    expect((await h.req({ method: 'GET', url: `/auth/verify-reset-token?token=${first}` })).json()).toEqual({
+      valid: false,
+    });
+    expect(
+      (
+        await h.req({
+          method: 'POST',
+          url: '/auth/reset-password',
+          payload: { token: first, new_password: 'brand new password' },
+        })
+      ).statusCode,
+    ).toBe(400);
     await forgot(u.email);
     const second = await mailedToken(u.email);
     expect(second).not.toBe(first);
-    expect((await h.req({ method: 'GET', url: `/auth/verify-reset-token?token=${second}` })).json()).toEqual({ valid: true });
+    expect((await h.req({ method: 'GET', url: `/auth/verify-reset-token?token=${second}` })).json()).toEqual({
+      valid: true,
+    });
   });
 });

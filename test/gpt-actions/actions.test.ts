@@ -17,7 +17,12 @@ afterAll(async () => h?.close());
 
 type Json = Record<string, any>;
 const action = (name: string, headers: Record<string, string>, payload?: unknown) =>
-  h.req({ method: 'POST', url: `/unified/gpt-actions/${name}`, headers, ...(payload !== undefined ? { payload: payload as object } : {}) });
+  h.req({
+    method: 'POST',
+    url: `/unified/gpt-actions/${name}`,
+    headers,
+    ...(payload !== undefined ? { payload: payload as object } : {}),
+  });
 const keyed = async (u: TestUser, scope = 'full') => ({ authorization: `Bearer ${await h.createKey(u, scope)}` });
 
 describe('GET /openapi/chatgpt-actions.json', () => {
@@ -54,7 +59,7 @@ describe('GET /openapi/chatgpt-actions.json', () => {
     for (const path of Object.keys(doc.paths)) expect(path).not.toMatch(/web_search_|clear_workspace_chat_history/);
   });
 
-  it('request schemas are the tools\' own (JSON Schema of their zod input)', () => {
+  it("request schemas are the tools' own (JSON Schema of their zod input)", () => {
     const schema = doc.paths['/unified/gpt-actions/get_accounts'].post.requestBody.content['application/json'].schema;
     expect(schema.properties).toMatchObject({ platform: { type: 'string' }, force_refresh: { type: 'boolean' } });
     expect(schema).not.toHaveProperty('$schema');
@@ -67,11 +72,14 @@ describe('GET /openapi/chatgpt-actions.json', () => {
     expect(new Set(ops.map((o) => o.operationId)).size).toBe(ops.length);
     // Flat: every argument is a primitive, a list of primitives, or a one-level map of network → text
     // (idea_by_platform); never an object with properties of its own or anything nested deeper.
-    const isScalar = (s: Json): boolean => (s.anyOf ? (s.anyOf as Json[]).every(isScalar) : ['string', 'number', 'integer', 'boolean'].includes(s.type));
+    const isScalar = (s: Json): boolean =>
+      s.anyOf ? (s.anyOf as Json[]).every(isScalar) : ['string', 'number', 'integer', 'boolean'].includes(s.type);
     const isPrimitive = (s: Json): boolean =>
       s.anyOf
         ? (s.anyOf as Json[]).every(isPrimitive)
-        : isScalar(s) || (s.type === 'array' && isScalar(s.items ?? {})) || (s.type === 'object' && !s.properties && isScalar(s.additionalProperties ?? {}));
+        : isScalar(s) ||
+          (s.type === 'array' && isScalar(s.items ?? {})) ||
+          (s.type === 'object' && !s.properties && isScalar(s.additionalProperties ?? {}));
     for (const op of ops) {
       expect(op.operationId).toMatch(/^[A-Za-z0-9_-]+$/);
       expect(op.summary.length, op.operationId).toBeLessThanOrEqual(300);
@@ -101,21 +109,41 @@ describe('POST /unified/gpt-actions/{tool}', () => {
     const u = await h.signup();
     await connect(h, u, 'bluesky');
     const key = await h.createKey(u, 'full');
-    for (const headers of [{ 'x-api-key': key }, { authorization: `Bearer ${key}` }, asUser(u)] as Record<string, string>[]) {
+    for (const headers of [{ 'x-api-key': key }, { authorization: `Bearer ${key}` }, asUser(u)] as Record<
+      string,
+      string
+    >[]) {
       const res = await action('get_accounts', headers, { force_refresh: false });
       expect(res.statusCode, res.body).toBe(200);
-      expect(res.json()).toMatchObject({ success: true, platforms: ['bluesky'], profiles: { bluesky: expect.any(Object) } });
+      expect(res.json()).toMatchObject({
+        success: true,
+        platforms: ['bluesky'],
+        profiles: { bluesky: expect.any(Object) },
+      });
     }
     // A tool without required arguments takes an empty body, or none.
-    const empty = await h.req({ method: 'POST', url: '/unified/gpt-actions/get_accounts', headers: { 'x-api-key': key, 'content-type': 'application/json' }, payload: '' });
+    const empty = await h.req({
+      method: 'POST',
+      url: '/unified/gpt-actions/get_accounts',
+      headers: { 'x-api-key': key, 'content-type': 'application/json' },
+      payload: '',
+    });
     expect(empty.statusCode, empty.body).toBe(200);
     expect(empty.json().success).toBe(true);
-    const none = await h.req({ method: 'POST', url: '/unified/gpt-actions/get_accounts', headers: { 'x-api-key': key } });
+    const none = await h.req({
+      method: 'POST',
+      url: '/unified/gpt-actions/get_accounts',
+      headers: { 'x-api-key': key },
+    });
     expect(none.statusCode, none.body).toBe(200);
   });
 
   it('401 without valid credentials, before anything else', async () => {
-    for (const headers of [{}, { authorization: 'Bearer psk_live_not-a-key' }, { authorization: 'Bearer eyJhbGciOiJIUzI1NiJ9.e30.bad' }] as Record<string, string>[]) {
+    for (const headers of [
+      {},
+      { authorization: 'Bearer psk_live_not-a-key' },
+      { authorization: 'Bearer eyJhbGciOiJIUzI1NiJ9.e30.bad' },
+    ] as Record<string, string>[]) {
       const res = await action('get_accounts', headers, { force_refresh: 'not even valid' });
       expect(res.statusCode).toBe(401);
       expect(res.json()).toHaveProperty('detail');
@@ -129,7 +157,11 @@ describe('POST /unified/gpt-actions/{tool}', () => {
     await h.setPlan(u.workspaceId, RESTRICTED_PLAN);
     const res = await action('get_accounts', headers, {});
     expect(res.statusCode).toBe(402);
-    expect(res.json().detail).toMatchObject({ error: 'plan_required', feature: 'gpt_app_enabled', message: 'Plan upgrade required for: gpt_app_enabled' });
+    expect(res.json().detail).toMatchObject({
+      error: 'plan_required',
+      feature: 'gpt_app_enabled',
+      message: 'Plan upgrade required for: gpt_app_enabled',
+    });
     await h.setPlan(u.workspaceId, 'starter');
     expect((await action('get_accounts', headers, {})).statusCode).toBe(403); // starter has no API keys: the key stops working
     expect((await action('get_accounts', asUser(u), {})).statusCode).toBe(402);
@@ -143,8 +175,18 @@ describe('POST /unified/gpt-actions/{tool}', () => {
     expect(wrong.json().detail[0].loc).toEqual(['body', 'force_refresh']);
     const missing = await action('reply_to_comment', headers, { platform: 'bluesky' });
     expect(missing.statusCode).toBe(422);
-    expect(missing.json().detail.map((d: { loc: string[] }) => d.loc[1]).sort()).toEqual(['comment_id', 'text']);
-    const notJson = await h.req({ method: 'POST', url: '/unified/gpt-actions/get_accounts', headers: { ...headers, 'content-type': 'application/json' }, payload: '{"platform":' });
+    expect(
+      missing
+        .json()
+        .detail.map((d: { loc: string[] }) => d.loc[1])
+        .sort(),
+    ).toEqual(['comment_id', 'text']);
+    const notJson = await h.req({
+      method: 'POST',
+      url: '/unified/gpt-actions/get_accounts',
+      headers: { ...headers, 'content-type': 'application/json' },
+      payload: '{"platform":',
+    });
     expect(notJson.statusCode).toBe(422);
     const array = await action('get_accounts', headers, [1, 2]);
     expect(array.statusCode).toBe(422);
@@ -162,10 +204,18 @@ describe('POST /unified/gpt-actions/{tool}', () => {
     const u = await h.signup();
     const unknown = await action('get_accounts', await keyed(u), { platform: 'myspace' });
     expect(unknown.statusCode).toBe(200);
-    expect(unknown.json()).toMatchObject({ success: false, error: 'bad_request', message: expect.stringContaining("'myspace'") });
+    expect(unknown.json()).toMatchObject({
+      success: false,
+      error: 'bad_request',
+      message: expect.stringContaining("'myspace'"),
+    });
     const scoped = await action('get_accounts', await keyed(u, 'linkedin'), { platform: 'bluesky' });
     expect(scoped.statusCode).toBe(200);
-    expect(scoped.json()).toMatchObject({ success: false, error: 'scope_denied', message: expect.stringContaining('bluesky') });
+    expect(scoped.json()).toMatchObject({
+      success: false,
+      error: 'scope_denied',
+      message: expect.stringContaining('bluesky'),
+    });
     // A read-only linkedin_posts key may call only get_user_posts, as on REST.
     const postsKey = await keyed(u, 'linkedin_posts');
     const readOnly = await action('get_accounts', postsKey, {});
@@ -185,7 +235,11 @@ describe('POST /unified/gpt-actions/{tool}', () => {
     try {
       const res = await action('get_accounts', await keyed(u), {});
       expect(res.statusCode).toBe(200);
-      expect(res.json()).toMatchObject({ success: false, error: 'internal', message: expect.stringContaining(res.headers['x-request-id'] as string) });
+      expect(res.json()).toMatchObject({
+        success: false,
+        error: 'internal',
+        message: expect.stringContaining(res.headers['x-request-id'] as string),
+      });
       expect(res.body).not.toContain('secret');
     } finally {
       h.ctx.profiles.profiles = original;
@@ -195,7 +249,11 @@ describe('POST /unified/gpt-actions/{tool}', () => {
   it("another workspace's key or session cannot act here", async () => {
     const owner = await h.signup();
     const stranger = await h.signup();
-    const res = await action('get_accounts', { authorization: `Bearer ${stranger.token}`, 'x-workspace-id': owner.workspaceId }, {});
+    const res = await action(
+      'get_accounts',
+      { authorization: `Bearer ${stranger.token}`, 'x-workspace-id': owner.workspaceId },
+      {},
+    );
     expect(res.statusCode).toBe(403);
   });
 });

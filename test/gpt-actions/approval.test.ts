@@ -12,25 +12,41 @@ import type { PostBody } from '../../src/publishing/schemas.ts';
 const script: Script = { calls: [], behaviour: {} };
 let h: Harness;
 beforeAll(async () => {
-  h = await createHarness({ sandbox: true, clock: () => new Date('2026-11-20T10:00:00Z'), overrides: { adapters: scriptedAdapters(script) } });
+  h = await createHarness({
+    sandbox: true,
+    clock: () => new Date('2026-11-20T10:00:00Z'),
+    overrides: { adapters: scriptedAdapters(script) },
+  });
 });
 afterAll(async () => h?.close());
 
 async function setApproval(u: TestUser, on: boolean) {
-  const res = await h.req({ method: 'PATCH', url: `/workspaces/${u.workspaceId}`, headers: bearer(u.token), payload: { tool_posts_need_approval: on } });
+  const res = await h.req({
+    method: 'PATCH',
+    url: `/workspaces/${u.workspaceId}`,
+    headers: bearer(u.token),
+    payload: { tool_posts_need_approval: on },
+  });
   expect(res.statusCode, res.body).toBe(200);
   expect(res.json().tool_posts_need_approval).toBe(on);
 }
 
 /** What a tool's publish does: the caller's principal (an API key here) and its surface. */
-async function toolPost(u: TestUser, body: Record<string, unknown>, surface: ToolSurface = 'gpt', postType: 'text' = 'text') {
+async function toolPost(
+  u: TestUser,
+  body: Record<string, unknown>,
+  surface: ToolSurface = 'gpt',
+  postType: 'text' = 'text',
+) {
   const key = await h.createKey(u, 'full');
   const principal = await h.ctx.auth.workspace({ token: key, workspaceHeader: undefined });
   return h.ctx.publishing.approvals.submitFromTool({ principal, surface }, postType, body as PostBody);
 }
 
-const postsUsed = async (u: TestUser) => (await h.req({ method: 'GET', url: '/billing/usage', headers: asUser(u) })).json().used_this_period.posts as number;
-const approve = (u: TestUser, id: string, headers: Record<string, string> = asUser(u)) => h.req({ method: 'POST', url: `/unified/drafts/${id}/approve`, headers });
+const postsUsed = async (u: TestUser) =>
+  (await h.req({ method: 'GET', url: '/billing/usage', headers: asUser(u) })).json().used_this_period.posts as number;
+const approve = (u: TestUser, id: string, headers: Record<string, string> = asUser(u)) =>
+  h.req({ method: 'POST', url: `/unified/drafts/${id}/approve`, headers });
 
 describe('the workspace setting', () => {
   it('is off by default, shown on the workspace, and set by owners', async () => {
@@ -43,20 +59,40 @@ describe('the workspace setting', () => {
     await setApproval(u, false);
     const member = await h.signup();
     await joinWorkspace(h, u, member);
-    const refused = await h.req({ method: 'PATCH', url: `/workspaces/${u.workspaceId}`, headers: bearer(member.token), payload: { tool_posts_need_approval: true } });
+    const refused = await h.req({
+      method: 'PATCH',
+      url: `/workspaces/${u.workspaceId}`,
+      headers: bearer(member.token),
+      payload: { tool_posts_need_approval: true },
+    });
     expect(refused.statusCode).toBe(403);
   });
 
   it('needs a plan with drafts to turn on (held posts are drafts), and is a boolean', async () => {
     const u = await h.signup();
     await h.setPlan(u.workspaceId, 'free');
-    const res = await h.req({ method: 'PATCH', url: `/workspaces/${u.workspaceId}`, headers: bearer(u.token), payload: { tool_posts_need_approval: true } });
+    const res = await h.req({
+      method: 'PATCH',
+      url: `/workspaces/${u.workspaceId}`,
+      headers: bearer(u.token),
+      payload: { tool_posts_need_approval: true },
+    });
     expect(res.statusCode).toBe(403);
     expect(res.json().detail).toMatchObject({ error: 'plan_required', feature: 'drafts_enabled' });
-    const off = await h.req({ method: 'PATCH', url: `/workspaces/${u.workspaceId}`, headers: bearer(u.token), payload: { tool_posts_need_approval: false } });
+    const off = await h.req({
+      method: 'PATCH',
+      url: `/workspaces/${u.workspaceId}`,
+      headers: bearer(u.token),
+      payload: { tool_posts_need_approval: false },
+    });
     expect(off.statusCode).toBe(200);
     await h.setPlan(u.workspaceId, 'pro');
-    const bad = await h.req({ method: 'PATCH', url: `/workspaces/${u.workspaceId}`, headers: bearer(u.token), payload: { tool_posts_need_approval: 'yes' } });
+    const bad = await h.req({
+      method: 'PATCH',
+      url: `/workspaces/${u.workspaceId}`,
+      headers: bearer(u.token),
+      payload: { tool_posts_need_approval: 'yes' },
+    });
     expect(bad.statusCode).toBe(422);
     expect(bad.json().detail[0].loc).toEqual(['body', 'tool_posts_need_approval']);
   });
@@ -68,7 +104,10 @@ describe("a tool's post", () => {
     await connect(h, u, 'bluesky');
     script.calls.length = 0;
     const out = await toolPost(u, { platforms: ['bluesky'], default_text: 'Straight out' });
-    expect(out.body).toMatchObject({ success: true, post: { platform: 'bluesky', post_id: expect.stringMatching(/^bluesky-/) } });
+    expect(out.body).toMatchObject({
+      success: true,
+      post: { platform: 'bluesky', post_id: expect.stringMatching(/^bluesky-/) },
+    });
     expect(script.calls).toHaveLength(1);
   });
 
@@ -80,23 +119,43 @@ describe("a tool's post", () => {
     script.calls.length = 0;
     const held = await toolPost(u, { platforms: ['bluesky', 'linkedin'], default_text: 'Reviewed first' }, 'mcp');
     expect(held.status).toBe(200);
-    expect(held.body).toMatchObject({ success: true, pending_approval: true, message: expect.stringContaining('approv') });
+    expect(held.body).toMatchObject({
+      success: true,
+      pending_approval: true,
+      message: expect.stringContaining('approv'),
+    });
     const drafts = (held.body as { drafts: { platform: string; draft_id: string; status: string }[] }).drafts;
-    expect(drafts.map((d) => [d.platform, d.status]).sort()).toEqual([['bluesky', 'pending_approval'], ['linkedin', 'pending_approval']]);
+    expect(drafts.map((d) => [d.platform, d.status]).sort()).toEqual([
+      ['bluesky', 'pending_approval'],
+      ['linkedin', 'pending_approval'],
+    ]);
     expect(script.calls).toHaveLength(0);
     expect(await postsUsed(u)).toBe(0);
 
-    const listed = (await h.req({ method: 'GET', url: '/unified/drafts?status=pending_approval', headers: asUser(u) })).json();
+    const listed = (
+      await h.req({ method: 'GET', url: '/unified/drafts?status=pending_approval', headers: asUser(u) })
+    ).json();
     expect(listed.total).toBe(2);
-    expect(listed.data[0]).toMatchObject({ status: 'pending_approval', requested_via: 'mcp', default_text: 'Reviewed first' });
-    expect((await h.req({ method: 'GET', url: '/unified/drafts?status=draft', headers: asUser(u) })).json().total).toBe(0);
+    expect(listed.data[0]).toMatchObject({
+      status: 'pending_approval',
+      requested_via: 'mcp',
+      default_text: 'Reviewed first',
+    });
+    expect((await h.req({ method: 'GET', url: '/unified/drafts?status=draft', headers: asUser(u) })).json().total).toBe(
+      0,
+    );
 
     const bsky = drafts.find((d) => d.platform === 'bluesky')!.draft_id;
     // Publishing or scheduling it as a plain draft is refused: only approval publishes it.
     const direct = await h.req({ method: 'POST', url: `/unified/drafts/${bsky}/publish`, headers: asUser(u) });
     expect(direct.statusCode).toBe(409);
     expect(direct.json().detail).toContain('/approve');
-    const sched = await h.req({ method: 'POST', url: `/unified/drafts/${bsky}/schedule`, headers: asUser(u), payload: { scheduled_time: '2026-12-01T10:00:00Z' } });
+    const sched = await h.req({
+      method: 'POST',
+      url: `/unified/drafts/${bsky}/schedule`,
+      headers: asUser(u),
+      payload: { scheduled_time: '2026-12-01T10:00:00Z' },
+    });
     expect(sched.statusCode).toBe(409);
     // An API key (what a chat assistant holds) cannot approve.
     const key = await h.createKey(u, 'full');
@@ -114,7 +173,9 @@ describe("a tool's post", () => {
     expect(script.calls.map((c) => [c.platform, c.req.text])).toEqual([['bluesky', 'Reviewed first']]);
     expect(await postsUsed(u)).toBe(1);
     expect((await h.req({ method: 'GET', url: `/unified/drafts/${bsky}`, headers: asUser(u) })).statusCode).toBe(404);
-    expect((await h.req({ method: 'GET', url: '/unified/drafts?status=pending_approval', headers: asUser(u) })).json().total).toBe(1);
+    expect(
+      (await h.req({ method: 'GET', url: '/unified/drafts?status=pending_approval', headers: asUser(u) })).json().total,
+    ).toBe(1);
     // Approved once: approving again finds nothing.
     expect((await approve(u, bsky)).statusCode).toBe(404);
   });
@@ -123,14 +184,26 @@ describe("a tool's post", () => {
     const u = await h.signup();
     await connect(h, u, 'bluesky');
     const headers = { authorization: `Bearer ${await h.createKey(u, 'full')}` };
-    const publish = (text: string) => h.req({ method: 'POST', url: '/unified/gpt-actions/publish', headers, payload: { platforms: ['bluesky'], default_text: text } });
+    const publish = (text: string) =>
+      h.req({
+        method: 'POST',
+        url: '/unified/gpt-actions/publish',
+        headers,
+        payload: { platforms: ['bluesky'], default_text: text },
+      });
     await setApproval(u, true);
     script.calls.length = 0;
     const held = await publish('Asked in ChatGPT');
     expect(held.statusCode, held.body).toBe(200);
-    expect(held.json()).toMatchObject({ success: true, pending_approval: true, drafts: [{ platform: 'bluesky', status: 'pending_approval' }] });
+    expect(held.json()).toMatchObject({
+      success: true,
+      pending_approval: true,
+      drafts: [{ platform: 'bluesky', status: 'pending_approval' }],
+    });
     expect(script.calls).toHaveLength(0);
-    const listed = (await h.req({ method: 'GET', url: '/unified/drafts?status=pending_approval', headers: asUser(u) })).json();
+    const listed = (
+      await h.req({ method: 'GET', url: '/unified/drafts?status=pending_approval', headers: asUser(u) })
+    ).json();
     expect(listed.data).toEqual([expect.objectContaining({ requested_via: 'gpt', default_text: 'Asked in ChatGPT' })]);
     await setApproval(u, false);
     const now = await publish('Straight from ChatGPT');
@@ -143,7 +216,9 @@ describe("a tool's post", () => {
     const u = await h.signup();
     await connect(h, u, 'bluesky');
     await setApproval(u, true);
-    await expect(toolPost(u, { platforms: ['bluesky'], default_text: 'x'.repeat(301) })).rejects.toMatchObject({ status: 422 });
+    await expect(toolPost(u, { platforms: ['bluesky'], default_text: 'x'.repeat(301) })).rejects.toMatchObject({
+      status: 422,
+    });
     expect((await h.req({ method: 'GET', url: '/unified/drafts', headers: asUser(u) })).json().total).toBe(0);
   });
 
@@ -155,12 +230,23 @@ describe("a tool's post", () => {
     const plain = await toolPost(u, { platforms: ['bluesky'], default_text: 'Only a draft', draft: true });
     expect(plain.body).toMatchObject({ success: true, drafts: [{ platform: 'bluesky', status: 'draft' }] });
     expect(plain.body).not.toHaveProperty('pending_approval');
-    const allDrafts = await toolPost(u, { platforms: ['bluesky'], default_text: 'Only drafts too', draft_platforms: ['bluesky'] });
+    const allDrafts = await toolPost(u, {
+      platforms: ['bluesky'],
+      default_text: 'Only drafts too',
+      draft_platforms: ['bluesky'],
+    });
     expect(allDrafts.body).toMatchObject({ success: true, drafts: [{ platform: 'bluesky', status: 'draft' }] });
     expect(allDrafts.body).not.toHaveProperty('pending_approval');
-    const mixed = await toolPost(u, { platforms: ['bluesky', 'linkedin'], default_text: 'Half', draft_platforms: ['linkedin'] });
+    const mixed = await toolPost(u, {
+      platforms: ['bluesky', 'linkedin'],
+      default_text: 'Half',
+      draft_platforms: ['linkedin'],
+    });
     const refs = (mixed.body as { drafts: { platform: string; status: string; draft_id: string }[] }).drafts;
-    expect(refs.map((d) => [d.platform, d.status])).toEqual([['bluesky', 'pending_approval'], ['linkedin', 'draft']]);
+    expect(refs.map((d) => [d.platform, d.status])).toEqual([
+      ['bluesky', 'pending_approval'],
+      ['linkedin', 'draft'],
+    ]);
     // A plain draft is not waiting for approval.
     const notHeld = await approve(u, refs[1]!.draft_id);
     expect(notHeld.statusCode).toBe(409);
@@ -176,7 +262,9 @@ describe("a tool's post", () => {
     const { PlatformError } = await import('../../src/platforms/types.ts');
     script.calls.length = 0;
     script.behaviour.bluesky = async () => {
-      throw new PlatformError('bluesky', 'rate_limited', 'Bluesky is throttling this account', { retryAfterSeconds: 30 });
+      throw new PlatformError('bluesky', 'rate_limited', 'Bluesky is throttling this account', {
+        retryAfterSeconds: 30,
+      });
     };
     try {
       const failed = await approve(u, id);

@@ -18,13 +18,30 @@ describe('GPT Actions: a held disconnect', () => {
     await connect(h, u, 'youtube');
     await setApproval(h, u, true);
     const before = await networkCalls(h, 'youtube', ...REVOKE_CALL);
-    const res = await h.req({ method: 'POST', url: '/unified/gpt-actions/manage_platform_connection', headers: { authorization: `Bearer ${await h.createKey(u, 'full')}` }, payload: { action: 'disconnect', platform: 'youtube' } });
+    const res = await h.req({
+      method: 'POST',
+      url: '/unified/gpt-actions/manage_platform_connection',
+      headers: { authorization: `Bearer ${await h.createKey(u, 'full')}` },
+      payload: { action: 'disconnect', platform: 'youtube' },
+    });
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json()).toMatchObject({ success: true, pending_approval: true, action: 'disconnect', pending_action: { tool: 'manage_platform_connection', summary: expect.stringMatching(/^Disconnect YouTube account /) } });
+    expect(res.json()).toMatchObject({
+      success: true,
+      pending_approval: true,
+      action: 'disconnect',
+      pending_action: {
+        tool: 'manage_platform_connection',
+        summary: expect.stringMatching(/^Disconnect YouTube account /),
+      },
+    });
     expect(await networkCalls(h, 'youtube', ...REVOKE_CALL)).toBe(before);
     expect((await h.ctx.connectionStore.list(u.workspaceId, 'youtube')).length).toBe(1);
     const [item] = await listed(h, u);
-    expect(item).toMatchObject({ kind: 'action', requested_via: 'gpt', action: { tool: 'manage_platform_connection', arguments: { action: 'disconnect', platform: 'youtube' } } });
+    expect(item).toMatchObject({
+      kind: 'action',
+      requested_via: 'gpt',
+      action: { tool: 'manage_platform_connection', arguments: { action: 'disconnect', platform: 'youtube' } },
+    });
     expect((await approveItem(h, u, item!.id)).json()).toMatchObject({ success: true, approved: true });
     expect(await networkCalls(h, 'youtube', ...REVOKE_CALL)).toBe(before + 1);
     expect((await h.ctx.connectionStore.list(u.workspaceId, 'youtube')).length).toBe(0);

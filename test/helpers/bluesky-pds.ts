@@ -40,7 +40,9 @@ let handleCounter = 0;
 
 export async function startLocalPds(): Promise<LocalPds> {
   const started = performance.now();
-  const child = spawn(process.execPath, [join(import.meta.dirname, 'pds-process.ts')], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [join(import.meta.dirname, 'pds-process.ts')], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   const ready = await new Promise<{ url: string; plcUrl: string; handleDomain: string }>((resolve, reject) => {
@@ -70,7 +72,9 @@ export async function startLocalPds(): Promise<LocalPds> {
       handleCounter += 1;
       const handle = !wanted
         ? `u${Date.now().toString(36).slice(-5)}${handleCounter}${randomBytes(2).toString('hex')}${handleDomain}`
-        : wanted.includes('.') ? wanted : `${wanted}${handleDomain}`;
+        : wanted.includes('.')
+          ? wanted
+          : `${wanted}${handleDomain}`;
       const password = `pw-${secret()}`;
       const email = `${handle.split('.')[0]}@herald-tests.dev`;
       const res = await new AtpAgent({ service: url }).createAccount({ handle, email, password });

@@ -38,7 +38,8 @@ export default async function setup(): Promise<(() => void) | void> {
 
 async function checkServices(): Promise<void> {
   // CI must run every suite: a missing service there is a failure, not a skip.
-  if (process.env.CI && !process.env.REDIS_URL) throw new Error('CI run without REDIS_URL: the Redis-backed suites would not run');
+  if (process.env.CI && !process.env.REDIS_URL)
+    throw new Error('CI run without REDIS_URL: the Redis-backed suites would not run');
   const url = process.env.DATABASE_URL;
   if (!url) {
     console.log('[herald tests] database: embedded PGlite (set DATABASE_URL to run against PostgreSQL)');

@@ -39,7 +39,9 @@ export interface TestUser {
 /** Suites of the `nodb` project (vitest.config.ts) run on one back end only, so they must not open one. */
 function assertDatabaseAllowed(): void {
   if (process.env.HERALD_TEST_NO_DATABASE) {
-    throw new Error('This suite is in the nodb project (vitest.config.ts NO_DB) but opens a database: move it to the db project.');
+    throw new Error(
+      'This suite is in the nodb project (vitest.config.ts NO_DB) but opens a database: move it to the db project.',
+    );
   }
 }
 
@@ -129,10 +131,18 @@ export async function createHarness(opts: HarnessOptions = {}): Promise<Harness>
     async signup(o = {}) {
       const email = o.email ?? `user${++n}-${randomBytes(3).toString('hex')}@example.test`;
       const password = o.password ?? 'correct horse battery';
-      const res = await app.inject({ method: 'POST', url: '/auth/signup', payload: { email, password, workspace_name: o.workspace_name } });
+      const res = await app.inject({
+        method: 'POST',
+        url: '/auth/signup',
+        payload: { email, password, workspace_name: o.workspace_name },
+      });
       if (res.statusCode !== 201) throw new Error(`signup failed: ${res.statusCode} ${res.body}`);
       const body = res.json() as { access_token: string; user: { id: string } };
-      const ws = await app.inject({ method: 'GET', url: '/workspaces', headers: { authorization: `Bearer ${body.access_token}` } });
+      const ws = await app.inject({
+        method: 'GET',
+        url: '/workspaces',
+        headers: { authorization: `Bearer ${body.access_token}` },
+      });
       const list = ws.json() as { id: string }[];
       return { token: body.access_token, userId: body.user.id, email, password, workspaceId: list[0]!.id };
     },

@@ -22,7 +22,9 @@ export interface InternalService {
 type Handler = (req: IncomingMessage, body: string, res: ServerResponse) => void;
 
 const answerSecret: Handler = (_req, _body, res) => {
-  res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'InvalidRequest', message: INTERNAL_SECRET }));
+  res
+    .writeHead(400, { 'content-type': 'application/json' })
+    .end(JSON.stringify({ error: 'InvalidRequest', message: INTERNAL_SECRET }));
 };
 
 function listen(server: Server, port: number, host: string): Promise<boolean> {
@@ -66,7 +68,9 @@ export async function startInternalService(handler: Handler = answerSecret): Pro
 }
 
 /** A plain HTTP server on 127.0.0.1 with a handler that sees the whole request body. */
-export async function startJsonServer(handler: Handler): Promise<{ url: string; requests: RecordedRequest[]; close(): Promise<void> }> {
+export async function startJsonServer(
+  handler: Handler,
+): Promise<{ url: string; requests: RecordedRequest[]; close(): Promise<void> }> {
   const service = await startInternalService(handler);
   return { url: `http://127.0.0.1:${service.port}`, requests: service.requests, close: service.close };
 }

@@ -14,6 +14,8 @@ export function freePort(): Promise<number> {
 }
 
 /** Makes the app listen on a loopback port the OS picks; its base URL (`http://127.0.0.1:<port>`). */
-export async function listenOnLoopback(app: { listen(opts: { port: number; host: string }): Promise<string> }): Promise<string> {
+export async function listenOnLoopback(app: {
+  listen(opts: { port: number; host: string }): Promise<string>;
+}): Promise<string> {
   return app.listen({ port: 0, host: '127.0.0.1' });
 }

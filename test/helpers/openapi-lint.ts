@@ -14,7 +14,12 @@ export interface LintProblem {
 export async function lintOpenApi(document: object, name = 'openapi.json'): Promise<LintProblem[]> {
   const config = await createConfig({ extends: ['recommended'] });
   const problems = await lintFromString({ source: JSON.stringify(document), absoluteRef: name, config });
-  return problems.map((p) => ({ ruleId: p.ruleId, severity: p.severity, message: p.message, where: p.location.map((l) => l.pointer).join(' ') }));
+  return problems.map((p) => ({
+    ruleId: p.ruleId,
+    severity: p.severity,
+    message: p.message,
+    where: p.location.map((l) => l.pointer).join(' '),
+  }));
 }
 
 /** Dereferences and validates the document against the OpenAPI schema; throws on the first problem. */

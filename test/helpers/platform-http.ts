@@ -4,6 +4,10 @@ import type { Logger } from 'pino';
 import { OutboundPolicy } from '../../src/net/outbound-policy.ts';
 import { PlatformHttp, type FetchLike } from '../../src/platforms/http.ts';
 
-export function configuredHttp(logger: Logger, urls: Record<string, string>, opts: { timeoutMs?: number; fetch?: FetchLike } = {}): PlatformHttp {
+export function configuredHttp(
+  logger: Logger,
+  urls: Record<string, string>,
+  opts: { timeoutMs?: number; fetch?: FetchLike } = {},
+): PlatformHttp {
   return new PlatformHttp({ logger, ...opts, policy: new OutboundPolicy({ trustedOrigins: Object.values(urls) }) });
 }

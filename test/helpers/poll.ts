@@ -12,7 +12,11 @@ export interface PollOptions {
 }
 
 /** Calls `read` until `accept` takes its value, and returns that value. */
-export async function poll<T>(read: () => Promise<T> | T, accept: (value: T) => boolean, opts: PollOptions = {}): Promise<T> {
+export async function poll<T>(
+  read: () => Promise<T> | T,
+  accept: (value: T) => boolean,
+  opts: PollOptions = {},
+): Promise<T> {
   const timeoutMs = opts.timeoutMs ?? 20_000;
   const deadline = Date.now() + timeoutMs;
   for (;;) {

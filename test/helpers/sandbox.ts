@@ -116,7 +116,13 @@ export async function startSandbox(opts: SandboxStartOptions = {}): Promise<Test
   // Stands in for Herald's own callback routes, so redirect-following clients finish the chain.
   app.get('/:platform/oauth/callback', async (req) => ({ callback: true, query: req.query }));
   const strict = { modes: opts.strict ?? envStrictModes(), publicHosts: [`127.0.0.1:${port}`] };
-  await app.register(sandboxPlugin, { prefix: '/sandbox', publicUrl, now: clock, strict, ...(opts.latencyMs !== undefined ? { latencyMs: opts.latencyMs } : {}) });
+  await app.register(sandboxPlugin, {
+    prefix: '/sandbox',
+    publicUrl,
+    now: clock,
+    strict,
+    ...(opts.latencyMs !== undefined ? { latencyMs: opts.latencyMs } : {}),
+  });
   await app.listen({ host: '127.0.0.1', port });
 
   const control = (method: string, path: string, body?: unknown): Promise<Response> =>

@@ -26,7 +26,17 @@ export const restrictedPlansFile = {
   plans: {
     [RESTRICTED_PLAN]: {
       display_name: 'Restricted (tests)',
-      features: { publish_enabled: false, ai_composer_enabled: false, drafts_enabled: false, scheduling_enabled: false, analytics_enabled: false, inbox_enabled: false, mcp_enabled: false, gpt_app_enabled: false, api_keys_enabled: true },
+      features: {
+        publish_enabled: false,
+        ai_composer_enabled: false,
+        drafts_enabled: false,
+        scheduling_enabled: false,
+        analytics_enabled: false,
+        inbox_enabled: false,
+        mcp_enabled: false,
+        gpt_app_enabled: false,
+        api_keys_enabled: true,
+      },
     },
   },
 };
@@ -43,8 +53,14 @@ export function securityMatrix(getHarness: () => Harness, route: RouteUnderTest)
   const call = async (owner: TestUser, headers: Record<string, string>) => {
     const h = getHarness();
     const url = typeof route.url === 'function' ? route.url(owner, made.get(owner) ?? '') : route.url;
-    const payload = typeof route.payload === 'function' ? (route.payload as (u: TestUser) => unknown)(owner) : route.payload;
-    return h.req({ method: route.method, url, headers, ...(payload !== undefined ? { payload: payload as object } : {}) });
+    const payload =
+      typeof route.payload === 'function' ? (route.payload as (u: TestUser) => unknown)(owner) : route.payload;
+    return h.req({
+      method: route.method,
+      url,
+      headers,
+      ...(payload !== undefined ? { payload: payload as object } : {}),
+    });
   };
 
   it(`${name}: no credentials → 401`, async () => {
@@ -59,7 +75,10 @@ export function securityMatrix(getHarness: () => Harness, route: RouteUnderTest)
     const owner = await ownerWith(h);
     const stranger = await h.signup();
     const strangerKey = await h.createKey(stranger, 'full');
-    const viaJwt = await call(owner, { authorization: `Bearer ${stranger.token}`, 'x-workspace-id': owner.workspaceId });
+    const viaJwt = await call(owner, {
+      authorization: `Bearer ${stranger.token}`,
+      'x-workspace-id': owner.workspaceId,
+    });
     expect(viaJwt.statusCode).toBe(403);
     const viaKey = await call(owner, { 'x-api-key': strangerKey, 'x-workspace-id': owner.workspaceId });
     expect(viaKey.statusCode).toBe(403);
@@ -88,7 +107,10 @@ export function securityMatrix(getHarness: () => Harness, route: RouteUnderTest)
       const owner = await ownerWith(h);
       const key = await h.createKey(owner, 'full');
       await h.setPlan(owner.workspaceId, RESTRICTED_PLAN);
-      const variants: Record<string, string>[] = [{ 'x-api-key': key }, { authorization: `Bearer ${owner.token}`, 'x-workspace-id': owner.workspaceId }];
+      const variants: Record<string, string>[] = [
+        { 'x-api-key': key },
+        { authorization: `Bearer ${owner.token}`, 'x-workspace-id': owner.workspaceId },
+      ];
       for (const headers of variants) {
         const res = await call(owner, headers);
         expect(res.statusCode).toBe(status);
@@ -110,10 +132,25 @@ export interface AccountRouteUnderTest {
 }
 
 /** Makes `user` a member of `owner`'s workspace the way a person would: invited, then accepting. */
-export async function joinWorkspace(h: Harness, owner: TestUser, user: TestUser, role: 'owner' | 'member' = 'member'): Promise<void> {
-  const invite = await h.req({ method: 'POST', url: `/workspaces/${owner.workspaceId}/invitations`, headers: { authorization: `Bearer ${owner.token}` }, payload: { email: user.email, role } });
+export async function joinWorkspace(
+  h: Harness,
+  owner: TestUser,
+  user: TestUser,
+  role: 'owner' | 'member' = 'member',
+): Promise<void> {
+  const invite = await h.req({
+    method: 'POST',
+    url: `/workspaces/${owner.workspaceId}/invitations`,
+    headers: { authorization: `Bearer ${owner.token}` },
+    payload: { email: user.email, role },
+  });
   if (invite.statusCode !== 201) throw new Error(`invitation failed: ${invite.statusCode} ${invite.body}`);
-  const accept = await h.req({ method: 'POST', url: '/invitations/accept', headers: { authorization: `Bearer ${user.token}` }, payload: { token: invite.json().token } });
+  const accept = await h.req({
+    method: 'POST',
+    url: '/invitations/accept',
+    headers: { authorization: `Bearer ${user.token}` },
+    payload: { token: invite.json().token },
+  });
   if (accept.statusCode !== 200) throw new Error(`accepting failed: ${accept.statusCode} ${accept.body}`);
 }
 
@@ -125,8 +162,14 @@ export async function joinWorkspace(h: Harness, owner: TestUser, user: TestUser,
 export function accountRouteMatrix(getHarness: () => Harness, route: AccountRouteUnderTest): void {
   const name = `${route.method} ${route.url({ workspaceId: '{workspace}', userId: '{user}' } as TestUser)}`;
   const call = (owner: TestUser, headers: Record<string, string>, url = route.url(owner)) => {
-    const payload = typeof route.payload === 'function' ? (route.payload as (u: TestUser) => unknown)(owner) : route.payload;
-    return getHarness().req({ method: route.method, url, headers, ...(payload !== undefined ? { payload: payload as object } : {}) });
+    const payload =
+      typeof route.payload === 'function' ? (route.payload as (u: TestUser) => unknown)(owner) : route.payload;
+    return getHarness().req({
+      method: route.method,
+      url,
+      headers,
+      ...(payload !== undefined ? { payload: payload as object } : {}),
+    });
   };
 
   it(`${name}: no credentials → 401`, async () => {
@@ -154,7 +197,11 @@ export function accountRouteMatrix(getHarness: () => Harness, route: AccountRout
       const stranger = await h.signup();
       const theirs = await call(owner, { authorization: `Bearer ${stranger.token}` });
       expect(theirs.statusCode).toBe(403);
-      const missing = await call(owner, { authorization: `Bearer ${owner.token}` }, route.url({ ...owner, workspaceId: '00000000-0000-4000-8000-000000000000' }));
+      const missing = await call(
+        owner,
+        { authorization: `Bearer ${owner.token}` },
+        route.url({ ...owner, workspaceId: '00000000-0000-4000-8000-000000000000' }),
+      );
       expect(missing.statusCode).toBe(403);
       expect(missing.json()).toEqual(theirs.json());
     });
@@ -168,7 +215,9 @@ export function accountRouteMatrix(getHarness: () => Harness, route: AccountRout
       await joinWorkspace(h, owner, member);
       const res = await call(owner, { authorization: `Bearer ${member.token}` });
       expect(res.statusCode).toBe(403);
-      expect(res.json().detail).toBe(typeof route.ownerOnly === 'string' ? route.ownerOnly : 'Only workspace owners can do this.');
+      expect(res.json().detail).toBe(
+        typeof route.ownerOnly === 'string' ? route.ownerOnly : 'Only workspace owners can do this.',
+      );
     });
   }
 }
@@ -180,8 +229,14 @@ export function accountRouteMatrix(getHarness: () => Harness, route: AccountRout
 export function adminRouteMatrix(getHarness: () => Harness, route: AccountRouteUnderTest): void {
   const name = `${route.method} ${route.url({ workspaceId: '{workspace}', userId: '{user}' } as TestUser)}`;
   const call = (owner: TestUser, headers: Record<string, string>) => {
-    const payload = typeof route.payload === 'function' ? (route.payload as (u: TestUser) => unknown)(owner) : route.payload;
-    return getHarness().req({ method: route.method, url: route.url(owner), headers, ...(payload !== undefined ? { payload: payload as object } : {}) });
+    const payload =
+      typeof route.payload === 'function' ? (route.payload as (u: TestUser) => unknown)(owner) : route.payload;
+    return getHarness().req({
+      method: route.method,
+      url: route.url(owner),
+      headers,
+      ...(payload !== undefined ? { payload: payload as object } : {}),
+    });
   };
 
   it(`${name}: no credentials → 401`, async () => {
@@ -195,7 +250,10 @@ export function adminRouteMatrix(getHarness: () => Harness, route: AccountRouteU
     const user = await h.signup();
     expect((await h.ctx.accounts.byId(user.userId))?.isAdmin).toBe(false);
     const key = await h.createKey(user, 'full');
-    for (const headers of [{ 'x-api-key': key }, { authorization: `Bearer ${user.token}` }] as Record<string, string>[]) {
+    for (const headers of [{ 'x-api-key': key }, { authorization: `Bearer ${user.token}` }] as Record<
+      string,
+      string
+    >[]) {
       const res = await call(user, headers);
       expect(res.statusCode).toBe(403);
       expect(res.json()).toHaveProperty('detail');
@@ -217,12 +275,19 @@ export interface McpRouteUnderTest {
  */
 export function mcpRouteMatrix(getHarness: () => Harness, route: McpRouteUnderTest): void {
   const name = `POST ${route.url}`;
-  const keyed = (key: string): { url: string; headers: Record<string, string> } => (route.endpoint === 'cli' ? { url: route.url, headers: { 'x-api-key': key } } : { url: `${route.url}?api_key=${encodeURIComponent(key)}`, headers: {} });
+  const keyed = (key: string): { url: string; headers: Record<string, string> } =>
+    route.endpoint === 'cli'
+      ? { url: route.url, headers: { 'x-api-key': key } }
+      : { url: `${route.url}?api_key=${encodeURIComponent(key)}`, headers: {} };
   const call = (target: { url: string; headers: Record<string, string> }, args: Record<string, unknown> = {}) =>
     getHarness().req({
       method: 'POST',
       url: target.url,
-      headers: { accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25', ...target.headers },
+      headers: {
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2025-11-25',
+        ...target.headers,
+      },
       payload: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_accounts', arguments: args } },
     });
   const inBand = (res: { statusCode: number; json(): unknown; body: string }) => {
@@ -238,13 +303,18 @@ export function mcpRouteMatrix(getHarness: () => Harness, route: McpRouteUnderTe
       expect(inBand(res)).toBe('API key required');
     } else {
       expect(res.statusCode).toBe(401);
-      expect(res.headers['www-authenticate']).toBe(`Bearer resource_metadata="${getHarness().url}/.well-known/oauth-protected-resource/web/mcp"`);
+      expect(res.headers['www-authenticate']).toBe(
+        `Bearer resource_metadata="${getHarness().url}/.well-known/oauth-protected-resource/web/mcp"`,
+      );
     }
   });
 
   it(`${name}: a user session with X-Workspace-Id is no MCP credential`, async () => {
     const owner = await getHarness().signup();
-    const res = await call({ url: route.url, headers: { authorization: `Bearer ${owner.token}`, 'x-workspace-id': owner.workspaceId } });
+    const res = await call({
+      url: route.url,
+      headers: { authorization: `Bearer ${owner.token}`, 'x-workspace-id': owner.workspaceId },
+    });
     if (route.endpoint === 'cli') expect(inBand(res)).toBe('Invalid or expired API key');
     else expect(res.statusCode).toBe(401);
   });

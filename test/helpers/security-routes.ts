@@ -22,12 +22,22 @@ const ws = (u: TestUser) => `/workspaces/${u.workspaceId}`;
 
 /** A Threads text draft in the owner's workspace: draft routes check the key scope against the draft's platform. */
 async function threadsDraft(h: Harness, owner: TestUser): Promise<string> {
-  const res = await h.req({ method: 'POST', url: '/unified/drafts', headers: asUser(owner), payload: { post_type: 'text', platforms: ['threads'], default_text: 'A draft' } });
+  const res = await h.req({
+    method: 'POST',
+    url: '/unified/drafts',
+    headers: asUser(owner),
+    payload: { post_type: 'text', platforms: ['threads'], default_text: 'A draft' },
+  });
   if (res.statusCode !== 200) throw new Error(`draft creation failed: ${res.statusCode} ${res.body}`);
   return (res.json() as { drafts: { draft_id: string }[] }).drafts[0]!.draft_id;
 }
 
-const posting = (type: string, payload: Record<string, unknown>, platform: string, feature: Feature = 'publish_enabled'): MatrixEntry => ({
+const posting = (
+  type: string,
+  payload: Record<string, unknown>,
+  platform: string,
+  feature: Feature = 'publish_enabled',
+): MatrixEntry => ({
   matrix: 'workspace',
   url: `/unified/post/${type}`,
   payload: { platforms: [platform], ...payload },
@@ -52,13 +62,17 @@ const scheduled = (suffix: string, payload?: unknown): MatrixEntry => ({
 });
 
 const publicRoute = (why: string): MatrixEntry => ({ matrix: 'public', why });
-const callback = publicRoute('an OAuth redirect from the network: bound to the state Herald issued, not to a credential');
+const callback = publicRoute(
+  'an OAuth redirect from the network: bound to the state Herald issued, not to a credential',
+);
 const KEYS_OWNERS = 'Only workspace owners can manage API keys.';
 const MCP_405 = '405 for everyone: a stateless MCP server has no event stream to open and no session to end';
 const OAUTH_DISCOVERY = 'OAuth discovery metadata (RFC 8414 / RFC 9728): the same for everyone';
-const OAUTH_AUTHORIZE = 'the start of an OAuth authorization: registered redirect URIs only, exact match; nothing is granted before the user signs in';
+const OAUTH_AUTHORIZE =
+  'the start of an OAuth authorization: registered redirect URIs only, exact match; nothing is granted before the user signs in';
 const OAUTH_CORS = 'a CORS preflight of a public OAuth endpoint (browser-based MCP clients): answers headers only';
-const OAUTH_PAGES = 'the OAuth sign-in forms: the password itself, the per-account sign-in throttle, the auth budget, CSRF tokens and frame-ancestors none';
+const OAUTH_PAGES =
+  'the OAuth sign-in forms: the password itself, the per-account sign-in throttle, the auth budget, CSRF tokens and frame-ancestors none';
 const SIGN_IN = 'signing in and account recovery: the per-address auth budget and single-use tokens protect it';
 
 const aiRoute = (path: string, payload: Record<string, unknown>, platform: string): MatrixEntry => ({
@@ -70,28 +84,69 @@ const aiRoute = (path: string, payload: Record<string, unknown>, platform: strin
 });
 
 /** GPT Actions: every action of the GPT surface, and the catch-all for unknown names; a plan without gpt_app_enabled is 402. */
-const gptAction: MatrixEntry = { matrix: 'workspace', url: '', payload: {}, feature: 'gpt_app_enabled', planStatus: 402 };
+const gptAction: MatrixEntry = {
+  matrix: 'workspace',
+  url: '',
+  payload: {},
+  feature: 'gpt_app_enabled',
+  planStatus: 402,
+};
 const GPT_ACTIONS: Record<string, MatrixEntry> = Object.fromEntries([
-  ...toolsFor('gpt', {} as AppContext).map((t) => [`POST /unified/gpt-actions/${t.name}`, { ...gptAction, url: `/unified/gpt-actions/${t.name}` }]),
+  ...toolsFor('gpt', {} as AppContext).map((t) => [
+    `POST /unified/gpt-actions/${t.name}`,
+    { ...gptAction, url: `/unified/gpt-actions/${t.name}` },
+  ]),
   ['POST /unified/gpt-actions/:tool', { ...gptAction, url: '/unified/gpt-actions/no_such_action' }],
 ]);
 
 export const SECURITY_ROUTES: Record<string, MatrixEntry> = {
   ...GPT_ACTIONS,
-  'GET /openapi/chatgpt-actions.json': publicRoute('the GPT Actions description, the same for everyone (ChatGPT imports it before any sign-in)'),
+  'GET /openapi/chatgpt-actions.json': publicRoute(
+    'the GPT Actions description, the same for everyone (ChatGPT imports it before any sign-in)',
+  ),
   // AI generation (the workspace also named in the query)
-  'POST /unified/content/generate': aiRoute('/unified/content/generate', { idea: 'x', platforms: ['threads'] }, 'threads'),
-  'POST /unified/content/generate/stream': aiRoute('/unified/content/generate/stream', { idea: 'x', platforms: ['threads'] }, 'threads'),
-  'POST /unified/image/generate': aiRoute('/unified/image/generate', { content: 'x', platforms: ['pinterest'] }, 'pinterest'),
-  'POST /unified/image-to-content/generate': aiRoute('/unified/image-to-content/generate', { image_url: 'https://example.com/a.png', platform: 'instagram' }, 'instagram'),
-  'POST /unified/video-to-content/generate': aiRoute('/unified/video-to-content/generate', { video_url: 'https://example.com/a.mp4', platform: 'youtube' }, 'youtube'),
+  'POST /unified/content/generate': aiRoute(
+    '/unified/content/generate',
+    { idea: 'x', platforms: ['threads'] },
+    'threads',
+  ),
+  'POST /unified/content/generate/stream': aiRoute(
+    '/unified/content/generate/stream',
+    { idea: 'x', platforms: ['threads'] },
+    'threads',
+  ),
+  'POST /unified/image/generate': aiRoute(
+    '/unified/image/generate',
+    { content: 'x', platforms: ['pinterest'] },
+    'pinterest',
+  ),
+  'POST /unified/image-to-content/generate': aiRoute(
+    '/unified/image-to-content/generate',
+    { image_url: 'https://example.com/a.png', platform: 'instagram' },
+    'instagram',
+  ),
+  'POST /unified/video-to-content/generate': aiRoute(
+    '/unified/video-to-content/generate',
+    { video_url: 'https://example.com/a.mp4', platform: 'youtube' },
+    'youtube',
+  ),
   // Posting
   'POST /unified/post/text': posting('text', { default_text: 'x' }, 'threads'),
   'POST /unified/post/image': posting('image', { default_image_url: 'https://example.com/a.jpg' }, 'pinterest'),
-  'POST /unified/post/carousel': posting('carousel', { image_ids: [NO_ID, '00000000-0000-4000-8000-000000000001'] }, 'instagram'),
+  'POST /unified/post/carousel': posting(
+    'carousel',
+    { image_ids: [NO_ID, '00000000-0000-4000-8000-000000000001'] },
+    'instagram',
+  ),
   'POST /unified/post/video': posting('video', { video_url: 'https://example.com/a.mp4' }, 'youtube'),
   // Drafts
-  'POST /unified/drafts': { matrix: 'workspace', url: '/unified/drafts', payload: { post_type: 'text', platforms: ['facebook'], default_text: 'x' }, platform: 'facebook', feature: 'drafts_enabled' },
+  'POST /unified/drafts': {
+    matrix: 'workspace',
+    url: '/unified/drafts',
+    payload: { post_type: 'text', platforms: ['facebook'], default_text: 'x' },
+    platform: 'facebook',
+    feature: 'drafts_enabled',
+  },
   'GET /unified/drafts': { matrix: 'workspace', url: '/unified/drafts', feature: 'drafts_enabled' },
   'GET /unified/drafts/:id': draftRoute(''),
   'PATCH /unified/drafts/:id': draftRoute('', 'drafts_enabled', { default_text: 'Edited' }),
@@ -99,7 +154,9 @@ export const SECURITY_ROUTES: Record<string, MatrixEntry> = {
   'POST /unified/drafts/:id/publish': draftRoute('/publish'),
   // No plan feature: a held post stays approvable after a downgrade (publishing still checks publish_enabled).
   'POST /unified/drafts/:id/approve': draftRoute('/approve', null),
-  'POST /unified/drafts/:id/schedule': draftRoute('/schedule', 'scheduling_enabled', { scheduled_time: '2027-01-01T00:00:00Z' }),
+  'POST /unified/drafts/:id/schedule': draftRoute('/schedule', 'scheduling_enabled', {
+    scheduled_time: '2027-01-01T00:00:00Z',
+  }),
   // Scheduled posts
   'POST /unified/scheduled-posts': {
     matrix: 'workspace',
@@ -108,34 +165,102 @@ export const SECURITY_ROUTES: Record<string, MatrixEntry> = {
     platform: 'threads',
     feature: 'scheduling_enabled',
   },
-  'GET /unified/scheduled-posts': { matrix: 'workspace', url: '/unified/scheduled-posts', feature: 'scheduling_enabled' },
+  'GET /unified/scheduled-posts': {
+    matrix: 'workspace',
+    url: '/unified/scheduled-posts',
+    feature: 'scheduling_enabled',
+  },
   'PATCH /unified/scheduled-posts/:id': scheduled('', { scheduled_time: '2027-01-01T00:00:00Z' }),
   'DELETE /unified/scheduled-posts/:id': scheduled(''),
   'POST /unified/scheduled-posts/:id/publish-now': scheduled('/publish-now'),
   'POST /unified/scheduled-posts/:id/move-to-draft': scheduled('/move-to-draft'),
   // Connections and profiles
-  'POST /unified/oauth/url': { matrix: 'workspace', url: '/unified/oauth/url', payload: { platform: ['facebook'] }, platform: 'facebook' },
+  'POST /unified/oauth/url': {
+    matrix: 'workspace',
+    url: '/unified/oauth/url',
+    payload: { platform: ['facebook'] },
+    platform: 'facebook',
+  },
   'GET /unified/oauth/token': { matrix: 'workspace', url: '/unified/oauth/token?platform=tiktok', platform: 'tiktok' },
-  'DELETE /unified/oauth/token': { matrix: 'workspace', url: '/unified/oauth/token?platform=youtube', platform: 'youtube' },
-  'GET /unified/user-profiles': { matrix: 'workspace', url: '/unified/user-profiles/?platforms=pinterest', platform: 'pinterest' },
+  'DELETE /unified/oauth/token': {
+    matrix: 'workspace',
+    url: '/unified/oauth/token?platform=youtube',
+    platform: 'youtube',
+  },
+  'GET /unified/user-profiles': {
+    matrix: 'workspace',
+    url: '/unified/user-profiles/?platforms=pinterest',
+    platform: 'pinterest',
+  },
   // Engagement: posts read model, comments inbox, analytics
   // The workspace agent's chat history: any member or key of the workspace, no plan feature.
   'GET /user-agent-chats': { matrix: 'workspace', url: '/user-agent-chats?channel=website' },
   'DELETE /user-agent-chats': { matrix: 'workspace', url: '/user-agent-chats' },
   // The agent's chat: any member or key of the workspace, no plan feature (credits only; each tool checks its own).
-  'POST /workspace-agent/website/chat': { matrix: 'workspace', url: '/workspace-agent/website/chat', payload: { text: 'help' } },
-  'POST /workspace-agent/website/chat/stream': { matrix: 'workspace', url: '/workspace-agent/website/chat/stream', payload: { text: 'help' } },
+  'POST /workspace-agent/website/chat': {
+    matrix: 'workspace',
+    url: '/workspace-agent/website/chat',
+    payload: { text: 'help' },
+  },
+  'POST /workspace-agent/website/chat/stream': {
+    matrix: 'workspace',
+    url: '/workspace-agent/website/chat/stream',
+    payload: { text: 'help' },
+  },
   // Voice messages: any member or key of the workspace, no plan feature, no credits (docs/agent.md#transcription).
-  'POST /workspace-agent/website/transcribe': { matrix: 'workspace', url: '/workspace-agent/website/transcribe', payload: {} },
+  'POST /workspace-agent/website/transcribe': {
+    matrix: 'workspace',
+    url: '/workspace-agent/website/transcribe',
+    payload: {},
+  },
   'GET /unified/posts': { matrix: 'workspace', url: '/unified/posts/?platforms=bluesky', platform: 'bluesky' },
-  'GET /unified/posts/:post_id': { matrix: 'workspace', url: '/unified/posts/at%3A%2F%2Fdid%3Aplc%3Ax%2Fapp.bsky.feed.post%2F1?platform=bluesky', platform: 'bluesky' },
-  'GET /unified/posts/:post_id/metrics': { matrix: 'workspace', url: '/unified/posts/123/metrics?platform=linkedin', platform: 'linkedin' },
-  'DELETE /unified/posts/:post_id': { matrix: 'workspace', url: '/unified/posts/123_456?platform=facebook', platform: 'facebook', feature: 'publish_enabled' },
-  'GET /unified/comments': { matrix: 'workspace', url: '/unified/comments/?platforms=threads', platform: 'threads', feature: 'inbox_enabled' },
-  'GET /unified/comments/by-post': { matrix: 'workspace', url: '/unified/comments/by-post?platform=instagram&post_id=1', platform: 'instagram', feature: 'inbox_enabled' },
-  'GET /unified/comments/replies': { matrix: 'workspace', url: '/unified/comments/replies?platform=youtube&comment_id=Ug1', platform: 'youtube', feature: 'inbox_enabled' },
-  'POST /unified/comments/reply': { matrix: 'workspace', url: '/unified/comments/reply?platform=linkedin&comment_id=urn%3Ali%3Acomment%3A(urn%3Ali%3Aactivity%3A1%2C2)', payload: { text: 'Thanks' }, platform: 'linkedin', feature: 'inbox_enabled' },
-  'GET /unified/analytics': { matrix: 'workspace', url: '/unified/analytics/?platforms=pinterest', platform: 'pinterest', feature: 'analytics_enabled' },
+  'GET /unified/posts/:post_id': {
+    matrix: 'workspace',
+    url: '/unified/posts/at%3A%2F%2Fdid%3Aplc%3Ax%2Fapp.bsky.feed.post%2F1?platform=bluesky',
+    platform: 'bluesky',
+  },
+  'GET /unified/posts/:post_id/metrics': {
+    matrix: 'workspace',
+    url: '/unified/posts/123/metrics?platform=linkedin',
+    platform: 'linkedin',
+  },
+  'DELETE /unified/posts/:post_id': {
+    matrix: 'workspace',
+    url: '/unified/posts/123_456?platform=facebook',
+    platform: 'facebook',
+    feature: 'publish_enabled',
+  },
+  'GET /unified/comments': {
+    matrix: 'workspace',
+    url: '/unified/comments/?platforms=threads',
+    platform: 'threads',
+    feature: 'inbox_enabled',
+  },
+  'GET /unified/comments/by-post': {
+    matrix: 'workspace',
+    url: '/unified/comments/by-post?platform=instagram&post_id=1',
+    platform: 'instagram',
+    feature: 'inbox_enabled',
+  },
+  'GET /unified/comments/replies': {
+    matrix: 'workspace',
+    url: '/unified/comments/replies?platform=youtube&comment_id=Ug1',
+    platform: 'youtube',
+    feature: 'inbox_enabled',
+  },
+  'POST /unified/comments/reply': {
+    matrix: 'workspace',
+    url: '/unified/comments/reply?platform=linkedin&comment_id=urn%3Ali%3Acomment%3A(urn%3Ali%3Aactivity%3A1%2C2)',
+    payload: { text: 'Thanks' },
+    platform: 'linkedin',
+    feature: 'inbox_enabled',
+  },
+  'GET /unified/analytics': {
+    matrix: 'workspace',
+    url: '/unified/analytics/?platforms=pinterest',
+    platform: 'pinterest',
+    feature: 'analytics_enabled',
+  },
   // Media
   'POST /media/upload': {
     matrix: 'workspace',
@@ -144,10 +269,20 @@ export const SECURITY_ROUTES: Record<string, MatrixEntry> = {
     payload: { media_type: 'image', media_url: 'https://example.com/a.png', platform: 'instagram' },
     platform: 'instagram',
   },
-  'POST /media/storage/init': { matrix: 'workspace', url: '/media/storage/init', payload: { filename: 'a.mp4', file_size: 10, total_chunks: 1, platform: 'tiktok' }, platform: 'tiktok' },
+  'POST /media/storage/init': {
+    matrix: 'workspace',
+    url: '/media/storage/init',
+    payload: { filename: 'a.mp4', file_size: 10, total_chunks: 1, platform: 'tiktok' },
+    platform: 'tiktok',
+  },
   'POST /media/storage/chunk': { matrix: 'workspace', url: '/media/storage/chunk', payload: { upload_id: NO_ID } },
   'GET /media/storage/progress': { matrix: 'workspace', url: `/media/storage/progress?upload_id=${NO_ID}` },
-  'POST /media/storage/complete': { matrix: 'workspace', url: '/media/storage/complete', payload: { upload_id: NO_ID, platform: 'tiktok' }, platform: 'tiktok' },
+  'POST /media/storage/complete': {
+    matrix: 'workspace',
+    url: '/media/storage/complete',
+    payload: { upload_id: NO_ID, platform: 'tiktok' },
+    platform: 'tiktok',
+  },
   'GET /media': { matrix: 'workspace', url: '/media?platform=instagram', platform: 'instagram' },
   'GET /media/:id': { matrix: 'workspace', url: `/media/${NO_ID}` },
   'DELETE /media/:id': { matrix: 'workspace', url: `/media/${NO_ID}` },
@@ -165,28 +300,88 @@ export const SECURITY_ROUTES: Record<string, MatrixEntry> = {
   'GET /auth/me': { matrix: 'account', url: () => '/auth/me', noWorkspace: true },
   'POST /auth/logout': { matrix: 'account', url: () => '/auth/logout', noWorkspace: true },
   'POST /auth/logout-all': { matrix: 'account', url: () => '/auth/logout-all', noWorkspace: true },
-  'POST /auth/change-password': { matrix: 'account', url: () => '/auth/change-password', payload: { current_password: 'x', new_password: 'long enough' }, noWorkspace: true },
-  'POST /invitations/accept': { matrix: 'account', url: () => '/invitations/accept', payload: { token: 'x' }, noWorkspace: true },
+  'POST /auth/change-password': {
+    matrix: 'account',
+    url: () => '/auth/change-password',
+    payload: { current_password: 'x', new_password: 'long enough' },
+    noWorkspace: true,
+  },
+  'POST /invitations/accept': {
+    matrix: 'account',
+    url: () => '/invitations/accept',
+    payload: { token: 'x' },
+    noWorkspace: true,
+  },
   'GET /workspaces': { matrix: 'account', url: () => '/workspaces', noWorkspace: true },
   'POST /workspaces': { matrix: 'account', url: () => '/workspaces', payload: { name: 'Another' }, noWorkspace: true },
   'PATCH /workspaces/:workspace_id': { matrix: 'account', url: ws, payload: { name: 'x' }, ownerOnly: true },
   'DELETE /workspaces/:workspace_id': { matrix: 'account', url: ws, ownerOnly: true },
   'GET /workspaces/:workspace_id/members': { matrix: 'account', url: (u) => `${ws(u)}/members` },
-  'POST /workspaces/:workspace_id/members': { matrix: 'account', url: (u) => `${ws(u)}/members`, payload: { email: 'someone@example.test' }, ownerOnly: true },
-  'PATCH /workspaces/:workspace_id/members/:user_id': { matrix: 'account', url: (u) => `${ws(u)}/members/${u.userId}`, payload: { role: 'owner' }, ownerOnly: true },
-  'DELETE /workspaces/:workspace_id/members/:user_id': { matrix: 'account', url: (u) => `${ws(u)}/members/${u.userId}`, ownerOnly: true },
-  'POST /workspaces/:workspace_id/invitations': { matrix: 'account', url: (u) => `${ws(u)}/invitations`, payload: { email: 'someone@example.test' }, ownerOnly: true },
-  'GET /workspaces/:workspace_id/invitations': { matrix: 'account', url: (u) => `${ws(u)}/invitations`, ownerOnly: true },
-  'DELETE /workspaces/:workspace_id/invitations/:invitation_id': { matrix: 'account', url: (u) => `${ws(u)}/invitations/${NO_ID}`, ownerOnly: true },
-  'POST /workspaces/:workspace_id/api-keys': { matrix: 'account', url: (u) => `${ws(u)}/api-keys`, payload: { name: 'k', scope: 'full' }, ownerOnly: KEYS_OWNERS },
+  'POST /workspaces/:workspace_id/members': {
+    matrix: 'account',
+    url: (u) => `${ws(u)}/members`,
+    payload: { email: 'someone@example.test' },
+    ownerOnly: true,
+  },
+  'PATCH /workspaces/:workspace_id/members/:user_id': {
+    matrix: 'account',
+    url: (u) => `${ws(u)}/members/${u.userId}`,
+    payload: { role: 'owner' },
+    ownerOnly: true,
+  },
+  'DELETE /workspaces/:workspace_id/members/:user_id': {
+    matrix: 'account',
+    url: (u) => `${ws(u)}/members/${u.userId}`,
+    ownerOnly: true,
+  },
+  'POST /workspaces/:workspace_id/invitations': {
+    matrix: 'account',
+    url: (u) => `${ws(u)}/invitations`,
+    payload: { email: 'someone@example.test' },
+    ownerOnly: true,
+  },
+  'GET /workspaces/:workspace_id/invitations': {
+    matrix: 'account',
+    url: (u) => `${ws(u)}/invitations`,
+    ownerOnly: true,
+  },
+  'DELETE /workspaces/:workspace_id/invitations/:invitation_id': {
+    matrix: 'account',
+    url: (u) => `${ws(u)}/invitations/${NO_ID}`,
+    ownerOnly: true,
+  },
+  'POST /workspaces/:workspace_id/api-keys': {
+    matrix: 'account',
+    url: (u) => `${ws(u)}/api-keys`,
+    payload: { name: 'k', scope: 'full' },
+    ownerOnly: KEYS_OWNERS,
+  },
   'GET /workspaces/:workspace_id/api-keys': { matrix: 'account', url: (u) => `${ws(u)}/api-keys` },
-  'DELETE /workspaces/:workspace_id/api-keys/:key_id': { matrix: 'account', url: (u) => `${ws(u)}/api-keys/${NO_ID}`, ownerOnly: KEYS_OWNERS },
+  'DELETE /workspaces/:workspace_id/api-keys/:key_id': {
+    matrix: 'account',
+    url: (u) => `${ws(u)}/api-keys/${NO_ID}`,
+    ownerOnly: KEYS_OWNERS,
+  },
   // Operators
-  'POST /admin/users': { matrix: 'admin', url: () => '/admin/users', payload: { email: 'new@example.test', password: 'long enough password' } },
-  'POST /admin/workspaces/:workspace_id/api-keys': { matrix: 'admin', url: (u) => `/admin${ws(u)}/api-keys`, payload: { name: 'k', scope: 'full' } },
-  'PUT /admin/workspaces/:workspace_id/plan': { matrix: 'admin', url: (u) => `/admin${ws(u)}/plan`, payload: { plan: 'free' } },
+  'POST /admin/users': {
+    matrix: 'admin',
+    url: () => '/admin/users',
+    payload: { email: 'new@example.test', password: 'long enough password' },
+  },
+  'POST /admin/workspaces/:workspace_id/api-keys': {
+    matrix: 'admin',
+    url: (u) => `/admin${ws(u)}/api-keys`,
+    payload: { name: 'k', scope: 'full' },
+  },
+  'PUT /admin/workspaces/:workspace_id/plan': {
+    matrix: 'admin',
+    url: (u) => `/admin${ws(u)}/plan`,
+    payload: { plan: 'free' },
+  },
   // Public by design
-  'POST /auth/signup': publicRoute('creating an account; closed unless the operator opens sign-up, and on the auth budget'),
+  'POST /auth/signup': publicRoute(
+    'creating an account; closed unless the operator opens sign-up, and on the auth budget',
+  ),
   'POST /auth/login': publicRoute(SIGN_IN),
   'POST /auth/forgot-password': publicRoute(SIGN_IN),
   'POST /auth/reset-password': publicRoute(SIGN_IN),
@@ -217,13 +412,23 @@ export const SECURITY_ROUTES: Record<string, MatrixEntry> = {
   'OPTIONS /auth/oauth/token': publicRoute(OAUTH_CORS),
   'OPTIONS /auth/oauth/revoke': publicRoute(OAUTH_CORS),
   'OPTIONS /auth/oauth/register': publicRoute(OAUTH_CORS),
-  'GET /auth/oauth/register/:clientId': publicRoute('RFC 7592: reads a registration only with the registration access token it was given'),
+  'GET /auth/oauth/register/:clientId': publicRoute(
+    'RFC 7592: reads a registration only with the registration access token it was given',
+  ),
   'GET /auth/oauth/authorize': publicRoute(OAUTH_AUTHORIZE),
   'POST /auth/oauth/authorize': publicRoute(OAUTH_AUTHORIZE),
-  'GET /auth/oauth/authorize/:uid': publicRoute('resuming an authorization: bound to the uid and the browser cookie the provider set when it started'),
-  'POST /auth/oauth/token': publicRoute('the token endpoint: a single-use code with its PKCE verifier, a refresh token, and the client secret for confidential clients'),
-  'POST /auth/oauth/revoke': publicRoute('RFC 7009 revocation: needs the token itself (and the client secret for confidential clients)'),
-  'POST /auth/oauth/register': publicRoute('dynamic client registration (RFC 7591): a client can only ever receive codes at its own registered redirect URIs (https, or http on loopback); on the auth budget, capped per address and in clients not yet used; HERALD_OAUTH_REGISTRATION=closed turns it off'),
+  'GET /auth/oauth/authorize/:uid': publicRoute(
+    'resuming an authorization: bound to the uid and the browser cookie the provider set when it started',
+  ),
+  'POST /auth/oauth/token': publicRoute(
+    'the token endpoint: a single-use code with its PKCE verifier, a refresh token, and the client secret for confidential clients',
+  ),
+  'POST /auth/oauth/revoke': publicRoute(
+    'RFC 7009 revocation: needs the token itself (and the client secret for confidential clients)',
+  ),
+  'POST /auth/oauth/register': publicRoute(
+    'dynamic client registration (RFC 7591): a client can only ever receive codes at its own registered redirect URIs (https, or http on loopback); on the auth budget, capped per address and in clients not yet used; HERALD_OAUTH_REGISTRATION=closed turns it off',
+  ),
   'GET /auth/oauth/login': publicRoute(OAUTH_PAGES),
   'POST /auth/oauth/login': publicRoute(OAUTH_PAGES),
   'GET /auth/oauth/select-workspace': publicRoute(OAUTH_PAGES),

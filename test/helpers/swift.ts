@@ -26,7 +26,12 @@ export interface SwiftS3 {
 }
 
 const PACKAGES = ['swift', 'swift-proxy', 'swift-account', 'swift-container', 'swift-object'];
-const BINARIES = ['/usr/bin/swift-proxy-server', '/usr/bin/swift-account-server', '/usr/bin/swift-container-server', '/usr/bin/swift-object-server'];
+const BINARIES = [
+  '/usr/bin/swift-proxy-server',
+  '/usr/bin/swift-account-server',
+  '/usr/bin/swift-container-server',
+  '/usr/bin/swift-object-server',
+];
 const SERVERS = ['account', 'container', 'object', 'proxy'] as const;
 const ACCOUNT = 'herald';
 const USER = 'tester';
@@ -45,7 +50,9 @@ const LAUNCHER = [
 async function ensureInstalled(): Promise<void> {
   if (BINARIES.every((b) => existsSync(b))) return;
   if (process.getuid?.() !== 0) {
-    throw new Error(`OpenStack Swift is not installed and these tests are not running as root; run: apt-get install -y ${PACKAGES.join(' ')}`);
+    throw new Error(
+      `OpenStack Swift is not installed and these tests are not running as root; run: apt-get install -y ${PACKAGES.join(' ')}`,
+    );
   }
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   try {
@@ -146,7 +153,11 @@ for name, port in ports.items():
 `;
 import { freePort } from './net.ts';
 
-async function buildRings(python: string, etc: string, ports: Record<'account' | 'container' | 'object', number>): Promise<void> {
+async function buildRings(
+  python: string,
+  etc: string,
+  ports: Record<'account' | 'container' | 'object', number>,
+): Promise<void> {
   const { account, container, object } = ports;
   await run(python, ['-c', RING_SCRIPT, etc, JSON.stringify({ account, container, object })]);
 }
@@ -196,7 +207,10 @@ async function writesWork(proxyPort: number): Promise<boolean> {
     await client.send(new CreateBucketCommand({ Bucket: 'readiness-probe' }));
     return true;
   } catch (err) {
-    return (err as { name?: string }).name === 'BucketAlreadyOwnedByYou' || (err as { name?: string }).name === 'BucketAlreadyExists';
+    return (
+      (err as { name?: string }).name === 'BucketAlreadyOwnedByYou' ||
+      (err as { name?: string }).name === 'BucketAlreadyExists'
+    );
   } finally {
     client.destroy();
   }
@@ -210,10 +224,18 @@ export async function startSwift(opts: { timeoutMs?: number } = {}): Promise<Swi
   const devices = join(base, 'srv');
   await mkdir(etc);
   await mkdir(join(devices, 'd1'), { recursive: true });
-  const ports = { account: await freePort(), container: await freePort(), object: await freePort(), proxy: await freePort() };
+  const ports = {
+    account: await freePort(),
+    container: await freePort(),
+    object: await freePort(),
+    proxy: await freePort(),
+  };
   const deadMemcachePort = await freePort();
 
-  await writeFile(join(etc, 'swift.conf'), '[swift-hash]\nswift_hash_path_suffix = herald-test\nswift_hash_path_prefix = herald-test\n\n[storage-policy:0]\nname = Policy-0\ndefault = yes\n');
+  await writeFile(
+    join(etc, 'swift.conf'),
+    '[swift-hash]\nswift_hash_path_suffix = herald-test\nswift_hash_path_prefix = herald-test\n\n[storage-policy:0]\nname = Policy-0\ndefault = yes\n',
+  );
   const python = swiftPython();
   try {
     await buildRings(python, etc, ports);
@@ -235,7 +257,9 @@ export async function startSwift(opts: { timeoutMs?: number } = {}): Promise<Swi
   for (const name of SERVERS) {
     const log = join(base, `${name}.log`);
     const out = openSync(log, 'w');
-    const child = spawn(python, ['-c', LAUNCHER, etc, join(etc, `${name}-server.conf`), `${name}-server`], { stdio: ['ignore', out, out] });
+    const child = spawn(python, ['-c', LAUNCHER, etc, join(etc, `${name}-server.conf`), `${name}-server`], {
+      stdio: ['ignore', out, out],
+    });
     closeSync(out);
     child.on('error', (err) => exits.push(`${name}-server could not start: ${err.message}`));
     child.on('exit', (code, signal) => exits.push(`${name}-server exited (${signal ?? code}):\n${logTail(log)}`));

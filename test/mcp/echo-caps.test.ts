@@ -27,7 +27,10 @@ describe('echoed input on the tool surfaces', () => {
       expect(res.isError).toBe(true);
       expect(textOf(res)).toContain(`Invalid or unsupported platform: ${CUT}`);
       expect(textOf(res).length).toBeLessThan(1000);
-      const unknown = (await c.call(HUGE).then(() => new Error('no error'), (e: unknown) => e)) as Error;
+      const unknown = (await c.call(HUGE).then(
+        () => new Error('no error'),
+        (e: unknown) => e,
+      )) as Error;
       expect(unknown.message).toContain(`Unknown tool: ${CUT}`);
       expect(unknown.message.length).toBeLessThan(1000);
     } finally {
@@ -36,13 +39,20 @@ describe('echoed input on the tool surfaces', () => {
   });
 
   it('the GPT Actions cut it the same way', async () => {
-    const res = await h.req({ method: 'POST', url: '/unified/gpt-actions/get_accounts', headers: { authorization: `Bearer ${key}` }, payload: { platform: HUGE } });
+    const res = await h.req({
+      method: 'POST',
+      url: '/unified/gpt-actions/get_accounts',
+      headers: { authorization: `Bearer ${key}` },
+      payload: { platform: HUGE },
+    });
     expect(res.json().message).toContain(`Invalid or unsupported platform: ${CUT}`);
     expect(res.body.length).toBeLessThan(1000);
   });
 
   it("the agent's tool errors (the same text functions) too", () => {
-    const field = new AppError('validation', [{ loc: ['platform'], msg: `Unknown network '${HUGE}'`, type: 'value_error' }]);
+    const field = new AppError('validation', [
+      { loc: ['platform'], msg: `Unknown network '${HUGE}'`, type: 'value_error' },
+    ]);
     expect(errorText(field)).toBe(`platform: Unknown network ${CUT}`);
     expect(errorText(new AppError('bad_gateway', { error: 'X', message: `refused '${HUGE}'` }))).toBe(`refused ${CUT}`);
     expect(unknownToolText(HUGE)).toBe(`Unknown tool: ${CUT}`);

@@ -3,13 +3,24 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from '../helpers/harness.ts';
 import { connect } from '../connections/helpers.ts';
-import { approveItem, listed, networkCalls, REPLY_CALL, setApproval, youtubeComments } from '../tools/approval-helpers.ts';
+import {
+  approveItem,
+  listed,
+  networkCalls,
+  REPLY_CALL,
+  setApproval,
+  youtubeComments,
+} from '../tools/approval-helpers.ts';
 import { mcpClient, textOf } from './helpers.ts';
 
 let h: Harness;
 beforeAll(async () => {
   h = await createHarness({ sandbox: true, clock: () => new Date(), env: { HERALD_COMMENTS_FRESH_SECONDS: '3600' } });
-  await fetch(`${h.url}/sandbox/_config`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ processingMs: 0 }) });
+  await fetch(`${h.url}/sandbox/_config`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ processingMs: 0 }),
+  });
 });
 afterAll(async () => h?.close());
 
@@ -23,12 +34,24 @@ describe('MCP: a held reply', () => {
     try {
       await c.call('get_comments', { platforms: ['youtube'] });
       const before = await networkCalls(h, 'youtube', ...REPLY_CALL);
-      const res = await c.call('reply_to_comment', { platform: 'youtube', comment_id: commentIds[0], text: 'Yes: on the blog.' });
+      const res = await c.call('reply_to_comment', {
+        platform: 'youtube',
+        comment_id: commentIds[0],
+        text: 'Yes: on the blog.',
+      });
       expect(res.isError).toBe(false);
-      expect(JSON.parse(textOf(res))).toMatchObject({ success: true, pending_approval: true, pending_action: { tool: 'reply_to_comment' } });
+      expect(JSON.parse(textOf(res))).toMatchObject({
+        success: true,
+        pending_approval: true,
+        pending_action: { tool: 'reply_to_comment' },
+      });
       expect(await networkCalls(h, 'youtube', ...REPLY_CALL)).toBe(before);
       const [item] = await listed(h, u);
-      expect(item).toMatchObject({ kind: 'action', requested_via: 'mcp', action: { summary: `Reply to comment ${commentIds[0]} on YouTube: 'Yes: on the blog.'` } });
+      expect(item).toMatchObject({
+        kind: 'action',
+        requested_via: 'mcp',
+        action: { summary: `Reply to comment ${commentIds[0]} on YouTube: 'Yes: on the blog.'` },
+      });
       expect((await approveItem(h, u, item!.id)).json()).toMatchObject({ success: true, approved: true });
       expect(await networkCalls(h, 'youtube', ...REPLY_CALL)).toBe(before + 1);
     } finally {

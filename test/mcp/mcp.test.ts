@@ -12,7 +12,15 @@ import { RESTRICTED_PLAN } from '../helpers/security-matrix.ts';
 import { asUser, createHarness, type Harness, type TestUser } from '../helpers/harness.ts';
 import { connect } from '../connections/helpers.ts';
 import { callRequest, mcpClient, rpc, textOf } from './helpers.ts';
-import { Browser, CHATGPT_CALLBACK, exchange, hiddenField, pkce, register, signInAndAuthorize } from '../oauth/helpers.ts';
+import {
+  Browser,
+  CHATGPT_CALLBACK,
+  exchange,
+  hiddenField,
+  pkce,
+  register,
+  signInAndAuthorize,
+} from '../oauth/helpers.ts';
 
 let h: Harness;
 let owner: TestUser;
@@ -52,7 +60,13 @@ describe('tools/list', () => {
       });
       expect(accounts.inputSchema).not.toHaveProperty('$schema');
       expect(accounts.inputSchema.required ?? []).toEqual([]);
-      expect(accounts.annotations).toEqual({ title: 'Get accounts', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true });
+      expect(accounts.annotations).toEqual({
+        title: 'Get accounts',
+        readOnlyHint: true,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: true,
+      });
       for (const t of tools) {
         expect(t.inputSchema.type).toBe('object');
         expect(t.description!.length).toBeLessThanOrEqual(300);
@@ -73,12 +87,16 @@ describe('tools/list', () => {
 });
 
 describe('tools/call on /mcp', () => {
-  it('runs get_accounts for the key\'s workspace, as the REST profiles say, with the result as text and structured content', async () => {
+  it("runs get_accounts for the key's workspace, as the REST profiles say, with the result as text and structured content", async () => {
     const c = await mcpClient(cli(), { 'x-api-key': key });
     try {
       const r = await c.call('get_accounts');
       expect(r.isError).toBe(false);
-      const body = JSON.parse(textOf(r)) as { success: boolean; platforms: string[]; profiles: Record<string, { name: string | null }> };
+      const body = JSON.parse(textOf(r)) as {
+        success: boolean;
+        platforms: string[];
+        profiles: Record<string, { name: string | null }>;
+      };
       expect(r.structuredContent).toEqual(body);
       expect(body.success).toBe(true);
       expect(body.platforms.sort()).toEqual(['bluesky', 'linkedin']);
@@ -115,9 +133,18 @@ describe('tools/call on /mcp', () => {
     } finally {
       await none.close();
     }
-    const made = await h.req({ method: 'POST', url: `/workspaces/${owner.workspaceId}/api-keys`, headers: { authorization: `Bearer ${owner.token}` }, payload: { name: 'soon revoked', scope: 'full' } });
+    const made = await h.req({
+      method: 'POST',
+      url: `/workspaces/${owner.workspaceId}/api-keys`,
+      headers: { authorization: `Bearer ${owner.token}` },
+      payload: { name: 'soon revoked', scope: 'full' },
+    });
     const { id, secret: revokedKey } = made.json() as { id: string; secret: string };
-    const revoked = await h.req({ method: 'DELETE', url: `/workspaces/${owner.workspaceId}/api-keys/${id}`, headers: { authorization: `Bearer ${owner.token}` } });
+    const revoked = await h.req({
+      method: 'DELETE',
+      url: `/workspaces/${owner.workspaceId}/api-keys/${id}`,
+      headers: { authorization: `Bearer ${owner.token}` },
+    });
     expect(revoked.statusCode, revoked.body).toBe(200);
     for (const bad of ['psk_live_not-a-key', revokedKey, owner.token]) {
       const c = await mcpClient(cli(), { 'x-api-key': bad });
@@ -174,7 +201,7 @@ describe('tools/call on /mcp', () => {
     }
   });
 
-  it('refuses arguments that fail the tool\'s schema in-band, naming the argument; an unknown tool is a protocol error', async () => {
+  it("refuses arguments that fail the tool's schema in-band, naming the argument; an unknown tool is a protocol error", async () => {
     const c = await mcpClient(cli(), { 'x-api-key': key });
     try {
       const wrongType = await c.call('get_accounts', { force_refresh: 'yes' });
@@ -212,10 +239,14 @@ describe('tools/call on /mcp', () => {
     await connect(h, other, 'bluesky');
     const otherKey = await h.createKey(other, 'full');
     const answers = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => rpc(cli(), callRequest('get_accounts'), { 'x-api-key': i % 2 ? key : otherKey }).then((r) => r.json())),
+      Array.from({ length: 20 }, (_, i) =>
+        rpc(cli(), callRequest('get_accounts'), { 'x-api-key': i % 2 ? key : otherKey }).then((r) => r.json()),
+      ),
     );
     answers.forEach((a, i) => {
-      const platforms = ((a as { result: { structuredContent: { platforms: string[] } } }).result.structuredContent.platforms).sort();
+      const platforms = (
+        a as { result: { structuredContent: { platforms: string[] } } }
+      ).result.structuredContent.platforms.sort();
       expect(platforms).toEqual(i % 2 ? ['bluesky', 'linkedin'] : ['bluesky']);
     });
   });
@@ -225,7 +256,9 @@ describe('/web/mcp', () => {
   it('answers a request without credentials 401 with the protected-resource metadata in WWW-Authenticate', async () => {
     const res = await rpc(web(), callRequest('get_accounts'));
     expect(res.status).toBe(401);
-    expect(res.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${h.url}/.well-known/oauth-protected-resource/web/mcp"`);
+    expect(res.headers.get('www-authenticate')).toBe(
+      `Bearer resource_metadata="${h.url}/.well-known/oauth-protected-resource/web/mcp"`,
+    );
     // The SDK's client, given no way to authorize, stops there.
     await expect(mcpClient(web())).rejects.toThrow();
   });
@@ -249,18 +282,27 @@ describe('/web/mcp', () => {
     }
   });
 
-  describe('with OAuth access tokens of Herald\'s authorization server', () => {
+  describe("with OAuth access tokens of Herald's authorization server", () => {
     /** The flow a connector runs (register, authorize, sign in, pick the workspace, code → token) for `resource`. */
-    async function accessToken(u: TestUser, resource: string | null): Promise<{ access_token: string; refresh_token: string; client_id: string }> {
+    async function accessToken(
+      u: TestUser,
+      resource: string | null,
+    ): Promise<{ access_token: string; refresh_token: string; client_id: string }> {
       const client = await register(h);
       const { verifier, challenge } = pkce();
       const back = await signInAndAuthorize(h, u, { clientId: client.client_id, challenge, resource });
-      const res = await exchange(h, { grant_type: 'authorization_code', code: back.searchParams.get('code')!, redirect_uri: CHATGPT_CALLBACK, client_id: client.client_id, code_verifier: verifier });
+      const res = await exchange(h, {
+        grant_type: 'authorization_code',
+        code: back.searchParams.get('code')!,
+        redirect_uri: CHATGPT_CALLBACK,
+        client_id: client.client_id,
+        code_verifier: verifier,
+      });
       expect(res.statusCode, res.body).toBe(200);
       return { ...res.json(), client_id: client.client_id };
     }
 
-    it('runs tools for the token\'s workspace, with a token for /web/mcp or for the whole API', async () => {
+    it("runs tools for the token's workspace, with a token for /web/mcp or for the whole API", async () => {
       for (const resource of [`${h.url}/web/mcp`, null]) {
         const { access_token } = await accessToken(owner, resource);
         const c = await mcpClient(web(), { authorization: `Bearer ${access_token}` });
@@ -276,12 +318,19 @@ describe('/web/mcp', () => {
 
     it('answers an unknown or revoked token, or a user session, 401 invalid_token with the resource metadata', async () => {
       const { access_token, refresh_token, client_id } = await accessToken(owner, `${h.url}/web/mcp`);
-      const revoke = await h.req({ method: 'POST', url: '/auth/oauth/revoke', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: new URLSearchParams({ token: refresh_token, client_id }).toString() });
+      const revoke = await h.req({
+        method: 'POST',
+        url: '/auth/oauth/revoke',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: new URLSearchParams({ token: refresh_token, client_id }).toString(),
+      });
       expect(revoke.statusCode, revoke.body).toBe(200);
       for (const token of [access_token, 'some.other.token', 'not-a-jwt', owner.token]) {
         const res = await rpc(web(), callRequest('get_accounts'), { authorization: `Bearer ${token}` });
         expect(res.status).toBe(401);
-        expect(res.headers.get('www-authenticate')).toContain(`resource_metadata="${h.url}/.well-known/oauth-protected-resource/web/mcp"`);
+        expect(res.headers.get('www-authenticate')).toContain(
+          `resource_metadata="${h.url}/.well-known/oauth-protected-resource/web/mcp"`,
+        );
         expect(res.headers.get('www-authenticate')).toContain('error="invalid_token"');
       }
     });
@@ -302,12 +351,15 @@ describe('/web/mcp', () => {
       await h.setPlan(u.workspaceId, RESTRICTED_PLAN);
       const res = await rpc(web(), callRequest('get_accounts'), { authorization: `Bearer ${access_token}` });
       expect(res.status).toBe(200);
-      expect(((await res.json()) as { result: unknown }).result).toEqual({ content: [{ type: 'text', text: 'Plan upgrade required for: mcp_enabled' }], isError: true });
+      expect(((await res.json()) as { result: unknown }).result).toEqual({
+        content: [{ type: 'text', text: 'Plan upgrade required for: mcp_enabled' }],
+        isError: true,
+      });
     });
   });
 });
 
-describe('a connector signing in by itself (the SDK client\'s OAuth support, as Claude does)', () => {
+describe("a connector signing in by itself (the SDK client's OAuth support, as Claude does)", () => {
   it('discovers the authorization server from the 401, registers, signs in, and then calls the tools', async () => {
     const redirectUrl = 'http://127.0.0.1:9/oauth/callback';
     let client: OAuthClientInformationMixed | undefined;
@@ -316,7 +368,13 @@ describe('a connector signing in by itself (the SDK client\'s OAuth support, as 
     let authorizationUrl: URL | undefined;
     const provider: OAuthClientProvider = {
       redirectUrl,
-      clientMetadata: { client_name: 'Inspector-like test client', redirect_uris: [redirectUrl], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' },
+      clientMetadata: {
+        client_name: 'Inspector-like test client',
+        redirect_uris: [redirectUrl],
+        grant_types: ['authorization_code', 'refresh_token'],
+        response_types: ['code'],
+        token_endpoint_auth_method: 'none',
+      },
       clientInformation: () => client,
       saveClientInformation: (c) => void (client = c),
       tokens: () => tokens,
@@ -326,7 +384,9 @@ describe('a connector signing in by itself (the SDK client\'s OAuth support, as 
       codeVerifier: () => verifier,
     };
     const first = new StreamableHTTPClientTransport(new URL(web()), { authProvider: provider });
-    await expect(new Client({ name: 'inspector-like', version: '1.0.0' }).connect(first)).rejects.toBeInstanceOf(UnauthorizedError);
+    await expect(new Client({ name: 'inspector-like', version: '1.0.0' }).connect(first)).rejects.toBeInstanceOf(
+      UnauthorizedError,
+    );
     expect(client?.client_id).toBeTruthy();
     expect(authorizationUrl?.searchParams.get('resource')).toBe(`${h.url}/web/mcp`);
     expect(authorizationUrl?.searchParams.get('code_challenge_method')).toBe('S256');
@@ -336,10 +396,19 @@ describe('a connector signing in by itself (the SDK client\'s OAuth support, as 
     const start = await b.get(authorizationUrl!.toString());
     expect(start.statusCode, start.body).toBe(303);
     const form = await b.get(start.headers.location as string);
-    const signedIn = await b.post('/auth/oauth/login', { uid: hiddenField(form.body, 'uid'), csrf: hiddenField(form.body, 'csrf'), email: owner.email, password: owner.password });
+    const signedIn = await b.post('/auth/oauth/login', {
+      uid: hiddenField(form.body, 'uid'),
+      csrf: hiddenField(form.body, 'csrf'),
+      email: owner.email,
+      password: owner.password,
+    });
     expect(signedIn.statusCode, signedIn.body).toBe(303);
     const pick = await b.get(signedIn.headers.location as string);
-    const chosen = await b.post('/auth/oauth/select-workspace', { uid: hiddenField(pick.body, 'uid'), csrf: hiddenField(pick.body, 'csrf'), workspace_id: owner.workspaceId });
+    const chosen = await b.post('/auth/oauth/select-workspace', {
+      uid: hiddenField(pick.body, 'uid'),
+      csrf: hiddenField(pick.body, 'csrf'),
+      workspace_id: owner.workspaceId,
+    });
     expect(chosen.statusCode, chosen.body).toBe(303);
     const back = await b.get(chosen.headers.location as string);
     const code = new URL(back.headers.location as string).searchParams.get('code');

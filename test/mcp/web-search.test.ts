@@ -16,10 +16,17 @@ beforeAll(async () => {
     const u = new URL(req.url!, 'http://searx.test');
     queries.push(u.searchParams.get('q') ?? '');
     res.writeHead(status, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ results: [{ url: 'https://news.example/launch', title: 'Launch day', content: 'It shipped.' }] }));
+    res.end(
+      JSON.stringify({
+        results: [{ url: 'https://news.example/launch', title: 'Launch day', content: 'It shipped.' }],
+      }),
+    );
   });
   await new Promise<void>((r) => searx.listen(0, '127.0.0.1', r));
-  h = await createHarness({ sandbox: true, env: { HERALD_SEARXNG_URL: `http://127.0.0.1:${(searx.address() as AddressInfo).port}` } });
+  h = await createHarness({
+    sandbox: true,
+    env: { HERALD_SEARXNG_URL: `http://127.0.0.1:${(searx.address() as AddressInfo).port}` },
+  });
   key = await h.createKey(await h.signup(), 'full');
 });
 afterAll(async () => {
@@ -33,10 +40,15 @@ describe('web_search_searxng over MCP', () => {
     try {
       const tool = (await c.client.listTools()).tools.find((t) => t.name === 'web_search_searxng');
       expect(tool?.annotations).toMatchObject({ readOnlyHint: true });
-      expect(Object.keys((tool!.inputSchema.properties ?? {}) as object)).toEqual(expect.arrayContaining(['query', 'max_results']));
+      expect(Object.keys((tool!.inputSchema.properties ?? {}) as object)).toEqual(
+        expect.arrayContaining(['query', 'max_results']),
+      );
       const r = await c.call('web_search_searxng', { query: 'herald launch', max_results: 3 });
       expect(r.isError ?? false).toBe(false);
-      expect(JSON.parse(textOf(r))).toMatchObject({ success: true, results: [{ title: 'Launch day', url: 'https://news.example/launch' }] });
+      expect(JSON.parse(textOf(r))).toMatchObject({
+        success: true,
+        results: [{ title: 'Launch day', url: 'https://news.example/launch' }],
+      });
       expect(queries.at(-1)).toBe('herald launch');
       status = 502;
       const failed = await c.call('web_search_searxng', { query: 'again' });

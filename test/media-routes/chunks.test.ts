@@ -11,23 +11,42 @@ let video: Buffer;
 
 beforeAll(async () => {
   video = await mp4({ mdatBytes: Math.round(2.5 * MiB), width: 1920, height: 1080, durationSec: 30 });
-  h = await createHarness({ clock: () => now, env: { HERALD_UPLOAD_SESSION_TTL_SECONDS: '3600', HERALD_MEDIA_MAX_VIDEO_BYTES: String(64 * MiB) } });
+  h = await createHarness({
+    clock: () => now,
+    env: { HERALD_UPLOAD_SESSION_TTL_SECONDS: '3600', HERALD_MEDIA_MAX_VIDEO_BYTES: String(64 * MiB) },
+  });
 });
 afterAll(async () => h?.close());
 
 const chunkOf = (bytes: Buffer, n: number) => bytes.subarray((n - 1) * MiB, n * MiB);
 
 async function init(u: TestUser, body: Record<string, unknown> = {}, headers: Record<string, string> = asUser(u)) {
-  return h.req({ method: 'POST', url: '/media/storage/init', headers, payload: { filename: 'Big Video.mp4', file_size: video.length, total_chunks: 3, ...body } });
+  return h.req({
+    method: 'POST',
+    url: '/media/storage/init',
+    headers,
+    payload: { filename: 'Big Video.mp4', file_size: video.length, total_chunks: 3, ...body },
+  });
 }
 
 async function sendChunk(headers: Record<string, string>, uploadId: string, n: number | string, data: Buffer) {
-  const body = multipart([{ name: 'upload_id', value: uploadId }, { name: 'chunk_number', value: String(n) }, { name: 'file', filename: 'blob', data }]);
-  return h.req({ method: 'POST', url: '/media/storage/chunk', headers: { ...headers, ...body.headers }, payload: body.payload });
+  const body = multipart([
+    { name: 'upload_id', value: uploadId },
+    { name: 'chunk_number', value: String(n) },
+    { name: 'file', filename: 'blob', data },
+  ]);
+  return h.req({
+    method: 'POST',
+    url: '/media/storage/chunk',
+    headers: { ...headers, ...body.headers },
+    payload: body.payload,
+  });
 }
 
-const progress = (headers: Record<string, string>, id: string) => h.req({ method: 'GET', url: `/media/storage/progress?upload_id=${id}`, headers });
-const complete = (headers: Record<string, string>, payload: Record<string, unknown>) => h.req({ method: 'POST', url: '/media/storage/complete', headers, payload });
+const progress = (headers: Record<string, string>, id: string) =>
+  h.req({ method: 'GET', url: `/media/storage/progress?upload_id=${id}`, headers });
+const complete = (headers: Record<string, string>, payload: Record<string, unknown>) =>
+  h.req({ method: 'POST', url: '/media/storage/complete', headers, payload });
 
 describe('chunked upload', () => {
   it('init → chunks in any order (repeatable) → complete → media record; chunks are removed', async () => {
@@ -36,21 +55,47 @@ describe('chunked upload', () => {
     expect(started.statusCode, started.body).toBe(200);
     const { upload_id: id, chunk_size } = started.json();
     expect(chunk_size).toBe(1048576);
-    expect((await progress(asUser(u), id)).json()).toMatchObject({ upload_id: id, uploaded_chunks: 0, total_chunks: 3, status: 'pending', missing_chunks: [1, 2, 3] });
+    expect((await progress(asUser(u), id)).json()).toMatchObject({
+      upload_id: id,
+      uploaded_chunks: 0,
+      total_chunks: 3,
+      status: 'pending',
+      missing_chunks: [1, 2, 3],
+    });
 
-    for (const n of [3, 1]) expect((await sendChunk(asUser(u), id, n, chunkOf(video, n))).json()).toEqual({ success: true });
+    for (const n of [3, 1])
+      expect((await sendChunk(asUser(u), id, n, chunkOf(video, n))).json()).toEqual({ success: true });
     // The same chunk again is accepted and changes nothing.
     expect((await sendChunk(asUser(u), id, 1, chunkOf(video, 1))).statusCode).toBe(200);
-    expect((await progress(asUser(u), id)).json()).toMatchObject({ uploaded_chunks: 2, status: 'uploading', missing_chunks: [2] });
+    expect((await progress(asUser(u), id)).json()).toMatchObject({
+      uploaded_chunks: 2,
+      status: 'uploading',
+      missing_chunks: [2],
+    });
     await sendChunk(asUser(u), id, 2, chunkOf(video, 2));
     expect((await progress(asUser(u), id)).json()).toMatchObject({ uploaded_chunks: 3, status: 'ready' });
 
     const done = await complete(asUser(u), { upload_id: id });
     expect(done.statusCode, done.body).toBe(200);
-    expect(done.json()).toMatchObject({ success: true, message: 'Media uploaded successfully', upload_id: id, media_type: 'video', file_size: video.length, width: 1920, height: 1080, duration: 30, filename: 'Big-Video.mp4', original_filename: 'Big Video.mp4' });
+    expect(done.json()).toMatchObject({
+      success: true,
+      message: 'Media uploaded successfully',
+      upload_id: id,
+      media_type: 'video',
+      file_size: video.length,
+      width: 1920,
+      height: 1080,
+      duration: 30,
+      filename: 'Big-Video.mp4',
+      original_filename: 'Big Video.mp4',
+    });
     const served = await h.req({ method: 'GET', url: storagePath(done.json().public_url) });
     expect(served.rawPayload.equals(video)).toBe(true);
-    expect((await progress(asUser(u), id)).json()).toMatchObject({ status: 'complete', uploaded_chunks: 3, media_id: done.json().media_id });
+    expect((await progress(asUser(u), id)).json()).toMatchObject({
+      status: 'complete',
+      uploaded_chunks: 3,
+      media_id: done.json().media_id,
+    });
     expect(filesUnder(mediaDirs(h).chunks)).toEqual([]);
     expect(filesUnder(mediaDirs(h).temp)).toEqual([]);
     // Completing again answers the same record.
@@ -61,7 +106,10 @@ describe('chunked upload', () => {
     const u = await h.signup();
     const wrong = await init(u, { total_chunks: 2 });
     expect(wrong.statusCode).toBe(422);
-    expect(wrong.json().detail[0]).toMatchObject({ loc: ['body', 'total_chunks'], msg: expect.stringContaining('= 3') });
+    expect(wrong.json().detail[0]).toMatchObject({
+      loc: ['body', 'total_chunks'],
+      msg: expect.stringContaining('= 3'),
+    });
     expect((await init(u, { media_type: 'audio' })).statusCode).toBe(422);
     expect((await init(u, { file_size: 0, total_chunks: 0 })).statusCode).toBe(422);
     const tooBig = await init(u, { file_size: 65 * MiB, total_chunks: 65 });
@@ -82,13 +130,24 @@ describe('chunked upload', () => {
     }
     const short = await sendChunk(asUser(u), id, 1, chunkOf(video, 1).subarray(0, 1000));
     expect(short.statusCode).toBe(422);
-    expect(short.json().detail[0]).toMatchObject({ loc: ['body', 'file'], msg: 'Chunk 1 must be exactly 1048576 bytes (got 1000).' });
+    expect(short.json().detail[0]).toMatchObject({
+      loc: ['body', 'file'],
+      msg: 'Chunk 1 must be exactly 1048576 bytes (got 1000).',
+    });
     const lastTooLong = await sendChunk(asUser(u), id, 3, chunkOf(video, 2));
     expect(lastTooLong.statusCode).toBe(422);
     const oversized = await sendChunk(asUser(u), id, 1, Buffer.concat([chunkOf(video, 1), Buffer.alloc(10)]));
     expect(oversized.statusCode, oversized.body).toBe(422);
-    const noFile = multipart([{ name: 'upload_id', value: id }, { name: 'chunk_number', value: '1' }]);
-    const missingFields = await h.req({ method: 'POST', url: '/media/storage/chunk', headers: { ...asUser(u), ...noFile.headers }, payload: noFile.payload });
+    const noFile = multipart([
+      { name: 'upload_id', value: id },
+      { name: 'chunk_number', value: '1' },
+    ]);
+    const missingFields = await h.req({
+      method: 'POST',
+      url: '/media/storage/chunk',
+      headers: { ...asUser(u), ...noFile.headers },
+      payload: noFile.payload,
+    });
     expect(missingFields.statusCode).toBe(422);
     expect(missingFields.json().detail[0]).toMatchObject({ loc: ['body', 'file'], type: 'missing' });
     expect((await progress(asUser(u), id)).json().uploaded_chunks).toBe(0);
@@ -102,7 +161,11 @@ describe('chunked upload', () => {
     await sendChunk(asUser(u), id, 3, chunkOf(video, 3));
     const early = await complete(asUser(u), { upload_id: id });
     expect(early.statusCode).toBe(422);
-    expect(early.json().detail[0]).toMatchObject({ loc: ['body', 'upload_id'], type: 'missing_chunks', msg: expect.stringContaining('1 chunk(s) missing: 2') });
+    expect(early.json().detail[0]).toMatchObject({
+      loc: ['body', 'upload_id'],
+      type: 'missing_chunks',
+      msg: expect.stringContaining('1 chunk(s) missing: 2'),
+    });
     expect((await progress(asUser(u), id)).json()).toMatchObject({ status: 'uploading', missing_chunks: [2] });
     await sendChunk(asUser(u), id, 2, chunkOf(video, 2));
     expect((await complete(asUser(u), { upload_id: id })).statusCode).toBe(200);
@@ -115,7 +178,10 @@ describe('chunked upload', () => {
     for (let n = 1; n <= 3; n++) await sendChunk(asUser(u), id, n, chunkOf(video, n));
     const mismatch = await complete(asUser(u), { upload_id: id, platform: 'tiktok' });
     expect(mismatch.statusCode).toBe(422);
-    expect(mismatch.json().detail[0]).toMatchObject({ loc: ['body', 'platform'], msg: 'platform must match the one given at init (instagram).' });
+    expect(mismatch.json().detail[0]).toMatchObject({
+      loc: ['body', 'platform'],
+      msg: 'platform must match the one given at init (instagram).',
+    });
     expect((await complete(asUser(u), { upload_id: id, media_type: 'image' })).statusCode).toBe(422);
     const ok = await complete(asUser(u), { upload_id: id, platform: 'instagram' });
     expect(ok.statusCode, ok.body).toBe(200);
@@ -125,13 +191,23 @@ describe('chunked upload', () => {
   it('content checks at complete: bytes that are not a video fail the session for good', async () => {
     const u = await h.signup();
     const junk = Buffer.alloc(MiB + 10, 7);
-    const id = (await h.req({ method: 'POST', url: '/media/storage/init', headers: asUser(u), payload: { filename: 'x.mp4', file_size: junk.length, total_chunks: 2 } })).json().upload_id;
+    const id = (
+      await h.req({
+        method: 'POST',
+        url: '/media/storage/init',
+        headers: asUser(u),
+        payload: { filename: 'x.mp4', file_size: junk.length, total_chunks: 2 },
+      })
+    ).json().upload_id;
     await sendChunk(asUser(u), id, 1, junk.subarray(0, MiB));
     await sendChunk(asUser(u), id, 2, junk.subarray(MiB));
     const res = await complete(asUser(u), { upload_id: id });
     expect(res.statusCode).toBe(422);
     expect(res.json().detail[0].type).toBe('media_format');
-    expect((await progress(asUser(u), id)).json()).toMatchObject({ status: 'failed', error: expect.stringContaining('Unsupported file format') });
+    expect((await progress(asUser(u), id)).json()).toMatchObject({
+      status: 'failed',
+      error: expect.stringContaining('Unsupported file format'),
+    });
     expect((await sendChunk(asUser(u), id, 1, junk.subarray(0, MiB))).statusCode).toBe(409);
     expect(filesUnder(mediaDirs(h).chunks)).toEqual([]);
     expect(await h.ctx.database.db.select().from(media).where(eq(media.workspaceId, u.workspaceId))).toEqual([]);
@@ -171,7 +247,12 @@ describe('chunked upload', () => {
 
   it('refuses a chunk body far over 1 MiB from its Content-Length alone', async () => {
     const u = await h.signup();
-    const res = await h.req({ method: 'POST', url: '/media/storage/chunk', headers: { ...asUser(u), 'content-type': 'multipart/form-data; boundary=x', 'content-length': String(5 * MiB) }, payload: 'x' });
+    const res = await h.req({
+      method: 'POST',
+      url: '/media/storage/chunk',
+      headers: { ...asUser(u), 'content-type': 'multipart/form-data; boundary=x', 'content-length': String(5 * MiB) },
+      payload: 'x',
+    });
     expect(res.statusCode).toBe(413);
   });
 });

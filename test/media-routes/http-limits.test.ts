@@ -36,7 +36,9 @@ function readResponse(s: Socket, ms = 3000): Promise<string> {
 }
 
 const head = (headers: Record<string, string>, length: number) =>
-  `POST /media/upload HTTP/1.1\r\nHost: 127.0.0.1\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('')}Content-Length: ${length}\r\n\r\n`;
+  `POST /media/upload HTTP/1.1\r\nHost: 127.0.0.1\r\n${Object.entries(headers)
+    .map(([k, v]) => `${k}: ${v}\r\n`)
+    .join('')}Content-Length: ${length}\r\n\r\n`;
 
 describe('request body limits over HTTP', () => {
   it('refuses a 3 GB Content-Length with 413 before any of the body is sent', async () => {
@@ -60,7 +62,10 @@ describe('request body limits over HTTP', () => {
 
   it('a connection dropped mid-upload leaves no record, no temp file and no object', async () => {
     const u = await h.signup();
-    const { payload, headers } = multipart([{ name: 'media_type', value: 'image' }, { name: 'media', filename: 'a.png', data: await png(600, 600) }]);
+    const { payload, headers } = multipart([
+      { name: 'media_type', value: 'image' },
+      { name: 'media', filename: 'a.png', data: await png(600, 600) },
+    ]);
     const s = await open();
     s.write(head({ ...asUser(u), ...headers }, payload.length));
     s.write(payload.subarray(0, Math.floor(payload.length / 2)));

@@ -12,11 +12,19 @@ beforeAll(async () => {
 });
 afterAll(async () => h?.close());
 
-async function add(u: TestUser, kind: 'image' | 'video', platform?: string): Promise<{ media_id: string; public_url: string }> {
+async function add(
+  u: TestUser,
+  kind: 'image' | 'video',
+  platform?: string,
+): Promise<{ media_id: string; public_url: string }> {
   const res = await upload(h, asUser(u), [
     { name: 'media_type', value: kind },
     ...(platform ? [{ name: 'platform', value: platform }] : []),
-    { name: 'media', filename: kind === 'image' ? 'pic.png' : 'clip.mp4', data: kind === 'image' ? await png() : await mp4() },
+    {
+      name: 'media',
+      filename: kind === 'image' ? 'pic.png' : 'clip.mp4',
+      data: kind === 'image' ? await png() : await mp4(),
+    },
   ]);
   if (res.statusCode !== 200) throw new Error(res.body);
   return res.json();
@@ -41,9 +49,17 @@ describe('GET /media', () => {
     const all = await list(asUser(u));
     expect(all.statusCode, all.body).toBe(200);
     expect(all.json()).toMatchObject({ success: true, total: 4, limit: 50, offset: 0, count: 4 });
-    expect(all.json().media[0]).toMatchObject({ media_id: ig.media_id, platform: 'instagram', status: 'ready', uploaded_at: expect.any(String), file_size: expect.any(Number) });
+    expect(all.json().media[0]).toMatchObject({
+      media_id: ig.media_id,
+      platform: 'instagram',
+      status: 'ready',
+      uploaded_at: expect.any(String),
+      file_size: expect.any(Number),
+    });
     expect((await list(asUser(u), '/')).json().total).toBe(4);
-    expect((await list(asUser(u), '?media_type=video')).json().media.map((m: { media_id: string }) => m.media_id)).toEqual([v.media_id]);
+    expect(
+      (await list(asUser(u), '?media_type=video')).json().media.map((m: { media_id: string }) => m.media_id),
+    ).toEqual([v.media_id]);
     expect((await list(asUser(u), '?platform=instagram')).json().total).toBe(1);
     expect((await list(asUser(u), '/?platform=library&media_type=image')).json().total).toBe(2);
     const page = (await list(asUser(u), '?limit=1&offset=3')).json();
@@ -68,7 +84,9 @@ describe('GET /media', () => {
     expect(res.json().total).toBe(3);
     expect(res.json().media.map((m: { media_id: string }) => m.media_id)).not.toContain(ig.media_id);
     expect((await list({ 'x-api-key': key }, '?platform=instagram')).statusCode).toBe(403);
-    expect((await h.req({ method: 'GET', url: `/media/${ig.media_id}`, headers: { 'x-api-key': key } })).statusCode).toBe(403);
+    expect(
+      (await h.req({ method: 'GET', url: `/media/${ig.media_id}`, headers: { 'x-api-key': key } })).statusCode,
+    ).toBe(403);
   });
 });
 
@@ -81,11 +99,22 @@ describe("a key's scope on media staged for another network", () => {
     const key = { 'x-api-key': await h.createKey(u, 'linkedin') };
     expect((await h.req({ method: 'GET', url: `/media/${tiktok.media_id}`, headers: key })).statusCode).toBe(403);
     expect((await list(key)).json().media.map((m: { media_id: string }) => m.media_id)).toEqual([library.media_id]);
-    const bulk = await h.req({ method: 'DELETE', url: '/media/bulk', headers: key, payload: { media_ids: [tiktok.media_id] } });
+    const bulk = await h.req({
+      method: 'DELETE',
+      url: '/media/bulk',
+      headers: key,
+      payload: { media_ids: [tiktok.media_id] },
+    });
     expect(bulk.json()).toMatchObject({ deleted_count: 0, failed_count: 1 });
     expect((await h.req({ method: 'DELETE', url: `/media/${tiktok.media_id}`, headers: key })).statusCode).toBe(403);
     // Posting it to a network the key may use is reading it too.
-    const post = (id: string) => h.req({ method: 'POST', url: '/unified/post/image', headers: key, payload: { platforms: ['linkedin'], default_text: 'x', default_image_id: id } });
+    const post = (id: string) =>
+      h.req({
+        method: 'POST',
+        url: '/unified/post/image',
+        headers: key,
+        payload: { platforms: ['linkedin'], default_text: 'x', default_image_id: id },
+      });
     const refused = await post(tiktok.media_id);
     expect(refused.statusCode, refused.body).toBe(403);
     expect(String(refused.json().detail)).toContain("platform 'tiktok'");
@@ -100,7 +129,15 @@ describe('GET /media/{id}', () => {
   it("returns the record; another workspace's id is 404; a malformed id 422", async () => {
     const { u, v } = await stocked();
     const res = await h.req({ method: 'GET', url: `/media/${v.media_id}`, headers: asUser(u) });
-    expect(res.json()).toMatchObject({ success: true, message: 'Media retrieved successfully', media_id: v.media_id, media_type: 'video', public_url: v.public_url, platform: null, platform_user_id: null });
+    expect(res.json()).toMatchObject({
+      success: true,
+      message: 'Media retrieved successfully',
+      media_id: v.media_id,
+      media_type: 'video',
+      public_url: v.public_url,
+      platform: null,
+      platform_user_id: null,
+    });
     const stranger = await h.signup();
     const other = await h.req({ method: 'GET', url: `/media/${v.media_id}`, headers: asUser(stranger) });
     expect(other.statusCode).toBe(404);
@@ -113,7 +150,9 @@ describe('deleting', () => {
   it('DELETE /media/{id} removes the row and the object; the public URL stops serving', async () => {
     const { u, a } = await stocked();
     const stranger = await h.signup();
-    expect((await h.req({ method: 'DELETE', url: `/media/${a.media_id}`, headers: asUser(stranger) })).statusCode).toBe(404);
+    expect((await h.req({ method: 'DELETE', url: `/media/${a.media_id}`, headers: asUser(stranger) })).statusCode).toBe(
+      404,
+    );
     expect((await h.req({ method: 'GET', url: storagePath(a.public_url) })).statusCode).toBe(200);
     const res = await h.req({ method: 'DELETE', url: `/media/${a.media_id}`, headers: asUser(u) });
     expect(res.json()).toEqual({ success: true, message: 'Media deleted successfully' });
@@ -130,7 +169,12 @@ describe('deleting', () => {
     const other = await h.signup();
     const theirs = await add(other, 'image');
     const missing = randomUUID();
-    const res = await h.req({ method: 'DELETE', url: '/media/bulk', headers: asUser(u), payload: { media_ids: [a.media_id, b.media_id, theirs.media_id, missing, 'junk', a.media_id] } });
+    const res = await h.req({
+      method: 'DELETE',
+      url: '/media/bulk',
+      headers: asUser(u),
+      payload: { media_ids: [a.media_id, b.media_id, theirs.media_id, missing, 'junk', a.media_id] },
+    });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toEqual({
       success: true,
@@ -146,9 +190,20 @@ describe('deleting', () => {
     expect((await h.req({ method: 'GET', url: storagePath(theirs.public_url) })).statusCode).toBe(200);
     expect((await list(asUser(u))).json().total).toBe(2);
     const tooMany = Array.from({ length: 101 }, () => randomUUID());
-    expect((await h.req({ method: 'DELETE', url: '/media/bulk', headers: asUser(u), payload: { media_ids: tooMany } })).statusCode).toBe(422);
-    expect((await h.req({ method: 'DELETE', url: '/media/bulk', headers: asUser(u), payload: { media_ids: [] } })).statusCode).toBe(422);
-    const clean = await h.req({ method: 'DELETE', url: '/media/bulk', headers: asUser(u), payload: { media_ids: [(await list(asUser(u))).json().media[0].media_id] } });
+    expect(
+      (await h.req({ method: 'DELETE', url: '/media/bulk', headers: asUser(u), payload: { media_ids: tooMany } }))
+        .statusCode,
+    ).toBe(422);
+    expect(
+      (await h.req({ method: 'DELETE', url: '/media/bulk', headers: asUser(u), payload: { media_ids: [] } }))
+        .statusCode,
+    ).toBe(422);
+    const clean = await h.req({
+      method: 'DELETE',
+      url: '/media/bulk',
+      headers: asUser(u),
+      payload: { media_ids: [(await list(asUser(u))).json().media[0].media_id] },
+    });
     expect(clean.json()).toMatchObject({ success: true, deleted_count: 1, failed_count: 0, errors: null });
   });
 
@@ -156,8 +211,18 @@ describe('deleting', () => {
     const { u, v, ig } = await stocked();
     const other = await stocked();
     expect((await h.req({ method: 'DELETE', url: '/media/filter', headers: asUser(u) })).statusCode).toBe(422);
-    const images = await h.req({ method: 'DELETE', url: '/media/filter?media_type=image&platform=library', headers: asUser(u) });
-    expect(images.json()).toEqual({ success: true, message: 'Deleted 2 media', deleted_count: 2, failed_count: 0, errors: null });
+    const images = await h.req({
+      method: 'DELETE',
+      url: '/media/filter?media_type=image&platform=library',
+      headers: asUser(u),
+    });
+    expect(images.json()).toEqual({
+      success: true,
+      message: 'Deleted 2 media',
+      deleted_count: 2,
+      failed_count: 0,
+      errors: null,
+    });
     const left = (await list(asUser(u))).json().media.map((m: { media_id: string }) => m.media_id);
     expect(left.sort()).toEqual([v.media_id, ig.media_id].sort());
     const igGone = await h.req({ method: 'DELETE', url: '/media/filter?platform=instagram', headers: asUser(u) });

@@ -28,7 +28,19 @@ beforeAll(async () => {
   const dir = mkdtempSync(join(tmpdir(), 'herald-quota-'));
   const plansFile = join(dir, 'plans.json');
   // Room for two images but not three; for the video and a little more; nothing at all.
-  writeFileSync(plansFile, JSON.stringify({ plans: { ...restrictedPlansFile.plans, two_images: plan(image.length * 2 + 10), video_plus: plan(4 * MiB), two_mib: plan(2 * MiB), none: plan(0), unlimited: plan(null) } }));
+  writeFileSync(
+    plansFile,
+    JSON.stringify({
+      plans: {
+        ...restrictedPlansFile.plans,
+        two_images: plan(image.length * 2 + 10),
+        video_plus: plan(4 * MiB),
+        two_mib: plan(2 * MiB),
+        none: plan(0),
+        unlimited: plan(null),
+      },
+    }),
+  );
   const cert = makeCert(['media.test']);
   server = await startServer((_req, res) => {
     fetched++;
@@ -37,7 +49,11 @@ beforeAll(async () => {
   base = `https://media.test:${server.port}`;
   const lookup: HostLookup = async () => [{ address: '127.0.0.1', family: 4 }];
   h = await createHarness({
-    env: { HERALD_PLANS_FILE: plansFile, HERALD_FETCH_ALLOW_HOSTS: 'media.test', HERALD_MEDIA_MAX_VIDEO_BYTES: String(64 * MiB) },
+    env: {
+      HERALD_PLANS_FILE: plansFile,
+      HERALD_FETCH_ALLOW_HOSTS: 'media.test',
+      HERALD_MEDIA_MAX_VIDEO_BYTES: String(64 * MiB),
+    },
     overrides: { media: { fetch: { lookup, ca: cert.cert } } },
   });
 });
@@ -46,14 +62,26 @@ afterAll(async () => {
   await server?.close();
 });
 
-const uploadImage = (u: TestUser) => upload(h, asUser(u), [{ name: 'media_type', value: 'image' }, { name: 'media', filename: 'pic.png', data: image }]);
+const uploadImage = (u: TestUser) =>
+  upload(h, asUser(u), [
+    { name: 'media_type', value: 'image' },
+    { name: 'media', filename: 'pic.png', data: image },
+  ]);
 const usage = async (u: TestUser) => (await h.req({ method: 'GET', url: '/billing/usage', headers: asUser(u) })).json();
-const objectsOf = (u: TestUser) => filesUnder(mediaDirs(h).objects).filter((f) => f.includes(u.workspaceId) && !f.includes('.meta'));
-const mediaRows = async (u: TestUser) => h.ctx.database.db.select().from(media).where(eq(media.workspaceId, u.workspaceId));
+const objectsOf = (u: TestUser) =>
+  filesUnder(mediaDirs(h).objects).filter((f) => f.includes(u.workspaceId) && !f.includes('.meta'));
+const mediaRows = async (u: TestUser) =>
+  h.ctx.database.db.select().from(media).where(eq(media.workspaceId, u.workspaceId));
 
 function expectStorageLimit(res: { statusCode: number; json(): { detail: unknown } }, limit: number) {
   expect(res.statusCode).toBe(403);
-  expect(res.json().detail).toMatchObject({ error: 'storage_limit', limit, used: expect.any(Number), requested: expect.any(Number), message: expect.stringContaining('Storage limit reached') });
+  expect(res.json().detail).toMatchObject({
+    error: 'storage_limit',
+    limit,
+    used: expect.any(Number),
+    requested: expect.any(Number),
+    message: expect.stringContaining('Storage limit reached'),
+  });
 }
 
 describe('storage quota', () => {
@@ -82,7 +110,10 @@ describe('storage quota', () => {
   it('a batch stores what fits and reports the rest', async () => {
     const u = await h.signup();
     await h.setPlan(u.workspaceId, 'two_images');
-    const parts = [{ name: 'media_type', value: 'images' }, ...[1, 2, 3].map((i) => ({ name: 'images', filename: `p${i}.png`, data: image }))];
+    const parts = [
+      { name: 'media_type', value: 'images' },
+      ...[1, 2, 3].map((i) => ({ name: 'images', filename: `p${i}.png`, data: image })),
+    ];
     const res = await upload(h, asUser(u), parts);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({ uploaded_count: 2, failed_count: 1 });
@@ -94,11 +125,19 @@ describe('storage quota', () => {
     const u = await h.signup();
     await h.setPlan(u.workspaceId, 'none');
     const seen = fetched;
-    const res = await upload(h, asUser(u), [{ name: 'media_type', value: 'image' }, { name: 'media_url', value: `${base}/img/a.png` }]);
+    const res = await upload(h, asUser(u), [
+      { name: 'media_type', value: 'image' },
+      { name: 'media_url', value: `${base}/img/a.png` },
+    ]);
     expectStorageLimit(res, 0);
     expect(fetched).toBe(seen);
     await h.setPlan(u.workspaceId, 'two_images');
-    const ok = await h.req({ method: 'POST', url: '/media/upload', headers: asUser(u), payload: { media_type: 'images', image_urls: [1, 2, 3].map((i) => `${base}/img/${i}.png`) } });
+    const ok = await h.req({
+      method: 'POST',
+      url: '/media/upload',
+      headers: asUser(u),
+      payload: { media_type: 'images', image_urls: [1, 2, 3].map((i) => `${base}/img/${i}.png`) },
+    });
     expect(ok.statusCode, ok.body).toBe(200);
     expect(ok.json()).toMatchObject({ uploaded_count: 2, failed_count: 1 });
   });
@@ -107,7 +146,13 @@ describe('storage quota', () => {
     const u = await h.signup();
     await h.setPlan(u.workspaceId, 'video_plus');
     const headers = asUser(u);
-    const init = (file_size: number) => h.req({ method: 'POST', url: '/media/storage/init', headers, payload: { filename: 'v.mp4', file_size, total_chunks: Math.ceil(file_size / MiB) } });
+    const init = (file_size: number) =>
+      h.req({
+        method: 'POST',
+        url: '/media/storage/init',
+        headers,
+        payload: { filename: 'v.mp4', file_size, total_chunks: Math.ceil(file_size / MiB) },
+      });
     expectStorageLimit(await init(5 * MiB), 4 * MiB);
     const started = await init(video.length);
     expect(started.statusCode, started.body).toBe(200);
@@ -116,8 +161,17 @@ describe('storage quota', () => {
     // The reservation counts: a second upload that would not fit beside it is refused.
     expectStorageLimit(await init(2 * MiB), 4 * MiB);
     const chunk = (n: number) => {
-      const body = multipart([{ name: 'upload_id', value: id }, { name: 'chunk_number', value: String(n) }, { name: 'file', filename: 'blob', data: video.subarray((n - 1) * MiB, n * MiB) }]);
-      return h.req({ method: 'POST', url: '/media/storage/chunk', headers: { ...headers, ...body.headers }, payload: body.payload });
+      const body = multipart([
+        { name: 'upload_id', value: id },
+        { name: 'chunk_number', value: String(n) },
+        { name: 'file', filename: 'blob', data: video.subarray((n - 1) * MiB, n * MiB) },
+      ]);
+      return h.req({
+        method: 'POST',
+        url: '/media/storage/chunk',
+        headers: { ...headers, ...body.headers },
+        payload: body.payload,
+      });
     };
     expect((await chunk(1)).statusCode).toBe(200);
     // The plan shrinks under a running upload: the next chunk is refused.

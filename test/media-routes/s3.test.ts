@@ -53,7 +53,10 @@ const exists = (key: string) =>
 describe('HERALD_STORAGE=s3', () => {
   it('stores uploads in the bucket, serves them from HERALD_S3_PUBLIC_URL, deletes them there', async () => {
     const u = await h.signup();
-    const res = await upload(h, asUser(u), [{ name: 'media_type', value: 'image' }, { name: 'media', filename: 'p.png', data: await png() }]);
+    const res = await upload(h, asUser(u), [
+      { name: 'media_type', value: 'image' },
+      { name: 'media', filename: 'p.png', data: await png() },
+    ]);
     expect(res.statusCode, res.body).toBe(200);
     const url: string = res.json().public_url;
     expect(url.startsWith(`${PUBLIC}/${u.workspaceId}/library/`)).toBe(true);
@@ -61,7 +64,9 @@ describe('HERALD_STORAGE=s3', () => {
     expect(await exists(key)).toBe('image/png');
     // Herald does not serve S3 objects itself.
     expect((await h.req({ method: 'GET', url: `/storage/${key}` })).statusCode).toBe(404);
-    expect((await h.req({ method: 'DELETE', url: `/media/${res.json().media_id}`, headers: asUser(u) })).statusCode).toBe(200);
+    expect(
+      (await h.req({ method: 'DELETE', url: `/media/${res.json().media_id}`, headers: asUser(u) })).statusCode,
+    ).toBe(200);
     expect(await exists(key)).toBeNull();
     expect(filesUnder(mediaDirs(h).temp)).toEqual([]);
   });
@@ -69,13 +74,36 @@ describe('HERALD_STORAGE=s3', () => {
   it('assembles a chunked upload into the bucket', async () => {
     const u = await h.signup();
     const video = await mp4({ mdatBytes: 1_500_000 });
-    const init = await h.req({ method: 'POST', url: '/media/storage/init', headers: asUser(u), payload: { filename: 'v.mp4', file_size: video.length, total_chunks: 2 } });
+    const init = await h.req({
+      method: 'POST',
+      url: '/media/storage/init',
+      headers: asUser(u),
+      payload: { filename: 'v.mp4', file_size: video.length, total_chunks: 2 },
+    });
     const id = init.json().upload_id;
     for (const n of [1, 2]) {
-      const body = multipart([{ name: 'upload_id', value: id }, { name: 'chunk_number', value: String(n) }, { name: 'file', filename: 'b', data: video.subarray((n - 1) * 1048576, n * 1048576) }]);
-      expect((await h.req({ method: 'POST', url: '/media/storage/chunk', headers: { ...asUser(u), ...body.headers }, payload: body.payload })).statusCode).toBe(200);
+      const body = multipart([
+        { name: 'upload_id', value: id },
+        { name: 'chunk_number', value: String(n) },
+        { name: 'file', filename: 'b', data: video.subarray((n - 1) * 1048576, n * 1048576) },
+      ]);
+      expect(
+        (
+          await h.req({
+            method: 'POST',
+            url: '/media/storage/chunk',
+            headers: { ...asUser(u), ...body.headers },
+            payload: body.payload,
+          })
+        ).statusCode,
+      ).toBe(200);
     }
-    const done = await h.req({ method: 'POST', url: '/media/storage/complete', headers: asUser(u), payload: { upload_id: id } });
+    const done = await h.req({
+      method: 'POST',
+      url: '/media/storage/complete',
+      headers: asUser(u),
+      payload: { upload_id: id },
+    });
     expect(done.statusCode, done.body).toBe(200);
     expect(await exists(done.json().public_url.slice(PUBLIC.length + 1))).toBe('video/mp4');
   });

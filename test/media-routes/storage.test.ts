@@ -13,12 +13,16 @@ beforeAll(async () => {
   bytes = await mp4({ mdatBytes: 50_000 });
   size = bytes.length;
   const u = await h.signup();
-  const res = await upload(h, asUser(u), [{ name: 'media_type', value: 'video' }, { name: 'media', filename: 'v.mp4', data: bytes }]);
+  const res = await upload(h, asUser(u), [
+    { name: 'media_type', value: 'video' },
+    { name: 'media', filename: 'v.mp4', data: bytes },
+  ]);
   url = storagePath(res.json().public_url);
 });
 afterAll(async () => h?.close());
 
-const get = (headers: Record<string, string> = {}, method: 'GET' | 'HEAD' = 'GET', path = url) => h.req({ method, url: path, headers });
+const get = (headers: Record<string, string> = {}, method: 'GET' | 'HEAD' = 'GET', path = url) =>
+  h.req({ method, url: path, headers });
 
 describe('GET/HEAD /storage/*', () => {
   it('serves the object publicly with type, length, ETag, caching and nosniff headers', async () => {
@@ -89,7 +93,13 @@ describe('GET/HEAD /storage/*', () => {
 
   it('404 for unknown and malformed keys', async () => {
     const [, , ws, scope] = url.split('/');
-    for (const path of [`/storage/${ws}/${scope}/AAAAAAAAAAAAAAAAAAAAAA/v.mp4`, '/storage/../secrets.json', '/storage/.meta/x.json', '/storage/.tmp/x', '/storage/']) {
+    for (const path of [
+      `/storage/${ws}/${scope}/AAAAAAAAAAAAAAAAAAAAAA/v.mp4`,
+      '/storage/../secrets.json',
+      '/storage/.meta/x.json',
+      '/storage/.tmp/x',
+      '/storage/',
+    ]) {
       expect((await get({}, 'GET', path)).statusCode, path).toBe(404);
     }
   });

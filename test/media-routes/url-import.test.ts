@@ -26,11 +26,16 @@ beforeAll(async () => {
   const cert = makeCert(['media.test', 'evil.test']);
   server = await startServer((req, res) => {
     const path = new URL(req.url ?? '/', 'https://media.test').pathname;
-    if (path.startsWith('/img/')) return void res.writeHead(200, { 'content-type': 'image/png', 'content-length': image.length }).end(image);
-    if (path === '/huge') return void res.writeHead(200, { 'content-type': 'image/png', 'content-length': String(50 * 1024 * 1024) }).end();
-    if (path === '/to-evil') return void res.writeHead(302, { location: `https://evil.test:${server.port}/img/x.png` }).end();
-    if (path === '/to-loopback') return void res.writeHead(302, { location: `https://127.0.0.1:${server.port}/img/x.png` }).end();
-    if (path === '/to-metadata') return void res.writeHead(302, { location: 'https://metadata.test/latest/meta-data' }).end();
+    if (path.startsWith('/img/'))
+      return void res.writeHead(200, { 'content-type': 'image/png', 'content-length': image.length }).end(image);
+    if (path === '/huge')
+      return void res.writeHead(200, { 'content-type': 'image/png', 'content-length': String(50 * 1024 * 1024) }).end();
+    if (path === '/to-evil')
+      return void res.writeHead(302, { location: `https://evil.test:${server.port}/img/x.png` }).end();
+    if (path === '/to-loopback')
+      return void res.writeHead(302, { location: `https://127.0.0.1:${server.port}/img/x.png` }).end();
+    if (path === '/to-metadata')
+      return void res.writeHead(302, { location: 'https://metadata.test/latest/meta-data' }).end();
     res.writeHead(404).end('no');
   }, cert);
   base = `https://media.test:${server.port}`;
@@ -47,24 +52,46 @@ afterAll(async () => {
 describe('media_url and image_urls', () => {
   it('imports an HTTPS URL (multipart or JSON) and records where it came from', async () => {
     const u = await h.signup();
-    const res = await upload(h, asUser(u), [{ name: 'media_type', value: 'image' }, { name: 'media_url', value: `${base}/img/Sunset.png` }]);
+    const res = await upload(h, asUser(u), [
+      { name: 'media_type', value: 'image' },
+      { name: 'media_url', value: `${base}/img/Sunset.png` },
+    ]);
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json()).toMatchObject({ success: true, original_filename: 'Sunset.png', filename: 'Sunset.png', width: 30, height: 20, file_size: image.length });
+    expect(res.json()).toMatchObject({
+      success: true,
+      original_filename: 'Sunset.png',
+      filename: 'Sunset.png',
+      width: 30,
+      height: 20,
+      file_size: image.length,
+    });
     const served = await h.req({ method: 'GET', url: storagePath(res.json().public_url) });
     expect(served.rawPayload.equals(image)).toBe(true);
     const [row] = await h.ctx.database.db.select().from(media).where(eq(media.id, res.json().media_id));
     expect(row!.metadata).toMatchObject({ source: 'url', source_url: `${base}/img/Sunset.png` });
 
-    const json = await h.req({ method: 'POST', url: '/media/upload', headers: asUser(u), payload: { media_type: 'image', media_url: `${base}/img/b.png` } });
+    const json = await h.req({
+      method: 'POST',
+      url: '/media/upload',
+      headers: asUser(u),
+      payload: { media_type: 'image', media_url: `${base}/img/b.png` },
+    });
     expect(json.statusCode, json.body).toBe(200);
   });
 
   it('imports comma-separated image_urls; a failing URL does not lose the others', async () => {
     const u = await h.signup();
-    const res = await upload(h, asUser(u), [{ name: 'media_type', value: 'images' }, { name: 'image_urls', value: `${base}/img/1.png, ${base}/img/2.png,${base}/missing.png` }]);
+    const res = await upload(h, asUser(u), [
+      { name: 'media_type', value: 'images' },
+      { name: 'image_urls', value: `${base}/img/1.png, ${base}/img/2.png,${base}/missing.png` },
+    ]);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({ uploaded_count: 2, failed_count: 1, message: 'Uploaded 2 images' });
-    expect(res.json().errors[0]).toMatchObject({ index: 2, source: `${base}/missing.png`, error: expect.stringContaining('answered 404') });
+    expect(res.json().errors[0]).toMatchObject({
+      index: 2,
+      source: `${base}/missing.png`,
+      error: expect.stringContaining('answered 404'),
+    });
   });
 
   const refused: [string, () => string, RegExp][] = [
@@ -73,8 +100,16 @@ describe('media_url and image_urls', () => {
     ['the cloud metadata address', () => 'https://169.254.169.254/latest/meta-data/', /not a public internet address/],
     ['a private network address', () => 'https://10.1.2.3/a.png', /not a public internet address/],
     ['IPv6 loopback', () => `https://[::1]:${server.port}/img/a.png`, /not a public internet address/],
-    ['a public name resolving to loopback', () => `https://evil.test:${server.port}/img/a.png`, /not a public internet address/],
-    ['a public name resolving to the metadata address', () => 'https://metadata.test/x', /not a public internet address/],
+    [
+      'a public name resolving to loopback',
+      () => `https://evil.test:${server.port}/img/a.png`,
+      /not a public internet address/,
+    ],
+    [
+      'a public name resolving to the metadata address',
+      () => 'https://metadata.test/x',
+      /not a public internet address/,
+    ],
     ['a public name resolving to 10.x', () => 'https://intranet.test/x', /not a public internet address/],
     ['a redirect to a name resolving to loopback', () => `${base}/to-evil`, /not a public internet address/],
     ['a redirect to a loopback literal', () => `${base}/to-loopback`, /not a public internet address/],
@@ -87,9 +122,16 @@ describe('media_url and image_urls', () => {
     it(`refuses ${what} with 422 at body.media_url, without connecting`, async () => {
       const u = await h.signup();
       const before = server.requests.length;
-      const res = await upload(h, asUser(u), [{ name: 'media_type', value: 'image' }, { name: 'media_url', value: url() }]);
+      const res = await upload(h, asUser(u), [
+        { name: 'media_type', value: 'image' },
+        { name: 'media_url', value: url() },
+      ]);
       expect(res.statusCode, res.body).toBe(422);
-      expect(res.json().detail[0]).toMatchObject({ loc: ['body', 'media_url'], type: 'url_refused', msg: expect.stringMatching(msg) });
+      expect(res.json().detail[0]).toMatchObject({
+        loc: ['body', 'media_url'],
+        type: 'url_refused',
+        msg: expect.stringMatching(msg),
+      });
       // Only the allowlisted host's own redirect (or size answer) may have been requested; never the target.
       const seen = server.requests.slice(before);
       expect(seen.filter((p) => p.startsWith('/img/'))).toEqual([]);
@@ -100,8 +142,17 @@ describe('media_url and image_urls', () => {
   it("gives the same answer for names on private addresses and names that do not resolve, telling nothing of the server's network", async () => {
     const u = await h.signup();
     const msgs: string[] = [];
-    for (const url of [`https://evil.test:${server.port}/img/a.png`, 'https://intranet.test/x', 'https://metadata.test/x', 'https://nowhere.test/x', `${base}/to-evil`]) {
-      const res = await upload(h, asUser(u), [{ name: 'media_type', value: 'image' }, { name: 'media_url', value: url }]);
+    for (const url of [
+      `https://evil.test:${server.port}/img/a.png`,
+      'https://intranet.test/x',
+      'https://metadata.test/x',
+      'https://nowhere.test/x',
+      `${base}/to-evil`,
+    ]) {
+      const res = await upload(h, asUser(u), [
+        { name: 'media_type', value: 'image' },
+        { name: 'media_url', value: url },
+      ]);
       expect(res.statusCode, res.body).toBe(422);
       msgs.push(res.json().detail[0].msg as string);
     }

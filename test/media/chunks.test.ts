@@ -34,7 +34,9 @@ describe('assembleChunks', () => {
   it('checks the total size when told what to expect', async () => {
     const total = parts.reduce((n, p) => n + p.length, 0);
     expect((await buffer(assembleChunks(paths, { expectedBytes: total }))).length).toBe(total);
-    await expect(buffer(assembleChunks(paths, { expectedBytes: total + 1 }))).rejects.toBeInstanceOf(ChunkAssemblyError);
+    await expect(buffer(assembleChunks(paths, { expectedBytes: total + 1 }))).rejects.toBeInstanceOf(
+      ChunkAssemblyError,
+    );
     await expect(buffer(assembleChunks(paths, { expectedBytes: 1000 }))).rejects.toBeInstanceOf(ChunkAssemblyError);
   });
 

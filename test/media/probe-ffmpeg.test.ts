@@ -20,12 +20,24 @@ const haveFfmpeg = installed('ffmpeg') && installed('ffprobe');
 if (!haveFfmpeg) {
   // CI installs ffmpeg (.ci/run): there, its absence is a failure, never a skip.
   if (process.env.CI) throw new Error('ffmpeg/ffprobe missing in CI: the ffmpeg cross-check suite must run');
-  console.warn('[herald tests] ffmpeg is not installed: the ffprobe cross-check suite does NOT run here (apt-get install -y ffmpeg).');
+  console.warn(
+    '[herald tests] ffmpeg is not installed: the ffprobe cross-check suite does NOT run here (apt-get install -y ffmpeg).',
+  );
 }
 
 describe.skipIf(!haveFfmpeg)('probe against ffmpeg-made files', () => {
   let dir: string;
-  const source = ['-f', 'lavfi', '-i', 'testsrc=size=320x240:rate=25:duration=2', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=2', '-shortest'];
+  const source = [
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc=size=320x240:rate=25:duration=2',
+    '-f',
+    'lavfi',
+    '-i',
+    'sine=frequency=440:duration=2',
+    '-shortest',
+  ];
   const ffmpeg = (...args: string[]): void => {
     execFileSync('ffmpeg', ['-v', 'error', '-y', ...args], { stdio: 'pipe' });
   };
@@ -39,7 +51,18 @@ describe.skipIf(!haveFfmpeg)('probe against ffmpeg-made files', () => {
     ffmpeg(...source, '-c:v', 'libx264', '-c:a', 'aac', join(dir, 'a.mkv'));
     ffmpeg(...source, '-c:v', 'mpeg4', '-c:a', 'libmp3lame', join(dir, 'a.avi'));
     ffmpeg('-i', join(dir, 'a.mp4'), '-c', 'copy', '-metadata:s:v:0', 'rotate=90', join(dir, 'rotated.mp4'));
-    ffmpeg(...source, '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-movflags', '+faststart', join(dir, 'faststart.mp4'));
+    ffmpeg(
+      ...source,
+      '-c:v',
+      'libx264',
+      '-pix_fmt',
+      'yuv420p',
+      '-c:a',
+      'aac',
+      '-movflags',
+      '+faststart',
+      join(dir, 'faststart.mp4'),
+    );
   }, 60_000);
 
   afterAll(async () => {
@@ -60,7 +83,15 @@ describe.skipIf(!haveFfmpeg)('probe against ffmpeg-made files', () => {
     expect(viaFfprobe.prober).toBe('ffprobe');
     expect(viaBuiltin.prober).toBe('builtin');
     for (const info of [viaFfprobe, viaBuiltin]) {
-      expect(info).toMatchObject({ kind: 'video', format, width: 320, height: 240, rotation: 0, videoCodec, audioCodec });
+      expect(info).toMatchObject({
+        kind: 'video',
+        format,
+        width: 320,
+        height: 240,
+        rotation: 0,
+        videoCodec,
+        audioCodec,
+      });
       expect(info.durationSec).toBeGreaterThan(1.9);
       expect(info.durationSec).toBeLessThan(2.2);
     }
@@ -83,7 +114,10 @@ describe.skipIf(!haveFfmpeg)('probe against ffmpeg-made files', () => {
     // As written (mdat with its size), and with size 0: "the media data runs to the end of the file".
     const toEnd = Buffer.from(whole);
     toEnd.writeUInt32BE(0, mdat);
-    for (const [name, bytes] of [['sized', whole], ['to-end', toEnd]] as const) {
+    for (const [name, bytes] of [
+      ['sized', whole],
+      ['to-end', toEnd],
+    ] as const) {
       const intact = join(dir, `${name}.mp4`);
       await writeFile(intact, bytes);
       expect((await probeVideo(intact)).prober).toBe('ffprobe');

@@ -4,7 +4,15 @@ import { crc32 } from 'node:zlib';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bufferReader, MediaProbeError, openFileReader, probeContainer, probeFile, probeImage, probeVideo } from '../../src/media/probe.ts';
+import {
+  bufferReader,
+  MediaProbeError,
+  openFileReader,
+  probeContainer,
+  probeFile,
+  probeImage,
+  probeVideo,
+} from '../../src/media/probe.ts';
 import { sniffBuffer, sniffFile, UnsupportedMediaError } from '../../src/media/sniff.ts';
 import { writeAvi, writeMkv, writeMp4 } from './helpers/video-fixtures.ts';
 
@@ -40,7 +48,11 @@ function pngWithShortIdat(png: Buffer): Buffer {
     return Buffer.concat([len, body, crc]);
   };
   const idat = png.indexOf('IDAT', 8, 'latin1');
-  return Buffer.concat([png.subarray(0, idat - 4), chunk('IDAT', png.subarray(idat + 4, idat + 12)), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    png.subarray(0, idat - 4),
+    chunk('IDAT', png.subarray(idat + 4, idat + 12)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 describe('sniff', () => {
@@ -69,8 +81,13 @@ describe('sniff', () => {
 
   it('refuses formats Herald does not accept, whatever the name says', async () => {
     const tiff = await solid(10, 10).tiff().toBuffer();
-    await expect(sniffBuffer(tiff)).rejects.toMatchObject({ name: 'UnsupportedMediaError', detectedMime: 'image/tiff' });
-    await expect(sniffBuffer(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>'))).rejects.toBeInstanceOf(UnsupportedMediaError);
+    await expect(sniffBuffer(tiff)).rejects.toMatchObject({
+      name: 'UnsupportedMediaError',
+      detectedMime: 'image/tiff',
+    });
+    await expect(sniffBuffer(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>'))).rejects.toBeInstanceOf(
+      UnsupportedMediaError,
+    );
     await expect(sniffBuffer(Buffer.from('just text, named cat.jpg'))).rejects.toBeInstanceOf(UnsupportedMediaError);
   });
 });
@@ -79,7 +96,15 @@ describe('probeImage', () => {
   it('reads format and size', async () => {
     const info = await probeImage(await solid(320, 240).jpeg().toBuffer());
     expect(info).toEqual({
-      kind: 'image', format: 'jpeg', mime: 'image/jpeg', width: 320, height: 240, displayWidth: 320, displayHeight: 240, frames: 1, animated: false,
+      kind: 'image',
+      format: 'jpeg',
+      mime: 'image/jpeg',
+      width: 320,
+      height: 240,
+      displayWidth: 320,
+      displayHeight: 240,
+      frames: 1,
+      animated: false,
     });
   });
 
@@ -91,7 +116,9 @@ describe('probeImage', () => {
 
   it('counts animation frames', async () => {
     const frames = await Promise.all([solid(40, 30).png().toBuffer(), solid(40, 30).negate().png().toBuffer()]);
-    const gif = await sharp(frames, { join: { animated: true } }).gif().toBuffer();
+    const gif = await sharp(frames, { join: { animated: true } })
+      .gif()
+      .toBuffer();
     expect(await probeImage(gif)).toMatchObject({ format: 'gif', width: 40, height: 30, frames: 2, animated: true });
   });
 
@@ -116,20 +143,30 @@ describe('probeImage', () => {
   it('refuses a JPEG whose scan data is whole but whose end-of-image marker was cut off (libjpeg does not notice)', async () => {
     // This picture's last scan ends so that the decoder never reads past it: only the marker walk finds the cut.
     const jpeg = await noise(183, 64).jpeg().toBuffer();
-    await expect(probeImage(jpeg.subarray(0, jpeg.length - 2))).rejects.toThrow(/the JPEG is truncated: it has no end-of-image marker/);
-    await expect(probeImage(jpeg.subarray(0, jpeg.length - 1))).rejects.toThrow(/the JPEG is truncated|incomplete or corrupt/);
+    await expect(probeImage(jpeg.subarray(0, jpeg.length - 2))).rejects.toThrow(
+      /the JPEG is truncated: it has no end-of-image marker/,
+    );
+    await expect(probeImage(jpeg.subarray(0, jpeg.length - 1))).rejects.toThrow(
+      /the JPEG is truncated|incomplete or corrupt/,
+    );
   });
 
   it('accepts a JPEG followed by other data (a motion photo appends its video after the end-of-image marker)', async () => {
     const jpeg = await noise(183, 64).jpeg({ progressive: true }).toBuffer();
-    const trailer = Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypmp42'), Buffer.from([0xff, 0xd8, 0xff, 0xda, 0xff])]);
+    const trailer = Buffer.concat([
+      Buffer.from([0, 0, 0, 0x18]),
+      Buffer.from('ftypmp42'),
+      Buffer.from([0xff, 0xd8, 0xff, 0xda, 0xff]),
+    ]);
     expect(await probeImage(Buffer.concat([jpeg, trailer]))).toMatchObject({ format: 'jpeg', width: 183, height: 64 });
   });
 
   it('refuses a PNG whose header is whole but whose pixel data is short or cut off', async () => {
     const png = await noise(300, 200).png().toBuffer();
     await expect(probeImage(pngWithShortIdat(png))).rejects.toThrow(/image data is incomplete or corrupt/);
-    await expect(probeImage(png.subarray(0, Math.floor(png.length * 0.6)))).rejects.toThrow(/image data is incomplete or corrupt/);
+    await expect(probeImage(png.subarray(0, Math.floor(png.length * 0.6)))).rejects.toThrow(
+      /image data is incomplete or corrupt/,
+    );
   });
 
   it('refuses a video passed as an image', async () => {
@@ -148,7 +185,14 @@ describe('built-in video probers', () => {
     const file = await openFileReader(path);
     let bytesRead = 0;
     try {
-      const counting = { size: file.size, read: async (at: number, n: number) => { const b = await file.read(at, n); bytesRead += b.length; return b; } };
+      const counting = {
+        size: file.size,
+        read: async (at: number, n: number) => {
+          const b = await file.read(at, n);
+          bytesRead += b.length;
+          return b;
+        },
+      };
       expect((await probeContainer(counting, 'mp4')).durationSec).toBe(5400);
     } finally {
       await file.close();
@@ -156,17 +200,42 @@ describe('built-in video probers', () => {
     expect(bytesRead).toBeLessThan(1024 * 1024);
     const info = await probeVideo(path, builtin);
     expect(info).toEqual({
-      kind: 'video', format: 'mp4', mime: 'video/mp4', durationSec: 5400, width: 1920, height: 1080, rotation: 0,
-      displayWidth: 1920, displayHeight: 1080, videoCodec: 'h264', audioCodec: 'aac', prober: 'builtin',
+      kind: 'video',
+      format: 'mp4',
+      mime: 'video/mp4',
+      durationSec: 5400,
+      width: 1920,
+      height: 1080,
+      rotation: 0,
+      displayWidth: 1920,
+      displayHeight: 1080,
+      videoCodec: 'h264',
+      audioCodec: 'aac',
+      prober: 'builtin',
     });
   });
 
   it('reads a fast-start MOV with a rotation matrix', async () => {
     const path = join(dir, 'phone.mov');
-    await writeMp4(path, { brand: 'qt  ', moovFirst: true, rotation: 90, width: 1920, height: 1080, durationSec: 3.5, audio: false });
+    await writeMp4(path, {
+      brand: 'qt  ',
+      moovFirst: true,
+      rotation: 90,
+      width: 1920,
+      height: 1080,
+      durationSec: 3.5,
+      audio: false,
+    });
     expect(await probeVideo(path, builtin)).toMatchObject({
-      format: 'mov', durationSec: 3.5, width: 1920, height: 1080, rotation: 90, displayWidth: 1080, displayHeight: 1920,
-      videoCodec: 'h264', audioCodec: undefined,
+      format: 'mov',
+      durationSec: 3.5,
+      width: 1920,
+      height: 1080,
+      rotation: 90,
+      displayWidth: 1080,
+      displayHeight: 1920,
+      videoCodec: 'h264',
+      audioCodec: undefined,
     });
   });
 
@@ -188,7 +257,9 @@ describe('built-in video probers', () => {
     await writeMp4(path, { moovFirst: true, mdatBytes: 8192 });
     expect(await probeVideo(path, builtin)).toMatchObject({ durationSec: 12.5 });
     await truncate(path, (await stat(path)).size - 1000);
-    await expect(probeVideo(path, builtin)).rejects.toThrow(/truncated: its mdat box needs 8192 bytes of data but only 7192/);
+    await expect(probeVideo(path, builtin)).rejects.toThrow(
+      /truncated: its mdat box needs 8192 bytes of data but only 7192/,
+    );
   });
 
   it('refuses an MP4 whose mdat runs "to the end" when its samples lie past the end of the file', async () => {
@@ -197,25 +268,49 @@ describe('built-in video probers', () => {
     expect(await probeVideo(path, builtin)).toMatchObject({ durationSec: 12.5 });
     const size = (await stat(path)).size;
     await truncate(path, size - 1);
-    await expect(probeVideo(path, builtin)).rejects.toThrow(new RegExp(`truncated: a track's media data runs to byte ${size} but the file has ${size - 1} bytes`));
+    await expect(probeVideo(path, builtin)).rejects.toThrow(
+      new RegExp(`truncated: a track's media data runs to byte ${size} but the file has ${size - 1} bytes`),
+    );
   });
 
   it('reads WebM and Matroska, including Tracks found through the SeekHead', async () => {
     const webm = join(dir, 'a.webm');
     await writeMkv(webm, { width: 1280, height: 720, durationSec: 7.25 });
     expect(await probeVideo(webm, builtin)).toMatchObject({
-      format: 'webm', durationSec: 7.25, width: 1280, height: 720, videoCodec: 'vp9', audioCodec: 'opus',
+      format: 'webm',
+      durationSec: 7.25,
+      width: 1280,
+      height: 720,
+      videoCodec: 'vp9',
+      audioCodec: 'opus',
     });
     const mkv = join(dir, 'b.mkv');
-    await writeMkv(mkv, { docType: 'matroska', videoCodec: 'V_MPEG4/ISO/AVC', audioCodec: 'A_AAC', tracksAtEnd: true, durationSec: 61 });
-    expect(await probeVideo(mkv, builtin)).toMatchObject({ format: 'mkv', durationSec: 61, width: 1280, videoCodec: 'h264', audioCodec: 'aac' });
+    await writeMkv(mkv, {
+      docType: 'matroska',
+      videoCodec: 'V_MPEG4/ISO/AVC',
+      audioCodec: 'A_AAC',
+      tracksAtEnd: true,
+      durationSec: 61,
+    });
+    expect(await probeVideo(mkv, builtin)).toMatchObject({
+      format: 'mkv',
+      durationSec: 61,
+      width: 1280,
+      videoCodec: 'h264',
+      audioCodec: 'aac',
+    });
   });
 
   it('reads AVI headers', async () => {
     const path = join(dir, 'c.avi');
     await writeAvi(path, { width: 320, height: 240, fps: 25, frames: 250 });
     expect(await probeVideo(path, builtin)).toMatchObject({
-      format: 'avi', durationSec: 10, width: 320, height: 240, videoCodec: 'mpeg4', audioCodec: 'mp3',
+      format: 'avi',
+      durationSec: 10,
+      width: 320,
+      height: 240,
+      videoCodec: 'mpeg4',
+      audioCodec: 'mp3',
     });
   });
 

@@ -21,7 +21,15 @@ let tls: RunningServer;
 let plain: RunningServer;
 
 function base(extra: Partial<SafeFetchOptions> = {}): SafeFetchOptions {
-  return { maxBytes: 1000, timeoutMs: 2000, maxRedirects: 3, lookup, ca: cert.cert, allowHosts: ['media.test'], ...extra };
+  return {
+    maxBytes: 1000,
+    timeoutMs: 2000,
+    maxRedirects: 3,
+    lookup,
+    ca: cert.cert,
+    allowHosts: ['media.test'],
+    ...extra,
+  };
 }
 
 async function refusal(promise: Promise<unknown>): Promise<UrlRefusedError> {
@@ -86,22 +94,43 @@ afterAll(async () => {
 
 describe('address classification', () => {
   it.each([
-    ['127.0.0.1', 'loopback'], ['10.1.2.3', 'private'], ['172.31.255.1', 'private'], ['192.168.0.1', 'private'],
-    ['100.64.0.1', 'shared-address-space'], ['169.254.169.254', 'cloud-metadata'], ['169.254.10.1', 'link-local'],
-    ['0.0.0.0', 'this-network'], ['255.255.255.255', 'broadcast'], ['224.0.0.1', 'multicast'], ['240.0.0.1', 'reserved'],
-    ['::1', 'loopback'], ['::', 'unspecified'], ['fc00::1', 'unique-local'], ['fd12:3456::1', 'unique-local'],
-    ['fe80::1', 'link-local'], ['ff02::1', 'multicast'], ['fd00:ec2::254', 'cloud-metadata'],
-    ['::ffff:127.0.0.1', 'ipv4-mapped loopback'], ['::ffff:a00:1', 'ipv4-mapped private'],
-    ['64:ff9b::a9fe:a9fe', 'nat64 cloud-metadata'], ['64:ff9b::10.0.0.1', 'nat64 private'],
-    ['::127.0.0.1', 'ipv4-compatible'], ['2002:7f00:1::', '6to4'], ['2001:db8::1', 'documentation'],
-    ['fe80::1%eth0', 'not-an-ip-address'], ['example.com', 'not-an-ip-address'],
+    ['127.0.0.1', 'loopback'],
+    ['10.1.2.3', 'private'],
+    ['172.31.255.1', 'private'],
+    ['192.168.0.1', 'private'],
+    ['100.64.0.1', 'shared-address-space'],
+    ['169.254.169.254', 'cloud-metadata'],
+    ['169.254.10.1', 'link-local'],
+    ['0.0.0.0', 'this-network'],
+    ['255.255.255.255', 'broadcast'],
+    ['224.0.0.1', 'multicast'],
+    ['240.0.0.1', 'reserved'],
+    ['::1', 'loopback'],
+    ['::', 'unspecified'],
+    ['fc00::1', 'unique-local'],
+    ['fd12:3456::1', 'unique-local'],
+    ['fe80::1', 'link-local'],
+    ['ff02::1', 'multicast'],
+    ['fd00:ec2::254', 'cloud-metadata'],
+    ['::ffff:127.0.0.1', 'ipv4-mapped loopback'],
+    ['::ffff:a00:1', 'ipv4-mapped private'],
+    ['64:ff9b::a9fe:a9fe', 'nat64 cloud-metadata'],
+    ['64:ff9b::10.0.0.1', 'nat64 private'],
+    ['::127.0.0.1', 'ipv4-compatible'],
+    ['2002:7f00:1::', '6to4'],
+    ['2001:db8::1', 'documentation'],
+    ['fe80::1%eth0', 'not-an-ip-address'],
+    ['example.com', 'not-an-ip-address'],
   ])('%s is %s', (address, label) => {
     expect(blockedRangeOf(address)).toBe(label);
   });
 
-  it.each(['93.184.215.14', '8.8.8.8', '2606:4700::1111', '::ffff:8.8.8.8', '64:ff9b::808:808'])('%s is public', (address) => {
-    expect(blockedRangeOf(address)).toBeNull();
-  });
+  it.each(['93.184.215.14', '8.8.8.8', '2606:4700::1111', '::ffff:8.8.8.8', '64:ff9b::808:808'])(
+    '%s is public',
+    (address) => {
+      expect(blockedRangeOf(address)).toBeNull();
+    },
+  );
 });
 
 describe('safeFetch refusals before connecting', () => {

@@ -47,12 +47,20 @@ describe('keys', () => {
     const b = newObjectKey({ workspaceId: 'ws_123', scope: 'library', filename: '../../Ünïcödé Photo (1).JPG' });
     expect(a).toMatch(/^ws_123\/library\/[A-Za-z0-9_-]{22}\/Unicode-Photo-1\.jpg$/);
     expect(a).not.toBe(b);
-    expect(newObjectKey({ workspaceId: 'w', scope: 'bluesky', filename: 'clip.txt', extension: 'mp4' })).toMatch(/\/clip\.mp4$/);
+    expect(newObjectKey({ workspaceId: 'w', scope: 'bluesky', filename: 'clip.txt', extension: 'mp4' })).toMatch(
+      /\/clip\.mp4$/,
+    );
   });
 
   it.each([
-    ['..', 'file'], ['.htaccess', 'htaccess'], ['a/b\\c.png', 'c.png'], ['', 'file'], [`${'x'.repeat(300)}.webp`, `${'x'.repeat(100)}.webp`],
-    ['résumé.PDF', 'resume.pdf'], ['photo.', 'photo'], ['中文.png', 'file.png'],
+    ['..', 'file'],
+    ['.htaccess', 'htaccess'],
+    ['a/b\\c.png', 'c.png'],
+    ['', 'file'],
+    [`${'x'.repeat(300)}.webp`, `${'x'.repeat(100)}.webp`],
+    ['résumé.PDF', 'resume.pdf'],
+    ['photo.', 'photo'],
+    ['中文.png', 'file.png'],
   ])('sanitizes %j to %j', (input, expected) => {
     expect(sanitizeFilename(input)).toBe(expected);
   });
@@ -88,7 +96,9 @@ describe('DiskStorage', () => {
   });
 
   it('leaves neither object nor temp file when the upload stream fails', async () => {
-    await expect(storage.put(key, failingStream(64 * 1024), { contentType: 'video/mp4' })).rejects.toThrow('client went away');
+    await expect(storage.put(key, failingStream(64 * 1024), { contentType: 'video/mp4' })).rejects.toThrow(
+      'client went away',
+    );
     expect(await storage.head(key)).toBeNull();
     expect(await filesUnder(root)).toEqual([]);
   });
@@ -100,19 +110,24 @@ describe('DiskStorage', () => {
   });
 
   it('refuses an upload whose length differs from the announced one', async () => {
-    await expect(storage.put(key, Readable.from([Buffer.from('12345')]), { contentType: 'image/png', contentLength: 4 })).rejects.toBeInstanceOf(
-      UploadSizeMismatchError,
-    );
-    await expect(storage.put(key, Readable.from([Buffer.from('12345')]), { contentType: 'image/png', contentLength: 6 })).rejects.toBeInstanceOf(
-      UploadSizeMismatchError,
-    );
+    await expect(
+      storage.put(key, Readable.from([Buffer.from('12345')]), { contentType: 'image/png', contentLength: 4 }),
+    ).rejects.toBeInstanceOf(UploadSizeMismatchError);
+    await expect(
+      storage.put(key, Readable.from([Buffer.from('12345')]), { contentType: 'image/png', contentLength: 6 }),
+    ).rejects.toBeInstanceOf(UploadSizeMismatchError);
     expect(await filesUnder(root)).toEqual([]);
-    expect((await storage.put(key, Readable.from([Buffer.from('12345')]), { contentType: 'image/png', contentLength: 5 })).size).toBe(5);
+    expect(
+      (await storage.put(key, Readable.from([Buffer.from('12345')]), { contentType: 'image/png', contentLength: 5 }))
+        .size,
+    ).toBe(5);
   });
 
   it('refuses path traversal and its own bookkeeping paths in every operation', async () => {
     for (const bad of ['../escape.png', 'ws/../../escape.png', '/etc/passwd', '.meta/ws/x.json', '.tmp/abc']) {
-      await expect(storage.put(bad, Readable.from([Buffer.from('x')]), { contentType: 'image/png' })).rejects.toBeInstanceOf(InvalidKeyError);
+      await expect(
+        storage.put(bad, Readable.from([Buffer.from('x')]), { contentType: 'image/png' }),
+      ).rejects.toBeInstanceOf(InvalidKeyError);
       await expect(storage.get(bad)).rejects.toBeInstanceOf(InvalidKeyError);
       await expect(storage.head(bad)).rejects.toBeInstanceOf(InvalidKeyError);
       await expect(storage.delete(bad)).rejects.toBeInstanceOf(InvalidKeyError);

@@ -125,29 +125,35 @@ describe('S3Storage on Swift s3api', () => {
   it('aborts the multipart upload when the stream fails midway, leaving nothing', async () => {
     const broken = 'ws1/library/BrokenBrokenBrokenBroken/video.mp4';
     const source = generated(30 * MiB, 12 * MiB); // two parts are sent before the failure
-    await expect(storage.put(broken, source.stream, { contentType: 'video/mp4' })).rejects.toThrow('uploader disconnected');
+    await expect(storage.put(broken, source.stream, { contentType: 'video/mp4' })).rejects.toThrow(
+      'uploader disconnected',
+    );
     expect(await storage.head(broken)).toBeNull();
     expect(await openUploads()).not.toContain(broken);
   });
 
   it('stores nothing when a small upload stream fails', async () => {
     const small = 'ws1/library/SmallSmallSmallSmallSm/photo.png';
-    await expect(storage.put(small, generated(MiB, 300 * 1024).stream, { contentType: 'image/png' })).rejects.toThrow('uploader disconnected');
+    await expect(storage.put(small, generated(MiB, 300 * 1024).stream, { contentType: 'image/png' })).rejects.toThrow(
+      'uploader disconnected',
+    );
     expect(await storage.head(small)).toBeNull();
   });
 
   it('refuses an upload shorter than its announced length', async () => {
     const short = 'ws1/library/ShortShortShortShortSh/photo.png';
-    await expect(storage.put(short, Readable.from([Buffer.from('12345')]), { contentType: 'image/png', contentLength: 9 })).rejects.toBeInstanceOf(
-      UploadSizeMismatchError,
-    );
+    await expect(
+      storage.put(short, Readable.from([Buffer.from('12345')]), { contentType: 'image/png', contentLength: 9 }),
+    ).rejects.toBeInstanceOf(UploadSizeMismatchError);
     expect(await storage.head(short)).toBeNull();
   });
 
   it('is refused with a wrong secret', async () => {
     const intruder = new S3Storage(config({ secretAccessKey: 'not-the-secret' }));
     try {
-      await expect(intruder.put(key, Readable.from([Buffer.from('x')]), { contentType: 'image/png' })).rejects.toMatchObject({
+      await expect(
+        intruder.put(key, Readable.from([Buffer.from('x')]), { contentType: 'image/png' }),
+      ).rejects.toMatchObject({
         $metadata: { httpStatusCode: 403 },
       });
       await expect(intruder.head(key)).rejects.toMatchObject({ $metadata: { httpStatusCode: 403 } });

@@ -11,13 +11,28 @@ import { PlatformError, type AdapterFactory, type Capabilities, type TokenSet } 
 export const QUILL = 'quill' as Platform;
 export const QUILL_PASSWORD = 'quill-app-pass';
 
-const capabilities: Capabilities = { postTypes: ['text', 'image'], text: { max: 50, unit: 'graphemes' }, asyncProcessing: false };
+const capabilities: Capabilities = {
+  postTypes: ['text', 'image'],
+  text: { max: 50, unit: 'graphemes' },
+  asyncProcessing: false,
+};
 
 const quillAdapter: AdapterFactory = (deps) => {
   const api = deps.config.urls.api!;
   const call = async (method: 'GET' | 'POST', path: string, token?: string, json?: unknown) => {
-    const res = await deps.http.request(QUILL, { method, url: `${api}${path}`, headers: token ? { authorization: `Bearer ${token}` } : {}, json });
-    if (res.status >= 400) throw new PlatformError(QUILL, res.status === 401 ? 'reauth_required' : 'invalid_content', `Quill answered ${res.status}`, { status: res.status });
+    const res = await deps.http.request(QUILL, {
+      method,
+      url: `${api}${path}`,
+      headers: token ? { authorization: `Bearer ${token}` } : {},
+      json,
+    });
+    if (res.status >= 400)
+      throw new PlatformError(
+        QUILL,
+        res.status === 401 ? 'reauth_required' : 'invalid_content',
+        `Quill answered ${res.status}`,
+        { status: res.status },
+      );
     return res.data as Record<string, string>;
   };
   const account = async (tokens: TokenSet) => {
@@ -31,7 +46,9 @@ const quillAdapter: AdapterFactory = (deps) => {
     auth: {
       kind: 'app_password',
       refusePassword: (value) => (value.startsWith('quill-') ? null : 'Quill app passwords start with quill-.'),
-      login: async ({ handle, appPassword }) => ({ accessToken: (await call('POST', '/session', undefined, { handle, password: appPassword })).token! }),
+      login: async ({ handle, appPassword }) => ({
+        accessToken: (await call('POST', '/session', undefined, { handle, password: appPassword })).token!,
+      }),
       refresh: async (tokens) => tokens,
     },
     configured: true,
@@ -40,7 +57,12 @@ const quillAdapter: AdapterFactory = (deps) => {
       async publish(tokens, req, journal) {
         const done = journal.steps.post_id;
         if (done) return { state: 'published', postId: done, permalink: `${api}/posts/${done}` };
-        const post = await call('POST', '/posts', tokens.accessToken, { text: req.text, media: req.media.map((m) => m.url), spoiler: req.options.spoiler ?? null, idempotency_key: req.targetId });
+        const post = await call('POST', '/posts', tokens.accessToken, {
+          text: req.text,
+          media: req.media.map((m) => m.url),
+          spoiler: req.options.spoiler ?? null,
+          idempotency_key: req.targetId,
+        });
         await journal.record('post_id', post.id!);
         return { state: 'published', postId: post.id!, permalink: post.url ?? null };
       },
@@ -57,7 +79,14 @@ export const network = defineNetwork({
   aliases: ['ql', 'quill app'],
   authKind: 'app_password',
   capabilities,
-  media: { imageFormats: ['jpeg', 'png'], maxImageBytes: 5 * 1024 * 1024, carousel: { min: 0, max: 0 }, videoFormats: [], maxVideoBytes: 0, videoSeconds: { min: 0, max: 0 } },
+  media: {
+    imageFormats: ['jpeg', 'png'],
+    maxImageBytes: 5 * 1024 * 1024,
+    carousel: { min: 0, max: 0 },
+    videoFormats: [],
+    maxVideoBytes: 0,
+    videoSeconds: { min: 0, max: 0 },
+  },
   override,
   hosts: { api: 'https://api.quill.invalid' },
   adapter: quillAdapter,

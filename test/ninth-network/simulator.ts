@@ -14,7 +14,8 @@ export interface QuillPost {
 export function quillSimulator(): SandboxSimulator & { posts: QuillPost[] } {
   const posts: QuillPost[] = [];
   const plugin = async (app: FastifyInstance) => {
-    const handleOf = (auth: string | undefined) => (auth?.startsWith('Bearer tok-') ? auth.slice('Bearer tok-'.length) : null);
+    const handleOf = (auth: string | undefined) =>
+      auth?.startsWith('Bearer tok-') ? auth.slice('Bearer tok-'.length) : null;
     app.post('/session', async (req, reply) => {
       const { handle, password } = req.body as { handle: string; password: string };
       if (password !== QUILL_PASSWORD) return reply.code(401).send({ error: 'bad login' });
@@ -28,7 +29,8 @@ export function quillSimulator(): SandboxSimulator & { posts: QuillPost[] } {
       if (!handleOf(req.headers.authorization)) return reply.code(401).send({ error: 'no session' });
       const body = req.body as { text: string; media: string[]; spoiler: string | null; idempotency_key: string };
       const id = `q-${body.idempotency_key}`;
-      if (!posts.some((p) => p.id === id)) posts.push({ id, text: body.text, media: body.media, spoiler: body.spoiler });
+      if (!posts.some((p) => p.id === id))
+        posts.push({ id, text: body.text, media: body.media, spoiler: body.spoiler });
       return { id, url: `https://quill.invalid/p/${id}` };
     });
   };

@@ -29,15 +29,32 @@ describe('authorization server metadata', () => {
       for (const key of endpoints) {
         const url = new URL(String(m[key]));
         expect(url.origin, key).toBe(h.url);
-        const res = await h.req({ method: METHODS[key]!, url: url.pathname, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: METHODS[key] === 'POST' ? '' : undefined });
+        const res = await h.req({
+          method: METHODS[key]!,
+          url: url.pathname,
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          payload: METHODS[key] === 'POST' ? '' : undefined,
+        });
         expect(res.statusCode, `${key} ${url.pathname}`).not.toBe(404);
       }
     });
 
     it(`${doc}: advertises the client authentication Herald serves, and no PAR, DPoP or JWT assertions`, async () => {
       const m = (await h.req({ method: 'GET', url: doc })).json() as Record<string, unknown>;
-      expect((m.token_endpoint_auth_methods_supported as string[]).sort()).toEqual(['client_secret_basic', 'client_secret_post', 'none']);
-      for (const key of ['pushed_authorization_request_endpoint', 'require_pushed_authorization_requests', 'dpop_signing_alg_values_supported', 'token_endpoint_auth_signing_alg_values_supported', 'introspection_endpoint', 'userinfo_endpoint', 'end_session_endpoint']) {
+      expect((m.token_endpoint_auth_methods_supported as string[]).sort()).toEqual([
+        'client_secret_basic',
+        'client_secret_post',
+        'none',
+      ]);
+      for (const key of [
+        'pushed_authorization_request_endpoint',
+        'require_pushed_authorization_requests',
+        'dpop_signing_alg_values_supported',
+        'token_endpoint_auth_signing_alg_values_supported',
+        'introspection_endpoint',
+        'userinfo_endpoint',
+        'end_session_endpoint',
+      ]) {
         expect(m, key).not.toHaveProperty(key);
       }
       expect(m.code_challenge_methods_supported).toEqual(['S256']);
@@ -45,13 +62,23 @@ describe('authorization server metadata', () => {
   }
 
   it('each advertised method registers; an unadvertised one is refused', async () => {
-    const m = (await h.req({ method: 'GET', url: DOCUMENTS[0]! })).json() as { token_endpoint_auth_methods_supported: string[] };
+    const m = (await h.req({ method: 'GET', url: DOCUMENTS[0]! })).json() as {
+      token_endpoint_auth_methods_supported: string[];
+    };
     for (const method of m.token_endpoint_auth_methods_supported) {
-      const res = await h.req({ method: 'POST', url: '/auth/oauth/register', payload: { redirect_uris: [CHATGPT_CALLBACK], token_endpoint_auth_method: method } });
+      const res = await h.req({
+        method: 'POST',
+        url: '/auth/oauth/register',
+        payload: { redirect_uris: [CHATGPT_CALLBACK], token_endpoint_auth_method: method },
+      });
       expect(res.statusCode, `${method}: ${res.body}`).toBe(201);
     }
     for (const method of ['private_key_jwt', 'client_secret_jwt', 'tls_client_auth']) {
-      const res = await h.req({ method: 'POST', url: '/auth/oauth/register', payload: { redirect_uris: [CHATGPT_CALLBACK], token_endpoint_auth_method: method } });
+      const res = await h.req({
+        method: 'POST',
+        url: '/auth/oauth/register',
+        payload: { redirect_uris: [CHATGPT_CALLBACK], token_endpoint_auth_method: method },
+      });
       expect(res.statusCode, method).toBe(400);
       expect(res.json().error).toBe('invalid_client_metadata');
     }

@@ -18,20 +18,46 @@ afterAll(async () => h?.close());
 async function connect(user: TestUser, opts: { workspaceId?: string; resource?: string } = {}) {
   const client = await register(h);
   const { verifier, challenge } = pkce();
-  const back = await signInAndAuthorize(h, user, { clientId: client.client_id, challenge, workspaceId: opts.workspaceId, resource: opts.resource ?? null });
-  const res = await exchange(h, { grant_type: 'authorization_code', code: back.searchParams.get('code')!, redirect_uri: CHATGPT_CALLBACK, client_id: client.client_id, code_verifier: verifier });
+  const back = await signInAndAuthorize(h, user, {
+    clientId: client.client_id,
+    challenge,
+    workspaceId: opts.workspaceId,
+    resource: opts.resource ?? null,
+  });
+  const res = await exchange(h, {
+    grant_type: 'authorization_code',
+    code: back.searchParams.get('code')!,
+    redirect_uri: CHATGPT_CALLBACK,
+    client_id: client.client_id,
+    code_verifier: verifier,
+  });
   expect(res.statusCode, res.body).toBe(200);
   return { clientId: client.client_id, ...(res.json() as { access_token: string; refresh_token: string }) };
 }
 
-const call = (token: string) => h.req({ method: 'GET', url: '/billing/usage', headers: { authorization: `Bearer ${token}` } });
-const refresh = (c: { clientId: string; refresh_token: string }) => exchange(h, { grant_type: 'refresh_token', refresh_token: c.refresh_token, client_id: c.clientId });
-const grants = async () => (await h.ctx.database.db.select().from(oauthEntities).where(eq(oauthEntities.model, 'Grant'))).map((r) => String(r.payload.accountId));
+const call = (token: string) =>
+  h.req({ method: 'GET', url: '/billing/usage', headers: { authorization: `Bearer ${token}` } });
+const refresh = (c: { clientId: string; refresh_token: string }) =>
+  exchange(h, { grant_type: 'refresh_token', refresh_token: c.refresh_token, client_id: c.clientId });
+const grants = async () =>
+  (await h.ctx.database.db.select().from(oauthEntities).where(eq(oauthEntities.model, 'Grant'))).map((r) =>
+    String(r.payload.accountId),
+  );
 
 async function join(member: TestUser, workspaceId = owner.workspaceId) {
-  const inv = await h.req({ method: 'POST', url: `/workspaces/${workspaceId}/invitations`, headers: { authorization: `Bearer ${owner.token}` }, payload: { email: member.email, role: 'member' } });
+  const inv = await h.req({
+    method: 'POST',
+    url: `/workspaces/${workspaceId}/invitations`,
+    headers: { authorization: `Bearer ${owner.token}` },
+    payload: { email: member.email, role: 'member' },
+  });
   expect(inv.statusCode, inv.body).toBeLessThan(300);
-  const ok = await h.req({ method: 'POST', url: '/invitations/accept', headers: { authorization: `Bearer ${member.token}` }, payload: { token: inv.json().token } });
+  const ok = await h.req({
+    method: 'POST',
+    url: '/invitations/accept',
+    headers: { authorization: `Bearer ${member.token}` },
+    payload: { token: inv.json().token },
+  });
   expect(ok.statusCode, ok.body).toBeLessThan(300);
 }
 
@@ -43,7 +69,11 @@ describe('leaving a workspace ends the connectors made for it', () => {
     const own = await connect(member);
     expect((await call(there.access_token)).statusCode).toBe(200);
 
-    const removed = await h.req({ method: 'DELETE', url: `/workspaces/${owner.workspaceId}/members/${member.userId}`, headers: { authorization: `Bearer ${owner.token}` } });
+    const removed = await h.req({
+      method: 'DELETE',
+      url: `/workspaces/${owner.workspaceId}/members/${member.userId}`,
+      headers: { authorization: `Bearer ${owner.token}` },
+    });
     expect(removed.statusCode, removed.body).toBe(200);
     expect((await call(there.access_token)).statusCode).toBe(401);
     const again = await refresh(there);
@@ -61,7 +91,11 @@ describe('leaving a workspace ends the connectors made for it', () => {
     const member = await h.signup();
     await join(member);
     const there = await connect(member, { workspaceId: owner.workspaceId });
-    const left = await h.req({ method: 'DELETE', url: `/workspaces/${owner.workspaceId}/members/${member.userId}`, headers: { authorization: `Bearer ${member.token}` } });
+    const left = await h.req({
+      method: 'DELETE',
+      url: `/workspaces/${owner.workspaceId}/members/${member.userId}`,
+      headers: { authorization: `Bearer ${member.token}` },
+    });
     expect(left.statusCode, left.body).toBe(200);
     expect((await call(there.access_token)).statusCode).toBe(401);
     expect((await refresh(there)).json().error).toBe('invalid_grant');
@@ -69,12 +103,21 @@ describe('leaving a workspace ends the connectors made for it', () => {
 
   it('a deleted workspace: the same, for every member', async () => {
     const member = await h.signup();
-    const ws = await h.req({ method: 'POST', url: '/workspaces', headers: { authorization: `Bearer ${owner.token}` }, payload: { name: 'Short-lived' } });
+    const ws = await h.req({
+      method: 'POST',
+      url: '/workspaces',
+      headers: { authorization: `Bearer ${owner.token}` },
+      payload: { name: 'Short-lived' },
+    });
     const wsId = (ws.json() as { id: string }).id;
     await join(member, wsId);
     const mine = await connect(owner, { workspaceId: wsId });
     const theirs = await connect(member, { workspaceId: wsId });
-    const del = await h.req({ method: 'DELETE', url: `/workspaces/${wsId}`, headers: { authorization: `Bearer ${owner.token}` } });
+    const del = await h.req({
+      method: 'DELETE',
+      url: `/workspaces/${wsId}`,
+      headers: { authorization: `Bearer ${owner.token}` },
+    });
     expect(del.statusCode, del.body).toBeLessThan(300);
     for (const c of [mine, theirs]) {
       expect((await call(c.access_token)).statusCode).toBe(401);

@@ -57,11 +57,21 @@ export const hiddenField = (html: string, name: string): string => {
   return m[1]!.replace(/&#(\d+);/g, (_, c: string) => String.fromCharCode(Number(c)));
 };
 
-export async function register(h: Harness, body: Record<string, unknown> = {}): Promise<{ client_id: string; client_secret?: string }> {
+export async function register(
+  h: Harness,
+  body: Record<string, unknown> = {},
+): Promise<{ client_id: string; client_secret?: string }> {
   const res = await h.req({
     method: 'POST',
     url: '/auth/oauth/register',
-    payload: { client_name: 'ChatGPT', redirect_uris: [CHATGPT_CALLBACK], token_endpoint_auth_method: 'none', grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], ...body },
+    payload: {
+      client_name: 'ChatGPT',
+      redirect_uris: [CHATGPT_CALLBACK],
+      token_endpoint_auth_method: 'none',
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      ...body,
+    },
   });
   expect(res.statusCode, res.body).toBe(201);
   return res.json();
@@ -80,7 +90,12 @@ export interface AuthorizeOptions {
 }
 
 export function authorizeUrl(o: AuthorizeOptions): string {
-  const q = new URLSearchParams({ response_type: 'code', client_id: o.clientId, redirect_uri: o.redirectUri ?? CHATGPT_CALLBACK, state: o.state ?? 'st-123' });
+  const q = new URLSearchParams({
+    response_type: 'code',
+    client_id: o.clientId,
+    redirect_uri: o.redirectUri ?? CHATGPT_CALLBACK,
+    state: o.state ?? 'st-123',
+  });
   if (o.scope !== null) q.set('scope', o.scope ?? 'herald offline_access');
   if (o.challenge) {
     q.set('code_challenge', o.challenge);
@@ -92,7 +107,11 @@ export function authorizeUrl(o: AuthorizeOptions): string {
 }
 
 /** Authorization request → login form → workspace form → the redirect back to the client; returns that redirect. */
-export async function signInAndAuthorize(h: Harness, user: TestUser, o: AuthorizeOptions & { workspaceId?: string }): Promise<URL> {
+export async function signInAndAuthorize(
+  h: Harness,
+  user: TestUser,
+  o: AuthorizeOptions & { workspaceId?: string },
+): Promise<URL> {
   return signInAt(h, user, authorizeUrl(o), o.workspaceId);
 }
 
@@ -106,19 +125,38 @@ export async function signInAt(h: Harness, user: TestUser, url: string, workspac
   const form = await b.get(loginUrl);
   expect(form.statusCode).toBe(200);
   const uid = hiddenField(form.body, 'uid');
-  const signedIn = await b.post('/auth/oauth/login', { uid, csrf: hiddenField(form.body, 'csrf'), email: user.email, password: user.password });
+  const signedIn = await b.post('/auth/oauth/login', {
+    uid,
+    csrf: hiddenField(form.body, 'csrf'),
+    email: user.email,
+    password: user.password,
+  });
   expect(signedIn.statusCode, signedIn.body).toBe(303);
   const pick = await b.get(signedIn.headers.location as string);
   expect(pick.statusCode, pick.body).toBe(200);
   expect(pick.body).toContain(`name="workspace_id" value="${user.workspaceId}"`);
-  const chosen = await b.post('/auth/oauth/select-workspace', { uid, csrf: hiddenField(pick.body, 'csrf'), workspace_id: workspaceId ?? user.workspaceId });
+  const chosen = await b.post('/auth/oauth/select-workspace', {
+    uid,
+    csrf: hiddenField(pick.body, 'csrf'),
+    workspace_id: workspaceId ?? user.workspaceId,
+  });
   expect(chosen.statusCode, chosen.body).toBe(303);
   const back = await b.get(chosen.headers.location as string);
   expect(back.statusCode, back.body).toBe(303);
-  if (!/^https?:/.test(String(back.headers.location))) throw new Error(`resume went to ${String(back.headers.location)}: ${back.body}`);
+  if (!/^https?:/.test(String(back.headers.location)))
+    throw new Error(`resume went to ${String(back.headers.location)}: ${back.body}`);
   return new URL(back.headers.location as string);
 }
 
-export async function exchange(h: Harness, form: Record<string, string>, headers: Record<string, string> = {}): Promise<LightMyRequestResponse> {
-  return h.req({ method: 'POST', url: '/auth/oauth/token', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, payload: new URLSearchParams(form).toString() });
+export async function exchange(
+  h: Harness,
+  form: Record<string, string>,
+  headers: Record<string, string> = {},
+): Promise<LightMyRequestResponse> {
+  return h.req({
+    method: 'POST',
+    url: '/auth/oauth/token',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    payload: new URLSearchParams(form).toString(),
+  });
 }

@@ -21,7 +21,12 @@ const fetchFn = async (input: string | URL | Request, init?: RequestInit): Promi
   expect(url.origin).toBe(h.url);
   const headers = Object.fromEntries(new Headers(init?.headers).entries());
   const body = init?.body === undefined || init.body === null ? undefined : String(init.body);
-  const res = await h.app.inject({ method: (init?.method ?? 'GET') as 'GET', url: url.pathname + url.search, headers, ...(body !== undefined ? { payload: body } : {}) });
+  const res = await h.app.inject({
+    method: (init?.method ?? 'GET') as 'GET',
+    url: url.pathname + url.search,
+    headers,
+    ...(body !== undefined ? { payload: body } : {}),
+  });
   const out = new Headers();
   for (const [k, v] of Object.entries(res.headers)) for (const one of [v ?? []].flat()) out.append(k, String(one));
   return new Response(res.statusCode === 204 ? null : res.body, { status: res.statusCode, headers: out });
@@ -39,7 +44,13 @@ describe('the MCP SDK OAuth client', () => {
         return redirect;
       },
       get clientMetadata() {
-        return { client_name: 'Inspector', redirect_uris: [redirect], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' };
+        return {
+          client_name: 'Inspector',
+          redirect_uris: [redirect],
+          grant_types: ['authorization_code', 'refresh_token'],
+          response_types: ['code'],
+          token_endpoint_auth_method: 'none',
+        };
       },
       clientInformation: () => info,
       saveClientInformation: (i) => {
@@ -65,8 +76,13 @@ describe('the MCP SDK OAuth client', () => {
 
     const back = await signInAt(h, user, pathOf(authUrl!.toString()));
     expect(`${back.origin}${back.pathname}`).toBe(redirect);
-    expect(await auth(provider, { serverUrl, authorizationCode: back.searchParams.get('code')!, fetchFn })).toBe('AUTHORIZED');
-    expect(await h.ctx.oauth.verifyAccessToken(tokens!.access_token, serverUrl)).toMatchObject({ workspaceId: user.workspaceId, resource: serverUrl });
+    expect(await auth(provider, { serverUrl, authorizationCode: back.searchParams.get('code')!, fetchFn })).toBe(
+      'AUTHORIZED',
+    );
+    expect(await h.ctx.oauth.verifyAccessToken(tokens!.access_token, serverUrl)).toMatchObject({
+      workspaceId: user.workspaceId,
+      resource: serverUrl,
+    });
     // Issued for the MCP endpoint: not for the rest of the API.
     expect(await h.ctx.oauth.verifyAccessToken(tokens!.access_token, `${h.url}/billing/usage`)).toBeNull();
 

@@ -10,11 +10,21 @@ const NOW = new Date('2026-11-21T12:00:00.000Z');
 const NOW_S = NOW.getTime() / 1000;
 
 function response(status: number, body: unknown, headers: Record<string, string> = {}): HttpResponse {
-  return { status, headers: new Headers(headers), url: 'https://pds.example/xrpc/x', text: JSON.stringify(body), data: body };
+  return {
+    status,
+    headers: new Headers(headers),
+    url: 'https://pds.example/xrpc/x',
+    text: JSON.stringify(body),
+    data: body,
+  };
 }
 
 function read(status: number, error: string | undefined, context: XrpcContext, headers?: Record<string, string>) {
-  const err = blueskyError(response(status, error ? { error, message: `${error} happened` } : {}, headers), context, NOW);
+  const err = blueskyError(
+    response(status, error ? { error, message: `${error} happened` } : {}, headers),
+    context,
+    NOW,
+  );
   return { kind: err.kind, code: err.code, retryAfterSeconds: err.retryAfterSeconds, message: err.message };
 }
 
@@ -53,7 +63,9 @@ describe('bluesky error reading', () => {
   });
 
   it('reads RateLimit-Reset as an epoch second, or a delta when small, and falls back to Retry-After', () => {
-    expect(read(429, 'RateLimitExceeded', 'login', { 'ratelimit-reset': String(NOW_S + 120) }).retryAfterSeconds).toBe(120);
+    expect(read(429, 'RateLimitExceeded', 'login', { 'ratelimit-reset': String(NOW_S + 120) }).retryAfterSeconds).toBe(
+      120,
+    );
     expect(read(429, 'RateLimitExceeded', 'login', { 'ratelimit-reset': String(NOW_S - 5) }).retryAfterSeconds).toBe(0);
     expect(read(429, 'RateLimitExceeded', 'login', { 'ratelimit-reset': '45' }).retryAfterSeconds).toBe(45);
     expect(read(429, undefined, 'access', { 'retry-after': '7' }).retryAfterSeconds).toBe(7);
@@ -79,8 +91,16 @@ describe('bluesky identity parsing', () => {
   });
 
   it('refuses endpoints that are not plain http(s) base URLs', () => {
-    for (const serviceEndpoint of ['javascript:alert(1)', 'file:///etc/passwd', 'https://user:pw@pds.example', 'not a url', 42]) {
-      expect(pdsEndpoint(doc([{ id: '#atproto_pds', type: 'AtprotoPersonalDataServer', serviceEndpoint }]), did)).toBeUndefined();
+    for (const serviceEndpoint of [
+      'javascript:alert(1)',
+      'file:///etc/passwd',
+      'https://user:pw@pds.example',
+      'not a url',
+      42,
+    ]) {
+      expect(
+        pdsEndpoint(doc([{ id: '#atproto_pds', type: 'AtprotoPersonalDataServer', serviceEndpoint }]), did),
+      ).toBeUndefined();
     }
     expect(pdsEndpoint({ id: did }, did)).toBeUndefined();
   });

@@ -37,7 +37,11 @@ const journal = () => {
 };
 
 async function publish(text: string): Promise<{ uri: string; cid: string }> {
-  const out = await publisher.publish(tokens, { postType: 'text', text, media: [], options: {}, targetId: `tgt_${Math.random().toString(36).slice(2)}` }, journal());
+  const out = await publisher.publish(
+    tokens,
+    { postType: 'text', text, media: [], options: {}, targetId: `tgt_${Math.random().toString(36).slice(2)}` },
+    journal(),
+  );
   if (out.state !== 'published') throw new Error('not published');
   const rkey = out.postId.split('/').pop()!;
   const record = await heraldAgent.com.atproto.repo.getRecord({ repo: herald.did, collection: POST, rkey });
@@ -45,8 +49,16 @@ async function publish(text: string): Promise<{ uri: string; cid: string }> {
 }
 
 /** A record of `account`'s repo as the PDS stores it. */
-async function recordOf(agent: AtpAgent, account: PdsAccount, uri: string): Promise<{ cid: string; value: Record<string, unknown> }> {
-  const res = await agent.com.atproto.repo.getRecord({ repo: account.did, collection: POST, rkey: uri.split('/').pop()! });
+async function recordOf(
+  agent: AtpAgent,
+  account: PdsAccount,
+  uri: string,
+): Promise<{ cid: string; value: Record<string, unknown> }> {
+  const res = await agent.com.atproto.repo.getRecord({
+    repo: account.did,
+    collection: POST,
+    rkey: uri.split('/').pop()!,
+  });
   return { cid: String(res.data.cid), value: res.data.value as Record<string, unknown> };
 }
 
@@ -67,8 +79,14 @@ beforeAll(async () => {
   commenterAgent = await pds.agentFor(commenter);
   const logger = pino({ level: 'silent' });
   const urls = { service: pds.url, plc: pds.plcUrl };
-  const adapter = blueskyAdapter({ http: configuredHttp(logger, urls, { timeoutMs: 15_000 }), config: { urls }, clock: () => new Date(), logger });
-  if (adapter.auth.kind !== 'app_password' || !adapter.publisher || !adapter.engagement?.comments) throw new Error('Bluesky adapter without its read side');
+  const adapter = blueskyAdapter({
+    http: configuredHttp(logger, urls, { timeoutMs: 15_000 }),
+    config: { urls },
+    clock: () => new Date(),
+    logger,
+  });
+  if (adapter.auth.kind !== 'app_password' || !adapter.publisher || !adapter.engagement?.comments)
+    throw new Error('Bluesky adapter without its read side');
   tokens = await adapter.auth.login({ handle: herald.handle, appPassword: await pds.createAppPassword(herald) });
   publisher = adapter.publisher;
   engagement = adapter.engagement;
@@ -83,60 +101,120 @@ describe('bluesky engagement (real local PDS, no AppView)', () => {
   it("answers another account's comment with root and parent strong refs read from the commenter's repo", async () => {
     const post = await publish('Herald post to comment on');
     // The second account comments, as the Bluesky app would: a post in its own repo with reply refs.
-    const comment = await commenterAgent.post({ text: 'A comment from another account', reply: { root: post, parent: post }, createdAt: new Date().toISOString() });
+    const comment = await commenterAgent.post({
+      text: 'A comment from another account',
+      reply: { root: post, parent: post },
+      createdAt: new Date().toISOString(),
+    });
     expect(comment.uri.startsWith(`at://${commenter.did}/${POST}/`)).toBe(true);
 
     // Herald has only the comment's id (its at:// URI): the adapter reads the CID and root from the commenter's repo.
-    const { replyId } = await comments.reply(tokens, { postId: post.uri, commentId: comment.uri, text: 'Thanks for the comment!' });
+    const { replyId } = await comments.reply(tokens, {
+      postId: post.uri,
+      commentId: comment.uri,
+      text: 'Thanks for the comment!',
+    });
     expect(replyId.startsWith(`at://${herald.did}/${POST}/`)).toBe(true);
     const reply = await recordOf(heraldAgent, herald, replyId);
-    expect(reply.value).toMatchObject({ $type: POST, text: 'Thanks for the comment!', reply: { root: { uri: post.uri, cid: post.cid }, parent: { uri: comment.uri, cid: comment.cid } } });
+    expect(reply.value).toMatchObject({
+      $type: POST,
+      text: 'Thanks for the comment!',
+      reply: { root: { uri: post.uri, cid: post.cid }, parent: { uri: comment.uri, cid: comment.cid } },
+    });
 
     // The commenter answers Herald's reply; Herald answers that with the refs the list would have given: the root stays
     // Herald's post, the parent is the commenter's second reply.
-    const again = await commenterAgent.post({ text: 'One more question', reply: { root: post, parent: { uri: replyId, cid: reply.cid } }, createdAt: new Date().toISOString() });
-    const second = await comments.reply(tokens, { postId: post.uri, commentId: again.uri, refs: { cid: again.cid, rootUri: post.uri, rootCid: post.cid }, text: 'Answered!' });
-    expect((await recordOf(heraldAgent, herald, second.replyId)).value.reply).toEqual({ root: { uri: post.uri, cid: post.cid }, parent: { uri: again.uri, cid: again.cid } });
+    const again = await commenterAgent.post({
+      text: 'One more question',
+      reply: { root: post, parent: { uri: replyId, cid: reply.cid } },
+      createdAt: new Date().toISOString(),
+    });
+    const second = await comments.reply(tokens, {
+      postId: post.uri,
+      commentId: again.uri,
+      refs: { cid: again.cid, rootUri: post.uri, rootCid: post.cid },
+      text: 'Answered!',
+    });
+    expect((await recordOf(heraldAgent, herald, second.replyId)).value.reply).toEqual({
+      root: { uri: post.uri, cid: post.cid },
+      parent: { uri: again.uri, cid: again.cid },
+    });
 
     // Without refs, a reply to a reply takes the thread's root from the record, not the parent.
     const third = await comments.reply(tokens, { postId: post.uri, commentId: again.uri, text: 'And again.' });
-    expect((await recordOf(heraldAgent, herald, third.replyId)).value.reply).toEqual({ root: { uri: post.uri, cid: post.cid }, parent: { uri: again.uri, cid: again.cid } });
+    expect((await recordOf(heraldAgent, herald, third.replyId)).value.reply).toEqual({
+      root: { uri: post.uri, cid: post.cid },
+      parent: { uri: again.uri, cid: again.cid },
+    });
   });
 
   it('the PDS refuses a reply over 300 graphemes; a comment that does not exist is not found', async () => {
     const post = await publish('Limits');
-    const comment = await commenterAgent.post({ text: 'Hi', reply: { root: post, parent: post }, createdAt: new Date().toISOString() });
-    const tooLong = await failure(comments.reply(tokens, { postId: post.uri, commentId: comment.uri, text: 'x'.repeat(301) }));
+    const comment = await commenterAgent.post({
+      text: 'Hi',
+      reply: { root: post, parent: post },
+      createdAt: new Date().toISOString(),
+    });
+    const tooLong = await failure(
+      comments.reply(tokens, { postId: post.uri, commentId: comment.uri, text: 'x'.repeat(301) }),
+    );
     expect(tooLong.kind).toBe('invalid_content');
     // 300 emoji are 300 graphemes (1200 bytes): within both limits.
     await comments.reply(tokens, { postId: post.uri, commentId: comment.uri, text: '🙂'.repeat(300) });
-    const gone = await failure(comments.reply(tokens, { postId: post.uri, commentId: `at://${commenter.did}/${POST}/3kaaaaaaaaaaa`, text: 'Hello?' }));
+    const gone = await failure(
+      comments.reply(tokens, {
+        postId: post.uri,
+        commentId: `at://${commenter.did}/${POST}/3kaaaaaaaaaaa`,
+        text: 'Hello?',
+      }),
+    );
     expect(gone.kind).toBe('not_found');
   });
 
   it('without an AppView, the thread cannot be read: the adapter says why', async () => {
     const post = await publish('Thread');
-    await commenterAgent.post({ text: 'Hello', reply: { root: post, parent: post }, createdAt: new Date().toISOString() });
+    await commenterAgent.post({
+      text: 'Hello',
+      reply: { root: post, parent: post },
+      createdAt: new Date().toISOString(),
+    });
     const err = await failure(comments.list(tokens, { postId: post.uri, limit: 10 }));
     expect(err.kind).toBe('unsupported');
     expect(err.message).toMatch(/no AppView/);
     // What the PDS itself answered.
     expect(String((err.cause as Error | undefined)?.message)).toMatch(/^Bluesky: No service configured/);
-    expect((await failure(comments.replies(tokens, { postId: post.uri, commentId: post.uri, limit: 10 }))).kind).toBe('unsupported');
+    expect((await failure(comments.replies(tokens, { postId: post.uri, commentId: post.uri, limit: 10 }))).kind).toBe(
+      'unsupported',
+    );
   });
 
   it('lists posts from the repo (newest first, without replies or numbers), reads one, and deletes it', async () => {
     const older = await publish('Older post');
     const newer = await publish('Newer post');
-    const comment = await commenterAgent.post({ text: 'Hi', reply: { root: newer, parent: newer }, createdAt: new Date().toISOString() });
-    await comments.reply(tokens, { postId: newer.uri, commentId: comment.uri, text: 'A reply is not a post of the read model' });
+    const comment = await commenterAgent.post({
+      text: 'Hi',
+      reply: { root: newer, parent: newer },
+      createdAt: new Date().toISOString(),
+    });
+    await comments.reply(tokens, {
+      postId: newer.uri,
+      commentId: comment.uri,
+      text: 'A reply is not a post of the read model',
+    });
     const listed = await engagement.listPosts(tokens, { limit: 2 });
     expect(listed.map((p) => [p.postId, p.commentary])).toEqual([
       [newer.uri, 'Newer post'],
       [older.uri, 'Older post'],
     ]);
-    expect(listed[0]).toMatchObject({ type: 'text', metrics: { likes: 0, comments: 0, shares: 0, impressions: 0 }, permalink: `https://bsky.app/profile/${herald.handle}/post/${newer.uri.split('/').pop()}` });
-    expect(await engagement.getPost(tokens, { postId: older.uri })).toMatchObject({ postId: older.uri, commentary: 'Older post' });
+    expect(listed[0]).toMatchObject({
+      type: 'text',
+      metrics: { likes: 0, comments: 0, shares: 0, impressions: 0 },
+      permalink: `https://bsky.app/profile/${herald.handle}/post/${newer.uri.split('/').pop()}`,
+    });
+    expect(await engagement.getPost(tokens, { postId: older.uri })).toMatchObject({
+      postId: older.uri,
+      commentary: 'Older post',
+    });
     await engagement.deletePost!(tokens, { postId: older.uri });
     expect(await engagement.getPost(tokens, { postId: older.uri })).toBeNull();
     // Another account's post is not Herald's to delete.

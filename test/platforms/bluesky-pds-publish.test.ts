@@ -35,7 +35,9 @@ let tokens: TokenSet;
 class SimulatedCrash extends Error {}
 
 /** The journal of publish-fixtures.ts in small: records steps in order and can "die" right after a chosen one. */
-function memoryJournal(initial: Record<string, string> = {}): Journal & { steps: Record<string, string>; log: [string, string][]; crashAfter: string | null } {
+function memoryJournal(
+  initial: Record<string, string> = {},
+): Journal & { steps: Record<string, string>; log: [string, string][]; crashAfter: string | null } {
   const journal = {
     steps: { ...initial },
     log: [] as [string, string][],
@@ -54,14 +56,19 @@ function memoryJournal(initial: Record<string, string> = {}): Journal & { steps:
 
 async function jpegImage(width: number, height: number): Promise<Buffer> {
   const script = `import sharp from 'sharp'; const b = await sharp({ create: { width: ${width}, height: ${height}, channels: 3, background: { r: 20, g: 120, b: 220 } } }).jpeg().toBuffer(); process.stdout.write(b.toString('base64'));`;
-  const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], { cwd: process.cwd() });
+  const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], {
+    cwd: process.cwd(),
+  });
   return Buffer.from(stdout, 'base64');
 }
 
 /** Random pixels as a PNG (they compress badly, so the file is about width×height×3 bytes), made by sharp in a child. */
 async function noisePng(width: number, height: number): Promise<Buffer> {
   const script = `import sharp from 'sharp'; const raw = Buffer.alloc(${width * height * 3}); let x = 0x9e3779b9; for (let i = 0; i < raw.length; i++) { x ^= x << 13; x ^= x >>> 17; x ^= x << 5; raw[i] = x & 0xff; } const b = await sharp(raw, { raw: { width: ${width}, height: ${height}, channels: 3 } }).png({ compressionLevel: 1 }).toBuffer(); process.stdout.write(b.toString('base64'));`;
-  const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], { cwd: process.cwd(), maxBuffer: 64 * 1024 * 1024 });
+  const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], {
+    cwd: process.cwd(),
+    maxBuffer: 64 * 1024 * 1024,
+  });
   return Buffer.from(stdout, 'base64');
 }
 
@@ -84,7 +91,10 @@ async function closedPort(): Promise<number> {
   return typeof address === 'object' && address ? address.port : 9;
 }
 
-function media(bytes: Buffer, f: { kind: 'image' | 'video'; mime: string; format: string; width: number; height: number; altText?: string }): PublishMedia {
+function media(
+  bytes: Buffer,
+  f: { kind: 'image' | 'video'; mime: string; format: string; width: number; height: number; altText?: string },
+): PublishMedia {
   return {
     id: `med_${f.format}_${bytes.length}`,
     url: 'https://media.herald.example/unused',
@@ -97,7 +107,14 @@ function media(bytes: Buffer, f: { kind: 'image' | 'video'; mime: string; format
 }
 
 function request(over: Partial<PublishRequest>): PublishRequest {
-  return { postType: 'text', text: 'hello', media: [], options: {}, targetId: `tgt_${Math.random().toString(36).slice(2)}`, ...over };
+  return {
+    postType: 'text',
+    text: 'hello',
+    media: [],
+    options: {},
+    targetId: `tgt_${Math.random().toString(36).slice(2)}`,
+    ...over,
+  };
 }
 
 async function readBack(uri: string): Promise<Record<string, unknown>> {
@@ -108,7 +125,8 @@ async function readBack(uri: string): Promise<Record<string, unknown>> {
 }
 
 /** The text a facet covers, cut out of the UTF-8 bytes as Bluesky clients do. */
-const covered = (text: string, index: { byteStart: number; byteEnd: number }) => Buffer.from(text, 'utf8').subarray(index.byteStart, index.byteEnd).toString('utf8');
+const covered = (text: string, index: { byteStart: number; byteEnd: number }) =>
+  Buffer.from(text, 'utf8').subarray(index.byteStart, index.byteEnd).toString('utf8');
 
 beforeAll(async () => {
   pds = await startLocalPds();
@@ -123,7 +141,8 @@ beforeAll(async () => {
     clock: () => new Date(),
     logger,
   });
-  if (adapter.auth.kind !== 'app_password' || !adapter.publisher) throw new Error('Bluesky adapter without app-password auth or publisher');
+  if (adapter.auth.kind !== 'app_password' || !adapter.publisher)
+    throw new Error('Bluesky adapter without app-password auth or publisher');
   tokens = await adapter.auth.login({ handle: alice.handle, appPassword: await pds.createAppPassword(alice) });
   publisher = adapter.publisher;
 });
@@ -137,7 +156,10 @@ describe('bluesky publisher (real local PDS)', () => {
     const text = `Grüße 👋 @${bob.handle}! Lies https://example.com/wiki/Straße?x=1. #日本語 #Herald, @ghost.test 🎉`;
     const journal = memoryJournal();
     const out = await publisher.publish(tokens, request({ text, options: { langs: ['de', 'ja'] } }), journal);
-    expect(out).toMatchObject({ state: 'published', postId: expect.stringMatching(new RegExp(`^at://${alice.did}/${POST}/[2-7a-j][2-7a-z]{12}$`)) });
+    expect(out).toMatchObject({
+      state: 'published',
+      postId: expect.stringMatching(new RegExp(`^at://${alice.did}/${POST}/[2-7a-j][2-7a-z]{12}$`)),
+    });
     if (out.state !== 'published') throw new Error('not published');
     const rkey = out.postId.split('/').pop() ?? '';
     expect(out.permalink).toBe(`https://bsky.app/profile/${alice.handle}/post/${rkey}`);
@@ -152,10 +174,16 @@ describe('bluesky publisher (real local PDS)', () => {
     expect(value.langs).toEqual(['de', 'ja']);
     expect(Date.parse(String(value.createdAt))).toBeGreaterThan(Date.now() - 60_000);
     expect(value.embed).toBeUndefined();
-    const facets = value.facets as { index: { byteStart: number; byteEnd: number }; features: Record<string, unknown>[] }[];
+    const facets = value.facets as {
+      index: { byteStart: number; byteEnd: number };
+      features: Record<string, unknown>[];
+    }[];
     expect(facets.map((f) => [covered(text, f.index), f.features])).toEqual([
       [`@${bob.handle}`, [{ $type: 'app.bsky.richtext.facet#mention', did: bob.did }]],
-      ['https://example.com/wiki/Straße?x=1', [{ $type: 'app.bsky.richtext.facet#link', uri: 'https://example.com/wiki/Straße?x=1' }]],
+      [
+        'https://example.com/wiki/Straße?x=1',
+        [{ $type: 'app.bsky.richtext.facet#link', uri: 'https://example.com/wiki/Straße?x=1' }],
+      ],
       ['#日本語', [{ $type: 'app.bsky.richtext.facet#tag', tag: '日本語' }]],
       ['#Herald', [{ $type: 'app.bsky.richtext.facet#tag', tag: 'Herald' }]],
     ]);
@@ -165,13 +193,31 @@ describe('bluesky publisher (real local PDS)', () => {
 
   it('publishes images with alt text and aspect ratio through uploadBlob, bytes intact', async () => {
     const bytes = await jpegImage(640, 480);
-    const photo = media(bytes, { kind: 'image', mime: 'image/jpeg', format: 'jpeg', width: 640, height: 480, altText: 'A blue rectangle' });
+    const photo = media(bytes, {
+      kind: 'image',
+      mime: 'image/jpeg',
+      format: 'jpeg',
+      width: 640,
+      height: 480,
+      altText: 'A blue rectangle',
+    });
     const journal = memoryJournal();
-    const out = await publisher.publish(tokens, request({ postType: 'image', text: 'Pictures', media: [photo, { ...photo, altText: null }] }), journal);
+    const out = await publisher.publish(
+      tokens,
+      request({ postType: 'image', text: 'Pictures', media: [photo, { ...photo, altText: null }] }),
+      journal,
+    );
     if (out.state !== 'published') throw new Error('not published');
     expect(journal.log.map(([s]) => s)).toEqual(['blob.0', 'blob.1', 'rkey', 'uri']);
     const value = await readBack(out.postId);
-    const embed = value.embed as { $type: string; images: { image: { ref: { toString(): string }; mimeType: string; size: number }; alt: string; aspectRatio: unknown }[] };
+    const embed = value.embed as {
+      $type: string;
+      images: {
+        image: { ref: { toString(): string }; mimeType: string; size: number };
+        alt: string;
+        aspectRatio: unknown;
+      }[];
+    };
     expect(embed.$type).toBe('app.bsky.embed.images');
     expect(embed.images.map((i) => [i.alt, i.aspectRatio, i.image.mimeType, i.image.size])).toEqual([
       ['A blue rectangle', { width: 640, height: 480 }, 'image/jpeg', bytes.length],
@@ -184,15 +230,36 @@ describe('bluesky publisher (real local PDS)', () => {
   });
 
   it('publishes a four-image carousel with alt texts; the PDS itself refuses a fifth image', async () => {
-    const shapes = [[640, 480], [480, 640], [500, 500], [1280, 720]] as const;
+    const shapes = [
+      [640, 480],
+      [480, 640],
+      [500, 500],
+      [1280, 720],
+    ] as const;
     const items = await Promise.all(
-      shapes.map(async ([width, height], i) => media(await jpegImage(width, height), { kind: 'image', mime: 'image/jpeg', format: 'jpeg', width, height, altText: `Picture ${i + 1}` })),
+      shapes.map(async ([width, height], i) =>
+        media(await jpegImage(width, height), {
+          kind: 'image',
+          mime: 'image/jpeg',
+          format: 'jpeg',
+          width,
+          height,
+          altText: `Picture ${i + 1}`,
+        }),
+      ),
     );
     const journal = memoryJournal();
-    const out = await publisher.publish(tokens, request({ postType: 'carousel', text: 'Four pictures', media: items }), journal);
+    const out = await publisher.publish(
+      tokens,
+      request({ postType: 'carousel', text: 'Four pictures', media: items }),
+      journal,
+    );
     if (out.state !== 'published') throw new Error('not published');
     const value = await readBack(out.postId);
-    const embed = value.embed as { $type: string; images: { image: { mimeType: string; size: number }; alt: string; aspectRatio: unknown }[] };
+    const embed = value.embed as {
+      $type: string;
+      images: { image: { mimeType: string; size: number }; alt: string; aspectRatio: unknown }[];
+    };
     expect(embed.$type).toBe('app.bsky.embed.images');
     expect(embed.images.map((i) => [i.alt, i.aspectRatio, i.image.mimeType, i.image.size])).toEqual(
       shapes.map(([width, height], i) => [`Picture ${i + 1}`, { width, height }, 'image/jpeg', items[i]?.size]),
@@ -203,11 +270,25 @@ describe('bluesky publisher (real local PDS)', () => {
     const up = await reader.com.atproto.repo.uploadBlob(await jpegImage(64, 48), { encoding: 'image/jpeg' });
     const image = { image: up.data.blob, alt: '' };
     const five = await reader.com.atproto.repo
-      .createRecord({ repo: alice.did, collection: POST, record: { $type: POST, text: 'five', createdAt: new Date().toISOString(), embed: { $type: 'app.bsky.embed.images', images: [image, image, image, image, image] } } })
-      .then(() => 'created', (err: unknown) => String((err as Error).message));
+      .createRecord({
+        repo: alice.did,
+        collection: POST,
+        record: {
+          $type: POST,
+          text: 'five',
+          createdAt: new Date().toISOString(),
+          embed: { $type: 'app.bsky.embed.images', images: [image, image, image, image, image] },
+        },
+      })
+      .then(
+        () => 'created',
+        (err: unknown) => String((err as Error).message),
+      );
     expect(five).toMatch(/array too big \(maximum 4, got 5\) at \$\.record\.embed\.images/);
     expect(blob.ref.$link).toMatch(/^bafkrei/);
-    await expect(publisher.publish(tokens, request({ postType: 'carousel', media: [...items, items[0]!] }), memoryJournal())).rejects.toMatchObject({ kind: 'invalid_content' });
+    await expect(
+      publisher.publish(tokens, request({ postType: 'carousel', media: [...items, items[0]!] }), memoryJournal()),
+    ).rejects.toMatchObject({ kind: 'invalid_content' });
   });
 
   it('an image over the PDS blob limit: refused as uploaded, published once Herald re-encodes it within 1,000,000 bytes, aspect ratio kept', async () => {
@@ -216,17 +297,46 @@ describe('bluesky publisher (real local PDS)', () => {
     // What the PDS does with the image as it is: the upload is taken, the post is refused for the blob's size.
     const raw = await reader.com.atproto.repo.uploadBlob(bytes, { encoding: 'image/png' });
     const refused = await reader.com.atproto.repo
-      .createRecord({ repo: alice.did, collection: POST, record: { $type: POST, text: 'raw', createdAt: new Date().toISOString(), embed: { $type: 'app.bsky.embed.images', images: [{ image: raw.data.blob, alt: '' }] } } })
-      .then(() => 'created', (err: unknown) => String((err as Error).message));
+      .createRecord({
+        repo: alice.did,
+        collection: POST,
+        record: {
+          $type: POST,
+          text: 'raw',
+          createdAt: new Date().toISOString(),
+          embed: { $type: 'app.bsky.embed.images', images: [{ image: raw.data.blob, alt: '' }] },
+        },
+      })
+      .then(
+        () => 'created',
+        (err: unknown) => String((err as Error).message),
+      );
     expect(refused).toMatch(/blob too big \(maximum 2000000, got \d+\) at \$\.record\.embed\.images\[0\]\.image/);
 
-    const photo = media(bytes, { kind: 'image', mime: 'image/png', format: 'png', width: 1200, height: 800, altText: 'Static' });
+    const photo = media(bytes, {
+      kind: 'image',
+      mime: 'image/png',
+      format: 'png',
+      width: 1200,
+      height: 800,
+      altText: 'Static',
+    });
     const journal = memoryJournal();
-    const out = await publisher.publish(tokens, request({ postType: 'image', text: 'Re-encoded', media: [photo] }), journal);
+    const out = await publisher.publish(
+      tokens,
+      request({ postType: 'image', text: 'Re-encoded', media: [photo] }),
+      journal,
+    );
     if (out.state !== 'published') throw new Error('not published');
     expect(journal.log.map(([s]) => s)).toEqual(['ratio.0', 'blob.0', 'rkey', 'uri']);
     const value = await readBack(out.postId);
-    const embed = value.embed as { images: { image: { ref: { toString(): string }; mimeType: string; size: number }; alt: string; aspectRatio: { width: number; height: number } }[] };
+    const embed = value.embed as {
+      images: {
+        image: { ref: { toString(): string }; mimeType: string; size: number };
+        alt: string;
+        aspectRatio: { width: number; height: number };
+      }[];
+    };
     const [only] = embed.images;
     expect(only?.alt).toBe('Static');
     expect(only?.image.mimeType).toBe('image/jpeg');
@@ -239,16 +349,38 @@ describe('bluesky publisher (real local PDS)', () => {
 
   it('publishes a video by uploading it to the PDS when no video service answers', async () => {
     const bytes = await mp4Video({ width: 1280, height: 720, durationSec: 5 });
-    const clip = media(bytes, { kind: 'video', mime: 'video/mp4', format: 'mp4', width: 1280, height: 720, altText: 'Five seconds' });
+    const clip = media(bytes, {
+      kind: 'video',
+      mime: 'video/mp4',
+      format: 'mp4',
+      width: 1280,
+      height: 720,
+      altText: 'Five seconds',
+    });
     const journal = memoryJournal();
-    const out = await publisher.publish(tokens, request({ postType: 'video', text: 'A clip #video', media: [clip] }), journal);
+    const out = await publisher.publish(
+      tokens,
+      request({ postType: 'video', text: 'A clip #video', media: [clip] }),
+      journal,
+    );
     if (out.state !== 'published') throw new Error(`not published: ${JSON.stringify(out)}`);
     expect(journal.steps['video.job']).toBeUndefined();
     expect(journal.log.map(([s]) => s)).toEqual(['video.blob', 'rkey', 'uri']);
     const value = await readBack(out.postId);
     expect(value.text).toBe('A clip #video');
-    const embed = value.embed as { $type: string; video: { mimeType: string; size: number; ref: { toString(): string } }; alt: string; aspectRatio: unknown };
-    expect({ type: embed.$type, mime: embed.video.mimeType, size: embed.video.size, alt: embed.alt, ratio: embed.aspectRatio }).toEqual({
+    const embed = value.embed as {
+      $type: string;
+      video: { mimeType: string; size: number; ref: { toString(): string } };
+      alt: string;
+      aspectRatio: unknown;
+    };
+    expect({
+      type: embed.$type,
+      mime: embed.video.mimeType,
+      size: embed.video.size,
+      alt: embed.alt,
+      ratio: embed.aspectRatio,
+    }).toEqual({
       type: 'app.bsky.embed.video',
       mime: 'video/mp4',
       size: bytes.length,
@@ -265,7 +397,10 @@ describe('bluesky publisher (real local PDS)', () => {
     await expect(publisher.publish(tokens, req, journal)).rejects.toBeInstanceOf(SimulatedCrash);
     const uri = journal.steps.uri ?? '';
     delete journal.steps.uri;
-    expect(await publisher.reconcile!(tokens, req, journal)).toEqual({ postId: uri, permalink: expect.stringContaining(uri.split('/').pop() ?? '') });
+    expect(await publisher.reconcile!(tokens, req, journal)).toEqual({
+      postId: uri,
+      permalink: expect.stringContaining(uri.split('/').pop() ?? ''),
+    });
     delete journal.steps.uri;
     expect(await publisher.publish(tokens, req, journal)).toMatchObject({ state: 'published', postId: uri });
     const listed = await reader.com.atproto.repo.listRecords({ repo: alice.did, collection: POST, limit: 100 });
@@ -274,7 +409,12 @@ describe('bluesky publisher (real local PDS)', () => {
     // What a blind retry would meet: the reference PDS will not create a second record under the key.
     const rkey = journal.steps.rkey ?? '';
     const dup = await reader.com.atproto.repo
-      .createRecord({ repo: alice.did, collection: POST, rkey, record: { $type: POST, text: 'again', createdAt: new Date().toISOString() } })
+      .createRecord({
+        repo: alice.did,
+        collection: POST,
+        rkey,
+        record: { $type: POST, text: 'again', createdAt: new Date().toISOString() },
+      })
       .then(
         () => 'created',
         (err: unknown) => (err as { status?: number }).status,
@@ -285,13 +425,20 @@ describe('bluesky publisher (real local PDS)', () => {
   it('uploads again when a journaled blob is no longer on the PDS', async () => {
     const bytes = await jpegImage(320, 240);
     const photo = media(bytes, { kind: 'image', mime: 'image/jpeg', format: 'jpeg', width: 320, height: 240 });
-    const gone = JSON.stringify({ $type: 'blob', ref: { $link: `bafkrei${'a'.repeat(52)}` }, mimeType: 'image/jpeg', size: bytes.length });
+    const gone = JSON.stringify({
+      $type: 'blob',
+      ref: { $link: `bafkrei${'a'.repeat(52)}` },
+      mimeType: 'image/jpeg',
+      size: bytes.length,
+    });
     const journal = memoryJournal({ 'blob.0': gone });
     const out = await publisher.publish(tokens, request({ postType: 'image', media: [photo] }), journal);
     if (out.state !== 'published') throw new Error('not published');
     expect(journal.steps['blob.0']).not.toBe(gone);
     const value = await readBack(out.postId);
-    expect((value.embed as { images: { image: { ref: { toString(): string } } }[] }).images[0]?.image.ref.toString()).toBe(JSON.parse(journal.steps['blob.0'] ?? '{}').ref.$link);
+    expect(
+      (value.embed as { images: { image: { ref: { toString(): string } } }[] }).images[0]?.image.ref.toString(),
+    ).toBe(JSON.parse(journal.steps['blob.0'] ?? '{}').ref.$link);
   });
 
   it('reconcile finds nothing without a trace or under an unused key', async () => {

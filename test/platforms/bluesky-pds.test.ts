@@ -100,7 +100,9 @@ describe('bluesky adapter (real local PDS)', () => {
     });
     const edited = await adapter.fetchAccount(tokens);
     expect(edited.name).toBe('Local Alice');
-    expect(edited.slice).toMatchObject({ profile: { display_name: 'Local Alice', description: 'Posting from a test PDS' } });
+    expect(edited.slice).toMatchObject({
+      profile: { display_name: 'Local Alice', description: 'Posting from a test PDS' },
+    });
   });
 
   it('refreshes with rotation, and the new session works', async () => {

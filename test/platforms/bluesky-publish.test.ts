@@ -10,7 +10,15 @@ import type { PublishMedia, PublishRequest, Publisher } from '../../src/platform
 import type { TokenSet } from '../../src/platforms/types.ts';
 import { sandboxBaseUrls } from '../../src/sandbox/index.ts';
 import { expectPlatformError } from './helpers/oauth-flow.ts';
-import { fixtureMedia, jpegImage, memoryJournal, mp4Video, noisePng, SimulatedCrash, PUBLISH_PROCESSING_MS } from './helpers/publish-fixtures.ts';
+import {
+  fixtureMedia,
+  jpegImage,
+  memoryJournal,
+  mp4Video,
+  noisePng,
+  SimulatedCrash,
+  PUBLISH_PROCESSING_MS,
+} from './helpers/publish-fixtures.ts';
 import sharp from 'sharp';
 import { IMAGE_BLOB_MAX } from '../../src/platforms/bluesky/limits.ts';
 import { startSandbox } from '../helpers/sandbox.ts';
@@ -23,7 +31,8 @@ describe('bluesky facets', () => {
   const resolve = async (handle: string) => (handle === 'bob.example.com' ? 'did:plc:bob' : null);
 
   it('finds links, mentions and tags at UTF-8 byte offsets in emoji and non-Latin text', async () => {
-    const text = '🎉 Привет @Bob.Example.com! 日本語 https://例え.jp/パス?q=1). #タグ #rust_lang, #42 e@mail.com x#no @nobody.example.org';
+    const text =
+      '🎉 Привет @Bob.Example.com! 日本語 https://例え.jp/パス?q=1). #タグ #rust_lang, #42 e@mail.com x#no @nobody.example.org';
     const facets = await buildFacets(text, resolve);
     expect(facets.map((f) => [cut(text, f.index.byteStart, f.index.byteEnd), f.features[0]])).toEqual([
       ['@Bob.Example.com', { $type: 'app.bsky.richtext.facet#mention', did: 'did:plc:bob' }],
@@ -78,11 +87,29 @@ function request(over: Partial<PublishRequest> = {}): PublishRequest {
 }
 
 async function photo(name = 'photo.jpg'): Promise<PublishMedia> {
-  return fixtureMedia(sb, { name, bytes: await jpegImage(400, 300), kind: 'image', mime: 'image/jpeg', format: 'jpeg', width: 400, height: 300, altText: 'Blue' });
+  return fixtureMedia(sb, {
+    name,
+    bytes: await jpegImage(400, 300),
+    kind: 'image',
+    mime: 'image/jpeg',
+    format: 'jpeg',
+    width: 400,
+    height: 300,
+    altText: 'Blue',
+  });
 }
 
 async function clip(bytes?: Buffer): Promise<PublishMedia> {
-  return fixtureMedia(sb, { name: 'clip.mp4', bytes: bytes ?? (await mp4Video({ mdatBytes: 20_000 })), kind: 'video', mime: 'video/mp4', format: 'mp4', width: 640, height: 360, altText: 'Clip' });
+  return fixtureMedia(sb, {
+    name: 'clip.mp4',
+    bytes: bytes ?? (await mp4Video({ mdatBytes: 20_000 })),
+    kind: 'video',
+    mime: 'video/mp4',
+    format: 'mp4',
+    width: 640,
+    height: 360,
+    altText: 'Clip',
+  });
 }
 
 const record = (post: SandboxRecord | undefined) => post?.record as Record<string, unknown>;
@@ -107,7 +134,11 @@ describe('bluesky publisher against the simulator', () => {
     const out = await publisher.publish(tokens, request({ text }), journal);
     if (out.state !== 'published') throw new Error('not published');
     const rkey = journal.steps.rkey ?? '';
-    expect(out).toEqual({ state: 'published', postId: `at://${tokens.extra?.did}/${POST}/${rkey}`, permalink: sb.url('bluesky', `/profile/alice.sandbox/post/${rkey}`) });
+    expect(out).toEqual({
+      state: 'published',
+      postId: `at://${tokens.extra?.did}/${POST}/${rkey}`,
+      permalink: sb.url('bluesky', `/profile/alice.sandbox/post/${rkey}`),
+    });
     expect(journal.steps.uri).toBe(out.postId);
     const s = await state();
     expect(s.posts).toHaveLength(1);
@@ -127,14 +158,35 @@ describe('bluesky publisher against the simulator', () => {
     expect(out.state).toBe('published');
     const s = await state();
     const blob = JSON.parse(journal.steps['blob.0'] ?? '{}') as { ref: { $link: string } };
-    expect(record(s.posts[0])?.embed).toEqual({ $type: 'app.bsky.embed.images', images: [{ image: JSON.parse(journal.steps['blob.0'] ?? ''), alt: 'Blue', aspectRatio: { width: 400, height: 300 } }] });
+    expect(record(s.posts[0])?.embed).toEqual({
+      $type: 'app.bsky.embed.images',
+      images: [
+        { image: JSON.parse(journal.steps['blob.0'] ?? ''), alt: 'Blue', aspectRatio: { width: 400, height: 300 } },
+      ],
+    });
     expect(s.posts[0]?.media).toEqual([blob.ref.$link]);
   });
 
   it('publishes a four-image carousel, each image with its alt text and aspect ratio, and refuses a fifth image', async () => {
-    const shapes = [[400, 300], [300, 400], [500, 500], [640, 360]] as const;
+    const shapes = [
+      [400, 300],
+      [300, 400],
+      [500, 500],
+      [640, 360],
+    ] as const;
     const items = await Promise.all(
-      shapes.map(async ([w, h], i) => fixtureMedia(sb, { name: `c${i}.jpg`, bytes: await jpegImage(w, h), kind: 'image', mime: 'image/jpeg', format: 'jpeg', width: w, height: h, altText: `Picture ${i + 1}` })),
+      shapes.map(async ([w, h], i) =>
+        fixtureMedia(sb, {
+          name: `c${i}.jpg`,
+          bytes: await jpegImage(w, h),
+          kind: 'image',
+          mime: 'image/jpeg',
+          format: 'jpeg',
+          width: w,
+          height: h,
+          altText: `Picture ${i + 1}`,
+        }),
+      ),
     );
     const journal = memoryJournal();
     const out = await publisher.publish(tokens, request({ postType: 'carousel', text: 'Four', media: items }), journal);
@@ -142,19 +194,36 @@ describe('bluesky publisher against the simulator', () => {
     expect(journal.log.map(([step]) => step)).toEqual(['blob.0', 'blob.1', 'blob.2', 'blob.3', 'rkey', 'uri']);
     const s = await state();
     expect(s.posts).toHaveLength(1);
-    const embed = record(s.posts[0])?.embed as { $type: string; images: { image: { size: number }; alt: string; aspectRatio: unknown }[] };
+    const embed = record(s.posts[0])?.embed as {
+      $type: string;
+      images: { image: { size: number }; alt: string; aspectRatio: unknown }[];
+    };
     expect(embed.$type).toBe('app.bsky.embed.images');
-    expect(embed.images.map((i) => [i.alt, i.aspectRatio, i.image.size])).toEqual(shapes.map(([width, height], i) => [`Picture ${i + 1}`, { width, height }, items[i]?.size]));
+    expect(embed.images.map((i) => [i.alt, i.aspectRatio, i.image.size])).toEqual(
+      shapes.map(([width, height], i) => [`Picture ${i + 1}`, { width, height }, items[i]?.size]),
+    );
 
     const five = [...items, items[0]!];
-    await expectPlatformError(publisher.publish(tokens, request({ postType: 'carousel', media: five, targetId: 'tgt_five' }), memoryJournal()), 'invalid_content');
+    await expectPlatformError(
+      publisher.publish(tokens, request({ postType: 'carousel', media: five, targetId: 'tgt_five' }), memoryJournal()),
+      'invalid_content',
+    );
     expect((await state()).posts).toHaveLength(1);
   });
 
   it('re-encodes an image over the blob limit to fit it, keeping the aspect ratio, and a retry reuses the journaled blob and ratio', async () => {
     const bytes = await noisePng(2400, 1600);
     expect(bytes.length).toBeGreaterThan(2_000_000);
-    const big = fixtureMedia(sb, { name: 'big.png', bytes, kind: 'image', mime: 'image/png', format: 'png', width: 2400, height: 1600, altText: 'Noise' });
+    const big = fixtureMedia(sb, {
+      name: 'big.png',
+      bytes,
+      kind: 'image',
+      mime: 'image/png',
+      format: 'png',
+      width: 2400,
+      height: 1600,
+      altText: 'Noise',
+    });
     const req = request({ postType: 'image', text: 'Big', media: [big] });
     const journal = memoryJournal();
     journal.crashAfter = 'blob.0';
@@ -163,7 +232,13 @@ describe('bluesky publisher against the simulator', () => {
     expect(journal.log.map(([step]) => step)).toEqual(['ratio.0', 'blob.0', 'rkey', 'uri']);
     const s = await state();
     expect(ok(s, 'com.atproto.repo.uploadBlob')).toHaveLength(1);
-    const embed = record(s.posts[0])?.embed as { images: { image: { size: number; mimeType: string }; alt: string; aspectRatio: { width: number; height: number } }[] };
+    const embed = record(s.posts[0])?.embed as {
+      images: {
+        image: { size: number; mimeType: string };
+        alt: string;
+        aspectRatio: { width: number; height: number };
+      }[];
+    };
     const [image] = embed.images;
     expect(image?.image.mimeType).toBe('image/jpeg');
     expect(image?.image.size).toBeLessThanOrEqual(IMAGE_BLOB_MAX);
@@ -178,14 +253,43 @@ describe('bluesky publisher against the simulator', () => {
   });
 
   it('re-encodes an oversized image with transparency as WebP, and applies EXIF orientation before measuring', async () => {
-    const alpha = fixtureMedia(sb, { name: 'alpha.png', bytes: await noisePng(800, 600, 4), kind: 'image', mime: 'image/png', format: 'png', width: 800, height: 600 });
+    const alpha = fixtureMedia(sb, {
+      name: 'alpha.png',
+      bytes: await noisePng(800, 600, 4),
+      kind: 'image',
+      mime: 'image/png',
+      format: 'png',
+      width: 800,
+      height: 600,
+    });
     // A landscape JPEG that says "rotate 90°": seen upright it is portrait.
-    const rotated = await sharp(await noisePng(1800, 1200)).jpeg({ quality: 100 }).withMetadata({ orientation: 6 }).toBuffer();
+    const rotated = await sharp(await noisePng(1800, 1200))
+      .jpeg({ quality: 100 })
+      .withMetadata({ orientation: 6 })
+      .toBuffer();
     expect(rotated.length).toBeGreaterThan(IMAGE_BLOB_MAX);
-    const turned = fixtureMedia(sb, { name: 'turned.jpg', bytes: rotated, kind: 'image', mime: 'image/jpeg', format: 'jpeg', width: 1800, height: 1200 });
-    const out = await publisher.publish(tokens, request({ postType: 'carousel', media: [alpha, turned] }), memoryJournal());
+    const turned = fixtureMedia(sb, {
+      name: 'turned.jpg',
+      bytes: rotated,
+      kind: 'image',
+      mime: 'image/jpeg',
+      format: 'jpeg',
+      width: 1800,
+      height: 1200,
+    });
+    const out = await publisher.publish(
+      tokens,
+      request({ postType: 'carousel', media: [alpha, turned] }),
+      memoryJournal(),
+    );
     expect(out.state).toBe('published');
-    const embed = record((await state()).posts[0])?.embed as { images: { image: { size: number; mimeType: string }; alt: string; aspectRatio: { width: number; height: number } }[] };
+    const embed = record((await state()).posts[0])?.embed as {
+      images: {
+        image: { size: number; mimeType: string };
+        alt: string;
+        aspectRatio: { width: number; height: number };
+      }[];
+    };
     expect(embed.images.map((i) => [i.image.mimeType, i.image.size <= IMAGE_BLOB_MAX, i.alt])).toEqual([
       ['image/webp', true, ''],
       ['image/jpeg', true, ''],
@@ -202,7 +306,9 @@ describe('bluesky publisher against the simulator', () => {
     const journal = memoryJournal();
     const first = await publisher.publish(tokens, req, journal);
     expect(first).toEqual({ state: 'processing', handle: journal.steps['video.job'] });
-    expect(await publisher.checkStatus!(tokens, first.state === 'processing' ? first.handle : '', req, journal)).toEqual(first);
+    expect(
+      await publisher.checkStatus!(tokens, first.state === 'processing' ? first.handle : '', req, journal),
+    ).toEqual(first);
     let s = await state();
     expect(ok(s, 'app.bsky.video.uploadVideo')).toHaveLength(1);
     expect(calls(s, 'com.atproto.repo.createRecord')).toHaveLength(0);
@@ -216,7 +322,12 @@ describe('bluesky publisher against the simulator', () => {
     expect(journal.log.map(([step]) => step)).toEqual(['video.job', 'video.blob', 'rkey', 'uri']);
     s = await state();
     expect(s.posts).toHaveLength(1);
-    expect(record(s.posts[0])?.embed).toEqual({ $type: 'app.bsky.embed.video', video: JSON.parse(journal.steps['video.blob'] ?? ''), alt: 'Clip', aspectRatio: { width: 640, height: 360 } });
+    expect(record(s.posts[0])?.embed).toEqual({
+      $type: 'app.bsky.embed.video',
+      video: JSON.parse(journal.steps['video.blob'] ?? ''),
+      alt: 'Clip',
+      aspectRatio: { width: 640, height: 360 },
+    });
     expect(ok(s, 'com.atproto.repo.uploadBlob')).toHaveLength(0);
   });
 
@@ -224,15 +335,23 @@ describe('bluesky publisher against the simulator', () => {
     const urls = { ...sandboxBaseUrls(sb.publicUrl).bluesky, video: 'http://127.0.0.1:9' };
     const fallback = adapterFor(urls).publisher!;
     const journal = memoryJournal();
-    expect((await fallback.publish(tokens, request({ postType: 'video', media: [await clip()] }), journal)).state).toBe('published');
+    expect((await fallback.publish(tokens, request({ postType: 'video', media: [await clip()] }), journal)).state).toBe(
+      'published',
+    );
     const s = await state();
     expect(ok(s, 'com.atproto.repo.uploadBlob')).toHaveLength(1);
-    expect(record(s.posts[0])?.embed).toMatchObject({ $type: 'app.bsky.embed.video', video: { mimeType: 'video/mp4' } });
+    expect(record(s.posts[0])?.embed).toMatchObject({
+      $type: 'app.bsky.embed.video',
+      video: { mimeType: 'video/mp4' },
+    });
   });
 
   it('reports a failed video job as invalid_content', async () => {
     const bad = await clip(Buffer.from('not a video at all'.repeat(20)));
-    const err = await expectPlatformError(publisher.publish(tokens, request({ postType: 'video', media: [bad] }), memoryJournal()), 'invalid_content');
+    const err = await expectPlatformError(
+      publisher.publish(tokens, request({ postType: 'video', media: [bad] }), memoryJournal()),
+      'invalid_content',
+    );
     expect(err.message).toContain('validation_failure');
     expect((await state()).posts).toHaveLength(0);
   });
@@ -247,11 +366,18 @@ describe('bluesky: the PDS rate limits (strict rate_limits)', () => {
       const res = await fetch(sb.url('bluesky', '/xrpc/com.atproto.repo.createRecord'), {
         method: 'POST',
         headers: { authorization: `Bearer ${tokens.accessToken}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ repo: did, collection: 'app.bsky.feed.post', record: { $type: 'app.bsky.feed.post', text: `n${i}`, createdAt: new Date(sb.nowMs()).toISOString() } }),
+        body: JSON.stringify({
+          repo: did,
+          collection: 'app.bsky.feed.post',
+          record: { $type: 'app.bsky.feed.post', text: `n${i}`, createdAt: new Date(sb.nowMs()).toISOString() },
+        }),
       });
       if (res.status !== 200) throw new Error(`createRecord ${i}: ${res.status} ${await res.text()}`);
     }
-    const err = await expectPlatformError(publisher.publish(tokens, request({ text: 'one too many' }), memoryJournal()), 'rate_limited');
+    const err = await expectPlatformError(
+      publisher.publish(tokens, request({ text: 'one too many' }), memoryJournal()),
+      'rate_limited',
+    );
     expect(err.retryable).toBe(true);
     // The sandbox clock is at 12:00:00 UTC: the hour's window ends at 13:00.
     expect(err.retryAfterSeconds).toBe(3600);
@@ -259,7 +385,7 @@ describe('bluesky: the PDS rate limits (strict rate_limits)', () => {
     expect((await publisher.publish(tokens, request({ text: 'next hour' }), memoryJournal())).state).toBe('published');
   });
 
-  it('createSession: 30 logins of a handle per 5 minutes, then a 429 naming the window\'s end', async () => {
+  it("createSession: 30 logins of a handle per 5 minutes, then a 429 naming the window's end", async () => {
     await sb.configure({ strict: { rate_limits: true } });
     const adapter = adapterFor(sandboxBaseUrls(sb.publicUrl).bluesky);
     if (adapter.auth.kind !== 'app_password') throw new Error('app password');
@@ -269,7 +395,9 @@ describe('bluesky: the PDS rate limits (strict rate_limits)', () => {
     for (let i = 0; i < 30; i++) await auth.login(carol);
     const err = await expectPlatformError(auth.login(carol), 'rate_limited');
     expect(err.retryAfterSeconds).toBe(300);
-    expect((await auth.login({ handle: 'dave.sandbox', appPassword: 'abcd-ef12-gh34-ij56' })).accessToken).toEqual(expect.any(String));
+    expect((await auth.login({ handle: 'dave.sandbox', appPassword: 'abcd-ef12-gh34-ij56' })).accessToken).toEqual(
+      expect.any(String),
+    );
     sb.advance(300);
     expect((await auth.login(carol)).accessToken).toEqual(expect.any(String));
   });
@@ -277,7 +405,11 @@ describe('bluesky: the PDS rate limits (strict rate_limits)', () => {
 
 describe('bluesky publisher: journal and faults', () => {
   it('reuses journaled blobs and video jobs after a crash', async () => {
-    const imageReq = request({ postType: 'image', media: [await photo('a.jpg'), await photo('b.jpg')], targetId: 'tgt_img' });
+    const imageReq = request({
+      postType: 'image',
+      media: [await photo('a.jpg'), await photo('b.jpg')],
+      targetId: 'tgt_img',
+    });
     const j1 = memoryJournal();
     j1.crashAfter = 'blob.0';
     await expect(publisher.publish(tokens, imageReq, j1)).rejects.toBeInstanceOf(SimulatedCrash);
@@ -298,9 +430,16 @@ describe('bluesky publisher: journal and faults', () => {
   });
 
   it('uploads again when the PDS no longer has a journaled blob', async () => {
-    const gone = JSON.stringify({ $type: 'blob', ref: { $link: `bafkrei${'a'.repeat(52)}` }, mimeType: 'image/jpeg', size: 10 });
+    const gone = JSON.stringify({
+      $type: 'blob',
+      ref: { $link: `bafkrei${'a'.repeat(52)}` },
+      mimeType: 'image/jpeg',
+      size: 10,
+    });
     const journal = memoryJournal({ 'blob.0': gone });
-    expect((await publisher.publish(tokens, request({ postType: 'image', media: [await photo()] }), journal)).state).toBe('published');
+    expect(
+      (await publisher.publish(tokens, request({ postType: 'image', media: [await photo()] }), journal)).state,
+    ).toBe('published');
     expect(journal.steps['blob.0']).not.toBe(gone);
     const s = await state();
     expect(calls(s, 'com.atproto.repo.createRecord').map((r) => r.status)).toEqual([400, 200]);
@@ -344,7 +483,9 @@ describe('bluesky publisher: journal and faults', () => {
 
   it('an expired session is auth_expired; reconcile is null without a trace', async () => {
     await sb.fault({ platform: 'bluesky', operation: 'publish', fault: 'expire_token' });
-    await expectPlatformError(publisher.publish(tokens, request(), memoryJournal()), 'auth_expired', [tokens.accessToken]);
+    await expectPlatformError(publisher.publish(tokens, request(), memoryJournal()), 'auth_expired', [
+      tokens.accessToken,
+    ]);
     expect(await publisher.reconcile!(tokens, request(), memoryJournal())).toBeNull();
     expect((await state()).posts).toHaveLength(0);
   });

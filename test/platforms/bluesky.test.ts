@@ -31,7 +31,9 @@ async function fault(operation: string, kind: string): Promise<void> {
 
 async function requests(): Promise<{ method: string; path: string; body: unknown; query: Record<string, unknown> }[]> {
   const res = await fetch(`${root}/_state?platform=bluesky`);
-  const body = (await res.json()) as { bluesky: { requests: { method: string; path: string; body: unknown; query: Record<string, unknown> }[] } };
+  const body = (await res.json()) as {
+    bluesky: { requests: { method: string; path: string; body: unknown; query: Record<string, unknown> }[] };
+  };
   return body.bluesky.requests;
 }
 

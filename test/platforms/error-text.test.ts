@@ -27,7 +27,13 @@ function expectClean(message: string): void {
 }
 
 function response(status: number, data: unknown): HttpResponse {
-  return { status, headers: new Headers({ 'content-type': 'application/json' }), url: 'https://api.example/x', text: JSON.stringify(data), data };
+  return {
+    status,
+    headers: new Headers({ 'content-type': 'application/json' }),
+    url: 'https://api.example/x',
+    text: JSON.stringify(data),
+    data,
+  };
 }
 
 function thrown(fn: () => unknown): PlatformError {
@@ -47,14 +53,40 @@ describe('network error text on the wire', () => {
   it.each<[string, () => PlatformError]>([
     ['bluesky', () => blueskyError(response(400, { error: 'InvalidRequest', message: HOSTILE }), 'access', NOW)],
     ['linkedin (API)', () => linkedinError(response(400, { code: 'BAD', message: HOSTILE }))],
-    ['linkedin (OAuth)', () => linkedinError(response(400, { error: 'invalid_request', error_description: HOSTILE }), 'token')],
+    [
+      'linkedin (OAuth)',
+      () => linkedinError(response(400, { error: 'invalid_request', error_description: HOSTILE }), 'token'),
+    ],
     ['facebook', () => facebookError(response(400, graph))],
     ['instagram (Graph)', () => instagramError(response(400, graph))],
-    ['instagram (code exchange)', () => instagramError(response(400, { error_type: 'OAuthException', code: 400, error_message: HOSTILE }), 'token')],
+    [
+      'instagram (code exchange)',
+      () => instagramError(response(400, { error_type: 'OAuthException', code: 400, error_message: HOSTILE }), 'token'),
+    ],
     ['threads', () => threadsError(response(400, graph))],
-    ['tiktok (API)', () => thrown(() => tiktokApi(response(400, { error: { code: 'invalid_params', message: HOSTILE } }), 'post init'))],
-    ['tiktok (OAuth)', () => thrown(() => tiktokOAuth(response(400, { error: 'invalid_request', error_description: HOSTILE }), 'code exchange', true))],
-    ['youtube', () => thrown(() => youtubeApi(response(400, { error: { message: HOSTILE, errors: [{ reason: 'invalidTitle', message: HOSTILE }] } }), 'upload', NOW))],
+    [
+      'tiktok (API)',
+      () =>
+        thrown(() => tiktokApi(response(400, { error: { code: 'invalid_params', message: HOSTILE } }), 'post init')),
+    ],
+    [
+      'tiktok (OAuth)',
+      () =>
+        thrown(() =>
+          tiktokOAuth(response(400, { error: 'invalid_request', error_description: HOSTILE }), 'code exchange', true),
+        ),
+    ],
+    [
+      'youtube',
+      () =>
+        thrown(() =>
+          youtubeApi(
+            response(400, { error: { message: HOSTILE, errors: [{ reason: 'invalidTitle', message: HOSTILE }] } }),
+            'upload',
+            NOW,
+          ),
+        ),
+    ],
     ['pinterest', () => thrown(() => pinterestApi(response(400, { code: 1, message: HOSTILE }), 'create pin'))],
   ])('%s: a hostile error body becomes a short clean reason', (_network, read) => {
     expectClean(read().message);
@@ -70,18 +102,24 @@ describe('network error text on the wire', () => {
 describe('text rules', () => {
   it('keeps an ordinary message as it is', () => {
     expect(cleanMessage('Bluesky is unavailable (HTTP 503)')).toBe('Bluesky is unavailable (HTTP 503)');
-    expect(networkText('Record text too long: 310 graphemes, limit 300 (retry at 12:30:45)')).toBe('Record text too long: 310 graphemes, limit 300 (retry at 12:30:45)');
+    expect(networkText('Record text too long: 310 graphemes, limit 300 (retry at 12:30:45)')).toBe(
+      'Record text too long: 310 graphemes, limit 300 (retry at 12:30:45)',
+    );
     expect(cleanMessage('Rust says Foo::Bar')).toBe('Rust says Foo::Bar');
   });
 
   it('leaves out addresses in every notation, URLs, markup and control characters', () => {
-    expect(cleanMessage('dial 127.0.0.1:80, [::1]:443, ::ffff:127.0.0.1 and fe80::1.')).toBe('dial [address], [address], [address] and [address].');
+    expect(cleanMessage('dial 127.0.0.1:80, [::1]:443, ::ffff:127.0.0.1 and fe80::1.')).toBe(
+      'dial [address], [address], [address] and [address].',
+    );
     expect(cleanMessage('see https://internal.example/x?y=1 now')).toBe('see [url] now');
     expect(cleanMessage('a\u0000b\r\nc\u2028d <b>bold</b>')).toBe('a b c d bold');
   });
 
   it('leaves out host names in network text, and drops an HTML page entirely', () => {
-    expect(networkText('upstream db-7.corp.internal timed out; try localhost')).toBe('upstream [host] timed out; try [host]');
+    expect(networkText('upstream db-7.corp.internal timed out; try localhost')).toBe(
+      'upstream [host] timed out; try [host]',
+    );
     expect(networkText('<!DOCTYPE html><html><body>502 Bad Gateway nginx</body></html>')).toBe('');
     expect(networkText(42)).toBe('');
   });

@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { FACEBOOK_GRAPH_VERSION, FACEBOOK_SCOPES, facebookAdapter, pageTokenKey } from '../../src/platforms/facebook/index.ts';
+import {
+  FACEBOOK_GRAPH_VERSION,
+  FACEBOOK_SCOPES,
+  facebookAdapter,
+  pageTokenKey,
+} from '../../src/platforms/facebook/index.ts';
 import type { OAuth2Auth, PlatformAdapter, TokenSet } from '../../src/platforms/types.ts';
 import { SANDBOX_APPS, sandboxBaseUrls } from '../../src/sandbox/index.ts';
 import { approve, cannedDeps, expectPlatformError, sandboxDeps } from './helpers/oauth-flow.ts';
@@ -11,7 +16,11 @@ let sb: TestSandbox;
 let adapter: PlatformAdapter;
 let auth: OAuth2Auth;
 const redirectUri = (): string => sb.callback('facebook');
-const secretsOf = (t: TokenSet): string[] => [t.accessToken, ...Object.values(t.extra ?? {}), SANDBOX_APPS.facebook.clientSecret];
+const secretsOf = (t: TokenSet): string[] => [
+  t.accessToken,
+  ...Object.values(t.extra ?? {}),
+  SANDBOX_APPS.facebook.clientSecret,
+];
 
 async function connect(scope?: string): Promise<TokenSet> {
   const url = new URL(auth.authorizeUrl({ state: 'st-fb', redirectUri: redirectUri() }));
@@ -46,11 +55,23 @@ describe('facebook adapter: setup', () => {
     expect(adapter).toMatchObject({
       platform: 'facebook',
       configured: true,
-      capabilities: { postTypes: ['text', 'image', 'carousel', 'video'], text: { max: 63_206, unit: 'utf16' }, asyncProcessing: true },
+      capabilities: {
+        postTypes: ['text', 'image', 'carousel', 'video'],
+        text: { max: 63_206, unit: 'utf16' },
+        asyncProcessing: true,
+      },
     });
     expect(auth).toMatchObject({ kind: 'oauth2', pkce: false });
-    const real = facebookAdapter({ ...sandboxDeps(sb, 'facebook'), config: { clientId: 'ci', clientSecret: 'cs', urls: {} } });
-    const url = new URL((real.auth as OAuth2Auth).authorizeUrl({ state: 's1', redirectUri: 'https://herald.example/facebook/oauth/callback' }));
+    const real = facebookAdapter({
+      ...sandboxDeps(sb, 'facebook'),
+      config: { clientId: 'ci', clientSecret: 'cs', urls: {} },
+    });
+    const url = new URL(
+      (real.auth as OAuth2Auth).authorizeUrl({
+        state: 's1',
+        redirectUri: 'https://herald.example/facebook/oauth/callback',
+      }),
+    );
     expect(`${url.origin}${url.pathname}`).toBe(`https://www.facebook.com/${FACEBOOK_GRAPH_VERSION}/dialog/oauth`);
     expect(Object.fromEntries(url.searchParams)).toEqual({
       client_id: 'ci',
@@ -61,7 +82,9 @@ describe('facebook adapter: setup', () => {
     });
     const bare = facebookAdapter({ ...sandboxDeps(sb, 'facebook'), config: { clientSecret: 'cs', urls: {} } });
     expect(bare.configured).toBe(false);
-    expect(() => (bare.auth as OAuth2Auth).authorizeUrl({ state: 's', redirectUri: redirectUri() })).toThrow(/not configured/);
+    expect(() => (bare.auth as OAuth2Auth).authorizeUrl({ state: 's', redirectUri: redirectUri() })).toThrow(
+      /not configured/,
+    );
   });
 });
 
@@ -77,15 +100,45 @@ describe('facebook adapter: token lifecycle against the sandbox', () => {
 
     const account = await adapter.fetchAccount(tokens);
     const [page0, ig, page1] = account.destinations;
-    expect(account).toMatchObject({ name: 'Sandbox User', username: null, avatarUrl: expect.stringContaining('/_sandbox/avatar/') });
-    expect(page0).toMatchObject({ kind: 'page', name: 'User Bakery', meta: { category: 'Bakery', tasks: expect.arrayContaining(['CREATE_CONTENT']) } });
-    expect(ig).toMatchObject({ kind: 'business_account', id: expect.stringMatching(/^17841/), name: 'sandbox_user_bakery', meta: { network: 'instagram', page_id: page0?.id } });
-    expect(page1).toMatchObject({ kind: 'page', name: 'Sandbox User Studio', meta: { instagram_business_account_id: null } });
-    expect(Object.keys(tokens.extra ?? {}).sort()).toEqual([pageTokenKey(page0?.id ?? ''), pageTokenKey(page1?.id ?? '')].sort());
+    expect(account).toMatchObject({
+      name: 'Sandbox User',
+      username: null,
+      avatarUrl: expect.stringContaining('/_sandbox/avatar/'),
+    });
+    expect(page0).toMatchObject({
+      kind: 'page',
+      name: 'User Bakery',
+      meta: { category: 'Bakery', tasks: expect.arrayContaining(['CREATE_CONTENT']) },
+    });
+    expect(ig).toMatchObject({
+      kind: 'business_account',
+      id: expect.stringMatching(/^17841/),
+      name: 'sandbox_user_bakery',
+      meta: { network: 'instagram', page_id: page0?.id },
+    });
+    expect(page1).toMatchObject({
+      kind: 'page',
+      name: 'Sandbox User Studio',
+      meta: { instagram_business_account_id: null },
+    });
+    expect(Object.keys(tokens.extra ?? {}).sort()).toEqual(
+      [pageTokenKey(page0?.id ?? ''), pageTokenKey(page1?.id ?? '')].sort(),
+    );
     expect(account.slice).toMatchObject({
-      profile: { name: 'Sandbox User', first_name: 'Sandbox', last_name: 'User', profile_picture_url: account.avatarUrl },
+      profile: {
+        name: 'Sandbox User',
+        first_name: 'Sandbox',
+        last_name: 'User',
+        profile_picture_url: account.avatarUrl,
+      },
       pages: [
-        { page_id: page0?.id, page_name: 'User Bakery', picture_url: page0?.avatarUrl, is_business_manager: false, instagram_business_account: { id: ig?.id, username: 'sandbox_user_bakery' } },
+        {
+          page_id: page0?.id,
+          page_name: 'User Bakery',
+          picture_url: page0?.avatarUrl,
+          is_business_manager: false,
+          instagram_business_account: { id: ig?.id, username: 'sandbox_user_bakery' },
+        },
         { page_id: page1?.id, page_name: 'Sandbox User Studio', instagram_business_account: null },
       ],
     });
@@ -131,7 +184,11 @@ describe('facebook adapter: token lifecycle against the sandbox', () => {
     const { code } = await approve(auth.authorizeUrl({ state: 's', redirectUri: redirectUri() }));
     const deps = sandboxDeps(sb, 'facebook');
     const badApp = facebookAdapter({ ...deps, config: { ...deps.config, clientSecret: 'nope' } });
-    await expectPlatformError((badApp.auth as OAuth2Auth).exchangeCode({ code, redirectUri: redirectUri() }), 'permission', [code, 'nope']);
+    await expectPlatformError(
+      (badApp.auth as OAuth2Auth).exchangeCode({ code, redirectUri: redirectUri() }),
+      'permission',
+      [code, 'nope'],
+    );
     const wrong = await expectPlatformError(
       auth.exchangeCode({ code, redirectUri: `${sb.publicUrl}/elsewhere/facebook/oauth/callback` }),
       'reauth_required',
@@ -139,7 +196,10 @@ describe('facebook adapter: token lifecycle against the sandbox', () => {
     );
     expect(wrong).toMatchObject({ code: '100', status: 400 });
     const tokens = await auth.exchangeCode({ code, redirectUri: redirectUri() });
-    await expectPlatformError(auth.exchangeCode({ code, redirectUri: redirectUri() }), 'reauth_required', [code, ...secretsOf(tokens)]);
+    await expectPlatformError(auth.exchangeCode({ code, redirectUri: redirectUri() }), 'reauth_required', [
+      code,
+      ...secretsOf(tokens),
+    ]);
   });
 });
 
@@ -183,10 +243,27 @@ describe('facebook adapter: injected faults', () => {
 
 describe('facebook adapter: wire details', () => {
   it('reads Graph error codes and subcodes', async () => {
-    const usage = JSON.stringify({ '123': [{ type: 'pages', call_count: 100, total_cputime: 20, total_time: 30, estimated_time_to_regain_access: 7 }] });
-    const buc = canned(400, { error: { message: '(#80001) There have been too many calls to this Page account', code: 80001 } }, { 'x-business-use-case-usage': usage });
-    expect(await expectPlatformError(buc.fetchAccount({ accessToken: 'EAAsecret' }), 'rate_limited', ['EAAsecret'])).toMatchObject({ retryAfterSeconds: 420 });
-    const password = canned(400, { error: { message: 'Error validating access token: The session has been invalidated because the user changed their password.', code: 190, error_subcode: 460 } });
+    const usage = JSON.stringify({
+      '123': [
+        { type: 'pages', call_count: 100, total_cputime: 20, total_time: 30, estimated_time_to_regain_access: 7 },
+      ],
+    });
+    const buc = canned(
+      400,
+      { error: { message: '(#80001) There have been too many calls to this Page account', code: 80001 } },
+      { 'x-business-use-case-usage': usage },
+    );
+    expect(
+      await expectPlatformError(buc.fetchAccount({ accessToken: 'EAAsecret' }), 'rate_limited', ['EAAsecret']),
+    ).toMatchObject({ retryAfterSeconds: 420 });
+    const password = canned(400, {
+      error: {
+        message:
+          'Error validating access token: The session has been invalidated because the user changed their password.',
+        code: 190,
+        error_subcode: 460,
+      },
+    });
     await expectPlatformError(password.fetchAccount({ accessToken: 'EAAsecret' }), 'reauth_required', ['EAAsecret']);
     const unknown = canned(500, { error: { message: 'An unknown error occurred', code: 1, is_transient: true } });
     await expectPlatformError(unknown.fetchAccount({ accessToken: 'EAAsecret' }), 'transient');

@@ -35,7 +35,8 @@ beforeAll(async () => {
   api = await startJsonServer((req, _body, res) => {
     const url = new URL(req.url ?? '/', 'http://api');
     const to = url.searchParams.get('to');
-    if (url.pathname === '/hop' && to) return void res.writeHead(Number(url.searchParams.get('status') ?? 302), { location: to }).end();
+    if (url.pathname === '/hop' && to)
+      return void res.writeHead(Number(url.searchParams.get('status') ?? 302), { location: to }).end();
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ok: true, path: url.pathname }));
   });
   http = new PlatformHttp({ logger, policy: new OutboundPolicy({ trustedOrigins: [api.url], lookup }) });
@@ -61,9 +62,13 @@ describe('platform HTTP client: redirects', () => {
     ['IPv6 loopback', () => `https://[::1]:${internal.port}/steal`, 302],
     ['an IPv4-mapped loopback', () => `https://[::ffff:127.0.0.1]:${internal.port}/steal`, 302],
   ])('refuses to follow a redirect to %s from a configured host', async (_what, to, status) => {
-    const err = await failure(http.request('bluesky', { method: 'POST', url: hop(to(), status), json: { password: 'hunter2' } }));
+    const err = await failure(
+      http.request('bluesky', { method: 'POST', url: hop(to(), status), json: { password: 'hunter2' } }),
+    );
     expect(err.kind).toBe('invalid_content');
-    expect(err.message).toBe('The bluesky server address is not allowed: Herald connects only to public https addresses');
+    expect(err.message).toBe(
+      'The bluesky server address is not allowed: Herald connects only to public https addresses',
+    );
     expect(refusalIn(err.cause)?.reason).toMatch(/^(address|scheme)$/);
     expect(internal.connections).toBe(0);
     expect(internal.requests).toEqual([]);
@@ -106,10 +111,16 @@ describe('platform HTTP client: destinations outside the configuration', () => {
       // Nothing listens on 127.0.0.2's port, so the request fails if the socket resolved the name again.
       return [{ address: calls === 1 ? '127.0.0.1' : '127.0.0.2', family: 4 }];
     };
-    const pinned = new PlatformHttp({ logger, policy: new OutboundPolicy({ trustedHosts: ['api.test'], lookup: rebinding }) });
+    const pinned = new PlatformHttp({
+      logger,
+      policy: new OutboundPolicy({ trustedHosts: ['api.test'], lookup: rebinding }),
+    });
     try {
       const port = new URL(api.url).port;
-      expect((await pinned.request('linkedin', { url: `http://api.test:${port}/a` })).data).toEqual({ ok: true, path: '/a' });
+      expect((await pinned.request('linkedin', { url: `http://api.test:${port}/a` })).data).toEqual({
+        ok: true,
+        path: '/a',
+      });
       expect(calls).toBe(1);
     } finally {
       await pinned.close();

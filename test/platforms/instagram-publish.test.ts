@@ -7,7 +7,14 @@ import { graphErrorFrom } from '../../src/platforms/meta/graph.ts';
 import type { PublishMedia, PublishRequest, Publisher } from '../../src/platforms/publishing.ts';
 import type { TokenSet } from '../../src/platforms/types.ts';
 import { connectThrough, expectPlatformError, sandboxDeps } from './helpers/oauth-flow.ts';
-import { fixtureMedia, jpegImage, memoryJournal, mp4Video, SimulatedCrash , PUBLISH_PROCESSING_MS } from './helpers/publish-fixtures.ts';
+import {
+  fixtureMedia,
+  jpegImage,
+  memoryJournal,
+  mp4Video,
+  SimulatedCrash,
+  PUBLISH_PROCESSING_MS,
+} from './helpers/publish-fixtures.ts';
 import { calls, startSandbox } from '../helpers/sandbox.ts';
 import type { TestSandbox } from '../helpers/sandbox.ts';
 
@@ -19,11 +26,29 @@ let igUserId: string;
 const state = () => sb.state('instagram');
 
 async function image(name: string, altText?: string): Promise<PublishMedia> {
-  return fixtureMedia(sb, { name, bytes: await jpegImage(1080, 1080), kind: 'image', mime: 'image/jpeg', format: 'jpeg', width: 1080, height: 1080, ...(altText ? { altText } : {}) });
+  return fixtureMedia(sb, {
+    name,
+    bytes: await jpegImage(1080, 1080),
+    kind: 'image',
+    mime: 'image/jpeg',
+    format: 'jpeg',
+    width: 1080,
+    height: 1080,
+    ...(altText ? { altText } : {}),
+  });
 }
 
 async function video(name = 'clip.mp4'): Promise<PublishMedia> {
-  return fixtureMedia(sb, { name, bytes: await mp4Video({ width: 720, height: 1280, durationSec: 8 }), kind: 'video', mime: 'video/mp4', format: 'mp4', width: 720, height: 1280, durationSec: 8 });
+  return fixtureMedia(sb, {
+    name,
+    bytes: await mp4Video({ width: 720, height: 1280, durationSec: 8 }),
+    kind: 'video',
+    mime: 'video/mp4',
+    format: 'mp4',
+    width: 720,
+    height: 1280,
+    durationSec: 8,
+  });
 }
 
 function request(over: Partial<PublishRequest>): PublishRequest {
@@ -60,9 +85,20 @@ describe('instagram publisher: post types', () => {
 
     const s = await state();
     expect(s.posts).toHaveLength(1);
-    expect(s.posts[0]).toMatchObject({ id: out.postId, author: igUserId, text: 'Morning light #sandbox', media: [media.url], media_type: 'IMAGE', permalink: out.permalink });
+    expect(s.posts[0]).toMatchObject({
+      id: out.postId,
+      author: igUserId,
+      text: 'Morning light #sandbox',
+      media: [media.url],
+      media_type: 'IMAGE',
+      permalink: out.permalink,
+    });
     const [create] = calls(s, 'POST', `/${igUserId}/media`);
-    expect(create?.body).toMatchObject({ image_url: media.url, caption: 'Morning light #sandbox', alt_text: 'Sun over the bay' });
+    expect(create?.body).toMatchObject({
+      image_url: media.url,
+      caption: 'Morning light #sandbox',
+      alt_text: 'Sun over the bay',
+    });
     expect(calls(s, 'POST', '/media_publish')[0]?.body).toEqual({ creation_id: journal.steps.container });
   });
 
@@ -75,7 +111,11 @@ describe('instagram publisher: post types', () => {
     expect(journal.steps.children).toBe(kids.join(','));
     const s = await state();
     expect(s.posts).toHaveLength(1);
-    expect(s.posts[0]).toMatchObject({ media_type: 'CAROUSEL_ALBUM', text: 'Three views', media: media.map((m) => m.url) });
+    expect(s.posts[0]).toMatchObject({
+      media_type: 'CAROUSEL_ALBUM',
+      text: 'Three views',
+      media: media.map((m) => m.url),
+    });
     const creates = calls(s, 'POST', '/media');
     expect(creates).toHaveLength(4);
     for (const [i, c] of creates.slice(0, 3).entries()) {
@@ -97,11 +137,19 @@ describe('instagram publisher: post types', () => {
     expect(await publisher.checkStatus!(tokens, journal.steps.container ?? '', req, journal)).toEqual(first);
     let s = await state();
     expect(calls(s, 'POST', '/media_publish')).toHaveLength(0);
-    expect(calls(s, 'POST', '/media')[0]?.body).toEqual({ media_type: 'REELS', video_url: clip.url, caption: 'Reel time', cover_url: cover.url });
+    expect(calls(s, 'POST', '/media')[0]?.body).toEqual({
+      media_type: 'REELS',
+      video_url: clip.url,
+      caption: 'Reel time',
+      cover_url: cover.url,
+    });
 
     sb.advance(61);
     const done = await publisher.checkStatus!(tokens, journal.steps.container ?? '', req, journal);
-    expect(done).toMatchObject({ state: 'published', permalink: expect.stringMatching(new RegExp(`^${sb.url('instagram', '')}/reel/C[\\w-]{10}/$`)) });
+    expect(done).toMatchObject({
+      state: 'published',
+      permalink: expect.stringMatching(new RegExp(`^${sb.url('instagram', '')}/reel/C[\\w-]{10}/$`)),
+    });
     s = await state();
     expect(s.posts).toHaveLength(1);
     expect(s.posts[0]).toMatchObject({ media_type: 'VIDEO', media_product_type: 'REELS' });
@@ -121,11 +169,17 @@ describe('instagram publisher: post types', () => {
     await sb.configure({ processingMs: { instagram: 60_000 } });
     const req = request({ postType: 'carousel', media: [await image('p.jpg'), await image('q.jpg')] });
     const journal = memoryJournal();
-    expect(await publisher.publish(tokens, req, journal)).toEqual({ state: 'processing', handle: journal.steps['child.0'] });
+    expect(await publisher.publish(tokens, req, journal)).toEqual({
+      state: 'processing',
+      handle: journal.steps['child.0'],
+    });
     expect(journal.steps.container).toBeUndefined();
     sb.advance(61);
     // The children are done; the parent is created now and processes in turn.
-    expect(await publisher.checkStatus!(tokens, '', req, journal)).toEqual({ state: 'processing', handle: journal.steps.container });
+    expect(await publisher.checkStatus!(tokens, '', req, journal)).toEqual({
+      state: 'processing',
+      handle: journal.steps.container,
+    });
     expect(calls(await state(), 'POST', '/media_publish')).toHaveLength(0);
     sb.advance(61);
     expect((await publisher.checkStatus!(tokens, '', req, journal)).state).toBe('published');
@@ -136,7 +190,10 @@ describe('instagram publisher: post types', () => {
 
   it('refuses text posts and wrong media before calling Instagram', async () => {
     await expectPlatformError(publisher.publish(tokens, request({ postType: 'text' }), memoryJournal()), 'unsupported');
-    await expectPlatformError(publisher.publish(tokens, request({ postType: 'video', media: [await image('x.jpg')] }), memoryJournal()), 'invalid_content');
+    await expectPlatformError(
+      publisher.publish(tokens, request({ postType: 'video', media: [await image('x.jpg')] }), memoryJournal()),
+      'invalid_content',
+    );
     expect((await state()).requests.filter((r) => r.path.includes('/media'))).toHaveLength(0);
   });
 });
@@ -156,7 +213,10 @@ describe('instagram publisher: journal and recovery', () => {
   });
 
   it('resumes a carousel from the journaled children', async () => {
-    const req = request({ postType: 'carousel', media: [await image('r1.jpg'), await image('r2.jpg'), await image('r3.jpg')] });
+    const req = request({
+      postType: 'carousel',
+      media: [await image('r1.jpg'), await image('r2.jpg'), await image('r3.jpg')],
+    });
     const journal = memoryJournal();
     journal.crashAfter = 'child.1';
     await expect(publisher.publish(tokens, req, journal)).rejects.toBeInstanceOf(SimulatedCrash);
@@ -181,8 +241,17 @@ describe('instagram publisher: journal and recovery', () => {
   });
 
   it('reports a container ERROR as invalid_content with Instagram status text', async () => {
-    const bad = fixtureMedia(sb, { name: 'corrupt-clip.mp4', bytes: await mp4Video(), kind: 'video', mime: 'video/mp4', format: 'mp4' });
-    const err = await expectPlatformError(publisher.publish(tokens, request({ postType: 'video', media: [bad] }), memoryJournal()), 'invalid_content');
+    const bad = fixtureMedia(sb, {
+      name: 'corrupt-clip.mp4',
+      bytes: await mp4Video(),
+      kind: 'video',
+      mime: 'video/mp4',
+      format: 'mp4',
+    });
+    const err = await expectPlatformError(
+      publisher.publish(tokens, request({ postType: 'video', media: [bad] }), memoryJournal()),
+      'invalid_content',
+    );
     expect(err.message).toContain('2207026');
     const s = await state();
     expect(calls(s, 'POST', '/media_publish')).toHaveLength(0);
@@ -254,23 +323,40 @@ describe('instagram publisher: faults', () => {
 describe('instagram publisher: what Meta refuses or asks (strict sandbox)', () => {
   it('maps the daily publishing limit (9/2207042) to rate-limited, waiting out the rolling 24-hour window', async () => {
     await sb.configure({ publishLimits: { instagram: 1 } });
-    expect((await publisher.publish(tokens, request({ media: [await image('one.jpg')] }), memoryJournal())).state).toBe('published');
-    const err = await expectPlatformError(publisher.publish(tokens, request({ text: 'second', media: [await image('two.jpg')] }), memoryJournal()), 'rate_limited');
+    expect((await publisher.publish(tokens, request({ media: [await image('one.jpg')] }), memoryJournal())).state).toBe(
+      'published',
+    );
+    const err = await expectPlatformError(
+      publisher.publish(tokens, request({ text: 'second', media: [await image('two.jpg')] }), memoryJournal()),
+      'rate_limited',
+    );
     expect(err.retryable).toBe(true);
     expect(err.retryAfterSeconds).toBe(24 * 3600);
   });
 
   it('maps the passing content-publishing codes (-1/2207001, -2/2207003, 24/2207008, is_transient) to retryable', () => {
-    const res = (error: Record<string, unknown>) => ({ status: 400, headers: new Headers(), data: { error: { message: 'x', type: 'OAuthException', ...error } }, text: '' });
-    for (const error of [{ code: -1, error_subcode: 2207001 }, { code: -2, error_subcode: 2207003 }, { code: 24, error_subcode: 2207008 }, { code: 100, is_transient: true }]) {
+    const res = (error: Record<string, unknown>) => ({
+      status: 400,
+      headers: new Headers(),
+      data: { error: { message: 'x', type: 'OAuthException', ...error } },
+      text: '',
+    });
+    for (const error of [
+      { code: -1, error_subcode: 2207001 },
+      { code: -2, error_subcode: 2207003 },
+      { code: 24, error_subcode: 2207008 },
+      { code: 100, is_transient: true },
+    ]) {
       const err = graphErrorFrom('instagram', res(error) as never, 'api');
       expect(err.kind, JSON.stringify(error)).toBe('transient');
       expect(err.retryable).toBe(true);
     }
-    expect(graphErrorFrom('instagram', res({ code: 36001, error_subcode: 2207005 }) as never, 'api').kind).toBe('invalid_content');
+    expect(graphErrorFrom('instagram', res({ code: 36001, error_subcode: 2207005 }) as never, 'api').kind).toBe(
+      'invalid_content',
+    );
   });
 
-  it('checks a Reel against Meta\'s video specification before making any container: MP4/MOV, 3 s to 15 min, 300 MB, 1920 columns', async () => {
+  it("checks a Reel against Meta's video specification before making any container: MP4/MOV, 3 s to 15 min, 300 MB, 1920 columns", async () => {
     const clip = await video('spec.mp4');
     const cases: [string, PublishMedia][] = [
       ['a WebM', { ...clip, format: 'webm', mime: 'video/webm' }],
@@ -281,18 +367,34 @@ describe('instagram publisher: what Meta refuses or asks (strict sandbox)', () =
       ['thinner than 0.01:1', { ...clip, width: 10, height: 1100 }],
     ];
     for (const [label, media] of cases) {
-      const err = await expectPlatformError(publisher.publish(tokens, request({ postType: 'video', media: [media] }), memoryJournal()), 'invalid_content');
+      const err = await expectPlatformError(
+        publisher.publish(tokens, request({ postType: 'video', media: [media] }), memoryJournal()),
+        'invalid_content',
+      );
       expect(err.message, label).toMatch(/Reels/);
     }
     expect(calls(await state(), 'POST', '/media')).toHaveLength(0);
     // Within the specification (a MOV at the limits): a Reel.
-    const mov = { ...clip, format: 'mov', mime: 'video/quicktime', size: 300 * 1024 * 1024, durationSec: 3, width: 1920, height: 1080 };
-    expect((await publisher.publish(tokens, request({ postType: 'video', media: [mov] }), memoryJournal())).state).toBe('published');
+    const mov = {
+      ...clip,
+      format: 'mov',
+      mime: 'video/quicktime',
+      size: 300 * 1024 * 1024,
+      durationSec: 3,
+      width: 1920,
+      height: 1080,
+    };
+    expect((await publisher.publish(tokens, request({ postType: 'video', media: [mov] }), memoryJournal())).state).toBe(
+      'published',
+    );
   });
 
   it('public_media_only: media on a private address is refused as Meta refuses it; a container in ERROR is made again on retry', async () => {
     await sb.configure({ strict: { public_media_only: true }, publicHosts: [] });
-    await expectPlatformError(publisher.publish(tokens, request({ media: [await image('local.jpg')] }), memoryJournal()), 'invalid_content');
+    await expectPlatformError(
+      publisher.publish(tokens, request({ media: [await image('local.jpg')] }), memoryJournal()),
+      'invalid_content',
+    );
     expect((await state()).containers).toHaveLength(0);
     // A video is fetched while the container processes: the container goes to ERROR.
     const req = request({ postType: 'video', media: [await video('local.mp4')] });
@@ -319,7 +421,8 @@ describe('instagram publisher: what Meta refuses or asks (strict sandbox)', () =
     const handle = first.state === 'processing' ? first.handle : '';
     await paced.checkStatus!(tokens, handle, req, journal);
     const afterFirst = await reads();
-    for (let i = 0; i < 5; i++) expect((await paced.checkStatus!(tokens, handle, req, journal)).state).toBe('processing');
+    for (let i = 0; i < 5; i++)
+      expect((await paced.checkStatus!(tokens, handle, req, journal)).state).toBe('processing');
     expect(await reads()).toBe(afterFirst);
     sb.advance(60);
     await paced.checkStatus!(tokens, handle, req, journal);

@@ -19,7 +19,9 @@ const connect = (): Promise<TokenSet> => connectThrough(sb, adapter, 'st-ig');
 
 /** An adapter whose HTTP answers are canned per path, for shapes the sandbox does not produce. */
 const canned = (routes: Record<string, Canned>): PlatformAdapter =>
-  instagramAdapter(cannedDeps((url) => routes[url.pathname] ?? { status: 404, body: {} }, { clock: () => new Date(0) }));
+  instagramAdapter(
+    cannedDeps((url) => routes[url.pathname] ?? { status: 404, body: {} }, { clock: () => new Date(0) }),
+  );
 
 beforeAll(async () => {
   sb = await startSandbox();
@@ -36,12 +38,24 @@ describe('instagram adapter: setup', () => {
     expect(adapter).toMatchObject({
       platform: 'instagram',
       configured: true,
-      capabilities: { postTypes: ['image', 'carousel', 'video'], text: { max: 2200, unit: 'utf16' }, asyncProcessing: true },
+      capabilities: {
+        postTypes: ['image', 'carousel', 'video'],
+        text: { max: 2200, unit: 'utf16' },
+        asyncProcessing: true,
+      },
     });
     expect(auth).toMatchObject({ kind: 'oauth2', pkce: false });
     expect(auth.revoke).toBeUndefined();
-    const real = instagramAdapter({ ...sandboxDeps(sb, 'instagram'), config: { clientId: 'ci', clientSecret: 'cs', urls: {} } });
-    const url = new URL((real.auth as OAuth2Auth).authorizeUrl({ state: 's1', redirectUri: 'https://herald.example/instagram/oauth/callback' }));
+    const real = instagramAdapter({
+      ...sandboxDeps(sb, 'instagram'),
+      config: { clientId: 'ci', clientSecret: 'cs', urls: {} },
+    });
+    const url = new URL(
+      (real.auth as OAuth2Auth).authorizeUrl({
+        state: 's1',
+        redirectUri: 'https://herald.example/instagram/oauth/callback',
+      }),
+    );
     expect(`${url.origin}${url.pathname}`).toBe('https://www.instagram.com/oauth/authorize');
     expect(Object.fromEntries(url.searchParams)).toEqual({
       client_id: 'ci',
@@ -52,7 +66,9 @@ describe('instagram adapter: setup', () => {
     });
     const bare = instagramAdapter({ ...sandboxDeps(sb, 'instagram'), config: { urls: {} } });
     expect(bare.configured).toBe(false);
-    expect(() => (bare.auth as OAuth2Auth).authorizeUrl({ state: 's', redirectUri: redirectUri() })).toThrow(/not configured/);
+    expect(() => (bare.auth as OAuth2Auth).authorizeUrl({ state: 's', redirectUri: redirectUri() })).toThrow(
+      /not configured/,
+    );
   });
 });
 
@@ -69,7 +85,12 @@ describe('instagram adapter: token lifecycle against the sandbox', () => {
     expect(tokens.scopes).toEqual([...INSTAGRAM_SCOPES]);
 
     const account = await adapter.fetchAccount(tokens);
-    expect(account).toMatchObject({ id: expect.stringMatching(/^17841/), name: 'Sandbox User', username: 'sandbox_user', destinations: [] });
+    expect(account).toMatchObject({
+      id: expect.stringMatching(/^17841/),
+      name: 'Sandbox User',
+      username: 'sandbox_user',
+      destinations: [],
+    });
     expect(account.slice).toEqual({
       profile: {
         username: 'sandbox_user',
@@ -101,10 +122,18 @@ describe('instagram adapter: token lifecycle against the sandbox', () => {
   it('rejects a wrong code, a wrong redirect_uri and wrong app credentials', async () => {
     await expectPlatformError(auth.exchangeCode({ code: 'not-a-code', redirectUri: redirectUri() }), 'reauth_required');
     const { code } = await approve(auth.authorizeUrl({ state: 's', redirectUri: redirectUri() }));
-    await expectPlatformError(auth.exchangeCode({ code, redirectUri: `${sb.publicUrl}/elsewhere/instagram/oauth/callback` }), 'reauth_required', [code]);
+    await expectPlatformError(
+      auth.exchangeCode({ code, redirectUri: `${sb.publicUrl}/elsewhere/instagram/oauth/callback` }),
+      'reauth_required',
+      [code],
+    );
     const deps = sandboxDeps(sb, 'instagram');
     const badApp = instagramAdapter({ ...deps, config: { ...deps.config, clientSecret: 'nope' } });
-    const bad = await expectPlatformError((badApp.auth as OAuth2Auth).exchangeCode({ code, redirectUri: redirectUri() }), 'permission', [code]);
+    const bad = await expectPlatformError(
+      (badApp.auth as OAuth2Auth).exchangeCode({ code, redirectUri: redirectUri() }),
+      'permission',
+      [code],
+    );
     expect(bad).toMatchObject({ status: 400, code: 'OAuthException' });
     // None of the refusals spent the code.
     expect((await auth.exchangeCode({ code, redirectUri: redirectUri() })).accessToken).toMatch(/^IGAA/);
@@ -116,7 +145,9 @@ describe('instagram adapter: injected faults', () => {
     const tokens = await connect();
     const secrets = secretsOf(tokens);
     await sb.fault({ platform: 'instagram', operation: 'profile', fault: 'rate_limit' });
-    expect(await expectPlatformError(adapter.fetchAccount(tokens), 'rate_limited', secrets)).toMatchObject({ code: '4' });
+    expect(await expectPlatformError(adapter.fetchAccount(tokens), 'rate_limited', secrets)).toMatchObject({
+      code: '4',
+    });
     await sb.fault({ platform: 'instagram', operation: 'profile', fault: 'server_error' });
     await expectPlatformError(adapter.fetchAccount(tokens), 'transient', secrets);
     await sb.fault({ platform: 'instagram', operation: 'profile', fault: 'expire_token' });
@@ -148,18 +179,49 @@ describe('instagram adapter: injected faults', () => {
 describe('instagram adapter: wire details', () => {
   it('accepts the {data: [...]}-wrapped code exchange of the current docs', async () => {
     const wrapped = canned({
-      '/oauth/access_token': { status: 200, body: { data: [{ access_token: 'IGAAshort', user_id: '17841400000000001', permissions: 'instagram_business_basic' }] } },
+      '/oauth/access_token': {
+        status: 200,
+        body: {
+          data: [{ access_token: 'IGAAshort', user_id: '17841400000000001', permissions: 'instagram_business_basic' }],
+        },
+      },
       '/access_token': { status: 200, body: { access_token: 'IGAAlong', token_type: 'bearer', expires_in: LONG_TTL } },
     });
-    const tokens = await (wrapped.auth as OAuth2Auth).exchangeCode({ code: 'c', redirectUri: 'https://herald.example/instagram/oauth/callback' });
-    expect(tokens).toEqual({ accessToken: 'IGAAlong', refreshToken: null, expiresAt: new Date(LONG_TTL * 1000), scopes: ['instagram_business_basic'] });
+    const tokens = await (wrapped.auth as OAuth2Auth).exchangeCode({
+      code: 'c',
+      redirectUri: 'https://herald.example/instagram/oauth/callback',
+    });
+    expect(tokens).toEqual({
+      accessToken: 'IGAAlong',
+      refreshToken: null,
+      expiresAt: new Date(LONG_TTL * 1000),
+      scopes: ['instagram_business_basic'],
+    });
   });
 
   it('reads Graph throttling and dead-session answers on graph.instagram.com', async () => {
     const path = `/${INSTAGRAM_GRAPH_VERSION}/me`;
-    const throttled = canned({ [path]: { status: 400, body: { error: { message: 'Application request limit reached', code: 17, is_transient: true } } } });
+    const throttled = canned({
+      [path]: {
+        status: 400,
+        body: { error: { message: 'Application request limit reached', code: 17, is_transient: true } },
+      },
+    });
     await expectPlatformError(throttled.fetchAccount({ accessToken: 'IGAAsecret' }), 'rate_limited', ['IGAAsecret']);
-    const invalidated = canned({ [path]: { status: 400, body: { error: { message: 'Error validating access token: Session has been invalidated', code: 190, error_subcode: 467 } } } });
-    await expectPlatformError(invalidated.fetchAccount({ accessToken: 'IGAAsecret' }), 'reauth_required', ['IGAAsecret']);
+    const invalidated = canned({
+      [path]: {
+        status: 400,
+        body: {
+          error: {
+            message: 'Error validating access token: Session has been invalidated',
+            code: 190,
+            error_subcode: 467,
+          },
+        },
+      },
+    });
+    await expectPlatformError(invalidated.fetchAccount({ accessToken: 'IGAAsecret' }), 'reauth_required', [
+      'IGAAsecret',
+    ]);
   });
 });

@@ -41,11 +41,22 @@ describe('linkedin adapter: setup', () => {
     expect(adapter).toMatchObject({
       platform: 'linkedin',
       configured: true,
-      capabilities: { postTypes: ['text', 'image', 'carousel', 'video'], text: { max: 3000, unit: 'utf16' }, asyncProcessing: true },
+      capabilities: {
+        postTypes: ['text', 'image', 'carousel', 'video'],
+        text: { max: 3000, unit: 'utf16' },
+        asyncProcessing: true,
+      },
     });
     expect(auth).toMatchObject({ kind: 'oauth2', pkce: false });
-    const real = linkedinAdapter({ ...sandboxDeps(sb, 'linkedin'), config: { clientId: 'ci', clientSecret: 'cs', urls: {} } });
-    const raw = (real.auth as OAuth2Auth).authorizeUrl({ state: 's1', redirectUri: 'https://herald.example/linkedin/oauth/callback', codeChallenge: 'x'.repeat(43) });
+    const real = linkedinAdapter({
+      ...sandboxDeps(sb, 'linkedin'),
+      config: { clientId: 'ci', clientSecret: 'cs', urls: {} },
+    });
+    const raw = (real.auth as OAuth2Auth).authorizeUrl({
+      state: 's1',
+      redirectUri: 'https://herald.example/linkedin/oauth/callback',
+      codeChallenge: 'x'.repeat(43),
+    });
     expect(raw).toContain('scope=openid%20profile%20');
     const url = new URL(raw);
     expect(`${url.origin}${url.pathname}`).toBe('https://www.linkedin.com/oauth/v2/authorization');
@@ -61,7 +72,9 @@ describe('linkedin adapter: setup', () => {
   it('is not configured without a client secret and refuses to start a flow', () => {
     const bare = linkedinAdapter({ ...sandboxDeps(sb, 'linkedin'), config: { clientId: 'ci', urls: {} } });
     expect(bare.configured).toBe(false);
-    expect(() => (bare.auth as OAuth2Auth).authorizeUrl({ state: 's', redirectUri: redirectUri() })).toThrow(/not configured/);
+    expect(() => (bare.auth as OAuth2Auth).authorizeUrl({ state: 's', redirectUri: redirectUri() })).toThrow(
+      /not configured/,
+    );
   });
 });
 
@@ -79,11 +92,19 @@ describe('linkedin adapter: token lifecycle against the sandbox', () => {
     expect(tokens.scopes).toEqual([...LINKEDIN_SCOPES]);
 
     const account = await adapter.fetchAccount(tokens);
-    expect(account).toMatchObject({ name: 'Sandbox User', username: 'sandbox-user', avatarUrl: expect.stringContaining('/_sandbox/avatar/') });
+    expect(account).toMatchObject({
+      name: 'Sandbox User',
+      username: 'sandbox-user',
+      avatarUrl: expect.stringContaining('/_sandbox/avatar/'),
+    });
     const orgIds = account.destinations.map((d) => d.id);
     expect(orgIds).toHaveLength(2);
     for (const id of orgIds) expect(id).toMatch(/^\d+$/);
-    expect(account.destinations[0]).toMatchObject({ kind: 'organization', name: 'User Consulting', meta: { urn: `urn:li:organization:${orgIds[0]}`, role: 'ADMINISTRATOR' } });
+    expect(account.destinations[0]).toMatchObject({
+      kind: 'organization',
+      name: 'User Consulting',
+      meta: { urn: `urn:li:organization:${orgIds[0]}`, role: 'ADMINISTRATOR' },
+    });
     expect(account.slice).toEqual({
       profile: {
         name: 'Sandbox User',
@@ -94,15 +115,49 @@ describe('linkedin adapter: token lifecycle against the sandbox', () => {
         picture: account.avatarUrl,
       },
       organizations: [
-        { page_id: `urn:li:organization:${orgIds[0]}`, numeric_id: orgIds[0], page_name: 'User Consulting', localized_name: 'User Consulting', vanity_name: 'sandbox-user-consulting', logo_url: null, role: 'ADMINISTRATOR' },
-        { page_id: `urn:li:organization:${orgIds[1]}`, numeric_id: orgIds[1], page_name: 'Sandbox User Foundation', localized_name: 'Sandbox User Foundation', vanity_name: 'sandbox-user-foundation', logo_url: null, role: 'ADMINISTRATOR' },
+        {
+          page_id: `urn:li:organization:${orgIds[0]}`,
+          numeric_id: orgIds[0],
+          page_name: 'User Consulting',
+          localized_name: 'User Consulting',
+          vanity_name: 'sandbox-user-consulting',
+          logo_url: null,
+          role: 'ADMINISTRATOR',
+        },
+        {
+          page_id: `urn:li:organization:${orgIds[1]}`,
+          numeric_id: orgIds[1],
+          page_name: 'Sandbox User Foundation',
+          localized_name: 'Sandbox User Foundation',
+          vanity_name: 'sandbox-user-foundation',
+          logo_url: null,
+          role: 'ADMINISTRATOR',
+        },
       ],
       include_personal: true,
       selection_mode: false,
       connections: [
-        { kind: 'personal', destination_key: `urn:li:person:${account.id}`, page_id: null, display_name: 'Sandbox User', avatar_url: account.avatarUrl },
-        { kind: 'page', destination_key: `urn:li:organization:${orgIds[0]}`, page_id: `urn:li:organization:${orgIds[0]}`, display_name: 'User Consulting', avatar_url: null },
-        { kind: 'page', destination_key: `urn:li:organization:${orgIds[1]}`, page_id: `urn:li:organization:${orgIds[1]}`, display_name: 'Sandbox User Foundation', avatar_url: null },
+        {
+          kind: 'personal',
+          destination_key: `urn:li:person:${account.id}`,
+          page_id: null,
+          display_name: 'Sandbox User',
+          avatar_url: account.avatarUrl,
+        },
+        {
+          kind: 'page',
+          destination_key: `urn:li:organization:${orgIds[0]}`,
+          page_id: `urn:li:organization:${orgIds[0]}`,
+          display_name: 'User Consulting',
+          avatar_url: null,
+        },
+        {
+          kind: 'page',
+          destination_key: `urn:li:organization:${orgIds[1]}`,
+          page_id: `urn:li:organization:${orgIds[1]}`,
+          display_name: 'Sandbox User Foundation',
+          avatar_url: null,
+        },
       ],
     });
 
@@ -125,7 +180,10 @@ describe('linkedin adapter: token lifecycle against the sandbox', () => {
     const tokens = await connect('openid profile w_member_social');
     const account = await adapter.fetchAccount(tokens);
     expect(account.destinations).toEqual([]);
-    expect(account.slice).toMatchObject({ profile: { name: 'Sandbox User', vanity_name: null, profile_url: null }, organizations: [] });
+    expect(account.slice).toMatchObject({
+      profile: { name: 'Sandbox User', vanity_name: null, profile_url: null },
+      organizations: [],
+    });
     expect(account.slice.connections).toHaveLength(1);
   });
 
@@ -140,7 +198,11 @@ describe('linkedin adapter: token lifecycle against the sandbox', () => {
     expect(wrong).toMatchObject({ status: 400, code: 'invalid_request' });
     const deps = sandboxDeps(sb, 'linkedin');
     const badApp = linkedinAdapter({ ...deps, config: { ...deps.config, clientSecret: 'nope' } });
-    await expectPlatformError((badApp.auth as OAuth2Auth).exchangeCode({ code, redirectUri: redirectUri() }), 'permission', [code]);
+    await expectPlatformError(
+      (badApp.auth as OAuth2Auth).exchangeCode({ code, redirectUri: redirectUri() }),
+      'permission',
+      [code],
+    );
     const tokens = await auth.exchangeCode({ code, redirectUri: redirectUri() });
     await expectPlatformError(auth.refresh!({ accessToken: tokens.accessToken }), 'reauth_required', secretsOf(tokens));
   });
@@ -165,7 +227,9 @@ describe('linkedin adapter: injected faults', () => {
     const fresh = await auth.refresh!(tokens);
     expect((await adapter.fetchAccount(fresh)).destinations).toHaveLength(2);
     await sb.fault({ platform: 'linkedin', operation: 'profile', fault: 'revoke' });
-    expect(await expectPlatformError(adapter.fetchAccount(fresh), 'reauth_required', secretsOf(fresh))).toMatchObject({ code: 'REVOKED_ACCESS_TOKEN' });
+    expect(await expectPlatformError(adapter.fetchAccount(fresh), 'reauth_required', secretsOf(fresh))).toMatchObject({
+      code: 'REVOKED_ACCESS_TOKEN',
+    });
   });
 
   it('maps token endpoint faults on exchange and refresh', async () => {
@@ -203,12 +267,29 @@ describe('linkedin adapter: injected faults', () => {
 describe('linkedin adapter: wire details', () => {
   it('passes Retry-After through and reads token-state codes', async () => {
     const limited = canned(429, { status: 429, code: 'TOO_MANY_REQUESTS', message: 'slow' }, { 'retry-after': '30' });
-    expect(await expectPlatformError(limited.fetchAccount({ accessToken: 'AQVsecret' }), 'rate_limited', ['AQVsecret'])).toMatchObject({ retryAfterSeconds: 30 });
-    const expired = canned(401, { status: 401, serviceErrorCode: 65601, message: 'The token used in the request has expired' });
+    expect(
+      await expectPlatformError(limited.fetchAccount({ accessToken: 'AQVsecret' }), 'rate_limited', ['AQVsecret']),
+    ).toMatchObject({ retryAfterSeconds: 30 });
+    const expired = canned(401, {
+      status: 401,
+      serviceErrorCode: 65601,
+      message: 'The token used in the request has expired',
+    });
     await expectPlatformError(expired.fetchAccount({ accessToken: 'AQVsecret' }), 'auth_expired', ['AQVsecret']);
-    const sunset = canned(426, { status: 426, code: 'NONEXISTENT_VERSION', message: 'Requested version 202509 is not active' });
+    const sunset = canned(426, {
+      status: 426,
+      code: 'NONEXISTENT_VERSION',
+      message: 'Requested version 202509 is not active',
+    });
     await expectPlatformError(sunset.fetchAccount({ accessToken: 'AQVsecret' }), 'unsupported');
-    const grant = canned(400, { error: 'invalid_grant', error_description: 'The provided authorization grant is invalid' });
-    await expectPlatformError((grant.auth as OAuth2Auth).refresh!({ accessToken: 'a', refreshToken: 'AQXsecret' }), 'reauth_required', ['AQXsecret']);
+    const grant = canned(400, {
+      error: 'invalid_grant',
+      error_description: 'The provided authorization grant is invalid',
+    });
+    await expectPlatformError(
+      (grant.auth as OAuth2Auth).refresh!({ accessToken: 'a', refreshToken: 'AQXsecret' }),
+      'reauth_required',
+      ['AQXsecret'],
+    );
   });
 });

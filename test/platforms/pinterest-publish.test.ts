@@ -5,7 +5,16 @@ import { PINTEREST_STEPS, pinterestAdapter } from '../../src/platforms/pinterest
 import type { PublishRequest, Publisher } from '../../src/platforms/publishing.ts';
 import type { TokenSet } from '../../src/platforms/types.ts';
 import { connectThrough, expectPlatformError, sandboxDeps } from './helpers/oauth-flow.ts';
-import { fixtureMedia, jpegImage, memoryJournal, mp4Video, pngImage, publisherOf, SimulatedCrash , PUBLISH_PROCESSING_MS } from './helpers/publish-fixtures.ts';
+import {
+  fixtureMedia,
+  jpegImage,
+  memoryJournal,
+  mp4Video,
+  pngImage,
+  publisherOf,
+  SimulatedCrash,
+  PUBLISH_PROCESSING_MS,
+} from './helpers/publish-fixtures.ts';
 import type { FixtureMedia } from './helpers/publish-fixtures.ts';
 import { calls, startSandbox } from '../helpers/sandbox.ts';
 import type { SandboxSlice, TestSandbox } from '../helpers/sandbox.ts';
@@ -24,7 +33,17 @@ async function connect(): Promise<void> {
 }
 
 function request(over: Partial<PublishRequest> = {}): PublishRequest {
-  return { postType: 'image', text: 'A description', description: 'A description', title: 'Pin title', media: [], options: {}, targetId: 'tgt_pin', destination: { kind: 'board', id: boardId }, ...over };
+  return {
+    postType: 'image',
+    text: 'A description',
+    description: 'A description',
+    title: 'Pin title',
+    media: [],
+    options: {},
+    targetId: 'tgt_pin',
+    destination: { kind: 'board', id: boardId },
+    ...over,
+  };
 }
 
 const creates = (s: SandboxSlice) => calls(s, 'POST', '/v5/pins');
@@ -32,11 +51,25 @@ const uploads = (s: SandboxSlice) => calls(s, 'POST', '/_s3/pinterest-media-uplo
 
 async function image(name: string): Promise<FixtureMedia> {
   const png = name.endsWith('.png');
-  return fixtureMedia(sb, { name, bytes: png ? await pngImage() : await jpegImage(), kind: 'image', mime: png ? 'image/png' : 'image/jpeg', format: png ? 'png' : 'jpeg', altText: 'alt' });
+  return fixtureMedia(sb, {
+    name,
+    bytes: png ? await pngImage() : await jpegImage(),
+    kind: 'image',
+    mime: png ? 'image/png' : 'image/jpeg',
+    format: png ? 'png' : 'jpeg',
+    altText: 'alt',
+  });
 }
 
 async function video(name: string, mdatBytes = 200_000): Promise<FixtureMedia> {
-  return fixtureMedia(sb, { name, bytes: await mp4Video({ mdatBytes }), kind: 'video', mime: 'video/mp4', format: 'mp4', durationSec: 12.5 });
+  return fixtureMedia(sb, {
+    name,
+    bytes: await mp4Video({ mdatBytes }),
+    kind: 'video',
+    mime: 'video/mp4',
+    format: 'mp4',
+    durationSec: 12.5,
+  });
 }
 
 const permalink = (id: string | undefined): string => sb.url('pinterest', `/pin/${id}/`);
@@ -54,26 +87,52 @@ describe('pinterest publisher: pin types', () => {
   it('creates an image pin on the destination board from the media URL', async () => {
     const photo = await image('one.jpg');
     const journal = memoryJournal();
-    const out = await publisher.publish(tokens, request({ media: [photo], options: { link: 'https://herald.example/landing' } }), journal);
+    const out = await publisher.publish(
+      tokens,
+      request({ media: [photo], options: { link: 'https://herald.example/landing' } }),
+      journal,
+    );
     const s = await sb.state('pinterest');
     expect(s.posts).toHaveLength(1);
     const pin = s.posts[0]!;
     expect(out).toEqual({ state: 'published', postId: pin.id, permalink: permalink(pin.id) });
-    expect(pin).toMatchObject({ board_id: boardId, title: 'Pin title', description: 'A description', link: 'https://herald.example/landing', source_type: 'image_url', media: [photo.url] });
+    expect(pin).toMatchObject({
+      board_id: boardId,
+      title: 'Pin title',
+      description: 'A description',
+      link: 'https://herald.example/landing',
+      source_type: 'image_url',
+      media: [photo.url],
+    });
     expect(journal.log.map(([k]) => k)).toEqual([PINTEREST_STEPS.pinRequested, PINTEREST_STEPS.pinId]);
     expect(photo.opens).toHaveLength(0);
   });
 
   it('creates a carousel of 2 to 5 images and refuses other counts before calling Pinterest', async () => {
     const images = [await image('a.jpg'), await image('b.png'), await image('c.jpg')];
-    const out = await publisher.publish(tokens, request({ postType: 'carousel', title: undefined, media: images }), memoryJournal());
+    const out = await publisher.publish(
+      tokens,
+      request({ postType: 'carousel', title: undefined, media: images }),
+      memoryJournal(),
+    );
     expect(out.state).toBe('published');
     const s = await sb.state('pinterest');
     expect(s.posts).toHaveLength(1);
-    expect(s.posts[0]).toMatchObject({ source_type: 'multiple_image_urls', creative_type: 'CAROUSEL', media: images.map((i) => i.url), title: null });
+    expect(s.posts[0]).toMatchObject({
+      source_type: 'multiple_image_urls',
+      creative_type: 'CAROUSEL',
+      media: images.map((i) => i.url),
+      title: null,
+    });
     const six = [...images, ...images];
-    await expectPlatformError(publisher.publish(tokens, request({ postType: 'carousel', media: six }), memoryJournal()), 'invalid_content');
-    await expectPlatformError(publisher.publish(tokens, request({ postType: 'carousel', media: [images[0]!] }), memoryJournal()), 'invalid_content');
+    await expectPlatformError(
+      publisher.publish(tokens, request({ postType: 'carousel', media: six }), memoryJournal()),
+      'invalid_content',
+    );
+    await expectPlatformError(
+      publisher.publish(tokens, request({ postType: 'carousel', media: [images[0]!] }), memoryJournal()),
+      'invalid_content',
+    );
     expect(creates(await sb.state('pinterest'))).toHaveLength(1);
   });
 
@@ -98,16 +157,24 @@ describe('pinterest publisher: pin types', () => {
     expect(s.posts).toHaveLength(1);
     expect(out).toEqual({ state: 'published', postId: s.posts[0]?.id, permalink: permalink(s.posts[0]?.id) });
     expect(s.posts[0]).toMatchObject({ source_type: 'video_id', creative_type: 'VIDEO', media: [first.handle] });
-    expect(creates(s)[0]?.body).toMatchObject({ media_source: { source_type: 'video_id', media_id: first.handle, cover_image_key_frame_time: 0 } });
+    expect(creates(s)[0]?.body).toMatchObject({
+      media_source: { source_type: 'video_id', media_id: first.handle, cover_image_key_frame_time: 0 },
+    });
   });
 
   it('pins a video at once when processing is already done, with the thumbnail as cover', async () => {
     await sb.configure({ processingMs: 0 });
     const thumb = await image('cover.jpg');
-    const out = await publisher.publish(tokens, request({ postType: 'video', media: [await video('fast.mp4')], thumbnail: thumb }), memoryJournal());
+    const out = await publisher.publish(
+      tokens,
+      request({ postType: 'video', media: [await video('fast.mp4')], thumbnail: thumb }),
+      memoryJournal(),
+    );
     expect(out.state).toBe('published');
     const s = await sb.state('pinterest');
-    expect(creates(s)[0]?.body).toMatchObject({ media_source: { source_type: 'video_id', cover_image_url: thumb.url } });
+    expect(creates(s)[0]?.body).toMatchObject({
+      media_source: { source_type: 'video_id', cover_image_url: thumb.url },
+    });
   });
 });
 
@@ -169,7 +236,13 @@ describe('pinterest publisher: journal, reconcile and faults', () => {
     await sb.fault({ platform: 'pinterest', operation: 'status', fault: 'rate_limit' });
     await expectPlatformError(publisher.checkStatus!(tokens, first.handle, req, journal), 'rate_limited');
 
-    const notVideo = fixtureMedia(sb, { name: 'fake.mp4', bytes: await jpegImage(), kind: 'video', mime: 'video/mp4', format: 'mp4' });
+    const notVideo = fixtureMedia(sb, {
+      name: 'fake.mp4',
+      bytes: await jpegImage(),
+      kind: 'video',
+      mime: 'video/mp4',
+      format: 'mp4',
+    });
     const broken = await publisher.publish(tokens, request({ postType: 'video', media: [notVideo] }), memoryJournal());
     sb.advance(1);
     if (broken.state !== 'processing') throw new Error('expected processing');
@@ -177,12 +250,31 @@ describe('pinterest publisher: journal, reconcile and faults', () => {
 
     const photo = await image('p.jpg');
     // "Unable to reach the URL": Herald's own media URL, retried (it may be briefly unreachable).
-    await expectPlatformError(publisher.publish(tokens, request({ media: [{ ...photo, url: 'https://images.invalid/p.jpg' }] }), memoryJournal()), 'transient');
-    await expectPlatformError(publisher.publish(tokens, request({ media: [photo], destination: undefined }), memoryJournal()), 'invalid_content');
-    await expectPlatformError(publisher.publish(tokens, request({ media: [photo], destination: { kind: 'board', id: '999999' } }), memoryJournal()), 'not_found');
+    await expectPlatformError(
+      publisher.publish(
+        tokens,
+        request({ media: [{ ...photo, url: 'https://images.invalid/p.jpg' }] }),
+        memoryJournal(),
+      ),
+      'transient',
+    );
+    await expectPlatformError(
+      publisher.publish(tokens, request({ media: [photo], destination: undefined }), memoryJournal()),
+      'invalid_content',
+    );
+    await expectPlatformError(
+      publisher.publish(
+        tokens,
+        request({ media: [photo], destination: { kind: 'board', id: '999999' } }),
+        memoryJournal(),
+      ),
+      'not_found',
+    );
     await expectPlatformError(publisher.publish(tokens, request({ postType: 'text' }), memoryJournal()), 'unsupported');
     await sb.fault({ platform: 'pinterest', operation: 'publish', fault: 'expire_token' });
-    await expectPlatformError(publisher.publish(tokens, request({ media: [photo] }), memoryJournal()), 'auth_expired', [tokens.accessToken]);
+    await expectPlatformError(publisher.publish(tokens, request({ media: [photo] }), memoryJournal()), 'auth_expired', [
+      tokens.accessToken,
+    ]);
     expect((await sb.state('pinterest')).posts).toHaveLength(0);
   });
 
@@ -198,7 +290,10 @@ describe('pinterest publisher: journal, reconcile and faults', () => {
     expect(await publisher.reconcile!(tokens, request({ media: [photo] }), marker)).toEqual(found);
     const other = memoryJournal({ [PINTEREST_STEPS.pinRequested]: journal.steps[PINTEREST_STEPS.pinRequested]! });
     expect(await publisher.reconcile!(tokens, request({ media: [photo], title: 'Another title' }), other)).toBeNull();
-    const del = await fetch(`${sb.publicUrl}/sandbox/pinterest/v5/pins/${out.postId}`, { method: 'DELETE', headers: { authorization: `Bearer ${tokens.accessToken}` } });
+    const del = await fetch(`${sb.publicUrl}/sandbox/pinterest/v5/pins/${out.postId}`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${tokens.accessToken}` },
+    });
     expect(del.status).toBe(204);
     expect(await publisher.reconcile!(tokens, request({ media: [photo] }), journal)).toBeNull();
   });
@@ -208,18 +303,38 @@ describe('pinterest publisher: the S3 upload host', () => {
   it('reads S3 XML errors: a refused policy is transient (a new registration cures it), SlowDown is throttling', async () => {
     const clip = await video('s3.mp4');
     const answers: Record<string, () => Response> = {
-      '/v5/media': () => Response.json({ media_id: '42', media_type: 'video', upload_url: 'https://s3.example/upload/', upload_parameters: { key: 'k', policy: 'p' } }, { status: 201 }),
+      '/v5/media': () =>
+        Response.json(
+          {
+            media_id: '42',
+            media_type: 'video',
+            upload_url: 'https://s3.example/upload/',
+            upload_parameters: { key: 'k', policy: 'p' },
+          },
+          { status: 201 },
+        ),
     };
     const run = async (s3: Response) => {
       const logger = pino({ level: 'silent' });
       const fetch = async (input: string): Promise<Response> => {
         const url = new URL(input);
-        return url.host === 's3.example' ? s3.clone() : (answers[url.pathname]?.() ?? new Response('{}', { status: 404 }));
+        return url.host === 's3.example'
+          ? s3.clone()
+          : (answers[url.pathname]?.() ?? new Response('{}', { status: 404 }));
       };
-      const adapter = pinterestAdapter({ http: new PlatformHttp({ logger, fetch }), config: { clientId: 'a', clientSecret: 'b', urls: { apiBase: 'https://api.example' } }, clock: () => new Date(), logger });
+      const adapter = pinterestAdapter({
+        http: new PlatformHttp({ logger, fetch }),
+        config: { clientId: 'a', clientSecret: 'b', urls: { apiBase: 'https://api.example' } },
+        clock: () => new Date(),
+        logger,
+      });
       return adapter.publisher!.publish(tokens, request({ postType: 'video', media: [clip] }), memoryJournal());
     };
-    const xml = (status: number, code: string) => new Response(`<?xml version="1.0"?><Error><Code>${code}</Code><Message>Policy expired.</Message></Error>`, { status, headers: { 'content-type': 'application/xml' } });
+    const xml = (status: number, code: string) =>
+      new Response(`<?xml version="1.0"?><Error><Code>${code}</Code><Message>Policy expired.</Message></Error>`, {
+        status,
+        headers: { 'content-type': 'application/xml' },
+      });
     const denied = await expectPlatformError(run(xml(403, 'AccessDenied')), 'transient');
     expect(denied).toMatchObject({ code: 'AccessDenied', status: 403 });
     await expectPlatformError(run(xml(503, 'SlowDown')), 'rate_limited');
@@ -227,16 +342,27 @@ describe('pinterest publisher: the S3 upload host', () => {
   });
 });
 
-describe('pinterest: a Trial app\'s daily request limit (strict rate_limits)', () => {
+describe("pinterest: a Trial app's daily request limit (strict rate_limits)", () => {
   it('past 1,000 API requests in a UTC day a pin is rate-limited; the next day it goes through', async () => {
     await sb.configure({ processingMs: 0, strict: { rate_limits: true } });
-    const image = fixtureMedia(sb, { name: 'daily.jpg', bytes: await jpegImage(), kind: 'image', mime: 'image/jpeg', format: 'jpeg' });
+    const image = fixtureMedia(sb, {
+      name: 'daily.jpg',
+      bytes: await jpegImage(),
+      kind: 'image',
+      mime: 'image/jpeg',
+      format: 'jpeg',
+    });
     // Spend the app's day on reads.
     for (let used = 0; used < 1000; used++) {
-      const res = await fetch(sb.url('pinterest', '/v5/user_account'), { headers: { authorization: `Bearer ${tokens.accessToken}` } });
+      const res = await fetch(sb.url('pinterest', '/v5/user_account'), {
+        headers: { authorization: `Bearer ${tokens.accessToken}` },
+      });
       if (res.status === 429) break;
     }
-    const err = await expectPlatformError(publisher.publish(tokens, request({ media: [image] }), memoryJournal()), 'rate_limited');
+    const err = await expectPlatformError(
+      publisher.publish(tokens, request({ media: [image] }), memoryJournal()),
+      'rate_limited',
+    );
     expect(err.retryable).toBe(true);
     expect((await sb.state('pinterest')).posts).toHaveLength(0);
     sb.advance(12 * 3600); // the sandbox clock starts at noon UTC

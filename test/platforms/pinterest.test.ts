@@ -32,11 +32,23 @@ beforeEach(async () => {
 describe('pinterest adapter: setup', () => {
   it('declares capabilities and builds the authorize URL on the real host, without PKCE or revocation', () => {
     expect(adapter).toMatchObject({ platform: 'pinterest', configured: true, capabilities: PINTEREST_CAPABILITIES });
-    expect(PINTEREST_CAPABILITIES).toEqual({ postTypes: ['image', 'carousel', 'video'], text: { max: 100, unit: 'utf16' }, asyncProcessing: true });
+    expect(PINTEREST_CAPABILITIES).toEqual({
+      postTypes: ['image', 'carousel', 'video'],
+      text: { max: 100, unit: 'utf16' },
+      asyncProcessing: true,
+    });
     expect(auth.pkce).toBe(false);
     expect(auth.revoke).toBeUndefined();
-    const real = pinterestAdapter({ ...sandboxDeps(sb, 'pinterest'), config: { clientId: '42', clientSecret: 's', urls: {} } });
-    const url = new URL((real.auth as OAuth2Auth).authorizeUrl({ state: 's1', redirectUri: 'https://h.example/pinterest/oauth/callback' }));
+    const real = pinterestAdapter({
+      ...sandboxDeps(sb, 'pinterest'),
+      config: { clientId: '42', clientSecret: 's', urls: {} },
+    });
+    const url = new URL(
+      (real.auth as OAuth2Auth).authorizeUrl({
+        state: 's1',
+        redirectUri: 'https://h.example/pinterest/oauth/callback',
+      }),
+    );
     expect(`${url.origin}${url.pathname}`).toBe('https://www.pinterest.com/oauth/');
     expect(Object.fromEntries(url.searchParams)).toEqual({
       client_id: '42',
@@ -45,7 +57,9 @@ describe('pinterest adapter: setup', () => {
       scope: PINTEREST_SCOPES.join(','),
       state: 's1',
     });
-    expect(pinterestAdapter({ ...sandboxDeps(sb, 'pinterest'), config: { clientId: '42', urls: {} } }).configured).toBe(false);
+    expect(pinterestAdapter({ ...sandboxDeps(sb, 'pinterest'), config: { clientId: '42', urls: {} } }).configured).toBe(
+      false,
+    );
   });
 });
 
@@ -59,7 +73,11 @@ describe('pinterest adapter: token lifecycle against the sandbox', () => {
     expect(tokens.scopes).toEqual([...PINTEREST_SCOPES]);
 
     const account = await adapter.fetchAccount(tokens);
-    expect(account).toMatchObject({ id: expect.stringMatching(/^\d{18}$/), name: 'Sandbox User Co.', username: 'sandboxuser' });
+    expect(account).toMatchObject({
+      id: expect.stringMatching(/^\d{18}$/),
+      name: 'Sandbox User Co.',
+      username: 'sandboxuser',
+    });
     expect(account.slice.profile).toEqual({
       pinterest_user_id: account.id,
       username: 'sandboxuser',
@@ -96,10 +114,18 @@ describe('pinterest adapter: token lifecycle against the sandbox', () => {
   it('rejects a wrong code, a wrong redirect_uri and wrong app credentials', async () => {
     await expectPlatformError(auth.exchangeCode({ code: 'nope', redirectUri: redirectUri() }), 'reauth_required');
     const { code } = await approve(auth.authorizeUrl({ state: 's', redirectUri: redirectUri() }));
-    await expectPlatformError(auth.exchangeCode({ code, redirectUri: `${sb.publicUrl}/x/pinterest/oauth/callback` }), 'reauth_required', [code]);
+    await expectPlatformError(
+      auth.exchangeCode({ code, redirectUri: `${sb.publicUrl}/x/pinterest/oauth/callback` }),
+      'reauth_required',
+      [code],
+    );
     const deps = sandboxDeps(sb, 'pinterest');
     const badApp = pinterestAdapter({ ...deps, config: { ...deps.config, clientSecret: 'wrong' } });
-    await expectPlatformError((badApp.auth as OAuth2Auth).exchangeCode({ code, redirectUri: redirectUri() }), 'permission', [code]);
+    await expectPlatformError(
+      (badApp.auth as OAuth2Auth).exchangeCode({ code, redirectUri: redirectUri() }),
+      'permission',
+      [code],
+    );
     expect((await auth.exchangeCode({ code, redirectUri: redirectUri() })).accessToken).toMatch(/^pina_/);
   });
 });
@@ -109,7 +135,10 @@ describe('pinterest adapter: injected faults', () => {
     const tokens = await connect();
     const secrets = secretsOf(tokens);
     await sb.fault({ platform: 'pinterest', operation: 'pages', fault: 'rate_limit' });
-    expect(await expectPlatformError(adapter.fetchAccount(tokens), 'rate_limited', secrets)).toMatchObject({ status: 429, code: '8' });
+    expect(await expectPlatformError(adapter.fetchAccount(tokens), 'rate_limited', secrets)).toMatchObject({
+      status: 429,
+      code: '8',
+    });
     await sb.fault({ platform: 'pinterest', operation: 'profile', fault: 'server_error' });
     await expectPlatformError(adapter.fetchAccount(tokens), 'transient', secrets);
     await sb.fault({ platform: 'pinterest', operation: 'profile', fault: 'expire_token' });
@@ -139,25 +168,42 @@ describe('pinterest adapter: wire details', () => {
       sent = String(init.body);
       return { status: 401, body: { code: 283, message: 'The authorization grant is invalid' } };
     });
-    const err = await expectPlatformError((canned.auth as OAuth2Auth).refresh!({ accessToken: 'pina_a', refreshToken: 'pinr_r' }), 'reauth_required', ['pina_a', 'pinr_r']);
+    const err = await expectPlatformError(
+      (canned.auth as OAuth2Auth).refresh!({ accessToken: 'pina_a', refreshToken: 'pinr_r' }),
+      'reauth_required',
+      ['pina_a', 'pinr_r'],
+    );
     expect(err.code).toBe('283');
     expect(new URLSearchParams(sent).get('continuous_refresh')).toBe('true');
   });
 
   it('passes Retry-After through, keeps 403 scope errors out of the refresh path, and follows board bookmarks', async () => {
-    const limited = cannedAdapter(() => ({ status: 429, body: { code: 8, message: 'slow' }, headers: { 'retry-after': '17' } }));
-    expect(await expectPlatformError(limited.fetchAccount({ accessToken: 'pina_a' }), 'rate_limited')).toMatchObject({ retryAfterSeconds: 17 });
+    const limited = cannedAdapter(() => ({
+      status: 429,
+      body: { code: 8, message: 'slow' },
+      headers: { 'retry-after': '17' },
+    }));
+    expect(await expectPlatformError(limited.fetchAccount({ accessToken: 'pina_a' }), 'rate_limited')).toMatchObject({
+      retryAfterSeconds: 17,
+    });
     const scope = cannedAdapter(() => ({ status: 403, body: { code: 3, message: 'Missing scope: boards:read' } }));
     // A scope the grant lacks: a new authorization approving it is the cure, not a refresh.
     await expectPlatformError(scope.fetchAccount({ accessToken: 'pina_a' }), 'reauth_required');
 
     const paged = cannedAdapter((url) => {
-      if (url.pathname === '/v5/user_account') return { status: 200, body: { id: '7', username: 'u', account_type: 'PINNER' } };
+      if (url.pathname === '/v5/user_account')
+        return { status: 200, body: { id: '7', username: 'u', account_type: 'PINNER' } };
       const second = url.searchParams.get('bookmark') === 'b2';
-      return { status: 200, body: { items: [{ id: second ? '2' : '1', name: second ? 'Two' : 'One' }], bookmark: second ? null : 'b2' } };
+      return {
+        status: 200,
+        body: { items: [{ id: second ? '2' : '1', name: second ? 'Two' : 'One' }], bookmark: second ? null : 'b2' },
+      };
     });
     const account = await paged.fetchAccount({ accessToken: 'pina_a' });
-    expect(account.slice.boards).toEqual([{ board_id: '1', name: 'One' }, { board_id: '2', name: 'Two' }]);
+    expect(account.slice.boards).toEqual([
+      { board_id: '1', name: 'One' },
+      { board_id: '2', name: 'Two' },
+    ]);
     expect(account.slice.profile).toMatchObject({ pinterest_user_id: '7', business_name: null, monthly_views: null });
   });
 });

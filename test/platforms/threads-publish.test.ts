@@ -6,7 +6,15 @@ import { threadsAdapter } from '../../src/platforms/threads/index.ts';
 import { threadsPublisher } from '../../src/platforms/threads/publish.ts';
 import type { TokenSet } from '../../src/platforms/types.ts';
 import { connectThrough, expectPlatformError, sandboxDeps } from './helpers/oauth-flow.ts';
-import { fixtureMedia, jpegImage, memoryJournal, mp4Video, pngImage, SimulatedCrash , PUBLISH_PROCESSING_MS } from './helpers/publish-fixtures.ts';
+import {
+  fixtureMedia,
+  jpegImage,
+  memoryJournal,
+  mp4Video,
+  pngImage,
+  SimulatedCrash,
+  PUBLISH_PROCESSING_MS,
+} from './helpers/publish-fixtures.ts';
 import { calls, startSandbox } from '../helpers/sandbox.ts';
 import type { TestSandbox } from '../helpers/sandbox.ts';
 
@@ -34,11 +42,28 @@ async function image(name: string, altText?: string): Promise<PublishMedia> {
 }
 
 async function video(name = 'clip.mp4'): Promise<PublishMedia> {
-  return fixtureMedia(sb, { name, bytes: await mp4Video(), kind: 'video', mime: 'video/mp4', format: 'mp4', width: 640, height: 360, durationSec: 12.5, altText: 'A short clip' });
+  return fixtureMedia(sb, {
+    name,
+    bytes: await mp4Video(),
+    kind: 'video',
+    mime: 'video/mp4',
+    format: 'mp4',
+    width: 640,
+    height: 360,
+    durationSec: 12.5,
+    altText: 'A short clip',
+  });
 }
 
 function request(over: Partial<PublishRequest> = {}): PublishRequest {
-  return { postType: 'text', text: 'Hello Threads 👋 https://herald.example', media: [], options: {}, targetId: 'tgt_th_1', ...over };
+  return {
+    postType: 'text',
+    text: 'Hello Threads 👋 https://herald.example',
+    media: [],
+    options: {},
+    targetId: 'tgt_th_1',
+    ...over,
+  };
 }
 
 beforeAll(async () => {
@@ -62,22 +87,43 @@ describe('threads publisher: post types', () => {
   it('publishes a text post through a TEXT container and journals container, intent and post id', async () => {
     const journal = memoryJournal();
     const out = await publisher.publish(tokens, request(), journal);
-    expect(out).toMatchObject({ state: 'published', postId: expect.stringMatching(/^1[78]\d{16}$/), permalink: expect.stringMatching(PERMALINK()) });
+    expect(out).toMatchObject({
+      state: 'published',
+      postId: expect.stringMatching(/^1[78]\d{16}$/),
+      permalink: expect.stringMatching(PERMALINK()),
+    });
     expect(journal.log.map(([step]) => step)).toEqual(['container', 'publish', 'media']);
     const s = await state();
     expect(s.posts).toHaveLength(1);
-    expect(s.posts[0]).toMatchObject({ author: userId, text: 'Hello Threads 👋 https://herald.example', media: [], media_type: 'TEXT_POST' });
-    expect(calls(s, 'POST', '/me/threads')[0]?.body).toEqual({ media_type: 'TEXT', text: 'Hello Threads 👋 https://herald.example' });
+    expect(s.posts[0]).toMatchObject({
+      author: userId,
+      text: 'Hello Threads 👋 https://herald.example',
+      media: [],
+      media_type: 'TEXT_POST',
+    });
+    expect(calls(s, 'POST', '/me/threads')[0]?.body).toEqual({
+      media_type: 'TEXT',
+      text: 'Hello Threads 👋 https://herald.example',
+    });
     expect(calls(s, 'POST', '/me/threads_publish')[0]?.body).toEqual({ creation_id: journal.steps.container });
   });
 
   it('publishes an image (PNG too) with alt text', async () => {
     const media = await image('photo.png', 'A red square');
-    const out = await publisher.publish(tokens, request({ postType: 'image', text: 'A picture', media: [media] }), memoryJournal());
+    const out = await publisher.publish(
+      tokens,
+      request({ postType: 'image', text: 'A picture', media: [media] }),
+      memoryJournal(),
+    );
     expect(out).toMatchObject({ state: 'published', permalink: expect.stringMatching(PERMALINK()) });
     const s = await state();
     expect(s.posts[0]).toMatchObject({ media_type: 'IMAGE', media: [media.url], text: 'A picture' });
-    expect(calls(s, 'POST', '/me/threads')[0]?.body).toEqual({ media_type: 'IMAGE', image_url: media.url, alt_text: 'A red square', text: 'A picture' });
+    expect(calls(s, 'POST', '/me/threads')[0]?.body).toEqual({
+      media_type: 'IMAGE',
+      image_url: media.url,
+      alt_text: 'A red square',
+      text: 'A picture',
+    });
   });
 
   it('publishes a video after processing, never calling threads_publish while IN_PROGRESS', async () => {
@@ -85,34 +131,62 @@ describe('threads publisher: post types', () => {
     const clip = await video();
     const req = request({ postType: 'video', text: 'Watch this', media: [clip] });
     const journal = memoryJournal();
-    expect(await publisher.publish(tokens, req, journal)).toEqual({ state: 'processing', handle: journal.steps.container });
-    expect(await publisher.checkStatus!(tokens, journal.steps.container ?? '', req, journal)).toMatchObject({ state: 'processing' });
+    expect(await publisher.publish(tokens, req, journal)).toEqual({
+      state: 'processing',
+      handle: journal.steps.container,
+    });
+    expect(await publisher.checkStatus!(tokens, journal.steps.container ?? '', req, journal)).toMatchObject({
+      state: 'processing',
+    });
     expect(calls(await state(), 'POST', '/threads_publish')).toHaveLength(0);
     sb.advance(61);
-    expect(await publisher.checkStatus!(tokens, journal.steps.container ?? '', req, journal)).toMatchObject({ state: 'published' });
+    expect(await publisher.checkStatus!(tokens, journal.steps.container ?? '', req, journal)).toMatchObject({
+      state: 'published',
+    });
     const s = await state();
     expect(s.posts).toHaveLength(1);
     expect(s.posts[0]).toMatchObject({ media_type: 'VIDEO', media: [clip.url] });
-    expect(calls(s, 'POST', '/me/threads')[0]?.body).toEqual({ media_type: 'VIDEO', video_url: clip.url, alt_text: 'A short clip', text: 'Watch this' });
+    expect(calls(s, 'POST', '/me/threads')[0]?.body).toEqual({
+      media_type: 'VIDEO',
+      video_url: clip.url,
+      alt_text: 'A short clip',
+      text: 'Watch this',
+    });
   });
 
   it('publishes a mixed carousel: finished children, then the parent, as one post', async () => {
     const media = [await image('one.jpg'), await video('two.mp4'), await image('three.png')];
     const journal = memoryJournal();
-    const out = await publisher.publish(tokens, request({ postType: 'carousel', text: 'Three things', media }), journal);
+    const out = await publisher.publish(
+      tokens,
+      request({ postType: 'carousel', text: 'Three things', media }),
+      journal,
+    );
     expect(out.state).toBe('published');
     const s = await state();
     expect(s.posts).toHaveLength(1);
     expect(s.posts[0]).toMatchObject({ media_type: 'CAROUSEL_ALBUM', media: media.map((m) => m.url) });
     const creates = calls(s, 'POST', '/me/threads');
-    expect(creates.map((c) => (c.body as Record<string, unknown>).media_type)).toEqual(['IMAGE', 'VIDEO', 'IMAGE', 'CAROUSEL']);
+    expect(creates.map((c) => (c.body as Record<string, unknown>).media_type)).toEqual([
+      'IMAGE',
+      'VIDEO',
+      'IMAGE',
+      'CAROUSEL',
+    ]);
     expect(creates[1]?.body).toMatchObject({ is_carousel_item: 'true', video_url: media[1]?.url });
-    expect(creates[3]?.body).toEqual({ media_type: 'CAROUSEL', children: journal.steps.children, text: 'Three things' });
+    expect(creates[3]?.body).toEqual({
+      media_type: 'CAROUSEL',
+      children: journal.steps.children,
+      text: 'Three things',
+    });
   });
 
   it('refuses an empty text post and media-less image post before calling Threads', async () => {
     await expectPlatformError(publisher.publish(tokens, request({ text: '  ' }), memoryJournal()), 'invalid_content');
-    await expectPlatformError(publisher.publish(tokens, request({ postType: 'image' }), memoryJournal()), 'invalid_content');
+    await expectPlatformError(
+      publisher.publish(tokens, request({ postType: 'image' }), memoryJournal()),
+      'invalid_content',
+    );
     expect(calls(await state(), 'POST', '/threads')).toHaveLength(0);
   });
 });
@@ -139,8 +213,17 @@ describe('threads publisher: journal and recovery', () => {
   });
 
   it('reports a failed video container with its error_message', async () => {
-    const bad = fixtureMedia(sb, { name: 'corrupt.mp4', bytes: await mp4Video(), kind: 'video', mime: 'video/mp4', format: 'mp4' });
-    const err = await expectPlatformError(publisher.publish(tokens, request({ postType: 'video', media: [bad] }), memoryJournal()), 'invalid_content');
+    const bad = fixtureMedia(sb, {
+      name: 'corrupt.mp4',
+      bytes: await mp4Video(),
+      kind: 'video',
+      mime: 'video/mp4',
+      format: 'mp4',
+    });
+    const err = await expectPlatformError(
+      publisher.publish(tokens, request({ postType: 'video', media: [bad] }), memoryJournal()),
+      'invalid_content',
+    );
     expect(err.message).toContain('FAILED_PROCESSING_VIDEO');
     expect((await state()).posts).toHaveLength(0);
   });
@@ -148,7 +231,10 @@ describe('threads publisher: journal and recovery', () => {
   it('maps the daily publishing quota (code 9, no subcode) to rate-limited, waiting the quota_duration threads_publishing_limit reports', async () => {
     await sb.configure({ publishLimits: { threads: 1 } });
     expect((await publisher.publish(tokens, request(), memoryJournal())).state).toBe('published');
-    const err = await expectPlatformError(publisher.publish(tokens, request({ text: 'second' }), memoryJournal()), 'rate_limited');
+    const err = await expectPlatformError(
+      publisher.publish(tokens, request({ text: 'second' }), memoryJournal()),
+      'rate_limited',
+    );
     expect(err.retryable).toBe(true);
     expect(err.code).toBe('9');
     expect(err.retryAfterSeconds).toBe(86_400);
@@ -158,7 +244,6 @@ describe('threads publisher: journal and recovery', () => {
     sb.advance(86_400);
     expect((await publisher.publish(tokens, request({ text: 'second' }), memoryJournal())).state).toBe('published');
   });
-
 });
 
 describe('threads publisher: faults', () => {

@@ -36,12 +36,24 @@ describe('threads adapter: setup', () => {
     expect(adapter).toMatchObject({
       platform: 'threads',
       configured: true,
-      capabilities: { postTypes: ['text', 'image', 'carousel', 'video'], text: { max: 500, unit: 'graphemes' }, asyncProcessing: true },
+      capabilities: {
+        postTypes: ['text', 'image', 'carousel', 'video'],
+        text: { max: 500, unit: 'graphemes' },
+        asyncProcessing: true,
+      },
     });
     expect(auth).toMatchObject({ kind: 'oauth2', pkce: false });
     expect(auth.revoke).toBeUndefined();
-    const real = threadsAdapter({ ...sandboxDeps(sb, 'threads'), config: { clientId: 'ci', clientSecret: 'cs', urls: {} } });
-    const url = new URL((real.auth as OAuth2Auth).authorizeUrl({ state: 's1', redirectUri: 'https://herald.example/threads/oauth/callback' }));
+    const real = threadsAdapter({
+      ...sandboxDeps(sb, 'threads'),
+      config: { clientId: 'ci', clientSecret: 'cs', urls: {} },
+    });
+    const url = new URL(
+      (real.auth as OAuth2Auth).authorizeUrl({
+        state: 's1',
+        redirectUri: 'https://herald.example/threads/oauth/callback',
+      }),
+    );
     expect(`${url.origin}${url.pathname}`).toBe('https://threads.net/oauth/authorize');
     expect(Object.fromEntries(url.searchParams)).toEqual({
       client_id: 'ci',
@@ -52,7 +64,9 @@ describe('threads adapter: setup', () => {
     });
     const bare = threadsAdapter({ ...sandboxDeps(sb, 'threads'), config: { clientId: 'ci', urls: {} } });
     expect(bare.configured).toBe(false);
-    expect(() => (bare.auth as OAuth2Auth).authorizeUrl({ state: 's', redirectUri: redirectUri() })).toThrow(/not configured/);
+    expect(() => (bare.auth as OAuth2Auth).authorizeUrl({ state: 's', redirectUri: redirectUri() })).toThrow(
+      /not configured/,
+    );
   });
 });
 
@@ -66,7 +80,12 @@ describe('threads adapter: token lifecycle against the sandbox', () => {
     expect(tokens.expiresAt?.getTime()).toBe(sb.clock().getTime() + LONG_TTL * 1000);
 
     const account = await adapter.fetchAccount(tokens);
-    expect(account).toMatchObject({ id: expect.stringMatching(/^3\d{15}$/), name: 'Sandbox User', username: 'sandbox_user', destinations: [] });
+    expect(account).toMatchObject({
+      id: expect.stringMatching(/^3\d{15}$/),
+      name: 'Sandbox User',
+      username: 'sandbox_user',
+      destinations: [],
+    });
     expect(account.slice).toEqual({
       profile: {
         username: 'sandbox_user',
@@ -107,9 +126,16 @@ describe('threads adapter: token lifecycle against the sandbox', () => {
     expect(wrong).toMatchObject({ status: 400, code: '100' });
     const deps = sandboxDeps(sb, 'threads');
     const badApp = threadsAdapter({ ...deps, config: { ...deps.config, clientSecret: 'nope' } });
-    await expectPlatformError((badApp.auth as OAuth2Auth).exchangeCode({ code, redirectUri: redirectUri() }), 'permission', [code]);
+    await expectPlatformError(
+      (badApp.auth as OAuth2Auth).exchangeCode({ code, redirectUri: redirectUri() }),
+      'permission',
+      [code],
+    );
     const tokens = await auth.exchangeCode({ code, redirectUri: redirectUri() });
-    await expectPlatformError(auth.exchangeCode({ code, redirectUri: redirectUri() }), 'reauth_required', [code, tokens.accessToken]);
+    await expectPlatformError(auth.exchangeCode({ code, redirectUri: redirectUri() }), 'reauth_required', [
+      code,
+      tokens.accessToken,
+    ]);
   });
 });
 
@@ -118,7 +144,10 @@ describe('threads adapter: injected faults', () => {
     const tokens = await connect();
     const secrets = secretsOf(tokens);
     await sb.fault({ platform: 'threads', operation: 'profile', fault: 'rate_limit' });
-    expect(await expectPlatformError(adapter.fetchAccount(tokens), 'rate_limited', secrets)).toMatchObject({ code: '4', retryAfterSeconds: undefined });
+    expect(await expectPlatformError(adapter.fetchAccount(tokens), 'rate_limited', secrets)).toMatchObject({
+      code: '4',
+      retryAfterSeconds: undefined,
+    });
     await sb.fault({ platform: 'threads', operation: 'profile', fault: 'server_error' });
     await expectPlatformError(adapter.fetchAccount(tokens), 'transient', secrets);
     await sb.fault({ platform: 'threads', operation: 'profile', fault: 'expire_token' });
@@ -148,21 +177,47 @@ describe('threads adapter: wire details', () => {
   it('reads the follower count from user insights when Threads serves it', async () => {
     const id = '31234567890123456';
     const withInsights = canned({
-      [`/${THREADS_API_VERSION}/me`]: { status: 200, body: { id, username: 'someone', name: 'Some One', is_verified: true } },
+      [`/${THREADS_API_VERSION}/me`]: {
+        status: 200,
+        body: { id, username: 'someone', name: 'Some One', is_verified: true },
+      },
       [`/${THREADS_API_VERSION}/${id}/threads_insights`]: {
         status: 200,
-        body: { data: [{ name: 'followers_count', period: 'day', title: 'followers_count', total_value: { value: 1234 }, id: `${id}/insights/followers_count/day` }] },
+        body: {
+          data: [
+            {
+              name: 'followers_count',
+              period: 'day',
+              title: 'followers_count',
+              total_value: { value: 1234 },
+              id: `${id}/insights/followers_count/day`,
+            },
+          ],
+        },
       },
     });
     const account = await withInsights.fetchAccount({ accessToken: 'THAAsecret' });
-    expect(account.slice.profile).toMatchObject({ username: 'someone', full_name: 'Some One', followers_count: 1234, is_verified: true, biography: null });
+    expect(account.slice.profile).toMatchObject({
+      username: 'someone',
+      full_name: 'Some One',
+      followers_count: 1234,
+      is_verified: true,
+      biography: null,
+    });
   });
 
   it('reads HTTP 429 and permission errors', async () => {
     const path = `/${THREADS_API_VERSION}/me`;
-    const limited = canned({ [path]: { status: 429, body: { error: { message: 'Too many calls', type: 'OAuthException' } } } });
+    const limited = canned({
+      [path]: { status: 429, body: { error: { message: 'Too many calls', type: 'OAuthException' } } },
+    });
     await expectPlatformError(limited.fetchAccount({ accessToken: 'THAAsecret' }), 'rate_limited', ['THAAsecret']);
-    const denied = canned({ [path]: { status: 403, body: { error: { message: '(#10) Application does not have permission for this action', code: 10 } } } });
+    const denied = canned({
+      [path]: {
+        status: 403,
+        body: { error: { message: '(#10) Application does not have permission for this action', code: 10 } },
+      },
+    });
     await expectPlatformError(denied.fetchAccount({ accessToken: 'THAAsecret' }), 'permission', ['THAAsecret']);
   });
 });

@@ -30,10 +30,22 @@ beforeEach(async () => {
 describe('tiktok adapter: setup', () => {
   it('declares its capabilities, configuration and the real hosts by default', () => {
     expect(adapter).toMatchObject({ platform: 'tiktok', configured: true, capabilities: TIKTOK_CAPABILITIES });
-    expect(TIKTOK_CAPABILITIES).toEqual({ postTypes: ['image', 'carousel', 'video'], text: { max: 2200, unit: 'utf16' }, asyncProcessing: true });
+    expect(TIKTOK_CAPABILITIES).toEqual({
+      postTypes: ['image', 'carousel', 'video'],
+      text: { max: 2200, unit: 'utf16' },
+      asyncProcessing: true,
+    });
     expect(auth).toMatchObject({ kind: 'oauth2', pkce: false });
-    const real = tiktokAdapter({ ...sandboxDeps(sb, 'tiktok'), config: { clientId: 'ck', clientSecret: 'cs', urls: {} } });
-    const url = new URL((real.auth as OAuth2Auth).authorizeUrl({ state: 's1', redirectUri: 'https://herald.example/tiktok/oauth/callback' }));
+    const real = tiktokAdapter({
+      ...sandboxDeps(sb, 'tiktok'),
+      config: { clientId: 'ck', clientSecret: 'cs', urls: {} },
+    });
+    const url = new URL(
+      (real.auth as OAuth2Auth).authorizeUrl({
+        state: 's1',
+        redirectUri: 'https://herald.example/tiktok/oauth/callback',
+      }),
+    );
     expect(`${url.origin}${url.pathname}`).toBe('https://www.tiktok.com/v2/auth/authorize/');
     expect(Object.fromEntries(url.searchParams)).toEqual({
       client_key: 'ck',
@@ -47,7 +59,9 @@ describe('tiktok adapter: setup', () => {
   it('is not configured without a client key and secret, and refuses to start a flow', () => {
     const bare = tiktokAdapter({ ...sandboxDeps(sb, 'tiktok'), config: { clientId: 'ck', urls: {} } });
     expect(bare.configured).toBe(false);
-    expect(() => (bare.auth as OAuth2Auth).authorizeUrl({ state: 's', redirectUri: redirectUri() })).toThrow(/not configured/);
+    expect(() => (bare.auth as OAuth2Auth).authorizeUrl({ state: 's', redirectUri: redirectUri() })).toThrow(
+      /not configured/,
+    );
   });
 });
 
@@ -63,7 +77,12 @@ describe('tiktok adapter: token lifecycle against the sandbox', () => {
     expect(tokens.scopes).toEqual([...TIKTOK_SCOPES]);
 
     const account = await adapter.fetchAccount(tokens);
-    expect(account).toMatchObject({ id: tokens.extra?.open_id, name: 'Sandbox User', username: 'sandbox.user', destinations: [] });
+    expect(account).toMatchObject({
+      id: tokens.extra?.open_id,
+      name: 'Sandbox User',
+      username: 'sandbox.user',
+      destinations: [],
+    });
     expect(account.slice).toEqual({
       profile: {
         display_name: 'Sandbox User',
@@ -110,7 +129,12 @@ describe('tiktok adapter: token lifecycle against the sandbox', () => {
     const tokens = await auth.exchangeCode({ code, redirectUri: redirectUri() });
     expect(tokens.scopes).toEqual(['user.info.basic', 'video.publish']);
     const account = await adapter.fetchAccount(tokens);
-    expect(account.slice.profile).toMatchObject({ display_name: 'Sandbox User', username: null, followers_count: null, is_verified: null });
+    expect(account.slice.profile).toMatchObject({
+      display_name: 'Sandbox User',
+      username: null,
+      followers_count: null,
+      is_verified: null,
+    });
   });
 
   it('rejects a wrong code, a wrong redirect_uri and wrong app credentials', async () => {
@@ -122,8 +146,15 @@ describe('tiktok adapter: token lifecycle against the sandbox', () => {
       [code],
     );
     expect(wrong).toMatchObject({ code: 'invalid_grant', status: 400 });
-    const badApp = tiktokAdapter({ ...sandboxDeps(sb, 'tiktok'), config: { ...sandboxDeps(sb, 'tiktok').config, clientSecret: 'nope' } });
-    await expectPlatformError((badApp.auth as OAuth2Auth).exchangeCode({ code, redirectUri: redirectUri() }), 'permission', [code]);
+    const badApp = tiktokAdapter({
+      ...sandboxDeps(sb, 'tiktok'),
+      config: { ...sandboxDeps(sb, 'tiktok').config, clientSecret: 'nope' },
+    });
+    await expectPlatformError(
+      (badApp.auth as OAuth2Auth).exchangeCode({ code, redirectUri: redirectUri() }),
+      'permission',
+      [code],
+    );
   });
 });
 
@@ -132,7 +163,10 @@ describe('tiktok adapter: injected faults', () => {
     const tokens = await connect();
     const secrets = secretsOf(tokens);
     await sb.fault({ platform: 'tiktok', operation: 'profile', fault: 'rate_limit' });
-    expect(await expectPlatformError(adapter.fetchAccount(tokens), 'rate_limited', secrets)).toMatchObject({ code: 'rate_limit_exceeded', status: 429 });
+    expect(await expectPlatformError(adapter.fetchAccount(tokens), 'rate_limited', secrets)).toMatchObject({
+      code: 'rate_limit_exceeded',
+      status: 429,
+    });
     await sb.fault({ platform: 'tiktok', operation: 'profile', fault: 'server_error' });
     const down = await expectPlatformError(adapter.fetchAccount(tokens), 'transient', secrets);
     expect(down.retryable).toBe(true);
@@ -159,16 +193,34 @@ describe('tiktok adapter: injected faults', () => {
 
 describe('tiktok adapter: wire details', () => {
   it('reads an OAuth error sent with HTTP 200 as a failure', async () => {
-    const canned = cannedAdapter(200, { error: 'invalid_grant', error_description: 'Authorization code is expired.', log_id: 'x' });
-    const err = await expectPlatformError((canned.auth as OAuth2Auth).exchangeCode({ code: 'c', redirectUri: 'https://h.example/cb' }), 'reauth_required');
+    const canned = cannedAdapter(200, {
+      error: 'invalid_grant',
+      error_description: 'Authorization code is expired.',
+      log_id: 'x',
+    });
+    const err = await expectPlatformError(
+      (canned.auth as OAuth2Auth).exchangeCode({ code: 'c', redirectUri: 'https://h.example/cb' }),
+      'reauth_required',
+    );
     expect(err.message).toContain('Authorization code is expired.');
   });
 
   it('passes Retry-After through, and reads daily posting caps as a day-long rate limit', async () => {
-    const limited = cannedAdapter(429, { data: {}, error: { code: 'rate_limit_exceeded', message: 'slow down', log_id: 'x' } }, { 'retry-after': '42' });
-    expect(await expectPlatformError(limited.fetchAccount({ accessToken: 'act.secret' }), 'rate_limited', ['act.secret'])).toMatchObject({ retryAfterSeconds: 42 });
-    const capped = cannedAdapter(403, { data: {}, error: { code: 'spam_risk_too_many_posts', message: 'cap', log_id: 'x' } });
-    expect(await expectPlatformError(capped.fetchAccount({ accessToken: 'act.secret' }), 'rate_limited')).toMatchObject({ retryAfterSeconds: 86_400 });
+    const limited = cannedAdapter(
+      429,
+      { data: {}, error: { code: 'rate_limit_exceeded', message: 'slow down', log_id: 'x' } },
+      { 'retry-after': '42' },
+    );
+    expect(
+      await expectPlatformError(limited.fetchAccount({ accessToken: 'act.secret' }), 'rate_limited', ['act.secret']),
+    ).toMatchObject({ retryAfterSeconds: 42 });
+    const capped = cannedAdapter(403, {
+      data: {},
+      error: { code: 'spam_risk_too_many_posts', message: 'cap', log_id: 'x' },
+    });
+    expect(await expectPlatformError(capped.fetchAccount({ accessToken: 'act.secret' }), 'rate_limited')).toMatchObject(
+      { retryAfterSeconds: 86_400 },
+    );
     const scope = cannedAdapter(401, { data: {}, error: { code: 'scope_not_authorized', message: 'no', log_id: 'x' } });
     await expectPlatformError(scope.fetchAccount({ accessToken: 'act.secret' }), 'permission');
   });

@@ -17,14 +17,37 @@ export function endToEnd(harness: () => Harness) {
   const postsOf = async (platform: string) => (await state())[platform]!.posts;
 
   /** A 1080×1080 (or given size) JPEG or a 1080×1920 12 s MP4 in the user's library; its media id. */
-  async function media(u: TestUser, kind: 'jpeg' | 'mp4', opts: { width?: number; height?: number } = {}): Promise<string> {
+  async function media(
+    u: TestUser,
+    kind: 'jpeg' | 'mp4',
+    opts: { width?: number; height?: number } = {},
+  ): Promise<string> {
     const path = join(tmpdir(), `herald-e2e-${randomUUID()}.${kind}`);
     if (kind === 'jpeg') {
-      await writeFile(path, await sharp({ create: { width: opts.width ?? 1080, height: opts.height ?? 1080, channels: 3, background: '#3366aa' } }).jpeg().toBuffer());
+      await writeFile(
+        path,
+        await sharp({
+          create: { width: opts.width ?? 1080, height: opts.height ?? 1080, channels: 3, background: '#3366aa' },
+        })
+          .jpeg()
+          .toBuffer(),
+      );
     } else {
-      await writeMp4(path, { width: 1080, height: 1920, durationSec: 12, mdatBytes: 256 * 1024, audio: true, moovFirst: true });
+      await writeMp4(path, {
+        width: 1080,
+        height: 1920,
+        durationSec: 12,
+        mdatBytes: 256 * 1024,
+        audio: true,
+        moovFirst: true,
+      });
     }
-    const row = await harness().ctx.media.add({ workspaceId: u.workspaceId, platform: null, platformUserId: null }, { file: { path, size: (await stat(path)).size, filename: `f.${kind}` } }, kind === 'mp4' ? 'video' : 'image', ['body', 'media']);
+    const row = await harness().ctx.media.add(
+      { workspaceId: u.workspaceId, platform: null, platformUserId: null },
+      { file: { path, size: (await stat(path)).size, filename: `f.${kind}` } },
+      kind === 'mp4' ? 'video' : 'image',
+      ['body', 'media'],
+    );
     return row.id;
   }
   return { state, postsOf, media };

@@ -10,8 +10,16 @@ let offsetMs = 0;
 let h: Harness;
 beforeAll(async () => {
   // One clock for Herald and the simulators, moved on by the test: TikTok's moderation and Herald's wait for it.
-  h = await createHarness({ sandbox: true, clock: () => new Date(Date.now() + offsetMs), env: { HERALD_PUBLISH_POLL_MS: '50', HERALD_PUBLISH_WAIT_SECONDS: '900' } });
-  await fetch(`${h.url}/sandbox/_config`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ processingMs: 0, tiktokModerationMs: 3_600_000 }) });
+  h = await createHarness({
+    sandbox: true,
+    clock: () => new Date(Date.now() + offsetMs),
+    env: { HERALD_PUBLISH_POLL_MS: '50', HERALD_PUBLISH_WAIT_SECONDS: '900' },
+  });
+  await fetch(`${h.url}/sandbox/_config`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ processingMs: 0, tiktokModerationMs: 3_600_000 }),
+  });
 });
 afterAll(async () => h?.close());
 
@@ -34,7 +42,17 @@ describe('provisional post ids', () => {
     const ticker = setInterval(() => (offsetMs += 20_000), 50);
     let res;
     try {
-      res = await h.req({ method: 'POST', url: '/unified/post/video', headers: asUser(u), payload: { platforms: ['tiktok'], default_text: 'In moderation', video_id: video, tiktok: { privacy_level: 'PUBLIC_TO_EVERYONE' } } });
+      res = await h.req({
+        method: 'POST',
+        url: '/unified/post/video',
+        headers: asUser(u),
+        payload: {
+          platforms: ['tiktok'],
+          default_text: 'In moderation',
+          video_id: video,
+          tiktok: { privacy_level: 'PUBLIC_TO_EVERYONE' },
+        },
+      });
     } finally {
       clearInterval(ticker);
     }
@@ -52,7 +70,9 @@ describe('provisional post ids', () => {
     const target = await h.ctx.publishing.ledger.target(targetId);
     expect(target!.platformPostId).not.toBe(stand);
     expect(target!.platformPostId).toMatch(/^\d+$/);
-    expect(target!.permalink).toMatch(new RegExp(`^http://[^/]+/sandbox/tiktok/@[^/]+/video/${target!.platformPostId}$`));
+    expect(target!.permalink).toMatch(
+      new RegExp(`^http://[^/]+/sandbox/tiktok/@[^/]+/video/${target!.platformPostId}$`),
+    );
     // Nothing left to follow up.
     expect(await h.ctx.followUps.round()).toEqual({ checked: 0, updated: 0 });
   });

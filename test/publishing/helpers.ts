@@ -14,7 +14,15 @@ import type { Harness, TestUser } from '../helpers/harness.ts';
 export interface Script {
   calls: { platform: Platform; req: PublishRequest; journal: Record<string, string> }[];
   /** What each network does; default: publish at once. */
-  behaviour: Partial<Record<Platform, (req: PublishRequest, journal: { steps: Readonly<Record<string, string>>; record(s: string, v: string): Promise<void> }) => Promise<PublishOutcome>>>;
+  behaviour: Partial<
+    Record<
+      Platform,
+      (
+        req: PublishRequest,
+        journal: { steps: Readonly<Record<string, string>>; record(s: string, v: string): Promise<void> },
+      ) => Promise<PublishOutcome>
+    >
+  >;
 }
 
 export function scriptedAdapters(script: Script): Partial<Record<Platform, AdapterFactory>> {
@@ -39,11 +47,22 @@ export function scriptedAdapters(script: Script): Partial<Record<Platform, Adapt
   );
 }
 
-export async function imageMedia(h: Harness, u: TestUser, opts: { format?: 'jpeg' | 'png'; width?: number; height?: number } = {}): Promise<string> {
+export async function imageMedia(
+  h: Harness,
+  u: TestUser,
+  opts: { format?: 'jpeg' | 'png'; width?: number; height?: number } = {},
+): Promise<string> {
   const path = join(tmpdir(), `herald-img-${randomUUID()}.${opts.format ?? 'jpeg'}`);
-  const img = sharp({ create: { width: opts.width ?? 800, height: opts.height ?? 800, channels: 3, background: { r: 200, g: 80, b: 40 } } });
+  const img = sharp({
+    create: { width: opts.width ?? 800, height: opts.height ?? 800, channels: 3, background: { r: 200, g: 80, b: 40 } },
+  });
   await writeFile(path, await (opts.format === 'png' ? img.png() : img.jpeg()).toBuffer());
   const { size } = await import('node:fs/promises').then((fs) => fs.stat(path));
-  const row = await h.ctx.media.add({ workspaceId: u.workspaceId, platform: null, platformUserId: null }, { file: { path, size, filename: `photo.${opts.format ?? 'jpeg'}` } }, 'image', ['body', 'media']);
+  const row = await h.ctx.media.add(
+    { workspaceId: u.workspaceId, platform: null, platformUserId: null },
+    { file: { path, size, filename: `photo.${opts.format ?? 'jpeg'}` } },
+    'image',
+    ['body', 'media'],
+  );
   return row.id;
 }

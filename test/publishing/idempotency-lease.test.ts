@@ -14,19 +14,29 @@ let now = new Date('2026-11-20T10:00:00Z').getTime();
 const advance = (seconds: number) => (now += seconds * 1000);
 let h: Harness;
 beforeAll(async () => {
-  h = await createHarness({ sandbox: true, clock: () => new Date(now), env: { HERALD_IDEMPOTENCY_LEASE_SECONDS: String(LEASE_SECONDS) }, overrides: { adapters: scriptedAdapters(script) } });
+  h = await createHarness({
+    sandbox: true,
+    clock: () => new Date(now),
+    env: { HERALD_IDEMPOTENCY_LEASE_SECONDS: String(LEASE_SECONDS) },
+    overrides: { adapters: scriptedAdapters(script) },
+  });
 });
 afterAll(async () => h?.close());
 
-const post = (u: TestUser, payload: object, key: string) => h.req({ method: 'POST', url: '/unified/post/text', headers: { ...asUser(u), 'idempotency-key': key }, payload });
-const usedPosts = async (u: TestUser) => (await h.req({ method: 'GET', url: '/billing/usage', headers: asUser(u) })).json().used_this_period.posts as number;
+const post = (u: TestUser, payload: object, key: string) =>
+  h.req({ method: 'POST', url: '/unified/post/text', headers: { ...asUser(u), 'idempotency-key': key }, payload });
+const usedPosts = async (u: TestUser) =>
+  (await h.req({ method: 'GET', url: '/billing/usage', headers: asUser(u) })).json().used_this_period.posts as number;
 
 /** A network that accepts the post and journals its id, then never answers (the process died there). */
 function hangingNetwork() {
   let created = 0;
   let release!: () => void;
   const stuck = new Promise<void>((r) => (release = r));
-  const behaviour = async (_req: unknown, journal: { steps: Readonly<Record<string, string>>; record(s: string, v: string): Promise<void> }): Promise<PublishOutcome> => {
+  const behaviour = async (
+    _req: unknown,
+    journal: { steps: Readonly<Record<string, string>>; record(s: string, v: string): Promise<void> },
+  ): Promise<PublishOutcome> => {
     let id = journal.steps.post_id;
     if (!id) {
       created++;
@@ -53,7 +63,9 @@ describe('Idempotency-Key lease', () => {
       await vi.waitFor(() => expect(linkedin.created()).toBe(1), { timeout: 30_000 });
       const bluesky = await vi.waitFor(
         async () => {
-          const rows = await h.ctx.publishing.ledger.targetsOf((await h.ctx.publishing.ledger.findByKey(u.workspaceId, 'lease-1'))!.id);
+          const rows = await h.ctx.publishing.ledger.targetsOf(
+            (await h.ctx.publishing.ledger.findByKey(u.workspaceId, 'lease-1'))!.id,
+          );
           const b = rows.find((r) => r.platform === 'bluesky')!;
           expect(b.state).toBe('published');
           return b;
@@ -80,14 +92,21 @@ describe('Idempotency-Key lease', () => {
       ]);
       // Bluesky (published before the crash) was not called again; LinkedIn resumed from its journal.
       expect(script.calls.filter((c) => c.platform === 'bluesky')).toHaveLength(1);
-      expect(script.calls.filter((c) => c.platform === 'linkedin').map((c) => c.journal.post_id ?? null)).toEqual([null, 'li-1']);
+      expect(script.calls.filter((c) => c.platform === 'linkedin').map((c) => c.journal.post_id ?? null)).toEqual([
+        null,
+        'li-1',
+      ]);
       expect(linkedin.created()).toBe(1);
       expect(await usedPosts(u)).toBe(2);
       const row = (await h.ctx.publishing.ledger.findByKey(u.workspaceId, 'lease-1'))!;
       expect(row.status).toBe('completed');
       const targets = await h.ctx.publishing.ledger.targetsOf(row.id);
       expect(targets).toHaveLength(2);
-      expect(targets.find((t) => t.platform === 'linkedin')).toMatchObject({ state: 'published', attempts: 2, platformPostId: 'li-1' });
+      expect(targets.find((t) => t.platform === 'linkedin')).toMatchObject({
+        state: 'published',
+        attempts: 2,
+        platformPostId: 'li-1',
+      });
 
       // From now on the key replays the resumed answer.
       const again = await post(u, body, 'lease-1');
@@ -126,7 +145,11 @@ describe('Idempotency-Key lease', () => {
       release();
       const won = await first;
       expect(won.statusCode, won.body).toBe(200);
-      expect(won.json()).toMatchObject({ success: true, post: { platform: 'linkedin', post_id: 'li-once' }, error: null });
+      expect(won.json()).toMatchObject({
+        success: true,
+        post: { platform: 'linkedin', post_id: 'li-once' },
+        error: null,
+      });
       await dead;
       expect(calls).toBe(2);
       expect(await usedPosts(u)).toBe(1);
@@ -140,7 +163,12 @@ describe('Idempotency-Key lease', () => {
     const lease = 3;
     let clock = new Date('2026-11-20T12:00:00Z').getTime();
     const slow: Script = { calls: [], behaviour: {} };
-    const h2 = await createHarness({ sandbox: true, clock: () => new Date(clock), env: { HERALD_IDEMPOTENCY_LEASE_SECONDS: String(lease) }, overrides: { adapters: scriptedAdapters(slow) } });
+    const h2 = await createHarness({
+      sandbox: true,
+      clock: () => new Date(clock),
+      env: { HERALD_IDEMPOTENCY_LEASE_SECONDS: String(lease) },
+      overrides: { adapters: scriptedAdapters(slow) },
+    });
     let release!: () => void;
     const stuck = new Promise<void>((r) => (release = r));
     try {
@@ -151,7 +179,13 @@ describe('Idempotency-Key lease', () => {
         return { state: 'published', postId: 'slow-1', permalink: null };
       };
       const body = { platforms: ['linkedin'], default_text: 'Slow but alive' };
-      const req = () => h2.req({ method: 'POST', url: '/unified/post/text', headers: { ...asUser(u), 'idempotency-key': 'lease-3' }, payload: body });
+      const req = () =>
+        h2.req({
+          method: 'POST',
+          url: '/unified/post/text',
+          headers: { ...asUser(u), 'idempotency-key': 'lease-3' },
+          payload: body,
+        });
       const live = req();
       await vi.waitFor(() => expect(slow.calls).toHaveLength(1), { timeout: 30_000 });
       const first = (await h2.ctx.publishing.ledger.findByKey(u.workspaceId, 'lease-3'))!;

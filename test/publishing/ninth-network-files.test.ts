@@ -22,7 +22,10 @@ const outsideNetworks = files.filter((f) => !/^src\/(platforms|sandbox)\//.test(
 /** The "Adding a network" section: its stated number of existing files, and the files its list names. */
 function documented(): { count: number; paths: string[] } {
   const doc = readFileSync(join(root, 'docs/architecture.md'), 'utf8');
-  const section = doc.slice(doc.indexOf('## Adding a network'), doc.indexOf('\n## ', doc.indexOf('## Adding a network') + 1));
+  const section = doc.slice(
+    doc.indexOf('## Adding a network'),
+    doc.indexOf('\n## ', doc.indexOf('## Adding a network') + 1),
+  );
   const count = Number(/a line in each of (\d+) existing files/.exec(section)?.[1]);
   const paths = [...section.matchAll(/^- `(src\/[^`]+\.ts)`:/gm)].map((m) => m[1]!);
   return { count, paths };
@@ -37,7 +40,9 @@ describe('adding a network touches the files docs/architecture.md lists', () => 
   });
 
   it('no file outside the networks’ folders lists networks (five or more by name, comments included)', () => {
-    const lists = outsideNetworks.filter((f) => named(f.text).length >= 5).map((f) => `${f.path}: ${named(f.text).join(', ')}`);
+    const lists = outsideNetworks
+      .filter((f) => named(f.text).length >= 5)
+      .map((f) => `${f.path}: ${named(f.text).join(', ')}`);
     expect(lists).toEqual([]);
   });
 

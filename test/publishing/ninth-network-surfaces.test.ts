@@ -17,7 +17,10 @@ let u: TestUser;
 let key: string;
 
 beforeAll(async () => {
-  h = await createHarness({ sandbox: true, overrides: { networks: [...NETWORKS, network], simulators: [...SIMULATORS, quill] } });
+  h = await createHarness({
+    sandbox: true,
+    overrides: { networks: [...NETWORKS, network], simulators: [...SIMULATORS, quill] },
+  });
   u = await h.signup();
   key = await h.createKey(u, 'full');
 });
@@ -29,7 +32,16 @@ describe('the ninth network beyond REST publishing', () => {
   it('connects, lists and publishes through the tool layer over MCP', async () => {
     const c = await mcpClient(`${h.url}/mcp`, { 'x-api-key': key });
     try {
-      const connected = JSON.parse(textOf(await c.call('manage_platform_connection', { action: 'connect', platform: QUILL, handle: 'ada', app_password: QUILL_PASSWORD })));
+      const connected = JSON.parse(
+        textOf(
+          await c.call('manage_platform_connection', {
+            action: 'connect',
+            platform: QUILL,
+            handle: 'ada',
+            app_password: QUILL_PASSWORD,
+          }),
+        ),
+      );
       expect(connected).toMatchObject({ success: true });
       const accounts = JSON.parse(textOf(await c.call('get_accounts', { platform: QUILL })));
       expect(accounts.profiles[QUILL]).toMatchObject({ name: 'ada' });
@@ -43,7 +55,12 @@ describe('the ninth network beyond REST publishing', () => {
 
   it("is understood by the agent's direct commands, by slug, display name and the contract's aliases", async () => {
     const chat = async (text: string) => {
-      const res = await h.req({ method: 'POST', url: '/workspace-agent/website/chat', headers: asUser(u), payload: { text } });
+      const res = await h.req({
+        method: 'POST',
+        url: '/workspace-agent/website/chat',
+        headers: asUser(u),
+        payload: { text },
+      });
       expect(res.statusCode, res.body).toBe(200);
       return res.json().parsed.response as string;
     };
@@ -81,7 +98,11 @@ describe('the ninth network beyond REST publishing', () => {
     const config = await h.req({ method: 'POST', url: '/sandbox/_config', payload: { processingMs: { [QUILL]: 5 } } });
     expect(config.statusCode, config.body).toBe(200);
     expect(config.json().processingMs[QUILL]).toBe(5);
-    const fault = await h.req({ method: 'POST', url: '/sandbox/_faults', payload: { platform: QUILL, operation: 'nope', fault: 'server_error' } });
+    const fault = await h.req({
+      method: 'POST',
+      url: '/sandbox/_faults',
+      payload: { platform: QUILL, operation: 'nope', fault: 'server_error' },
+    });
     expect(fault.json().message).toMatch(/^operation "nope" does not exist on quill/);
     const seed = await h.req({ method: 'POST', url: '/sandbox/_seed', payload: { platform: QUILL, post_id: 'nope' } });
     expect(seed.statusCode).toBe(404);
@@ -91,8 +112,22 @@ describe('the ninth network beyond REST publishing', () => {
   });
 
   it('reads its HERALD_QUILL_* configuration like a built-in network', () => {
-    const c = loadConfig({ HERALD_QUILL_API_URL: 'http://127.0.0.1:9/quill/', HERALD_QUILL_CLIENT_ID: 'id-1', HERALD_QUILL_SPOILER_WORD: 'cw' }, [...NETWORKS, network]);
-    expect(c.platforms[QUILL]).toEqual({ clientId: 'id-1', clientSecret: undefined, urls: { api: 'http://127.0.0.1:9/quill' }, settings: { spoilerWord: 'cw' } });
-    expect(() => loadConfig({ HERALD_QUILL_API_URL: 'ftp://x' }, [...NETWORKS, network])).toThrow(/HERALD_QUILL_API_URL: must be an http\(s\) URL/);
+    const c = loadConfig(
+      {
+        HERALD_QUILL_API_URL: 'http://127.0.0.1:9/quill/',
+        HERALD_QUILL_CLIENT_ID: 'id-1',
+        HERALD_QUILL_SPOILER_WORD: 'cw',
+      },
+      [...NETWORKS, network],
+    );
+    expect(c.platforms[QUILL]).toEqual({
+      clientId: 'id-1',
+      clientSecret: undefined,
+      urls: { api: 'http://127.0.0.1:9/quill' },
+      settings: { spoilerWord: 'cw' },
+    });
+    expect(() => loadConfig({ HERALD_QUILL_API_URL: 'ftp://x' }, [...NETWORKS, network])).toThrow(
+      /HERALD_QUILL_API_URL: must be an http\(s\) URL/,
+    );
   });
 });

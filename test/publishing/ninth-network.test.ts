@@ -15,10 +15,15 @@ const clock = new TestClock('2026-05-01T09:00:00Z');
 let h: Harness;
 let u: TestUser;
 
-const post = (type: string, payload: Record<string, unknown>) => h.req({ method: 'POST', url: `/unified/post/${type}`, headers: asUser(u), payload });
+const post = (type: string, payload: Record<string, unknown>) =>
+  h.req({ method: 'POST', url: `/unified/post/${type}`, headers: asUser(u), payload });
 
 beforeAll(async () => {
-  h = await createHarness({ sandbox: true, clock: clock.fn, overrides: { networks: [...NETWORKS, network], simulators: [...SIMULATORS, quill] } });
+  h = await createHarness({
+    sandbox: true,
+    clock: clock.fn,
+    overrides: { networks: [...NETWORKS, network], simulators: [...SIMULATORS, quill] },
+  });
   u = await h.signup();
 });
 afterAll(() => h?.close());
@@ -26,19 +31,42 @@ afterAll(() => h?.close());
 describe('a ninth network defined in one folder', () => {
   it('plans from its contract: override text and options, the route table, the caption limit', () => {
     const networks = new Networks([...NETWORKS, network]);
-    const [t] = planTargets({ networks, postType: 'text', body: { platforms: [QUILL], default_text: 'Hello', quill: { quill_text: 'Hi Quill', spoiler: 'cw' } } });
+    const [t] = planTargets({
+      networks,
+      postType: 'text',
+      body: { platforms: [QUILL], default_text: 'Hello', quill: { quill_text: 'Hi Quill', spoiler: 'cw' } },
+    });
     expect(t).toMatchObject({ platform: QUILL, text: 'Hi Quill', media: [], options: { spoiler: 'cw' }, draft: false });
-    expect(() => planTargets({ networks, postType: 'video', body: { platforms: [QUILL] } })).toThrow(/does not support video posting/);
-    expect(() => planTargets({ networks, postType: 'text', body: { platforms: [QUILL], default_text: 'x'.repeat(51) } })).toThrow(/limit for quill is 50\. Received 51 characters in default_text/);
+    expect(() => planTargets({ networks, postType: 'video', body: { platforms: [QUILL] } })).toThrow(
+      /does not support video posting/,
+    );
+    expect(() =>
+      planTargets({ networks, postType: 'text', body: { platforms: [QUILL], default_text: 'x'.repeat(51) } }),
+    ).toThrow(/limit for quill is 50\. Received 51 characters in default_text/);
     // The built-in registry does not know it.
-    expect(() => planTargets({ networks: new Networks(), postType: 'text', body: { platforms: [QUILL], default_text: 'Hi' } })).toThrow(/Invalid or unsupported platform: 'quill'/);
+    expect(() =>
+      planTargets({ networks: new Networks(), postType: 'text', body: { platforms: [QUILL], default_text: 'Hi' } }),
+    ).toThrow(/Invalid or unsupported platform: 'quill'/);
   });
 
   it('connects with an app password through the generic connect route', async () => {
-    const bad = await h.req({ method: 'POST', url: '/unified/oauth/url', headers: asUser(u), payload: { platform: QUILL, handle: 'ada', app_password: 'hunter2' } });
+    const bad = await h.req({
+      method: 'POST',
+      url: '/unified/oauth/url',
+      headers: asUser(u),
+      payload: { platform: QUILL, handle: 'ada', app_password: 'hunter2' },
+    });
     expect(bad.statusCode).toBe(422);
-    expect(bad.json().detail[0]).toMatchObject({ loc: ['body', 'app_password'], msg: 'Quill app passwords start with quill-.' });
-    const res = await h.req({ method: 'POST', url: '/unified/oauth/url', headers: asUser(u), payload: { platform: QUILL, handle: 'ada', app_password: QUILL_PASSWORD } });
+    expect(bad.json().detail[0]).toMatchObject({
+      loc: ['body', 'app_password'],
+      msg: 'Quill app passwords start with quill-.',
+    });
+    const res = await h.req({
+      method: 'POST',
+      url: '/unified/oauth/url',
+      headers: asUser(u),
+      payload: { platform: QUILL, handle: 'ada', app_password: QUILL_PASSWORD },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json().results.quill).toMatchObject({ success: true, message: 'Quill is connected as @ada.' });
     const status = await h.req({ method: 'GET', url: `/unified/oauth/token?platform=${QUILL}`, headers: asUser(u) });
@@ -49,11 +77,19 @@ describe('a ninth network defined in one folder', () => {
     const bad = await post('text', { platforms: [QUILL], default_text: 'Hello', quill: { spoiler: 'x'.repeat(101) } });
     expect(bad.statusCode).toBe(422);
     expect(bad.json().detail[0].loc).toEqual(['body', 'quill', 'spoiler']);
-    const tooLong = await post('text', { platforms: [QUILL], default_text: 'Hello', quill: { quill_text: 'y'.repeat(51) } });
+    const tooLong = await post('text', {
+      platforms: [QUILL],
+      default_text: 'Hello',
+      quill: { quill_text: 'y'.repeat(51) },
+    });
     expect(tooLong.statusCode).toBe(422);
     expect(quill.posts).toHaveLength(0);
 
-    const res = await post('text', { platforms: [QUILL], default_text: 'Hello', quill: { quill_text: 'Hello, Quill', spoiler: 'birds' } });
+    const res = await post('text', {
+      platforms: [QUILL],
+      default_text: 'Hello',
+      quill: { quill_text: 'Hello, Quill', spoiler: 'birds' },
+    });
     expect(res.statusCode).toBe(200);
     // One network: the interface answers with that network's post.
     expect(res.json()).toMatchObject({ success: true, post: { platform: QUILL } });
@@ -65,14 +101,28 @@ describe('a ninth network defined in one folder', () => {
     const res = await post('image', { platforms: [QUILL], default_text: 'A picture', default_image_id: png });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ success: true, post: { platform: QUILL } });
-    expect(quill.posts.at(-1)).toMatchObject({ text: 'A picture', media: [expect.stringMatching(/^http.*\/storage\/.*photo\.png$/)] });
+    expect(quill.posts.at(-1)).toMatchObject({
+      text: 'A picture',
+      media: [expect.stringMatching(/^http.*\/storage\/.*photo\.png$/)],
+    });
     const carousel = await post('carousel', { platforms: [QUILL], image_ids: [png, png] });
     expect(carousel.statusCode).toBe(400);
   });
 
   it('schedules: the worker publishes it when it is due', async () => {
     const at = new Date(clock.now.getTime() + HOUR).toISOString();
-    const res = await h.req({ method: 'POST', url: '/unified/scheduled-posts', headers: asUser(u), payload: { post_type: 'text', platforms: [QUILL], default_text: 'Later', quill: { spoiler: 'soon' }, scheduled_time: at } });
+    const res = await h.req({
+      method: 'POST',
+      url: '/unified/scheduled-posts',
+      headers: asUser(u),
+      payload: {
+        post_type: 'text',
+        platforms: [QUILL],
+        default_text: 'Later',
+        quill: { spoiler: 'soon' },
+        scheduled_time: at,
+      },
+    });
     expect(res.statusCode).toBe(200);
     const id = res.json().scheduled[0].scheduled_post_id as string;
     await h.ctx.scheduleWorker.tick();

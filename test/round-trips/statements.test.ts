@@ -16,7 +16,12 @@ const clock = new TestClock('2026-11-20T10:00:00Z');
 let h: Harness;
 let u: TestUser;
 beforeAll(async () => {
-  h = await createHarness({ sandbox: true, clock: clock.fn, overrides: { adapters: scriptedAdapters(script) }, env: { HERALD_SCHEDULE_GRACE_SECONDS: '3600' } });
+  h = await createHarness({
+    sandbox: true,
+    clock: clock.fn,
+    overrides: { adapters: scriptedAdapters(script) },
+    env: { HERALD_SCHEDULE_GRACE_SECONDS: '3600' },
+  });
   u = await h.signup();
   await connect(h, u, 'linkedin');
   // Warm the per-request caches (session, workspace, plan) so each count is the operation's own.
@@ -34,19 +39,32 @@ async function counted<T>(work: () => Promise<T>): Promise<{ value: T; statement
   }
 }
 
-const post = (type: string, payload: object) => h.req({ method: 'POST', url: `/unified/post/${type}`, headers: asUser(u), payload });
-const report = (what: string, n: number, list?: string[]) => console.log(`[statements] ${what}: ${n}${process.env.STATEMENTS_DUMP && list ? `\n  ${list.map((q) => q.replace(/\s+/g, ' ').slice(0, 160)).join('\n  ')}` : ''}`);
+const post = (type: string, payload: object) =>
+  h.req({ method: 'POST', url: `/unified/post/${type}`, headers: asUser(u), payload });
+const report = (what: string, n: number, list?: string[]) =>
+  console.log(
+    `[statements] ${what}: ${n}${process.env.STATEMENTS_DUMP && list ? `\n  ${list.map((q) => q.replace(/\s+/g, ' ').slice(0, 160)).join('\n  ')}` : ''}`,
+  );
 
 describe('statements per operation', () => {
   it('an immediate one-network text publish (LinkedIn)', async () => {
-    const { value: res, statements } = await counted(() => post('text', { platforms: ['linkedin'], default_text: 'counted publish' }));
+    const { value: res, statements } = await counted(() =>
+      post('text', { platforms: ['linkedin'], default_text: 'counted publish' }),
+    );
     expect(res.json(), res.body).toMatchObject({ success: true });
     report('publish now', statements.length, statements);
     expect(statements.length).toBeLessThanOrEqual(11);
   });
 
   it('a draft create', async () => {
-    const { value: res, statements } = await counted(() => h.req({ method: 'POST', url: '/unified/drafts', headers: asUser(u), payload: { post_type: 'text', platforms: ['linkedin'], default_text: 'counted draft' } }));
+    const { value: res, statements } = await counted(() =>
+      h.req({
+        method: 'POST',
+        url: '/unified/drafts',
+        headers: asUser(u),
+        payload: { post_type: 'text', platforms: ['linkedin'], default_text: 'counted draft' },
+      }),
+    );
     expect(res.statusCode, res.body).toBe(200);
     report('draft create', statements.length);
     expect(statements.length).toBeLessThanOrEqual(3);
@@ -54,7 +72,9 @@ describe('statements per operation', () => {
 
   it('a scheduled publish: create, then the worker publishes it', async () => {
     const when = new Date(clock.now.getTime() + 60_000).toISOString();
-    const { value: res, statements: create } = await counted(() => post('text', { platforms: ['linkedin'], default_text: 'counted schedule', scheduled_time: when }));
+    const { value: res, statements: create } = await counted(() =>
+      post('text', { platforms: ['linkedin'], default_text: 'counted schedule', scheduled_time: when }),
+    );
     expect(res.json(), res.body).toMatchObject({ success: true, message: 'Scheduled' });
     clock.advance(60_000);
     const { value: claimed, statements: work } = await counted(() => h.ctx.scheduleWorker.tick());

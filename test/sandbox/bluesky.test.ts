@@ -44,7 +44,9 @@ describe('bluesky', () => {
     const urls = sandboxBaseUrls(sb.publicUrl).bluesky;
     const doc = await json(await fetch(`${urls.plc}/${String(did)}`));
     expect(doc.alsoKnownAs).toEqual(['at://alice.sandbox']);
-    expect(doc.service).toEqual([{ id: '#atproto_pds', type: 'AtprotoPersonalDataServer', serviceEndpoint: urls.service }]);
+    expect(doc.service).toEqual([
+      { id: '#atproto_pds', type: 'AtprotoPersonalDataServer', serviceEndpoint: urls.service },
+    ]);
     expect((await fetch(`${urls.plc}/did:plc:aaaaaaaaaaaaaaaaaaaaaaaa`)).status).toBe(404);
   });
 
@@ -71,7 +73,10 @@ describe('bluesky', () => {
 
   it('reads getSession and getProfile; an expired access JWT is a 400 ExpiredToken', async () => {
     const { access, did } = await login();
-    expect(await json(await fetch(xrpc('com.atproto.server.getSession'), bearer(access)))).toMatchObject({ did, handle: 'alice.sandbox' });
+    expect(await json(await fetch(xrpc('com.atproto.server.getSession'), bearer(access)))).toMatchObject({
+      did,
+      handle: 'alice.sandbox',
+    });
     const profile = await json(await fetch(`${xrpc('app.bsky.actor.getProfile')}?actor=alice.sandbox`, bearer(access)));
     expect(profile).toMatchObject({ did, handle: 'alice.sandbox', displayName: 'Alice Sandbox' });
     expect((await fetch(xrpc('com.atproto.server.getSession'))).status).toBe(401);
@@ -114,6 +119,8 @@ describe('bluesky', () => {
     expect(limited.headers.get('ratelimit-remaining')).toBe('0');
     expect(await json(limited)).toMatchObject({ error: 'RateLimitExceeded' });
     await sb.fault({ platform: 'bluesky', operation: 'profile', fault: 'expire_token' });
-    expect(await json(await fetch(xrpc('com.atproto.server.getSession'), bearer(access)))).toMatchObject({ error: 'ExpiredToken' });
+    expect(await json(await fetch(xrpc('com.atproto.server.getSession'), bearer(access)))).toMatchObject({
+      error: 'ExpiredToken',
+    });
   });
 });

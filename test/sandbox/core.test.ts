@@ -39,7 +39,11 @@ beforeEach(() => sb.reset());
 describe('sandbox core', () => {
   it('base URLs put every network under {publicUrl}/sandbox/<platform>', () => {
     const urls = sandboxBaseUrls('http://herald.test:8080/');
-    expect(urls.linkedin).toEqual({ authBase: 'http://herald.test:8080/sandbox/linkedin', apiBase: 'http://herald.test:8080/sandbox/linkedin', webBase: 'http://herald.test:8080/sandbox/linkedin' });
+    expect(urls.linkedin).toEqual({
+      authBase: 'http://herald.test:8080/sandbox/linkedin',
+      apiBase: 'http://herald.test:8080/sandbox/linkedin',
+      webBase: 'http://herald.test:8080/sandbox/linkedin',
+    });
     expect(Object.keys(urls.facebook)).toEqual(['authBase', 'graphBase', 'graphVideoBase', 'ruploadBase', 'webBase']);
     expect(urls.youtube.tokenBase).toBe('http://herald.test:8080/sandbox/youtube');
     expect(urls.bluesky.plc).toBe('http://herald.test:8080/sandbox/bluesky/plc');
@@ -76,7 +80,8 @@ describe('sandbox core', () => {
   });
 
   it('accepts redirects under publicUrl ending in /<platform>/oauth/callback, and configured extras, only', async () => {
-    const ok = (uri: string) => fetch(linkedinAuthorize({ redirect_uri: uri }), { redirect: 'manual' }).then((r) => r.status);
+    const ok = (uri: string) =>
+      fetch(linkedinAuthorize({ redirect_uri: uri }), { redirect: 'manual' }).then((r) => r.status);
     expect(await ok(`${sb.publicUrl}/api/v1/linkedin/oauth/callback`)).toBe(200);
     expect(await ok(`${sb.publicUrl}/facebook/oauth/callback`)).toBe(400);
     expect(await ok(`${sb.publicUrl}/linkedin/oauth/callback?x=1`)).toBe(400);
@@ -104,14 +109,28 @@ describe('sandbox core', () => {
     const token = await linkedinToken();
     await fetch(sb.url('linkedin', '/v2/userinfo'), bearer(token));
     const state = await sb.state('linkedin');
-    const requests = state.requests as { method: string; path: string; status: number; headers: Record<string, string> }[];
+    const requests = state.requests as {
+      method: string;
+      path: string;
+      status: number;
+      headers: Record<string, string>;
+    }[];
     const last = requests[requests.length - 1];
     expect(last).toMatchObject({ method: 'GET', path: '/sandbox/linkedin/v2/userinfo', status: 200 });
     expect(last?.headers.authorization).toBe(`Bearer ${token}`);
     expect((state.tokens as { token: string }[]).some((t) => t.token === token)).toBe(true);
 
     const all = await json(await fetch(`${sb.root}/_state`));
-    expect(Object.keys(all)).toEqual(['linkedin', 'facebook', 'instagram', 'threads', 'tiktok', 'youtube', 'pinterest', 'bluesky']);
+    expect(Object.keys(all)).toEqual([
+      'linkedin',
+      'facebook',
+      'instagram',
+      'threads',
+      'tiktok',
+      'youtube',
+      'pinterest',
+      'bluesky',
+    ]);
     expect(all.facebook).toMatchObject({ accounts: [], tokens: [], requests: [], posts: [] });
 
     await fetch(`${sb.root}/_state`, { method: 'DELETE' });
@@ -120,16 +139,59 @@ describe('sandbox core', () => {
   });
 
   it('validates and lists faults; DELETE clears them', async () => {
-    expect((await sb.control('POST', '_faults', { platform: 'myspace', operation: 'token', fault: 'rate_limit' })).status).toBe(400);
-    expect((await sb.control('POST', '_faults', { platform: 'linkedin', operation: 'teleport', fault: 'rate_limit' })).status).toBe(400);
-    expect((await sb.control('POST', '_faults', { platform: 'linkedin', operation: 'authorize', fault: 'revoke' })).status).toBe(400);
-    expect((await sb.control('POST', '_faults', { platform: 'linkedin', operation: 'token', fault: 'melt' })).status).toBe(400);
-    expect((await sb.control('POST', '_faults', { platform: 'linkedin', operation: 'authorize', fault: 'server_error', times: 3 })).status).toBe(201);
+    expect(
+      (await sb.control('POST', '_faults', { platform: 'myspace', operation: 'token', fault: 'rate_limit' })).status,
+    ).toBe(400);
+    expect(
+      (await sb.control('POST', '_faults', { platform: 'linkedin', operation: 'teleport', fault: 'rate_limit' }))
+        .status,
+    ).toBe(400);
+    expect(
+      (await sb.control('POST', '_faults', { platform: 'linkedin', operation: 'authorize', fault: 'revoke' })).status,
+    ).toBe(400);
+    expect(
+      (await sb.control('POST', '_faults', { platform: 'linkedin', operation: 'token', fault: 'melt' })).status,
+    ).toBe(400);
+    expect(
+      (
+        await sb.control('POST', '_faults', {
+          platform: 'linkedin',
+          operation: 'authorize',
+          fault: 'server_error',
+          times: 3,
+        })
+      ).status,
+    ).toBe(201);
 
     const listed = await json(await fetch(`${sb.root}/_faults`));
     expect(listed.faults).toHaveLength(1);
-    expect(listed.operations?.linkedin).toEqual(['authorize', 'comments', 'delete', 'pages', 'profile', 'publish', 'refresh', 'reply', 'revoke', 'status', 'token', 'upload']);
-    expect(listed.operations?.bluesky).toEqual(['comments', 'delete', 'profile', 'publish', 'refresh', 'reply', 'resolve', 'revoke', 'status', 'token', 'upload']);
+    expect(listed.operations?.linkedin).toEqual([
+      'authorize',
+      'comments',
+      'delete',
+      'pages',
+      'profile',
+      'publish',
+      'refresh',
+      'reply',
+      'revoke',
+      'status',
+      'token',
+      'upload',
+    ]);
+    expect(listed.operations?.bluesky).toEqual([
+      'comments',
+      'delete',
+      'profile',
+      'publish',
+      'refresh',
+      'reply',
+      'resolve',
+      'revoke',
+      'status',
+      'token',
+      'upload',
+    ]);
 
     expect((await fetch(linkedinAuthorize())).status).toBe(500);
     expect(await json(await fetch(`${sb.root}/_faults`, { method: 'DELETE' }))).toEqual({ cleared: 1 });
@@ -139,7 +201,10 @@ describe('sandbox core', () => {
   it('holds a call under the timeout fault until the client gives up, then serves normally', async () => {
     const token = await linkedinToken();
     await sb.fault({ platform: 'linkedin', operation: 'profile', fault: 'timeout' });
-    const aborted = await fetch(sb.url('linkedin', '/v2/userinfo'), { ...bearer(token), signal: AbortSignal.timeout(1000) }).then(
+    const aborted = await fetch(sb.url('linkedin', '/v2/userinfo'), {
+      ...bearer(token),
+      signal: AbortSignal.timeout(1000),
+    }).then(
       () => 'answered',
       (err: Error) => err.name,
     );
@@ -164,7 +229,15 @@ describe('sandbox core', () => {
     const started = Date.now();
     await fetch(sb.url('linkedin', '/v2/userinfo'));
     expect(Date.now() - started).toBeGreaterThanOrEqual(290);
-    expect((await fetch(`${sb.root}/_config`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"latencyMs":-1}' })).status).toBe(400);
+    expect(
+      (
+        await fetch(`${sb.root}/_config`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: '{"latencyMs":-1}',
+        })
+      ).status,
+    ).toBe(400);
   });
 
   it('shortens token lifetimes through _config', async () => {

@@ -13,7 +13,12 @@ beforeEach(() => sb.reset());
 
 describe('sandbox: documented-error faults', () => {
   it('answers the next call of the operation with the documented body, once', async () => {
-    const armed = await sb.control('POST', '_faults', { platform: 'instagram', operation: 'publish', fault: 'error', error: 'account_restricted' });
+    const armed = await sb.control('POST', '_faults', {
+      platform: 'instagram',
+      operation: 'publish',
+      fault: 'error',
+      error: 'account_restricted',
+    });
     expect(armed.status).toBe(201);
     expect(await armed.json()).toMatchObject({ fault: { fault: 'error', error: 'account_restricted', remaining: 1 } });
     const first = await fetch(sb.url('instagram', '/v24.0/me/media_publish?creation_id=1'), { method: 'POST' });
@@ -24,7 +29,7 @@ describe('sandbox: documented-error faults', () => {
     expect(((await second.json()) as { error: { code: number } }).error.code).toBe(104);
   });
 
-  it('lists each network\'s documented errors and refuses unknown or misplaced names', async () => {
+  it("lists each network's documented errors and refuses unknown or misplaced names", async () => {
     const listed = (await (await sb.control('GET', '_faults')).json()) as { errors: Record<string, string[]> };
     expect(listed.errors.instagram).toEqual(Object.keys(INSTAGRAM_ERRORS).sort());
     for (const body of [

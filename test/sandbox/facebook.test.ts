@@ -6,7 +6,8 @@ import type { TestSandbox } from '../helpers/sandbox.ts';
 
 const app = SANDBOX_APPS.facebook;
 const V = 'v21.0';
-const SCOPES = 'pages_show_list,pages_manage_posts,pages_read_engagement,instagram_basic,instagram_content_publish,email';
+const SCOPES =
+  'pages_show_list,pages_manage_posts,pages_read_engagement,instagram_basic,instagram_content_publish,email';
 let sb: TestSandbox;
 
 function authorizeUrl(extra: Record<string, string> = {}): string {
@@ -26,14 +27,25 @@ function tokenUrl(params: Record<string, string>): string {
 
 function exchange(code: string, overrides: Record<string, string> = {}): Promise<Response> {
   return fetch(
-    tokenUrl({ client_id: app.clientId, client_secret: app.clientSecret, redirect_uri: sb.callback('facebook'), code, ...overrides }),
+    tokenUrl({
+      client_id: app.clientId,
+      client_secret: app.clientSecret,
+      redirect_uri: sb.callback('facebook'),
+      code,
+      ...overrides,
+    }),
   );
 }
 
 async function longLivedToken(): Promise<string> {
   const short = String((await json(await exchange(await codeFrom(authorizeUrl())))).access_token);
   const res = await fetch(
-    tokenUrl({ grant_type: 'fb_exchange_token', client_id: app.clientId, client_secret: app.clientSecret, fb_exchange_token: short }),
+    tokenUrl({
+      grant_type: 'fb_exchange_token',
+      client_id: app.clientId,
+      client_secret: app.clientSecret,
+      fb_exchange_token: short,
+    }),
   );
   return String((await json(res)).access_token);
 }
@@ -71,7 +83,11 @@ describe('facebook login', () => {
     const code = await codeFrom(authorizeUrl());
     expect((await exchange(code, { redirect_uri: `${sb.publicUrl}/x/facebook/oauth/callback` })).status).toBe(400);
     const badSecret = await json(await exchange(code, { client_secret: 'nope' }));
-    expect(badSecret.error).toMatchObject({ type: 'OAuthException', code: 1, message: 'Error validating client secret.' });
+    expect(badSecret.error).toMatchObject({
+      type: 'OAuthException',
+      code: 1,
+      message: 'Error validating client secret.',
+    });
 
     const ok = await json(await exchange(code));
     expect(ok).toMatchObject({ token_type: 'bearer', expires_in: 3600 });
@@ -84,12 +100,16 @@ describe('facebook login', () => {
 
   it('extends to a long-lived token and lists pages with never-expiring page tokens and the linked IG account', async () => {
     const user = await longLivedToken();
-    const me = await json(await fetch(sb.url('facebook', `/${V}/me?fields=id,name,email,picture.type(large)`), bearer(user)));
+    const me = await json(
+      await fetch(sb.url('facebook', `/${V}/me?fields=id,name,email,picture.type(large)`), bearer(user)),
+    );
     expect(me).toMatchObject({ email: 'sandbox-user@sandbox.example' });
     expect(me.picture?.data?.width).toBe(200);
 
     const fields = 'id,name,access_token,tasks,instagram_business_account{id,username}';
-    const pages = await json(await fetch(sb.url('facebook', `/${V}/me/accounts?fields=${encodeURIComponent(fields)}`), bearer(user)));
+    const pages = await json(
+      await fetch(sb.url('facebook', `/${V}/me/accounts?fields=${encodeURIComponent(fields)}`), bearer(user)),
+    );
     expect(pages.data).toHaveLength(2);
     const linked = pages.data?.[0];
     expect(String(linked?.instagram_business_account?.id)).toMatch(/^17841\d{12}$/);
@@ -97,7 +117,12 @@ describe('facebook login', () => {
 
     const pageToken = String(linked?.access_token);
     const debug = await json(
-      await fetch(sb.url('facebook', `/${V}/debug_token?input_token=${pageToken}&access_token=${app.clientId}|${app.clientSecret}`)),
+      await fetch(
+        sb.url(
+          'facebook',
+          `/${V}/debug_token?input_token=${pageToken}&access_token=${app.clientId}|${app.clientSecret}`,
+        ),
+      ),
     );
     expect(debug.data).toMatchObject({ type: 'PAGE', expires_at: 0, is_valid: true });
 
@@ -125,7 +150,12 @@ describe('facebook login', () => {
       expect((await json(res)).error).toMatchObject({ type: 'OAuthException', code: 190, error_subcode: 463 });
     }
     const exchangeExpired = await fetch(
-      tokenUrl({ grant_type: 'fb_exchange_token', client_id: app.clientId, client_secret: app.clientSecret, fb_exchange_token: short }),
+      tokenUrl({
+        grant_type: 'fb_exchange_token',
+        client_id: app.clientId,
+        client_secret: app.clientSecret,
+        fb_exchange_token: short,
+      }),
     );
     expect((await json(exchangeExpired)).error).toMatchObject({ code: 190 });
   });
@@ -157,6 +187,8 @@ describe('facebook login', () => {
 
     await sb.fault({ platform: 'facebook', operation: 'profile', fault: 'revoke' });
     expect((await json(await me())).error).toMatchObject({ code: 190, error_subcode: 458 });
-    expect((await sb.control('POST', '_faults', { platform: 'facebook', operation: 'refresh', fault: 'rate_limit' })).status).toBe(400);
+    expect(
+      (await sb.control('POST', '_faults', { platform: 'facebook', operation: 'refresh', fault: 'rate_limit' })).status,
+    ).toBe(400);
   });
 });

@@ -22,10 +22,18 @@ export async function codeFrom(url: string, headers: Record<string, string> = {}
   return code;
 }
 
-export function postForm(url: string, params: Record<string, string | undefined>, headers: Record<string, string> = {}): Promise<Response> {
+export function postForm(
+  url: string,
+  params: Record<string, string | undefined>,
+  headers: Record<string, string> = {},
+): Promise<Response> {
   const body = new URLSearchParams();
   for (const [k, v] of Object.entries(params)) if (v !== undefined) body.set(k, v);
-  return fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body });
+  return fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    body,
+  });
 }
 
 export function bearer(token: string, extra: Record<string, string> = {}): { headers: Record<string, string> } {

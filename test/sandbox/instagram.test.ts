@@ -35,7 +35,11 @@ async function code(): Promise<string> {
 async function longLived(): Promise<string> {
   const short = String((await json(await exchange(await code()))).access_token);
   const res = await fetch(
-    withQuery(sb.url('instagram', '/access_token'), { grant_type: 'ig_exchange_token', client_secret: app.clientSecret, access_token: short }),
+    withQuery(sb.url('instagram', '/access_token'), {
+      grant_type: 'ig_exchange_token',
+      client_secret: app.clientSecret,
+      access_token: short,
+    }),
   );
   return String((await json(res)).access_token);
 }
@@ -57,11 +61,15 @@ describe('instagram login', () => {
 
   it('exchanges a code once for a 1-hour IGAA token; errors use the api.instagram.com shape', async () => {
     const c = await code();
-    expect(await json(await exchange(c, { redirect_uri: `${sb.publicUrl}/y/instagram/oauth/callback` }))).toMatchObject({
-      error_type: 'OAuthException',
-      code: 400,
+    expect(await json(await exchange(c, { redirect_uri: `${sb.publicUrl}/y/instagram/oauth/callback` }))).toMatchObject(
+      {
+        error_type: 'OAuthException',
+        code: 400,
+      },
+    );
+    expect(await json(await exchange(c, { client_secret: 'x' }))).toMatchObject({
+      error_message: 'Error validating client secret.',
     });
-    expect(await json(await exchange(c, { client_secret: 'x' }))).toMatchObject({ error_message: 'Error validating client secret.' });
     const body = await json(await exchange(c));
     expect(String(body.access_token)).toMatch(/^IGAA/);
     expect(typeof body.user_id).toBe('number');
@@ -73,7 +81,9 @@ describe('instagram login', () => {
 
   it('reads /me on the versioned host only, and fails expired tokens with 190/463', async () => {
     const token = await longLived();
-    const me = await json(await fetch(sb.url('instagram', '/v21.0/me?fields=user_id,username,account_type'), bearer(token)));
+    const me = await json(
+      await fetch(sb.url('instagram', '/v21.0/me?fields=user_id,username,account_type'), bearer(token)),
+    );
     expect(me).toMatchObject({ account_type: 'BUSINESS' });
     expect(String(me.user_id)).toMatch(/^17841/);
     const unversioned = await fetch(sb.url('instagram', '/me?fields=id'), bearer(token));
@@ -88,7 +98,12 @@ describe('instagram login', () => {
   it('refreshes a long-lived token only once it is 24 h old', async () => {
     const token = await longLived();
     const refresh = () =>
-      fetch(withQuery(sb.url('instagram', '/refresh_access_token'), { grant_type: 'ig_refresh_token', access_token: token }));
+      fetch(
+        withQuery(sb.url('instagram', '/refresh_access_token'), {
+          grant_type: 'ig_refresh_token',
+          access_token: token,
+        }),
+      );
     expect((await refresh()).status).toBe(400);
     sb.advance(86_400);
     const res = await refresh();
@@ -101,7 +116,12 @@ describe('instagram login', () => {
   it('answers the revoke fault on profile reads and refuses revoke on operations that do not exist', async () => {
     const token = await longLived();
     await sb.fault({ platform: 'instagram', operation: 'profile', fault: 'revoke' });
-    expect((await json(await fetch(sb.url('instagram', '/v21.0/me'), bearer(token)))).error).toMatchObject({ code: 190 });
-    expect((await sb.control('POST', '_faults', { platform: 'instagram', operation: 'revoke', fault: 'server_error' })).status).toBe(400);
+    expect((await json(await fetch(sb.url('instagram', '/v21.0/me'), bearer(token)))).error).toMatchObject({
+      code: 190,
+    });
+    expect(
+      (await sb.control('POST', '_faults', { platform: 'instagram', operation: 'revoke', fault: 'server_error' }))
+        .status,
+    ).toBe(400);
   });
 });

@@ -63,7 +63,9 @@ describe('linkedin oauth', () => {
 
   it('rejects unknown clients and unregistered redirects with an error page, bad scopes with a redirect', async () => {
     expect((await fetch(authorizeUrl({ client_id: 'nope' }))).status).toBe(400);
-    expect((await fetch(authorizeUrl({ redirect_uri: 'https://evil.example/linkedin/oauth/callback' }))).status).toBe(400);
+    expect((await fetch(authorizeUrl({ redirect_uri: 'https://evil.example/linkedin/oauth/callback' }))).status).toBe(
+      400,
+    );
     const res = await fetch(authorizeUrl({ scope: 'openid r_nonsense' }), { redirect: 'manual' });
     expect(res.status).toBe(302);
     const location = new URL(res.headers.get('location') ?? '');
@@ -108,7 +110,10 @@ describe('linkedin oauth', () => {
     expect(body).toMatchObject({ email_verified: true });
     expect(String(body.sub)).toMatch(/^[A-Za-z0-9]{10}$/);
 
-    expect(await json(await fetch(sb.url('linkedin', '/v2/userinfo')))).toMatchObject({ status: 401, serviceErrorCode: 65604 });
+    expect(await json(await fetch(sb.url('linkedin', '/v2/userinfo')))).toMatchObject({
+      status: 401,
+      serviceErrorCode: 65604,
+    });
 
     sb.advance(5_184_000);
     const expired = await fetch(sb.url('linkedin', '/v2/userinfo'), bearer(access));
@@ -126,7 +131,9 @@ describe('linkedin oauth', () => {
     expect(String(body.elements?.[0]?.organization)).toMatch(/^urn:li:organization:\d+$/);
 
     const ids = [0, 1].map((i) => String(body.elements?.[i]?.organization).split(':').pop());
-    const lookup = await json(await fetch(sb.url('linkedin', `/rest/organizationsLookup?ids=List(${ids.join(',')})`), rest(access)));
+    const lookup = await json(
+      await fetch(sb.url('linkedin', `/rest/organizationsLookup?ids=List(${ids.join(',')})`), rest(access)),
+    );
     expect(Object.keys(lookup.results ?? {})).toEqual(ids);
 
     const noVersion = await fetch(acls, bearer(access, { 'x-restli-protocol-version': '2.0.0' }));
@@ -157,7 +164,11 @@ describe('linkedin oauth', () => {
 
   it('revokes a token, killing access and refresh', async () => {
     const { access, refresh } = await connect();
-    const res = await postForm(sb.url('linkedin', '/oauth/v2/revoke'), { client_id: app.clientId, client_secret: app.clientSecret, token: access });
+    const res = await postForm(sb.url('linkedin', '/oauth/v2/revoke'), {
+      client_id: app.clientId,
+      client_secret: app.clientSecret,
+      token: access,
+    });
     expect(res.status).toBe(200);
     const me = await fetch(sb.url('linkedin', '/v2/userinfo'), bearer(access));
     expect(await json(me)).toMatchObject({ status: 401, serviceErrorCode: 65602 });
@@ -173,7 +184,9 @@ describe('linkedin oauth', () => {
   it('answers faults in LinkedIn shapes', async () => {
     const { access } = await connect();
     const me = () => fetch(sb.url('linkedin', '/v2/userinfo'), bearer(access));
-    expect((await sb.control('POST', '_faults', { platform: 'linkedin', operation: 'profile', fault: 'rate_limit' })).status).toBe(201);
+    expect(
+      (await sb.control('POST', '_faults', { platform: 'linkedin', operation: 'profile', fault: 'rate_limit' })).status,
+    ).toBe(201);
     const limited = await me();
     expect(limited.status).toBe(429);
     expect(await json(limited)).toMatchObject({ status: 429, code: 'TOO_MANY_REQUESTS' });

@@ -22,7 +22,11 @@ const tokenUrl = () => sb.url('pinterest', '/v5/oauth/token');
 const auth = (secret = app.clientSecret) => basic(app.clientId, secret);
 
 function exchange(code: string, overrides: Record<string, string> = {}, headers = auth()): Promise<Response> {
-  return postForm(tokenUrl(), { grant_type: 'authorization_code', code, redirect_uri: sb.callback('pinterest'), ...overrides }, headers);
+  return postForm(
+    tokenUrl(),
+    { grant_type: 'authorization_code', code, redirect_uri: sb.callback('pinterest'), ...overrides },
+    headers,
+  );
 }
 
 const refresh = (token: string) => postForm(tokenUrl(), { grant_type: 'refresh_token', refresh_token: token }, auth());
@@ -42,14 +46,25 @@ describe('pinterest', () => {
   it('authorizes and exchanges a code once with Basic client auth', async () => {
     expect(await (await fetch(authorizeUrl())).text()).toContain('user_accounts:read');
     const code = await codeFrom(authorizeUrl());
-    const noBasic = await postForm(tokenUrl(), { grant_type: 'authorization_code', code, redirect_uri: sb.callback('pinterest'), client_id: app.clientId, client_secret: app.clientSecret });
+    const noBasic = await postForm(tokenUrl(), {
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: sb.callback('pinterest'),
+      client_id: app.clientId,
+      client_secret: app.clientSecret,
+    });
     expect(noBasic.status).toBe(401);
     expect(await json(noBasic)).toEqual({ code: 2, message: 'Authentication failed.' });
     expect((await exchange(code, {}, auth('wrong'))).status).toBe(401);
     expect((await exchange(code, { redirect_uri: `${sb.publicUrl}/c/pinterest/oauth/callback` })).status).toBe(400);
 
     const body = await json(await exchange(code));
-    expect(body).toMatchObject({ response_type: 'authorization_code', token_type: 'bearer', expires_in: 2_592_000, refresh_token_expires_in: 5_184_000 });
+    expect(body).toMatchObject({
+      response_type: 'authorization_code',
+      token_type: 'bearer',
+      expires_in: 2_592_000,
+      refresh_token_expires_in: 5_184_000,
+    });
     expect(String(body.access_token)).toMatch(/^pina_/);
     expect(String(body.refresh_token)).toMatch(/^pinr_/);
     const again = await exchange(code);
@@ -79,7 +94,11 @@ describe('pinterest', () => {
     expect(body.refresh_token).not.toBe(first.refresh);
     expect((await refresh(first.refresh)).status).toBe(400);
 
-    const revoke = await postForm(sb.url('pinterest', '/v5/oauth/token/revoke'), { token: String(body.access_token) }, auth());
+    const revoke = await postForm(
+      sb.url('pinterest', '/v5/oauth/token/revoke'),
+      { token: String(body.access_token) },
+      auth(),
+    );
     expect(revoke.status).toBe(200);
     expect((await fetch(sb.url('pinterest', '/v5/user_account'), bearer(String(body.access_token)))).status).toBe(401);
     expect((await refresh(String(body.refresh_token))).status).toBe(400);

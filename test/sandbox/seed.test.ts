@@ -22,20 +22,34 @@ async function publish(net: 'linkedin' | 'pinterest', postType: 'text' | 'image'
   const adapter = profile.adapter(sb);
   const tokens = await profile.connect(sb, adapter);
   const account = await adapter.fetchAccount(tokens);
-  const out = await publishThrough(sb, publisherOf(adapter), () => tokens, await sampleRequest(sb, profile, account, postType), memoryJournal());
+  const out = await publishThrough(
+    sb,
+    publisherOf(adapter),
+    () => tokens,
+    await sampleRequest(sb, profile, account, postType),
+    memoryJournal(),
+  );
   if (out.state !== 'published') throw new Error('not published');
   return out.postId;
 }
 
 const seed = async (body: unknown) => {
   const res = await sb.control('POST', '_seed', body);
-  return { status: res.status, body: (await res.json()) as { comment_ids?: string[]; error?: string; message?: string } };
+  return {
+    status: res.status,
+    body: (await res.json()) as { comment_ids?: string[]; error?: string; message?: string },
+  };
 };
 
 describe('POST /sandbox/_seed', () => {
   it("adds comments from other users, oldest first in time, and the post's numbers", async () => {
     const id = await publish('linkedin', 'text');
-    const res = await seed({ platform: 'linkedin', post_id: id, comments: [{ text: 'One', author_name: 'Zed' }, { text: 'Two' }], metrics: { likes: 3, impressions: 40 } });
+    const res = await seed({
+      platform: 'linkedin',
+      post_id: id,
+      comments: [{ text: 'One', author_name: 'Zed' }, { text: 'Two' }],
+      metrics: { likes: 3, impressions: 40 },
+    });
     expect(res.status).toBe(201);
     expect(res.body.comment_ids).toHaveLength(2);
     for (const cid of res.body.comment_ids!) expect(cid).toMatch(/^urn:li:comment:\(/);

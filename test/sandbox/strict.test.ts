@@ -12,23 +12,43 @@ beforeAll(async () => {
 afterAll(() => sb.close());
 beforeEach(() => sb.reset());
 
-const strictOf = async (): Promise<Record<string, boolean>> => ((await (await sb.control('GET', '_config')).json()) as { strict: Record<string, boolean> }).strict;
+const strictOf = async (): Promise<Record<string, boolean>> =>
+  ((await (await sb.control('GET', '_config')).json()) as { strict: Record<string, boolean> }).strict;
 
 describe('strict sandbox modes', () => {
   it('are all off by default and named as issue 13 names them', async () => {
     expect(Object.keys(await strictOf()).sort()).toEqual([...STRICT_MODES].sort());
     expect(Object.values(await strictOf()).every((v) => v === false)).toBe(true);
     expect(STRICT_MODES).toEqual(
-      expect.arrayContaining(['tiktok_unaudited', 'tiktok_privacy_options', 'tiktok_unverified_domain', 'youtube_unaudited', 'youtube_quota', 'rate_limits', 'linkedin_no_refresh', 'public_media_only']),
+      expect.arrayContaining([
+        'tiktok_unaudited',
+        'tiktok_privacy_options',
+        'tiktok_unverified_domain',
+        'youtube_unaudited',
+        'youtube_quota',
+        'rate_limits',
+        'linkedin_no_refresh',
+        'public_media_only',
+      ]),
     );
   });
 
   it('turn on one by one, all at once, and off again; an unknown mode is refused', async () => {
-    expect((await sb.configure({ strict: { youtube_quota: true } })).strict).toMatchObject({ youtube_quota: true, rate_limits: false });
+    expect((await sb.configure({ strict: { youtube_quota: true } })).strict).toMatchObject({
+      youtube_quota: true,
+      rate_limits: false,
+    });
     const all = (await sb.configure({ strict: 'all' })).strict as Record<string, boolean>;
     expect(Object.values(all).every((v) => v === true)).toBe(true);
-    expect((await sb.configure({ strict: { rate_limits: false } })).strict).toMatchObject({ rate_limits: false, youtube_quota: true });
-    expect(Object.values((await sb.configure({ strict: 'none' })).strict as Record<string, boolean>).every((v) => v === false)).toBe(true);
+    expect((await sb.configure({ strict: { rate_limits: false } })).strict).toMatchObject({
+      rate_limits: false,
+      youtube_quota: true,
+    });
+    expect(
+      Object.values((await sb.configure({ strict: 'none' })).strict as Record<string, boolean>).every(
+        (v) => v === false,
+      ),
+    ).toBe(true);
     const bad = await sb.control('POST', '_config', { strict: { youtube_lenient: true } });
     expect(bad.status).toBe(400);
   });
@@ -39,7 +59,11 @@ describe('strict sandbox modes', () => {
     expect(Object.values(await strictOf()).every((v) => v === false)).toBe(true);
     const strictStart = await startSandbox({ strict: ['linkedin_no_refresh'] });
     try {
-      const read = async () => ((await (await strictStart.control('GET', '_config')).json()) as { strict: Record<string, boolean>; publicHosts: string[] });
+      const read = async () =>
+        (await (await strictStart.control('GET', '_config')).json()) as {
+          strict: Record<string, boolean>;
+          publicHosts: string[];
+        };
       await strictStart.configure({ strict: 'none' });
       await strictStart.reset();
       expect((await read()).strict).toMatchObject({ linkedin_no_refresh: true, rate_limits: false });

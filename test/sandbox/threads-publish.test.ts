@@ -11,10 +11,17 @@ let token = '';
 let userId = '';
 
 const api = (path: string) => sb.url('threads', `/v1.0${path}`);
-const create = (params: Record<string, string>) => postForm(api(`/${userId}/threads`), { access_token: token, ...params }).then(json);
-const publish = (id: string) => postForm(`${api(`/${userId}/threads_publish`)}?creation_id=${id}`, { access_token: token }).then(json);
-const read = (id: string, fields: string) => fetch(withQuery(api(`/${id}`), { fields, access_token: token })).then(json);
-const settled = (id: string) => poll(() => read(id, 'status,error_message'), (s) => String(s.status) !== 'IN_PROGRESS');
+const create = (params: Record<string, string>) =>
+  postForm(api(`/${userId}/threads`), { access_token: token, ...params }).then(json);
+const publish = (id: string) =>
+  postForm(`${api(`/${userId}/threads_publish`)}?creation_id=${id}`, { access_token: token }).then(json);
+const read = (id: string, fields: string) =>
+  fetch(withQuery(api(`/${id}`), { fields, access_token: token })).then(json);
+const settled = (id: string) =>
+  poll(
+    () => read(id, 'status,error_message'),
+    (s) => String(s.status) !== 'IN_PROGRESS',
+  );
 
 beforeAll(async () => {
   sb = await startSandbox();
@@ -42,12 +49,16 @@ describe('threads publishing', () => {
 
   it('counts 500 characters with emoji charged by their UTF-8 bytes, and allows 5 links', async () => {
     expect((await create({ media_type: 'TEXT', text: 'a'.repeat(500) })).id).toBeDefined();
-    expect(await create({ media_type: 'TEXT', text: 'a'.repeat(501) })).toMatchObject({ error: { code: 100, type: 'THApiException' } });
+    expect(await create({ media_type: 'TEXT', text: 'a'.repeat(501) })).toMatchObject({
+      error: { code: 100, type: 'THApiException' },
+    });
     expect((await create({ media_type: 'TEXT', text: '🙂'.repeat(125) })).id).toBeDefined();
     expect(await create({ media_type: 'TEXT', text: '🙂'.repeat(126) })).toMatchObject({ error: { code: 100 } });
     const links = (n: number) => Array.from({ length: n }, (_, i) => `https://site${i}.example`).join(' ');
     expect((await create({ media_type: 'TEXT', text: links(5) })).id).toBeDefined();
-    expect(await create({ media_type: 'TEXT', text: links(6) })).toMatchObject({ error: { message: 'THREADS_API__LINK_LIMIT_EXCEEDED' } });
+    expect(await create({ media_type: 'TEXT', text: links(6) })).toMatchObject({
+      error: { message: 'THREADS_API__LINK_LIMIT_EXCEEDED' },
+    });
     expect(await create({ text: 'no type' })).toMatchObject({ error: { code: 100 } });
     expect(await create({ media_type: 'POLL', text: 'x' })).toMatchObject({ error: { code: 100 } });
   });
@@ -57,33 +68,56 @@ describe('threads publishing', () => {
     await sb.configure({ processingMs: { threads: 300 } });
     const image = await create({ media_type: 'IMAGE', image_url: 'https://cdn.example.com/pic.png', text: 'pic' });
     expect(await read(String(image.id), 'status')).toMatchObject({ status: 'IN_PROGRESS' });
-    expect(await publish(String(image.id))).toMatchObject({ error: { code: 24, error_subcode: 4279009, type: 'THApiException' } });
+    expect(await publish(String(image.id))).toMatchObject({
+      error: { code: 24, error_subcode: 4279009, type: 'THApiException' },
+    });
     await settled(String(image.id));
     expect((await publish(String(image.id))).id).toBeDefined();
 
     await sb.configure({ processingMs: { threads: 0 } });
     const gif = await create({ media_type: 'IMAGE', image_url: 'https://cdn.example.com/anim.gif' });
-    expect(await read(String(gif.id), 'status,error_message')).toMatchObject({ status: 'ERROR', error_message: 'UNKNOWN' });
+    expect(await read(String(gif.id), 'status,error_message')).toMatchObject({
+      status: 'ERROR',
+      error_message: 'UNKNOWN',
+    });
     const video = await create({ media_type: 'VIDEO', video_url: 'https://cdn.example.com/corrupt.mov' });
-    expect(await read(String(video.id), 'status,error_message')).toMatchObject({ status: 'ERROR', error_message: 'FAILED_PROCESSING_VIDEO' });
+    expect(await read(String(video.id), 'status,error_message')).toMatchObject({
+      status: 'ERROR',
+      error_message: 'FAILED_PROCESSING_VIDEO',
+    });
     const lost = await create({ media_type: 'VIDEO', video_url: 'https://cdn.invalid/v.mp4' });
-    expect(await read(String(lost.id), 'status,error_message')).toMatchObject({ error_message: 'FAILED_DOWNLOADING_VIDEO' });
+    expect(await read(String(lost.id), 'status,error_message')).toMatchObject({
+      error_message: 'FAILED_DOWNLOADING_VIDEO',
+    });
     expect(await publish(String(video.id))).toMatchObject({ error: { code: 100 } });
-    expect(await create({ media_type: 'IMAGE', image_url: 'https://cdn.invalid/a.jpg' })).toMatchObject({ error: { code: 100 } });
+    expect(await create({ media_type: 'IMAGE', image_url: 'https://cdn.invalid/a.jpg' })).toMatchObject({
+      error: { code: 100 },
+    });
   });
 
   it('publishes a carousel of finished children as one post', async () => {
     await sb.lenient('public_media_only'); // media on made-up hosts (cdn.example.com), judged by their names
     await sb.configure({ processingMs: { threads: 0 } });
-    const a = await create({ media_type: 'IMAGE', image_url: 'https://cdn.example.com/1.jpg', is_carousel_item: 'true' });
-    const b = await create({ media_type: 'VIDEO', video_url: 'https://cdn.example.com/2.mp4', is_carousel_item: 'true' });
+    const a = await create({
+      media_type: 'IMAGE',
+      image_url: 'https://cdn.example.com/1.jpg',
+      is_carousel_item: 'true',
+    });
+    const b = await create({
+      media_type: 'VIDEO',
+      video_url: 'https://cdn.example.com/2.mp4',
+      is_carousel_item: 'true',
+    });
     expect(await create({ media_type: 'CAROUSEL', children: String(a.id) })).toMatchObject({ error: { code: 100 } });
     const album = await create({ media_type: 'CAROUSEL', children: `${String(a.id)},${String(b.id)}`, text: 'Album' });
     const { id } = await publish(String(album.id));
     const post = await read(String(id), 'media_type,children{id,media_type}');
     expect(post.media_type).toBe('CAROUSEL_ALBUM');
     expect(((post.children as Json).data as unknown as Json[]).map((c) => c.media_type)).toEqual(['IMAGE', 'VIDEO']);
-    expect((await objects(sb, 'threads', 'posts'))[0]?.media).toEqual(['https://cdn.example.com/1.jpg', 'https://cdn.example.com/2.mp4']);
+    expect((await objects(sb, 'threads', 'posts'))[0]?.media).toEqual([
+      'https://cdn.example.com/1.jpg',
+      'https://cdn.example.com/2.mp4',
+    ]);
   });
 
   it('auto-publishes text, replies, reports quota usage, lists and deletes posts', async () => {
@@ -93,16 +127,36 @@ describe('threads publishing', () => {
     const reply = await create({ media_type: 'TEXT', text: 'reply', reply_to_id: String(root.id) });
     await publish(String(reply.id));
     expect(await create({ media_type: 'TEXT', text: 'x', reply_to_id: '123' })).toMatchObject({ error: { code: 100 } });
-    const limit = await json(await fetch(withQuery(api(`/${userId}/threads_publishing_limit`), { fields: 'quota_usage,config,reply_quota_usage,reply_config', access_token: token })));
-    expect(limit).toEqual({ data: [{ quota_usage: 1, config: { quota_total: 250, quota_duration: 86400 }, reply_quota_usage: 1, reply_config: { quota_total: 1000, quota_duration: 86400 } }] });
-    const listed = await json(await fetch(withQuery(api(`/${userId}/threads`), { fields: 'id,text,is_reply', access_token: token })));
+    const limit = await json(
+      await fetch(
+        withQuery(api(`/${userId}/threads_publishing_limit`), {
+          fields: 'quota_usage,config,reply_quota_usage,reply_config',
+          access_token: token,
+        }),
+      ),
+    );
+    expect(limit).toEqual({
+      data: [
+        {
+          quota_usage: 1,
+          config: { quota_total: 250, quota_duration: 86400 },
+          reply_quota_usage: 1,
+          reply_config: { quota_total: 1000, quota_duration: 86400 },
+        },
+      ],
+    });
+    const listed = await json(
+      await fetch(withQuery(api(`/${userId}/threads`), { fields: 'id,text,is_reply', access_token: token })),
+    );
     expect(listed.data).toHaveLength(2);
 
     await sb.configure({ publishLimits: { threads: 1 } });
     const blocked = await create({ media_type: 'TEXT', text: 'over' });
     expect(await publish(String(blocked.id))).toMatchObject({ error: { code: 9 } });
 
-    const del = await json(await fetch(withQuery(api(`/${String(root.id)}`), { access_token: token }), { method: 'DELETE' }));
+    const del = await json(
+      await fetch(withQuery(api(`/${String(root.id)}`), { access_token: token }), { method: 'DELETE' }),
+    );
     expect(del).toEqual({ success: true, deleted_id: root.id });
     expect(await objects(sb, 'threads', 'posts')).toHaveLength(1);
   });

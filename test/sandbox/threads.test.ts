@@ -31,7 +31,11 @@ function exchange(code: string, overrides: Record<string, string> = {}): Promise
 async function longLived(): Promise<string> {
   const short = String((await json(await exchange(await codeFrom(authorizeUrl())))).access_token);
   const res = await fetch(
-    withQuery(sb.url('threads', '/access_token'), { grant_type: 'th_exchange_token', client_secret: app.clientSecret, access_token: short }),
+    withQuery(sb.url('threads', '/access_token'), {
+      grant_type: 'th_exchange_token',
+      client_secret: app.clientSecret,
+      access_token: short,
+    }),
   );
   return String((await json(res)).access_token);
 }
@@ -56,7 +60,9 @@ describe('threads', () => {
 
   it('reads /v1.0/me and fails an expired short token', async () => {
     const short = String((await json(await exchange(await codeFrom(authorizeUrl())))).access_token);
-    const me = await json(await fetch(sb.url('threads', '/v1.0/me?fields=id,username,threads_profile_picture_url'), bearer(short)));
+    const me = await json(
+      await fetch(sb.url('threads', '/v1.0/me?fields=id,username,threads_profile_picture_url'), bearer(short)),
+    );
     expect(me).toMatchObject({ username: 'sandbox_user' });
     sb.advance(3600);
     const expired = await fetch(sb.url('threads', '/v1.0/me'), bearer(short));

@@ -33,7 +33,12 @@ function exchange(code: string, overrides: Record<string, string | undefined> = 
 }
 
 function refresh(token: string): Promise<Response> {
-  return postForm(tokenUrl(), { client_key: app.clientId, client_secret: app.clientSecret, grant_type: 'refresh_token', refresh_token: token });
+  return postForm(tokenUrl(), {
+    client_key: app.clientId,
+    client_secret: app.clientSecret,
+    grant_type: 'refresh_token',
+    refresh_token: token,
+  });
 }
 
 const userInfo = (token: string, fields = 'open_id,display_name,username') =>
@@ -65,7 +70,12 @@ describe('tiktok login kit', () => {
     const res = await exchange(code);
     expect(res.status).toBe(200);
     const body = await json(res);
-    expect(body).toMatchObject({ expires_in: 7200, refresh_expires_in: 15_552_000, token_type: 'Bearer', scope: SCOPES });
+    expect(body).toMatchObject({
+      expires_in: 7200,
+      refresh_expires_in: 15_552_000,
+      token_type: 'Bearer',
+      scope: SCOPES,
+    });
     expect(String(body.access_token)).toMatch(/^act\./);
     expect(String(body.refresh_token)).toMatch(/^rft\./);
     const again = await exchange(code);
@@ -75,7 +85,9 @@ describe('tiktok login kit', () => {
 
   it('rejects a wrong redirect_uri, a wrong secret and a missing PKCE verifier', async () => {
     const code = await codeFrom(authorizeUrl());
-    expect(await json(await exchange(code, { redirect_uri: `${sb.publicUrl}/q/tiktok/oauth/callback` }))).toMatchObject({ error: 'invalid_grant' });
+    expect(await json(await exchange(code, { redirect_uri: `${sb.publicUrl}/q/tiktok/oauth/callback` }))).toMatchObject(
+      { error: 'invalid_grant' },
+    );
     const wrongSecret = await exchange(code, { client_secret: 'bad' });
     expect(wrongSecret.status).toBe(401);
     expect(await json(wrongSecret)).toMatchObject({ error: 'invalid_client' });
@@ -120,7 +132,11 @@ describe('tiktok login kit', () => {
 
   it('revokes access', async () => {
     const { access, refresh: rt } = await connect();
-    const res = await postForm(sb.url('tiktok', '/v2/oauth/revoke/'), { client_key: app.clientId, client_secret: app.clientSecret, token: access });
+    const res = await postForm(sb.url('tiktok', '/v2/oauth/revoke/'), {
+      client_key: app.clientId,
+      client_secret: app.clientSecret,
+      token: access,
+    });
     expect(res.status).toBe(200);
     expect((await userInfo(access)).status).toBe(401);
     expect((await refresh(rt)).status).toBe(400);

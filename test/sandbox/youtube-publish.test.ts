@@ -15,10 +15,23 @@ let token = '';
 async function connect(scope = `${G}youtube.upload ${G}youtube.readonly ${G}youtube`): Promise<string> {
   const app = SANDBOX_APPS.youtube;
   const code = await codeFrom(
-    withQuery(sb.url('youtube', '/o/oauth2/v2/auth'), { client_id: app.clientId, redirect_uri: sb.callback('youtube'), response_type: 'code', scope, state: 's', access_type: 'offline' }),
+    withQuery(sb.url('youtube', '/o/oauth2/v2/auth'), {
+      client_id: app.clientId,
+      redirect_uri: sb.callback('youtube'),
+      response_type: 'code',
+      scope,
+      state: 's',
+      access_type: 'offline',
+    }),
   );
   const body = await json(
-    await postForm(sb.url('youtube', '/token'), { code, client_id: app.clientId, client_secret: app.clientSecret, redirect_uri: sb.callback('youtube'), grant_type: 'authorization_code' }),
+    await postForm(sb.url('youtube', '/token'), {
+      code,
+      client_id: app.clientId,
+      client_secret: app.clientSecret,
+      redirect_uri: sb.callback('youtube'),
+      grant_type: 'authorization_code',
+    }),
   );
   return String(body.access_token);
 }
@@ -30,7 +43,13 @@ const metadata = (title = 'Sandbox video', extra: Record<string, unknown> = {}) 
   ...extra,
 });
 
-function startSession(body: unknown, size: number, headers: Record<string, string> = {}, t = token, query = 'uploadType=resumable&part=snippet,status') {
+function startSession(
+  body: unknown,
+  size: number,
+  headers: Record<string, string> = {},
+  t = token,
+  query = 'uploadType=resumable&part=snippet,status',
+) {
   return sendJson(sb.url('youtube', `/upload/youtube/v3/videos?${query}`), body, {
     ...auth(t),
     'content-type': 'application/json; charset=UTF-8',
@@ -47,8 +66,14 @@ async function session(size: number): Promise<string> {
 }
 
 const put = (url: string, body: Buffer, range?: string, signal?: AbortSignal) =>
-  fetch(url, { method: 'PUT', headers: { 'content-type': 'video/mp4', ...(range ? { 'content-range': range } : {}) }, body, ...(signal ? { signal } : {}) });
-const list = (id: string, part = 'snippet,status,processingDetails') => fetch(sb.url('youtube', `/youtube/v3/videos?part=${part}&id=${id}`), { headers: auth() }).then(json);
+  fetch(url, {
+    method: 'PUT',
+    headers: { 'content-type': 'video/mp4', ...(range ? { 'content-range': range } : {}) },
+    body,
+    ...(signal ? { signal } : {}),
+  });
+const list = (id: string, part = 'snippet,status,processingDetails') =>
+  fetch(sb.url('youtube', `/youtube/v3/videos?part=${part}&id=${id}`), { headers: auth() }).then(json);
 
 beforeAll(async () => {
   sb = await startSandbox();
@@ -71,12 +96,23 @@ describe('youtube resumable uploads', () => {
     expect(res.status).toBe(201);
     const video = await json(res);
     expect(String(video.id)).toMatch(/^[A-Za-z0-9_-]{10}[AEIMQUYcgkosw048]$/);
-    expect(video).toMatchObject({ kind: 'youtube#video', snippet: { title: 'Sandbox video', tags: ['herald', 'sandbox test'] }, status: { uploadStatus: 'uploaded', privacyStatus: 'unlisted' } });
-    const done = await poll(() => list(String(video.id)), (l) => String(((l.items as unknown as Json[])[0]?.processingDetails as Json).processingStatus) === 'succeeded');
+    expect(video).toMatchObject({
+      kind: 'youtube#video',
+      snippet: { title: 'Sandbox video', tags: ['herald', 'sandbox test'] },
+      status: { uploadStatus: 'uploaded', privacyStatus: 'unlisted' },
+    });
+    const done = await poll(
+      () => list(String(video.id)),
+      (l) => String(((l.items as unknown as Json[])[0]?.processingDetails as Json).processingStatus) === 'succeeded',
+    );
     expect((done.items as unknown as Json[])[0]).toMatchObject({ status: { uploadStatus: 'processed' } });
     const posts = await objects(sb, 'youtube', 'posts');
     expect(posts).toHaveLength(1);
-    expect(posts[0]).toMatchObject({ id: video.id, text: 'Sandbox video', permalink: sb.url('youtube', `/watch?v=${String(video.id)}`) });
+    expect(posts[0]).toMatchObject({
+      id: video.id,
+      text: 'Sandbox video',
+      permalink: sb.url('youtube', `/watch?v=${String(video.id)}`),
+    });
     expect((await put(url, Buffer.alloc(0), `bytes */${file.length}`)).status).toBe(200);
   });
 
@@ -92,7 +128,12 @@ describe('youtube resumable uploads', () => {
 
     // The connection drops while the next chunk is in flight: nothing of it is kept.
     await sb.fault({ platform: 'youtube', operation: 'upload', fault: 'timeout' });
-    const dropped = await put(url, file.subarray(KiB256, 2 * KiB256), `bytes ${KiB256}-${2 * KiB256 - 1}/${total}`, AbortSignal.timeout(300)).then(
+    const dropped = await put(
+      url,
+      file.subarray(KiB256, 2 * KiB256),
+      `bytes ${KiB256}-${2 * KiB256 - 1}/${total}`,
+      AbortSignal.timeout(300),
+    ).then(
       () => 'answered',
       () => 'dropped',
     );
@@ -102,7 +143,11 @@ describe('youtube resumable uploads', () => {
     expect(probe.headers.get('range')).toBe(`bytes=0-${KiB256 - 1}`);
 
     // A chunk that is not a whole number of 256 KiB blocks is kept only up to the last whole block.
-    const partial = await put(url, file.subarray(KiB256, 2 * KiB256 + 5000), `bytes ${KiB256}-${2 * KiB256 + 4999}/${total}`);
+    const partial = await put(
+      url,
+      file.subarray(KiB256, 2 * KiB256 + 5000),
+      `bytes ${KiB256}-${2 * KiB256 + 4999}/${total}`,
+    );
     expect(partial.headers.get('range')).toBe(`bytes=0-${2 * KiB256 - 1}`);
     const ahead = await put(url, file.subarray(3 * KiB256), `bytes ${3 * KiB256}-${total - 1}/${total}`);
     expect(ahead.status).toBe(400);
@@ -115,19 +160,46 @@ describe('youtube resumable uploads', () => {
 
   it('validates metadata: title ≤ 100 without < >, description ≤ 5000 bytes, tags, category, publishAt, media type, scopes', async () => {
     await sb.lenient('youtube_quota'); // more inserts than a day's 10,000 units allow
-    const reason = async (res: Response) => String(((await json(res)).error as Json & { errors: Json[] }).errors[0]?.reason);
+    const reason = async (res: Response) =>
+      String(((await json(res)).error as Json & { errors: Json[] }).errors[0]?.reason);
     expect(await reason(await startSession(metadata('x'.repeat(101)), 10))).toBe('invalidTitle');
     expect(await reason(await startSession(metadata('a <b> c'), 10))).toBe('invalidTitle');
     expect(await reason(await startSession({ snippet: { description: 'no title' } }, 10))).toBe('invalidTitle');
     expect((await startSession(metadata('x'.repeat(100)), 10)).status).toBe(200);
-    expect(await reason(await startSession({ snippet: { title: 't', description: 'é'.repeat(2501) } }, 10))).toBe('invalidDescription');
-    expect(await reason(await startSession({ snippet: { title: 't', tags: Array.from({ length: 60 }, () => 'abcdefghi') } }, 10))).toBe('invalidTags');
-    expect(await reason(await startSession({ snippet: { title: 't', categoryId: '999' } }, 10))).toBe('invalidCategoryId');
-    expect(await reason(await startSession({ snippet: { title: 't' }, status: { privacyStatus: 'public', publishAt: '2027-01-01T00:00:00Z' } }, 10))).toBe('invalidPublishAt');
-    expect((await startSession({ snippet: { title: 't' }, status: { privacyStatus: 'private', publishAt: '2027-01-01T00:00:00Z' } }, 10)).status).toBe(200);
-    expect(await reason(await startSession(metadata(), 10, { 'x-upload-content-type': 'image/png' }))).toBe('badContent');
+    expect(await reason(await startSession({ snippet: { title: 't', description: 'é'.repeat(2501) } }, 10))).toBe(
+      'invalidDescription',
+    );
+    expect(
+      await reason(
+        await startSession({ snippet: { title: 't', tags: Array.from({ length: 60 }, () => 'abcdefghi') } }, 10),
+      ),
+    ).toBe('invalidTags');
+    expect(await reason(await startSession({ snippet: { title: 't', categoryId: '999' } }, 10))).toBe(
+      'invalidCategoryId',
+    );
+    expect(
+      await reason(
+        await startSession(
+          { snippet: { title: 't' }, status: { privacyStatus: 'public', publishAt: '2027-01-01T00:00:00Z' } },
+          10,
+        ),
+      ),
+    ).toBe('invalidPublishAt');
+    expect(
+      (
+        await startSession(
+          { snippet: { title: 't' }, status: { privacyStatus: 'private', publishAt: '2027-01-01T00:00:00Z' } },
+          10,
+        )
+      ).status,
+    ).toBe(200);
+    expect(await reason(await startSession(metadata(), 10, { 'x-upload-content-type': 'image/png' }))).toBe(
+      'badContent',
+    );
     expect((await startSession(metadata(), 10, {}, token, 'uploadType=multipart&part=snippet')).status).toBe(400);
-    expect(await reason(await startSession(metadata(), 10, {}, token, 'uploadType=resumable&part=snippet,bogus'))).toBe('unknownPart');
+    expect(await reason(await startSession(metadata(), 10, {}, token, 'uploadType=resumable&part=snippet,bogus'))).toBe(
+      'unknownPart',
+    );
     const readOnly = await connect(`${G}youtube.readonly`);
     const denied = await startSession(metadata(), 10, {}, readOnly);
     expect(denied.status).toBe(403);
@@ -138,7 +210,14 @@ describe('youtube resumable uploads', () => {
     await sb.configure({ processingMs: { youtube: 0 } });
     const url = await session(5000);
     const video = await json(await put(url, fixture.text(5000)));
-    expect(await list(String(video.id))).toMatchObject({ items: [{ status: { uploadStatus: 'failed', failureReason: 'invalidFile' }, processingDetails: { processingStatus: 'failed' } }] });
+    expect(await list(String(video.id))).toMatchObject({
+      items: [
+        {
+          status: { uploadStatus: 'failed', failureReason: 'invalidFile' },
+          processingDetails: { processingStatus: 'failed' },
+        },
+      ],
+    });
   });
 
   it('sets a thumbnail and adds the video to a playlist', async () => {
@@ -146,25 +225,51 @@ describe('youtube resumable uploads', () => {
     const video = await json(await put(url, fixture.mp4(4096)));
     const id = String(video.id);
     const thumb = (body: Buffer, videoId = id, t = token) =>
-      fetch(sb.url('youtube', `/upload/youtube/v3/thumbnails/set?videoId=${videoId}&uploadType=media`), { method: 'POST', headers: { ...auth(t), 'content-type': 'image/jpeg' }, body });
+      fetch(sb.url('youtube', `/upload/youtube/v3/thumbnails/set?videoId=${videoId}&uploadType=media`), {
+        method: 'POST',
+        headers: { ...auth(t), 'content-type': 'image/jpeg' },
+        body,
+      });
     const ok = await thumb(fixture.jpeg());
     expect(ok.status).toBe(200);
-    expect(await json(ok)).toMatchObject({ kind: 'youtube#thumbnailSetResponse', items: [{ maxres: { width: 1280 } }] });
-    expect((await json(await thumb(fixture.png(2 * 1024 * 1024 + 1)))).error).toMatchObject({ errors: [{ reason: 'invalidImage' }] });
+    expect(await json(ok)).toMatchObject({
+      kind: 'youtube#thumbnailSetResponse',
+      items: [{ maxres: { width: 1280 } }],
+    });
+    expect((await json(await thumb(fixture.png(2 * 1024 * 1024 + 1)))).error).toMatchObject({
+      errors: [{ reason: 'invalidImage' }],
+    });
     expect((await json(await thumb(fixture.text()))).error).toMatchObject({ errors: [{ reason: 'invalidImage' }] });
-    expect((await json(await thumb(Buffer.alloc(0)))).error).toMatchObject({ errors: [{ reason: 'mediaBodyRequired' }] });
+    expect((await json(await thumb(Buffer.alloc(0)))).error).toMatchObject({
+      errors: [{ reason: 'mediaBodyRequired' }],
+    });
     expect((await thumb(fixture.jpeg(), 'AAAAAAAAAAA')).status).toBe(404);
 
-    const playlists = await json(await fetch(sb.url('youtube', '/youtube/v3/playlists?part=snippet,contentDetails&mine=true'), { headers: auth() }));
+    const playlists = await json(
+      await fetch(sb.url('youtube', '/youtube/v3/playlists?part=snippet,contentDetails&mine=true'), {
+        headers: auth(),
+      }),
+    );
     const playlistId = String((playlists.items as unknown as Json[])[0]?.id);
-    const insert = (body: unknown, t = token) => sendJson(sb.url('youtube', '/youtube/v3/playlistItems?part=snippet'), body, auth(t));
+    const insert = (body: unknown, t = token) =>
+      sendJson(sb.url('youtube', '/youtube/v3/playlistItems?part=snippet'), body, auth(t));
     const item = await insert({ snippet: { playlistId, resourceId: { kind: 'youtube#video', videoId: id } } });
     expect(item.status).toBe(200);
-    expect(await json(item)).toMatchObject({ kind: 'youtube#playlistItem', snippet: { playlistId, position: 0, resourceId: { videoId: id } } });
-    expect((await insert({ snippet: { playlistId: 'PLnope', resourceId: { kind: 'youtube#video', videoId: id } } })).status).toBe(404);
+    expect(await json(item)).toMatchObject({
+      kind: 'youtube#playlistItem',
+      snippet: { playlistId, position: 0, resourceId: { videoId: id } },
+    });
+    expect(
+      (await insert({ snippet: { playlistId: 'PLnope', resourceId: { kind: 'youtube#video', videoId: id } } })).status,
+    ).toBe(404);
     const uploadOnly = await connect(`${G}youtube.upload`);
-    expect((await insert({ snippet: { playlistId, resourceId: { kind: 'youtube#video', videoId: id } } }, uploadOnly)).status).toBe(403);
-    const after = await json(await fetch(sb.url('youtube', '/youtube/v3/playlists?part=contentDetails&mine=true'), { headers: auth() }));
+    expect(
+      (await insert({ snippet: { playlistId, resourceId: { kind: 'youtube#video', videoId: id } } }, uploadOnly))
+        .status,
+    ).toBe(403);
+    const after = await json(
+      await fetch(sb.url('youtube', '/youtube/v3/playlists?part=contentDetails&mine=true'), { headers: auth() }),
+    );
     expect((after.items as unknown as Json[])[0]).toMatchObject({ contentDetails: { itemCount: 1 } });
   });
 
@@ -179,13 +284,18 @@ describe('youtube resumable uploads', () => {
     expect((await startSession(metadata(), 100)).status).toBe(429);
     const url = await session(2 * KiB256);
     await sb.fault({ platform: 'youtube', operation: 'upload', fault: 'server_error' });
-    expect((await put(url, fixture.mp4(2 * KiB256).subarray(0, KiB256), `bytes 0-${KiB256 - 1}/${2 * KiB256}`)).status).toBe(503);
+    expect(
+      (await put(url, fixture.mp4(2 * KiB256).subarray(0, KiB256), `bytes 0-${KiB256 - 1}/${2 * KiB256}`)).status,
+    ).toBe(503);
     expect((await put(url, Buffer.alloc(0), `bytes */${2 * KiB256}`)).headers.get('range')).toBeNull();
     const video = await json(await put(url, fixture.mp4(2 * KiB256)));
     await sb.fault({ platform: 'youtube', operation: 'status', fault: 'server_error' });
     expect(await list(String(video.id))).toMatchObject({ error: { code: 503, errors: [{ reason: 'backendError' }] } });
 
-    const del = await fetch(sb.url('youtube', `/youtube/v3/videos?id=${String(video.id)}`), { method: 'DELETE', headers: auth() });
+    const del = await fetch(sb.url('youtube', `/youtube/v3/videos?id=${String(video.id)}`), {
+      method: 'DELETE',
+      headers: auth(),
+    });
     expect(del.status).toBe(204);
     expect(await list(String(video.id))).toMatchObject({ items: [] });
   });

@@ -33,12 +33,20 @@ function exchange(code: string, overrides: Record<string, string | undefined> = 
 }
 
 const refresh = (token: string) =>
-  postForm(sb.url('youtube', '/token'), { grant_type: 'refresh_token', refresh_token: token }, basic(app.clientId, app.clientSecret));
-const channels = (token: string) => fetch(sb.url('youtube', '/youtube/v3/channels?part=snippet,contentDetails,statistics&mine=true'), bearer(token));
+  postForm(
+    sb.url('youtube', '/token'),
+    { grant_type: 'refresh_token', refresh_token: token },
+    basic(app.clientId, app.clientSecret),
+  );
+const channels = (token: string) =>
+  fetch(sb.url('youtube', '/youtube/v3/channels?part=snippet,contentDetails,statistics&mine=true'), bearer(token));
 
 async function connect(extra: Record<string, string | undefined> = {}) {
   const body = await json(await exchange(await codeFrom(authorizeUrl(extra))));
-  return { access: String(body.access_token), refresh: body.refresh_token === undefined ? undefined : String(body.refresh_token) };
+  return {
+    access: String(body.access_token),
+    refresh: body.refresh_token === undefined ? undefined : String(body.refresh_token),
+  };
 }
 
 beforeAll(async () => {
@@ -74,7 +82,9 @@ describe('google oauth + youtube', () => {
 
   it('rejects wrong redirect, wrong secret and missing PKCE verifier', async () => {
     const code = await codeFrom(authorizeUrl());
-    expect(await json(await exchange(code, { redirect_uri: `${sb.publicUrl}/b/youtube/oauth/callback` }))).toMatchObject({
+    expect(
+      await json(await exchange(code, { redirect_uri: `${sb.publicUrl}/b/youtube/oauth/callback` })),
+    ).toMatchObject({
       error: 'redirect_uri_mismatch',
     });
     const wrong = await exchange(code, { client_secret: 'nope' });
@@ -83,7 +93,10 @@ describe('google oauth + youtube', () => {
 
     const { verifier, challenge } = pkcePair();
     const pkceCode = await codeFrom(authorizeUrl({ code_challenge: challenge, code_challenge_method: 'S256' }));
-    expect(await json(await exchange(pkceCode))).toMatchObject({ error: 'invalid_grant', error_description: 'Missing code verifier.' });
+    expect(await json(await exchange(pkceCode))).toMatchObject({
+      error: 'invalid_grant',
+      error_description: 'Missing code verifier.',
+    });
     expect((await exchange(pkceCode, { code_verifier: verifier })).status).toBe(200);
   });
 
@@ -96,7 +109,9 @@ describe('google oauth + youtube', () => {
     const channel = body.items?.[0];
     expect(String(channel?.id)).toMatch(/^UC[\w-]{22}$/);
     expect(String(channel?.contentDetails?.relatedPlaylists?.uploads)).toMatch(/^UU/);
-    const playlists = await json(await fetch(sb.url('youtube', '/youtube/v3/playlists?part=snippet&mine=true'), bearer(access)));
+    const playlists = await json(
+      await fetch(sb.url('youtube', '/youtube/v3/playlists?part=snippet&mine=true'), bearer(access)),
+    );
     expect(playlists.items).toHaveLength(1);
     expect(playlists.items?.[0]?.snippet?.channelId).toBe(channel?.id);
     const userinfo = await json(await fetch(sb.url('youtube', '/oauth2/v3/userinfo'), bearer(access)));
@@ -105,7 +120,11 @@ describe('google oauth + youtube', () => {
     sb.advance(3600);
     const expired = await channels(access);
     expect(expired.status).toBe(401);
-    expect((await json(expired)).error).toMatchObject({ code: 401, status: 'UNAUTHENTICATED', errors: [{ reason: 'authError' }] });
+    expect((await json(expired)).error).toMatchObject({
+      code: 401,
+      status: 'UNAUTHENTICATED',
+      errors: [{ reason: 'authError' }],
+    });
   });
 
   it('refreshes without rotation; revoking kills the grant', async () => {
@@ -121,7 +140,10 @@ describe('google oauth + youtube', () => {
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
     });
     expect(revoke.status).toBe(200);
-    expect(await json(await refresh(String(rt)))).toMatchObject({ error: 'invalid_grant', error_description: 'Token has been expired or revoked.' });
+    expect(await json(await refresh(String(rt)))).toMatchObject({
+      error: 'invalid_grant',
+      error_description: 'Token has been expired or revoked.',
+    });
     expect((await channels(String(body.access_token))).status).toBe(401);
   });
 

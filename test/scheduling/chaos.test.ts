@@ -55,21 +55,53 @@ beforeAll(async () => {
     env: { HERALD_PUBLISH_WAIT_SECONDS: '60' },
     configureApp: chaos.install,
   });
-  await fetch(`${h.url}/sandbox/_config`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ processingMs: 0, maxRequests: 2000, publishLimits: { instagram: 100_000 } }) });
+  await fetch(`${h.url}/sandbox/_config`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ processingMs: 0, maxRequests: 2000, publishLimits: { instagram: 100_000 } }),
+  });
   u = await h.signup();
   await h.setPlan(u.workspaceId, 'pro');
   for (const p of ['youtube', 'instagram', 'tiktok']) await connect(h, u, p);
 
   // 21 MiB: three resumable chunks on YouTube (8 MiB), two on TikTok (10 MiB, the rest rides with the last).
   const video = join(tmpdir(), `herald-chaos-${randomUUID()}.mp4`);
-  await writeMp4(video, { width: 1080, height: 1920, durationSec: 12, mdatBytes: 21 * 1024 * 1024, audio: true, moovFirst: true });
+  await writeMp4(video, {
+    width: 1080,
+    height: 1920,
+    durationSec: 12,
+    mdatBytes: 21 * 1024 * 1024,
+    audio: true,
+    moovFirst: true,
+  });
   const owner = { workspaceId: u.workspaceId, platform: null, platformUserId: null };
-  videoId = (await h.ctx.media.add(owner, { file: { path: video, size: (await stat(video)).size, filename: 'chaos.mp4' } }, 'video', ['body', 'media'])).id;
+  videoId = (
+    await h.ctx.media.add(
+      owner,
+      { file: { path: video, size: (await stat(video)).size, filename: 'chaos.mp4' } },
+      'video',
+      ['body', 'media'],
+    )
+  ).id;
   imageIds = [];
   for (const colour of ['#336699', '#993366']) {
     const path = join(tmpdir(), `herald-chaos-${randomUUID()}.jpg`);
-    await writeFile(path, await sharp({ create: { width: 1080, height: 1080, channels: 3, background: colour } }).jpeg().toBuffer());
-    imageIds.push((await h.ctx.media.add(owner, { file: { path, size: (await stat(path)).size, filename: 'chaos.jpg' } }, 'image', ['body', 'media'])).id);
+    await writeFile(
+      path,
+      await sharp({ create: { width: 1080, height: 1080, channels: 3, background: colour } })
+        .jpeg()
+        .toBuffer(),
+    );
+    imageIds.push(
+      (
+        await h.ctx.media.add(
+          owner,
+          { file: { path, size: (await stat(path)).size, filename: 'chaos.jpg' } },
+          'image',
+          ['body', 'media'],
+        )
+      ).id,
+    );
   }
 
   startWorker = workerLauncher(h, {
@@ -90,23 +122,43 @@ afterAll(async () => {
 type Posts = Record<string, { posts: unknown[] }>;
 const state = async () => (await (await fetch(`${h.url}/sandbox/_state`)).json()) as Posts;
 /** Posts on a network that carry this round's marker (in a title or caption). */
-const postsWith = (s: Posts, platform: string, marker: string) => s[platform]!.posts.filter((p) => JSON.stringify(p).includes(marker)).length;
+const postsWith = (s: Posts, platform: string, marker: string) =>
+  s[platform]!.posts.filter((p) => JSON.stringify(p).includes(marker)).length;
 
 /** Schedules this round's three posts (due at once) and waits until every one has ended. */
 async function playRound(marker: string): Promise<string[]> {
   const t0 = Date.now();
   const due = new Date(Date.now() + 60_000).toISOString();
-  const video = await schedule(h, u, { post_type: 'video', platforms: ['youtube', 'tiktok'], default_text: `Video ${marker}`, video_id: videoId, scheduled_time: due, youtube: { youtube_title: `Video ${marker}` }, tiktok: { privacy_level: 'SELF_ONLY' } });
+  const video = await schedule(h, u, {
+    post_type: 'video',
+    platforms: ['youtube', 'tiktok'],
+    default_text: `Video ${marker}`,
+    video_id: videoId,
+    scheduled_time: due,
+    youtube: { youtube_title: `Video ${marker}` },
+    tiktok: { privacy_level: 'SELF_ONLY' },
+  });
   expect(video.statusCode, video.body).toBe(200);
-  const carousel = await schedule(h, u, { post_type: 'carousel', platforms: ['instagram'], default_text: `Carousel ${marker}`, image_ids: imageIds, scheduled_time: due });
+  const carousel = await schedule(h, u, {
+    post_type: 'carousel',
+    platforms: ['instagram'],
+    default_text: `Carousel ${marker}`,
+    image_ids: imageIds,
+    scheduled_time: due,
+  });
   expect(carousel.statusCode, carousel.body).toBe(200);
-  const ids = [...video.json().scheduled, ...carousel.json().scheduled].map((s: { scheduled_post_id: string }) => s.scheduled_post_id);
-  await h.ctx.database.db.execute(`update scheduled_posts set scheduled_time = now() where id in (${ids.map((i) => `'${i}'`).join(',')})` as never);
-  const rows = () => Promise.all(ids.map((id) => h.ctx.scheduling.store.byId(id)));
-  await until(
-    async () => (await rows()).every((r) => r!.status === 'published' || r!.status === 'failed'),
-    { timeoutMs: 120_000, why: async () => JSON.stringify((await rows()).map((r) => ({ platform: r!.platform, status: r!.status, error: r!.errorMessage }))) },
+  const ids = [...video.json().scheduled, ...carousel.json().scheduled].map(
+    (s: { scheduled_post_id: string }) => s.scheduled_post_id,
   );
+  await h.ctx.database.db.execute(
+    `update scheduled_posts set scheduled_time = now() where id in (${ids.map((i) => `'${i}'`).join(',')})` as never,
+  );
+  const rows = () => Promise.all(ids.map((id) => h.ctx.scheduling.store.byId(id)));
+  await until(async () => (await rows()).every((r) => r!.status === 'published' || r!.status === 'failed'), {
+    timeoutMs: 120_000,
+    why: async () =>
+      JSON.stringify((await rows()).map((r) => ({ platform: r!.platform, status: r!.status, error: r!.errorMessage }))),
+  });
   if (process.env.CHAOS_VERBOSE) console.log(`round ${round}: ${Date.now() - t0} ms, kills ${chaos.kills.length}`);
   return ids;
 }
@@ -140,14 +192,24 @@ describe.skipIf(!process.env.DATABASE_URL)('a worker SIGKILLed at random points 
 
     // Zero lost: every entry published, with the network's id.
     const rows = await Promise.all(allIds.map((id) => h.ctx.scheduling.store.byId(id)));
-    const notPublished = rows.filter((r) => r!.status !== 'published').map((r) => `${r!.platform}: ${r!.status} ${r!.errorMessage}`);
+    const notPublished = rows
+      .filter((r) => r!.status !== 'published')
+      .map((r) => `${r!.platform}: ${r!.status} ${r!.errorMessage}`);
     expect(notPublished).toEqual([]);
     expect(rows.every((r) => r!.publishedPostId)).toBe(true);
     // Zero duplicates: exactly one post per round and network.
     const s = await state();
-    const counts = markers.map((m) => ({ m, youtube: postsWith(s, 'youtube', m), tiktok: postsWith(s, 'tiktok', m), instagram: postsWith(s, 'instagram', m) }));
+    const counts = markers.map((m) => ({
+      m,
+      youtube: postsWith(s, 'youtube', m),
+      tiktok: postsWith(s, 'tiktok', m),
+      instagram: postsWith(s, 'instagram', m),
+    }));
     const wrong = counts.filter((c) => c.youtube !== 1 || c.tiktok !== 1 || c.instagram !== 1);
-    expect(wrong, JSON.stringify(chaos.kills.filter((k) => wrong.some((w) => markers.indexOf(w.m) === k.round)))).toEqual([]);
+    expect(
+      wrong,
+      JSON.stringify(chaos.kills.filter((k) => wrong.some((w) => markers.indexOf(w.m) === k.round))),
+    ).toEqual([]);
     // The kills really were spread over the flows, both before and after the network acted (a few
     // kills, e.g. CHAOS_KILLS=3 while debugging, may not reach every pairing).
     if (KILLS >= 20) {

@@ -37,7 +37,11 @@ const chaos = new KillSwitch(/^\/sandbox\/bluesky\//, async () => {
 
 beforeAll(async () => {
   h = await createHarness({ sandbox: true, clock: () => new Date(), configureApp: chaos.install });
-  await fetch(`${h.url}/sandbox/_config`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ processingMs: 0, maxRequests: 500 }) });
+  await fetch(`${h.url}/sandbox/_config`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ processingMs: 0, maxRequests: 500 }),
+  });
   dataDir = mkdtempSync(join(tmpdir(), 'herald-embedded-chaos-'));
   const port = await freePort();
   url = `http://127.0.0.1:${port}`;
@@ -86,7 +90,10 @@ async function call<T>(path: string, init: RequestInit & { headers?: Record<stri
   await until(
     async () => {
       try {
-        const res = await fetch(`${url}${path}`, { ...init, headers: { 'content-type': 'application/json', ...init.headers } });
+        const res = await fetch(`${url}${path}`, {
+          ...init,
+          headers: { 'content-type': 'application/json', ...init.headers },
+        });
         if (res.status >= 500) return false;
         result = (await res.json()) as T;
         return true;
@@ -99,18 +106,30 @@ async function call<T>(path: string, init: RequestInit & { headers?: Record<stri
   return result!;
 }
 
-const blueskyPosts = async () => ((await (await fetch(`${h.url}/sandbox/_state?platform=bluesky`)).json()) as { bluesky: { posts: unknown[] } }).bluesky.posts.map((p) => JSON.stringify(p));
+const blueskyPosts = async () =>
+  (
+    (await (await fetch(`${h.url}/sandbox/_state?platform=bluesky`)).json()) as { bluesky: { posts: unknown[] } }
+  ).bluesky.posts.map((p) => JSON.stringify(p));
 
 describe('the embedded server (PGlite, in-process worker) SIGKILLed at random points of its publishes', () => {
-  it(`loses nothing and publishes nothing twice, over ${KILLS} kills and restarts`, { timeout: 1_800_000 }, async () => {
+  it(`loses nothing and publishes nothing twice, over ${KILLS} kills and restarts`, {
+    timeout: 1_800_000,
+  }, async () => {
     const random = chaosRandom('embedded chaos');
     startServer();
     await until(up, { timeoutMs: 300_000 });
-    const session = await call<{ access_token: string }>('/auth/signup', { method: 'POST', body: JSON.stringify({ email: 'chaos@example.test', password: 'a long chaos password' }) });
+    const session = await call<{ access_token: string }>('/auth/signup', {
+      method: 'POST',
+      body: JSON.stringify({ email: 'chaos@example.test', password: 'a long chaos password' }),
+    });
     const auth: Record<string, string> = { authorization: `Bearer ${session.access_token}` };
     const [ws] = await call<{ id: string }[]>('/workspaces', { headers: auth });
     auth['x-workspace-id'] = ws!.id;
-    const connected = await call<{ results: { bluesky: { success: boolean } } }>('/unified/oauth/url', { method: 'POST', headers: auth, body: JSON.stringify({ platform: ['bluesky'], handle: 'embedded.sandbox', app_password: APP_PASSWORD }) });
+    const connected = await call<{ results: { bluesky: { success: boolean } } }>('/unified/oauth/url', {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ platform: ['bluesky'], handle: 'embedded.sandbox', app_password: APP_PASSWORD }),
+    });
     expect(connected.results.bluesky.success, JSON.stringify(connected)).toBe(true);
 
     const markers: string[] = [];
@@ -121,15 +140,36 @@ describe('the embedded server (PGlite, in-process worker) SIGKILLed at random po
       // Room for every create request to land before the time passes on a loaded machine (1.5 s was not).
       const due = new Date(Date.now() + 5000).toISOString();
       for (let i = 0; i < POSTS_PER_ROUND; i++) {
-        const res = await call<{ success: boolean }>('/unified/scheduled-posts', { method: 'POST', headers: auth, body: JSON.stringify({ post_type: 'text', platforms: ['bluesky'], default_text: `${marker} #${i}`, scheduled_time: due }) });
+        const res = await call<{ success: boolean }>('/unified/scheduled-posts', {
+          method: 'POST',
+          headers: auth,
+          body: JSON.stringify({
+            post_type: 'text',
+            platforms: ['bluesky'],
+            default_text: `${marker} #${i}`,
+            scheduled_time: due,
+          }),
+        });
         expect(res.success, JSON.stringify(res)).toBe(true);
       }
       chaos.arm(n, k, phase);
       const ended = async () => {
-        const list = await call<{ data: { scheduled_posts: { default_text?: string; post_data: { default_text: string }; status: string; error_message: string | null }[] } }>('/unified/scheduled-posts?limit=100', { headers: auth });
+        const list = await call<{
+          data: {
+            scheduled_posts: {
+              default_text?: string;
+              post_data: { default_text: string };
+              status: string;
+              error_message: string | null;
+            }[];
+          };
+        }>('/unified/scheduled-posts?limit=100', { headers: auth });
         return list.data.scheduled_posts.filter((r) => r.post_data.default_text.startsWith(marker));
       };
-      await until(async () => (await ended()).every((r) => r.status === 'published' || r.status === 'failed'), { timeoutMs: 300_000, why: async () => JSON.stringify(await ended()) });
+      await until(async () => (await ended()).every((r) => r.status === 'published' || r.status === 'failed'), {
+        timeoutMs: 300_000,
+        why: async () => JSON.stringify(await ended()),
+      });
       chaos.disarm();
       if (process.env.CHAOS_VERBOSE) console.log(`round ${n}: ${Date.now() - t0} ms, kills ${chaos.kills.length}`);
       expect((await ended()).filter((r) => r.status !== 'published')).toEqual([]);
@@ -145,8 +185,13 @@ describe('the embedded server (PGlite, in-process worker) SIGKILLed at random po
     }
     // Exactly once on the network, for every post of every round.
     const posts = await blueskyPosts();
-    const counts = markers.flatMap((m) => Array.from({ length: POSTS_PER_ROUND }, (_, i) => `${m} #${i}`)).map((text) => ({ text, n: posts.filter((p) => p.includes(`"${text}"`)).length }));
-    expect(counts.filter((c) => c.n !== 1), JSON.stringify(chaos.kills)).toEqual([]);
+    const counts = markers
+      .flatMap((m) => Array.from({ length: POSTS_PER_ROUND }, (_, i) => `${m} #${i}`))
+      .map((text) => ({ text, n: posts.filter((p) => p.includes(`"${text}"`)).length }));
+    expect(
+      counts.filter((c) => c.n !== 1),
+      JSON.stringify(chaos.kills),
+    ).toEqual([]);
     expect(new Set(chaos.kills.map((k) => k.phase)).size).toBe(2);
   });
 });

@@ -19,12 +19,19 @@ export class TestClock {
 export const HOUR = 3_600_000;
 
 export async function schedule(h: Harness, u: TestUser, payload: Record<string, unknown>) {
-  return h.req({ method: 'POST', url: '/unified/scheduled-posts', headers: asUser(u), payload: { post_type: 'text', ...payload } });
+  return h.req({
+    method: 'POST',
+    url: '/unified/scheduled-posts',
+    headers: asUser(u),
+    payload: { post_type: 'text', ...payload },
+  });
 }
 
 export async function get(h: Harness, u: TestUser, id: string) {
   const res = await h.req({ method: 'GET', url: '/unified/scheduled-posts?limit=100', headers: asUser(u) });
-  return (res.json().data.scheduled_posts as { scheduled_post_id: string; status: string; [k: string]: unknown }[]).find((r) => r.scheduled_post_id === id);
+  return (
+    res.json().data.scheduled_posts as { scheduled_post_id: string; status: string; [k: string]: unknown }[]
+  ).find((r) => r.scheduled_post_id === id);
 }
 
 export const action = (h: Harness, u: TestUser, id: string, what: 'publish-now' | 'move-to-draft') =>
@@ -33,7 +40,8 @@ export const action = (h: Harness, u: TestUser, id: string, what: 'publish-now' 
 export const patch = (h: Harness, u: TestUser, id: string, payload: Record<string, unknown>) =>
   h.req({ method: 'PATCH', url: `/unified/scheduled-posts/${id}`, headers: asUser(u), payload });
 
-export const cancel = (h: Harness, u: TestUser, id: string) => h.req({ method: 'DELETE', url: `/unified/scheduled-posts/${id}`, headers: asUser(u) });
+export const cancel = (h: Harness, u: TestUser, id: string) =>
+  h.req({ method: 'DELETE', url: `/unified/scheduled-posts/${id}`, headers: asUser(u) });
 
 const BIN = fileURLToPath(new URL('../../bin/herald.js', import.meta.url));
 
@@ -53,7 +61,10 @@ export function workerLauncher(h: Harness, env: Record<string, string>): () => C
 }
 
 /** Sends `signal` to those still running and waits for every one to exit. */
-export async function stopAll(children: (ChildProcess | undefined)[], signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+export async function stopAll(
+  children: (ChildProcess | undefined)[],
+  signal: NodeJS.Signals = 'SIGTERM',
+): Promise<void> {
   await Promise.all(
     children.map((c) => {
       if (!c || c.exitCode !== null || c.signalCode !== null) return undefined;

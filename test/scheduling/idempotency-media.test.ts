@@ -26,7 +26,8 @@ beforeAll(async () => {
   const image = await jpeg(800, 800);
   const cert = makeCert(['media.test']);
   server = await startServer((req, res) => {
-    if (req.url?.startsWith('/img/')) return void res.writeHead(200, { 'content-type': 'image/jpeg', 'content-length': image.length }).end(image);
+    if (req.url?.startsWith('/img/'))
+      return void res.writeHead(200, { 'content-type': 'image/jpeg', 'content-length': image.length }).end(image);
     res.writeHead(404).end('no');
   }, cert);
   base = `https://media.test:${server.port}`;
@@ -45,9 +46,13 @@ afterAll(async () => {
 });
 
 const inHours = (n: number) => new Date(clock.now.getTime() + n * HOUR).toISOString();
-const usage = async (user: TestUser) => (await h.req({ method: 'GET', url: '/billing/usage', headers: asUser(user) })).json().used_this_period;
-const entries = async (user: TestUser) => (await h.req({ method: 'GET', url: '/unified/scheduled-posts?limit=100', headers: asUser(user) })).json().data.scheduled_posts as Record<string, unknown>[];
-const send = (user: TestUser, url: string, payload: object, key?: string) => h.req({ method: 'POST', url, headers: { ...asUser(user), ...(key ? { 'idempotency-key': key } : {}) }, payload });
+const usage = async (user: TestUser) =>
+  (await h.req({ method: 'GET', url: '/billing/usage', headers: asUser(user) })).json().used_this_period;
+const entries = async (user: TestUser) =>
+  (await h.req({ method: 'GET', url: '/unified/scheduled-posts?limit=100', headers: asUser(user) })).json().data
+    .scheduled_posts as Record<string, unknown>[];
+const send = (user: TestUser, url: string, payload: object, key?: string) =>
+  h.req({ method: 'POST', url, headers: { ...asUser(user), ...(key ? { 'idempotency-key': key } : {}) }, payload });
 const fetches = (path: string) => server.requests.filter((r) => r === path).length;
 
 /**
@@ -77,7 +82,12 @@ describe('Idempotency-Key on requests that schedule', () => {
   it('POST /unified/scheduled-posts: a retry replays the answer, another body is 422, keys are per workspace', async () => {
     const me = await h.signup();
     const other = await h.signup();
-    const body = { post_type: 'text', platforms: ['bluesky', 'threads'], default_text: 'once', scheduled_time: inHours(2) };
+    const body = {
+      post_type: 'text',
+      platforms: ['bluesky', 'threads'],
+      default_text: 'once',
+      scheduled_time: inHours(2),
+    };
     const first = await send(me, '/unified/scheduled-posts', body, 'sched-1');
     expect(first.statusCode, first.body).toBe(200);
     clock.advance(60_000);
@@ -106,12 +116,22 @@ describe('Idempotency-Key on requests that schedule', () => {
     const first = await send(me, '/unified/post/text', scheduled, 'post-1');
     expect(first.json()).toMatchObject({ success: true, message: 'Scheduled', scheduled: [{ platform: 'threads' }] });
     expect((await send(me, '/unified/post/text', scheduled, 'post-1')).json()).toEqual(first.json());
-    expect((await send(me, '/unified/post/text', { ...scheduled, default_text: 'other' }, 'post-1')).statusCode).toBe(422);
+    expect((await send(me, '/unified/post/text', { ...scheduled, default_text: 'other' }, 'post-1')).statusCode).toBe(
+      422,
+    );
 
     script.calls.length = 0;
-    const mixed = { platforms: ['threads', 'bluesky'], default_text: 'half now', threads: { scheduled_time: inHours(1) } };
+    const mixed = {
+      platforms: ['threads', 'bluesky'],
+      default_text: 'half now',
+      threads: { scheduled_time: inHours(1) },
+    };
     const one = await send(me, '/unified/post/text', mixed, 'post-2');
-    expect(one.json()).toMatchObject({ message: 'Scheduled; other posts completed', scheduled: [{ platform: 'threads' }], results: [{ platform: 'bluesky', success: true }] });
+    expect(one.json()).toMatchObject({
+      message: 'Scheduled; other posts completed',
+      scheduled: [{ platform: 'threads' }],
+      results: [{ platform: 'bluesky', success: true }],
+    });
     const two = await send(me, '/unified/post/text', mixed, 'post-2');
     expect(two.statusCode).toBe(200);
     expect(two.json()).toEqual(one.json());
@@ -129,7 +149,9 @@ describe('Idempotency-Key on requests that schedule', () => {
     const ids = new Set(racers.map((r) => r.json().scheduled[0].scheduled_post_id));
     expect(ids.size).toBe(1);
     const { post_type: _t, ...postBody } = body;
-    const viaPost = await together(6, ledger, 'findByKey', () => send(me, '/unified/post/text', { ...postBody, default_text: 'racing too' }, 'race-2'));
+    const viaPost = await together(6, ledger, 'findByKey', () =>
+      send(me, '/unified/post/text', { ...postBody, default_text: 'racing too' }, 'race-2'),
+    );
     for (const r of viaPost) expect(r.statusCode, r.body).toBe(200);
     expect(new Set(viaPost.map((r) => r.json().scheduled[0].scheduled_post_id)).size).toBe(1);
     expect(await entries(me)).toHaveLength(2);
@@ -138,23 +160,31 @@ describe('Idempotency-Key on requests that schedule', () => {
 
   it('POST /unified/drafts/{id}/schedule: replayed after the draft is gone; concurrent schedules of a draft make one entry', async () => {
     const me = await h.signup();
-    const draft = async (text: string) => (await send(me, '/unified/drafts', { post_type: 'text', platforms: ['threads'], default_text: text })).json().drafts[0].draft_id as string;
+    const draft = async (text: string) =>
+      (await send(me, '/unified/drafts', { post_type: 'text', platforms: ['threads'], default_text: text })).json()
+        .drafts[0].draft_id as string;
     const d1 = await draft('draft one');
     const first = await send(me, `/unified/drafts/${d1}/schedule`, { scheduled_time: inHours(5) }, 'draft-1');
     expect(first.json()).toMatchObject({ success: true, draft_id: d1, scheduled: [{ platform: 'threads' }] });
     const again = await send(me, `/unified/drafts/${d1}/schedule`, { scheduled_time: inHours(5) }, 'draft-1');
     expect(again.statusCode).toBe(200);
     expect(again.json()).toEqual(first.json());
-    expect((await send(me, `/unified/drafts/${d1}/schedule`, { scheduled_time: inHours(6) }, 'draft-1')).statusCode).toBe(422);
+    expect(
+      (await send(me, `/unified/drafts/${d1}/schedule`, { scheduled_time: inHours(6) }, 'draft-1')).statusCode,
+    ).toBe(422);
     expect((await send(me, `/unified/drafts/${d1}/schedule`, { scheduled_time: inHours(5) })).statusCode).toBe(404);
 
     const d2 = await draft('draft two');
-    const withKey = await together(4, h.ctx.publishing.ledger, 'findByKey', () => send(me, `/unified/drafts/${d2}/schedule`, { scheduled_time: inHours(5) }, 'draft-2'));
+    const withKey = await together(4, h.ctx.publishing.ledger, 'findByKey', () =>
+      send(me, `/unified/drafts/${d2}/schedule`, { scheduled_time: inHours(5) }, 'draft-2'),
+    );
     expect(withKey.map((r) => r.statusCode)).toEqual([200, 200, 200, 200]);
     expect(new Set(withKey.map((r) => r.json().scheduled[0].scheduled_post_id)).size).toBe(1);
     // Without a key the draft itself is the guard: it leaves the drafts in the transaction that schedules it.
     const d3 = await draft('draft three');
-    const noKey = await together(4, h.ctx.drafts, 'get', () => send(me, `/unified/drafts/${d3}/schedule`, { scheduled_time: inHours(5) }));
+    const noKey = await together(4, h.ctx.drafts, 'get', () =>
+      send(me, `/unified/drafts/${d3}/schedule`, { scheduled_time: inHours(5) }),
+    );
     expect(noKey.map((r) => r.statusCode).sort()).toEqual([200, 404, 404, 404]);
     expect(await entries(me)).toHaveLength(3);
     expect((await usage(me)).scheduled_posts).toBe(3);
@@ -169,7 +199,12 @@ describe('URL media of scheduled posts', () => {
 
   it('is fetched once: stored as the library id beside the URL, and published from the library', async () => {
     const url = `${base}/img/once.jpg`;
-    const payload = { platforms: ['threads'], default_text: 'with a picture', default_image_url: url, scheduled_time: inHours(1) };
+    const payload = {
+      platforms: ['threads'],
+      default_text: 'with a picture',
+      default_image_url: url,
+      scheduled_time: inHours(1),
+    };
     const res = await send(u, '/unified/post/image', payload, 'img-1');
     expect(res.statusCode, res.body).toBe(200);
     expect(fetches('/img/once.jpg')).toBe(1);
@@ -179,7 +214,10 @@ describe('URL media of scheduled posts', () => {
     const id = res.json().scheduled[0].scheduled_post_id;
     const row = (await get(h, u, id))!;
     const postData = row.post_data as Record<string, string>;
-    expect(postData).toMatchObject({ default_image_url: url, default_image_id: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+    expect(postData).toMatchObject({
+      default_image_url: url,
+      default_image_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+    });
     const mediaId = postData.default_image_id!;
     expect((await h.req({ method: 'GET', url: `/media/${mediaId}`, headers: asUser(u) })).statusCode).toBe(200);
 
@@ -192,12 +230,22 @@ describe('URL media of scheduled posts', () => {
 
   it('a request that schedules one network and publishes another fetches the URL once for both', async () => {
     script.calls.length = 0;
-    const res = await send(u, '/unified/post/image', { platforms: ['threads', 'linkedin'], default_image_url: `${base}/img/mixed.jpg`, threads: { scheduled_time: inHours(1) } });
-    expect(res.json(), res.body).toMatchObject({ scheduled: [{ platform: 'threads' }], results: [{ platform: 'linkedin', success: true }] });
+    const res = await send(u, '/unified/post/image', {
+      platforms: ['threads', 'linkedin'],
+      default_image_url: `${base}/img/mixed.jpg`,
+      threads: { scheduled_time: inHours(1) },
+    });
+    expect(res.json(), res.body).toMatchObject({
+      scheduled: [{ platform: 'threads' }],
+      results: [{ platform: 'linkedin', success: true }],
+    });
     expect(fetches('/img/mixed.jpg')).toBe(1);
     await publishDue();
     expect((await get(h, u, res.json().scheduled[0].scheduled_post_id))!.status).toBe('published');
-    const [now, later] = [script.calls.find((c) => c.platform === 'linkedin')!, script.calls.find((c) => c.platform === 'threads')!];
+    const [now, later] = [
+      script.calls.find((c) => c.platform === 'linkedin')!,
+      script.calls.find((c) => c.platform === 'threads')!,
+    ];
     expect(later.req.media[0]!.id).toBe(now.req.media[0]!.id);
     expect(fetches('/img/mixed.jpg')).toBe(1);
   });
@@ -212,20 +260,35 @@ describe('URL media of scheduled posts', () => {
       scheduled_time: inHours(1),
     });
     expect(res.statusCode, res.body).toBe(200);
-    const [threads, linkedin] = ['threads', 'linkedin'].map((p) => res.json().data.scheduled_posts.find((r: { platform: string }) => r.platform === p).post_data);
-    expect(threads.threads).toEqual({ threads_image_url: `${base}/img/threads.jpg`, threads_image_id: expect.any(String) });
-    expect(linkedin.linkedin).toEqual({ linkedin_image_url: `${base}/img/li.jpg`, linkedin_image_id: expect.any(String) });
+    const [threads, linkedin] = ['threads', 'linkedin'].map(
+      (p) => res.json().data.scheduled_posts.find((r: { platform: string }) => r.platform === p).post_data,
+    );
+    expect(threads.threads).toEqual({
+      threads_image_url: `${base}/img/threads.jpg`,
+      threads_image_id: expect.any(String),
+    });
+    expect(linkedin.linkedin).toEqual({
+      linkedin_image_url: `${base}/img/li.jpg`,
+      linkedin_image_id: expect.any(String),
+    });
     // The default image was used by neither network, so it was neither fetched nor given an id.
     expect(fetches('/img/default.jpg')).toBe(0);
     expect(threads.default_image_id).toBeUndefined();
     script.calls.length = 0;
     await publishDue();
-    expect(Object.fromEntries(script.calls.map((c) => [c.platform, c.req.media[0]!.id]))).toEqual({ threads: threads.threads.threads_image_id, linkedin: linkedin.linkedin.linkedin_image_id });
+    expect(Object.fromEntries(script.calls.map((c) => [c.platform, c.req.media[0]!.id]))).toEqual({
+      threads: threads.threads.threads_image_id,
+      linkedin: linkedin.linkedin.linkedin_image_id,
+    });
     expect([fetches('/img/threads.jpg'), fetches('/img/li.jpg')]).toEqual([1, 1]);
   });
 
   it('PATCH with a new URL imports it once and stores its id instead of the old one', async () => {
-    const created = await send(u, '/unified/post/image', { platforms: ['threads'], default_image_url: `${base}/img/old.jpg`, scheduled_time: inHours(1) });
+    const created = await send(u, '/unified/post/image', {
+      platforms: ['threads'],
+      default_image_url: `${base}/img/old.jpg`,
+      scheduled_time: inHours(1),
+    });
     const id = created.json().scheduled[0].scheduled_post_id;
     const oldId = ((await get(h, u, id))!.post_data as Record<string, string>).default_image_id;
     const res = await patch(h, u, id, { post_data: { default_image_url: `${base}/img/new.jpg` } });
@@ -235,7 +298,10 @@ describe('URL media of scheduled posts', () => {
     expect(postData.default_image_id).not.toBe(oldId);
     expect(fetches('/img/new.jpg')).toBe(1);
     // An edit of the text alone keeps the stored media and downloads nothing.
-    expect((await patch(h, u, id, { post_data: { default_text: 'new words' } })).json().data.scheduled_posts[0].post_data.default_image_id).toBe(postData.default_image_id);
+    expect(
+      (await patch(h, u, id, { post_data: { default_text: 'new words' } })).json().data.scheduled_posts[0].post_data
+        .default_image_id,
+    ).toBe(postData.default_image_id);
     script.calls.length = 0;
     await publishDue();
     expect(script.calls.map((c) => c.req.media[0]!.id)).toEqual([postData.default_image_id]);
@@ -243,7 +309,11 @@ describe('URL media of scheduled posts', () => {
   });
 
   it('a scheduled post whose library media was deleted fails with a clear reason instead of fetching again', async () => {
-    const res = await send(u, '/unified/post/image', { platforms: ['threads'], default_image_url: `${base}/img/deleted.jpg`, scheduled_time: inHours(1) });
+    const res = await send(u, '/unified/post/image', {
+      platforms: ['threads'],
+      default_image_url: `${base}/img/deleted.jpg`,
+      scheduled_time: inHours(1),
+    });
     const id = res.json().scheduled[0].scheduled_post_id;
     const mediaId = ((await get(h, u, id))!.post_data as Record<string, string>).default_image_id;
     expect((await h.req({ method: 'DELETE', url: `/media/${mediaId}`, headers: asUser(u) })).statusCode).toBe(200);

@@ -14,10 +14,16 @@ beforeAll(async () => {
 });
 afterAll(async () => h?.close());
 const IMPOSSIBLE = '2027-02-30T10:00:00Z';
-const detail = (res: { json(): { detail: unknown } }) => res.json().detail as { loc: unknown[]; msg: string; type: string }[];
+const detail = (res: { json(): { detail: unknown } }) =>
+  res.json().detail as { loc: unknown[]; msg: string; type: string }[];
 
 async function entry(u: TestUser, payload: Record<string, unknown> = {}): Promise<string> {
-  const res = await schedule(h, u, { platforms: ['bluesky'], default_text: 'stored text', scheduled_time: inHours(3), ...payload });
+  const res = await schedule(h, u, {
+    platforms: ['bluesky'],
+    default_text: 'stored text',
+    scheduled_time: inHours(3),
+    ...payload,
+  });
   expect(res.statusCode, res.body).toBe(200);
   return res.json().scheduled[0].scheduled_post_id;
 }
@@ -28,7 +34,12 @@ describe('dates that do not exist', () => {
     const created = await schedule(h, u, { platforms: ['bluesky'], default_text: 'x', scheduled_time: IMPOSSIBLE });
     expect(created.statusCode).toBe(422);
     expect(detail(created).map((d) => d.loc)).toEqual([['body', 'scheduled_time']]);
-    const inOverride = await schedule(h, u, { platforms: ['threads'], default_text: 'x', scheduled_time: inHours(1), threads: { scheduled_time: '2027-06-31T10:00:00Z' } });
+    const inOverride = await schedule(h, u, {
+      platforms: ['threads'],
+      default_text: 'x',
+      scheduled_time: inHours(1),
+      threads: { scheduled_time: '2027-06-31T10:00:00Z' },
+    });
     expect(detail(inOverride).map((d) => d.loc)).toEqual([['body', 'threads', 'scheduled_time']]);
 
     const id = await entry(u);
@@ -37,13 +48,27 @@ describe('dates that do not exist', () => {
     expect(detail(moved).map((d) => d.loc)).toEqual([['body', 'scheduled_time']]);
     expect((await get(h, u, id))!.scheduled_time).toBe(inHours(3));
 
-    const draft = await h.req({ method: 'POST', url: '/unified/drafts', headers: asUser(u), payload: { post_type: 'text', platforms: ['threads'], default_text: 'later' } });
+    const draft = await h.req({
+      method: 'POST',
+      url: '/unified/drafts',
+      headers: asUser(u),
+      payload: { post_type: 'text', platforms: ['threads'], default_text: 'later' },
+    });
     const draftId = draft.json().drafts[0].draft_id;
-    const scheduled = await h.req({ method: 'POST', url: `/unified/drafts/${draftId}/schedule`, headers: asUser(u), payload: { scheduled_time: IMPOSSIBLE } });
+    const scheduled = await h.req({
+      method: 'POST',
+      url: `/unified/drafts/${draftId}/schedule`,
+      headers: asUser(u),
+      payload: { scheduled_time: IMPOSSIBLE },
+    });
     expect(scheduled.statusCode).toBe(422);
     expect(detail(scheduled).map((d) => d.loc)).toEqual([['body', 'scheduled_time']]);
-    expect((await h.req({ method: 'GET', url: `/unified/drafts/${draftId}`, headers: asUser(u) })).statusCode).toBe(200);
-    expect((await h.req({ method: 'GET', url: '/unified/scheduled-posts', headers: asUser(u) })).json().data.total).toBe(1);
+    expect((await h.req({ method: 'GET', url: `/unified/drafts/${draftId}`, headers: asUser(u) })).statusCode).toBe(
+      200,
+    );
+    expect(
+      (await h.req({ method: 'GET', url: '/unified/scheduled-posts', headers: asUser(u) })).json().data.total,
+    ).toBe(1);
   });
 });
 
@@ -106,22 +131,41 @@ describe('PATCH post_data', () => {
 
   it('an override holding only unknown keys changes nothing (it does not clear the stored one)', async () => {
     const u = await h.signup();
-    const res = await schedule(h, u, { platforms: ['threads'], default_text: 'x', scheduled_time: inHours(2), threads: { threads_text: 'for threads' } });
+    const res = await schedule(h, u, {
+      platforms: ['threads'],
+      default_text: 'x',
+      scheduled_time: inHours(2),
+      threads: { threads_text: 'for threads' },
+    });
     const id = res.json().scheduled[0].scheduled_post_id;
     expect((await patch(h, u, id, { post_data: { threads: { threads_txt: 'typo' } } })).statusCode).toBe(422);
     const edited = await patch(h, u, id, { post_data: { default_text: 'y', threads: { threads_txt: 'typo' } } });
     expect(edited.statusCode, edited.body).toBe(200);
-    expect((await get(h, u, id))!.post_data).toMatchObject({ default_text: 'y', threads: { threads_text: 'for threads' } });
+    expect((await get(h, u, id))!.post_data).toMatchObject({
+      default_text: 'y',
+      threads: { threads_text: 'for threads' },
+    });
   });
 
   it('names a refused media URL at its post_data field', async () => {
     const u = await h.signup();
-    const res = await schedule(h, u, { post_type: 'image', platforms: ['threads'], default_image_id: await imageMedia(h, u), scheduled_time: inHours(2) });
+    const res = await schedule(h, u, {
+      post_type: 'image',
+      platforms: ['threads'],
+      default_image_id: await imageMedia(h, u),
+      scheduled_time: inHours(2),
+    });
     expect(res.statusCode, res.body).toBe(200);
     const id = res.json().scheduled[0].scheduled_post_id;
     const bad = await patch(h, u, id, { post_data: { threads: { threads_image_url: 'https://10.1.2.3/a.jpg' } } });
     expect(bad.statusCode).toBe(422);
-    expect(detail(bad)).toEqual([{ loc: ['body', 'post_data', 'threads', 'threads_image_url'], msg: expect.stringMatching(/^URL refused/), type: 'url_refused' }]);
+    expect(detail(bad)).toEqual([
+      {
+        loc: ['body', 'post_data', 'threads', 'threads_image_url'],
+        msg: expect.stringMatching(/^URL refused/),
+        type: 'url_refused',
+      },
+    ]);
   });
 
   it('a body over 1 MiB is refused before it is parsed', async () => {

@@ -68,7 +68,12 @@ export class KillSwitch {
   async #fire(req: FastifyRequest): Promise<void> {
     this.#armed = false;
     this.#victim = undefined;
-    this.kills.push({ round: this.#round, k: this.#k, phase: this.#phase, call: `${req.method} ${req.url.split('?')[0]}` });
+    this.kills.push({
+      round: this.#round,
+      k: this.#k,
+      phase: this.#phase,
+      call: `${req.method} ${req.url.split('?')[0]}`,
+    });
     await this.#kill();
   }
 }

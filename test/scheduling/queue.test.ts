@@ -10,7 +10,11 @@ let h: Harness;
 let u: TestUser;
 beforeAll(async () => {
   h = await createHarness({ sandbox: true, clock: () => new Date(), env: { HERALD_SCHEDULER_POLL_MS: '500' } });
-  await fetch(`${h.url}/sandbox/_config`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ processingMs: 0 }) });
+  await fetch(`${h.url}/sandbox/_config`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ processingMs: 0 }),
+  });
   u = await h.signup();
   await connect(h, u, 'linkedin');
   await h.ctx.scheduleQueue!.start();
@@ -19,13 +23,22 @@ beforeAll(async () => {
 afterAll(async () => h?.close());
 
 describe('pg-boss wake-ups', () => {
-  it('publishes at the scheduled time, woken by the queue rather than the backstop scan', { timeout: 30_000 }, async () => {
+  it('publishes at the scheduled time, woken by the queue rather than the backstop scan', {
+    timeout: 30_000,
+  }, async () => {
     // Due after the worker's first scan and well before its next one (the backstop runs every 5 s beside a queue).
     const due = new Date(Date.now() + 1500);
-    const res = await schedule(h, u, { platforms: ['linkedin'], default_text: `Queue ${due.getTime()}`, scheduled_time: due.toISOString() });
+    const res = await schedule(h, u, {
+      platforms: ['linkedin'],
+      default_text: `Queue ${due.getTime()}`,
+      scheduled_time: due.toISOString(),
+    });
     expect(res.statusCode, res.body).toBe(200);
     const id = res.json().scheduled[0].scheduled_post_id as string;
-    const row = await poll(() => h.ctx.scheduling.store.byId(id), (r) => r!.status === 'published' || r!.status === 'failed');
+    const row = await poll(
+      () => h.ctx.scheduling.store.byId(id),
+      (r) => r!.status === 'published' || r!.status === 'failed',
+    );
     expect(row!.status).toBe('published');
     const events = await h.ctx.scheduling.store.events(id);
     const claimed = events.find((e) => e.toStatus === 'publishing')!;

@@ -22,7 +22,15 @@ async function entry(text: string) {
   const planId = (await h.ctx.workspaces.byId(u.workspaceId))!.planId;
   const request = { platforms: ['bluesky', 'threads'], default_text: text } as PostBody;
   const { targets: planned } = await h.ctx.publishing.validate({ workspaceId: u.workspaceId, planId }, 'text', request);
-  return { entryId: randomUUID(), workspaceId: u.workspaceId, planId, postType: 'text' as const, request, actor: 'scheduler:test', planned };
+  return {
+    entryId: randomUUID(),
+    workspaceId: u.workspaceId,
+    planId,
+    postType: 'text' as const,
+    request,
+    actor: 'scheduler:test',
+    planned,
+  };
 }
 
 describe('recordScheduledRun', () => {
@@ -45,13 +53,19 @@ describe('recordScheduledRun', () => {
     const out = await h.ctx.publishing.recordScheduledRun(e, async () => true);
     expect(out).toBeDefined();
     const post = await h.ctx.publishing.ledger.postOf(out!.postId);
-    expect(post).toMatchObject({ requestHash: `scheduled:${e.entryId}`, actor: 'scheduler:test', idempotencyKey: null });
+    expect(post).toMatchObject({
+      requestHash: `scheduled:${e.entryId}`,
+      actor: 'scheduler:test',
+      idempotencyKey: null,
+    });
     const byNetwork = Object.fromEntries(out!.rows.map((r) => [r.platform, r]));
     // Bluesky is connected: pending for the caller's run (no attempt recorded yet), its credit spent.
     expect(byNetwork.bluesky).toMatchObject({ state: 'pending', attempts: 0, creditSpent: true });
     // Threads is not: failed before any network call, nothing spent.
     expect(byNetwork.threads).toMatchObject({ state: 'failed', errorCode: 'NOT_CONNECTED', creditSpent: false });
-    expect(out!.conns.map((c) => c?.platform)).toEqual(out!.rows.map((r) => (r.platform === 'bluesky' ? 'bluesky' : undefined)));
+    expect(out!.conns.map((c) => c?.platform)).toEqual(
+      out!.rows.map((r) => (r.platform === 'bluesky' ? 'bluesky' : undefined)),
+    );
     expect(await h.ctx.credits.used(u.workspaceId, 'posts')).toBe(before + 1);
     expect(script.calls.filter((c) => c.req.text === 'kept claim')).toHaveLength(0);
   });

@@ -16,12 +16,19 @@ const clock = new TestClock('2026-11-20T10:00:00Z');
 let h: Harness;
 let u: TestUser;
 beforeAll(async () => {
-  h = await createHarness({ sandbox: true, clock: clock.fn, overrides: { adapters: scriptedAdapters(script) }, env: { HERALD_SCHEDULE_GRACE_SECONDS: '3600' } });
+  h = await createHarness({
+    sandbox: true,
+    clock: clock.fn,
+    overrides: { adapters: scriptedAdapters(script) },
+    env: { HERALD_SCHEDULE_GRACE_SECONDS: '3600' },
+  });
   u = await h.signup();
   await connect(h, u, 'bluesky');
   await connect(h, u, 'threads');
   // `herald serve` adds this check (src/main.ts); the harness builds the app without it.
-  h.ctx.readiness.push(schedulerReadiness({ store: h.ctx.scheduling.store, clock: h.ctx.clock, ...h.ctx.config.scheduling }));
+  h.ctx.readiness.push(
+    schedulerReadiness({ store: h.ctx.scheduling.store, clock: h.ctx.clock, ...h.ctx.config.scheduling }),
+  );
 });
 afterAll(async () => h?.close());
 
@@ -43,7 +50,11 @@ describe('the worker', () => {
     clock.advance(60_000);
     expect(await worker().tick()).toBe(1);
     const row = await get(h, u, id);
-    expect(row).toMatchObject({ status: 'published', published_post_id: expect.stringMatching(/^bluesky-/), error_message: null });
+    expect(row).toMatchObject({
+      status: 'published',
+      published_post_id: expect.stringMatching(/^bluesky-/),
+      error_message: null,
+    });
     expect(callsFor('due soon')).toHaveLength(1);
     expect(await worker().tick()).toBe(0);
     const stored = (await h.ctx.scheduling.store.byId(id))!;
@@ -69,7 +80,9 @@ describe('the worker', () => {
     expect(mid.postId).not.toBeNull();
     expect(callsFor('crash once')).toHaveLength(0);
     // A killed process never got to release its claim: make the lease look expired, as after a kill.
-    await h.ctx.database.db.execute(`update scheduled_posts set claimed_until = '2000-01-01T00:00:00Z' where id = '${id}'` as never);
+    await h.ctx.database.db.execute(
+      `update scheduled_posts set claimed_until = '2000-01-01T00:00:00Z' where id = '${id}'` as never,
+    );
     expect(await worker().tick()).toBe(1);
     const done = (await h.ctx.scheduling.store.byId(id))!;
     expect(done.status).toBe('published');
@@ -93,13 +106,17 @@ describe('the worker', () => {
       const id = await scheduleOne('journaled');
       clock.advance(60_000);
       await worker().tick();
-      await h.ctx.database.db.execute(`update scheduled_posts set claimed_until = '2000-01-01T00:00:00Z', retry_at = null where id = '${id}'` as never);
+      await h.ctx.database.db.execute(
+        `update scheduled_posts set claimed_until = '2000-01-01T00:00:00Z', retry_at = null where id = '${id}'` as never,
+      );
       await worker().tick();
       const row = (await h.ctx.scheduling.store.byId(id))!;
       expect(row.status).toBe('published');
       const calls = callsFor('journaled');
       expect(calls).toHaveLength(2);
-      expect(calls[1]!.journal.post_id).toBe(calls[0]!.req.targetId ? `bluesky-j-${calls[0]!.req.targetId}` : undefined);
+      expect(calls[1]!.journal.post_id).toBe(
+        calls[0]!.req.targetId ? `bluesky-j-${calls[0]!.req.targetId}` : undefined,
+      );
       expect(row.publishedPostId).toBe(calls[1]!.journal.post_id);
     } finally {
       delete script.behaviour.bluesky;
@@ -118,8 +135,14 @@ describe('the worker', () => {
       const rejected = await scheduleOne('rejected', 60_000, ['threads']);
       clock.advance(60_000);
       await worker().tick();
-      expect(await get(h, u, rejected)).toMatchObject({ status: 'failed', error_message: expect.stringContaining('CONTENT_REJECTED') });
-      expect(await get(h, u, limited)).toMatchObject({ status: 'publishing', error_message: expect.stringMatching(/^Retrying at .*RATE_LIMITED/) });
+      expect(await get(h, u, rejected)).toMatchObject({
+        status: 'failed',
+        error_message: expect.stringContaining('CONTENT_REJECTED'),
+      });
+      expect(await get(h, u, limited)).toMatchObject({
+        status: 'publishing',
+        error_message: expect.stringMatching(/^Retrying at .*RATE_LIMITED/),
+      });
       expect(await worker().tick()).toBe(0);
       clock.advance(31_000);
       expect(await worker().tick()).toBe(1);
@@ -188,7 +211,11 @@ describe('the worker', () => {
     clock.advance(60_000);
     const afterLedger = async () => {
       // While publishing: edits, publish-now and move-to-draft are refused, cancel is accepted.
-      for (const res of [await patch(h, u, id, { scheduled_time: at(HOUR) }), await action(h, u, id, 'publish-now'), await action(h, u, id, 'move-to-draft')]) {
+      for (const res of [
+        await patch(h, u, id, { scheduled_time: at(HOUR) }),
+        await action(h, u, id, 'publish-now'),
+        await action(h, u, id, 'move-to-draft'),
+      ]) {
         expect(res.statusCode).toBe(409);
         expect(res.json().detail).toContain("is 'publishing'");
       }
@@ -235,13 +262,23 @@ describe('the worker', () => {
     await connect(h, v, 'bluesky');
     const ids: string[] = [];
     for (let i = 0; i < 6; i++) {
-      const res = await schedule(h, v, { platforms: ['bluesky'], default_text: `credit race ${i}`, scheduled_time: at(60_000) });
+      const res = await schedule(h, v, {
+        platforms: ['bluesky'],
+        default_text: `credit race ${i}`,
+        scheduled_time: at(60_000),
+      });
       expect(res.statusCode, res.body).toBe(200);
       ids.push(res.json().scheduled[0].scheduled_post_id);
     }
     // Spent while on the unlimited plan (the credit ledger only), then the plan becomes Starter (150 posts a month):
     // the change resynchronises the running total from the ledger, so 3 posts are left.
-    await h.ctx.credits.spend({ workspaceId: v.workspaceId, planId: 'pro', type: 'posts', amount: 147, reason: 'earlier' });
+    await h.ctx.credits.spend({
+      workspaceId: v.workspaceId,
+      planId: 'pro',
+      type: 'posts',
+      amount: 147,
+      reason: 'earlier',
+    });
     await h.setPlan(v.workspaceId, 'starter');
     clock.advance(60_000);
     const opts = { pollMs: 100, batchSize: 2, concurrency: 2, leaseMs: 60_000, graceSeconds: 3600, maxAttempts: 3 };
@@ -249,7 +286,11 @@ describe('the worker', () => {
     const workers = [new ScheduleWorker(deps, opts), new ScheduleWorker(deps, opts), new ScheduleWorker(deps, opts)];
     // Each takes two at a time and spends in its own ledger transaction, all at once (earlier tests' retries may be due too).
     const rowsNow = () => Promise.all(ids.map((id) => h.ctx.scheduling.store.byId(id)));
-    for (let round = 0; round < 10 && (await rowsNow()).some((r) => r!.status === 'scheduled' || r!.status === 'publishing'); round++) {
+    for (
+      let round = 0;
+      round < 10 && (await rowsNow()).some((r) => r!.status === 'scheduled' || r!.status === 'publishing');
+      round++
+    ) {
       await Promise.all(workers.map((w) => w.tick()));
     }
     const rows = await rowsNow();
@@ -258,7 +299,13 @@ describe('the worker', () => {
     expect(failed).toHaveLength(3);
     for (const r of failed) expect(r!.errorMessage).toContain('insufficient_credits');
     expect(await h.ctx.credits.used(v.workspaceId, 'posts')).toBe(150);
-    const usage = (await h.req({ method: 'GET', url: '/billing/usage', headers: { authorization: `Bearer ${v.token}`, 'x-workspace-id': v.workspaceId } })).json();
+    const usage = (
+      await h.req({
+        method: 'GET',
+        url: '/billing/usage',
+        headers: { authorization: `Bearer ${v.token}`, 'x-workspace-id': v.workspaceId },
+      })
+    ).json();
     expect(usage).toMatchObject({ plan_id: 'starter', remaining: { posts: 0 }, used_this_period: { posts: 150 } });
   });
 

@@ -24,7 +24,10 @@ const run = promisify(execFile);
 /** A fake SearXNG: answers /search?format=json from `answer`, and records what it was asked. */
 let searx: Server;
 let asked: URL[] = [];
-let answer: (req: IncomingMessage) => { status: number; body: unknown; headers?: Record<string, string> } = () => ({ status: 200, body: { results: [] } });
+let answer: (req: IncomingMessage) => { status: number; body: unknown; headers?: Record<string, string> } = () => ({
+  status: 200,
+  body: { results: [] },
+});
 
 let h: Harness;
 beforeAll(async () => {
@@ -51,9 +54,20 @@ describe('upload_media', () => {
     const u = await h.signup();
     const key = await h.createKey(u, 'full');
     const path = join(tmpdir(), `herald tool's upload ${randomUUID()}.png`);
-    await writeFile(path, await sharp({ create: { width: 64, height: 48, channels: 3, background: '#22aa66' } }).png().toBuffer());
+    await writeFile(
+      path,
+      await sharp({ create: { width: 64, height: 48, channels: 3, background: '#22aa66' } })
+        .png()
+        .toBuffer(),
+    );
     const res = await call({ key }, 'upload_media', { file_path: path });
-    expect(res).toMatchObject({ success: true, upload_url: `${h.url}/media/upload`, method: 'POST', credential_env: 'HERALD_API_KEY', form_fields: { media_type: 'image' } });
+    expect(res).toMatchObject({
+      success: true,
+      upload_url: `${h.url}/media/upload`,
+      method: 'POST',
+      credential_env: 'HERALD_API_KEY',
+      form_fields: { media_type: 'image' },
+    });
     expect(res.curl_command).not.toContain(key);
     const out = await run('sh', ['-c', res.curl_command as string], { env: { ...process.env, HERALD_API_KEY: key } });
     const uploaded = JSON.parse(out.stdout) as { success: boolean; media_id: string; media_type: string };
@@ -69,7 +83,9 @@ describe('upload_media', () => {
     expect(res.curl_command).toContain(`X-Workspace-Id: ${u.workspaceId}`);
     expect(res.curl_command).toContain('-F media_type=video -F platform=instagram');
     const key = await h.createKey(u, 'linkedin');
-    expect((await fails({ key }, 'upload_media', { file_path: '/tmp/a.png', platform: 'instagram' })).code).toBe('scope_denied');
+    expect((await fails({ key }, 'upload_media', { file_path: '/tmp/a.png', platform: 'instagram' })).code).toBe(
+      'scope_denied',
+    );
     expect((await fails(u, 'upload_media', { file_path: 'a.png\nrm -rf /' })).code).toBe('bad_request');
   });
 });
@@ -78,7 +94,10 @@ describe('disconnect_gpt_connector', () => {
   it('with an API key it changes nothing: revoked_oauth_token false and the key keeps working', async () => {
     const u = await h.signup();
     const key = await h.createKey(u, 'full');
-    expect(await call({ key }, 'disconnect_gpt_connector', {})).toMatchObject({ success: true, revoked_oauth_token: false });
+    expect(await call({ key }, 'disconnect_gpt_connector', {})).toMatchObject({
+      success: true,
+      revoked_oauth_token: false,
+    });
     expect((await call({ key }, 'get_accounts', {})).success).toBe(true);
   });
 
@@ -88,14 +107,23 @@ describe('disconnect_gpt_connector', () => {
     const { verifier, challenge } = pkce();
     const back = await signInAndAuthorize(h, u, { clientId: client.client_id, challenge });
     const code = back.searchParams.get('code')!;
-    const tokenRes = await exchange(h, { grant_type: 'authorization_code', code, redirect_uri: CHATGPT_CALLBACK, client_id: client.client_id, code_verifier: verifier });
+    const tokenRes = await exchange(h, {
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: CHATGPT_CALLBACK,
+      client_id: client.client_id,
+      code_verifier: verifier,
+    });
     expect(tokenRes.statusCode, tokenRes.body).toBe(200);
     const token = tokenRes.json().access_token as string;
     const creds = { token, workspaceHeader: undefined, resource: h.config.publicUrl };
     const principal = await h.ctx.auth.workspace(creds);
     expect(principal.oauthGrantId).toEqual(expect.any(String));
     const tool = toolNamed('gpt', h.ctx, 'disconnect_gpt_connector')!;
-    const res = await tool.run(toolContext(h.ctx, { principal, surface: 'gpt', oauthGrantId: principal.oauthGrantId ?? null }), {});
+    const res = await tool.run(
+      toolContext(h.ctx, { principal, surface: 'gpt', oauthGrantId: principal.oauthGrantId ?? null }),
+      {},
+    );
     expect(res).toMatchObject({ success: true, revoked_oauth_token: true });
     const after = await h.ctx.auth.workspace(creds).catch((e: unknown) => e);
     expect(after).toBeInstanceOf(AppError);
@@ -107,13 +135,29 @@ describe('clear_workspace_chat_history', () => {
   it("deletes the caller's workspace's archived turns and the agent's memory, and no other workspace's", async () => {
     const u = await h.signup();
     const other = await h.signup();
-    expect(await call(u, 'clear_workspace_chat_history', {})).toMatchObject({ success: true, deleted_archived_turns: 0 });
+    expect(await call(u, 'clear_workspace_chat_history', {})).toMatchObject({
+      success: true,
+      deleted_archived_turns: 0,
+    });
     const at = new Date('2026-03-01T10:00:00Z');
-    const turn = (workspaceId: string, text: string) => h.ctx.agentChats.archive({ workspaceId, channel: 'website', user: { text, at }, assistant: { text: `re: ${text}`, raw: JSON.stringify({ response: `re: ${text}` }), at } });
+    const turn = (workspaceId: string, text: string) =>
+      h.ctx.agentChats.archive({
+        workspaceId,
+        channel: 'website',
+        user: { text, at },
+        assistant: { text: `re: ${text}`, raw: JSON.stringify({ response: `re: ${text}` }), at },
+      });
     for (const t of ['one', 'two', 'three']) await turn(u.workspaceId, t);
     await turn(other.workspaceId, 'kept');
-    await h.ctx.agentChats.saveMemory(u.workspaceId, { summary: 'talked about posts', recent: [{ role: 'user', content: 'one' }] });
-    expect(await call(u, 'clear_workspace_chat_history', {})).toMatchObject({ success: true, deleted_archived_turns: 3, detail: expect.stringContaining('Deleted 3 chat turns') });
+    await h.ctx.agentChats.saveMemory(u.workspaceId, {
+      summary: 'talked about posts',
+      recent: [{ role: 'user', content: 'one' }],
+    });
+    expect(await call(u, 'clear_workspace_chat_history', {})).toMatchObject({
+      success: true,
+      deleted_archived_turns: 3,
+      detail: expect.stringContaining('Deleted 3 chat turns'),
+    });
     expect((await h.ctx.agentChats.list(u.workspaceId, { limit: 100, offset: 0 })).total).toBe(0);
     expect(await h.ctx.agentChats.memory(u.workspaceId)).toEqual({ summary: '', recent: [] });
     expect((await h.ctx.agentChats.list(other.workspaceId, { limit: 100, offset: 0 })).total).toBe(1);
@@ -133,7 +177,12 @@ describe('web_search_searxng', () => {
       body: {
         query: 'sourdough',
         results: [
-          { url: 'https://bread.example/a', title: 'Sourdough basics', content: 'Flour, water, salt.', engine: 'duckduckgo' },
+          {
+            url: 'https://bread.example/a',
+            title: 'Sourdough basics',
+            content: 'Flour, water, salt.',
+            engine: 'duckduckgo',
+          },
           { url: 'https://bread.example/a', title: 'Duplicate', content: 'again' },
           { url: 'javascript:alert(1)', title: 'Not a link' },
           { url: 'https://bread.example/b', title: 'Ovens', content: 'Hot.', publishedDate: '2026-01-02T00:00:00' },
@@ -147,8 +196,20 @@ describe('web_search_searxng', () => {
       query: 'sourdough',
       message: '2 results.',
       results: [
-        { title: 'Sourdough basics', url: 'https://bread.example/a', snippet: 'Flour, water, salt.', engine: 'duckduckgo', published: null },
-        { title: 'Ovens', url: 'https://bread.example/b', snippet: 'Hot.', engine: null, published: '2026-01-02T00:00:00' },
+        {
+          title: 'Sourdough basics',
+          url: 'https://bread.example/a',
+          snippet: 'Flour, water, salt.',
+          engine: 'duckduckgo',
+          published: null,
+        },
+        {
+          title: 'Ovens',
+          url: 'https://bread.example/b',
+          snippet: 'Hot.',
+          engine: null,
+          published: '2026-01-02T00:00:00',
+        },
       ],
     });
     expect(asked).toHaveLength(1);
@@ -164,7 +225,10 @@ describe('web_search_searxng', () => {
     answer = () => ({ status: 200, body: '<html>not json' });
     expect(detailText(await fails(u, 'web_search_searxng', { query: 'x' }))).toContain('did not answer JSON');
     asked = [];
-    answer = (req) => (req.url!.includes('/searx/') ? { status: 302, body: '', headers: { location: '/elsewhere?format=json' } } : { status: 200, body: { results: [{ url: 'https://x.example', title: 'leak' }] } });
+    answer = (req) =>
+      req.url!.includes('/searx/')
+        ? { status: 302, body: '', headers: { location: '/elsewhere?format=json' } }
+        : { status: 200, body: { results: [{ url: 'https://x.example', title: 'leak' }] } };
     const err = await fails(u, 'web_search_searxng', { query: 'x' });
     expect(err.code).toBe('bad_gateway');
     expect(detailText(err)).toContain('HTTP 302');
@@ -177,7 +241,11 @@ describe('web_search_searxng', () => {
     expect(toolsFor('gpt', h.ctx).map((t) => t.name)).not.toContain('web_search_searxng');
     const plain = await createHarness();
     try {
-      for (const s of ['mcp', 'gpt', 'agent'] as const) expect(toolsFor(s, plain.ctx).map((t) => t.name), s).not.toContain('web_search_searxng');
+      for (const s of ['mcp', 'gpt', 'agent'] as const)
+        expect(
+          toolsFor(s, plain.ctx).map((t) => t.name),
+          s,
+        ).not.toContain('web_search_searxng');
       expect(toolNamed('mcp', plain.ctx, 'web_search_searxng')).toBeUndefined();
     } finally {
       await plain.close();

@@ -8,8 +8,16 @@ import { detailText, toolRunner } from './helpers.ts';
 
 let h: Harness;
 beforeAll(async () => {
-  h = await createHarness({ sandbox: true, clock: () => new Date(), env: { HERALD_POSTS_FRESH_SECONDS: '3600', HERALD_COMMENTS_FRESH_SECONDS: '3600' } });
-  await fetch(`${h.url}/sandbox/_config`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ processingMs: 0 }) });
+  h = await createHarness({
+    sandbox: true,
+    clock: () => new Date(),
+    env: { HERALD_POSTS_FRESH_SECONDS: '3600', HERALD_COMMENTS_FRESH_SECONDS: '3600' },
+  });
+  await fetch(`${h.url}/sandbox/_config`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ processingMs: 0 }),
+  });
 });
 afterAll(async () => h?.close());
 
@@ -17,14 +25,28 @@ const { media, state } = endToEnd(() => h);
 const { call, fails } = toolRunner(() => h);
 
 async function seed(body: Record<string, unknown>): Promise<string[]> {
-  const res = await fetch(`${h.url}/sandbox/_seed`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(`${h.url}/sandbox/_seed`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   if (res.status !== 201) throw new Error(`seed refused: ${res.status} ${await res.text()}`);
   return ((await res.json()) as { comment_ids: string[] }).comment_ids;
 }
 
 async function publishVideo(u: TestUser, title: string): Promise<string> {
   const video = await media(u, 'mp4');
-  const res = await h.req({ method: 'POST', url: '/unified/post/video', headers: asUser(u), payload: { platforms: ['youtube'], default_text: `About ${title}`, video_id: video, youtube: { youtube_title: title } } });
+  const res = await h.req({
+    method: 'POST',
+    url: '/unified/post/video',
+    headers: asUser(u),
+    payload: {
+      platforms: ['youtube'],
+      default_text: `About ${title}`,
+      video_id: video,
+      youtube: { youtube_title: title },
+    },
+  });
   expect(res.json().success, res.body).toBe(true);
   return res.json().post.post_id as string;
 }
@@ -38,10 +60,25 @@ describe('get_queued_posts', () => {
   beforeAll(async () => {
     u = await h.signup();
     await connect(h, u, 'linkedin');
-    const s = await h.req({ method: 'POST', url: '/unified/scheduled-posts', headers: asUser(u), payload: { post_type: 'text', platforms: ['linkedin'], default_text: 'Later on LinkedIn', scheduled_time: inAnHour() } });
+    const s = await h.req({
+      method: 'POST',
+      url: '/unified/scheduled-posts',
+      headers: asUser(u),
+      payload: {
+        post_type: 'text',
+        platforms: ['linkedin'],
+        default_text: 'Later on LinkedIn',
+        scheduled_time: inAnHour(),
+      },
+    });
     expect(s.statusCode, s.body).toBe(200);
     scheduledId = s.json().scheduled[0].scheduled_post_id;
-    const d = await h.req({ method: 'POST', url: '/unified/drafts', headers: asUser(u), payload: { post_type: 'text', platforms: ['linkedin'], default_text: 'A draft for LinkedIn' } });
+    const d = await h.req({
+      method: 'POST',
+      url: '/unified/drafts',
+      headers: asUser(u),
+      payload: { post_type: 'text', platforms: ['linkedin'], default_text: 'A draft for LinkedIn' },
+    });
     expect(d.statusCode, d.body).toBe(200);
     draftId = d.json().drafts[0].draft_id;
   });
@@ -49,10 +86,13 @@ describe('get_queued_posts', () => {
   it('lists scheduled entries and drafts as the REST lists do', async () => {
     const all = await call(u, 'get_queued_posts', {});
     expect(all.success).toBe(true);
-    expect((all.scheduled_posts as { scheduled_post_id: string }[]).map((e) => e.scheduled_post_id)).toEqual([scheduledId]);
+    expect((all.scheduled_posts as { scheduled_post_id: string }[]).map((e) => e.scheduled_post_id)).toEqual([
+      scheduledId,
+    ]);
     expect((all.drafts as { id: string }[]).map((d) => d.id)).toEqual([draftId]);
     expect(all.message).toBe('Found 1 scheduled post and 1 draft.');
-    const rest = (await h.req({ method: 'GET', url: '/unified/scheduled-posts', headers: asUser(u) })).json().data.scheduled_posts;
+    const rest = (await h.req({ method: 'GET', url: '/unified/scheduled-posts', headers: asUser(u) })).json().data
+      .scheduled_posts;
     expect(all.scheduled_posts).toEqual(rest);
 
     const scheduled = await call(u, 'get_queued_posts', { type: 'scheduled', status: 'scheduled' });
@@ -92,17 +132,26 @@ describe('comments, replies and analytics', () => {
     u = await h.signup();
     await connect(h, u, 'youtube');
     videoId = await publishVideo(u, 'Tool video');
-    commentIds = await seed({ platform: 'youtube', post_id: videoId, comments: [{ text: 'Loved it', author_name: 'Ada Byron' }, { text: 'Part two?' }] });
+    commentIds = await seed({
+      platform: 'youtube',
+      post_id: videoId,
+      comments: [{ text: 'Loved it', author_name: 'Ada Byron' }, { text: 'Part two?' }],
+    });
   });
 
   it('get_comments lists the comments of recent posts, and of one post with post_id + platform', async () => {
     const res = await call(u, 'get_comments', { platforms: ['youtube'], comments_per_post: 10 });
-    const post = (res.youtube as { posts: { post_id: string; comments: { id: string; text: string; author_name: string }[] }[] }).posts.find((p) => p.post_id === videoId)!;
+    const post = (
+      res.youtube as { posts: { post_id: string; comments: { id: string; text: string; author_name: string }[] }[] }
+    ).posts.find((p) => p.post_id === videoId)!;
     expect(post.comments.map((c) => c.text)).toEqual(['Part two?', 'Loved it']);
     expect(post.comments[1]).toMatchObject({ id: commentIds[0], author_name: 'Ada Byron' });
 
     const one = await call(u, 'get_comments', { post_id: videoId, platform: 'youtube' });
-    expect((one.youtube as { posts: { post_id: string; comments: unknown[] }[] }).posts[0]).toMatchObject({ post_id: videoId, comments: expect.arrayContaining([expect.objectContaining({ id: commentIds[1] })]) });
+    expect((one.youtube as { posts: { post_id: string; comments: unknown[] }[] }).posts[0]).toMatchObject({
+      post_id: videoId,
+      comments: expect.arrayContaining([expect.objectContaining({ id: commentIds[1] })]),
+    });
     const lone = await fails(u, 'get_comments', { post_id: videoId });
     expect(lone.code).toBe('bad_request');
     expect(detailText(lone)).toContain('post_id and platform go together');
@@ -110,15 +159,37 @@ describe('comments, replies and analytics', () => {
   });
 
   it('reply_to_comment posts the reply on the network, threaded under the comment', async () => {
-    const res = await call(u, 'reply_to_comment', { platform: 'youtube', comment_id: commentIds[0], text: 'Thanks, Ada!' });
-    expect(res).toMatchObject({ success: true, message: 'Reply posted', platform: 'youtube', reply_id: expect.any(String) });
-    const stored = ((await state()) as unknown as Record<string, { comments: { id: string; parentId: string | null; text: string }[] }>).youtube!.comments;
+    const res = await call(u, 'reply_to_comment', {
+      platform: 'youtube',
+      comment_id: commentIds[0],
+      text: 'Thanks, Ada!',
+    });
+    expect(res).toMatchObject({
+      success: true,
+      message: 'Reply posted',
+      platform: 'youtube',
+      reply_id: expect.any(String),
+    });
+    const stored = (
+      (await state()) as unknown as Record<
+        string,
+        { comments: { id: string; parentId: string | null; text: string }[] }
+      >
+    ).youtube!.comments;
     expect(stored.find((c) => c.id === res.reply_id)).toMatchObject({ parentId: commentIds[0], text: 'Thanks, Ada!' });
-    const unknown = await fails(u, 'reply_to_comment', { platform: 'youtube', comment_id: 'Ugz-never-synced', text: 'Hi' });
+    const unknown = await fails(u, 'reply_to_comment', {
+      platform: 'youtube',
+      comment_id: 'Ugz-never-synced',
+      text: 'Hi',
+    });
     expect(unknown.code).toBe('not_found');
     expect(detailText(unknown)).toContain('COMMENT_NOT_FOUND');
-    expect(detailText(await fails(u, 'reply_to_comment', { platform: 'pinterest', comment_id: 'x', text: 'Hi' }))).toContain('PLATFORM_NOT_SUPPORTED');
-    expect(detailText(await fails(u, 'reply_to_comment', { platform: 'youtube', comment_id: commentIds[0], text: '   ' }))).toContain('VALIDATION_ERROR');
+    expect(
+      detailText(await fails(u, 'reply_to_comment', { platform: 'pinterest', comment_id: 'x', text: 'Hi' })),
+    ).toContain('PLATFORM_NOT_SUPPORTED');
+    expect(
+      detailText(await fails(u, 'reply_to_comment', { platform: 'youtube', comment_id: commentIds[0], text: '   ' })),
+    ).toContain('VALIDATION_ERROR');
   });
 
   it('a key scoped to linkedin can neither read nor answer YouTube comments', async () => {
@@ -134,7 +205,9 @@ describe('comments, replies and analytics', () => {
       expect(err.code, name).toBe('scope_denied');
       expect(detailText(err)).toContain('Key scope: linkedin');
     }
-    expect(((await state()) as unknown as Record<string, { comments: unknown[] }>).youtube!.comments.length).toBe(before);
+    expect(((await state()) as unknown as Record<string, { comments: unknown[] }>).youtube!.comments.length).toBe(
+      before,
+    );
     // Without platforms, the key's own networks only.
     expect(Object.keys(await call({ key }, 'get_comments', {}))).toEqual(['success', 'linkedin']);
   });
@@ -143,7 +216,9 @@ describe('comments, replies and analytics', () => {
     await seed({ platform: 'youtube', post_id: videoId, metrics: { likes: 7, impressions: 70 } });
     await call(u, 'get_user_posts', { platforms: 'youtube', refresh_stats: true });
     const res = await call(u, 'get_unified_analytics', { platforms: ['youtube', 'threads'] });
-    const rest = (await h.req({ method: 'GET', url: '/unified/analytics?platforms=youtube,threads', headers: asUser(u) })).json();
+    const rest = (
+      await h.req({ method: 'GET', url: '/unified/analytics?platforms=youtube,threads', headers: asUser(u) })
+    ).json();
     expect(res).toEqual(rest);
     expect(res.platforms).toMatchObject({ youtube: { total_likes: 7 }, threads: { error: 'NOT_CONNECTED' } });
   });
@@ -177,7 +252,12 @@ describe('manage_platform_connection', () => {
   it('connect answers a sign-in link that connects the network; disconnect removes it', async () => {
     const u = await h.signup();
     const res = await call(u, 'manage_platform_connection', { action: 'connect', platform: 'linkedin' });
-    expect(res).toMatchObject({ success: true, platform: 'linkedin', action: 'connect', auth_url: expect.stringMatching(/^http/) });
+    expect(res).toMatchObject({
+      success: true,
+      platform: 'linkedin',
+      action: 'connect',
+      auth_url: expect.stringMatching(/^http/),
+    });
     const done = await approve(res.auth_url as string);
     expect(done.ok, done.html).toBe(true);
     expect((await call(u, 'get_accounts', {})).platforms).toEqual(['linkedin']);
@@ -192,7 +272,12 @@ describe('manage_platform_connection', () => {
     const err = await fails(u, 'manage_platform_connection', { action: 'connect', platform: 'bluesky' });
     expect(err.code).toBe('bad_request');
     expect(detailText(err)).toContain('handle and app_password are required');
-    const res = await call(u, 'manage_platform_connection', { action: 'connect', platform: 'bluesky', handle: `t${u.userId.slice(0, 6)}.sandbox`, app_password: 'abcd-efgh-ijkl-mnop' });
+    const res = await call(u, 'manage_platform_connection', {
+      action: 'connect',
+      platform: 'bluesky',
+      handle: `t${u.userId.slice(0, 6)}.sandbox`,
+      app_password: 'abcd-efgh-ijkl-mnop',
+    });
     expect(res).toMatchObject({ success: true, auth_url: null });
     expect((await call(u, 'get_accounts', { platform: 'bluesky' })).platforms).toEqual(['bluesky']);
   });
@@ -207,6 +292,8 @@ describe('manage_platform_connection', () => {
     }
     expect((await sandboxState(h)).instagram).toBeDefined();
     expect((await call(u, 'get_accounts', {})).platforms).toEqual(['instagram']);
-    expect((await fails(u, 'manage_platform_connection', { action: 'connect', platform: 'myspace' })).code).toBe('bad_request');
+    expect((await fails(u, 'manage_platform_connection', { action: 'connect', platform: 'myspace' })).code).toBe(
+      'bad_request',
+    );
   });
 });

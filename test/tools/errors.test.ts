@@ -18,27 +18,52 @@ describe('errorText', () => {
   });
 
   it('a plan gate in the documented wording, a message as it is, a plain detail as it is', () => {
-    expect(errorText(new AppError('plan_required', { error: 'plan_required', feature: 'inbox_enabled', plan: 'free' }))).toBe('Plan upgrade required for: inbox_enabled');
-    expect(errorText(new AppError('bad_request', { error: 'VALIDATION_ERROR', message: 'text is required.' }))).toBe('text is required.');
+    expect(
+      errorText(new AppError('plan_required', { error: 'plan_required', feature: 'inbox_enabled', plan: 'free' })),
+    ).toBe('Plan upgrade required for: inbox_enabled');
+    expect(errorText(new AppError('bad_request', { error: 'VALIDATION_ERROR', message: 'text is required.' }))).toBe(
+      'text is required.',
+    );
     expect(errorText(new AppError('not_found', 'No such draft.'))).toBe('No such draft.');
   });
 
   it('echoes what the caller sent at most 100 characters long, as REST does', () => {
-    expect(errorText(new AppError('bad_request', `Invalid or unsupported platform: '${HUGE}'.`))).toBe(`Invalid or unsupported platform: ${CUT}.`);
-    expect(errorText(new AppError('validation', [{ loc: ['platform'], msg: `Unknown network '${HUGE}'`, type: 'value_error' }]))).toBe(`platform: Unknown network ${CUT}`);
+    expect(errorText(new AppError('bad_request', `Invalid or unsupported platform: '${HUGE}'.`))).toBe(
+      `Invalid or unsupported platform: ${CUT}.`,
+    );
+    expect(
+      errorText(
+        new AppError('validation', [{ loc: ['platform'], msg: `Unknown network '${HUGE}'`, type: 'value_error' }]),
+      ),
+    ).toBe(`platform: Unknown network ${CUT}`);
     expect(unknownToolText(HUGE)).toBe(`Unknown tool: ${CUT}`);
-    expect(invalidArgumentsText('publish', `platform: '${HUGE}'`)).toBe(`Invalid arguments for publish: platform: ${CUT}`);
+    expect(invalidArgumentsText('publish', `platform: '${HUGE}'`)).toBe(
+      `Invalid arguments for publish: platform: ${CUT}`,
+    );
   });
 });
 
 describe('failureOf', () => {
   it('carries the code, the field a service names, and whether a retry may succeed', () => {
-    expect(failureOf(new AppError('bad_request', { error: 'VALIDATION_ERROR', field: 'platform_overrides_json', message: 'platform_overrides_json: not valid JSON' }))).toEqual({
+    expect(
+      failureOf(
+        new AppError('bad_request', {
+          error: 'VALIDATION_ERROR',
+          field: 'platform_overrides_json',
+          message: 'platform_overrides_json: not valid JSON',
+        }),
+      ),
+    ).toEqual({
       success: false,
       message: 'platform_overrides_json: not valid JSON',
       error: 'bad_request',
       field: 'platform_overrides_json',
     });
-    expect(failureOf(new AppError('internal', 'Try later.'))).toEqual({ success: false, message: 'Try later.', error: 'internal', retryable: true });
+    expect(failureOf(new AppError('internal', 'Try later.'))).toEqual({
+      success: false,
+      message: 'Try later.',
+      error: 'internal',
+      retryable: true,
+    });
   });
 });

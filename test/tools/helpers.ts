@@ -12,7 +12,10 @@ export type As = TestUser | { key: string };
 
 export function toolRunner(harness: () => Harness) {
   async function caller(as: As, opts: { surface?: Surface; oauthGrantId?: string | null }): Promise<ToolCaller> {
-    const creds = 'key' in as ? { token: as.key, workspaceHeader: undefined } : { token: as.token, workspaceHeader: as.workspaceId };
+    const creds =
+      'key' in as
+        ? { token: as.key, workspaceHeader: undefined }
+        : { token: as.token, workspaceHeader: as.workspaceId };
     const principal = await harness().ctx.auth.workspace(creds);
     return { principal, surface: opts.surface ?? 'agent', oauthGrantId: opts.oauthGrantId ?? null };
   }
@@ -21,7 +24,12 @@ export function toolRunner(harness: () => Harness) {
     if (!tool) throw new Error(`no tool ${name}`);
     return tool;
   };
-  async function call(as: As, name: string, args: Record<string, unknown> = {}, opts: { surface?: Surface; oauthGrantId?: string | null } = {}): Promise<ToolResult> {
+  async function call(
+    as: As,
+    name: string,
+    args: Record<string, unknown> = {},
+    opts: { surface?: Surface; oauthGrantId?: string | null } = {},
+  ): Promise<ToolResult> {
     const tool = toolNamed(name);
     const parsed = parseArguments(tool, args);
     if (!parsed.ok) throw new Error(parsed.failure.message);
@@ -39,7 +47,12 @@ export function toolRunner(harness: () => Harness) {
     return err as AppError;
   }
   /** A call as every surface makes it: what the tool answered, or the failure a model reads. */
-  async function outcome(as: As, name: string, args: Record<string, unknown> = {}, opts: { surface?: Surface } = {}): Promise<Invocation> {
+  async function outcome(
+    as: As,
+    name: string,
+    args: Record<string, unknown> = {},
+    opts: { surface?: Surface } = {},
+  ): Promise<Invocation> {
     return invokeTool(harness().ctx, toolNamed(name), args, await caller(as, opts));
   }
   return { call, fails, outcome };

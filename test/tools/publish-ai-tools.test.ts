@@ -11,7 +11,11 @@ import { detailText, toolRunner } from './helpers.ts';
 let h: Harness;
 beforeAll(async () => {
   h = await createHarness({ sandbox: true, clock: () => new Date() });
-  await fetch(`${h.url}/sandbox/_config`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ processingMs: 0 }) });
+  await fetch(`${h.url}/sandbox/_config`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ processingMs: 0 }),
+  });
 });
 afterAll(async () => h?.close());
 
@@ -37,7 +41,10 @@ describe('publish', () => {
     });
     expect(res, JSON.stringify(res)).toMatchObject({ success: true, post_type: 'text' });
     const results = res.results as { platform: string; success: boolean; post: { post_id: string } }[];
-    expect(results.map((r) => [r.platform, r.success])).toEqual([['linkedin', true], ['bluesky', true]]);
+    expect(results.map((r) => [r.platform, r.success])).toEqual([
+      ['linkedin', true],
+      ['bluesky', true],
+    ]);
     expect((await postsOf('linkedin')).some((p) => p.text === 'Tool post, LinkedIn edition')).toBe(true);
     expect((await postsOf('bluesky')).some((p) => p.text === 'Tool post for everyone')).toBe(true);
     expect((await postsUsed(u)) - before).toBe(2);
@@ -45,8 +52,17 @@ describe('publish', () => {
 
   it('takes the overrides as a list of objects naming their network too, and infers the post type from the media', async () => {
     const image = await media(u, 'jpeg');
-    const res = await call(u, 'publish', { platforms: 'bluesky', default_text: 'Picture from a tool', default_image_id: image, platform_overrides_json: JSON.stringify([{ platform: 'bluesky', alt_text: 'A blue square' }]) });
-    expect(res, JSON.stringify(res)).toMatchObject({ success: true, post_type: 'image', post: { post_id: expect.any(String) } });
+    const res = await call(u, 'publish', {
+      platforms: 'bluesky',
+      default_text: 'Picture from a tool',
+      default_image_id: image,
+      platform_overrides_json: JSON.stringify([{ platform: 'bluesky', alt_text: 'A blue square' }]),
+    });
+    expect(res, JSON.stringify(res)).toMatchObject({
+      success: true,
+      post_type: 'image',
+      post: { post_id: expect.any(String) },
+    });
     const posted = (await postsOf('bluesky')).find((p) => p.text === 'Picture from a tool');
     expect(JSON.stringify(posted)).toContain('A blue square');
   });
@@ -61,10 +77,17 @@ describe('publish', () => {
       ['{"myspace": {}}', 'platform_overrides_json.myspace: not a network with overrides'],
       ['{"instagram": {"instagram_text": "x"}}', 'platform_overrides_json.instagram: instagram is not in platforms'],
       ['[{"text": "no platform"}]', 'platform_overrides_json.0:'],
-      ['{"bluesky": {"bluesky_text": "x"}}', "platform_overrides_json.bluesky.bluesky_text: bluesky has no field 'bluesky_text'. Its fields: alt_text"],
+      [
+        '{"bluesky": {"bluesky_text": "x"}}',
+        "platform_overrides_json.bluesky.bluesky_text: bluesky has no field 'bluesky_text'. Its fields: alt_text",
+      ],
     ];
     for (const [json, says] of cases) {
-      const err = await fails(u, 'publish', { platforms: ['linkedin', 'bluesky'], default_text: 'Never posted', platform_overrides_json: json });
+      const err = await fails(u, 'publish', {
+        platforms: ['linkedin', 'bluesky'],
+        default_text: 'Never posted',
+        platform_overrides_json: json,
+      });
       expect(err.code, json).toBe('bad_request');
       expect(detailText(err), json).toContain(says);
       expect((err.detail as { field: string }).field, json).toMatch(/^platform_overrides_json/);
@@ -88,39 +111,83 @@ describe('publish', () => {
   });
 
   it('draft=true saves drafts and scheduled_time schedules, as the post routes do', async () => {
-    const drafted = await call(u, 'publish', { platforms: ['linkedin'], default_text: 'Drafted by a tool', draft: true });
-    expect(drafted).toMatchObject({ success: true, message: 'Saved as drafts', drafts: [{ platform: 'linkedin', status: 'draft' }] });
+    const drafted = await call(u, 'publish', {
+      platforms: ['linkedin'],
+      default_text: 'Drafted by a tool',
+      draft: true,
+    });
+    expect(drafted).toMatchObject({
+      success: true,
+      message: 'Saved as drafts',
+      drafts: [{ platform: 'linkedin', status: 'draft' }],
+    });
     const at = new Date(Date.now() + 2 * 3600_000).toISOString();
-    const scheduled = await call(u, 'publish', { platforms: ['bluesky'], default_text: 'Scheduled by a tool', scheduled_time: at });
+    const scheduled = await call(u, 'publish', {
+      platforms: ['bluesky'],
+      default_text: 'Scheduled by a tool',
+      scheduled_time: at,
+    });
     expect(scheduled).toMatchObject({ success: true, message: 'Scheduled', scheduled: [{ platform: 'bluesky' }] });
     const queue = await call(u, 'get_queued_posts', {});
     expect((queue.drafts as { default_text: string }[]).map((d) => d.default_text)).toContain('Drafted by a tool');
-    expect((queue.scheduled_posts as { platform: string; status: string }[]).filter((e) => e.platform === 'bluesky')).toEqual([expect.objectContaining({ status: 'scheduled' })]);
-    expect((await fails(u, 'publish', { platforms: ['bluesky'], default_text: 'x', scheduled_time: 'tomorrow' })).code).toBe('validation');
+    expect(
+      (queue.scheduled_posts as { platform: string; status: string }[]).filter((e) => e.platform === 'bluesky'),
+    ).toEqual([expect.objectContaining({ status: 'scheduled' })]);
+    expect(
+      (await fails(u, 'publish', { platforms: ['bluesky'], default_text: 'x', scheduled_time: 'tomorrow' })).code,
+    ).toBe('validation');
   });
 
   it('with the approval setting on, a tool post waits as a draft pending approval and reaches no network', async () => {
     const owner = await h.signup();
     await connect(h, owner, 'bluesky');
-    const set = await h.req({ method: 'PATCH', url: `/workspaces/${owner.workspaceId}`, headers: { authorization: `Bearer ${owner.token}` }, payload: { tool_posts_need_approval: true } });
+    const set = await h.req({
+      method: 'PATCH',
+      url: `/workspaces/${owner.workspaceId}`,
+      headers: { authorization: `Bearer ${owner.token}` },
+      payload: { tool_posts_need_approval: true },
+    });
     expect(set.statusCode, set.body).toBe(200);
     const before = (await postsOf('bluesky')).length;
-    const res = await call(owner, 'publish', { platforms: ['bluesky'], default_text: 'Needs a human first' }, { surface: 'mcp' });
-    expect(res).toMatchObject({ success: true, pending_approval: true, drafts: [{ platform: 'bluesky', status: 'pending_approval' }] });
+    const res = await call(
+      owner,
+      'publish',
+      { platforms: ['bluesky'], default_text: 'Needs a human first' },
+      { surface: 'mcp' },
+    );
+    expect(res).toMatchObject({
+      success: true,
+      pending_approval: true,
+      drafts: [{ platform: 'bluesky', status: 'pending_approval' }],
+    });
     expect((await postsOf('bluesky')).length).toBe(before);
     const held = await call(owner, 'get_queued_posts', { status: 'pending_approval' });
     expect(held).not.toHaveProperty('scheduled_posts');
-    expect((held.drafts as { default_text: string; status: string }[]).map((d) => [d.default_text, d.status])).toEqual([['Needs a human first', 'pending_approval']]);
+    expect((held.drafts as { default_text: string; status: string }[]).map((d) => [d.default_text, d.status])).toEqual([
+      ['Needs a human first', 'pending_approval'],
+    ]);
   });
 
   it('plan gates: publishing, drafts and scheduling need their features', async () => {
     const other = await h.signup();
     await connect(h, other, 'bluesky');
     await h.setPlan(other.workspaceId, 'free');
-    expect(detailText(await fails(other, 'publish', { platforms: ['bluesky'], default_text: 'x', draft: true }))).toContain('drafts_enabled');
-    expect(detailText(await fails(other, 'publish', { platforms: ['bluesky'], default_text: 'x', scheduled_time: new Date(Date.now() + 3600_000).toISOString() }))).toContain('scheduling_enabled');
+    expect(
+      detailText(await fails(other, 'publish', { platforms: ['bluesky'], default_text: 'x', draft: true })),
+    ).toContain('drafts_enabled');
+    expect(
+      detailText(
+        await fails(other, 'publish', {
+          platforms: ['bluesky'],
+          default_text: 'x',
+          scheduled_time: new Date(Date.now() + 3600_000).toISOString(),
+        }),
+      ),
+    ).toContain('scheduling_enabled');
     await h.setPlan(other.workspaceId, RESTRICTED_PLAN);
-    expect(detailText(await fails(other, 'publish', { platforms: ['bluesky'], default_text: 'x' }))).toContain('publish_enabled');
+    expect(detailText(await fails(other, 'publish', { platforms: ['bluesky'], default_text: 'x' }))).toContain(
+      'publish_enabled',
+    );
   });
 });
 
@@ -133,7 +200,10 @@ describe('AI tools (built-in provider)', () => {
 
   it('idea_to_content writes copy per network and spends 2 AI credits per network', async () => {
     const before = await aiUsed(u);
-    const res = await call(u, 'idea_to_content', { platforms: ['linkedin', 'threads'], idea: 'A bakery opens a second oven on Saturday; the first hundred loaves are free.' });
+    const res = await call(u, 'idea_to_content', {
+      platforms: ['linkedin', 'threads'],
+      idea: 'A bakery opens a second oven on Saturday; the first hundred loaves are free.',
+    });
     expect(res.success).toBe(true);
     const data = res.data as Record<string, { content: string }>;
     expect(Object.keys(data).sort()).toEqual(['linkedin', 'threads']);
@@ -155,18 +225,39 @@ describe('AI tools (built-in provider)', () => {
 
   it('content_to_image makes a stored image that analyze_media reads, media_to_content writes about, and publish posts', async () => {
     const before = await aiUsed(u);
-    const img = await call(u, 'content_to_image', { content: 'Fresh sourdough every hour from 7am', platforms: ['bluesky'] });
-    expect(img).toMatchObject({ success: true, image_url: expect.stringMatching(/^http/), media_id: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+    const img = await call(u, 'content_to_image', {
+      content: 'Fresh sourdough every hour from 7am',
+      platforms: ['bluesky'],
+    });
+    expect(img).toMatchObject({
+      success: true,
+      image_url: expect.stringMatching(/^http/),
+      media_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+    });
     expect((await aiUsed(u)) - before).toBe(5);
 
     const seen = await call(u, 'analyze_media', { url: img.image_url, media_type: 'image' });
-    expect(seen).toMatchObject({ success: true, media_type: 'image', width: expect.any(Number), height: expect.any(Number), format: expect.any(String) });
+    expect(seen).toMatchObject({
+      success: true,
+      media_type: 'image',
+      width: expect.any(Number),
+      height: expect.any(Number),
+      format: expect.any(String),
+    });
     expect((seen.width as number) > 0).toBe(true);
 
-    const copy = await call(u, 'media_to_content', { media_url: img.image_url, media_type: 'image', platform: 'bluesky' });
+    const copy = await call(u, 'media_to_content', {
+      media_url: img.image_url,
+      media_type: 'image',
+      platform: 'bluesky',
+    });
     expect(copy).toMatchObject({ success: true, data: { content: expect.any(String) } });
 
-    const posted = await call(u, 'publish', { platforms: ['bluesky'], default_text: (copy.data as { content: string }).content, default_image_id: img.media_id });
+    const posted = await call(u, 'publish', {
+      platforms: ['bluesky'],
+      default_text: (copy.data as { content: string }).content,
+      default_image_id: img.media_id,
+    });
     expect(posted, JSON.stringify(posted)).toMatchObject({ success: true, post_type: 'image' });
   });
 

@@ -20,9 +20,22 @@ describe('tool registry', () => {
     for (const n of all) expect(n).toMatch(/^[a-z][a-z0-9_]*$/);
     expect([...all].sort()).toEqual(
       [
-        'get_accounts', 'get_queued_posts', 'get_user_posts', 'get_unified_analytics', 'get_comments', 'reply_to_comment', 'manage_platform_connection',
-        'idea_to_content', 'content_to_image', 'media_to_content', 'analyze_media', 'publish', 'upload_media', 'disconnect_gpt_connector',
-        'clear_workspace_chat_history', 'web_search_searxng',
+        'get_accounts',
+        'get_queued_posts',
+        'get_user_posts',
+        'get_unified_analytics',
+        'get_comments',
+        'reply_to_comment',
+        'manage_platform_connection',
+        'idea_to_content',
+        'content_to_image',
+        'media_to_content',
+        'analyze_media',
+        'publish',
+        'upload_media',
+        'disconnect_gpt_connector',
+        'clear_workspace_chat_history',
+        'web_search_searxng',
       ].sort(),
     );
   });
@@ -40,15 +53,24 @@ describe('tool registry', () => {
     for (const t of TOOLS) {
       if (t.annotations.readOnly) expect(t.annotations.destructive, t.name).toBe(false);
     }
-    const destructive = TOOLS.filter((t) => t.annotations.destructive).map((t) => t.name).sort();
-    expect(destructive).toEqual(['clear_workspace_chat_history', 'disconnect_gpt_connector', 'manage_platform_connection', 'publish']);
+    const destructive = TOOLS.filter((t) => t.annotations.destructive)
+      .map((t) => t.name)
+      .sort();
+    expect(destructive).toEqual([
+      'clear_workspace_chat_history',
+      'disconnect_gpt_connector',
+      'manage_platform_connection',
+      'publish',
+    ]);
   });
 
   it('the surface rule: GPT Actions omit web search and the chat-clear tool, MCP only the chat-clear tool, the agent has all', () => {
     const all = TOOLS.map((t) => t.name);
     expect(names('agent')).toEqual(all);
     expect(names('mcp')).toEqual(all.filter((n) => n !== 'clear_workspace_chat_history'));
-    expect(names('gpt')).toEqual(all.filter((n) => n !== 'clear_workspace_chat_history' && !n.startsWith('web_search_')));
+    expect(names('gpt')).toEqual(
+      all.filter((n) => n !== 'clear_workspace_chat_history' && !n.startsWith('web_search_')),
+    );
     // ChatGPT's limit on operations.
     expect(names('gpt').length).toBeLessThanOrEqual(30);
   });
@@ -59,21 +81,59 @@ describe('tool registry', () => {
     expect(args('get_queued_posts')).toEqual(['type', 'platform', 'status']);
     // The destination filters are each network's `reads` in the registry, as on REST (Pinterest boards, YouTube channels too).
     const filters = h.ctx.platforms.networks.flatMap((n) => (n.reads ? [n.reads.param] : []));
-    expect(filters).toEqual(expect.arrayContaining(['facebook_page_ids', 'linkedin_organization_ids', 'board_id', 'youtube_channel_id']));
+    expect(filters).toEqual(
+      expect.arrayContaining(['facebook_page_ids', 'linkedin_organization_ids', 'board_id', 'youtube_channel_id']),
+    );
     expect(args('get_user_posts')).toEqual(['limit', 'refresh_posts', 'refresh_stats', 'platforms', ...filters]);
     expect(args('get_unified_analytics')).toEqual(['platforms', ...filters]);
     expect(args('get_comments')).toEqual(expect.arrayContaining(['platforms', 'post_id', 'platform', ...filters]));
-    expect(args('reply_to_comment')).toEqual(expect.arrayContaining(['platform', 'comment_id', 'text', 'facebook_page_id', 'linkedin_organization_id', 'youtube_channel_id']));
+    expect(args('reply_to_comment')).toEqual(
+      expect.arrayContaining([
+        'platform',
+        'comment_id',
+        'text',
+        'facebook_page_id',
+        'linkedin_organization_id',
+        'youtube_channel_id',
+      ]),
+    );
     expect(args('manage_platform_connection')).toEqual(expect.arrayContaining(['action', 'platform']));
-    expect(args('idea_to_content')).toEqual(expect.arrayContaining(['platforms', 'idea', 'user_requirements', 'idea_by_platform', 'page_id', 'target_platforms']));
-    expect(args('content_to_image')).toEqual(expect.arrayContaining(['content', 'platforms', 'content_by_platform', 'user_requirements', 'page_id']));
+    expect(args('idea_to_content')).toEqual(
+      expect.arrayContaining([
+        'platforms',
+        'idea',
+        'user_requirements',
+        'idea_by_platform',
+        'page_id',
+        'target_platforms',
+      ]),
+    );
+    expect(args('content_to_image')).toEqual(
+      expect.arrayContaining(['content', 'platforms', 'content_by_platform', 'user_requirements', 'page_id']),
+    );
     expect(args('media_to_content')).toEqual(expect.arrayContaining(['media_type', 'platform']));
     expect(args('analyze_media')).toEqual(['url', 'media_type']);
-    expect(args('publish')).toEqual(expect.arrayContaining(['post_type', 'platforms', 'default_text', 'default_image_id', 'default_image_url', 'video_id', 'video_url', 'draft', 'scheduled_time', 'scope', 'platform_overrides_json']));
+    expect(args('publish')).toEqual(
+      expect.arrayContaining([
+        'post_type',
+        'platforms',
+        'default_text',
+        'default_image_id',
+        'default_image_url',
+        'video_id',
+        'video_url',
+        'draft',
+        'scheduled_time',
+        'scope',
+        'platform_overrides_json',
+      ]),
+    );
     expect(args('upload_media')).toEqual(expect.arrayContaining(['file_path', 'media_type']));
     expect(args('disconnect_gpt_connector')).toEqual([]);
     expect(args('web_search_searxng')).toEqual(['query', 'max_results']);
     // platform_overrides_json is a JSON string, not an object.
-    expect(TOOLS.find((t) => t.name === 'publish')!.input.shape.platform_overrides_json!.safeParse({ linkedin: {} }).success).toBe(false);
+    expect(
+      TOOLS.find((t) => t.name === 'publish')!.input.shape.platform_overrides_json!.safeParse({ linkedin: {} }).success,
+    ).toBe(false);
   });
 });

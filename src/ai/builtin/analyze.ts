@@ -2,7 +2,7 @@
 // dominant colours (sharp), what its metadata says (EXIF/IPTC/XMP by exifr), the text in it (tesseract,
 // on sampled frames for a video: ffmpeg), a video's duration and codecs (ffprobe) and its file name.
 // Nothing here guesses at what a picture shows.
-import { basename, extname, } from 'node:path';
+import { basename, extname } from 'node:path';
 import exifr from 'exifr';
 import sharp from 'sharp';
 import { probeImage, probeVideo } from '../../media/probe.ts';
@@ -73,10 +73,27 @@ export interface VideoFacts {
 }
 
 const NAMED: [string, [number, number, number]][] = [
-  ['black', [0, 0, 0]], ['white', [255, 255, 255]], ['grey', [128, 128, 128]], ['light grey', [200, 200, 200]], ['dark grey', [64, 64, 64]],
-  ['red', [220, 30, 30]], ['dark red', [128, 0, 0]], ['orange', [245, 140, 30]], ['yellow', [245, 220, 40]], ['beige', [235, 220, 190]],
-  ['brown', [120, 75, 40]], ['green', [40, 160, 60]], ['dark green', [0, 90, 40]], ['olive', [128, 128, 0]], ['teal', [0, 128, 128]],
-  ['light blue', [150, 200, 240]], ['blue', [30, 90, 220]], ['navy', [20, 30, 90]], ['purple', [120, 50, 160]], ['pink', [240, 150, 190]], ['magenta', [210, 40, 160]],
+  ['black', [0, 0, 0]],
+  ['white', [255, 255, 255]],
+  ['grey', [128, 128, 128]],
+  ['light grey', [200, 200, 200]],
+  ['dark grey', [64, 64, 64]],
+  ['red', [220, 30, 30]],
+  ['dark red', [128, 0, 0]],
+  ['orange', [245, 140, 30]],
+  ['yellow', [245, 220, 40]],
+  ['beige', [235, 220, 190]],
+  ['brown', [120, 75, 40]],
+  ['green', [40, 160, 60]],
+  ['dark green', [0, 90, 40]],
+  ['olive', [128, 128, 0]],
+  ['teal', [0, 128, 128]],
+  ['light blue', [150, 200, 240]],
+  ['blue', [30, 90, 220]],
+  ['navy', [20, 30, 90]],
+  ['purple', [120, 50, 160]],
+  ['pink', [240, 150, 190]],
+  ['magenta', [210, 40, 160]],
 ];
 
 export function colourOf(r: number, g: number, b: number): Colour {
@@ -92,7 +109,14 @@ export function colourOf(r: number, g: number, b: number): Colour {
   return { hex, name: best[0] };
 }
 
-const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() ? v.trim() : Array.isArray(v) && typeof v[0] === 'string' ? str(v[0]) : typeof v === 'object' && v && 'value' in v ? str((v as { value: unknown }).value) : undefined);
+const str = (v: unknown): string | undefined =>
+  typeof v === 'string' && v.trim()
+    ? v.trim()
+    : Array.isArray(v) && typeof v[0] === 'string'
+      ? str(v[0])
+      : typeof v === 'object' && v && 'value' in v
+        ? str((v as { value: unknown }).value)
+        : undefined;
 
 /** EXIF dates are "YYYY:MM:DD hh:mm:ss" in the camera's own clock: kept as the calendar date written. */
 function exifDate(v: unknown): string | undefined {
@@ -103,14 +127,26 @@ function exifDate(v: unknown): string | undefined {
 export async function readMetadata(image: Buffer): Promise<Metadata> {
   let raw: Record<string, unknown> | undefined;
   try {
-    raw = await exifr.parse(image, { tiff: true, exif: true, gps: true, iptc: true, xmp: true, reviveValues: false, translateValues: false, mergeOutput: true });
+    raw = await exifr.parse(image, {
+      tiff: true,
+      exif: true,
+      gps: true,
+      iptc: true,
+      xmp: true,
+      reviveValues: false,
+      translateValues: false,
+      mergeOutput: true,
+    });
   } catch {
     return {}; // unreadable metadata is no metadata
   }
   if (!raw) return {};
   const make = str(raw.Make);
   const model = str(raw.Model);
-  const camera = model && make && !model.toLowerCase().startsWith(make.toLowerCase().split(' ')[0]!) ? `${make} ${model}` : (model ?? make);
+  const camera =
+    model && make && !model.toLowerCase().startsWith(make.toLowerCase().split(' ')[0]!)
+      ? `${make} ${model}`
+      : (model ?? make);
   const lat = Number(raw.latitude);
   const lon = Number(raw.longitude);
   const meta: Metadata = {};
@@ -120,7 +156,10 @@ export async function readMetadata(image: Buffer): Promise<Metadata> {
   set('taken', exifDate(raw.DateTimeOriginal) ?? exifDate(raw.CreateDate) ?? exifDate(raw.DateTime));
   set('camera', camera);
   set('lens', str(raw.LensModel));
-  set('caption', str(raw.ImageDescription) ?? str(raw.Caption) ?? str(raw.description) ?? str(raw.title) ?? str(raw.ObjectName));
+  set(
+    'caption',
+    str(raw.ImageDescription) ?? str(raw.Caption) ?? str(raw.description) ?? str(raw.title) ?? str(raw.ObjectName),
+  );
   set('author', str(raw.Artist) ?? str(raw.creator) ?? str(raw.Byline));
   set('copyright', str(raw.Copyright) ?? str(raw.rights));
   if (Number.isFinite(lat) && Number.isFinite(lon)) meta.gps = { latitude: lat, longitude: lon };
@@ -129,12 +168,18 @@ export async function readMetadata(image: Buffer): Promise<Metadata> {
 
 async function readText(image: Buffer, opts: OcrOptions | undefined): Promise<TextFound> {
   const r = await ocr(image, opts);
-  return r ? { text: r.text, reader: 'tesseract', confidence: r.confidence } : { text: '', reader: 'unavailable', confidence: 0 };
+  return r
+    ? { text: r.text, reader: 'tesseract', confidence: r.confidence }
+    : { text: '', reader: 'unavailable', confidence: 0 };
 }
 
 export async function analyzeImage(image: Buffer, opts: AnalyzeOptions = {}): Promise<ImageFacts> {
   const info = await probeImage(image);
-  const [stats, metadata, text] = await Promise.all([sharp(image, { limitInputPixels: 100_000_000 }).stats(), readMetadata(image), readText(image, opts.ocr)]);
+  const [stats, metadata, text] = await Promise.all([
+    sharp(image, { limitInputPixels: 100_000_000 }).stats(),
+    readMetadata(image),
+    readText(image, opts.ocr),
+  ]);
   const { r, g, b } = stats.dominant;
   return {
     kind: 'image',
@@ -150,14 +195,18 @@ export async function analyzeImage(image: Buffer, opts: AnalyzeOptions = {}): Pr
 }
 
 // Camera and export prefixes and suffixes that say nothing about the content.
-const NAME_NOISE = /^(img|image|vid|video|mov|mvi|dsc|dscn|dji|pxl|gopr|gp|gh|screenrecording|screen|recording|capture|clip|final|copy|edit|edited|export|exported|untitled|new|v\d+|\d+p|\d+k|hd|uhd|fhd)$/i;
+const NAME_NOISE =
+  /^(img|image|vid|video|mov|mvi|dsc|dscn|dji|pxl|gopr|gp|gh|screenrecording|screen|recording|capture|clip|final|copy|edit|edited|export|exported|untitled|new|v\d+|\d+p|\d+k|hd|uhd|fhd)$/i;
 
 /** Hex with digits in it (hashes, ids), or letters with three digits or more (counters: DSC0042a). */
 const isId = (w: string) => (/\d/.test(w) && /^[0-9a-f]{4,}$/i.test(w)) || (w.match(/\d/g)?.length ?? 0) >= 3;
 
 /** A file name as words: separators to spaces, camelCase split, camera prefixes, numbers and ids dropped. */
 export function nameWords(fileName: string): string {
-  const stem = basename(fileName, extname(fileName)).replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi, ' ');
+  const stem = basename(fileName, extname(fileName)).replace(
+    /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi,
+    ' ',
+  );
   const words = stem
     .replace(/([\p{Ll}\p{N}])(\p{Lu})/gu, '$1 $2')
     .split(/[\s_\-.+()[\]]+/u)
@@ -231,9 +280,15 @@ export function describe(f: ImageFacts | VideoFacts): { description: string; alt
   const caption = f.kind === 'image' ? f.metadata.caption : f.nameWords;
   const parts = [factLine(f)];
   if (caption) parts.push(f.kind === 'image' ? `Caption in the file: “${caption}”.` : `File name: “${caption}”.`);
-  if (text) parts.push(`Text ${f.kind === 'image' ? 'in the image' : 'on screen'}: “${clip(text, { max: 600, unit: 'graphemes' })}”.`);
+  if (text)
+    parts.push(
+      `Text ${f.kind === 'image' ? 'in the image' : 'on screen'}: “${clip(text, { max: 600, unit: 'graphemes' })}”.`,
+    );
   else if (f.text.reader === 'unavailable') parts.push('Text in it was not read (tesseract is not installed).');
-  else parts.push(`No legible text found${f.kind === 'video' ? ` on ${f.text.frames} sampled frame${f.text.frames === 1 ? '' : 's'}` : ''}.`);
+  else
+    parts.push(
+      `No legible text found${f.kind === 'video' ? ` on ${f.text.frames} sampled frame${f.text.frames === 1 ? '' : 's'}` : ''}.`,
+    );
   const alt = text
     ? `${f.kind === 'image' ? 'Image' : 'Video'} with the text: ${clip(text, { max: 250, unit: 'graphemes' })}`
     : caption
@@ -249,7 +304,8 @@ export function describe(f: ImageFacts | VideoFacts): { description: string; alt
  * then the text read in it; the fact line only when there is nothing else. GPS is never used.
  */
 export function ideaFrom(f: ImageFacts | VideoFacts): string {
-  const caption = f.kind === 'image' ? f.metadata.caption : f.nameWords && f.nameWords[0]!.toUpperCase() + f.nameWords.slice(1);
+  const caption =
+    f.kind === 'image' ? f.metadata.caption : f.nameWords && f.nameWords[0]!.toUpperCase() + f.nameWords.slice(1);
   const sentence = (c: string) => (/[.!?。！？]$/u.test(c) ? c : `${c}.`);
   const said = [caption ? sentence(caption) : '', f.text.text.trim()].filter(Boolean).join('\n');
   return said || factLine(f);

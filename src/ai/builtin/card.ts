@@ -53,7 +53,8 @@ function fnv1a(text: string): number {
 }
 
 // Wide characters (CJK, Hangul, full-width forms, emoji) take about an em; others about half.
-const WIDE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u3000-\u303f\uff00-\uffef\p{Extended_Pictographic}]/u;
+const WIDE =
+  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u3000-\u303f\uff00-\uffef\p{Extended_Pictographic}]/u;
 const emOf = (g: string) => (WIDE.test(g) ? 1 : /\s/.test(g) ? 0.28 : 0.58);
 /** Breaks leave the end of lines empty: count a line as holding 85% of its width. */
 const FILL = 0.85;
@@ -62,7 +63,12 @@ const FILL = 0.85;
  * The text at the largest font size (2 px steps within `sizes`) at which it wraps into `box`; when it
  * does not fit at the smallest, as much of it as does, clipped.
  */
-function fitText(text: string, box: { width: number; height: number }, lineHeight: number, sizes: [number, number]): { text: string; size: number; lines: number } {
+function fitText(
+  text: string,
+  box: { width: number; height: number },
+  lineHeight: number,
+  sizes: [number, number],
+): { text: string; size: number; lines: number } {
   const gs = graphemes(text);
   const em = gs.reduce((n, g) => n + emOf(g), 0);
   const linesAt = (size: number) => Math.ceil((em * size) / (box.width * FILL));
@@ -82,11 +88,20 @@ interface Node {
   type: string;
   props: { style?: Record<string, unknown>; children?: Node | Node[] | string; lang?: string };
 }
-const div = (style: Record<string, unknown>, children?: Node | Node[] | string, lang?: string): Node => ({ type: 'div', props: { style: { display: 'flex', ...style }, ...(children !== undefined ? { children } : {}), ...(lang ? { lang } : {}) } });
+const div = (style: Record<string, unknown>, children?: Node | Node[] | string, lang?: string): Node => ({
+  type: 'div',
+  props: {
+    style: { display: 'flex', ...style },
+    ...(children !== undefined ? { children } : {}),
+    ...(lang ? { lang } : {}),
+  },
+});
 
 /** What goes on a card from a piece of copy: its hook large, some of the rest below, hashtags at the foot. */
 export function cardText(copy: string, lang: string | null): { headline: string; body: string; tags: string[] } {
-  const tags = hashtagsIn(copy).slice(0, 3).map((t) => `#${t}`);
+  const tags = hashtagsIn(copy)
+    .slice(0, 3)
+    .map((t) => `#${t}`);
   const withoutTrailingTags = tidy(copy).replace(/(?:\s*#[\p{L}\p{M}\p{N}_]+)+\s*$/u, '');
   const p = parts(withoutTrailingTags, lang);
   return { headline: p.hook, body: flat(p.body), tags };
@@ -117,20 +132,84 @@ export async function renderCard(input: CardInput): Promise<Card> {
   const footer = tags.length ? Math.round(tagSize * 1.5) : 0;
   const textHeight = height - 2 * pad - bar - footer - 2 * gap;
   // The headline takes up to 62% of the room when a body follows, all of it otherwise.
-  const head = fitText(headline, { width: inner, height: textHeight * (body ? 0.62 : 1) }, 1.18, [Math.round(short * 0.05), Math.round(short * 0.1)]);
+  const head = fitText(headline, { width: inner, height: textHeight * (body ? 0.62 : 1) }, 1.18, [
+    Math.round(short * 0.05),
+    Math.round(short * 0.1),
+  ]);
   const bodyHeight = textHeight - head.lines * head.size * 1.18 - gap;
   const bodySize = Math.max(Math.round(short * 0.03), Math.min(Math.round(head.size * 0.5), Math.round(short * 0.045)));
-  const sub = body && bodyHeight >= bodySize * 1.35 ? fitText(body, { width: inner, height: bodyHeight }, 1.35, [bodySize, bodySize]).text : '';
+  const sub =
+    body && bodyHeight >= bodySize * 1.35
+      ? fitText(body, { width: inner, height: bodyHeight }, 1.35, [bodySize, bodySize]).text
+      : '';
   const textStyle = { direction: dir, textAlign: dir === 'rtl' ? 'right' : 'left', width: inner };
   const tree = div(
-    { width, height, boxSizing: 'border-box', flexDirection: 'column', justifyContent: 'space-between', alignItems: dir === 'rtl' ? 'flex-end' : 'flex-start', backgroundColor: palette.bg, padding: pad, fontFamily: primaryFamily(700) },
+    {
+      width,
+      height,
+      boxSizing: 'border-box',
+      flexDirection: 'column',
+      justifyContent: 'space-between',
+      alignItems: dir === 'rtl' ? 'flex-end' : 'flex-start',
+      backgroundColor: palette.bg,
+      padding: pad,
+      fontFamily: primaryFamily(700),
+    },
     [
-      div({ width: Math.round(short * 0.14), height: bar, backgroundColor: palette.accent, borderRadius: bar, flexShrink: 0 }),
-      div({ flexDirection: 'column', flexGrow: 1, flexShrink: 1, justifyContent: 'center', width: inner, marginTop: gap, marginBottom: gap }, [
-        div({ ...textStyle, fontSize: head.size, fontWeight: 700, lineHeight: 1.18, color: palette.fg }, head.text, lang ?? undefined),
-        ...(sub ? [div({ ...textStyle, fontSize: bodySize, fontWeight: 400, fontFamily: primaryFamily(400), lineHeight: 1.35, color: palette.muted, marginTop: gap }, sub, lang ?? undefined)] : []),
-      ]),
-      div({ ...textStyle, fontSize: tagSize, fontWeight: 400, fontFamily: primaryFamily(400), color: palette.accent, height: footer, flexShrink: 0 }, tags.join('  ')),
+      div({
+        width: Math.round(short * 0.14),
+        height: bar,
+        backgroundColor: palette.accent,
+        borderRadius: bar,
+        flexShrink: 0,
+      }),
+      div(
+        {
+          flexDirection: 'column',
+          flexGrow: 1,
+          flexShrink: 1,
+          justifyContent: 'center',
+          width: inner,
+          marginTop: gap,
+          marginBottom: gap,
+        },
+        [
+          div(
+            { ...textStyle, fontSize: head.size, fontWeight: 700, lineHeight: 1.18, color: palette.fg },
+            head.text,
+            lang ?? undefined,
+          ),
+          ...(sub
+            ? [
+                div(
+                  {
+                    ...textStyle,
+                    fontSize: bodySize,
+                    fontWeight: 400,
+                    fontFamily: primaryFamily(400),
+                    lineHeight: 1.35,
+                    color: palette.muted,
+                    marginTop: gap,
+                  },
+                  sub,
+                  lang ?? undefined,
+                ),
+              ]
+            : []),
+        ],
+      ),
+      div(
+        {
+          ...textStyle,
+          fontSize: tagSize,
+          fontWeight: 400,
+          fontFamily: primaryFamily(400),
+          color: palette.accent,
+          height: footer,
+          flexShrink: 0,
+        },
+        tags.join('  '),
+      ),
     ],
   );
   const fonts = fontsFor([
@@ -160,20 +239,32 @@ export interface EncodedImage {
  * An image (a card's SVG, or a model's picture) as a network takes it: cropped to `size` when given
  * (cover, centred), PNG where accepted, else or when over `maxBytes` JPEG at falling quality.
  */
-export async function encodeImage(input: Buffer, opts: { size?: CardSize; formats?: readonly string[] | undefined; maxBytes?: number | undefined }): Promise<EncodedImage> {
+export async function encodeImage(
+  input: Buffer,
+  opts: { size?: CardSize; formats?: readonly string[] | undefined; maxBytes?: number | undefined },
+): Promise<EncodedImage> {
   const base = () => {
     const img = sharp(input, { limitInputPixels: 100_000_000 }).rotate();
     return opts.size ? img.resize(opts.size.width, opts.size.height, { fit: 'cover', position: 'centre' }) : img;
   };
-  const jpeg = (quality: number) => base().flatten({ background: '#ffffff' }).jpeg({ quality }).toBuffer({ resolveWithObject: true });
+  const jpeg = (quality: number) =>
+    base().flatten({ background: '#ffffff' }).jpeg({ quality }).toBuffer({ resolveWithObject: true });
   const accepts = (format: string) => opts.formats === undefined || opts.formats.includes(format);
   let format: 'png' | 'jpeg' = accepts('png') ? 'png' : 'jpeg';
-  let out = format === 'png' ? await base().png({ compressionLevel: 6 }).toBuffer({ resolveWithObject: true }) : await jpeg(90);
+  let out =
+    format === 'png' ? await base().png({ compressionLevel: 6 }).toBuffer({ resolveWithObject: true }) : await jpeg(90);
   if (opts.maxBytes !== undefined && out.data.length > opts.maxBytes && accepts('jpeg')) {
     // A card is mostly flat colour and rarely large; if it is, JPEG at lower quality until it fits.
     format = 'jpeg';
     for (let q = 80; q >= 40 && out.data.length > opts.maxBytes; q -= 20) out = await jpeg(q);
   }
-  if (opts.maxBytes !== undefined && out.data.length > opts.maxBytes) throw new Error(`a ${out.info.width}×${out.info.height} image does not fit in ${opts.maxBytes} bytes`);
-  return { data: out.data, format, mime: format === 'png' ? 'image/png' : 'image/jpeg', width: out.info.width, height: out.info.height };
+  if (opts.maxBytes !== undefined && out.data.length > opts.maxBytes)
+    throw new Error(`a ${out.info.width}×${out.info.height} image does not fit in ${opts.maxBytes} bytes`);
+  return {
+    data: out.data,
+    format,
+    mime: format === 'png' ? 'image/png' : 'image/jpeg',
+    width: out.info.width,
+    height: out.info.height,
+  };
 }

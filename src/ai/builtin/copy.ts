@@ -61,7 +61,9 @@ function sentences(paragraph: string, lang: string | null): string[] {
 /** The idea as a hook (its first sentence, or that sentence's first clause when long) and the rest. */
 export function parts(idea: string, lang: string | null): Parts {
   const paragraphs = tidy(idea).split(/\n+/).filter(Boolean);
-  const all = paragraphs.flatMap((p) => sentences(p, lang).map((sentence, i, list) => ({ sentence, paragraphEnd: i === list.length - 1 })));
+  const all = paragraphs.flatMap((p) =>
+    sentences(p, lang).map((sentence, i, list) => ({ sentence, paragraphEnd: i === list.length - 1 })),
+  );
   const first = all.shift();
   if (!first) return { hook: '', body: [] };
   let hook = first.sentence;
@@ -79,7 +81,30 @@ export function parts(idea: string, lang: string | null): Parts {
   return { hook, body: all };
 }
 
-const SMALL_WORDS = new Set(['a', 'an', 'the', 'and', 'but', 'or', 'nor', 'for', 'so', 'yet', 'as', 'at', 'by', 'in', 'of', 'off', 'on', 'per', 'to', 'up', 'via', 'vs']);
+const SMALL_WORDS = new Set([
+  'a',
+  'an',
+  'the',
+  'and',
+  'but',
+  'or',
+  'nor',
+  'for',
+  'so',
+  'yet',
+  'as',
+  'at',
+  'by',
+  'in',
+  'of',
+  'off',
+  'on',
+  'per',
+  'to',
+  'up',
+  'via',
+  'vs',
+]);
 
 /** A sentence as a title: no closing full stop; English gets title case (other languages keep their casing rules). */
 export function asTitle(sentence: string, lang: string | null): string {
@@ -146,7 +171,11 @@ function fitBody(layout: Layout, p: Parts, tags: string[], limit: TextLimit): st
     const room = limit.max - measure(before, limit) - sep;
     const roomBytes = limit.maxBytes === undefined ? undefined : limit.maxBytes - Buffer.byteLength(before) - sep;
     if (room >= MIN_PART && (roomBytes === undefined || roomBytes >= MIN_PART)) {
-      const part = clip(next.sentence, { max: room, unit: limit.unit, ...(roomBytes !== undefined ? { maxBytes: roomBytes } : {}) });
+      const part = clip(next.sentence, {
+        max: room,
+        unit: limit.unit,
+        ...(roomBytes !== undefined ? { maxBytes: roomBytes } : {}),
+      });
       const text = at([...kept, { sentence: part, paragraphEnd: true }]);
       if (part && fits(text, limit)) return text;
     }
@@ -197,7 +226,9 @@ export interface Idea {
 export function prepareIdea(idea: string, lang: Language): Idea {
   const own = new Set(hashtagsIn(idea).map((t) => `#${t}`.toLocaleLowerCase()));
   // Hashtags already written in the idea stay where they are; the added ones are the others.
-  const tags = hashtags(idea, lang.code, MAX_TAGS + own.size).filter((t) => !own.has(t.toLocaleLowerCase())).slice(0, MAX_TAGS);
+  const tags = hashtags(idea, lang.code, MAX_TAGS + own.size)
+    .filter((t) => !own.has(t.toLocaleLowerCase()))
+    .slice(0, MAX_TAGS);
   return { lang, parts: parts(idea, lang.code), tags };
 }
 
@@ -220,7 +251,10 @@ export function writeCopy(idea: Idea, network: NetworkContract, layout: number):
   }
   const fields: Record<string, string> = {};
   for (const [name, fieldLimit] of Object.entries(network.fields ?? {})) {
-    fields[name] = fieldLimit.max <= TITLE_MAX ? title(p, lang.code, [], fieldLimit) : fit(LAYOUTS.long[1]!.layout, p, idea.tags.slice(0, 3), fieldLimit);
+    fields[name] =
+      fieldLimit.max <= TITLE_MAX
+        ? title(p, lang.code, [], fieldLimit)
+        : fit(LAYOUTS.long[1]!.layout, p, idea.tags.slice(0, 3), fieldLimit);
   }
   return { kind, text, fields, hashtags: used.filter((t) => text.includes(t)) };
 }

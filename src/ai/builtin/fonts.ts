@@ -22,7 +22,13 @@ interface Face {
 }
 
 /** In fallback order: the first face covering a character draws it. */
-const PACKAGES = ['@fontsource/noto-sans', '@fontsource/noto-sans-arabic', '@fontsource/noto-sans-hebrew', '@fontsource/noto-sans-sc', '@fontsource/noto-sans-kr'];
+const PACKAGES = [
+  '@fontsource/noto-sans',
+  '@fontsource/noto-sans-arabic',
+  '@fontsource/noto-sans-hebrew',
+  '@fontsource/noto-sans-sc',
+  '@fontsource/noto-sans-kr',
+];
 /**
  * Emoji come from the whole Noto Emoji font (its `emoji` stylesheet, one file): the renderer picks
  * a font for an emoji by its first UTF-16 unit, which most emoji share, so one font must hold them
@@ -143,5 +149,10 @@ export function primaryFamily(weight: Weight): string {
 /** The characters of `text` (other than spaces and controls) that no shipped font can draw. */
 export function uncovered(text: string, weight: Weight = 400): string[] {
   const { text: list, emoji } = fontFaces(weight);
-  return [...new Set(text)].filter((ch) => /[^\s\p{Cc}\p{Cf}]/u.test(ch) && !(emoji && EMOJI_PART.test(ch)) && !list.some((f) => covers(f, ch.codePointAt(0)!)));
+  return [...new Set(text)].filter(
+    (ch) =>
+      /[^\s\p{Cc}\p{Cf}]/u.test(ch) &&
+      !(emoji && EMOJI_PART.test(ch)) &&
+      !list.some((f) => covers(f, ch.codePointAt(0)!)),
+  );
 }

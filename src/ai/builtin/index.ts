@@ -2,7 +2,15 @@
 // contracts for copy, satori + sharp for text cards, tesseract, exifr, sharp and ffprobe/ffmpeg for
 // what images and videos hold. Deterministic, offline, and labelled as such wherever it answers.
 import type { NetworkContract } from '../../platforms/contract.ts';
-import { analyzeImage, analyzeVideo, describe, ideaFrom, type AnalyzeOptions, type ImageFacts, type VideoFacts } from './analyze.ts';
+import {
+  analyzeImage,
+  analyzeVideo,
+  describe,
+  ideaFrom,
+  type AnalyzeOptions,
+  type ImageFacts,
+  type VideoFacts,
+} from './analyze.ts';
 import { cardSize, renderCard, type Card, type CardSize } from './card.ts';
 import { layoutIndex, prepareIdea, writeCopy, type CopyKind } from './copy.ts';
 import { BUILTIN_ID, BUILTIN_LABEL } from './kinds.ts';
@@ -66,7 +74,11 @@ export class BuiltinProvider {
 
   constructor(opts: BuiltinOptions) {
     this.#networks = opts.networks;
-    this.#analyze = { ...(opts.ocr ? { ocr: opts.ocr } : {}), ...(opts.ffprobePath !== undefined ? { ffprobePath: opts.ffprobePath } : {}), ...(opts.ffmpegPath ? { ffmpegPath: opts.ffmpegPath } : {}) };
+    this.#analyze = {
+      ...(opts.ocr ? { ocr: opts.ocr } : {}),
+      ...(opts.ffprobePath !== undefined ? { ffprobePath: opts.ffprobePath } : {}),
+      ...(opts.ffmpegPath ? { ffmpegPath: opts.ffmpegPath } : {}),
+    };
   }
 
   #network(slug: string): NetworkContract {
@@ -85,7 +97,14 @@ export class BuiltinProvider {
     const prepared = prepareIdea(idea, await detectLanguage(idea));
     return platforms.map((platform) => {
       const c = writeCopy(prepared, this.#network(platform), layoutIndex(this.#networks, platform));
-      return { platform, content: c.text, fields: c.fields, hashtags: c.hashtags, kind: c.kind, language: prepared.lang };
+      return {
+        platform,
+        content: c.text,
+        fields: c.fields,
+        hashtags: c.hashtags,
+        kind: c.kind,
+        language: prepared.lang,
+      };
     });
   }
 
@@ -113,7 +132,13 @@ export class BuiltinProvider {
   async image(content: string, target: string): Promise<BuiltinImage> {
     const lang = await detectLanguage(content);
     const spec = this.imageTarget(target);
-    const card = await renderCard({ copy: content, size: spec.size, formats: spec.formats, maxBytes: spec.maxBytes, lang: lang.code });
+    const card = await renderCard({
+      copy: content,
+      size: spec.size,
+      formats: spec.formats,
+      maxBytes: spec.maxBytes,
+      lang: lang.code,
+    });
     return { ...card, platform: target };
   }
 

@@ -19,7 +19,8 @@ function stopWords(lang: string | null): ReadonlySet<string> {
 }
 
 // Scripts written without spaces: a two-character word there carries as much as a longer one elsewhere.
-const DENSE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
+const DENSE =
+  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
 const HASHTAG = /(?<![\p{L}\p{N}_&])#([\p{L}\p{M}\p{N}_]*\p{L}[\p{L}\p{M}\p{N}_]*)/gu;
 const URL = /https?:\/\/\S+/giu;
 const MENTION = /(?<![\p{L}\p{N}_])@[\p{L}\p{N}_.-]+/gu;
@@ -59,7 +60,8 @@ export function hashtagsIn(text: string): string[] {
 }
 
 /** How telling a word is: repeated, early, a name (capitalised mid-sentence), long (up to a point). */
-const score = (k: Keyword) => k.count * 3 + (k.first <= 12 ? 2 : 0) + (k.name ? 2 : 0) + Math.min([...k.key].length, 10) / 5;
+const score = (k: Keyword) =>
+  k.count * 3 + (k.first <= 12 ? 2 : 0) + (k.name ? 2 : 0) + Math.min([...k.key].length, 10) / 5;
 
 /** The text's content words, most telling first (ties: earlier first). */
 export function keywords(text: string, lang: string | null, max = 8): Keyword[] {

@@ -42,9 +42,33 @@ export function sampleTimes(durationSec: number | null | undefined): number[] {
 }
 
 /** One frame of a video at `seconds`, as PNG (at most `width` wide when given); null without ffmpeg or a frame there. */
-export async function frameAt(ffmpeg: string, path: string, seconds: number, timeoutMs: number, width?: number): Promise<Buffer | null> {
+export async function frameAt(
+  ffmpeg: string,
+  path: string,
+  seconds: number,
+  timeoutMs: number,
+  width?: number,
+): Promise<Buffer | null> {
   const scale = width ? ['-vf', `scale=${width}:-2`] : [];
-  const args = ['-v', 'error', '-nostdin', '-protocol_whitelist', 'file', '-ss', seconds.toFixed(3), '-i', `file:${resolve(path)}`, '-frames:v', '1', ...scale, '-f', 'image2pipe', '-vcodec', 'png', '-'];
+  const args = [
+    '-v',
+    'error',
+    '-nostdin',
+    '-protocol_whitelist',
+    'file',
+    '-ss',
+    seconds.toFixed(3),
+    '-i',
+    `file:${resolve(path)}`,
+    '-frames:v',
+    '1',
+    ...scale,
+    '-f',
+    'image2pipe',
+    '-vcodec',
+    'png',
+    '-',
+  ];
   // No ffmpeg, or no frame there: that frame is simply not read.
   const r = await runTool(ffmpeg, args, { timeoutMs, maxOutput: 64 << 20 }).catch(() => null);
   return r && r.code === 0 && r.stdout.length > 0 ? r.stdout : null;

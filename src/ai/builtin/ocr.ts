@@ -48,7 +48,9 @@ async function run(binary: string, args: string[], input: Buffer, timeoutMs: num
   }
   if (!r) return null;
   if (r.code === 0) return r.stdout.toString('utf8');
-  throw new Error(`tesseract failed: ${r.signal ? `killed (${r.signal}) after ${timeoutMs} ms or too much output` : r.stderr.trim().split('\n').pop() || `exit code ${r.code}`}`);
+  throw new Error(
+    `tesseract failed: ${r.signal ? `killed (${r.signal}) after ${timeoutMs} ms or too much output` : r.stderr.trim().split('\n').pop() || `exit code ${r.code}`}`,
+  );
 }
 
 /** Tesseract's TSV: one row per word with its block, paragraph and line, confidence and text. */
@@ -70,7 +72,11 @@ export function parseTsv(tsv: string, minConfidence: number): OcrResult {
     words++;
     total += conf;
   }
-  return { text: [...lines.values()].map((l) => l.join(' ')).join('\n'), words, confidence: words ? Math.round(total / words) : 0 };
+  return {
+    text: [...lines.values()].map((l) => l.join(' ')).join('\n'),
+    words,
+    confidence: words ? Math.round(total / words) : 0,
+  };
 }
 
 /** The text in an image, or null when tesseract is not installed. */
@@ -78,6 +84,11 @@ export async function ocr(image: Buffer, opts: OcrOptions = {}): Promise<OcrResu
   const binary = opts.binary ?? 'tesseract';
   if (toolMissing(binary)) return null;
   const png = await prepare(image);
-  const tsv = await run(binary, ['stdin', 'stdout', '-l', opts.languages ?? 'eng', '--psm', '3', 'tsv'], png, opts.timeoutMs ?? 30_000);
+  const tsv = await run(
+    binary,
+    ['stdin', 'stdout', '-l', opts.languages ?? 'eng', '--psm', '3', 'tsv'],
+    png,
+    opts.timeoutMs ?? 30_000,
+  );
   return tsv === null ? null : parseTsv(tsv, opts.minConfidence ?? 60);
 }

@@ -62,7 +62,10 @@ export function clip(text: string, limit: TextLimit): string {
   }
   if (lastSpace > 0 && lastSpace >= (end * 2) / 3) end = lastSpace;
   // No dangling space, comma or dash before the ellipsis.
-  const head = gs.slice(0, end).join('').replace(/[\s,;:.!?、，。；：–—-]+$/u, '');
+  const head = gs
+    .slice(0, end)
+    .join('')
+    .replace(/[\s,;:.!?、，。；：–—-]+$/u, '');
   return head ? head + ELLIPSIS : '';
 }
 

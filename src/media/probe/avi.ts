@@ -15,15 +15,48 @@ function* chunks(buf: Buffer, start: number): Generator<{ id: string; data: Buff
 }
 
 const VIDEO_FOURCC: Readonly<Record<string, string>> = {
-  H264: 'h264', X264: 'h264', AVC1: 'h264', DAVC: 'h264', HEVC: 'hevc', H265: 'hevc', HEV1: 'hevc',
-  XVID: 'mpeg4', DIVX: 'mpeg4', DX50: 'mpeg4', FMP4: 'mpeg4', MP4V: 'mpeg4', DIV3: 'msmpeg4v3', MP43: 'msmpeg4v3',
-  MJPG: 'mjpeg', VP80: 'vp8', VP90: 'vp9', AV01: 'av1', WMV3: 'wmv3', WVC1: 'vc1', DVSD: 'dvvideo', CVID: 'cinepak',
+  H264: 'h264',
+  X264: 'h264',
+  AVC1: 'h264',
+  DAVC: 'h264',
+  HEVC: 'hevc',
+  H265: 'hevc',
+  HEV1: 'hevc',
+  XVID: 'mpeg4',
+  DIVX: 'mpeg4',
+  DX50: 'mpeg4',
+  FMP4: 'mpeg4',
+  MP4V: 'mpeg4',
+  DIV3: 'msmpeg4v3',
+  MP43: 'msmpeg4v3',
+  MJPG: 'mjpeg',
+  VP80: 'vp8',
+  VP90: 'vp9',
+  AV01: 'av1',
+  WMV3: 'wmv3',
+  WVC1: 'vc1',
+  DVSD: 'dvvideo',
+  CVID: 'cinepak',
 };
 
 const AUDIO_TAGS: Readonly<Record<number, string>> = {
-  1: 'pcm_s16le', 3: 'pcm_f32le', 6: 'pcm_alaw', 7: 'pcm_mulaw', 80: 'mp2', 85: 'mp3',
-  255: 'aac', 5648: 'aac', 28781: 'aac', 8192: 'ac3', 8193: 'dts', 353: 'wmav2', 354: 'wmapro',
-  26447: 'vorbis', 26448: 'vorbis', 26449: 'vorbis', 61868: 'flac',
+  1: 'pcm_s16le',
+  3: 'pcm_f32le',
+  6: 'pcm_alaw',
+  7: 'pcm_mulaw',
+  80: 'mp2',
+  85: 'mp3',
+  255: 'aac',
+  5648: 'aac',
+  28781: 'aac',
+  8192: 'ac3',
+  8193: 'dts',
+  353: 'wmav2',
+  354: 'wmapro',
+  26447: 'vorbis',
+  26448: 'vorbis',
+  26449: 'vorbis',
+  61868: 'flac',
 };
 
 function videoCodec(fourcc: string): string {
@@ -45,7 +78,13 @@ function readStrl(data: Buffer): Stream | undefined {
   for (const chunk of chunks(data, 4)) {
     if (chunk.id === 'strh' && chunk.data.length >= 36) {
       const d = chunk.data;
-      stream = { type: d.toString('latin1', 0, 4), handler: d.toString('latin1', 4, 8), scale: d.readUInt32LE(20), rate: d.readUInt32LE(24), length: d.readUInt32LE(32) };
+      stream = {
+        type: d.toString('latin1', 0, 4),
+        handler: d.toString('latin1', 4, 8),
+        scale: d.readUInt32LE(20),
+        rate: d.readUInt32LE(24),
+        length: d.readUInt32LE(32),
+      };
     } else if (chunk.id === 'strf' && stream) {
       stream.format = chunk.data;
     }
@@ -81,7 +120,8 @@ export async function probeAvi(reader: RandomAccessReader): Promise<ContainerInf
         if (stream) streams.push(stream);
       } else if (listType === 'odml') {
         // OpenDML files over 1 GB count only the first RIFF's frames in avih; dmlh has the real total.
-        for (const sub of chunks(chunk.data, 4)) if (sub.id === 'dmlh' && sub.data.length >= 4) totalFrames = sub.data.readUInt32LE(0);
+        for (const sub of chunks(chunk.data, 4))
+          if (sub.id === 'dmlh' && sub.data.length >= 4) totalFrames = sub.data.readUInt32LE(0);
       }
     }
   }
@@ -99,7 +139,8 @@ export async function probeAvi(reader: RandomAccessReader): Promise<ContainerInf
     }
     if (video.rate > 0 && video.length > 0) info.durationSec = (video.length * video.scale) / video.rate;
   }
-  if (info.durationSec === undefined && usPerFrame > 0 && totalFrames > 0) info.durationSec = (totalFrames * usPerFrame) / 1e6;
+  if (info.durationSec === undefined && usPerFrame > 0 && totalFrames > 0)
+    info.durationSec = (totalFrames * usPerFrame) / 1e6;
   if (width) info.width = width;
   if (height) info.height = height;
   if (audio?.format && audio.format.length >= 2) {

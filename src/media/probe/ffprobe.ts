@@ -24,7 +24,6 @@ const OutputSchema = z.object({
 const FORMATS = 'mov,mp4,m4a,3gp,3g2,mj2,matroska,webm,avi';
 const MAX_OUTPUT = 4 << 20;
 
-
 function positiveNumber(text: string | undefined): number | undefined {
   const value = text === undefined ? NaN : Number(text);
   return Number.isFinite(value) && value > 0 ? value : undefined;
@@ -46,7 +45,8 @@ export function toContainerInfo(raw: unknown): ContainerInfo {
   const video = streams.find((s) => s.codec_type === 'video' && s.disposition?.attached_pic !== 1);
   const audio = streams.find((s) => s.codec_type === 'audio');
   const info: ContainerInfo = {};
-  const duration = positiveNumber(format?.duration) ?? positiveNumber(video?.duration) ?? positiveNumber(audio?.duration);
+  const duration =
+    positiveNumber(format?.duration) ?? positiveNumber(video?.duration) ?? positiveNumber(audio?.duration);
   if (duration !== undefined) info.durationSec = duration;
   if (video) {
     if (video.width) info.width = video.width;
@@ -64,8 +64,20 @@ export function toContainerInfo(raw: unknown): ContainerInfo {
  */
 export async function ffprobe(binary: string, path: string, timeoutMs: number): Promise<ContainerInfo | null> {
   // "file:" keeps a path from being read as a URL or protocol, and the whitelist stops references inside the file.
-  const args = ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams',
-    '-protocol_whitelist', 'file', '-format_whitelist', FORMATS, '-i', `file:${resolve(path)}`];
+  const args = [
+    '-v',
+    'error',
+    '-print_format',
+    'json',
+    '-show_format',
+    '-show_streams',
+    '-protocol_whitelist',
+    'file',
+    '-format_whitelist',
+    FORMATS,
+    '-i',
+    `file:${resolve(path)}`,
+  ];
   let r;
   try {
     r = await runTool(binary, args, { timeoutMs, maxOutput: MAX_OUTPUT });
@@ -74,7 +86,9 @@ export async function ffprobe(binary: string, path: string, timeoutMs: number): 
   }
   if (!r) return null;
   if (r.code !== 0) {
-    const why = r.signal ? `was killed (${r.signal}) after ${timeoutMs} ms or too much output` : r.stderr.trim().split('\n')[0];
+    const why = r.signal
+      ? `was killed (${r.signal}) after ${timeoutMs} ms or too much output`
+      : r.stderr.trim().split('\n')[0];
     throw new MediaProbeError(`ffprobe could not read the file: ${why || `exit code ${r.code}`}`);
   }
   try {

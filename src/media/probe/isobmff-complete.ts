@@ -16,14 +16,18 @@ const MAX_TABLE = 64 << 20;
 export async function assertIsoBmffComplete(reader: RandomAccessReader): Promise<void> {
   for await (const box of boxes(reader, 0, reader.size)) {
     if (DATA_BOXES.has(box.type) && box.declaredEnd > reader.size) {
-      throw new MediaProbeError(`the file is truncated: its ${box.type} box needs ${box.declaredEnd - box.payload} bytes of data but only ${reader.size - box.payload} are there`);
+      throw new MediaProbeError(
+        `the file is truncated: its ${box.type} box needs ${box.declaredEnd - box.payload} bytes of data but only ${reader.size - box.payload} are there`,
+      );
     }
     if (box.type !== 'moov') continue;
     for await (const trak of boxes(reader, box.payload, box.end)) {
       if (trak.type !== 'trak') continue;
       const end = await lastChunkEnd(reader, trak);
       if (end !== undefined && end > reader.size) {
-        throw new MediaProbeError(`the file is truncated: a track's media data runs to byte ${end} but the file has ${reader.size} bytes`);
+        throw new MediaProbeError(
+          `the file is truncated: a track's media data runs to byte ${end} but the file has ${reader.size} bytes`,
+        );
       }
     }
   }
@@ -50,7 +54,10 @@ async function lastChunkEnd(reader: RandomAccessReader, trak: Box): Promise<numb
   if (!stco || stco.end - stco.payload > MAX_TABLE) return undefined;
   const offsets = await payloadOf(reader, stco, MAX_TABLE);
   const wide = stco.type === 'co64';
-  const count = Math.min(offsets.length >= 8 ? offsets.readUInt32BE(4) : 0, Math.floor((offsets.length - 8) / (wide ? 8 : 4)));
+  const count = Math.min(
+    offsets.length >= 8 ? offsets.readUInt32BE(4) : 0,
+    Math.floor((offsets.length - 8) / (wide ? 8 : 4)),
+  );
   let last = -1;
   let lastOffset = -1;
   for (let i = 0; i < count; i++) {
@@ -59,7 +66,10 @@ async function lastChunkEnd(reader: RandomAccessReader, trak: Box): Promise<numb
     if (offset > lastOffset) [last, lastOffset] = [i, offset];
   }
   if (last < 0) return undefined;
-  const samples = stsc && stsc.end - stsc.payload <= MAX_TABLE ? samplesOfChunk(await payloadOf(reader, stsc, MAX_TABLE), last) : undefined;
+  const samples =
+    stsc && stsc.end - stsc.payload <= MAX_TABLE
+      ? samplesOfChunk(await payloadOf(reader, stsc, MAX_TABLE), last)
+      : undefined;
   if (!samples || !stsz) return lastOffset + 1; // at least its first byte must be there
   const head = await payloadOf(reader, stsz, 12);
   if (head.length < 12) return lastOffset + 1;
@@ -81,7 +91,8 @@ function samplesOfChunk(stsc: Buffer, chunk: number): { first: number; count: nu
     const perChunk = stsc.readUInt32BE(at + 4);
     const nextFirst = i + 1 < entries ? stsc.readUInt32BE(at + 12) - 1 : Infinity;
     if (nextFirst <= firstChunk) return undefined; // a malformed table: no verdict
-    if (chunk < nextFirst) return chunk < firstChunk ? undefined : { first: first + (chunk - firstChunk) * perChunk, count: perChunk };
+    if (chunk < nextFirst)
+      return chunk < firstChunk ? undefined : { first: first + (chunk - firstChunk) * perChunk, count: perChunk };
     first += (nextFirst - firstChunk) * perChunk;
   }
   return undefined;

@@ -61,21 +61,58 @@ export async function findChild(reader: RandomAccessReader, parent: Box, type: s
 }
 
 const VIDEO_CODECS: Readonly<Record<string, string>> = {
-  avc1: 'h264', avc2: 'h264', avc3: 'h264', avc4: 'h264',
-  hvc1: 'hevc', hev1: 'hevc', dvh1: 'hevc', dvhe: 'hevc',
-  av01: 'av1', vp08: 'vp8', vp09: 'vp9', mp4v: 'mpeg4', s263: 'h263', h263: 'h263',
-  apch: 'prores', apcn: 'prores', apcs: 'prores', apco: 'prores', ap4h: 'prores', ap4x: 'prores',
-  jpeg: 'mjpeg', mjpa: 'mjpeg', mjpb: 'mjpeg',
+  avc1: 'h264',
+  avc2: 'h264',
+  avc3: 'h264',
+  avc4: 'h264',
+  hvc1: 'hevc',
+  hev1: 'hevc',
+  dvh1: 'hevc',
+  dvhe: 'hevc',
+  av01: 'av1',
+  vp08: 'vp8',
+  vp09: 'vp9',
+  mp4v: 'mpeg4',
+  s263: 'h263',
+  h263: 'h263',
+  apch: 'prores',
+  apcn: 'prores',
+  apcs: 'prores',
+  apco: 'prores',
+  ap4h: 'prores',
+  ap4x: 'prores',
+  jpeg: 'mjpeg',
+  mjpa: 'mjpeg',
+  mjpb: 'mjpeg',
 };
 
 const AUDIO_CODECS: Readonly<Record<string, string>> = {
-  'ac-3': 'ac3', 'ec-3': 'eac3', Opus: 'opus', fLaC: 'flac', '.mp3': 'mp3', alac: 'alac',
-  samr: 'amr_nb', sawb: 'amr_wb', sowt: 'pcm_s16le', twos: 'pcm_s16be', lpcm: 'pcm', ulaw: 'pcm_mulaw', alaw: 'pcm_alaw',
+  'ac-3': 'ac3',
+  'ec-3': 'eac3',
+  Opus: 'opus',
+  fLaC: 'flac',
+  '.mp3': 'mp3',
+  alac: 'alac',
+  samr: 'amr_nb',
+  sawb: 'amr_wb',
+  sowt: 'pcm_s16le',
+  twos: 'pcm_s16be',
+  lpcm: 'pcm',
+  ulaw: 'pcm_mulaw',
+  alaw: 'pcm_alaw',
 };
 
 // MPEG-4 objectTypeIndication values seen in esds boxes.
 const OBJECT_TYPES: Readonly<Record<number, string>> = {
-  64: 'aac', 102: 'aac', 103: 'aac', 104: 'aac', 105: 'mp3', 107: 'mp3', 165: 'ac3', 166: 'eac3', 173: 'opus',
+  64: 'aac',
+  102: 'aac',
+  103: 'aac',
+  104: 'aac',
+  105: 'mp3',
+  107: 'mp3',
+  165: 'ac3',
+  166: 'eac3',
+  173: 'opus',
 };
 
 function descriptorLength(data: Buffer, at: number): [length: number, next: number] {
@@ -186,14 +223,19 @@ export async function probeIsoBmff(reader: RandomAccessReader): Promise<Containe
       const v1 = data[0] === 1;
       if (data.length < (v1 ? 32 : 20)) throw new MediaProbeError('truncated mvhd box');
       movieTimescale = data.readUInt32BE(v1 ? 20 : 12);
-      movieDuration = knownDuration(v1 ? data.readBigUInt64BE(24) : data.readUInt32BE(16), movieTimescale, v1 ? 2n ** 64n - 1n : 0xffffffffn);
+      movieDuration = knownDuration(
+        v1 ? data.readBigUInt64BE(24) : data.readUInt32BE(16),
+        movieTimescale,
+        v1 ? 2n ** 64n - 1n : 0xffffffffn,
+      );
     } else if (box.type === 'trak') {
       tracks.push(await readTrak(reader, box));
     } else if (box.type === 'mvex') {
       const mehd = await findChild(reader, box, 'mehd');
       if (mehd) {
         const data = await payloadOf(reader, mehd, 16);
-        const value = data[0] === 1 && data.length >= 12 ? data.readBigUInt64BE(4) : data.length >= 8 ? data.readUInt32BE(4) : 0;
+        const value =
+          data[0] === 1 && data.length >= 12 ? data.readBigUInt64BE(4) : data.length >= 8 ? data.readUInt32BE(4) : 0;
         fragmentDuration = knownDuration(value, movieTimescale, 0xffffffffn);
       }
     }
@@ -204,7 +246,8 @@ export async function probeIsoBmff(reader: RandomAccessReader): Promise<Containe
     .map((t) => (t.duration !== undefined ? knownDuration(t.duration, t.timescale, 0xffffffffn) : undefined))
     .filter((d): d is number => d !== undefined);
   const info: ContainerInfo = {};
-  const duration = movieDuration ?? fragmentDuration ?? (trackDurations.length ? Math.max(...trackDurations) : undefined);
+  const duration =
+    movieDuration ?? fragmentDuration ?? (trackDurations.length ? Math.max(...trackDurations) : undefined);
   if (duration !== undefined) info.durationSec = duration;
   if (video) {
     const width = video.width || video.displayWidth;
@@ -217,4 +260,3 @@ export async function probeIsoBmff(reader: RandomAccessReader): Promise<Containe
   if (audio?.codec) info.audioCodec = audio.codec;
   return info;
 }
-

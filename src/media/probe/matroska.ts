@@ -86,10 +86,25 @@ function readFloat(data: Buffer): number | undefined {
 }
 
 const CODECS: readonly [prefix: string, name: string][] = [
-  ['V_MPEG4/ISO/AVC', 'h264'], ['V_MPEGH/ISO/HEVC', 'hevc'], ['V_VP8', 'vp8'], ['V_VP9', 'vp9'], ['V_AV1', 'av1'],
-  ['V_MPEG4/', 'mpeg4'], ['V_MJPEG', 'mjpeg'], ['V_THEORA', 'theora'], ['V_MPEG2', 'mpeg2video'],
-  ['A_OPUS', 'opus'], ['A_VORBIS', 'vorbis'], ['A_AAC', 'aac'], ['A_MPEG/L3', 'mp3'], ['A_MPEG/L2', 'mp2'],
-  ['A_AC3', 'ac3'], ['A_EAC3', 'eac3'], ['A_FLAC', 'flac'], ['A_DTS', 'dts'], ['A_PCM', 'pcm'],
+  ['V_MPEG4/ISO/AVC', 'h264'],
+  ['V_MPEGH/ISO/HEVC', 'hevc'],
+  ['V_VP8', 'vp8'],
+  ['V_VP9', 'vp9'],
+  ['V_AV1', 'av1'],
+  ['V_MPEG4/', 'mpeg4'],
+  ['V_MJPEG', 'mjpeg'],
+  ['V_THEORA', 'theora'],
+  ['V_MPEG2', 'mpeg2video'],
+  ['A_OPUS', 'opus'],
+  ['A_VORBIS', 'vorbis'],
+  ['A_AAC', 'aac'],
+  ['A_MPEG/L3', 'mp3'],
+  ['A_MPEG/L2', 'mp2'],
+  ['A_AC3', 'ac3'],
+  ['A_EAC3', 'eac3'],
+  ['A_FLAC', 'flac'],
+  ['A_DTS', 'dts'],
+  ['A_PCM', 'pcm'],
 ];
 
 function codecName(codecId: string): string {
@@ -184,7 +199,10 @@ export async function probeMatroska(reader: RandomAccessReader): Promise<Contain
     if (el.size === undefined) break;
     pos = el.dataStart + el.size;
   }
-  for (const [id, read] of [[ID.Info, readInfo], [ID.Tracks, readTracks]] as const) {
+  for (const [id, read] of [
+    [ID.Info, readInfo],
+    [ID.Tracks, readTracks],
+  ] as const) {
     const done = id === ID.Info ? haveInfo : haveTracks;
     const offset = seeks.get(id);
     if (done || offset === undefined) continue;

@@ -34,8 +34,17 @@ interface Sidecar {
 }
 
 const BY_EXTENSION: Readonly<Record<string, string>> = {
-  jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png', gif: 'image/gif', webp: 'image/webp',
-  mp4: 'video/mp4', m4v: 'video/x-m4v', mov: 'video/quicktime', avi: 'video/vnd.avi', mkv: 'video/matroska', webm: 'video/webm',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  png: 'image/png',
+  gif: 'image/gif',
+  webp: 'image/webp',
+  mp4: 'video/mp4',
+  m4v: 'video/x-m4v',
+  mov: 'video/quicktime',
+  avi: 'video/vnd.avi',
+  mkv: 'video/matroska',
+  webm: 'video/webm',
 };
 
 function typeFromName(key: string): string {
@@ -99,7 +108,11 @@ export class DiskStorage implements MediaStorage {
       if (opts.contentLength !== undefined && counter.size !== opts.contentLength) {
         throw new UploadSizeMismatchError(opts.contentLength, counter.size);
       }
-      const sidecar: Sidecar = { contentType: opts.contentType, etag: `"${counter.hash.digest('hex')}"`, size: counter.size };
+      const sidecar: Sidecar = {
+        contentType: opts.contentType,
+        etag: `"${counter.hash.digest('hex')}"`,
+        size: counter.size,
+      };
       await writeFile(tmpMeta, JSON.stringify(sidecar), { flag: 'wx' });
       await this.#moveIntoPlace(tmpMeta, paths.meta);
       await this.#moveIntoPlace(tmpData, paths.data);
@@ -121,13 +134,18 @@ export class DiskStorage implements MediaStorage {
     let size: number;
     try {
       size = (await handle.stat()).size;
-      if (opts.contentLength !== undefined && size !== opts.contentLength) throw new UploadSizeMismatchError(opts.contentLength, size);
+      if (opts.contentLength !== undefined && size !== opts.contentLength)
+        throw new UploadSizeMismatchError(opts.contentLength, size);
       await handle.sync();
     } finally {
       await handle.close();
     }
     // Objects are immutable under their random keys, so an ETag need only be unique, not a digest.
-    const sidecar: Sidecar = { contentType: opts.contentType, etag: `"${size.toString(16)}-${randomUUID().replaceAll('-', '')}"`, size };
+    const sidecar: Sidecar = {
+      contentType: opts.contentType,
+      etag: `"${size.toString(16)}-${randomUUID().replaceAll('-', '')}"`,
+      size,
+    };
     await mkdir(join(this.#root, '.tmp'), { recursive: true });
     const tmpMeta = join(this.#root, '.tmp', `${randomUUID()}.json`);
     try {
@@ -160,7 +178,9 @@ export class DiskStorage implements MediaStorage {
       const meta = JSON.parse(await readFile(metaPath, 'utf8')) as Partial<Sidecar>;
       // A sidecar for another size belongs to a different version of the object (an interrupted overwrite).
       if (meta.size === size && typeof meta.contentType === 'string') {
-        return typeof meta.etag === 'string' ? { contentType: meta.contentType, etag: meta.etag } : { contentType: meta.contentType };
+        return typeof meta.etag === 'string'
+          ? { contentType: meta.contentType, etag: meta.etag }
+          : { contentType: meta.contentType };
       }
     } catch (err) {
       if (!isMissing(err) && !(err instanceof SyntaxError)) throw err;
@@ -187,7 +207,12 @@ export class DiskStorage implements MediaStorage {
       if (!Number.isSafeInteger(range.start) || range.start < 0 || range.start >= size || end < range.start) {
         throw new RangeNotSatisfiableError(size);
       }
-      return { ...meta, size, range: { start: range.start, end }, body: handle.createReadStream({ start: range.start, end }) };
+      return {
+        ...meta,
+        size,
+        range: { start: range.start, end },
+        body: handle.createReadStream({ start: range.start, end }),
+      };
     } catch (err) {
       await handle.close();
       throw err;
@@ -210,7 +235,10 @@ export class DiskStorage implements MediaStorage {
     const paths = this.#paths(key);
     await rm(paths.data, { force: true });
     await rm(paths.meta, { force: true });
-    await Promise.all([this.#prune(dirname(paths.data), this.#root), this.#prune(dirname(paths.meta), join(this.#root, '.meta'))]);
+    await Promise.all([
+      this.#prune(dirname(paths.data), this.#root),
+      this.#prune(dirname(paths.meta), join(this.#root, '.meta')),
+    ]);
   }
 
   /** Removes directories left empty, up to (not including) the stop directory. */

@@ -14,5 +14,12 @@ export async function createMediaStorage(config: StorageConfig): Promise<MediaSt
 
 export { DiskStorage, type DiskStorageConfig } from './disk.ts';
 export type { S3StorageConfig } from './s3.ts';
-export { assertValidKey, isValidKey, keyToUrlPath, newObjectKey, sanitizeFilename, type ObjectKeyParts } from './keys.ts';
+export {
+  assertValidKey,
+  isValidKey,
+  keyToUrlPath,
+  newObjectKey,
+  sanitizeFilename,
+  type ObjectKeyParts,
+} from './keys.ts';
 export * from './types.ts';

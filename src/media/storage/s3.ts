@@ -50,13 +50,15 @@ class LengthCheck extends Transform {
 
   override _transform(chunk: Buffer, _enc: BufferEncoding, callback: TransformCallback): void {
     this.bytes += chunk.length;
-    if (this.#expected !== undefined && this.bytes > this.#expected) callback(new UploadSizeMismatchError(this.#expected, this.bytes));
+    if (this.#expected !== undefined && this.bytes > this.#expected)
+      callback(new UploadSizeMismatchError(this.#expected, this.bytes));
     else callback(null, chunk);
   }
 
   override _flush(callback: TransformCallback): void {
     // Failing here, before the stream ends, makes the uploader abort instead of completing a short object.
-    if (this.#expected !== undefined && this.bytes !== this.#expected) callback(new UploadSizeMismatchError(this.#expected, this.bytes));
+    if (this.#expected !== undefined && this.bytes !== this.#expected)
+      callback(new UploadSizeMismatchError(this.#expected, this.bytes));
     else callback();
   }
 }
@@ -116,7 +118,10 @@ export class S3Storage implements MediaStorage {
 
   async get(key: string, range?: ByteRange): Promise<GetResult> {
     assertValidKey(key);
-    if (range && (!Number.isSafeInteger(range.start) || range.start < 0 || (range.end !== undefined && range.end < range.start))) {
+    if (
+      range &&
+      (!Number.isSafeInteger(range.start) || range.start < 0 || (range.end !== undefined && range.end < range.start))
+    ) {
       throw new RangeNotSatisfiableError((await this.head(key))?.size ?? 0);
     }
     let res;

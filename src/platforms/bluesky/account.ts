@@ -120,7 +120,10 @@ export async function fetchAccount(client: XrpcClient, service: string, tokens: 
       return identityOf(fromProfileView(view, did));
     } catch (err) {
       if (!(err instanceof PlatformError) || FINAL.has(err.kind)) throw err;
-      client.logger.debug({ platform: 'bluesky', kind: err.kind, code: err.code, status: err.status }, 'getProfile unavailable; reading the profile record');
+      client.logger.debug(
+        { platform: 'bluesky', kind: err.kind, code: err.code, status: err.status },
+        'getProfile unavailable; reading the profile record',
+      );
     }
   }
   return identityOf(await fromRepo(client, pds, tokens.accessToken));

@@ -16,7 +16,12 @@ const VIDEO_TIMEOUT_MS = 15 * 60_000;
 export function isBlobRef(value: unknown): value is BlobRef {
   if (!value || typeof value !== 'object' || Array.isArray(value)) return false;
   const ref = (value as JsonObject).ref;
-  return (value as JsonObject).$type === 'blob' && !!ref && typeof ref === 'object' && typeof (ref as JsonObject).$link === 'string';
+  return (
+    (value as JsonObject).$type === 'blob' &&
+    !!ref &&
+    typeof ref === 'object' &&
+    typeof (ref as JsonObject).$link === 'string'
+  );
 }
 
 /** A journaled blob reference, or null when the step is absent or unreadable. */
@@ -52,7 +57,12 @@ export async function postBytes(
 }
 
 /** com.atproto.repo.uploadBlob on the account's PDS. */
-export async function uploadBlob(client: XrpcClient, pds: string, accessToken: string, media: PublishMedia): Promise<BlobRef> {
+export async function uploadBlob(
+  client: XrpcClient,
+  pds: string,
+  accessToken: string,
+  media: PublishMedia,
+): Promise<BlobRef> {
   const res = await postBytes(client, { base: pds, nsid: 'com.atproto.repo.uploadBlob', bearer: accessToken, media });
   if (res.status < 200 || res.status >= 300) throw blueskyError(res, 'access', client.clock());
   const blob = res.data && typeof res.data === 'object' ? (res.data as JsonObject).blob : undefined;

@@ -65,7 +65,10 @@ function strongRef(value: unknown): { uri: string; cid: string } | null {
 
 /** Newest first by the record's createdAt, then by record key (TIDs sort by time). */
 function byNewest(a: RemoteComment, b: RemoteComment): number {
-  return (Date.parse(b.createdAt ?? '') || 0) - (Date.parse(a.createdAt ?? '') || 0) || rkeyOf(b.id).localeCompare(rkeyOf(a.id));
+  return (
+    (Date.parse(b.createdAt ?? '') || 0) - (Date.parse(a.createdAt ?? '') || 0) ||
+    rkeyOf(b.id).localeCompare(rkeyOf(a.id))
+  );
 }
 
 const rkeyOf = (uri: string): string => uri.split('/').pop() ?? '';
@@ -94,18 +97,32 @@ export function blueskyEngagement(client: XrpcClient, urls: IdentityUrls & { web
 
   function typeAndMedia(embed: JsonObject): Pick<RemotePost, 'type' | 'images' | 'video'> {
     // A quote with media carries its media one level down.
-    const media = embed.$type === 'app.bsky.embed.recordWithMedia#view' || embed.$type === 'app.bsky.embed.recordWithMedia' ? obj(embed.media) : embed;
+    const media =
+      embed.$type === 'app.bsky.embed.recordWithMedia#view' || embed.$type === 'app.bsky.embed.recordWithMedia'
+        ? obj(embed.media)
+        : embed;
     const type = String(media.$type ?? '');
     if (type.startsWith('app.bsky.embed.images')) {
       const images = (Array.isArray(media.images) ? media.images : []).map((raw) => {
         const img = obj(raw);
         const ratio = obj(img.aspectRatio);
-        return { url: stringField(img, 'fullsize') ?? null, width: numberField(ratio, 'width') ?? undefined, height: numberField(ratio, 'height') ?? undefined };
+        return {
+          url: stringField(img, 'fullsize') ?? null,
+          width: numberField(ratio, 'width') ?? undefined,
+          height: numberField(ratio, 'height') ?? undefined,
+        };
       });
       return { type: images.length > 1 ? 'carousel' : 'image', images, video: null };
     }
     if (type.startsWith('app.bsky.embed.video')) {
-      return { type: 'video', images: [], video: { videoUrl: stringField(media, 'playlist') ?? null, thumbnailUrl: stringField(media, 'thumbnail') ?? null } };
+      return {
+        type: 'video',
+        images: [],
+        video: {
+          videoUrl: stringField(media, 'playlist') ?? null,
+          thumbnailUrl: stringField(media, 'thumbnail') ?? null,
+        },
+      };
     }
     return { type: 'text', images: [], video: null };
   }
@@ -144,7 +161,10 @@ export function blueskyEngagement(client: XrpcClient, urls: IdentityUrls & { web
       publishedAt: stringField(record, 'createdAt') ?? null,
       type: shaped.type,
       // Blob URLs need the AppView's CDN; the repo only has blob references.
-      images: shaped.type === 'image' || shaped.type === 'carousel' ? (Array.isArray(embed.images) ? embed.images : []).map(() => ({ url: null })) : [],
+      images:
+        shaped.type === 'image' || shaped.type === 'carousel'
+          ? (Array.isArray(embed.images) ? embed.images : []).map(() => ({ url: null }))
+          : [],
       video: shaped.type === 'video' ? { videoUrl: null, thumbnailUrl: null } : null,
       permalink: permalink(s, uri),
       sourcePageId: null,
@@ -153,11 +173,19 @@ export function blueskyEngagement(client: XrpcClient, urls: IdentityUrls & { web
   }
 
   async function postsFromRepo(s: Session, limit: number): Promise<RemotePost[]> {
-    client.logger.debug({ platform: 'bluesky' }, 'no AppView behind this PDS; listing posts from the repo without numbers');
+    client.logger.debug(
+      { platform: 'bluesky' },
+      'no AppView behind this PDS; listing posts from the repo without numbers',
+    );
     const out: RemotePost[] = [];
     let cursor: string | undefined;
     do {
-      const page = await call(s, 'com.atproto.repo.listRecords', { repo: s.did, collection: POST_COLLECTION, limit: String(FEED_PAGE_MAX), ...(cursor ? { cursor } : {}) });
+      const page = await call(s, 'com.atproto.repo.listRecords', {
+        repo: s.did,
+        collection: POST_COLLECTION,
+        limit: String(FEED_PAGE_MAX),
+        ...(cursor ? { cursor } : {}),
+      });
       const records = Array.isArray(page.records) ? page.records.map(obj) : [];
       // Replies are posts of the repo too; the read model lists the account's own posts.
       for (const r of records) if (obj(r.value).reply === undefined && out.length < limit) out.push(fromRecord(s, r));
@@ -206,7 +234,17 @@ export function blueskyEngagement(client: XrpcClient, urls: IdentityUrls & { web
       if (!noAppView(err)) throw err;
     }
     try {
-      return fromRecord(s, await xrpc(client, { base: s.pds, nsid: 'com.atproto.repo.getRecord', method: 'GET', context: 'access', bearer: s.token, params: { repo: did, collection, rkey } }));
+      return fromRecord(
+        s,
+        await xrpc(client, {
+          base: s.pds,
+          nsid: 'com.atproto.repo.getRecord',
+          method: 'GET',
+          context: 'access',
+          bearer: s.token,
+          params: { repo: did, collection, rkey },
+        }),
+      );
     } catch (err) {
       if (err instanceof PlatformError && err.kind === 'not_found') return null;
       throw err;
@@ -218,7 +256,14 @@ export function blueskyEngagement(client: XrpcClient, urls: IdentityUrls & { web
     const { did, collection, rkey } = parseUri(p.postId);
     if (did !== s.did) throw blueskyFailure('permission', 'This Bluesky post belongs to another account');
     // Deleting a record that is already gone succeeds on the PDS.
-    await xrpc(client, { base: s.pds, nsid: 'com.atproto.repo.deleteRecord', method: 'POST', context: 'access', bearer: s.token, input: { repo: did, collection, rkey } });
+    await xrpc(client, {
+      base: s.pds,
+      nsid: 'com.atproto.repo.deleteRecord',
+      method: 'POST',
+      context: 'access',
+      bearer: s.token,
+      input: { repo: did, collection, rkey },
+    });
   }
 
   function commentOf(view: JsonObject, parentId: string | null, inline: boolean): RemoteComment | null {
@@ -230,12 +275,15 @@ export function blueskyEngagement(client: XrpcClient, urls: IdentityUrls & { web
     const record = obj(post.record);
     const author = obj(post.author);
     const root = strongRef(obj(record.reply).root);
-    const nested = Array.isArray(view.replies) ? view.replies.map((r) => commentOf(obj(r), uri, inline)).filter((c): c is RemoteComment => c !== null) : [];
+    const nested = Array.isArray(view.replies)
+      ? view.replies.map((r) => commentOf(obj(r), uri, inline)).filter((c): c is RemoteComment => c !== null)
+      : [];
     return {
       id: uri,
       parentId,
       text: typeof record.text === 'string' ? record.text : '',
-      authorName: stringField(author, 'displayName') ?? stringField(author, 'handle') ?? stringField(author, 'did') ?? '',
+      authorName:
+        stringField(author, 'displayName') ?? stringField(author, 'handle') ?? stringField(author, 'did') ?? '',
       authorId: stringField(author, 'did') ?? null,
       authorAvatarUrl: stringField(author, 'avatar') ?? null,
       createdAt: stringField(record, 'createdAt') ?? stringField(post, 'indexedAt') ?? null,
@@ -271,7 +319,13 @@ export function blueskyEngagement(client: XrpcClient, urls: IdentityUrls & { web
   async function refsFromRepo(uri: string): Promise<{ cid: string; rootUri: string; rootCid: string }> {
     const { did, collection, rkey } = parseUri(uri);
     const identity = await resolveDid(client, urls, did);
-    const out = await xrpc(client, { base: identity.pds, nsid: 'com.atproto.repo.getRecord', method: 'GET', context: 'public', params: { repo: did, collection, rkey } });
+    const out = await xrpc(client, {
+      base: identity.pds,
+      nsid: 'com.atproto.repo.getRecord',
+      method: 'GET',
+      context: 'public',
+      params: { repo: did, collection, rkey },
+    });
     const cid = stringField(out, 'cid');
     if (!cid) throw blueskyFailure('transient', 'Bluesky answered getRecord without a CID');
     const root = strongRef(obj(obj(out.value).reply).root);
@@ -280,11 +334,20 @@ export function blueskyEngagement(client: XrpcClient, urls: IdentityUrls & { web
 
   /** A reply this account wrote with exactly this record (createdAt, text, parent), among its newest records. */
   async function findReply(s: Session, record: JsonObject): Promise<string | null> {
-    const page = await call(s, 'com.atproto.repo.listRecords', { repo: s.did, collection: POST_COLLECTION, limit: String(RECENT_RECORDS) });
+    const page = await call(s, 'com.atproto.repo.listRecords', {
+      repo: s.did,
+      collection: POST_COLLECTION,
+      limit: String(RECENT_RECORDS),
+    });
     const parent = strongRef(obj(record.reply).parent);
     for (const r of Array.isArray(page.records) ? page.records.map(obj) : []) {
       const value = obj(r.value);
-      if (value.createdAt === record.createdAt && value.text === record.text && strongRef(obj(value.reply).parent)?.uri === parent?.uri) return stringField(r, 'uri') ?? null;
+      if (
+        value.createdAt === record.createdAt &&
+        value.text === record.text &&
+        strongRef(obj(value.reply).parent)?.uri === parent?.uri
+      )
+        return stringField(r, 'uri') ?? null;
     }
     return null;
   }
@@ -305,7 +368,9 @@ export function blueskyEngagement(client: XrpcClient, urls: IdentityUrls & { web
       const s = session(tokens);
       parseUri(p.postId);
       const root = await thread(s, p.postId, THREAD_DEPTH);
-      const replies = Array.isArray(root.replies) ? root.replies.map((r) => commentOf(obj(r), null, true)).filter((c): c is RemoteComment => c !== null) : [];
+      const replies = Array.isArray(root.replies)
+        ? root.replies.map((r) => commentOf(obj(r), null, true)).filter((c): c is RemoteComment => c !== null)
+        : [];
       const disabled = repliesOff(obj(root.post));
       return { comments: replies.sort(byNewest).slice(0, p.limit), ...(disabled ? { disabled } : {}) };
     },
@@ -314,7 +379,9 @@ export function blueskyEngagement(client: XrpcClient, urls: IdentityUrls & { web
       const s = session(tokens);
       parseUri(p.commentId);
       const node = await thread(s, p.commentId, THREAD_DEPTH);
-      const direct = Array.isArray(node.replies) ? node.replies.map((r) => commentOf(obj(r), p.commentId, true)).filter((c): c is RemoteComment => c !== null) : [];
+      const direct = Array.isArray(node.replies)
+        ? node.replies.map((r) => commentOf(obj(r), p.commentId, true)).filter((c): c is RemoteComment => c !== null)
+        : [];
       // A thread reads oldest first.
       return direct.sort((a, b) => -byNewest(a, b)).slice(0, p.limit);
     },
@@ -322,7 +389,10 @@ export function blueskyEngagement(client: XrpcClient, urls: IdentityUrls & { web
     async reply(tokens, p) {
       const s = session(tokens);
       parseUri(p.commentId);
-      const known = p.refs?.cid && p.refs.rootUri && p.refs.rootCid ? { cid: p.refs.cid, rootUri: p.refs.rootUri, rootCid: p.refs.rootCid } : await refsFromRepo(p.commentId);
+      const known =
+        p.refs?.cid && p.refs.rootUri && p.refs.rootCid
+          ? { cid: p.refs.cid, rootUri: p.refs.rootUri, rootCid: p.refs.rootCid }
+          : await refsFromRepo(p.commentId);
       const facets = await buildFacets(p.text, resolver);
       const record: JsonObject = {
         $type: POST_COLLECTION,

@@ -20,7 +20,14 @@ const ACCOUNT_STATUS: Record<string, string> = {
   AccountSuspended: 'This Bluesky account is suspended',
 };
 
-const NOT_FOUND = new Set(['NotFound', 'RecordNotFound', 'HandleNotFound', 'RepoNotFound', 'ProfileNotFound', 'BlobNotFound']);
+const NOT_FOUND = new Set([
+  'NotFound',
+  'RecordNotFound',
+  'HandleNotFound',
+  'RepoNotFound',
+  'ProfileNotFound',
+  'BlobNotFound',
+]);
 
 /** The server's own words, as far as they are fit to show: any PDS (or whatever answers in its place) writes them. */
 function networkMessage(data: unknown): string | undefined {
@@ -55,7 +62,8 @@ interface Reading {
 function read(res: HttpResponse, context: XrpcContext, code: string | undefined): Reading {
   const status = res.status;
   const said = networkMessage(res.data);
-  if (status === 429 || code === 'RateLimitExceeded') return { kind: 'rate_limited', message: 'Bluesky rate limit reached' };
+  if (status === 429 || code === 'RateLimitExceeded')
+    return { kind: 'rate_limited', message: 'Bluesky rate limit reached' };
   if (code && ACCOUNT_STATUS[code]) return { kind: 'reauth_required', message: ACCOUNT_STATUS[code] };
   if (code === 'ExpiredToken' || code === 'InvalidToken') {
     // An access JWT that fails is refreshed and retried; a refresh JWT that fails means the session is over.
@@ -66,22 +74,32 @@ function read(res: HttpResponse, context: XrpcContext, code: string | undefined)
   if (status === 401) {
     if (context === 'login') {
       return code === 'AuthFactorTokenRequired'
-        ? { kind: 'invalid_content', message: 'This Bluesky account asks for an email sign-in code; use an app password instead' }
+        ? {
+            kind: 'invalid_content',
+            message: 'This Bluesky account asks for an email sign-in code; use an app password instead',
+          }
         : { kind: 'invalid_content', message: 'Invalid handle or app password' };
     }
     return context === 'access'
       ? { kind: 'auth_expired', message: 'Bluesky refused the session' }
       : { kind: 'reauth_required', message: 'Bluesky session ended; reconnect the account' };
   }
-  if (status === 501 || code === 'MethodNotImplemented') return { kind: 'unsupported', message: 'This Bluesky server does not offer that method' };
+  if (status === 501 || code === 'MethodNotImplemented')
+    return { kind: 'unsupported', message: 'This Bluesky server does not offer that method' };
   if (status >= 500) return { kind: 'transient', message: `Bluesky is unavailable (HTTP ${status})` };
-  if (status === 404 || (code && NOT_FOUND.has(code))) return { kind: 'not_found', message: said ? `Bluesky: ${said}` : 'Not found on Bluesky' };
+  if (status === 404 || (code && NOT_FOUND.has(code)))
+    return { kind: 'not_found', message: said ? `Bluesky: ${said}` : 'Not found on Bluesky' };
   const kind = kindOfStatus(status);
   return { kind, message: said ? `Bluesky: ${said}` : `Bluesky answered HTTP ${status}` };
 }
 
 /** The PlatformError for a failed XRPC response (`code`: the error name when the body's own is not the one meant). */
-export function blueskyError(res: HttpResponse, context: XrpcContext, now: Date, code = errorName(res.data)): PlatformError {
+export function blueskyError(
+  res: HttpResponse,
+  context: XrpcContext,
+  now: Date,
+  code = errorName(res.data),
+): PlatformError {
   const { kind, message } = read(res, context, code);
   const wait = kind === 'rate_limited' ? rateLimitWait(res, now) : undefined;
   const mapped = new PlatformError('bluesky', kind, message, {
@@ -97,7 +115,9 @@ export function documented(code: string, mapped: PlatformError): PlatformError {
   // Only entries with words of their own restate the mapping: the others document what the mapping already decides
   // (the same code can mean another kind on another call, as ExpiredToken does on a refresh).
   const words = BLUESKY_DOCUMENTED_ERRORS.find((d) => d.code === code)?.words;
-  return words === undefined || mapped.message.startsWith(words) ? mapped : documentedError(BLUESKY_DOCUMENTED_ERRORS, code, mapped);
+  return words === undefined || mapped.message.startsWith(words)
+    ? mapped
+    : documentedError(BLUESKY_DOCUMENTED_ERRORS, code, mapped);
 }
 
 /** A PlatformError of ours (not from a response), e.g. a malformed answer or an input we refuse before calling. */

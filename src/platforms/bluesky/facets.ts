@@ -112,7 +112,10 @@ export async function buildFacets(text: string, resolve: HandleResolver): Promis
       if (!did) continue;
       feature = { $type: 'app.bsky.richtext.facet#mention', did };
     }
-    facets.push({ index: { byteStart: byteOffset(text, s.start), byteEnd: byteOffset(text, s.end) }, features: [feature] });
+    facets.push({
+      index: { byteStart: byteOffset(text, s.start), byteEnd: byteOffset(text, s.end) },
+      features: [feature],
+    });
   }
   return facets;
 }

@@ -28,7 +28,11 @@ const DID_WEB = /^did:web:([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]([a-z0-9-]
 
 /** Lowercased, without a leading `@` or `at://`. */
 export function normalizeHandle(raw: string): string {
-  return raw.trim().replace(/^at:\/\//i, '').replace(/^@/, '').toLowerCase();
+  return raw
+    .trim()
+    .replace(/^at:\/\//i, '')
+    .replace(/^@/, '')
+    .toLowerCase();
 }
 
 export function isHandle(value: string): boolean {
@@ -49,7 +53,8 @@ export async function resolveHandle(client: XrpcClient, urls: IdentityUrls, hand
       params: { handle },
     });
     const did = stringField(out, 'did');
-    if (!did || !isSupportedDid(did)) throw blueskyFailure('invalid_content', `Bluesky handle @${handle} resolves to an unsupported DID`);
+    if (!did || !isSupportedDid(did))
+      throw blueskyFailure('invalid_content', `Bluesky handle @${handle} resolves to an unsupported DID`);
     return did;
   } catch (err) {
     // The reference PDS answers an unknown handle with 400 InvalidRequest "Unable to resolve handle".
@@ -77,7 +82,13 @@ export function pdsEndpoint(doc: JsonObject, did: string): string | undefined {
     const endpoint = stringField(s, 'serviceEndpoint');
     if (!endpoint || !URL.canParse(endpoint)) return undefined;
     const url = new URL(endpoint);
-    if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.username || url.password || url.search || url.hash) {
+    if (
+      (url.protocol !== 'https:' && url.protocol !== 'http:') ||
+      url.username ||
+      url.password ||
+      url.search ||
+      url.hash
+    ) {
       return undefined;
     }
     return trimBase(url.toString());
@@ -97,19 +108,28 @@ export async function resolveDid(client: XrpcClient, urls: IdentityUrls, did: st
     doc = await getJson(client, didDocumentUrl(urls, did));
   } catch (err) {
     // Only an answer means "no document"; a destination the address policy refused says so itself.
-    if (err instanceof PlatformError && err.status !== undefined && (err.kind === 'not_found' || err.kind === 'invalid_content')) {
+    if (
+      err instanceof PlatformError &&
+      err.status !== undefined &&
+      (err.kind === 'not_found' || err.kind === 'invalid_content')
+    ) {
       throw blueskyFailure('invalid_content', `No DID document found for ${did}`, err);
     }
     throw err;
   }
-  if (stringField(doc, 'id') !== did) throw blueskyFailure('invalid_content', `The DID document of ${did} is for another DID`);
+  if (stringField(doc, 'id') !== did)
+    throw blueskyFailure('invalid_content', `The DID document of ${did} is for another DID`);
   const pds = pdsEndpoint(doc, did);
   if (!pds) throw blueskyFailure('invalid_content', `The DID document of ${did} names no usable PDS`);
   return { did, pds, handles: claimedHandles(doc) };
 }
 
 /** Handle (or DID) → DID → PDS. */
-export async function resolveIdentity(client: XrpcClient, urls: IdentityUrls, identifier: string): Promise<ResolvedIdentity> {
+export async function resolveIdentity(
+  client: XrpcClient,
+  urls: IdentityUrls,
+  identifier: string,
+): Promise<ResolvedIdentity> {
   const id = normalizeHandle(identifier);
   if (id.startsWith('did:')) return resolveDid(client, urls, id);
   if (!isHandle(id)) throw blueskyFailure('invalid_content', 'Not a valid Bluesky handle (e.g. alice.bsky.social)');

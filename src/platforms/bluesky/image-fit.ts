@@ -32,7 +32,10 @@ export async function fitImage(media: PublishMedia, max: number = IMAGE_BLOB_MAX
     .raw()
     .toBuffer({ resolveWithObject: true })
     .catch((err: unknown) => {
-      throw blueskyFailure('invalid_content', `Media ${media.id} could not be read as an image to fit Bluesky's ${max}-byte limit: ${err instanceof Error ? err.message : String(err)}`);
+      throw blueskyFailure(
+        'invalid_content',
+        `Media ${media.id} could not be read as an image to fit Bluesky's ${max}-byte limit: ${err instanceof Error ? err.message : String(err)}`,
+      );
     });
   const raw = { width: info.width, height: info.height, channels: info.channels };
   // Transparency survives in WebP (which Bluesky shows); everything else becomes JPEG.
@@ -44,7 +47,10 @@ export async function fitImage(media: PublishMedia, max: number = IMAGE_BLOB_MAX
     let last = 0;
     for (const quality of QUALITIES) {
       const resized = sharp(pixels, { raw }).resize(width, height, { fit: 'fill' });
-      const bytes = await (alpha ? resized.webp({ quality }) : resized.flatten({ background: '#ffffff' }).jpeg({ quality })).toBuffer();
+      const bytes = await (alpha
+        ? resized.webp({ quality })
+        : resized.flatten({ background: '#ffffff' }).jpeg({ quality })
+      ).toBuffer();
       last = bytes.length;
       if (bytes.length <= max) {
         return {
@@ -60,7 +66,10 @@ export async function fitImage(media: PublishMedia, max: number = IMAGE_BLOB_MAX
       }
     }
     if (Math.min(width, height) * SHRINK < MIN_EDGE) {
-      throw blueskyFailure('invalid_content', `Media ${media.id} does not fit Bluesky's ${max}-byte image limit even at ${width}×${height}`);
+      throw blueskyFailure(
+        'invalid_content',
+        `Media ${media.id} does not fit Bluesky's ${max}-byte image limit even at ${width}×${height}`,
+      );
     }
     // Bytes go roughly with the pixel count: aim just under the limit rather than shrinking step by step.
     scale *= Math.min(SHRINK, Math.sqrt(max / last) * 0.95);

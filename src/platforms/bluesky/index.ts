@@ -72,8 +72,19 @@ export const blueskyAdapter: AdapterFactory = (deps): PlatformAdapter => {
  * video posts ignore them.
  */
 const override = z.object({
-  alt_text: z.string().max(ALT_TEXT_MAX * 8).nullish(),
-  alt_texts: z.array(z.string().max(ALT_TEXT_MAX * 8).nullable()).max(MAX_IMAGES).nullish(),
+  alt_text: z
+    .string()
+    .max(ALT_TEXT_MAX * 8)
+    .nullish(),
+  alt_texts: z
+    .array(
+      z
+        .string()
+        .max(ALT_TEXT_MAX * 8)
+        .nullable(),
+    )
+    .max(MAX_IMAGES)
+    .nullish(),
 });
 
 export const network = defineNetwork({
@@ -93,13 +104,19 @@ export const network = defineNetwork({
     requireMedia(media);
     const alts: (string | null)[] = [...(o.alt_texts ?? [])];
     if (o.alt_text != null) {
-      if (o.alt_texts?.[0] != null && o.alt_texts[0] !== o.alt_text) throw invalid('bluesky.alt_text and bluesky.alt_texts[0] both give the first image an alt text; set one.');
+      if (o.alt_texts?.[0] != null && o.alt_texts[0] !== o.alt_text)
+        throw invalid('bluesky.alt_text and bluesky.alt_texts[0] both give the first image an alt text; set one.');
       alts[0] = o.alt_text;
     }
     alts.forEach((alt, i) => limit(alt ?? undefined, 'alt_text', `bluesky.alt_texts[${i}]`));
     // Like tiktok_title on a video, alt texts are not used where there are no images (text and video posts).
     const images = postType === 'image' || postType === 'carousel';
-    if (images && alts.length > media.length) throw invalid(`bluesky.alt_texts has ${alts.length} entries for ${media.length} image(s).`);
-    target({ text: base, media, options: images && alts.some((a) => a) ? { alt_texts: alts.map((a) => a ?? '') } : {} });
+    if (images && alts.length > media.length)
+      throw invalid(`bluesky.alt_texts has ${alts.length} entries for ${media.length} image(s).`);
+    target({
+      text: base,
+      media,
+      options: images && alts.some((a) => a) ? { alt_texts: alts.map((a) => a ?? '') } : {},
+    });
   },
 });

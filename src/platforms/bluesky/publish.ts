@@ -15,7 +15,15 @@ import { pdsOf } from './session.ts';
 import { fitImage } from './image-fit.ts';
 import { MAX_IMAGES } from './limits.ts';
 import { tidFor, TID_PATTERN } from './tid.ts';
-import { checkUploadLimits, JOB_FAILED, jobFailure, jobStatus, serviceToken, uploadVideo, videoServiceUnavailable } from './video.ts';
+import {
+  checkUploadLimits,
+  JOB_FAILED,
+  jobFailure,
+  jobStatus,
+  serviceToken,
+  uploadVideo,
+  videoServiceUnavailable,
+} from './video.ts';
 import type { VideoJob } from './video.ts';
 import { stringField, xrpc } from './xrpc.ts';
 import type { JsonObject, XrpcClient } from './xrpc.ts';
@@ -51,7 +59,9 @@ type Embed = JsonObject | { state: 'processing'; handle: string } | null;
 const postUri = (did: string, rkey: string): string => `at://${did}/${POST_COLLECTION}/${rkey}`;
 
 function aspectRatio(m: PublishMedia): { width: number; height: number } | undefined {
-  return m.width && m.height && m.width > 0 && m.height > 0 ? { width: Math.round(m.width), height: Math.round(m.height) } : undefined;
+  return m.width && m.height && m.width > 0 && m.height > 0
+    ? { width: Math.round(m.width), height: Math.round(m.height) }
+    : undefined;
 }
 
 function journaledRatio(raw: string | undefined): { width: number; height: number } | undefined {
@@ -79,7 +89,13 @@ export function blueskyPublisher(client: XrpcClient, urls: BlueskyPublishUrls): 
     let did = tokens.extra?.did;
     let handle = tokens.extra?.handle;
     if (!did) {
-      const session = await xrpc(client, { base: pds, nsid: 'com.atproto.server.getSession', method: 'GET', context: 'access', bearer: tokens.accessToken });
+      const session = await xrpc(client, {
+        base: pds,
+        nsid: 'com.atproto.server.getSession',
+        method: 'GET',
+        context: 'access',
+        bearer: tokens.accessToken,
+      });
       did = stringField(session, 'did');
       handle = stringField(session, 'handle');
       if (!did) throw blueskyFailure('transient', 'Bluesky answered getSession without a DID');
@@ -87,13 +103,24 @@ export function blueskyPublisher(client: XrpcClient, urls: BlueskyPublishUrls): 
     return { pds, did, handle: handle ?? did, token: tokens.accessToken };
   }
 
-  const permalink = (a: Actor, uri: string): string => `${urls.web}/profile/${a.handle}/post/${uri.split('/').pop() ?? ''}`;
-  const published = (a: Actor, uri: string): PublishOutcome => ({ state: 'published', postId: uri, permalink: permalink(a, uri) });
+  const permalink = (a: Actor, uri: string): string =>
+    `${urls.web}/profile/${a.handle}/post/${uri.split('/').pop() ?? ''}`;
+  const published = (a: Actor, uri: string): PublishOutcome => ({
+    state: 'published',
+    postId: uri,
+    permalink: permalink(a, uri),
+  });
 
   /** The record under a key, or null; getRecord is public, so this also works while the session is being renewed. */
   async function findPost(a: Actor, rkey: string): Promise<string | null> {
     try {
-      const out = await xrpc(client, { base: a.pds, nsid: 'com.atproto.repo.getRecord', method: 'GET', context: 'public', params: { repo: a.did, collection: POST_COLLECTION, rkey } });
+      const out = await xrpc(client, {
+        base: a.pds,
+        nsid: 'com.atproto.repo.getRecord',
+        method: 'GET',
+        context: 'public',
+        params: { repo: a.did, collection: POST_COLLECTION, rkey },
+      });
       return stringField(out, 'uri') ?? postUri(a.did, rkey);
     } catch (err) {
       if (err instanceof PlatformError && err.kind === 'not_found') return null;
@@ -103,30 +130,54 @@ export function blueskyPublisher(client: XrpcClient, urls: BlueskyPublishUrls): 
 
   /** Each image within the blob limit (re-encoded when over), uploaded once; the ratio is the uploaded one's. */
   async function images(a: Actor, req: PublishRequest, journal: Journal, fresh: boolean): Promise<JsonObject> {
-    if (req.media.length > MAX_IMAGES) throw blueskyFailure('invalid_content', `Bluesky posts take at most ${MAX_IMAGES} images`);
+    if (req.media.length > MAX_IMAGES)
+      throw blueskyFailure('invalid_content', `Bluesky posts take at most ${MAX_IMAGES} images`);
     const items: JsonObject[] = [];
     for (const [i, media] of req.media.entries()) {
-      if (media.kind !== 'image') throw blueskyFailure('invalid_content', `A Bluesky ${req.postType} post takes images only; media ${media.id} is a video`);
+      if (media.kind !== 'image')
+        throw blueskyFailure(
+          'invalid_content',
+          `A Bluesky ${req.postType} post takes images only; media ${media.id} is a video`,
+        );
       let blob = fresh ? null : parseBlob(journal.steps[STEP.blob(i)]);
       let ratio = journaledRatio(journal.steps[STEP.ratio(i)]) ?? aspectRatio(media);
       if (!blob) {
         const fitted = await fitImage(media);
         ratio = aspectRatio(fitted);
         if (!fitted.original) {
-          client.logger.info({ platform: 'bluesky', media: media.id, from: media.size, to: fitted.size, width: fitted.width, height: fitted.height }, 're-encoded an image to fit the blob limit');
+          client.logger.info(
+            {
+              platform: 'bluesky',
+              media: media.id,
+              from: media.size,
+              to: fitted.size,
+              width: fitted.width,
+              height: fitted.height,
+            },
+            're-encoded an image to fit the blob limit',
+          );
           // The re-encoded size is the embed's ratio; kept with the blob, so a retry from the journal says the same.
           if (ratio) await journal.record(STEP.ratio(i), `${ratio.width}x${ratio.height}`);
         }
         blob = await uploadBlob(client, a.pds, a.token, fitted);
         await journal.record(STEP.blob(i), JSON.stringify(blob));
       }
-      items.push({ image: blob, alt: altOf(req.options, i) ?? media.altText ?? '', ...(ratio ? { aspectRatio: ratio } : {}) });
+      items.push({
+        image: blob,
+        alt: altOf(req.options, i) ?? media.altText ?? '',
+        ...(ratio ? { aspectRatio: ratio } : {}),
+      });
     }
     return { $type: 'app.bsky.embed.images', images: items };
   }
 
   /** The processed video's blob, or the job to wait for. */
-  async function videoBlob(a: Actor, media: PublishMedia, journal: Journal, fresh: boolean): Promise<{ blob: BlobRef } | { job: VideoJob }> {
+  async function videoBlob(
+    a: Actor,
+    media: PublishMedia,
+    journal: Journal,
+    fresh: boolean,
+  ): Promise<{ blob: BlobRef } | { job: VideoJob }> {
     const known = fresh ? null : parseBlob(journal.steps[STEP.videoBlob]);
     if (known) return { blob: known };
     const jobId = fresh ? undefined : journal.steps[STEP.videoJob];
@@ -144,7 +195,10 @@ export function blueskyPublisher(client: XrpcClient, urls: BlueskyPublishUrls): 
         job = await uploadVideo(client, urls.video, await serviceToken(client, a.pds, a.token), a.did, media);
       } catch (err) {
         if (!videoServiceUnavailable(err)) throw err;
-        client.logger.info({ platform: 'bluesky', reason: err instanceof Error ? err.message : String(err) }, 'no video service; uploading the video to the PDS');
+        client.logger.info(
+          { platform: 'bluesky', reason: err instanceof Error ? err.message : String(err) },
+          'no video service; uploading the video to the PDS',
+        );
         const blob = await uploadBlob(client, a.pds, a.token, media);
         await journal.record(STEP.videoBlob, JSON.stringify(blob));
         return { blob };
@@ -162,7 +216,8 @@ export function blueskyPublisher(client: XrpcClient, urls: BlueskyPublishUrls): 
 
   async function embedOf(a: Actor, req: PublishRequest, journal: Journal, fresh: boolean): Promise<Embed> {
     if (req.media.length === 0) {
-      if (req.postType !== 'text') throw blueskyFailure('invalid_content', `A Bluesky ${req.postType} post needs media`);
+      if (req.postType !== 'text')
+        throw blueskyFailure('invalid_content', `A Bluesky ${req.postType} post needs media`);
       return null;
     }
     const first = req.media[0];
@@ -171,7 +226,12 @@ export function blueskyPublisher(client: XrpcClient, urls: BlueskyPublishUrls): 
     const got = await videoBlob(a, first, journal, fresh);
     if ('job' in got) return { state: 'processing', handle: got.job.jobId ?? '' };
     const ratio = aspectRatio(first);
-    return { $type: 'app.bsky.embed.video', video: got.blob, ...(first.altText ? { alt: first.altText } : {}), ...(ratio ? { aspectRatio: ratio } : {}) };
+    return {
+      $type: 'app.bsky.embed.video',
+      video: got.blob,
+      ...(first.altText ? { alt: first.altText } : {}),
+      ...(ratio ? { aspectRatio: ratio } : {}),
+    };
   }
 
   const resolver = async (handle: string): Promise<string | null> => {

@@ -27,18 +27,25 @@ function expiryOf(token: string): Date | null {
 function inactiveError(out: JsonObject): PlatformError | null {
   if (out.active !== false) return null;
   const status = stringField(out, 'status');
-  const what = status === 'takendown' ? 'has been taken down' : status === 'suspended' ? 'is suspended' : 'is deactivated';
+  const what =
+    status === 'takendown' ? 'has been taken down' : status === 'suspended' ? 'is suspended' : 'is deactivated';
   return blueskyFailure('reauth_required', `This Bluesky account ${what}`);
 }
 
 /** A TokenSet from a createSession / refreshSession output. */
-export function tokenSetOf(out: JsonObject, pds: string, expected?: { did: string; handle?: string | undefined }): TokenSet {
+export function tokenSetOf(
+  out: JsonObject,
+  pds: string,
+  expected?: { did: string; handle?: string | undefined },
+): TokenSet {
   const accessJwt = stringField(out, 'accessJwt');
   const refreshJwt = stringField(out, 'refreshJwt');
   const did = stringField(out, 'did');
-  if (!accessJwt || !refreshJwt || !did) throw blueskyFailure('transient', 'Bluesky answered the session call without tokens');
+  if (!accessJwt || !refreshJwt || !did)
+    throw blueskyFailure('transient', 'Bluesky answered the session call without tokens');
   // A session for another account would mean the DID document sent us to the wrong server.
-  if (expected && did !== expected.did) throw blueskyFailure('invalid_content', 'The Bluesky server answered for a different account');
+  if (expected && did !== expected.did)
+    throw blueskyFailure('invalid_content', 'The Bluesky server answered for a different account');
   const handle = stringField(out, 'handle') ?? expected?.handle ?? did;
   const scope = jwtClaims(accessJwt)?.scope;
   return {

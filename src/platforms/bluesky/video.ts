@@ -58,7 +58,13 @@ export function pdsServiceDid(pds: string): string {
 }
 
 /** A service token for the video service: by default for uploadVideo (audience the PDS), or `lxm` at `aud`. */
-export async function serviceToken(client: XrpcClient, pds: string, accessToken: string, aud = pdsServiceDid(pds), lxm = 'com.atproto.repo.uploadBlob'): Promise<string> {
+export async function serviceToken(
+  client: XrpcClient,
+  pds: string,
+  accessToken: string,
+  aud = pdsServiceDid(pds),
+  lxm = 'com.atproto.repo.uploadBlob',
+): Promise<string> {
   const exp = Math.floor(client.clock().getTime() / 1000) + TOKEN_LIFETIME_SEC;
   const out = await xrpc(client, {
     base: pds,
@@ -73,9 +79,21 @@ export async function serviceToken(client: XrpcClient, pds: string, accessToken:
   return token;
 }
 
-export async function uploadVideo(client: XrpcClient, video: string, token: string, did: string, media: PublishMedia): Promise<VideoJob> {
+export async function uploadVideo(
+  client: XrpcClient,
+  video: string,
+  token: string,
+  did: string,
+  media: PublishMedia,
+): Promise<VideoJob> {
   const name = `${media.id}.${media.format || 'mp4'}`;
-  const res = await postBytes(client, { base: video, nsid: 'app.bsky.video.uploadVideo', bearer: token, media, params: { did, name } });
+  const res = await postBytes(client, {
+    base: video,
+    nsid: 'app.bsky.video.uploadVideo',
+    bearer: token,
+    media,
+    params: { did, name },
+  });
   // A video the service has processed before is refused with `already_exists`, naming the earlier job and sometimes
   // its blob: that job is the one to use.
   const job = readJob(res.data);
@@ -85,14 +103,23 @@ export async function uploadVideo(client: XrpcClient, video: string, token: stri
   if (refusal) throw blueskyError(res, 'public', client.clock(), refusal);
   if (res.status === 401) {
     // The service token, not the user's session, was refused: refreshing the session would not help.
-    throw new PlatformError('bluesky', 'permission', 'The Bluesky video service refused the upload token', { status: 401 });
+    throw new PlatformError('bluesky', 'permission', 'The Bluesky video service refused the upload token', {
+      status: 401,
+    });
   }
-  if (res.status >= 200 && res.status < 300) throw blueskyFailure('transient', 'The Bluesky video service answered without a job');
+  if (res.status >= 200 && res.status < 300)
+    throw blueskyFailure('transient', 'The Bluesky video service answered without a job');
   throw blueskyError(res, 'public', client.clock());
 }
 
 export async function jobStatus(client: XrpcClient, video: string, jobId: string): Promise<VideoJob> {
-  const out = await xrpc(client, { base: video, nsid: 'app.bsky.video.getJobStatus', method: 'GET', context: 'public', params: { jobId } });
+  const out = await xrpc(client, {
+    base: video,
+    nsid: 'app.bsky.video.getJobStatus',
+    method: 'GET',
+    context: 'public',
+    params: { jobId },
+  });
   const job = readJob(out);
   if (!job) throw blueskyFailure('transient', 'The Bluesky video service answered without a job status');
   return job;
@@ -102,18 +129,36 @@ export async function jobStatus(client: XrpcClient, video: string, jobId: string
  * Asks the video service (getUploadLimits) whether this account may upload this video today, and refuses clearly
  * when the day's video count or bytes are spent or the account may not upload video at all.
  */
-export async function checkUploadLimits(client: XrpcClient, video: string, pds: string, accessToken: string, media: PublishMedia): Promise<void> {
+export async function checkUploadLimits(
+  client: XrpcClient,
+  video: string,
+  pds: string,
+  accessToken: string,
+  media: PublishMedia,
+): Promise<void> {
   const token = await serviceToken(client, pds, accessToken, VIDEO_SERVICE_DID, 'app.bsky.video.getUploadLimits');
-  const out = await xrpc(client, { base: video, nsid: 'app.bsky.video.getUploadLimits', method: 'GET', context: 'public', bearer: token });
+  const out = await xrpc(client, {
+    base: video,
+    nsid: 'app.bsky.video.getUploadLimits',
+    method: 'GET',
+    context: 'public',
+    bearer: token,
+  });
   const videos = numberField(out, 'remainingDailyVideos');
   const bytes = numberField(out, 'remainingDailyBytes');
   const said = safeText([stringField(out, 'error'), stringField(out, 'message')].filter(Boolean).join(': '));
-  const refuse = (code: string, kind: PlatformError['kind'], fallback: string) => documented(code, blueskyFailure(kind, said || fallback));
+  const refuse = (code: string, kind: PlatformError['kind'], fallback: string) =>
+    documented(code, blueskyFailure(kind, said || fallback));
   if (videos !== null && videos <= 0) throw refuse('remainingDailyVideos', 'rate_limited', 'no videos left today');
-  if (bytes !== null && bytes < media.size) throw refuse('remainingDailyBytes', 'rate_limited', `${bytes} bytes left today, the video has ${media.size}`);
+  if (bytes !== null && bytes < media.size)
+    throw refuse('remainingDailyBytes', 'rate_limited', `${bytes} bytes left today, the video has ${media.size}`);
   if (out.canUpload === false) {
-    if (stringField(out, 'error') === 'unconfirmed_email') throw refuse('unconfirmed_email', 'invalid_content', 'unconfirmed email');
-    throw blueskyFailure('invalid_content', `Bluesky's video service does not take videos from this account now${said ? ` (${said})` : ''}`);
+    if (stringField(out, 'error') === 'unconfirmed_email')
+      throw refuse('unconfirmed_email', 'invalid_content', 'unconfirmed email');
+    throw blueskyFailure(
+      'invalid_content',
+      `Bluesky's video service does not take videos from this account now${said ? ` (${said})` : ''}`,
+    );
   }
 }
 
@@ -126,7 +171,10 @@ export function videoServiceUnavailable(err: unknown): boolean {
   // An overloaded service is there, only busy: it is retried, not bypassed.
   if (err.code === 'ServiceOverloaded') return false;
   if (err.kind === 'unsupported' || err.kind === 'not_found') return true;
-  return err.kind === 'transient' && (err.status === undefined || err.status === 502 || err.status === 503 || err.status === 504);
+  return (
+    err.kind === 'transient' &&
+    (err.status === undefined || err.status === 502 || err.status === 503 || err.status === 504)
+  );
 }
 
 /** Why a failed job failed, as a PlatformError. */

@@ -26,7 +26,12 @@ function linkedInstagram(value: unknown): LinkedInstagram | null {
   if (!isRecord(value)) return null;
   const id = str(value.id);
   if (!id) return null;
-  return { id, username: str(value.username), name: str(value.name), profile_picture_url: str(value.profile_picture_url) };
+  return {
+    id,
+    username: str(value.username),
+    name: str(value.name),
+    profile_picture_url: str(value.profile_picture_url),
+  };
 }
 
 export function facebookAccount(deps: AdapterDeps): (tokens: TokenSet) => Promise<AccountIdentity> {

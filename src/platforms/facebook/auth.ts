@@ -10,7 +10,10 @@ import { pageTokens } from './pages.ts';
 
 const PAGE_TOKEN_PREFIX = pageTokenKey('');
 
-function withPageTokens(extra: Record<string, string> | undefined, pages: Record<string, string>): Record<string, string> {
+function withPageTokens(
+  extra: Record<string, string> | undefined,
+  pages: Record<string, string>,
+): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(extra ?? {})) if (!k.startsWith(PAGE_TOKEN_PREFIX)) out[k] = v;
   for (const [id, token] of Object.entries(pages)) out[pageTokenKey(id)] = token;
@@ -43,7 +46,10 @@ export function facebookAuth(deps: AdapterDeps): OAuth2Auth {
     try {
       return await work;
     } catch (err) {
-      deps.logger.warn({ platform: 'facebook', kind: err instanceof PlatformError ? err.kind : 'unknown' }, `facebook ${what} unavailable after login`);
+      deps.logger.warn(
+        { platform: 'facebook', kind: err instanceof PlatformError ? err.kind : 'unknown' },
+        `facebook ${what} unavailable after login`,
+      );
       return fallback;
     }
   }
@@ -76,7 +82,12 @@ export function facebookAuth(deps: AdapterDeps): OAuth2Auth {
 
     async exchangeCode({ code, redirectUri }) {
       const { clientId, clientSecret } = appCredentials('facebook', deps.config);
-      const short = await tokenCall({ client_id: clientId, client_secret: clientSecret, redirect_uri: redirectUri, code });
+      const short = await tokenCall({
+        client_id: clientId,
+        client_secret: clientSecret,
+        redirect_uri: redirectUri,
+        code,
+      });
       const long = await tokenCall({
         grant_type: 'fb_exchange_token',
         client_id: clientId,
@@ -104,10 +115,15 @@ export function facebookAuth(deps: AdapterDeps): OAuth2Auth {
     async refresh(tokens: TokenSet): Promise<TokenSet> {
       const pages = await pagesOrNone(tokens.accessToken).catch((err: unknown) => {
         if (err instanceof PlatformError && err.kind === 'auth_expired') {
-          throw new PlatformError('facebook', 'reauth_required', 'facebook user token is no longer valid; log in again', {
-            ...(err.status !== undefined ? { status: err.status } : {}),
-            ...(err.code !== undefined ? { code: err.code } : {}),
-          });
+          throw new PlatformError(
+            'facebook',
+            'reauth_required',
+            'facebook user token is no longer valid; log in again',
+            {
+              ...(err.status !== undefined ? { status: err.status } : {}),
+              ...(err.code !== undefined ? { code: err.code } : {}),
+            },
+          );
         }
         throw err;
       });
@@ -116,7 +132,11 @@ export function facebookAuth(deps: AdapterDeps): OAuth2Auth {
 
     /** Removes the app from the user's account, which invalidates the user token and every Page token with it. */
     async revoke(tokens: TokenSet): Promise<void> {
-      const res = await deps.http.request('facebook', { method: 'DELETE', url: `${graph}/me/permissions`, headers: bearer(tokens.accessToken) });
+      const res = await deps.http.request('facebook', {
+        method: 'DELETE',
+        url: `${graph}/me/permissions`,
+        headers: bearer(tokens.accessToken),
+      });
       try {
         facebookOk(res);
       } catch (err) {

@@ -38,7 +38,8 @@ export const POST_FIELDS = [
 /** Views (every time the post was on screen) and reach (unique viewers): the current names, since v23. */
 export const INSIGHT_METRICS = ['post_media_view', 'post_total_media_view_unique'] as const;
 
-export const COMMENT_FIELDS = 'id,message,created_time,from{id,name,picture},like_count,comment_count,is_hidden,parent{id}';
+export const COMMENT_FIELDS =
+  'id,message,created_time,from{id,name,picture},like_count,comment_count,is_hidden,parent{id}';
 
 interface Page {
   id: string;
@@ -47,17 +48,23 @@ interface Page {
 
 /** The Page a read goes to: the destination, else the page part of a `{page-id}_{post-id}` id. */
 function pageOf(tokens: TokenSet, p: ReadTarget & { postId?: string }): Page {
-  const id = p.destination?.kind === 'page' ? p.destination.id : p.postId?.includes('_') ? p.postId.split('_')[0] : undefined;
+  const id =
+    p.destination?.kind === 'page' ? p.destination.id : p.postId?.includes('_') ? p.postId.split('_')[0] : undefined;
   if (!id) throw new PlatformError('facebook', 'unsupported', 'facebook reads Page posts only: name the Page');
   const token = tokens.extra?.[pageTokenKey(id)];
   if (!token) {
-    throw new PlatformError('facebook', 'permission', `Page ${id} is not managed by the connected account (no Page token); reconnect Facebook and select that Page`);
+    throw new PlatformError(
+      'facebook',
+      'permission',
+      `Page ${id} is not managed by the connected account (no Page token); reconnect Facebook and select that Page`,
+    );
   }
   return { id, token };
 }
 
 /** Graph answers some permalinks (videos) relative to the web site. */
-const absolute = (webBase: string, link: string | null): string | null => (link?.startsWith('/') ? `${webBase}${link}` : link);
+const absolute = (webBase: string, link: string | null): string | null =>
+  link?.startsWith('/') ? `${webBase}${link}` : link;
 
 interface Attachment {
   type: string | null;
@@ -70,7 +77,9 @@ function attachment(a: Record<string, unknown>): Attachment {
   const image = isRecord(media.image) ? media.image : null;
   return {
     type: str(a.media_type),
-    image: image ? { url: str(image.src), width: num(image.width) ?? undefined, height: num(image.height) ?? undefined } : null,
+    image: image
+      ? { url: str(image.src), width: num(image.width) ?? undefined, height: num(image.height) ?? undefined }
+      : null,
     source: str(media.source),
   };
 }
@@ -82,11 +91,24 @@ function attachmentsOf(item: Record<string, unknown>): Attachment[] {
   return subs.length ? subs.map(attachment) : [attachment(first)];
 }
 
-export function toRemotePost(webBase: string, item: Record<string, unknown>, pageId: string, insights: Record<string, number>): RemotePost {
+export function toRemotePost(
+  webBase: string,
+  item: Record<string, unknown>,
+  pageId: string,
+  insights: Record<string, number>,
+): RemotePost {
   const attachments = attachmentsOf(item);
   const video = attachments.find((a) => a.type === 'video' || a.type === 'video_inline' || a.type === 'video_autoplay');
-  const photos = attachments.filter((a) => a.type === 'photo' || a.type === 'album').map((a) => a.image ?? { url: null });
-  const type: RemotePost['type'] = video ? 'video' : photos.length > 1 ? 'carousel' : photos.length === 1 ? 'image' : 'text';
+  const photos = attachments
+    .filter((a) => a.type === 'photo' || a.type === 'album')
+    .map((a) => a.image ?? { url: null });
+  const type: RemotePost['type'] = video
+    ? 'video'
+    : photos.length > 1
+      ? 'carousel'
+      : photos.length === 1
+        ? 'image'
+        : 'text';
   const views = insights.post_media_view ?? 0;
   const reach = insights.post_total_media_view_unique;
   return {
@@ -143,7 +165,9 @@ export function facebookEngagement(deps: AdapterDeps): Engagement {
    */
   async function insights(page: Page, postId: string): Promise<Record<string, number>> {
     try {
-      return insightValues(await get(page, `${encodeURIComponent(postId)}/insights`, { metric: INSIGHT_METRICS.join(',') }));
+      return insightValues(
+        await get(page, `${encodeURIComponent(postId)}/insights`, { metric: INSIGHT_METRICS.join(',') }),
+      );
     } catch (err) {
       if (!(err instanceof PlatformError) || (err.kind !== 'permission' && err.kind !== 'invalid_content')) throw err;
       deps.logger.debug({ platform: 'facebook', kind: err.kind }, 'facebook post insights unavailable');
@@ -152,7 +176,9 @@ export function facebookEngagement(deps: AdapterDeps): Engagement {
   }
 
   const withInsights = (page: Page, items: Record<string, unknown>[]): Promise<RemotePost[]> =>
-    mapBounded(items, INSIGHTS_WIDTH, async (item) => toRemotePost(webBase, item, page.id, await insights(page, required('facebook', item.id, 'a post id'))));
+    mapBounded(items, INSIGHTS_WIDTH, async (item) =>
+      toRemotePost(webBase, item, page.id, await insights(page, required('facebook', item.id, 'a post id'))),
+    );
 
   const comments: Comments = {
     textLimit: FACEBOOK_COMMENT_LIMIT,
@@ -165,7 +191,11 @@ export function facebookEngagement(deps: AdapterDeps): Engagement {
         summary: 'true',
         limit: String(Math.min(p.limit, MAX_PAGE)),
       });
-      return { comments: listItems(body).slice(0, p.limit).map((c) => toRemoteComment(c, null)) };
+      return {
+        comments: listItems(body)
+          .slice(0, p.limit)
+          .map((c) => toRemoteComment(c, null)),
+      };
     },
     async replies(tokens, p) {
       const page = pageOf(tokens, p);
@@ -174,7 +204,9 @@ export function facebookEngagement(deps: AdapterDeps): Engagement {
         order: 'chronological',
         limit: String(Math.min(p.limit, MAX_PAGE)),
       });
-      return listItems(body).slice(0, p.limit).map((c) => toRemoteComment(c, p.commentId));
+      return listItems(body)
+        .slice(0, p.limit)
+        .map((c) => toRemoteComment(c, p.commentId));
     },
     async reply(tokens, p) {
       const page = pageOf(tokens, p);
@@ -191,7 +223,10 @@ export function facebookEngagement(deps: AdapterDeps): Engagement {
   return {
     async listPosts(tokens, p) {
       const page = pageOf(tokens, p);
-      const body = await get(page, `${encodeURIComponent(page.id)}/published_posts`, { fields: POST_FIELDS, limit: String(Math.min(p.limit, MAX_PAGE)) });
+      const body = await get(page, `${encodeURIComponent(page.id)}/published_posts`, {
+        fields: POST_FIELDS,
+        limit: String(Math.min(p.limit, MAX_PAGE)),
+      });
       return withInsights(page, listItems(body).slice(0, p.limit));
     },
     async getPost(tokens, p) {
@@ -208,7 +243,11 @@ export function facebookEngagement(deps: AdapterDeps): Engagement {
     comments,
     async deletePost(tokens, p) {
       const page = pageOf(tokens, p);
-      const res = await deps.http.request('facebook', { method: 'DELETE', url: `${graph}/${encodeURIComponent(p.postId)}`, headers: bearer(page) });
+      const res = await deps.http.request('facebook', {
+        method: 'DELETE',
+        url: `${graph}/${encodeURIComponent(p.postId)}`,
+        headers: bearer(page),
+      });
       try {
         facebookOk(res);
       } catch (err) {

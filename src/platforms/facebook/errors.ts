@@ -13,7 +13,10 @@ export function facebookError(res: HttpResponse, phase: GraphPhase = 'api'): Pla
   const code = String(e.code ?? '');
   // A subcode the table does not know falls back to its code only where the shared mapping found nothing more
   // specific than its default (100/33 stays "not found"; 368 with an unknown subcode is still the policy block).
-  const keys = e.subcode === undefined ? [code] : [`${code}/${e.subcode}`, String(e.subcode), ...(mapped.kind === 'invalid_content' ? [code] : [])];
+  const keys =
+    e.subcode === undefined
+      ? [code]
+      : [`${code}/${e.subcode}`, String(e.subcode), ...(mapped.kind === 'invalid_content' ? [code] : [])];
   return documentedError(FACEBOOK_DOCUMENTED_ERRORS, keys, mapped);
 }
 

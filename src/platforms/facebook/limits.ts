@@ -11,4 +11,12 @@ export const FACEBOOK_CAPABILITIES: Capabilities = {
   asyncProcessing: true,
 };
 
-export const FACEBOOK_MEDIA: MediaRules = { imageFormats: ['jpeg', 'png', 'gif', 'webp'], maxImageBytes: 10 * MB, carousel: { min: 2, max: 20 }, videoFormats: ['mp4', 'mov', 'm4v', 'avi', 'mkv', 'webm'], maxVideoBytes: 4 * GB, videoSeconds: { min: 1, max: 240 * 60 }, preferredImage: { width: 1200, height: 630 } };
+export const FACEBOOK_MEDIA: MediaRules = {
+  imageFormats: ['jpeg', 'png', 'gif', 'webp'],
+  maxImageBytes: 10 * MB,
+  carousel: { min: 2, max: 20 },
+  videoFormats: ['mp4', 'mov', 'm4v', 'avi', 'mkv', 'webm'],
+  maxVideoBytes: 4 * GB,
+  videoSeconds: { min: 1, max: 240 * 60 },
+  preferredImage: { width: 1200, height: 630 },
+};

@@ -35,17 +35,25 @@ export interface VideoUpload {
 
 async function bytesOf(media: PublishMedia, range?: { start: number; end: number }): Promise<Buffer> {
   const chunks: Buffer[] = [];
-  for await (const chunk of await media.open(range)) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array));
+  for await (const chunk of await media.open(range))
+    chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array));
   return Buffer.concat(chunks);
 }
 
 /** Graph takes files only as multipart parts; plain fields go along in the same form. */
-async function formWith(fields: Record<string, string | undefined>, files: Record<string, { media: PublishMedia; range?: { start: number; end: number } }>): Promise<FormData> {
+async function formWith(
+  fields: Record<string, string | undefined>,
+  files: Record<string, { media: PublishMedia; range?: { start: number; end: number } }>,
+): Promise<FormData> {
   const form = new FormData();
   for (const [k, v] of Object.entries(fields)) if (v !== undefined) form.append(k, v);
   for (const [k, f] of Object.entries(files)) {
     const bytes = await bytesOf(f.media, f.range);
-    form.append(k, new Blob([new Uint8Array(bytes)], { type: f.range ? 'application/octet-stream' : f.media.mime }), `${f.media.id}.${f.media.format}`);
+    form.append(
+      k,
+      new Blob([new Uint8Array(bytes)], { type: f.range ? 'application/octet-stream' : f.media.mime }),
+      `${f.media.id}.${f.media.format}`,
+    );
   }
   return form;
 }
@@ -53,7 +61,8 @@ async function formWith(fields: Record<string, string | undefined>, files: Recor
 function range(start: unknown, end: unknown): { start: number; end: number } {
   const s = num(start);
   const e = num(end);
-  if (s === null || e === null || e < s) throw new PlatformError('facebook', 'transient', 'facebook answered a video upload without a valid byte range');
+  if (s === null || e === null || e < s)
+    throw new PlatformError('facebook', 'transient', 'facebook answered a video upload without a valid byte range');
   return { start: s, end: e };
 }
 
@@ -79,10 +88,18 @@ export function facebookVideos(deps: AdapterDeps) {
     const body = facebookOk(res);
     const st = isRecord(body.status) ? body.status : {};
     const state = str(st.video_status) ?? 'processing';
-    return { state, error: state === 'error' ? (phaseError(st) ?? 'video processing failed') : null, permalink: str(body.permalink_url) };
+    return {
+      state,
+      error: state === 'error' ? (phaseError(st) ?? 'video processing failed') : null,
+      permalink: str(body.permalink_url),
+    };
   }
 
-  async function call(u: VideoUpload, fields: Record<string, string | undefined>, files: Parameters<typeof formWith>[1] = {}): Promise<Record<string, unknown>> {
+  async function call(
+    u: VideoUpload,
+    fields: Record<string, string | undefined>,
+    files: Parameters<typeof formWith>[1] = {},
+  ): Promise<Record<string, unknown>> {
     const url = `${graphVideoBase}/${FACEBOOK_GRAPH_VERSION}/${encodeURIComponent(u.pageId)}/videos`;
     const headers = { authorization: `Bearer ${u.pageToken}` };
     const withFiles = Object.keys(files).length > 0;
@@ -96,17 +113,25 @@ export function facebookVideos(deps: AdapterDeps) {
     return facebookOk(res);
   }
 
-  const thumb = (u: VideoUpload): Parameters<typeof formWith>[1] => (u.thumbnail ? { thumb: { media: u.thumbnail } } : {});
+  const thumb = (u: VideoUpload): Parameters<typeof formWith>[1] =>
+    u.thumbnail ? { thumb: { media: u.thumbnail } } : {};
 
   /** Facebook downloads the file itself; returns the video id. */
   async function byUrl(u: VideoUpload, journal: Journal): Promise<string> {
-    const body = await call(u, { file_url: u.video.url, description: u.description, title: u.title, published: 'true' }, thumb(u));
+    const body = await call(
+      u,
+      { file_url: u.video.url, description: u.description, title: u.title, published: 'true' },
+      thumb(u),
+    );
     const id = required('facebook', body.id, 'a video id');
     await journal.record(videoSteps.video, id);
     return id;
   }
 
-  async function start(u: VideoUpload, journal: Journal): Promise<{ session: string; videoId: string; next: { start: number; end: number } }> {
+  async function start(
+    u: VideoUpload,
+    journal: Journal,
+  ): Promise<{ session: string; videoId: string; next: { start: number; end: number } }> {
     const body = await call(u, { upload_phase: 'start', file_size: String(u.video.size) });
     const session = required('facebook', body.upload_session_id, 'an upload session id');
     const videoId = required('facebook', body.video_id, 'a video id');
@@ -116,7 +141,9 @@ export function facebookVideos(deps: AdapterDeps) {
     return { session, videoId, next };
   }
 
-  function resumed(journal: Journal): { session: string; videoId: string; next: { start: number; end: number } } | null {
+  function resumed(
+    journal: Journal,
+  ): { session: string; videoId: string; next: { start: number; end: number } } | null {
     try {
       const saved: unknown = JSON.parse(journal.steps[videoSteps.session] ?? '');
       const [s, e] = (journal.steps[videoSteps.range] ?? '').split('-');
@@ -129,7 +156,11 @@ export function facebookVideos(deps: AdapterDeps) {
     }
   }
 
-  async function transferAll(u: VideoUpload, journal: Journal, s: { session: string; next: { start: number; end: number } }): Promise<void> {
+  async function transferAll(
+    u: VideoUpload,
+    journal: Journal,
+    s: { session: string; next: { start: number; end: number } },
+  ): Promise<void> {
     let next = s.next;
     // Facebook names each range; start == end means it has every byte.
     while (next.start < next.end) {
@@ -162,7 +193,17 @@ export function facebookVideos(deps: AdapterDeps) {
     const retried = journal.steps[videoSteps.finishing] === s.session;
     await journal.record(videoSteps.finishing, s.session);
     try {
-      await call(u, { upload_phase: 'finish', upload_session_id: s.session, description: u.description, title: u.title, published: 'true' }, thumb(u));
+      await call(
+        u,
+        {
+          upload_phase: 'finish',
+          upload_session_id: s.session,
+          description: u.description,
+          title: u.title,
+          published: 'true',
+        },
+        thumb(u),
+      );
     } catch (err) {
       // A finish that went through just before a crash is refused when repeated; the video then already exists.
       if (!retried || !(err instanceof PlatformError) || err.kind !== 'invalid_content') throw err;

@@ -45,7 +45,10 @@ export const network = defineNetwork({
   // own image, with the whole request otherwise.
   plan({ postType, o, base, caption, media: mediaOf, ref, invalid, target }) {
     const pages = o.facebook_page_ids ?? [];
-    if (!pages.length) throw invalid('facebook.facebook_page_ids is required: Facebook posts go to Pages. Find Page ids with GET /unified/user-profiles/.');
+    if (!pages.length)
+      throw invalid(
+        'facebook.facebook_page_ids is required: Facebook posts go to Pages. Find Page ids with GET /unified/user-profiles/.',
+      );
     caption(base, 'default_text');
     for (const page of pages) {
       const text = o.facebook_page_texts?.[page] ?? base;

@@ -7,7 +7,11 @@ import { isRecord, str } from '../meta/graph.ts';
 // A user rarely manages more than a few dozen Pages; the cap only stops a runaway cursor.
 const MAX_PAGES_OF_RESULTS = 10;
 
-export async function listPages(deps: AdapterDeps, userToken: string, fields: string): Promise<Record<string, unknown>[]> {
+export async function listPages(
+  deps: AdapterDeps,
+  userToken: string,
+  fields: string,
+): Promise<Record<string, unknown>[]> {
   const { graphBase } = facebookUrls(deps);
   const out: Record<string, unknown>[] = [];
   let url: string | null = `${graphBase}/${FACEBOOK_GRAPH_VERSION}/me/accounts`;

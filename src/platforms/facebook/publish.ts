@@ -44,18 +44,27 @@ const invalid = (message: string): PlatformError => new PlatformError('facebook'
 function pageOf(tokens: TokenSet, req: PublishRequest): Page {
   const dest = req.destination;
   if (dest?.kind !== 'page') {
-    throw new PlatformError('facebook', 'unsupported', 'facebook publishes to Pages only (the API cannot post to a personal profile); choose a Page');
+    throw new PlatformError(
+      'facebook',
+      'unsupported',
+      'facebook publishes to Pages only (the API cannot post to a personal profile); choose a Page',
+    );
   }
   const token = tokens.extra?.[pageTokenKey(dest.id)];
   if (!token) {
-    throw new PlatformError('facebook', 'permission', `Page ${dest.id} is not managed by the connected account (no Page token); reconnect Facebook and select that Page`);
+    throw new PlatformError(
+      'facebook',
+      'permission',
+      `Page ${dest.id} is not managed by the connected account (no Page token); reconnect Facebook and select that Page`,
+    );
   }
   return { id: dest.id, token };
 }
 
 /** Everything checkable without the network, so a doomed post costs no upload. */
 function kindOf(req: PublishRequest): Kind {
-  if (req.text.length > MAX_MESSAGE) throw invalid(`facebook post text is ${req.text.length} characters; the limit is ${MAX_MESSAGE}`);
+  if (req.text.length > MAX_MESSAGE)
+    throw invalid(`facebook post text is ${req.text.length} characters; the limit is ${MAX_MESSAGE}`);
   const images = req.media.filter((m) => m.kind === 'image').length;
   const videos = req.media.filter((m) => m.kind === 'video').length;
   if (req.postType === 'text' && req.media.length === 0) {
@@ -74,13 +83,26 @@ export function facebookPublisher(deps: AdapterDeps, opts: FacebookPublisherOpti
   const chunkedAbove = opts.chunkedAboveBytes ?? FILE_URL_MAX_BYTES;
   const bearer = (page: Page) => ({ authorization: `Bearer ${page.token}` });
 
-  async function post(page: Page, path: string, form: Record<string, string | undefined>): Promise<Record<string, unknown>> {
-    const res = await deps.http.request('facebook', { method: 'POST', url: `${graph}/${path}`, headers: bearer(page), form });
+  async function post(
+    page: Page,
+    path: string,
+    form: Record<string, string | undefined>,
+  ): Promise<Record<string, unknown>> {
+    const res = await deps.http.request('facebook', {
+      method: 'POST',
+      url: `${graph}/${path}`,
+      headers: bearer(page),
+      form,
+    });
     return facebookOk(res);
   }
 
   async function read(page: Page, id: string, fields: string): Promise<Record<string, unknown> | null> {
-    const res = await deps.http.request('facebook', { url: `${graph}/${encodeURIComponent(id)}`, query: { fields }, headers: bearer(page) });
+    const res = await deps.http.request('facebook', {
+      url: `${graph}/${encodeURIComponent(id)}`,
+      query: { fields },
+      headers: bearer(page),
+    });
     try {
       return facebookOk(res);
     } catch (err) {
@@ -90,7 +112,8 @@ export function facebookPublisher(deps: AdapterDeps, opts: FacebookPublisherOpti
   }
 
   /** Graph answers some permalinks (videos) relative to facebook.com. */
-  const absolute = (link: string | null): string | null => (link?.startsWith('/') ? `${facebookUrls(deps).webBase}${link}` : link);
+  const absolute = (link: string | null): string | null =>
+    link?.startsWith('/') ? `${facebookUrls(deps).webBase}${link}` : link;
 
   /**
    * The post's permalink_url. The post already exists and is journaled, so a failed read costs the link, not the
@@ -106,7 +129,12 @@ export function facebookPublisher(deps: AdapterDeps, opts: FacebookPublisherOpti
     }
   }
 
-  async function published(page: Page, postId: string, journal: Journal, fallback: string | null = null): Promise<PublishOutcome> {
+  async function published(
+    page: Page,
+    postId: string,
+    journal: Journal,
+    fallback: string | null = null,
+  ): Promise<PublishOutcome> {
     if (journal.steps[steps.post] !== postId) await journal.record(steps.post, postId);
     return { state: 'published', postId, permalink: await permalink(page, postId, fallback) };
   }
@@ -135,13 +163,22 @@ export function facebookPublisher(deps: AdapterDeps, opts: FacebookPublisherOpti
     const m = req.media[i];
     if (!m) throw invalid(`facebook photo ${i} is missing`);
     // Unpublished: the photo waits, invisible, for the feed post that attaches it.
-    const body = await post(page, `${page.id}/photos`, { url: m.url, published: 'false', alt_text_custom: m.altText ?? undefined });
+    const body = await post(page, `${page.id}/photos`, {
+      url: m.url,
+      published: 'false',
+      alt_text_custom: m.altText ?? undefined,
+    });
     const id = required('facebook', body.id, 'a photo id');
     await journal.record(steps.photo(i), id);
     return id;
   }
 
-  async function create(page: Page, req: PublishRequest, kind: Exclude<Kind, 'video'>, journal: Journal): Promise<PublishOutcome> {
+  async function create(
+    page: Page,
+    req: PublishRequest,
+    kind: Exclude<Kind, 'video'>,
+    journal: Journal,
+  ): Promise<PublishOutcome> {
     if (kind === 'photos') {
       const ids: string[] = [];
       for (let i = 0; i < req.media.length; i++) ids.push(await uploadPhoto(page, req, i, journal));
@@ -149,13 +186,27 @@ export function facebookPublisher(deps: AdapterDeps, opts: FacebookPublisherOpti
       // Indexed form fields: a JSON array in one field intermittently fails with "(#100) must be an array".
       const form: Record<string, string | undefined> = { message: req.text || undefined };
       ids.forEach((id, i) => (form[`attached_media[${i}]`] = JSON.stringify({ media_fbid: id })));
-      return published(page, required('facebook', (await post(page, `${page.id}/feed`, form)).id, 'a post id'), journal);
+      return published(
+        page,
+        required('facebook', (await post(page, `${page.id}/feed`, form)).id, 'a post id'),
+        journal,
+      );
     }
     await journal.record(steps.postAttempt, deps.clock().toISOString());
-    if (kind === 'text') return published(page, required('facebook', (await post(page, `${page.id}/feed`, { message: req.text })).id, 'a post id'), journal);
+    if (kind === 'text')
+      return published(
+        page,
+        required('facebook', (await post(page, `${page.id}/feed`, { message: req.text })).id, 'a post id'),
+        journal,
+      );
     const m = req.media[0];
     if (!m) throw invalid('facebook photo post without a photo');
-    const body = await post(page, `${page.id}/photos`, { url: m.url, caption: req.text || undefined, published: 'true', alt_text_custom: m.altText ?? undefined });
+    const body = await post(page, `${page.id}/photos`, {
+      url: m.url,
+      caption: req.text || undefined,
+      published: 'true',
+      alt_text_custom: m.altText ?? undefined,
+    });
     await journal.record(steps.photo(0), required('facebook', body.id, 'a photo id'));
     return published(page, required('facebook', body.post_id, 'a post id'), journal);
   }
@@ -165,11 +216,19 @@ export function facebookPublisher(deps: AdapterDeps, opts: FacebookPublisherOpti
     if (!videoId) {
       const file = req.media[0];
       if (!file) throw invalid('facebook video post without a video');
-      const upload = { pageId: page.id, pageToken: page.token, video: file, thumbnail: req.thumbnail, description: req.text, title: req.title };
+      const upload = {
+        pageId: page.id,
+        pageToken: page.token,
+        video: file,
+        thumbnail: req.thumbnail,
+        description: req.text,
+        title: req.title,
+      };
       videoId = file.size > chunkedAbove ? await videos.chunked(upload, journal) : await videos.byUrl(upload, journal);
     }
     const s = await videos.status(page.token, videoId);
-    if (s.state === 'error') throw invalid(`facebook could not process video ${videoId}: ${safeText(s.error) || 'processing failed'}`);
+    if (s.state === 'error')
+      throw invalid(`facebook could not process video ${videoId}: ${safeText(s.error) || 'processing failed'}`);
     if (s.state !== 'ready') return { state: 'processing', handle: videoId };
     // A published Page video's story carries the video id as its post part.
     return published(page, `${page.id}_${videoId}`, journal, s.permalink);
@@ -179,7 +238,8 @@ export function facebookPublisher(deps: AdapterDeps, opts: FacebookPublisherOpti
   async function advance(tokens: TokenSet, req: PublishRequest, journal: Journal): Promise<PublishOutcome> {
     const done = journal.steps[steps.post];
     // The post exists whatever became of the Page token since; only its permalink then stays unknown.
-    if (done && !tokens.extra?.[pageTokenKey(req.destination?.id ?? '')]) return { state: 'published', postId: done, permalink: null };
+    if (done && !tokens.extra?.[pageTokenKey(req.destination?.id ?? '')])
+      return { state: 'published', postId: done, permalink: null };
     const page = pageOf(tokens, req);
     if (done) return { state: 'published', postId: done, permalink: await permalink(page, done) };
     const kind = kindOf(req);

@@ -20,7 +20,8 @@ export const INSTAGRAM_DELETE_UNAVAILABLE =
   "Instagram's API with Instagram Login cannot delete published media (only Facebook Login apps with instagram_manage_contents can); delete the post in the Instagram app";
 
 const MAX_PAGE = 100;
-export const MEDIA_FIELDS = 'id,caption,media_type,media_product_type,media_url,thumbnail_url,permalink,timestamp,like_count,comments_count,children{media_type,media_url,thumbnail_url}';
+export const MEDIA_FIELDS =
+  'id,caption,media_type,media_product_type,media_url,thumbnail_url,permalink,timestamp,like_count,comments_count,children{media_type,media_url,thumbnail_url}';
 /** `views` replaced `impressions` and `plays` (v22.0, and every version since 2025-04-21). */
 export const INSIGHT_METRICS = ['views', 'reach', 'shares'] as const;
 const COMMENT_BASE = 'id,text,timestamp,username,from{id,username},like_count,hidden,parent_id';
@@ -69,13 +70,20 @@ function toRemoteComment(item: Record<string, unknown>, parentId: string | null)
 }
 
 /** Newest first, whatever order the answer came in. */
-const newestFirst = (a: RemoteComment, b: RemoteComment): number => Date.parse(b.createdAt ?? '') - Date.parse(a.createdAt ?? '');
+const newestFirst = (a: RemoteComment, b: RemoteComment): number =>
+  Date.parse(b.createdAt ?? '') - Date.parse(a.createdAt ?? '');
 
 export function instagramEngagement(deps: AdapterDeps): Engagement {
   const api = `${instagramUrls(deps).graphBase}/${INSTAGRAM_GRAPH_VERSION}`;
 
   async function get(tokens: TokenSet, path: string, query: Record<string, string>): Promise<Record<string, unknown>> {
-    return instagramOk(await deps.http.request('instagram', { url: `${api}/${path}`, query, headers: { authorization: `Bearer ${tokens.accessToken}` } }));
+    return instagramOk(
+      await deps.http.request('instagram', {
+        url: `${api}/${path}`,
+        query,
+        headers: { authorization: `Bearer ${tokens.accessToken}` },
+      }),
+    );
   }
 
   /**
@@ -84,7 +92,9 @@ export function instagramEngagement(deps: AdapterDeps): Engagement {
    */
   async function insights(tokens: TokenSet, mediaId: string): Promise<Record<string, number>> {
     try {
-      return insightValues(await get(tokens, `${encodeURIComponent(mediaId)}/insights`, { metric: INSIGHT_METRICS.join(',') }));
+      return insightValues(
+        await get(tokens, `${encodeURIComponent(mediaId)}/insights`, { metric: INSIGHT_METRICS.join(',') }),
+      );
     } catch (err) {
       if (!(err instanceof PlatformError) || (err.kind !== 'permission' && err.kind !== 'invalid_content')) throw err;
       deps.logger.debug({ platform: 'instagram', kind: err.kind }, 'instagram media insights unavailable');
@@ -93,7 +103,9 @@ export function instagramEngagement(deps: AdapterDeps): Engagement {
   }
 
   const withInsights = (tokens: TokenSet, items: Record<string, unknown>[]): Promise<RemotePost[]> =>
-    mapBounded(items, INSIGHTS_WIDTH, async (item) => toRemotePost(item, await insights(tokens, required('instagram', item.id, 'a media id'))));
+    mapBounded(items, INSIGHTS_WIDTH, async (item) =>
+      toRemotePost(item, await insights(tokens, required('instagram', item.id, 'a media id'))),
+    );
 
   /** `me` or the professional account a destination names. */
   const userOf = (p: ReadTarget): string => (p.destination && p.destination.id !== 'me' ? p.destination.id : 'me');
@@ -101,12 +113,25 @@ export function instagramEngagement(deps: AdapterDeps): Engagement {
   const comments: Comments = {
     textLimit: INSTAGRAM_COMMENT_LIMIT,
     async list(tokens, p) {
-      const body = await get(tokens, `${encodeURIComponent(p.postId)}/comments`, { fields: COMMENT_FIELDS, limit: String(Math.min(p.limit, MAX_PAGE)) });
-      return { comments: listItems(body).map((c) => toRemoteComment(c, null)).sort(newestFirst).slice(0, p.limit) };
+      const body = await get(tokens, `${encodeURIComponent(p.postId)}/comments`, {
+        fields: COMMENT_FIELDS,
+        limit: String(Math.min(p.limit, MAX_PAGE)),
+      });
+      return {
+        comments: listItems(body)
+          .map((c) => toRemoteComment(c, null))
+          .sort(newestFirst)
+          .slice(0, p.limit),
+      };
     },
     async replies(tokens, p) {
-      const body = await get(tokens, `${encodeURIComponent(p.commentId)}/replies`, { fields: COMMENT_BASE, limit: String(Math.min(p.limit, MAX_PAGE)) });
-      return listItems(body).slice(0, p.limit).map((c) => toRemoteComment(c, p.commentId));
+      const body = await get(tokens, `${encodeURIComponent(p.commentId)}/replies`, {
+        fields: COMMENT_BASE,
+        limit: String(Math.min(p.limit, MAX_PAGE)),
+      });
+      return listItems(body)
+        .slice(0, p.limit)
+        .map((c) => toRemoteComment(c, p.commentId));
     },
     async reply(tokens, p) {
       const res = await deps.http.request('instagram', {
@@ -121,7 +146,10 @@ export function instagramEngagement(deps: AdapterDeps): Engagement {
 
   return {
     async listPosts(tokens, p) {
-      const body = await get(tokens, `${encodeURIComponent(userOf(p))}/media`, { fields: MEDIA_FIELDS, limit: String(Math.min(p.limit, MAX_PAGE)) });
+      const body = await get(tokens, `${encodeURIComponent(userOf(p))}/media`, {
+        fields: MEDIA_FIELDS,
+        limit: String(Math.min(p.limit, MAX_PAGE)),
+      });
       return withInsights(tokens, listItems(body).slice(0, p.limit));
     },
     async getPost(tokens, p) {

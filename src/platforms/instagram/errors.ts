@@ -21,17 +21,27 @@ export function instagramError(res: HttpResponse, phase: GraphPhase = 'api'): Pl
   const body = bodyOf(res);
   if (isRecord(body) && typeof body.error_message === 'string') {
     const message = body.error_message;
-    return new PlatformError('instagram', flatKind(res.status, message), `instagram token request failed (${safeText(message)})`, {
-      status: res.status,
-      ...(typeof body.error_type === 'string' ? { code: body.error_type } : {}),
-    });
+    return new PlatformError(
+      'instagram',
+      flatKind(res.status, message),
+      `instagram token request failed (${safeText(message)})`,
+      {
+        status: res.status,
+        ...(typeof body.error_type === 'string' ? { code: body.error_type } : {}),
+      },
+    );
   }
   const mapped = graphErrorFrom('instagram', res, phase);
   if (phase !== 'api') return mapped;
   const e = readGraphError(body);
   if (!e) return mapped;
-  if (/not an instagram business/i.test(e.message)) return documentedError(INSTAGRAM_DOCUMENTED_ERRORS, 'not-business', mapped);
-  return documentedError(INSTAGRAM_DOCUMENTED_ERRORS, e.subcode !== undefined ? `${e.code ?? ''}/${e.subcode}` : String(e.code ?? ''), mapped);
+  if (/not an instagram business/i.test(e.message))
+    return documentedError(INSTAGRAM_DOCUMENTED_ERRORS, 'not-business', mapped);
+  return documentedError(
+    INSTAGRAM_DOCUMENTED_ERRORS,
+    e.subcode !== undefined ? `${e.code ?? ''}/${e.subcode}` : String(e.code ?? ''),
+    mapped,
+  );
 }
 
 export function instagramOk(res: HttpResponse, phase: GraphPhase = 'api'): Record<string, unknown> {

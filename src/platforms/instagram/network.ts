@@ -21,7 +21,16 @@ const capabilities: Capabilities = {
 };
 
 // JPEG only (PNG is refused by the network); aspect 4:5 … 1.91:1.
-const media: MediaRules = { imageFormats: ['jpeg'], maxImageBytes: 8 * MB, imageAspect: { min: 0.8, max: 1.91 }, carousel: { min: 2, max: 10 }, videoFormats: ['mp4', 'mov'], maxVideoBytes: 300 * MB, videoSeconds: { min: 3, max: 15 * 60 }, preferredImage: { width: 1080, height: 1350 } };
+const media: MediaRules = {
+  imageFormats: ['jpeg'],
+  maxImageBytes: 8 * MB,
+  imageAspect: { min: 0.8, max: 1.91 },
+  carousel: { min: 2, max: 10 },
+  videoFormats: ['mp4', 'mov'],
+  maxVideoBytes: 300 * MB,
+  videoSeconds: { min: 3, max: 15 * 60 },
+  preferredImage: { width: 1080, height: 1350 },
+};
 
 export const instagramAdapter: AdapterFactory = (deps) => ({
   platform: 'instagram',
@@ -54,7 +63,10 @@ export const network = defineNetwork({
   plan({ o, base, caption, requireMedia, media: mediaOf, target }) {
     const text = o.instagram_text ?? base;
     caption(text, o.instagram_text !== undefined ? 'instagram_text' : 'default_text');
-    const media = mediaOf([[o.instagram_image_id, ['instagram', 'instagram_image_id']], [o.instagram_image_url, ['instagram', 'instagram_image_url']]]);
+    const media = mediaOf([
+      [o.instagram_image_id, ['instagram', 'instagram_image_id']],
+      [o.instagram_image_url, ['instagram', 'instagram_image_url']],
+    ]);
     requireMedia(media);
     target({ text, media, options: {} });
   },

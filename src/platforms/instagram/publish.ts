@@ -31,22 +31,36 @@ const MB = 1024 * 1024;
  * ratio 0.01:1 to 10:1. The codec (H.264/HEVC, AAC) is not in the metadata: Meta reports a wrong one as a container
  * in ERROR, which is CONTENT_REJECTED.
  */
-export const REEL_RULES = { formats: ['mp4', 'mov'], mimes: ['video/mp4', 'video/quicktime'], minSeconds: 3, maxSeconds: 15 * 60, maxBytes: 300 * MB, maxWidth: 1920, aspect: { min: 0.01, max: 10 } } as const;
+export const REEL_RULES = {
+  formats: ['mp4', 'mov'],
+  mimes: ['video/mp4', 'video/quicktime'],
+  minSeconds: 3,
+  maxSeconds: 15 * 60,
+  maxBytes: 300 * MB,
+  maxWidth: 1920,
+  aspect: { min: 0.01, max: 10 },
+} as const;
 
 /** Why Meta would refuse this video as a Reel, or null; checked before any container is made. */
 export function reelProblem(m: PublishMedia): string | null {
   const r = REEL_RULES;
-  if (!(r.formats as readonly string[]).includes(m.format.toLowerCase()) || !(r.mimes as readonly string[]).includes(m.mime.toLowerCase())) {
+  if (
+    !(r.formats as readonly string[]).includes(m.format.toLowerCase()) ||
+    !(r.mimes as readonly string[]).includes(m.mime.toLowerCase())
+  ) {
     return `Instagram takes Reels in an MP4 or MOV container, not ${m.format.toUpperCase() || m.mime}`;
   }
-  if (m.size > r.maxBytes) return `Instagram takes Reels of up to 300 MB; this video has ${(m.size / MB).toFixed(0)} MB`;
+  if (m.size > r.maxBytes)
+    return `Instagram takes Reels of up to 300 MB; this video has ${(m.size / MB).toFixed(0)} MB`;
   if (typeof m.durationSec === 'number' && (m.durationSec < r.minSeconds || m.durationSec > r.maxSeconds)) {
     return `Instagram takes Reels of 3 s to 15 min; this video runs ${m.durationSec.toFixed(1)} s`;
   }
-  if (m.width && m.width > r.maxWidth) return `Instagram takes Reels at most 1920 pixels wide; this video is ${m.width}`;
+  if (m.width && m.width > r.maxWidth)
+    return `Instagram takes Reels at most 1920 pixels wide; this video is ${m.width}`;
   if (m.width && m.height) {
     const ratio = m.width / m.height;
-    if (ratio < r.aspect.min || ratio > r.aspect.max) return `Instagram takes Reels with an aspect ratio between 0.01:1 and 10:1; this video is ${m.width}×${m.height}`;
+    if (ratio < r.aspect.min || ratio > r.aspect.max)
+      return `Instagram takes Reels with an aspect ratio between 0.01:1 and 10:1; this video is ${m.width}×${m.height}`;
   }
   return null;
 }
@@ -64,7 +78,11 @@ export function instagramPublisher(deps: AdapterDeps, opts: FlowOptions = {}): P
     const known = journal.steps[ACCOUNT_STEP];
     if (known) return known;
     const me = instagramOk(
-      await deps.http.request('instagram', { url: `${api}/me`, query: { fields: 'user_id' }, headers: { authorization: `Bearer ${tokens.accessToken}` } }),
+      await deps.http.request('instagram', {
+        url: `${api}/me`,
+        query: { fields: 'user_id' },
+        headers: { authorization: `Bearer ${tokens.accessToken}` },
+      }),
     );
     const id = str(me.user_id) ?? required('instagram', me.id, 'the account id');
     await journal.record(ACCOUNT_STEP, id);
@@ -78,9 +96,12 @@ export function instagramPublisher(deps: AdapterDeps, opts: FlowOptions = {}): P
     check(req) {
       if (req.postType === 'text') throw refuse('Instagram posts need an image or a video', 'unsupported');
       if (req.media.length === 0) throw refuse('Instagram posts need media');
-      if (req.postType === 'carousel' && (req.media.length < 2 || req.media.length > 10)) throw refuse('Instagram carousels take 2 to 10 items');
-      if (req.postType === 'video' && req.media[0]?.kind !== 'video') throw refuse('An Instagram video post needs a video');
-      if (req.postType === 'image' && req.media[0]?.kind !== 'image') throw refuse('An Instagram image post needs an image');
+      if (req.postType === 'carousel' && (req.media.length < 2 || req.media.length > 10))
+        throw refuse('Instagram carousels take 2 to 10 items');
+      if (req.postType === 'video' && req.media[0]?.kind !== 'video')
+        throw refuse('An Instagram video post needs a video');
+      if (req.postType === 'image' && req.media[0]?.kind !== 'image')
+        throw refuse('An Instagram image post needs an image');
       for (const m of req.media) {
         const problem = m.kind === 'video' ? reelProblem(m) : null;
         if (problem) throw refuse(problem);
@@ -108,7 +129,9 @@ export function instagramPublisher(deps: AdapterDeps, opts: FlowOptions = {}): P
     },
     parent: (req, children) => ({ media_type: 'CAROUSEL', children: children.join(','), caption: req.text }),
     listFields: 'id,caption,media_type,permalink,timestamp',
-    matches: (item, req) => item.media_type === READ_TYPE[req.postType === 'text' ? 'image' : req.postType] && sameText(item.caption, req.text),
+    matches: (item, req) =>
+      item.media_type === READ_TYPE[req.postType === 'text' ? 'image' : req.postType] &&
+      sameText(item.caption, req.text),
     permalinkFields: 'permalink',
     // The permalink carries the shortcode (/p/…/, /reel/…/); the numeric media id is not a shortcode.
     permalinkOf: (body) => str(body.permalink),

@@ -83,7 +83,10 @@ export function linkedinAccount(deps: AdapterDeps): (tokens: TokenSet) => Promis
   async function lookup(token: string, ids: string[]): Promise<Json> {
     const results: Json = {};
     for (let i = 0; i < ids.length; i += LOOKUP_BATCH) {
-      const list = ids.slice(i, i + LOOKUP_BATCH).map(encodeURIComponent).join(',');
+      const list = ids
+        .slice(i, i + LOOKUP_BATCH)
+        .map(encodeURIComponent)
+        .join(',');
       const body = await get(`${apiBase}/rest/organizationsLookup?ids=List(${list})`, token, true);
       if (isRecord(body.results)) Object.assign(results, body.results);
     }

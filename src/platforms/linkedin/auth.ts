@@ -9,7 +9,11 @@ import { linkedinOk, type LinkedInPhase } from './errors.ts';
 function app(deps: AdapterDeps): { clientId: string; clientSecret: string } {
   const { clientId, clientSecret } = deps.config;
   if (!clientId || !clientSecret) {
-    throw new PlatformError('linkedin', 'unsupported', 'linkedin is not configured on this server (client id and secret)');
+    throw new PlatformError(
+      'linkedin',
+      'unsupported',
+      'linkedin is not configured on this server (client id and secret)',
+    );
   }
   return { clientId, clientSecret };
 }
@@ -28,7 +32,11 @@ export function linkedinAuth(deps: AdapterDeps): OAuth2Auth {
   const urls = linkedinUrls(deps);
 
   async function tokenCall(form: Record<string, string>, phase: LinkedInPhase): Promise<Record<string, unknown>> {
-    const res = await deps.http.request('linkedin', { method: 'POST', url: `${urls.authBase}/oauth/v2/accessToken`, form });
+    const res = await deps.http.request('linkedin', {
+      method: 'POST',
+      url: `${urls.authBase}/oauth/v2/accessToken`,
+      form,
+    });
     return linkedinOk(res, phase, deps.clock);
   }
 
@@ -81,7 +89,13 @@ export function linkedinAuth(deps: AdapterDeps): OAuth2Auth {
     async exchangeCode({ code, redirectUri }) {
       const { clientId, clientSecret } = app(deps);
       const body = await tokenCall(
-        { grant_type: 'authorization_code', code, redirect_uri: redirectUri, client_id: clientId, client_secret: clientSecret },
+        {
+          grant_type: 'authorization_code',
+          code,
+          redirect_uri: redirectUri,
+          client_id: clientId,
+          client_secret: clientSecret,
+        },
         'token',
       );
       return tokenSet(body);
@@ -92,11 +106,20 @@ export function linkedinAuth(deps: AdapterDeps): OAuth2Auth {
 
     async refresh(tokens) {
       if (!tokens.refreshToken) {
-        throw new PlatformError('linkedin', 'reauth_required', 'linkedin issued no refresh token to this app; the member must reconnect');
+        throw new PlatformError(
+          'linkedin',
+          'reauth_required',
+          'linkedin issued no refresh token to this app; the member must reconnect',
+        );
       }
       const { clientId, clientSecret } = app(deps);
       const body = await tokenCall(
-        { grant_type: 'refresh_token', refresh_token: tokens.refreshToken, client_id: clientId, client_secret: clientSecret },
+        {
+          grant_type: 'refresh_token',
+          refresh_token: tokens.refreshToken,
+          client_id: clientId,
+          client_secret: clientSecret,
+        },
         'refresh',
       );
       return tokenSet(body, tokens);

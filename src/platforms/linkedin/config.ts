@@ -15,7 +15,11 @@ export interface LinkedInUrls {
   webBase: string;
 }
 
-export const DEFAULT_URLS: Readonly<Record<keyof LinkedInUrls, string>> = { authBase: 'https://www.linkedin.com', apiBase: 'https://api.linkedin.com', webBase: 'https://www.linkedin.com' };
+export const DEFAULT_URLS: Readonly<Record<keyof LinkedInUrls, string>> = {
+  authBase: 'https://www.linkedin.com',
+  apiBase: 'https://api.linkedin.com',
+  webBase: 'https://www.linkedin.com',
+};
 
 export function linkedinUrls(deps: AdapterDeps): LinkedInUrls {
   return resolveHosts(DEFAULT_URLS, deps.config.urls);

@@ -36,7 +36,8 @@ const obj = (v: unknown): Obj => (v && typeof v === 'object' && !Array.isArray(v
 const list = (v: unknown): Obj[] => (Array.isArray(v) ? v.map(obj) : []);
 const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
 const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
-const iso = (ms: unknown): string | null => (typeof ms === 'number' && Number.isFinite(ms) ? new Date(ms).toISOString() : null);
+const iso = (ms: unknown): string | null =>
+  typeof ms === 'number' && Number.isFinite(ms) ? new Date(ms).toISOString() : null;
 
 /** Rest.li 2.0 `List(…)` for a query string: the list syntax as is, each value percent-encoded. */
 const restliList = (values: readonly string[]): string => `List(${values.map(encodeURIComponent).join(',')})`;
@@ -80,7 +81,13 @@ interface Statistics {
   reach: number;
 }
 
-function toPost(webBase: string, p: Obj, counts: Counts | undefined, stats: Statistics | undefined, imageUrls: Map<string, string>): RemotePost {
+function toPost(
+  webBase: string,
+  p: Obj,
+  counts: Counts | undefined,
+  stats: Statistics | undefined,
+  imageUrls: Map<string, string>,
+): RemotePost {
   const urn = String(p.id);
   const content = typeOf(obj(p.content));
   const author = str(p.author);
@@ -130,7 +137,11 @@ export function linkedinEngagement(deps: AdapterDeps): Engagement {
   function checkReadable(tokens: TokenSet, target: ReadTarget): void {
     const dest = target.destination;
     if (dest && dest.kind !== 'personal' && dest.kind !== 'organization') {
-      throw new PlatformError('linkedin', 'unsupported', `linkedin posts belong to a member or an organization, not to a ${dest.kind}`);
+      throw new PlatformError(
+        'linkedin',
+        'unsupported',
+        `linkedin posts belong to a member or an organization, not to a ${dest.kind}`,
+      );
     }
     if (dest?.kind !== 'organization' && tokens.scopes && !tokens.scopes.includes(MEMBER_READ_SCOPE)) {
       throw new PlatformError('linkedin', 'permission', MEMBER_READ_REFUSAL, { code: 'r_member_social_required' });
@@ -143,15 +154,20 @@ export function linkedinEngagement(deps: AdapterDeps): Engagement {
     const dest = target.destination;
     if (dest?.kind === 'organization') {
       const id = dest.id.replace(/^urn:li:organization:/, '');
-      if (!/^\d+$/.test(id)) throw new PlatformError('linkedin', 'invalid_content', `linkedin organization id ${dest.id} is not numeric`);
+      if (!/^\d+$/.test(id))
+        throw new PlatformError('linkedin', 'invalid_content', `linkedin organization id ${dest.id} is not numeric`);
       return `urn:li:organization:${id}`;
     }
-    if (dest && dest.id !== 'me' && dest.id !== '') return dest.id.startsWith('urn:li:person:') ? dest.id : `urn:li:person:${dest.id}`;
+    if (dest && dest.id !== 'me' && dest.id !== '')
+      return dest.id.startsWith('urn:li:person:') ? dest.id : `urn:li:person:${dest.id}`;
     return memberUrn(tokens);
   }
 
   async function memberUrn(tokens: TokenSet): Promise<string> {
-    const res = await deps.http.request('linkedin', { url: `${apiBase}/v2/userinfo`, headers: { authorization: `Bearer ${tokens.accessToken}` } });
+    const res = await deps.http.request('linkedin', {
+      url: `${apiBase}/v2/userinfo`,
+      headers: { authorization: `Bearer ${tokens.accessToken}` },
+    });
     const sub = str(linkedinOk(res, 'api', deps.clock).sub);
     if (!sub) throw new PlatformError('linkedin', 'transient', 'linkedin userinfo answered without a member id');
     return `urn:li:person:${sub}`;
@@ -174,12 +190,17 @@ export function linkedinEngagement(deps: AdapterDeps): Engagement {
     return list(body.elements).reduce((n, e) => n + num(e.count), 0);
   }
 
-  async function memberFigures<T extends MemberMetric>(token: string, urn: string, types: readonly T[]): Promise<Record<T, number>> {
+  async function memberFigures<T extends MemberMetric>(
+    token: string,
+    urn: string,
+    types: readonly T[],
+  ): Promise<Record<T, number>> {
     const values = await allOrFirstError(types.map((t) => memberFigure(token, urn, t)));
     return Object.fromEntries(types.map((t, i) => [t, values[i]!])) as Record<T, number>;
   }
 
-  const mayReadMemberAnalytics = (tokens: TokenSet): boolean => !tokens.scopes || tokens.scopes.includes(MEMBER_ANALYTICS_SCOPE);
+  const mayReadMemberAnalytics = (tokens: TokenSet): boolean =>
+    !tokens.scopes || tokens.scopes.includes(MEMBER_ANALYTICS_SCOPE);
 
   /**
    * Shares, impressions and reach per post: an organization's share statistics (one call per 50 posts), or a member's
@@ -206,11 +227,19 @@ export function linkedinEngagement(deps: AdapterDeps): Engagement {
       const params = [`q=organizationalEntity`, `organizationalEntity=${encodeURIComponent(author)}`];
       if (shares.length) params.push(`shares=${restliList(shares)}`);
       if (ugcPosts.length) params.push(`ugcPosts=${restliList(ugcPosts)}`);
-      const body = await get(tokens.accessToken, `${apiBase}/rest/organizationalEntityShareStatistics?${params.join('&')}`);
+      const body = await get(
+        tokens.accessToken,
+        `${apiBase}/rest/organizationalEntityShareStatistics?${params.join('&')}`,
+      );
       for (const e of list(body.elements)) {
         const urn = str(e.share) ?? str(e.ugcPost);
         const s = obj(e.totalShareStatistics);
-        if (urn) out.set(urn, { shares: num(s.shareCount), impressions: num(s.impressionCount), reach: num(s.uniqueImpressionsCount) });
+        if (urn)
+          out.set(urn, {
+            shares: num(s.shareCount),
+            impressions: num(s.impressionCount),
+            reach: num(s.uniqueImpressionsCount),
+          });
       }
     }
     return out;
@@ -244,11 +273,23 @@ export function linkedinEngagement(deps: AdapterDeps): Engagement {
   /** Names of the members and organizations behind comments, by actor URN (unknown ones are left out). */
   async function names(token: string, actors: string[]): Promise<Map<string, string>> {
     const out = new Map<string, string>();
-    const people = [...new Set(actors.filter((a) => a.startsWith('urn:li:person:')).map((a) => a.slice('urn:li:person:'.length)))];
-    const orgs = [...new Set(actors.filter((a) => a.startsWith('urn:li:organization:')).map((a) => a.slice('urn:li:organization:'.length)))];
+    const people = [
+      ...new Set(actors.filter((a) => a.startsWith('urn:li:person:')).map((a) => a.slice('urn:li:person:'.length))),
+    ];
+    const orgs = [
+      ...new Set(
+        actors.filter((a) => a.startsWith('urn:li:organization:')).map((a) => a.slice('urn:li:organization:'.length)),
+      ),
+    ];
     for (let i = 0; i < people.length; i += BATCH) {
-      const ids = `List(${people.slice(i, i + BATCH).map((id) => `(id:${encodeURIComponent(id)})`).join(',')})`;
-      const res = await deps.http.request('linkedin', { url: `${apiBase}/v2/people?ids=${ids}`, headers: { authorization: `Bearer ${token}`, 'x-restli-protocol-version': '2.0.0' } });
+      const ids = `List(${people
+        .slice(i, i + BATCH)
+        .map((id) => `(id:${encodeURIComponent(id)})`)
+        .join(',')})`;
+      const res = await deps.http.request('linkedin', {
+        url: `${apiBase}/v2/people?ids=${ids}`,
+        headers: { authorization: `Bearer ${token}`, 'x-restli-protocol-version': '2.0.0' },
+      });
       for (const [key, p] of Object.entries(obj(linkedinOk(res, 'api', deps.clock).results))) {
         const id = /^\(id:(.+)\)$/.exec(key)?.[1] ?? str(obj(p).id);
         const full = [str(obj(p).localizedFirstName), str(obj(p).localizedLastName)].filter(Boolean).join(' ');
@@ -290,19 +331,28 @@ export function linkedinEngagement(deps: AdapterDeps): Engagement {
     const items: Obj[] = [];
     for (let page = 0; page < MAX_PAGES && items.length < limit; page++) {
       const count = Math.min(MAX_COUNT, limit - items.length);
-      const body = await get(token, `${apiBase}/rest/socialActions/${encodeURIComponent(urn)}/comments`, { start: items.length, count });
+      const body = await get(token, `${apiBase}/rest/socialActions/${encodeURIComponent(urn)}/comments`, {
+        start: items.length,
+        count,
+      });
       const got = list(body.elements);
       items.push(...got);
       const total = num(obj(body.paging).total);
       if (got.length < count || items.length >= total) break;
     }
-    const who = await names(token, items.map((c) => str(c.actor) ?? ''));
+    const who = await names(
+      token,
+      items.map((c) => str(c.actor) ?? ''),
+    );
     return items.slice(0, limit).map((c) => toComment(c, who));
   }
 
   async function getPost(tokens: TokenSet, p: ReadTarget & { postId: string }): Promise<RemotePost | null> {
     const author = await authorOf(tokens, p);
-    const res = await deps.http.request('linkedin', { url: `${apiBase}/rest/posts/${encodeURIComponent(p.postId)}`, headers: restHeaders(tokens.accessToken) });
+    const res = await deps.http.request('linkedin', {
+      url: `${apiBase}/rest/posts/${encodeURIComponent(p.postId)}`,
+      headers: restHeaders(tokens.accessToken),
+    });
     if (res.status === 404) return null;
     const post = linkedinOk(res, 'api', deps.clock);
     const [read] = await withMetrics(tokens, str(post.author) ?? author, [post]);
@@ -336,8 +386,13 @@ export function linkedinEngagement(deps: AdapterDeps): Engagement {
       });
       const body = linkedinOk(res, 'api', deps.clock);
       const activity = /^urn:li:comment:\((urn:li:[A-Za-z]+:\d+),/.exec(parent)?.[1];
-      const id = str(body.commentUrn) ?? (activity && str(res.headers.get('x-restli-id')) ? `urn:li:comment:(${activity},${res.headers.get('x-restli-id')})` : null);
-      if (!id) throw new PlatformError('linkedin', 'transient', 'linkedin created the comment but named no comment URN');
+      const id =
+        str(body.commentUrn) ??
+        (activity && str(res.headers.get('x-restli-id'))
+          ? `urn:li:comment:(${activity},${res.headers.get('x-restli-id')})`
+          : null);
+      if (!id)
+        throw new PlatformError('linkedin', 'transient', 'linkedin created the comment but named no comment URN');
       return { replyId: id };
     },
   };
@@ -349,7 +404,13 @@ export function linkedinEngagement(deps: AdapterDeps): Engagement {
       const limit = Math.max(1, p.limit);
       for (let page = 0; page < MAX_PAGES && posts.length < limit; page++) {
         const count = Math.min(MAX_COUNT, limit - posts.length);
-        const body = await get(tokens.accessToken, `${apiBase}/rest/posts`, { author, q: 'author', count, start: posts.length, sortBy: 'CREATED' });
+        const body = await get(tokens.accessToken, `${apiBase}/rest/posts`, {
+          author,
+          q: 'author',
+          count,
+          start: posts.length,
+          sortBy: 'CREATED',
+        });
         const got = list(body.elements);
         posts.push(...got);
         if (got.length < count) break;
@@ -369,11 +430,28 @@ export function linkedinEngagement(deps: AdapterDeps): Engagement {
       }
       // A member's own post: its statistics need only r_member_postAnalytics, not the closed r_member_social.
       if (!mayReadMemberAnalytics(tokens)) {
-        throw new PlatformError('linkedin', 'permission', `LinkedIn gives a member's post statistics only with ${MEMBER_ANALYTICS_SCOPE}, which this connection was not granted; reconnect to grant it.`, { code: 'r_member_postAnalytics_required' });
+        throw new PlatformError(
+          'linkedin',
+          'permission',
+          `LinkedIn gives a member's post statistics only with ${MEMBER_ANALYTICS_SCOPE}, which this connection was not granted; reconnect to grant it.`,
+          { code: 'r_member_postAnalytics_required' },
+        );
       }
       try {
-        const f = await memberFigures(tokens.accessToken, p.postId, ['REACTION', 'COMMENT', 'RESHARE', 'IMPRESSION', 'MEMBERS_REACHED'] as const);
-        return { likes: f.REACTION, comments: f.COMMENT, shares: f.RESHARE, impressions: f.IMPRESSION, reach: f.MEMBERS_REACHED };
+        const f = await memberFigures(tokens.accessToken, p.postId, [
+          'REACTION',
+          'COMMENT',
+          'RESHARE',
+          'IMPRESSION',
+          'MEMBERS_REACHED',
+        ] as const);
+        return {
+          likes: f.REACTION,
+          comments: f.COMMENT,
+          shares: f.RESHARE,
+          impressions: f.IMPRESSION,
+          reach: f.MEMBERS_REACHED,
+        };
       } catch (err) {
         if (err instanceof PlatformError && err.kind === 'not_found') return null;
         throw err;
@@ -381,7 +459,11 @@ export function linkedinEngagement(deps: AdapterDeps): Engagement {
     },
 
     async deletePost(tokens, p) {
-      const res = await deps.http.request('linkedin', { method: 'DELETE', url: `${apiBase}/rest/posts/${encodeURIComponent(p.postId)}`, headers: restHeaders(tokens.accessToken) });
+      const res = await deps.http.request('linkedin', {
+        method: 'DELETE',
+        url: `${apiBase}/rest/posts/${encodeURIComponent(p.postId)}`,
+        headers: restHeaders(tokens.accessToken),
+      });
       // Already gone is what deleting wanted.
       if (res.status === 404) return;
       linkedinOk(res, 'api', deps.clock);

@@ -53,7 +53,8 @@ function oauthKind(status: number, error: string, description: string): Platform
   if (status >= 500 || error === 'server_error') return 'transient';
   if (error === 'invalid_grant') return 'reauth_required';
   // LinkedIn reports spent, unknown or mismatched codes and dead refresh tokens as `invalid_request`.
-  if (/refresh token|authorization code|authorization grant|code verifier|redirect uri/i.test(description)) return 'reauth_required';
+  if (/refresh token|authorization code|authorization grant|code verifier|redirect uri/i.test(description))
+    return 'reauth_required';
   if (error === 'invalid_redirect_uri') return 'reauth_required';
   // The app's own credentials were refused: this server is not permitted, whatever the member does.
   if (error === 'invalid_client' || error === 'unauthorized_client') return 'permission';
@@ -80,10 +81,16 @@ export function inputErrorsOf(res: HttpResponse): { code: string; description: s
 /** LinkedIn's "media not processed yet" refusal, at the top level or (as validation reports it) among the input errors. */
 export function waitingForUpload(res: HttpResponse, err: PlatformError): boolean {
   if (err.code === 'MEDIA_ASSET_WAITING_UPLOAD') return true;
-  return inputErrorsOf(res).some((e) => e.code === 'MEDIA_ASSET_WAITING_UPLOAD' || /WAITING_UPLOAD/.test(e.description));
+  return inputErrorsOf(res).some(
+    (e) => e.code === 'MEDIA_ASSET_WAITING_UPLOAD' || /WAITING_UPLOAD/.test(e.description),
+  );
 }
 
-export function linkedinError(res: HttpResponse, phase: LinkedInPhase = 'api', now: () => Date = () => new Date()): PlatformError {
+export function linkedinError(
+  res: HttpResponse,
+  phase: LinkedInPhase = 'api',
+  now: () => Date = () => new Date(),
+): PlatformError {
   const body = bodyOf(res);
   const oauthError = text(body.error);
   let kind: PlatformErrorKind;
@@ -97,7 +104,8 @@ export function linkedinError(res: HttpResponse, phase: LinkedInPhase = 'api', n
   } else {
     const serviceCode = text(body.serviceErrorCode);
     // Validation answers name their code only among the input errors (`DUPLICATE_POST`, `MISSING_FIELD`).
-    code = text(body.code) || serviceCode || (inputErrorsOf(res).find((e) => /^[A-Z_]{3,64}$/.test(e.code))?.code ?? '');
+    code =
+      text(body.code) || serviceCode || (inputErrorsOf(res).find((e) => /^[A-Z_]{3,64}$/.test(e.code))?.code ?? '');
     const message = text(body.message);
     kind = apiKind(res.status, text(body.code), serviceCode, message);
     detail = `${code || `HTTP ${res.status}`}${message ? `: ${safeText(message)}` : ''}`;
@@ -105,17 +113,27 @@ export function linkedinError(res: HttpResponse, phase: LinkedInPhase = 'api', n
   // On the token endpoint there is nothing left to refresh: a dead credential means a new consent.
   if (phase !== 'api' && kind === 'auth_expired') kind = 'reauth_required';
   // LinkedIn sends no Retry-After: its 429s are daily quotas (per member, per app) that reset at 00:00 UTC.
-  const retryAfter = kind === 'rate_limited' ? (retryAfterSeconds(res.headers) ?? secondsToUtcMidnight(now())) : undefined;
-  const mapped = new PlatformError('linkedin', kind, `linkedin ${phase === 'api' ? 'request' : 'token request'} failed (${detail})`, {
-    status: res.status,
-    ...(retryAfter !== undefined ? { retryAfterSeconds: retryAfter } : {}),
-    ...(code ? { code } : {}),
-  });
+  const retryAfter =
+    kind === 'rate_limited' ? (retryAfterSeconds(res.headers) ?? secondsToUtcMidnight(now())) : undefined;
+  const mapped = new PlatformError(
+    'linkedin',
+    kind,
+    `linkedin ${phase === 'api' ? 'request' : 'token request'} failed (${detail})`,
+    {
+      status: res.status,
+      ...(retryAfter !== undefined ? { retryAfterSeconds: retryAfter } : {}),
+      ...(code ? { code } : {}),
+    },
+  );
   return phase === 'api' && code ? documentedError(LINKEDIN_DOCUMENTED_ERRORS, code, mapped) : mapped;
 }
 
 /** The JSON object of a 2xx answer (empty for bodiless ones), or the mapped PlatformError. */
-export function linkedinOk(res: HttpResponse, phase: LinkedInPhase = 'api', now: () => Date = () => new Date()): Record<string, unknown> {
+export function linkedinOk(
+  res: HttpResponse,
+  phase: LinkedInPhase = 'api',
+  now: () => Date = () => new Date(),
+): Record<string, unknown> {
   if (res.status >= 200 && res.status < 300) return bodyOf(res);
   throw linkedinError(res, phase, now);
 }

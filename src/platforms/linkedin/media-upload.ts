@@ -47,7 +47,9 @@ function sessionOf(value: unknown): VideoSession | null {
     if (!url || !Number.isInteger(first) || !Number.isInteger(last) || last < first) return null;
     parts.push({ url, first, last });
   }
-  return parts.length > 0 ? { uploadToken: value.uploadToken, parts, thumbnailUrl: str(value.thumbnailUrl ?? value.thumbnailUploadUrl) } : null;
+  return parts.length > 0
+    ? { uploadToken: value.uploadToken, parts, thumbnailUrl: str(value.thumbnailUrl ?? value.thumbnailUploadUrl) }
+    : null;
 }
 
 function parseJson(text: string | undefined): unknown {
@@ -62,7 +64,12 @@ export function linkedinMedia(deps: AdapterDeps) {
   const { apiBase } = linkedinUrls(deps);
 
   async function rest(token: string, method: 'GET' | 'POST', path: string, json?: unknown): Promise<Json> {
-    const res = await deps.http.request('linkedin', { method, url: `${apiBase}${path}`, headers: restHeaders(token), ...(json === undefined ? {} : { json }) });
+    const res = await deps.http.request('linkedin', {
+      method,
+      url: `${apiBase}${path}`,
+      headers: restHeaders(token),
+      ...(json === undefined ? {} : { json }),
+    });
     return linkedinOk(res, 'api', deps.clock);
   }
 
@@ -70,14 +77,23 @@ export function linkedinMedia(deps: AdapterDeps) {
    * PUTs bytes straight from storage. The bearer goes along on video parts too: the Videos API page says the signed
    * URL needs none, yet production clients send it and it is accepted, so both readings are satisfied.
    */
-  async function put(token: string, url: string, media: PublishMedia, range?: { start: number; end: number }): Promise<string | null> {
+  async function put(
+    token: string,
+    url: string,
+    media: PublishMedia,
+    range?: { start: number; end: number },
+  ): Promise<string | null> {
     const stream = await media.open(range);
     const length = range ? range.end - range.start + 1 : media.size;
     try {
       const res = await deps.http.request('linkedin', {
         method: 'PUT',
         url,
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/octet-stream', 'content-length': String(length) },
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/octet-stream',
+          'content-length': String(length),
+        },
         body: Readable.toWeb(stream) as ReadableStream<Uint8Array>,
         // Parts are up to 4 MB and whole images larger; slow links need more than the default API timeout.
         timeoutMs: 300_000,
@@ -91,11 +107,18 @@ export function linkedinMedia(deps: AdapterDeps) {
   }
 
   async function initImage(token: string, owner: string): Promise<{ urn: string; uploadUrl: string }> {
-    const body = await rest(token, 'POST', '/rest/images?action=initializeUpload', { initializeUploadRequest: { owner } });
+    const body = await rest(token, 'POST', '/rest/images?action=initializeUpload', {
+      initializeUploadRequest: { owner },
+    });
     const value = isRecord(body.value) ? body.value : {};
     const urn = str(value.image);
     const uploadUrl = str(value.uploadUrl);
-    if (!urn || !uploadUrl) throw new PlatformError('linkedin', 'transient', 'linkedin initializeUpload answered without an image URN or upload URL');
+    if (!urn || !uploadUrl)
+      throw new PlatformError(
+        'linkedin',
+        'transient',
+        'linkedin initializeUpload answered without an image URN or upload URL',
+      );
     return { urn, uploadUrl };
   }
 
@@ -103,7 +126,13 @@ export function linkedinMedia(deps: AdapterDeps) {
    * The image URN for slot `i`, uploading it unless the journal shows it went up already. An image initialized by an
    * attempt that died before its PUT is abandoned: its upload URL was not kept, and a fresh one costs a single call.
    */
-  async function uploadImage(token: string, owner: string, media: PublishMedia, journal: Journal, i: number): Promise<string> {
+  async function uploadImage(
+    token: string,
+    owner: string,
+    media: PublishMedia,
+    journal: Journal,
+    i: number,
+  ): Promise<string> {
     const known = journal.steps[steps.image(i)];
     if (known && journal.steps[steps.imageUploaded(i)]) return known;
     const { urn, uploadUrl } = await initImage(token, owner);
@@ -114,14 +143,34 @@ export function linkedinMedia(deps: AdapterDeps) {
     return urn;
   }
 
-  async function startVideo(token: string, owner: string, media: PublishMedia, thumbnail: PublishMedia | undefined, journal: Journal): Promise<{ urn: string; session: VideoSession }> {
+  async function startVideo(
+    token: string,
+    owner: string,
+    media: PublishMedia,
+    thumbnail: PublishMedia | undefined,
+    journal: Journal,
+  ): Promise<{ urn: string; session: VideoSession }> {
     const body = await rest(token, 'POST', '/rest/videos?action=initializeUpload', {
-      initializeUploadRequest: { owner, fileSizeBytes: media.size, uploadCaptions: false, uploadThumbnail: thumbnail !== undefined },
+      initializeUploadRequest: {
+        owner,
+        fileSizeBytes: media.size,
+        uploadCaptions: false,
+        uploadThumbnail: thumbnail !== undefined,
+      },
     });
     const value = isRecord(body.value) ? body.value : {};
     const urn = str(value.video);
-    const session = sessionOf({ uploadToken: value.uploadToken ?? '', parts: value.uploadInstructions, thumbnailUrl: value.thumbnailUploadUrl });
-    if (!urn || !session) throw new PlatformError('linkedin', 'transient', 'linkedin initializeUpload answered without a video URN or upload instructions');
+    const session = sessionOf({
+      uploadToken: value.uploadToken ?? '',
+      parts: value.uploadInstructions,
+      thumbnailUrl: value.thumbnailUploadUrl,
+    });
+    if (!urn || !session)
+      throw new PlatformError(
+        'linkedin',
+        'transient',
+        'linkedin initializeUpload answered without a video URN or upload instructions',
+      );
     await journal.record(steps.video, urn);
     // The part URLs are signed for this one asset and expire within days; a resumed upload needs them.
     await journal.record(steps.videoSession, JSON.stringify(session));
@@ -129,7 +178,13 @@ export function linkedinMedia(deps: AdapterDeps) {
   }
 
   /** ETags are journaled as `<video urn>|<etag>`, so those of an abandoned session are never sent with another. */
-  async function sendParts(token: string, urn: string, session: VideoSession, media: PublishMedia, journal: Journal): Promise<string[]> {
+  async function sendParts(
+    token: string,
+    urn: string,
+    session: VideoSession,
+    media: PublishMedia,
+    journal: Journal,
+  ): Promise<string[]> {
     const etags: string[] = [];
     for (const [i, part] of session.parts.entries()) {
       const saved = journal.steps[steps.videoPart(i)];
@@ -138,7 +193,8 @@ export function linkedinMedia(deps: AdapterDeps) {
         const raw = await put(token, part.url, media, { start: part.first, end: part.last });
         // finalizeUpload wants the ETag values themselves, without HTTP's surrounding quotes.
         etag = raw?.replace(/^W\//, '').replace(/^"|"$/g, '') ?? '';
-        if (!etag) throw new PlatformError('linkedin', 'transient', `linkedin accepted video part ${i} without an ETag`);
+        if (!etag)
+          throw new PlatformError('linkedin', 'transient', `linkedin accepted video part ${i} without an ETag`);
         await journal.record(steps.videoPart(i), `${urn}|${etag}`);
       }
       etags.push(etag);
@@ -147,17 +203,27 @@ export function linkedinMedia(deps: AdapterDeps) {
   }
 
   /** Uploads (or finishes uploading) the video and finalizes it; returns its URN, which then processes at LinkedIn. */
-  async function uploadVideo(token: string, owner: string, media: PublishMedia, thumbnail: PublishMedia | undefined, journal: Journal): Promise<string> {
+  async function uploadVideo(
+    token: string,
+    owner: string,
+    media: PublishMedia,
+    thumbnail: PublishMedia | undefined,
+    journal: Journal,
+  ): Promise<string> {
     const journaled = journal.steps[steps.video];
     if (journaled && journal.steps[steps.videoFinalized] === journaled) return journaled;
     const resumed = journaled ? sessionOf(parseJson(journal.steps[steps.videoSession])) : null;
-    let current = journaled && resumed ? { urn: journaled, session: resumed } : await startVideo(token, owner, media, thumbnail, journal);
+    let current =
+      journaled && resumed
+        ? { urn: journaled, session: resumed }
+        : await startVideo(token, owner, media, thumbnail, journal);
     let etags: string[];
     try {
       etags = await sendParts(token, current.urn, current.session, media, journal);
     } catch (err) {
       // A journaled session can go stale (EXPIRED_UPLOAD_URL): start over once. An unfinalized video is never posted.
-      const stale = err instanceof PlatformError && (err.code === 'EXPIRED_UPLOAD_URL' || err.kind === 'invalid_content');
+      const stale =
+        err instanceof PlatformError && (err.code === 'EXPIRED_UPLOAD_URL' || err.kind === 'invalid_content');
       if (!(journaled && resumed) || !stale) throw err;
       current = await startVideo(token, owner, media, thumbnail, journal);
       etags = await sendParts(token, current.urn, current.session, media, journal);
@@ -181,7 +247,10 @@ export function linkedinMedia(deps: AdapterDeps) {
     const known: MediaState[] = ['WAITING_UPLOAD', 'PROCESSING', 'AVAILABLE', 'PROCESSING_FAILED'];
     // An unknown future state is read as "not ready yet" rather than as a failure.
     const state = raw && (known as string[]).includes(raw) ? (raw as MediaState) : 'PROCESSING';
-    return { status: state, failure: state === 'PROCESSING_FAILED' ? (str(body.processingFailureReason) ?? 'processing failed') : null };
+    return {
+      status: state,
+      failure: state === 'PROCESSING_FAILED' ? (str(body.processingFailureReason) ?? 'processing failed') : null,
+    };
   }
 
   return { uploadImage, uploadVideo, status };

@@ -62,12 +62,26 @@ export const network = defineNetwork({
   media: LINKEDIN_MEDIA,
   override,
   topLevel: { image: { linkedin_image: ref.optional() } },
-  mediaFields: { pairs: [['linkedin_image_id', 'linkedin_image_url'], ['image_id', 'image_url'], ['video_id', 'video_url']], maps: ['linkedin_page_images'] },
+  mediaFields: {
+    pairs: [
+      ['linkedin_image_id', 'linkedin_image_url'],
+      ['image_id', 'image_url'],
+      ['video_id', 'video_url'],
+    ],
+    maps: ['linkedin_page_images'],
+  },
   topMedia: { either: ['linkedin_image'] },
   profileConnectionCount: true,
   publishScope: { destinations: 'linkedin_page_ids', account: 'post_to_personal' },
   draftFields: (o) => ({ linkedin_page_ids: o?.linkedin_page_ids ?? null }),
-  reads: { kind: 'organization', param: 'linkedin_organization_ids', replyParam: 'linkedin_organization_id', idPrefix: 'urn:li:organization:', byDefault: 'both', filterExcludesAccount: true },
+  reads: {
+    kind: 'organization',
+    param: 'linkedin_organization_ids',
+    replyParam: 'linkedin_organization_id',
+    idPrefix: 'urn:li:organization:',
+    byDefault: 'both',
+    filterExcludesAccount: true,
+  },
   hosts: DEFAULT_URLS,
   adapter: linkedinAdapter,
   // A destination left without media (no default, no own page image) is refused by planning: alone when another
@@ -78,10 +92,26 @@ export const network = defineNetwork({
     const media =
       postType === 'carousel' && o.image_ids?.length
         ? o.image_ids.map((id, i) => ({ id, field: ['linkedin', 'image_ids', i] }))
-        : mediaOf([[o.linkedin_image_id, lo('linkedin_image_id')], [o.linkedin_image_url, lo('linkedin_image_url')], [o.image_id, lo('image_id')], [o.image_url, lo('image_url')], [body.linkedin_image as string | undefined, ['linkedin_image']]]);
-    if (postType === 'video' && (o.video_id || o.video_url)) media.splice(0, media.length, (o.video_id ? refOf(o.video_id, lo('video_id')) : refOf(o.video_url, lo('video_url')))!);
+        : mediaOf([
+            [o.linkedin_image_id, lo('linkedin_image_id')],
+            [o.linkedin_image_url, lo('linkedin_image_url')],
+            [o.image_id, lo('image_id')],
+            [o.image_url, lo('image_url')],
+            [body.linkedin_image as string | undefined, ['linkedin_image']],
+          ]);
+    if (postType === 'video' && (o.video_id || o.video_url))
+      media.splice(
+        0,
+        media.length,
+        (o.video_id ? refOf(o.video_id, lo('video_id')) : refOf(o.video_url, lo('video_url')))!,
+      );
     const visibility = o.visibility ?? body.visibility;
-    const shared = { media, ...(visibility ? { visibility } : {}), options: {}, ...(o.thumbnail_image_id ? { thumbnail: { id: o.thumbnail_image_id, field: lo('thumbnail_image_id') } } : {}) };
+    const shared = {
+      media,
+      ...(visibility ? { visibility } : {}),
+      options: {},
+      ...(o.thumbnail_image_id ? { thumbnail: { id: o.thumbnail_image_id, field: lo('thumbnail_image_id') } } : {}),
+    };
     caption(text, o.linkedin_text !== undefined ? 'linkedin_text' : 'default_text');
     const pages = o.linkedin_page_ids ?? [];
     if (!pages.length || o.post_to_personal) {

@@ -40,7 +40,9 @@ function plan(req: PublishRequest): Plan {
   const commentary = escapeCommentary(req.text);
   // LinkedIn measures the commentary it receives, escapes included.
   if (commentary.length > MAX_COMMENTARY) {
-    throw invalid(`linkedin commentary is ${commentary.length} characters once reserved characters are escaped; the limit is ${MAX_COMMENTARY}`);
+    throw invalid(
+      `linkedin commentary is ${commentary.length} characters once reserved characters are escaped; the limit is ${MAX_COMMENTARY}`,
+    );
   }
   const images = req.media.filter((m) => m.kind === 'image').length;
   const videos = req.media.filter((m) => m.kind === 'video').length;
@@ -51,11 +53,19 @@ function plan(req: PublishRequest): Plan {
   else if (req.postType === 'carousel' && images >= 2 && images <= MAX_IMAGES && !mixed) kind = 'multiImage';
   else if (req.postType === 'video' && videos === 1 && req.media.length === 1) kind = 'video';
   else {
-    throw invalid(`linkedin cannot publish a ${req.postType} post with ${images} image(s) and ${videos} video(s): one image, 2–${MAX_IMAGES} images or one video`);
+    throw invalid(
+      `linkedin cannot publish a ${req.postType} post with ${images} image(s) and ${videos} video(s): one image, 2–${MAX_IMAGES} images or one video`,
+    );
   }
-  const huge = req.media.find((m) => m.kind === 'image' && m.width && m.height && m.width * m.height > MAX_IMAGE_PIXELS);
-  if (huge) throw invalid(`linkedin takes images of fewer than ${MAX_IMAGE_PIXELS} pixels; ${huge.id} is ${huge.width}×${huge.height}`);
-  if (videos === 1 && req.media[0]!.size > LINKEDIN_MEDIA.maxVideoBytes) throw invalid(`linkedin feed videos are at most 500 MB; this one is ${req.media[0]!.size} bytes`);
+  const huge = req.media.find(
+    (m) => m.kind === 'image' && m.width && m.height && m.width * m.height > MAX_IMAGE_PIXELS,
+  );
+  if (huge)
+    throw invalid(
+      `linkedin takes images of fewer than ${MAX_IMAGE_PIXELS} pixels; ${huge.id} is ${huge.width}×${huge.height}`,
+    );
+  if (videos === 1 && req.media[0]!.size > LINKEDIN_MEDIA.maxVideoBytes)
+    throw invalid(`linkedin feed videos are at most 500 MB; this one is ${req.media[0]!.size} bytes`);
   const visibility = req.visibility ?? 'PUBLIC';
   if (visibility === 'CONNECTIONS' && req.destination?.kind === 'organization') {
     throw invalid('linkedin organizations post publicly; CONNECTIONS visibility exists only for members');
@@ -72,9 +82,13 @@ export function linkedinPublisher(deps: AdapterDeps): Publisher {
   const media = linkedinMedia(deps);
 
   async function memberUrn(token: string): Promise<string> {
-    const res = await deps.http.request('linkedin', { url: `${apiBase}/v2/userinfo`, headers: { authorization: `Bearer ${token}` } });
+    const res = await deps.http.request('linkedin', {
+      url: `${apiBase}/v2/userinfo`,
+      headers: { authorization: `Bearer ${token}` },
+    });
     const sub = linkedinOk(res, 'api', deps.clock).sub;
-    if (typeof sub !== 'string' || !sub) throw new PlatformError('linkedin', 'transient', 'linkedin userinfo answered without a member id');
+    if (typeof sub !== 'string' || !sub)
+      throw new PlatformError('linkedin', 'transient', 'linkedin userinfo answered without a member id');
     return `urn:li:person:${sub}`;
   }
 
@@ -90,15 +104,30 @@ export function linkedinPublisher(deps: AdapterDeps): Publisher {
       urn = `urn:li:organization:${id}`;
     } else if (!dest || dest.kind === 'personal') {
       const id = dest?.id ?? 'me';
-      urn = id === 'me' || id === '' ? await memberUrn(token) : id.startsWith('urn:li:person:') ? id : `urn:li:person:${id}`;
+      urn =
+        id === 'me' || id === ''
+          ? await memberUrn(token)
+          : id.startsWith('urn:li:person:')
+            ? id
+            : `urn:li:person:${id}`;
     } else {
-      throw new PlatformError('linkedin', 'unsupported', `linkedin posts as a member or an organization, not to a ${dest.kind}`);
+      throw new PlatformError(
+        'linkedin',
+        'unsupported',
+        `linkedin posts as a member or an organization, not to a ${dest.kind}`,
+      );
     }
     await journal.record(steps.author, urn);
     return urn;
   }
 
-  async function uploads(token: string, owner: string, req: PublishRequest, p: Plan, journal: Journal): Promise<{ content: unknown; urns: string[] }> {
+  async function uploads(
+    token: string,
+    owner: string,
+    req: PublishRequest,
+    p: Plan,
+    journal: Journal,
+  ): Promise<{ content: unknown; urns: string[] }> {
     if (p.kind === 'text') return { content: undefined, urns: [] };
     if (p.kind === 'video') {
       const video = req.media[0];
@@ -129,13 +158,21 @@ export function linkedinPublisher(deps: AdapterDeps): Publisher {
         throw err;
       });
       if (!s) continue;
-      if (s.status === 'PROCESSING_FAILED') throw invalid(`linkedin could not process ${urn}: ${s.failure ?? 'processing failed'}`);
+      if (s.status === 'PROCESSING_FAILED')
+        throw invalid(`linkedin could not process ${urn}: ${s.failure ?? 'processing failed'}`);
       if (s.status !== 'AVAILABLE') return urn;
     }
     return null;
   }
 
-  async function create(token: string, owner: string, p: Plan, content: unknown, urns: string[], journal: Journal): Promise<PublishOutcome> {
+  async function create(
+    token: string,
+    owner: string,
+    p: Plan,
+    content: unknown,
+    urns: string[],
+    journal: Journal,
+  ): Promise<PublishOutcome> {
     const attempted = journal.steps[steps.postAttempt] !== undefined;
     await journal.record(steps.postAttempt, deps.clock().toISOString());
     const res = await deps.http.request('linkedin', {
@@ -195,7 +232,8 @@ export function linkedinPublisher(deps: AdapterDeps): Publisher {
       const urn = journal.steps[steps.post];
       if (!urn) return null;
       // The same closed permission hides a member's post from its author; the journaled URN is LinkedIn's own answer.
-      if (journal.steps[steps.author]?.startsWith('urn:li:person:')) return { postId: urn, permalink: permalinkOf(webBase, urn) };
+      if (journal.steps[steps.author]?.startsWith('urn:li:person:'))
+        return { postId: urn, permalink: permalinkOf(webBase, urn) };
       const res = await deps.http.request('linkedin', {
         url: `${apiBase}/rest/posts/${encodeURIComponent(urn)}`,
         query: { viewContext: 'AUTHOR' },

@@ -94,7 +94,13 @@ export function containerPublisher(d: ContainerDialect, deps: AdapterDeps, opts:
   const auth = (tokens: TokenSet) => ({ authorization: `Bearer ${tokens.accessToken}` });
 
   const get = async (tokens: TokenSet, path: string, fields: string, extra: Params = {}) =>
-    d.ok(await deps.http.request(d.platform, { url: `${d.api}/${path}`, query: { fields, ...extra }, headers: auth(tokens) }));
+    d.ok(
+      await deps.http.request(d.platform, {
+        url: `${d.api}/${path}`,
+        query: { fields, ...extra },
+        headers: auth(tokens),
+      }),
+    );
 
   const post = async (tokens: TokenSet, path: string, form: Params) =>
     d.ok(await deps.http.request(d.platform, { method: 'POST', url: `${d.api}/${path}`, form, headers: auth(tokens) }));
@@ -120,7 +126,13 @@ export function containerPublisher(d: ContainerDialect, deps: AdapterDeps, opts:
     return known === 'EXPIRED' ? null : { id, state: known, message };
   }
 
-  async function create(tokens: TokenSet, user: string, journal: Journal, step: string, params: Params): Promise<ContainerInfo> {
+  async function create(
+    tokens: TokenSet,
+    user: string,
+    journal: Journal,
+    step: string,
+    params: Params,
+  ): Promise<ContainerInfo> {
     const id = idOf(await post(tokens, `${encodeURIComponent(user)}/${d.createEdge}`, params), 'a container id');
     await journal.record(step, id);
     return (await probe(tokens, id)) ?? { id, state: 'IN_PROGRESS', message: null };
@@ -132,7 +144,9 @@ export function containerPublisher(d: ContainerDialect, deps: AdapterDeps, opts:
     for (const ms of wait ? waits : []) {
       if (!current.some((c) => c.state === 'IN_PROGRESS')) break;
       await sleep(ms);
-      current = await Promise.all(current.map(async (c) => (c.state === 'IN_PROGRESS' ? ((await probe(tokens, c.id)) ?? c) : c)));
+      current = await Promise.all(
+        current.map(async (c) => (c.state === 'IN_PROGRESS' ? ((await probe(tokens, c.id)) ?? c) : c)),
+      );
     }
     return current;
   }
@@ -140,7 +154,12 @@ export function containerPublisher(d: ContainerDialect, deps: AdapterDeps, opts:
   function failed(c: ContainerInfo): PlatformError {
     // A passing failure (server error, download timeout) is retryable; the retry makes a new container.
     const kind = transientStatus(c.message) ? 'transient' : 'invalid_content';
-    return new PlatformError(d.platform, kind, `${d.platform} could not process the media (${safeText(c.message) || 'ERROR'})`, { code: 'ERROR' });
+    return new PlatformError(
+      d.platform,
+      kind,
+      `${d.platform} could not process the media (${safeText(c.message) || 'ERROR'})`,
+      { code: 'ERROR' },
+    );
   }
 
   async function permalink(tokens: TokenSet, mediaId: string): Promise<string | null> {
@@ -148,13 +167,20 @@ export function containerPublisher(d: ContainerDialect, deps: AdapterDeps, opts:
       return d.permalinkOf(await get(tokens, encodeURIComponent(mediaId), d.permalinkFields));
     } catch (err) {
       // The post exists and its id is journaled; a missing link is not worth failing (or repeating) the publish.
-      deps.logger.warn({ platform: d.platform, err: err instanceof Error ? err.message : String(err) }, 'permalink lookup failed');
+      deps.logger.warn(
+        { platform: d.platform, err: err instanceof Error ? err.message : String(err) },
+        'permalink lookup failed',
+      );
       return null;
     }
   }
 
   /** The post a PUBLISHED container became: Meta does not link the two, so the newest matching own post. */
-  async function findPublished(tokens: TokenSet, user: string, req: PublishRequest): Promise<{ postId: string; permalink: string | null } | null> {
+  async function findPublished(
+    tokens: TokenSet,
+    user: string,
+    req: PublishRequest,
+  ): Promise<{ postId: string; permalink: string | null } | null> {
     const body = await get(tokens, `${encodeURIComponent(user)}/${d.listEdge}`, d.listFields, { limit: '25' });
     const items = Array.isArray(body.data) ? body.data.filter(isRecord) : [];
     const hit = items.find((item) => d.matches(item, req));
@@ -162,7 +188,12 @@ export function containerPublisher(d: ContainerDialect, deps: AdapterDeps, opts:
     return hit && postId ? { postId, permalink: d.permalinkOf(hit) } : null;
   }
 
-  async function recordPublished(tokens: TokenSet, journal: Journal, postId: string, link?: string | null): Promise<PublishOutcome> {
+  async function recordPublished(
+    tokens: TokenSet,
+    journal: Journal,
+    postId: string,
+    link?: string | null,
+  ): Promise<PublishOutcome> {
     if (journal.steps[STEP.media] !== postId) await journal.record(STEP.media, postId);
     return { state: 'published', postId, permalink: link ?? (await permalink(tokens, postId)) };
   }
@@ -192,7 +223,13 @@ export function containerPublisher(d: ContainerDialect, deps: AdapterDeps, opts:
   }
 
   /** Carousel children, reused while valid and created otherwise: their ids once all are FINISHED, else the outcome to return. */
-  async function children(tokens: TokenSet, user: string, req: PublishRequest, journal: Journal, wait: boolean): Promise<string[] | PublishOutcome> {
+  async function children(
+    tokens: TokenSet,
+    user: string,
+    req: PublishRequest,
+    journal: Journal,
+    wait: boolean,
+  ): Promise<string[] | PublishOutcome> {
     let kids: ContainerInfo[] = [];
     for (const [i, media] of req.media.entries()) {
       const known = journal.steps[STEP.child(i)];
@@ -209,7 +246,12 @@ export function containerPublisher(d: ContainerDialect, deps: AdapterDeps, opts:
     return kids.map((k) => k.id);
   }
 
-  async function advance(tokens: TokenSet, req: PublishRequest, journal: Journal, wait: boolean): Promise<PublishOutcome> {
+  async function advance(
+    tokens: TokenSet,
+    req: PublishRequest,
+    journal: Journal,
+    wait: boolean,
+  ): Promise<PublishOutcome> {
     const done = journal.steps[STEP.media];
     if (done) return recordPublished(tokens, journal, done);
     d.check(req);
@@ -242,7 +284,12 @@ export function containerPublisher(d: ContainerDialect, deps: AdapterDeps, opts:
       case 'PUBLISHED': {
         // Published by an attempt whose answer was lost: find the post rather than publish again.
         const found = await findPublished(tokens, user, req);
-        if (!found) throw new PlatformError(d.platform, 'transient', `${d.platform} reports the container published but the post is not listed yet`);
+        if (!found)
+          throw new PlatformError(
+            d.platform,
+            'transient',
+            `${d.platform} reports the container published but the post is not listed yet`,
+          );
         return recordPublished(tokens, journal, found.postId, found.permalink);
       }
       default:
@@ -262,7 +309,13 @@ export function containerPublisher(d: ContainerDialect, deps: AdapterDeps, opts:
   }
 
   return {
-    publish: (tokens, req, journal) => advance(tokens, req, journal, req.media.every((m) => m.kind === 'image')),
+    publish: (tokens, req, journal) =>
+      advance(
+        tokens,
+        req,
+        journal,
+        req.media.every((m) => m.kind === 'image'),
+      ),
     // The journal, not the handle, says where the flow stands; the handle only names what was being waited on.
     checkStatus: (tokens, handle, req, journal) => {
       const now = deps.clock().getTime();

@@ -131,15 +131,30 @@ export function graphErrorFrom(platform: Platform, res: HttpResponse, phase: Gra
   const e = readGraphError(bodyOf(res));
   let kind: PlatformErrorKind = e ? kindOf(e, res.status, phase) : kindOfStatus(res.status);
   if (phase !== 'api' && kind === 'auth_expired') kind = 'reauth_required';
-  const detail = e ? `${e.code ?? '?'}${e.subcode !== undefined ? `/${e.subcode}` : ''}: ${safeText(e.message)}` : `HTTP ${res.status}`;
-  const retryAfter = kind === 'rate_limited' ? (graphRetryAfter(res) ?? (e?.subcode === PUBLISH_LIMIT_SUBCODE ? PUBLISH_LIMIT_WAIT_SECONDS : undefined)) : undefined;
-  return new PlatformError(platform, kind, `${platform} ${phase === 'api' ? 'request' : 'token request'} failed (${detail})`, {
-    status: res.status,
-    ...(retryAfter !== undefined ? { retryAfterSeconds: retryAfter } : {}),
-    ...(e?.code !== undefined ? { code: String(e.code) } : {}),
-    // The app id or secret refused on a token call: this server's configuration.
-    ...(phase !== 'api' && kind === 'permission' && e && (e.code === 101 || /client secret|application id|invalid platform app/i.test(e.message)) ? { serverConfig: true } : {}),
-  });
+  const detail = e
+    ? `${e.code ?? '?'}${e.subcode !== undefined ? `/${e.subcode}` : ''}: ${safeText(e.message)}`
+    : `HTTP ${res.status}`;
+  const retryAfter =
+    kind === 'rate_limited'
+      ? (graphRetryAfter(res) ?? (e?.subcode === PUBLISH_LIMIT_SUBCODE ? PUBLISH_LIMIT_WAIT_SECONDS : undefined))
+      : undefined;
+  return new PlatformError(
+    platform,
+    kind,
+    `${platform} ${phase === 'api' ? 'request' : 'token request'} failed (${detail})`,
+    {
+      status: res.status,
+      ...(retryAfter !== undefined ? { retryAfterSeconds: retryAfter } : {}),
+      ...(e?.code !== undefined ? { code: String(e.code) } : {}),
+      // The app id or secret refused on a token call: this server's configuration.
+      ...(phase !== 'api' &&
+      kind === 'permission' &&
+      e &&
+      (e.code === 101 || /client secret|application id|invalid platform app/i.test(e.message))
+        ? { serverConfig: true }
+        : {}),
+    },
+  );
 }
 
 /** Whether a container's ERROR status text names a passing failure (a transient subcode), worth a new container later. */
@@ -154,12 +169,19 @@ export function expiryFrom(clock: () => Date, expiresIn: unknown): Date | null {
 }
 
 /** The app's credentials, or an `unsupported` error when this server has none for the network. */
-export function appCredentials(platform: Platform, config: { clientId?: string | undefined; clientSecret?: string | undefined }): {
+export function appCredentials(
+  platform: Platform,
+  config: { clientId?: string | undefined; clientSecret?: string | undefined },
+): {
   clientId: string;
   clientSecret: string;
 } {
   if (!config.clientId || !config.clientSecret) {
-    throw new PlatformError(platform, 'unsupported', `${platform} is not configured on this server (client id and secret)`);
+    throw new PlatformError(
+      platform,
+      'unsupported',
+      `${platform} is not configured on this server (client id and secret)`,
+    );
   }
   return { clientId: config.clientId, clientSecret: config.clientSecret };
 }

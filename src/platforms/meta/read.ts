@@ -17,7 +17,8 @@ export function insightValues(body: unknown): Record<string, number> {
     let value: unknown;
     if (isRecord(row.total_value)) value = row.total_value.value;
     else if (Array.isArray(row.values)) value = row.values.filter(isRecord).at(-1)?.value;
-    const n = num(value) ?? (isRecord(value) ? Object.values(value).reduce<number>((sum, v) => sum + (num(v) ?? 0), 0) : null);
+    const n =
+      num(value) ?? (isRecord(value) ? Object.values(value).reduce<number>((sum, v) => sum + (num(v) ?? 0), 0) : null);
     if (n !== null) out[name] = n;
   }
   return out;
@@ -43,7 +44,10 @@ export function mediaOf(item: Record<string, unknown>, type: RemotePost['type'])
       : type === 'image'
         ? [{ url: str(item.media_url) }]
         : [];
-  return { images, video: type === 'video' ? { videoUrl: str(item.media_url), thumbnailUrl: str(item.thumbnail_url) } : null };
+  return {
+    images,
+    video: type === 'video' ? { videoUrl: str(item.media_url), thumbnailUrl: str(item.thumbnail_url) } : null,
+  };
 }
 
 /** The `data` items of a Graph list answer. */

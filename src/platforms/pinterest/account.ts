@@ -40,7 +40,10 @@ export async function fetchPinterestAccount(ctx: PinterestContext, tokens: Token
   });
   const user = readApi(res, 'user account read');
   const id = text(user.id);
-  if (!id) throw new PlatformError('pinterest', 'transient', 'Pinterest user account came back without an id', { status: res.status });
+  if (!id)
+    throw new PlatformError('pinterest', 'transient', 'Pinterest user account came back without an id', {
+      status: res.status,
+    });
   const boards = await listBoards(ctx, tokens);
 
   const username = text(user.username);

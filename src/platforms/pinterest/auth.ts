@@ -14,24 +14,39 @@ import type { OAuthStep } from './errors.ts';
  * Reading the profile and boards, and creating pins (POST /v5/pins lists boards:read, boards:write, pins:read and
  * pins:write; video uploads via /v5/media need pins:write). Secret boards would need the *_secret variants.
  */
-export const PINTEREST_SCOPES = ['boards:read', 'boards:write', 'pins:read', 'pins:write', 'user_accounts:read'] as const;
+export const PINTEREST_SCOPES = [
+  'boards:read',
+  'boards:write',
+  'pins:read',
+  'pins:write',
+  'user_accounts:read',
+] as const;
 
 function toTokenSet(body: Record<string, unknown>, issuedAt: Date): TokenSet {
   // The scope separator is not pinned down by the spec; accept either.
   const tokens = tokenSetFrom(body, issuedAt, /[\s,]+/);
   // Prefer the relative lifetime: it does not depend on Herald's clock agreeing with Pinterest's.
-  const absolute = typeof body.refresh_token_expires_at === 'number' ? new Date(body.refresh_token_expires_at * 1000) : null;
+  const absolute =
+    typeof body.refresh_token_expires_at === 'number' ? new Date(body.refresh_token_expires_at * 1000) : null;
   return { ...tokens, refreshExpiresAt: tokens.refreshExpiresAt ?? absolute };
 }
 
-function tokenCall(ctx: PinterestContext, form: Record<string, string | undefined>, step: OAuthStep): Promise<TokenSet> {
+function tokenCall(
+  ctx: PinterestContext,
+  form: Record<string, string | undefined>,
+  step: OAuthStep,
+): Promise<TokenSet> {
   const request = { url: `${ctx.apiBase}/v5/oauth/token`, headers: basicAuth(ctx), form };
   return requestTokens(ctx.deps, 'pinterest', request, (res) => readOAuth(res, step), toTokenSet);
 }
 
 async function refresh(ctx: PinterestContext, tokens: TokenSet): Promise<TokenSet> {
   if (!tokens.refreshToken) {
-    throw new PlatformError('pinterest', 'reauth_required', 'Pinterest connection has no refresh token; reconnect the account');
+    throw new PlatformError(
+      'pinterest',
+      'reauth_required',
+      'Pinterest connection has no refresh token; reconnect the account',
+    );
   }
   const next = await tokenCall(
     ctx,

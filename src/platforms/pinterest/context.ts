@@ -35,7 +35,11 @@ export function pinterestContext(deps: AdapterDeps): PinterestContext {
 function credentials(ctx: PinterestContext): { clientId: string; clientSecret: string } {
   const { clientId, clientSecret } = ctx.deps.config;
   if (!clientId || !clientSecret) {
-    throw new PlatformError('pinterest', 'unsupported', 'Pinterest is not configured on this server (app id and secret are missing)');
+    throw new PlatformError(
+      'pinterest',
+      'unsupported',
+      'Pinterest is not configured on this server (app id and secret are missing)',
+    );
   }
   return { clientId, clientSecret };
 }

@@ -24,7 +24,8 @@ const ANALYTICS_CONCURRENCY = 4;
 export const PINTEREST_COMMENTS_UNAVAILABLE =
   "Pinterest's API (v5) offers no access to comments: Herald can show how many comments a pin has, but cannot list or answer them.";
 
-const obj = (value: unknown): Obj => (value && typeof value === 'object' && !Array.isArray(value) ? (value as Obj) : {});
+const obj = (value: unknown): Obj =>
+  value && typeof value === 'object' && !Array.isArray(value) ? (value as Obj) : {};
 const num = (value: unknown): number => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
 const str = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
 
@@ -33,13 +34,22 @@ function largest(images: unknown): { url: string | null; width?: number | undefi
   const sizes = Object.values(obj(images)).map(obj);
   const best = sizes.sort((a, b) => num(b.width) - num(a.width))[0];
   if (!best) return { url: null };
-  return { url: str(best.url), ...(num(best.width) ? { width: num(best.width) } : {}), ...(num(best.height) ? { height: num(best.height) } : {}) };
+  return {
+    url: str(best.url),
+    ...(num(best.width) ? { width: num(best.width) } : {}),
+    ...(num(best.height) ? { height: num(best.height) } : {}),
+  };
 }
 
 function boardOf(p: ReadTarget): string | null {
   const d = p.destination;
   if (!d) return null;
-  if (d.kind !== 'board' || !d.id) throw new PlatformError('pinterest', 'invalid_content', 'Pinterest pins are read from a board (or the whole account)');
+  if (d.kind !== 'board' || !d.id)
+    throw new PlatformError(
+      'pinterest',
+      'invalid_content',
+      'Pinterest pins are read from a board (or the whole account)',
+    );
   return d.id;
 }
 
@@ -70,9 +80,17 @@ export function pinterestEngagement(ctx: PinterestContext): Engagement {
     const lifetime = obj(obj(pin.pin_metrics).lifetime_metrics);
     const shape: Pick<RemotePost, 'type' | 'images' | 'video'> =
       kind === 'video'
-        ? { type: 'video', images: [], video: { videoUrl: str(media.video_url), thumbnailUrl: str(media.cover_image_url) } }
+        ? {
+            type: 'video',
+            images: [],
+            video: { videoUrl: str(media.video_url), thumbnailUrl: str(media.cover_image_url) },
+          }
         : kind === 'multiple_images'
-          ? { type: 'carousel', images: (Array.isArray(media.items) ? media.items : []).map((item) => largest(obj(item).images)), video: null }
+          ? {
+              type: 'carousel',
+              images: (Array.isArray(media.items) ? media.items : []).map((item) => largest(obj(item).images)),
+              video: null,
+            }
           : { type: 'image', images: [largest(media.images)], video: null };
     return {
       postId: id,
@@ -82,7 +100,12 @@ export function pinterestEngagement(ctx: PinterestContext): Engagement {
       ...shape,
       permalink: pinUrl(ctx, id),
       sourcePageId: str(pin.board_id),
-      metrics: { likes: num(lifetime.reaction), comments: num(lifetime.comment), shares: saved, impressions: num(lifetime.impression) },
+      metrics: {
+        likes: num(lifetime.reaction),
+        comments: num(lifetime.comment),
+        shares: saved,
+        impressions: num(lifetime.impression),
+      },
     };
   }
 
@@ -107,9 +130,14 @@ export function pinterestEngagement(ctx: PinterestContext): Engagement {
       const pins: Obj[] = [];
       let bookmark: string | null = null;
       do {
-        const res = await get(tokens, path, { page_size: Math.min(PAGE_MAX, p.limit - pins.length), pin_metrics: 'true', bookmark });
+        const res = await get(tokens, path, {
+          page_size: Math.min(PAGE_MAX, p.limit - pins.length),
+          pin_metrics: 'true',
+          bookmark,
+        });
         const body = readApi(res, board ? 'board pin list' : 'pin list');
-        for (const item of Array.isArray(body.items) ? body.items.map(obj) : []) if (typeof item.id === 'string' && pins.length < p.limit) pins.push(item);
+        for (const item of Array.isArray(body.items) ? body.items.map(obj) : [])
+          if (typeof item.id === 'string' && pins.length < p.limit) pins.push(item);
         bookmark = str(body.bookmark);
       } while (bookmark && pins.length < p.limit);
       return withSaves(tokens, pins);
@@ -125,7 +153,11 @@ export function pinterestEngagement(ctx: PinterestContext): Engagement {
     commentsUnavailable: PINTEREST_COMMENTS_UNAVAILABLE,
 
     async deletePost(tokens, p) {
-      const res = await ctx.deps.http.request('pinterest', { method: 'DELETE', url: `${ctx.apiBase}/v5/pins/${encodeURIComponent(p.postId)}`, headers: bearer(tokens.accessToken) });
+      const res = await ctx.deps.http.request('pinterest', {
+        method: 'DELETE',
+        url: `${ctx.apiBase}/v5/pins/${encodeURIComponent(p.postId)}`,
+        headers: bearer(tokens.accessToken),
+      });
       // A pin that is already gone is what the caller wanted.
       if (res.status === 404 || res.status === 204) return;
       if (res.status >= 200 && res.status < 300) return;

@@ -44,7 +44,11 @@ export function readApi(res: HttpResponse, what: string): Record<string, unknown
     return fail(res, 'transient', `Pinterest ${what}: unexpected answer (HTTP ${res.status}, not JSON)`, undefined);
   }
   const { code, detail } = errorBody(res);
-  const mapped = errorFromResponse('pinterest', res, { kind: apiKind(res.status, code), message: describe(what, res, code, detail), ...(code !== undefined ? { code: String(code) } : {}) });
+  const mapped = errorFromResponse('pinterest', res, {
+    kind: apiKind(res.status, code),
+    message: describe(what, res, code, detail),
+    ...(code !== undefined ? { code: String(code) } : {}),
+  });
   throw documentedError(PINTEREST_DOCUMENTED_ERRORS, documentedCode(code, detail), mapped);
 }
 
@@ -73,7 +77,12 @@ export function readOAuth(res: HttpResponse, step: OAuthStep): Record<string, un
   const kind = answered ? 'transient' : (statusKind(res.status) ?? tokenEndpointKind(res.status, code));
   // "Authentication failed." on the token endpoint is the app's Basic credentials: this server's configuration.
   if (!answered && res.status === 401 && code === AUTH_FAILED) {
-    throw errorFromResponse('pinterest', res, { kind, message: describe(step, res, code, detail), code: String(code), serverConfig: true });
+    throw errorFromResponse('pinterest', res, {
+      kind,
+      message: describe(step, res, code, detail),
+      code: String(code),
+      serverConfig: true,
+    });
   }
   return fail(res, kind, describe(step, res, code, detail), code);
 }

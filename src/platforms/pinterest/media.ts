@@ -33,12 +33,22 @@ export async function registerVideo(ctx: PinterestContext, tokens: TokenSet): Pr
     json: { media_type: 'video' },
   });
   const body = readApi(res, 'media registration');
-  const params = body.upload_parameters && typeof body.upload_parameters === 'object' ? (body.upload_parameters as Record<string, unknown>) : {};
+  const params =
+    body.upload_parameters && typeof body.upload_parameters === 'object'
+      ? (body.upload_parameters as Record<string, unknown>)
+      : {};
   const mediaId = typeof body.media_id === 'string' ? body.media_id : '';
   const uploadUrl = typeof body.upload_url === 'string' ? body.upload_url : '';
-  if (!mediaId || !uploadUrl) throw new PlatformError('pinterest', 'transient', 'Pinterest registered a media upload without media_id or upload_url', { status: res.status });
+  if (!mediaId || !uploadUrl)
+    throw new PlatformError(
+      'pinterest',
+      'transient',
+      'Pinterest registered a media upload without media_id or upload_url',
+      { status: res.status },
+    );
   const parameters: Record<string, string> = {};
-  for (const [k, v] of Object.entries(params)) if (typeof v === 'string' || typeof v === 'number') parameters[k] = String(v);
+  for (const [k, v] of Object.entries(params))
+    if (typeof v === 'string' || typeof v === 'number') parameters[k] = String(v);
   return { mediaId, uploadUrl, parameters };
 }
 
@@ -46,17 +56,25 @@ export async function registerVideo(ctx: PinterestContext, tokens: TokenSet): Pr
 const quoted = (s: string): string => s.replace(/["\r\n]/g, (c) => encodeURIComponent(c));
 
 /** The multipart body: fields, then the file streamed from storage, then the closing boundary. */
-function multipart(parameters: Record<string, string>, media: PublishMedia): { body: ReadableStream<Uint8Array>; type: string; length: number } {
+function multipart(
+  parameters: Record<string, string>,
+  media: PublishMedia,
+): { body: ReadableStream<Uint8Array>; type: string; length: number } {
   const boundary = `----herald${randomBytes(12).toString('hex')}`;
   const fields = Object.entries(parameters)
-    .map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${quoted(name)}"\r\n\r\n${value}\r\n`)
+    .map(
+      ([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${quoted(name)}"\r\n\r\n${value}\r\n`,
+    )
     .join('');
   const fileName = `${quoted(media.id)}.${quoted(media.format || 'mp4')}`;
-  const head = Buffer.from(`${fields}--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${fileName}"\r\nContent-Type: ${media.mime}\r\n\r\n`);
+  const head = Buffer.from(
+    `${fields}--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${fileName}"\r\nContent-Type: ${media.mime}\r\n\r\n`,
+  );
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
   async function* parts(): AsyncGenerator<Buffer> {
     yield head;
-    for await (const chunk of await media.open()) yield Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array);
+    for await (const chunk of await media.open())
+      yield Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array);
     yield tail;
   }
   return {
@@ -72,11 +90,20 @@ export function s3Failure(res: HttpResponse): PlatformError {
   const message = /<Message>([^<]*)<\/Message>/.exec(res.text)?.[1];
   // A refused policy or signature (expired URL) is cured by registering anew, which the next attempt does.
   const kind: PlatformErrorKind =
-    code === 'SlowDown' || res.status === 429 ? 'rate_limited' : res.status >= 500 || res.status === 403 || res.status === 408 ? 'transient' : 'invalid_content';
-  const mapped = new PlatformError('pinterest', kind, `Pinterest video upload failed: ${code ?? `HTTP ${res.status}`}${message ? ` (${safeText(message)})` : ''}`, {
-    status: res.status,
-    ...(code ? { code } : {}),
-  });
+    code === 'SlowDown' || res.status === 429
+      ? 'rate_limited'
+      : res.status >= 500 || res.status === 403 || res.status === 408
+        ? 'transient'
+        : 'invalid_content';
+  const mapped = new PlatformError(
+    'pinterest',
+    kind,
+    `Pinterest video upload failed: ${code ?? `HTTP ${res.status}`}${message ? ` (${safeText(message)})` : ''}`,
+    {
+      status: res.status,
+      ...(code ? { code } : {}),
+    },
+  );
   return code ? documentedError(PINTEREST_DOCUMENTED_ERRORS, code, mapped) : mapped;
 }
 
@@ -98,6 +125,9 @@ export async function mediaStatus(ctx: PinterestContext, tokens: TokenSet, media
     headers: bearer(tokens.accessToken),
   });
   const status = readApi(res, 'media status').status;
-  if (status === 'registered' || status === 'processing' || status === 'succeeded' || status === 'failed') return status;
-  throw new PlatformError('pinterest', 'transient', `Pinterest media status is unknown: ${safeText(status)}`, { status: res.status });
+  if (status === 'registered' || status === 'processing' || status === 'succeeded' || status === 'failed')
+    return status;
+  throw new PlatformError('pinterest', 'transient', `Pinterest media status is unknown: ${safeText(status)}`, {
+    status: res.status,
+  });
 }

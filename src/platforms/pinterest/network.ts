@@ -19,7 +19,15 @@ export const PINTEREST_CAPABILITIES: Capabilities = {
   asyncProcessing: true,
 };
 
-const media: MediaRules = { imageFormats: ['jpeg', 'png', 'gif', 'webp'], maxImageBytes: 20 * MB, carousel: { min: 2, max: 5 }, videoFormats: ['mp4', 'mov', 'm4v'], maxVideoBytes: 2 * GB, videoSeconds: { min: 4, max: 15 * 60 }, preferredImage: { width: 1000, height: 1500 } };
+const media: MediaRules = {
+  imageFormats: ['jpeg', 'png', 'gif', 'webp'],
+  maxImageBytes: 20 * MB,
+  carousel: { min: 2, max: 5 },
+  videoFormats: ['mp4', 'mov', 'm4v'],
+  maxVideoBytes: 2 * GB,
+  videoSeconds: { min: 4, max: 15 * 60 },
+  preferredImage: { width: 1000, height: 1500 },
+};
 
 export const pinterestAdapter: AdapterFactory = (deps) => {
   const ctx = pinterestContext(deps);
@@ -62,15 +70,31 @@ export const network = defineNetwork({
   hosts: PINTEREST_HOSTS,
   adapter: pinterestAdapter,
   plan({ postType, body, o, base, limit, requireMedia, media: mediaOf, invalid, fail, target }) {
-    const board = o.board_id ?? o.pinterestBoardId ?? (body.board_id as string | undefined) ?? (body.pinterestBoardId as string | undefined);
+    const board =
+      o.board_id ??
+      o.pinterestBoardId ??
+      (body.board_id as string | undefined) ??
+      (body.pinterestBoardId as string | undefined);
     // Pinterest alone fails (the error catalogue puts board_id_required "in results"); the other networks still publish.
     if (!board) return fail('board_id_required', 'Pinterest pin requires pinterest.board_id');
-    if (postType === 'video' && !body.video_id) throw invalid('Pinterest requires video_id: upload the video first (POST /media/upload) and pass its media id.');
+    if (postType === 'video' && !body.video_id)
+      throw invalid('Pinterest requires video_id: upload the video first (POST /media/upload) and pass its media id.');
     limit(o.pinterest_text, 'pinterest_text');
     const description = o.pinterest_description ?? base;
-    limit(description, 'pinterest_description', o.pinterest_description !== undefined ? 'pinterest_description' : 'default_text');
+    limit(
+      description,
+      'pinterest_description',
+      o.pinterest_description !== undefined ? 'pinterest_description' : 'default_text',
+    );
     const media = mediaOf([[o.pinterest_image_id, ['pinterest', 'pinterest_image_id']]]);
     requireMedia(media);
-    target({ text: description, ...(o.pinterest_text ? { title: o.pinterest_text } : {}), description, media, destination: { kind: 'board', id: board }, options: {} });
+    target({
+      text: description,
+      ...(o.pinterest_text ? { title: o.pinterest_text } : {}),
+      description,
+      media,
+      destination: { kind: 'board', id: board },
+      options: {},
+    });
   },
 });

@@ -26,7 +26,11 @@ const LOOKBACK_PINS = 25;
 
 const invalid = (message: string): PlatformError => new PlatformError('pinterest', 'invalid_content', message);
 export const pinUrl = (ctx: PinterestContext, id: string): string => `${ctx.webBase}/pin/${encodeURIComponent(id)}/`;
-const published = (ctx: PinterestContext, id: string): PublishOutcome => ({ state: 'published', postId: id, permalink: pinUrl(ctx, id) });
+const published = (ctx: PinterestContext, id: string): PublishOutcome => ({
+  state: 'published',
+  postId: id,
+  permalink: pinUrl(ctx, id),
+});
 
 function boardOf(req: PublishRequest): string {
   const d = req.destination;
@@ -51,7 +55,8 @@ function imageSource(req: PublishRequest): Obj {
     if (req.media.length !== 1 || !image) throw invalid('A Pinterest image pin takes exactly one image');
     return { source_type: 'image_url', url: image.url };
   }
-  if (req.media.length < 2 || req.media.length > 5) throw invalid(`A Pinterest carousel takes 2 to 5 images, not ${req.media.length}`);
+  if (req.media.length < 2 || req.media.length > 5)
+    throw invalid(`A Pinterest carousel takes 2 to 5 images, not ${req.media.length}`);
   return { source_type: 'multiple_image_urls', items: req.media.map((m) => ({ url: m.url })) };
 }
 
@@ -59,20 +64,28 @@ function imageSource(req: PublishRequest): Obj {
 function videoSource(req: PublishRequest, mediaId: string): Obj {
   const source: Obj = { source_type: 'video_id', media_id: mediaId };
   if (req.thumbnail) source.cover_image_url = req.thumbnail.url;
-  else source.cover_image_key_frame_time = typeof req.options.cover_key_frame_time === 'number' ? req.options.cover_key_frame_time : 0;
+  else
+    source.cover_image_key_frame_time =
+      typeof req.options.cover_key_frame_time === 'number' ? req.options.cover_key_frame_time : 0;
   return source;
 }
 
 function videoOf(req: PublishRequest): PublishMedia {
   const video = req.media[0];
-  if (req.media.length !== 1 || !video || video.kind !== 'video') throw invalid('A Pinterest video pin takes exactly one video');
+  if (req.media.length !== 1 || !video || video.kind !== 'video')
+    throw invalid('A Pinterest video pin takes exactly one video');
   return video;
 }
 
 const same = (a: unknown, b: unknown): boolean => (a ?? null) === (b ?? null);
 
 /** A pin of the account that this create made, among its newest: same board, title and description, made after it. */
-async function findCreated(ctx: PinterestContext, tokens: TokenSet, fields: Obj, requestedAt: string): Promise<string | null> {
+async function findCreated(
+  ctx: PinterestContext,
+  tokens: TokenSet,
+  fields: Obj,
+  requestedAt: string,
+): Promise<string | null> {
   const res = await ctx.deps.http.request('pinterest', {
     url: `${ctx.apiBase}/v5/pins`,
     query: { page_size: LOOKBACK_PINS },
@@ -84,12 +97,23 @@ async function findCreated(ctx: PinterestContext, tokens: TokenSet, fields: Obj,
     const pin = raw && typeof raw === 'object' ? (raw as Obj) : {};
     const created = typeof pin.created_at === 'string' ? Date.parse(pin.created_at) : NaN;
     if (typeof pin.id !== 'string' || !(created >= since)) continue;
-    if (same(pin.board_id, fields.board_id) && same(pin.title, fields.title) && same(pin.description, fields.description)) return pin.id;
+    if (
+      same(pin.board_id, fields.board_id) &&
+      same(pin.title, fields.title) &&
+      same(pin.description, fields.description)
+    )
+      return pin.id;
   }
   return null;
 }
 
-async function createPin(ctx: PinterestContext, tokens: TokenSet, journal: Journal, fields: Obj, source: Obj): Promise<PublishOutcome> {
+async function createPin(
+  ctx: PinterestContext,
+  tokens: TokenSet,
+  journal: Journal,
+  fields: Obj,
+  source: Obj,
+): Promise<PublishOutcome> {
   const requested = journal.steps[PINTEREST_STEPS.pinRequested];
   if (requested) {
     const found = await findCreated(ctx, tokens, fields, requested);
@@ -107,7 +131,8 @@ async function createPin(ctx: PinterestContext, tokens: TokenSet, journal: Journ
   });
   const pin = readApi(res, 'pin create');
   const id = typeof pin.id === 'string' ? pin.id : '';
-  if (!id) throw new PlatformError('pinterest', 'transient', 'Pinterest created a pin without an id', { status: res.status });
+  if (!id)
+    throw new PlatformError('pinterest', 'transient', 'Pinterest created a pin without an id', { status: res.status });
   await journal.record(PINTEREST_STEPS.pinId, id);
   return published(ctx, id);
 }
@@ -116,7 +141,12 @@ async function createPin(ctx: PinterestContext, tokens: TokenSet, journal: Journ
  * The journaled upload, or a new one. A journaled media still `registered` never got its bytes (the upload URL is
  * not kept and expires), so it is abandoned for a fresh registration, which posts nothing.
  */
-async function ensureVideo(ctx: PinterestContext, tokens: TokenSet, req: PublishRequest, journal: Journal): Promise<{ mediaId: string; status: MediaStatus }> {
+async function ensureVideo(
+  ctx: PinterestContext,
+  tokens: TokenSet,
+  req: PublishRequest,
+  journal: Journal,
+): Promise<{ mediaId: string; status: MediaStatus }> {
   const video = videoOf(req);
   const known = journal.steps[PINTEREST_STEPS.mediaId];
   if (known) {
@@ -133,8 +163,21 @@ async function ensureVideo(ctx: PinterestContext, tokens: TokenSet, req: Publish
 }
 
 /** What a video's processing state means: pin it, wait, or give up. */
-async function afterProcessing(ctx: PinterestContext, tokens: TokenSet, req: PublishRequest, journal: Journal, mediaId: string, status: MediaStatus): Promise<PublishOutcome> {
-  if (status === 'failed') throw new PlatformError('pinterest', 'invalid_content', 'Pinterest could not process the video (unsupported or corrupt file)', { code: 'media_failed' });
+async function afterProcessing(
+  ctx: PinterestContext,
+  tokens: TokenSet,
+  req: PublishRequest,
+  journal: Journal,
+  mediaId: string,
+  status: MediaStatus,
+): Promise<PublishOutcome> {
+  if (status === 'failed')
+    throw new PlatformError(
+      'pinterest',
+      'invalid_content',
+      'Pinterest could not process the video (unsupported or corrupt file)',
+      { code: 'media_failed' },
+    );
   if (status !== 'succeeded') return { state: 'processing', handle: mediaId };
   return createPin(ctx, tokens, journal, pinFields(req), videoSource(req, mediaId));
 }
@@ -144,7 +187,8 @@ export function pinterestPublisher(ctx: PinterestContext): Publisher {
     async publish(tokens, req, journal) {
       const done = journal.steps[PINTEREST_STEPS.pinId];
       if (done) return published(ctx, done);
-      if (req.postType === 'text') throw new PlatformError('pinterest', 'unsupported', 'Pinterest has no text-only pins');
+      if (req.postType === 'text')
+        throw new PlatformError('pinterest', 'unsupported', 'Pinterest has no text-only pins');
       const fields = pinFields(req);
       if (req.postType !== 'video') return createPin(ctx, tokens, journal, fields, imageSource(req));
       const { mediaId, status } = await ensureVideo(ctx, tokens, req, journal);
@@ -160,7 +204,10 @@ export function pinterestPublisher(ctx: PinterestContext): Publisher {
     async reconcile(tokens, req, journal) {
       const id = journal.steps[PINTEREST_STEPS.pinId];
       if (id) {
-        const res = await ctx.deps.http.request('pinterest', { url: `${ctx.apiBase}/v5/pins/${encodeURIComponent(id)}`, headers: bearer(tokens.accessToken) });
+        const res = await ctx.deps.http.request('pinterest', {
+          url: `${ctx.apiBase}/v5/pins/${encodeURIComponent(id)}`,
+          headers: bearer(tokens.accessToken),
+        });
         if (res.status === 404) return null;
         readApi(res, 'pin read');
         return { postId: id, permalink: pinUrl(ctx, id) };

@@ -34,7 +34,10 @@ export function threadsAccount(deps: AdapterDeps): (tokens: TokenSet) => Promise
       });
       return metricValue(threadsOk(res), 'followers_count');
     } catch (err) {
-      deps.logger.debug({ platform: 'threads', err: err instanceof Error ? err.message : String(err) }, 'threads follower count unavailable');
+      deps.logger.debug(
+        { platform: 'threads', err: err instanceof Error ? err.message : String(err) },
+        'threads follower count unavailable',
+      );
       return null;
     }
   }

@@ -30,7 +30,13 @@ export function threadsAuth(deps: AdapterDeps): OAuth2Auth {
       const res = await deps.http.request('threads', {
         method: 'POST',
         url: `${urls.graphBase}/oauth/access_token`,
-        form: { client_id: clientId, client_secret: clientSecret, grant_type: 'authorization_code', redirect_uri: redirectUri, code },
+        form: {
+          client_id: clientId,
+          client_secret: clientSecret,
+          grant_type: 'authorization_code',
+          redirect_uri: redirectUri,
+          code,
+        },
       });
       const short = threadsOk(res, 'token');
       const long = threadsOk(

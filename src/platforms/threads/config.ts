@@ -12,7 +12,11 @@ export interface ThreadsUrls {
   webBase: string;
 }
 
-export const DEFAULT_URLS: Readonly<Record<keyof ThreadsUrls, string>> = { authBase: 'https://threads.net', graphBase: 'https://graph.threads.net', webBase: 'https://www.threads.net' };
+export const DEFAULT_URLS: Readonly<Record<keyof ThreadsUrls, string>> = {
+  authBase: 'https://threads.net',
+  graphBase: 'https://graph.threads.net',
+  webBase: 'https://www.threads.net',
+};
 
 export function threadsUrls(deps: AdapterDeps): ThreadsUrls {
   return resolveHosts(DEFAULT_URLS, deps.config.urls);

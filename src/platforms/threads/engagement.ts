@@ -17,11 +17,19 @@ import { threadsOk } from './errors.ts';
 export const THREADS_REPLY_LIMIT: TextLimit = { max: 500, unit: 'graphemes' };
 
 const MAX_PAGE = 100;
-export const POST_FIELDS = 'id,text,media_type,media_url,thumbnail_url,permalink,timestamp,is_reply,children{media_type,media_url,thumbnail_url}';
+export const POST_FIELDS =
+  'id,text,media_type,media_url,thumbnail_url,permalink,timestamp,is_reply,children{media_type,media_url,thumbnail_url}';
 export const INSIGHT_METRICS = ['views', 'likes', 'replies', 'reposts', 'quotes'] as const;
-export const REPLY_FIELDS = 'id,text,username,permalink,timestamp,has_replies,replied_to,root_post,is_reply_owned_by_me,hide_status';
+export const REPLY_FIELDS =
+  'id,text,username,permalink,timestamp,has_replies,replied_to,root_post,is_reply_owned_by_me,hide_status';
 
-const TYPES: Record<string, RemotePost['type']> = { TEXT_POST: 'text', IMAGE: 'image', VIDEO: 'video', CAROUSEL_ALBUM: 'carousel', AUDIO: 'text' };
+const TYPES: Record<string, RemotePost['type']> = {
+  TEXT_POST: 'text',
+  IMAGE: 'image',
+  VIDEO: 'video',
+  CAROUSEL_ALBUM: 'carousel',
+  AUDIO: 'text',
+};
 
 /** Pauses before asking again when a just-made reply container is not publishable yet ("Media Not Found"). */
 const PUBLISH_RETRY_MS = [1000, 3000] as const;
@@ -78,13 +86,17 @@ export function threadsEngagement(deps: AdapterDeps): Engagement {
   }
 
   async function post(tokens: TokenSet, path: string, form: Record<string, string>): Promise<Record<string, unknown>> {
-    return threadsOk(await deps.http.request('threads', { method: 'POST', url: `${api}/${path}`, headers: bearer(tokens), form }));
+    return threadsOk(
+      await deps.http.request('threads', { method: 'POST', url: `${api}/${path}`, headers: bearer(tokens), form }),
+    );
   }
 
   /** A thread's numbers; without threads_manage_insights they read 0 rather than failing the read. */
   async function insights(tokens: TokenSet, mediaId: string): Promise<Record<string, number>> {
     try {
-      return insightValues(await get(tokens, `${encodeURIComponent(mediaId)}/insights`, { metric: INSIGHT_METRICS.join(',') }));
+      return insightValues(
+        await get(tokens, `${encodeURIComponent(mediaId)}/insights`, { metric: INSIGHT_METRICS.join(',') }),
+      );
     } catch (err) {
       if (!(err instanceof PlatformError) || (err.kind !== 'permission' && err.kind !== 'invalid_content')) throw err;
       deps.logger.debug({ platform: 'threads', kind: err.kind }, 'threads insights unavailable');
@@ -93,22 +105,36 @@ export function threadsEngagement(deps: AdapterDeps): Engagement {
   }
 
   const withInsights = (tokens: TokenSet, items: Record<string, unknown>[]): Promise<RemotePost[]> =>
-    mapBounded(items, INSIGHTS_WIDTH, async (item) => toRemotePost(item, await insights(tokens, required('threads', item.id, 'a media id'))));
+    mapBounded(items, INSIGHTS_WIDTH, async (item) =>
+      toRemotePost(item, await insights(tokens, required('threads', item.id, 'a media id'))),
+    );
 
-  async function replies(tokens: TokenSet, mediaId: string, limit: number, newestFirst: boolean, parentId: string | null): Promise<RemoteComment[]> {
+  async function replies(
+    tokens: TokenSet,
+    mediaId: string,
+    limit: number,
+    newestFirst: boolean,
+    parentId: string | null,
+  ): Promise<RemoteComment[]> {
     const body = await get(tokens, `${encodeURIComponent(mediaId)}/replies`, {
       fields: REPLY_FIELDS,
       reverse: String(newestFirst),
       limit: String(Math.min(limit, MAX_PAGE)),
     });
-    return listItems(body).slice(0, limit).map((r) => toRemoteComment(r, parentId));
+    return listItems(body)
+      .slice(0, limit)
+      .map((r) => toRemoteComment(r, parentId));
   }
 
   /** threads_publish, asked again a little later while Threads has not finished the container ("Media Not Found"). */
   async function publish(tokens: TokenSet, creationId: string): Promise<string> {
     for (let attempt = 0; ; attempt++) {
       try {
-        return required('threads', (await post(tokens, 'me/threads_publish', { creation_id: creationId })).id, 'a reply id');
+        return required(
+          'threads',
+          (await post(tokens, 'me/threads_publish', { creation_id: creationId })).id,
+          'a reply id',
+        );
       } catch (err) {
         const wait = PUBLISH_RETRY_MS[attempt];
         const notReady = err instanceof PlatformError && mediaNotFound(err);
@@ -125,7 +151,11 @@ export function threadsEngagement(deps: AdapterDeps): Engagement {
     },
     replies: (tokens, p) => replies(tokens, p.commentId, p.limit, false, p.commentId),
     async reply(tokens, p) {
-      const container = await post(tokens, 'me/threads', { media_type: 'TEXT', text: p.text, reply_to_id: p.commentId });
+      const container = await post(tokens, 'me/threads', {
+        media_type: 'TEXT',
+        text: p.text,
+        reply_to_id: p.commentId,
+      });
       return { replyId: await publish(tokens, required('threads', container.id, 'a container id')) };
     },
   };
@@ -133,7 +163,10 @@ export function threadsEngagement(deps: AdapterDeps): Engagement {
   return {
     async listPosts(tokens, p) {
       const user = p.destination && p.destination.id !== 'me' ? p.destination.id : 'me';
-      const body = await get(tokens, `${encodeURIComponent(user)}/threads`, { fields: POST_FIELDS, limit: String(Math.min(p.limit, MAX_PAGE)) });
+      const body = await get(tokens, `${encodeURIComponent(user)}/threads`, {
+        fields: POST_FIELDS,
+        limit: String(Math.min(p.limit, MAX_PAGE)),
+      });
       // Reposts of other people's threads show up as REPOST_FACADE, and the profile's replies are answers, not posts.
       const own = listItems(body).filter((item) => str(item.media_type) !== 'REPOST_FACADE' && item.is_reply !== true);
       return withInsights(tokens, own.slice(0, p.limit));
@@ -150,7 +183,11 @@ export function threadsEngagement(deps: AdapterDeps): Engagement {
     },
     comments,
     async deletePost(tokens, p) {
-      const res = await deps.http.request('threads', { method: 'DELETE', url: `${api}/${encodeURIComponent(p.postId)}`, headers: bearer(tokens) });
+      const res = await deps.http.request('threads', {
+        method: 'DELETE',
+        url: `${api}/${encodeURIComponent(p.postId)}`,
+        headers: bearer(tokens),
+      });
       try {
         threadsOk(res);
       } catch (err) {

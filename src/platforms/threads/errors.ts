@@ -11,7 +11,9 @@ export function threadsError(res: HttpResponse, phase: GraphPhase = 'api'): Plat
   const mapped = graphErrorFrom('threads', res, phase);
   const body = bodyOf(res);
   const e = isRecord(body) && isRecord(body.error) ? body.error : {};
-  const symbolic = [e.code, e.message, e.error_user_msg].find((v): v is string => typeof v === 'string' && v.includes('THREADS_API__'));
+  const symbolic = [e.code, e.message, e.error_user_msg].find(
+    (v): v is string => typeof v === 'string' && v.includes('THREADS_API__'),
+  );
   // Features that need a linked Instagram account (e.g. follower counts) are missing for this profile, not broken.
   if (symbolic?.includes('THREADS_API__FEATURE_NOT_AVAILABLE')) {
     return new PlatformError('threads', 'unsupported', mapped.message, {

@@ -21,7 +21,16 @@ const capabilities: Capabilities = {
   asyncProcessing: true,
 };
 
-const media: MediaRules = { imageFormats: ['jpeg', 'png'], maxImageBytes: 8 * MB, imageAspect: { min: 0.1, max: 10 }, carousel: { min: 2, max: 20 }, videoFormats: ['mp4', 'mov'], maxVideoBytes: 1 * GB, videoSeconds: { min: 1, max: 300 }, preferredImage: { width: 1080, height: 1350 } };
+const media: MediaRules = {
+  imageFormats: ['jpeg', 'png'],
+  maxImageBytes: 8 * MB,
+  imageAspect: { min: 0.1, max: 10 },
+  carousel: { min: 2, max: 20 },
+  videoFormats: ['mp4', 'mov'],
+  maxVideoBytes: 1 * GB,
+  videoSeconds: { min: 1, max: 300 },
+  preferredImage: { width: 1080, height: 1350 },
+};
 
 export const threadsAdapter: AdapterFactory = (deps) => ({
   platform: 'threads',
@@ -53,7 +62,10 @@ export const network = defineNetwork({
   plan({ o, base, caption, requireMedia, media: mediaOf, target }) {
     const text = o.threads_text ?? base;
     caption(text, o.threads_text !== undefined ? 'threads_text' : 'default_text');
-    const media = mediaOf([[o.threads_image_id, ['threads', 'threads_image_id']], [o.threads_image_url, ['threads', 'threads_image_url']]]);
+    const media = mediaOf([
+      [o.threads_image_id, ['threads', 'threads_image_id']],
+      [o.threads_image_url, ['threads', 'threads_image_url']],
+    ]);
     requireMedia(media);
     target({ text, media, options: {} });
   },

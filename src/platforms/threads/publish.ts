@@ -36,7 +36,8 @@ export function threadsPublisher(deps: AdapterDeps, opts: FlowOptions = {}): Pub
     check(req) {
       if (req.postType === 'text' && !req.text.trim()) throw refuse('A Threads text post needs text');
       if (req.postType !== 'text' && req.media.length === 0) throw refuse('This Threads post needs media');
-      if (req.postType === 'carousel' && (req.media.length < 2 || req.media.length > 20)) throw refuse('Threads carousels take 2 to 20 items');
+      if (req.postType === 'carousel' && (req.media.length < 2 || req.media.length > 20))
+        throw refuse('Threads carousels take 2 to 20 items');
     },
     // Threads documents /me/{edge} for its publishing endpoints; one profile per token, so no lookup is needed.
     userId: async (_tokens, req) => (req.destination && req.destination.id !== 'me' ? req.destination.id : 'me'),

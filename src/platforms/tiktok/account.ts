@@ -34,7 +34,9 @@ export async function fetchTikTokAccount(ctx: TikTokContext, tokens: TokenSet): 
   const user = (data.user && typeof data.user === 'object' ? data.user : {}) as Record<string, unknown>;
   const id = text(user.open_id) ?? text(tokens.extra?.open_id);
   if (!id) {
-    throw new PlatformError('tiktok', 'transient', 'TikTok user info came back without an open_id', { status: res.status });
+    throw new PlatformError('tiktok', 'transient', 'TikTok user info came back without an open_id', {
+      status: res.status,
+    });
   }
   const displayName = text(user.display_name);
   const username = text(user.username);

@@ -12,7 +12,14 @@ import { readOAuth } from './errors.ts';
  * Posting (direct and to the inbox), the three user.info tiers the profile slice reads, and video.list for the
  * posts read model (the Display API's video/list and video/query). TikTok lets the user grant a subset; what was granted comes back in the token answer and is kept in TokenSet.scopes.
  */
-export const TIKTOK_SCOPES = ['user.info.basic', 'user.info.profile', 'user.info.stats', 'video.publish', 'video.upload', 'video.list'] as const;
+export const TIKTOK_SCOPES = [
+  'user.info.basic',
+  'user.info.profile',
+  'user.info.stats',
+  'video.publish',
+  'video.upload',
+  'video.list',
+] as const;
 
 function toTokenSet(body: Record<string, unknown>, issuedAt: Date): TokenSet {
   return {
@@ -29,9 +36,17 @@ function tokenCall(ctx: TikTokContext, form: Record<string, string | undefined>,
 
 async function refresh(ctx: TikTokContext, tokens: TokenSet): Promise<TokenSet> {
   if (!tokens.refreshToken) {
-    throw new PlatformError('tiktok', 'reauth_required', 'TikTok connection has no refresh token; reconnect the account');
+    throw new PlatformError(
+      'tiktok',
+      'reauth_required',
+      'TikTok connection has no refresh token; reconnect the account',
+    );
   }
-  const next = await tokenCall(ctx, { grant_type: 'refresh_token', refresh_token: tokens.refreshToken }, 'token refresh');
+  const next = await tokenCall(
+    ctx,
+    { grant_type: 'refresh_token', refresh_token: tokens.refreshToken },
+    'token refresh',
+  );
   // Rotation means a new refresh token always comes back; keeping the old one is only a fallback for an answer that
   // omits it.
   return keepUnrestated(tokens, next);

@@ -54,7 +54,11 @@ export function tiktokContext(deps: AdapterDeps): TikTokContext {
 export function appCredentials(ctx: TikTokContext): { client_key: string; client_secret: string } {
   const { clientId, clientSecret } = ctx.deps.config;
   if (!clientId || !clientSecret) {
-    throw new PlatformError('tiktok', 'unsupported', 'TikTok is not configured on this server (client key and secret are missing)');
+    throw new PlatformError(
+      'tiktok',
+      'unsupported',
+      'TikTok is not configured on this server (client key and secret are missing)',
+    );
   }
   return { client_key: clientId, client_secret: clientSecret };
 }

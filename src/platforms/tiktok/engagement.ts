@@ -13,14 +13,16 @@ import { readApi } from './errors.ts';
 
 /** video/list's max_count and video/query's id limit. */
 const PAGE_MAX = 20;
-const FIELDS = 'id,create_time,cover_image_url,share_url,video_description,title,like_count,comment_count,share_count,view_count';
+const FIELDS =
+  'id,create_time,cover_image_url,share_url,video_description,title,like_count,comment_count,share_count,view_count';
 
 export const TIKTOK_COMMENTS_UNAVAILABLE =
   "TikTok's Display and Content Posting APIs offer no access to comments (only the Research API reads them, for approved researchers): Herald shows the comment count only.";
 export const TIKTOK_DELETE_UNAVAILABLE = "TikTok's API offers no way to delete a post: delete it in the TikTok app.";
 
 type Obj = Record<string, unknown>;
-const obj = (value: unknown): Obj => (value && typeof value === 'object' && !Array.isArray(value) ? (value as Obj) : {});
+const obj = (value: unknown): Obj =>
+  value && typeof value === 'object' && !Array.isArray(value) ? (value as Obj) : {};
 const num = (value: unknown): number => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
 const str = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
 
@@ -45,7 +47,12 @@ function fromVideo(video: Obj): RemotePost | null {
     video: { videoUrl: str(video.share_url), thumbnailUrl: str(video.cover_image_url) },
     permalink: str(video.share_url),
     sourcePageId: null,
-    metrics: { likes: num(video.like_count), comments: num(video.comment_count), shares: num(video.share_count), impressions: num(video.view_count) },
+    metrics: {
+      likes: num(video.like_count),
+      comments: num(video.comment_count),
+      shares: num(video.share_count),
+      impressions: num(video.view_count),
+    },
   };
 }
 
@@ -55,9 +62,20 @@ export const VIDEO_LIST_SCOPE = 'video.list';
 export function tiktokEngagement(ctx: TikTokContext): Engagement {
   const post = (tokens: TokenSet, path: string, json: unknown) => {
     if (tokens.scopes && !tokens.scopes.includes(VIDEO_LIST_SCOPE)) {
-      throw new PlatformError('tiktok', 'permission', 'This TikTok connection does not allow reading its videos (video.list): reconnect TikTok to grant it', { code: 'scope_not_authorized' });
+      throw new PlatformError(
+        'tiktok',
+        'permission',
+        'This TikTok connection does not allow reading its videos (video.list): reconnect TikTok to grant it',
+        { code: 'scope_not_authorized' },
+      );
     }
-    return ctx.deps.http.request('tiktok', { method: 'POST', url: `${ctx.apiBase}${path}`, query: { fields: FIELDS }, headers: bearer(tokens.accessToken), json });
+    return ctx.deps.http.request('tiktok', {
+      method: 'POST',
+      url: `${ctx.apiBase}${path}`,
+      query: { fields: FIELDS },
+      headers: bearer(tokens.accessToken),
+      json,
+    });
   };
 
   return {
@@ -65,7 +83,10 @@ export function tiktokEngagement(ctx: TikTokContext): Engagement {
       const out: RemotePost[] = [];
       let cursor: number | undefined;
       for (;;) {
-        const res = await post(tokens, '/v2/video/list/', { max_count: Math.min(PAGE_MAX, p.limit - out.length), ...(cursor !== undefined ? { cursor } : {}) });
+        const res = await post(tokens, '/v2/video/list/', {
+          max_count: Math.min(PAGE_MAX, p.limit - out.length),
+          ...(cursor !== undefined ? { cursor } : {}),
+        });
         const data = readApi(res, 'video list');
         for (const v of Array.isArray(data.videos) ? data.videos.map(obj) : []) {
           const mapped = fromVideo(v);
@@ -80,7 +101,11 @@ export function tiktokEngagement(ctx: TikTokContext): Engagement {
     async getPost(tokens, p) {
       // Until TikTok gives a post a public id (a SELF_ONLY post never gets one), Herald's id is the publish_id.
       if (!/^\d+$/.test(p.postId)) {
-        throw new PlatformError('tiktok', 'unsupported', 'TikTok has given this post no public id (private posts never get one), so the Display API cannot read it');
+        throw new PlatformError(
+          'tiktok',
+          'unsupported',
+          'TikTok has given this post no public id (private posts never get one), so the Display API cannot read it',
+        );
       }
       const res = await post(tokens, '/v2/video/query/', { filters: { video_ids: [p.postId] } });
       const data = readApi(res, 'video query');

@@ -62,8 +62,19 @@ export function readApi(res: HttpResponse, what: string): Record<string, unknown
   return fail(res, kind, message, code);
 }
 
-function fail(res: HttpResponse, kind: PlatformErrorKind, message: string, code?: string, impliedRetryAfter?: number): never {
-  const err = errorFromResponse('tiktok', res, { kind, message, ...(code ? { code } : {}), ...(impliedRetryAfter !== undefined ? { impliedRetryAfter } : {}) });
+function fail(
+  res: HttpResponse,
+  kind: PlatformErrorKind,
+  message: string,
+  code?: string,
+  impliedRetryAfter?: number,
+): never {
+  const err = errorFromResponse('tiktok', res, {
+    kind,
+    message,
+    ...(code ? { code } : {}),
+    ...(impliedRetryAfter !== undefined ? { impliedRetryAfter } : {}),
+  });
   throw code ? documentedError(TIKTOK_DOCUMENTED_ERRORS, code, err) : err;
 }
 

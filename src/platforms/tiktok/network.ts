@@ -20,7 +20,15 @@ export const TIKTOK_CAPABILITIES: Capabilities = {
   asyncProcessing: true,
 };
 
-const media: MediaRules = { imageFormats: ['jpeg', 'webp'], maxImageBytes: 20 * MB, carousel: { min: 2, max: 35 }, videoFormats: ['mp4', 'mov', 'webm'], maxVideoBytes: 4 * GB, videoSeconds: { min: 3, max: 600 }, preferredImage: { width: 1080, height: 1920 } };
+const media: MediaRules = {
+  imageFormats: ['jpeg', 'webp'],
+  maxImageBytes: 20 * MB,
+  carousel: { min: 2, max: 35 },
+  videoFormats: ['mp4', 'mov', 'webm'],
+  maxVideoBytes: 4 * GB,
+  videoSeconds: { min: 3, max: 600 },
+  preferredImage: { width: 1080, height: 1920 },
+};
 
 export const tiktokAdapter: AdapterFactory = (deps) => {
   const ctx = tiktokContext(deps);
@@ -51,7 +59,14 @@ const override = z.object({
   cover_index: z.number().int().min(0).optional(),
 });
 
-const OPTIONS = ['privacy_level', 'disable_comment', 'auto_add_music', 'brand_content_toggle', 'brand_organic_toggle', 'cover_index'] as const;
+const OPTIONS = [
+  'privacy_level',
+  'disable_comment',
+  'auto_add_music',
+  'brand_content_toggle',
+  'brand_organic_toggle',
+  'cover_index',
+] as const;
 
 export const network = defineNetwork({
   slug: 'tiktok',
@@ -60,7 +75,13 @@ export const network = defineNetwork({
   authKind: 'oauth2',
   capabilities: TIKTOK_CAPABILITIES,
   media,
-  fields: { tiktok_title: { max: 90, unit: 'utf16', tooLong: (n) => `Max TikTok Business photo title length is 90 UTF-16 code units. Received ${n} in tiktok_title.` } },
+  fields: {
+    tiktok_title: {
+      max: 90,
+      unit: 'utf16',
+      tooLong: (n) => `Max TikTok Business photo title length is 90 UTF-16 code units. Received ${n} in tiktok_title.`,
+    },
+  },
   override,
   mediaFields: { pairs: [['tiktok_image_id', 'tiktok_image_url']] },
   // The privacy level the post went out with: the body's, or the most public one creator_info offered.
@@ -77,9 +98,13 @@ export const network = defineNetwork({
     const text = o.tiktok_text ?? base;
     caption(text, o.tiktok_text !== undefined ? 'tiktok_text' : 'default_text');
     if (postType !== 'video') limit(o.tiktok_title, 'tiktok_title');
-    const media = mediaOf([[o.tiktok_image_id, ['tiktok', 'tiktok_image_id']], [o.tiktok_image_url, ['tiktok', 'tiktok_image_url']]]);
+    const media = mediaOf([
+      [o.tiktok_image_id, ['tiktok', 'tiktok_image_id']],
+      [o.tiktok_image_url, ['tiktok', 'tiktok_image_url']],
+    ]);
     requireMedia(media);
-    if (o.cover_index !== undefined && o.cover_index >= Math.max(media.length, 1)) throw invalid(`tiktok.cover_index ${o.cover_index} is out of range for ${media.length} image(s).`);
+    if (o.cover_index !== undefined && o.cover_index >= Math.max(media.length, 1))
+      throw invalid(`tiktok.cover_index ${o.cover_index} is out of range for ${media.length} image(s).`);
     const options = Object.fromEntries(OPTIONS.filter((k) => o[k] !== undefined).map((k) => [k, o[k]]));
     target({ text, ...(o.tiktok_title && postType !== 'video' ? { title: o.tiktok_title } : {}), media, options });
   },

@@ -9,7 +9,16 @@ import { bearer } from './context.ts';
 import type { TikTokContext } from './context.ts';
 import { readApi } from './errors.ts';
 import { TIKTOK_PRIVACY } from './privacy.ts';
-import { fetchPublishStatus, getsPublicId, INTERNAL_RECHECK_SECONDS, INTERNAL_WORDS, MODERATION_WAIT_MS, outcomeOf, statusPace, TIKTOK_STEPS } from './status.ts';
+import {
+  fetchPublishStatus,
+  getsPublicId,
+  INTERNAL_RECHECK_SECONDS,
+  INTERNAL_WORDS,
+  MODERATION_WAIT_MS,
+  outcomeOf,
+  statusPace,
+  TIKTOK_STEPS,
+} from './status.ts';
 import type { PublishStatus } from './status.ts';
 import { chunkPlan, MAX_VIDEO_BYTES, transferChunks, VIDEO_UPLOAD_TYPES } from './upload.ts';
 
@@ -54,7 +63,9 @@ async function apiPost(ctx: TikTokContext, tokens: TokenSet, path: string, what:
 
 async function creatorInfo(ctx: TikTokContext, tokens: TokenSet): Promise<CreatorInfo> {
   const data = await apiPost(ctx, tokens, '/v2/post/publish/creator_info/query/', 'creator info');
-  const options = Array.isArray(data.privacy_level_options) ? data.privacy_level_options.filter((o): o is string => typeof o === 'string') : [];
+  const options = Array.isArray(data.privacy_level_options)
+    ? data.privacy_level_options.filter((o): o is string => typeof o === 'string')
+    : [];
   const max = data.max_video_post_duration_sec;
   return {
     username: typeof data.creator_username === 'string' && data.creator_username ? data.creator_username : null,
@@ -78,17 +89,29 @@ export function privacyLevel(req: PublishRequest, info: { privacyOptions: string
   const allowed = info.privacyOptions.join(', ') || 'none';
   if (typeof level !== 'string' || !level) {
     const chosen = TIKTOK_PRIVACY.find((l) => info.privacyOptions.includes(l));
-    if (!chosen) throw invalid(`TikTok offers this creator no privacy level to post with (privacy_level_options: ${allowed})`, 'privacy_level_option_mismatch');
+    if (!chosen)
+      throw invalid(
+        `TikTok offers this creator no privacy level to post with (privacy_level_options: ${allowed})`,
+        'privacy_level_option_mismatch',
+      );
     return chosen;
   }
   if (!info.privacyOptions.includes(level)) {
-    throw invalid(`TikTok privacy_level ${level} is not available to this creator; choose one of: ${allowed}`, 'privacy_level_option_mismatch');
+    throw invalid(
+      `TikTok privacy_level ${level} is not available to this creator; choose one of: ${allowed}`,
+      'privacy_level_option_mismatch',
+    );
   }
   return level;
 }
 
 /** The level for this init, journaled first so the result can say which one the post went out with. */
-async function chosenPrivacy(ctx: TikTokContext, req: PublishRequest, journal: Journal, info: CreatorInfo): Promise<string> {
+async function chosenPrivacy(
+  ctx: TikTokContext,
+  req: PublishRequest,
+  journal: Journal,
+  info: CreatorInfo,
+): Promise<string> {
   const level = privacyLevel(req, info, ctx.audited);
   if (journal.steps[TIKTOK_STEPS.privacyLevel] !== level) await journal.record(TIKTOK_STEPS.privacyLevel, level);
   return level;
@@ -113,31 +136,61 @@ function interactions(req: PublishRequest, info: CreatorInfo, video: boolean): O
 
 function videoOf(req: PublishRequest, info: CreatorInfo): PublishMedia {
   const video = req.media[0];
-  if (req.media.length !== 1 || !video || video.kind !== 'video') throw invalid('A TikTok video post takes exactly one video');
-  if (video.size <= 0 || video.size > MAX_VIDEO_BYTES) throw invalid(`TikTok takes videos of 1 byte to 4 GB; this one has ${video.size} bytes`);
-  if (info.maxDurationSec !== null && typeof video.durationSec === 'number' && video.durationSec > info.maxDurationSec) {
-    throw invalid(`This creator can post videos of up to ${info.maxDurationSec} s on TikTok; this one lasts ${Math.round(video.durationSec)} s`, 'duration_check_failed');
+  if (req.media.length !== 1 || !video || video.kind !== 'video')
+    throw invalid('A TikTok video post takes exactly one video');
+  if (video.size <= 0 || video.size > MAX_VIDEO_BYTES)
+    throw invalid(`TikTok takes videos of 1 byte to 4 GB; this one has ${video.size} bytes`);
+  if (
+    info.maxDurationSec !== null &&
+    typeof video.durationSec === 'number' &&
+    video.durationSec > info.maxDurationSec
+  ) {
+    throw invalid(
+      `This creator can post videos of up to ${info.maxDurationSec} s on TikTok; this one lasts ${Math.round(video.durationSec)} s`,
+      'duration_check_failed',
+    );
   }
   return video;
 }
 
-async function initVideo(ctx: TikTokContext, tokens: TokenSet, req: PublishRequest, journal: Journal, info: CreatorInfo): Promise<PublishOutcome> {
+async function initVideo(
+  ctx: TikTokContext,
+  tokens: TokenSet,
+  req: PublishRequest,
+  journal: Journal,
+  info: CreatorInfo,
+): Promise<PublishOutcome> {
   const video = videoOf(req, info);
-  const postInfo: Obj = { title: req.text, privacy_level: await chosenPrivacy(ctx, req, journal, info), ...interactions(req, info, true) };
-  if (typeof req.options.video_cover_timestamp_ms === 'number') postInfo.video_cover_timestamp_ms = req.options.video_cover_timestamp_ms;
+  const postInfo: Obj = {
+    title: req.text,
+    privacy_level: await chosenPrivacy(ctx, req, journal, info),
+    ...interactions(req, info, true),
+  };
+  if (typeof req.options.video_cover_timestamp_ms === 'number')
+    postInfo.video_cover_timestamp_ms = req.options.video_cover_timestamp_ms;
   if (typeof req.options.is_aigc === 'boolean') postInfo.is_aigc = req.options.is_aigc;
   // Pulling needs the media host verified in TikTok's developer portal, which only the operator knows: opt-in.
   const pull = req.options.video_source === 'PULL_FROM_URL';
   if (pull) assertPullable(ctx, 'pulls videos sent with PULL_FROM_URL');
-  if (!pull && !VIDEO_UPLOAD_TYPES.includes(video.mime)) throw invalid(`TikTok takes MP4, MOV or WebM videos, not ${video.mime}`);
+  if (!pull && !VIDEO_UPLOAD_TYPES.includes(video.mime))
+    throw invalid(`TikTok takes MP4, MOV or WebM videos, not ${video.mime}`);
   const plan = chunkPlan(video.size);
   const sourceInfo: Obj = pull
     ? { source: 'PULL_FROM_URL', video_url: video.url }
-    : { source: 'FILE_UPLOAD', video_size: plan.videoSize, chunk_size: plan.chunkSize, total_chunk_count: plan.totalChunkCount };
-  const data = await apiPost(ctx, tokens, '/v2/post/publish/video/init/', 'video init', { post_info: postInfo, source_info: sourceInfo });
+    : {
+        source: 'FILE_UPLOAD',
+        video_size: plan.videoSize,
+        chunk_size: plan.chunkSize,
+        total_chunk_count: plan.totalChunkCount,
+      };
+  const data = await apiPost(ctx, tokens, '/v2/post/publish/video/init/', 'video init', {
+    post_info: postInfo,
+    source_info: sourceInfo,
+  });
   const publishId = typeof data.publish_id === 'string' ? data.publish_id : '';
   const uploadUrl = typeof data.upload_url === 'string' ? data.upload_url : '';
-  if (!publishId || (!pull && !uploadUrl)) throw new PlatformError('tiktok', 'transient', 'TikTok video init answered without a publish_id or upload_url');
+  if (!publishId || (!pull && !uploadUrl))
+    throw new PlatformError('tiktok', 'transient', 'TikTok video init answered without a publish_id or upload_url');
   if (!pull) {
     // Recorded before the publish_id: a crash in between leaves an init that never gets bytes, which TikTok never
     // posts, so initialising again is safe. The reverse order could leave a publish_id without the URL to finish it.
@@ -145,17 +198,34 @@ async function initVideo(ctx: TikTokContext, tokens: TokenSet, req: PublishReque
     await journal.record(TIKTOK_STEPS.chunkSize, String(plan.chunkSize));
   }
   await journal.record(TIKTOK_STEPS.publishId, publishId);
-  if (!pull) await transferChunks(ctx, uploadUrl, video, plan, 0, async () => (await fetchPublishStatus(ctx, tokens, publishId)).uploadedBytes);
+  if (!pull)
+    await transferChunks(
+      ctx,
+      uploadUrl,
+      video,
+      plan,
+      0,
+      async () => (await fetchPublishStatus(ctx, tokens, publishId)).uploadedBytes,
+    );
   return { state: 'processing', handle: publishId };
 }
 
-async function initPhotos(ctx: TikTokContext, tokens: TokenSet, req: PublishRequest, journal: Journal, info: CreatorInfo): Promise<PublishOutcome> {
-  if (req.media.length === 0 || req.media.some((m) => m.kind !== 'image')) throw invalid('A TikTok photo post takes images only');
+async function initPhotos(
+  ctx: TikTokContext,
+  tokens: TokenSet,
+  req: PublishRequest,
+  journal: Journal,
+  info: CreatorInfo,
+): Promise<PublishOutcome> {
+  if (req.media.length === 0 || req.media.some((m) => m.kind !== 'image'))
+    throw invalid('A TikTok photo post takes images only');
   assertPullable(ctx, 'pulls the images of a photo post');
   const wrong = req.media.find((m) => !PHOTO_TYPES.includes(m.mime));
-  if (wrong) throw invalid(`TikTok photo posts take JPEG or WebP images, not ${wrong.mime}`, 'file_format_check_failed');
+  if (wrong)
+    throw invalid(`TikTok photo posts take JPEG or WebP images, not ${wrong.mime}`, 'file_format_check_failed');
   const cover = typeof req.options.cover_index === 'number' ? req.options.cover_index : 0;
-  if (!Number.isInteger(cover) || cover < 0 || cover >= req.media.length) throw invalid(`cover_index ${cover} is not one of the ${req.media.length} images`);
+  if (!Number.isInteger(cover) || cover < 0 || cover >= req.media.length)
+    throw invalid(`cover_index ${cover} is not one of the ${req.media.length} images`);
   const description = req.description ?? req.text;
   const privacy = await chosenPrivacy(ctx, req, journal, info);
   const postInfo: Obj = {
@@ -183,7 +253,13 @@ async function initPhotos(ctx: TikTokContext, tokens: TokenSet, req: PublishRequ
  * complete, so the id and the permalink come with the result; past that it is published under its publish_id, and a
  * later publish or reconcile with this journal reads the id again.
  */
-async function settle(ctx: TikTokContext, status: PublishStatus, publishId: string, req: PublishRequest, journal: Journal): Promise<PublishOutcome> {
+async function settle(
+  ctx: TikTokContext,
+  status: PublishStatus,
+  publishId: string,
+  req: PublishRequest,
+  journal: Journal,
+): Promise<PublishOutcome> {
   if (status.status === 'FAILED' && status.failReason === 'internal') await internalFailure(ctx, publishId, journal);
   if (status.status === 'FAILED') await journal.record(TIKTOK_STEPS.failed, publishId);
   if (status.status === 'PUBLISH_COMPLETE' && status.postIds.length === 0 && getsPublicId(req, journal)) {
@@ -210,18 +286,34 @@ async function internalFailure(ctx: TikTokContext, publishId: string, journal: J
   if (Number.isNaN(since)) await journal.record(TIKTOK_STEPS.internalAt, `${publishId} ${new Date(now).toISOString()}`);
   const waited = Number.isNaN(since) ? 0 : Math.floor((now - since) / 1000);
   if (waited >= INTERNAL_RECHECK_SECONDS) return;
-  throw new PlatformError('tiktok', 'transient', `${INTERNAL_WORDS} (internal)`, { code: 'internal', retryAfterSeconds: INTERNAL_RECHECK_SECONDS - waited });
+  throw new PlatformError('tiktok', 'transient', `${INTERNAL_WORDS} (internal)`, {
+    code: 'internal',
+    retryAfterSeconds: INTERNAL_RECHECK_SECONDS - waited,
+  });
 }
 
 /** A journaled publish_id: never initialise again; finish an interrupted upload or report where TikTok stands. */
-async function resume(ctx: TikTokContext, tokens: TokenSet, req: PublishRequest, journal: Journal, publishId: string): Promise<PublishOutcome> {
+async function resume(
+  ctx: TikTokContext,
+  tokens: TokenSet,
+  req: PublishRequest,
+  journal: Journal,
+  publishId: string,
+): Promise<PublishOutcome> {
   const status: PublishStatus = await fetchPublishStatus(ctx, tokens, publishId);
   const uploadUrl = journal.steps[TIKTOK_STEPS.uploadUrl];
   const video = req.media[0];
   if (status.status === 'PROCESSING_UPLOAD' && uploadUrl && video && status.uploadedBytes < video.size) {
     const plan = chunkPlan(video.size, Number(journal.steps[TIKTOK_STEPS.chunkSize]) || undefined);
     try {
-      await transferChunks(ctx, uploadUrl, video, plan, status.uploadedBytes, async () => (await fetchPublishStatus(ctx, tokens, publishId)).uploadedBytes);
+      await transferChunks(
+        ctx,
+        uploadUrl,
+        video,
+        plan,
+        status.uploadedBytes,
+        async () => (await fetchPublishStatus(ctx, tokens, publishId)).uploadedBytes,
+      );
     } catch (err) {
       // An upload URL lives an hour. Past it the upload host refuses the rest (403): that init never gets its bytes,
       // so TikTok never posts it, and a new init is safe. Without this the post would fail at every retry.
@@ -235,19 +327,27 @@ async function resume(ctx: TikTokContext, tokens: TokenSet, req: PublishRequest,
 }
 
 /** A new init: creator_info first, then the video or photo init. */
-async function restart(ctx: TikTokContext, tokens: TokenSet, req: PublishRequest, journal: Journal): Promise<PublishOutcome> {
+async function restart(
+  ctx: TikTokContext,
+  tokens: TokenSet,
+  req: PublishRequest,
+  journal: Journal,
+): Promise<PublishOutcome> {
   if (req.postType === 'text') throw new PlatformError('tiktok', 'unsupported', 'TikTok has no text-only posts');
   const info = await creatorInfo(ctx, tokens);
   // Kept for the permalink, which status/fetch does not give.
   if (info.username) await journal.record(TIKTOK_STEPS.username, info.username);
-  return req.postType === 'video' ? initVideo(ctx, tokens, req, journal, info) : initPhotos(ctx, tokens, req, journal, info);
+  return req.postType === 'video'
+    ? initVideo(ctx, tokens, req, journal, info)
+    : initPhotos(ctx, tokens, req, journal, info);
 }
 
 export function tiktokPublisher(ctx: TikTokContext): Publisher {
   return {
     async publish(tokens, req, journal) {
       const publishId = journal.steps[TIKTOK_STEPS.publishId];
-      if (publishId && publishId !== journal.steps[TIKTOK_STEPS.failed]) return resume(ctx, tokens, req, journal, publishId);
+      if (publishId && publishId !== journal.steps[TIKTOK_STEPS.failed])
+        return resume(ctx, tokens, req, journal, publishId);
       return restart(ctx, tokens, req, journal);
     },
 

@@ -103,7 +103,11 @@ export function publicPostIds(raw: string): string[] {
     .filter((s) => /^\d+$/.test(s));
 }
 
-export async function fetchPublishStatus(ctx: TikTokContext, tokens: TokenSet, publishId: string): Promise<PublishStatus> {
+export async function fetchPublishStatus(
+  ctx: TikTokContext,
+  tokens: TokenSet,
+  publishId: string,
+): Promise<PublishStatus> {
   const now = ctx.deps.clock().getTime();
   ctx.statusCalls.set(tokens.accessToken, [...recentCalls(ctx, tokens.accessToken, now), now]);
   const res = await ctx.deps.http.request('tiktok', {
@@ -114,7 +118,10 @@ export async function fetchPublishStatus(ctx: TikTokContext, tokens: TokenSet, p
   });
   const data = readApi(res, 'publish status');
   const status = typeof data.status === 'string' ? data.status : '';
-  if (!status) throw new PlatformError('tiktok', 'transient', 'TikTok publish status came back without a status', { status: res.status });
+  if (!status)
+    throw new PlatformError('tiktok', 'transient', 'TikTok publish status came back without a status', {
+      status: res.status,
+    });
   return {
     status,
     failReason: typeof data.fail_reason === 'string' && data.fail_reason ? data.fail_reason : null,
@@ -128,20 +135,39 @@ export async function fetchPublishStatus(ctx: TikTokContext, tokens: TokenSet, p
  * without one the publish_id stands in as the post id and there is no permalink. With one, the permalink is the form
  * TikTok's reference documents for videos (`/@{username}/video/{id}`); it documents none for photo posts.
  */
-export function outcomeOf(ctx: Pick<TikTokContext, 'webBase'>, s: PublishStatus, publishId: string, req: PublishRequest, journal: Journal): PublishOutcome {
+export function outcomeOf(
+  ctx: Pick<TikTokContext, 'webBase'>,
+  s: PublishStatus,
+  publishId: string,
+  req: PublishRequest,
+  journal: Journal,
+): PublishOutcome {
   if (s.status === 'PUBLISH_COMPLETE' || s.status === 'SEND_TO_USER_INBOX') {
     const postId = s.postIds[0];
     const username = journal.steps[TIKTOK_STEPS.username];
-    const permalink = postId && username && req.postType === 'video' ? `${ctx.webBase}/@${encodeURIComponent(username)}/video/${postId}` : null;
+    const permalink =
+      postId && username && req.postType === 'video'
+        ? `${ctx.webBase}/@${encodeURIComponent(username)}/video/${postId}`
+        : null;
     const used = journal.steps[TIKTOK_STEPS.privacyLevel];
-    const asked = typeof req.options.privacy_level === 'string' && req.options.privacy_level ? req.options.privacy_level : 'PUBLIC_TO_EVERYONE';
-    const notice = used === 'SELF_ONLY' && asked !== 'SELF_ONLY' ? 'TikTok shows it only to its creator (SELF_ONLY): this TikTok app is not audited, or the creator allows nothing more public.' : undefined;
+    const asked =
+      typeof req.options.privacy_level === 'string' && req.options.privacy_level
+        ? req.options.privacy_level
+        : 'PUBLIC_TO_EVERYONE';
+    const notice =
+      used === 'SELF_ONLY' && asked !== 'SELF_ONLY'
+        ? 'TikTok shows it only to its creator (SELF_ONLY): this TikTok app is not audited, or the creator allows nothing more public.'
+        : undefined;
     return { state: 'published', postId: postId ?? publishId, permalink, ...(notice ? { notice } : {}) };
   }
   if (s.status === 'FAILED') {
     const reason = s.failReason ?? 'unknown';
     const kind = FAIL_KINDS[reason] ?? 'invalid_content';
-    throw documentedError(TIKTOK_DOCUMENTED_ERRORS, reason, new PlatformError('tiktok', kind, `TikTok did not publish the post: ${safeText(reason)}`, { code: reason }));
+    throw documentedError(
+      TIKTOK_DOCUMENTED_ERRORS,
+      reason,
+      new PlatformError('tiktok', kind, `TikTok did not publish the post: ${safeText(reason)}`, { code: reason }),
+    );
   }
   return { state: 'processing', handle: publishId };
 }

@@ -48,7 +48,13 @@ export function chunkRange(plan: ChunkPlan, index: number): { first: number; las
   return { first, last };
 }
 
-async function putChunk(ctx: TikTokContext, uploadUrl: string, media: PublishMedia, plan: ChunkPlan, index: number): Promise<void> {
+async function putChunk(
+  ctx: TikTokContext,
+  uploadUrl: string,
+  media: PublishMedia,
+  plan: ChunkPlan,
+  index: number,
+): Promise<void> {
   const { first, last } = chunkRange(plan, index);
   const stream = await media.open({ start: first, end: last });
   const res = await ctx.deps.http.request('tiktok', {
@@ -65,7 +71,9 @@ async function putChunk(ctx: TikTokContext, uploadUrl: string, media: PublishMed
   // 206 after an intermediate chunk, 201 after the last; 200 is accepted as some upload hosts answer it.
   if (res.status === 200 || res.status === 201 || res.status === 206) return;
   readApi(res, `video upload (chunk ${index + 1}/${plan.totalChunkCount})`);
-  throw new PlatformError('tiktok', 'transient', `TikTok video upload answered HTTP ${res.status}`, { status: res.status });
+  throw new PlatformError('tiktok', 'transient', `TikTok video upload answered HTTP ${res.status}`, {
+    status: res.status,
+  });
 }
 
 /**

@@ -90,17 +90,28 @@ export async function fetchYouTubeAccount(ctx: YouTubeContext, tokens: TokenSet)
   const channels = list(readApi(res, 'channels.list', ctx.deps.clock()).items);
   const main = channels[0];
   if (!main || !text(main.id)) {
-    throw new PlatformError('youtube', 'unsupported', 'This Google account has no YouTube channel; create one, then connect again', {
-      status: res.status,
-      code: 'youtubeSignupRequired',
-    });
+    throw new PlatformError(
+      'youtube',
+      'unsupported',
+      'This Google account has no YouTube channel; create one, then connect again',
+      {
+        status: res.status,
+        code: 'youtubeSignupRequired',
+      },
+    );
   }
   const playlists = await listPlaylists(ctx, tokens);
 
   const info = channelInfo(main);
   const connections = channels.map((c, i) => {
     const ci = channelInfo(c);
-    return { channel_id: ci.channel_id, title: ci.title, custom_url: ci.custom_url, thumbnail_url: ci.thumbnail_url, is_default: i === 0 };
+    return {
+      channel_id: ci.channel_id,
+      title: ci.title,
+      custom_url: ci.custom_url,
+      thumbnail_url: ci.thumbnail_url,
+      is_default: i === 0,
+    };
   });
   const destinations: Destination[] = [
     ...connections.map((c, i) => ({

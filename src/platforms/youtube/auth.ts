@@ -28,9 +28,17 @@ function tokenCall(ctx: YouTubeContext, form: Record<string, string | undefined>
 
 async function refresh(ctx: YouTubeContext, tokens: TokenSet): Promise<TokenSet> {
   if (!tokens.refreshToken) {
-    throw new PlatformError('youtube', 'reauth_required', 'YouTube connection has no refresh token; reconnect the account');
+    throw new PlatformError(
+      'youtube',
+      'reauth_required',
+      'YouTube connection has no refresh token; reconnect the account',
+    );
   }
-  const next = await tokenCall(ctx, { grant_type: 'refresh_token', refresh_token: tokens.refreshToken }, 'token refresh');
+  const next = await tokenCall(
+    ctx,
+    { grant_type: 'refresh_token', refresh_token: tokens.refreshToken },
+    'token refresh',
+  );
   return keepUnrestated(tokens, next);
 }
 
@@ -70,7 +78,11 @@ export function youtubeAuth(ctx: YouTubeContext): OAuth2Auth {
       return url.toString();
     },
     exchangeCode: ({ code, redirectUri, codeVerifier }) =>
-      tokenCall(ctx, { grant_type: 'authorization_code', code, redirect_uri: redirectUri, code_verifier: codeVerifier }, 'code exchange'),
+      tokenCall(
+        ctx,
+        { grant_type: 'authorization_code', code, redirect_uri: redirectUri, code_verifier: codeVerifier },
+        'code exchange',
+      ),
     refresh: (tokens) => refresh(ctx, tokens),
     revoke: (tokens) => revoke(ctx, tokens),
   };

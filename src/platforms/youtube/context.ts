@@ -61,7 +61,11 @@ function quotaSetting(raw: string | undefined): number | null {
 export function appCredentials(ctx: YouTubeContext): { client_id: string; client_secret: string } {
   const { clientId, clientSecret } = ctx.deps.config;
   if (!clientId || !clientSecret) {
-    throw new PlatformError('youtube', 'unsupported', 'YouTube is not configured on this server (Google client id and secret are missing)');
+    throw new PlatformError(
+      'youtube',
+      'unsupported',
+      'YouTube is not configured on this server (Google client id and secret are missing)',
+    );
   }
   return { client_id: clientId, client_secret: clientSecret };
 }

@@ -51,7 +51,12 @@ function toPost(ctx: YouTubeContext, video: Obj): RemotePost {
     video: { videoUrl: watchUrl(ctx, id), thumbnailUrl: thumbnailUrl(snippet) },
     permalink: watchUrl(ctx, id),
     sourcePageId: null,
-    metrics: { likes: count(stats.likeCount), comments: count(stats.commentCount), shares: 0, impressions: count(stats.viewCount) },
+    metrics: {
+      likes: count(stats.likeCount),
+      comments: count(stats.commentCount),
+      shares: 0,
+      impressions: count(stats.viewCount),
+    },
   };
 }
 
@@ -89,35 +94,74 @@ export function youtubeEngagement(ctx: YouTubeContext): Engagement {
   const { http, clock } = ctx.deps;
   const api = `${ctx.apiBase}/youtube/v3`;
 
-  async function get(tokens: TokenSet, path: string, query: Record<string, string | number | undefined>, what: string): Promise<Obj> {
+  async function get(
+    tokens: TokenSet,
+    path: string,
+    query: Record<string, string | number | undefined>,
+    what: string,
+  ): Promise<Obj> {
     const res = await http.request('youtube', { url: `${api}/${path}`, query, headers: bearer(tokens.accessToken) });
     return readApi(res, what, clock());
   }
 
   /** The channel's uploads playlist ("UU…"), where every video it published is listed newest first. */
   async function uploadsPlaylist(tokens: TokenSet, channelId: string | undefined): Promise<string> {
-    const body = await get(tokens, 'channels', { part: 'contentDetails', ...(channelId ? { id: channelId } : { mine: 'true' }) }, 'channels.list');
+    const body = await get(
+      tokens,
+      'channels',
+      { part: 'contentDetails', ...(channelId ? { id: channelId } : { mine: 'true' }) },
+      'channels.list',
+    );
     const uploads = str(obj(obj(list(body.items)[0]?.contentDetails).relatedPlaylists).uploads);
     if (uploads) return uploads;
-    if (channelId) throw new PlatformError('youtube', 'not_found', `YouTube has no channel ${channelId} for this connection`, { code: 'channelNotFound' });
-    throw new PlatformError('youtube', 'unsupported', 'This Google account has no YouTube channel to read videos from', { code: 'youtubeSignupRequired' });
+    if (channelId)
+      throw new PlatformError('youtube', 'not_found', `YouTube has no channel ${channelId} for this connection`, {
+        code: 'channelNotFound',
+      });
+    throw new PlatformError(
+      'youtube',
+      'unsupported',
+      'This Google account has no YouTube channel to read videos from',
+      { code: 'youtubeSignupRequired' },
+    );
   }
 
   async function videos(tokens: TokenSet, ids: string[]): Promise<Obj[]> {
     const out: Obj[] = [];
     for (let i = 0; i < ids.length; i += MAX_ITEMS_PAGE) {
-      const body = await get(tokens, 'videos', { part: 'snippet,statistics,status', id: ids.slice(i, i + MAX_ITEMS_PAGE).join(','), maxResults: MAX_ITEMS_PAGE }, 'videos.list');
+      const body = await get(
+        tokens,
+        'videos',
+        {
+          part: 'snippet,statistics,status',
+          id: ids.slice(i, i + MAX_ITEMS_PAGE).join(','),
+          maxResults: MAX_ITEMS_PAGE,
+        },
+        'videos.list',
+      );
       out.push(...list(body.items));
     }
     return out;
   }
 
   /** Pages through a list call until `limit` items (or the end). */
-  async function collect(tokens: TokenSet, path: string, query: Record<string, string | number>, limit: number, pageMax: number, what: string): Promise<Obj[]> {
+  async function collect(
+    tokens: TokenSet,
+    path: string,
+    query: Record<string, string | number>,
+    limit: number,
+    pageMax: number,
+    what: string,
+  ): Promise<Obj[]> {
     const items: Obj[] = [];
     let pageToken: string | undefined;
     for (let page = 0; page < MAX_PAGES && items.length < limit; page++) {
-      const body = await get(tokens, path, { ...query, maxResults: Math.min(pageMax, limit - items.length), pageToken }, what);
+      const body = await get(
+        tokens,
+        path,
+        { ...query, maxResults: Math.min(pageMax, limit - items.length), pageToken },
+        what,
+      );
       items.push(...list(body.items));
       pageToken = str(body.nextPageToken) ?? undefined;
       if (!pageToken) break;
@@ -129,7 +173,14 @@ export function youtubeEngagement(ctx: YouTubeContext): Engagement {
     async listPosts(tokens, p) {
       const channelId = p.destination?.kind === 'channel' ? p.destination.id : undefined;
       const playlistId = await uploadsPlaylist(tokens, channelId);
-      const items = await collect(tokens, 'playlistItems', { part: 'contentDetails', playlistId }, Math.max(1, p.limit), MAX_ITEMS_PAGE, 'playlistItems.list');
+      const items = await collect(
+        tokens,
+        'playlistItems',
+        { part: 'contentDetails', playlistId },
+        Math.max(1, p.limit),
+        MAX_ITEMS_PAGE,
+        'playlistItems.list',
+      );
       const ids = items.map((i) => str(obj(i.contentDetails).videoId)).filter((id): id is string => id !== null);
       const posts = (await videos(tokens, ids)).map((v) => toPost(ctx, v));
       return posts.sort((a, b) => Date.parse(b.publishedAt ?? '') - Date.parse(a.publishedAt ?? ''));
@@ -146,7 +197,14 @@ export function youtubeEngagement(ctx: YouTubeContext): Engagement {
       async list(tokens, p): Promise<CommentsPage> {
         try {
           const query = { part: 'snippet,replies', videoId: p.postId, order: 'time', textFormat: 'plainText' };
-          const threads = await collect(tokens, 'commentThreads', query, Math.max(1, p.limit), MAX_COMMENTS_PAGE, 'commentThreads.list');
+          const threads = await collect(
+            tokens,
+            'commentThreads',
+            query,
+            Math.max(1, p.limit),
+            MAX_COMMENTS_PAGE,
+            'commentThreads.list',
+          );
           return { comments: threads.map(toThread) };
         } catch (err) {
           // The owner turned comments off: not a failure, the post simply has none to read.
@@ -158,7 +216,14 @@ export function youtubeEngagement(ctx: YouTubeContext): Engagement {
       async replies(tokens, p) {
         const parentId = threadOf(p.commentId, p.refs);
         const query = { part: 'snippet', parentId, textFormat: 'plainText' };
-        const items = await collect(tokens, 'comments', query, Math.max(1, p.limit), MAX_COMMENTS_PAGE, 'comments.list');
+        const items = await collect(
+          tokens,
+          'comments',
+          query,
+          Math.max(1, p.limit),
+          MAX_COMMENTS_PAGE,
+          'comments.list',
+        );
         return items.map((c) => toComment(c, parentId));
       },
 
@@ -171,13 +236,19 @@ export function youtubeEngagement(ctx: YouTubeContext): Engagement {
           json: { snippet: { parentId: threadOf(p.commentId, p.refs), textOriginal: p.text } },
         });
         const id = str(readApi(res, 'comments.insert', clock()).id);
-        if (!id) throw new PlatformError('youtube', 'transient', 'YouTube comments.insert answered without the reply id');
+        if (!id)
+          throw new PlatformError('youtube', 'transient', 'YouTube comments.insert answered without the reply id');
         return { replyId: id };
       },
     },
 
     async deletePost(tokens, p) {
-      const res = await http.request('youtube', { method: 'DELETE', url: `${api}/videos`, query: { id: p.postId }, headers: bearer(tokens.accessToken) });
+      const res = await http.request('youtube', {
+        method: 'DELETE',
+        url: `${api}/videos`,
+        query: { id: p.postId },
+        headers: bearer(tokens.accessToken),
+      });
       // Already gone is what deleting wanted.
       if (res.status === 404) return;
       readApiEmpty(res, clock());

@@ -64,8 +64,19 @@ function impliedRetryAfter(reason: string | undefined, now: Date): number | unde
   return undefined;
 }
 
-function fail(res: HttpResponse, kind: PlatformErrorKind, message: string, code: string | undefined, impliedRetryAfter?: number): never {
-  const err = errorFromResponse('youtube', res, { kind, message, ...(code ? { code } : {}), ...(impliedRetryAfter !== undefined ? { impliedRetryAfter } : {}) });
+function fail(
+  res: HttpResponse,
+  kind: PlatformErrorKind,
+  message: string,
+  code: string | undefined,
+  impliedRetryAfter?: number,
+): never {
+  const err = errorFromResponse('youtube', res, {
+    kind,
+    message,
+    ...(code ? { code } : {}),
+    ...(impliedRetryAfter !== undefined ? { impliedRetryAfter } : {}),
+  });
   throw code ? documentedError(YOUTUBE_DOCUMENTED_ERRORS, code, err) : err;
 }
 
@@ -86,7 +97,13 @@ export function readApi(res: HttpResponse, what: string, now: Date): Record<stri
     kindOfStatus(res.status);
   const detail = safeText(error.message ?? first.message);
   const label = reason ?? (typeof error.status === 'string' ? error.status : `HTTP ${res.status}`);
-  return fail(res, kind, `YouTube ${what} failed: ${label}${detail ? ` (${detail})` : ''}`, reason, impliedRetryAfter(reason, now));
+  return fail(
+    res,
+    kind,
+    `YouTube ${what} failed: ${label}${detail ? ` (${detail})` : ''}`,
+    reason,
+    impliedRetryAfter(reason, now),
+  );
 }
 
 /** The body of a successful token-endpoint answer, or the PlatformError it carries. */

@@ -20,7 +20,15 @@ export const YOUTUBE_CAPABILITIES: Capabilities = {
   asyncProcessing: true,
 };
 
-const media: MediaRules = { imageFormats: ['jpeg', 'png'], maxImageBytes: 2 * MB, carousel: { min: 0, max: 0 }, videoFormats: ['mp4', 'mov', 'm4v', 'avi', 'mkv', 'webm'], maxVideoBytes: 256 * GB, videoSeconds: { min: 1, max: 12 * 3600 }, preferredImage: { width: 1280, height: 720 } };
+const media: MediaRules = {
+  imageFormats: ['jpeg', 'png'],
+  maxImageBytes: 2 * MB,
+  carousel: { min: 0, max: 0 },
+  videoFormats: ['mp4', 'mov', 'm4v', 'avi', 'mkv', 'webm'],
+  maxVideoBytes: 256 * GB,
+  videoSeconds: { min: 1, max: 12 * 3600 },
+  preferredImage: { width: 1280, height: 720 },
+};
 
 export const youtubeAdapter: AdapterFactory = (deps) => {
   const ctx = youtubeContext(deps);
@@ -48,7 +56,10 @@ const override = z.object({
   // YouTube caps the tags at 500 characters together; each is checked in plan().
   youtube_tags: z.array(z.string().min(1).max(500)).max(MAX_ITEMS).optional(),
   /** A videoCategories id such as "22" (People & Blogs). */
-  youtube_category_id: z.string().regex(/^\d{1,4}$/, 'A YouTube category id is a number such as "22"').optional(),
+  youtube_category_id: z
+    .string()
+    .regex(/^\d{1,4}$/, 'A YouTube category id is a number such as "22"')
+    .optional(),
   /** Whether subscribers are notified of the upload (YouTube's default: yes). */
   youtube_notify_subscribers: z.boolean().optional(),
 });
@@ -73,18 +84,27 @@ export const network = defineNetwork({
   plan({ body, o, base, limit, requireMedia, media: mediaOf, fail, invalid, target }) {
     const title = o.youtube_title ?? body.default_text;
     // YouTube alone fails (the error catalogue puts it "in results"); the other networks still publish.
-    if (!title?.trim()) return fail('title_required', 'YouTube requires a title. Set default_text or youtube.youtube_title.');
+    if (!title?.trim())
+      return fail('title_required', 'YouTube requires a title. Set default_text or youtube.youtube_title.');
     limit(title, 'youtube_title', o.youtube_title !== undefined ? 'youtube_title' : 'default_text');
     const description = o.youtube_description ?? base;
-    limit(description, 'youtube_description', o.youtube_description !== undefined ? 'youtube_description' : 'default_text');
+    limit(
+      description,
+      'youtube_description',
+      o.youtube_description !== undefined ? 'youtube_description' : 'default_text',
+    );
     const problem = metadataProblem(title, description);
     if (problem) throw invalid(problem);
     if (o.youtube_tags && (tagsLength(o.youtube_tags) > 500 || o.youtube_tags.some((t) => /[<>]/.test(t)))) {
-      throw invalid('YouTube tags must not contain < or > and total at most 500 characters (a tag with a space counts its quotes).');
+      throw invalid(
+        'YouTube tags must not contain < or > and total at most 500 characters (a tag with a space counts its quotes).',
+      );
     }
     const media = mediaOf();
     requireMedia(media);
-    const thumb = o.thumbnail_image_id ? { thumbnail: { id: o.thumbnail_image_id, field: ['youtube', 'thumbnail_image_id'] } } : {};
+    const thumb = o.thumbnail_image_id
+      ? { thumbnail: { id: o.thumbnail_image_id, field: ['youtube', 'thumbnail_image_id'] } }
+      : {};
     const options: Record<string, unknown> = {};
     if (o.youtube_playlist_id) options.playlist_id = o.youtube_playlist_id;
     if (o.youtube_privacy_status) options.privacy_status = o.youtube_privacy_status;

@@ -41,10 +41,12 @@ export const MAX_DESCRIPTION_BYTES = 5000;
 
 /** Why YouTube would refuse this title or description (invalidTitle / invalidDescription), or null. */
 export function metadataProblem(title: string, description: string): string | null {
-  if ([...title].length > MAX_TITLE_CHARS) return `A YouTube title is at most ${MAX_TITLE_CHARS} characters; this one has ${[...title].length}.`;
+  if ([...title].length > MAX_TITLE_CHARS)
+    return `A YouTube title is at most ${MAX_TITLE_CHARS} characters; this one has ${[...title].length}.`;
   if (/[<>]/.test(title)) return 'A YouTube title must not contain < or >.';
   const bytes = Buffer.byteLength(description, 'utf8');
-  if (bytes > MAX_DESCRIPTION_BYTES) return `A YouTube description is at most ${MAX_DESCRIPTION_BYTES} bytes in UTF-8; this one has ${bytes}.`;
+  if (bytes > MAX_DESCRIPTION_BYTES)
+    return `A YouTube description is at most ${MAX_DESCRIPTION_BYTES} bytes in UTF-8; this one has ${bytes}.`;
   if (/[<>]/.test(description)) return 'A YouTube description must not contain < or >.';
   return null;
 }
@@ -55,14 +57,17 @@ export function tagsLength(tags: readonly string[]): number {
 }
 
 const obj = (v: unknown): Obj => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : {});
-const invalid = (message: string, code?: string): PlatformError => new PlatformError('youtube', 'invalid_content', message, code ? { code } : {});
+const invalid = (message: string, code?: string): PlatformError =>
+  new PlatformError('youtube', 'invalid_content', message, code ? { code } : {});
 
 export const watchUrl = (ctx: YouTubeContext, id: string): string => `${ctx.webBase}/watch?v=${encodeURIComponent(id)}`;
 
 function videoOf(req: PublishRequest): PublishMedia {
-  if (req.postType !== 'video') throw new PlatformError('youtube', 'unsupported', `YouTube takes videos only, not ${req.postType} posts`);
+  if (req.postType !== 'video')
+    throw new PlatformError('youtube', 'unsupported', `YouTube takes videos only, not ${req.postType} posts`);
   const video = req.media[0];
-  if (req.media.length !== 1 || !video || video.kind !== 'video') throw invalid('A YouTube post takes exactly one video');
+  if (req.media.length !== 1 || !video || video.kind !== 'video')
+    throw invalid('A YouTube post takes exactly one video');
   if (video.size <= 0) throw invalid('The video file is empty', 'emptyFile');
   const thumb = req.thumbnail;
   // Checked before uploading, as a refusal after the upload could no longer stop the video.
@@ -100,11 +105,21 @@ function checkVideo(video: Obj): void {
   else if (processing === 'failed') reason = reasonOf(obj(video.processingDetails).processingFailureReason, 'failed');
   if (reason === null) return;
   const state = upload === 'failed' || upload === 'rejected' || upload === 'deleted' ? upload : String(processing);
-  throw documentedError(YOUTUBE_DOCUMENTED_ERRORS, reason, invalid(`YouTube did not accept the video: ${state} (${safeText(reason)})`, reason));
+  throw documentedError(
+    YOUTUBE_DOCUMENTED_ERRORS,
+    reason,
+    invalid(`YouTube did not accept the video: ${state} (${safeText(reason)})`, reason),
+  );
 }
 
 /** The upload, continued from the journal: a finished video, a session to resume, or a new session. */
-async function upload(ctx: YouTubeContext, tokens: TokenSet, req: PublishRequest, video: PublishMedia, journal: Journal): Promise<Obj> {
+async function upload(
+  ctx: YouTubeContext,
+  tokens: TokenSet,
+  req: PublishRequest,
+  video: PublishMedia,
+  journal: Journal,
+): Promise<Obj> {
   let state: SessionState = { state: 'gone' };
   let uri = journal.steps[YOUTUBE_STEPS.sessionUri];
   if (uri) {
@@ -120,7 +135,8 @@ async function upload(ctx: YouTubeContext, tokens: TokenSet, req: PublishRequest
     await journal.record(YOUTUBE_STEPS.sessionUri, uri);
     state = await uploadFrom(ctx, tokens, uri, video, 0);
   }
-  if (state.state !== 'done') throw new PlatformError('youtube', 'transient', 'The YouTube upload session expired during the upload');
+  if (state.state !== 'done')
+    throw new PlatformError('youtube', 'transient', 'The YouTube upload session expired during the upload');
   return state.video;
 }
 
@@ -129,7 +145,12 @@ const UNITS = { insert: 1600, list: 1, write: 50 } as const;
 
 /** Units this process spent today (Pacific time), starting the count over on a new day. */
 function unitsUsed(ctx: YouTubeContext): number {
-  const day = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Los_Angeles', year: 'numeric', month: '2-digit', day: '2-digit' }).format(ctx.deps.clock());
+  const day = new Intl.DateTimeFormat('en-CA', {
+    timeZone: 'America/Los_Angeles',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).format(ctx.deps.clock());
   if (ctx.quotaUsed.day !== day) ctx.quotaUsed = { day, units: 0 };
   return ctx.quotaUsed.units;
 }
@@ -143,10 +164,15 @@ function spendUnits(ctx: YouTubeContext, units: number): void {
 function assertQuota(ctx: YouTubeContext, units: number): void {
   if (ctx.dailyQuota === null || unitsUsed(ctx) + units <= ctx.dailyQuota) return;
   const wait = secondsToQuotaReset(ctx.deps.clock());
-  throw new PlatformError('youtube', 'rate_limited', `An upload costs ${units} quota units and the API project has ${Math.max(0, ctx.dailyQuota - ctx.quotaUsed.units)} of its ${ctx.dailyQuota} left today (HERALD_YOUTUBE_DAILY_QUOTA); it resets at midnight Pacific time (in ${wait} s)`, {
-    code: 'quotaExceeded',
-    retryAfterSeconds: wait,
-  });
+  throw new PlatformError(
+    'youtube',
+    'rate_limited',
+    `An upload costs ${units} quota units and the API project has ${Math.max(0, ctx.dailyQuota - ctx.quotaUsed.units)} of its ${ctx.dailyQuota} left today (HERALD_YOUTUBE_DAILY_QUOTA); it resets at midnight Pacific time (in ${wait} s)`,
+    {
+      code: 'quotaExceeded',
+      retryAfterSeconds: wait,
+    },
+  );
 }
 
 async function listVideo(ctx: YouTubeContext, tokens: TokenSet, id: string): Promise<Obj | null> {
@@ -172,15 +198,24 @@ async function extra(ctx: YouTubeContext, journal: Journal, step: string, work: 
     await journal.record(step, await work());
   } catch (err) {
     if (!(err instanceof PlatformError) || err.retryable) throw err;
-    ctx.deps.logger.warn({ platform: 'youtube', step, kind: err.kind, code: err.code }, 'youtube: optional step refused; the video stays published');
+    ctx.deps.logger.warn(
+      { platform: 'youtube', step, kind: err.kind, code: err.code },
+      'youtube: optional step refused; the video stays published',
+    );
     await journal.record(step, `failed:${err.code ?? err.kind}`);
   }
 }
 
-async function setThumbnail(ctx: YouTubeContext, tokens: TokenSet, videoId: string, thumb: PublishMedia): Promise<string> {
+async function setThumbnail(
+  ctx: YouTubeContext,
+  tokens: TokenSet,
+  videoId: string,
+  thumb: PublishMedia,
+): Promise<string> {
   const bytes: Buffer[] = [];
   // At most 2 MB (checked before the upload), so reading it whole is bounded.
-  for await (const chunk of await thumb.open()) bytes.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array));
+  for await (const chunk of await thumb.open())
+    bytes.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array));
   const res = await ctx.deps.http.request('youtube', {
     method: 'POST',
     url: `${ctx.apiBase}/upload/youtube/v3/thumbnails/set`,
@@ -193,7 +228,12 @@ async function setThumbnail(ctx: YouTubeContext, tokens: TokenSet, videoId: stri
   return 'set';
 }
 
-async function addToPlaylist(ctx: YouTubeContext, tokens: TokenSet, videoId: string, playlistId: string): Promise<string> {
+async function addToPlaylist(
+  ctx: YouTubeContext,
+  tokens: TokenSet,
+  videoId: string,
+  playlistId: string,
+): Promise<string> {
   const res = await ctx.deps.http.request('youtube', {
     method: 'POST',
     url: `${ctx.apiBase}/youtube/v3/playlistItems`,
@@ -228,13 +268,21 @@ function outcomeOf(ctx: YouTubeContext, video: Obj, id: string, journal: Journal
   return { state: 'published', postId: id, permalink: watchUrl(ctx, id), ...(notice ? { notice } : {}) };
 }
 
-async function publish(ctx: YouTubeContext, tokens: TokenSet, req: PublishRequest, journal: Journal): Promise<PublishOutcome> {
+async function publish(
+  ctx: YouTubeContext,
+  tokens: TokenSet,
+  req: PublishRequest,
+  journal: Journal,
+): Promise<PublishOutcome> {
   const video = videoOf(req);
   let videoId = journal.steps[YOUTUBE_STEPS.videoId];
   let current: Obj;
   if (videoId) {
     const found = await listVideo(ctx, tokens, videoId);
-    if (!found) throw new PlatformError('youtube', 'not_found', `The uploaded YouTube video ${videoId} no longer exists`, { code: 'videoNotFound' });
+    if (!found)
+      throw new PlatformError('youtube', 'not_found', `The uploaded YouTube video ${videoId} no longer exists`, {
+        code: 'videoNotFound',
+      });
     checkVideo(found);
     current = found;
   } else {
@@ -255,13 +303,17 @@ async function publish(ctx: YouTubeContext, tokens: TokenSet, req: PublishReques
     const asked = askedPrivacy(req);
     await journal.record(YOUTUBE_STEPS.privacy, `${asked}:${typeof got === 'string' && got ? got : asked}`);
     if (typeof got === 'string' && got !== asked) {
-      ctx.deps.logger.warn({ platform: 'youtube', asked, got }, 'youtube: the upload did not keep the privacy asked for (unaudited API project?)');
+      ctx.deps.logger.warn(
+        { platform: 'youtube', asked, got },
+        'youtube: the upload did not keep the privacy asked for (unaudited API project?)',
+      );
     }
   }
   const thumb = req.thumbnail;
   if (thumb) await extra(ctx, journal, YOUTUBE_STEPS.thumbnail, () => setThumbnail(ctx, tokens, id, thumb));
   const playlist = req.options.playlist_id;
-  if (typeof playlist === 'string' && playlist) await extra(ctx, journal, YOUTUBE_STEPS.playlistItem, () => addToPlaylist(ctx, tokens, id, playlist));
+  if (typeof playlist === 'string' && playlist)
+    await extra(ctx, journal, YOUTUBE_STEPS.playlistItem, () => addToPlaylist(ctx, tokens, id, playlist));
   return outcomeOf(ctx, current, id, journal);
 }
 
@@ -273,17 +325,25 @@ async function withinQuota<T>(ctx: YouTubeContext, work: () => Promise<T>): Prom
   const now = ctx.deps.clock().getTime();
   if (now < ctx.quotaSpentUntil) {
     const wait = Math.max(1, Math.ceil((ctx.quotaSpentUntil - now) / 1000));
-    throw new PlatformError('youtube', 'rate_limited', `The YouTube API project's daily quota is spent; it resets at midnight Pacific time (in ${wait} s)`, {
-      code: 'quotaExceeded',
-      retryAfterSeconds: wait,
-    });
+    throw new PlatformError(
+      'youtube',
+      'rate_limited',
+      `The YouTube API project's daily quota is spent; it resets at midnight Pacific time (in ${wait} s)`,
+      {
+        code: 'quotaExceeded',
+        retryAfterSeconds: wait,
+      },
+    );
   }
   try {
     return await work();
   } catch (err) {
     if (err instanceof PlatformError && err.code === 'quotaExceeded') {
       ctx.quotaSpentUntil = now + secondsToQuotaReset(ctx.deps.clock()) * 1000;
-      ctx.deps.logger.warn({ platform: 'youtube', until: new Date(ctx.quotaSpentUntil).toISOString() }, 'youtube: the API project\'s daily quota is spent');
+      ctx.deps.logger.warn(
+        { platform: 'youtube', until: new Date(ctx.quotaSpentUntil).toISOString() },
+        "youtube: the API project's daily quota is spent",
+      );
     }
     throw err;
   }
@@ -295,7 +355,10 @@ export function youtubePublisher(ctx: YouTubeContext): Publisher {
 
     async checkStatus(tokens, handle, _req, journal) {
       const found = await listVideo(ctx, tokens, handle);
-      if (!found) throw new PlatformError('youtube', 'not_found', `YouTube video ${handle} was not found`, { code: 'videoNotFound' });
+      if (!found)
+        throw new PlatformError('youtube', 'not_found', `YouTube video ${handle} was not found`, {
+          code: 'videoNotFound',
+        });
       checkVideo(found);
       return outcomeOf(ctx, found, handle, journal);
     },

@@ -29,7 +29,13 @@ const RETRY_DELAY_MS = 500;
 /** Where a session stands: bytes kept so far, finished (with the video resource), or gone (expired: start over). */
 export type SessionState = { state: 'partial'; next: number } | { state: 'done'; video: Obj } | { state: 'gone' };
 
-export async function startSession(ctx: YouTubeContext, tokens: TokenSet, media: PublishMedia, metadata: Obj, notifySubscribers: boolean | undefined): Promise<string> {
+export async function startSession(
+  ctx: YouTubeContext,
+  tokens: TokenSet,
+  media: PublishMedia,
+  metadata: Obj,
+  notifySubscribers: boolean | undefined,
+): Promise<string> {
   const res = await ctx.deps.http.request('youtube', {
     method: 'POST',
     url: `${ctx.apiBase}/upload/youtube/v3/videos`,
@@ -44,7 +50,13 @@ export async function startSession(ctx: YouTubeContext, tokens: TokenSet, media:
   // Success has an empty body; only a failure has something for readApi to read.
   if (res.status < 200 || res.status >= 300) readApi(res, 'videos.insert', ctx.deps.clock());
   const location = res.headers.get('location');
-  if (!location) throw new PlatformError('youtube', 'transient', 'YouTube started an upload without a session URI (no Location header)', { status: res.status });
+  if (!location)
+    throw new PlatformError(
+      'youtube',
+      'transient',
+      'YouTube started an upload without a session URI (no Location header)',
+      { status: res.status },
+    );
   return new URL(location, `${ctx.apiBase}/`).toString();
 }
 
@@ -58,16 +70,31 @@ function uploadFailure(ctx: YouTubeContext, res: HttpResponse): PlatformError {
       throw err;
     }
   }
-  const kind = res.status === 401 ? 'auth_expired' : res.status === 429 ? 'rate_limited' : res.status >= 500 || res.status === 408 ? 'transient' : 'invalid_content';
+  const kind =
+    res.status === 401
+      ? 'auth_expired'
+      : res.status === 429
+        ? 'rate_limited'
+        : res.status >= 500 || res.status === 408
+          ? 'transient'
+          : 'invalid_content';
   const detail = safeText(res.text);
-  return new PlatformError('youtube', kind, `YouTube video upload failed: HTTP ${res.status}${detail ? ` (${detail})` : ''}`, { status: res.status });
+  return new PlatformError(
+    'youtube',
+    kind,
+    `YouTube video upload failed: HTTP ${res.status}${detail ? ` (${detail})` : ''}`,
+    { status: res.status },
+  );
 }
 
 /** What an upload PUT (chunk or status query) says about the session. */
 function sessionState(ctx: YouTubeContext, res: HttpResponse): SessionState {
   if (res.status === 200 || res.status === 201) {
     const video = res.data && typeof res.data === 'object' ? (res.data as Obj) : {};
-    if (typeof video.id !== 'string' || !video.id) throw new PlatformError('youtube', 'transient', 'YouTube finished the upload without a video id', { status: res.status });
+    if (typeof video.id !== 'string' || !video.id)
+      throw new PlatformError('youtube', 'transient', 'YouTube finished the upload without a video id', {
+        status: res.status,
+      });
     return { state: 'done', video };
   }
   if (res.status === 308) {
@@ -80,7 +107,12 @@ function sessionState(ctx: YouTubeContext, res: HttpResponse): SessionState {
 }
 
 /** Asks how much of the upload the session holds (empty PUT, `Content-Range: bytes *\/{total}`). */
-export async function querySession(ctx: YouTubeContext, tokens: TokenSet, sessionUri: string, total: number): Promise<SessionState> {
+export async function querySession(
+  ctx: YouTubeContext,
+  tokens: TokenSet,
+  sessionUri: string,
+  total: number,
+): Promise<SessionState> {
   const res = await ctx.deps.http.request('youtube', {
     method: 'PUT',
     url: sessionUri,
@@ -91,7 +123,13 @@ export async function querySession(ctx: YouTubeContext, tokens: TokenSet, sessio
   return sessionState(ctx, res);
 }
 
-async function putChunk(ctx: YouTubeContext, tokens: TokenSet, sessionUri: string, media: PublishMedia, first: number): Promise<SessionState> {
+async function putChunk(
+  ctx: YouTubeContext,
+  tokens: TokenSet,
+  sessionUri: string,
+  media: PublishMedia,
+  first: number,
+): Promise<SessionState> {
   const last = Math.min(first + UPLOAD_CHUNK, media.size) - 1;
   const stream = await media.open({ start: first, end: last });
   const res = await ctx.deps.http.request('youtube', {
@@ -116,14 +154,22 @@ async function putChunk(ctx: YouTubeContext, tokens: TokenSet, sessionUri: strin
  * what the server kept; rounds without progress are bounded, after which the error goes up and a later attempt
  * resumes from the journaled session URI.
  */
-export async function uploadFrom(ctx: YouTubeContext, tokens: TokenSet, sessionUri: string, media: PublishMedia, from: number): Promise<SessionState> {
+export async function uploadFrom(
+  ctx: YouTubeContext,
+  tokens: TokenSet,
+  sessionUri: string,
+  media: PublishMedia,
+  from: number,
+): Promise<SessionState> {
   let next = from;
   let stalled = 0;
   let query = false;
   for (;;) {
     let state: SessionState;
     try {
-      state = query ? await querySession(ctx, tokens, sessionUri, media.size) : await putChunk(ctx, tokens, sessionUri, media, next);
+      state = query
+        ? await querySession(ctx, tokens, sessionUri, media.size)
+        : await putChunk(ctx, tokens, sessionUri, media, next);
     } catch (err) {
       if (!(err instanceof PlatformError) || err.kind !== 'transient' || ++stalled > MAX_STALLED) throw err;
       await sleep(RETRY_DELAY_MS * stalled);
@@ -132,7 +178,8 @@ export async function uploadFrom(ctx: YouTubeContext, tokens: TokenSet, sessionU
     }
     if (state.state !== 'partial') return state;
     if (state.next > next) stalled = 0;
-    else if (++stalled > MAX_STALLED) throw new PlatformError('youtube', 'transient', 'The YouTube upload makes no progress');
+    else if (++stalled > MAX_STALLED)
+      throw new PlatformError('youtube', 'transient', 'The YouTube upload makes no progress');
     next = state.next;
     // All bytes in without the final answer (it was lost): the status query returns the video.
     query = next >= media.size;

@@ -20,7 +20,13 @@ import { xrpcError } from './errors.ts';
 import { viewer } from './session.ts';
 
 const POST = 'app.bsky.feed.post';
-const FILTERS = ['posts_with_replies', 'posts_no_replies', 'posts_with_media', 'posts_and_author_threads', 'posts_with_video'];
+const FILTERS = [
+  'posts_with_replies',
+  'posts_no_replies',
+  'posts_with_media',
+  'posts_and_author_threads',
+  'posts_with_video',
+];
 
 /** Simulated commenters live on the same PDS, with handles of their own. */
 export const commenterHandle = (n: number): string => `commenter-${n + 1}.sandbox`;
@@ -52,7 +58,13 @@ export function declareBlueskyEngagement(ctx: SandboxContext): void {
         createdAt: c.now().toISOString(),
         reply: { root: parent ? rootRefOf(parent) : strongRef(post), parent: strongRef(parent ?? post) },
       };
-      return { rkey: rkeyOf(id), cid: cid('dag-cbor', JSON.stringify(record)), record, collection: POST, authorHandle: handleOfDid(c, input.author.id) };
+      return {
+        rkey: rkeyOf(id),
+        cid: cid('dag-cbor', JSON.stringify(record)),
+        record,
+        collection: POST,
+        authorHandle: handleOfDid(c, input.author.id),
+      };
     },
   });
 }
@@ -93,12 +105,24 @@ interface Author {
 function authorOf(call: Call, r: ObjectRecord): Author {
   const account = call.slice.accounts.get(r.accountId);
   if (r.postId === undefined && account) {
-    return { did: account.id, handle: account.username, displayName: account.name, avatar: account.avatarUrl, createdAt: account.createdAt };
+    return {
+      did: account.id,
+      handle: account.username,
+      displayName: account.name,
+      avatar: account.avatarUrl,
+      createdAt: account.createdAt,
+    };
   }
   const did = text(r.authorId) || r.accountId;
   const own = call.slice.accounts.get(did);
   if (own) return { did, handle: own.username, displayName: own.name, avatar: own.avatarUrl, createdAt: own.createdAt };
-  return { did, handle: text(r.authorHandle) || did, displayName: text(r.authorName), avatar: typeof r.authorAvatarUrl === 'string' ? r.authorAvatarUrl : null, createdAt: r.createdAt };
+  return {
+    did,
+    handle: text(r.authorHandle) || did,
+    displayName: text(r.authorName),
+    avatar: typeof r.authorAvatarUrl === 'string' ? r.authorAvatarUrl : null,
+    createdAt: r.createdAt,
+  };
 }
 
 /** The AppView's view of an embed: CDN URLs for images, an HLS playlist for a video. */
@@ -137,7 +161,13 @@ function embedView(did: string, embed: unknown): JsonObject | undefined {
 function postView(call: Call, r: ObjectRecord): JsonObject {
   const author = authorOf(call, r);
   const isPost = r.postId === undefined;
-  const m = isPost ? metricsOf(call.slice, r) : { likes: typeof r.likeCount === 'number' ? r.likeCount : 0, shares: 0, comments: repliesTo(call.slice, r.id).length };
+  const m = isPost
+    ? metricsOf(call.slice, r)
+    : {
+        likes: typeof r.likeCount === 'number' ? r.likeCount : 0,
+        shares: 0,
+        comments: repliesTo(call.slice, r.id).length,
+      };
   const record = isObject(r.record) ? r.record : { $type: POST, text: text(r.text), createdAt: r.createdAt };
   const embed = embedView(author.did, record.embed);
   return {
@@ -174,7 +204,12 @@ function postView(call: Call, r: ObjectRecord): JsonObject {
  */
 function threadgateView(did: string, post: ObjectRecord): JsonObject {
   const record = { $type: 'app.bsky.feed.threadgate', post: post.id, allow: [], createdAt: post.createdAt };
-  return { uri: `at://${did}/app.bsky.feed.threadgate/${rkeyOf(post.id)}`, cid: cid('dag-cbor', JSON.stringify(record)), record, lists: [] };
+  return {
+    uri: `at://${did}/app.bsky.feed.threadgate/${rkeyOf(post.id)}`,
+    cid: cid('dag-cbor', JSON.stringify(record)),
+    record,
+    lists: [],
+  };
 }
 
 const seededComments = (post: ObjectRecord): number => {
@@ -182,21 +217,28 @@ const seededComments = (post: ObjectRecord): number => {
   return typeof seeded === 'number' ? seeded : 0;
 };
 
-const repliesOfPost = (call: Call, postId: string): ObjectRecord[] => [...call.slice.comments.values()].filter((c) => c.postId === postId && c.parentId === null);
+const repliesOfPost = (call: Call, postId: string): ObjectRecord[] =>
+  [...call.slice.comments.values()].filter((c) => c.postId === postId && c.parentId === null);
 
 /** A post or a comment by its at:// URI (the DID form; a handle in the URI is resolved). */
 function byUri(call: Call, uri: string): ObjectRecord | undefined {
   const m = /^at:\/\/([^/]+)\/([^/]+)\/([^/]+)$/.exec(uri);
   if (!m) return undefined;
   let did = m[1]!;
-  if (!did.startsWith('did:')) did = accountForHandle(call.ctx, call.slice, did, (id) => avatarUrl(call.ctx, 'bluesky', id))?.id ?? did;
+  if (!did.startsWith('did:'))
+    did = accountForHandle(call.ctx, call.slice, did, (id) => avatarUrl(call.ctx, 'bluesky', id))?.id ?? did;
   const normal = `at://${did}/${m[2]!}/${m[3]!}`;
   return findObject(call, 'posts', normal) ?? findObject(call, 'comments', normal);
 }
 
 function threadView(call: Call, r: ObjectRecord, depth: number, parentHeight: number): JsonObject {
   const children = r.postId === undefined ? repliesOfPost(call, r.id) : repliesTo(call.slice, r.id);
-  const parent = r.postId === undefined ? undefined : typeof r.parentId === 'string' ? call.slice.comments.get(r.parentId) : call.slice.posts.get(text(r.postId));
+  const parent =
+    r.postId === undefined
+      ? undefined
+      : typeof r.parentId === 'string'
+        ? call.slice.comments.get(r.parentId)
+        : call.slice.posts.get(text(r.postId));
   return {
     $type: 'app.bsky.feed.defs#threadViewPost',
     post: postView(call, r),
@@ -206,7 +248,13 @@ function threadView(call: Call, r: ObjectRecord, depth: number, parentHeight: nu
   };
 }
 
-function intParam(raw: string | undefined, name: string, fallback: number, min: number, max: number): number | ErrorAnswer {
+function intParam(
+  raw: string | undefined,
+  name: string,
+  fallback: number,
+  min: number,
+  max: number,
+): number | ErrorAnswer {
   if (raw === undefined) return fallback;
   const n = Number(raw);
   if (!Number.isInteger(n)) return xrpcError(400, 'InvalidRequest', `Error: ${name} must be an integer`);
@@ -225,7 +273,8 @@ function repeated(req: FastifyRequest, name: string): string[] {
 const feedCursor = (r: ObjectRecord): string => `${Date.parse(r.createdAt)}::${text(r.cid)}`;
 
 /** Newest first: creation time, then record key (TIDs grow with time even when the sandbox clock stands still). */
-const newestFirst = (a: ObjectRecord, b: ObjectRecord): number => Date.parse(b.createdAt) - Date.parse(a.createdAt) || rkeyOf(b.id).localeCompare(rkeyOf(a.id));
+const newestFirst = (a: ObjectRecord, b: ObjectRecord): number =>
+  Date.parse(b.createdAt) - Date.parse(a.createdAt) || rkeyOf(b.id).localeCompare(rkeyOf(a.id));
 
 export interface ReplyCheck {
   post: ObjectRecord;
@@ -242,9 +291,14 @@ export function checkReplyRefs(call: Call, reply: JsonObject): ReplyCheck | Erro
   const rootRef = ref('root');
   const parent = byUri(call, text(parentRef.uri));
   const sandboxRefusal = (what: string) =>
-    xrpcError(400, 'InvalidRequest', `Invalid app.bsky.feed.post record: Record/reply/${what} (the sandbox refuses what the PDS would store as an orphan reply the AppView never threads)`);
+    xrpcError(
+      400,
+      'InvalidRequest',
+      `Invalid app.bsky.feed.post record: Record/reply/${what} (the sandbox refuses what the PDS would store as an orphan reply the AppView never threads)`,
+    );
   if (!parent) return sandboxRefusal(`parent ${text(parentRef.uri)} is not a known post`);
-  if (text(parentRef.cid) !== text(parent.cid)) return sandboxRefusal(`parent/cid ${text(parentRef.cid)} is not the CID of ${parent.id}`);
+  if (text(parentRef.cid) !== text(parent.cid))
+    return sandboxRefusal(`parent/cid ${text(parentRef.cid)} is not the CID of ${parent.id}`);
   const expectedRoot = parent.postId === undefined ? strongRef(parent) : rootRefOf(parent);
   if (text(rootRef.uri) !== text(expectedRoot.uri) || text(rootRef.cid) !== text(expectedRoot.cid)) {
     return sandboxRefusal(`root must be the thread's root ${text(expectedRoot.uri)} (cid ${text(expectedRoot.cid)})`);
@@ -255,7 +309,14 @@ export function checkReplyRefs(call: Call, reply: JsonObject): ReplyCheck | Erro
 }
 
 /** Stores a reply the connected account created (createRecord with `reply`), threaded under its parent. */
-export function storeReply(call: Call, account: AccountRecord, check: ReplyCheck, uri: string, recordCid: string, record: JsonObject): ObjectRecord {
+export function storeReply(
+  call: Call,
+  account: AccountRecord,
+  check: ReplyCheck,
+  uri: string,
+  recordCid: string,
+  record: JsonObject,
+): ObjectRecord {
   return putComment(call.ctx, 'bluesky', check.post, check.parent, {
     text: typeof record.text === 'string' ? record.text : '',
     author: { id: account.id, name: account.name, avatarUrl: account.avatarUrl },
@@ -276,18 +337,34 @@ export function registerEngagement(sim: Simulator): void {
     handler: (req, reply, call) => {
       if (viewer(req, reply, call, true) === null) return reply;
       const q = queryParams(req);
-      if (!q.actor) return sendAnswer(reply, xrpcError(400, 'InvalidRequest', 'Error: Params must have the property "actor"'));
+      if (!q.actor)
+        return sendAnswer(reply, xrpcError(400, 'InvalidRequest', 'Error: Params must have the property "actor"'));
       const limit = intParam(q.limit, 'limit', 50, 1, 100);
       if (typeof limit !== 'number') return sendAnswer(reply, limit);
       const filter = q.filter ?? 'posts_with_replies';
-      if (!FILTERS.includes(filter)) return sendAnswer(reply, xrpcError(400, 'InvalidRequest', `Error: filter must be one of (${FILTERS.join('|')})`));
-      const actor = q.actor.startsWith('did:') ? call.slice.accounts.get(q.actor) : accountForHandle(call.ctx, call.slice, q.actor, (id) => avatarUrl(call.ctx, 'bluesky', id));
+      if (!FILTERS.includes(filter))
+        return sendAnswer(
+          reply,
+          xrpcError(400, 'InvalidRequest', `Error: filter must be one of (${FILTERS.join('|')})`),
+        );
+      const actor = q.actor.startsWith('did:')
+        ? call.slice.accounts.get(q.actor)
+        : accountForHandle(call.ctx, call.slice, q.actor, (id) => avatarUrl(call.ctx, 'bluesky', id));
       if (!actor) return sendAnswer(reply, xrpcError(400, 'InvalidRequest', 'Profile not found'));
-      const posts = [...call.slice.posts.values()].filter((p) => p.accountId === actor.id && p.collection === POST).map((p) => findObject(call, 'posts', p.id)!);
-      const own = filter === 'posts_with_replies' ? [...call.slice.comments.values()].filter((c) => c.authorId === actor.id) : [];
-      const hasEmbed = (r: ObjectRecord, type: string) => isObject(r.record) && isObject(r.record.embed) && String(r.record.embed.$type).startsWith(type);
+      const posts = [...call.slice.posts.values()]
+        .filter((p) => p.accountId === actor.id && p.collection === POST)
+        .map((p) => findObject(call, 'posts', p.id)!);
+      const own =
+        filter === 'posts_with_replies' ? [...call.slice.comments.values()].filter((c) => c.authorId === actor.id) : [];
+      const hasEmbed = (r: ObjectRecord, type: string) =>
+        isObject(r.record) && isObject(r.record.embed) && String(r.record.embed.$type).startsWith(type);
       const items = [...posts, ...own]
-        .filter((r) => filter !== 'posts_with_media' || hasEmbed(r, 'app.bsky.embed.images') || hasEmbed(r, 'app.bsky.embed.video'))
+        .filter(
+          (r) =>
+            filter !== 'posts_with_media' ||
+            hasEmbed(r, 'app.bsky.embed.images') ||
+            hasEmbed(r, 'app.bsky.embed.video'),
+        )
         .filter((r) => filter !== 'posts_with_video' || hasEmbed(r, 'app.bsky.embed.video'))
         .sort(newestFirst);
       const start = q.cursor ? items.findIndex((r) => feedCursor(r) === q.cursor) + 1 : 0;
@@ -301,8 +378,12 @@ export function registerEngagement(sim: Simulator): void {
         return {
           post: postView(call, r),
           reply: {
-            root: root ? { $type: 'app.bsky.feed.defs#postView', ...postView(call, root) } : { $type: 'app.bsky.feed.defs#notFoundPost', uri: text(rootRefOf(r).uri), notFound: true },
-            parent: parent ? { $type: 'app.bsky.feed.defs#postView', ...postView(call, parent) } : { $type: 'app.bsky.feed.defs#notFoundPost', uri: '', notFound: true },
+            root: root
+              ? { $type: 'app.bsky.feed.defs#postView', ...postView(call, root) }
+              : { $type: 'app.bsky.feed.defs#notFoundPost', uri: text(rootRefOf(r).uri), notFound: true },
+            parent: parent
+              ? { $type: 'app.bsky.feed.defs#postView', ...postView(call, parent) }
+              : { $type: 'app.bsky.feed.defs#notFoundPost', uri: '', notFound: true },
           },
         };
       });
@@ -318,9 +399,13 @@ export function registerEngagement(sim: Simulator): void {
     handler: (req, reply, call) => {
       if (viewer(req, reply, call, true) === null) return reply;
       const uris = repeated(req, 'uris');
-      if (uris.length === 0) return sendAnswer(reply, xrpcError(400, 'InvalidRequest', 'Error: Params must have the property "uris"'));
-      if (uris.length > 25) return sendAnswer(reply, xrpcError(400, 'InvalidRequest', 'Error: uris must not have more than 25 elements'));
-      for (const uri of uris) if (!uri.startsWith('at://')) return sendAnswer(reply, xrpcError(400, 'InvalidRequest', `Error: uris/0 must be a valid at-uri`));
+      if (uris.length === 0)
+        return sendAnswer(reply, xrpcError(400, 'InvalidRequest', 'Error: Params must have the property "uris"'));
+      if (uris.length > 25)
+        return sendAnswer(reply, xrpcError(400, 'InvalidRequest', 'Error: uris must not have more than 25 elements'));
+      for (const uri of uris)
+        if (!uri.startsWith('at://'))
+          return sendAnswer(reply, xrpcError(400, 'InvalidRequest', `Error: uris/0 must be a valid at-uri`));
       // Posts the AppView does not have (deleted, never existed) are left out, not errors.
       const found = uris.map((u) => byUri(call, u)).filter((r): r is ObjectRecord => !!r);
       return reply.send({ posts: found.map((r) => postView(call, r)) });
@@ -335,8 +420,10 @@ export function registerEngagement(sim: Simulator): void {
     handler: (req, reply, call) => {
       if (viewer(req, reply, call, true) === null) return reply;
       const q = queryParams(req);
-      if (!q.uri) return sendAnswer(reply, xrpcError(400, 'InvalidRequest', 'Error: Params must have the property "uri"'));
-      if (!q.uri.startsWith('at://')) return sendAnswer(reply, xrpcError(400, 'InvalidRequest', 'Error: uri must be a valid at-uri'));
+      if (!q.uri)
+        return sendAnswer(reply, xrpcError(400, 'InvalidRequest', 'Error: Params must have the property "uri"'));
+      if (!q.uri.startsWith('at://'))
+        return sendAnswer(reply, xrpcError(400, 'InvalidRequest', 'Error: uri must be a valid at-uri'));
       const depth = intParam(q.depth, 'depth', 6, 0, 1000);
       if (typeof depth !== 'number') return sendAnswer(reply, depth);
       const parentHeight = intParam(q.parentHeight, 'parentHeight', 80, 0, 1000);

@@ -3,7 +3,12 @@ import type { ErrorCatalogue } from '../core/documented.ts';
 import type { ErrorAnswer, TransientFault } from '../core/route.ts';
 import type { TokenProblem } from '../core/tokens.ts';
 
-export function xrpcError(status: number, error: string, message: string, headers?: Record<string, string>): ErrorAnswer {
+export function xrpcError(
+  status: number,
+  error: string,
+  message: string,
+  headers?: Record<string, string>,
+): ErrorAnswer {
   return headers ? { status, body: { error, message }, headers } : { status, body: { error, message } };
 }
 
@@ -44,13 +49,35 @@ export const BLUESKY_ERRORS: ErrorCatalogue = {
   invalid_token: { answer: xrpcError(400, 'InvalidToken', 'Token could not be verified') },
   auth_missing: { answer: xrpcError(401, 'AuthMissing', 'Authentication Required') },
   bad_login: { answer: xrpcError(401, 'AuthenticationRequired', 'Invalid identifier or password') },
-  auth_factor: { answer: xrpcError(401, 'AuthFactorTokenRequired', 'A sign in code has been sent to your email address') },
+  auth_factor: {
+    answer: xrpcError(401, 'AuthFactorTokenRequired', 'A sign in code has been sent to your email address'),
+  },
   account_takedown: { answer: xrpcError(401, 'AccountTakedown', 'Account has been taken down') },
   account_deactivated: { answer: xrpcError(401, 'AccountDeactivated', 'Account is deactivated') },
-  invalid_record: { answer: xrpcError(400, 'InvalidRequest', 'Invalid app.bsky.feed.post record: Record/text must not be longer than 300 graphemes') },
-  invalid_mime_type: { answer: xrpcError(400, 'InvalidMimeType', 'Referenced Mimetype does not match stored blob. Expected: image/png, Got: image/jpeg') },
-  invalid_size: { answer: xrpcError(400, 'InvalidSize', 'Referenced blob size does not match stored blob. Expected: 1000, Got: 999') },
-  blob_not_found: { answer: xrpcError(400, 'BlobNotFound', 'Could not find blob: bafkreihdwdcefgh4dqkjv67uzcmw7ojee6xedzdetojuzjevtenxquvyku') },
+  invalid_record: {
+    answer: xrpcError(
+      400,
+      'InvalidRequest',
+      'Invalid app.bsky.feed.post record: Record/text must not be longer than 300 graphemes',
+    ),
+  },
+  invalid_mime_type: {
+    answer: xrpcError(
+      400,
+      'InvalidMimeType',
+      'Referenced Mimetype does not match stored blob. Expected: image/png, Got: image/jpeg',
+    ),
+  },
+  invalid_size: {
+    answer: xrpcError(400, 'InvalidSize', 'Referenced blob size does not match stored blob. Expected: 1000, Got: 999'),
+  },
+  blob_not_found: {
+    answer: xrpcError(
+      400,
+      'BlobNotFound',
+      'Could not find blob: bafkreihdwdcefgh4dqkjv67uzcmw7ojee6xedzdetojuzjevtenxquvyku',
+    ),
+  },
   payload_too_large: { answer: xrpcError(413, 'PayloadTooLarge', 'request entity too large') },
   thread_not_found: { answer: xrpcError(400, 'NotFound', 'Post not found') },
   upstream_failure: { answer: xrpcError(502, 'UpstreamFailure', 'Upstream Failure') },
@@ -58,9 +85,13 @@ export const BLUESKY_ERRORS: ErrorCatalogue = {
   upstream_timeout: { answer: xrpcError(504, 'UpstreamTimeout', 'Upstream Timeout') },
   // The video service.
   video_too_large: { answer: xrpcError(400, 'VideoTooLarge', 'Video is too large') },
-  service_overloaded: { answer: xrpcError(503, 'ServiceOverloaded', 'The video service is overloaded, please try again later') },
+  service_overloaded: {
+    answer: xrpcError(503, 'ServiceOverloaded', 'The video service is overloaded, please try again later'),
+  },
   // The deployed service answers this inside an otherwise empty job status (no job id).
-  unconfirmed_email: { answer: { status: 400, body: { jobStatus: { did: '', error: 'unconfirmed_email', jobId: '', state: '' } } } },
+  unconfirmed_email: {
+    answer: { status: 400, body: { jobStatus: { did: '', error: 'unconfirmed_email', jobId: '', state: '' } } },
+  },
   already_exists: { outcome: { seen: true } },
   job_failed: { outcome: { failureCode: 'encoding_failure' } },
   daily_videos: { outcome: { spent: 'videos' } },

@@ -15,7 +15,13 @@ import { registerXrpc } from './xrpc.ts';
 import type { SandboxSimulator } from '../core/simulator.ts';
 
 export async function blueskySimulator(app: FastifyInstance, ctx: SandboxContext): Promise<void> {
-  const sim: Simulator = { platform: 'bluesky', ctx, app, faultAnswer: (kind) => blueskyFault(kind, ctx.nowMs()), gate: blueskyLimits };
+  const sim: Simulator = {
+    platform: 'bluesky',
+    ctx,
+    app,
+    faultAnswer: (kind) => blueskyFault(kind, ctx.nowMs()),
+    gate: blueskyLimits,
+  };
   registerXrpc(sim);
   registerRepo(sim);
   registerEngagement(sim);

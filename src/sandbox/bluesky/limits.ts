@@ -56,7 +56,8 @@ export function blueskyLimits(req: FastifyRequest, call: Call, spec: RouteSpec):
     return token ? within(call, `writes:${token.accountId}`, WRITE_WINDOWS, points) : null;
   }
   if (spec.url === '/xrpc/com.atproto.server.createSession') {
-    const identifier = isObj(req.body) && typeof req.body.identifier === 'string' ? req.body.identifier.toLowerCase() : '';
+    const identifier =
+      isObj(req.body) && typeof req.body.identifier === 'string' ? req.body.identifier.toLowerCase() : '';
     return identifier ? within(call, `sessions:${identifier}`, SESSION_WINDOWS, 1) : null;
   }
   return null;

@@ -34,13 +34,20 @@ function need(obj: Obj, key: string, path: string): unknown {
   return obj[key];
 }
 
-function str(obj: Obj, key: string, path: string, limits: { bytes?: number; graphemes?: number; required?: boolean } = {}): string | undefined {
+function str(
+  obj: Obj,
+  key: string,
+  path: string,
+  limits: { bytes?: number; graphemes?: number; required?: boolean } = {},
+): string | undefined {
   const value = limits.required === false ? obj[key] : need(obj, key, path);
   if (value === undefined) return undefined;
   if (typeof value !== 'string') fail(`${path}/${key}`, 'must be a string');
   const s = String(value);
-  if (limits.graphemes !== undefined && graphemeCount(s) > limits.graphemes) fail(`${path}/${key}`, `must not be longer than ${limits.graphemes} graphemes`);
-  if (limits.bytes !== undefined && utf8Length(s) > limits.bytes) fail(`${path}/${key}`, `must not be longer than ${limits.bytes} characters`);
+  if (limits.graphemes !== undefined && graphemeCount(s) > limits.graphemes)
+    fail(`${path}/${key}`, `must not be longer than ${limits.graphemes} graphemes`);
+  if (limits.bytes !== undefined && utf8Length(s) > limits.bytes)
+    fail(`${path}/${key}`, `must not be longer than ${limits.bytes} characters`);
   return s;
 }
 
@@ -60,7 +67,8 @@ function aspectRatio(value: unknown, path: string): void {
   const ratio = object(value, path);
   for (const k of ['width', 'height']) {
     const n = need(ratio, k, path);
-    if (typeof n !== 'number' || !Number.isInteger(n) || n < 1) fail(`${path}/${k}`, 'must be an integer of at least 1');
+    if (typeof n !== 'number' || !Number.isInteger(n) || n < 1)
+      fail(`${path}/${k}`, 'must be an integer of at least 1');
   }
 }
 
@@ -75,10 +83,22 @@ export interface BlobStore {
   get(cid: string): { mimeType: string; size: number } | undefined;
 }
 
-function blob(value: unknown, path: string, accept: (mime: string) => boolean, maxSize: number, blobs: BlobStore, out: string[]): void {
+function blob(
+  value: unknown,
+  path: string,
+  accept: (mime: string) => boolean,
+  maxSize: number,
+  blobs: BlobStore,
+  out: string[],
+): void {
   const ref = isObj(value) ? value : null;
   const link = ref && isObj(ref.ref) ? ref.ref.$link : undefined;
-  if (ref?.$type !== 'blob' || typeof link !== 'string' || typeof ref.mimeType !== 'string' || typeof ref.size !== 'number') {
+  if (
+    ref?.$type !== 'blob' ||
+    typeof link !== 'string' ||
+    typeof ref.mimeType !== 'string' ||
+    typeof ref.size !== 'number'
+  ) {
     fail(path, 'should be a blob ref');
     return;
   }
@@ -87,8 +107,22 @@ function blob(value: unknown, path: string, accept: (mime: string) => boolean, m
   if (Number(ref.size) > maxSize) fail(path, `file too big (max ${maxSize} bytes)`);
   const stored = blobs.get(link);
   if (!stored) throw new Invalid(xrpcError(400, 'BlobNotFound', `Could not find blob: ${link}`));
-  if (stored.mimeType !== mime) throw new Invalid(xrpcError(400, 'InvalidMimeType', `Referenced Mimetype does not match stored blob. Expected: ${stored.mimeType}, Got: ${mime}`));
-  if (stored.size !== ref.size) throw new Invalid(xrpcError(400, 'InvalidSize', `Referenced size does not match stored blob. Expected: ${stored.size}, Got: ${String(ref.size)}`));
+  if (stored.mimeType !== mime)
+    throw new Invalid(
+      xrpcError(
+        400,
+        'InvalidMimeType',
+        `Referenced Mimetype does not match stored blob. Expected: ${stored.mimeType}, Got: ${mime}`,
+      ),
+    );
+  if (stored.size !== ref.size)
+    throw new Invalid(
+      xrpcError(
+        400,
+        'InvalidSize',
+        `Referenced size does not match stored blob. Expected: ${stored.size}, Got: ${String(ref.size)}`,
+      ),
+    );
   out.push(link);
 }
 
@@ -104,12 +138,16 @@ function facets(value: unknown, text: string): void {
     const index = object(need(facet, 'index', path), `${path}/index`);
     const start = need(index, 'byteStart', `${path}/index`);
     const end = need(index, 'byteEnd', `${path}/index`);
-    if (typeof start !== 'number' || !Number.isInteger(start) || start < 0) fail(`${path}/index/byteStart`, 'must be an integer of at least 0');
-    if (typeof end !== 'number' || !Number.isInteger(end) || end < 0) fail(`${path}/index/byteEnd`, 'must be an integer of at least 0');
+    if (typeof start !== 'number' || !Number.isInteger(start) || start < 0)
+      fail(`${path}/index/byteStart`, 'must be an integer of at least 0');
+    if (typeof end !== 'number' || !Number.isInteger(end) || end < 0)
+      fail(`${path}/index/byteEnd`, 'must be an integer of at least 0');
     const [s, e] = [Number(start), Number(end)];
-    if (e > bytes.length) fail(`${path}/index/byteEnd`, `(${e}) is beyond the end of the text (${bytes.length} UTF-8 bytes)`);
+    if (e > bytes.length)
+      fail(`${path}/index/byteEnd`, `(${e}) is beyond the end of the text (${bytes.length} UTF-8 bytes)`);
     if (s > e) fail(`${path}/index/byteStart`, `(${s}) is after byteEnd (${e})`);
-    if (!boundary(s) || !boundary(e)) fail(`${path}/index`, `(${s}-${e}) splits a UTF-8 character: offsets count UTF-8 bytes, not UTF-16 code units`);
+    if (!boundary(s) || !boundary(e))
+      fail(`${path}/index`, `(${s}-${e}) splits a UTF-8 character: offsets count UTF-8 bytes, not UTF-16 code units`);
     for (const [j, feature] of array(need(facet, 'features', path), `${path}/features`).entries()) {
       const fpath = `${path}/features/${j}`;
       const f = object(feature, fpath);
@@ -117,7 +155,8 @@ function facets(value: unknown, text: string): void {
         const uri = str(f, 'uri', fpath) ?? '';
         if (!/^[a-z][a-z0-9+.-]*:\S+$/i.test(uri)) fail(`${fpath}/uri`, 'must be a valid uri');
       } else if (f.$type === 'app.bsky.richtext.facet#mention') {
-        if (!/^did:[a-z]+:[A-Za-z0-9._:%-]+$/.test(str(f, 'did', fpath) ?? '')) fail(`${fpath}/did`, 'must be a valid did');
+        if (!/^did:[a-z]+:[A-Za-z0-9._:%-]+$/.test(str(f, 'did', fpath) ?? ''))
+          fail(`${fpath}/did`, 'must be a valid did');
       } else if (f.$type === 'app.bsky.richtext.facet#tag') {
         str(f, 'tag', fpath, { graphemes: 64, bytes: 640 });
       }
@@ -166,7 +205,10 @@ export function validatePost(record: Obj, blobs: BlobStore): PostSummary | Error
   try {
     const text = str(record, 'text', '', { graphemes: 300, bytes: 3000 }) ?? '';
     const createdAt = str(record, 'createdAt', '') ?? '';
-    if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/.test(createdAt) || Number.isNaN(Date.parse(createdAt))) {
+    if (
+      !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/.test(createdAt) ||
+      Number.isNaN(Date.parse(createdAt))
+    ) {
       fail('/createdAt', 'must be an valid atproto datetime (either ISO 8601 or RFC 3339)');
     }
     if (record.langs !== undefined) array(record.langs, '/langs', 3);
@@ -185,7 +227,10 @@ export function validatePost(record: Obj, blobs: BlobStore): PostSummary | Error
       const embed = object(record.embed, '/embed');
       if (embed.$type === 'app.bsky.embed.record') strongRef(need(embed, 'record', '/embed'), '/embed/record');
       else if (embed.$type === 'app.bsky.embed.recordWithMedia') {
-        strongRef(need(object(need(embed, 'record', '/embed'), '/embed/record'), 'record', '/embed/record'), '/embed/record/record');
+        strongRef(
+          need(object(need(embed, 'record', '/embed'), '/embed/record'), 'record', '/embed/record'),
+          '/embed/record/record',
+        );
         embedMedia(object(need(embed, 'media', '/embed'), '/embed/media'), '/embed/media', blobs, out);
       } else embedMedia(embed, '/embed', blobs, out);
     }

@@ -35,7 +35,16 @@ export function storeBlob(call: Call, did: string, bytes: Buffer, mimeType: stri
   const link = cid('raw', bytes);
   const key = blobKey(did, link);
   if (!call.slice.media.has(key)) {
-    putObject(call, 'media', { id: key, accountId: did, kind: 'blob', cid: link, mimeType, size: bytes.length, source, referencedBy: [] });
+    putObject(call, 'media', {
+      id: key,
+      accountId: did,
+      kind: 'blob',
+      cid: link,
+      mimeType,
+      size: bytes.length,
+      source,
+      referencedBy: [],
+    });
   }
   return { $type: 'blob', ref: { $link: link }, mimeType, size: bytes.length };
 }
@@ -46,14 +55,22 @@ function repoAccount(call: Call, repo: string): AccountRecord | undefined {
 }
 
 function isReply(record: unknown): record is Record<string, unknown> & { reply: unknown } {
-  return !!record && typeof record === 'object' && !Array.isArray(record) && (record as Record<string, unknown>).reply !== undefined;
+  return (
+    !!record &&
+    typeof record === 'object' &&
+    !Array.isArray(record) &&
+    (record as Record<string, unknown>).reply !== undefined
+  );
 }
 
 function recordView(post: ObjectRecord): JsonObject {
   return { uri: post.id, cid: post.cid ?? null, value: post.record ?? null };
 }
 
-const commit = (call: Call): JsonObject => ({ cid: cid('dag-cbor', `${call.ctx.nowMs()}:${Math.random()}`), rev: tid(call.ctx.nowMs()) });
+const commit = (call: Call): JsonObject => ({
+  cid: cid('dag-cbor', `${call.ctx.nowMs()}:${Math.random()}`),
+  rev: tid(call.ctx.nowMs()),
+});
 
 export function registerRepo(sim: Simulator): void {
   const xrpc = (nsid: string) => `/xrpc/${nsid}`;
@@ -69,7 +86,8 @@ export function registerRepo(sim: Simulator): void {
       const account = viewer(req, reply, call, false);
       if (!account) return reply;
       const bytes = bodyBytes(req);
-      if (bytes.length > BLOB_LIMIT) return sendAnswer(reply, xrpcError(413, 'PayloadTooLarge', 'request entity too large'));
+      if (bytes.length > BLOB_LIMIT)
+        return sendAnswer(reply, xrpcError(413, 'PayloadTooLarge', 'request entity too large'));
       // Like the reference PDS, the sniffed type wins over the declared Content-Type.
       const declared = (headerValue(req, 'content-type') ?? '').split(';')[0]?.trim() || 'application/octet-stream';
       return reply.send({ blob: storeBlob(call, account.id, bytes, sniff(bytes) ?? declared, 'uploadBlob') });
@@ -87,22 +105,40 @@ export function registerRepo(sim: Simulator): void {
       const account = viewer(req, reply, call, false);
       if (!account) return reply;
       const input = inputObject(req);
-      if (!input) return sendAnswer(reply, xrpcError(400, 'InvalidRequest', 'Request encoding (Content-Type) required but not provided'));
+      if (!input)
+        return sendAnswer(
+          reply,
+          xrpcError(400, 'InvalidRequest', 'Request encoding (Content-Type) required but not provided'),
+        );
       for (const key of ['repo', 'collection', 'record']) {
-        if (input[key] === undefined) return sendAnswer(reply, xrpcError(400, 'InvalidRequest', `Input must have the property "${key}"`));
+        if (input[key] === undefined)
+          return sendAnswer(reply, xrpcError(400, 'InvalidRequest', `Input must have the property "${key}"`));
       }
-      if (repoAccount(call, String(input.repo))?.id !== account.id) return sendAnswer(reply, xrpcError(401, 'AuthenticationRequired', 'Authentication Required'));
+      if (repoAccount(call, String(input.repo))?.id !== account.id)
+        return sendAnswer(reply, xrpcError(401, 'AuthenticationRequired', 'Authentication Required'));
       const collection = String(input.collection);
-      if (!/^[a-zA-Z][a-zA-Z0-9-]*(\.[a-zA-Z0-9-]+)+$/.test(collection)) return sendAnswer(reply, xrpcError(400, 'InvalidRequest', `Invalid collection: ${collection}`));
-      if (collection !== POST) return sendAnswer(reply, xrpcError(400, 'InvalidRequest', `The sandbox only stores ${POST} records, not ${collection}`));
+      if (!/^[a-zA-Z][a-zA-Z0-9-]*(\.[a-zA-Z0-9-]+)+$/.test(collection))
+        return sendAnswer(reply, xrpcError(400, 'InvalidRequest', `Invalid collection: ${collection}`));
+      if (collection !== POST)
+        return sendAnswer(
+          reply,
+          xrpcError(400, 'InvalidRequest', `The sandbox only stores ${POST} records, not ${collection}`),
+        );
       const record = input.record;
-      if (!record || typeof record !== 'object' || Array.isArray(record)) return sendAnswer(reply, xrpcError(400, 'InvalidRequest', 'Input/record must be an object'));
+      if (!record || typeof record !== 'object' || Array.isArray(record))
+        return sendAnswer(reply, xrpcError(400, 'InvalidRequest', 'Input/record must be an object'));
       const value = record as Record<string, unknown>;
-      if (value.$type !== POST) return sendAnswer(reply, xrpcError(400, 'InvalidRequest', `Invalid $type: expected ${POST}, got ${String(value.$type)}`));
+      if (value.$type !== POST)
+        return sendAnswer(
+          reply,
+          xrpcError(400, 'InvalidRequest', `Invalid $type: expected ${POST}, got ${String(value.$type)}`),
+        );
       const rkey = input.rkey === undefined ? tid(call.ctx.nowMs()) : String(input.rkey);
-      if (!TID.test(rkey)) return sendAnswer(reply, xrpcError(400, 'InvalidRequest', `Invalid rkey: ${rkey} is not a TID`));
+      if (!TID.test(rkey))
+        return sendAnswer(reply, xrpcError(400, 'InvalidRequest', `Invalid rkey: ${rkey} is not a TID`));
       const uri = `at://${account.id}/${POST}/${rkey}`;
-      if (call.slice.posts.has(uri) || call.slice.comments.has(uri)) return sendAnswer(reply, xrpcError(400, 'InvalidRequest', `Record already exists: ${uri}`));
+      if (call.slice.posts.has(uri) || call.slice.comments.has(uri))
+        return sendAnswer(reply, xrpcError(400, 'InvalidRequest', `Record already exists: ${uri}`));
       const summary = validatePost(value, blobsOf(call, account.id));
       if ('status' in summary) return sendAnswer(reply, summary);
       const json = JSON.parse(JSON.stringify(value)) as JsonValue;
@@ -116,7 +152,14 @@ export function registerRepo(sim: Simulator): void {
       putPost(
         call,
         req,
-        { id: uri, accountId: account.id, author: account.id, text: summary.text, media: summary.blobs, permalink: `${call.ctx.base('bluesky')}/profile/${account.username}/post/${rkey}` },
+        {
+          id: uri,
+          accountId: account.id,
+          author: account.id,
+          text: summary.text,
+          media: summary.blobs,
+          permalink: `${call.ctx.base('bluesky')}/profile/${account.username}/post/${rkey}`,
+        },
         { handle: account.username, rkey, cid: recordCid, collection, record: json, validationStatus: 'valid' },
       );
       for (const link of summary.blobs) {
@@ -139,7 +182,8 @@ export function registerRepo(sim: Simulator): void {
       const account = repoAccount(call, q.repo ?? '');
       const uri = `at://${account?.id ?? q.repo ?? ''}/${q.collection ?? ''}/${q.rkey ?? ''}`;
       const post = findObject(call, 'posts', uri) ?? findObject(call, 'comments', uri);
-      if (!post || (q.cid && q.cid !== post.cid)) return sendAnswer(reply, xrpcError(400, 'RecordNotFound', `Could not locate record: ${uri}`));
+      if (!post || (q.cid && q.cid !== post.cid))
+        return sendAnswer(reply, xrpcError(400, 'RecordNotFound', `Could not locate record: ${uri}`));
       return reply.send(recordView(post));
     },
   });
@@ -154,19 +198,25 @@ export function registerRepo(sim: Simulator): void {
       const q = queryParams(req);
       for (const name of ['repo', 'collection']) if (!q[name]) return sendAnswer(reply, missing(name));
       const limit = Number(q.limit ?? 50);
-      if (!Number.isInteger(limit) || limit < 1 || limit > 100) return sendAnswer(reply, xrpcError(400, 'InvalidRequest', 'Error: limit must be between 1 and 100'));
+      if (!Number.isInteger(limit) || limit < 1 || limit > 100)
+        return sendAnswer(reply, xrpcError(400, 'InvalidRequest', 'Error: limit must be between 1 and 100'));
       const account = repoAccount(call, q.repo ?? '');
       if (!account) return sendAnswer(reply, xrpcError(400, 'InvalidRequest', `Could not find repo: ${q.repo ?? ''}`));
       const reverse = q.reverse === 'true';
       // Replies the account wrote are posts of its repo too (kept with the comments they answer).
-      const replies = [...call.slice.comments.values()].filter((c) => c.authorId === account.id && c.collection === q.collection);
+      const replies = [...call.slice.comments.values()].filter(
+        (c) => c.authorId === account.id && c.collection === q.collection,
+      );
       const records = [...call.slice.posts.values(), ...replies]
         .filter((p) => (p.postId !== undefined || p.accountId === account.id) && p.collection === q.collection)
         .sort((a, b) => (reverse ? 1 : -1) * text(a.rkey).localeCompare(text(b.rkey)))
         .filter((p) => !q.cursor || (reverse ? text(p.rkey) > q.cursor : text(p.rkey) < q.cursor));
       const page = records.slice(0, limit);
       const last = page[page.length - 1];
-      return reply.send({ records: page.map(recordView), ...(records.length > limit && last ? { cursor: text(last.rkey) } : {}) });
+      return reply.send({
+        records: page.map(recordView),
+        ...(records.length > limit && last ? { cursor: text(last.rkey) } : {}),
+      });
     },
   });
 
@@ -180,9 +230,11 @@ export function registerRepo(sim: Simulator): void {
       if (!account) return reply;
       const input = inputObject(req);
       for (const key of ['repo', 'collection', 'rkey']) {
-        if (input?.[key] === undefined) return sendAnswer(reply, xrpcError(400, 'InvalidRequest', `Input must have the property "${key}"`));
+        if (input?.[key] === undefined)
+          return sendAnswer(reply, xrpcError(400, 'InvalidRequest', `Input must have the property "${key}"`));
       }
-      if (repoAccount(call, String(input?.repo))?.id !== account.id) return sendAnswer(reply, xrpcError(401, 'AuthenticationRequired', 'Authentication Required'));
+      if (repoAccount(call, String(input?.repo))?.id !== account.id)
+        return sendAnswer(reply, xrpcError(401, 'AuthenticationRequired', 'Authentication Required'));
       // Deleting a record that does not exist succeeds, as on the PDS.
       const uri = `at://${account.id}/${String(input?.collection)}/${String(input?.rkey)}`;
       call.slice.posts.delete(uri);

@@ -44,8 +44,17 @@ async function jwt(ctx: SandboxContext, typ: string, claims: Record<string, stri
 }
 
 /** A service-auth JWT (getServiceAuth): issued by the account's DID for another service's DID and one method. */
-export async function serviceJwt(ctx: SandboxContext, claims: { iss: string; aud: string; lxm?: string; exp: number }): Promise<string> {
-  const payload: Record<string, string | number> = { iss: claims.iss, aud: claims.aud, exp: claims.exp, iat: Math.floor(ctx.nowMs() / 1000), jti: randomUrlSafe(22) };
+export async function serviceJwt(
+  ctx: SandboxContext,
+  claims: { iss: string; aud: string; lxm?: string; exp: number },
+): Promise<string> {
+  const payload: Record<string, string | number> = {
+    iss: claims.iss,
+    aud: claims.aud,
+    exp: claims.exp,
+    iat: Math.floor(ctx.nowMs() / 1000),
+    jti: randomUrlSafe(22),
+  };
   if (claims.lxm) payload.lxm = claims.lxm;
   return new SignJWT(payload).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).sign(secretOf(ctx));
 }
@@ -58,7 +67,8 @@ export interface SessionTokens {
 /** Mints an access + refresh pair under a grant (one grant per createSession, i.e. per app-password login). */
 export async function mintSession(call: Call, account: AccountRecord, grantId?: string): Promise<SessionTokens> {
   const { ctx, slice } = call;
-  const grant = grantId ?? createGrant(ctx, slice, { clientId: CLIENT, accountId: account.id, scopes: ['com.atproto.appPass'] }).id;
+  const grant =
+    grantId ?? createGrant(ctx, slice, { clientId: CLIENT, accountId: account.id, scopes: ['com.atproto.appPass'] }).id;
   const accessTtl = lifetimeSec(ctx.store, 'bluesky', 'access', ACCESS_TTL);
   const refreshTtl = lifetimeSec(ctx.store, 'bluesky', 'refresh', REFRESH_TTL);
   const base = { clientId: CLIENT, accountId: account.id, grantId: grant };
@@ -71,7 +81,12 @@ export async function mintSession(call: Call, account: AccountRecord, grantId?: 
   });
   const refresh = mintToken(ctx, slice, {
     ...base,
-    token: await jwt(ctx, 'refresh+jwt', { scope: 'com.atproto.refresh', sub: account.id, jti: randomUrlSafe(43) }, refreshTtl),
+    token: await jwt(
+      ctx,
+      'refresh+jwt',
+      { scope: 'com.atproto.refresh', sub: account.id, jti: randomUrlSafe(43) },
+      refreshTtl,
+    ),
     kind: REFRESH_KIND,
     scopes: ['com.atproto.refresh'],
     ttlSec: refreshTtl,
@@ -80,7 +95,11 @@ export async function mintSession(call: Call, account: AccountRecord, grantId?: 
 }
 
 /** Like checkToken, but tells a token of the other kind apart (the PDS answers "Invalid token type"). */
-export function checkSession(call: Call, raw: string | undefined, kind: string): TokenCheck | { ok: false; problem: 'wrong_type' } {
+export function checkSession(
+  call: Call,
+  raw: string | undefined,
+  kind: string,
+): TokenCheck | { ok: false; problem: 'wrong_type' } {
   const found = raw ? call.slice.tokens.get(raw) : undefined;
   if (found && found.kind !== kind && (found.kind === ACCESS_KIND || found.kind === REFRESH_KIND)) {
     return { ok: false, problem: 'wrong_type' };
@@ -89,7 +108,12 @@ export function checkSession(call: Call, raw: string | undefined, kind: string):
 }
 
 /** The account behind a valid access JWT, or null after answering the error. */
-export function viewer(req: FastifyRequest, reply: FastifyReply, call: Call, optional: boolean): AccountRecord | null | undefined {
+export function viewer(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  call: Call,
+  optional: boolean,
+): AccountRecord | null | undefined {
   const raw = bearerToken(req);
   if (!raw && optional) return undefined;
   const checked = checkSession(call, raw, ACCESS_KIND);

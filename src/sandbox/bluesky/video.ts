@@ -25,13 +25,25 @@ const DAILY_VIDEOS = 25;
 const DAILY_BYTES = 10 * 1024 * 1024 * 1024;
 
 function jobStatus(job: ObjectRecord): JsonObject {
-  const out: JsonObject = { jobId: job.id, did: job.accountId, state: job.state ?? 'JOB_STATE_CREATED', progress: job.progress ?? 0 };
-  for (const key of ['blob', 'error', 'message']) if (job[key] !== null && job[key] !== undefined) out[key] = job[key] ?? null;
+  const out: JsonObject = {
+    jobId: job.id,
+    did: job.accountId,
+    state: job.state ?? 'JOB_STATE_CREATED',
+    progress: job.progress ?? 0,
+  };
+  for (const key of ['blob', 'error', 'message'])
+    if (job[key] !== null && job[key] !== undefined) out[key] = job[key] ?? null;
   return out;
 }
 
 /** Verifies a service token the way the video service does (audience and lexicon method), answering 401s itself. */
-function serviceToken(req: FastifyRequest, reply: FastifyReply, call: Call, audiences: string[], lxm: string): TokenRecord | null {
+function serviceToken(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  call: Call,
+  audiences: string[],
+  lxm: string,
+): TokenRecord | null {
   const raw = bearerToken(req);
   const checked = checkToken(call, raw, [SERVICE_KIND]);
   if (!checked.ok) {
@@ -62,7 +74,9 @@ function today(call: Call, did: string): ObjectRecord[] {
 
 /** The account's completed job for these bytes, if the service has processed them. */
 function findSeen(call: Call, did: string, digest: string): ObjectRecord | undefined {
-  return objectsOf(call, 'containers', did).find((j) => j.kind === 'video-job' && j.digest === digest && j.state === 'JOB_STATE_COMPLETED');
+  return objectsOf(call, 'containers', did).find(
+    (j) => j.kind === 'video-job' && j.digest === digest && j.state === 'JOB_STATE_COMPLETED',
+  );
 }
 
 /** For the `already_exists` fault: the job as if the service had processed this video on an earlier day. */
@@ -71,7 +85,21 @@ function processedBefore(call: Call, did: string, bytes: Buffer, digest: string)
   if (found) return found;
   const blob = storeBlob(call, did, bytes, 'video/mp4', 'video-service');
   const createdAt = new Date(call.ctx.nowMs() - 2 * 86_400_000).toISOString();
-  return putObject(call, 'containers', { id: randomUUID(), accountId: did, kind: 'video-job', name: null, bytes: bytes.length, mimeType: 'video/mp4', digest, state: 'JOB_STATE_COMPLETED', progress: 100, blob, error: null, message: null, createdAt });
+  return putObject(call, 'containers', {
+    id: randomUUID(),
+    accountId: did,
+    kind: 'video-job',
+    name: null,
+    bytes: bytes.length,
+    mimeType: 'video/mp4',
+    digest,
+    state: 'JOB_STATE_COMPLETED',
+    progress: 100,
+    blob,
+    error: null,
+    message: null,
+    createdAt,
+  });
 }
 
 export function registerVideo(sim: Simulator): void {
@@ -87,13 +115,26 @@ export function registerVideo(sim: Simulator): void {
       const account = checked.ok ? call.slice.accounts.get(checked.token.accountId) : undefined;
       if (!checked.ok || !account) return sendAnswer(reply, sessionError(checked.ok ? 'invalid' : checked.problem));
       const q = queryParams(req);
-      if (!q.aud || !/^did:[a-z]+:\S+$/.test(q.aud)) return sendAnswer(reply, xrpcError(400, 'InvalidRequest', 'Error: Params must have the property "aud"'));
+      if (!q.aud || !/^did:[a-z]+:\S+$/.test(q.aud))
+        return sendAnswer(reply, xrpcError(400, 'InvalidRequest', 'Error: Params must have the property "aud"'));
       const now = Math.floor(call.ctx.nowMs() / 1000);
       const exp = q.exp === undefined ? now + 60 : Number(q.exp);
-      if (!Number.isInteger(exp) || exp <= now) return sendAnswer(reply, xrpcError(400, 'BadExpiration', 'expiration is in past'));
-      if (exp - now > 3600) return sendAnswer(reply, xrpcError(400, 'BadExpiration', 'cannot request a token with an expiration more than an hour in the future'));
+      if (!Number.isInteger(exp) || exp <= now)
+        return sendAnswer(reply, xrpcError(400, 'BadExpiration', 'expiration is in past'));
+      if (exp - now > 3600)
+        return sendAnswer(
+          reply,
+          xrpcError(400, 'BadExpiration', 'cannot request a token with an expiration more than an hour in the future'),
+        );
       if (!q.lxm && exp - now > 60) {
-        return sendAnswer(reply, xrpcError(400, 'BadExpiration', 'cannot request a method-less token with an expiration more than a minute in the future'));
+        return sendAnswer(
+          reply,
+          xrpcError(
+            400,
+            'BadExpiration',
+            'cannot request a method-less token with an expiration more than a minute in the future',
+          ),
+        );
       }
       const token = await serviceJwt(call.ctx, { iss: account.id, aud: q.aud, exp, ...(q.lxm ? { lxm: q.lxm } : {}) });
       mintToken(call.ctx, call.slice, {
@@ -120,15 +161,32 @@ export function registerVideo(sim: Simulator): void {
       const token = serviceToken(req, reply, call, [serviceDid(call.ctx)], UPLOAD_LXM);
       if (!token) return reply;
       const q = queryParams(req);
-      if (q.did !== token.accountId) return sendAnswer(reply, xrpcError(400, 'InvalidRequest', 'The did parameter must be the DID the service token was issued by'));
+      if (q.did !== token.accountId)
+        return sendAnswer(
+          reply,
+          xrpcError(400, 'InvalidRequest', 'The did parameter must be the DID the service token was issued by'),
+        );
       const bytes = bodyBytes(req);
-      if (bytes.length > MAX_VIDEO) return sendAnswer(reply, xrpcError(400, 'VideoTooLarge', `Videos must be at most ${MAX_VIDEO} bytes`));
+      if (bytes.length > MAX_VIDEO)
+        return sendAnswer(reply, xrpcError(400, 'VideoTooLarge', `Videos must be at most ${MAX_VIDEO} bytes`));
       const mime = sniff(bytes);
       // A video the service has processed before is refused with the earlier job (deployed, unwrapped), no blob.
       const digest = createHash('sha256').update(bytes).digest('hex');
-      const seen = call.outcome?.seen === true ? processedBefore(call, token.accountId, bytes, digest) : findSeen(call, token.accountId, digest);
+      const seen =
+        call.outcome?.seen === true
+          ? processedBefore(call, token.accountId, bytes, digest)
+          : findSeen(call, token.accountId, digest);
       if (seen) {
-        return sendAnswer(reply, { status: 409, body: { did: seen.accountId, error: 'already_exists', jobId: seen.id, message: 'Video already processed', state: 'JOB_STATE_COMPLETED' } });
+        return sendAnswer(reply, {
+          status: 409,
+          body: {
+            did: seen.accountId,
+            error: 'already_exists',
+            jobId: seen.id,
+            message: 'Video already processed',
+            state: 'JOB_STATE_COMPLETED',
+          },
+        });
       }
       const failure = typeof call.outcome?.failureCode === 'string' ? call.outcome.failureCode : null;
       const job = putObject(call, 'containers', {
@@ -146,7 +204,9 @@ export function registerVideo(sim: Simulator): void {
         message: null,
       });
       if (failure) {
-        schedule(call.ctx, 'bluesky', job, [{ at: 1, set: { state: 'JOB_STATE_FAILED', error: failure, message: 'Failed to process video' } }]);
+        schedule(call.ctx, 'bluesky', job, [
+          { at: 1, set: { state: 'JOB_STATE_FAILED', error: failure, message: 'Failed to process video' } },
+        ]);
       } else if (isVideo(mime)) {
         // The service transcodes to MP4 and writes the result to the user's PDS as a blob.
         const blob = storeBlob(call, token.accountId, bytes, 'video/mp4', 'video-service');
@@ -157,7 +217,16 @@ export function registerVideo(sim: Simulator): void {
           { at: 1, set: { state: 'JOB_STATE_COMPLETED', progress: 100, blob } },
         ]);
       } else {
-        schedule(call.ctx, 'bluesky', job, [{ at: 1, set: { state: 'JOB_STATE_FAILED', error: 'validation_failure', message: 'The file is not a supported video' } }]);
+        schedule(call.ctx, 'bluesky', job, [
+          {
+            at: 1,
+            set: {
+              state: 'JOB_STATE_FAILED',
+              error: 'validation_failure',
+              message: 'The file is not a supported video',
+            },
+          },
+        ]);
       }
       return reply.send({ jobStatus: jobStatus(job) });
     },
@@ -170,7 +239,8 @@ export function registerVideo(sim: Simulator): void {
     surface: 'api',
     handler: (req, reply, call) => {
       const id = queryParams(req).jobId;
-      if (!id) return sendAnswer(reply, xrpcError(400, 'InvalidRequest', 'Error: Params must have the property "jobId"'));
+      if (!id)
+        return sendAnswer(reply, xrpcError(400, 'InvalidRequest', 'Error: Params must have the property "jobId"'));
       const job = findObject(call, 'containers', id);
       if (job?.kind !== 'video-job') return sendAnswer(reply, xrpcError(400, 'InvalidRequest', `Job not found: ${id}`));
       return reply.send({ jobStatus: jobStatus(job) });
@@ -191,7 +261,12 @@ export function registerVideo(sim: Simulator): void {
       const remainingDailyVideos = call.outcome?.spent === 'videos' ? 0 : Math.max(0, DAILY_VIDEOS - jobs.length);
       const remainingDailyBytes = call.outcome?.spent === 'bytes' ? 0 : Math.max(0, DAILY_BYTES - usedBytes);
       const canUpload = remainingDailyVideos > 0 && remainingDailyBytes > 0;
-      return reply.send({ canUpload, remainingDailyVideos, remainingDailyBytes, ...(canUpload ? {} : { message: 'You have reached your daily upload limit' }) });
+      return reply.send({
+        canUpload,
+        remainingDailyVideos,
+        remainingDailyBytes,
+        ...(canUpload ? {} : { message: 'You have reached your daily upload limit' }),
+      });
     },
   });
 }

@@ -63,7 +63,8 @@ export function registerXrpc(sim: Simulator): void {
     surface: 'api',
     handler: (req, reply, call) => {
       const handle = queryParams(req).handle;
-      if (!handle) return sendAnswer(reply, xrpcError(400, 'InvalidRequest', 'Error: Params must have the property "handle"'));
+      if (!handle)
+        return sendAnswer(reply, xrpcError(400, 'InvalidRequest', 'Error: Params must have the property "handle"'));
       const account = accountForHandle(call.ctx, call.slice, handle, avatar);
       if (!account) return sendAnswer(reply, xrpcError(400, 'InvalidRequest', 'Unable to resolve handle'));
       return reply.send({ did: account.id });
@@ -77,7 +78,11 @@ export function registerXrpc(sim: Simulator): void {
     surface: 'api',
     handler: async (req, reply, call) => {
       const input = inputObject(req);
-      if (!input) return sendAnswer(reply, xrpcError(400, 'InvalidRequest', 'Request encoding (Content-Type) required but not provided'));
+      if (!input)
+        return sendAnswer(
+          reply,
+          xrpcError(400, 'InvalidRequest', 'Request encoding (Content-Type) required but not provided'),
+        );
       for (const key of ['identifier', 'password']) {
         if (typeof input[key] !== 'string') {
           return sendAnswer(reply, xrpcError(400, 'InvalidRequest', `Input must have the property "${key}"`));
@@ -86,7 +91,11 @@ export function registerXrpc(sim: Simulator): void {
       const account = accountForIdentifier(call.ctx, call.slice, String(input.identifier), avatar);
       if (!account || !APP_PASSWORD.test(String(input.password))) return sendAnswer(reply, BAD_LOGIN());
       const session = await mintSession(call, account);
-      return reply.send({ accessJwt: session.access.token, refreshJwt: session.refresh.token, ...sessionBody(sim, account) });
+      return reply.send({
+        accessJwt: session.access.token,
+        refreshJwt: session.refresh.token,
+        ...sessionBody(sim, account),
+      });
     },
   });
 
@@ -147,8 +156,11 @@ export function registerXrpc(sim: Simulator): void {
     handler: (req, reply, call) => {
       if (viewer(req, reply, call, true) === null) return reply;
       const actor = queryParams(req).actor;
-      if (!actor) return sendAnswer(reply, xrpcError(400, 'InvalidRequest', 'Error: Params must have the property "actor"'));
-      const a = actor.startsWith('did:') ? call.slice.accounts.get(actor) : accountForHandle(call.ctx, call.slice, actor, avatar);
+      if (!actor)
+        return sendAnswer(reply, xrpcError(400, 'InvalidRequest', 'Error: Params must have the property "actor"'));
+      const a = actor.startsWith('did:')
+        ? call.slice.accounts.get(actor)
+        : accountForHandle(call.ctx, call.slice, actor, avatar);
       if (!a) return sendAnswer(reply, xrpcError(400, 'InvalidRequest', 'Profile not found'));
       return reply.send({
         did: a.id,
@@ -177,7 +189,10 @@ export function registerXrpc(sim: Simulator): void {
       const nsid = (req.params as { nsid: string }).nsid;
       const expected = KNOWN[nsid];
       if (expected && expected !== req.method) {
-        return sendAnswer(reply, xrpcError(400, 'InvalidRequest', `Incorrect HTTP method (${req.method}) expected ${expected}`));
+        return sendAnswer(
+          reply,
+          xrpcError(400, 'InvalidRequest', `Incorrect HTTP method (${req.method}) expected ${expected}`),
+        );
       }
       return sendAnswer(reply, xrpcError(501, 'MethodNotImplemented', 'Method Not Implemented'));
     },

@@ -31,11 +31,18 @@ const configBody = z.strictObject({
   redirectUris: z.array(z.url()).optional(),
   maxRequests: z.number().int().min(0).max(1_000_000).optional(),
   processingMs: z.union([processingValue, z.record(slug, processingValue)]).optional(),
-  publishLimits: z.partialRecord(z.enum(['instagram', 'threads', 'tiktok']), z.number().int().min(0).max(1_000_000)).optional(),
+  publishLimits: z
+    .partialRecord(z.enum(['instagram', 'threads', 'tiktok']), z.number().int().min(0).max(1_000_000))
+    .optional(),
   strict: z.union([z.literal('all'), z.literal('none'), z.partialRecord(z.enum(STRICT_MODES), z.boolean())]).optional(),
   publicHosts: z.array(z.string().min(1).max(300)).max(100).optional(),
   youtubeDailyQuota: z.number().int().min(0).max(100_000_000).optional(),
-  tiktokModerationMs: z.number().int().min(0).max(7 * 24 * 3_600_000).optional(),
+  tiktokModerationMs: z
+    .number()
+    .int()
+    .min(0)
+    .max(7 * 24 * 3_600_000)
+    .optional(),
 });
 
 function invalid(message: string) {
@@ -54,7 +61,9 @@ function catalogue(ctx: SandboxContext): Record<string, string[]> {
 
 /** The first of `platforms` the sandbox does not simulate, as a 400 body; null when it simulates them all. */
 function unknownPlatform(ctx: SandboxContext, platforms: Iterable<string>) {
-  for (const p of platforms) if (!(ctx.store.slugs as readonly string[]).includes(p)) return invalid(`unknown platform "${p}"; one of: ${ctx.store.slugs.join(', ')}`);
+  for (const p of platforms)
+    if (!(ctx.store.slugs as readonly string[]).includes(p))
+      return invalid(`unknown platform "${p}"; one of: ${ctx.store.slugs.join(', ')}`);
   return null;
 }
 
@@ -94,7 +103,11 @@ export function registerAdmin(app: FastifyInstance, ctx: SandboxContext): void {
     const platform = parsed.data.platform as Platform;
     const known = operationsOf(ctx, platform);
     if (!known.includes(operation)) {
-      return sendJson(reply, 400, invalid(`operation "${operation}" does not exist on ${platform}; one of: ${known.join(', ')}`));
+      return sendJson(
+        reply,
+        400,
+        invalid(`operation "${operation}" does not exist on ${platform}; one of: ${known.join(', ')}`),
+      );
     }
     if ((fault === 'expire_token' || fault === 'revoke') && CREDENTIAL_FREE_OPERATIONS.has(operation)) {
       return sendJson(reply, 400, invalid(`fault "${fault}" needs a credential; "${operation}" calls carry none`));
@@ -104,11 +117,24 @@ export function registerAdmin(app: FastifyInstance, ctx: SandboxContext): void {
       return sendJson(reply, 400, invalid('"error" names the documented error of an "error" fault, and only of one'));
     }
     if (error !== undefined && !documentedFault(ctx, platform, error)) {
-      return sendJson(reply, 400, invalid(`error "${error}" is not documented for ${platform}; one of: ${errorsOf(ctx, platform).join(', ') || '(none)'}`));
+      return sendJson(
+        reply,
+        400,
+        invalid(
+          `error "${error}" is not documented for ${platform}; one of: ${errorsOf(ctx, platform).join(', ') || '(none)'}`,
+        ),
+      );
     }
     const record = armFault(
       ctx.store,
-      { platform, operation, fault, error, times: parsed.data.times ?? 1, holdMs: parsed.data.holdMs ?? DEFAULT_HOLD_MS },
+      {
+        platform,
+        operation,
+        fault,
+        error,
+        times: parsed.data.times ?? 1,
+        holdMs: parsed.data.holdMs ?? DEFAULT_HOLD_MS,
+      },
       ctx.now(),
     );
     return sendJson(reply, 201, { fault: record });
@@ -126,8 +152,22 @@ export function registerAdmin(app: FastifyInstance, ctx: SandboxContext): void {
     const parsed = configBody.safeParse(req.body ?? {});
     if (!parsed.success) return sendJson(reply, 400, invalid(issues(parsed.error)));
     const c = ctx.store.config;
-    const { latencyMs, lifetimes, redirectUris, maxRequests, processingMs, publishLimits, strict, publicHosts, youtubeDailyQuota, tiktokModerationMs } = parsed.data;
-    const unknown = unknownPlatform(ctx, [...Object.keys(lifetimes ?? {}), ...(typeof processingMs === 'object' ? Object.keys(processingMs) : [])]);
+    const {
+      latencyMs,
+      lifetimes,
+      redirectUris,
+      maxRequests,
+      processingMs,
+      publishLimits,
+      strict,
+      publicHosts,
+      youtubeDailyQuota,
+      tiktokModerationMs,
+    } = parsed.data;
+    const unknown = unknownPlatform(ctx, [
+      ...Object.keys(lifetimes ?? {}),
+      ...(typeof processingMs === 'object' ? Object.keys(processingMs) : []),
+    ]);
     if (unknown) return sendJson(reply, 400, unknown);
     if (strict === 'all' || strict === 'none') for (const m of STRICT_MODES) c.strict[m] = strict === 'all';
     else if (strict !== undefined) Object.assign(c.strict, strict);

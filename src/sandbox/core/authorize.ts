@@ -64,14 +64,23 @@ export function isRegisteredRedirect(ctx: SandboxContext, platform: OAuthPlatfor
   return url.pathname.startsWith(`${basePath}/`) && url.pathname.endsWith(`/${platform}/oauth/callback`);
 }
 
-function redirectTo(reply: FastifyReply, uri: string, params: Record<string, string | null>, fragment = ''): FastifyReply {
+function redirectTo(
+  reply: FastifyReply,
+  uri: string,
+  params: Record<string, string | null>,
+  fragment = '',
+): FastifyReply {
   const url = new URL(uri);
   for (const [k, v] of Object.entries(params)) if (v !== null) url.searchParams.set(k, v);
   return reply.redirect(`${url.toString()}${fragment}`, 302);
 }
 
 function showPage(reply: FastifyReply, spec: AuthorizeSpec, problem: PageProblem, detail: string): FastifyReply {
-  const page = spec.pageError?.(problem, detail) ?? { status: 400, title: `${spec.network}: invalid request`, message: detail };
+  const page = spec.pageError?.(problem, detail) ?? {
+    status: 400,
+    title: `${spec.network}: invalid request`,
+    message: detail,
+  };
   return reply.code(page.status).type('text/html; charset=utf-8').send(errorPage(page.title, page.message));
 }
 
@@ -81,9 +90,19 @@ function approve(call: Call, spec: AuthorizeSpec, reply: FastifyReply, pending: 
   const account = ensureAccount(ctx, slice, normalizeUserKey(user), spec.buildAccount);
   const grant = createGrant(ctx, slice, { clientId: pending.clientId, accountId: account.id, scopes: pending.scopes });
   const ttl = lifetimeSec(ctx.store, spec.platform, 'code', spec.codeTtlSec);
-  const code = issueCode(ctx, slice, pending, { code: spec.newCode(), accountId: account.id, grantId: grant.id, ttlSec: ttl });
+  const code = issueCode(ctx, slice, pending, {
+    code: spec.newCode(),
+    accountId: account.id,
+    grantId: grant.id,
+    ttlSec: ttl,
+  });
   const extra = spec.successParams?.(pending) ?? {};
-  return redirectTo(reply, pending.redirectUri, { code: code.code, ...extra, state: pending.state }, spec.redirectFragment);
+  return redirectTo(
+    reply,
+    pending.redirectUri,
+    { code: code.code, ...extra, state: pending.state },
+    spec.redirectFragment,
+  );
 }
 
 function prunePending(call: Call): void {
@@ -91,7 +110,13 @@ function prunePending(call: Call): void {
   for (const [id, p] of call.slice.pending) if (p.createdAt < cutoff) call.slice.pending.delete(id);
 }
 
-async function startAuthorization(req: FastifyRequest, reply: FastifyReply, call: Call, spec: AuthorizeSpec, consentUrl: string) {
+async function startAuthorization(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  call: Call,
+  spec: AuthorizeSpec,
+  consentUrl: string,
+) {
   const q = queryParams(req);
   const clientId = q[spec.clientIdParam];
   if (!clientId) return showPage(reply, spec, 'client', `Missing required parameter: ${spec.clientIdParam}`);
@@ -101,7 +126,12 @@ async function startAuthorization(req: FastifyRequest, reply: FastifyReply, call
   const redirectUri = q.redirect_uri;
   if (!redirectUri) return showPage(reply, spec, 'redirect', 'Missing required parameter: redirect_uri');
   if (!isRegisteredRedirect(call.ctx, spec.platform, redirectUri)) {
-    return showPage(reply, spec, 'redirect', `The redirect_uri "${redirectUri}" is not registered for this application.`);
+    return showPage(
+      reply,
+      spec,
+      'redirect',
+      `The redirect_uri "${redirectUri}" is not registered for this application.`,
+    );
   }
   const state = q.state ?? null;
   const fail = (error: string, description: string) =>
@@ -122,7 +152,8 @@ async function startAuthorization(req: FastifyRequest, reply: FastifyReply, call
   if (spec.pkceMethods.length > 0) {
     challenge = q.code_challenge ?? null;
     method = challenge ? (q.code_challenge_method ?? 'plain') : null;
-    if (!challenge && q.code_challenge_method) return fail('invalid_request', 'code_challenge_method without code_challenge');
+    if (!challenge && q.code_challenge_method)
+      return fail('invalid_request', 'code_challenge_method without code_challenge');
     if (method && !(spec.pkceMethods as readonly string[]).includes(method)) {
       return fail('invalid_request', `Unsupported code_challenge_method: ${method}`);
     }
@@ -145,7 +176,9 @@ async function startAuthorization(req: FastifyRequest, reply: FastifyReply, call
   call.slice.pending.set(pending.id, pending);
   const user = headerValue(req, USER_HEADER) ?? q.login_hint;
   if (headerValue(req, AUTO_APPROVE_HEADER) === '1') return approve(call, spec, reply, pending, user ?? '');
-  const requestedFor = call.ctx.describeRequest ? await call.ctx.describeRequest(spec.platform, state).catch(() => null) : null;
+  const requestedFor = call.ctx.describeRequest
+    ? await call.ctx.describeRequest(spec.platform, state).catch(() => null)
+    : null;
   const html = consentPage({
     requestedFor,
     network: spec.network,

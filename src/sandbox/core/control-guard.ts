@@ -23,7 +23,8 @@ export function guardControlRoutes(scope: FastifyInstance, access: ControlAccess
     if (fromLoopback(req)) return;
     return sendJson(reply, 403, {
       error: 'forbidden',
-      message: "The sandbox's control routes answer clients on the server's own machine only; HERALD_SANDBOX_CONTROL=any opens them to every client.",
+      message:
+        "The sandbox's control routes answer clients on the server's own machine only; HERALD_SANDBOX_CONTROL=any opens them to every client.",
     });
   });
 }

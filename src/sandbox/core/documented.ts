@@ -22,6 +22,10 @@ export function errorsOf(ctx: SandboxContext, platform: Platform): string[] {
   return Object.keys(ctx.errors.get(platform) ?? {}).sort();
 }
 
-export function documentedFault(ctx: SandboxContext, platform: Platform, name: string | undefined): DocumentedFault | undefined {
+export function documentedFault(
+  ctx: SandboxContext,
+  platform: Platform,
+  name: string | undefined,
+): DocumentedFault | undefined {
   return name === undefined ? undefined : ctx.errors.get(platform)?.[name];
 }

@@ -28,14 +28,29 @@ export interface EngagementHooks {
   /** The network's id for simulated user `n` (a person URN, a DID, a channel id …); default `<slug>-user-<n>`. */
   userId?(n: number): string;
   /** Network-specific fields stored on a new comment (a Bluesky record's CID and strong refs …). */
-  extra?(ctx: SandboxContext, post: ObjectRecord, parent: ObjectRecord | undefined, id: string, input: CommentInput): JsonObject;
+  extra?(
+    ctx: SandboxContext,
+    post: ObjectRecord,
+    parent: ObjectRecord | undefined,
+    id: string,
+    input: CommentInput,
+  ): JsonObject;
 }
 
 export function declareEngagement(ctx: SandboxContext, platform: Platform, hooks: EngagementHooks): void {
   ctx.engagement.set(platform, hooks);
 }
 
-const NAMES = ['Ada Moreau', 'Bilal Chen', 'Carmen Ruiz', 'Dara Okafor', 'Eli Novak', 'Fumiko Sato', 'Gus Hale', 'Hana Ito'];
+const NAMES = [
+  'Ada Moreau',
+  'Bilal Chen',
+  'Carmen Ruiz',
+  'Dara Okafor',
+  'Eli Novak',
+  'Fumiko Sato',
+  'Gus Hale',
+  'Hana Ito',
+];
 
 /** The n-th simulated user of a network (n from 0): someone other than the connected account. */
 export function simulatedUser(ctx: SandboxContext, platform: Platform, n: number): SimulatedUser {
@@ -67,7 +82,13 @@ export interface CommentInput {
 }
 
 /** Stores a comment on `post`, or a reply under `parent`; its record. Throws when the network has no comments. */
-export function putComment(ctx: SandboxContext, platform: Platform, post: ObjectRecord, parent: ObjectRecord | undefined, input: CommentInput): ObjectRecord {
+export function putComment(
+  ctx: SandboxContext,
+  platform: Platform,
+  post: ObjectRecord,
+  parent: ObjectRecord | undefined,
+  input: CommentInput,
+): ObjectRecord {
   const hooks = ctx.engagement.get(platform);
   if (!hooks?.commentId) throw new Error(`the ${platform} simulator has no comments`);
   const id = input.id ?? hooks.commentId(ctx, post, parent, input);
@@ -148,7 +169,14 @@ const seedBody = z.strictObject({
     .array(z.strictObject({ text: z.string().min(1).max(10_000), author_name: z.string().min(1).max(200).optional() }))
     .max(1000)
     .optional(),
-  metrics: z.strictObject({ likes: count.optional(), comments: count.optional(), shares: count.optional(), impressions: count.optional() }).optional(),
+  metrics: z
+    .strictObject({
+      likes: count.optional(),
+      comments: count.optional(),
+      shares: count.optional(),
+      impressions: count.optional(),
+    })
+    .optional(),
   /** The post's author turned comments off (set in the network's own app; no publishing API sets it). */
   comments_disabled: z.boolean().optional(),
 });
@@ -163,11 +191,16 @@ export function registerSeed(app: FastifyInstance, ctx: SandboxContext): void {
     }
     const { post_id: postId, comments = [], metrics, comments_disabled: commentsDisabled } = parsed.data;
     const platform = parsed.data.platform as Platform;
-    if (!ctx.store.slugs.includes(platform)) return sendJson(reply, 400, { error: 'invalid_request', message: `${platform} is not simulated here` });
+    if (!ctx.store.slugs.includes(platform))
+      return sendJson(reply, 400, { error: 'invalid_request', message: `${platform} is not simulated here` });
     const post = findPostFor(ctx, platform, postId);
-    if (!post) return sendJson(reply, 404, { error: 'not_found', message: `no ${platform} post "${postId}" in the sandbox` });
+    if (!post)
+      return sendJson(reply, 404, { error: 'not_found', message: `no ${platform} post "${postId}" in the sandbox` });
     if (comments.length > 0 && !ctx.engagement.get(platform)?.commentId) {
-      return sendJson(reply, 400, { error: 'invalid_request', message: `${platform}'s API offers no comment access, so the simulator keeps no comments` });
+      return sendJson(reply, 400, {
+        error: 'invalid_request',
+        message: `${platform}'s API offers no comment access, so the simulator keeps no comments`,
+      });
     }
     const stored = ctx.store.slices[platform].posts.get(post.id)!;
     if (metrics) stored.metrics = { ...((stored.metrics ?? {}) as JsonObject), ...metrics };
@@ -177,7 +210,12 @@ export function registerSeed(app: FastifyInstance, ctx: SandboxContext): void {
     const ids = comments.map((c, n) => {
       const user = simulatedUser(ctx, platform, n);
       const at = new Date(now - (comments.length - 1 - n) * 1000);
-      return putComment(ctx, platform, post, undefined, { text: c.text, author: { ...user, name: c.author_name ?? user.name }, fromAccount: false, at }).id;
+      return putComment(ctx, platform, post, undefined, {
+        text: c.text,
+        author: { ...user, name: c.author_name ?? user.name },
+        fromAccount: false,
+        at,
+      }).id;
     });
     return sendJson(reply, 201, { comment_ids: ids });
   });

@@ -8,7 +8,14 @@ export const DEFAULT_HOLD_MS = 35_000;
 
 export function armFault(
   store: SandboxStore,
-  input: { platform: Platform; operation: string; fault: FaultKind; error?: string | undefined; times: number; holdMs: number },
+  input: {
+    platform: Platform;
+    operation: string;
+    fault: FaultKind;
+    error?: string | undefined;
+    times: number;
+    holdMs: number;
+  },
   at: Date,
 ): FaultRecord {
   const record: FaultRecord = {

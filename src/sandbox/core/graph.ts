@@ -49,7 +49,9 @@ export function parseFields(input: string): FieldSel[] {
       out.push(sel);
       if (peek() === ',') pos++;
       else if (peek() !== closing && pos < input.length) {
-        throw new FieldSyntaxError(`Syntax error "Expected end of string instead of "${peek()}"." at character ${pos}: ${input}`);
+        throw new FieldSyntaxError(
+          `Syntax error "Expected end of string instead of "${peek()}"." at character ${pos}: ${input}`,
+        );
       }
     }
     return out;
@@ -177,7 +179,9 @@ export function graphTokenError(
     };
   }
   const headers =
-    problem === 'missing' ? undefined : { 'www-authenticate': `OAuth "Facebook Platform" "invalid_token" "${input.message}"` };
+    problem === 'missing'
+      ? undefined
+      : { 'www-authenticate': `OAuth "Facebook Platform" "invalid_token" "${input.message}"` };
   return graphError(400, input, headers);
 }
 

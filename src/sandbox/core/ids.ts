@@ -59,7 +59,9 @@ export function randomDigits(length: number): string {
 }
 
 export function randomHex(length: number): string {
-  return randomBytes(Math.ceil(length / 2)).toString('hex').slice(0, length);
+  return randomBytes(Math.ceil(length / 2))
+    .toString('hex')
+    .slice(0, length);
 }
 
 export function randomId(): string {

@@ -38,7 +38,8 @@ const QUICKTIME_ATOMS = new Set(['moov', 'mdat', 'wide', 'free', 'skip', 'pnot']
 export function sniff(bytes: Buffer): string | null {
   const ascii = (from: number, to: number): string => bytes.subarray(from, to).toString('latin1');
   if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'image/jpeg';
-  if (bytes.length >= 8 && bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'image/png';
+  if (bytes.length >= 8 && bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])))
+    return 'image/png';
   if (ascii(0, 6) === 'GIF87a' || ascii(0, 6) === 'GIF89a') return 'image/gif';
   if (ascii(0, 4) === 'RIFF' && ascii(8, 12) === 'WEBP') return 'image/webp';
   if (ascii(0, 4) === 'RIFF' && ascii(8, 12) === 'AVI ') return 'video/x-msvideo';
@@ -129,7 +130,12 @@ export async function parseMultipart(req: FastifyRequest): Promise<MultipartBody
       if (!(name in out.fields)) out.fields[name] = value;
       continue;
     }
-    const file: MultipartFile = { name, filename: value.name, type: value.type, bytes: Buffer.from(await value.arrayBuffer()) };
+    const file: MultipartFile = {
+      name,
+      filename: value.name,
+      type: value.type,
+      bytes: Buffer.from(await value.arrayBuffer()),
+    };
     out.entries.push({ name, value: file });
     if (!(name in out.files)) out.files[name] = file;
   }

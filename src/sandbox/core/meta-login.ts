@@ -44,7 +44,10 @@ export function registerLongLivedTokens(sim: Simulator, spec: LongLivedSpec): vo
     handler: (req, reply, call) => {
       const p = allParams(req);
       if (p.grant_type !== spec.exchangeGrant) {
-        return sendAnswer(reply, graphError(400, { message: `Unsupported grant_type: ${p.grant_type ?? ''}`, code: 100 }));
+        return sendAnswer(
+          reply,
+          graphError(400, { message: `Unsupported grant_type: ${p.grant_type ?? ''}`, code: 100 }),
+        );
       }
       if (p.client_secret !== spec.appSecret) {
         return sendAnswer(reply, graphError(400, { message: 'Error validating client secret.', code: 1 }));
@@ -67,7 +70,10 @@ export function registerLongLivedTokens(sim: Simulator, spec: LongLivedSpec): vo
     handler: (req, reply, call) => {
       const p = allParams(req);
       if (p.grant_type !== spec.refreshGrant) {
-        return sendAnswer(reply, graphError(400, { message: `Unsupported grant_type: ${p.grant_type ?? ''}`, code: 100 }));
+        return sendAnswer(
+          reply,
+          graphError(400, { message: `Unsupported grant_type: ${p.grant_type ?? ''}`, code: 100 }),
+        );
       }
       const checked = checkToken(call, p.access_token, ['long']);
       if (!checked.ok) {

@@ -7,7 +7,12 @@ import type { SandboxContext } from './context.ts';
 import { addRoute } from './route.ts';
 import type { Simulator } from './route.ts';
 
-export function oauthError(status: number, error: string, description: string, extra: Record<string, string> = {}): ErrorAnswer {
+export function oauthError(
+  status: number,
+  error: string,
+  description: string,
+  extra: Record<string, string> = {},
+): ErrorAnswer {
   return { status, body: { error, error_description: description, ...extra } };
 }
 

@@ -29,7 +29,11 @@ export function requestSnapshot(req: FastifyRequest): JsonObject {
 }
 
 /** Stores a new record in one of the slice's object maps; `createdAt` is the sandbox clock. */
-export function putObject(call: Call, map: ObjectMap, fields: JsonObject & { id: string; accountId: string }): ObjectRecord {
+export function putObject(
+  call: Call,
+  map: ObjectMap,
+  fields: JsonObject & { id: string; accountId: string },
+): ObjectRecord {
   const { id, accountId, ...rest } = fields;
   const record: ObjectRecord = { id, accountId, createdAt: call.ctx.now().toISOString(), ...rest };
   call.slice[map].set(id, record);
@@ -65,7 +69,12 @@ export function objectsOf(call: Call, map: ObjectMap, accountId: string): Object
 }
 
 /** Posts of an account created within the last `windowMs` of the sandbox clock (publishing quotas). */
-export function postsWithin(call: Call, accountId: string, windowMs: number, filter: (r: ObjectRecord) => boolean = () => true): number {
+export function postsWithin(
+  call: Call,
+  accountId: string,
+  windowMs: number,
+  filter: (r: ObjectRecord) => boolean = () => true,
+): number {
   const since = call.ctx.nowMs() - windowMs;
   return objectsOf(call, 'posts', accountId).filter((p) => Date.parse(p.createdAt) > since && filter(p)).length;
 }

@@ -5,7 +5,8 @@ import type { Platform } from './types.ts';
 
 export const OPERATION_DESCRIPTIONS: Record<string, string> = {
   authorize: 'the browser-facing authorize / consent endpoint',
-  token: 'the token endpoint: code exchange, refresh and long-lived token exchanges (Bluesky: createSession, refreshSession)',
+  token:
+    'the token endpoint: code exchange, refresh and long-lived token exchanges (Bluesky: createSession, refreshSession)',
   refresh: 'refresh / token-extension calls only',
   revoke: 'token revocation (Bluesky: deleteSession)',
   profile: 'identity and profile reads',
@@ -26,7 +27,8 @@ export function declareOperations(ctx: SandboxContext, platform: Platform, ops: 
     ctx.operations.set(platform, set);
   }
   for (const op of ops) {
-    if (!(op in OPERATION_DESCRIPTIONS)) throw new Error(`sandbox: undeclared operation "${op}" (add it to OPERATION_DESCRIPTIONS)`);
+    if (!(op in OPERATION_DESCRIPTIONS))
+      throw new Error(`sandbox: undeclared operation "${op}" (add it to OPERATION_DESCRIPTIONS)`);
     set.add(op);
   }
 }

@@ -29,7 +29,11 @@ export function postAt(slice: PlatformSlice, url: string): ObjectRecord | undefi
   for (const post of slice.posts.values()) {
     if (typeof post.permalink !== 'string' || !post.permalink) continue;
     const link = pathOf(post.permalink);
-    if (link.path === asked.path && (!link.query || new URLSearchParams(link.query).toString() === new URLSearchParams(asked.query).toString())) return post;
+    if (
+      link.path === asked.path &&
+      (!link.query || new URLSearchParams(link.query).toString() === new URLSearchParams(asked.query).toString())
+    )
+      return post;
   }
   return undefined;
 }
@@ -40,7 +44,9 @@ const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 function mediaItem(ref: string): string {
   if (/^https?:\/\//i.test(ref)) {
     const href = escapeHtml(ref);
-    return /\.(jpe?g|png|gif|webp)(\?|$)/i.test(ref) ? `<li><a href="${href}"><img src="${href}" alt="" width="240"></a></li>` : `<li><a href="${href}">${href}</a></li>`;
+    return /\.(jpe?g|png|gif|webp)(\?|$)/i.test(ref)
+      ? `<li><a href="${href}"><img src="${href}" alt="" width="240"></a></li>`
+      : `<li><a href="${href}">${href}</a></li>`;
   }
   return `<li><code>${escapeHtml(ref)}</code></li>`;
 }
@@ -73,11 +79,22 @@ ${comments.length ? `<ul data-comments>${comments.map((c) => thread(slice, c, 0)
 }
 
 /** Serves the pages of a simulator's posts at the permalink paths it declares (relative to its mount). */
-export function servePostPages(app: FastifyInstance, ctx: SandboxContext, platform: Platform, network: string, paths: readonly string[]): void {
+export function servePostPages(
+  app: FastifyInstance,
+  ctx: SandboxContext,
+  platform: Platform,
+  network: string,
+  paths: readonly string[],
+): void {
   const handler = async (req: FastifyRequest, reply: import('fastify').FastifyReply) => {
     const slice = ctx.store.slices[platform];
     const found = postAt(slice, req.url);
-    const page = found ? postPage(network, slice, current(ctx, found)) : errorPage('Post not found', `No ${network} post in the sandbox has this link (it may have been deleted, or the sandbox reset).`);
+    const page = found
+      ? postPage(network, slice, current(ctx, found))
+      : errorPage(
+          'Post not found',
+          `No ${network} post in the sandbox has this link (it may have been deleted, or the sandbox reset).`,
+        );
     return reply
       .code(found ? 200 : 404)
       .header('content-security-policy', "default-src 'none'; img-src * data:; style-src 'unsafe-inline'")

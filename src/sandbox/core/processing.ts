@@ -21,7 +21,9 @@ export function processingDelay(ctx: SandboxContext, platform: Platform): number
 
 function pendingOf(record: ObjectRecord): JsonObject[] {
   const value = record.scheduled;
-  return Array.isArray(value) ? value.filter((v): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v)) : [];
+  return Array.isArray(value)
+    ? value.filter((v): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v))
+    : [];
 }
 
 /** Applies the due changes of a record in order, and drops `scheduled` once nothing is left. */

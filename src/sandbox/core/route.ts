@@ -64,14 +64,21 @@ export interface RouteSpec {
 
 export function sendAnswer(reply: FastifyReply, answer: ErrorAnswer): FastifyReply {
   if (answer.contentType) {
-    return reply.code(answer.status).headers(answer.headers ?? {}).type(answer.contentType).send(String(answer.body));
+    return reply
+      .code(answer.status)
+      .headers(answer.headers ?? {})
+      .type(answer.contentType)
+      .send(String(answer.body));
   }
   return sendJson(reply, answer.status, answer.body, answer.headers);
 }
 
 function pageFault(reply: FastifyReply, kind: TransientFault, statusOverride?: number): FastifyReply {
   const [status, title] = kind === 'rate_limit' ? [429, 'Too many requests'] : [500, 'Something went wrong'];
-  return reply.code(statusOverride ?? status).type('text/html; charset=utf-8').send(errorPage(title, 'Please try again later.'));
+  return reply
+    .code(statusOverride ?? status)
+    .type('text/html; charset=utf-8')
+    .send(errorPage(title, 'Please try again later.'));
 }
 
 function answerFault(sim: Simulator, spec: RouteSpec, reply: FastifyReply, kind: TransientFault, status?: number) {

@@ -106,7 +106,11 @@ export interface InitialStrict {
   publicHosts?: readonly string[] | undefined;
 }
 
-function initialConfig(latencyMs: number, slugs: readonly Platform[], initial: InitialStrict | undefined): SandboxConfig {
+function initialConfig(
+  latencyMs: number,
+  slugs: readonly Platform[],
+  initial: InitialStrict | undefined,
+): SandboxConfig {
   const processingMs = {} as Record<Platform, number>;
   for (const p of slugs) processingMs[p] = DEFAULT_PROCESSING_MS;
   const strict = noStrictModes();
@@ -125,8 +129,20 @@ function initialConfig(latencyMs: number, slugs: readonly Platform[], initial: I
   };
 }
 
-export function createStore(latencyMs: number, slugs: readonly Platform[], initialStrict?: InitialStrict): SandboxStore {
-  return { slugs, slices: emptySlices(slugs), faults: [], config: initialConfig(latencyMs, slugs, initialStrict), initialLatencyMs: latencyMs, initialStrict, usage: new Map() };
+export function createStore(
+  latencyMs: number,
+  slugs: readonly Platform[],
+  initialStrict?: InitialStrict,
+): SandboxStore {
+  return {
+    slugs,
+    slices: emptySlices(slugs),
+    faults: [],
+    config: initialConfig(latencyMs, slugs, initialStrict),
+    initialLatencyMs: latencyMs,
+    initialStrict,
+    usage: new Map(),
+  };
 }
 
 /** Back to a fresh start: accounts, tokens, recorded requests, objects, faults and config. */

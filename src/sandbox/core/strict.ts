@@ -38,9 +38,13 @@ export function parseStrictModes(raw: string | undefined): 'all' | StrictMode[] 
   const value = (raw ?? '').trim();
   if (value === 'all') return 'all';
   if (value === '' || value === 'none') return [];
-  const modes = value.split(',').map((m) => m.trim()).filter(Boolean);
+  const modes = value
+    .split(',')
+    .map((m) => m.trim())
+    .filter(Boolean);
   const unknown = modes.filter((m) => !(STRICT_MODES as readonly string[]).includes(m));
-  if (unknown.length) throw new Error(`unknown strict sandbox mode(s): ${unknown.join(', ')}; known: all, ${STRICT_MODES.join(', ')}`);
+  if (unknown.length)
+    throw new Error(`unknown strict sandbox mode(s): ${unknown.join(', ')}; known: all, ${STRICT_MODES.join(', ')}`);
   return modes as StrictMode[];
 }
 
@@ -65,7 +69,9 @@ export function usageOf(ctx: SandboxContext, key: string): number {
 
 /** The calendar date (YYYY-MM-DD) of the sandbox clock in a time zone: the key of a quota that resets at its midnight. */
 export function dayIn(ctx: SandboxContext, timeZone: string): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(ctx.now());
+  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(
+    ctx.now(),
+  );
 }
 
 export type MediaReach = { ok: true } | { ok: false; reason: 'private_address' | 'unreachable'; detail: string };
@@ -92,12 +98,22 @@ export async function reachMedia(ctx: SandboxContext, raw: string): Promise<Medi
       return { ok: false, reason: 'unreachable', detail: `${host} does not resolve` };
     }
     const blocked = addresses.map((a) => blockedRangeOf(a)).find((r) => r !== null);
-    if (blocked) return { ok: false, reason: 'private_address', detail: `${host} is a ${blocked} address, not reachable from the network's servers` };
+    if (blocked)
+      return {
+        ok: false,
+        reason: 'private_address',
+        detail: `${host} is a ${blocked} address, not reachable from the network's servers`,
+      };
   }
   try {
-    const res = await fetch(url, { method: 'GET', redirect: 'follow', signal: AbortSignal.any([ctx.closing, AbortSignal.timeout(10_000)]) });
+    const res = await fetch(url, {
+      method: 'GET',
+      redirect: 'follow',
+      signal: AbortSignal.any([ctx.closing, AbortSignal.timeout(10_000)]),
+    });
     await res.body?.cancel();
-    if (res.status < 200 || res.status >= 300) return { ok: false, reason: 'unreachable', detail: `HTTP ${res.status}` };
+    if (res.status < 200 || res.status >= 300)
+      return { ok: false, reason: 'unreachable', detail: `HTTP ${res.status}` };
   } catch (err) {
     return { ok: false, reason: 'unreachable', detail: err instanceof Error ? err.message : String(err) };
   }

@@ -15,7 +15,13 @@ export function createGrant(
   slice: PlatformSlice,
   input: { clientId: string; accountId: string; scopes: string[] },
 ): GrantRecord {
-  const grant: GrantRecord = { id: randomId(), ...input, createdAt: ctx.nowMs(), revokedAt: null, refreshIssued: false };
+  const grant: GrantRecord = {
+    id: randomId(),
+    ...input,
+    createdAt: ctx.nowMs(),
+    revokedAt: null,
+    refreshIssued: false,
+  };
   slice.grants.set(grant.id, grant);
   return grant;
 }
@@ -57,7 +63,8 @@ export function mintToken(ctx: SandboxContext, slice: PlatformSlice, input: Mint
     grantId: input.grantId,
     scopes: input.scopes,
     issuedAt,
-    expiresAt: input.expiresAt !== undefined ? input.expiresAt : input.ttlSec === null ? null : issuedAt + input.ttlSec * 1000,
+    expiresAt:
+      input.expiresAt !== undefined ? input.expiresAt : input.ttlSec === null ? null : issuedAt + input.ttlSec * 1000,
     revokedAt: null,
     rotatedAt: null,
     replacedBy: null,
@@ -82,7 +89,8 @@ export function checkToken(call: Call, raw: string | undefined, kinds: readonly 
   applyEffect(call, token.grantId, () => {
     token.expiresAt = call.ctx.nowMs();
   });
-  if (token.revokedAt !== null || isGrantRevoked(call.slice, token.grantId)) return { ok: false, problem: 'revoked', token };
+  if (token.revokedAt !== null || isGrantRevoked(call.slice, token.grantId))
+    return { ok: false, problem: 'revoked', token };
   if (token.expiresAt !== null && token.expiresAt <= call.ctx.nowMs()) return { ok: false, problem: 'expired', token };
   return { ok: true, token };
 }

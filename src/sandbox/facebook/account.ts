@@ -10,8 +10,18 @@ export function buildFacebookAccount(userKey: string, avatar: (id: string) => st
   const name = displayName(userKey);
   const [first = 'Sandbox', last = 'User'] = name.split(' ');
   const pages = [
-    { id: seededDigits(`${seed}:page:0`, 15), name: `${last} Bakery`, category: 'Bakery', username: `${userKey}.bakery` },
-    { id: seededDigits(`${seed}:page:1`, 15), name: `${first} ${last} Studio`, category: 'Artist', username: `${userKey}.studio` },
+    {
+      id: seededDigits(`${seed}:page:0`, 15),
+      name: `${last} Bakery`,
+      category: 'Bakery',
+      username: `${userKey}.bakery`,
+    },
+    {
+      id: seededDigits(`${seed}:page:1`, 15),
+      name: `${first} ${last} Studio`,
+      category: 'Artist',
+      username: `${userKey}.studio`,
+    },
   ];
   const igId = `17841${seededDigits(`${seed}:ig`, 12)}`;
   const firstPage = pages[0];

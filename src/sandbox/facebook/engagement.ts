@@ -7,7 +7,16 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SANDBOX_APPS } from '../apps.ts';
 import { findAsset } from '../core/accounts.ts';
 import { commentsOn, declareEngagement, metricsOf, numericId, putComment, repliesTo } from '../core/engagement.ts';
-import { graphAuth, graphError, graphList, missingPermission, project, requestedFields, sendProjected, unsupportedGet } from '../core/graph.ts';
+import {
+  graphAuth,
+  graphError,
+  graphList,
+  missingPermission,
+  project,
+  requestedFields,
+  sendProjected,
+  unsupportedGet,
+} from '../core/graph.ts';
 import { queryParams } from '../core/http.ts';
 import { graphInput, param } from '../core/meta-publish.ts';
 import { findObject, text } from '../core/objects.ts';
@@ -27,7 +36,13 @@ const ENGAGE_SCOPE = 'pages_manage_engagement';
 const INSIGHTS_SCOPE = 'read_insights';
 
 const RETIRED_METRIC = /^post_impressions/;
-const METRICS = ['post_media_view', 'post_total_media_view_unique', 'post_clicks', 'post_reactions_like_total', 'post_reactions_by_type_total'];
+const METRICS = [
+  'post_media_view',
+  'post_total_media_view_unique',
+  'post_clicks',
+  'post_reactions_like_total',
+  'post_reactions_by_type_total',
+];
 
 interface PageReader {
   token: TokenRecord;
@@ -36,9 +51,21 @@ interface PageReader {
 }
 
 /** A valid token of the Page `pageId`, carrying `scopes`; answers Graph's error itself and returns null otherwise. */
-function pageReader(req: FastifyRequest, reply: FastifyReply, call: Call, pageId: string, objectId: string, scopes: string[], method: 'get' | 'post'): PageReader | null {
+function pageReader(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  call: Call,
+  pageId: string,
+  objectId: string,
+  scopes: string[],
+  method: 'get' | 'post',
+): PageReader | null {
   if (!versionOk(req, reply)) return null;
-  const token = graphAuth(call, req, reply, { kinds: ['short', 'long', 'page'], appId: SANDBOX_APPS.facebook.clientId, aboutMe: false });
+  const token = graphAuth(call, req, reply, {
+    kinds: ['short', 'long', 'page'],
+    appId: SANDBOX_APPS.facebook.clientId,
+    aboutMe: false,
+  });
   if (!token) return null;
   const found = findAsset(call.slice, pageId);
   if (found?.asset.type !== 'page' || found.account.id !== token.accountId) {
@@ -46,7 +73,10 @@ function pageReader(req: FastifyRequest, reply: FastifyReply, call: Call, pageId
     return null;
   }
   if (token.kind !== 'page' || token.assetId !== pageId) {
-    sendAnswer(reply, graphError(403, { message: '(#210) A page access token is required to request this resource.', code: 210 }));
+    sendAnswer(
+      reply,
+      graphError(403, { message: '(#210) A page access token is required to request this resource.', code: 210 }),
+    );
     return null;
   }
   const missing = scopes.find((s) => !token.scopes.includes(s));
@@ -56,7 +86,6 @@ function pageReader(req: FastifyRequest, reply: FastifyReply, call: Call, pageId
   }
   return { token, account: found.account, page: found.asset };
 }
-
 
 function insightsAnswer(slice: PlatformSlice, post: ObjectRecord, names: string[]): JsonObject {
   const m = metricsOf(slice, post);
@@ -109,7 +138,12 @@ export function registerFacebookEngagement(sim: Simulator): void {
         .filter((p) => p.pageId === pageId && p.is_published !== false)
         .reverse();
       const viewer = { call, token: reader.token, account: reader.account };
-      return sendProjected(reply, () => graphList(posts.map((p) => project(postNode(viewer, p), requestedFields(req))), queryParams(req).limit));
+      return sendProjected(reply, () =>
+        graphList(
+          posts.map((p) => project(postNode(viewer, p), requestedFields(req))),
+          queryParams(req).limit,
+        ),
+      );
     },
   });
 
@@ -124,13 +158,32 @@ export function registerFacebookEngagement(sim: Simulator): void {
       const pageId = found && !found.comment ? found.pageId : (findAsset(call.slice, id)?.asset.id ?? '');
       const reader = pageReader(req, reply, call, pageId, id, [READ_SCOPE, INSIGHTS_SCOPE], 'get');
       if (!reader) return reply;
-      if (!found || found.comment) return sendAnswer(reply, graphError(400, { message: '(#100) Page insights are served in Herald\'s sandbox for posts only', code: 100 }));
-      const names = (queryParams(req).metric ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+      if (!found || found.comment)
+        return sendAnswer(
+          reply,
+          graphError(400, { message: "(#100) Page insights are served in Herald's sandbox for posts only", code: 100 }),
+        );
+      const names = (queryParams(req).metric ?? '')
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
       if (names.length === 0) {
-        return sendAnswer(reply, graphError(400, { message: 'No metric was specified to be fetched. Please specify one or more metrics to be fetched and try again.', code: 3001, subcode: 1504028 }));
+        return sendAnswer(
+          reply,
+          graphError(400, {
+            message:
+              'No metric was specified to be fetched. Please specify one or more metrics to be fetched and try again.',
+            code: 3001,
+            subcode: 1504028,
+          }),
+        );
       }
       const bad = names.find((n) => RETIRED_METRIC.test(n) || !METRICS.includes(n));
-      if (bad) return sendAnswer(reply, graphError(400, { message: `(#100) The value must be a valid insights metric: ${bad}`, code: 100 }));
+      if (bad)
+        return sendAnswer(
+          reply,
+          graphError(400, { message: `(#100) The value must be a valid insights metric: ${bad}`, code: 100 }),
+        );
       return sendProjected(reply, () => insightsAnswer(call.slice, found.post, names));
     },
   });
@@ -148,9 +201,20 @@ export function registerFacebookEngagement(sim: Simulator): void {
       if (!found) return sendAnswer(reply, unsupportedGet(id));
       const q = queryParams(req);
       const order = q.order ?? 'chronological';
-      if (!['chronological', 'reverse_chronological'].includes(order)) return sendAnswer(reply, graphError(400, { message: '(#100) param order must be one of {chronological, reverse_chronological}', code: 100 }));
+      if (!['chronological', 'reverse_chronological'].includes(order))
+        return sendAnswer(
+          reply,
+          graphError(400, {
+            message: '(#100) param order must be one of {chronological, reverse_chronological}',
+            code: 100,
+          }),
+        );
       const filter = q.filter ?? 'toplevel';
-      if (!['toplevel', 'stream'].includes(filter)) return sendAnswer(reply, graphError(400, { message: '(#100) param filter must be one of {toplevel, stream}', code: 100 }));
+      if (!['toplevel', 'stream'].includes(filter))
+        return sendAnswer(
+          reply,
+          graphError(400, { message: '(#100) param filter must be one of {toplevel, stream}', code: 100 }),
+        );
       const slice = call.slice;
       let list: ObjectRecord[];
       if (found.comment) list = repliesTo(slice, found.comment.id);
@@ -159,8 +223,13 @@ export function registerFacebookEngagement(sim: Simulator): void {
       if (order === 'reverse_chronological') list = [...list].reverse();
       const total = list.length;
       return sendProjected(reply, () => {
-        const page = graphList(list.map((c) => project(commentNode(slice, c), requestedFields(req))), q.limit);
-        return q.summary === 'true' || q.summary === '1' ? { ...page, summary: { order, total_count: total, can_comment: true } } : page;
+        const page = graphList(
+          list.map((c) => project(commentNode(slice, c), requestedFields(req))),
+          q.limit,
+        );
+        return q.summary === 'true' || q.summary === '1'
+          ? { ...page, summary: { order, total_count: total, can_comment: true } }
+          : page;
       });
     },
   });
@@ -177,12 +246,24 @@ export function registerFacebookEngagement(sim: Simulator): void {
       if (!reader) return reply;
       if (!found) return sendAnswer(reply, unsupportedGet(id, 'post'));
       const message = param(graphInput(req), 'message') ?? '';
-      if (!message.trim()) return sendAnswer(reply, graphError(400, { message: '(#100) Missing message or attachment', code: 100 }));
-      if (message.length > MAX_COMMENT) return sendAnswer(reply, graphError(400, { message: `(#100) Param message must be at most ${MAX_COMMENT} characters long`, code: 100 }));
+      if (!message.trim())
+        return sendAnswer(reply, graphError(400, { message: '(#100) Missing message or attachment', code: 100 }));
+      if (message.length > MAX_COMMENT)
+        return sendAnswer(
+          reply,
+          graphError(400, {
+            message: `(#100) Param message must be at most ${MAX_COMMENT} characters long`,
+            code: 100,
+          }),
+        );
       const page = reader.page;
       const created = putComment(sim.ctx, 'facebook', found.post, found.comment ?? undefined, {
         text: message,
-        author: { id: page.id, name: page.name, avatarUrl: typeof page.fields.picture === 'string' ? page.fields.picture : null },
+        author: {
+          id: page.id,
+          name: page.name,
+          avatarUrl: typeof page.fields.picture === 'string' ? page.fields.picture : null,
+        },
         fromAccount: true,
       });
       return reply.send({ id: created.id });

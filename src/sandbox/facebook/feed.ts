@@ -80,11 +80,15 @@ function wantsPermalink(req: FastifyRequest): boolean {
   return (queryParams(req).fields ?? '').split(',').includes('permalink_url');
 }
 
-function photoProblem(url: string | undefined, file: MultipartFile | undefined): ErrorAnswer | { mime: string | null; bytes: number | null } {
+function photoProblem(
+  url: string | undefined,
+  file: MultipartFile | undefined,
+): ErrorAnswer | { mime: string | null; bytes: number | null } {
   const tooBig = invalidParam('(#100) Invalid image', {
     subcode: 1366046,
     userTitle: "Can't Read Files",
-    userMsg: "Your photos couldn't be uploaded. Photos should be less than 4 MB and saved as JPG, PNG, GIF, TIFF, HEIF or WebP files.",
+    userMsg:
+      "Your photos couldn't be uploaded. Photos should be less than 4 MB and saved as JPG, PNG, GIF, TIFF, HEIF or WebP files.",
   });
   if (file) {
     const mime = sniff(file.bytes);
@@ -99,18 +103,26 @@ function photoProblem(url: string | undefined, file: MultipartFile | undefined):
   return { mime: media.mime ?? 'image/jpeg', bytes: null };
 }
 
-function createFeedPost(call: Call, req: FastifyRequest, actor: PageActor, input: Obj): ErrorAnswer | { body: JsonObject } {
+function createFeedPost(
+  call: Call,
+  req: FastifyRequest,
+  actor: PageActor,
+  input: Obj,
+): ErrorAnswer | { body: JsonObject } {
   const pageId = actor.page.id;
   const message = param(input, 'message');
   const link = param(input, 'link');
   const attached = attachedMedia(input);
   if (attached === 'invalid') return invalidParam('param attached_media must be an array');
-  if (!message && !link && !attached?.length) return invalidParam('Param message, link, attached_media or place must be specified');
-  if (message && message.length > MAX_MESSAGE) return invalidParam(`Param message must be at most ${MAX_MESSAGE} characters long`);
+  if (!message && !link && !attached?.length)
+    return invalidParam('Param message, link, attached_media or place must be specified');
+  if (message && message.length > MAX_MESSAGE)
+    return invalidParam(`Param message must be at most ${MAX_MESSAGE} characters long`);
   if (link !== undefined) {
     const media = inspectUrl(link);
     if (!media) return invalidParam('Param link must be a valid URL');
-    if (!media.reachable) return graphError(400, { message: 'Error Posting Link: the link could not be scraped', code: 1609005 });
+    if (!media.reachable)
+      return graphError(400, { message: 'Error Posting Link: the link could not be scraped', code: 1609005 });
   }
   const published = flag(input, 'published') ?? true;
   const scheduleRaw = param(input, 'scheduled_publish_time');
@@ -121,7 +133,9 @@ function createFeedPost(call: Call, req: FastifyRequest, actor: PageActor, input
     if (scheduled === null) return invalidParam('The specified scheduled publish time is invalid.');
   }
   const photos = (attached ?? []).map((id) => findObject(call, 'media', id));
-  const bad = photos.findIndex((p) => p?.kind !== 'photo' || p.pageId !== pageId || p.published !== false || p.attachedTo);
+  const bad = photos.findIndex(
+    (p) => p?.kind !== 'photo' || p.pageId !== pageId || p.published !== false || p.attachedTo,
+  );
   if (bad >= 0) return invalidParam(`param attached_media[${bad}] has an invalid media_fbid: ${attached?.[bad] ?? ''}`);
   const id = `${pageId}_${randomDigits(16)}`;
   const permalink = postPermalink(call.ctx.base('facebook'), pageId, id);
@@ -157,7 +171,10 @@ export function registerFacebookFeed(sim: Simulator): void {
     ops: ['publish', 'upload'],
     // An unpublished photo is a media upload for a later multi-photo post; a published one is a post.
     opsFor: (req) => {
-      const published = queryParams(req).published ?? peekMultipartField(req, 'published') ?? (isObj(req.body) ? String(req.body.published ?? '') : '');
+      const published =
+        queryParams(req).published ??
+        peekMultipartField(req, 'published') ??
+        (isObj(req.body) ? String(req.body.published ?? '') : '');
       return published === 'false' || published === '0' ? ['upload'] : ['publish'];
     },
     surface: 'api',
@@ -174,7 +191,11 @@ export function registerFacebookFeed(sim: Simulator): void {
       if ('status' in photo) return sendAnswer(reply, photo);
       // Strict public_media_only: Facebook's servers fetch the url, so a loopback or private host fails.
       const reach = url && !file ? await reachMedia(call.ctx, url) : { ok: true as const };
-      if (!reach.ok) return sendAnswer(reply, invalidParam(`(#324) Missing or invalid image file: the url could not be fetched (${reach.detail})`));
+      if (!reach.ok)
+        return sendAnswer(
+          reply,
+          invalidParam(`(#324) Missing or invalid image file: the url could not be fetched (${reach.detail})`),
+        );
       const published = flag(input, 'published') ?? true;
       const caption = param(input, 'caption') ?? param(input, 'message') ?? '';
       const photoId = randomDigits(16);
@@ -195,7 +216,14 @@ export function registerFacebookFeed(sim: Simulator): void {
       putPost(
         call,
         req,
-        { id: postId, accountId: actor.account.id, author: pageId, text: caption, media: [photoId], permalink: postPermalink(call.ctx.base('facebook'), pageId, postId) },
+        {
+          id: postId,
+          accountId: actor.account.id,
+          author: pageId,
+          text: caption,
+          media: [photoId],
+          permalink: postPermalink(call.ctx.base('facebook'), pageId, postId),
+        },
         { pageId, link: null, is_published: true, scheduled_publish_time: null, status_type: 'added_photos' },
       );
       return reply.send({ id: photoId, post_id: postId });

@@ -2,7 +2,16 @@
 // /{node-id} (including published posts, photos and videos), /debug_token, and DELETE /me/permissions.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SANDBOX_APPS } from '../apps.ts';
-import { graphAuth, graphError, graphToken, missingPermission, project, requestedFields, sendProjected, unsupportedGet } from '../core/graph.ts';
+import {
+  graphAuth,
+  graphError,
+  graphToken,
+  missingPermission,
+  project,
+  requestedFields,
+  sendProjected,
+  unsupportedGet,
+} from '../core/graph.ts';
 import { queryParams, sendJson } from '../core/http.ts';
 import { projectWithId } from '../core/meta-publish.ts';
 import { addRoute, sendAnswer } from '../core/route.ts';
@@ -22,7 +31,10 @@ function viewer(req: FastifyRequest, reply: FastifyReply, call: Call, aboutMe: b
   if (!token) return null;
   const account = call.slice.accounts.get(token.accountId);
   if (!account) {
-    sendAnswer(reply, graphError(400, { message: 'Invalid OAuth access token - Cannot parse access token', code: 190 }));
+    sendAnswer(
+      reply,
+      graphError(400, { message: 'Invalid OAuth access token - Cannot parse access token', code: 190 }),
+    );
     return null;
   }
   return { call, token, account };
@@ -35,10 +47,18 @@ function meNode(v: Viewer) {
 
 function accounts(req: FastifyRequest, reply: FastifyReply, v: Viewer): FastifyReply {
   if (v.token.kind === 'page') {
-    return sendAnswer(reply, graphError(400, { message: '(#100) Tried accessing nonexisting field (accounts) on node type (Page)', code: 100 }));
+    return sendAnswer(
+      reply,
+      graphError(400, {
+        message: '(#100) Tried accessing nonexisting field (accounts) on node type (Page)',
+        code: 100,
+      }),
+    );
   }
   if (!v.token.scopes.includes('pages_show_list')) return sendAnswer(reply, missingPermission('pages_show_list'));
-  return sendProjected(reply, () => pagesList(v, { name: 'accounts', args: {}, sub: requestedFields(req) }, queryParams(req).limit));
+  return sendProjected(reply, () =>
+    pagesList(v, { name: 'accounts', args: {}, sub: requestedFields(req) }, queryParams(req).limit),
+  );
 }
 
 function deauthorize(reply: FastifyReply, v: Viewer): FastifyReply {
@@ -72,7 +92,8 @@ export function registerFacebookGraph(sim: Simulator): void {
       handler: (req, reply, call) => {
         const v = viewer(req, reply, call, true);
         if (!v) return reply;
-        if (!isSelf(req, v) && v.token.kind !== 'page') return sendAnswer(reply, unsupportedGet(String((req.params as { id?: string }).id)));
+        if (!isSelf(req, v) && v.token.kind !== 'page')
+          return sendAnswer(reply, unsupportedGet(String((req.params as { id?: string }).id)));
         return accounts(req, reply, v);
       },
     });
@@ -99,7 +120,8 @@ export function registerFacebookGraph(sim: Simulator): void {
       handler: (req, reply, call) => {
         const v = viewer(req, reply, call, true);
         if (!v) return reply;
-        if (!isSelf(req, v)) return sendAnswer(reply, unsupportedGet(String((req.params as { id?: string }).id), 'delete'));
+        if (!isSelf(req, v))
+          return sendAnswer(reply, unsupportedGet(String((req.params as { id?: string }).id), 'delete'));
         return deauthorize(reply, v);
       },
     });
@@ -114,10 +136,17 @@ export function registerFacebookGraph(sim: Simulator): void {
       if (!versionOk(req, reply)) return reply;
       const appToken = graphToken(req);
       if (appToken !== `${app.clientId}|${app.clientSecret}` && !call.slice.tokens.has(appToken ?? '')) {
-        return sendAnswer(reply, graphError(400, { message: 'Invalid OAuth access token - Cannot parse access token', code: 190 }));
+        return sendAnswer(
+          reply,
+          graphError(400, { message: 'Invalid OAuth access token - Cannot parse access token', code: 190 }),
+        );
       }
       const input = queryParams(req).input_token;
-      if (!input) return sendAnswer(reply, graphError(400, { message: '(#100) The parameter input_token is required', code: 100 }));
+      if (!input)
+        return sendAnswer(
+          reply,
+          graphError(400, { message: '(#100) The parameter input_token is required', code: 100 }),
+        );
       const checked = checkToken(call, input, TOKEN_KINDS);
       const record = checked.ok ? checked.token : checked.token;
       if (!record) {
@@ -139,7 +168,12 @@ export function registerFacebookGraph(sim: Simulator): void {
         user_id: record.accountId,
       };
       if (record.kind === 'page') data.profile_id = record.assetId;
-      if (!checked.ok) data.error = { code: 190, subcode: checked.problem === 'expired' ? 463 : 458, message: `Token is ${checked.problem}` };
+      if (!checked.ok)
+        data.error = {
+          code: 190,
+          subcode: checked.problem === 'expired' ? 463 : 458,
+          message: `Token is ${checked.problem}`,
+        };
       return sendJson(reply, 200, { data });
     },
   });
@@ -149,7 +183,8 @@ export function registerFacebookGraph(sim: Simulator): void {
     url: '/:version/:id',
     ops: ['profile', 'status'],
     // Reads of posts, photos and videos are publishing status / reconciliation reads; anything else is a profile read.
-    opsFor: (req) => (isPublishedObject(sim.ctx.store.slices.facebook, (req.params as { id: string }).id) ? ['status'] : ['profile']),
+    opsFor: (req) =>
+      isPublishedObject(sim.ctx.store.slices.facebook, (req.params as { id: string }).id) ? ['status'] : ['profile'],
     surface: 'api',
     handler: (req, reply, call) => {
       const v = viewer(req, reply, call, false);

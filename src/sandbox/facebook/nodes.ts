@@ -16,9 +16,21 @@ function picture(url: string, sel: FieldSel): JsonValue {
   const size = sel.args.type === 'large' ? 200 : sel.args.type === 'normal' ? 100 : 50;
   const data: JsonObject = { height: size, is_silhouette: false, url, width: size };
   if (!sel.sub) return { data };
-  return { data: project({ typeName: 'ProfilePictureSource', defaults: [], fields: {
-    height: () => size, width: () => size, url: () => url, is_silhouette: () => false,
-  } }, sel.sub) };
+  return {
+    data: project(
+      {
+        typeName: 'ProfilePictureSource',
+        defaults: [],
+        fields: {
+          height: () => size,
+          width: () => size,
+          url: () => url,
+          is_silhouette: () => false,
+        },
+      },
+      sel.sub,
+    ),
+  };
 }
 
 export function igUserNode(ig: AssetRecord): NodeType {
@@ -55,7 +67,7 @@ export function pageNode(v: Viewer, page: AssetRecord): NodeType {
       category: () => str(f.category),
       category_list: () => [{ id: '2200', name: str(f.category) }],
       link: () => `https://www.facebook.com/${page.id}`,
-      tasks: () => (viaUser ? f.tasks ?? [] : undefined),
+      tasks: () => (viaUser ? (f.tasks ?? []) : undefined),
       access_token: () => (viaUser ? pageTokenFor(v.call, v.token, page).token : v.token.token),
       followers_count: () => f.followers_count ?? 0,
       fan_count: () => f.fan_count ?? 0,

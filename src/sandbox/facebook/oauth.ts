@@ -44,11 +44,23 @@ const CODE_ERRORS: Record<Exclude<CodeProblem, 'verifier_missing' | 'verifier_mi
   used: ['This authorization code has been used.', 100, 36009],
   revoked: ['This authorization code has been used.', 100, 36009],
   expired: ['This authorization code has expired.', 100, 36007],
-  client_mismatch: ['Error validating verification code. Please make sure your redirect_uri is identical to the one you used in the OAuth dialog request', 100, 36008],
-  redirect_mismatch: ['Error validating verification code. Please make sure your redirect_uri is identical to the one you used in the OAuth dialog request', 100, 36008],
+  client_mismatch: [
+    'Error validating verification code. Please make sure your redirect_uri is identical to the one you used in the OAuth dialog request',
+    100,
+    36008,
+  ],
+  redirect_mismatch: [
+    'Error validating verification code. Please make sure your redirect_uri is identical to the one you used in the OAuth dialog request',
+    100,
+    36008,
+  ],
 };
 
-export function newUserToken(call: Call, kind: 'short' | 'long', from: { grantId: string; accountId: string; scopes: string[] }): TokenRecord {
+export function newUserToken(
+  call: Call,
+  kind: 'short' | 'long',
+  from: { grantId: string; accountId: string; scopes: string[] },
+): TokenRecord {
   return mintToken(call.ctx, call.slice, {
     token: `EAA${randomAlnum(190)}`,
     kind,
@@ -84,11 +96,25 @@ export function registerFacebookOAuth(sim: Simulator): void {
       error_reason: 'user_denied',
     },
     pageError: (problem, detail) => {
-      if (problem === 'client') return { status: 400, title: 'Invalid App ID', message: `${detail} The provided app ID does not look like a valid app ID.` };
+      if (problem === 'client')
+        return {
+          status: 400,
+          title: 'Invalid App ID',
+          message: `${detail} The provided app ID does not look like a valid app ID.`,
+        };
       if (problem === 'redirect') {
-        return { status: 400, title: 'URL blocked', message: `This redirect failed because the redirect URI is not whitelisted in the app's Client OAuth Settings. ${detail}` };
+        return {
+          status: 400,
+          title: 'URL blocked',
+          message: `This redirect failed because the redirect URI is not whitelisted in the app's Client OAuth Settings. ${detail}`,
+        };
       }
-      if (problem === 'scope') return { status: 400, title: 'Invalid Scopes', message: `${detail}. This message is only shown to developers.` };
+      if (problem === 'scope')
+        return {
+          status: 400,
+          title: 'Invalid Scopes',
+          message: `${detail}. This message is only shown to developers.`,
+        };
       return { status: 400, title: 'Sorry, something went wrong.', message: detail };
     },
     buildAccount: (userKey) => buildFacebookAccount(userKey, (id) => avatarUrl(sim.ctx, 'facebook', id)),
@@ -101,9 +127,13 @@ export function registerFacebookOAuth(sim: Simulator): void {
     surface: 'oauth',
     handler: (req, reply, call) => {
       const p = allParams(req);
-      if (!p.client_id) return sendAnswer(reply, graphError(400, { message: 'Missing client_id parameter.', code: 101 }));
+      if (!p.client_id)
+        return sendAnswer(reply, graphError(400, { message: 'Missing client_id parameter.', code: 101 }));
       if (p.client_id !== app.clientId) {
-        return sendAnswer(reply, graphError(400, { message: 'Error validating application. Invalid application ID.', code: 101 }));
+        return sendAnswer(
+          reply,
+          graphError(400, { message: 'Error validating application. Invalid application ID.', code: 101 }),
+        );
       }
       if (p.client_secret !== app.clientSecret) {
         return sendAnswer(reply, graphError(400, { message: 'Error validating client secret.', code: 1 }));
@@ -114,7 +144,12 @@ export function registerFacebookOAuth(sim: Simulator): void {
       if (p.grant_type === 'fb_exchange_token') {
         const checked = checkToken(call, p.fb_exchange_token, ['short', 'long']);
         if (!checked.ok) {
-          const info = { nowMs: call.ctx.nowMs(), expiredAt: checked.token?.expiresAt ?? null, appId: app.clientId, aboutMe: false };
+          const info = {
+            nowMs: call.ctx.nowMs(),
+            expiredAt: checked.token?.expiresAt ?? null,
+            appId: app.clientId,
+            aboutMe: false,
+          };
           return sendAnswer(reply, graphTokenError(checked.problem === 'missing' ? 'invalid' : checked.problem, info));
         }
         return reply.send(tokenBody(call, newUserToken(call, 'long', checked.token)));
@@ -122,16 +157,30 @@ export function registerFacebookOAuth(sim: Simulator): void {
       if (p.grant_type && p.grant_type !== 'authorization_code') {
         return sendAnswer(reply, graphError(400, { message: `Unsupported grant_type: ${p.grant_type}`, code: 100 }));
       }
-      if (!p.redirect_uri) return sendAnswer(reply, graphError(400, { message: 'Missing redirect_uri parameter.', code: 191 }));
-      const redeemed = redeemCode(call, { code: p.code, clientId: p.client_id, redirectUri: p.redirect_uri, verifier: undefined });
+      if (!p.redirect_uri)
+        return sendAnswer(reply, graphError(400, { message: 'Missing redirect_uri parameter.', code: 191 }));
+      const redeemed = redeemCode(call, {
+        code: p.code,
+        clientId: p.client_id,
+        redirectUri: p.redirect_uri,
+        verifier: undefined,
+      });
       if (!redeemed.ok) {
-        const problem = redeemed.problem === 'verifier_missing' || redeemed.problem === 'verifier_mismatch' ? 'unknown' : redeemed.problem;
+        const problem =
+          redeemed.problem === 'verifier_missing' || redeemed.problem === 'verifier_mismatch'
+            ? 'unknown'
+            : redeemed.problem;
         const [message, code, subcode] = CODE_ERRORS[problem];
-        return sendAnswer(reply, graphError(400, subcode === undefined ? { message, code } : { message, code, subcode }));
+        return sendAnswer(
+          reply,
+          graphError(400, subcode === undefined ? { message, code } : { message, code, subcode }),
+        );
       }
       const { code } = redeemed;
       const scopes = code.scopes.includes('public_profile') ? code.scopes : ['public_profile', ...code.scopes];
-      return reply.send(tokenBody(call, newUserToken(call, 'short', { grantId: code.grantId, accountId: code.accountId, scopes })));
+      return reply.send(
+        tokenBody(call, newUserToken(call, 'short', { grantId: code.grantId, accountId: code.accountId, scopes })),
+      );
     },
   });
 }

@@ -26,7 +26,11 @@ function visible(v: Viewer, record: ObjectRecord): boolean {
 
 function fromField(v: Viewer, pageId: string) {
   const page = v.account.assets.find((a) => a.id === pageId);
-  const node: NodeType = { typeName: 'Page', defaults: ['name', 'id'], fields: { id: () => pageId, name: () => page?.name ?? '' } };
+  const node: NodeType = {
+    typeName: 'Page',
+    defaults: ['name', 'id'],
+    fields: { id: () => pageId, name: () => page?.name ?? '' },
+  };
   return (sel: { sub: Parameters<typeof project>[1] }): JsonValue => project(node, sel.sub);
 }
 
@@ -49,7 +53,13 @@ export function postNode(v: Viewer, post: ObjectRecord): NodeType {
       full_picture: () => (photos[0] ? text(photos[0].url) || null : null),
       from: fromField(v, pageId),
       attachments: () => ({
-        data: photos.map((p): JsonObject => ({ media_type: p.kind === 'video' ? 'video' : 'photo', target: { id: p.id }, url: text(post.permalink) })),
+        data: photos.map(
+          (p): JsonObject => ({
+            media_type: p.kind === 'video' ? 'video' : 'photo',
+            target: { id: p.id },
+            url: text(post.permalink),
+          }),
+        ),
       }),
       // Reactions, comments, shares and attachments with sub-selections: the read side (engagement.ts).
       ...engagementFields(v.call.slice, post, photos),
@@ -67,7 +77,9 @@ function photoNode(v: Viewer, photo: ObjectRecord): NodeType {
       created_time: () => graphTime(photo.createdAt),
       link: () => `https://www.facebook.com/photo.php?fbid=${photo.id}`,
       page_story_id: () => photo.attachedTo ?? undefined,
-      images: () => [{ height: 720, width: 960, source: text(photo.url) || `https://scontent.xx.fbcdn.net/v/${photo.id}.jpg` }],
+      images: () => [
+        { height: 720, width: 960, source: text(photo.url) || `https://scontent.xx.fbcdn.net/v/${photo.id}.jpg` },
+      ],
       from: fromField(v, text(photo.pageId)),
     },
   };
@@ -91,8 +103,14 @@ function videoNode(v: Viewer, video: ObjectRecord): NodeType {
       status: () => ({
         video_status: video.video_status ?? 'processing',
         uploading_phase: { status: 'complete', bytes_transferred: video.bytes ?? 0 },
-        processing_phase: { status: video.processing_phase ?? 'in_progress', ...(video.error ? { errors: [{ code: 1363008, message: video.error }] } : {}) },
-        publishing_phase: { status: video.publishing_phase ?? 'not_started', publish_status: published ? 'published' : 'not_published' },
+        processing_phase: {
+          status: video.processing_phase ?? 'in_progress',
+          ...(video.error ? { errors: [{ code: 1363008, message: video.error }] } : {}),
+        },
+        publishing_phase: {
+          status: video.publishing_phase ?? 'not_started',
+          publish_status: published ? 'published' : 'not_published',
+        },
       }),
     },
   };
@@ -117,17 +135,26 @@ export function registerFacebookObjects(sim: Simulator): void {
     surface: 'api',
     handler: (req, reply, call) => {
       if (!versionOk(req, reply)) return reply;
-      const token = graphAuth(call, req, reply, { kinds: ['short', 'long', 'page'], appId: SANDBOX_APPS.facebook.clientId, aboutMe: false });
+      const token = graphAuth(call, req, reply, {
+        kinds: ['short', 'long', 'page'],
+        appId: SANDBOX_APPS.facebook.clientId,
+        aboutMe: false,
+      });
       if (!token) return reply;
       const id = (req.params as { id: string }).id;
       const record = findObject(call, 'posts', id) ?? findObject(call, 'media', id);
       if (!record || record.accountId !== token.accountId) return sendAnswer(reply, unsupportedGet(id, 'delete'));
       if (token.kind !== 'page' || token.assetId !== record.pageId) return sendAnswer(reply, pagePostDenied());
-      if (!token.scopes.includes('pages_manage_posts')) return sendAnswer(reply, graphError(403, { message: "(#10) This endpoint requires the 'pages_manage_posts' permission.", code: 10 }));
+      if (!token.scopes.includes('pages_manage_posts'))
+        return sendAnswer(
+          reply,
+          graphError(403, { message: "(#10) This endpoint requires the 'pages_manage_posts' permission.", code: 10 }),
+        );
       call.slice.posts.delete(id);
       call.slice.media.delete(id);
       // The post's comments and replies go with it.
-      for (const c of [...call.slice.comments.values()]) if (c.postId === id || c.postId === record.attachedTo) call.slice.comments.delete(c.id);
+      for (const c of [...call.slice.comments.values()])
+        if (c.postId === id || c.postId === record.attachedTo) call.slice.comments.delete(c.id);
       // Deleting a photo or video also removes the post that shows it, and the other way round.
       const linked = text(record.attachedTo) || text(record.postId) || text(record.videoId);
       if (linked) {

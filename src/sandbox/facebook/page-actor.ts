@@ -27,7 +27,10 @@ export function pagePostDenied(): ErrorAnswer {
 }
 
 /** Graph's "(#N) …" parameter answer; the code comes from the message prefix, (#100) when it has none. */
-export function invalidParam(message: string, extra: { subcode?: number; userTitle?: string; userMsg?: string } = {}): ErrorAnswer {
+export function invalidParam(
+  message: string,
+  extra: { subcode?: number; userTitle?: string; userMsg?: string } = {},
+): ErrorAnswer {
   const code = Number(/^\(#(\d+)\)/.exec(message)?.[1] ?? 100);
   return graphError(400, { message: message.startsWith('(#') ? message : `(#100) ${message}`, code, ...extra });
 }
@@ -47,7 +50,12 @@ export function pageActor(
   const pageId = (req.params as { pageId: string }).pageId;
   const checked = checkToken(call, param(input, 'access_token') ?? bearerToken(req), ['short', 'long', 'page']);
   if (!checked.ok) {
-    const info = { nowMs: call.ctx.nowMs(), expiredAt: checked.token?.expiresAt ?? null, appId: SANDBOX_APPS.facebook.clientId, aboutMe: false };
+    const info = {
+      nowMs: call.ctx.nowMs(),
+      expiredAt: checked.token?.expiresAt ?? null,
+      appId: SANDBOX_APPS.facebook.clientId,
+      aboutMe: false,
+    };
     sendAnswer(reply, graphTokenError(checked.problem, info));
     return null;
   }

@@ -8,7 +8,13 @@ import type { AssetRecord, TokenRecord } from '../core/types.ts';
 export function pageTokenFor(call: Call, user: TokenRecord, page: AssetRecord): TokenRecord {
   const expiresAt = user.kind === 'long' ? null : user.expiresAt;
   for (const t of call.slice.tokens.values()) {
-    if (t.kind === 'page' && t.grantId === user.grantId && t.assetId === page.id && t.revokedAt === null && t.expiresAt === expiresAt) {
+    if (
+      t.kind === 'page' &&
+      t.grantId === user.grantId &&
+      t.assetId === page.id &&
+      t.revokedAt === null &&
+      t.expiresAt === expiresAt
+    ) {
       return t;
     }
   }

@@ -31,10 +31,21 @@ interface VideoSource {
 }
 
 function uploadError(message: string): ErrorAnswer {
-  return invalidParam(`(#6001) ${message}`, { subcode: 1363037, userTitle: 'Upload failed', userMsg: 'There was a problem uploading your video. Please try again.' });
+  return invalidParam(`(#6001) ${message}`, {
+    subcode: 1363037,
+    userTitle: 'Upload failed',
+    userMsg: 'There was a problem uploading your video. Please try again.',
+  });
 }
 
-function createVideo(call: Call, req: FastifyRequest, actor: PageActor, input: Obj, src: VideoSource, videoId = randomDigits(16)): string {
+function createVideo(
+  call: Call,
+  req: FastifyRequest,
+  actor: PageActor,
+  input: Obj,
+  src: VideoSource,
+  videoId = randomDigits(16),
+): string {
   const pageId = actor.page.id;
   const published = flag(input, 'published') ?? true;
   const description = param(input, 'description') ?? '';
@@ -59,7 +70,14 @@ function createVideo(call: Call, req: FastifyRequest, actor: PageActor, input: O
   });
   schedule(call.ctx, 'facebook', video, [
     ok
-      ? { at: 1, set: { video_status: 'ready', processing_phase: 'complete', publishing_phase: published ? 'complete' : 'not_started' } }
+      ? {
+          at: 1,
+          set: {
+            video_status: 'ready',
+            processing_phase: 'complete',
+            publishing_phase: published ? 'complete' : 'not_started',
+          },
+        }
       : { at: 1, set: { video_status: 'error', processing_phase: 'error', error: src.failure } },
   ]);
   // A video that will fail processing never becomes a post.
@@ -67,7 +85,14 @@ function createVideo(call: Call, req: FastifyRequest, actor: PageActor, input: O
     putPost(
       call,
       req,
-      { id: postId, accountId: actor.account.id, author: pageId, text: description, media: [videoId], permalink: `${call.ctx.base('facebook')}/${pageId}/videos/${videoId}/` },
+      {
+        id: postId,
+        accountId: actor.account.id,
+        author: pageId,
+        text: description,
+        media: [videoId],
+        permalink: `${call.ctx.base('facebook')}/${pageId}/videos/${videoId}/`,
+      },
       { pageId, link: null, is_published: true, scheduled_publish_time: null, status_type: 'added_video', videoId },
     );
   }
@@ -87,13 +112,27 @@ function fromUrl(raw: string): VideoSource | ErrorAnswer {
 
 function fromFile(file: MultipartFile, source: VideoSource['source'] = 'source'): VideoSource {
   const mime = sniff(file.bytes);
-  return { source, fileUrl: null, mime, bytes: file.bytes.length, failure: isVideo(mime) ? null : 'The video file could not be processed' };
+  return {
+    source,
+    fileUrl: null,
+    mime,
+    bytes: file.bytes.length,
+    failure: isVideo(mime) ? null : 'The video file could not be processed',
+  };
 }
 
-function phased(call: Call, req: FastifyRequest, actor: PageActor, input: Obj, files: Record<string, MultipartFile>, phase: string): ErrorAnswer | { body: JsonObject } {
+function phased(
+  call: Call,
+  req: FastifyRequest,
+  actor: PageActor,
+  input: Obj,
+  files: Record<string, MultipartFile>,
+  phase: string,
+): ErrorAnswer | { body: JsonObject } {
   if (phase === 'start') {
     const size = Number(param(input, 'file_size'));
-    if (!Number.isInteger(size) || size <= 0) return invalidParam('The parameter file_size is required and must be a positive integer');
+    if (!Number.isInteger(size) || size <= 0)
+      return invalidParam('The parameter file_size is required and must be a positive integer');
     const session = putObject(call, 'uploads', {
       id: randomDigits(16),
       accountId: actor.account.id,
@@ -105,10 +144,18 @@ function phased(call: Call, req: FastifyRequest, actor: PageActor, input: Obj, f
       mimeType: null,
       status: 'started',
     });
-    return { body: { video_id: session.videoId ?? '', start_offset: '0', end_offset: String(Math.min(size, VIDEO_CHUNK_BYTES)), upload_session_id: session.id } };
+    return {
+      body: {
+        video_id: session.videoId ?? '',
+        start_offset: '0',
+        end_offset: String(Math.min(size, VIDEO_CHUNK_BYTES)),
+        upload_session_id: session.id,
+      },
+    };
   }
   const session = findObject(call, 'uploads', param(input, 'upload_session_id'));
-  if (!session || session.pageId !== actor.page.id || session.status === 'finished') return invalidParam('Invalid upload_session_id');
+  if (!session || session.pageId !== actor.page.id || session.status === 'finished')
+    return invalidParam('Invalid upload_session_id');
   const size = num(session.fileSize);
   const received = num(session.received);
   if (phase === 'transfer') {
@@ -116,8 +163,14 @@ function phased(call: Call, req: FastifyRequest, actor: PageActor, input: Obj, f
     if (!chunk) return invalidParam('The parameter video_file_chunk is required');
     const start = Number(param(input, 'start_offset'));
     const expected = Math.min(size, received + VIDEO_CHUNK_BYTES) - received;
-    if (start !== received) return uploadError(`start_offset ${String(param(input, 'start_offset'))} does not match the expected offset ${received}`);
-    if (chunk.bytes.length !== expected) return uploadError(`The chunk must be ${expected} bytes (start_offset ${received} to end_offset ${received + expected}); got ${chunk.bytes.length}`);
+    if (start !== received)
+      return uploadError(
+        `start_offset ${String(param(input, 'start_offset'))} does not match the expected offset ${received}`,
+      );
+    if (chunk.bytes.length !== expected)
+      return uploadError(
+        `The chunk must be ${expected} bytes (start_offset ${received} to end_offset ${received + expected}); got ${chunk.bytes.length}`,
+      );
     if (received === 0) session.mimeType = sniff(chunk.bytes);
     session.received = received + chunk.bytes.length;
     const next = num(session.received);
@@ -126,7 +179,13 @@ function phased(call: Call, req: FastifyRequest, actor: PageActor, input: Obj, f
   if (received < size) return uploadError(`The upload is incomplete: ${received} of ${size} bytes were transferred`);
   session.status = 'finished';
   const mime = typeof session.mimeType === 'string' ? session.mimeType : null;
-  const src: VideoSource = { source: 'resumable', fileUrl: null, mime, bytes: size, failure: isVideo(mime) ? null : 'The video file could not be processed' };
+  const src: VideoSource = {
+    source: 'resumable',
+    fileUrl: null,
+    mime,
+    bytes: size,
+    failure: isVideo(mime) ? null : 'The video file could not be processed',
+  };
   createVideo(call, req, actor, input, src, String(session.videoId));
   return { body: { success: true } };
 }
@@ -138,7 +197,10 @@ export function registerFacebookVideos(sim: Simulator): void {
     ops: ['publish', 'upload'],
     // Starting and transferring a chunked upload move bytes; finishing it (or a one-shot upload) publishes.
     opsFor: (req) => {
-      const phase = queryParams(req).upload_phase ?? peekMultipartField(req, 'upload_phase') ?? (isObj(req.body) ? String(req.body.upload_phase ?? '') : '');
+      const phase =
+        queryParams(req).upload_phase ??
+        peekMultipartField(req, 'upload_phase') ??
+        (isObj(req.body) ? String(req.body.upload_phase ?? '') : '');
       return phase === 'start' || phase === 'transfer' ? ['upload'] : ['publish'];
     },
     surface: 'api',
@@ -149,13 +211,15 @@ export function registerFacebookVideos(sim: Simulator): void {
       if (!actor) return reply;
       const phase = param(input, 'upload_phase');
       if (phase !== undefined) {
-        if (!['start', 'transfer', 'finish'].includes(phase)) return sendAnswer(reply, invalidParam(`Invalid upload_phase: ${phase}`));
+        if (!['start', 'transfer', 'finish'].includes(phase))
+          return sendAnswer(reply, invalidParam(`Invalid upload_phase: ${phase}`));
         const result = phased(call, req, actor, input, files, phase);
         return 'status' in result ? sendAnswer(reply, result) : reply.send(result.body);
       }
       const fileUrl = param(input, 'file_url');
       const file = files.source;
-      if (!fileUrl && !file) return sendAnswer(reply, invalidParam('One of file_url, source or upload_phase must be specified'));
+      if (!fileUrl && !file)
+        return sendAnswer(reply, invalidParam('One of file_url, source or upload_phase must be specified'));
       const src = file ? fromFile(file) : fromUrl(fileUrl ?? '');
       if ('status' in src) return sendAnswer(reply, src);
       if (src.fileUrl && !src.failure) {

@@ -27,9 +27,19 @@ export function versioned(req: FastifyRequest, reply: FastifyReply): boolean {
   return false;
 }
 
-export function igActor(req: FastifyRequest, reply: FastifyReply, call: Call, scope: string, method: 'get' | 'post'): IgActor | null {
+export function igActor(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  call: Call,
+  scope: string,
+  method: 'get' | 'post',
+): IgActor | null {
   if (!versioned(req, reply)) return null;
-  const token = graphAuth(call, req, reply, { kinds: ['short', 'long'], appId: SANDBOX_APPS.instagram.clientId, aboutMe: false });
+  const token = graphAuth(call, req, reply, {
+    kinds: ['short', 'long'],
+    appId: SANDBOX_APPS.instagram.clientId,
+    aboutMe: false,
+  });
   if (!token) return null;
   const account = call.slice.accounts.get(token.accountId);
   const id = (req.params as { id: string }).id;
@@ -59,10 +69,17 @@ export function igError(code: number, subcode: number, message: string, userTitl
 }
 
 /** A container still IN_PROGRESS, whether published itself or used as a carousel child. */
-export const notReady = (): ErrorAnswer => igError(9007, 2207027, 'The media is not ready for publishing, please wait for a moment', 'Media ID is not available');
+export const notReady = (): ErrorAnswer =>
+  igError(
+    9007,
+    2207027,
+    'The media is not ready for publishing, please wait for a moment',
+    'Media ID is not available',
+  );
 
 /** A container that was not published within 24 hours. */
-export const expired = (): ErrorAnswer => igError(-2, 2207020, 'The media you are trying to access has expired. Please try to upload again.');
+export const expired = (): ErrorAnswer =>
+  igError(-2, 2207020, 'The media you are trying to access has expired. Please try to upload again.');
 
 /** Calls per app–account pair per hour under `rate_limits` (Graph's platform limit: 200 × users per hour; one user here). */
 export const CALLS_PER_HOUR = 200;
@@ -76,5 +93,7 @@ export function instagramLimits(req: FastifyRequest, call: Call, spec: RouteSpec
   const token = presentedToken(req, call.slice);
   if (!token) return null;
   const hour = call.ctx.now().toISOString().slice(0, 13);
-  return spend(call.ctx, `instagram:calls:${token.clientId ?? ''}:${token.accountId}:${hour}`, CALLS_PER_HOUR) ? null : graphFault('rate_limit');
+  return spend(call.ctx, `instagram:calls:${token.clientId ?? ''}:${token.accountId}:${hour}`, CALLS_PER_HOUR)
+    ? null
+    : graphFault('rate_limit');
 }

@@ -24,7 +24,10 @@ export const STATUS_TEXT: Record<string, string> = {
   EXPIRED: 'Expired: Media was not published within 24 hours.',
 };
 
-const failed = (subcode: number): JsonObject => ({ status_code: 'ERROR', status: `Error: Media upload has failed with error code ${subcode}` });
+const failed = (subcode: number): JsonObject => ({
+  status_code: 'ERROR',
+  status: `Error: Media upload has failed with error code ${subcode}`,
+});
 const invalid = (message: string, subcode?: number): ErrorAnswer => igError(100, subcode ?? 0, message);
 
 /** A container with due processing applied and its 24-hour expiry checked against the sandbox clock. */
@@ -39,7 +42,13 @@ export function containerNow(call: Call, container: ObjectRecord): ObjectRecord 
 }
 
 function captionProblem(caption: string): ErrorAnswer | null {
-  if (caption.length > MAX_CAPTION) return igError(36004, 2207010, `The caption is too long: it must be at most ${MAX_CAPTION} characters`, 'Caption Too Long');
+  if (caption.length > MAX_CAPTION)
+    return igError(
+      36004,
+      2207010,
+      `The caption is too long: it must be at most ${MAX_CAPTION} characters`,
+      'Caption Too Long',
+    );
   if ((caption.match(/#[\p{L}\p{N}_]+/gu) ?? []).length > MAX_HASHTAGS) {
     return igError(36004, 2207010, `The caption contains more than ${MAX_HASHTAGS} hashtags`, 'Too Many Hashtags');
   }
@@ -53,33 +62,54 @@ function captionProblem(caption: string): ErrorAnswer | null {
 function mediaSteps(type: string, input: Obj): ErrorAnswer | { url: string; steps: JsonObject } {
   const imageUrl = param(input, 'image_url');
   const videoUrl = param(input, 'video_url');
-  const wantsVideo = type === 'VIDEO' || type === 'REELS' || (type === 'STORIES' && !imageUrl && videoUrl !== undefined);
+  const wantsVideo =
+    type === 'VIDEO' || type === 'REELS' || (type === 'STORIES' && !imageUrl && videoUrl !== undefined);
   if (!wantsVideo) {
     if (!imageUrl) return invalid('The parameter image_url is required.');
     const media = inspectUrl(imageUrl);
-    if (!media?.reachable) return igError(9004, 2207052, `The media could not be fetched from this uri: ${imageUrl}`, 'Media download has failed.');
+    if (!media?.reachable)
+      return igError(
+        9004,
+        2207052,
+        `The media could not be fetched from this uri: ${imageUrl}`,
+        'Media download has failed.',
+      );
     if (media.mime && media.mime !== 'image/jpeg') {
-      return igError(36001, 2207005, 'The image format is not supported. Only JPEG images can be published.', 'Unsupported format');
+      return igError(
+        36001,
+        2207005,
+        'The image format is not supported. Only JPEG images can be published.',
+        'Unsupported format',
+      );
     }
     return { url: imageUrl, steps: media.corrupt ? failed(2207032) : { status_code: 'FINISHED' } };
   }
   if (!videoUrl) return invalid('The parameter video_url is required.');
   const media = inspectUrl(videoUrl);
-  if (!media) return igError(9004, 2207052, `The media could not be fetched from this uri: ${videoUrl}`, 'Media download has failed.');
+  if (!media)
+    return igError(
+      9004,
+      2207052,
+      `The media could not be fetched from this uri: ${videoUrl}`,
+      'Media download has failed.',
+    );
   if (!media.reachable) return { url: videoUrl, steps: failed(2207052) };
   if (media.corrupt || (media.mime !== null && !isVideo(media.mime))) return { url: videoUrl, steps: failed(2207026) };
   return { url: videoUrl, steps: { status_code: 'FINISHED' } };
 }
 
 function childrenProblem(call: Call, accountId: string, children: string[] | undefined): ErrorAnswer | null {
-  if (!children || children.length < 2 || children.length > 10) return invalid('A carousel must have between 2 and 10 children.', 2207028);
+  if (!children || children.length < 2 || children.length > 10)
+    return invalid('A carousel must have between 2 and 10 children.', 2207028);
   for (const id of children) {
     const child = findObject(call, 'containers', id);
-    if (!child || child.accountId !== accountId || child.is_carousel_item !== true) return invalid(`The carousel child ${id} is not a valid carousel item container.`, 2207028);
+    if (!child || child.accountId !== accountId || child.is_carousel_item !== true)
+      return invalid(`The carousel child ${id} is not a valid carousel item container.`, 2207028);
     const state = containerNow(call, child).status_code;
     if (state === 'IN_PROGRESS') return notReady();
     if (state === 'EXPIRED') return expired();
-    if (state !== 'FINISHED') return igError(-1, 2207032, `Create media has failed for carousel child ${id}; recreate the container.`);
+    if (state !== 'FINISHED')
+      return igError(-1, 2207032, `Create media has failed for carousel child ${id}; recreate the container.`);
   }
   return null;
 }
@@ -96,9 +126,15 @@ export function registerInstagramContainers(sim: Simulator): void {
       const input = graphInput(req);
       const type = (param(input, 'media_type') ?? 'IMAGE').toUpperCase();
       const child = flag(input, 'is_carousel_item') === true;
-      if (!MEDIA_TYPES.includes(type)) return sendAnswer(reply, invalid(`The media type ${type} is not supported.`, 2207023));
-      if (type === 'VIDEO' && !child) return sendAnswer(reply, invalid('The VIDEO media type is only allowed for carousel items; publish single videos as REELS.', 2207023));
-      if (child && type !== 'IMAGE' && type !== 'VIDEO') return sendAnswer(reply, invalid(`A carousel item must be an IMAGE or VIDEO, not ${type}.`, 2207023));
+      if (!MEDIA_TYPES.includes(type))
+        return sendAnswer(reply, invalid(`The media type ${type} is not supported.`, 2207023));
+      if (type === 'VIDEO' && !child)
+        return sendAnswer(
+          reply,
+          invalid('The VIDEO media type is only allowed for carousel items; publish single videos as REELS.', 2207023),
+        );
+      if (child && type !== 'IMAGE' && type !== 'VIDEO')
+        return sendAnswer(reply, invalid(`A carousel item must be an IMAGE or VIDEO, not ${type}.`, 2207023));
       const caption = child ? '' : (param(input, 'caption') ?? '');
       const problem = captionProblem(caption);
       if (problem) return sendAnswer(reply, problem);
@@ -127,7 +163,15 @@ export function registerInstagramContainers(sim: Simulator): void {
         const reach = await reachMedia(call.ctx, url);
         if (!reach.ok && steps.status_code === 'FINISHED') {
           if (type === 'IMAGE' || (type === 'STORIES' && param(input, 'image_url'))) {
-            return sendAnswer(reply, igError(9004, 2207052, `The media could not be fetched from this uri: ${url} (${reach.detail})`, 'Media download has failed.'));
+            return sendAnswer(
+              reply,
+              igError(
+                9004,
+                2207052,
+                `The media could not be fetched from this uri: ${url} (${reach.detail})`,
+                'Media download has failed.',
+              ),
+            );
           }
           steps = failed(2207052);
         }

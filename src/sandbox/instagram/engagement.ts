@@ -6,7 +6,15 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { str } from '../core/accounts.ts';
 import { commentsOn, declareEngagement, metricsOf, putComment, repliesTo } from '../core/engagement.ts';
-import { graphAuth, graphList, missingPermission, project, requestedFields, sendProjected, unsupportedGet } from '../core/graph.ts';
+import {
+  graphAuth,
+  graphList,
+  missingPermission,
+  project,
+  requestedFields,
+  sendProjected,
+  unsupportedGet,
+} from '../core/graph.ts';
 import type { NodeType } from '../core/graph.ts';
 import { queryParams } from '../core/http.ts';
 import { graphInput, graphTime, metaMediaId, param } from '../core/meta-publish.ts';
@@ -25,9 +33,18 @@ const INSIGHTS_SCOPE = 'instagram_business_manage_insights';
 const METRICS = ['views', 'reach', 'shares', 'saved', 'likes', 'comments', 'total_interactions'];
 
 /** The actor of a read or reply on the media or comment `id`: a token with instagram_business_basic and `scope`. */
-function objectActor(req: FastifyRequest, reply: FastifyReply, call: Call, scope: string): { actor: IgActor; id: string } | null {
+function objectActor(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  call: Call,
+  scope: string,
+): { actor: IgActor; id: string } | null {
   if (!versioned(req, reply)) return null;
-  const token = graphAuth(call, req, reply, { kinds: ['short', 'long'], appId: SANDBOX_APPS.instagram.clientId, aboutMe: false });
+  const token = graphAuth(call, req, reply, {
+    kinds: ['short', 'long'],
+    appId: SANDBOX_APPS.instagram.clientId,
+    aboutMe: false,
+  });
   if (!token) return null;
   const account = call.slice.accounts.get(token.accountId);
   const id = (req.params as { id: string }).id;
@@ -55,16 +72,36 @@ function commentNode(slice: PlatformSlice, c: ObjectRecord, withReplies: boolean
     parent_id: () => (typeof c.parentId === 'string' ? c.parentId : undefined),
     media: () => ({ id: text(c.postId) }),
   };
-  if (withReplies) fields.replies = (sel) => ({ data: repliesTo(slice, c.id).map((r) => project(commentNode(slice, r, false), sel.sub)) });
+  if (withReplies)
+    fields.replies = (sel) => ({
+      data: repliesTo(slice, c.id).map((r) => project(commentNode(slice, r, false), sel.sub)),
+    });
   return { typeName: 'IGComment', defaults: ['id', 'text', 'timestamp'], fields };
 }
 
 function insightsAnswer(slice: PlatformSlice, post: ObjectRecord, names: string[]): JsonObject {
   const m = metricsOf(slice, post);
   // Every view here is by a different account: reach equals views.
-  const values: Record<string, number> = { views: m.impressions, reach: m.impressions, shares: m.shares, saved: 0, likes: m.likes, comments: m.comments, total_interactions: m.likes + m.comments + m.shares };
+  const values: Record<string, number> = {
+    views: m.impressions,
+    reach: m.impressions,
+    shares: m.shares,
+    saved: 0,
+    likes: m.likes,
+    comments: m.comments,
+    total_interactions: m.likes + m.comments + m.shares,
+  };
   return {
-    data: names.map((name): JsonValue => ({ name, period: 'lifetime', values: [{ value: values[name] ?? 0 }], title: name, description: name, id: `${post.id}/insights/${name}/lifetime` })),
+    data: names.map(
+      (name): JsonValue => ({
+        name,
+        period: 'lifetime',
+        values: [{ value: values[name] ?? 0 }],
+        title: name,
+        description: name,
+        id: `${post.id}/insights/${name}/lifetime`,
+      }),
+    ),
   };
 }
 
@@ -93,9 +130,16 @@ export function registerInstagramEngagement(sim: Simulator): void {
       if (!found) return reply;
       const post = mediaOf(call, found.actor, found.id);
       if (!post) return sendAnswer(reply, unsupportedGet(found.id));
-      const names = (queryParams(req).metric ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+      const names = (queryParams(req).metric ?? '')
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
       const bad = names.length === 0 ? 0 : names.findIndex((n) => !METRICS.includes(n));
-      if (bad >= 0) return sendAnswer(reply, igError(100, 0, `(#100) metric[${bad}] must be one of the following values: ${METRICS.join(', ')}`));
+      if (bad >= 0)
+        return sendAnswer(
+          reply,
+          igError(100, 0, `(#100) metric[${bad}] must be one of the following values: ${METRICS.join(', ')}`),
+        );
       return sendProjected(reply, () => insightsAnswer(call.slice, post, names));
     },
   });
@@ -111,7 +155,12 @@ export function registerInstagramEngagement(sim: Simulator): void {
       const post = mediaOf(call, found.actor, found.id);
       if (!post) return sendAnswer(reply, unsupportedGet(found.id));
       const list = commentsOn(call.slice, post.id);
-      return sendProjected(reply, () => graphList(list.map((c) => project(commentNode(call.slice, c, true), requestedFields(req))), queryParams(req).limit));
+      return sendProjected(reply, () =>
+        graphList(
+          list.map((c) => project(commentNode(call.slice, c, true), requestedFields(req))),
+          queryParams(req).limit,
+        ),
+      );
     },
   });
 
@@ -126,7 +175,12 @@ export function registerInstagramEngagement(sim: Simulator): void {
       const comment = commentOf(call, found.actor, found.id);
       if (!comment) return sendAnswer(reply, unsupportedGet(found.id));
       const list = repliesTo(call.slice, comment.id);
-      return sendProjected(reply, () => graphList(list.map((c) => project(commentNode(call.slice, c, false), requestedFields(req))), queryParams(req).limit));
+      return sendProjected(reply, () =>
+        graphList(
+          list.map((c) => project(commentNode(call.slice, c, false), requestedFields(req))),
+          queryParams(req).limit,
+        ),
+      );
     },
   });
 
@@ -142,11 +196,16 @@ export function registerInstagramEngagement(sim: Simulator): void {
       if (!target) return sendAnswer(reply, unsupportedGet(found.id, 'post'));
       const message = param(graphInput(req), 'message') ?? '';
       if (!message.trim()) return sendAnswer(reply, igError(100, 0, 'The parameter message is required.'));
-      if (message.length > MAX_COMMENT) return sendAnswer(reply, igError(100, 0, `(#100) The comment is too long: it must be at most ${MAX_COMMENT} characters`));
+      if (message.length > MAX_COMMENT)
+        return sendAnswer(
+          reply,
+          igError(100, 0, `(#100) The comment is too long: it must be at most ${MAX_COMMENT} characters`),
+        );
       // One level of replies: a reply to a reply joins the top-level comment.
       const parent = typeof target.parentId === 'string' ? call.slice.comments.get(target.parentId) : target;
       if (!parent) return sendAnswer(reply, unsupportedGet(found.id, 'post'));
-      if (parent.hidden === true) return sendAnswer(reply, igError(100, 0, '(#100) You cannot reply to a hidden comment.'));
+      if (parent.hidden === true)
+        return sendAnswer(reply, igError(100, 0, '(#100) You cannot reply to a hidden comment.'));
       const post = findObject(call, 'posts', text(parent.postId));
       if (!post) return sendAnswer(reply, unsupportedGet(found.id, 'post'));
       const account = found.actor.account;

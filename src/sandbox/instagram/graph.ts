@@ -3,7 +3,15 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SANDBOX_APPS } from '../apps.ts';
 import { str } from '../core/accounts.ts';
-import { graphAuth, graphError, missingPermission, project, requestedFields, sendProjected, unsupportedGet } from '../core/graph.ts';
+import {
+  graphAuth,
+  graphError,
+  missingPermission,
+  project,
+  requestedFields,
+  sendProjected,
+  unsupportedGet,
+} from '../core/graph.ts';
 import type { NodeType } from '../core/graph.ts';
 import { addRoute, sendAnswer } from '../core/route.ts';
 import type { Call, Simulator } from '../core/route.ts';
@@ -38,17 +46,25 @@ function read(req: FastifyRequest, reply: FastifyReply, call: Call, id: string) 
     const path = new URL(req.url, 'http://x').pathname;
     return sendAnswer(reply, graphError(400, { message: `Unknown path components: ${path}`, code: 2500 }));
   }
-  const token = graphAuth(call, req, reply, { kinds: ['short', 'long'], appId: SANDBOX_APPS.instagram.clientId, aboutMe: id === 'me' });
+  const token = graphAuth(call, req, reply, {
+    kinds: ['short', 'long'],
+    appId: SANDBOX_APPS.instagram.clientId,
+    aboutMe: id === 'me',
+  });
   if (!token) return reply;
   const account = call.slice.accounts.get(token.accountId);
   const published = account && id !== 'me' ? publishingNode(call, account.id, id) : null;
   if (published) {
-    const allowed = ['instagram_business_basic', 'instagram_business_content_publish'].some((s) => token.scopes.includes(s));
+    const allowed = ['instagram_business_basic', 'instagram_business_content_publish'].some((s) =>
+      token.scopes.includes(s),
+    );
     if (!allowed) return sendAnswer(reply, missingPermission('instagram_business_basic'));
     return sendProjected(reply, () => projectWithId(published, requestedFields(req), id));
   }
-  if (!account || (id !== 'me' && id !== account.id && id !== account.fields.user_id)) return sendAnswer(reply, unsupportedGet(id));
-  if (!token.scopes.includes('instagram_business_basic')) return sendAnswer(reply, missingPermission('instagram_business_basic'));
+  if (!account || (id !== 'me' && id !== account.id && id !== account.fields.user_id))
+    return sendAnswer(reply, unsupportedGet(id));
+  if (!token.scopes.includes('instagram_business_basic'))
+    return sendAnswer(reply, missingPermission('instagram_business_basic'));
   return sendProjected(reply, () => project(userNode(account), requestedFields(req)));
 }
 
@@ -59,7 +75,10 @@ export function registerInstagramGraph(sim: Simulator): void {
     ops: ['profile'],
     surface: 'api',
     handler: (_req, reply) =>
-      sendAnswer(reply, graphError(400, { message: 'Unsupported request - method type: get', type: 'IGApiException', code: 100 })),
+      sendAnswer(
+        reply,
+        graphError(400, { message: 'Unsupported request - method type: get', type: 'IGApiException', code: 100 }),
+      ),
   });
   addRoute(sim, {
     method: 'GET',

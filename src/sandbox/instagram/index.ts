@@ -18,7 +18,13 @@ import type { SandboxSimulator } from '../core/simulator.ts';
 import { SANDBOX_APPS } from '../apps.ts';
 
 export async function instagramSimulator(app: FastifyInstance, ctx: SandboxContext): Promise<void> {
-  const sim: Simulator = { platform: 'instagram', ctx, app, faultAnswer: (kind) => graphFault(kind), gate: instagramLimits };
+  const sim: Simulator = {
+    platform: 'instagram',
+    ctx,
+    app,
+    faultAnswer: (kind) => graphFault(kind),
+    gate: instagramLimits,
+  };
   registerInstagramOAuth(sim);
   registerInstagramGraph(sim);
   registerInstagramContainers(sim);

@@ -41,7 +41,11 @@ export function registerInstagramOAuth(sim: Simulator): void {
     newCode: () => `AQ${randomUrlSafe(200)}`,
     invalidScope: 'page',
     redirectFragment: '#_',
-    denyParams: { error: 'access_denied', error_reason: 'user_denied', error_description: 'The user denied your request.' },
+    denyParams: {
+      error: 'access_denied',
+      error_reason: 'user_denied',
+      error_description: 'The user denied your request.',
+    },
     buildAccount: (userKey) => buildInstagramAccount(userKey, (id) => avatarUrl(sim.ctx, 'instagram', id)),
   });
 
@@ -51,15 +55,23 @@ export function registerInstagramOAuth(sim: Simulator): void {
     ops: ['token'],
     surface: 'oauth',
     faultAnswer: (kind) =>
-      kind === 'rate_limit' ? igOAuthError('Too many requests. Please try again later.', 429) : igOAuthError('Internal server error', 500),
+      kind === 'rate_limit'
+        ? igOAuthError('Too many requests. Please try again later.', 429)
+        : igOAuthError('Internal server error', 500),
     handler: (req, reply, call) => {
       const form = tokenParams(req, false);
       if (!form.client_id) return sendAnswer(reply, igOAuthError('Missing required field client_id'));
       if (form.client_id !== app.clientId) return sendAnswer(reply, igOAuthError('Invalid platform app'));
-      if (form.client_secret !== app.clientSecret) return sendAnswer(reply, igOAuthError('Error validating client secret.'));
+      if (form.client_secret !== app.clientSecret)
+        return sendAnswer(reply, igOAuthError('Error validating client secret.'));
       if (form.grant_type !== 'authorization_code') return sendAnswer(reply, igOAuthError('Invalid grant_type'));
       if (!form.redirect_uri) return sendAnswer(reply, igOAuthError('Missing required field redirect_uri'));
-      const redeemed = redeemCode(call, { code: form.code, clientId: form.client_id, redirectUri: form.redirect_uri, verifier: undefined });
+      const redeemed = redeemCode(call, {
+        code: form.code,
+        clientId: form.client_id,
+        redirectUri: form.redirect_uri,
+        verifier: undefined,
+      });
       if (!redeemed.ok) {
         const message =
           redeemed.problem === 'expired'
@@ -79,7 +91,11 @@ export function registerInstagramOAuth(sim: Simulator): void {
         scopes: code.scopes,
         ttlSec: lifetimeSec(call.ctx.store, 'instagram', 'short', 3600),
       });
-      return reply.send({ access_token: token.token, user_id: Number(code.accountId), permissions: code.scopes.join(',') });
+      return reply.send({
+        access_token: token.token,
+        user_id: Number(code.accountId),
+        permissions: code.scopes.join(','),
+      });
     },
   });
 

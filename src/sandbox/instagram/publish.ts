@@ -14,7 +14,13 @@ import type { AccountRecord, JsonObject, JsonValue, ObjectRecord } from '../core
 import { BASIC_SCOPE, expired, igActor, igError, notReady, PUBLISH_SCOPE } from './actor.ts';
 import { containerNow, STATUS_TEXT } from './containers.ts';
 
-const READ_TYPE: Record<string, string> = { IMAGE: 'IMAGE', VIDEO: 'VIDEO', REELS: 'VIDEO', STORIES: 'IMAGE', CAROUSEL: 'CAROUSEL_ALBUM' };
+const READ_TYPE: Record<string, string> = {
+  IMAGE: 'IMAGE',
+  VIDEO: 'VIDEO',
+  REELS: 'VIDEO',
+  STORIES: 'IMAGE',
+  CAROUSEL: 'CAROUSEL_ALBUM',
+};
 
 function quotaTotal(call: Call): number {
   return call.ctx.store.config.publishLimits.instagram ?? 50;
@@ -51,7 +57,9 @@ function childNode(child: JsonObject): NodeType {
 
 function mediaNode(post: ObjectRecord, slice: PlatformSlice): NodeType {
   const metrics = metricsOf(slice, post);
-  const children = Array.isArray(post.children) ? post.children.filter((c): c is JsonObject => typeof c === 'object' && c !== null && !Array.isArray(c)) : [];
+  const children = Array.isArray(post.children)
+    ? post.children.filter((c): c is JsonObject => typeof c === 'object' && c !== null && !Array.isArray(c))
+    : [];
   const media = Array.isArray(post.media) ? post.media : [];
   return {
     typeName: 'IGMedia',
@@ -98,37 +106,77 @@ export function registerInstagramPublish(sim: Simulator): void {
       if (!creationId) return sendAnswer(reply, igError(100, 0, 'The parameter creation_id is required.'));
       const found = findObject(call, 'containers', creationId);
       if (!found || found.accountId !== actor.account.id) {
-        return sendAnswer(reply, igError(24, 2207006, `The media with id ${creationId} cannot be found.`, 'Media not found'));
+        return sendAnswer(
+          reply,
+          igError(24, 2207006, `The media with id ${creationId} cannot be found.`, 'Media not found'),
+        );
       }
       const container = containerNow(call, found);
-      if (container.is_carousel_item === true) return sendAnswer(reply, igError(100, 0, 'A carousel item cannot be published on its own; publish its CAROUSEL container.'));
+      if (container.is_carousel_item === true)
+        return sendAnswer(
+          reply,
+          igError(100, 0, 'A carousel item cannot be published on its own; publish its CAROUSEL container.'),
+        );
       switch (container.status_code) {
         case 'IN_PROGRESS':
           return sendAnswer(reply, notReady());
         case 'ERROR':
-          return sendAnswer(reply, igError(-1, 2207032, 'Create media has failed, please try recreating the media container.'));
+          return sendAnswer(
+            reply,
+            igError(-1, 2207032, 'Create media has failed, please try recreating the media container.'),
+          );
         case 'EXPIRED':
           return sendAnswer(reply, expired());
         case 'PUBLISHED':
-          return sendAnswer(reply, igError(100, 0, `The media container ${creationId} has already been published as ${text(container.published_id)}.`));
+          return sendAnswer(
+            reply,
+            igError(
+              100,
+              0,
+              `The media container ${creationId} has already been published as ${text(container.published_id)}.`,
+            ),
+          );
         default:
       }
       const used = postsWithin(call, actor.account.id, DAY_MS);
       if (used >= quotaTotal(call)) {
-        return sendAnswer(reply, igError(9, 2207042, `The account has reached its limit of ${quotaTotal(call)} API-published posts in 24 hours.`, 'Max posts reached'));
+        return sendAnswer(
+          reply,
+          igError(
+            9,
+            2207042,
+            `The account has reached its limit of ${quotaTotal(call)} API-published posts in 24 hours.`,
+            'Max posts reached',
+          ),
+        );
       }
       const type = text(container.media_type);
       const mediaId = metaMediaId();
       const code = shortcode();
       const at = graphTime(call.ctx.now().toISOString());
-      const children = (Array.isArray(container.children) ? container.children : []).map((id) => findObject(call, 'containers', String(id)));
-      const childMedia: JsonObject[] = children.map((c) => ({ id: metaMediaId(), media_type: READ_TYPE[text(c?.media_type)] ?? 'IMAGE', media_url: c?.media_url ?? null, timestamp: at }));
-      for (const c of children) if (c) Object.assign(c, { status_code: 'PUBLISHED', status: STATUS_TEXT.PUBLISHED ?? '' });
+      const children = (Array.isArray(container.children) ? container.children : []).map((id) =>
+        findObject(call, 'containers', String(id)),
+      );
+      const childMedia: JsonObject[] = children.map((c) => ({
+        id: metaMediaId(),
+        media_type: READ_TYPE[text(c?.media_type)] ?? 'IMAGE',
+        media_url: c?.media_url ?? null,
+        timestamp: at,
+      }));
+      for (const c of children)
+        if (c) Object.assign(c, { status_code: 'PUBLISHED', status: STATUS_TEXT.PUBLISHED ?? '' });
       const media = type === 'CAROUSEL' ? childMedia.map((c) => text(c.media_url)) : [text(container.media_url)];
       putPost(
         call,
         req,
-        { id: mediaId, accountId: actor.account.id, author: actor.igUserId, text: text(container.caption), media, permalink: permalink(call.ctx.base('instagram'), actor.account, type, code, mediaId) },
+        {
+          id: mediaId,
+          accountId: actor.account.id,
+          author: actor.igUserId,
+          text: text(container.caption),
+          media,
+          permalink: permalink(call.ctx.base('instagram'), actor.account, type, code, mediaId),
+        },
         {
           shortcode: code,
           username: actor.account.username,
@@ -138,7 +186,11 @@ export function registerInstagramPublish(sim: Simulator): void {
           children: childMedia,
         },
       );
-      Object.assign(container, { status_code: 'PUBLISHED', status: STATUS_TEXT.PUBLISHED ?? '', published_id: mediaId });
+      Object.assign(container, {
+        status_code: 'PUBLISHED',
+        status: STATUS_TEXT.PUBLISHED ?? '',
+        published_id: mediaId,
+      });
       return reply.send({ id: mediaId });
     },
   });
@@ -152,7 +204,8 @@ export function registerInstagramPublish(sim: Simulator): void {
       const actor = igActor(req, reply, call, PUBLISH_SCOPE, 'get');
       if (!actor) return reply;
       const sinceRaw = Number(queryParams(req).since);
-      const window = Number.isFinite(sinceRaw) && sinceRaw > 0 ? Math.min(DAY_MS, call.ctx.nowMs() - sinceRaw * 1000) : DAY_MS;
+      const window =
+        Number.isFinite(sinceRaw) && sinceRaw > 0 ? Math.min(DAY_MS, call.ctx.nowMs() - sinceRaw * 1000) : DAY_MS;
       const usage = postsWithin(call, actor.account.id, window);
       const node: NodeType = {
         typeName: 'ContentPublishingLimit',
@@ -172,7 +225,12 @@ export function registerInstagramPublish(sim: Simulator): void {
       const actor = igActor(req, reply, call, BASIC_SCOPE, 'get');
       if (!actor) return reply;
       const posts = objectsOf(call, 'posts', actor.account.id).reverse();
-      return sendProjected(reply, () => graphList(posts.map((p) => project(mediaNode(p, call.slice), requestedFields(req))), queryParams(req).limit));
+      return sendProjected(reply, () =>
+        graphList(
+          posts.map((p) => project(mediaNode(p, call.slice), requestedFields(req))),
+          queryParams(req).limit,
+        ),
+      );
     },
   });
 }

@@ -14,7 +14,13 @@ export interface ContentInfo {
 
 const MAX_ALT_TEXT = 4086;
 
-function mediaProblem(call: Call, author: string, urn: unknown, path: string, expect: 'image' | 'video' | 'image|video'): ErrorAnswer | null {
+function mediaProblem(
+  call: Call,
+  author: string,
+  urn: unknown,
+  path: string,
+  expect: 'image' | 'video' | 'image|video',
+): ErrorAnswer | null {
   if (typeof urn !== 'string' || !urn) return inputError('MISSING_FIELD', path, `Field ${path} is required`);
   const kind = /^urn:li:(image|video|document):/.exec(urn)?.[1];
   if (!kind || !expect.split('|').includes(kind)) {
@@ -23,12 +29,24 @@ function mediaProblem(call: Call, author: string, urn: unknown, path: string, ex
   const record = findObject(call, 'media', urn);
   if (!record || record.kind !== kind) return inputError('INVALID_URN_ID', path, `Media ${urn} does not exist`);
   if (record.owner !== author) {
-    return apiError(403, 'ACCESS_DENIED', `Media ${urn} is owned by ${text(record.owner)}, not by the post author ${author}`, 100);
+    return apiError(
+      403,
+      'ACCESS_DENIED',
+      `Media ${urn} is owned by ${text(record.owner)}, not by the post author ${author}`,
+      100,
+    );
   }
-  if (record.status === 'PROCESSING_FAILED') return inputError('MEDIA_ASSET_PROCESSING_FAILED', path, `Processing of ${urn} failed`);
+  if (record.status === 'PROCESSING_FAILED')
+    return inputError('MEDIA_ASSET_PROCESSING_FAILED', path, `Processing of ${urn} failed`);
   if (record.status !== 'AVAILABLE') {
     // Reported among the input errors, under a generic validation message, as LinkedIn's Posts API does.
-    return validationErrors([{ code: 'MEDIA_ASSET_WAITING_UPLOAD', fieldPath: path, description: `Media ${urn} is not ready: its status is ${text(record.status)}` }]);
+    return validationErrors([
+      {
+        code: 'MEDIA_ASSET_WAITING_UPLOAD',
+        fieldPath: path,
+        description: `Media ${urn} is not ready: its status is ${text(record.status)}`,
+      },
+    ]);
   }
   return null;
 }
@@ -36,7 +54,9 @@ function mediaProblem(call: Call, author: string, urn: unknown, path: string, ex
 function altTextProblem(alt: unknown, path: string): ErrorAnswer | null {
   if (alt === undefined) return null;
   if (typeof alt !== 'string') return inputError('INVALID_VALUE_FOR_FIELD', path, `${path} must be a string`);
-  return alt.length > MAX_ALT_TEXT ? inputError('FIELD_LENGTH_TOO_LONG', path, `${path} exceeds the maximum length of ${MAX_ALT_TEXT}`) : null;
+  return alt.length > MAX_ALT_TEXT
+    ? inputError('FIELD_LENGTH_TOO_LONG', path, `${path} exceeds the maximum length of ${MAX_ALT_TEXT}`)
+    : null;
 }
 
 export function checkContent(call: Call, author: string, content: unknown): ContentInfo | ErrorAnswer {
@@ -44,33 +64,51 @@ export function checkContent(call: Call, author: string, content: unknown): Cont
   if (!isObj(content)) return inputError('INVALID_VALUE_FOR_FIELD', '/content', '/content must be an object');
   const kinds = ['media', 'multiImage', 'article', 'poll'].filter((k) => k in content);
   if (kinds.length !== 1) {
-    return inputError('INVALID_VALUE_FOR_FIELD', '/content', 'content must hold exactly one of media, multiImage, article or poll (no mixing)');
+    return inputError(
+      'INVALID_VALUE_FOR_FIELD',
+      '/content',
+      'content must hold exactly one of media, multiImage, article or poll (no mixing)',
+    );
   }
   if (isObj(content.media)) {
     const id = content.media.id;
     if (typeof id === 'string' && id.startsWith('urn:li:document:')) {
-      return inputError('INVALID_URN_ID', '/content/media/id', `Document ${id} does not exist (the Documents API is not simulated)`);
+      return inputError(
+        'INVALID_URN_ID',
+        '/content/media/id',
+        `Document ${id} does not exist (the Documents API is not simulated)`,
+      );
     }
-    const problem = mediaProblem(call, author, id, '/content/media/id', 'image|video') ?? altTextProblem(content.media.altText, '/content/media/altText');
+    const problem =
+      mediaProblem(call, author, id, '/content/media/id', 'image|video') ??
+      altTextProblem(content.media.altText, '/content/media/altText');
     if (problem) return problem;
     return { kind: String(id).startsWith('urn:li:video:') ? 'video' : 'image', media: [String(id)] };
   }
   if (isObj(content.multiImage)) {
     const images = content.multiImage.images;
     if (!Array.isArray(images) || images.length < 2 || images.length > 20) {
-      return inputError('INVALID_VALUE_FOR_FIELD', '/content/multiImage/images', 'A multi-image post needs between 2 and 20 images (use content.media for one)');
+      return inputError(
+        'INVALID_VALUE_FOR_FIELD',
+        '/content/multiImage/images',
+        'A multi-image post needs between 2 and 20 images (use content.media for one)',
+      );
     }
     for (const [i, image] of images.entries()) {
       const path = `/content/multiImage/images/${i}`;
-      const problem = mediaProblem(call, author, isObj(image) ? image.id : undefined, `${path}/id`, 'image') ?? altTextProblem(isObj(image) ? image.altText : undefined, `${path}/altText`);
+      const problem =
+        mediaProblem(call, author, isObj(image) ? image.id : undefined, `${path}/id`, 'image') ??
+        altTextProblem(isObj(image) ? image.altText : undefined, `${path}/altText`);
       if (problem) return problem;
     }
     return { kind: 'multiImage', media: images.map((image) => String(isObj(image) ? image.id : '')) };
   }
   if (isObj(content.article)) {
     const { source, title, thumbnail } = content.article;
-    if (typeof source !== 'string' || !inspectUrl(source)) return inputError('INVALID_VALUE_FOR_FIELD', '/content/article/source', 'article.source must be an http(s) URL');
-    if (typeof title !== 'string' || !title) return inputError('MISSING_FIELD', '/content/article/title', 'Field /content/article/title is required');
+    if (typeof source !== 'string' || !inspectUrl(source))
+      return inputError('INVALID_VALUE_FOR_FIELD', '/content/article/source', 'article.source must be an http(s) URL');
+    if (typeof title !== 'string' || !title)
+      return inputError('MISSING_FIELD', '/content/article/title', 'Field /content/article/title is required');
     if (thumbnail !== undefined) {
       const problem = mediaProblem(call, author, thumbnail, '/content/article/thumbnail', 'image');
       if (problem) return problem;
@@ -79,11 +117,16 @@ export function checkContent(call: Call, author: string, content: unknown): Cont
   }
   if (isObj(content.poll)) {
     const { question, options } = content.poll;
-    if (typeof question !== 'string' || !question) return inputError('MISSING_FIELD', '/content/poll/question', 'Field /content/poll/question is required');
+    if (typeof question !== 'string' || !question)
+      return inputError('MISSING_FIELD', '/content/poll/question', 'Field /content/poll/question is required');
     if (!Array.isArray(options) || options.length < 2 || options.length > 4) {
       return inputError('INVALID_VALUE_FOR_FIELD', '/content/poll/options', 'A poll needs between 2 and 4 options');
     }
     return { kind: 'poll', media: [] };
   }
-  return inputError('INVALID_VALUE_FOR_FIELD', `/content/${kinds[0] ?? ''}`, `/content/${kinds[0] ?? ''} must be an object`);
+  return inputError(
+    'INVALID_VALUE_FOR_FIELD',
+    `/content/${kinds[0] ?? ''}`,
+    `/content/${kinds[0] ?? ''} must be an object`,
+  );
 }

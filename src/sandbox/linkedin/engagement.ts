@@ -8,7 +8,14 @@
 // a comment's text is at most 1,250 characters.
 import { assetsOf } from '../core/accounts.ts';
 import type { SandboxContext } from '../core/context.ts';
-import { commentsDisabled, commentsOn, declareEngagement, metricsOf, putComment, repliesTo } from '../core/engagement.ts';
+import {
+  commentsDisabled,
+  commentsOn,
+  declareEngagement,
+  metricsOf,
+  putComment,
+  repliesTo,
+} from '../core/engagement.ts';
 import { bearerToken, isObj, jsonBody, queryParams } from '../core/http.ts';
 import { randomDigits, seededAlnum, seededDigits } from '../core/ids.ts';
 import { findObject, objectsOf, text } from '../core/objects.ts';
@@ -77,7 +84,11 @@ function commentView(c: ObjectRecord, post: ObjectRecord, call: Call): JsonObjec
     created: { actor: text(c.authorId), time: at },
     lastModified: { actor: text(c.authorId), time: at },
     ...(c.parentId ? { parentComment: c.parentId } : {}),
-    likesSummary: { totalLikes: typeof c.likeCount === 'number' ? c.likeCount : 0, likedByCurrentUser: false, selectedLikes: [] },
+    likesSummary: {
+      totalLikes: typeof c.likeCount === 'number' ? c.likeCount : 0,
+      likedByCurrentUser: false,
+      selectedLikes: [],
+    },
     commentsSummary: { totalFirstLevelComments: replies, aggregatedTotalComments: replies, selectedComments: [] },
     content: [],
   };
@@ -105,8 +116,10 @@ function restliList(raw: string | undefined): string[] | null {
 function pageOf(q: Record<string, string>): { start: number; count: number } | ErrorAnswer {
   const start = q.start === undefined ? 0 : Number(q.start);
   const count = q.count === undefined ? 10 : Number(q.count);
-  if (!Number.isInteger(start) || start < 0) return apiError(400, 'ILLEGAL_ARGUMENT', 'start must be a non-negative integer');
-  if (!Number.isInteger(count) || count < 0 || count > MAX_COUNT) return apiError(400, 'ILLEGAL_ARGUMENT', `count must be between 0 and ${MAX_COUNT}`);
+  if (!Number.isInteger(start) || start < 0)
+    return apiError(400, 'ILLEGAL_ARGUMENT', 'start must be a non-negative integer');
+  if (!Number.isInteger(count) || count < 0 || count > MAX_COUNT)
+    return apiError(400, 'ILLEGAL_ARGUMENT', `count must be between 0 and ${MAX_COUNT}`);
   return { start, count };
 }
 
@@ -123,7 +136,9 @@ export function declareLinkedInEngagement(ctx: SandboxContext): void {
     userId: (n) => `urn:li:person:${seededAlnum(`linkedin:commenter:${n}`, 10)}`,
     // A simulated member is known by the name they comment under, so /v2/people names each consistently.
     extra: (_ctx, _post, _parent, _id, input): JsonObject =>
-      input.fromAccount ? {} : { authorId: `urn:li:person:${seededAlnum(`linkedin:commenter:${input.author.name}`, 10)}` },
+      input.fromAccount
+        ? {}
+        : { authorId: `urn:li:person:${seededAlnum(`linkedin:commenter:${input.author.name}`, 10)}` },
   });
 }
 
@@ -148,7 +163,10 @@ export function registerLinkedInEngagement(sim: Simulator): void {
       // A post's comments newest first; a comment's replies in the order they were written.
       const all = COMMENT_URN.test(target) ? repliesTo(call.slice, target) : commentsOn(call.slice, post.id);
       const elements = all.slice(paging.start, paging.start + paging.count).map((c) => commentView(c, post, call));
-      return reply.send({ paging: { start: paging.start, count: paging.count, total: all.length, links: [] }, elements });
+      return reply.send({
+        paging: { start: paging.start, count: paging.count, total: all.length, links: [] },
+        elements,
+      });
     },
   });
 
@@ -164,35 +182,76 @@ export function registerLinkedInEngagement(sim: Simulator): void {
       const post = postOf(call, target);
       if (!post) return sendAnswer(reply, notFound(target));
       const body = jsonBody(req);
-      if (!body) return sendAnswer(reply, apiError(400, 'BAD_REQUEST', 'The request body must be a JSON object (Content-Type: application/json)'));
+      if (!body)
+        return sendAnswer(
+          reply,
+          apiError(400, 'BAD_REQUEST', 'The request body must be a JSON object (Content-Type: application/json)'),
+        );
       const actor = typeof body.actor === 'string' ? body.actor : '';
       if (!actor) return sendAnswer(reply, inputError('MISSING_FIELD', '/actor', 'Field /actor is required'));
       const problem = actorProblem(auth, actor, 'write', COMMENTS, 'CREATE');
       if (problem) return sendAnswer(reply, problem);
       const object = typeof body.object === 'string' ? body.object : '';
       if (object !== post.id && object !== activityOf(post.id)) {
-        return sendAnswer(reply, inputError('INVALID_VALUE_FOR_FIELD', '/object', `Field /object must be the post ${post.id} the comment is on`));
+        return sendAnswer(
+          reply,
+          inputError(
+            'INVALID_VALUE_FOR_FIELD',
+            '/object',
+            `Field /object must be the post ${post.id} the comment is on`,
+          ),
+        );
       }
       const message = isObj(body.message) ? body.message : {};
       const said = typeof message.text === 'string' ? message.text : '';
-      if (!said.trim()) return sendAnswer(reply, inputError('INVALID_VALUE_BLANK_FIELD', '/message/text', 'Field /message/text must not be blank'));
+      if (!said.trim())
+        return sendAnswer(
+          reply,
+          inputError('INVALID_VALUE_BLANK_FIELD', '/message/text', 'Field /message/text must not be blank'),
+        );
       if (said.length > MAX_COMMENT_CHARS) {
-        return sendAnswer(reply, inputError('FIELD_LENGTH_TOO_LONG', '/message/text', `Length of /message/text (${said.length}) exceeds the maximum allowed length of ${MAX_COMMENT_CHARS}`));
+        return sendAnswer(
+          reply,
+          inputError(
+            'FIELD_LENGTH_TOO_LONG',
+            '/message/text',
+            `Length of /message/text (${said.length}) exceeds the maximum allowed length of ${MAX_COMMENT_CHARS}`,
+          ),
+        );
       }
       let parent: ObjectRecord | undefined;
-      const parentUrn = typeof body.parentComment === 'string' ? body.parentComment : COMMENT_URN.test(target) ? target : undefined;
+      const parentUrn =
+        typeof body.parentComment === 'string' ? body.parentComment : COMMENT_URN.test(target) ? target : undefined;
       if (parentUrn !== undefined) {
         parent = call.slice.comments.get(parentUrn);
         if (!parent || parent.postId !== post.id || (COMMENT_URN.test(target) && target !== parentUrn)) {
-          return sendAnswer(reply, inputError('INVALID_URN_ID', '/parentComment', `Comment ${parentUrn} does not exist on ${post.id}`));
+          return sendAnswer(
+            reply,
+            inputError('INVALID_URN_ID', '/parentComment', `Comment ${parentUrn} does not exist on ${post.id}`),
+          );
         }
         // Two levels only: a reply answers a first-level comment.
-        if (parent.parentId !== null) return sendAnswer(reply, inputError('INVALID_VALUE_FOR_FIELD', '/parentComment', 'Nested comments may only reply to a first-level comment'));
+        if (parent.parentId !== null)
+          return sendAnswer(
+            reply,
+            inputError(
+              'INVALID_VALUE_FOR_FIELD',
+              '/parentComment',
+              'Nested comments may only reply to a first-level comment',
+            ),
+          );
       }
-      if (commentsDisabled(post)) return sendAnswer(reply, apiError(403, 'ACCESS_DENIED', `Comments are disabled on ${post.id}`, 100));
+      if (commentsDisabled(post))
+        return sendAnswer(reply, apiError(403, 'ACCESS_DENIED', `Comments are disabled on ${post.id}`, 100));
       const org = /^urn:li:organization:(\d+)$/.exec(actor);
-      const name = org ? (assetsOf(auth.account, 'organization').find((o) => o.id === org[1])?.name ?? actor) : auth.account.name;
-      const stored = putComment(call.ctx, 'linkedin', post, parent, { text: said, author: { id: actor, name, avatarUrl: null }, fromAccount: true });
+      const name = org
+        ? (assetsOf(auth.account, 'organization').find((o) => o.id === org[1])?.name ?? actor)
+        : auth.account.name;
+      const stored = putComment(call.ctx, 'linkedin', post, parent, {
+        text: said,
+        author: { id: actor, name, avatarUrl: null },
+        fromAccount: true,
+      });
       const view = commentView(stored, post, call);
       return reply.code(201).header('x-restli-id', String(view.id)).send(view);
     },
@@ -227,7 +286,8 @@ export function registerLinkedInEngagement(sim: Simulator): void {
       const auth = restAuth(req, reply, call);
       if (!auth) return reply;
       const ids = restliList(queryParams(req).ids);
-      if (!ids) return sendAnswer(reply, apiError(400, 'ILLEGAL_ARGUMENT', 'ids must be a Rest.li 2.0 List(...) of post URNs'));
+      if (!ids)
+        return sendAnswer(reply, apiError(400, 'ILLEGAL_ARGUMENT', 'ids must be a Rest.li 2.0 List(...) of post URNs'));
       const results: JsonObject = {};
       const statuses: JsonObject = {};
       const errors: JsonObject = {};
@@ -255,17 +315,37 @@ export function registerLinkedInEngagement(sim: Simulator): void {
       if (!auth) return reply;
       const q = queryParams(req);
       if (q.q !== 'organizationalEntity' || !q.organizationalEntity) {
-        return sendAnswer(reply, apiError(400, 'ILLEGAL_ARGUMENT', 'Supported finder: q=organizationalEntity&organizationalEntity={organization urn}'));
+        return sendAnswer(
+          reply,
+          apiError(
+            400,
+            'ILLEGAL_ARGUMENT',
+            'Supported finder: q=organizationalEntity&organizationalEntity={organization urn}',
+          ),
+        );
       }
       const org = decodeUrn(q.organizationalEntity);
       const orgId = /^urn:li:organization:(\d+)$/.exec(org)?.[1];
-      if (!orgId) return sendAnswer(reply, inputError('INVALID_URN_TYPE', '/organizationalEntity', `Invalid URN type for ${org}: expected urn:li:organization`));
+      if (!orgId)
+        return sendAnswer(
+          reply,
+          inputError(
+            'INVALID_URN_TYPE',
+            '/organizationalEntity',
+            `Invalid URN type for ${org}: expected urn:li:organization`,
+          ),
+        );
       // Page and share statistics need rw_organization_admin and the ADMINISTRATOR role.
       const role = assetsOf(auth.account, 'organization').find((o) => o.id === orgId)?.fields.role;
-      if (!auth.token.scopes.includes('rw_organization_admin') || role !== 'ADMINISTRATOR') return sendAnswer(reply, denied(auth, STATISTICS, 'FINDER'));
+      if (!auth.token.scopes.includes('rw_organization_admin') || role !== 'ADMINISTRATOR')
+        return sendAnswer(reply, denied(auth, STATISTICS, 'FINDER'));
       const shares = q.shares === undefined ? [] : restliList(q.shares);
       const ugcPosts = q.ugcPosts === undefined ? [] : restliList(q.ugcPosts);
-      if (!shares || !ugcPosts) return sendAnswer(reply, apiError(400, 'ILLEGAL_ARGUMENT', 'shares and ugcPosts must be Rest.li 2.0 List(...) values'));
+      if (!shares || !ugcPosts)
+        return sendAnswer(
+          reply,
+          apiError(400, 'ILLEGAL_ARGUMENT', 'shares and ugcPosts must be Rest.li 2.0 List(...) values'),
+        );
       const own = objectsOf(call, 'posts', auth.account.id).filter((p) => p.author === org);
       const stats = (p: ObjectRecord): JsonObject => {
         const m = metricsOf(call.slice, p);
@@ -284,11 +364,18 @@ export function registerLinkedInEngagement(sim: Simulator): void {
         // The organization's lifetime totals.
         const sum: Record<string, number> = {};
         for (const p of own) for (const [k, v] of Object.entries(stats(p))) sum[k] = (sum[k] ?? 0) + Number(v);
-        return reply.send({ paging: { start: 0, count: 10, links: [] }, elements: [{ organizationalEntity: org, totalShareStatistics: sum }] });
+        return reply.send({
+          paging: { start: 0, count: 10, links: [] },
+          elements: [{ organizationalEntity: org, totalShareStatistics: sum }],
+        });
       }
       // One element per asked post of this organization that had any activity; the others are left out.
       const elements = [...shares.map((u) => ['share', u] as const), ...ugcPosts.map((u) => ['ugcPost', u] as const)]
-        .map(([kind, urn]) => ({ kind, urn, post: own.find((p) => p.id === urn && p.id.startsWith(`urn:li:${kind}:`)) }))
+        .map(([kind, urn]) => ({
+          kind,
+          urn,
+          post: own.find((p) => p.id === urn && p.id.startsWith(`urn:li:${kind}:`)),
+        }))
         .filter((e): e is { kind: 'share' | 'ugcPost'; urn: string; post: ObjectRecord } => e.post !== undefined)
         .map((e) => ({ organizationalEntity: org, [e.kind]: e.urn, totalShareStatistics: stats(e.post) }))
         .filter((e) => Object.values(e.totalShareStatistics).some((v) => Number(v) > 0));
@@ -305,14 +392,21 @@ export function registerLinkedInEngagement(sim: Simulator): void {
       const auth = restAuth(req, reply, call);
       if (!auth) return reply;
       const ids = restliList(queryParams(req).ids);
-      if (!ids) return sendAnswer(reply, apiError(400, 'ILLEGAL_ARGUMENT', 'ids must be a Rest.li 2.0 List(...) of image URNs'));
+      if (!ids)
+        return sendAnswer(
+          reply,
+          apiError(400, 'ILLEGAL_ARGUMENT', 'ids must be a Rest.li 2.0 List(...) of image URNs'),
+        );
       const results: JsonObject = {};
       const statuses: JsonObject = {};
       const errors: JsonObject = {};
       for (const urn of ids) {
         const image = findObject(call, 'media', urn);
         // As GET /rest/images/{urn}: reading an image back needs a read permission on its owner.
-        const problem = image?.kind !== 'image' ? notFound(urn) : actorProblem(auth, text(image.owner), 'read', 'images', 'BATCH_GET');
+        const problem =
+          image?.kind !== 'image'
+            ? notFound(urn)
+            : actorProblem(auth, text(image.owner), 'read', 'images', 'BATCH_GET');
         if (problem) {
           errors[urn] = problem.body as JsonObject;
           statuses[urn] = problem.status;
@@ -334,17 +428,43 @@ export function registerLinkedInEngagement(sim: Simulator): void {
       const auth = restAuth(req, reply, call);
       if (!auth) return reply;
       const q = queryParams(req);
-      if (q.q !== 'entity') return sendAnswer(reply, apiError(400, 'ILLEGAL_ARGUMENT', 'Supported finders: q=entity&entity=(share:{urn}|ugcPost:{urn}), q=me'));
+      if (q.q !== 'entity')
+        return sendAnswer(
+          reply,
+          apiError(400, 'ILLEGAL_ARGUMENT', 'Supported finders: q=entity&entity=(share:{urn}|ugcPost:{urn}), q=me'),
+        );
       const entity = /^\((share|ugcPost):(urn:li:(share|ugcPost):\d+)\)$/.exec(decodeURIComponent(q.entity ?? ''));
-      if (!entity || entity[1] !== entity[3]) return sendAnswer(reply, inputError('INVALID_VALUE_FOR_FIELD', '/entity', 'entity must be (share:urn:li:share:{id}) or (ugcPost:urn:li:ugcPost:{id})'));
+      if (!entity || entity[1] !== entity[3])
+        return sendAnswer(
+          reply,
+          inputError(
+            'INVALID_VALUE_FOR_FIELD',
+            '/entity',
+            'entity must be (share:urn:li:share:{id}) or (ugcPost:urn:li:ugcPost:{id})',
+          ),
+        );
       const queryType = q.queryType ?? '';
-      if (!(queryType in MEMBER_METRICS)) return sendAnswer(reply, inputError('INVALID_VALUE_FOR_FIELD', '/queryType', `queryType must be one of ${Object.keys(MEMBER_METRICS).join(', ')}`));
-      if (q.aggregation !== 'TOTAL' && q.aggregation !== 'DAILY') return sendAnswer(reply, inputError('INVALID_VALUE_FOR_FIELD', '/aggregation', 'aggregation must be TOTAL or DAILY'));
+      if (!(queryType in MEMBER_METRICS))
+        return sendAnswer(
+          reply,
+          inputError(
+            'INVALID_VALUE_FOR_FIELD',
+            '/queryType',
+            `queryType must be one of ${Object.keys(MEMBER_METRICS).join(', ')}`,
+          ),
+        );
+      if (q.aggregation !== 'TOTAL' && q.aggregation !== 'DAILY')
+        return sendAnswer(
+          reply,
+          inputError('INVALID_VALUE_FOR_FIELD', '/aggregation', 'aggregation must be TOTAL or DAILY'),
+        );
       // The member's own posts, with r_member_postAnalytics; no other permission is needed.
-      if (!auth.token.scopes.includes('r_member_postAnalytics')) return sendAnswer(reply, denied(auth, MEMBER_ANALYTICS, 'FINDER'));
+      if (!auth.token.scopes.includes('r_member_postAnalytics'))
+        return sendAnswer(reply, denied(auth, MEMBER_ANALYTICS, 'FINDER'));
       const post = findObject(call, 'posts', entity[2]!);
       if (!post) return sendAnswer(reply, notFound(entity[2]!));
-      if (post.author !== `urn:li:person:${auth.account.id}`) return sendAnswer(reply, denied(auth, MEMBER_ANALYTICS, 'FINDER'));
+      if (post.author !== `urn:li:person:${auth.account.id}`)
+        return sendAnswer(reply, denied(auth, MEMBER_ANALYTICS, 'FINDER'));
       const count = MEMBER_METRICS[queryType]!(metricsOf(call.slice, post));
       const day = new Date(post.createdAt);
       const date = { year: day.getUTCFullYear(), month: day.getUTCMonth() + 1, day: day.getUTCDate() };
@@ -367,7 +487,8 @@ export function registerLinkedInEngagement(sim: Simulator): void {
       if (!checked.ok) return sendAnswer(reply, tokenError(checked.problem));
       const ids = restliList(queryParams(req).ids);
       const keys = ids?.map((k) => /^\(id:([A-Za-z0-9_-]+)\)$/.exec(k));
-      if (!keys || keys.some((k) => !k)) return sendAnswer(reply, apiError(400, 'ILLEGAL_ARGUMENT', 'ids must be List((id:{person id}),…)'));
+      if (!keys || keys.some((k) => !k))
+        return sendAnswer(reply, apiError(400, 'ILLEGAL_ARGUMENT', 'ids must be List((id:{person id}),…)'));
       const results: JsonObject = {};
       const statuses: JsonObject = {};
       const errors: JsonObject = {};

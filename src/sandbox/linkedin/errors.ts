@@ -78,7 +78,12 @@ export function linkedInLimits(req: FastifyRequest, call: Call, spec: RouteSpec)
   const member = `linkedin:posts:member:${token.accountId}:${day}`;
   const app = `linkedin:posts:app:${token.clientId ?? ''}:${day}`;
   if (usageOf(call.ctx, member) >= MEMBER_POSTS_PER_DAY || !spend(call.ctx, app, APP_POSTS_PER_DAY)) {
-    return apiError(429, 'TOO_MANY_REQUESTS', 'Resource level throttle limit for calls to this resource is reached.', 101);
+    return apiError(
+      429,
+      'TOO_MANY_REQUESTS',
+      'Resource level throttle limit for calls to this resource is reached.',
+      101,
+    );
   }
   spend(call.ctx, member, MEMBER_POSTS_PER_DAY);
   return null;

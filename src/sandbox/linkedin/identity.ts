@@ -84,7 +84,10 @@ function page(elements: JsonObject[], req: FastifyRequest): JsonObject {
   const q = queryParams(req);
   const start = Number(q.start ?? 0) || 0;
   const count = Number(q.count ?? 10) || 10;
-  return { paging: { start, count, links: [], total: elements.length }, elements: elements.slice(start, start + count) };
+  return {
+    paging: { start, count, links: [], total: elements.length },
+    elements: elements.slice(start, start + count),
+  };
 }
 
 export function registerLinkedInIdentity(sim: Simulator): void {
@@ -144,11 +147,20 @@ export function registerLinkedInIdentity(sim: Simulator): void {
     ops: ['pages'],
     surface: 'api',
     handler: (req, reply, call) => {
-      const auth = authorize(req, reply, call, { versioned: true, anyScope: ORG_SCOPES, resource: '/organizationAcls' });
+      const auth = authorize(req, reply, call, {
+        versioned: true,
+        anyScope: ORG_SCOPES,
+        resource: '/organizationAcls',
+      });
       if (isReply(auth)) return auth;
       const orgs = aclElements(req, reply, auth.account);
       if (!Array.isArray(orgs)) return orgs;
-      return reply.send(page(orgs.map((o) => acl(auth.account, o, 'organization')), req));
+      return reply.send(
+        page(
+          orgs.map((o) => acl(auth.account, o, 'organization')),
+          req,
+        ),
+      );
     },
   });
 
@@ -158,7 +170,11 @@ export function registerLinkedInIdentity(sim: Simulator): void {
     ops: ['pages'],
     surface: 'api',
     handler: (req, reply, call) => {
-      const auth = authorize(req, reply, call, { versioned: false, anyScope: ORG_SCOPES, resource: '/organizationalEntityAcls' });
+      const auth = authorize(req, reply, call, {
+        versioned: false,
+        anyScope: ORG_SCOPES,
+        resource: '/organizationalEntityAcls',
+      });
       if (isReply(auth)) return auth;
       const orgs = aclElements(req, reply, auth.account);
       if (!Array.isArray(orgs)) return orgs;
@@ -177,7 +193,11 @@ export function registerLinkedInIdentity(sim: Simulator): void {
     ops: ['pages'],
     surface: 'api',
     handler: (req, reply, call) => {
-      const auth = authorize(req, reply, call, { versioned: true, anyScope: ORG_SCOPES, resource: '/organizationsLookup' });
+      const auth = authorize(req, reply, call, {
+        versioned: true,
+        anyScope: ORG_SCOPES,
+        resource: '/organizationsLookup',
+      });
       if (isReply(auth)) return auth;
       const match = /^List\(([^)]*)\)$/.exec(queryParams(req).ids ?? '');
       if (!match) return sendAnswer(reply, apiError(400, 'ILLEGAL_ARGUMENT', 'ids must be a Rest.li 2.0 List(...)'));
@@ -209,7 +229,11 @@ export function registerLinkedInIdentity(sim: Simulator): void {
       if (isReply(auth)) return auth;
       const id = (req.params as { id: string }).id;
       const org = assetsOf(auth.account, 'organization').find((o) => o.id === id);
-      if (!org) return sendAnswer(reply, apiError(403, 'ACCESS_DENIED', `Not enough permissions to access organization ${id}`, 100));
+      if (!org)
+        return sendAnswer(
+          reply,
+          apiError(403, 'ACCESS_DENIED', `Not enough permissions to access organization ${id}`, 100),
+        );
       return reply.send(organization(org));
     },
   });

@@ -24,22 +24,40 @@ export function downloadUrl(key: string, nowMs: number): string {
 export function actionOk(req: FastifyRequest, reply: FastifyReply, allowed: string[]): string | null {
   const action = queryParams(req).action ?? '';
   if (allowed.includes(action)) return action;
-  sendAnswer(reply, apiError(400, 'ILLEGAL_ARGUMENT', `Action "${action}" is not supported on this resource; expected one of ${allowed.join(', ')}`));
+  sendAnswer(
+    reply,
+    apiError(
+      400,
+      'ILLEGAL_ARGUMENT',
+      `Action "${action}" is not supported on this resource; expected one of ${allowed.join(', ')}`,
+    ),
+  );
   return null;
 }
 
 /** `initializeUploadRequest` of an action body, with its owner checked for write permission. */
-export function initRequest(req: FastifyRequest, reply: FastifyReply, call: Call, resource: string): { owner: string; input: JsonObject; accountId: string } | null {
+export function initRequest(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  call: Call,
+  resource: string,
+): { owner: string; input: JsonObject; accountId: string } | null {
   const auth = restAuth(req, reply, call);
   if (!auth) return null;
   const input = jsonBody(req)?.initializeUploadRequest;
   if (!isObj(input)) {
-    sendAnswer(reply, inputError('MISSING_FIELD', '/initializeUploadRequest', 'Field /initializeUploadRequest is required'));
+    sendAnswer(
+      reply,
+      inputError('MISSING_FIELD', '/initializeUploadRequest', 'Field /initializeUploadRequest is required'),
+    );
     return null;
   }
   const owner = typeof input.owner === 'string' ? input.owner : '';
   if (!owner) {
-    sendAnswer(reply, inputError('MISSING_FIELD', '/initializeUploadRequest/owner', 'Field /initializeUploadRequest/owner is required'));
+    sendAnswer(
+      reply,
+      inputError('MISSING_FIELD', '/initializeUploadRequest/owner', 'Field /initializeUploadRequest/owner is required'),
+    );
     return null;
   }
   const problem = actorProblem(auth, owner, 'write', resource, 'ACTION');
@@ -51,7 +69,12 @@ export function initRequest(req: FastifyRequest, reply: FastifyReply, call: Call
 }
 
 export function imageView(record: ObjectRecord): JsonObject {
-  const out: JsonObject = { owner: record.owner ?? null, status: record.status ?? null, id: record.id, mediaTypeFamily: 'STILLIMAGE' };
+  const out: JsonObject = {
+    owner: record.owner ?? null,
+    status: record.status ?? null,
+    id: record.id,
+    mediaTypeFamily: 'STILLIMAGE',
+  };
   if (record.status === 'AVAILABLE') {
     out.downloadUrl = record.downloadUrl ?? null;
     out.downloadUrlExpiresAt = record.downloadUrlExpiresAt ?? null;
@@ -68,11 +91,23 @@ function acceptImage(call: Call, req: FastifyRequest, reply: FastifyReply, image
   const bytes = bodyBytes(req);
   const mime = sniff(bytes);
   // Repeated PUTs overwrite: the last upload is the one that gets processed.
-  Object.assign(image, { status: 'PROCESSING', bytes: bytes.length, mimeType: mime, uploadedAt: call.ctx.now().toISOString() });
+  Object.assign(image, {
+    status: 'PROCESSING',
+    bytes: bytes.length,
+    mimeType: mime,
+    uploadedAt: call.ctx.now().toISOString(),
+  });
   const ok = bytes.length > 0 && mime !== null && IMAGE_FORMATS.includes(mime);
   schedule(call.ctx, 'linkedin', image, [
     ok
-      ? { at: 1, set: { status: 'AVAILABLE', downloadUrl: downloadUrl(text(image.key), call.ctx.nowMs()), downloadUrlExpiresAt: call.ctx.nowMs() + 86_400_000 * 60 } }
+      ? {
+          at: 1,
+          set: {
+            status: 'AVAILABLE',
+            downloadUrl: downloadUrl(text(image.key), call.ctx.nowMs()),
+            downloadUrlExpiresAt: call.ctx.nowMs() + 86_400_000 * 60,
+          },
+        }
       : { at: 1, set: { status: 'PROCESSING_FAILED' } },
   ]);
   return reply.code(201).send();
@@ -122,11 +157,16 @@ export function registerLinkedInImages(sim: Simulator): void {
     handler: (req, reply, call) => {
       const { asset } = req.params as { asset: string };
       const image = findObject(call, 'media', `urn:li:image:${asset}`);
-      if (!image || queryParams(req).ut !== image.uploadToken) return sendAnswer(reply, notFound(`urn:li:image:${asset}`));
+      if (!image || queryParams(req).ut !== image.uploadToken)
+        return sendAnswer(reply, notFound(`urn:li:image:${asset}`));
       if (Number(image.uploadUrlExpiresAt) <= call.ctx.nowMs()) {
         return sendAnswer(reply, apiError(400, 'EXPIRED_UPLOAD_URL', 'The upload URL has expired'));
       }
-      if (isObj(image.refusal)) return sendAnswer(reply, apiError(Number(image.refusal.status), String(image.refusal.code), String(image.refusal.message)));
+      if (isObj(image.refusal))
+        return sendAnswer(
+          reply,
+          apiError(Number(image.refusal.status), String(image.refusal.code), String(image.refusal.message)),
+        );
       return acceptImage(call, req, reply, image);
     },
   });

@@ -27,7 +27,10 @@ export async function linkedinSimulator(app: FastifyInstance, ctx: SandboxContex
   registerLinkedInEngagement(sim);
   registerAvatars(sim);
   declareErrors(ctx, 'linkedin', LINKEDIN_ERRORS);
-  setNotFound(sim, (path) => ({ status: 404, body: { serviceErrorCode: 0, message: `Resource ${path} does not exist`, status: 404 } }));
+  setNotFound(sim, (path) => ({
+    status: 404,
+    body: { serviceErrorCode: 0, message: `Resource ${path} does not exist`, status: 404 },
+  }));
 }
 
 export const simulator = {

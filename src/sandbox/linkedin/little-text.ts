@@ -45,7 +45,11 @@ export function parseLittleText(input: string): LittleText {
       if (close < 0 || end < 0) break;
       const name = rest.slice(2, close);
       const urn = rest.slice(close + 2, end);
-      if (!MENTION_URN.test(urn)) return { ok: false, message: `Invalid mention "${rest.slice(0, end + 1)}": ${urn} is not a person or organization URN` };
+      if (!MENTION_URN.test(urn))
+        return {
+          ok: false,
+          message: `Invalid mention "${rest.slice(0, end + 1)}": ${urn} is not a person or organization URN`,
+        };
       stored += rest.slice(0, end + 1);
       plain += name;
       mentions.push(urn);
@@ -62,13 +66,21 @@ export function parseLittleText(input: string): LittleText {
       i += hashtag[0].length;
       continue;
     }
-    if (RESERVED.has(ch)) return { ok: true, stored: stored.trimEnd(), plain: plain.trimEnd(), truncated: true, mentions, hashtags };
+    if (RESERVED.has(ch))
+      return { ok: true, stored: stored.trimEnd(), plain: plain.trimEnd(), truncated: true, mentions, hashtags };
     stored += ch;
     plain += ch;
     i += 1;
   }
   const truncated = i < input.length;
-  return { ok: true, stored: truncated ? stored.trimEnd() : stored, plain: truncated ? plain.trimEnd() : plain, truncated, mentions, hashtags };
+  return {
+    ok: true,
+    stored: truncated ? stored.trimEnd() : stored,
+    plain: truncated ? plain.trimEnd() : plain,
+    truncated,
+    mentions,
+    hashtags,
+  };
 }
 
 /** Escapes a plain string for `commentary` (what a correct adapter does before posting). */

@@ -110,16 +110,26 @@ export function registerLinkedInOAuth(sim: Simulator): void {
     handler: async (req, reply, call) => {
       const form = tokenParams(req, true);
       const { clientId, clientSecret } = clientCredentials(req, form, { basic: 'never' });
-      if (!form.grant_type) return sendAnswer(reply, oauthError(400, 'invalid_request', 'A required parameter "grant_type" is missing'));
-      if (!clientId) return sendAnswer(reply, oauthError(400, 'invalid_request', 'A required parameter "client_id" is missing'));
+      if (!form.grant_type)
+        return sendAnswer(reply, oauthError(400, 'invalid_request', 'A required parameter "grant_type" is missing'));
+      if (!clientId)
+        return sendAnswer(reply, oauthError(400, 'invalid_request', 'A required parameter "client_id" is missing'));
       if (clientId !== app.clientId || clientSecret !== app.clientSecret) {
         return sendAnswer(reply, oauthError(401, 'invalid_client', 'Client authentication failed'));
       }
       if (form.grant_type === 'authorization_code') {
         if (!form.redirect_uri) {
-          return sendAnswer(reply, oauthError(400, 'invalid_request', 'A required parameter "redirect_uri" is missing'));
+          return sendAnswer(
+            reply,
+            oauthError(400, 'invalid_request', 'A required parameter "redirect_uri" is missing'),
+          );
         }
-        const redeemed = redeemCode(call, { code: form.code, clientId, redirectUri: form.redirect_uri, verifier: undefined });
+        const redeemed = redeemCode(call, {
+          code: form.code,
+          clientId,
+          redirectUri: form.redirect_uri,
+          verifier: undefined,
+        });
         if (!redeemed.ok) {
           if (redeemed.problem === 'missing') {
             return sendAnswer(reply, oauthError(400, 'invalid_request', 'A required parameter "code" is missing'));
@@ -146,7 +156,10 @@ export function registerLinkedInOAuth(sim: Simulator): void {
       }
       if (form.grant_type === 'refresh_token') {
         if (strictOn(call.ctx, 'linkedin_no_refresh')) {
-          return sendAnswer(reply, oauthError(400, 'unauthorized_client', 'The client is not authorized to use the refresh_token grant type'));
+          return sendAnswer(
+            reply,
+            oauthError(400, 'unauthorized_client', 'The client is not authorized to use the refresh_token grant type'),
+          );
         }
         const checked = checkToken(call, form.refresh_token, ['refresh']);
         if (!checked.ok) return sendAnswer(reply, oauthError(400, 'invalid_request', BAD_REFRESH));
@@ -154,7 +167,10 @@ export function registerLinkedInOAuth(sim: Simulator): void {
         if (!grant) return sendAnswer(reply, oauthError(400, 'invalid_request', BAD_REFRESH));
         return reply.send(await tokenResponse(call, mintAccess(call, grant), checked.token, false));
       }
-      return sendAnswer(reply, oauthError(400, 'unsupported_grant_type', `Grant type "${form.grant_type}" is not supported`));
+      return sendAnswer(
+        reply,
+        oauthError(400, 'unsupported_grant_type', `Grant type "${form.grant_type}" is not supported`),
+      );
     },
   });
 
@@ -169,7 +185,8 @@ export function registerLinkedInOAuth(sim: Simulator): void {
       if (clientId !== app.clientId || clientSecret !== app.clientSecret) {
         return sendAnswer(reply, oauthError(401, 'invalid_client', 'Client authentication failed'));
       }
-      if (!form.token) return sendAnswer(reply, oauthError(400, 'invalid_request', 'A required parameter "token" is missing'));
+      if (!form.token)
+        return sendAnswer(reply, oauthError(400, 'invalid_request', 'A required parameter "token" is missing'));
       const token = call.slice.tokens.get(form.token);
       if (token) revokeGrant(call.ctx, call.slice, token.grantId);
       return reply.code(200).send();

@@ -16,7 +16,8 @@ const MAX_COMMENTARY = 3000;
 const DUPLICATE_WINDOW_MS = 10 * 60 * 1000;
 const VISIBILITIES = ['PUBLIC', 'CONNECTIONS', 'LOGGED_IN', 'CONTAINER'];
 
-const json = (value: unknown): JsonValue => (value === undefined ? null : (JSON.parse(JSON.stringify(value)) as JsonValue));
+const json = (value: unknown): JsonValue =>
+  value === undefined ? null : (JSON.parse(JSON.stringify(value)) as JsonValue);
 
 function view(post: ObjectRecord): JsonObject {
   const at = Date.parse(post.createdAt);
@@ -42,35 +43,63 @@ function duplicateOf(call: Call, author: string, commentary: string, content: Js
   const since = call.ctx.nowMs() - DUPLICATE_WINDOW_MS;
   const key = JSON.stringify(content);
   return [...call.slice.posts.values()].find(
-    (p) => p.author === author && p.commentarySent === commentary && JSON.stringify(p.content ?? null) === key && Date.parse(p.createdAt) > since,
+    (p) =>
+      p.author === author &&
+      p.commentarySent === commentary &&
+      JSON.stringify(p.content ?? null) === key &&
+      Date.parse(p.createdAt) > since,
   );
 }
 
 /** Every body rule of a create, in the order LinkedIn reports them; returns the normalized fields or the error. */
-function validate(call: Call, body: Record<string, unknown>, author: string): ErrorAnswer | { commentary: string; fields: JsonObject; media: string[]; kind: string; plain: string; truncated: boolean } {
+function validate(
+  call: Call,
+  body: Record<string, unknown>,
+  author: string,
+):
+  | ErrorAnswer
+  | { commentary: string; fields: JsonObject; media: string[]; kind: string; plain: string; truncated: boolean } {
   const reshare = isObj(body.reshareContext) ? body.reshareContext : null;
   const commentary = body.commentary;
   if (commentary === undefined && !reshare) {
     return inputError('MISSING_FIELD', '/commentary', 'Field /commentary is required when the post is not a reshare');
   }
-  if (commentary !== undefined && typeof commentary !== 'string') return inputError('INVALID_VALUE_FOR_FIELD', '/commentary', '/commentary must be a string');
+  if (commentary !== undefined && typeof commentary !== 'string')
+    return inputError('INVALID_VALUE_FOR_FIELD', '/commentary', '/commentary must be a string');
   const raw = commentary ?? '';
   if (raw.length > MAX_COMMENTARY) {
-    return inputError('FIELD_LENGTH_TOO_LONG', '/commentary', `Length of /commentary (${raw.length}) exceeds the maximum allowed length of ${MAX_COMMENTARY}`);
+    return inputError(
+      'FIELD_LENGTH_TOO_LONG',
+      '/commentary',
+      `Length of /commentary (${raw.length}) exceeds the maximum allowed length of ${MAX_COMMENTARY}`,
+    );
   }
   const little = parseLittleText(raw);
   if (!little.ok) return inputError('INVALID_VALUE_FOR_FIELD', '/commentary', little.message);
   const visibility = body.visibility;
-  if (typeof visibility !== 'string') return inputError('MISSING_FIELD', '/visibility', 'Field /visibility is required');
+  if (typeof visibility !== 'string')
+    return inputError('MISSING_FIELD', '/visibility', 'Field /visibility is required');
   if (!VISIBILITIES.includes(visibility) || (visibility === 'CONNECTIONS' && urnKind(author) !== 'person')) {
-    return inputError('INVALID_VALUE_FOR_FIELD', '/visibility', `Invalid visibility ${visibility} for author ${author}`);
+    return inputError(
+      'INVALID_VALUE_FOR_FIELD',
+      '/visibility',
+      `Invalid visibility ${visibility} for author ${author}`,
+    );
   }
   if (!isObj(body.distribution)) return inputError('MISSING_FIELD', '/distribution', 'Field /distribution is required');
   if (!['MAIN_FEED', 'NONE'].includes(String(body.distribution.feedDistribution))) {
-    return inputError('INVALID_VALUE_FOR_FIELD', '/distribution/feedDistribution', 'feedDistribution must be MAIN_FEED or NONE');
+    return inputError(
+      'INVALID_VALUE_FOR_FIELD',
+      '/distribution/feedDistribution',
+      'feedDistribution must be MAIN_FEED or NONE',
+    );
   }
   if (body.lifecycleState !== 'PUBLISHED') {
-    return inputError('INVALID_VALUE_FOR_FIELD', '/lifecycleState', 'lifecycleState must be PUBLISHED on create (no drafts or scheduling)');
+    return inputError(
+      'INVALID_VALUE_FOR_FIELD',
+      '/lifecycleState',
+      'lifecycleState must be PUBLISHED on create (no drafts or scheduling)',
+    );
   }
   if (reshare && (typeof reshare.parent !== 'string' || !call.slice.posts.has(reshare.parent))) {
     return inputError('INVALID_URN_ID', '/reshareContext/parent', `Post ${String(reshare.parent)} does not exist`);
@@ -86,7 +115,14 @@ function validate(call: Call, body: Record<string, unknown>, author: string): Er
     content: json(body.content),
   };
   if (reshare) fields.reshareContext = json(reshare);
-  return { commentary: raw, fields, media: content.media, kind: content.kind, plain: little.plain, truncated: little.truncated };
+  return {
+    commentary: raw,
+    fields,
+    media: content.media,
+    kind: content.kind,
+    plain: little.plain,
+    truncated: little.truncated,
+  };
 }
 
 export function registerLinkedInPosts(sim: Simulator): void {
@@ -99,9 +135,14 @@ export function registerLinkedInPosts(sim: Simulator): void {
       const auth = restAuth(req, reply, call);
       if (!auth) return reply;
       const body = jsonBody(req);
-      if (!body) return sendAnswer(reply, apiError(400, 'BAD_REQUEST', 'The request body must be a JSON object (Content-Type: application/json)'));
+      if (!body)
+        return sendAnswer(
+          reply,
+          apiError(400, 'BAD_REQUEST', 'The request body must be a JSON object (Content-Type: application/json)'),
+        );
       const author = body.author;
-      if (typeof author !== 'string' || !author) return sendAnswer(reply, inputError('MISSING_FIELD', '/author', 'Field /author is required'));
+      if (typeof author !== 'string' || !author)
+        return sendAnswer(reply, inputError('MISSING_FIELD', '/author', 'Field /author is required'));
       const denied = actorProblem(auth, author, 'write', RESOURCE, 'CREATE');
       if (denied) return sendAnswer(reply, denied);
       const checked = validate(call, body, author);
@@ -114,10 +155,26 @@ export function registerLinkedInPosts(sim: Simulator): void {
       putPost(
         call,
         req,
-        { id: urn, accountId: auth.account.id, author, text: checked.plain, media: checked.media, permalink: `${call.ctx.base('linkedin')}/feed/update/${urn}/` },
-        { ...checked.fields, contentKind: checked.kind, commentaryTruncated: checked.truncated, lifecycleState: 'PUBLISHED' },
+        {
+          id: urn,
+          accountId: auth.account.id,
+          author,
+          text: checked.plain,
+          media: checked.media,
+          permalink: `${call.ctx.base('linkedin')}/feed/update/${urn}/`,
+        },
+        {
+          ...checked.fields,
+          contentKind: checked.kind,
+          commentaryTruncated: checked.truncated,
+          lifecycleState: 'PUBLISHED',
+        },
       );
-      return reply.code(201).header('x-restli-id', urn).header('location', `/rest/posts/${encodeURIComponent(urn)}`).send();
+      return reply
+        .code(201)
+        .header('x-restli-id', urn)
+        .header('location', `/rest/posts/${encodeURIComponent(urn)}`)
+        .send();
     },
   });
 
@@ -143,13 +200,16 @@ export function registerLinkedInPosts(sim: Simulator): void {
       const auth = restAuth(req, reply, call);
       if (!auth) return reply;
       const q = queryParams(req);
-      if (q.q !== 'author' || !q.author) return sendAnswer(reply, apiError(400, 'ILLEGAL_ARGUMENT', 'Supported finder: q=author&author={urn}'));
+      if (q.q !== 'author' || !q.author)
+        return sendAnswer(reply, apiError(400, 'ILLEGAL_ARGUMENT', 'Supported finder: q=author&author={urn}'));
       const author = decodeUrn(q.author);
       const denied = actorProblem(auth, author, 'read', RESOURCE, 'FINDER');
       if (denied) return sendAnswer(reply, denied);
       const start = Math.max(0, Number(q.start ?? 0) || 0);
       const count = Math.min(100, Math.max(1, Number(q.count ?? 10) || 10));
-      const posts = objectsOf(call, 'posts', auth.account.id).filter((p) => p.author === author).reverse();
+      const posts = objectsOf(call, 'posts', auth.account.id)
+        .filter((p) => p.author === author)
+        .reverse();
       const elements = posts.slice(start, start + count).map(view);
       return reply.send({ paging: { start, count, links: [], total: posts.length }, elements });
     },

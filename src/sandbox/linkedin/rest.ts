@@ -36,7 +36,10 @@ export function restAuth(req: FastifyRequest, reply: FastifyReply, call: Call): 
     return null;
   }
   if (headerValue(req, 'x-restli-protocol-version') !== '2.0.0') {
-    sendAnswer(reply, apiError(400, 'ILLEGAL_ARGUMENT', 'The X-Restli-Protocol-Version header must be 2.0.0 for this resource'));
+    sendAnswer(
+      reply,
+      apiError(400, 'ILLEGAL_ARGUMENT', 'The X-Restli-Protocol-Version header must be 2.0.0 for this resource'),
+    );
     return null;
   }
   const account = call.slice.accounts.get(checked.token.accountId);
@@ -62,20 +65,35 @@ export function inputError(code: string, fieldPath: string, description: string,
 }
 
 /** Several (or field-level) validation failures: a generic message, each failure only in `errorDetails.inputErrors`. */
-export function validationErrors(errors: { code: string; fieldPath: string; description: string }[], status = 400): ErrorAnswer {
+export function validationErrors(
+  errors: { code: string; fieldPath: string; description: string }[],
+  status = 400,
+): ErrorAnswer {
   return {
     status,
     body: {
       errorDetailType: 'com.linkedin.common.error.BadRequest',
-      message: 'Multiple errors occurred during the input validation. Please refer to errorDetails for more information.',
-      errorDetails: { inputErrors: errors.map((e) => ({ description: e.description, input: { inputPath: { fieldPath: e.fieldPath } }, code: e.code })) },
+      message:
+        'Multiple errors occurred during the input validation. Please refer to errorDetails for more information.',
+      errorDetails: {
+        inputErrors: errors.map((e) => ({
+          description: e.description,
+          input: { inputPath: { fieldPath: e.fieldPath } },
+          code: e.code,
+        })),
+      },
       status,
     },
   };
 }
 
 export function denied(auth: RestAuth, resource: string, method: string): ErrorAnswer {
-  return apiError(403, 'ACCESS_DENIED', `Not enough permissions to access: ${resource}.${method}.${auth.version.split('.')[0] ?? ''}01`, 100);
+  return apiError(
+    403,
+    'ACCESS_DENIED',
+    `Not enough permissions to access: ${resource}.${method}.${auth.version.split('.')[0] ?? ''}01`,
+    100,
+  );
 }
 
 const PERSON = /^urn:li:person:([A-Za-z0-9_-]+)$/;
@@ -94,7 +112,13 @@ export function urnKind(urn: string): UrnKind | null {
  * must be the token's own member; as an organization, w_organization_social and a posting role on it. Reading needs
  * r_member_social (closed to new apps) or r_organization_social.
  */
-export function actorProblem(auth: RestAuth, urn: string, mode: 'write' | 'read', resource: string, method: string): ErrorAnswer | null {
+export function actorProblem(
+  auth: RestAuth,
+  urn: string,
+  mode: 'write' | 'read',
+  resource: string,
+  method: string,
+): ErrorAnswer | null {
   const person = PERSON.exec(urn);
   const scopes = auth.token.scopes;
   if (person) {
@@ -103,10 +127,16 @@ export function actorProblem(auth: RestAuth, urn: string, mode: 'write' | 'read'
     return null;
   }
   const org = ORGANIZATION.exec(urn);
-  if (!org) return inputError('INVALID_URN_TYPE', '/author', `Invalid URN type for ${urn}: expected urn:li:person or urn:li:organization`);
+  if (!org)
+    return inputError(
+      'INVALID_URN_TYPE',
+      '/author',
+      `Invalid URN type for ${urn}: expected urn:li:person or urn:li:organization`,
+    );
   const scope = mode === 'write' ? ['w_organization_social'] : ['r_organization_social', 'rw_organization_admin'];
   const role = assetsOf(auth.account, 'organization').find((o) => o.id === org[1])?.fields.role;
-  if (!scope.some((s) => scopes.includes(s)) || !POSTING_ROLES.includes(String(role))) return denied(auth, resource, method);
+  if (!scope.some((s) => scopes.includes(s)) || !POSTING_ROLES.includes(String(role)))
+    return denied(auth, resource, method);
   return null;
 }
 

@@ -25,9 +25,15 @@ function parts(video: ObjectRecord): JsonObject[] {
 function videoView(video: ObjectRecord, nowMs: number): JsonObject {
   const out: JsonObject = { owner: video.owner ?? null, status: video.status ?? null, id: video.id };
   if (video.status === 'AVAILABLE') {
-    Object.assign(out, { duration: 0, aspectRatioWidth: 16, aspectRatioHeight: 9, downloadUrl: downloadUrl(text(video.key), nowMs) });
+    Object.assign(out, {
+      duration: 0,
+      aspectRatioWidth: 16,
+      aspectRatioHeight: 9,
+      downloadUrl: downloadUrl(text(video.key), nowMs),
+    });
   }
-  if (video.status === 'PROCESSING_FAILED') out.processingFailureReason = video.processingFailureReason ?? 'Video processing failed';
+  if (video.status === 'PROCESSING_FAILED')
+    out.processingFailureReason = video.processingFailureReason ?? 'Video processing failed';
   if (video.thumbnail) out.thumbnail = `urn:li:image:${text(video.key)}-thumbnail`;
   return out;
 }
@@ -48,7 +54,14 @@ export function registerLinkedInVideos(sim: Simulator): void {
         if (!init) return reply;
         const size = init.input.fileSizeBytes;
         if (typeof size !== 'number' || !Number.isInteger(size) || size <= 0 || size > MAX_VIDEO_BYTES) {
-          return sendAnswer(reply, inputError('INVALID_VALUE_FOR_FIELD', '/initializeUploadRequest/fileSizeBytes', `fileSizeBytes must be between 1 and ${MAX_VIDEO_BYTES}`));
+          return sendAnswer(
+            reply,
+            inputError(
+              'INVALID_VALUE_FOR_FIELD',
+              '/initializeUploadRequest/fileSizeBytes',
+              `fileSizeBytes must be between 1 and ${MAX_VIDEO_BYTES}`,
+            ),
+          );
         }
         const key = `D4E05AQ${randomAlnum(12)}`;
         const ut = randomUrlSafe(32);
@@ -57,14 +70,25 @@ export function registerLinkedInVideos(sim: Simulator): void {
         for (let i = 0; i < count; i++) {
           const firstByte = i * VIDEO_PART_BYTES;
           const lastByte = Math.min(size, firstByte + VIDEO_PART_BYTES) - 1;
-          instructions.push({ uploadUrl: `${base()}/${key}/uploaded-video/${i}?ca=vector_feedshare&cn=uploads&sync=0&v=beta&ut=${ut}`, lastByte, firstByte });
+          instructions.push({
+            uploadUrl: `${base()}/${key}/uploaded-video/${i}?ca=vector_feedshare&cn=uploads&sync=0&v=beta&ut=${ut}`,
+            lastByte,
+            firstByte,
+          });
         }
         // A single-part upload gets an empty upload token, as LinkedIn does; clients echo whatever they got.
         const uploadToken = count > 1 ? randomUrlSafe(48) : '';
         const expiresAt = call.ctx.nowMs() + URL_TTL_MS;
-        const value: JsonObject = { uploadUrlsExpireAt: expiresAt, video: `urn:li:video:${key}`, uploadInstructions: instructions, uploadToken };
-        if (init.input.uploadThumbnail === true) value.thumbnailUploadUrl = `${base()}/${key}/uploaded-thumbnail/0?ut=${ut}`;
-        if (init.input.uploadCaptions === true) value.captionsUploadUrl = `${base()}/${key}/uploaded-captions/0?ut=${ut}`;
+        const value: JsonObject = {
+          uploadUrlsExpireAt: expiresAt,
+          video: `urn:li:video:${key}`,
+          uploadInstructions: instructions,
+          uploadToken,
+        };
+        if (init.input.uploadThumbnail === true)
+          value.thumbnailUploadUrl = `${base()}/${key}/uploaded-thumbnail/0?ut=${ut}`;
+        if (init.input.uploadCaptions === true)
+          value.captionsUploadUrl = `${base()}/${key}/uploaded-captions/0?ut=${ut}`;
         putObject(call, 'media', {
           id: `urn:li:video:${key}`,
           accountId: init.accountId,
@@ -76,7 +100,13 @@ export function registerLinkedInVideos(sim: Simulator): void {
           uploadToken,
           urlToken: ut,
           uploadUrlsExpireAt: expiresAt,
-          parts: instructions.map((p, index) => ({ index, firstByte: p.firstByte ?? 0, lastByte: p.lastByte ?? 0, etag: null, bytes: null })),
+          parts: instructions.map((p, index) => ({
+            index,
+            firstByte: p.firstByte ?? 0,
+            lastByte: p.lastByte ?? 0,
+            etag: null,
+            bytes: null,
+          })),
           mimeType: null,
         });
         return reply.send({ value });
@@ -85,14 +115,24 @@ export function registerLinkedInVideos(sim: Simulator): void {
       if (!auth) return reply;
       const input = jsonBody(req)?.finalizeUploadRequest;
       if (!isObj(input) || typeof input.video !== 'string') {
-        return sendAnswer(reply, inputError('MISSING_FIELD', '/finalizeUploadRequest/video', 'Field /finalizeUploadRequest/video is required'));
+        return sendAnswer(
+          reply,
+          inputError('MISSING_FIELD', '/finalizeUploadRequest/video', 'Field /finalizeUploadRequest/video is required'),
+        );
       }
       const video = findObject(call, 'media', input.video);
       if (video?.kind !== 'video') return sendAnswer(reply, notFound(input.video));
       const problem = actorProblem(auth, text(video.owner), 'write', 'videos', 'ACTION');
       if (problem) return sendAnswer(reply, problem);
       if ((input.uploadToken ?? '') !== video.uploadToken) {
-        return sendAnswer(reply, inputError('INVALID_VALUE_FOR_FIELD', '/finalizeUploadRequest/uploadToken', 'uploadToken does not match the one returned by initializeUpload'));
+        return sendAnswer(
+          reply,
+          inputError(
+            'INVALID_VALUE_FOR_FIELD',
+            '/finalizeUploadRequest/uploadToken',
+            'uploadToken does not match the one returned by initializeUpload',
+          ),
+        );
       }
       const etags = parts(video).map((p) => p.etag);
       const sent = Array.isArray(input.uploadedPartIds) ? input.uploadedPartIds : [];
@@ -100,15 +140,25 @@ export function registerLinkedInVideos(sim: Simulator): void {
       const same = sent.length === etags.length && sent.every((id, i) => id === etags[i]);
       if (!complete || !same) {
         const missing = etags.filter((e) => e === null).length;
-        const reason = !complete ? `${missing} part(s) were not uploaded` : 'uploadedPartIds must list the ETag of every part, in order';
-        return sendAnswer(reply, inputError('INVALID_VALUE_FOR_FIELD', '/finalizeUploadRequest/uploadedPartIds', reason));
+        const reason = !complete
+          ? `${missing} part(s) were not uploaded`
+          : 'uploadedPartIds must list the ETag of every part, in order';
+        return sendAnswer(
+          reply,
+          inputError('INVALID_VALUE_FOR_FIELD', '/finalizeUploadRequest/uploadedPartIds', reason),
+        );
       }
       if (video.status !== 'WAITING_UPLOAD') return reply.code(200).send();
       video.status = 'PROCESSING';
       video.finalizedAt = call.ctx.now().toISOString();
       const ok = isVideo(typeof video.mimeType === 'string' ? video.mimeType : null);
       schedule(call.ctx, 'linkedin', video, [
-        ok ? { at: 1, set: { status: 'AVAILABLE' } } : { at: 1, set: { status: 'PROCESSING_FAILED', processingFailureReason: 'Unsupported or corrupt video file' } },
+        ok
+          ? { at: 1, set: { status: 'AVAILABLE' } }
+          : {
+              at: 1,
+              set: { status: 'PROCESSING_FAILED', processingFailureReason: 'Unsupported or corrupt video file' },
+            },
       ]);
       return reply.code(200).send();
     },
@@ -125,17 +175,28 @@ export function registerLinkedInVideos(sim: Simulator): void {
       const video = findObject(call, 'media', `urn:li:video:${asset}`);
       // The part upload authenticates by the signed URL; a bearer header, which clients add anyway, is ignored.
       if (!video || queryParams(req).ut !== video.urlToken) return sendAnswer(reply, notFound(`urn:li:video:${asset}`));
-      if (Number(video.uploadUrlsExpireAt) <= call.ctx.nowMs()) return sendAnswer(reply, apiError(400, 'EXPIRED_UPLOAD_URL', 'The upload URL has expired'));
+      if (Number(video.uploadUrlsExpireAt) <= call.ctx.nowMs())
+        return sendAnswer(reply, apiError(400, 'EXPIRED_UPLOAD_URL', 'The upload URL has expired'));
       const bytes = bodyBytes(req);
       if (kind === 'uploaded-thumbnail' || kind === 'uploaded-captions') {
-        video[kind === 'uploaded-thumbnail' ? 'thumbnail' : 'captions'] = { bytes: bytes.length, mimeType: sniff(bytes) };
+        video[kind === 'uploaded-thumbnail' ? 'thumbnail' : 'captions'] = {
+          bytes: bytes.length,
+          mimeType: sniff(bytes),
+        };
         return reply.code(201).send();
       }
       const entry = kind === 'uploaded-video' ? parts(video).find((p) => p.index === Number(part)) : undefined;
       if (!entry) return sendAnswer(reply, notFound(`urn:li:video:${asset}`));
       const expected = Number(entry.lastByte) - Number(entry.firstByte) + 1;
       if (bytes.length !== expected) {
-        return sendAnswer(reply, apiError(400, 'BAD_REQUEST', `Part ${part} must be exactly ${expected} bytes (bytes ${String(entry.firstByte)}-${String(entry.lastByte)}); got ${bytes.length}`));
+        return sendAnswer(
+          reply,
+          apiError(
+            400,
+            'BAD_REQUEST',
+            `Part ${part} must be exactly ${expected} bytes (bytes ${String(entry.firstByte)}-${String(entry.lastByte)}); got ${bytes.length}`,
+          ),
+        );
       }
       const etag = `/ambry-video/signedId/${randomUrlSafe(60)}`;
       Object.assign(entry, { etag, bytes: bytes.length } satisfies Record<string, JsonValue>);

@@ -2,7 +2,11 @@
 import type { AccountDraft } from '../core/accounts.ts';
 import { displayName, seededDigits } from '../core/ids.ts';
 
-export function buildPinterestAccount(userKey: string, avatar: (id: string) => string, createdAt: string): AccountDraft {
+export function buildPinterestAccount(
+  userKey: string,
+  avatar: (id: string) => string,
+  createdAt: string,
+): AccountDraft {
   const seed = `pinterest:${userKey}`;
   const id = seededDigits(seed, 18);
   const name = displayName(userKey);
@@ -31,7 +35,13 @@ export function buildPinterestAccount(userKey: string, avatar: (id: string) => s
       type: 'board',
       id: seededDigits(`${seed}:board:${i}`, 18),
       name: b.name,
-      fields: { description: b.description, privacy: 'PUBLIC', created_at: createdAt, follower_count: 10 + i, pin_count: 0 },
+      fields: {
+        description: b.description,
+        privacy: 'PUBLIC',
+        created_at: createdAt,
+        follower_count: 10 + i,
+        pin_count: 0,
+      },
     })),
   };
 }

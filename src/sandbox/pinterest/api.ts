@@ -9,7 +9,12 @@ import type { AccountRecord, JsonObject } from '../core/types.ts';
 import { AUTH_FAILED, missingScope, pinError } from './errors.ts';
 
 /** A valid access token holding every scope in `scopes`; answers Pinterest's 401 / 403 otherwise. */
-export function authed(req: FastifyRequest, reply: FastifyReply, call: Call, scopes: string | readonly string[]): AccountRecord | null {
+export function authed(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  call: Call,
+  scopes: string | readonly string[],
+): AccountRecord | null {
   const checked = checkToken(call, bearerToken(req), ['access']);
   const account = checked.ok ? call.slice.accounts.get(checked.token.accountId) : undefined;
   if (!checked.ok || !account) {
@@ -62,7 +67,10 @@ export function registerPinterestApi(sim: Simulator): void {
       const q = queryParams(req);
       const size = Number(q.page_size ?? 25);
       if (!Number.isInteger(size) || size < 1 || size > 250) {
-        return sendAnswer(reply, pinError(400, 1, `Invalid page_size: ${q.page_size ?? ''}. Must be between 1 and 250.`));
+        return sendAnswer(
+          reply,
+          pinError(400, 1, `Invalid page_size: ${q.page_size ?? ''}. Must be between 1 and 250.`),
+        );
       }
       const privacy = q.privacy ?? 'ALL';
       const offset = q.bookmark ? Number(Buffer.from(q.bookmark, 'base64url').toString()) || 0 : 0;

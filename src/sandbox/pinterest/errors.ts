@@ -9,7 +9,11 @@ export function pinError(status: number, code: number, message: string): ErrorAn
 export const AUTH_FAILED = (): ErrorAnswer => pinError(401, 2, 'Authentication failed.');
 
 export function missingScope(scope: string): ErrorAnswer {
-  return pinError(403, 3, `Your application consumer key was not granted the required scopes to access this resource. Missing scope: ${scope}`);
+  return pinError(
+    403,
+    3,
+    `Your application consumer key was not granted the required scopes to access this resource. Missing scope: ${scope}`,
+  );
 }
 
 export function pinterestFault(kind: TransientFault): ErrorAnswer {
@@ -36,5 +40,9 @@ export const PINTEREST_ERRORS: ErrorCatalogue = {
   media_failed: { outcome: { failProcessing: true } },
   upload_expired: { outcome: { expired: true } },
   s3_slow_down: { outcome: { s3: { status: 503, code: 'SlowDown', message: 'Please reduce your request rate.' } } },
-  s3_internal_error: { outcome: { s3: { status: 500, code: 'InternalError', message: 'We encountered an internal error. Please try again.' } } },
+  s3_internal_error: {
+    outcome: {
+      s3: { status: 500, code: 'InternalError', message: 'We encountered an internal error. Please try again.' },
+    },
+  },
 };

@@ -17,7 +17,13 @@ import type { SandboxSimulator } from '../core/simulator.ts';
 import { SANDBOX_APPS } from '../apps.ts';
 
 export async function pinterestSimulator(app: FastifyInstance, ctx: SandboxContext): Promise<void> {
-  const sim: Simulator = { platform: 'pinterest', ctx, app, faultAnswer: (kind) => pinterestFault(kind), gate: pinterestLimits };
+  const sim: Simulator = {
+    platform: 'pinterest',
+    ctx,
+    app,
+    faultAnswer: (kind) => pinterestFault(kind),
+    gate: pinterestLimits,
+  };
   registerPinterestOAuth(sim);
   registerPinterestApi(sim);
   registerPinterestPins(sim);

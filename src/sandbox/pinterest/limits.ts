@@ -12,5 +12,7 @@ export function pinterestLimits(req: FastifyRequest, call: Call, spec: RouteSpec
   if (!strictOn(call.ctx, 'rate_limits') || spec.surface !== 'api') return null;
   const token = presentedToken(req, call.slice);
   if (!token) return null;
-  return spend(call.ctx, `pinterest:trial:${token.clientId ?? ''}:${dayIn(call.ctx, 'UTC')}`, TRIAL_REQUESTS_PER_DAY) ? null : pinterestFault('rate_limit');
+  return spend(call.ctx, `pinterest:trial:${token.clientId ?? ''}:${dayIn(call.ctx, 'UTC')}`, TRIAL_REQUESTS_PER_DAY)
+    ? null
+    : pinterestFault('rate_limit');
 }

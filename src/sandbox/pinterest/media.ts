@@ -27,7 +27,10 @@ function mediaView(media: ObjectRecord): JsonObject {
 }
 
 /** The S3 fields up to the file: fields after `file` are ignored, as S3 does. */
-function fieldsBeforeFile(entries: Array<{ name: string; value: string | MultipartFile }>): { fields: Record<string, string>; file: MultipartFile | null } {
+function fieldsBeforeFile(entries: Array<{ name: string; value: string | MultipartFile }>): {
+  fields: Record<string, string>;
+  file: MultipartFile | null;
+} {
   const fields: Record<string, string> = {};
   for (const entry of entries) {
     if (entry.name === 'file' && typeof entry.value !== 'string') return { fields, file: entry.value };
@@ -46,14 +49,20 @@ export function registerPinterestMedia(sim: Simulator): void {
       const account = authed(req, reply, call, ['pins:write']);
       if (!account) return reply;
       const type = jsonBody(req)?.media_type;
-      if (type !== 'video') return sendAnswer(reply, pinError(400, 1, `Invalid request: '${String(type)}' is not one of ['video'] - 'media_type'`));
+      if (type !== 'video')
+        return sendAnswer(
+          reply,
+          pinError(400, 1, `Invalid request: '${String(type)}' is not one of ['video'] - 'media_type'`),
+        );
       const id = randomDigits(18);
       const now = call.ctx.now();
       const day = now.toISOString().slice(0, 10).replace(/-/g, '');
       const stamp = `${day}T${now.toISOString().slice(11, 19).replace(/:/g, '')}Z`;
       const key = `uploads/${randomHex(2)}/${randomHex(2)}/${randomHex(2)}/${account.id}:video:${id}:${randomDigits(19)}`;
       const expiration = new Date(call.ctx.nowMs() + UPLOAD_TTL_MS).toISOString();
-      const policy = Buffer.from(JSON.stringify({ expiration, conditions: [{ bucket: 'pinterest-media-upload' }, ['eq', '$key', key]] })).toString('base64');
+      const policy = Buffer.from(
+        JSON.stringify({ expiration, conditions: [{ bucket: 'pinterest-media-upload' }, ['eq', '$key', key]] }),
+      ).toString('base64');
       const uploadParameters = {
         'x-amz-date': stamp,
         'x-amz-signature': createHash('sha256').update(`${key}${policy}`).digest('hex'),
@@ -81,7 +90,9 @@ export function registerPinterestMedia(sim: Simulator): void {
         bytes: null,
         mimeType: null,
       });
-      return reply.code(201).send({ media_id: id, media_type: 'video', upload_url: uploadUrl, upload_parameters: uploadParameters });
+      return reply
+        .code(201)
+        .send({ media_id: id, media_type: 'video', upload_url: uploadUrl, upload_parameters: uploadParameters });
     },
   });
 
@@ -92,23 +103,57 @@ export function registerPinterestMedia(sim: Simulator): void {
     surface: 'api',
     bodyLimit: UPLOAD_BODY_LIMIT,
     faultAnswer: (kind) =>
-      kind === 'rate_limit' ? s3Error(503, 'SlowDown', 'Please reduce your request rate.') : s3Error(500, 'InternalError', 'We encountered an internal error. Please try again.'),
+      kind === 'rate_limit'
+        ? s3Error(503, 'SlowDown', 'Please reduce your request rate.')
+        : s3Error(500, 'InternalError', 'We encountered an internal error. Please try again.'),
     handler: async (req, reply, call) => {
       const form = await parseMultipart(req);
-      if (!form) return sendAnswer(reply, s3Error(400, 'MalformedPOSTRequest', 'The body of your POST request is not well-formed multipart/form-data.'));
+      if (!form)
+        return sendAnswer(
+          reply,
+          s3Error(400, 'MalformedPOSTRequest', 'The body of your POST request is not well-formed multipart/form-data.'),
+        );
       const { fields, file } = fieldsBeforeFile(form.entries);
-      if (!file) return sendAnswer(reply, s3Error(400, 'InvalidArgument', 'POST requires exactly one file upload per request.'));
+      if (!file)
+        return sendAnswer(reply, s3Error(400, 'InvalidArgument', 'POST requires exactly one file upload per request.'));
       if (!fields.key) {
-        return sendAnswer(reply, s3Error(400, 'InvalidArgument', "Bucket POST must contain a field named 'key'.  If it is specified, please check the order of the fields."));
+        return sendAnswer(
+          reply,
+          s3Error(
+            400,
+            'InvalidArgument',
+            "Bucket POST must contain a field named 'key'.  If it is specified, please check the order of the fields.",
+          ),
+        );
       }
-      const media = [...call.slice.media.values()].find((m) => isObj(m.upload_parameters) && m.upload_parameters.key === fields.key);
-      if (!media || !isObj(media.upload_parameters)) return sendAnswer(reply, s3Error(403, 'AccessDenied', 'Invalid according to Policy: Policy Condition failed: ["eq", "$key", ...]'));
-      if (num(media.expiresAt) <= call.ctx.nowMs()) return sendAnswer(reply, s3Error(403, 'AccessDenied', 'Invalid according to Policy: Policy expired.'));
-      const mismatch = Object.entries(media.upload_parameters).find(([name, value]) => name !== 'Content-Type' && fields[name] !== value);
+      const media = [...call.slice.media.values()].find(
+        (m) => isObj(m.upload_parameters) && m.upload_parameters.key === fields.key,
+      );
+      if (!media || !isObj(media.upload_parameters))
+        return sendAnswer(
+          reply,
+          s3Error(403, 'AccessDenied', 'Invalid according to Policy: Policy Condition failed: ["eq", "$key", ...]'),
+        );
+      if (num(media.expiresAt) <= call.ctx.nowMs())
+        return sendAnswer(reply, s3Error(403, 'AccessDenied', 'Invalid according to Policy: Policy expired.'));
+      const mismatch = Object.entries(media.upload_parameters).find(
+        ([name, value]) => name !== 'Content-Type' && fields[name] !== value,
+      );
       if (mismatch) {
-        return sendAnswer(reply, s3Error(403, 'SignatureDoesNotMatch', `The request signature we calculated does not match the signature you provided (field ${mismatch[0]}). Check your key and signing method.`));
+        return sendAnswer(
+          reply,
+          s3Error(
+            403,
+            'SignatureDoesNotMatch',
+            `The request signature we calculated does not match the signature you provided (field ${mismatch[0]}). Check your key and signing method.`,
+          ),
+        );
       }
-      if (isObj(media.s3Refusal)) return sendAnswer(reply, s3Error(Number(media.s3Refusal.status), String(media.s3Refusal.code), String(media.s3Refusal.message)));
+      if (isObj(media.s3Refusal))
+        return sendAnswer(
+          reply,
+          s3Error(Number(media.s3Refusal.status), String(media.s3Refusal.code), String(media.s3Refusal.message)),
+        );
       const mime = sniff(file.bytes);
       Object.assign(media, { bytes: file.bytes.length, mimeType: mime, uploadedAt: call.ctx.now().toISOString() });
       schedule(call.ctx, 'pinterest', media, [
@@ -128,7 +173,8 @@ export function registerPinterestMedia(sim: Simulator): void {
       const account = authed(req, reply, call, ['pins:read']);
       if (!account) return reply;
       const media = findObject(call, 'media', (req.params as { id: string }).id);
-      if (!media || media.accountId !== account.id) return sendAnswer(reply, pinError(404, 404, 'Media upload not found.'));
+      if (!media || media.accountId !== account.id)
+        return sendAnswer(reply, pinError(404, 404, 'Media upload not found.'));
       return reply.send(mediaView(media));
     },
   });

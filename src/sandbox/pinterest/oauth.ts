@@ -100,7 +100,8 @@ export function registerPinterestOAuth(sim: Simulator): void {
     newCode: () => randomUrlSafe(40),
     invalidScope: 'invalid_scope',
     denyParams: { error: 'access_denied', error_description: 'The user denied the request.' },
-    buildAccount: (userKey) => buildPinterestAccount(userKey, (id) => avatarUrl(sim.ctx, 'pinterest', id), sim.ctx.now().toISOString()),
+    buildAccount: (userKey) =>
+      buildPinterestAccount(userKey, (id) => avatarUrl(sim.ctx, 'pinterest', id), sim.ctx.now().toISOString()),
   });
 
   addRoute(sim, {
@@ -114,8 +115,14 @@ export function registerPinterestOAuth(sim: Simulator): void {
       const { clientId, clientSecret } = clientCredentials(req, form, { basic: 'required' });
       if (!authenticated(reply, clientId, clientSecret)) return reply;
       if (form.grant_type === 'authorization_code') {
-        if (!form.redirect_uri) return sendAnswer(reply, pinError(400, 1, "Missing request body parameter: 'redirect_uri'"));
-        const redeemed = redeemCode(call, { code: form.code, clientId: app.clientId, redirectUri: form.redirect_uri, verifier: undefined });
+        if (!form.redirect_uri)
+          return sendAnswer(reply, pinError(400, 1, "Missing request body parameter: 'redirect_uri'"));
+        const redeemed = redeemCode(call, {
+          code: form.code,
+          clientId: app.clientId,
+          redirectUri: form.redirect_uri,
+          verifier: undefined,
+        });
         if (!redeemed.ok) return sendAnswer(reply, pinError(400, 1, CODE_ERRORS[redeemed.problem]));
         const grant = call.slice.grants.get(redeemed.code.grantId);
         if (!grant) return sendAnswer(reply, pinError(400, 1, CODE_ERRORS.unknown));

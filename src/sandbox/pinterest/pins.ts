@@ -19,13 +19,21 @@ const WRITE_SCOPES = ['boards:read', 'boards:write', 'pins:read', 'pins:write'];
 const LIMITS: Record<string, number> = { title: 100, description: 800, link: 2048, alt_text: 500 };
 const URL_FORMATS = ['image/bmp', 'image/jpeg', 'image/png', 'image/tiff', 'image/gif', 'image/webp'];
 const BASE64_FORMATS = ['image/jpeg', 'image/png'];
-const SOURCE_TYPES = ['image_url', 'image_base64', 'multiple_image_urls', 'multiple_image_base64', 'video_id', 'pin_url'];
+const SOURCE_TYPES = [
+  'image_url',
+  'image_base64',
+  'multiple_image_urls',
+  'multiple_image_base64',
+  'video_id',
+  'pin_url',
+];
 
 const invalid = (message: string): ErrorAnswer => pinError(400, 1, `Invalid request: ${message}`);
 
 function images(seed: string): JsonObject {
   const hash = createHash('sha1').update(seed).digest('hex');
-  const url = (size: string) => `https://i.pinimg.com/${size}/${hash.slice(0, 2)}/${hash.slice(2, 4)}/${hash.slice(4, 6)}/${hash}.jpg`;
+  const url = (size: string) =>
+    `https://i.pinimg.com/${size}/${hash.slice(0, 2)}/${hash.slice(2, 4)}/${hash.slice(4, 6)}/${hash}.jpg`;
   return {
     '150x150': { width: 150, height: 150, url: url('150x150') },
     '400x300': { width: 400, height: 300, url: url('400x300') },
@@ -38,16 +46,19 @@ function imageUrlProblem(url: unknown, path: string): ErrorAnswer | null {
   const media = typeof url === 'string' ? inspectUrl(url) : null;
   if (!media) return invalid(`'${String(url)}' is not a 'uri' - '${path}'`);
   if (!media.reachable) return pinError(400, 1, `Unable to reach the URL: ${String(url)}`);
-  if (media.corrupt || (media.mime !== null && !URL_FORMATS.includes(media.mime))) return pinError(400, 1, `Invalid image: the file at ${String(url)} is not a supported image`);
+  if (media.corrupt || (media.mime !== null && !URL_FORMATS.includes(media.mime)))
+    return pinError(400, 1, `Invalid image: the file at ${String(url)} is not a supported image`);
   return null;
 }
 
 function base64Problem(item: Obj, path: string): ErrorAnswer | null {
   const type = item.content_type;
-  if (typeof type !== 'string' || !BASE64_FORMATS.includes(type)) return invalid(`'${String(type)}' is not one of ['image/jpeg', 'image/png'] - '${path}.content_type'`);
+  if (typeof type !== 'string' || !BASE64_FORMATS.includes(type))
+    return invalid(`'${String(type)}' is not one of ['image/jpeg', 'image/png'] - '${path}.content_type'`);
   const data = typeof item.data === 'string' ? item.data : '';
   const bytes = /^[A-Za-z0-9+/=\s]+$/.test(data) ? Buffer.from(data, 'base64') : Buffer.alloc(0);
-  if (bytes.length === 0 || sniff(bytes) !== type) return pinError(400, 1, `Invalid image data in '${path}.data': it must be base64 ${type} without a data: prefix`);
+  if (bytes.length === 0 || sniff(bytes) !== type)
+    return pinError(400, 1, `Invalid image data in '${path}.data': it must be base64 ${type} without a data: prefix`);
   return null;
 }
 
@@ -56,37 +67,85 @@ type Source = { type: string; refs: string[]; media: JsonObject; creative: strin
 function checkSource(call: Call, account: AccountRecord, source: unknown): Source {
   if (!isObj(source)) return invalid("'media_source' is a required property");
   const type = source.source_type;
-  if (typeof type !== 'string' || !SOURCE_TYPES.includes(type)) return invalid(`'${String(type)}' is not one of ${JSON.stringify(SOURCE_TYPES)} - 'media_source.source_type'`);
+  if (typeof type !== 'string' || !SOURCE_TYPES.includes(type))
+    return invalid(`'${String(type)}' is not one of ${JSON.stringify(SOURCE_TYPES)} - 'media_source.source_type'`);
   if (type === 'image_url') {
-    return imageUrlProblem(source.url, 'media_source.url') ?? { type, refs: [String(source.url)], media: { media_type: 'image', images: images(String(source.url)) }, creative: 'REGULAR' };
+    return (
+      imageUrlProblem(source.url, 'media_source.url') ?? {
+        type,
+        refs: [String(source.url)],
+        media: { media_type: 'image', images: images(String(source.url)) },
+        creative: 'REGULAR',
+      }
+    );
   }
   if (type === 'image_base64') {
-    return base64Problem(source, 'media_source') ?? { type, refs: [`base64:${String(source.content_type)}`], media: { media_type: 'image', images: images(String(source.data)) }, creative: 'REGULAR' };
+    return (
+      base64Problem(source, 'media_source') ?? {
+        type,
+        refs: [`base64:${String(source.content_type)}`],
+        media: { media_type: 'image', images: images(String(source.data)) },
+        creative: 'REGULAR',
+      }
+    );
   }
   if (type === 'multiple_image_urls' || type === 'multiple_image_base64') {
     const items = source.items;
-    if (!Array.isArray(items) || items.length < 2) return invalid(`the carousel ${JSON.stringify(items ?? [])} is too short (2 to 5 images) - 'media_source.items'`);
+    if (!Array.isArray(items) || items.length < 2)
+      return invalid(`the carousel ${JSON.stringify(items ?? [])} is too short (2 to 5 images) - 'media_source.items'`);
     if (items.length > 5) return invalid(`the carousel has ${items.length} items, more than 5 - 'media_source.items'`);
     for (const [i, item] of items.entries()) {
       const path = `media_source.items[${i}]`;
       if (!isObj(item)) return invalid(`items must be objects - '${path}'`);
-      const problem = type === 'multiple_image_urls' ? imageUrlProblem(item.url, `${path}.url`) : base64Problem(item, path);
+      const problem =
+        type === 'multiple_image_urls' ? imageUrlProblem(item.url, `${path}.url`) : base64Problem(item, path);
       if (problem) return problem;
     }
     const index = source.index ?? 0;
-    if (typeof index !== 'number' || !Number.isInteger(index) || index < 0 || index >= items.length) return invalid(`${String(index)} is not a valid index - 'media_source.index'`);
-    const refs = items.map((item, i) => (type === 'multiple_image_urls' && isObj(item) ? String(item.url) : `base64:${i}`));
-    return { type, refs, media: { media_type: 'multiple_images', items: refs.map((r) => ({ item_type: 'image', images: images(r) })) }, creative: 'CAROUSEL' };
+    if (typeof index !== 'number' || !Number.isInteger(index) || index < 0 || index >= items.length)
+      return invalid(`${String(index)} is not a valid index - 'media_source.index'`);
+    const refs = items.map((item, i) =>
+      type === 'multiple_image_urls' && isObj(item) ? String(item.url) : `base64:${i}`,
+    );
+    return {
+      type,
+      refs,
+      media: { media_type: 'multiple_images', items: refs.map((r) => ({ item_type: 'image', images: images(r) })) },
+      creative: 'CAROUSEL',
+    };
   }
   if (type === 'pin_url') return pinError(400, 1, 'media_source.source_type pin_url is not supported by the sandbox');
   const id = typeof source.media_id === 'string' ? source.media_id : '';
   const media = findObject(call, 'media', id);
   if (!media || media.accountId !== account.id) return pinError(404, 404, `Media upload ${id} not found.`);
-  if (media.status !== 'succeeded') return pinError(400, 1, `Media upload ${id} is not ready: its status is ${text(media.status)}`);
-  const hasCover = typeof source.cover_image_url === 'string' || (typeof source.cover_image_content_type === 'string' && typeof source.cover_image_data === 'string') || typeof source.cover_image_key_frame_time === 'number';
-  if (!hasCover) return invalid("a video pin needs a cover: cover_image_url or cover_image_content_type and cover_image_data, or cover_image_key_frame_time - 'media_source'");
-  const cover = typeof source.cover_image_url === 'string' ? source.cover_image_url : `https://i.pinimg.com/videos/thumbnails/originals/${id}.jpg`;
-  return { type, refs: [id], media: { media_type: 'video', cover_image_url: cover, video_url: null, duration: 0, height: 1280, width: 720, images: images(id) }, creative: 'VIDEO' };
+  if (media.status !== 'succeeded')
+    return pinError(400, 1, `Media upload ${id} is not ready: its status is ${text(media.status)}`);
+  const hasCover =
+    typeof source.cover_image_url === 'string' ||
+    (typeof source.cover_image_content_type === 'string' && typeof source.cover_image_data === 'string') ||
+    typeof source.cover_image_key_frame_time === 'number';
+  if (!hasCover)
+    return invalid(
+      "a video pin needs a cover: cover_image_url or cover_image_content_type and cover_image_data, or cover_image_key_frame_time - 'media_source'",
+    );
+  const cover =
+    typeof source.cover_image_url === 'string'
+      ? source.cover_image_url
+      : `https://i.pinimg.com/videos/thumbnails/originals/${id}.jpg`;
+  return {
+    type,
+    refs: [id],
+    media: {
+      media_type: 'video',
+      cover_image_url: cover,
+      video_url: null,
+      duration: 0,
+      height: 1280,
+      width: 720,
+      images: images(id),
+    },
+    creative: 'VIDEO',
+  };
 }
 
 /** The pin_metrics object of GET /v5/pins?pin_metrics=true (all figures lifetime; the 90-day ones the same here). */
@@ -94,18 +153,28 @@ export function pinMetrics(call: Call, pin: ObjectRecord): JsonObject {
   const m = metricsOf(call.slice, pin);
   return {
     '90d': { impression: m.impressions, pin_click: 0, clickthrough: 0 },
-    lifetime_metrics: { impression: m.impressions, pin_click: 0, clickthrough: 0, reaction: m.likes, comment: m.comments },
+    lifetime_metrics: {
+      impression: m.impressions,
+      pin_click: 0,
+      clickthrough: 0,
+      reaction: m.likes,
+      comment: m.comments,
+    },
   };
 }
 
 function pageSize(raw: string | undefined): number | ErrorAnswer {
   const size = Number(raw ?? 25);
-  if (!Number.isInteger(size) || size < 1 || size > 250) return pinError(400, 1, `Invalid page_size: ${raw ?? ''}. Must be between 1 and 250.`);
+  if (!Number.isInteger(size) || size < 1 || size > 250)
+    return pinError(400, 1, `Invalid page_size: ${raw ?? ''}. Must be between 1 and 250.`);
   return size;
 }
 
 /** One page of pins, newest first; the bookmark is opaque (here: the offset). */
-export function pinPage(pins: ObjectRecord[], q: Record<string, string | undefined>): { page: ObjectRecord[]; bookmark: string | null } | ErrorAnswer {
+export function pinPage(
+  pins: ObjectRecord[],
+  q: Record<string, string | undefined>,
+): { page: ObjectRecord[]; bookmark: string | null } | ErrorAnswer {
   const size = pageSize(q.page_size);
   if (typeof size !== 'number') return size;
   const offset = q.bookmark ? Number(Buffer.from(q.bookmark, 'base64url').toString()) : 0;
@@ -147,10 +216,12 @@ function fieldsProblem(body: Obj): ErrorAnswer | null {
     const value = body[key];
     if (value === undefined || value === null) continue;
     if (typeof value !== 'string') return invalid(`${JSON.stringify(value)} is not of type 'string' - '${key}'`);
-    if (value.length > max) return invalid(`'${value.slice(0, 20)}…' is too long (maximum ${max} characters) - '${key}'`);
+    if (value.length > max)
+      return invalid(`'${value.slice(0, 20)}…' is too long (maximum ${max} characters) - '${key}'`);
   }
   if (typeof body.link === 'string' && !inspectUrl(body.link)) return invalid(`'${body.link}' is not a 'uri' - 'link'`);
-  if (body.dominant_color !== undefined && !/^#[0-9A-Fa-f]{6}$/.test(String(body.dominant_color))) return invalid(`'${String(body.dominant_color)}' does not match '^#[0-9a-fA-F]{6}$' - 'dominant_color'`);
+  if (body.dominant_color !== undefined && !/^#[0-9A-Fa-f]{6}$/.test(String(body.dominant_color)))
+    return invalid(`'${String(body.dominant_color)}' does not match '^#[0-9a-fA-F]{6}$' - 'dominant_color'`);
   return null;
 }
 
@@ -167,13 +238,20 @@ export function registerPinterestPins(sim: Simulator): void {
       if (!body) return sendAnswer(reply, invalid('the body must be a JSON object'));
       const boardId = body.board_id;
       if (boardId === undefined) return sendAnswer(reply, invalid("'board_id' is a required property"));
-      if (typeof boardId !== 'string' || !/^\d+$/.test(boardId)) return sendAnswer(reply, invalid(`'${String(boardId)}' does not match '^\\d+$' - 'board_id'`));
+      if (typeof boardId !== 'string' || !/^\d+$/.test(boardId))
+        return sendAnswer(reply, invalid(`'${String(boardId)}' does not match '^\\d+$' - 'board_id'`));
       const board = assetsOf(account, 'board').find((b) => b.id === boardId);
       if (!board) {
         const elsewhere = findAsset(call.slice, boardId);
-        return sendAnswer(reply, elsewhere ? pinError(403, 7, 'Not authorized to access board or Pin.') : pinError(404, 40, 'Board not found.'));
+        return sendAnswer(
+          reply,
+          elsewhere
+            ? pinError(403, 7, 'Not authorized to access board or Pin.')
+            : pinError(404, 40, 'Board not found.'),
+        );
       }
-      if (body.board_section_id !== undefined && body.board_section_id !== null) return sendAnswer(reply, pinError(404, 40, 'Board section not found.'));
+      if (body.board_section_id !== undefined && body.board_section_id !== null)
+        return sendAnswer(reply, pinError(404, 40, 'Board section not found.'));
       const problem = fieldsProblem(body);
       if (problem) return sendAnswer(reply, problem);
       const source = checkSource(call, account, body.media_source);
@@ -183,7 +261,14 @@ export function registerPinterestPins(sim: Simulator): void {
       const pin = putPost(
         call,
         req,
-        { id, accountId: account.id, author: account.id, text: str('description') ?? str('title') ?? '', media: source.refs, permalink: `${call.ctx.base('pinterest')}/pin/${id}/` },
+        {
+          id,
+          accountId: account.id,
+          author: account.id,
+          text: str('description') ?? str('title') ?? '',
+          media: source.refs,
+          permalink: `${call.ctx.base('pinterest')}/pin/${id}/`,
+        },
         {
           board_id: board.id,
           board_section_id: null,
@@ -228,7 +313,10 @@ export function registerPinterestPins(sim: Simulator): void {
       const q = queryParams(req);
       const out = pinPage(objectsOf(call, 'posts', account.id), q);
       if ('status' in out) return sendAnswer(reply, out);
-      return reply.send({ items: out.page.map((p) => pinView(call, p, account.username, q.pin_metrics === 'true')), bookmark: out.bookmark });
+      return reply.send({
+        items: out.page.map((p) => pinView(call, p, account.username, q.pin_metrics === 'true')),
+        bookmark: out.bookmark,
+      });
     },
   });
 

@@ -13,13 +13,27 @@ export interface ThreadsActor {
   account: AccountRecord;
 }
 
-export function threadsError(message: string, code = 100, extra: { subcode?: number; userTitle?: string; userMsg?: string } = {}): ErrorAnswer {
+export function threadsError(
+  message: string,
+  code = 100,
+  extra: { subcode?: number; userTitle?: string; userMsg?: string } = {},
+): ErrorAnswer {
   return graphError(400, { message, type: 'THApiException', code, ...extra });
 }
 
 /** A valid Threads token acting for its own profile (`/me` or its id) with the needed permissions. */
-export function threadsActor(req: FastifyRequest, reply: FastifyReply, call: Call, scopes: string[], method: 'get' | 'post' | 'delete'): ThreadsActor | null {
-  const token = graphAuth(call, req, reply, { kinds: ['short', 'long'], appId: SANDBOX_APPS.threads.clientId, aboutMe: false });
+export function threadsActor(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  call: Call,
+  scopes: string[],
+  method: 'get' | 'post' | 'delete',
+): ThreadsActor | null {
+  const token = graphAuth(call, req, reply, {
+    kinds: ['short', 'long'],
+    appId: SANDBOX_APPS.threads.clientId,
+    aboutMe: false,
+  });
   if (!token) return null;
   const account = call.slice.accounts.get(token.accountId);
   const id = (req.params as { id: string }).id;
@@ -47,4 +61,8 @@ export function containerNow(call: Call, container: ObjectRecord): ObjectRecord 
 }
 
 export const notReady = (): ErrorAnswer =>
-  threadsError('Media Not Found', 24, { subcode: 4279009, userTitle: 'Media Not Found', userMsg: 'The requested resource does not exist.' });
+  threadsError('Media Not Found', 24, {
+    subcode: 4279009,
+    userTitle: 'Media Not Found',
+    userMsg: 'The requested resource does not exist.',
+  });

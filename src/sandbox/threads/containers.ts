@@ -18,7 +18,13 @@ import { publishContainer } from './publish.ts';
 const MAX_TEXT = 500;
 const MAX_LINKS = 5;
 const TYPES = ['TEXT', 'IMAGE', 'VIDEO', 'CAROUSEL'];
-const REPLY_CONTROLS = ['everyone', 'accounts_you_follow', 'mentioned_only', 'parent_post_author_only', 'followers_only'];
+const REPLY_CONTROLS = [
+  'everyone',
+  'accounts_you_follow',
+  'mentioned_only',
+  'parent_post_author_only',
+  'followers_only',
+];
 
 function mediaOutcome(type: string, input: Obj): ErrorAnswer | { url: string; result: JsonObject } {
   const key = type === 'IMAGE' ? 'image_url' : 'video_url';
@@ -27,35 +33,54 @@ function mediaOutcome(type: string, input: Obj): ErrorAnswer | { url: string; re
   const media = inspectUrl(raw);
   if (!media) return threadsError(`(#100) Param ${key} must be a valid URL.`);
   if (type === 'IMAGE') {
-    if (!media.reachable) return threadsError('The media could not be fetched from this URI', 100, { userTitle: 'Media download has failed.', userMsg: raw });
+    if (!media.reachable)
+      return threadsError('The media could not be fetched from this URI', 100, {
+        userTitle: 'Media download has failed.',
+        userMsg: raw,
+      });
     const supported = media.mime === null || media.mime === 'image/jpeg' || media.mime === 'image/png';
-    return { url: raw, result: !supported || media.corrupt ? { status: 'ERROR', error_message: 'UNKNOWN' } : { status: 'FINISHED' } };
+    return {
+      url: raw,
+      result: !supported || media.corrupt ? { status: 'ERROR', error_message: 'UNKNOWN' } : { status: 'FINISHED' },
+    };
   }
   if (!media.reachable) return { url: raw, result: { status: 'ERROR', error_message: 'FAILED_DOWNLOADING_VIDEO' } };
   const bad = media.corrupt || (media.mime !== null && !isVideo(media.mime));
-  return { url: raw, result: bad ? { status: 'ERROR', error_message: 'FAILED_PROCESSING_VIDEO' } : { status: 'FINISHED' } };
+  return {
+    url: raw,
+    result: bad ? { status: 'ERROR', error_message: 'FAILED_PROCESSING_VIDEO' } : { status: 'FINISHED' },
+  };
 }
 
 function textProblem(input: Obj, type: string): ErrorAnswer | null {
   const text = param(input, 'text') ?? '';
-  if (type === 'TEXT' && !text && !param(input, 'link_attachment')) return threadsError('(#100) The parameter text is required.');
-  if (threadsLength(text) > MAX_TEXT) return threadsError(`(#100) Param text must be at most ${MAX_TEXT} characters long.`);
+  if (type === 'TEXT' && !text && !param(input, 'link_attachment'))
+    return threadsError('(#100) The parameter text is required.');
+  if (threadsLength(text) > MAX_TEXT)
+    return threadsError(`(#100) Param text must be at most ${MAX_TEXT} characters long.`);
   const link = param(input, 'link_attachment');
-  if (link !== undefined && type !== 'TEXT') return threadsError('(#100) link_attachment is only allowed on TEXT posts.');
+  if (link !== undefined && type !== 'TEXT')
+    return threadsError('(#100) link_attachment is only allowed on TEXT posts.');
   const links = new Set([...urlsIn(text), ...(link ? [link] : [])]);
   if (links.size > MAX_LINKS) {
-    return threadsError('THREADS_API__LINK_LIMIT_EXCEEDED', 100, { userTitle: 'Link limit exceeded', userMsg: `A post can contain at most ${MAX_LINKS} links.` });
+    return threadsError('THREADS_API__LINK_LIMIT_EXCEEDED', 100, {
+      userTitle: 'Link limit exceeded',
+      userMsg: `A post can contain at most ${MAX_LINKS} links.`,
+    });
   }
   const control = param(input, 'reply_control');
-  if (control !== undefined && !REPLY_CONTROLS.includes(control)) return threadsError(`(#100) Param reply_control must be one of {${REPLY_CONTROLS.join(', ')}}.`);
+  if (control !== undefined && !REPLY_CONTROLS.includes(control))
+    return threadsError(`(#100) Param reply_control must be one of {${REPLY_CONTROLS.join(', ')}}.`);
   return null;
 }
 
 function childrenProblem(call: Call, accountId: string, children: string[] | undefined): ErrorAnswer | null {
-  if (!children || children.length < 2 || children.length > 20) return threadsError('(#100) A carousel must have between 2 and 20 children.');
+  if (!children || children.length < 2 || children.length > 20)
+    return threadsError('(#100) A carousel must have between 2 and 20 children.');
   for (const id of children) {
     const child = findObject(call, 'containers', id);
-    if (!child || child.accountId !== accountId || child.is_carousel_item !== true) return threadsError(`(#100) The carousel child ${id} is not a carousel item container.`);
+    if (!child || child.accountId !== accountId || child.is_carousel_item !== true)
+      return threadsError(`(#100) The carousel child ${id} is not a carousel item container.`);
     const state = containerNow(call, child).status;
     if (state === 'IN_PROGRESS') return notReady();
     if (state !== 'FINISHED') return threadsError(`(#100) The carousel child ${id} is ${String(state)}.`);
@@ -77,21 +102,29 @@ export function registerThreadsContainers(sim: Simulator): void {
       const input = graphInput(req);
       const type = param(input, 'media_type');
       if (!type) return sendAnswer(reply, threadsError('(#100) The parameter media_type is required.'));
-      if (!TYPES.includes(type)) return sendAnswer(reply, threadsError(`(#100) Param media_type must be one of {${TYPES.join(', ')}}.`));
+      if (!TYPES.includes(type))
+        return sendAnswer(reply, threadsError(`(#100) Param media_type must be one of {${TYPES.join(', ')}}.`));
       const child = flag(input, 'is_carousel_item') === true;
-      if (child && type !== 'IMAGE' && type !== 'VIDEO') return sendAnswer(reply, threadsError('(#100) Only IMAGE and VIDEO containers can be carousel items.'));
+      if (child && type !== 'IMAGE' && type !== 'VIDEO')
+        return sendAnswer(reply, threadsError('(#100) Only IMAGE and VIDEO containers can be carousel items.'));
       const problem = textProblem(input, type);
       if (problem) return sendAnswer(reply, problem);
       for (const key of ['reply_to_id', 'quote_post_id']) {
         const target = param(input, key);
         // A reply may answer a post or a reply under one (engagement.ts keeps replies in the comments map).
-        const underOwnPost = (id: string): boolean => call.slice.posts.get(String(call.slice.comments.get(id)?.postId))?.accountId === actor.account.id;
-        const known = target !== undefined && (call.slice.posts.has(target) || (key === 'reply_to_id' && underOwnPost(target)));
-        if (target !== undefined && !known) return sendAnswer(reply, threadsError(`(#100) Param ${key} must be the id of a published post.`));
+        const underOwnPost = (id: string): boolean =>
+          call.slice.posts.get(String(call.slice.comments.get(id)?.postId))?.accountId === actor.account.id;
+        const known =
+          target !== undefined && (call.slice.posts.has(target) || (key === 'reply_to_id' && underOwnPost(target)));
+        if (target !== undefined && !known)
+          return sendAnswer(reply, threadsError(`(#100) Param ${key} must be the id of a published post.`));
       }
       const alt = param(input, 'alt_text');
       if (alt !== undefined && (type === 'TEXT' || type === 'CAROUSEL' || alt.length > 1000)) {
-        return sendAnswer(reply, threadsError('(#100) alt_text is only allowed on IMAGE and VIDEO and must be at most 1000 characters.'));
+        return sendAnswer(
+          reply,
+          threadsError('(#100) alt_text is only allowed on IMAGE and VIDEO and must be at most 1000 characters.'),
+        );
       }
       let url: string | null = null;
       let result: JsonObject = { status: 'FINISHED' };
@@ -109,7 +142,14 @@ export function registerThreadsContainers(sim: Simulator): void {
         // Meta's servers fetch the URL (public_media_only: loopback and private addresses are out of their reach).
         const reach = await reachMedia(call.ctx, url);
         if (!reach.ok && result.status === 'FINISHED') {
-          if (type === 'IMAGE') return sendAnswer(reply, threadsError('The media could not be fetched from this URI', 100, { userTitle: 'Media download has failed.', userMsg: url }));
+          if (type === 'IMAGE')
+            return sendAnswer(
+              reply,
+              threadsError('The media could not be fetched from this URI', 100, {
+                userTitle: 'Media download has failed.',
+                userMsg: url,
+              }),
+            );
           result = { status: 'ERROR', error_message: 'FAILED_DOWNLOADING_VIDEO' };
         }
       }

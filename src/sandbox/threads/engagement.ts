@@ -7,7 +7,15 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SANDBOX_APPS } from '../apps.ts';
 import { allCommentsOn, commentsOn, declareEngagement, metricsOf, putComment, repliesTo } from '../core/engagement.ts';
-import { graphAuth, graphList, missingPermission, project, requestedFields, sendProjected, unsupportedGet } from '../core/graph.ts';
+import {
+  graphAuth,
+  graphList,
+  missingPermission,
+  project,
+  requestedFields,
+  sendProjected,
+  unsupportedGet,
+} from '../core/graph.ts';
 import type { NodeType } from '../core/graph.ts';
 import { queryParams } from '../core/http.ts';
 import { graphTime, metaMediaId, shortcode } from '../core/meta-publish.ts';
@@ -24,8 +32,17 @@ const INSIGHTS_SCOPE = 'threads_manage_insights';
 const METRICS = ['views', 'likes', 'replies', 'reposts', 'quotes', 'shares'];
 
 /** A token with threads_basic and `scope`, and the post or reply `id` names when it belongs to that token's profile. */
-function reader(req: FastifyRequest, reply: FastifyReply, call: Call, scope: string): { account: AccountRecord; id: string; post: ObjectRecord; comment: ObjectRecord | null } | null {
-  const token = graphAuth(call, req, reply, { kinds: ['short', 'long'], appId: SANDBOX_APPS.threads.clientId, aboutMe: false });
+function reader(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  call: Call,
+  scope: string,
+): { account: AccountRecord; id: string; post: ObjectRecord; comment: ObjectRecord | null } | null {
+  const token = graphAuth(call, req, reply, {
+    kinds: ['short', 'long'],
+    appId: SANDBOX_APPS.threads.clientId,
+    aboutMe: false,
+  });
   if (!token) return null;
   const id = (req.params as { id: string }).id;
   const account = call.slice.accounts.get(token.accountId);
@@ -109,7 +126,9 @@ export function publishReplyToReply(call: Call, actor: ThreadsActor, container: 
 /** Replies the profile published into the comments map within the last `windowMs` (the reply quota). */
 export function repliesWithin(call: Call, accountId: string, windowMs: number): number {
   const since = call.ctx.nowMs() - windowMs;
-  return [...call.slice.comments.values()].filter((c) => c.fromAccount === true && c.accountId === accountId && Date.parse(c.createdAt) > since).length;
+  return [...call.slice.comments.values()].filter(
+    (c) => c.fromAccount === true && c.accountId === accountId && Date.parse(c.createdAt) > since,
+  ).length;
 }
 
 export function registerThreadsEngagement(sim: Simulator): void {
@@ -127,16 +146,29 @@ export function registerThreadsEngagement(sim: Simulator): void {
     handler: (req, reply, call) => {
       const r = reader(req, reply, call, INSIGHTS_SCOPE);
       if (!r) return reply;
-      const names = (queryParams(req).metric ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+      const names = (queryParams(req).metric ?? '')
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
       const bad = names.length === 0 ? '' : names.find((n) => !METRICS.includes(n));
-      if (bad !== undefined) return sendAnswer(reply, threadsError(`(#100) Param metric must be one of {${METRICS.join(', ')}}`));
+      if (bad !== undefined)
+        return sendAnswer(reply, threadsError(`(#100) Param metric must be one of {${METRICS.join(', ')}}`));
       const m = metricsOf(call.slice, r.post);
       // A reply's own numbers are not tracked here: its metrics read 0 (its replies count its direct replies).
       const values: Record<string, number> = r.comment
         ? { replies: repliesTo(call.slice, r.comment.id).length }
         : { views: m.impressions, likes: m.likes, replies: m.comments, reposts: m.shares, quotes: 0, shares: 0 };
       return sendProjected(reply, () => ({
-        data: names.map((name): JsonValue => ({ name, period: 'lifetime', values: [{ value: values[name] ?? 0 }], title: name, description: name, id: `${r.id}/insights/${name}/lifetime` })),
+        data: names.map(
+          (name): JsonValue => ({
+            name,
+            period: 'lifetime',
+            values: [{ value: values[name] ?? 0 }],
+            title: name,
+            description: name,
+            id: `${r.id}/insights/${name}/lifetime`,
+          }),
+        ),
       }));
     },
   });
@@ -152,7 +184,12 @@ export function registerThreadsEngagement(sim: Simulator): void {
       // commentsOn is newest first, repliesTo oldest first.
       let list = r.comment ? repliesTo(call.slice, r.comment.id).reverse() : commentsOn(call.slice, r.post.id);
       if (!newestFirst(req)) list = [...list].reverse();
-      return sendProjected(reply, () => graphList(list.map((c) => project(replyNode(call.ctx.base('threads'), call.slice, c), requestedFields(req))), queryParams(req).limit));
+      return sendProjected(reply, () =>
+        graphList(
+          list.map((c) => project(replyNode(call.ctx.base('threads'), call.slice, c), requestedFields(req))),
+          queryParams(req).limit,
+        ),
+      );
     },
   });
 
@@ -166,7 +203,12 @@ export function registerThreadsEngagement(sim: Simulator): void {
       if (!r) return reply;
       let list = r.comment ? descendants(call.slice, r.comment) : allCommentsOn(call.slice, r.post.id);
       if (newestFirst(req)) list = [...list].reverse();
-      return sendProjected(reply, () => graphList(list.map((c) => project(replyNode(call.ctx.base('threads'), call.slice, c), requestedFields(req))), queryParams(req).limit));
+      return sendProjected(reply, () =>
+        graphList(
+          list.map((c) => project(replyNode(call.ctx.base('threads'), call.slice, c), requestedFields(req))),
+          queryParams(req).limit,
+        ),
+      );
     },
   });
 }

@@ -1,7 +1,14 @@
 // graph.threads.net/v1.0 reads: the profile (/me and the user's own id), and the containers and posts publishing made.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SANDBOX_APPS } from '../apps.ts';
-import { graphAuth, missingPermission, project, requestedFields, sendProjected, unsupportedGet } from '../core/graph.ts';
+import {
+  graphAuth,
+  missingPermission,
+  project,
+  requestedFields,
+  sendProjected,
+  unsupportedGet,
+} from '../core/graph.ts';
 import type { NodeType } from '../core/graph.ts';
 import { addRoute, sendAnswer } from '../core/route.ts';
 import type { Call, Simulator } from '../core/route.ts';
@@ -25,7 +32,11 @@ function userNode(a: AccountRecord): NodeType {
 }
 
 function read(req: FastifyRequest, reply: FastifyReply, call: Call, id: string) {
-  const token = graphAuth(call, req, reply, { kinds: ['short', 'long'], appId: SANDBOX_APPS.threads.clientId, aboutMe: id === 'me' });
+  const token = graphAuth(call, req, reply, {
+    kinds: ['short', 'long'],
+    appId: SANDBOX_APPS.threads.clientId,
+    aboutMe: id === 'me',
+  });
   if (!token) return reply;
   const account = call.slice.accounts.get(token.accountId);
   const published = account && id !== 'me' ? publishingNode(call, account.id, id) : null;
@@ -60,4 +71,3 @@ export function registerThreadsGraph(sim: Simulator): void {
     handler: (req, reply, call) => read(req, reply, call, (req.params as { id: string }).id),
   });
 }
-

@@ -55,18 +55,31 @@ export function registerThreadsOAuth(sim: Simulator): void {
     surface: 'oauth',
     handler: (req, reply, call) => {
       const p = tokenParams(req, true);
-      if (!p.client_id) return sendAnswer(reply, graphError(400, { message: 'Missing client_id parameter.', code: 101 }));
+      if (!p.client_id)
+        return sendAnswer(reply, graphError(400, { message: 'Missing client_id parameter.', code: 101 }));
       if (p.client_id !== app.clientId) {
-        return sendAnswer(reply, graphError(400, { message: 'Error validating application. Invalid application ID.', code: 101 }));
+        return sendAnswer(
+          reply,
+          graphError(400, { message: 'Error validating application. Invalid application ID.', code: 101 }),
+        );
       }
       if (p.client_secret !== app.clientSecret) {
         return sendAnswer(reply, graphError(400, { message: 'Error validating client secret.', code: 1 }));
       }
       if (p.grant_type !== 'authorization_code') {
-        return sendAnswer(reply, graphError(400, { message: `Unsupported grant_type: ${p.grant_type ?? ''}`, code: 100 }));
+        return sendAnswer(
+          reply,
+          graphError(400, { message: `Unsupported grant_type: ${p.grant_type ?? ''}`, code: 100 }),
+        );
       }
-      if (!p.redirect_uri) return sendAnswer(reply, graphError(400, { message: 'Missing redirect_uri parameter.', code: 191 }));
-      const redeemed = redeemCode(call, { code: p.code, clientId: p.client_id, redirectUri: p.redirect_uri, verifier: undefined });
+      if (!p.redirect_uri)
+        return sendAnswer(reply, graphError(400, { message: 'Missing redirect_uri parameter.', code: 191 }));
+      const redeemed = redeemCode(call, {
+        code: p.code,
+        clientId: p.client_id,
+        redirectUri: p.redirect_uri,
+        verifier: undefined,
+      });
       if (!redeemed.ok) {
         const answer =
           redeemed.problem === 'redirect_mismatch'

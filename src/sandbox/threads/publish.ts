@@ -14,44 +14,78 @@ import { containerNow, notReady, threadsActor, threadsError } from './actor.ts';
 import { publishReplyToReply, repliesWithin } from './engagement.ts';
 import type { ThreadsActor } from './actor.ts';
 
-const READ_TYPE: Record<string, string> = { TEXT: 'TEXT_POST', IMAGE: 'IMAGE', VIDEO: 'VIDEO', CAROUSEL: 'CAROUSEL_ALBUM' };
+const READ_TYPE: Record<string, string> = {
+  TEXT: 'TEXT_POST',
+  IMAGE: 'IMAGE',
+  VIDEO: 'VIDEO',
+  CAROUSEL: 'CAROUSEL_ALBUM',
+};
 const REPLY_LIMIT = 1000;
 
 const isReply = (p: ObjectRecord): boolean => typeof p.reply_to_id === 'string';
 
-export function publishContainer(call: Call, req: FastifyRequest, actor: ThreadsActor, found: ObjectRecord): ErrorAnswer | { id: string } {
+export function publishContainer(
+  call: Call,
+  req: FastifyRequest,
+  actor: ThreadsActor,
+  found: ObjectRecord,
+): ErrorAnswer | { id: string } {
   const container = containerNow(call, found);
-  if (container.is_carousel_item === true) return threadsError('(#100) A carousel item cannot be published on its own; publish its CAROUSEL container.');
+  if (container.is_carousel_item === true)
+    return threadsError('(#100) A carousel item cannot be published on its own; publish its CAROUSEL container.');
   if (container.status === 'IN_PROGRESS') return notReady();
-  if (container.status === 'ERROR') return threadsError(`(#100) The media container failed processing: ${text(container.error_message)}`);
+  if (container.status === 'ERROR')
+    return threadsError(`(#100) The media container failed processing: ${text(container.error_message)}`);
   if (container.status === 'EXPIRED') return threadsError('(#100) The media container has expired; create a new one.');
-  if (container.status === 'PUBLISHED') return threadsError(`(#100) The media container has already been published as ${text(container.published_id)}.`);
+  if (container.status === 'PUBLISHED')
+    return threadsError(`(#100) The media container has already been published as ${text(container.published_id)}.`);
   const reply = typeof container.reply_to_id === 'string';
   const limit = reply ? REPLY_LIMIT : (call.ctx.store.config.publishLimits.threads ?? 250);
-  const used = postsWithin(call, actor.account.id, DAY_MS, (p) => isReply(p) === reply) + (reply ? repliesWithin(call, actor.account.id, DAY_MS) : 0);
+  const used =
+    postsWithin(call, actor.account.id, DAY_MS, (p) => isReply(p) === reply) +
+    (reply ? repliesWithin(call, actor.account.id, DAY_MS) : 0);
   if (used >= limit) {
-    return threadsError(`(#9) The ${reply ? 'reply' : 'post'} publishing limit of ${limit} per 24 hours has been reached.`, 9);
+    return threadsError(
+      `(#9) The ${reply ? 'reply' : 'post'} publishing limit of ${limit} per 24 hours has been reached.`,
+      9,
+    );
   }
   const underReply = publishReplyToReply(call, actor, container);
   if (underReply) return underReply;
   const id = metaMediaId();
   const code = shortcode();
-  const children = (Array.isArray(container.children) ? container.children : []).map((c) => findObject(call, 'containers', String(c)));
-  const childMedia: JsonObject[] = children.map((c) => ({ id: metaMediaId(), media_type: READ_TYPE[text(c?.media_type)] ?? 'IMAGE', media_url: c?.media_url ?? null }));
+  const children = (Array.isArray(container.children) ? container.children : []).map((c) =>
+    findObject(call, 'containers', String(c)),
+  );
+  const childMedia: JsonObject[] = children.map((c) => ({
+    id: metaMediaId(),
+    media_type: READ_TYPE[text(c?.media_type)] ?? 'IMAGE',
+    media_url: c?.media_url ?? null,
+  }));
   for (const c of children) if (c) c.status = 'PUBLISHED';
-  const media = container.media_type === 'CAROUSEL' ? childMedia.map((c) => text(c.media_url)) : container.media_url ? [text(container.media_url)] : [];
+  const media =
+    container.media_type === 'CAROUSEL'
+      ? childMedia.map((c) => text(c.media_url))
+      : container.media_url
+        ? [text(container.media_url)]
+        : [];
   const permalink = `${call.ctx.base('threads')}/@${actor.account.username}/post/${code}`;
-  putPost(call, req, { id, accountId: actor.account.id, author: actor.account.id, text: text(container.text), media, permalink }, {
-    shortcode: code,
-    username: actor.account.username,
-    media_type: READ_TYPE[text(container.media_type)] ?? 'TEXT_POST',
-    reply_to_id: container.reply_to_id ?? null,
-    quote_post_id: container.quote_post_id ?? null,
-    link_attachment: container.link_attachment ?? null,
-    topic_tag: container.topic_tag ?? null,
-    containerId: container.id,
-    children: childMedia,
-  });
+  putPost(
+    call,
+    req,
+    { id, accountId: actor.account.id, author: actor.account.id, text: text(container.text), media, permalink },
+    {
+      shortcode: code,
+      username: actor.account.username,
+      media_type: READ_TYPE[text(container.media_type)] ?? 'TEXT_POST',
+      reply_to_id: container.reply_to_id ?? null,
+      quote_post_id: container.quote_post_id ?? null,
+      link_attachment: container.link_attachment ?? null,
+      topic_tag: container.topic_tag ?? null,
+      containerId: container.id,
+      children: childMedia,
+    },
+  );
   Object.assign(container, { status: 'PUBLISHED', published_id: id });
   return { id };
 }
@@ -79,7 +113,23 @@ function postNode(post: ObjectRecord): NodeType {
       replied_to: () => (isReply(post) ? { id: text(post.reply_to_id) } : undefined),
       link_attachment_url: () => post.link_attachment ?? undefined,
       topic_tag: () => post.topic_tag ?? undefined,
-      children: (sel) => ({ data: children.map((c) => project({ typeName: 'ThreadsMedia', defaults: ['id'], fields: { id: () => c.id ?? null, media_type: () => c.media_type ?? null, media_url: () => c.media_url ?? null, thumbnail_url: () => (c.media_type === 'VIDEO' ? `${text(c.media_url ?? null)}#thumbnail` : undefined) } }, sel.sub)) }),
+      children: (sel) => ({
+        data: children.map((c) =>
+          project(
+            {
+              typeName: 'ThreadsMedia',
+              defaults: ['id'],
+              fields: {
+                id: () => c.id ?? null,
+                media_type: () => c.media_type ?? null,
+                media_url: () => c.media_url ?? null,
+                thumbnail_url: () => (c.media_type === 'VIDEO' ? `${text(c.media_url ?? null)}#thumbnail` : undefined),
+              },
+            },
+            sel.sub,
+          ),
+        ),
+      }),
     },
   };
 }
@@ -106,7 +156,9 @@ export function registerThreadsPublish(sim: Simulator): void {
     // Publishing a reply container is reply creation.
     opsFor: (req) => {
       const id = param(graphInput(req), 'creation_id');
-      return typeof (id ? sim.ctx.store.slices.threads.containers.get(id)?.reply_to_id : null) === 'string' ? ['reply'] : ['publish'];
+      return typeof (id ? sim.ctx.store.slices.threads.containers.get(id)?.reply_to_id : null) === 'string'
+        ? ['reply']
+        : ['publish'];
     },
     surface: 'api',
     handler: (req, reply, call) => {
@@ -130,7 +182,12 @@ export function registerThreadsPublish(sim: Simulator): void {
       const actor = threadsActor(req, reply, call, [], 'get');
       if (!actor) return reply;
       const posts = objectsOf(call, 'posts', actor.account.id).reverse();
-      return sendProjected(reply, () => graphList(posts.map((p) => project(postNode(p), requestedFields(req))), queryParams(req).limit));
+      return sendProjected(reply, () =>
+        graphList(
+          posts.map((p) => project(postNode(p), requestedFields(req))),
+          queryParams(req).limit,
+        ),
+      );
     },
   });
 
@@ -142,7 +199,9 @@ export function registerThreadsPublish(sim: Simulator): void {
     handler: (req, reply, call) => {
       const actor = threadsActor(req, reply, call, [], 'get');
       if (!actor) return reply;
-      const usage = (reply: boolean) => postsWithin(call, actor.account.id, DAY_MS, (p) => isReply(p) === reply) + (reply ? repliesWithin(call, actor.account.id, DAY_MS) : 0);
+      const usage = (reply: boolean) =>
+        postsWithin(call, actor.account.id, DAY_MS, (p) => isReply(p) === reply) +
+        (reply ? repliesWithin(call, actor.account.id, DAY_MS) : 0);
       const config = (total: number) => ({ quota_total: total, quota_duration: 86_400 });
       const node: NodeType = {
         typeName: 'ThreadsPublishingLimit',

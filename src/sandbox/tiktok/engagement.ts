@@ -37,7 +37,8 @@ const MAX_COUNT = 20;
 export function declareTikTokEngagement(ctx: SandboxContext): void {
   // Herald keeps the publish_id as the post id until TikTok gives a public one (never, for SELF_ONLY posts).
   declareEngagement(ctx, 'tiktok', {
-    findPost: (slice, postId) => slice.posts.get(postId) ?? [...slice.posts.values()].find((p) => p.publishId === postId),
+    findPost: (slice, postId) =>
+      slice.posts.get(postId) ?? [...slice.posts.values()].find((p) => p.publishId === postId),
   });
 }
 
@@ -74,14 +75,18 @@ function videoObject(call: Call, post: ObjectRecord, fields: readonly string[]):
 
 /** The `fields` query parameter, or the error answer. */
 function fieldsOf(call: Call, raw: string | undefined): string[] | ReturnType<typeof apiFail> {
-  const fields = (raw ?? '').split(',').map((f) => f.trim()).filter(Boolean);
+  const fields = (raw ?? '')
+    .split(',')
+    .map((f) => f.trim())
+    .filter(Boolean);
   if (fields.length === 0) return apiFail(400, 'invalid_params', 'The fields parameter is required.', call.ctx.nowMs());
   const unknown = fields.find((f) => !(VIDEO_FIELDS as readonly string[]).includes(f));
   if (unknown) return apiFail(400, 'invalid_params', `Invalid field: ${unknown}.`, call.ctx.nowMs());
   return fields;
 }
 
-const intIn = (v: unknown, min: number, max: number): boolean => typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max;
+const intIn = (v: unknown, min: number, max: number): boolean =>
+  typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max;
 
 export function registerTikTokEngagement(sim: Simulator): void {
   addRoute(sim, {
@@ -96,9 +101,17 @@ export function registerTikTokEngagement(sim: Simulator): void {
       if (!Array.isArray(fields)) return sendAnswer(reply, fields);
       const body = jsonBody(req) ?? {};
       const max = body.max_count ?? 10;
-      if (!intIn(max, 1, MAX_COUNT)) return sendAnswer(reply, apiFail(400, 'invalid_params', `max_count must be between 1 and ${MAX_COUNT}.`, call.ctx.nowMs()));
+      if (!intIn(max, 1, MAX_COUNT))
+        return sendAnswer(
+          reply,
+          apiFail(400, 'invalid_params', `max_count must be between 1 and ${MAX_COUNT}.`, call.ctx.nowMs()),
+        );
       const cursor = body.cursor;
-      if (cursor !== undefined && !intIn(cursor, 0, Number.MAX_SAFE_INTEGER)) return sendAnswer(reply, apiFail(400, 'invalid_params', 'cursor must be a UTC Unix timestamp in milliseconds.', call.ctx.nowMs()));
+      if (cursor !== undefined && !intIn(cursor, 0, Number.MAX_SAFE_INTEGER))
+        return sendAnswer(
+          reply,
+          apiFail(400, 'invalid_params', 'cursor must be a UTC Unix timestamp in milliseconds.', call.ctx.nowMs()),
+        );
       // Sorted by create_time, newest first; the cursor asks for videos posted before it.
       const videos = objectsOf(call, 'posts', who.account.id)
         .map((p, i) => ({ p, i }))
@@ -133,9 +146,16 @@ export function registerTikTokEngagement(sim: Simulator): void {
       const body = jsonBody(req) ?? {};
       const ids = isObj(body.filters) ? body.filters.video_ids : undefined;
       if (!Array.isArray(ids) || ids.length === 0 || ids.some((id) => typeof id !== 'string')) {
-        return sendAnswer(reply, apiFail(400, 'invalid_params', 'filters.video_ids must be a non-empty list of video ids.', call.ctx.nowMs()));
+        return sendAnswer(
+          reply,
+          apiFail(400, 'invalid_params', 'filters.video_ids must be a non-empty list of video ids.', call.ctx.nowMs()),
+        );
       }
-      if (ids.length > MAX_COUNT) return sendAnswer(reply, apiFail(400, 'invalid_params', `filters.video_ids takes at most ${MAX_COUNT} ids.`, call.ctx.nowMs()));
+      if (ids.length > MAX_COUNT)
+        return sendAnswer(
+          reply,
+          apiFail(400, 'invalid_params', `filters.video_ids takes at most ${MAX_COUNT} ids.`, call.ctx.nowMs()),
+        );
       // Ids that are not the creator's public videos (someone else's, private, deleted) are left out.
       const own = objectsOf(call, 'posts', who.account.id).filter(listable);
       const found = ids.map((id) => own.find((p) => p.id === id)).filter((p): p is ObjectRecord => !!p);

@@ -5,7 +5,10 @@ import type { ErrorCatalogue } from '../core/documented.ts';
 import type { ErrorAnswer, Surface, TransientFault } from '../core/route.ts';
 
 export function logId(nowMs: number): string {
-  const d = new Date(nowMs).toISOString().replace(/[-:TZ.]/g, '').slice(0, 14);
+  const d = new Date(nowMs)
+    .toISOString()
+    .replace(/[-:TZ.]/g, '')
+    .slice(0, 14);
   return `${d}${randomHex(18).toUpperCase()}`;
 }
 
@@ -42,19 +45,51 @@ const refusal = (status: number, code: string, message: string) => ({ answer: ap
 const failReason = (reason: string) => ({ outcome: { fail_reason: reason } });
 
 export const TIKTOK_ERRORS: ErrorCatalogue = {
-  scope_not_authorized: refusal(401, 'scope_not_authorized', 'The user did not authorize the scope required for completing this request.'),
+  scope_not_authorized: refusal(
+    401,
+    'scope_not_authorized',
+    'The user did not authorize the scope required for completing this request.',
+  ),
   scope_permission_missed: refusal(401, 'scope_permission_missed', 'The request requires higher scope permission.'),
   invalid_params: refusal(400, 'invalid_params', 'The request parameters are invalid: post_info.title.'),
   invalid_file_upload: refusal(400, 'invalid_file_upload', 'The file does not meet the API specification.'),
-  spam_risk_too_many_posts: refusal(403, 'spam_risk_too_many_posts', 'The daily post cap of this user has been reached.'),
-  spam_risk_user_banned_from_posting: refusal(403, 'spam_risk_user_banned_from_posting', 'The user is banned from making new posts.'),
-  spam_risk_too_many_pending_share: refusal(403, 'spam_risk_too_many_pending_share', 'The daily limit of pending shares to the inbox has been reached.'),
+  spam_risk_too_many_posts: refusal(
+    403,
+    'spam_risk_too_many_posts',
+    'The daily post cap of this user has been reached.',
+  ),
+  spam_risk_user_banned_from_posting: refusal(
+    403,
+    'spam_risk_user_banned_from_posting',
+    'The user is banned from making new posts.',
+  ),
+  spam_risk_too_many_pending_share: refusal(
+    403,
+    'spam_risk_too_many_pending_share',
+    'The daily limit of pending shares to the inbox has been reached.',
+  ),
   spam_risk_text: refusal(403, 'spam_risk_text', 'The text is considered a spam risk.'),
   spam_risk: refusal(403, 'spam_risk', 'The request is considered a spam risk.'),
-  reached_active_user_cap: refusal(403, 'reached_active_user_cap', 'The daily quota of active posting users of this client has been reached.'),
-  unaudited_client: refusal(403, 'unaudited_client_can_only_post_to_private_accounts', 'Unaudited clients can only post to private accounts.'),
-  url_ownership_unverified: refusal(403, 'url_ownership_unverified', 'The URL prefix or domain is not verified for this client.'),
-  privacy_level_option_mismatch: refusal(403, 'privacy_level_option_mismatch', 'privacy_level is not one of the creator\'s privacy_level_options.'),
+  reached_active_user_cap: refusal(
+    403,
+    'reached_active_user_cap',
+    'The daily quota of active posting users of this client has been reached.',
+  ),
+  unaudited_client: refusal(
+    403,
+    'unaudited_client_can_only_post_to_private_accounts',
+    'Unaudited clients can only post to private accounts.',
+  ),
+  url_ownership_unverified: refusal(
+    403,
+    'url_ownership_unverified',
+    'The URL prefix or domain is not verified for this client.',
+  ),
+  privacy_level_option_mismatch: refusal(
+    403,
+    'privacy_level_option_mismatch',
+    "privacy_level is not one of the creator's privacy_level_options.",
+  ),
   file_format_check_failed: failReason('file_format_check_failed'),
   duration_check_failed: failReason('duration_check_failed'),
   frame_rate_check_failed: failReason('frame_rate_check_failed'),

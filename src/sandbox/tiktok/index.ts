@@ -30,7 +30,12 @@ function tiktokLimits(req: FastifyRequest, call: Call, spec: RouteSpec): ErrorAn
   if (!token) return null;
   const minute = call.ctx.now().toISOString().slice(0, 16);
   if (spend(call.ctx, `tiktok:${spec.url}:${token.token}:${minute}`, limit)) return null;
-  return apiFail(429, 'rate_limit_exceeded', 'The API rate limit was exceeded. Please try again later.', call.ctx.nowMs());
+  return apiFail(
+    429,
+    'rate_limit_exceeded',
+    'The API rate limit was exceeded. Please try again later.',
+    call.ctx.nowMs(),
+  );
 }
 
 const DIRECT_INITS = new Set(['/v2/post/publish/video/init/', '/v2/post/publish/content/init/']);
@@ -48,9 +53,16 @@ function dailyPostCap(req: FastifyRequest, call: Call, spec: RouteSpec): ErrorAn
   const token = presentedToken(req, call.slice);
   if (!token) return null;
   const since = call.ctx.nowMs() - 24 * 3_600_000;
-  const started = objectsOf(call, 'containers', token.accountId).filter((j) => j.post_mode !== 'MEDIA_UPLOAD' && Date.parse(j.createdAt) > since);
+  const started = objectsOf(call, 'containers', token.accountId).filter(
+    (j) => j.post_mode !== 'MEDIA_UPLOAD' && Date.parse(j.createdAt) > since,
+  );
   if (started.length < cap) return null;
-  return apiFail(403, 'spam_risk_too_many_posts', 'The daily post cap of this user has been reached.', call.ctx.nowMs());
+  return apiFail(
+    403,
+    'spam_risk_too_many_posts',
+    'The daily post cap of this user has been reached.',
+    call.ctx.nowMs(),
+  );
 }
 
 export async function tiktokSimulator(app: FastifyInstance, ctx: SandboxContext): Promise<void> {

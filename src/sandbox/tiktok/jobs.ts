@@ -41,11 +41,22 @@ export function creator(req: FastifyRequest, reply: FastifyReply, call: Call, sc
   const checked = checkToken(call, bearerToken(req), ['access']);
   const account = checked.ok ? call.slice.accounts.get(checked.token.accountId) : undefined;
   if (!checked.ok || !account) {
-    sendAnswer(reply, apiFail(401, 'access_token_invalid', 'The access token is invalid or not found in the request.', now));
+    sendAnswer(
+      reply,
+      apiFail(401, 'access_token_invalid', 'The access token is invalid or not found in the request.', now),
+    );
     return null;
   }
   if (!scopes.some((s) => checked.token.scopes.includes(s))) {
-    sendAnswer(reply, apiFail(401, 'scope_not_authorized', `The user did not authorize the scope required for completing this request: ${scopes.join(' or ')}.`, now));
+    sendAnswer(
+      reply,
+      apiFail(
+        401,
+        'scope_not_authorized',
+        `The user did not authorize the scope required for completing this request: ${scopes.join(' or ')}.`,
+        now,
+      ),
+    );
     return null;
   }
   return { token: checked.token, account };
@@ -61,13 +72,17 @@ export function chunkPlanProblem(size: unknown, chunk: unknown, count: unknown):
   if (!int(chunk) || chunk <= 0) return 'chunk_size must be a positive integer.';
   if (!int(count) || count < 1 || count > 1000) return 'total_chunk_count must be between 1 and 1000.';
   if (size < MIN_CHUNK) {
-    return chunk === size && count === 1 ? null : 'A video under 5 MB must be uploaded whole: chunk_size must equal video_size and total_chunk_count must be 1.';
+    return chunk === size && count === 1
+      ? null
+      : 'A video under 5 MB must be uploaded whole: chunk_size must equal video_size and total_chunk_count must be 1.';
   }
   if (chunk < MIN_CHUNK || chunk > MAX_CHUNK) return 'chunk_size must be between 5 MB and 64 MB.';
   const expected = Math.floor(size / chunk);
-  if (count !== expected) return `total_chunk_count must be ${expected}: floor(video_size / chunk_size), the remainder joins the last chunk.`;
+  if (count !== expected)
+    return `total_chunk_count must be ${expected}: floor(video_size / chunk_size), the remainder joins the last chunk.`;
   if (size > MAX_CHUNK && count < 2) return 'A video over 64 MB must be uploaded in several chunks.';
-  if (size - (count - 1) * chunk > MAX_LAST_CHUNK) return 'The last chunk (chunk_size plus the remainder) must not exceed 128 MB.';
+  if (size - (count - 1) * chunk > MAX_LAST_CHUNK)
+    return 'The last chunk (chunk_size plus the remainder) must not exceed 128 MB.';
   return null;
 }
 
@@ -94,19 +109,33 @@ export function videoSource(call: Call, sourceInfo: unknown): SourcePlan | Error
     const { video_size: size, chunk_size: chunk, total_chunk_count: count } = sourceInfo;
     const problem = chunkPlanProblem(size, chunk, count);
     if (problem) return invalidParams(call, problem);
-    return { source, fields: { video_size: Number(size), chunk_size: Number(chunk), total_chunk_count: Number(count) }, failure: null };
+    return {
+      source,
+      fields: { video_size: Number(size), chunk_size: Number(chunk), total_chunk_count: Number(count) },
+      failure: null,
+    };
   }
-  if (source !== 'PULL_FROM_URL') return invalidParams(call, 'source_info.source must be FILE_UPLOAD or PULL_FROM_URL.');
+  if (source !== 'PULL_FROM_URL')
+    return invalidParams(call, 'source_info.source must be FILE_UPLOAD or PULL_FROM_URL.');
   const url = typeof sourceInfo.video_url === 'string' ? sourceInfo.video_url : '';
   const media = inspectUrl(url);
   if (!media) return invalidParams(call, 'source_info.video_url must be a valid URL.');
   if (!verifiedUrl(call, url)) return urlUnverified(call);
-  const failure = !media.reachable ? 'video_pull_failed' : media.corrupt || (media.mime !== null && !media.mime.startsWith('video/')) ? 'file_format_check_failed' : null;
+  const failure = !media.reachable
+    ? 'video_pull_failed'
+    : media.corrupt || (media.mime !== null && !media.mime.startsWith('video/'))
+      ? 'file_format_check_failed'
+      : null;
   return { source, fields: { video_url: url }, failure };
 }
 
 export function urlUnverified(call: Call): ErrorAnswer {
-  return apiFail(403, 'url_ownership_unverified', 'The domain or URL prefix of the media URL has not been verified for this client.', call.ctx.nowMs());
+  return apiFail(
+    403,
+    'url_ownership_unverified',
+    'The domain or URL prefix of the media URL has not been verified for this client.',
+    call.ctx.nowMs(),
+  );
 }
 
 /**
@@ -134,16 +163,32 @@ export function privacyProblem(call: Call, postInfo: Obj, account: AccountRecord
   const level = postInfo.privacy_level;
   if (typeof level !== 'string' || !level) return invalidParams(call, 'post_info.privacy_level is required.');
   if (strictOn(call.ctx, 'tiktok_unaudited') && level !== 'SELF_ONLY') {
-    return apiFail(403, 'unaudited_client_can_only_post_to_private_accounts', 'Unaudited clients can only post to private accounts: set privacy_level to SELF_ONLY.', call.ctx.nowMs());
+    return apiFail(
+      403,
+      'unaudited_client_can_only_post_to_private_accounts',
+      'Unaudited clients can only post to private accounts: set privacy_level to SELF_ONLY.',
+      call.ctx.nowMs(),
+    );
   }
   if (!privacyOptions(account, call.ctx).includes(level)) {
-    return apiFail(403, 'privacy_level_option_mismatch', `privacy_level ${level} is not one of the creator's privacy_level_options.`, call.ctx.nowMs());
+    return apiFail(
+      403,
+      'privacy_level_option_mismatch',
+      `privacy_level ${level} is not one of the creator's privacy_level_options.`,
+      call.ctx.nowMs(),
+    );
   }
   return null;
 }
 
 /** Ends a job after the processing delay: a direct post creates the post now (it exists from the moment TikTok accepts it). */
-export function finishJob(call: Call, req: FastifyRequest, job: ObjectRecord, creatorAccount: AccountRecord, found: string | null): void {
+export function finishJob(
+  call: Call,
+  req: FastifyRequest,
+  job: ObjectRecord,
+  creatorAccount: AccountRecord,
+  found: string | null,
+): void {
   // A documented fail_reason armed as a fault (errors.ts) ends the job that way whatever its media.
   const failure = typeof call.outcome?.fail_reason === 'string' ? call.outcome.fail_reason : found;
   if (failure) {
@@ -157,7 +202,11 @@ export function finishJob(call: Call, req: FastifyRequest, job: ObjectRecord, cr
   const postId = `7${randomDigits(19).slice(1)}`;
   const info = isObj(job.post_info) ? job.post_info : {};
   const photo = job.kind === 'photo';
-  const media = photo ? (Array.isArray(job.photo_images) ? job.photo_images.map(String) : []) : [text(job.video_url) || job.id];
+  const media = photo
+    ? Array.isArray(job.photo_images)
+      ? job.photo_images.map(String)
+      : []
+    : [text(job.video_url) || job.id];
   putPost(
     call,
     req,
@@ -169,7 +218,12 @@ export function finishJob(call: Call, req: FastifyRequest, job: ObjectRecord, cr
       media,
       permalink: `${call.ctx.base('tiktok')}/@${creatorAccount.username}/${photo ? 'photo' : 'video'}/${postId}`,
     },
-    { publishId: job.id, username: creatorAccount.username, privacy_level: str(info.privacy_level), post_info: job.post_info ?? null },
+    {
+      publishId: job.id,
+      username: creatorAccount.username,
+      privacy_level: str(info.privacy_level),
+      post_info: job.post_info ?? null,
+    },
   );
   job.post_id = postId;
   // SELF_ONLY posts never get a public id. Others get it once moderation is done (_config.tiktokModerationMs after

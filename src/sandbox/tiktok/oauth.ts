@@ -88,7 +88,10 @@ export function registerTikTokOAuth(sim: Simulator): void {
     newCode: () => randomUrlSafe(120),
     invalidScope: 'invalid_scope',
     successParams: (pending) => ({ scopes: pending.scopes.join(',') }),
-    denyParams: { error: 'access_denied', error_description: 'The resource owner or authorization server denied the request.' },
+    denyParams: {
+      error: 'access_denied',
+      error_description: 'The resource owner or authorization server denied the request.',
+    },
     pageError: (problem, detail) => ({
       status: 400,
       title: problem === 'redirect' ? 'redirect_uri' : problem === 'client' ? 'client_key' : 'Something went wrong',
@@ -106,14 +109,18 @@ export function registerTikTokOAuth(sim: Simulator): void {
     handler: (req, reply, call) => {
       const now = call.ctx.nowMs();
       if (!isForm(req)) {
-        return sendAnswer(reply, oauthFail(400, 'invalid_request', 'Content-Type must be application/x-www-form-urlencoded.', now));
+        return sendAnswer(
+          reply,
+          oauthFail(400, 'invalid_request', 'Content-Type must be application/x-www-form-urlencoded.', now),
+        );
       }
       const form = tokenParams(req, false);
       if (form.client_key !== app.clientId || form.client_secret !== app.clientSecret) {
         return sendAnswer(reply, oauthFail(401, 'invalid_client', 'Client key or secret is invalid.', now));
       }
       if (form.grant_type === 'authorization_code') {
-        if (!form.redirect_uri) return sendAnswer(reply, oauthFail(400, 'invalid_request', 'Missing required parameter: redirect_uri.', now));
+        if (!form.redirect_uri)
+          return sendAnswer(reply, oauthFail(400, 'invalid_request', 'Missing required parameter: redirect_uri.', now));
         const redeemed = redeemCode(call, {
           code: form.code,
           clientId: form.client_key,
@@ -139,7 +146,10 @@ export function registerTikTokOAuth(sim: Simulator): void {
         rotate(call.ctx, checked.token, issued.refresh);
         return reply.send(issued.body);
       }
-      return sendAnswer(reply, oauthFail(400, 'unsupported_grant_type', `Unsupported grant_type: ${form.grant_type ?? ''}.`, now));
+      return sendAnswer(
+        reply,
+        oauthFail(400, 'unsupported_grant_type', `Unsupported grant_type: ${form.grant_type ?? ''}.`, now),
+      );
     },
   });
 
@@ -154,7 +164,8 @@ export function registerTikTokOAuth(sim: Simulator): void {
       if (form.client_key !== app.clientId || form.client_secret !== app.clientSecret) {
         return sendAnswer(reply, oauthFail(401, 'invalid_client', 'Client key or secret is invalid.', now));
       }
-      if (!form.token) return sendAnswer(reply, oauthFail(400, 'invalid_request', 'Missing required parameter: token.', now));
+      if (!form.token)
+        return sendAnswer(reply, oauthFail(400, 'invalid_request', 'Missing required parameter: token.', now));
       const token = call.slice.tokens.get(form.token);
       if (!token) return sendAnswer(reply, oauthFail(400, 'invalid_request', 'The token is invalid.', now));
       revokeGrant(call.ctx, call.slice, token.grantId);

@@ -50,21 +50,37 @@ export function registerTikTokUser(sim: Simulator): void {
       const now = call.ctx.nowMs();
       const checked = checkToken(call, bearerToken(req), ['access']);
       if (!checked.ok) {
-        return sendAnswer(reply, apiFail(401, 'access_token_invalid', 'The access token is invalid or not found in the request.', now));
+        return sendAnswer(
+          reply,
+          apiFail(401, 'access_token_invalid', 'The access token is invalid or not found in the request.', now),
+        );
       }
-      const fields = (queryParams(req).fields ?? '').split(',').map((f) => f.trim()).filter(Boolean);
-      if (fields.length === 0) return sendAnswer(reply, apiFail(400, 'invalid_params', 'The fields parameter is required.', now));
+      const fields = (queryParams(req).fields ?? '')
+        .split(',')
+        .map((f) => f.trim())
+        .filter(Boolean);
+      if (fields.length === 0)
+        return sendAnswer(reply, apiFail(400, 'invalid_params', 'The fields parameter is required.', now));
       const unknown = fields.find((f) => !(f in FIELD_SCOPES));
       if (unknown) return sendAnswer(reply, apiFail(400, 'invalid_params', `Invalid field: ${unknown}.`, now));
       const missing = fields.find((f) => !checked.token.scopes.includes(FIELD_SCOPES[f] ?? ''));
       if (missing) {
         return sendAnswer(
           reply,
-          apiFail(401, 'scope_permission_missed', `The field ${missing} requires the ${FIELD_SCOPES[missing]} scope, which the user did not grant.`, now),
+          apiFail(
+            401,
+            'scope_permission_missed',
+            `The field ${missing} requires the ${FIELD_SCOPES[missing]} scope, which the user did not grant.`,
+            now,
+          ),
         );
       }
       const account = call.slice.accounts.get(checked.token.accountId);
-      if (!account) return sendAnswer(reply, apiFail(401, 'access_token_invalid', 'The access token is invalid or not found in the request.', now));
+      if (!account)
+        return sendAnswer(
+          reply,
+          apiFail(401, 'access_token_invalid', 'The access token is invalid or not found in the request.', now),
+        );
       const user: JsonObject = {};
       for (const f of fields) user[f] = fieldValue(account, f);
       return reply.send(ok({ user }, now));

@@ -37,7 +37,12 @@ export function buildYouTubeAccount(userKey: string, avatar: (id: string) => str
         id: `PL${seededUrlSafe(`${seed}:playlist`, 32)}`,
         name: 'Sandbox Favourites',
         parentId: channelId,
-        fields: { description: 'A playlist created by the sandbox.', itemCount: 0, privacyStatus: 'public', publishedAt: createdAt },
+        fields: {
+          description: 'A playlist created by the sandbox.',
+          itemCount: 0,
+          privacyStatus: 'public',
+          publishedAt: createdAt,
+        },
       },
     ],
   };

@@ -12,7 +12,16 @@ import { apiAuthError, googleApiError, insufficientScopes } from './errors.ts';
 
 const G = 'https://www.googleapis.com/auth/';
 const READ_SCOPES = [`${G}youtube`, `${G}youtube.readonly`, `${G}youtube.force-ssl`, `${G}youtubepartner`];
-const CHANNEL_PARTS = ['id', 'snippet', 'contentDetails', 'statistics', 'status', 'brandingSettings', 'topicDetails', 'localizations'];
+const CHANNEL_PARTS = [
+  'id',
+  'snippet',
+  'contentDetails',
+  'statistics',
+  'status',
+  'brandingSettings',
+  'topicDetails',
+  'localizations',
+];
 const PLAYLIST_PARTS = ['id', 'snippet', 'contentDetails', 'status', 'player', 'localizations'];
 
 const etag = (): string => randomUrlSafe(27);
@@ -77,7 +86,12 @@ function playlistResource(pl: AssetRecord, channel: AssetRecord | undefined, par
 }
 
 /** Auth, `part` validation and scope check shared by both list endpoints. */
-function prepare(req: FastifyRequest, reply: FastifyReply, call: Call, allowed: string[]): { account: AccountRecord; parts: string[] } | null {
+function prepare(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  call: Call,
+  allowed: string[],
+): { account: AccountRecord; parts: string[] } | null {
   const q = queryParams(req);
   const checked = checkToken(call, bearerToken(req), ['access']);
   if (!checked.ok) {
@@ -85,13 +99,19 @@ function prepare(req: FastifyRequest, reply: FastifyReply, call: Call, allowed: 
     return null;
   }
   if (!q.part) {
-    sendAnswer(reply, googleApiError(400, 'INVALID_ARGUMENT', 'Required parameter: part', 'required', { location: 'part' }));
+    sendAnswer(
+      reply,
+      googleApiError(400, 'INVALID_ARGUMENT', 'Required parameter: part', 'required', { location: 'part' }),
+    );
     return null;
   }
   const parts = q.part.split(',').map((p) => p.trim());
   const bad = parts.find((p) => !allowed.includes(p));
   if (bad) {
-    sendAnswer(reply, googleApiError(400, 'INVALID_ARGUMENT', `'${bad}'`, 'unknownPart', { domain: 'youtube.part', location: 'part' }));
+    sendAnswer(
+      reply,
+      googleApiError(400, 'INVALID_ARGUMENT', `'${bad}'`, 'unknownPart', { domain: 'youtube.part', location: 'part' }),
+    );
     return null;
   }
   if (!READ_SCOPES.some((s) => checked.token.scopes.includes(s))) {
@@ -108,13 +128,24 @@ function prepare(req: FastifyRequest, reply: FastifyReply, call: Call, allowed: 
 
 function listResponse(kind: string, items: JsonObject[], maxResults: string | undefined): JsonObject {
   const perPage = Math.max(0, Math.min(50, Number(maxResults ?? 5) || 5));
-  return { kind, etag: etag(), pageInfo: { totalResults: items.length, resultsPerPage: perPage }, items: items.slice(0, perPage) };
+  return {
+    kind,
+    etag: etag(),
+    pageInfo: { totalResults: items.length, resultsPerPage: perPage },
+    items: items.slice(0, perPage),
+  };
 }
 
 function noFilter(expected: string): ReturnType<typeof googleApiError> {
-  return googleApiError(400, 'INVALID_ARGUMENT', `No filter selected. Expected one of: ${expected}`, 'missingRequiredParameter', {
-    domain: 'youtube.parameter',
-  });
+  return googleApiError(
+    400,
+    'INVALID_ARGUMENT',
+    `No filter selected. Expected one of: ${expected}`,
+    'missingRequiredParameter',
+    {
+      domain: 'youtube.parameter',
+    },
+  );
 }
 
 export function registerYouTubeData(sim: Simulator): void {
@@ -131,8 +162,18 @@ export function registerYouTubeData(sim: Simulator): void {
       let items: AssetRecord[];
       if (q.mine === 'true') items = channels;
       else if (q.id) items = channels.filter((c) => q.id?.split(',').includes(c.id));
-      else return sendAnswer(reply, noFilter('forUsername, managedByMe, categoryId, mine, mySubscribers, id, idParam, forHandle'));
-      return reply.send(listResponse('youtube#channelListResponse', items.map((c) => channelResource(c, ready.parts)), q.maxResults));
+      else
+        return sendAnswer(
+          reply,
+          noFilter('forUsername, managedByMe, categoryId, mine, mySubscribers, id, idParam, forHandle'),
+        );
+      return reply.send(
+        listResponse(
+          'youtube#channelListResponse',
+          items.map((c) => channelResource(c, ready.parts)),
+          q.maxResults,
+        ),
+      );
     },
   });
 
@@ -152,7 +193,13 @@ export function registerYouTubeData(sim: Simulator): void {
       else if (q.id) items = playlists.filter((p) => q.id?.split(',').includes(p.id));
       else return sendAnswer(reply, noFilter('channelId, id, mine'));
       const channel = assetsOf(ready.account, 'channel')[0];
-      return reply.send(listResponse('youtube#playlistListResponse', items.map((p) => playlistResource(p, channel, ready.parts)), q.maxResults));
+      return reply.send(
+        listResponse(
+          'youtube#playlistListResponse',
+          items.map((p) => playlistResource(p, channel, ready.parts)),
+          q.maxResults,
+        ),
+      );
     },
   });
 }

@@ -31,14 +31,22 @@ const ITEM_PARTS = ['id', 'snippet', 'contentDetails', 'status'];
 const etag = (): string => randomUrlSafe(27);
 
 function parameterError(message: string, reason: string, location?: string): ErrorAnswer {
-  return googleApiError(400, 'INVALID_ARGUMENT', message, reason, { domain: 'youtube.parameter', ...(location ? { location } : {}) });
+  return googleApiError(400, 'INVALID_ARGUMENT', message, reason, {
+    domain: 'youtube.parameter',
+    ...(location ? { location } : {}),
+  });
 }
 
 /** maxResults within [min, max], or the error; default when absent. */
 function pageSize(raw: string | undefined, min: number, max: number, fallback: number): number | ErrorAnswer {
   if (raw === undefined) return fallback;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < min || n > max) return parameterError(`Invalid value '${raw}'. Values must be within the range: [${min}, ${max}]`, 'invalidParameter', 'maxResults');
+  if (!Number.isInteger(n) || n < min || n > max)
+    return parameterError(
+      `Invalid value '${raw}'. Values must be within the range: [${min}, ${max}]`,
+      'invalidParameter',
+      'maxResults',
+    );
   return n;
 }
 
@@ -51,7 +59,8 @@ function offsetOf(raw: string | undefined, scope: string): number | ErrorAnswer 
   if (!raw) return 0;
   try {
     const parsed = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as { s?: unknown; o?: unknown };
-    if (parsed.s === scope && typeof parsed.o === 'number' && Number.isInteger(parsed.o) && parsed.o >= 0) return parsed.o;
+    if (parsed.s === scope && typeof parsed.o === 'number' && Number.isInteger(parsed.o) && parsed.o >= 0)
+      return parsed.o;
   } catch {
     // fall through
   }
@@ -70,7 +79,13 @@ function paged(kind: string, all: JsonObject[], offset: number, size: number, sc
 }
 
 function escapeHtml(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;').replace(/\n/g, '<br>');
+  return s
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;')
+    .replace(/\n/g, '<br>');
 }
 
 function commentResource(c: ObjectRecord, video: ObjectRecord, parts: string[], html: boolean): JsonObject {
@@ -97,7 +112,13 @@ function commentResource(c: ObjectRecord, video: ObjectRecord, parts: string[], 
   return out;
 }
 
-function threadResource(call: Call, top: ObjectRecord, video: ObjectRecord, parts: string[], html: boolean): JsonObject {
+function threadResource(
+  call: Call,
+  top: ObjectRecord,
+  video: ObjectRecord,
+  parts: string[],
+  html: boolean,
+): JsonObject {
   const replies = repliesTo(call.slice, top.id);
   const out: JsonObject = { kind: 'youtube#commentThread', etag: etag(), id: top.id };
   if (parts.includes('snippet')) {
@@ -111,7 +132,9 @@ function threadResource(call: Call, top: ObjectRecord, video: ObjectRecord, part
     };
   }
   if (parts.includes('replies') && replies.length) {
-    out.replies = { comments: replies.slice(0, INLINE_REPLIES).map((r) => commentResource(r, video, ['id', 'snippet'], html)) };
+    out.replies = {
+      comments: replies.slice(0, INLINE_REPLIES).map((r) => commentResource(r, video, ['id', 'snippet'], html)),
+    };
   }
   return out;
 }
@@ -123,14 +146,26 @@ function readableVideo(call: Call, who: Uploader, id: string | undefined): Objec
 }
 
 function videoNotFound(domain: string): ErrorAnswer {
-  return googleApiError(404, 'NOT_FOUND', "The video identified by the <code><a href=\"/youtube/v3/docs/commentThreads/list#videoId\">videoId</a></code> parameter could not be found.", 'videoNotFound', { domain, location: 'videoId' });
+  return googleApiError(
+    404,
+    'NOT_FOUND',
+    'The video identified by the <code><a href="/youtube/v3/docs/commentThreads/list#videoId">videoId</a></code> parameter could not be found.',
+    'videoNotFound',
+    { domain, location: 'videoId' },
+  );
 }
 
 function disabledAnswer(): ErrorAnswer {
-  return googleApiError(403, 'PERMISSION_DENIED', 'The video identified by the <code><a href="/youtube/v3/docs/commentThreads/list#videoId">videoId</a></code> parameter has disabled comments.', 'commentsDisabled', {
-    domain: 'youtube.commentThread',
-    location: 'videoId',
-  });
+  return googleApiError(
+    403,
+    'PERMISSION_DENIED',
+    'The video identified by the <code><a href="/youtube/v3/docs/commentThreads/list#videoId">videoId</a></code> parameter has disabled comments.',
+    'commentsDisabled',
+    {
+      domain: 'youtube.commentThread',
+      location: 'videoId',
+    },
+  );
 }
 
 function commentNotFound(message: string, reason = 'commentNotFound'): ErrorAnswer {
@@ -138,7 +173,12 @@ function commentNotFound(message: string, reason = 'commentNotFound'): ErrorAnsw
 }
 
 /** Token, force-ssl scope and `part` of a comment call; null once the error is sent. */
-function commentCaller(req: FastifyRequest, reply: FastifyReply, call: Call, allowed: string[]): { who: Uploader; parts: string[] } | null {
+function commentCaller(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  call: Call,
+  allowed: string[],
+): { who: Uploader; parts: string[] } | null {
   const who = uploader(req, reply, call, COMMENT_SCOPES);
   if (!who) return null;
   const parts = partsOf(reply, queryParams(req).part, allowed);
@@ -178,7 +218,11 @@ export function registerYouTubeEngagement(sim: Simulator): void {
       const q = queryParams(req);
       const parts = partsOf(reply, q.part, ITEM_PARTS);
       if (!parts) return reply;
-      if (!q.playlistId && !q.id) return sendAnswer(reply, parameterError('No filter selected. Expected one of: id, playlistId', 'missingRequiredParameter'));
+      if (!q.playlistId && !q.id)
+        return sendAnswer(
+          reply,
+          parameterError('No filter selected. Expected one of: id, playlistId', 'missingRequiredParameter'),
+        );
       const size = pageSize(q.maxResults, 0, 50, 5);
       if (isError(size)) return sendAnswer(reply, size);
       const offset = offsetOf(q.pageToken, `items:${q.playlistId ?? ''}`);
@@ -186,11 +230,24 @@ export function registerYouTubeEngagement(sim: Simulator): void {
       const channel = assetsOf(who.account, 'channel').find((c) => c.fields.uploads === q.playlistId);
       const playlist = assetsOf(who.account, 'playlist').find((p) => p.id === q.playlistId);
       if (!channel && !playlist) {
-        return sendAnswer(reply, googleApiError(404, 'NOT_FOUND', "The playlist identified with the request's <code>playlistId</code> parameter cannot be found.", 'playlistNotFound', { domain: 'youtube.playlistItem', location: 'playlistId' }));
+        return sendAnswer(
+          reply,
+          googleApiError(
+            404,
+            'NOT_FOUND',
+            "The playlist identified with the request's <code>playlistId</code> parameter cannot be found.",
+            'playlistNotFound',
+            { domain: 'youtube.playlistItem', location: 'playlistId' },
+          ),
+        );
       }
       // The uploads playlist holds every video of the channel, newest first; another playlist the videos added to it.
       const videos = objectsOf(call, 'posts', who.account.id)
-        .filter((v) => (channel ? v.channelId === channel.id : Array.isArray(v.playlistItems) && v.playlistItems.some((i) => isObj(i) && i.playlistId === q.playlistId)))
+        .filter((v) =>
+          channel
+            ? v.channelId === channel.id
+            : Array.isArray(v.playlistItems) && v.playlistItems.some((i) => isObj(i) && i.playlistId === q.playlistId),
+        )
         .reverse();
       const items = videos.map((v, position): JsonObject => {
         const all: Record<string, JsonObject> = {
@@ -210,7 +267,11 @@ export function registerYouTubeEngagement(sim: Simulator): void {
           contentDetails: { videoId: v.id, videoPublishedAt: v.createdAt },
           status: { privacyStatus: text(v.privacyStatus) || 'public' },
         };
-        const out: JsonObject = { kind: 'youtube#playlistItem', etag: etag(), id: Buffer.from(`${q.playlistId}.${v.id}`).toString('base64url') };
+        const out: JsonObject = {
+          kind: 'youtube#playlistItem',
+          etag: etag(),
+          id: Buffer.from(`${q.playlistId}.${v.id}`).toString('base64url'),
+        };
         for (const p of parts) if (all[p]) out[p] = all[p];
         return out;
       });
@@ -231,9 +292,16 @@ export function registerYouTubeEngagement(sim: Simulator): void {
       if (html === null) return reply;
       const filters = ['videoId', 'allThreadsRelatedToChannelId', 'id'].filter((f) => q[f] !== undefined);
       if (filters.length !== 1) {
-        return sendAnswer(reply, parameterError('Exactly one filter must be selected. Expected one of: allThreadsRelatedToChannelId, id, videoId', 'missingRequiredParameter'));
+        return sendAnswer(
+          reply,
+          parameterError(
+            'Exactly one filter must be selected. Expected one of: allThreadsRelatedToChannelId, id, videoId',
+            'missingRequiredParameter',
+          ),
+        );
       }
-      if (q.order !== undefined && !['time', 'relevance'].includes(q.order)) return sendAnswer(reply, parameterError(`Invalid value '${q.order}' for order`, 'invalidParameter', 'order'));
+      if (q.order !== undefined && !['time', 'relevance'].includes(q.order))
+        return sendAnswer(reply, parameterError(`Invalid value '${q.order}' for order`, 'invalidParameter', 'order'));
       const size = pageSize(q.maxResults, 1, 100, 20);
       if (isError(size)) return sendAnswer(reply, size);
       if (q.id !== undefined) {
@@ -243,11 +311,19 @@ export function registerYouTubeEngagement(sim: Simulator): void {
           .map((c) => ({ c, v: readableVideo(call, caller.who, String(c.postId)) }))
           .filter((x): x is { c: ObjectRecord; v: ObjectRecord } => x.v !== undefined)
           .map(({ c, v }) => threadResource(call, c, v, caller.parts, html));
-        return reply.send({ kind: 'youtube#commentThreadListResponse', etag: etag(), pageInfo: { totalResults: items.length, resultsPerPage: items.length }, items });
+        return reply.send({
+          kind: 'youtube#commentThreadListResponse',
+          etag: etag(),
+          pageInfo: { totalResults: items.length, resultsPerPage: items.length },
+          items,
+        });
       }
-      const videos = q.videoId !== undefined
-        ? [readableVideo(call, caller.who, q.videoId)]
-        : objectsOf(call, 'posts', caller.who.account.id).filter((v) => v.channelId === q.allThreadsRelatedToChannelId);
+      const videos =
+        q.videoId !== undefined
+          ? [readableVideo(call, caller.who, q.videoId)]
+          : objectsOf(call, 'posts', caller.who.account.id).filter(
+              (v) => v.channelId === q.allThreadsRelatedToChannelId,
+            );
       if (videos[0] === undefined) return sendAnswer(reply, videoNotFound('youtube.commentThread'));
       const open = videos.filter((v): v is ObjectRecord => v !== undefined && !commentsDisabled(v));
       if (q.videoId !== undefined && open.length === 0) return sendAnswer(reply, disabledAnswer());
@@ -256,7 +332,8 @@ export function registerYouTubeEngagement(sim: Simulator): void {
       if (isError(offset)) return sendAnswer(reply, offset);
       let threads = open.flatMap((v) => commentsOn(call.slice, v.id).map((c) => ({ c, v })));
       threads.sort((a, b) => Date.parse(b.c.createdAt) - Date.parse(a.c.createdAt));
-      if (q.order === 'relevance') threads = [...threads].sort((a, b) => (Number(b.c.likeCount) || 0) - (Number(a.c.likeCount) || 0));
+      if (q.order === 'relevance')
+        threads = [...threads].sort((a, b) => (Number(b.c.likeCount) || 0) - (Number(a.c.likeCount) || 0));
       const items = threads.map(({ c, v }) => threadResource(call, c, v, caller.parts, html));
       return reply.send(paged('youtube#commentThreadListResponse', items, offset, size, scope));
     },
@@ -274,7 +351,13 @@ export function registerYouTubeEngagement(sim: Simulator): void {
       const html = textFormat(reply, q.textFormat);
       if (html === null) return reply;
       if ((q.id === undefined) === (q.parentId === undefined)) {
-        return sendAnswer(reply, parameterError('Exactly one filter must be selected. Expected one of: id, parentId', 'missingRequiredParameter'));
+        return sendAnswer(
+          reply,
+          parameterError(
+            'Exactly one filter must be selected. Expected one of: id, parentId',
+            'missingRequiredParameter',
+          ),
+        );
       }
       const size = pageSize(q.maxResults, 1, 100, 20);
       if (isError(size)) return sendAnswer(reply, size);
@@ -284,11 +367,20 @@ export function registerYouTubeEngagement(sim: Simulator): void {
         const items = [...call.slice.comments.values()]
           .filter((c) => ids.includes(c.id) && videoOf(c))
           .map((c) => commentResource(c, videoOf(c)!, caller.parts, html));
-        return reply.send({ kind: 'youtube#commentListResponse', etag: etag(), pageInfo: { totalResults: items.length, resultsPerPage: items.length }, items });
+        return reply.send({
+          kind: 'youtube#commentListResponse',
+          etag: etag(),
+          pageInfo: { totalResults: items.length, resultsPerPage: items.length },
+          items,
+        });
       }
       const parent = call.slice.comments.get(q.parentId ?? '');
       const video = parent ? videoOf(parent) : undefined;
-      if (!parent || !video) return sendAnswer(reply, commentNotFound('The comment identified by the <code>parentId</code> parameter could not be found.'));
+      if (!parent || !video)
+        return sendAnswer(
+          reply,
+          commentNotFound('The comment identified by the <code>parentId</code> parameter could not be found.'),
+        );
       const scope = `replies:${parent.id}`;
       const offset = offsetOf(q.pageToken, scope);
       if (isError(offset)) return sendAnswer(reply, offset);
@@ -307,28 +399,72 @@ export function registerYouTubeEngagement(sim: Simulator): void {
       if (!caller) return reply;
       const body = jsonBody(req);
       const snippet = isObj(body?.snippet) ? body.snippet : {};
-      const commentError = (reason: string, message: string) => googleApiError(400, 'INVALID_ARGUMENT', message, reason, { domain: 'youtube.comment' });
+      const commentError = (reason: string, message: string) =>
+        googleApiError(400, 'INVALID_ARGUMENT', message, reason, { domain: 'youtube.comment' });
       const parentId = typeof snippet.parentId === 'string' ? snippet.parentId : '';
-      if (!parentId) return sendAnswer(reply, commentError('parentIdMissing', 'The comment that you are creating must be linked to a parent comment. However, the request does not specify a value for the parentId property.'));
+      if (!parentId)
+        return sendAnswer(
+          reply,
+          commentError(
+            'parentIdMissing',
+            'The comment that you are creating must be linked to a parent comment. However, the request does not specify a value for the parentId property.',
+          ),
+        );
       const textOriginal = typeof snippet.textOriginal === 'string' ? snippet.textOriginal : '';
-      if (!textOriginal.trim()) return sendAnswer(reply, commentError('commentTextRequired', 'The comment resource that is being inserted must specify a value for the snippet.textOriginal property. Comments cannot be empty.'));
+      if (!textOriginal.trim())
+        return sendAnswer(
+          reply,
+          commentError(
+            'commentTextRequired',
+            'The comment resource that is being inserted must specify a value for the snippet.textOriginal property. Comments cannot be empty.',
+          ),
+        );
       if ([...textOriginal].length > MAX_COMMENT_CHARS) {
-        return sendAnswer(reply, commentError('commentTextTooLong', 'The comment resource that is being inserted contains too many characters in the snippet.textOriginal property.'));
+        return sendAnswer(
+          reply,
+          commentError(
+            'commentTextTooLong',
+            'The comment resource that is being inserted contains too many characters in the snippet.textOriginal property.',
+          ),
+        );
       }
       const parent = call.slice.comments.get(parentId);
       const video = parent ? readableVideo(call, caller.who, String(parent.postId)) : undefined;
-      if (!parent || !video) return sendAnswer(reply, commentNotFound('The specified parent comment could not be found.', 'parentCommentNotFound'));
+      if (!parent || !video)
+        return sendAnswer(
+          reply,
+          commentNotFound('The specified parent comment could not be found.', 'parentCommentNotFound'),
+        );
       // Threads are one level deep: a reply answers the top-level comment, never another reply.
       if (parent.parentId !== null) {
-        return sendAnswer(reply, commentError('operationNotSupported', 'The API user is not able to insert a comment in reply to the comment identified by the parentId property; reply to its top-level comment.'));
+        return sendAnswer(
+          reply,
+          commentError(
+            'operationNotSupported',
+            'The API user is not able to insert a comment in reply to the comment identified by the parentId property; reply to its top-level comment.',
+          ),
+        );
       }
       if (commentsDisabled(video)) {
-        return sendAnswer(reply, googleApiError(403, 'PERMISSION_DENIED', 'Comments are disabled on the video this comment belongs to.', 'commentsDisabled', { domain: 'youtube.comment' }));
+        return sendAnswer(
+          reply,
+          googleApiError(
+            403,
+            'PERMISSION_DENIED',
+            'Comments are disabled on the video this comment belongs to.',
+            'commentsDisabled',
+            { domain: 'youtube.comment' },
+          ),
+        );
       }
       const me = caller.who.channel;
       const stored = putComment(call.ctx, 'youtube', video, parent, {
         text: textOriginal,
-        author: { id: me.id, name: me.name, avatarUrl: typeof me.fields.thumbnail === 'string' ? me.fields.thumbnail : null },
+        author: {
+          id: me.id,
+          name: me.name,
+          avatarUrl: typeof me.fields.thumbnail === 'string' ? me.fields.thumbnail : null,
+        },
         fromAccount: true,
       });
       return reply.send(commentResource(stored, video, caller.parts, true));

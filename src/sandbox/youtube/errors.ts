@@ -13,7 +13,12 @@ export function googleApiError(
   extra: { domain?: string; location?: string; locationType?: string } = {},
   headers?: Record<string, string>,
 ): ErrorAnswer {
-  const detail = { message, domain: extra.domain ?? 'global', reason, ...(extra.location ? { location: extra.location, locationType: extra.locationType ?? 'parameter' } : {}) };
+  const detail = {
+    message,
+    domain: extra.domain ?? 'global',
+    reason,
+    ...(extra.location ? { location: extra.location, locationType: extra.locationType ?? 'parameter' } : {}),
+  };
   const answer: ErrorAnswer = { status: code, body: { error: { code, message, errors: [detail], status } } };
   if (headers) answer.headers = headers;
   return answer;
@@ -25,33 +30,63 @@ const CREDENTIALS_HINT =
 export function apiAuthError(problem: TokenProblem): ErrorAnswer {
   const headers = { 'www-authenticate': 'Bearer realm="https://accounts.google.com/", error="invalid_token"' };
   if (problem === 'missing') {
-    return googleApiError(401, 'UNAUTHENTICATED', `Request is missing required authentication credential. ${CREDENTIALS_HINT}`, 'required', {
+    return googleApiError(
+      401,
+      'UNAUTHENTICATED',
+      `Request is missing required authentication credential. ${CREDENTIALS_HINT}`,
+      'required',
+      {
+        location: 'Authorization',
+        locationType: 'header',
+      },
+      { 'www-authenticate': 'Bearer realm="https://accounts.google.com/"' },
+    );
+  }
+  return googleApiError(
+    401,
+    'UNAUTHENTICATED',
+    `Request had invalid authentication credentials. ${CREDENTIALS_HINT}`,
+    'authError',
+    {
       location: 'Authorization',
       locationType: 'header',
-    }, { 'www-authenticate': 'Bearer realm="https://accounts.google.com/"' });
-  }
-  return googleApiError(401, 'UNAUTHENTICATED', `Request had invalid authentication credentials. ${CREDENTIALS_HINT}`, 'authError', {
-    location: 'Authorization',
-    locationType: 'header',
-  }, headers);
+    },
+    headers,
+  );
 }
 
 export function insufficientScopes(): ErrorAnswer {
-  return googleApiError(403, 'PERMISSION_DENIED', 'Request had insufficient authentication scopes.', 'insufficientPermissions', {}, {
-    'www-authenticate': 'Bearer realm="https://accounts.google.com/", error="insufficient_scope"',
-  });
+  return googleApiError(
+    403,
+    'PERMISSION_DENIED',
+    'Request had insufficient authentication scopes.',
+    'insufficientPermissions',
+    {},
+    {
+      'www-authenticate': 'Bearer realm="https://accounts.google.com/", error="insufficient_scope"',
+    },
+  );
 }
 
 export function googleFault(kind: TransientFault, surface: Exclude<Surface, 'page'>): ErrorAnswer {
   if (surface === 'oauth') {
     return kind === 'rate_limit'
-      ? { status: 429, body: { error: 'rate_limit_exceeded', error_description: 'Rate limit exceeded. Try again later.' } }
+      ? {
+          status: 429,
+          body: { error: 'rate_limit_exceeded', error_description: 'Rate limit exceeded. Try again later.' },
+        }
       : { status: 500, body: { error: 'internal_failure', error_description: 'Backend Error' } };
   }
   return kind === 'rate_limit'
-    ? googleApiError(429, 'RESOURCE_EXHAUSTED', 'The request cannot be completed because you have exceeded your rate limit.', 'rateLimitExceeded', {
-        domain: 'youtube.quota',
-      })
+    ? googleApiError(
+        429,
+        'RESOURCE_EXHAUSTED',
+        'The request cannot be completed because you have exceeded your rate limit.',
+        'rateLimitExceeded',
+        {
+          domain: 'youtube.quota',
+        },
+      )
     : googleApiError(503, 'UNAVAILABLE', 'The service is currently unavailable.', 'backendError');
 }
 

@@ -37,7 +37,13 @@ function wantsRefresh(call: Call, code: CodeRecord, grant: GrantRecord): boolean
   if (code.extras.access_type !== 'offline') return false;
   if ((code.extras.prompt ?? '').split(' ').includes('consent')) return true;
   for (const g of call.slice.grants.values()) {
-    if (g.id !== grant.id && g.accountId === grant.accountId && g.clientId === grant.clientId && g.refreshIssued && g.revokedAt === null) {
+    if (
+      g.id !== grant.id &&
+      g.accountId === grant.accountId &&
+      g.clientId === grant.clientId &&
+      g.refreshIssued &&
+      g.revokedAt === null
+    ) {
       return false;
     }
   }
@@ -71,7 +77,9 @@ async function accessBody(call: Call, grant: GrantRecord, refresh: TokenRecord |
         azp: app.clientId,
         sub: account.id,
         at_hash: randomUrlSafe(22),
-        ...(grant.scopes.some((s) => s === 'email' || s.endsWith('userinfo.email')) ? { email: account.email, email_verified: true } : {}),
+        ...(grant.scopes.some((s) => s === 'email' || s.endsWith('userinfo.email'))
+          ? { email: account.email, email_verified: true }
+          : {}),
       },
       3600,
     );
@@ -99,7 +107,12 @@ export function registerGoogleOAuth(sim: Simulator): void {
     keepParams: ['access_type', 'prompt', 'include_granted_scopes'],
     denyParams: { error: 'access_denied' },
     pageError: (problem, detail) => {
-      if (problem === 'client') return { status: 401, title: 'Error 401: invalid_client', message: `The OAuth client was not found. ${detail}` };
+      if (problem === 'client')
+        return {
+          status: 401,
+          title: 'Error 401: invalid_client',
+          message: `The OAuth client was not found. ${detail}`,
+        };
       if (problem === 'redirect') return { status: 400, title: 'Error 400: redirect_uri_mismatch', message: detail };
       if (problem === 'scope') {
         const title = detail.startsWith('Missing') ? 'Error 400: invalid_request' : 'Error 400: invalid_scope';
@@ -107,7 +120,8 @@ export function registerGoogleOAuth(sim: Simulator): void {
       }
       return { status: 400, title: 'Error 400: invalid_request', message: detail };
     },
-    buildAccount: (userKey) => buildYouTubeAccount(userKey, (id) => avatarUrl(sim.ctx, 'youtube', id), sim.ctx.now().toISOString()),
+    buildAccount: (userKey) =>
+      buildYouTubeAccount(userKey, (id) => avatarUrl(sim.ctx, 'youtube', id), sim.ctx.now().toISOString()),
   });
 
   addRoute(sim, {
@@ -124,12 +138,24 @@ export function registerGoogleOAuth(sim: Simulator): void {
       if (form.grant_type === 'authorization_code') {
         if (!form.code) return fail(reply, 400, 'invalid_request', 'Missing required parameter: code');
         if (!form.redirect_uri) return fail(reply, 400, 'invalid_request', 'Missing parameter: redirect_uri');
-        const redeemed = redeemCode(call, { code: form.code, clientId, redirectUri: form.redirect_uri, verifier: form.code_verifier });
+        const redeemed = redeemCode(call, {
+          code: form.code,
+          clientId,
+          redirectUri: form.redirect_uri,
+          verifier: form.code_verifier,
+        });
         if (!redeemed.ok) {
           if (redeemed.problem === 'redirect_mismatch') return fail(reply, 400, 'redirect_uri_mismatch', 'Bad Request');
-          if (redeemed.problem === 'verifier_missing') return fail(reply, 400, 'invalid_grant', 'Missing code verifier.');
-          if (redeemed.problem === 'verifier_mismatch') return fail(reply, 400, 'invalid_grant', 'Invalid code verifier.');
-          return fail(reply, 400, 'invalid_grant', redeemed.problem === 'unknown' ? 'Malformed auth code.' : 'Bad Request');
+          if (redeemed.problem === 'verifier_missing')
+            return fail(reply, 400, 'invalid_grant', 'Missing code verifier.');
+          if (redeemed.problem === 'verifier_mismatch')
+            return fail(reply, 400, 'invalid_grant', 'Invalid code verifier.');
+          return fail(
+            reply,
+            400,
+            'invalid_grant',
+            redeemed.problem === 'unknown' ? 'Malformed auth code.' : 'Bad Request',
+          );
         }
         const grant = call.slice.grants.get(redeemed.code.grantId);
         if (!grant) return fail(reply, 400, 'invalid_grant', 'Bad Request');
@@ -149,7 +175,8 @@ export function registerGoogleOAuth(sim: Simulator): void {
         return reply.send(await accessBody(call, grant, refresh));
       }
       if (form.grant_type === 'refresh_token') {
-        if (!form.refresh_token) return fail(reply, 400, 'invalid_request', 'Missing required parameter: refresh_token');
+        if (!form.refresh_token)
+          return fail(reply, 400, 'invalid_request', 'Missing required parameter: refresh_token');
         const checked = checkToken(call, form.refresh_token, ['refresh']);
         const grant = checked.ok ? call.slice.grants.get(checked.token.grantId) : undefined;
         if (!checked.ok || !grant) return fail(reply, 400, 'invalid_grant', BAD_REFRESH);

@@ -38,10 +38,19 @@ function rangeHeader(received: number): Record<string, string> {
 }
 
 function incomplete(reply: FastifyReply, session: ObjectRecord): FastifyReply {
-  return reply.code(308).headers({ ...rangeHeader(num(session.received)), 'x-guploader-uploadid': session.id, 'content-length': '0' }).send();
+  return reply
+    .code(308)
+    .headers({ ...rangeHeader(num(session.received)), 'x-guploader-uploadid': session.id, 'content-length': '0' })
+    .send();
 }
 
-function complete(call: Call, session: ObjectRecord, status: number, reply: FastifyReply, parts: string[]): FastifyReply {
+function complete(
+  call: Call,
+  session: ObjectRecord,
+  status: number,
+  reply: FastifyReply,
+  parts: string[],
+): FastifyReply {
   const video = findObject(call, 'posts', text(session.videoId));
   const account = call.slice.accounts.get(session.accountId);
   const channel = account?.assets.find((a) => a.id === session.channelId);
@@ -59,16 +68,35 @@ function createVideo(call: Call, req: Parameters<typeof putPost>[1], session: Ob
   const video = putPost(
     call,
     req,
-    { id, accountId: session.accountId, author: text(session.channelId), text: text(metadata.title), media: [session.id], permalink: `${call.ctx.base('youtube')}/watch?v=${id}` },
-    { ...metadata, channelId: session.channelId ?? null, uploadId: session.id, bytes: total, mimeType: mime, notifySubscribers: session.notifySubscribers ?? true, uploadStatus: 'uploaded', processingStatus: 'processing', failureReason: null, thumbnail: null, playlistItems: [] },
+    {
+      id,
+      accountId: session.accountId,
+      author: text(session.channelId),
+      text: text(metadata.title),
+      media: [session.id],
+      permalink: `${call.ctx.base('youtube')}/watch?v=${id}`,
+    },
+    {
+      ...metadata,
+      channelId: session.channelId ?? null,
+      uploadId: session.id,
+      bytes: total,
+      mimeType: mime,
+      notifySubscribers: session.notifySubscribers ?? true,
+      uploadStatus: 'uploaded',
+      processingStatus: 'processing',
+      failureReason: null,
+      thumbnail: null,
+      playlistItems: [],
+    },
   );
   schedule(call.ctx, 'youtube', video, [
     // A documented post-upload state armed as a fault (documented.ts) ends the video that way.
     call.outcome
       ? { at: 1, set: call.outcome }
       : failure
-      ? { at: 1, set: { uploadStatus: 'failed', failureReason: failure, processingStatus: 'failed' } }
-      : { at: 1, set: { uploadStatus: 'processed', processingStatus: 'succeeded' } },
+        ? { at: 1, set: { uploadStatus: 'failed', failureReason: failure, processingStatus: 'failed' } }
+        : { at: 1, set: { uploadStatus: 'processed', processingStatus: 'succeeded' } },
   ]);
   Object.assign(session, { status: 'complete', videoId: id });
 }
@@ -84,7 +112,15 @@ export function registerYouTubeUpload(sim: Simulator): void {
       if (!who) return reply;
       const q = queryParams(req);
       if (q.uploadType !== 'resumable') {
-        return sendAnswer(reply, googleApiError(400, 'INVALID_ARGUMENT', `Invalid uploadType "${q.uploadType ?? ''}": the sandbox simulates uploadType=resumable`, 'badRequest'));
+        return sendAnswer(
+          reply,
+          googleApiError(
+            400,
+            'INVALID_ARGUMENT',
+            `Invalid uploadType "${q.uploadType ?? ''}": the sandbox simulates uploadType=resumable`,
+            'badRequest',
+          ),
+        );
       }
       const parts = partsOf(reply, q.part);
       if (!parts) return reply;
@@ -94,11 +130,23 @@ export function registerYouTubeUpload(sim: Simulator): void {
       if (strictOn(call.ctx, 'youtube_unaudited')) metadata.fields.privacyStatus = 'private';
       const lengthHeader = headerValue(req, 'x-upload-content-length');
       if (lengthHeader !== undefined && !/^\d+$/.test(lengthHeader)) {
-        return sendAnswer(reply, googleApiError(400, 'INVALID_ARGUMENT', 'Invalid X-Upload-Content-Length header', 'badRequest'));
+        return sendAnswer(
+          reply,
+          googleApiError(400, 'INVALID_ARGUMENT', 'Invalid X-Upload-Content-Length header', 'badRequest'),
+        );
       }
       const type = headerValue(req, 'x-upload-content-type');
       if (type !== undefined && !type.startsWith('video/') && type !== 'application/octet-stream') {
-        return sendAnswer(reply, googleApiError(400, 'INVALID_ARGUMENT', `Media type '${type}' is not supported. Valid media types: [video/*, application/octet-stream]`, 'badContent', { domain: 'youtube.video' }));
+        return sendAnswer(
+          reply,
+          googleApiError(
+            400,
+            'INVALID_ARGUMENT',
+            `Media type '${type}' is not supported. Valid media types: [video/*, application/octet-stream]`,
+            'badContent',
+            { domain: 'youtube.video' },
+          ),
+        );
       }
       const session = putObject(call, 'uploads', {
         id: `AEnB2U${randomUrlSafe(74)}`,
@@ -132,28 +180,46 @@ export function registerYouTubeUpload(sim: Simulator): void {
       if (session?.kind !== 'youtube#videoUpload') return sendAnswer(reply, uploadError('Not Found', 404));
       const parts = Array.isArray(session.parts) ? session.parts.map(String) : ['snippet'];
       if (session.status === 'complete') return complete(call, session, 200, reply, parts);
-      if (num(session.expiresAt) <= call.ctx.nowMs()) return sendAnswer(reply, uploadError('The upload session has expired.', 410));
+      if (num(session.expiresAt) <= call.ctx.nowMs())
+        return sendAnswer(reply, uploadError('The upload session has expired.', 410));
       const bytes = bodyBytes(req);
       const received = num(session.received);
       const declared = session.total === null ? null : num(session.total);
       const header = headerValue(req, 'content-range');
       const probe = header ? /^bytes \*\/(\d+|\*)$/.exec(header) : null;
       const chunk = header ? /^bytes (\d+)-(\d+)\/(\d+|\*)$/.exec(header) : null;
-      if (header && !probe && !chunk) return sendAnswer(reply, uploadError(`Invalid request. Unparseable Content-Range header: ${header}`));
+      if (header && !probe && !chunk)
+        return sendAnswer(reply, uploadError(`Invalid request. Unparseable Content-Range header: ${header}`));
       const totalRaw = (probe ?? chunk)?.[probe ? 1 : 3];
-      const total = header ? (totalRaw === '*' ? declared : Number(totalRaw)) : declared ?? bytes.length;
+      const total = header ? (totalRaw === '*' ? declared : Number(totalRaw)) : (declared ?? bytes.length);
       if (declared !== null && total !== null && total !== declared) {
-        return sendAnswer(reply, uploadError(`Invalid request. The total size ${total} does not match X-Upload-Content-Length ${declared}.`));
+        return sendAnswer(
+          reply,
+          uploadError(`Invalid request. The total size ${total} does not match X-Upload-Content-Length ${declared}.`),
+        );
       }
       if (probe) {
-        if (bytes.length > 0) return sendAnswer(reply, uploadError('Invalid request. A status query (bytes */total) must have an empty body.'));
+        if (bytes.length > 0)
+          return sendAnswer(
+            reply,
+            uploadError('Invalid request. A status query (bytes */total) must have an empty body.'),
+          );
         return incomplete(reply, session);
       }
       const first = chunk ? Number(chunk[1]) : 0;
       const last = chunk ? Number(chunk[2]) : bytes.length - 1;
-      if (bytes.length !== last - first + 1) return sendAnswer(reply, uploadError('Invalid request. The number of bytes uploaded does not match the Content-Range header.'));
+      if (bytes.length !== last - first + 1)
+        return sendAnswer(
+          reply,
+          uploadError('Invalid request. The number of bytes uploaded does not match the Content-Range header.'),
+        );
       if (first > received) {
-        return sendAnswer(reply, uploadError(`Invalid request. According to the Content-Range header, the upload offset is ${first} byte(s), which exceeds already uploaded size of ${received} byte(s).`));
+        return sendAnswer(
+          reply,
+          uploadError(
+            `Invalid request. According to the Content-Range header, the upload offset is ${first} byte(s), which exceeds already uploaded size of ${received} byte(s).`,
+          ),
+        );
       }
       if (first === 0 && bytes.length > 0) session.sniffed = sniff(bytes.subarray(0, 64));
       const final = total !== null && last + 1 >= total;

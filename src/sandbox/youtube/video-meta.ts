@@ -18,7 +18,19 @@ const G = 'https://www.googleapis.com/auth/';
 export const UPLOAD_SCOPES = [`${G}youtube.upload`, `${G}youtube`, `${G}youtube.force-ssl`];
 export const MANAGE_SCOPES = [`${G}youtube`, `${G}youtube.force-ssl`, `${G}youtubepartner`];
 export const READ_SCOPES = [`${G}youtube.readonly`, ...MANAGE_SCOPES, `${G}youtube.upload`];
-export const VIDEO_PARTS = ['id', 'snippet', 'status', 'contentDetails', 'statistics', 'processingDetails', 'player', 'recordingDetails', 'localizations', 'fileDetails', 'topicDetails'];
+export const VIDEO_PARTS = [
+  'id',
+  'snippet',
+  'status',
+  'contentDetails',
+  'statistics',
+  'processingDetails',
+  'player',
+  'recordingDetails',
+  'localizations',
+  'fileDetails',
+  'topicDetails',
+];
 const CATEGORIES = ['1', '2', '10', '15', '17', '19', '20', '22', '23', '24', '25', '26', '27', '28', '29'];
 
 export interface Uploader {
@@ -49,20 +61,32 @@ export function uploader(req: FastifyRequest, reply: FastifyReply, call: Call, s
 /** `part` validated against the allowed parts; answers unknownPart / required itself. */
 export function partsOf(reply: FastifyReply, raw: string | undefined, allowed = VIDEO_PARTS): string[] | null {
   if (!raw) {
-    sendAnswer(reply, googleApiError(400, 'INVALID_ARGUMENT', 'Required parameter: part', 'required', { location: 'part' }));
+    sendAnswer(
+      reply,
+      googleApiError(400, 'INVALID_ARGUMENT', 'Required parameter: part', 'required', { location: 'part' }),
+    );
     return null;
   }
   const parts = raw.split(',').map((p) => p.trim());
   const bad = parts.find((p) => !allowed.includes(p));
   if (bad) {
-    sendAnswer(reply, googleApiError(400, 'INVALID_ARGUMENT', `'${bad}'`, 'unknownPart', { domain: 'youtube.part', location: 'part' }));
+    sendAnswer(
+      reply,
+      googleApiError(400, 'INVALID_ARGUMENT', `'${bad}'`, 'unknownPart', { domain: 'youtube.part', location: 'part' }),
+    );
     return null;
   }
   return parts;
 }
 
 export function videoError(reason: string, message: string, status = 400): ErrorAnswer {
-  return googleApiError(status, status === 404 ? 'NOT_FOUND' : status === 403 ? 'PERMISSION_DENIED' : 'INVALID_ARGUMENT', message, reason, { domain: 'youtube.video' });
+  return googleApiError(
+    status,
+    status === 404 ? 'NOT_FOUND' : status === 403 ? 'PERMISSION_DENIED' : 'INVALID_ARGUMENT',
+    message,
+    reason,
+    { domain: 'youtube.video' },
+  );
 }
 
 function tagsLength(tags: string[]): number {
@@ -72,27 +96,35 @@ function tagsLength(tags: string[]): number {
 /** The videos.insert body rules; returns the fields to store or the error. */
 export function validateMetadata(body: Obj | null, nowMs: number): { error: ErrorAnswer } | { fields: JsonObject } {
   const checked = checkMetadata(body, nowMs);
-  return 'status' in checked && typeof checked.status === 'number' ? { error: checked as ErrorAnswer } : { fields: checked as JsonObject };
+  return 'status' in checked && typeof checked.status === 'number'
+    ? { error: checked as ErrorAnswer }
+    : { fields: checked as JsonObject };
 }
 
 function checkMetadata(body: Obj | null, nowMs: number): ErrorAnswer | JsonObject {
   const snippet = isObj(body?.snippet) ? body.snippet : {};
   const status = isObj(body?.status) ? body.status : {};
   const title = typeof snippet.title === 'string' ? snippet.title : '';
-  if (!title.trim()) return videoError('invalidTitle', 'The request metadata specifies an invalid or empty video title.');
-  if ([...title].length > 100 || /[<>]/.test(title)) return videoError('invalidTitle', 'The request metadata specifies an invalid video title.');
+  if (!title.trim())
+    return videoError('invalidTitle', 'The request metadata specifies an invalid or empty video title.');
+  if ([...title].length > 100 || /[<>]/.test(title))
+    return videoError('invalidTitle', 'The request metadata specifies an invalid video title.');
   const description = typeof snippet.description === 'string' ? snippet.description : '';
   if (utf8Length(description) > 5000 || /[<>]/.test(description)) {
     return videoError('invalidDescription', 'The request metadata specifies an invalid video description.');
   }
   const tags = Array.isArray(snippet.tags) ? snippet.tags.map(String) : [];
-  if (tagsLength(tags) > 500 || tags.some((t) => /[<>]/.test(t))) return videoError('invalidTags', 'The request metadata specifies invalid video keywords.');
+  if (tagsLength(tags) > 500 || tags.some((t) => /[<>]/.test(t)))
+    return videoError('invalidTags', 'The request metadata specifies invalid video keywords.');
   const categoryId = snippet.categoryId === undefined ? '22' : String(snippet.categoryId);
-  if (!CATEGORIES.includes(categoryId)) return videoError('invalidCategoryId', 'The request metadata specifies an invalid video category.');
+  if (!CATEGORIES.includes(categoryId))
+    return videoError('invalidCategoryId', 'The request metadata specifies an invalid video category.');
   const privacy = status.privacyStatus === undefined ? 'public' : String(status.privacyStatus);
-  if (!['public', 'unlisted', 'private'].includes(privacy)) return videoError('invalidVideoMetadata', 'The request metadata is invalid: unknown privacyStatus.');
+  if (!['public', 'unlisted', 'private'].includes(privacy))
+    return videoError('invalidVideoMetadata', 'The request metadata is invalid: unknown privacyStatus.');
   const license = status.license === undefined ? 'youtube' : String(status.license);
-  if (!['youtube', 'creativeCommon'].includes(license)) return videoError('invalidVideoMetadata', 'The request metadata is invalid: unknown license.');
+  if (!['youtube', 'creativeCommon'].includes(license))
+    return videoError('invalidVideoMetadata', 'The request metadata is invalid: unknown license.');
   let publishAt: string | null = null;
   if (status.publishAt !== undefined) {
     const at = Date.parse(String(status.publishAt));
@@ -120,7 +152,11 @@ function checkMetadata(body: Obj | null, nowMs: number): ErrorAnswer | JsonObjec
 }
 
 export function thumbnails(id: string): JsonObject {
-  const at = (name: string, width: number, height: number) => ({ url: `https://i.ytimg.com/vi/${id}/${name}.jpg`, width, height });
+  const at = (name: string, width: number, height: number) => ({
+    url: `https://i.ytimg.com/vi/${id}/${name}.jpg`,
+    width,
+    height,
+  });
   return { default: at('default', 120, 90), medium: at('mqdefault', 320, 180), high: at('hqdefault', 480, 360) };
 }
 
@@ -133,7 +169,13 @@ export interface VideoStatistics {
 }
 
 /** The `video` resource with the requested parts; processing and file details only for the owner. */
-export function videoResource(video: ObjectRecord, parts: string[], channelTitle: string, owner: boolean, stats?: VideoStatistics): JsonObject {
+export function videoResource(
+  video: ObjectRecord,
+  parts: string[],
+  channelTitle: string,
+  owner: boolean,
+  stats?: VideoStatistics,
+): JsonObject {
   const id = video.id;
   const failed = video.uploadStatus === 'failed';
   const optional = (key: string): JsonObject => (video[key] ? { [key]: video[key] ?? null } : {});
@@ -167,7 +209,9 @@ export function videoResource(video: ObjectRecord, parts: string[], channelTitle
     },
     processingDetails: {
       processingStatus: video.processingStatus ?? 'processing',
-      ...(video.processingStatus === 'processing' ? { processingProgress: { partsTotal: '1000', partsProcessed: '0', timeLeftMs: '1000' } } : {}),
+      ...(video.processingStatus === 'processing'
+        ? { processingProgress: { partsTotal: '1000', partsProcessed: '0', timeLeftMs: '1000' } }
+        : {}),
       ...(video.processingStatus === 'failed' ? { processingFailureReason: 'transcodeFailed' } : {}),
       fileDetailsAvailability: 'available',
       processingIssuesAvailability: 'available',
@@ -175,18 +219,32 @@ export function videoResource(video: ObjectRecord, parts: string[], channelTitle
       editorSuggestionsAvailability: 'inProgress',
       thumbnailsAvailability: video.processingStatus === 'succeeded' ? 'available' : 'inProgress',
     },
-    contentDetails: { duration: 'PT0S', dimension: '2d', definition: 'hd', caption: 'false', licensedContent: false, contentRating: {}, projection: 'rectangular' },
+    contentDetails: {
+      duration: 'PT0S',
+      dimension: '2d',
+      definition: 'hd',
+      caption: 'false',
+      licensedContent: false,
+      contentRating: {},
+      projection: 'rectangular',
+    },
     statistics: {
       viewCount: String(stats?.views ?? 0),
       likeCount: String(stats?.likes ?? 0),
       favoriteCount: '0',
       ...(stats?.commentsDisabled ? {} : { commentCount: String(stats?.comments ?? 0) }),
     },
-    player: { embedHtml: `<iframe width="480" height="270" src="//www.youtube.com/embed/${id}" frameborder="0" allowfullscreen></iframe>` },
+    player: {
+      embedHtml: `<iframe width="480" height="270" src="//www.youtube.com/embed/${id}" frameborder="0" allowfullscreen></iframe>`,
+    },
     recordingDetails: {},
     localizations: {},
     topicDetails: {},
-    fileDetails: { fileSize: String(num(video.bytes)), fileType: 'video', container: text(video.mimeType).split('/')[1] ?? 'mp4' },
+    fileDetails: {
+      fileSize: String(num(video.bytes)),
+      fileType: 'video',
+      container: text(video.mimeType).split('/')[1] ?? 'mp4',
+    },
   };
   const out: JsonObject = { kind: 'youtube#video', etag: randomUrlSafe(27), id };
   for (const p of parts) {

@@ -11,7 +11,16 @@ import { addRoute, sendAnswer } from '../core/route.ts';
 import type { Simulator } from '../core/route.ts';
 import type { JsonObject, JsonValue, ObjectRecord } from '../core/types.ts';
 import { googleApiError } from './errors.ts';
-import { MANAGE_SCOPES, partsOf, READ_SCOPES, thumbnails, UPLOAD_SCOPES, uploader, videoError, videoResource } from './video-meta.ts';
+import {
+  MANAGE_SCOPES,
+  partsOf,
+  READ_SCOPES,
+  thumbnails,
+  UPLOAD_SCOPES,
+  uploader,
+  videoError,
+  videoResource,
+} from './video-meta.ts';
 import type { Uploader, VideoStatistics } from './video-meta.ts';
 
 const MAX_THUMBNAIL = 2 * MB;
@@ -44,14 +53,38 @@ export function registerYouTubeVideos(sim: Simulator): void {
       const parts = partsOf(reply, q.part);
       if (!parts) return reply;
       if (!q.id) {
-        return sendAnswer(reply, googleApiError(400, 'INVALID_ARGUMENT', 'No filter selected. Expected one of: chart, id, myRating', 'missingRequiredParameter', { domain: 'youtube.parameter' }));
+        return sendAnswer(
+          reply,
+          googleApiError(
+            400,
+            'INVALID_ARGUMENT',
+            'No filter selected. Expected one of: chart, id, myRating',
+            'missingRequiredParameter',
+            { domain: 'youtube.parameter' },
+          ),
+        );
       }
       const items = q.id
         .split(',')
         .map((id) => findObject(call, 'posts', id.trim()))
-        .filter((v): v is ObjectRecord => v !== undefined && (v.accountId === who.account.id || v.privacyStatus === 'public'))
-        .map((v) => videoResource(v, parts, v.accountId === who.account.id ? who.channel.name : '', v.accountId === who.account.id, statisticsOf(call.slice, v)));
-      return reply.send({ kind: 'youtube#videoListResponse', etag: randomUrlSafe(27), items, pageInfo: { totalResults: items.length, resultsPerPage: items.length } });
+        .filter(
+          (v): v is ObjectRecord => v !== undefined && (v.accountId === who.account.id || v.privacyStatus === 'public'),
+        )
+        .map((v) =>
+          videoResource(
+            v,
+            parts,
+            v.accountId === who.account.id ? who.channel.name : '',
+            v.accountId === who.account.id,
+            statisticsOf(call.slice, v),
+          ),
+        );
+      return reply.send({
+        kind: 'youtube#videoListResponse',
+        etag: randomUrlSafe(27),
+        items,
+        pageInfo: { totalResults: items.length, resultsPerPage: items.length },
+      });
     },
   });
 
@@ -66,7 +99,11 @@ export function registerYouTubeVideos(sim: Simulator): void {
       const id = queryParams(req).id ?? '';
       const video = findObject(call, 'posts', id);
       if (!video) return sendAnswer(reply, notFound());
-      if (!ownVideo(who, video)) return sendAnswer(reply, videoError('forbidden', 'The video that you are trying to delete cannot be deleted.', 403));
+      if (!ownVideo(who, video))
+        return sendAnswer(
+          reply,
+          videoError('forbidden', 'The video that you are trying to delete cannot be deleted.', 403),
+        );
       call.slice.posts.delete(id);
       return reply.code(204).send();
     },
@@ -82,17 +119,43 @@ export function registerYouTubeVideos(sim: Simulator): void {
       const who = uploader(req, reply, call, [...UPLOAD_SCOPES, ...MANAGE_SCOPES]);
       if (!who) return reply;
       const id = queryParams(req).videoId;
-      if (!id) return sendAnswer(reply, googleApiError(400, 'INVALID_ARGUMENT', 'Required parameter: videoId', 'required', { location: 'videoId' }));
+      if (!id)
+        return sendAnswer(
+          reply,
+          googleApiError(400, 'INVALID_ARGUMENT', 'Required parameter: videoId', 'required', { location: 'videoId' }),
+        );
       const video = findObject(call, 'posts', id);
-      if (!video) return sendAnswer(reply, videoError('videoNotFound', 'The video that you are trying to update cannot be found.', 404));
-      if (!ownVideo(who, video)) return sendAnswer(reply, videoError('forbidden', 'The authenticated user does not have permissions to upload and set custom video thumbnails.', 403));
+      if (!video)
+        return sendAnswer(
+          reply,
+          videoError('videoNotFound', 'The video that you are trying to update cannot be found.', 404),
+        );
+      if (!ownVideo(who, video))
+        return sendAnswer(
+          reply,
+          videoError(
+            'forbidden',
+            'The authenticated user does not have permissions to upload and set custom video thumbnails.',
+            403,
+          ),
+        );
       const bytes = bodyBytes(req);
-      if (bytes.length === 0) return sendAnswer(reply, videoError('mediaBodyRequired', 'The request does not include the image content.'));
+      if (bytes.length === 0)
+        return sendAnswer(reply, videoError('mediaBodyRequired', 'The request does not include the image content.'));
       const mime = sniff(bytes);
-      if (mime !== 'image/jpeg' && mime !== 'image/png') return sendAnswer(reply, videoError('invalidImage', 'The provided image content is invalid.'));
-      if (bytes.length > MAX_THUMBNAIL) return sendAnswer(reply, videoError('invalidImage', `The thumbnail image is too large: the maximum is ${MAX_THUMBNAIL} bytes.`));
+      if (mime !== 'image/jpeg' && mime !== 'image/png')
+        return sendAnswer(reply, videoError('invalidImage', 'The provided image content is invalid.'));
+      if (bytes.length > MAX_THUMBNAIL)
+        return sendAnswer(
+          reply,
+          videoError('invalidImage', `The thumbnail image is too large: the maximum is ${MAX_THUMBNAIL} bytes.`),
+        );
       video.thumbnail = { bytes: bytes.length, mimeType: mime, setAt: call.ctx.now().toISOString() };
-      const at = (name: string, width: number, height: number) => ({ url: `https://i.ytimg.com/vi/${id}/${name}.jpg`, width, height });
+      const at = (name: string, width: number, height: number) => ({
+        url: `https://i.ytimg.com/vi/${id}/${name}.jpg`,
+        width,
+        height,
+      });
       return reply.send({
         kind: 'youtube#thumbnailSetResponse',
         etag: randomUrlSafe(27),
@@ -114,19 +177,53 @@ export function registerYouTubeVideos(sim: Simulator): void {
       const snippet = jsonBody(req)?.snippet;
       const input = isObj(snippet) ? snippet : {};
       const playlistId = typeof input.playlistId === 'string' ? input.playlistId : '';
-      if (!playlistId) return sendAnswer(reply, googleApiError(400, 'INVALID_ARGUMENT', 'Playlist id not specified.', 'playlistIdRequired', { domain: 'youtube.playlistItem' }));
+      if (!playlistId)
+        return sendAnswer(
+          reply,
+          googleApiError(400, 'INVALID_ARGUMENT', 'Playlist id not specified.', 'playlistIdRequired', {
+            domain: 'youtube.playlistItem',
+          }),
+        );
       const playlist = assetsOf(who.account, 'playlist').find((p) => p.id === playlistId);
       if (!playlist) {
-        return sendAnswer(reply, googleApiError(404, 'NOT_FOUND', "The playlist identified with the request's <code>playlistId</code> parameter cannot be found.", 'playlistNotFound', { domain: 'youtube.playlistItem' }));
+        return sendAnswer(
+          reply,
+          googleApiError(
+            404,
+            'NOT_FOUND',
+            "The playlist identified with the request's <code>playlistId</code> parameter cannot be found.",
+            'playlistNotFound',
+            { domain: 'youtube.playlistItem' },
+          ),
+        );
       }
       const resource = isObj(input.resourceId) ? input.resourceId : {};
-      if (resource.kind !== 'youtube#video') return sendAnswer(reply, googleApiError(400, 'INVALID_ARGUMENT', 'Resource type not supported.', 'invalidResourceType', { domain: 'youtube.playlistItem' }));
+      if (resource.kind !== 'youtube#video')
+        return sendAnswer(
+          reply,
+          googleApiError(400, 'INVALID_ARGUMENT', 'Resource type not supported.', 'invalidResourceType', {
+            domain: 'youtube.playlistItem',
+          }),
+        );
       const video = findObject(call, 'posts', typeof resource.videoId === 'string' ? resource.videoId : undefined);
-      if (!video) return sendAnswer(reply, googleApiError(404, 'NOT_FOUND', 'Video not found.', 'videoNotFound', { domain: 'youtube.playlistItem' }));
+      if (!video)
+        return sendAnswer(
+          reply,
+          googleApiError(404, 'NOT_FOUND', 'Video not found.', 'videoNotFound', { domain: 'youtube.playlistItem' }),
+        );
       const count = num(playlist.fields.itemCount);
       const position = input.position === undefined ? count : input.position;
       if (typeof position !== 'number' || !Number.isInteger(position) || position < 0 || position > count) {
-        return sendAnswer(reply, googleApiError(400, 'INVALID_ARGUMENT', 'Request contains an invalid value for the playlist item position.', 'invalidPlaylistItemPosition', { domain: 'youtube.playlistItem' }));
+        return sendAnswer(
+          reply,
+          googleApiError(
+            400,
+            'INVALID_ARGUMENT',
+            'Request contains an invalid value for the playlist item position.',
+            'invalidPlaylistItemPosition',
+            { domain: 'youtube.playlistItem' },
+          ),
+        );
       }
       const id = Buffer.from(`${playlistId}.${randomHex(16)}`).toString('base64url');
       const items: JsonValue[] = Array.isArray(video.playlistItems) ? video.playlistItems : [];

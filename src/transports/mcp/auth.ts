@@ -19,15 +19,14 @@ export const MCP_KEY_REQUIRED = 'API key required';
 export const MCP_KEY_INVALID = 'Invalid or expired API key';
 
 /** What an MCP request carries: the caller, or the reason (in-band text) it has none. */
-export type McpAuth =
-  | { ok: true; principal: Principal; oauthGrantId: string | null }
-  | { ok: false; message: string };
+export type McpAuth = { ok: true; principal: Principal; oauthGrantId: string | null } | { ok: false; message: string };
 
 /**
  * The protected-resource metadata (RFC 9728) a 401 on /web/mcp points at: the MCP endpoint's own document, whose
  * `resource` is `{public URL}/web/mcp`, so a connector asks for a token for this endpoint only (src/oauth/routes.ts).
  */
-export const resourceMetadataUrl = (ctx: AppContext) => `${ctx.config.publicUrl}/.well-known/oauth-protected-resource/web/mcp`;
+export const resourceMetadataUrl = (ctx: AppContext) =>
+  `${ctx.config.publicUrl}/.well-known/oauth-protected-resource/web/mcp`;
 
 /** The audience an OAuth access token must cover to be taken on /web/mcp (a token for the API root covers it too). */
 export const mcpResource = (ctx: AppContext) => `${ctx.config.publicUrl}/web/mcp`;
@@ -48,7 +47,9 @@ const bearerOf = (headers: Headers): string | undefined => {
 
 function unauthorizedWeb(ctx: AppContext, error?: 'invalid_token'): AppError {
   const challenge = `Bearer resource_metadata="${resourceMetadataUrl(ctx)}"${error ? `, error="${error}", error_description="The access token is invalid, expired or revoked"` : ''}`;
-  return new AppError('unauthorized', error ? 'Invalid or expired access token.' : 'Not authenticated', { headers: { 'www-authenticate': challenge } });
+  return new AppError('unauthorized', error ? 'Invalid or expired access token.' : 'Not authenticated', {
+    headers: { 'www-authenticate': challenge },
+  });
 }
 
 /** An API key's principal, or the in-band reason it has none. */
@@ -56,7 +57,11 @@ async function byKey(ctx: AppContext, key: string): Promise<McpAuth> {
   // A user session is not an MCP credential: it needs a workspace header no MCP client sends.
   if (looksLikeJwt(key)) return { ok: false, message: MCP_KEY_INVALID };
   try {
-    return { ok: true, principal: await ctx.auth.workspace({ token: key, workspaceHeader: undefined }), oauthGrantId: null };
+    return {
+      ok: true,
+      principal: await ctx.auth.workspace({ token: key, workspaceHeader: undefined }),
+      oauthGrantId: null,
+    };
   } catch (err) {
     return { ok: false, message: inBandAuthError(err) };
   }
@@ -87,7 +92,12 @@ async function byOAuth(ctx: AppContext, token: string): Promise<McpAuth | null> 
  * Resolves the caller of one HTTP request to an MCP endpoint. Throws only what is transport-level: /web/mcp's 401
  * challenge. Everything else comes back as `{ok: false, message}` for the tool result.
  */
-export async function authenticateMcp(ctx: AppContext, endpoint: McpEndpoint, headers: Headers, query: Query): Promise<McpAuth> {
+export async function authenticateMcp(
+  ctx: AppContext,
+  endpoint: McpEndpoint,
+  headers: Headers,
+  query: Query,
+): Promise<McpAuth> {
   if (endpoint === 'cli') {
     const key = first(headers['x-api-key']) ?? bearerOf(headers) ?? first(query?.apikey);
     return key ? byKey(ctx, key) : { ok: false, message: MCP_KEY_REQUIRED };

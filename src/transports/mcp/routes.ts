@@ -47,7 +47,14 @@ export async function mcpRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext
       reply
         .code(405)
         .header('allow', 'POST')
-        .send({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this MCP server is stateless; send JSON-RPC messages with POST.' }, id: null });
+        .send({
+          jsonrpc: '2.0',
+          error: {
+            code: -32000,
+            message: 'Method not allowed: this MCP server is stateless; send JSON-RPC messages with POST.',
+          },
+          id: null,
+        });
     app.get(path, { config: { access: { kind: 'public' } }, schema: { hide: true } }, notAllowed);
     app.delete(path, { config: { access: { kind: 'public' } }, schema: { hide: true } }, notAllowed);
   }

@@ -40,7 +40,13 @@ export function describeTool(tool: Tool): McpTool {
     description: tool.description,
     // Draft 2020-12 is MCP's default dialect.
     inputSchema: inputSchema(tool) as McpTool['inputSchema'],
-    annotations: { title: titleOf(tool.name), readOnlyHint: a.readOnly, destructiveHint: a.destructive, idempotentHint: a.idempotent, openWorldHint: a.openWorld },
+    annotations: {
+      title: titleOf(tool.name),
+      readOnlyHint: a.readOnly,
+      destructiveHint: a.destructive,
+      idempotentHint: a.idempotent,
+      openWorldHint: a.openWorld,
+    },
   };
 }
 
@@ -92,9 +98,15 @@ export class McpToolServer {
   #server(): Server {
     const pooled = this.#idle.pop();
     if (pooled) return pooled;
-    const server = new Server(SERVER_INFO, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS, jsonSchemaValidator: this.#validator });
+    const server = new Server(SERVER_INFO, {
+      capabilities: { tools: { listChanged: false } },
+      instructions: INSTRUCTIONS,
+      jsonSchemaValidator: this.#validator,
+    });
     server.setRequestHandler(ListToolsRequestSchema, () => this.#list);
-    server.setRequestHandler(CallToolRequestSchema, (req, extra) => this.#call(req.params.name, req.params.arguments, callerOf(extra.authInfo)));
+    server.setRequestHandler(CallToolRequestSchema, (req, extra) =>
+      this.#call(req.params.name, req.params.arguments, callerOf(extra.authInfo)),
+    );
     return server;
   }
 
@@ -104,11 +116,21 @@ export class McpToolServer {
     if (!tool) throw new McpError(ErrorCode.InvalidParams, unknownToolText(name));
     if (!auth.ok) return text(auth.message);
     const { principal, oauthGrantId } = auth;
-    const call = await invokeTool(this.#app, tool, args, { principal, surface: 'mcp', oauthGrantId }, { requires: 'mcp_enabled' });
+    const call = await invokeTool(
+      this.#app,
+      tool,
+      args,
+      { principal, surface: 'mcp', oauthGrantId },
+      { requires: 'mcp_enabled' },
+    );
     // A refusal is the text of an error result; what the tool answered is its JSON, structured too.
     if (!call.ok) return text(call.failure.message);
     const result = call.result;
-    return { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: result, isError: result.success === false };
+    return {
+      content: [{ type: 'text', text: JSON.stringify(result) }],
+      structuredContent: result,
+      isError: result.success === false,
+    };
   }
 
   /** One HTTP request (POST) through a fresh stateless transport; the SDK's answer as a web Response. */
@@ -119,11 +141,19 @@ export class McpToolServer {
       if (v !== undefined) headers.set(name, Array.isArray(v) ? v.join(', ') : v);
     }
     const request = new Request(req.url, { method: req.method, headers });
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+    });
     const server = this.#server();
     await server.connect(transport);
     const caller: CallerInfo = { auth, endpoint };
-    const authInfo: AuthInfo = { token: '', clientId: auth.ok ? (auth.principal.keyId ?? auth.principal.user?.id ?? '') : '', scopes: [], extra: { herald: caller } };
+    const authInfo: AuthInfo = {
+      token: '',
+      clientId: auth.ok ? (auth.principal.keyId ?? auth.principal.user?.id ?? '') : '',
+      scopes: [],
+      extra: { herald: caller },
+    };
     try {
       return await transport.handleRequest(request, { parsedBody: req.body, authInfo });
     } finally {

@@ -58,7 +58,8 @@ declare module 'fastify' {
   }
 }
 
-const workspaceIdRequired = () => validationField(['query', 'workspace_id'], "workspace_id is required: the workspace's UUID", 'missing');
+const workspaceIdRequired = () =>
+  validationField(['query', 'workspace_id'], "workspace_id is required: the workspace's UUID", 'missing');
 
 export function principalOf(req: FastifyRequest): Principal {
   if (!req.principal) throw new Error(`route ${req.routeOptions.url} used principalOf without workspace access`);
@@ -114,9 +115,16 @@ export const accessPlugin = fp(async (app: FastifyInstance, opts: { ctx: AppCont
       return;
     }
     // The URL called, for the audience check of OAuth access tokens.
-    let creds = { ...credentialsFrom(req.headers), resource: `${opts.ctx.config.publicUrl}${req.url.replace(/[?#].*$/, '')}` };
-    const queried = access.kind === 'workspace' && access.workspaceQuery ? (req.query as Record<string, unknown> | undefined)?.workspace_id : undefined;
-    if (typeof queried === 'string' && UUID.test(queried) && creds.workspaceHeader === undefined) creds = { ...creds, workspaceHeader: queried };
+    let creds = {
+      ...credentialsFrom(req.headers),
+      resource: `${opts.ctx.config.publicUrl}${req.url.replace(/[?#].*$/, '')}`,
+    };
+    const queried =
+      access.kind === 'workspace' && access.workspaceQuery
+        ? (req.query as Record<string, unknown> | undefined)?.workspace_id
+        : undefined;
+    if (typeof queried === 'string' && UUID.test(queried) && creds.workspaceHeader === undefined)
+      creds = { ...creds, workspaceHeader: queried };
     let who: Principal | UserPrincipal;
     try {
       who = access.kind === 'workspace' ? await auth.workspace(creds) : await auth.user(creds);
@@ -124,7 +132,15 @@ export const accessPlugin = fp(async (app: FastifyInstance, opts: { ctx: AppCont
       // A failed authentication spends the address's budget, so guessing keys is limited too.
       await charge(req, reply, 'general');
       // A session that names no workspace on a route that takes it in the query: say which field is missing.
-      if (queried === undefined && creds.workspaceHeader === undefined && access.kind === 'workspace' && access.workspaceQuery && err instanceof AppError && err.code === 'bad_request') throw workspaceIdRequired();
+      if (
+        queried === undefined &&
+        creds.workspaceHeader === undefined &&
+        access.kind === 'workspace' &&
+        access.workspaceQuery &&
+        err instanceof AppError &&
+        err.code === 'bad_request'
+      )
+        throw workspaceIdRequired();
       throw err;
     }
     await charge(req, reply, 'general', who);
@@ -139,8 +155,10 @@ export const accessPlugin = fp(async (app: FastifyInstance, opts: { ctx: AppCont
     if (access.workspaceQuery) {
       // Absent, the workspace is the one the credential already names (an API key's, or X-Workspace-Id with a
       // session); a session naming none was refused above with its own 400, so only a malformed value lands here.
-      if (queried !== undefined && (typeof queried !== 'string' || !UUID.test(queried))) throw validationField(['query', 'workspace_id'], "workspace_id must be the workspace's UUID", 'uuid_parsing');
-      if (typeof queried === 'string' && queried.toLowerCase() !== principal.workspaceId.toLowerCase()) throw new AppError('forbidden', 'workspace does not match API key');
+      if (queried !== undefined && (typeof queried !== 'string' || !UUID.test(queried)))
+        throw validationField(['query', 'workspace_id'], "workspace_id must be the workspace's UUID", 'uuid_parsing');
+      if (typeof queried === 'string' && queried.toLowerCase() !== principal.workspaceId.toLowerCase())
+        throw new AppError('forbidden', 'workspace does not match API key');
     }
     req.principal = principal;
     assertRouteAllowed(principal.scope, { postsRead: access.postsRead ?? false });
@@ -148,7 +166,8 @@ export const accessPlugin = fp(async (app: FastifyInstance, opts: { ctx: AppCont
       try {
         opts.ctx.plans.assertFeature(principal.planId, access.feature);
       } catch (err) {
-        if (access.planStatus === 402 && err instanceof AppError && err.code === 'plan_required') throw new AppError('plan_upgrade_required', err.detail);
+        if (access.planStatus === 402 && err instanceof AppError && err.code === 'plan_required')
+          throw new AppError('plan_upgrade_required', err.detail);
         throw err;
       }
     }

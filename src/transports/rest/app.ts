@@ -90,7 +90,12 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
-      info: { title: 'Herald API', version: '0.1.0', description: 'Self-hosted social publishing.', license: { name: 'AGPL-3.0-only', identifier: 'AGPL-3.0-only' } },
+      info: {
+        title: 'Herald API',
+        version: '0.1.0',
+        description: 'Self-hosted social publishing.',
+        license: { name: 'AGPL-3.0-only', identifier: 'AGPL-3.0-only' },
+      },
       // HERALD_PUBLIC_URL, as in the GPT Actions document: the origin clients reach this instance at.
       servers: [{ url: ctx.config.publicUrl, description: 'This Herald instance' }],
       components: {
@@ -109,7 +114,11 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   // 422 wherever they appear (multipart fields are checked as they are read, in media/form.ts).
   app.addHook('preValidation', async (req) => {
     if (req.routeOptions.config.access?.kind === 'simulator') return;
-    const errors = [...invalidStrings(req.params, ['path']), ...invalidStrings(req.query, ['query']), ...invalidStrings(req.body, ['body'])];
+    const errors = [
+      ...invalidStrings(req.params, ['path']),
+      ...invalidStrings(req.query, ['query']),
+      ...invalidStrings(req.body, ['body']),
+    ];
     if (errors.length) throw validationError(errors);
   });
 

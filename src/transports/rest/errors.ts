@@ -10,10 +10,21 @@ import { SECURITY_HEADERS, setSecurityHeaders } from './security-headers.ts';
 
 const LOCATION: Record<string, string> = { body: 'body', querystring: 'query', params: 'path', headers: 'header' };
 
-function zodToFieldErrors(err: Parameters<typeof hasZodFastifySchemaValidationErrors>[0] & { validation: { instancePath: string; message: string; keyword: string }[]; validationContext?: string }): FieldError[] {
+function zodToFieldErrors(
+  err: Parameters<typeof hasZodFastifySchemaValidationErrors>[0] & {
+    validation: { instancePath: string; message: string; keyword: string }[];
+    validationContext?: string;
+  },
+): FieldError[] {
   const where = LOCATION[err.validationContext ?? 'body'] ?? 'body';
   return err.validation.map((v) => ({
-    loc: [where, ...v.instancePath.split('/').filter(Boolean).map((s) => (/^\d+$/.test(s) ? Number(s) : s))],
+    loc: [
+      where,
+      ...v.instancePath
+        .split('/')
+        .filter(Boolean)
+        .map((s) => (/^\d+$/.test(s) ? Number(s) : s)),
+    ],
     msg: v.message,
     type: v.keyword,
   }));
@@ -25,11 +36,21 @@ function fastifyFailure(error: FastifyError, req: FastifyRequest): { status: num
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE': {
       const sent = req.headers['content-type'];
       const multipart = (req.routeOptions.schema?.consumes as string[] | undefined)?.includes('multipart/form-data');
-      const want = multipart ? 'Content-Type: application/json (or multipart/form-data for a file upload)' : 'Content-Type: application/json';
-      return { status: 415, detail: capEchoes(`Unsupported Content-Type ${sent ? `'${sent}'` : '(none)'}: send the body as JSON with ${want}.`) };
+      const want = multipart
+        ? 'Content-Type: application/json (or multipart/form-data for a file upload)'
+        : 'Content-Type: application/json';
+      return {
+        status: 415,
+        detail: capEchoes(
+          `Unsupported Content-Type ${sent ? `'${sent}'` : '(none)'}: send the body as JSON with ${want}.`,
+        ),
+      };
     }
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return { status: 413, detail: `Request body too large: the limit for this route is ${req.routeOptions.bodyLimit} bytes.` };
+      return {
+        status: 413,
+        detail: `Request body too large: the limit for this route is ${req.routeOptions.bodyLimit} bytes.`,
+      };
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return { status: 400, detail: 'Content-Length does not match the body sent.' };
     case 'FST_ERR_BAD_URL':
@@ -46,7 +67,12 @@ function fastifyFailure(error: FastifyError, req: FastifyRequest): { status: num
  * route's documented error shape must never turn a refusal into a serialization failure (500).
  */
 function sendError(reply: FastifyReply, status: number, body: unknown, headers: Record<string, string> = {}) {
-  return reply.code(status).headers(headers).type('application/json; charset=utf-8').serializer(JSON.stringify).send(body);
+  return reply
+    .code(status)
+    .headers(headers)
+    .type('application/json; charset=utf-8')
+    .serializer(JSON.stringify)
+    .send(body);
 }
 
 export function installErrorHandling(app: FastifyInstance): void {
@@ -61,8 +87,14 @@ export function installErrorHandling(app: FastifyInstance): void {
     }
     const code = (error as FastifyError).code;
     // Malformed or empty JSON is a validation failure of the body, not a server error.
-    if (code === 'FST_ERR_CTP_INVALID_JSON_BODY' || code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || error instanceof SyntaxError) {
-      return sendError(reply, 422, { detail: [{ loc: ['body'], msg: 'Body is not valid JSON', type: 'json_invalid' }] });
+    if (
+      code === 'FST_ERR_CTP_INVALID_JSON_BODY' ||
+      code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ||
+      error instanceof SyntaxError
+    ) {
+      return sendError(reply, 422, {
+        detail: [{ loc: ['body'], msg: 'Body is not valid JSON', type: 'json_invalid' }],
+      });
     }
     const known = fastifyFailure(error as FastifyError, req);
     if (known) return sendError(reply, known.status, { detail: known.detail });
@@ -87,7 +119,9 @@ export function frameworkErrors(error: FastifyError, req: FastifyRequest, reply:
 }
 
 // Node refuses these before any request object exists: the answer is written to the socket directly.
-const RAW_SECURITY_HEADERS = Object.entries(SECURITY_HEADERS).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+const RAW_SECURITY_HEADERS = Object.entries(SECURITY_HEADERS)
+  .map(([name, value]) => `${name}: ${value}\r\n`)
+  .join('');
 const URL_TOO_LONG = 8 * 1024;
 
 /** Fastify's `clientErrorHandler`: malformed HTTP, oversized request lines or headers, timeouts. */
@@ -101,11 +135,16 @@ export const clientErrorHandler: NonNullable<FastifyServerOptions['clientErrorHa
     // The request line counts towards the header limit: a huge URL is the usual cause.
     const raw = (err as unknown as { rawPacket?: Buffer }).rawPacket;
     const firstLine = raw?.subarray(0, URL_TOO_LONG + 2).toString('latin1') ?? '';
-    [status, detail] = firstLine.length > URL_TOO_LONG && !firstLine.includes('\r\n') ? [414, 'URL too long.'] : [431, 'Request headers too large.'];
+    [status, detail] =
+      firstLine.length > URL_TOO_LONG && !firstLine.includes('\r\n')
+        ? [414, 'URL too long.']
+        : [431, 'Request headers too large.'];
   }
   const body = JSON.stringify({ detail });
   if (socket.writable) {
-    socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json\r\n${RAW_SECURITY_HEADERS}Connection: close\r\n\r\n${body}`);
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json\r\n${RAW_SECURITY_HEADERS}Connection: close\r\n\r\n${body}`,
+    );
   }
   socket.destroy(err);
 };

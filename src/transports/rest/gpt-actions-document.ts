@@ -34,10 +34,14 @@ function summaryOf(description: string): string {
   return first.length <= GPT_LIMITS.description ? first : `${first.slice(0, GPT_LIMITS.description - 1)}…`;
 }
 
-const error = (description: string, detail: Json): Json => ({ description, content: { 'application/json': { schema: { type: 'object', properties: { detail }, required: ['detail'] } } } });
+const error = (description: string, detail: Json): Json => ({
+  description,
+  content: { 'application/json': { schema: { type: 'object', properties: { detail }, required: ['detail'] } } },
+});
 
 export function gptActionsDocument(ctx: AppContext, tools: readonly Tool[]): Json {
-  if (tools.length > GPT_LIMITS.operations) throw new Error(`GPT Actions: ${tools.length} tools, ChatGPT takes at most ${GPT_LIMITS.operations} operations`);
+  if (tools.length > GPT_LIMITS.operations)
+    throw new Error(`GPT Actions: ${tools.length} tools, ChatGPT takes at most ${GPT_LIMITS.operations} operations`);
   const paths: Json = {};
   for (const tool of tools) {
     const schema = argumentsSchema(tool);
@@ -51,7 +55,10 @@ export function gptActionsDocument(ctx: AppContext, tools: readonly Tool[]): Jso
         'x-openai-action-timeout': GPT_ACTION_TIMEOUT_SECONDS,
         requestBody: { required, content: { 'application/json': { schema } } },
         responses: {
-          '200': { description: 'The result. A tool that failed answers success: false with a message to act on.', content: { 'application/json': { schema: { $ref: '#/components/schemas/ToolResult' } } } },
+          '200': {
+            description: 'The result. A tool that failed answers success: false with a message to act on.',
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/ToolResult' } } },
+          },
           '401': { $ref: '#/components/responses/Unauthorized' },
           '402': { $ref: '#/components/responses/PlanRequired' },
           '422': { $ref: '#/components/responses/InvalidArguments' },
@@ -78,17 +85,23 @@ export function gptActionsDocument(ctx: AppContext, tools: readonly Tool[]): Jso
         BearerAuth: {
           type: 'http',
           scheme: 'bearer',
-          description: 'The OAuth access token ChatGPT obtains when the user connects Herald, or a workspace API key (psk_live_…).',
+          description:
+            'The OAuth access token ChatGPT obtains when the user connects Herald, or a workspace API key (psk_live_…).',
         },
       },
       schemas: {
         ToolResult: {
           type: 'object',
-          description: 'success, and on failure a message (and error code) to act on; the other fields depend on the action.',
+          description:
+            'success, and on failure a message (and error code) to act on; the other fields depend on the action.',
           properties: {
             success: { type: 'boolean' },
             message: { type: ['string', 'null'] },
-            error: { type: 'string', description: 'On failure: a code such as not_found, bad_request, scope_denied, plan_required, insufficient_credits.' },
+            error: {
+              type: 'string',
+              description:
+                'On failure: a code such as not_found, bad_request, scope_denied, plan_required, insufficient_credits.',
+            },
           },
           required: ['success'],
           additionalProperties: true,
@@ -98,11 +111,23 @@ export function gptActionsDocument(ctx: AppContext, tools: readonly Tool[]): Jso
         Unauthorized: error('Missing, invalid, expired or revoked credentials: reconnect Herald.', { type: 'string' }),
         PlanRequired: error("The workspace's plan does not include ChatGPT Actions (gpt_app_enabled).", {
           type: 'object',
-          properties: { error: { type: 'string' }, feature: { type: 'string' }, plan: { type: 'string' }, message: { type: 'string' } },
+          properties: {
+            error: { type: 'string' },
+            feature: { type: 'string' },
+            plan: { type: 'string' },
+            message: { type: 'string' },
+          },
         }),
         InvalidArguments: error('The arguments do not match the schema: one entry per field.', {
           type: 'array',
-          items: { type: 'object', properties: { loc: { type: 'array', items: { type: ['string', 'integer'] } }, msg: { type: 'string' }, type: { type: 'string' } } },
+          items: {
+            type: 'object',
+            properties: {
+              loc: { type: 'array', items: { type: ['string', 'integer'] } },
+              msg: { type: 'string' },
+              type: { type: 'string' },
+            },
+          },
         }),
       },
     },

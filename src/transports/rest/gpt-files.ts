@@ -26,16 +26,26 @@ const refs = z
   .array(z.union([fileRef, z.string().max(4096)]))
   .max(MAX_FILES)
   .optional()
-  .describe('Files the user attached in ChatGPT (ChatGPT fills this in). Each is imported into the media library; the answer lists their media ids for publish.');
+  .describe(
+    'Files the user attached in ChatGPT (ChatGPT fills this in). Each is imported into the media library; the answer lists their media ids for publish.',
+  );
 
 /** The document declares the property as ChatGPT expects it: an array of strings (ChatGPT then sends objects). */
-export const OPENAI_FILE_REFS_SCHEMA = { type: 'array', items: { type: 'string' }, maxItems: MAX_FILES, description: refs.description } as const;
+export const OPENAI_FILE_REFS_SCHEMA = {
+  type: 'array',
+  items: { type: 'string' },
+  maxItems: MAX_FILES,
+  description: refs.description,
+} as const;
 
 type Ref = z.infer<typeof fileRef> | string;
 const IMAGE_EXT = /\.(jpe?g|png|gif|webp)$/i;
 const VIDEO_EXT = /\.(mp4|mov|m4v|avi|mkv|webm)$/i;
 
-function kindOf(ref: { name?: string | null | undefined; mime_type?: string | null | undefined }, asked: MediaKind | undefined): MediaKind | null {
+function kindOf(
+  ref: { name?: string | null | undefined; mime_type?: string | null | undefined },
+  asked: MediaKind | undefined,
+): MediaKind | null {
   const mime = ref.mime_type?.toLowerCase() ?? '';
   if (mime.startsWith('image/')) return 'image';
   if (mime.startsWith('video/')) return 'video';
@@ -53,7 +63,12 @@ function reason(detail: Detail): string {
 }
 
 /** Imports each attached file; one that fails is named with its reason and does not lose the others. */
-async function importFiles(ctx: ToolContext, files: Ref[], asked: MediaKind | undefined, platform: string | undefined): Promise<ToolResult> {
+async function importFiles(
+  ctx: ToolContext,
+  files: Ref[],
+  asked: MediaKind | undefined,
+  platform: string | undefined,
+): Promise<ToolResult> {
   const { app, caller } = ctx;
   const media = platform?.trim() ? parseMediaPlatform(platform, app.platforms.slugs) : null;
   assertMediaPlatformAllowed(caller.principal.scope, media);
@@ -65,14 +80,31 @@ async function importFiles(ctx: ToolContext, files: Ref[], asked: MediaKind | un
     const name = ref.name ?? null;
     const loc = ['body', OPENAI_FILE_REFS, index];
     try {
-      if (!/^https?:\/\//i.test(ref.download_link)) throw new AppError('bad_request', 'ChatGPT sent no download link for this file; attach it again.');
+      if (!/^https?:\/\//i.test(ref.download_link))
+        throw new AppError('bad_request', 'ChatGPT sent no download link for this file; attach it again.');
       const kind = kindOf(ref, asked);
       if (!kind) throw new AppError('bad_request', 'Only images and videos can be stored as media.');
       // Downloaded through the outbound address policy, then stored under the name the user gave the file.
       const got = await app.media.readUrl(caller.principal, ref.download_link, kind, loc);
-      const row = await app.media.add(target, { file: { path: got.path, size: got.size, filename: name ?? got.name ?? `file.${kind === 'image' ? 'jpg' : 'mp4'}` } }, kind, loc);
+      const row = await app.media.add(
+        target,
+        {
+          file: {
+            path: got.path,
+            size: got.size,
+            filename: name ?? got.name ?? `file.${kind === 'image' ? 'jpg' : 'mp4'}`,
+          },
+        },
+        kind,
+        loc,
+      );
       const item = app.media.item(row);
-      stored.push({ media_id: item.media_id, media_type: item.media_type, filename: item.original_filename ?? item.filename, public_url: item.public_url });
+      stored.push({
+        media_id: item.media_id,
+        media_type: item.media_type,
+        filename: item.original_filename ?? item.filename,
+        public_url: item.public_url,
+      });
     } catch (err) {
       if (!(err instanceof AppError) || err.status >= 500) throw err;
       errors.push({ index, name, error: reason(err.body().detail) });
@@ -99,7 +131,8 @@ export function withChatGptFiles(tool: Tool): Tool {
   });
   return defineTool({
     ...tool,
-    description: 'Store images or videos the user attached in ChatGPT in the media library; answers their media_ids for publish. Without attachments: an upload URL and curl command for a local file_path. Free.',
+    description:
+      'Store images or videos the user attached in ChatGPT in the media library; answers their media_ids for publish. Without attachments: an upload URL and curl command for a local file_path. Free.',
     input,
     // Attached files are written to the media library (and downloaded from OpenAI's file links).
     annotations: { ...tool.annotations, readOnly: false, idempotent: false, openWorld: true },
@@ -107,7 +140,11 @@ export function withChatGptFiles(tool: Tool): Tool {
       const a = args as { file_path?: string; media_type?: MediaKind; platform?: string; [OPENAI_FILE_REFS]?: Ref[] };
       const files = a[OPENAI_FILE_REFS] ?? [];
       if (files.length) return importFiles(ctx, files, a.media_type, a.platform);
-      if (!a.file_path) throw new AppError('bad_request', 'Attach the image or video in ChatGPT, or give file_path for a file on your own machine.');
+      if (!a.file_path)
+        throw new AppError(
+          'bad_request',
+          'Attach the image or video in ChatGPT, or give file_path for a file on your own machine.',
+        );
       return tool.run(ctx, args as never);
     },
   });

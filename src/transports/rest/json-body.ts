@@ -7,7 +7,9 @@ import { JSON_MAX_DEPTH } from '../../input-strings.ts';
 
 const CHARSET = /;\s*charset\s*=\s*("?)([^";\s]*)\1/i;
 const UTF8 = /^utf-?8$/i;
-const [OPEN_OBJECT, OPEN_ARRAY, CLOSE_OBJECT, CLOSE_ARRAY, QUOTE, BACKSLASH] = ['{', '[', '}', ']', '"', '\\'].map((c) => c.charCodeAt(0));
+const [OPEN_OBJECT, OPEN_ARRAY, CLOSE_OBJECT, CLOSE_ARRAY, QUOTE, BACKSLASH] = ['{', '[', '}', ']', '"', '\\'].map(
+  (c) => c.charCodeAt(0),
+);
 
 /** Whether the JSON text nests objects and arrays deeper than `max` levels (brackets inside strings do not count). */
 export function nestedDeeperThan(text: string, max: number): boolean {
@@ -30,7 +32,12 @@ export function nestedDeeperThan(text: string, max: number): boolean {
 function charsetRefusal(req: FastifyRequest): Error | undefined {
   const charset = CHARSET.exec(req.headers['content-type'] ?? '')?.[2];
   if (charset === undefined || UTF8.test(charset)) return undefined;
-  return Object.assign(new Error(`Unsupported charset '${charset}' in Content-Type: send the JSON body encoded as UTF-8 (charset=utf-8, or no charset).`), { statusCode: 415 });
+  return Object.assign(
+    new Error(
+      `Unsupported charset '${charset}' in Content-Type: send the JSON body encoded as UTF-8 (charset=utf-8, or no charset).`,
+    ),
+    { statusCode: 415 },
+  );
 }
 
 /**
@@ -46,7 +53,14 @@ export function installJsonParser(scope: FastifyInstance, opts: { empty?: unknow
     const body = raw as string;
     if ('empty' in opts && body.trim() === '') return done(null, opts.empty);
     if (nestedDeeperThan(body, JSON_MAX_DEPTH)) {
-      return done(validationField(['body'], `JSON nesting deeper than ${JSON_MAX_DEPTH} levels is not accepted: send a flatter body.`, 'json_too_deep'), undefined);
+      return done(
+        validationField(
+          ['body'],
+          `JSON nesting deeper than ${JSON_MAX_DEPTH} levels is not accepted: send a flatter body.`,
+          'json_too_deep',
+        ),
+        undefined,
+      );
     }
     return parse(req, body, done);
   });

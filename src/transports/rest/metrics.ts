@@ -54,13 +54,17 @@ export interface MetricsListener {
 }
 
 /** Serves GET /metrics alone on its own address (nothing else of Herald is reachable there). */
-export async function listenMetrics(registry: Registry, opts: { host: string; port: number; token: string | undefined }): Promise<MetricsListener> {
+export async function listenMetrics(
+  registry: Registry,
+  opts: { host: string; port: number; token: string | undefined },
+): Promise<MetricsListener> {
   const server = createServer((req, res) => {
     const json = (status: number, body: unknown, headers: Record<string, string> = {}) => {
       res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
     };
     if (req.method !== 'GET' || (req.url ?? '').split('?')[0] !== '/metrics') return json(404, { detail: 'Not Found' });
-    if (!metricsAuthorized(req.headers, opts.token)) return json(401, METRICS_UNAUTHORIZED, { 'www-authenticate': 'Bearer' });
+    if (!metricsAuthorized(req.headers, opts.token))
+      return json(401, METRICS_UNAUTHORIZED, { 'www-authenticate': 'Bearer' });
     registry.metrics().then(
       (text) => res.writeHead(200, { 'content-type': registry.contentType }).end(text),
       () => json(500, { detail: 'Internal Server Error' }),

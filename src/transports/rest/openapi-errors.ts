@@ -14,26 +14,79 @@ const fieldError = z.object({ loc: z.array(z.union([z.string(), z.number()])), m
 const coded = z.object({ error: z.string(), message: z.string() }).catchall(z.unknown());
 
 export const ERRORS = {
-  400: component(z.object({ detail: z.string() }), 'BadRequest', 'Bad request: e.g. a session without X-Workspace-Id, an unknown platform, a malformed URL (invalid percent-encoding).'),
-  401: component(z.object({ detail: z.string() }), 'Unauthorized', 'Not authenticated: missing, invalid, expired or revoked credential.'),
-  402: component(z.object({ detail: z.union([z.string(), coded]) }), 'PaymentRequired', 'Not enough credits left this period ({"error": "insufficient_credits", ...}).'),
-  403: component(z.object({ detail: z.union([z.string(), coded]) }), 'Forbidden', "Not allowed: another workspace, the key's scope, owners only, or a plan without the feature ({\"error\": \"plan_required\", ...})."),
-  404: component(z.object({ detail: z.union([z.string(), coded]) }), 'NotFound', 'Not found (or not in this workspace): the resource of the path, or an id the request names.'),
-  409: component(z.object({ detail: z.union([z.string(), coded]) }), 'Conflict', 'Conflicts with the current state (e.g. an existing account, a post no longer in a state that allows this, a request with the same Idempotency-Key still running).'),
+  400: component(
+    z.object({ detail: z.string() }),
+    'BadRequest',
+    'Bad request: e.g. a session without X-Workspace-Id, an unknown platform, a malformed URL (invalid percent-encoding).',
+  ),
+  401: component(
+    z.object({ detail: z.string() }),
+    'Unauthorized',
+    'Not authenticated: missing, invalid, expired or revoked credential.',
+  ),
+  402: component(
+    z.object({ detail: z.union([z.string(), coded]) }),
+    'PaymentRequired',
+    'Not enough credits left this period ({"error": "insufficient_credits", ...}).',
+  ),
+  403: component(
+    z.object({ detail: z.union([z.string(), coded]) }),
+    'Forbidden',
+    'Not allowed: another workspace, the key\'s scope, owners only, or a plan without the feature ({"error": "plan_required", ...}).',
+  ),
+  404: component(
+    z.object({ detail: z.union([z.string(), coded]) }),
+    'NotFound',
+    'Not found (or not in this workspace): the resource of the path, or an id the request names.',
+  ),
+  409: component(
+    z.object({ detail: z.union([z.string(), coded]) }),
+    'Conflict',
+    'Conflicts with the current state (e.g. an existing account, a post no longer in a state that allows this, a request with the same Idempotency-Key still running).',
+  ),
   413: component(z.object({ detail: z.string() }), 'PayloadTooLarge', 'Request body over the limit of the route.'),
-  414: component(z.object({ detail: z.string() }), 'UriTooLong', 'URL too long: a path segment over the length allowed, or a request line over the server limit.'),
-  415: component(z.object({ detail: z.string() }), 'UnsupportedMediaType', 'Body sent without Content-Type: application/json (or multipart/form-data where accepted).'),
-  422: component(z.object({ detail: z.union([z.array(fieldError), z.string()]) }), 'ValidationError', 'Invalid input: one entry per field, `loc` = where (body, query, path, header) and the field path.'),
-  429: component(z.object({ detail: coded }), 'RateLimited', 'Rate limit (APIKEY_RATE_LIMIT) or sign-in throttle (LOGIN_THROTTLED) reached; see Retry-After.'),
-  500: component(z.object({ detail: z.string(), request_id: z.string() }), 'InternalError', 'Server error; quote request_id when reporting it.'),
-  502: component(z.object({ detail: z.union([z.string(), coded]) }), 'BadGateway', 'The model provider (or a network) failed; the detail says how, without internals.'),
-  503: component(z.object({ detail: z.string() }), 'NotConfigured', 'This server is not configured for the capability; the detail names the settings that enable it.'),
+  414: component(
+    z.object({ detail: z.string() }),
+    'UriTooLong',
+    'URL too long: a path segment over the length allowed, or a request line over the server limit.',
+  ),
+  415: component(
+    z.object({ detail: z.string() }),
+    'UnsupportedMediaType',
+    'Body sent without Content-Type: application/json (or multipart/form-data where accepted).',
+  ),
+  422: component(
+    z.object({ detail: z.union([z.array(fieldError), z.string()]) }),
+    'ValidationError',
+    'Invalid input: one entry per field, `loc` = where (body, query, path, header) and the field path.',
+  ),
+  429: component(
+    z.object({ detail: coded }),
+    'RateLimited',
+    'Rate limit (APIKEY_RATE_LIMIT) or sign-in throttle (LOGIN_THROTTLED) reached; see Retry-After.',
+  ),
+  500: component(
+    z.object({ detail: z.string(), request_id: z.string() }),
+    'InternalError',
+    'Server error; quote request_id when reporting it.',
+  ),
+  502: component(
+    z.object({ detail: z.union([z.string(), coded]) }),
+    'BadGateway',
+    'The model provider (or a network) failed; the detail says how, without internals.',
+  ),
+  503: component(
+    z.object({ detail: z.string() }),
+    'NotConfigured',
+    'This server is not configured for the capability; the detail names the settings that enable it.',
+  ),
 } as const;
 
 export type Status = keyof typeof ERRORS;
 
 /** Shared error responses a route gives beyond those the rule below implies (e.g. 409 of a state change). */
-export const errorResponses = (...statuses: Status[]) => Object.fromEntries(statuses.map((s) => [s, ERRORS[s]])) as Partial<typeof ERRORS>;
+export const errorResponses = (...statuses: Status[]) =>
+  Object.fromEntries(statuses.map((s) => [s, ERRORS[s]])) as Partial<typeof ERRORS>;
 
 /** Fastify reads a body on these methods whatever the route declares: a wrong type is 415, too much 413, bad JSON 422. */
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);

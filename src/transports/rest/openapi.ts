@@ -29,13 +29,16 @@ function accessText(access: Access | undefined): string {
       ? 'No authentication. Sign-in budget per client address, and a per-account throttle on failed sign-ins.'
       : 'No authentication.';
   }
-  if (access.kind === 'user') return 'Authentication: a user session (`Authorization: Bearer <access_token>` from /auth/login or /auth/signup); API keys are refused.';
+  if (access.kind === 'user')
+    return 'Authentication: a user session (`Authorization: Bearer <access_token>` from /auth/login or /auth/signup); API keys are refused.';
   if (access.kind === 'admin') return 'Authentication: the session of an administrator.';
   if (access.kind === 'mcp') return 'MCP (JSON-RPC over streamable HTTP): see docs/mcp.md.';
-  const parts = ['Authentication: `X-API-Key: <key>` (acts on the key\'s workspace), or a user session (`Authorization: Bearer <access_token>`) with `X-Workspace-Id`.'];
+  const parts = [
+    "Authentication: `X-API-Key: <key>` (acts on the key's workspace), or a user session (`Authorization: Bearer <access_token>`) with `X-Workspace-Id`.",
+  ];
   if (access.feature) parts.push(`Needs the plan feature \`${access.feature}\`.`);
   if (access.ownerOnly) parts.push('Sessions: workspace owners only.');
-  if (access.platforms) parts.push("A key scoped to some networks may act only on those.");
+  if (access.platforms) parts.push('A key scoped to some networks may act only on those.');
   return parts.join(' ');
 }
 
@@ -50,37 +53,64 @@ function securityOf(access: Access | undefined): Record<string, string[]>[] | un
   return undefined;
 }
 
-const workspaceHeader = z.object({ 'x-workspace-id': z.uuid().describe('The workspace to act on, with a user session (an API key implies its own).').optional() });
+const workspaceHeader = z.object({
+  'x-workspace-id': z
+    .uuid()
+    .describe('The workspace to act on, with a user session (an API key implies its own).')
+    .optional(),
+});
 
 const toJson = (schema: ZodType) => {
-  const { $schema: _drop, ...json } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  const { $schema: _drop, ...json } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<
+    string,
+    unknown
+  >;
   return json;
 };
 
 type Json = Record<string, unknown>;
 
 export const openApiTransform: SwaggerTransform = (doc) => {
-  const { schema, url, route } = doc as typeof doc & { route?: { method?: string | string[]; config?: { access?: Access } } };
+  const { schema, url, route } = doc as typeof doc & {
+    route?: { method?: string | string[]; config?: { access?: Access } };
+  };
   if (!schema || (schema as { hide?: boolean }).hide) return jsonSchemaTransform(doc as never);
   const access = route?.config?.access;
   const { documentedBody, responseDescription, ...rest } = schema as FastifySchema;
   const response = { ...(rest.response as Json | undefined) };
-  const declaresInput = [rest.body, documentedBody, rest.querystring, rest.params, rest.headers].some((s) => s !== undefined);
-  for (const status of commonErrorStatuses({ url, methods: [route?.method ?? 'GET'].flat(), declaresInput, access })) response[status] ??= ERRORS[status];
+  const declaresInput = [rest.body, documentedBody, rest.querystring, rest.params, rest.headers].some(
+    (s) => s !== undefined,
+  );
+  for (const status of commonErrorStatuses({ url, methods: [route?.method ?? 'GET'].flat(), declaresInput, access }))
+    response[status] ??= ERRORS[status];
   const shared = (Object.keys(ERRORS).map(Number) as Status[]).filter((status) => response[status] === ERRORS[status]);
   const summary = (rest as { summary?: string }).summary;
-  const description = [(rest as { description?: string }).description ?? summary, accessText(access)].filter(Boolean).join('\n\n');
-  const headers = access?.kind === 'workspace' ? (rest.headers instanceof z.ZodObject ? rest.headers.extend(workspaceHeader.shape) : workspaceHeader) : rest.headers;
+  const description = [(rest as { description?: string }).description ?? summary, accessText(access)]
+    .filter(Boolean)
+    .join('\n\n');
+  const headers =
+    access?.kind === 'workspace'
+      ? rest.headers instanceof z.ZodObject
+        ? rest.headers.extend(workspaceHeader.shape)
+        : workspaceHeader
+      : rest.headers;
   const security = (rest as { security?: unknown }).security ?? securityOf(access);
-  const out = jsonSchemaTransform({ ...doc, schema: { ...rest, response, description, ...(headers ? { headers } : {}), ...(security ? { security } : {}) } } as never) as { schema: Json; url: string };
+  const out = jsonSchemaTransform({
+    ...doc,
+    schema: { ...rest, response, description, ...(headers ? { headers } : {}), ...(security ? { security } : {}) },
+  } as never) as { schema: Json; url: string };
   const responses = out.schema.response as Record<number, Json>;
   // A response that is a $ref takes its description from here, not from the component.
-  for (const status of shared) responses[status] = { ...responses[status], description: metaOf(ERRORS[status]).description };
+  for (const status of shared)
+    responses[status] = { ...responses[status], description: metaOf(ERRORS[status]).description };
   if (responseDescription) {
-    for (const status of Object.keys(responses).filter((s) => s.startsWith('2'))) responses[Number(status)] = { ...responses[Number(status)], 'x-response-description': responseDescription };
+    for (const status of Object.keys(responses).filter((s) => s.startsWith('2')))
+      responses[Number(status)] = { ...responses[Number(status)], 'x-response-description': responseDescription };
   }
   if (documentedBody) {
-    out.schema.body = { content: Object.fromEntries(Object.entries(documentedBody).map(([type, s]) => [type, { schema: toJson(s) }])) };
+    out.schema.body = {
+      content: Object.fromEntries(Object.entries(documentedBody).map(([type, s]) => [type, { schema: toJson(s) }])),
+    };
   }
   return out;
 };
@@ -92,7 +122,8 @@ export const openApiTransform: SwaggerTransform = (doc) => {
 export const openApiTransformObject: typeof jsonSchemaTransformObject = (doc) => {
   const out = jsonSchemaTransformObject(doc) as { paths?: Json; components?: { schemas?: Json } };
   const schemas = out.components?.schemas ?? {};
-  const refersTo = (value: unknown, id: string) => JSON.stringify(value ?? null).includes(`"#/components/schemas/${id}"`);
+  const refersTo = (value: unknown, id: string) =>
+    JSON.stringify(value ?? null).includes(`"#/components/schemas/${id}"`);
   for (let dropped = true; dropped; ) {
     dropped = false;
     for (const id of Object.keys(schemas)) {

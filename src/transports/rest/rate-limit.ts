@@ -11,7 +11,12 @@ import { AppError } from '../../errors.ts';
 /** Which budget a request spends (see `Access` in access.ts). */
 export type Budget = 'general' | 'auth' | 'none';
 
-export type Charge = (req: FastifyRequest, reply: FastifyReply, budget: Budget, who?: Principal | UserPrincipal) => Promise<void>;
+export type Charge = (
+  req: FastifyRequest,
+  reply: FastifyReply,
+  budget: Budget,
+  who?: Principal | UserPrincipal,
+) => Promise<void>;
 
 const KEY = Symbol('herald.rateKey');
 type Keyed = FastifyRequest & { [KEY]?: string };
@@ -41,7 +46,10 @@ export async function installRateLimits(app: FastifyInstance, ctx: AppContext): 
       const perCredential = /^(key|user):/.test((req as Keyed)[KEY] ?? '');
       return new AppError(
         'APIKEY_RATE_LIMIT',
-        { error: 'APIKEY_RATE_LIMIT', message: perCredential ? 'API key rate limit exceeded.' : 'Rate limit exceeded for this client address.' },
+        {
+          error: 'APIKEY_RATE_LIMIT',
+          message: perCredential ? 'API key rate limit exceeded.' : 'Rate limit exceeded for this client address.',
+        },
         { headers: { 'retry-after': String(Math.ceil(context.ttl / 1000)) } },
       );
     },

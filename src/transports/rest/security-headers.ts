@@ -3,7 +3,10 @@
 // The API reference (/docs) also says so in its Content-Security-Policy.
 import type { ServerResponse } from 'node:http';
 
-export const SECURITY_HEADERS: Readonly<Record<string, string>> = { 'x-content-type-options': 'nosniff', 'x-frame-options': 'DENY' };
+export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+};
 
 const DOCS = /^\/docs(?:[/?#]|$)/;
 

@@ -9,7 +9,8 @@ import { writeMkv, writeMp4 } from '../../media/helpers/video-fixtures.ts';
 export function sineWav(seconds = 1, frequency = 440, sampleRate = 16_000): Buffer {
   const samples = Math.round(seconds * sampleRate);
   const data = Buffer.alloc(samples * 2);
-  for (let i = 0; i < samples; i++) data.writeInt16LE(Math.round(Math.sin((2 * Math.PI * frequency * i) / sampleRate) * 0.5 * 32767), i * 2);
+  for (let i = 0; i < samples; i++)
+    data.writeInt16LE(Math.round(Math.sin((2 * Math.PI * frequency * i) / sampleRate) * 0.5 * 32767), i * 2);
   const header = Buffer.alloc(44);
   header.write('RIFF', 0, 'latin1');
   header.writeUInt32LE(36 + data.length, 4);
@@ -38,5 +39,6 @@ async function viaFile(write: (path: string) => Promise<void>): Promise<Buffer> 
 }
 
 /** A WebM recording (as a browser's MediaRecorder makes): Opus sound, or none. */
-export const webmAudio = (sound = true) => viaFile((p) => writeMkv(p, { docType: 'webm', audioCodec: sound ? 'A_OPUS' : null }));
+export const webmAudio = (sound = true) =>
+  viaFile((p) => writeMkv(p, { docType: 'webm', audioCodec: sound ? 'A_OPUS' : null }));
 export const mp4File = (sound: boolean) => viaFile((p) => writeMp4(p, { audio: sound }));

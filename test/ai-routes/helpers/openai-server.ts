@@ -44,12 +44,24 @@ const read = (req: IncomingMessage) =>
 
 /** Herald's settings for the openai-compatible provider against this server, plus the suite's model names. */
 export function modelServerEnv(baseUrl: string, models: Record<string, string> = {}): Record<string, string> {
-  return { HERALD_AI_PROVIDER: 'openai-compatible', HERALD_AI_BASE_URL: baseUrl, HERALD_AI_API_KEY: 'test-key', HERALD_AI_MODEL: 'herald-test-chat', ...models };
+  return {
+    HERALD_AI_PROVIDER: 'openai-compatible',
+    HERALD_AI_BASE_URL: baseUrl,
+    HERALD_AI_API_KEY: 'test-key',
+    HERALD_AI_MODEL: 'herald-test-chat',
+    ...models,
+  };
 }
 
 export async function startModelServer(): Promise<ModelServer> {
-  const png = await sharp({ create: { width: 1024, height: 1024, channels: 3, background: { r: 30, g: 140, b: 90 } } }).png().toBuffer();
-  const state: Omit<ModelServer, 'baseUrl' | 'close'> = { chat: () => 'A short post from the model.', speech: 'welcome to the new oven', requests: [] };
+  const png = await sharp({ create: { width: 1024, height: 1024, channels: 3, background: { r: 30, g: 140, b: 90 } } })
+    .png()
+    .toBuffer();
+  const state: Omit<ModelServer, 'baseUrl' | 'close'> = {
+    chat: () => 'A short post from the model.',
+    speech: 'welcome to the new oven',
+    requests: [],
+  };
   const server: Server = createServer(async (req, res) => {
     const raw = await read(req);
     const path = req.url ?? '';
@@ -57,7 +69,8 @@ export async function startModelServer(): Promise<ModelServer> {
       res.writeHead(status, { 'content-type': 'application/json' });
       res.end(JSON.stringify(body));
     };
-    if (req.headers.authorization !== 'Bearer test-key') return json(401, { error: { message: 'bad key', type: 'invalid_request_error' } });
+    if (req.headers.authorization !== 'Bearer test-key')
+      return json(401, { error: { message: 'bad key', type: 'invalid_request_error' } });
     if (path === '/v1/chat/completions') {
       const body = JSON.parse(raw.toString('utf8')) as ChatRequest;
       state.requests.push({ path, body, bytes: raw.length });
@@ -69,17 +82,39 @@ export async function startModelServer(): Promise<ModelServer> {
       }
       const base = { id: 'chatcmpl-1', created: 1_700_000_000, model: body.model };
       if (typeof answer !== 'string') {
-        const toolCalls = answer.tool_calls.map((c, i) => ({ id: `call_${state.requests.length}_${i}`, type: 'function', function: { name: c.name, arguments: JSON.stringify(c.arguments) } }));
+        const toolCalls = answer.tool_calls.map((c, i) => ({
+          id: `call_${state.requests.length}_${i}`,
+          type: 'function',
+          function: { name: c.name, arguments: JSON.stringify(c.arguments) },
+        }));
         if (!body.stream) {
-          return json(200, { ...base, object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: null, tool_calls: toolCalls }, finish_reason: 'tool_calls' }], usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 } });
+          return json(200, {
+            ...base,
+            object: 'chat.completion',
+            choices: [
+              {
+                index: 0,
+                message: { role: 'assistant', content: null, tool_calls: toolCalls },
+                finish_reason: 'tool_calls',
+              },
+            ],
+            usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 },
+          });
         }
         // OpenAI's streamed tool calls: the id and name first, then the arguments in pieces, each by its index.
         res.writeHead(200, { 'content-type': 'text/event-stream' });
-        const chunk = (delta: object, finish: string | null) => res.write(`data: ${JSON.stringify({ ...base, object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`);
+        const chunk = (delta: object, finish: string | null) =>
+          res.write(
+            `data: ${JSON.stringify({ ...base, object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`,
+          );
         chunk({ role: 'assistant', content: null }, null);
         for (const [index, c] of toolCalls.entries()) {
-          chunk({ tool_calls: [{ index, id: c.id, type: 'function', function: { name: c.function.name, arguments: '' } }] }, null);
-          for (const piece of c.function.arguments.match(/[\s\S]{1,8}/g) ?? []) chunk({ tool_calls: [{ index, function: { arguments: piece } }] }, null);
+          chunk(
+            { tool_calls: [{ index, id: c.id, type: 'function', function: { name: c.function.name, arguments: '' } }] },
+            null,
+          );
+          for (const piece of c.function.arguments.match(/[\s\S]{1,8}/g) ?? [])
+            chunk({ tool_calls: [{ index, function: { arguments: piece } }] }, null);
         }
         chunk({}, 'tool_calls');
         res.write('data: [DONE]\n\n');
@@ -87,10 +122,18 @@ export async function startModelServer(): Promise<ModelServer> {
       }
       const text = answer;
       if (!body.stream) {
-        return json(200, { ...base, object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }], usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 } });
+        return json(200, {
+          ...base,
+          object: 'chat.completion',
+          choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }],
+          usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 },
+        });
       }
       res.writeHead(200, { 'content-type': 'text/event-stream' });
-      const chunk = (delta: object, finish: string | null) => res.write(`data: ${JSON.stringify({ ...base, object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`);
+      const chunk = (delta: object, finish: string | null) =>
+        res.write(
+          `data: ${JSON.stringify({ ...base, object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`,
+        );
       chunk({ role: 'assistant', content: '' }, null);
       for (const piece of text.match(/\S+\s*/g) ?? []) chunk({ content: piece }, null);
       chunk({}, 'stop');
@@ -107,7 +150,11 @@ export async function startModelServer(): Promise<ModelServer> {
       const form = raw.toString('latin1');
       const model = /name="model"\r\n\r\n([^\r]*)/.exec(form)?.[1] ?? null;
       const file = /name="file"; filename="([^"]*)"\r\nContent-Type: ([^\r]*)/.exec(form);
-      state.requests.push({ path, body: { model, filename: file?.[1] ?? null, type: file?.[2] ?? null }, bytes: raw.length });
+      state.requests.push({
+        path,
+        body: { model, filename: file?.[1] ?? null, type: file?.[2] ?? null },
+        bytes: raw.length,
+      });
       const isWav = raw.includes(Buffer.from('RIFF')) && raw.includes(Buffer.from('WAVE'));
       if (!isWav) return json(400, { error: { message: 'expected a WAV file', type: 'invalid_request_error' } });
       let text: string;

@@ -28,7 +28,9 @@ const haveTools = installed('tesseract', '--version') && installed('ffmpeg') && 
 if (!haveTools) {
   // CI installs them (.ci/run): there, their absence is a failure, never a skip.
   if (process.env.CI) throw new Error('tesseract/ffmpeg missing in CI: the media analysis suite must run');
-  console.warn('[herald tests] tesseract or ffmpeg is not installed: media analysis is NOT tested here (apt-get install -y tesseract-ocr tesseract-ocr-eng ffmpeg).');
+  console.warn(
+    '[herald tests] tesseract or ffmpeg is not installed: media analysis is NOT tested here (apt-get install -y tesseract-ocr tesseract-ocr-eng ffmpeg).',
+  );
 }
 
 const provider = new BuiltinProvider({ networks: NETWORKS });
@@ -40,7 +42,20 @@ async function textImage(lines: string[], width = 1200, height = 630): Promise<B
   const tree = {
     type: 'div',
     props: {
-      style: { display: 'flex', flexDirection: 'column', justifyContent: 'center', width, height, padding: 60, boxSizing: 'border-box', backgroundColor: '#ffffff', color: '#111111', fontFamily: primaryFamily(700), fontWeight: 700, fontSize: 72 },
+      style: {
+        display: 'flex',
+        flexDirection: 'column',
+        justifyContent: 'center',
+        width,
+        height,
+        padding: 60,
+        boxSizing: 'border-box',
+        backgroundColor: '#ffffff',
+        color: '#111111',
+        fontFamily: primaryFamily(700),
+        fontWeight: 700,
+        fontSize: 72,
+      },
       children: lines.map((l) => ({ type: 'div', props: { style: { display: 'flex' }, children: l } })),
     },
   };
@@ -89,12 +104,36 @@ describe.skipIf(!haveTools)('media → facts → copy', () => {
     textPng = await textImage(['OPEN MONDAY 8AM', 'Espresso bar at the', 'old train station']);
     photo = await sharp({ create: { width: 800, height: 600, channels: 3, background: '#15205a' } })
       .jpeg()
-      .withExif({ IFD0: { Make: 'Canon', Model: 'Canon EOS R6', ImageDescription: 'Espresso bar opening night' }, IFD2: { DateTimeOriginal: '2024:05:03 19:22:11' } })
+      .withExif({
+        IFD0: { Make: 'Canon', Model: 'Canon EOS R6', ImageDescription: 'Espresso bar opening night' },
+        IFD2: { DateTimeOriginal: '2024:05:03 19:22:11' },
+      })
       .toBuffer();
     const frame = join(dir, 'frame.png');
     await writeFile(frame, await textImage(['GRAND OPENING', 'MONDAY 8AM'], 1280, 720));
     video = join(dir, 'espresso-bar_opening-final.mp4');
-    execFileSync('ffmpeg', ['-v', 'error', '-y', '-loop', '1', '-i', frame, '-t', '3', '-r', '10', '-c:v', 'libx264', '-pix_fmt', 'yuv420p', video], { stdio: 'pipe' });
+    execFileSync(
+      'ffmpeg',
+      [
+        '-v',
+        'error',
+        '-y',
+        '-loop',
+        '1',
+        '-i',
+        frame,
+        '-t',
+        '3',
+        '-r',
+        '10',
+        '-c:v',
+        'libx264',
+        '-pix_fmt',
+        'yuv420p',
+        video,
+      ],
+      { stdio: 'pipe' },
+    );
   });
 
   afterAll(async () => {
@@ -103,7 +142,14 @@ describe.skipIf(!haveTools)('media → facts → copy', () => {
 
   it('reads the text in an image, its size and dominant colour', async () => {
     const a = await provider.analyzeImage(textPng, 'poster.png');
-    expect(a.facts).toMatchObject({ kind: 'image', format: 'png', width: 1200, height: 630, animated: false, fileName: 'poster.png' });
+    expect(a.facts).toMatchObject({
+      kind: 'image',
+      format: 'png',
+      width: 1200,
+      height: 630,
+      animated: false,
+      fileName: 'poster.png',
+    });
     expect(a.facts.dominant.name).toBe('white');
     expect(a.facts.text.reader).toBe('tesseract');
     expect(a.facts.text.text.replace(/\s+/g, ' ')).toContain('OPEN MONDAY 8AM Espresso bar at the old train station');
@@ -114,15 +160,24 @@ describe.skipIf(!haveTools)('media → facts → copy', () => {
 
   it('reads EXIF: when, which camera, the caption written in the file', async () => {
     const a = await provider.analyzeImage(photo);
-    expect(a.facts.metadata).toEqual({ taken: '2024-05-03', camera: 'Canon EOS R6', caption: 'Espresso bar opening night' });
+    expect(a.facts.metadata).toEqual({
+      taken: '2024-05-03',
+      camera: 'Canon EOS R6',
+      caption: 'Espresso bar opening night',
+    });
     expect(a.facts.dominant.name).toBe('navy');
     expect(a.facts.text.text).toBe('');
-    expect(a.description).toBe(`JPEG image, 800×600, mostly navy (${a.facts.dominant.hex}), taken 2024-05-03 with Canon EOS R6. Caption in the file: “Espresso bar opening night”. No legible text found.`);
+    expect(a.description).toBe(
+      `JPEG image, 800×600, mostly navy (${a.facts.dominant.hex}), taken 2024-05-03 with Canon EOS R6. Caption in the file: “Espresso bar opening night”. No legible text found.`,
+    );
     expect(a.altText).toBe('Espresso bar opening night');
   });
 
   it("writes copy from what the image says, within every network's limits", async () => {
-    for (const [image, expected] of [[textPng, 'OPEN MONDAY 8AM'], [photo, 'Espresso bar opening night']] as const) {
+    for (const [image, expected] of [
+      [textPng, 'OPEN MONDAY 8AM'],
+      [photo, 'Espresso bar opening night'],
+    ] as const) {
       const analysis = await provider.analyzeImage(image);
       for (const c of await provider.copiesFromMedia(analysis, slugs)) {
         const n = NETWORKS.find((x) => x.slug === c.platform)!;
@@ -131,7 +186,11 @@ describe.skipIf(!haveTools)('media → facts → copy', () => {
       }
     }
     // A plain image without text or metadata: its facts, said as facts.
-    const plain = await provider.analyzeImage(await sharp({ create: { width: 600, height: 600, channels: 3, background: '#2b8a3e' } }).png().toBuffer());
+    const plain = await provider.analyzeImage(
+      await sharp({ create: { width: 600, height: 600, channels: 3, background: '#2b8a3e' } })
+        .png()
+        .toBuffer(),
+    );
     const [c] = await provider.copiesFromMedia(plain, ['linkedin']);
     expect(c!.content).toContain('PNG image, 600×600, mostly green');
   });
@@ -145,12 +204,22 @@ describe.skipIf(!haveTools)('media → facts → copy', () => {
 
   it('reads a video: ffprobe facts, text on sampled frames, the file name', async () => {
     const a = await provider.analyzeVideo(video, 'espresso-bar_opening-final.mp4');
-    expect(a.facts).toMatchObject({ kind: 'video', format: 'mp4', width: 1280, height: 720, videoCodec: 'h264', audioCodec: null, nameWords: 'espresso bar opening' });
+    expect(a.facts).toMatchObject({
+      kind: 'video',
+      format: 'mp4',
+      width: 1280,
+      height: 720,
+      videoCodec: 'h264',
+      audioCodec: null,
+      nameWords: 'espresso bar opening',
+    });
     expect(a.facts.durationSec).toBeCloseTo(3, 0);
     expect(a.facts.text.frames).toBe(3);
     // The same title on every frame is read once.
     expect(a.facts.text.text.replace(/\s+/g, ' ')).toBe('GRAND OPENING MONDAY 8AM');
-    expect(a.description).toBe('MP4 video, 3 s, 1280×720, no sound track. File name: “espresso bar opening”. Text on screen: “GRAND OPENING MONDAY 8AM”.');
+    expect(a.description).toBe(
+      'MP4 video, 3 s, 1280×720, no sound track. File name: “espresso bar opening”. Text on screen: “GRAND OPENING MONDAY 8AM”.',
+    );
     const by = Object.fromEntries((await provider.copiesFromMedia(a, slugs)).map((c) => [c.platform, c]));
     expect(by.youtube!.fields.youtube_title).toBe('Espresso Bar Opening');
     expect(by.linkedin!.content).toContain('GRAND OPENING');

@@ -24,12 +24,15 @@ const haveTesseract = installed('tesseract');
 if (!haveTesseract) {
   // CI installs tesseract (.ci/run): there, its absence is a failure, never a skip.
   if (process.env.CI) throw new Error('tesseract missing in CI: the card read-back tests must run');
-  console.warn('[herald tests] tesseract is not installed: cards are NOT read back here (apt-get install -y tesseract-ocr tesseract-ocr-eng).');
+  console.warn(
+    '[herald tests] tesseract is not installed: cards are NOT read back here (apt-get install -y tesseract-ocr tesseract-ocr-eng).',
+  );
 }
 
 const networks = [...NETWORKS, quill];
 const provider = new BuiltinProvider({ networks });
-const COPY = 'Launch day: our new espresso bar opens Monday at 8am.\n\nCome early for a free cortado and meet the roasters.\n\n#coffee #espresso';
+const COPY =
+  'Launch day: our new espresso bar opens Monday at 8am.\n\nCome early for a free cortado and meet the roasters.\n\n#coffee #espresso';
 
 describe('text cards', () => {
   it("draws each network's preferred size, in a format it accepts, within its byte limit", async () => {
@@ -71,7 +74,8 @@ describe('text cards', () => {
       const card = await provider.image(COPY, target);
       const read = (await ocr(card.data))!;
       const text = read.text.replace(/\s+/g, ' ');
-      for (const word of ['Launch', 'espresso', 'Monday', 'cortado', 'roasters', '#coffee']) expect(text, `${target}: ${text}`).toContain(word);
+      for (const word of ['Launch', 'espresso', 'Monday', 'cortado', 'roasters', '#coffee'])
+        expect(text, `${target}: ${text}`).toContain(word);
     }
     // A long copy is clipped to what fits: its start is still read.
     const long = await provider.image(IDEAS.long!, 'linkedin');
@@ -80,7 +84,13 @@ describe('text cards', () => {
   });
 
   it('keeps long copy inside the margins', async () => {
-    for (const [name, target] of [['long', 'linkedin'], ['cjkLong', 'instagram'], ['emoji', 'pinterest'], ['long', 'twitter'], ['ar', 'bluesky']] as const) {
+    for (const [name, target] of [
+      ['long', 'linkedin'],
+      ['cjkLong', 'instagram'],
+      ['emoji', 'pinterest'],
+      ['long', 'twitter'],
+      ['ar', 'bluesky'],
+    ] as const) {
       const card = await provider.image(IDEAS[name]!, target);
       const { data, info } = await sharp(card.data).greyscale().raw().toBuffer({ resolveWithObject: true });
       const margin = Math.floor(Math.min(info.width, info.height) * 0.08) - 2;
@@ -117,7 +127,11 @@ describe('text cards', () => {
   });
 
   it('gives the same bytes for the same copy and target', async () => {
-    for (const [copy, target] of [[COPY, 'instagram'], [IDEAS.ar!, 'linkedin'], [IDEAS.zh!, 'twitter']] as const) {
+    for (const [copy, target] of [
+      [COPY, 'instagram'],
+      [IDEAS.ar!, 'linkedin'],
+      [IDEAS.zh!, 'twitter'],
+    ] as const) {
       const a = await provider.image(copy, target);
       const b = await new BuiltinProvider({ networks }).image(copy, target);
       expect(b.data.equals(a.data), target).toBe(true);

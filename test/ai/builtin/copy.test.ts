@@ -33,7 +33,8 @@ describe('copy per network', () => {
         const limit = n.capabilities.text!;
         // The publishing validator itself, then the strictest reading of a grapheme limit (emoji by bytes).
         expect(() => assertLength(n.slug, c.content, limit, 'content')).not.toThrow();
-        if (limit.unit === 'graphemes') expect(threadsLength(c.content), `${n.slug}: ${c.content}`).toBeLessThanOrEqual(limit.max);
+        if (limit.unit === 'graphemes')
+          expect(threadsLength(c.content), `${n.slug}: ${c.content}`).toBeLessThanOrEqual(limit.max);
         expect(hasVisibleText(c.content), n.slug).toBe(true);
         for (const [field, value] of Object.entries(c.fields)) {
           expect(() => assertLength(n.slug, value, n.fields![field]!, field)).not.toThrow();
@@ -51,7 +52,10 @@ describe('copy per network', () => {
   it("writes a different text for each of the registry's networks", async () => {
     // (A network beyond its kind's layouts, as the ninth here, shares one: layoutIndex.)
     for (const name of ['en', 'es', 'zh', 'ar', 'long']) {
-      const copies = await provider.copies(IDEAS[name]!, NETWORKS.map((n) => n.slug));
+      const copies = await provider.copies(
+        IDEAS[name]!,
+        NETWORKS.map((n) => n.slug),
+      );
       expect(new Set(copies.map((c) => c.content)).size, name).toBe(copies.length);
     }
   });
@@ -63,7 +67,8 @@ describe('copy per network', () => {
       expect(lang.code, name).toBe(name);
       for (const c of await provider.copies(idea, slugs)) {
         expect(c.language.code).toBe(name);
-        if (measure(c.content, { unit: 'graphemes' }) >= 40) expect((await detectLanguage(c.content)).code, `${name} on ${c.platform}: ${c.content}`).toBe(name);
+        if (measure(c.content, { unit: 'graphemes' }) >= 40)
+          expect((await detectLanguage(c.content)).code, `${name} on ${c.platform}: ${c.content}`).toBe(name);
       }
     }
     expect((await detectLanguage(IDEAS.ar!)).dir).toBe('rtl');
@@ -75,13 +80,17 @@ describe('copy per network', () => {
     const by = Object.fromEntries((await provider.copies(IDEAS.en!, slugs)).map((c) => [c.platform, c]));
     // A title where the caption is one (limit ≤ 100): the first sentence, title-cased in English, no full stop.
     expect(by.youtube!.kind).toBe('title');
-    expect(by.youtube!.fields.youtube_title).toBe('Launch Day: Our New Espresso Bar Opens Monday at 8am in the Old Train Station');
+    expect(by.youtube!.fields.youtube_title).toBe(
+      'Launch Day: Our New Espresso Bar Opens Monday at 8am in the Old Train Station',
+    );
     expect(by.pinterest!.fields.pinterest_text).toBe(by.youtube!.fields.youtube_title);
     expect(by.pinterest!.fields.pinterest_description!.length).toBeGreaterThan(100);
     // Short networks start with a hook line.
     for (const s of ['threads', 'bluesky']) {
       expect(by[s]!.kind).toBe('short');
-      expect(by[s]!.content.split('\n')[0]).toBe('Launch day: our new espresso bar opens Monday at 8am in the old train station.');
+      expect(by[s]!.content.split('\n')[0]).toBe(
+        'Launch day: our new espresso bar opens Monday at 8am in the old train station.',
+      );
     }
     // LinkedIn: one thought per paragraph.
     expect(by.linkedin!.kind).toBe('long');
@@ -134,7 +143,9 @@ describe('text helpers', () => {
   });
 
   it('ranks keywords by frequency, position and names; drops stop words', () => {
-    const k = keywords('The roaster roasts. The roaster smiles at Berlin and the roaster waves.', 'en').map((x) => x.key);
+    const k = keywords('The roaster roasts. The roaster smiles at Berlin and the roaster waves.', 'en').map(
+      (x) => x.key,
+    );
     expect(k[0]).toBe('roaster');
     expect(k).toContain('berlin');
     expect(k).not.toContain('the');

@@ -11,8 +11,12 @@ export const IDEAS: Record<string, string> = {
   he: 'בית הקפה החדש שלנו נפתח ביום שני בתחנת הרכבת הישנה. מאה האורחים הראשונים יקבלו קפה הפוך במתנה. בואו להכיר את הקולים שלנו ולטעום את האספרסו החדש.',
   hi: 'हमारा नया कैफ़े सोमवार को पुराने रेलवे स्टेशन में खुल रहा है। पहले सौ मेहमानों को मुफ़्त कॉफ़ी मिलेगी। आइए हमारे रोस्टर से मिलिए और नया एस्प्रेसो चखिए।',
   emoji: `🚀🔥 Big launch today! 👩‍👩‍👧‍👦 Families welcome 🇺🇦🇵🇱🏳️‍🌈 ☕☕☕ ${'🎉✨👏🏽 '.repeat(120)}`,
-  long: Array.from({ length: 60 }, (_, i) => `Sentence ${i + 1} of a long announcement about the espresso bar, the roasters and the opening week.`).join(' '),
+  long: Array.from(
+    { length: 60 },
+    (_, i) => `Sentence ${i + 1} of a long announcement about the espresso bar, the roasters and the opening week.`,
+  ).join(' '),
   cjkLong: '我们的新咖啡店在老火车站开业。'.repeat(300),
-  combining: 'Cre\u0300me bru\u0302le\u0301e et cafe\u0301 au lait ce soir à Montréal. Phở và cà phê sữa đá ở Hà Nội cũng có!',
+  combining:
+    'Cre\u0300me bru\u0302le\u0301e et cafe\u0301 au lait ce soir à Montréal. Phở và cà phê sữa đá ở Hà Nội cũng có!',
   word: 'Hello',
 };

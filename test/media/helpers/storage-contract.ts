@@ -7,7 +7,9 @@ import type { MediaStorage } from '../../../src/media/storage/types.ts';
 
 /** Put from a multi-chunk stream, get, head, delete; afterwards the object is gone and deleting again is fine. */
 export async function expectRoundTrip(storage: MediaStorage, key: string): Promise<void> {
-  const put = await storage.put(key, Readable.from([Buffer.from('hello '), Buffer.from('world')]), { contentType: 'image/png' });
+  const put = await storage.put(key, Readable.from([Buffer.from('hello '), Buffer.from('world')]), {
+    contentType: 'image/png',
+  });
   expect(put).toEqual({ size: 11, etag: '"5eb63bbbe01eeed093cb22bb8f5acdc3"' });
   const got = await storage.get(key);
   expect(got).toMatchObject({ size: 11, contentType: 'image/png', etag: put.etag });
@@ -30,5 +32,8 @@ export async function expectByteRanges(storage: MediaStorage, key: string): Prom
   expect(await text(tail.body)).toBe('789');
   const clamped = await storage.get(key, { start: 8, end: 1000 });
   expect(await text(clamped.body)).toBe('89');
-  await expect(storage.get(key, { start: 10 })).rejects.toMatchObject({ name: RangeNotSatisfiableError.name, size: 10 });
+  await expect(storage.get(key, { start: 10 })).rejects.toMatchObject({
+    name: RangeNotSatisfiableError.name,
+    size: 10,
+  });
 }

@@ -24,9 +24,25 @@ export function makeCert(names: string[]): TestCert {
     const san = [...names.map((n) => `DNS:${n}`), 'IP:127.0.0.1'].join(',');
     execFileSync(
       'openssl',
-      ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '2',
-        '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'), '-subj', `/CN=${names[0] ?? 'localhost'}`,
-        '-addext', `subjectAltName=${san}`],
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-days',
+        '2',
+        '-keyout',
+        join(dir, 'key.pem'),
+        '-out',
+        join(dir, 'cert.pem'),
+        '-subj',
+        `/CN=${names[0] ?? 'localhost'}`,
+        '-addext',
+        `subjectAltName=${san}`,
+      ],
       { stdio: 'pipe' },
     );
     return { key: readFileSync(join(dir, 'key.pem'), 'utf8'), cert: readFileSync(join(dir, 'cert.pem'), 'utf8') };

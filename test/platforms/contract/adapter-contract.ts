@@ -44,7 +44,8 @@ export function describeAdapterContract(profile: ContractProfile): void {
 
   const posts = async () => (await sb.state(net)).posts;
   /** Whether this connection's grant can be refreshed (a LinkedIn grant without a refresh token cannot). */
-  const refreshable = (): boolean => Boolean(adapter.auth.refresh) && (adapter.auth.kind !== 'oauth2' || adapter.auth.canRefresh?.(tokens) !== false);
+  const refreshable = (): boolean =>
+    Boolean(adapter.auth.refresh) && (adapter.auth.kind !== 'oauth2' || adapter.auth.canRefresh?.(tokens) !== false);
 
   beforeAll(async () => {
     sb = await startSandbox();
@@ -63,11 +64,16 @@ export function describeAdapterContract(profile: ContractProfile): void {
       sb.advance(2 * DAY);
       if (!refreshable()) {
         await sb.fault({ platform: net, operation: 'profile', fault: 'expire_token' });
-        const err = await adapter.fetchAccount(tokens).then(() => null, (e: unknown) => e);
+        const err = await adapter.fetchAccount(tokens).then(
+          () => null,
+          (e: unknown) => e,
+        );
         expect(err).toBeInstanceOf(PlatformError);
         // Without refresh at all: a reconnect. With refresh but not for this grant: expired, which Herald's
         // TokenKeeper then turns into a reconnect since nothing can refresh it.
-        expect(adapter.auth.refresh ? ['auth_expired', 'reauth_required'] : ['reauth_required']).toContain((err as PlatformError).kind);
+        expect(adapter.auth.refresh ? ['auth_expired', 'reauth_required'] : ['reauth_required']).toContain(
+          (err as PlatformError).kind,
+        );
         return;
       }
       const refreshed = await adapter.auth.refresh!(tokens);
@@ -80,7 +86,10 @@ export function describeAdapterContract(profile: ContractProfile): void {
       if (!refreshable() || adapter.auth.kind !== 'oauth2') return;
       sb.advance(2 * DAY);
       // The same network, with an app secret it does not know.
-      const misconfigured = profile.factory({ ...sandboxDepsOf(sb, net), config: { ...sandboxDepsOf(sb, net).config, clientSecret: 'not-the-secret' } });
+      const misconfigured = profile.factory({
+        ...sandboxDepsOf(sb, net),
+        config: { ...sandboxDepsOf(sb, net).config, clientSecret: 'not-the-secret' },
+      });
       const outcome = await misconfigured.auth.refresh!(tokens).then(
         () => null,
         (e: unknown) => e,
@@ -98,7 +107,10 @@ export function describeAdapterContract(profile: ContractProfile): void {
         await adapter.auth.revoke!(tokens);
         if (adapter.auth.refresh) await expectPlatformError(adapter.auth.refresh(tokens), 'reauth_required');
         if (profile.revokeKeepsAccessToken) return;
-        const err = await adapter.fetchAccount(tokens).then(() => null, (e: unknown) => e);
+        const err = await adapter.fetchAccount(tokens).then(
+          () => null,
+          (e: unknown) => e,
+        );
         expect(err).toBeInstanceOf(PlatformError);
         expect(['reauth_required', 'auth_expired']).toContain((err as PlatformError).kind);
       });
@@ -117,7 +129,10 @@ export function describeAdapterContract(profile: ContractProfile): void {
           expect(await publisher.reconcile(tokens, req, journal)).toMatchObject({ postId: out.postId });
         }
         // Publishing again with the finished journal (a retry after the answer reached Herald) answers the same post.
-        expect(await publishAll(req, journal)).toMatchObject({ state: 'published', postId: out.state === 'published' ? out.postId : '' });
+        expect(await publishAll(req, journal)).toMatchObject({
+          state: 'published',
+          postId: out.state === 'published' ? out.postId : '',
+        });
         expect(await posts()).toHaveLength(1);
       });
     }
@@ -130,8 +145,11 @@ export function describeAdapterContract(profile: ContractProfile): void {
         await publishAll(await request(postType), clean);
         const steps = [...new Set(clean.log.map(([step]) => step))];
         expect(steps.length).toBeGreaterThan(0);
-        const gaps = (profile.lostAnswerGaps ?? []).filter((g) => g.startsWith(`${postType}:`)).map((g) => g.slice(postType.length + 1));
-        for (const gap of gaps) expect(steps, `the known gap ${postType}:${gap} names a step this flow journals`).toContain(gap);
+        const gaps = (profile.lostAnswerGaps ?? [])
+          .filter((g) => g.startsWith(`${postType}:`))
+          .map((g) => g.slice(postType.length + 1));
+        for (const gap of gaps)
+          expect(steps, `the known gap ${postType}:${gap} names a step this flow journals`).toContain(gap);
         for (const step of steps) {
           for (const when of gaps.includes(step) ? (['after'] as const) : (['after', 'instead of'] as const)) {
             const label = `crash ${when} journaling ${step}`;
@@ -155,7 +173,7 @@ export function describeAdapterContract(profile: ContractProfile): void {
   describe(`${net} adapter contract: media on a private address (strict public_media_only)`, () => {
     for (const postType of declared.filter((t) => t !== 'text')) {
       const pulled = profile.pullsMedia?.includes(postType) === true;
-      it(`${postType}: ${pulled ? 'the network cannot fetch it: invalid content, nothing posted, no retry' : 'published (Herald uploads the bytes, or the simulator does not fetch this network\'s media URLs)'}`, async () => {
+      it(`${postType}: ${pulled ? 'the network cannot fetch it: invalid content, nothing posted, no retry' : "published (Herald uploads the bytes, or the simulator does not fetch this network's media URLs)"}`, async () => {
         await sb.configure({ strict: { public_media_only: true }, publicHosts: [] });
         const outcome = await publishAll(await request(postType), memoryJournal()).then(
           (o) => o,
@@ -190,7 +208,10 @@ export function describeAdapterContract(profile: ContractProfile): void {
         const req = await request(first);
         const journal = memoryJournal();
         await sb.fault({ platform: net, operation: 'publish', fault });
-        const err = await expectPlatformError(publishAll(req, journal), kind, [tokens.accessToken, tokens.refreshToken]);
+        const err = await expectPlatformError(publishAll(req, journal), kind, [
+          tokens.accessToken,
+          tokens.refreshToken,
+        ]);
         expect(err.retryable).toBe(true);
         // The wait is the network's to give (Bluesky's ratelimit-reset); others leave it to Herald's backoff.
         if (fault === 'rate_limit' && profile.rateLimitSaysWhen) expect(err.retryAfterSeconds).toBeGreaterThan(0);
@@ -212,7 +233,10 @@ export function describeAdapterContract(profile: ContractProfile): void {
         expect(err.retryable).toBe(false);
         return;
       }
-      const err = await expectPlatformError(publishAll(req, journal), 'auth_expired', [tokens.accessToken, tokens.refreshToken]);
+      const err = await expectPlatformError(publishAll(req, journal), 'auth_expired', [
+        tokens.accessToken,
+        tokens.refreshToken,
+      ]);
       expect(err.retryable).toBe(true);
       if (profile.expiredTokenNeedsReconnect) {
         await expectPlatformError(adapter.auth.refresh!(tokens), 'reauth_required', [tokens.accessToken]);

@@ -78,26 +78,45 @@ const destination = (account: AccountIdentity, kind: 'page' | 'organization' | '
 
 export const PROFILES: Record<Platform, ContractProfile> = {
   // LinkedIn's 429s are daily quotas: the adapter waits for their reset at 00:00 UTC.
-  linkedin: oauth('linkedin', linkedinAdapter, () => ({ destination: { kind: 'personal', id: 'me' } }), { rateLimitSaysWhen: true }),
+  linkedin: oauth('linkedin', linkedinAdapter, () => ({ destination: { kind: 'personal', id: 'me' } }), {
+    rateLimitSaysWhen: true,
+  }),
   // A feed post, a published photo and a video by URL carry no id Herald journaled before the call, and the
   // adapter does not list the Page's recent posts to find them.
   facebook: oauth('facebook', facebookAdapter, (account) => ({ destination: destination(account, 'page') }), {
     lostAnswerGaps: ['text:post', 'image:photo:0', 'video:video'],
     pullsMedia: ['image', 'carousel', 'video'],
   }),
-  instagram: oauth('instagram', instagramAdapter, () => ({}), { expiredTokenNeedsReconnect: true, pullsMedia: ['image', 'carousel', 'video'] }),
-  threads: oauth('threads', threadsAdapter, () => ({}), { expiredTokenNeedsReconnect: true, pullsMedia: ['image', 'carousel', 'video'] }),
+  instagram: oauth('instagram', instagramAdapter, () => ({}), {
+    expiredTokenNeedsReconnect: true,
+    pullsMedia: ['image', 'carousel', 'video'],
+  }),
+  threads: oauth('threads', threadsAdapter, () => ({}), {
+    expiredTokenNeedsReconnect: true,
+    pullsMedia: ['image', 'carousel', 'video'],
+  }),
   // A photo post's init answer (its publish_id) is the only handle on it: TikTok lists no unfinished posts.
   tiktok: oauth(
     'tiktok',
     tiktokAdapter,
-    (_account, postType) => ({ options: { privacy_level: 'SELF_ONLY' }, ...(postType === 'video' ? {} : { title: 'Photo title' }) }),
+    (_account, postType) => ({
+      options: { privacy_level: 'SELF_ONLY' },
+      ...(postType === 'video' ? {} : { title: 'Photo title' }),
+    }),
     // The sandbox app declares its media domain verified (HERALD_TIKTOK_MEDIA_DOMAIN_VERIFIED), which photo posts need.
-    { lostAnswerGaps: ['image:tiktok.publish_id', 'carousel:tiktok.publish_id'], lenient: ['tiktok_unverified_domain'], pullsMedia: ['image', 'carousel'] },
+    {
+      lostAnswerGaps: ['image:tiktok.publish_id', 'carousel:tiktok.publish_id'],
+      lenient: ['tiktok_unverified_domain'],
+      pullsMedia: ['image', 'carousel'],
+    },
   ),
   youtube: oauth('youtube', youtubeAdapter, () => ({ title: 'Contract video', description: 'About this video' })),
   // Pinterest fetches image pins from their URLs too, but public_media_only covers Meta and TikTok only (issue 13).
-  pinterest: oauth('pinterest', pinterestAdapter, (account) => ({ title: 'Pin title', description: 'A description', destination: destination(account, 'board') })),
+  pinterest: oauth('pinterest', pinterestAdapter, (account) => ({
+    title: 'Pin title',
+    description: 'A description',
+    destination: destination(account, 'board'),
+  })),
   bluesky: {
     slug: 'bluesky',
     factory: blueskyAdapter,

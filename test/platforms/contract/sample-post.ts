@@ -1,7 +1,13 @@
 // A sample post of each type for one network, as the contract suites publish it: fixture media served by the test
 // sandbox, the network-specific part of the request from its profile, and publishing that moves the sandbox clock
 // on while the network is still processing.
-import type { PostType, PublishMedia, PublishOutcome, PublishRequest, Publisher } from '../../../src/platforms/publishing.ts';
+import type {
+  PostType,
+  PublishMedia,
+  PublishOutcome,
+  PublishRequest,
+  Publisher,
+} from '../../../src/platforms/publishing.ts';
 import type { AccountIdentity, TokenSet } from '../../../src/platforms/types.ts';
 import type { TestSandbox } from '../../helpers/sandbox.ts';
 import { fixtureMedia, jpegImage, mp4Video } from '../helpers/publish-fixtures.ts';
@@ -10,12 +16,32 @@ import type { ContractProfile } from './profiles.ts';
 
 export async function sampleMedia(sb: TestSandbox, postType: PostType): Promise<PublishMedia[]> {
   const image = async (name: string) =>
-    fixtureMedia(sb, { name, bytes: await jpegImage(800, 600), kind: 'image', mime: 'image/jpeg', format: 'jpeg', width: 800, height: 600, altText: 'A picture' });
+    fixtureMedia(sb, {
+      name,
+      bytes: await jpegImage(800, 600),
+      kind: 'image',
+      mime: 'image/jpeg',
+      format: 'jpeg',
+      width: 800,
+      height: 600,
+      altText: 'A picture',
+    });
   if (postType === 'image') return [await image('one.jpg')];
   if (postType === 'carousel') return [await image('one.jpg'), await image('two.jpg')];
   if (postType === 'video') {
     const bytes = await mp4Video({ width: 720, height: 1280, durationSec: 8 });
-    return [fixtureMedia(sb, { name: 'clip.mp4', bytes, kind: 'video', mime: 'video/mp4', format: 'mp4', width: 720, height: 1280, durationSec: 8 })];
+    return [
+      fixtureMedia(sb, {
+        name: 'clip.mp4',
+        bytes,
+        kind: 'video',
+        mime: 'video/mp4',
+        format: 'mp4',
+        width: 720,
+        height: 1280,
+        durationSec: 8,
+      }),
+    ];
   }
   return [];
 }

@@ -30,7 +30,8 @@ function adapter(): PlatformAdapter & { auth: AppPasswordAuth } {
   const logger = pino({ level: 'silent' });
   const urls = sandboxBaseUrls(sb.publicUrl).bluesky;
   const a = blueskyAdapter({ http: configuredHttp(logger, urls), config: { urls }, clock: sb.clock, logger });
-  if (a.auth.kind !== 'app_password' || !a.publisher || !a.engagement) throw new Error('no app-password auth, publisher or engagement');
+  if (a.auth.kind !== 'app_password' || !a.publisher || !a.engagement)
+    throw new Error('no app-password auth, publisher or engagement');
   return a as PlatformAdapter & { auth: AppPasswordAuth };
 }
 
@@ -38,11 +39,27 @@ async function requestFor(d: DocumentedError | 'video'): Promise<PublishRequest>
   const base = { text: 'Documented', options: {}, targetId: 'tgt_bsky_doc' };
   const op = d === 'video' ? 'video' : 'operation' in d.simulated ? d.simulated.operation : '';
   if (d === 'video' || (VIDEO.has(op) && d.code !== 'PayloadTooLarge')) {
-    const clip = fixtureMedia(sb, { name: 'doc.mp4', bytes: await mp4Video({ mdatBytes: 20_000 }), kind: 'video', mime: 'video/mp4', format: 'mp4', width: 640, height: 360 });
+    const clip = fixtureMedia(sb, {
+      name: 'doc.mp4',
+      bytes: await mp4Video({ mdatBytes: 20_000 }),
+      kind: 'video',
+      mime: 'video/mp4',
+      format: 'mp4',
+      width: 640,
+      height: 360,
+    });
     return { ...base, postType: 'video', media: [clip] };
   }
   if (op === 'upload' || d.code === 'BlobNotFound') {
-    const photo = fixtureMedia(sb, { name: 'doc.jpg', bytes: await jpegImage(400, 300), kind: 'image', mime: 'image/jpeg', format: 'jpeg', width: 400, height: 300 });
+    const photo = fixtureMedia(sb, {
+      name: 'doc.jpg',
+      bytes: await jpegImage(400, 300),
+      kind: 'image',
+      mime: 'image/jpeg',
+      format: 'jpeg',
+      width: 400,
+      height: 300,
+    });
     return { ...base, postType: 'image', media: [photo] };
   }
   return { ...base, postType: 'text', media: [] };
@@ -63,14 +80,22 @@ describe('bluesky: documented errors', () => {
       const journal = memoryJournal();
       // A blob gone again after the re-upload: the second answer is the one Herald reports.
       if (d.code === 'BlobNotFound') await armDocumented(sb, 'bluesky', d);
-      const post = d.via === 'comments' ? await a.publisher!.publish(tokens, { ...req, targetId: 'tgt_bsky_root' }, memoryJournal()) : null;
+      const post =
+        d.via === 'comments'
+          ? await a.publisher!.publish(tokens, { ...req, targetId: 'tgt_bsky_root' }, memoryJournal())
+          : null;
       return {
         async run(via) {
           if (via === 'login') return a.auth.login(LOGIN);
           if (via === 'refresh') return a.auth.refresh!(tokens);
-          if (via === 'comments') return a.engagement!.comments!.list(tokens, { postId: post?.state === 'published' ? post.postId : '', limit: 10 });
+          if (via === 'comments')
+            return a.engagement!.comments!.list(tokens, {
+              postId: post?.state === 'published' ? post.postId : '',
+              limit: 10,
+            });
           const out = await a.publisher!.publish(tokens, req, journal);
-          if (via === 'status' && out.state === 'processing') return a.publisher!.checkStatus!(tokens, out.handle, req, journal);
+          if (via === 'status' && out.state === 'processing')
+            return a.publisher!.checkStatus!(tokens, out.handle, req, journal);
           return out;
         },
       };
@@ -85,7 +110,8 @@ describe('bluesky: the video service', () => {
     const a = adapter();
     return { a, tokens: await a.auth.login(LOGIN) };
   }
-  const calls = async (nsid: string) => (await sb.state('bluesky')).requests.filter((r) => r.path.endsWith(`/xrpc/${nsid}`));
+  const calls = async (nsid: string) =>
+    (await sb.state('bluesky')).requests.filter((r) => r.path.endsWith(`/xrpc/${nsid}`));
 
   it('already_exists: the earlier job is reused, its blob embedded, and no second job is made', async () => {
     const { a, tokens } = await connected();
@@ -93,12 +119,18 @@ describe('bluesky: the video service', () => {
     // The same video published before (the service keeps what it processed), then again for another target.
     const first = memoryJournal();
     const earlier = await a.publisher!.publish(tokens, req, first);
-    const done = earlier.state === 'processing' ? await a.publisher!.checkStatus!(tokens, earlier.handle, req, first) : earlier;
+    const done =
+      earlier.state === 'processing' ? await a.publisher!.checkStatus!(tokens, earlier.handle, req, first) : earlier;
     expect(done.state).toBe('published');
     const journal = memoryJournal();
     const again = await a.publisher!.publish(tokens, { ...req, targetId: 'tgt_bsky_again' }, journal);
     expect(again).toEqual({ state: 'processing', handle: first.steps['video.job'] });
-    const out = await a.publisher!.checkStatus!(tokens, journal.steps['video.job'] ?? '', { ...req, targetId: 'tgt_bsky_again' }, journal);
+    const out = await a.publisher!.checkStatus!(
+      tokens,
+      journal.steps['video.job'] ?? '',
+      { ...req, targetId: 'tgt_bsky_again' },
+      journal,
+    );
     expect(out.state).toBe('published');
     expect(journal.steps['video.blob']).toBe(first.steps['video.blob']);
     const s = await sb.state('bluesky');
@@ -109,7 +141,12 @@ describe('bluesky: the video service', () => {
   it('checks getUploadLimits with a token for the video service before uploading, and refuses a spent day without uploading', async () => {
     const { a, tokens } = await connected();
     const req = await requestFor('video');
-    await sb.control('POST', '_faults', { platform: 'bluesky', operation: 'status', fault: 'error', error: 'daily_videos' });
+    await sb.control('POST', '_faults', {
+      platform: 'bluesky',
+      operation: 'status',
+      fault: 'error',
+      error: 'daily_videos',
+    });
     const err = await expectPlatformError(a.publisher!.publish(tokens, req, memoryJournal()), 'rate_limited');
     expect(err.retryAfterSeconds).toBe(24 * 3600);
     expect(await calls('app.bsky.video.uploadVideo')).toHaveLength(0);
@@ -122,7 +159,12 @@ describe('bluesky: the video service', () => {
 
   it('ServiceOverloaded is retried later, not bypassed by uploading the video to the PDS', async () => {
     const { a, tokens } = await connected();
-    await sb.control('POST', '_faults', { platform: 'bluesky', operation: 'upload', fault: 'error', error: 'service_overloaded' });
+    await sb.control('POST', '_faults', {
+      platform: 'bluesky',
+      operation: 'upload',
+      fault: 'error',
+      error: 'service_overloaded',
+    });
     await expectPlatformError(a.publisher!.publish(tokens, await requestFor('video'), memoryJournal()), 'transient');
     expect(await calls('com.atproto.repo.uploadBlob')).toHaveLength(0);
     expect((await sb.state('bluesky')).posts).toHaveLength(0);

@@ -26,13 +26,23 @@ import { FACEBOOK_ERRORS } from '../../../src/sandbox/facebook/errors.ts';
 import { startSandbox, type TestSandbox } from '../../helpers/sandbox.ts';
 
 /** Networks whose every documented code is simulated, mapped and tested: table, sandbox catalogue, test file. */
-const DOCUMENTED_NETWORKS: Partial<Record<Platform, { table: readonly DocumentedError[]; tableName: string; catalogue: ErrorCatalogue }>> = {
-  instagram: { table: INSTAGRAM_DOCUMENTED_ERRORS, tableName: 'INSTAGRAM_DOCUMENTED_ERRORS', catalogue: INSTAGRAM_ERRORS },
+const DOCUMENTED_NETWORKS: Partial<
+  Record<Platform, { table: readonly DocumentedError[]; tableName: string; catalogue: ErrorCatalogue }>
+> = {
+  instagram: {
+    table: INSTAGRAM_DOCUMENTED_ERRORS,
+    tableName: 'INSTAGRAM_DOCUMENTED_ERRORS',
+    catalogue: INSTAGRAM_ERRORS,
+  },
   threads: { table: THREADS_DOCUMENTED_ERRORS, tableName: 'THREADS_DOCUMENTED_ERRORS', catalogue: THREADS_ERRORS },
   tiktok: { table: TIKTOK_DOCUMENTED_ERRORS, tableName: 'TIKTOK_DOCUMENTED_ERRORS', catalogue: TIKTOK_ERRORS },
   bluesky: { table: BLUESKY_DOCUMENTED_ERRORS, tableName: 'BLUESKY_DOCUMENTED_ERRORS', catalogue: BLUESKY_ERRORS },
   linkedin: { table: LINKEDIN_DOCUMENTED_ERRORS, tableName: 'LINKEDIN_DOCUMENTED_ERRORS', catalogue: LINKEDIN_ERRORS },
-  pinterest: { table: PINTEREST_DOCUMENTED_ERRORS, tableName: 'PINTEREST_DOCUMENTED_ERRORS', catalogue: PINTEREST_ERRORS },
+  pinterest: {
+    table: PINTEREST_DOCUMENTED_ERRORS,
+    tableName: 'PINTEREST_DOCUMENTED_ERRORS',
+    catalogue: PINTEREST_ERRORS,
+  },
   facebook: { table: FACEBOOK_DOCUMENTED_ERRORS, tableName: 'FACEBOOK_DOCUMENTED_ERRORS', catalogue: FACEBOOK_ERRORS },
   youtube: { table: YOUTUBE_DOCUMENTED_ERRORS, tableName: 'YOUTUBE_DOCUMENTED_ERRORS', catalogue: YOUTUBE_ERRORS },
 };
@@ -74,7 +84,9 @@ describe('documented errors: coverage', () => {
       });
 
       it('documents every documented-error fault its simulator has', () => {
-        const used = new Set(table.flatMap((d) => ('error' in d.simulated && d.simulated.error ? [d.simulated.error] : [])));
+        const used = new Set(
+          table.flatMap((d) => ('error' in d.simulated && d.simulated.error ? [d.simulated.error] : [])),
+        );
         expect(Object.keys(catalogue).filter((name) => !used.has(name))).toEqual([]);
       });
 

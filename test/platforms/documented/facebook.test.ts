@@ -19,7 +19,14 @@ describe('facebook: documented errors', () => {
       const tokens = await connectThrough(sb, adapter);
       const page = (await adapter.fetchAccount(tokens)).destinations.find((d) => d.kind === 'page')?.id ?? '';
       const journal = memoryJournal();
-      const req = { postType: 'text' as const, text: 'Documented', media: [], options: {}, targetId: 'tgt_fb_doc', destination: { kind: 'page' as const, id: page } };
+      const req = {
+        postType: 'text' as const,
+        text: 'Documented',
+        media: [],
+        options: {},
+        targetId: 'tgt_fb_doc',
+        destination: { kind: 'page' as const, id: page },
+      };
       return { run: () => publisherOf(adapter).publish(tokens, req, journal) };
     },
   });

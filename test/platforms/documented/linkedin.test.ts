@@ -29,8 +29,23 @@ async function connected() {
 }
 
 async function imageRequest(targetId = 'tgt_li_doc'): Promise<PublishRequest> {
-  const photo = fixtureMedia(sb, { name: 'doc.jpg', bytes: await jpegImage(), kind: 'image', mime: 'image/jpeg', format: 'jpeg', width: 64, height: 48 });
-  return { postType: 'image', text: 'Documented', media: [photo], options: {}, targetId, destination: { kind: 'personal', id: 'me' } };
+  const photo = fixtureMedia(sb, {
+    name: 'doc.jpg',
+    bytes: await jpegImage(),
+    kind: 'image',
+    mime: 'image/jpeg',
+    format: 'jpeg',
+    width: 64,
+    height: 48,
+  });
+  return {
+    postType: 'image',
+    text: 'Documented',
+    media: [photo],
+    options: {},
+    targetId,
+    destination: { kind: 'personal', id: 'me' },
+  };
 }
 
 describe('linkedin: documented errors', () => {
@@ -48,7 +63,11 @@ describe('linkedin: documented errors', () => {
           if (via === 'connect') return connectThrough(sb, adapter);
           if (via === 'refresh') return (adapter.auth as OAuth2Auth).refresh!(tokens);
           if (via === 'comments') {
-            return adapter.engagement!.comments!.list(tokens, { postId: 'urn:li:share:7000000000000000000', limit: 10, destination: { kind: 'organization', id: orgId } });
+            return adapter.engagement!.comments!.list(tokens, {
+              postId: 'urn:li:share:7000000000000000000',
+              limit: 10,
+              destination: { kind: 'organization', id: orgId },
+            });
           }
           return publisher.publish(tokens, req, journal);
         },
@@ -64,23 +83,48 @@ describe('linkedin: documented errors', () => {
 describe('linkedin: duplicates and write conflicts', () => {
   it('a duplicate of a post Herald did not attempt is refused with what to do; after its own attempt the named post is adopted', async () => {
     const { tokens, publisher } = await connected();
-    const text: PublishRequest = { postType: 'text', text: 'Same words', media: [], options: {}, targetId: 'tgt_a', destination: { kind: 'personal', id: 'me' } };
+    const text: PublishRequest = {
+      postType: 'text',
+      text: 'Same words',
+      media: [],
+      options: {},
+      targetId: 'tgt_a',
+      destination: { kind: 'personal', id: 'me' },
+    };
     const first = await publisher.publish(tokens, text, memoryJournal());
     expect(first.state).toBe('published');
     // Another target with the same words within 10 minutes: LinkedIn's 422 names the first post.
-    const err = await expectPlatformError(publisher.publish(tokens, { ...text, targetId: 'tgt_b' }, memoryJournal()), 'invalid_content');
+    const err = await expectPlatformError(
+      publisher.publish(tokens, { ...text, targetId: 'tgt_b' }, memoryJournal()),
+      'invalid_content',
+    );
     expect(err.code).toBe('DUPLICATE_POST');
     expect(err.message).toContain(first.state === 'published' ? first.postId : '');
     // The same target's lost attempt (journaled) answered as a duplicate: the earlier post is this one.
     const lost = memoryJournal({ 'post:attempt': sb.clock().toISOString() });
-    expect(await publisher.publish(tokens, { ...text, targetId: 'tgt_a' }, lost)).toMatchObject({ state: 'published', postId: first.state === 'published' ? first.postId : '' });
+    expect(await publisher.publish(tokens, { ...text, targetId: 'tgt_a' }, lost)).toMatchObject({
+      state: 'published',
+      postId: first.state === 'published' ? first.postId : '',
+    });
   });
 
   it('409 CONFLICT is retried, and the retry publishes one post', async () => {
     const { tokens, publisher } = await connected();
-    const req: PublishRequest = { postType: 'text', text: 'Conflicted', media: [], options: {}, targetId: 'tgt_c', destination: { kind: 'personal', id: 'me' } };
+    const req: PublishRequest = {
+      postType: 'text',
+      text: 'Conflicted',
+      media: [],
+      options: {},
+      targetId: 'tgt_c',
+      destination: { kind: 'personal', id: 'me' },
+    };
     const journal = memoryJournal();
-    await sb.control('POST', '_faults', { platform: 'linkedin', operation: 'publish', fault: 'error', error: 'write_conflict' });
+    await sb.control('POST', '_faults', {
+      platform: 'linkedin',
+      operation: 'publish',
+      fault: 'error',
+      error: 'write_conflict',
+    });
     await expectPlatformError(publisher.publish(tokens, req, journal), 'transient');
     expect((await publisher.publish(tokens, req, journal)).state).toBe('published');
     expect((await sb.state('linkedin')).posts).toHaveLength(1);

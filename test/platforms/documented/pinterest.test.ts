@@ -47,10 +47,29 @@ describe('pinterest: documented errors', () => {
       const boardId = (await adapter.fetchAccount(tokens)).destinations.find((x) => x.kind === 'board')?.id ?? '';
       const video = 'operation' in d.simulated && d.simulated.operation === 'upload';
       const media = video
-        ? fixtureMedia(sb, { name: 'doc.mp4', bytes: await mp4Video({ mdatBytes: 20_000 }), kind: 'video', mime: 'video/mp4', format: 'mp4', durationSec: 5 })
-        : fixtureMedia(sb, { name: 'doc.jpg', bytes: await jpegImage(), kind: 'image', mime: 'image/jpeg', format: 'jpeg' });
+        ? fixtureMedia(sb, {
+            name: 'doc.mp4',
+            bytes: await mp4Video({ mdatBytes: 20_000 }),
+            kind: 'video',
+            mime: 'video/mp4',
+            format: 'mp4',
+            durationSec: 5,
+          })
+        : fixtureMedia(sb, {
+            name: 'doc.jpg',
+            bytes: await jpegImage(),
+            kind: 'image',
+            mime: 'image/jpeg',
+            format: 'jpeg',
+          });
       const req: PublishRequest = {
-        postType: video ? 'video' : 'image', text: 'Documented', title: 'Documented', media: [media], options: {}, targetId: 'tgt_pin_doc', destination: { kind: 'board', id: boardId },
+        postType: video ? 'video' : 'image',
+        text: 'Documented',
+        title: 'Documented',
+        media: [media],
+        options: {},
+        targetId: 'tgt_pin_doc',
+        destination: { kind: 'board', id: boardId },
       };
       const journal = memoryJournal();
       const publisher = publisherOf(adapter);

@@ -20,10 +20,23 @@ describe('threads: documented errors', () => {
       const deps = sandboxDeps(sb, 'threads');
       const tokens = await connectThrough(sb, threadsAdapter(deps));
       const publisher = threadsPublisher(deps, { waitMs: [10, 20] });
-      const media = fixtureMedia(sb, { name: 'doc.jpg', bytes: await jpegImage(1080, 1080), kind: 'image', mime: 'image/jpeg', format: 'jpeg', width: 1080, height: 1080 });
+      const media = fixtureMedia(sb, {
+        name: 'doc.jpg',
+        bytes: await jpegImage(1080, 1080),
+        kind: 'image',
+        mime: 'image/jpeg',
+        format: 'jpeg',
+        width: 1080,
+        height: 1080,
+      });
       const journal = memoryJournal();
       return {
-        run: () => publisher.publish(tokens, { postType: 'image', text: 'Documented', media: [media], options: {}, targetId: 'tgt_th_doc' }, journal),
+        run: () =>
+          publisher.publish(
+            tokens,
+            { postType: 'image', text: 'Documented', media: [media], options: {}, targetId: 'tgt_th_doc' },
+            journal,
+          ),
         async renewed() {
           // The retry published a new container, not the one the error condemned.
           const s = await sb.state('threads');

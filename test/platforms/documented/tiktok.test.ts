@@ -17,8 +17,23 @@ describe('tiktok: documented errors', () => {
     async setup(sb) {
       const adapter = tiktokAdapter(sandboxDeps(sb, 'tiktok'));
       const tokens = await connectThrough(sb, adapter);
-      const clip = fixtureMedia(sb, { name: 'doc.mp4', bytes: await mp4Video(), kind: 'video', mime: 'video/mp4', format: 'mp4', durationSec: 12.5, width: 640, height: 360 });
-      const req = { postType: 'video' as const, text: 'Documented #tiktok', media: [clip], options: { privacy_level: 'SELF_ONLY' }, targetId: 'tgt_tt_doc' };
+      const clip = fixtureMedia(sb, {
+        name: 'doc.mp4',
+        bytes: await mp4Video(),
+        kind: 'video',
+        mime: 'video/mp4',
+        format: 'mp4',
+        durationSec: 12.5,
+        width: 640,
+        height: 360,
+      });
+      const req = {
+        postType: 'video' as const,
+        text: 'Documented #tiktok',
+        media: [clip],
+        options: { privacy_level: 'SELF_ONLY' },
+        targetId: 'tgt_tt_doc',
+      };
       const journal = memoryJournal();
       return { run: () => publishSettled(publisherOf(adapter), tokens, req, journal) };
     },

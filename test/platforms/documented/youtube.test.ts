@@ -17,8 +17,23 @@ describe('youtube: documented errors', () => {
     async setup(sb) {
       const adapter = youtubeAdapter(sandboxDeps(sb, 'youtube'));
       const tokens = await connectThrough(sb, adapter);
-      const clip = fixtureMedia(sb, { name: 'doc.mp4', bytes: await mp4Video(), kind: 'video', mime: 'video/mp4', format: 'mp4', durationSec: 12.5 });
-      const req = { postType: 'video' as const, text: 'About', title: 'Documented', description: 'About', media: [clip], options: {}, targetId: 'tgt_yt_doc' };
+      const clip = fixtureMedia(sb, {
+        name: 'doc.mp4',
+        bytes: await mp4Video(),
+        kind: 'video',
+        mime: 'video/mp4',
+        format: 'mp4',
+        durationSec: 12.5,
+      });
+      const req = {
+        postType: 'video' as const,
+        text: 'About',
+        title: 'Documented',
+        description: 'About',
+        media: [clip],
+        options: {},
+        targetId: 'tgt_yt_doc',
+      };
       const journal = memoryJournal();
       return { run: () => publishSettled(publisherOf(adapter), tokens, req, journal) };
     },

@@ -35,12 +35,23 @@ async function publish(text: string, n = 1): Promise<string> {
 }
 
 async function seed(postId: string, texts: string[]): Promise<string[]> {
-  const res = await sb.control('POST', '_seed', { platform: 'bluesky', post_id: postId, comments: texts.map((text) => ({ text })) });
+  const res = await sb.control('POST', '_seed', {
+    platform: 'bluesky',
+    post_id: postId,
+    comments: texts.map((text) => ({ text })),
+  });
   expect(res.status).toBe(201);
   return ((await res.json()) as { comment_ids: string[] }).comment_ids;
 }
 
-const stored = async (id: string): Promise<SandboxRecord & { record: { reply: { root: { uri: string; cid: string }; parent: { uri: string; cid: string } } }; cid: string }> => {
+const stored = async (
+  id: string,
+): Promise<
+  SandboxRecord & {
+    record: { reply: { root: { uri: string; cid: string }; parent: { uri: string; cid: string } } };
+    cid: string;
+  }
+> => {
   const found = (await sb.state('bluesky')).comments.find((c) => c.id === id);
   if (!found) throw new Error(`no comment ${id}`);
   return found as never;
@@ -68,7 +79,12 @@ describe('bluesky engagement: threads and strong refs', () => {
     expect(commentId!.split('/')[2]).not.toBe(account.id);
     const [comment] = (await comments.list(tokens, { postId, limit: 10 })).comments;
     const post = (await sb.state('bluesky')).posts.find((p) => p.id === postId)!;
-    expect(comment).toMatchObject({ id: commentId, parentId: null, authorName: expect.stringMatching(/\S/), refs: { cid: (await stored(commentId!)).cid, rootUri: postId, rootCid: post.cid } });
+    expect(comment).toMatchObject({
+      id: commentId,
+      parentId: null,
+      authorName: expect.stringMatching(/\S/),
+      refs: { cid: (await stored(commentId!)).cid, rootUri: postId, rootCid: post.cid },
+    });
   });
 
   it('replies with root = the post and parent = the comment, and a reply to a reply keeps the root', async () => {
@@ -76,11 +92,19 @@ describe('bluesky engagement: threads and strong refs', () => {
     const post = (await sb.state('bluesky')).posts.find((p) => p.id === postId)!;
     const [commentId] = await seed(postId, ['Question?']);
     const [comment] = (await comments.list(tokens, { postId, limit: 10 })).comments;
-    const { replyId } = await comments.reply(tokens, { postId, commentId: commentId!, refs: comment!.refs, text: 'Answer with a link https://example.com' });
+    const { replyId } = await comments.reply(tokens, {
+      postId,
+      commentId: commentId!,
+      refs: comment!.refs,
+      text: 'Answer with a link https://example.com',
+    });
     expect(replyId).toMatch(AT_POST);
     expect(replyId.split('/')[2]).toBe(account.id);
     const first = await stored(replyId);
-    expect(first.record.reply).toEqual({ root: { uri: postId, cid: post.cid }, parent: { uri: commentId, cid: (await stored(commentId!)).cid } });
+    expect(first.record.reply).toEqual({
+      root: { uri: postId, cid: post.cid },
+      parent: { uri: commentId, cid: (await stored(commentId!)).cid },
+    });
     expect((first.record as unknown as { facets: unknown[] }).facets).toHaveLength(1);
 
     // The thread as the AppView returns it: the reply is nested under the comment, with its own refs.
@@ -90,9 +114,19 @@ describe('bluesky engagement: threads and strong refs', () => {
     expect(nested).toEqual([]);
 
     // Replying under Herald's own reply: root stays the post, parent is the reply.
-    const second = await comments.reply(tokens, { postId, commentId: replyId, refs: listed.replies![0]!.refs, text: 'And more.' });
-    expect((await stored(second.replyId)).record.reply).toEqual({ root: { uri: postId, cid: post.cid }, parent: { uri: replyId, cid: first.cid } });
-    expect((await comments.replies(tokens, { postId, commentId: replyId, limit: 10 })).map((r) => r.id)).toEqual([second.replyId]);
+    const second = await comments.reply(tokens, {
+      postId,
+      commentId: replyId,
+      refs: listed.replies![0]!.refs,
+      text: 'And more.',
+    });
+    expect((await stored(second.replyId)).record.reply).toEqual({
+      root: { uri: postId, cid: post.cid },
+      parent: { uri: replyId, cid: first.cid },
+    });
+    expect((await comments.replies(tokens, { postId, commentId: replyId, limit: 10 })).map((r) => r.id)).toEqual([
+      second.replyId,
+    ]);
   });
 
   it("without refs, the comment's CID and root are read from its author's repo (found through the DID document)", async () => {
@@ -100,8 +134,13 @@ describe('bluesky engagement: threads and strong refs', () => {
     const [commentId] = await seed(postId, ['Hello']);
     const { replyId } = await comments.reply(tokens, { postId, commentId: commentId!, text: 'Hi!' });
     const post = (await sb.state('bluesky')).posts.find((p) => p.id === postId)!;
-    expect((await stored(replyId)).record.reply).toEqual({ root: { uri: postId, cid: post.cid }, parent: { uri: commentId, cid: (await stored(commentId!)).cid } });
-    const reads = (await sb.state('bluesky')).requests.filter((r) => r.path.endsWith(`/plc/${commentId!.split('/')[2]}`) || r.path.endsWith('com.atproto.repo.getRecord'));
+    expect((await stored(replyId)).record.reply).toEqual({
+      root: { uri: postId, cid: post.cid },
+      parent: { uri: commentId, cid: (await stored(commentId!)).cid },
+    });
+    const reads = (await sb.state('bluesky')).requests.filter(
+      (r) => r.path.endsWith(`/plc/${commentId!.split('/')[2]}`) || r.path.endsWith('com.atproto.repo.getRecord'),
+    );
     expect(reads.length).toBeGreaterThanOrEqual(2);
   });
 
@@ -116,11 +155,17 @@ describe('bluesky engagement: threads and strong refs', () => {
     const send = lossy.request.bind(lossy);
     lossy.request = async (platform, req) => {
       const res = await send(platform, req);
-      if (req.url.endsWith('com.atproto.repo.createRecord')) throw new PlatformError('bluesky', 'transient', 'connection reset');
+      if (req.url.endsWith('com.atproto.repo.createRecord'))
+        throw new PlatformError('bluesky', 'transient', 'connection reset');
       return res;
     };
     const flaky = blueskyAdapter({ http: lossy, config: { urls }, clock: sb.clock, logger }).engagement!.comments!;
-    const { replyId } = await flaky.reply(tokens, { postId, commentId: commentId!, refs: comment!.refs, text: 'Only once' });
+    const { replyId } = await flaky.reply(tokens, {
+      postId,
+      commentId: commentId!,
+      refs: comment!.refs,
+      text: 'Only once',
+    });
     const stored = (await sb.state('bluesky')).comments.filter((c) => c.fromAccount);
     expect(stored.map((c) => c.id)).toEqual([replyId]);
   });
@@ -128,8 +173,15 @@ describe('bluesky engagement: threads and strong refs', () => {
   it('refs that do not match the thread are refused, and nothing is posted', async () => {
     const postId = await publish('Root');
     const [commentId] = await seed(postId, ['Hello']);
-    const wrong = { cid: 'bafyreiaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa', rootUri: postId, rootCid: 'bafyreibbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb' };
-    await expectPlatformError(comments.reply(tokens, { postId, commentId: commentId!, refs: wrong, text: 'Lost' }), 'invalid_content');
+    const wrong = {
+      cid: 'bafyreiaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa',
+      rootUri: postId,
+      rootCid: 'bafyreibbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb',
+    };
+    await expectPlatformError(
+      comments.reply(tokens, { postId, commentId: commentId!, refs: wrong, text: 'Lost' }),
+      'invalid_content',
+    );
     expect((await sb.state('bluesky')).comments).toHaveLength(1);
   });
 
@@ -138,7 +190,10 @@ describe('bluesky engagement: threads and strong refs', () => {
     const postId = await publish('Root');
     const [commentId] = await seed(postId, ['Hello']);
     const [comment] = (await comments.list(tokens, { postId, limit: 10 })).comments;
-    await expectPlatformError(comments.reply(tokens, { postId, commentId: commentId!, refs: comment!.refs, text: 'x'.repeat(301) }), 'invalid_content');
+    await expectPlatformError(
+      comments.reply(tokens, { postId, commentId: commentId!, refs: comment!.refs, text: 'x'.repeat(301) }),
+      'invalid_content',
+    );
     // 300 emoji are 300 graphemes.
     await comments.reply(tokens, { postId, commentId: commentId!, refs: comment!.refs, text: '👍'.repeat(300) });
   });
@@ -149,7 +204,10 @@ describe('bluesky engagement: threads and strong refs', () => {
     await comments.reply(tokens, { postId, commentId: commentId!, text: 'Thanks' });
     const listed = await engagement.listPosts(tokens, { limit: 10 });
     expect(listed.map((p) => p.postId)).toEqual([postId]);
-    expect(listed[0]).toMatchObject({ permalink: sb.url('bluesky', `/profile/${account.username}/post/${postId.split('/').pop()}`), metrics: { comments: 1, impressions: 0 } });
+    expect(listed[0]).toMatchObject({
+      permalink: sb.url('bluesky', `/profile/${account.username}/post/${postId.split('/').pop()}`),
+      metrics: { comments: 1, impressions: 0 },
+    });
     const feed = (await sb.state('bluesky')).requests.find((r) => r.path.endsWith('app.bsky.feed.getAuthorFeed'));
     expect(feed?.query).toMatchObject({ actor: account.id, filter: 'posts_no_replies' });
   });
@@ -157,7 +215,9 @@ describe('bluesky engagement: threads and strong refs', () => {
   it('comments turned off (a threadgate allowing nobody) read as disabled, and the author can still answer', async () => {
     const postId = await publish('Quiet post');
     const [commentId] = await seed(postId, ['Before the gate']);
-    expect((await sb.control('POST', '_seed', { platform: 'bluesky', post_id: postId, comments_disabled: true })).status).toBe(201);
+    expect(
+      (await sb.control('POST', '_seed', { platform: 'bluesky', post_id: postId, comments_disabled: true })).status,
+    ).toBe(201);
     expect((await engagement.getPost(tokens, { postId }))?.commentsDisabled).toBe(true);
     const page = await comments.list(tokens, { postId, limit: 10 });
     expect(page).toMatchObject({ disabled: true, comments: [{ id: commentId }] });

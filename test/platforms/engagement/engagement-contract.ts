@@ -35,7 +35,9 @@ export interface EngagementOptions {
 const SEEDED = { likes: 7, comments: 0, shares: 2, impressions: 150 };
 
 export function describeEngagementContract(base: ContractProfile, opts: EngagementOptions): void {
-  const profile: ContractProfile = opts.request ? { ...base, request: (a, t) => ({ ...base.request(a, t), ...opts.request!(a, t) }) } : base;
+  const profile: ContractProfile = opts.request
+    ? { ...base, request: (a, t) => ({ ...base.request(a, t), ...opts.request!(a, t) }) }
+    : base;
   const net = profile.slug;
   let sb: TestSandbox;
   let adapter: PlatformAdapter;
@@ -98,7 +100,8 @@ export function describeEngagementContract(base: ContractProfile, opts: Engageme
       // Its words: the text the network stores (a YouTube video's title, the first line of its commentary).
       expect(await page.text()).toContain(post.commentary!.split('\n')[0]);
       expect(Date.parse(post.publishedAt ?? '')).not.toBeNaN();
-      for (const m of ['likes', 'shares', 'impressions'] as const) expect(post.metrics[m], m).toBe(opts.metrics.includes(m) ? SEEDED[m] : 0);
+      for (const m of ['likes', 'shares', 'impressions'] as const)
+        expect(post.metrics[m], m).toBe(opts.metrics.includes(m) ? SEEDED[m] : 0);
       expect((await engagement.listPosts(tokens, { ...target(), limit: 1 })).map((p) => p.postId)).toEqual([newer]);
     });
 
@@ -120,11 +123,22 @@ export function describeEngagementContract(base: ContractProfile, opts: Engageme
     it('throttled and failing reads are retryable errors; an expired token asks for a refresh or a reconnect', async () => {
       await publish('A post');
       await sb.fault({ platform: net, operation: 'status', fault: 'rate_limit' });
-      expect((await expectPlatformError(engagement.listPosts(tokens, { ...target(), limit: 5 }), 'rate_limited', [tokens.accessToken])).retryable).toBe(true);
+      expect(
+        (
+          await expectPlatformError(engagement.listPosts(tokens, { ...target(), limit: 5 }), 'rate_limited', [
+            tokens.accessToken,
+          ])
+        ).retryable,
+      ).toBe(true);
       await sb.fault({ platform: net, operation: 'status', fault: 'server_error' });
-      await expectPlatformError(engagement.listPosts(tokens, { ...target(), limit: 5 }), 'transient', [tokens.accessToken]);
+      await expectPlatformError(engagement.listPosts(tokens, { ...target(), limit: 5 }), 'transient', [
+        tokens.accessToken,
+      ]);
       await sb.fault({ platform: net, operation: 'status', fault: 'expire_token' });
-      const err = await engagement.listPosts(tokens, { ...target(), limit: 5 }).then(() => null, (e: unknown) => e);
+      const err = await engagement.listPosts(tokens, { ...target(), limit: 5 }).then(
+        () => null,
+        (e: unknown) => e,
+      );
       expect(['auth_expired', 'reauth_required']).toContain((err as { kind?: string } | null)?.kind);
     });
   });
@@ -144,7 +158,10 @@ export function describeEngagementContract(base: ContractProfile, opts: Engageme
       const comments = engagement.comments;
       if (!comments) return;
       const id = await publish('Comment on me');
-      const seeded = await seed({ post_id: id, comments: [{ text: 'First!', author_name: 'Zed Quinn' }, { text: 'Second' }, { text: 'Third' }] });
+      const seeded = await seed({
+        post_id: id,
+        comments: [{ text: 'First!', author_name: 'Zed Quinn' }, { text: 'Second' }, { text: 'Third' }],
+      });
       expect(seeded.status).toBe(201);
       const page = await comments.list(tokens, { ...target(), postId: id, limit: 50 });
       expect(page.comments.map((c) => c.text)).toEqual(['Third', 'Second', 'First!']);
@@ -160,11 +177,27 @@ export function describeEngagementContract(base: ContractProfile, opts: Engageme
       const id = await publish('Reply to comments here');
       const [commentId] = (await seed({ post_id: id, comments: [{ text: 'Question?' }] })).ids;
       const parent = (await comments.list(tokens, { ...target(), postId: id, limit: 10 })).comments[0]!;
-      const { replyId } = await comments.reply(tokens, { ...target(), postId: id, commentId: commentId!, refs: parent.refs, text: 'Answer.' });
+      const { replyId } = await comments.reply(tokens, {
+        ...target(),
+        postId: id,
+        commentId: commentId!,
+        refs: parent.refs,
+        text: 'Answer.',
+      });
       expect(replyId).toEqual(expect.stringMatching(/\S/));
       const stored = (await sb.state(net)).comments;
-      expect(stored.find((c) => c.id === replyId)).toMatchObject({ parentId: commentId, text: expect.stringContaining('Answer.'), fromAccount: true });
-      const replies = await comments.replies(tokens, { ...target(), postId: id, commentId: commentId!, refs: parent.refs, limit: 50 });
+      expect(stored.find((c) => c.id === replyId)).toMatchObject({
+        parentId: commentId,
+        text: expect.stringContaining('Answer.'),
+        fromAccount: true,
+      });
+      const replies = await comments.replies(tokens, {
+        ...target(),
+        postId: id,
+        commentId: commentId!,
+        refs: parent.refs,
+        limit: 50,
+      });
       expect(replies.map((r) => [r.id, r.parentId])).toEqual([[replyId, commentId]]);
     });
 
@@ -175,9 +208,15 @@ export function describeEngagementContract(base: ContractProfile, opts: Engageme
       const [commentId] = (await seed({ post_id: id, comments: [{ text: 'Hello' }] })).ids;
       const parent = (await comments.list(tokens, { ...target(), postId: id, limit: 10 })).comments[0]!;
       await sb.fault({ platform: net, operation: 'comments', fault: 'rate_limit' });
-      await expectPlatformError(comments.list(tokens, { ...target(), postId: id, limit: 10 }), 'rate_limited', [tokens.accessToken]);
+      await expectPlatformError(comments.list(tokens, { ...target(), postId: id, limit: 10 }), 'rate_limited', [
+        tokens.accessToken,
+      ]);
       await sb.fault({ platform: net, operation: 'reply', fault: 'server_error' });
-      await expectPlatformError(comments.reply(tokens, { ...target(), postId: id, commentId: commentId!, refs: parent.refs, text: 'Lost' }), 'transient', [tokens.accessToken]);
+      await expectPlatformError(
+        comments.reply(tokens, { ...target(), postId: id, commentId: commentId!, refs: parent.refs, text: 'Lost' }),
+        'transient',
+        [tokens.accessToken],
+      );
       expect((await sb.state(net)).comments).toHaveLength(1);
     });
   });

@@ -2,7 +2,12 @@
 // the Page that owns the post, comment ids are `{post-part}_{digits}`, a reply is written as the Page, and views come
 // from post insights, which need read_insights (without it the counts still read and views are 0).
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { FACEBOOK_GRAPH_VERSION, FACEBOOK_SCOPES, facebookAdapter, pageTokenKey } from '../../../src/platforms/facebook/index.ts';
+import {
+  FACEBOOK_GRAPH_VERSION,
+  FACEBOOK_SCOPES,
+  facebookAdapter,
+  pageTokenKey,
+} from '../../../src/platforms/facebook/index.ts';
 import type { Engagement } from '../../../src/platforms/engagement.ts';
 import type { PostType } from '../../../src/platforms/publishing.ts';
 import type { AccountIdentity, OAuth2Auth, PlatformAdapter, TokenSet } from '../../../src/platforms/types.ts';
@@ -43,7 +48,9 @@ describe('facebook engagement: Page tokens, ids and insights', () => {
   }
 
   const graph = (path: string, token: string): Promise<Response> =>
-    fetch(`${sandboxBaseUrls(sb.publicUrl).facebook.graphBase}/${FACEBOOK_GRAPH_VERSION}/${path}`, { headers: { authorization: `Bearer ${token}` } });
+    fetch(`${sandboxBaseUrls(sb.publicUrl).facebook.graphBase}/${FACEBOOK_GRAPH_VERSION}/${path}`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
   const destination = () => ({ destination: { kind: 'page' as const, id: pageId } });
 
   beforeAll(async () => {
@@ -63,7 +70,9 @@ describe('facebook engagement: Page tokens, ids and insights', () => {
     const refused = await graph(`${pageId}/published_posts`, tokens.accessToken);
     expect(refused.status).toBe(403);
     expect(((await refused.json()) as { error: { code: number } }).error.code).toBe(210);
-    expect(await (await graph(`${pageId}/published_posts`, tokens.extra![pageTokenKey(pageId)]!)).json()).toMatchObject({ data: [expect.objectContaining({ id: expect.any(String) })] });
+    expect(await (await graph(`${pageId}/published_posts`, tokens.extra![pageTokenKey(pageId)]!)).json()).toMatchObject(
+      { data: [expect.objectContaining({ id: expect.any(String) })] },
+    );
 
     const before = (await sb.state('facebook')).requests.length;
     const without = { ...tokens, extra: {} };
@@ -74,11 +83,20 @@ describe('facebook engagement: Page tokens, ids and insights', () => {
 
   it('finds the Page from the post id when no destination is given, and keeps comment ids in the {post-part}_{digits} form', async () => {
     const postId = await publish('Comment here');
-    const res = await sb.control('POST', '_seed', { platform: 'facebook', post_id: postId, comments: [{ text: 'Nice', author_name: 'Ann Lee' }] });
+    const res = await sb.control('POST', '_seed', {
+      platform: 'facebook',
+      post_id: postId,
+      comments: [{ text: 'Nice', author_name: 'Ann Lee' }],
+    });
     const [commentId] = ((await res.json()) as { comment_ids: string[] }).comment_ids;
     expect(commentId).toMatch(new RegExp(`^${postId.split('_')[1]}_\\d+$`));
     const page = await engagement.comments!.list(tokens, { postId, limit: 10 });
-    expect(page.comments[0]).toMatchObject({ id: commentId, authorName: 'Ann Lee', authorId: expect.stringMatching(/^\d+$/), authorAvatarUrl: expect.stringMatching(/^http/) });
+    expect(page.comments[0]).toMatchObject({
+      id: commentId,
+      authorName: 'Ann Lee',
+      authorId: expect.stringMatching(/^\d+$/),
+      authorAvatarUrl: expect.stringMatching(/^http/),
+    });
     const { replyId } = await engagement.comments!.reply(tokens, { postId, commentId: commentId!, text: 'Thanks!' });
     expect(replyId).toMatch(new RegExp(`^${postId.split('_')[1]}_\\d+$`));
     const [reply] = await engagement.comments!.replies(tokens, { postId, commentId: commentId!, limit: 10 });
@@ -89,10 +107,17 @@ describe('facebook engagement: Page tokens, ids and insights', () => {
 
   it('refuses a reply over the comment limit and posts nothing', async () => {
     const postId = await publish('Long replies');
-    const res = await sb.control('POST', '_seed', { platform: 'facebook', post_id: postId, comments: [{ text: 'Hi' }] });
+    const res = await sb.control('POST', '_seed', {
+      platform: 'facebook',
+      post_id: postId,
+      comments: [{ text: 'Hi' }],
+    });
     const [commentId] = ((await res.json()) as { comment_ids: string[] }).comment_ids;
     const limit = engagement.comments!.textLimit.max;
-    await expectPlatformError(engagement.comments!.reply(tokens, { postId, commentId: commentId!, text: 'x'.repeat(limit + 1) }), 'invalid_content');
+    await expectPlatformError(
+      engagement.comments!.reply(tokens, { postId, commentId: commentId!, text: 'x'.repeat(limit + 1) }),
+      'invalid_content',
+    );
     expect((await sb.state('facebook')).comments).toHaveLength(1);
     await engagement.comments!.reply(tokens, { postId, commentId: commentId!, text: 'x'.repeat(limit) });
     expect((await sb.state('facebook')).comments).toHaveLength(2);
@@ -100,7 +125,11 @@ describe('facebook engagement: Page tokens, ids and insights', () => {
 
   it('views and reach come from post insights; the retired post_impressions metric is refused', async () => {
     const postId = await publish('Counted');
-    await sb.control('POST', '_seed', { platform: 'facebook', post_id: postId, metrics: { likes: 3, impressions: 40 } });
+    await sb.control('POST', '_seed', {
+      platform: 'facebook',
+      post_id: postId,
+      metrics: { likes: 3, impressions: 40 },
+    });
     const post = await engagement.getPost(tokens, { ...destination(), postId });
     expect(post?.metrics).toMatchObject({ likes: 3, impressions: 40, reach: 40 });
     const pageToken = tokens.extra![pageTokenKey(pageId)]!;
@@ -113,16 +142,28 @@ describe('facebook engagement: Page tokens, ids and insights', () => {
     const carousel = await publish('Two photos', 'carousel');
     const video = await publish('A video', 'video');
     const read = async (postId: string) => (await engagement.getPost(tokens, { ...destination(), postId }))!;
-    expect(await read(image)).toMatchObject({ type: 'image', images: [{ url: expect.stringMatching(/^http/) }], video: null });
+    expect(await read(image)).toMatchObject({
+      type: 'image',
+      images: [{ url: expect.stringMatching(/^http/) }],
+      video: null,
+    });
     expect((await read(carousel)).images).toHaveLength(2);
     expect((await read(carousel)).type).toBe('carousel');
-    expect(await read(video)).toMatchObject({ type: 'video', images: [], video: { videoUrl: expect.stringMatching(/^http/) } });
+    expect(await read(video)).toMatchObject({
+      type: 'video',
+      images: [],
+      video: { videoUrl: expect.stringMatching(/^http/) },
+    });
   });
 
   it('without read_insights the posts still read, with their counts and no views', async () => {
     await connect(FACEBOOK_SCOPES.filter((s) => s !== 'read_insights'));
     const postId = await publish('No insights');
-    await sb.control('POST', '_seed', { platform: 'facebook', post_id: postId, metrics: { likes: 5, impressions: 90 } });
+    await sb.control('POST', '_seed', {
+      platform: 'facebook',
+      post_id: postId,
+      metrics: { likes: 5, impressions: 90 },
+    });
     const [post] = await engagement.listPosts(tokens, { ...destination(), limit: 5 });
     expect(post?.metrics).toMatchObject({ likes: 5, impressions: 0 });
   });

@@ -69,7 +69,10 @@ describe('instagram engagement: reply depth, insights and limits', () => {
     const first = await engagement.comments!.reply(tokens, { postId, commentId: top!, text: 'Lisbon.' });
     const second = await engagement.comments!.reply(tokens, { postId, commentId: first.replyId, text: 'In spring.' });
     const replies = await engagement.comments!.replies(tokens, { postId, commentId: top!, limit: 10 });
-    expect(replies.map((r) => [r.id, r.parentId])).toEqual([[first.replyId, top], [second.replyId, top]]);
+    expect(replies.map((r) => [r.id, r.parentId])).toEqual([
+      [first.replyId, top],
+      [second.replyId, top],
+    ]);
     const [comment] = (await engagement.comments!.list(tokens, { postId, limit: 10 })).comments;
     expect(comment).toMatchObject({ id: top, authorName: 'ann.lee', replyCount: 2 });
     expect(comment!.replies?.map((r) => r.text)).toEqual(['Lisbon.', 'In spring.']);
@@ -80,7 +83,10 @@ describe('instagram engagement: reply depth, insights and limits', () => {
     const postId = await publish('Long replies');
     const [top] = await seed(postId, { comments: [{ text: 'Hi' }] });
     expect(engagement.comments!.textLimit).toEqual({ max: 2200, unit: 'utf16' });
-    await expectPlatformError(engagement.comments!.reply(tokens, { postId, commentId: top!, text: 'x'.repeat(2201) }), 'invalid_content');
+    await expectPlatformError(
+      engagement.comments!.reply(tokens, { postId, commentId: top!, text: 'x'.repeat(2201) }),
+      'invalid_content',
+    );
     expect((await sb.state('instagram')).comments).toHaveLength(1);
   });
 
@@ -88,11 +94,17 @@ describe('instagram engagement: reply depth, insights and limits', () => {
     const postId = await publish('Counted', 'carousel');
     await seed(postId, { comments: [{ text: 'One' }], metrics: { likes: 4, shares: 1, impressions: 60 } });
     const post = await engagement.getPost(tokens, { postId });
-    expect(post).toMatchObject({ type: 'carousel', metrics: { likes: 4, comments: 1, shares: 1, impressions: 60, reach: 60 } });
-    expect(post!.images).toHaveLength(2);
-    const res = await fetch(`${sandboxBaseUrls(sb.publicUrl).instagram.graphBase}/${INSTAGRAM_GRAPH_VERSION}/${postId}/insights?metric=impressions`, {
-      headers: { authorization: `Bearer ${tokens.accessToken}` },
+    expect(post).toMatchObject({
+      type: 'carousel',
+      metrics: { likes: 4, comments: 1, shares: 1, impressions: 60, reach: 60 },
     });
+    expect(post!.images).toHaveLength(2);
+    const res = await fetch(
+      `${sandboxBaseUrls(sb.publicUrl).instagram.graphBase}/${INSTAGRAM_GRAPH_VERSION}/${postId}/insights?metric=impressions`,
+      {
+        headers: { authorization: `Bearer ${tokens.accessToken}` },
+      },
+    );
     expect(res.status).toBe(400);
   });
 

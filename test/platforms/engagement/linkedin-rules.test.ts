@@ -86,33 +86,65 @@ describe("linkedin: a member's own posts", () => {
     await connectWith(LINKEDIN_SCOPES);
     await publish('Still mine', me);
     const unknown: TokenSet = { ...tokens, scopes: undefined };
-    await expectPlatformError(engagement.listPosts(unknown, { destination: me, limit: 5 }), 'permission', [tokens.accessToken]);
+    await expectPlatformError(engagement.listPosts(unknown, { destination: me, limit: 5 }), 'permission', [
+      tokens.accessToken,
+    ]);
   });
 
   it('its numbers alone need only r_member_postAnalytics (Herald asks for it): reactions, comments, reshares, impressions, reach', async () => {
     await connectWith(LINKEDIN_SCOPES);
     const id = await publish('Counted post', me);
     await seed({ post_id: id, metrics: { likes: 4, shares: 3, impressions: 90 }, comments: [{ text: 'Nice' }] });
-    expect(await engagement.getMetrics!(tokens, { destination: me, postId: id })).toEqual({ likes: 4, comments: 1, shares: 3, impressions: 90, reach: 72 });
-    expect(await engagement.getMetrics!(tokens, { destination: me, postId: 'urn:li:share:7000000000000000001' })).toBeNull();
+    expect(await engagement.getMetrics!(tokens, { destination: me, postId: id })).toEqual({
+      likes: 4,
+      comments: 1,
+      shares: 3,
+      impressions: 90,
+      reach: 72,
+    });
+    expect(
+      await engagement.getMetrics!(tokens, { destination: me, postId: 'urn:li:share:7000000000000000001' }),
+    ).toBeNull();
     await connectWith(LINKEDIN_SCOPES.filter((s) => s !== 'r_member_postAnalytics'));
-    const err = await expectPlatformError(engagement.getMetrics!(tokens, { destination: me, postId: id }), 'permission', [tokens.accessToken]);
+    const err = await expectPlatformError(
+      engagement.getMetrics!(tokens, { destination: me, postId: id }),
+      'permission',
+      [tokens.accessToken],
+    );
     expect(err.code).toBe('r_member_postAnalytics_required');
     // LinkedIn refuses it too when the grant does not say which scopes it holds.
-    await expectPlatformError(engagement.getMetrics!({ ...tokens, scopes: undefined }, { destination: me, postId: id }), 'permission', [tokens.accessToken]);
+    await expectPlatformError(
+      engagement.getMetrics!({ ...tokens, scopes: undefined }, { destination: me, postId: id }),
+      'permission',
+      [tokens.accessToken],
+    );
   });
 
   it('with r_member_social granted: posts with reactions, comments, reshares and impressions, comments, a reply as the member', async () => {
     await connectWith([...LINKEDIN_SCOPES, 'r_member_social']);
     const id = await publish('Readable post', me);
-    await seed({ post_id: id, metrics: { likes: 4, shares: 3, impressions: 90 }, comments: [{ text: 'Nice', author_name: 'Ada Moreau' }] });
+    await seed({
+      post_id: id,
+      metrics: { likes: 4, shares: 3, impressions: 90 },
+      comments: [{ text: 'Nice', author_name: 'Ada Moreau' }],
+    });
     const [post] = await engagement.listPosts(tokens, { destination: me, limit: 5 });
-    expect(post).toMatchObject({ postId: id, sourcePageId: null, metrics: { likes: 4, comments: 1, shares: 3, impressions: 90, reach: 72 } });
+    expect(post).toMatchObject({
+      postId: id,
+      sourcePageId: null,
+      metrics: { likes: 4, comments: 1, shares: 3, impressions: 90, reach: 72 },
+    });
     expect(await calls('/rest/organizationalEntityShareStatistics')).toHaveLength(0);
     expect(await calls('/rest/memberCreatorPostAnalytics')).toHaveLength(3);
     const [comment] = (await comments.list(tokens, { destination: me, postId: id, limit: 5 })).comments;
     expect(comment).toMatchObject({ text: 'Nice', authorName: 'Ada Moreau' });
-    const { replyId } = await comments.reply(tokens, { destination: me, postId: id, commentId: comment!.id, refs: comment!.refs, text: 'Thanks!' });
+    const { replyId } = await comments.reply(tokens, {
+      destination: me,
+      postId: id,
+      commentId: comment!.id,
+      refs: comment!.refs,
+      text: 'Thanks!',
+    });
     const stored = (await sb.state('linkedin')).comments.find((c) => c.id === replyId);
     expect(stored).toMatchObject({ parentId: comment!.id, authorId: `urn:li:person:${account.id}`, fromAccount: true });
   });
@@ -130,7 +162,13 @@ describe('linkedin: organization comments', () => {
     expect(reply).toMatchObject({ id: first.replyId, parentId: top, refs: { parentComment: top } });
     // The organization's name, looked up like any commenter's.
     expect(reply!.authorName).toBe(account.destinations.find((d) => d.kind === 'organization')!.name);
-    const second = await comments.reply(tokens, { destination: org, postId: id, commentId: reply!.id, refs: reply!.refs, text: 'And more' });
+    const second = await comments.reply(tokens, {
+      destination: org,
+      postId: id,
+      commentId: reply!.id,
+      refs: reply!.refs,
+      text: 'And more',
+    });
     expect((await sb.state('linkedin')).comments.find((c) => c.id === second.replyId)).toMatchObject({ parentId: top });
     const [listed] = (await comments.list(tokens, { destination: org, postId: id, limit: 10 })).comments;
     expect(listed).toMatchObject({ id: top, replyCount: 2 });
@@ -140,7 +178,11 @@ describe('linkedin: organization comments', () => {
     const id = await publish('Long answers', org);
     const [top] = await seed({ post_id: id, comments: [{ text: 'Go on' }] });
     expect(comments.textLimit.max).toBe(1250);
-    const err = await expectPlatformError(comments.reply(tokens, { destination: org, postId: id, commentId: top!, text: 'x'.repeat(1251) }), 'invalid_content', [tokens.accessToken]);
+    const err = await expectPlatformError(
+      comments.reply(tokens, { destination: org, postId: id, commentId: top!, text: 'x'.repeat(1251) }),
+      'invalid_content',
+      [tokens.accessToken],
+    );
     expect(err.code).toBe('FIELD_LENGTH_TOO_LONG');
     await comments.reply(tokens, { destination: org, postId: id, commentId: top!, text: 'x'.repeat(1250) });
   });
@@ -148,13 +190,22 @@ describe('linkedin: organization comments', () => {
   it('comments turned off: the post says so (commentsState CLOSED) and a reply is refused', async () => {
     const id = await publish('Closed', org);
     const [top] = await seed({ post_id: id, comments: [{ text: 'Early' }], comments_disabled: true });
-    expect(await engagement.getPost(tokens, { destination: org, postId: id })).toMatchObject({ commentsDisabled: true });
-    await expectPlatformError(comments.reply(tokens, { destination: org, postId: id, commentId: top!, text: 'Late' }), 'permission', [tokens.accessToken]);
+    expect(await engagement.getPost(tokens, { destination: org, postId: id })).toMatchObject({
+      commentsDisabled: true,
+    });
+    await expectPlatformError(
+      comments.reply(tokens, { destination: org, postId: id, commentId: top!, text: 'Late' }),
+      'permission',
+      [tokens.accessToken],
+    );
   });
 
   it('pages through more than 100 comments and names every commenter in one lookup per 50', async () => {
     const id = await publish('Popular', org);
-    await seed({ post_id: id, comments: Array.from({ length: 130 }, (_, n) => ({ text: `Comment ${n}`, author_name: `Person ${n % 60}` })) });
+    await seed({
+      post_id: id,
+      comments: Array.from({ length: 130 }, (_, n) => ({ text: `Comment ${n}`, author_name: `Person ${n % 60}` })),
+    });
     const page = await comments.list(tokens, { destination: org, postId: id, limit: 120 });
     expect(page.comments).toHaveLength(120);
     expect(page.comments[0]).toMatchObject({ text: 'Comment 129', authorName: 'Person 9' });
@@ -176,9 +227,16 @@ describe('linkedin: organization comments', () => {
     const id = await publish(text, org);
     await seed({ post_id: id, metrics: { impressions: 100 } });
     const post = await engagement.getPost(tokens, { destination: org, postId: id });
-    expect(post).toMatchObject({ commentary: text, type: 'text', sourcePageId: org.id, permalink: sb.url('linkedin', `/feed/update/${id}/`) });
+    expect(post).toMatchObject({
+      commentary: text,
+      type: 'text',
+      sourcePageId: org.id,
+      permalink: sb.url('linkedin', `/feed/update/${id}/`),
+    });
     expect(post!.metrics.reach).toBe(80);
-    expect(await engagement.getPost(tokens, { destination: org, postId: 'urn:li:share:7000000000000000001' })).toBeNull();
+    expect(
+      await engagement.getPost(tokens, { destination: org, postId: 'urn:li:share:7000000000000000001' }),
+    ).toBeNull();
   });
 });
 
@@ -187,7 +245,10 @@ describe('linkedin: media posts', () => {
 
   it("an organization's image and carousel posts carry their images' download URLs", async () => {
     for (const postType of ['image', 'carousel'] as const) {
-      const req = { ...(await sampleRequest(sb, profile, account, postType, `A ${postType} post`, `tgt_li_${postType}`)), destination: org };
+      const req = {
+        ...(await sampleRequest(sb, profile, account, postType, `A ${postType} post`, `tgt_li_${postType}`)),
+        destination: org,
+      };
       const out = await publishThrough(sb, publisherOf(adapter), () => tokens, req, memoryJournal());
       if (out.state !== 'published') throw new Error('the sample post did not publish');
     }

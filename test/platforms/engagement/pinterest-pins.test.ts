@@ -20,13 +20,18 @@ let account: AccountIdentity;
 let boards: PublishDestination[];
 
 async function publish(text: string, board: PublishDestination, n: number): Promise<string> {
-  const req = { ...(await sampleRequest(sb, profile, account, 'image', text, `tgt_pin_${n}`)), description: text, destination: board };
+  const req = {
+    ...(await sampleRequest(sb, profile, account, 'image', text, `tgt_pin_${n}`)),
+    description: text,
+    destination: board,
+  };
   const out = await publishThrough(sb, publisherOf(adapter), () => tokens, req, memoryJournal());
   if (out.state !== 'published') throw new Error('the pin did not publish');
   return out.postId;
 }
 
-const api = (path: string) => fetch(sb.url('pinterest', path), { headers: { authorization: `Bearer ${tokens.accessToken}` } });
+const api = (path: string) =>
+  fetch(sb.url('pinterest', path), { headers: { authorization: `Bearer ${tokens.accessToken}` } });
 const day = (offsetDays: number) => new Date(sb.nowMs() + offsetDays * 86_400_000).toISOString().slice(0, 10);
 
 beforeAll(async () => {
@@ -51,9 +56,14 @@ describe('pinterest engagement: pins, boards and analytics', () => {
     const b = await publish('On the second board', boards[1]!, 2);
     expect((await engagement.listPosts(tokens, { limit: 10 })).map((p) => p.postId)).toEqual([b, a]);
     const first = await engagement.listPosts(tokens, { destination: boards[0], limit: 10 });
-    expect(first.map((p) => [p.postId, p.sourcePageId, p.commentary, p.permalink])).toEqual([[a, boards[0]!.id, 'On the first board', sb.url('pinterest', `/pin/${a}/`)]]);
+    expect(first.map((p) => [p.postId, p.sourcePageId, p.commentary, p.permalink])).toEqual([
+      [a, boards[0]!.id, 'On the first board', sb.url('pinterest', `/pin/${a}/`)],
+    ]);
     expect(first[0]!.images[0]?.url).toMatch(/^https:\/\/i\.pinimg\.com\//);
-    await expectPlatformError(engagement.listPosts(tokens, { destination: { kind: 'board', id: '999999999999999999' }, limit: 10 }), 'not_found');
+    await expectPlatformError(
+      engagement.listPosts(tokens, { destination: { kind: 'board', id: '999999999999999999' }, limit: 10 }),
+      'not_found',
+    );
     const reads = (await sb.state('pinterest')).requests.filter((r) => r.path.endsWith('/pins') && r.method === 'GET');
     expect(reads.map((r) => r.query)).toContainEqual(expect.objectContaining({ pin_metrics: 'true', page_size: '10' }));
   });
@@ -64,10 +74,16 @@ describe('pinterest engagement: pins, boards and analytics', () => {
       ids.push(await publish(`Pin ${n}`, boards[0]!, n));
       sb.advance(60);
     }
-    const first = (await (await api('/v5/pins?page_size=2')).json()) as { items: { id: string }[]; bookmark: string | null };
+    const first = (await (await api('/v5/pins?page_size=2')).json()) as {
+      items: { id: string }[];
+      bookmark: string | null;
+    };
     expect(first.items.map((i) => i.id)).toEqual([ids[2], ids[1]]);
     expect(first.bookmark).toEqual(expect.any(String));
-    const second = (await (await api(`/v5/pins?page_size=2&bookmark=${first.bookmark!}`)).json()) as { items: { id: string }[]; bookmark: string | null };
+    const second = (await (await api(`/v5/pins?page_size=2&bookmark=${first.bookmark!}`)).json()) as {
+      items: { id: string }[];
+      bookmark: string | null;
+    };
     expect([second.items.map((i) => i.id), second.bookmark]).toEqual([[ids[0]], null]);
     expect((await api('/v5/pins?page_size=251')).status).toBe(400);
     expect((await engagement.listPosts(tokens, { limit: 2 })).map((p) => p.postId)).toEqual([ids[2], ids[1]]);
@@ -75,17 +91,27 @@ describe('pinterest engagement: pins, boards and analytics', () => {
 
   it('saves come from the pin analytics, asked for the last 90 days; older windows and missing metric types are refused', async () => {
     const id = await publish('Saved pin', boards[0]!, 1);
-    await sb.control('POST', '_seed', { platform: 'pinterest', post_id: id, metrics: { shares: 5, likes: 3, impressions: 40, comments: 2 } });
+    await sb.control('POST', '_seed', {
+      platform: 'pinterest',
+      post_id: id,
+      metrics: { shares: 5, likes: 3, impressions: 40, comments: 2 },
+    });
     const post = await engagement.getPost(tokens, { postId: id });
     expect(post?.metrics).toEqual({ likes: 3, comments: 2, shares: 5, impressions: 40 });
     const asked = (await sb.state('pinterest')).requests.find((r) => r.path.endsWith(`/v5/pins/${id}/analytics`));
-    expect(asked?.query).toMatchObject({ start_date: day(-90), end_date: day(0), metric_types: expect.stringContaining('SAVE') });
+    expect(asked?.query).toMatchObject({
+      start_date: day(-90),
+      end_date: day(0),
+      metric_types: expect.stringContaining('SAVE'),
+    });
 
     const analytics = (q: string) => api(`/v5/pins/${id}/analytics?${q}`);
     expect((await analytics(`start_date=${day(-91)}&end_date=${day(0)}&metric_types=SAVE`)).status).toBe(400);
     expect((await analytics(`start_date=${day(-10)}&end_date=${day(0)}`)).status).toBe(400);
     expect((await analytics(`start_date=${day(-10)}&end_date=${day(0)}&metric_types=LIKES`)).status).toBe(400);
-    const ok = (await (await analytics(`start_date=${day(-2)}&end_date=${day(0)}&metric_types=SAVE,IMPRESSION`)).json()) as { all: { summary_metrics: Record<string, number>; daily_metrics: unknown[] } };
+    const ok = (await (
+      await analytics(`start_date=${day(-2)}&end_date=${day(0)}&metric_types=SAVE,IMPRESSION`)
+    ).json()) as { all: { summary_metrics: Record<string, number>; daily_metrics: unknown[] } };
     expect(ok.all.summary_metrics).toEqual({ SAVE: 5, IMPRESSION: 40 });
     expect(ok.all.daily_metrics).toHaveLength(3);
   });

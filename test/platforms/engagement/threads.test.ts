@@ -47,7 +47,9 @@ describe('threads engagement: replies as threads, insights and limits', () => {
   }
 
   const graph = (path: string): Promise<Response> =>
-    fetch(`${sandboxBaseUrls(sb.publicUrl).threads.graphBase}/${THREADS_API_VERSION}/${path}`, { headers: { authorization: `Bearer ${tokens.accessToken}` } });
+    fetch(`${sandboxBaseUrls(sb.publicUrl).threads.graphBase}/${THREADS_API_VERSION}/${path}`, {
+      headers: { authorization: `Bearer ${tokens.accessToken}` },
+    });
 
   beforeAll(async () => {
     sb = await startSandbox();
@@ -73,11 +75,17 @@ describe('threads engagement: replies as threads, insights and limits', () => {
     expect(answer).toMatchObject({ id: first.replyId, parentId: top, authorName: account.username, text: 'Because.' });
     // Answering the answer nests one level deeper.
     const second = await engagement.comments!.reply(tokens, { postId, commentId: first.replyId, text: 'And more.' });
-    expect((await engagement.comments!.replies(tokens, { postId, commentId: first.replyId, limit: 10 })).map((r) => r.id)).toEqual([second.replyId]);
-    const conversation = (await (await graph(`${postId}/conversation?fields=id&reverse=false`)).json()) as { data: { id: string }[] };
+    expect(
+      (await engagement.comments!.replies(tokens, { postId, commentId: first.replyId, limit: 10 })).map((r) => r.id),
+    ).toEqual([second.replyId]);
+    const conversation = (await (await graph(`${postId}/conversation?fields=id&reverse=false`)).json()) as {
+      data: { id: string }[];
+    };
     expect(conversation.data.map((r) => r.id)).toEqual([top, first.replyId, second.replyId]);
     // Replies published through the API count against the 1,000-a-day reply quota.
-    const quota = (await (await graph('me/threads_publishing_limit?fields=reply_quota_usage')).json()) as { data: { reply_quota_usage: number }[] };
+    const quota = (await (await graph('me/threads_publishing_limit?fields=reply_quota_usage')).json()) as {
+      data: { reply_quota_usage: number }[];
+    };
     expect(quota.data[0]!.reply_quota_usage).toBe(2);
     // The profile's answers, also one to its own post, are not among its posts.
     const form = (path: string, body: Record<string, string>) =>
@@ -95,7 +103,10 @@ describe('threads engagement: replies as threads, insights and limits', () => {
     const postId = await publish('Short answers only');
     const [top] = await seed(postId, { comments: [{ text: 'Hi' }] });
     expect(engagement.comments!.textLimit).toEqual({ max: 500, unit: 'graphemes' });
-    await expectPlatformError(engagement.comments!.reply(tokens, { postId, commentId: top!, text: 'x'.repeat(501) }), 'invalid_content');
+    await expectPlatformError(
+      engagement.comments!.reply(tokens, { postId, commentId: top!, text: 'x'.repeat(501) }),
+      'invalid_content',
+    );
     const state = await sb.state('threads');
     expect(state.comments).toHaveLength(1);
     expect(state.containers).toHaveLength(1);
@@ -104,8 +115,18 @@ describe('threads engagement: replies as threads, insights and limits', () => {
   it('every number comes from insights: without threads_manage_insights a thread reads with zeros', async () => {
     const postId = await publish('Counted');
     await seed(postId, { comments: [{ text: 'One' }], metrics: { likes: 6, shares: 3, impressions: 80 } });
-    expect((await engagement.getPost(tokens, { postId }))?.metrics).toMatchObject({ likes: 6, comments: 1, shares: 3, impressions: 80 });
+    expect((await engagement.getPost(tokens, { postId }))?.metrics).toMatchObject({
+      likes: 6,
+      comments: 1,
+      shares: 3,
+      impressions: 80,
+    });
     await connect(THREADS_SCOPES.filter((s) => s !== 'threads_manage_insights'));
-    expect((await engagement.getPost(tokens, { postId }))?.metrics).toMatchObject({ likes: 0, comments: 0, shares: 0, impressions: 0 });
+    expect((await engagement.getPost(tokens, { postId }))?.metrics).toMatchObject({
+      likes: 0,
+      comments: 0,
+      shares: 0,
+      impressions: 0,
+    });
   });
 });

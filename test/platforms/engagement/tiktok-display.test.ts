@@ -22,14 +22,21 @@ let tokens: TokenSet;
 let account: AccountIdentity;
 
 async function publish(text: string, n: number, privacy = 'PUBLIC_TO_EVERYONE'): Promise<string> {
-  const req = { ...(await sampleRequest(sb, profile, account, 'video', text, `tgt_tt_${n}`)), options: { privacy_level: privacy } };
+  const req = {
+    ...(await sampleRequest(sb, profile, account, 'video', text, `tgt_tt_${n}`)),
+    options: { privacy_level: privacy },
+  };
   const out = await publishThrough(sb, publisherOf(adapter), () => tokens, req, memoryJournal());
   if (out.state !== 'published') throw new Error('the video did not publish');
   return out.postId;
 }
 
 const api = (path: string, body: unknown, token = tokens.accessToken) =>
-  fetch(sb.url('tiktok', path), { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  fetch(sb.url('tiktok', path), {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 
 beforeAll(async () => {
   sb = await startSandbox();
@@ -52,14 +59,38 @@ describe('tiktok engagement: the Display API', () => {
     // An account connected before Herald asked for video.list.
     const app = SANDBOX_APPS.tiktok;
     const code = await codeFrom(
-      withQuery(sb.url('tiktok', '/v2/auth/authorize/'), { client_key: app.clientId, response_type: 'code', scope: 'user.info.basic,video.publish,video.upload', redirect_uri: sb.callback('tiktok'), state: 's' }),
+      withQuery(sb.url('tiktok', '/v2/auth/authorize/'), {
+        client_key: app.clientId,
+        response_type: 'code',
+        scope: 'user.info.basic,video.publish,video.upload',
+        redirect_uri: sb.callback('tiktok'),
+        state: 's',
+      }),
     );
-    const old = await json(await postForm(sb.url('tiktok', '/v2/oauth/token/'), { client_key: app.clientId, client_secret: app.clientSecret, code, grant_type: 'authorization_code', redirect_uri: sb.callback('tiktok') }));
-    const err = await expectPlatformError(engagement.listPosts({ accessToken: String(old.access_token) }, { limit: 5 }), 'permission', [String(old.access_token)]);
+    const old = await json(
+      await postForm(sb.url('tiktok', '/v2/oauth/token/'), {
+        client_key: app.clientId,
+        client_secret: app.clientSecret,
+        code,
+        grant_type: 'authorization_code',
+        redirect_uri: sb.callback('tiktok'),
+      }),
+    );
+    const err = await expectPlatformError(
+      engagement.listPosts({ accessToken: String(old.access_token) }, { limit: 5 }),
+      'permission',
+      [String(old.access_token)],
+    );
     expect(err.code).toBe('scope_not_authorized');
     // When the connection recorded what was granted, the adapter says so before calling TikTok.
     const before = (await sb.state('tiktok')).requests.length;
-    const told = await expectPlatformError(engagement.getPost({ accessToken: String(old.access_token), scopes: String(old.scope).split(',') }, { postId: '7123456789012345678' }), 'permission');
+    const told = await expectPlatformError(
+      engagement.getPost(
+        { accessToken: String(old.access_token), scopes: String(old.scope).split(',') },
+        { postId: '7123456789012345678' },
+      ),
+      'permission',
+    );
     expect(told.message).toMatch(/reconnect TikTok/);
     expect((await sb.state('tiktok')).requests).toHaveLength(before);
   });
@@ -72,7 +103,11 @@ describe('tiktok engagement: the Display API', () => {
     const newer = await publish('Public newer', 3);
     expect(older).toMatch(/^\d{19}$/);
     expect(hidden).not.toMatch(/^\d+$/);
-    await sb.control('POST', '_seed', { platform: 'tiktok', post_id: newer, metrics: { likes: 4, comments: 3, shares: 2, impressions: 90 } });
+    await sb.control('POST', '_seed', {
+      platform: 'tiktok',
+      post_id: newer,
+      metrics: { likes: 4, comments: 3, shares: 2, impressions: 90 },
+    });
     const listed = await engagement.listPosts(tokens, { limit: 10 });
     expect(listed.map((p) => p.postId)).toEqual([newer, older]);
     expect(listed[0]).toMatchObject({
@@ -83,7 +118,9 @@ describe('tiktok engagement: the Display API', () => {
     });
     expect(listed[0]!.video?.thumbnailUrl).toMatch(/^https:\/\//);
     // Seeding finds a private post by its publish_id, but TikTok's read APIs cannot see it.
-    expect((await sb.control('POST', '_seed', { platform: 'tiktok', post_id: hidden, metrics: { likes: 1 } })).status).toBe(201);
+    expect(
+      (await sb.control('POST', '_seed', { platform: 'tiktok', post_id: hidden, metrics: { likes: 1 } })).status,
+    ).toBe(201);
     await expectPlatformError(engagement.getPost(tokens, { postId: hidden }), 'unsupported');
     const list = (await sb.state('tiktok')).requests.find((r) => r.path.endsWith('/v2/video/list/'));
     expect(String(list?.query.fields)).toContain('view_count');
@@ -96,14 +133,24 @@ describe('tiktok engagement: the Display API', () => {
       sb.advance(60);
     }
     const fields = '?fields=id,create_time';
-    const first = (await (await api(`/v2/video/list/${fields}`, { max_count: 2 })).json()) as { data: { videos: { id: string; create_time: number }[]; cursor: number; has_more: boolean } };
+    const first = (await (await api(`/v2/video/list/${fields}`, { max_count: 2 })).json()) as {
+      data: { videos: { id: string; create_time: number }[]; cursor: number; has_more: boolean };
+    };
     expect(first.data.videos.map((v) => v.id)).toEqual([ids[2], ids[1]]);
     expect(first.data).toMatchObject({ has_more: true, cursor: first.data.videos[1]!.create_time * 1000 });
-    const second = (await (await api(`/v2/video/list/${fields}`, { max_count: 2, cursor: first.data.cursor })).json()) as { data: { videos: { id: string }[]; has_more: boolean } };
+    const second = (await (
+      await api(`/v2/video/list/${fields}`, { max_count: 2, cursor: first.data.cursor })
+    ).json()) as { data: { videos: { id: string }[]; has_more: boolean } };
     expect([second.data.videos.map((v) => v.id), second.data.has_more]).toEqual([[ids[0]], false]);
     expect((await api(`/v2/video/list/${fields}`, { max_count: 21 })).status).toBe(400);
     expect((await api('/v2/video/list/', { max_count: 2 })).status).toBe(400);
-    expect((await api(`/v2/video/query/${fields}`, { filters: { video_ids: Array.from({ length: 21 }, (_, i) => String(i)) } })).status).toBe(400);
+    expect(
+      (
+        await api(`/v2/video/query/${fields}`, {
+          filters: { video_ids: Array.from({ length: 21 }, (_, i) => String(i)) },
+        })
+      ).status,
+    ).toBe(400);
     expect((await engagement.listPosts(tokens, { limit: 2 })).map((p) => p.postId)).toEqual([ids[2], ids[1]]);
   });
 

@@ -71,7 +71,11 @@ describe('youtube comments', () => {
     const [top] = await seed({ post_id: id, comments: [{ text: 'Before they were turned off' }] });
     await seed({ post_id: id, comments_disabled: true });
     expect(await comments.list(tokens, { postId: id, limit: 10 })).toEqual({ comments: [], disabled: true });
-    const err = await expectPlatformError(comments.reply(tokens, { postId: id, commentId: top!, text: 'Hello?' }), 'unsupported', [tokens.accessToken]);
+    const err = await expectPlatformError(
+      comments.reply(tokens, { postId: id, commentId: top!, text: 'Hello?' }),
+      'unsupported',
+      [tokens.accessToken],
+    );
     expect(err.code).toBe('commentsDisabled');
     // videos.list leaves commentCount out for such a video.
     expect((await engagement.getPost(tokens, { postId: id }))?.metrics.comments).toBe(0);
@@ -79,7 +83,10 @@ describe('youtube comments', () => {
 
   it('reads past a page of 100 threads, and replies past the five a thread carries inline', async () => {
     const id = await publish('Busy video');
-    const ids = await seed({ post_id: id, comments: Array.from({ length: 130 }, (_, n) => ({ text: `Comment ${n}` })) });
+    const ids = await seed({
+      post_id: id,
+      comments: Array.from({ length: 130 }, (_, n) => ({ text: `Comment ${n}` })),
+    });
     const page = await comments.list(tokens, { postId: id, limit: 120 });
     expect(page.comments).toHaveLength(120);
     expect(page.comments[0]!.text).toBe('Comment 129');
@@ -98,16 +105,26 @@ describe('youtube comments', () => {
     const id = await publish('Long answers');
     const [top] = await seed({ post_id: id, comments: [{ text: 'Go on' }] });
     expect(comments.textLimit.max).toBe(10_000);
-    const err = await expectPlatformError(comments.reply(tokens, { postId: id, commentId: top!, text: 'x'.repeat(10_001) }), 'invalid_content', [tokens.accessToken]);
+    const err = await expectPlatformError(
+      comments.reply(tokens, { postId: id, commentId: top!, text: 'x'.repeat(10_001) }),
+      'invalid_content',
+      [tokens.accessToken],
+    );
     expect(err.code).toBe('commentTextTooLong');
     await comments.reply(tokens, { postId: id, commentId: top!, text: 'x'.repeat(10_000) });
   });
 
   it('an unknown video is videoNotFound, an unknown comment parentCommentNotFound', async () => {
-    const err = await expectPlatformError(comments.list(tokens, { postId: 'AAAAAAAAAAA', limit: 5 }), 'not_found', [tokens.accessToken]);
+    const err = await expectPlatformError(comments.list(tokens, { postId: 'AAAAAAAAAAA', limit: 5 }), 'not_found', [
+      tokens.accessToken,
+    ]);
     expect(err.code).toBe('videoNotFound');
     const id = await publish('Real video');
-    await expectPlatformError(comments.reply(tokens, { postId: id, commentId: 'UgzNotAComment', text: 'Hi' }), 'not_found', [tokens.accessToken]);
+    await expectPlatformError(
+      comments.reply(tokens, { postId: id, commentId: 'UgzNotAComment', text: 'Hi' }),
+      'not_found',
+      [tokens.accessToken],
+    );
     expect(await engagement.getPost(tokens, { postId: 'AAAAAAAAAAA' })).toBeNull();
   });
 });
@@ -117,7 +134,11 @@ describe('youtube channels', () => {
     const id = await publish('On the channel');
     const channel = { kind: 'channel' as const, id: account.id };
     expect((await engagement.listPosts(tokens, { destination: channel, limit: 5 })).map((p) => p.postId)).toEqual([id]);
-    const err = await expectPlatformError(engagement.listPosts(tokens, { destination: { kind: 'channel', id: 'UCunknownchannel000000000' }, limit: 5 }), 'not_found', [tokens.accessToken]);
+    const err = await expectPlatformError(
+      engagement.listPosts(tokens, { destination: { kind: 'channel', id: 'UCunknownchannel000000000' }, limit: 5 }),
+      'not_found',
+      [tokens.accessToken],
+    );
     expect(err.code).toBe('channelNotFound');
   });
 });
@@ -135,7 +156,9 @@ describe('youtube quota (strict youtube_quota)', () => {
     expect(await engagement.listPosts(tokens, { limit: 10 })).toHaveLength(1); // 3
     expect((await comments.list(tokens, { postId: id, limit: 10 })).comments).toHaveLength(1); // 4
     await comments.reply(tokens, { postId: id, commentId: top!, text: 'Within quota' }); // 54
-    const err = await expectPlatformError(engagement.deletePost!(tokens, { postId: id }), 'rate_limited', [tokens.accessToken]);
+    const err = await expectPlatformError(engagement.deletePost!(tokens, { postId: id }), 'rate_limited', [
+      tokens.accessToken,
+    ]);
     expect(err.code).toBe('quotaExceeded');
     expect(err.retryAfterSeconds).toBeGreaterThan(0);
     expect((await sb.state('youtube')).posts).toHaveLength(1);

@@ -45,9 +45,16 @@ export function thrown(call: () => unknown): PlatformError {
 }
 
 /** Publishes, and reads the status once when the network is still processing (processing is synchronous here). */
-export async function publishSettled(publisher: Publisher, tokens: TokenSet, req: PublishRequest, journal: Journal): Promise<PublishOutcome> {
+export async function publishSettled(
+  publisher: Publisher,
+  tokens: TokenSet,
+  req: PublishRequest,
+  journal: Journal,
+): Promise<PublishOutcome> {
   const first = await publisher.publish(tokens, req, journal);
-  return first.state === 'processing' && publisher.checkStatus ? publisher.checkStatus(tokens, first.handle, req, journal) : first;
+  return first.state === 'processing' && publisher.checkStatus
+    ? publisher.checkStatus(tokens, first.handle, req, journal)
+    : first;
 }
 
 /**
@@ -74,7 +81,12 @@ export function documentedErrorTests(input: {
     it(`${d.code}: ${d.meaning} → ${d.kind}`, async () => {
       const s = d.simulated;
       if (!('operation' in s)) {
-        const res = { status: s.status, headers: new Headers(), data: s.body, text: JSON.stringify(s.body) } as HttpResponse;
+        const res = {
+          status: s.status,
+          headers: new Headers(),
+          data: s.body,
+          text: JSON.stringify(s.body),
+        } as HttpResponse;
         expectDocumented(d, input.map(res, sandboxOf()));
         return;
       }
@@ -85,7 +97,10 @@ export function documentedErrorTests(input: {
       }
       const flow = await input.setup(sb, d);
       await armDocumented(sb, input.platform, d);
-      const outcome = await flow.run(d.via ?? 'publish').then((v) => v, (e: unknown) => e);
+      const outcome = await flow.run(d.via ?? 'publish').then(
+        (v) => v,
+        (e: unknown) => e,
+      );
       // The armed answer reached the adapter: the fault was spent.
       const armed = (await (await sb.control('GET', '_faults')).json()) as { faults: unknown[] };
       expect(armed.faults, d.code).toEqual([]);

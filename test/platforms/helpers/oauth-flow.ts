@@ -7,7 +7,13 @@ import { expect } from 'vitest';
 import { PlatformHttp } from '../../../src/platforms/http.ts';
 import { configuredHttp } from '../../helpers/platform-http.ts';
 import { PlatformError } from '../../../src/platforms/types.ts';
-import type { AdapterDeps, OAuth2Auth, PlatformAdapter, PlatformErrorKind, TokenSet } from '../../../src/platforms/types.ts';
+import type {
+  AdapterDeps,
+  OAuth2Auth,
+  PlatformAdapter,
+  PlatformErrorKind,
+  TokenSet,
+} from '../../../src/platforms/types.ts';
 import { SANDBOX_APPS, sandboxBaseUrls } from '../../../src/sandbox/index.ts';
 import type { OAuthPlatform } from '../../../src/sandbox/index.ts';
 import type { TestSandbox } from '../../helpers/sandbox.ts';
@@ -19,7 +25,12 @@ export function sandboxDeps(sb: TestSandbox, platform: OAuthPlatform): AdapterDe
   const urls = sandboxBaseUrls(sb.publicUrl)[platform];
   return {
     http: configuredHttp(logger, urls),
-    config: { clientId: app.clientId, clientSecret: app.clientSecret, urls, ...(app.settings ? { settings: app.settings } : {}) },
+    config: {
+      clientId: app.clientId,
+      clientSecret: app.clientSecret,
+      urls,
+      ...(app.settings ? { settings: app.settings } : {}),
+    },
     clock: sb.clock,
     logger,
   };
@@ -42,7 +53,10 @@ export function cannedDeps(
   const logger = pino({ level: 'silent' });
   const fetch = async (input: string, init: RequestInit): Promise<Response> => {
     const a = typeof answer === 'function' ? answer(new URL(input), init) : answer;
-    return new Response(JSON.stringify(a.body), { status: a.status, headers: { 'content-type': 'application/json', ...a.headers } });
+    return new Response(JSON.stringify(a.body), {
+      status: a.status,
+      headers: { 'content-type': 'application/json', ...a.headers },
+    });
   };
   return {
     http: new PlatformHttp({ logger, fetch }),
@@ -78,7 +92,9 @@ export async function connectThrough(sb: TestSandbox, adapter: PlatformAdapter, 
   const auth = adapter.auth as OAuth2Auth;
   const redirectUri = sb.callback(adapter.platform);
   const pkce = auth.pkce ? pkcePair() : undefined;
-  const { code } = await approve(auth.authorizeUrl({ state, redirectUri, ...(pkce ? { codeChallenge: pkce.challenge } : {}) }));
+  const { code } = await approve(
+    auth.authorizeUrl({ state, redirectUri, ...(pkce ? { codeChallenge: pkce.challenge } : {}) }),
+  );
   return auth.exchangeCode({ code, redirectUri, ...(pkce ? { codeVerifier: pkce.verifier } : {}) });
 }
 

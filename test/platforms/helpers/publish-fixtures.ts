@@ -34,7 +34,17 @@ export interface FixtureMedia extends PublishMedia {
  */
 export function fixtureMedia(
   sb: TestSandbox,
-  f: { name: string; bytes: Buffer; kind: 'image' | 'video'; mime: string; format: string; width?: number; height?: number; durationSec?: number; altText?: string },
+  f: {
+    name: string;
+    bytes: Buffer;
+    kind: 'image' | 'video';
+    mime: string;
+    format: string;
+    width?: number;
+    height?: number;
+    durationSec?: number;
+    altText?: string;
+  },
 ): FixtureMedia {
   const url = sb.serve(f.name, f.bytes, f.mime);
   const opens: FixtureMedia['opens'] = [];
@@ -106,11 +116,15 @@ export function memoryJournal(initial: Record<string, string> = {}): MemoryJourn
 }
 
 export async function pngImage(width = 64, height = 48, color = { r: 200, g: 30, b: 60 }): Promise<Buffer> {
-  return sharp({ create: { width, height, channels: 3, background: color } }).png().toBuffer();
+  return sharp({ create: { width, height, channels: 3, background: color } })
+    .png()
+    .toBuffer();
 }
 
 export async function jpegImage(width = 64, height = 48, color = { r: 20, g: 120, b: 220 }): Promise<Buffer> {
-  return sharp({ create: { width, height, channels: 3, background: color } }).jpeg().toBuffer();
+  return sharp({ create: { width, height, channels: 3, background: color } })
+    .jpeg()
+    .toBuffer();
 }
 
 /** Random pixels, which compress badly: a PNG of width×height×channels bytes or so (3 channels: no alpha). */
@@ -143,7 +157,11 @@ export async function mp4Video(options: Mp4Options = {}): Promise<Buffer> {
  * The same media, except that the stream of the range starting at byte `at` breaks after `afterBytes`, `times` times:
  * the upload's connection drops mid-request. Later opens of that range stream normally.
  */
-export function droppingAt(media: FixtureMedia, at: number, opts: { afterBytes?: number; times?: number } = {}): FixtureMedia {
+export function droppingAt(
+  media: FixtureMedia,
+  at: number,
+  opts: { afterBytes?: number; times?: number } = {},
+): FixtureMedia {
   let left = opts.times ?? 1;
   const after = opts.afterBytes ?? 256 * 1024;
   return {

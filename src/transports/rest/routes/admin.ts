@@ -53,7 +53,12 @@ export async function adminRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
     async (req, reply) => {
       const ws = await ctx.workspaces.byId(req.params.workspace_id);
       if (!ws) throw notFound('Workspace not found');
-      const { row, secret } = await ctx.apiKeys.create({ workspaceId: ws.id, name: req.body.name ?? null, scope: req.body.scope, createdBy: null });
+      const { row, secret } = await ctx.apiKeys.create({
+        workspaceId: ws.id,
+        name: req.body.name ?? null,
+        scope: req.body.scope,
+        createdBy: null,
+      });
       reply.code(201);
       const wire = keyToWire(row);
       return { id: wire.id, secret, scope: wire.scope, key_prefix: wire.key_prefix };

@@ -18,7 +18,11 @@ export const chatTurnSchema = z.object({
   turn: z.object({
     channel: z.enum(CHAT_CHANNELS),
     user: z.object({ text: z.string(), at: isoTime }),
-    assistant: z.object({ text: z.string(), raw: z.string().describe('The agent\'s answer as the JSON string it returned (agent_response_json)'), at: isoTime }),
+    assistant: z.object({
+      text: z.string(),
+      raw: z.string().describe("The agent's answer as the JSON string it returned (agent_response_json)"),
+      at: isoTime,
+    }),
   }),
 });
 
@@ -43,19 +47,31 @@ export async function agentChatRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
           limit: z.coerce.number().int().min(1).max(100).default(20),
           offset: z.coerce.number().int().min(0).default(0),
         }),
-        response: { 200: z.object({ success: z.boolean(), items: z.array(chatTurnSchema), total: z.number().int().describe('How many turns match the filters, ignoring limit and offset'), limit: z.number().int(), offset: z.number().int() }) },
+        response: {
+          200: z.object({
+            success: z.boolean(),
+            items: z.array(chatTurnSchema),
+            total: z.number().int().describe('How many turns match the filters, ignoring limit and offset'),
+            limit: z.number().int(),
+            offset: z.number().int(),
+          }),
+        },
       },
     },
     async (req) => {
       const p = principalOf(req);
       const q = req.query;
-      const { items, total } = await ctx.agentChats.list(p.workspaceId, {
-        channel: q.channel,
-        since: q.since ? new Date(q.since) : undefined,
-        until: q.until ? new Date(q.until) : undefined,
-        limit: q.limit,
-        offset: q.offset,
-      }, chatPartition(p.scope));
+      const { items, total } = await ctx.agentChats.list(
+        p.workspaceId,
+        {
+          channel: q.channel,
+          since: q.since ? new Date(q.since) : undefined,
+          until: q.until ? new Date(q.until) : undefined,
+          limit: q.limit,
+          offset: q.offset,
+        },
+        chatPartition(p.scope),
+      );
       return { success: true, items: items.map(turnToWire), total, limit: q.limit, offset: q.offset };
     },
   );
@@ -67,7 +83,8 @@ export async function agentChatRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
       schema: {
         tags: ['agent'],
         operationId: 'deleteAgentChats',
-        summary: "Delete every archived chat turn of the caller's history (all channels) and the agent's memory of it; irreversible",
+        summary:
+          "Delete every archived chat turn of the caller's history (all channels) and the agent's memory of it; irreversible",
         responseDescription: 'The chat history is deleted: how many turns.',
         security: workspaceSecurity,
         response: { 200: z.object({ success: z.boolean(), deleted_archived_turns: z.number().int() }) },

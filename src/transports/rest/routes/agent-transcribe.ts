@@ -20,19 +20,31 @@ const FIELD = 'file';
 /** Room for the form's framing and its small text fields on top of the file. */
 const FORM_OVERHEAD = 64 * 1024;
 
-const field = (name: string, msg: string, type = 'value_error') => new AppError('validation', [{ loc: ['body', name], msg, type }]);
+const field = (name: string, msg: string, type = 'value_error') =>
+  new AppError('validation', [{ loc: ['body', name], msg, type }]);
 
 const transcribeForm = z.object({
-  file: z.file().describe(`The recording: ${AUDIO_FORMATS_TEXT} (read from its bytes, not its name or type). At most HERALD_AI_TRANSCRIBE_MAX_BYTES (default 25 MiB).`),
+  file: z
+    .file()
+    .describe(
+      `The recording: ${AUDIO_FORMATS_TEXT} (read from its bytes, not its name or type). At most HERALD_AI_TRANSCRIBE_MAX_BYTES (default 25 MiB).`,
+    ),
   workspace_id: z.uuid().optional().describe("The caller's workspace, if sent: another one is 403."),
 });
 
 export async function agentTranscribeRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const speech = ctx.speech;
   const max = speech.maxBytes;
-  const tooLarge = () => new AppError('payload_too_large', `Audio file too large: the limit is ${formatBytes(max)} (${max} bytes, HERALD_AI_TRANSCRIBE_MAX_BYTES).`);
+  const tooLarge = () =>
+    new AppError(
+      'payload_too_large',
+      `Audio file too large: the limit is ${formatBytes(max)} (${max} bytes, HERALD_AI_TRANSCRIBE_MAX_BYTES).`,
+    );
   // Two files, so a second one gets a worded 422 instead of busboy's limit.
-  await app.register(multipart, { throwFileSizeLimit: true, limits: { fileSize: max + 1, files: 2, fields: 4, fieldSize: 1024, parts: 5, headerPairs: 100 } });
+  await app.register(multipart, {
+    throwFileSizeLimit: true,
+    limits: { fileSize: max + 1, files: 2, fields: 4, fieldSize: 1024, parts: 5, headerPairs: 100 },
+  });
   // An answer given before the body was read in full (401, 413, 503): early-answers.ts.
   const r = app.withTypeProvider<ZodTypeProvider>();
 
@@ -54,18 +66,29 @@ export async function agentTranscribeRoutes(app: FastifyInstance, { ctx }: { ctx
         consumes: ['multipart/form-data'],
         documentedBody: { 'multipart/form-data': transcribeForm },
         security: workspaceSecurity,
-        response: { 200: z.object({ success: z.boolean(), transcript: z.string().describe('What was said; never empty') }), ...errorResponses(502, 503) },
+        response: {
+          200: z.object({ success: z.boolean(), transcript: z.string().describe('What was said; never empty') }),
+          ...errorResponses(502, 503),
+        },
       },
     },
     async (req) => {
       const p = principalOf(req);
       // Before a byte of audio is read: a server without a model says so at once.
       speech.assertConfigured();
-      if (!req.isMultipart()) throw new AppError('validation', [{ loc: ['body'], msg: `Expected a multipart/form-data body with the recording in '${FIELD}'.`, type: 'content_type' }]);
+      if (!req.isMultipart())
+        throw new AppError('validation', [
+          {
+            loc: ['body'],
+            msg: `Expected a multipart/form-data body with the recording in '${FIELD}'.`,
+            type: 'content_type',
+          },
+        ]);
       const form = await readForm(req.parts() as AsyncIterable<FormPart>, {
         temp: ctx.media.temp,
         onField: (name, value) => {
-          if (name === 'workspace_id' && value.trim().toLowerCase() !== p.workspaceId.toLowerCase()) throw new AppError('forbidden', 'workspace does not match API key');
+          if (name === 'workspace_id' && value.trim().toLowerCase() !== p.workspaceId.toLowerCase())
+            throw new AppError('forbidden', 'workspace does not match API key');
         },
         onFile: (name, f) => {
           if (name !== FIELD) throw field(name, `Unexpected file field '${name}'; send the recording in '${FIELD}'.`);
@@ -81,7 +104,12 @@ export async function agentTranscribeRoutes(app: FastifyInstance, { ctx }: { ctx
         if (file.size === 0) throw field(FIELD, 'The recording is empty.', 'audio_empty');
         await audioFormatOf(file.path, FIELD);
         const transcript = await speech.transcribe(await readFile(file.path));
-        if (!transcript) throw field(FIELD, 'No speech was recognised in the recording (the transcript is empty). Record again, closer to the microphone.', 'no_speech');
+        if (!transcript)
+          throw field(
+            FIELD,
+            'No speech was recognised in the recording (the transcript is empty). Record again, closer to the microphone.',
+            'no_speech',
+          );
         return { success: true, transcript };
       } finally {
         await ctx.media.temp.remove(...files.map((f) => f.path));

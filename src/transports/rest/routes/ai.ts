@@ -10,7 +10,14 @@ import { AppError } from '../../../errors.ts';
 import { principalOf } from '../access.ts';
 import { errorResponses, workspaceSecurity } from '../schemas.ts';
 
-const query = z.object({ workspace_id: z.string().optional().describe("The workspace's UUID: must be the caller's. Optional: without it, the API key's workspace (or X-Workspace-Id's, with a session) is meant") });
+const query = z.object({
+  workspace_id: z
+    .string()
+    .optional()
+    .describe(
+      "The workspace's UUID: must be the caller's. Optional: without it, the API key's workspace (or X-Workspace-Id's, with a session) is meant",
+    ),
+});
 const text = (max: number) => z.string().max(max).nullish();
 const list = z.array(z.string().max(40)).max(20).nullish();
 const byPlatform = z.record(z.string().max(40), z.string().max(20_000)).nullish();
@@ -39,8 +46,10 @@ const mediaBody = (field: 'image_url' | 'video_url') =>
     target_platforms: list,
   });
 
-const perNetwork = <T extends z.ZodObject>(ok: T) => z.record(z.string(), z.union([ok, z.object({ error: z.string() })]));
-const envelope = <T extends z.ZodType>(data: T) => z.object({ success: z.boolean(), message: z.string(), data, error: z.string().nullable() });
+const perNetwork = <T extends z.ZodObject>(ok: T) =>
+  z.record(z.string(), z.union([ok, z.object({ error: z.string() })]));
+const envelope = <T extends z.ZodType>(data: T) =>
+  z.object({ success: z.boolean(), message: z.string(), data, error: z.string().nullable() });
 const copyResult = z.object({ content: z.string() });
 const imageResult = z.object({ image_url: z.string(), media_id: z.uuid(), image_prompt: z.string() });
 
@@ -54,18 +63,48 @@ export async function aiRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext 
   const named = (field: string) => (req: FastifyRequest) => {
     const v = ((req.body ?? {}) as Record<string, unknown>)[field];
     const list = Array.isArray(v) ? v : typeof v === 'string' ? [v] : [];
-    return list.filter((s): s is string => typeof s === 'string').map((s) => s.toLowerCase()).filter((s) => slugs.includes(s));
+    return list
+      .filter((s): s is string => typeof s === 'string')
+      .map((s) => s.toLowerCase())
+      .filter((s) => slugs.includes(s));
   };
-  const accessFor = (field: string) => ({ kind: 'workspace' as const, feature: 'ai_composer_enabled' as const, workspaceQuery: true, platforms: named(field) });
+  const accessFor = (field: string) => ({
+    kind: 'workspace' as const,
+    feature: 'ai_composer_enabled' as const,
+    workspaceQuery: true,
+    platforms: named(field),
+  });
 
   /** The networks a request names (src/ai/targets.ts); a network outside the key's scope named explicitly is 403 (access hook). */
-  const targets = (p: Principal, named: readonly string[] | null | undefined, narrow: readonly string[] | null | undefined, known: readonly string[], extra: Readonly<Record<string, string>> = {}) =>
-    aiTargets(p.scope, slugs, named, narrow, known, extra);
+  const targets = (
+    p: Principal,
+    named: readonly string[] | null | undefined,
+    narrow: readonly string[] | null | undefined,
+    known: readonly string[],
+    extra: Readonly<Record<string, string>> = {},
+  ) => aiTargets(p.scope, slugs, named, narrow, known, extra);
 
-  const common = (operationId: string, summary: string, body: z.ZodType, data: z.ZodType, field: string, description?: string) => ({
+  const common = (
+    operationId: string,
+    summary: string,
+    body: z.ZodType,
+    data: z.ZodType,
+    field: string,
+    description?: string,
+  ) => ({
     config: { access: accessFor(field) },
     bodyLimit: AI_BODY_LIMIT,
-    schema: { tags: ['ai'], operationId, summary, responseDescription: 'The generated content per network, and any network that failed.', ...(description ? { description } : {}), security: workspaceSecurity, querystring: query, body, response: { 200: envelope(data), ...errorResponses(402, 502) } },
+    schema: {
+      tags: ['ai'],
+      operationId,
+      summary,
+      responseDescription: 'The generated content per network, and any network that failed.',
+      ...(description ? { description } : {}),
+      security: workspaceSecurity,
+      querystring: query,
+      body,
+      response: { 200: envelope(data), ...errorResponses(402, 502) },
+    },
   });
 
   function copyRequest(req: FastifyRequest) {
@@ -73,12 +112,26 @@ export async function aiRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext 
     const b = (req.body ?? {}) as z.infer<typeof copyBody>;
     const platforms = targets(p, b.platforms, b.target_platforms, slugs);
     assertSourceGiven('idea', platforms, b.idea, b.idea_by_platform);
-    return { p, req: { idea: b.idea ?? undefined, ideaByPlatform: b.idea_by_platform ?? undefined, platforms, userRequirements: b.user_requirements ?? undefined } };
+    return {
+      p,
+      req: {
+        idea: b.idea ?? undefined,
+        ideaByPlatform: b.idea_by_platform ?? undefined,
+        platforms,
+        userRequirements: b.user_requirements ?? undefined,
+      },
+    };
   }
 
   r.post(
     '/unified/content/generate',
-    common('generateContent', 'Copy per network from an idea (never publishes)', copyBody, perNetwork(copyResult), 'platforms'),
+    common(
+      'generateContent',
+      'Copy per network from an idea (never publishes)',
+      copyBody,
+      perNetwork(copyResult),
+      'platforms',
+    ),
     async (req) => {
       const { p, req: input } = copyRequest(req);
       const out = await ctx.ai.copy(p, input);
@@ -95,7 +148,8 @@ export async function aiRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext 
         tags: ['ai'],
         operationId: 'generateContentStream',
         summary: 'The same copy, streamed as server-sent events',
-        description: "Beyond the interface. Events: `delta` {platform, text} as copy arrives; `done` {platform, content} with the final copy (within the network's limit); `error` {platform, error}; last `end` {success, message}.",
+        description:
+          "Beyond the interface. Events: `delta` {platform, text} as copy arrives; `done` {platform, content} with the final copy (within the network's limit); `error` {platform, error}; last `end` {success, message}.",
         security: workspaceSecurity,
         querystring: query,
         body: copyBody,
@@ -109,7 +163,12 @@ export async function aiRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext 
       const first = await events.next();
       reply.hijack();
       const res = reply.raw;
-      res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive', 'x-accel-buffering': 'no' });
+      res.writeHead(200, {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-store',
+        connection: 'keep-alive',
+        'x-accel-buffering': 'no',
+      });
       const send = (event: string, data: unknown) => res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
       let r = first;
       try {
@@ -129,13 +188,24 @@ export async function aiRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext 
 
   r.post(
     '/unified/image/generate',
-    common('generateImages', 'An image per network from copy, stored as workspace media (never publishes)', imageBody, perNetwork(imageResult), 'platforms'),
+    common(
+      'generateImages',
+      'An image per network from copy, stored as workspace media (never publishes)',
+      imageBody,
+      perNetwork(imageResult),
+      'platforms',
+    ),
     async (req) => {
       const p = principalOf(req);
       const b = (req.body ?? {}) as z.infer<typeof imageBody>;
       const platforms = imageTargets(p.scope, ctx.platforms.networks, b.platforms);
       assertSourceGiven('content', platforms, b.content, b.content_by_platform);
-      const out = await ctx.ai.images(p, { content: b.content ?? undefined, contentByPlatform: b.content_by_platform ?? undefined, targets: platforms, userRequirements: b.user_requirements ?? undefined });
+      const out = await ctx.ai.images(p, {
+        content: b.content ?? undefined,
+        contentByPlatform: b.content_by_platform ?? undefined,
+        targets: platforms,
+        userRequirements: b.user_requirements ?? undefined,
+      });
       return { success: true, message: out.message, data: out.data, error: null };
     },
   );
@@ -159,10 +229,17 @@ export async function aiRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext 
         const b = (req.body ?? {}) as Record<string, string | string[] | null | undefined>;
         const url = b[field];
         if (typeof url !== 'string' || !url.trim()) throw new AppError('bad_request', `${field} is required.`);
-        if (typeof b.platform !== 'string' || !b.platform.trim()) throw new AppError('bad_request', 'platform is required: one network, or all.');
+        if (typeof b.platform !== 'string' || !b.platform.trim())
+          throw new AppError('bad_request', 'platform is required: one network, or all.');
         const platforms = targets(p, [b.platform], b.target_platforms as string[] | undefined, slugs);
         const single = b.platform.toLowerCase() !== 'all' && platforms.length === 1;
-        const out = await ctx.ai.copyFromMedia(p, { url: url.trim(), kind, platforms, userRequirements: (b.user_requirements as string | undefined) ?? undefined, loc: ['body', field] });
+        const out = await ctx.ai.copyFromMedia(p, {
+          url: url.trim(),
+          kind,
+          platforms,
+          userRequirements: (b.user_requirements as string | undefined) ?? undefined,
+          loc: ['body', field],
+        });
         const data = single ? (out.data[platforms[0]!] as { content: string }) : out.data;
         return { success: true, message: out.message, data, error: null };
       },

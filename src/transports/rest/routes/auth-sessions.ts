@@ -25,7 +25,8 @@ export async function accountSessionRoutes(app: FastifyInstance, { ctx }: { ctx:
         operationId: 'logOut',
         summary: 'End this session',
         responseDescription: 'This session is ended.',
-        description: 'The token presented is refused from now on, by every Herald instance within a second. Other sessions stay signed in.',
+        description:
+          'The token presented is refused from now on, by every Herald instance within a second. Other sessions stay signed in.',
         security: userSecurity,
         response: { 200: done, ...errorResponses(401) },
       },
@@ -40,7 +41,14 @@ export async function accountSessionRoutes(app: FastifyInstance, { ctx }: { ctx:
     '/auth/logout-all',
     {
       config: user,
-      schema: { tags: ['auth'], operationId: 'logOutEverywhere', summary: 'End every session of the account, this one included', responseDescription: 'Every session of the account is ended.', security: userSecurity, response: { 200: done, ...errorResponses(401) } },
+      schema: {
+        tags: ['auth'],
+        operationId: 'logOutEverywhere',
+        summary: 'End every session of the account, this one included',
+        responseDescription: 'Every session of the account is ended.',
+        security: userSecurity,
+        response: { 200: done, ...errorResponses(401) },
+      },
     },
     async (req) => {
       await ctx.sessions.revokeAll(userOf(req).user.id);
@@ -69,7 +77,11 @@ export async function accountSessionRoutes(app: FastifyInstance, { ctx }: { ctx:
       await ctx.loginThrottle.attempt('password_change', user.id);
       const changed = await ctx.accounts.changePassword(user, req.body.current_password, req.body.new_password);
       await ctx.loginThrottle.succeeded('password_change', user.id);
-      return { access_token: await ctx.sessions.issue(changed), token_type: 'bearer' as const, user: publicUser(changed) };
+      return {
+        access_token: await ctx.sessions.issue(changed),
+        token_type: 'bearer' as const,
+        user: publicUser(changed),
+      };
     },
   );
 
@@ -82,7 +94,8 @@ export async function accountSessionRoutes(app: FastifyInstance, { ctx }: { ctx:
         operationId: 'requestPasswordReset',
         summary: 'Mail a password reset token',
         responseDescription: 'Accepted: a reset mail is sent if the address has an account.',
-        description: 'The same answer, at once, whether or not the address has an account. At most one mail per account per minute. The token is valid for HERALD_PASSWORD_RESET_TTL_SECONDS.',
+        description:
+          'The same answer, at once, whether or not the address has an account. At most one mail per account per minute. The token is valid for HERALD_PASSWORD_RESET_TTL_SECONDS.',
         body: z.object({ email: z.email().max(320) }),
         response: { 200: z.object({ message: z.string() }), ...errorResponses(422) },
       },

@@ -17,7 +17,14 @@ export const signupBody = z.object({
 });
 
 const signupWithInvitation = signupBody.extend({
-  invitation_token: z.string().min(1).max(200).optional().describe('Joins the inviting workspace as well; admits the address when sign-up is by invitation only (HERALD_SIGNUP=invite)'),
+  invitation_token: z
+    .string()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe(
+      'Joins the inviting workspace as well; admits the address when sign-up is by invitation only (HERALD_SIGNUP=invite)',
+    ),
 });
 
 const loginBody = z.object({ email: z.string().min(1).max(320), password: z.string().min(1).max(256) });
@@ -34,7 +41,8 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
         operationId: 'signUp',
         summary: 'Create an account and its first workspace',
         responseDescription: 'The account was created: a session for it.',
-        description: 'With invitation_token (from a workspace invitation to this address) the account also joins that workspace.',
+        description:
+          'With invitation_token (from a workspace invitation to this address) the account also joins that workspace.',
         body: signupWithInvitation,
         response: { 201: sessionSchema, ...errorResponses(403, 409, 422) },
       },
@@ -51,7 +59,14 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
     '/auth/login',
     {
       config: { access: { kind: 'public', budget: 'auth' } },
-      schema: { tags: ['auth'], operationId: 'logIn', summary: 'Log in with email and password', responseDescription: 'Signed in: a session token and the user.', body: loginBody, response: { 200: sessionSchema, ...errorResponses(401) } },
+      schema: {
+        tags: ['auth'],
+        operationId: 'logIn',
+        summary: 'Log in with email and password',
+        responseDescription: 'Signed in: a session token and the user.',
+        body: loginBody,
+        response: { 200: sessionSchema, ...errorResponses(401) },
+      },
     },
     async (req) => {
       // Counted per email whether or not it is registered, so the throttle reveals nothing either.
@@ -68,7 +83,14 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
     '/auth/me',
     {
       config: { access: { kind: 'user' } },
-      schema: { tags: ['auth'], operationId: 'getCurrentUser', summary: 'The signed-in user', responseDescription: 'The user of the session.', security: userSecurity, response: { 200: userSchema } },
+      schema: {
+        tags: ['auth'],
+        operationId: 'getCurrentUser',
+        summary: 'The signed-in user',
+        responseDescription: 'The user of the session.',
+        security: userSecurity,
+        response: { 200: userSchema },
+      },
     },
     async (req) => publicUser(userOf(req).user),
   );

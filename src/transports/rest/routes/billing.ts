@@ -19,7 +19,9 @@ const limitsSchema = z.object({
 const featuresSchema = z.object(Object.fromEntries(FEATURES.map((f) => [f, z.boolean()])));
 const implemented = z
   .array(z.enum(FEATURES))
-  .describe('The features this server implements; the others in `features` are plan names with nothing behind them here');
+  .describe(
+    'The features this server implements; the others in `features` are plan names with nothing behind them here',
+  );
 const credits = z.object({ posts: limit, ai_credits: limit, scheduled_posts: limit });
 
 export async function billingRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
@@ -88,7 +90,10 @@ export async function billingRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
               connected_accounts: z.number().int(),
               workspaces_owned: z.number().int(),
               storage_bytes: z.number().int().describe('bytes of stored media'),
-              storage_reserved_bytes: z.number().int().describe('bytes reserved by chunked uploads in progress (their declared file_size)'),
+              storage_reserved_bytes: z
+                .number()
+                .int()
+                .describe('bytes reserved by chunked uploads in progress (their declared file_size)'),
             }),
             period_start: z.string(),
             period_end: z.string(),

@@ -1,7 +1,12 @@
 // The page a browser lands on after a network's consent screen.
 const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-export function callbackPage(r: { ok: boolean; platform: string; message: string; workspaceName?: string | undefined }): string {
+export function callbackPage(r: {
+  ok: boolean;
+  platform: string;
+  message: string;
+  workspaceName?: string | undefined;
+}): string {
   const title = r.ok ? 'Connected' : 'Connection failed';
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>Herald · ${escape(title)}</title>

@@ -29,7 +29,12 @@ export async function connectionRoutes(app: FastifyInstance, { ctx }: { ctx: App
   r.post(
     '/unified/oauth/url',
     {
-      config: { access: { kind: 'workspace', platforms: (req) => knownIn(splitPlatforms((req.body as z.infer<typeof urlBody>).platform)) } },
+      config: {
+        access: {
+          kind: 'workspace',
+          platforms: (req) => knownIn(splitPlatforms((req.body as z.infer<typeof urlBody>).platform)),
+        },
+      },
       schema: {
         tags: ['connections'],
         operationId: 'startConnection',
@@ -37,7 +42,9 @@ export async function connectionRoutes(app: FastifyInstance, { ctx }: { ctx: App
         responseDescription: 'Per network: the URL to authorize at, or the connection made.',
         security: workspaceSecurity,
         body: urlBody,
-        response: { 200: z.object({ results: z.record(z.string(), resultSchema.extend({ auth_url: z.string().nullable() })) }) },
+        response: {
+          200: z.object({ results: z.record(z.string(), resultSchema.extend({ auth_url: z.string().nullable() })) }),
+        },
       },
     },
     async (req) => {
@@ -51,10 +58,9 @@ export async function connectionRoutes(app: FastifyInstance, { ctx }: { ctx: App
       const ws = { id: p.workspaceId, planId: p.planId };
       const results: Record<string, { success: boolean; message: string; auth_url: string | null }> = {};
       for (const platform of platforms) {
-        results[platform] =
-          usesAppPassword(platform)
-            ? await ctx.connections.connectWithAppPassword(ws, platform, req.body.handle!, req.body.app_password!)
-            : await ctx.connections.startOAuth(ws, platform, p.user?.id ?? null);
+        results[platform] = usesAppPassword(platform)
+          ? await ctx.connections.connectWithAppPassword(ws, platform, req.body.handle!, req.body.app_password!)
+          : await ctx.connections.startOAuth(ws, platform, p.user?.id ?? null);
       }
       ctx.usage.forget(p.workspaceId);
       return { results };
@@ -82,7 +88,9 @@ export async function connectionRoutes(app: FastifyInstance, { ctx }: { ctx: App
     async (req) => {
       const p = principalOf(req);
       const asked = requested(req);
-      const platforms = asked.length ? parsePlatforms(networks, asked) : networks.slugs.filter((x) => p.scope.platforms.has(x));
+      const platforms = asked.length
+        ? parsePlatforms(networks, asked)
+        : networks.slugs.filter((x) => p.scope.platforms.has(x));
       return { results: await ctx.connections.status(p.workspaceId, platforms) };
     },
   );
@@ -104,7 +112,10 @@ export async function connectionRoutes(app: FastifyInstance, { ctx }: { ctx: App
     async (req) => {
       const p = principalOf(req);
       const platforms = parsePlatforms(networks, requested(req));
-      if (!platforms.length) throw new AppError('validation', [{ loc: ['query', 'platform'], msg: 'At least one platform is required', type: 'missing' }]);
+      if (!platforms.length)
+        throw new AppError('validation', [
+          { loc: ['query', 'platform'], msg: 'At least one platform is required', type: 'missing' },
+        ]);
       const results: Record<string, { success: boolean; message: string; data: null }> = {};
       for (const platform of platforms) results[platform] = await ctx.connections.disconnect(p.workspaceId, platform);
       ctx.usage.forget(p.workspaceId);
@@ -123,7 +134,12 @@ export async function connectionRoutes(app: FastifyInstance, { ctx }: { ctx: App
       `/${platform}/oauth/callback`,
       {
         config: { access: { kind: 'public' } },
-        schema: { tags: ['connections'], summary: `${platform} OAuth callback (browser)`, querystring: callbackQuery, hide: true },
+        schema: {
+          tags: ['connections'],
+          summary: `${platform} OAuth callback (browser)`,
+          querystring: callbackQuery,
+          hide: true,
+        },
       },
       async (req, reply) => {
         const result = await ctx.connections.completeOAuth(platform, req.query);
@@ -140,14 +156,23 @@ export async function connectionRoutes(app: FastifyInstance, { ctx }: { ctx: App
   r.get(
     '/unified/user-profiles',
     {
-      config: { access: { kind: 'workspace', platforms: (req) => knownIn(splitPlatforms((req.query as z.infer<typeof profileQuery>).platforms)) } },
+      config: {
+        access: {
+          kind: 'workspace',
+          platforms: (req) => knownIn(splitPlatforms((req.query as z.infer<typeof profileQuery>).platforms)),
+        },
+      },
       schema: {
         tags: ['connections'],
         operationId: 'listUserProfiles',
         summary: 'Profiles of the connected accounts, one slice per network (null when not connected)',
         security: workspaceSecurity,
         querystring: profileQuery,
-        response: { 200: z.record(z.string(), profileSliceSchema.nullable()).describe('One slice per network asked for (by slug), null when it is not connected.') },
+        response: {
+          200: z
+            .record(z.string(), profileSliceSchema.nullable())
+            .describe('One slice per network asked for (by slug), null when it is not connected.'),
+        },
       },
     },
     async (req) => {
@@ -162,7 +187,11 @@ export async function connectionRoutes(app: FastifyInstance, { ctx }: { ctx: App
   );
 }
 
-function respondToBrowser(reply: FastifyReply, resultUrl: string | undefined, result: { ok: boolean; platform: string; message: string; workspaceName?: string | undefined }) {
+function respondToBrowser(
+  reply: FastifyReply,
+  resultUrl: string | undefined,
+  result: { ok: boolean; platform: string; message: string; workspaceName?: string | undefined },
+) {
   if (resultUrl) {
     const u = new URL(resultUrl);
     u.searchParams.set('platform', result.platform);

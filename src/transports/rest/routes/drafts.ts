@@ -4,12 +4,36 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../../context.ts';
 import { assertPlatformsAllowed } from '../../../auth/scopes.ts';
-import { anyPostBody, assertNotHeld, assertPost, dateTime, draftRefSchema, draftSchema, draftToWire, mergeEdit, narrowBody, nothingToUpdate, parseEdit, parsePostBody, type PostBody, type PublishResult, publishResultSchema, scheduledRefSchema } from '../../../publishing/index.ts';
+import {
+  anyPostBody,
+  assertNotHeld,
+  assertPost,
+  dateTime,
+  draftRefSchema,
+  draftSchema,
+  draftToWire,
+  mergeEdit,
+  narrowBody,
+  nothingToUpdate,
+  parseEdit,
+  parsePostBody,
+  type PostBody,
+  type PublishResult,
+  publishResultSchema,
+  scheduledRefSchema,
+} from '../../../publishing/index.ts';
 import { approveAction } from '../../../tools/approve-action.ts';
 import { ACTION_STATES, actionWireSchema } from '../../../publishing/index.ts';
 import { principalOf } from '../access.ts';
 import { errorResponses, workspaceSecurity } from '../schemas.ts';
-import { bodyPlatforms, idempotencyHeaders, NULL_NOTE, nullMeansUnset, POST_BODY_LIMIT, requirePostType } from './posts.ts';
+import {
+  bodyPlatforms,
+  idempotencyHeaders,
+  NULL_NOTE,
+  nullMeansUnset,
+  POST_BODY_LIMIT,
+  requirePostType,
+} from './posts.ts';
 import { onePlatform } from '../../../platforms/arguments.ts';
 
 const postType = z.enum(['text', 'image', 'carousel', 'video']);
@@ -19,7 +43,12 @@ const REFUSED_IN_EDIT = {
 };
 const idParams = z.object({ id: z.uuid() });
 const ok = z.object({ success: z.boolean(), message: z.string().nullable() });
-const scheduledDraft = z.object({ success: z.boolean(), message: z.string(), draft_id: z.string(), scheduled: z.array(scheduledRefSchema) });
+const scheduledDraft = z.object({
+  success: z.boolean(),
+  message: z.string(),
+  draft_id: z.string(),
+  scheduled: z.array(scheduledRefSchema),
+});
 
 export async function draftRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -42,7 +71,19 @@ export async function draftRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       config: { access: { ...access, platforms: bodyPlatforms(ctx.platforms) } },
       bodyLimit: POST_BODY_LIMIT,
       preValidation: [nullMeansUnset, requirePostType],
-      schema: { tags: ['drafts'], operationId: 'createDrafts', summary: 'Save a post as drafts (one per network)', responseDescription: 'The drafts saved, one per network.', description: `Save a post as drafts (one per network). ${NULL_NOTE} Without post_type: 400.`, security: workspaceSecurity, body: createBody, response: { 200: z.object({ success: z.boolean(), message: z.string(), drafts: z.array(draftRefSchema) }), ...errorResponses(404) } },
+      schema: {
+        tags: ['drafts'],
+        operationId: 'createDrafts',
+        summary: 'Save a post as drafts (one per network)',
+        responseDescription: 'The drafts saved, one per network.',
+        description: `Save a post as drafts (one per network). ${NULL_NOTE} Without post_type: 400.`,
+        security: workspaceSecurity,
+        body: createBody,
+        response: {
+          200: z.object({ success: z.boolean(), message: z.string(), drafts: z.array(draftRefSchema) }),
+          ...errorResponses(404),
+        },
+      },
     },
     async (req) => {
       const p = principalOf(req);
@@ -63,7 +104,18 @@ export async function draftRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
         summary: 'List drafts',
         responseDescription: 'The drafts of the workspace.',
         security: workspaceSecurity,
-        querystring: z.object({ platform: z.string().optional(), platform_user_id: z.string().optional(), status: z.enum(['draft', ...ACTION_STATES]).optional().describe('Only drafts in this status (pending_approval: tools\' posts and actions waiting for approval; approved, failed: actions approved). Without it: draft and pending_approval'), limit: z.coerce.number().int().min(1).max(100).default(50), offset: z.coerce.number().int().min(0).default(0) }),
+        querystring: z.object({
+          platform: z.string().optional(),
+          platform_user_id: z.string().optional(),
+          status: z
+            .enum(['draft', ...ACTION_STATES])
+            .optional()
+            .describe(
+              "Only drafts in this status (pending_approval: tools' posts and actions waiting for approval; approved, failed: actions approved). Without it: draft and pending_approval",
+            ),
+          limit: z.coerce.number().int().min(1).max(100).default(50),
+          offset: z.coerce.number().int().min(0).default(0),
+        }),
         response: { 200: z.object({ success: z.boolean(), data: z.array(draftSchema), total: z.number().int() }) },
       },
     },
@@ -72,16 +124,41 @@ export async function draftRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       // An unknown network is 400 (as on every route, and the get_queued_posts tool), before the key's scope.
       const platform = req.query.platform ? onePlatform(ctx.platforms, req.query.platform) : undefined;
       if (platform) assertPlatformsAllowed(p.scope, [platform]);
-      const { rows, total } = await ctx.drafts.list(p.workspaceId, { platform, platformUserId: req.query.platform_user_id, status: req.query.status, limit: req.query.limit, offset: req.query.offset });
+      const { rows, total } = await ctx.drafts.list(p.workspaceId, {
+        platform,
+        platformUserId: req.query.platform_user_id,
+        status: req.query.status,
+        limit: req.query.limit,
+        offset: req.query.offset,
+      });
       const visible = rows.filter((d) => p.scope.platforms.has(d.platform as never));
-      return { success: true, data: visible.map((d) => draftToWire(ctx.platforms.networks, d)), total: visible.length === rows.length ? total : visible.length };
+      return {
+        success: true,
+        data: visible.map((d) => draftToWire(ctx.platforms.networks, d)),
+        total: visible.length === rows.length ? total : visible.length,
+      };
     },
   );
 
   r.get(
     '/unified/drafts/:id',
-    { config: { access }, schema: { tags: ['drafts'], operationId: 'getDraft', summary: 'One draft', responseDescription: 'The draft.', security: workspaceSecurity, params: idParams, response: { 200: ok.extend({ data: draftSchema }) } } },
-    async (req) => ({ success: true, message: null, data: draftToWire(ctx.platforms.networks, (await owned(req)).draft) }),
+    {
+      config: { access },
+      schema: {
+        tags: ['drafts'],
+        operationId: 'getDraft',
+        summary: 'One draft',
+        responseDescription: 'The draft.',
+        security: workspaceSecurity,
+        params: idParams,
+        response: { 200: ok.extend({ data: draftSchema }) },
+      },
+    },
+    async (req) => ({
+      success: true,
+      message: null,
+      data: draftToWire(ctx.platforms.networks, (await owned(req)).draft),
+    }),
   );
 
   r.patch(
@@ -89,16 +166,36 @@ export async function draftRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
     {
       config: { access },
       bodyLimit: POST_BODY_LIMIT,
-      schema: { tags: ['drafts'], operationId: 'updateDraft', summary: 'Edit a draft', responseDescription: 'The draft as edited.', security: workspaceSecurity, params: idParams, body: createBody.omit({ platforms: true }).partial(), response: { 200: ok.extend({ data: draftSchema }) } },
+      schema: {
+        tags: ['drafts'],
+        operationId: 'updateDraft',
+        summary: 'Edit a draft',
+        responseDescription: 'The draft as edited.',
+        security: workspaceSecurity,
+        params: idParams,
+        body: createBody.omit({ platforms: true }).partial(),
+        response: { 200: ok.extend({ data: draftSchema }) },
+      },
     },
     async (req) => {
       const { p, draft } = await owned(req);
       assertPost(draft);
       const { post_type, ...sent } = req.body;
       const type = post_type ?? (draft.postType as z.infer<typeof postType>);
-      const { edit } = parseEdit(ctx.platforms.networks, type, sent, { platform: draft.platform, what: 'draft', refused: REFUSED_IN_EDIT }, ['body']);
-      if (!Object.keys(edit).length && !post_type) throw nothingToUpdate(['body'], 'post_type or fields of the post body', []);
-      const body = narrowBody(mergeEdit(draft.body as Record<string, unknown>, edit) as PostBody, draft.platform, ctx.platforms.overrideKeys);
+      const { edit } = parseEdit(
+        ctx.platforms.networks,
+        type,
+        sent,
+        { platform: draft.platform, what: 'draft', refused: REFUSED_IN_EDIT },
+        ['body'],
+      );
+      if (!Object.keys(edit).length && !post_type)
+        throw nothingToUpdate(['body'], 'post_type or fields of the post body', []);
+      const body = narrowBody(
+        mergeEdit(draft.body as Record<string, unknown>, edit) as PostBody,
+        draft.platform,
+        ctx.platforms.overrideKeys,
+      );
       const row = await ctx.drafts.edit(p, draft.id, type, body);
       return { success: true, message: 'Draft updated', data: draftToWire(ctx.platforms.networks, row) };
     },
@@ -106,7 +203,18 @@ export async function draftRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
 
   r.delete(
     '/unified/drafts/:id',
-    { config: { access }, schema: { tags: ['drafts'], operationId: 'deleteDraft', summary: 'Delete a draft', responseDescription: 'The draft is deleted.', security: workspaceSecurity, params: idParams, response: { 200: ok } } },
+    {
+      config: { access },
+      schema: {
+        tags: ['drafts'],
+        operationId: 'deleteDraft',
+        summary: 'Delete a draft',
+        responseDescription: 'The draft is deleted.',
+        security: workspaceSecurity,
+        params: idParams,
+        response: { 200: ok },
+      },
+    },
     async (req) => {
       const { p, draft } = await owned(req);
       await ctx.drafts.remove(p.workspaceId, draft.id);
@@ -116,7 +224,18 @@ export async function draftRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
 
   r.post(
     '/unified/drafts/:id/publish',
-    { config: { access: { ...access } }, schema: { tags: ['drafts'], operationId: 'publishDraft', summary: 'Publish a draft now (spends a post credit)', responseDescription: 'The publish result (as the post routes), with the draft id.', security: workspaceSecurity, params: idParams, response: { 200: publishResultSchema.extend({ draft_id: z.string() }), ...errorResponses(402, 409) } } },
+    {
+      config: { access: { ...access } },
+      schema: {
+        tags: ['drafts'],
+        operationId: 'publishDraft',
+        summary: 'Publish a draft now (spends a post credit)',
+        responseDescription: 'The publish result (as the post routes), with the draft id.',
+        security: workspaceSecurity,
+        params: idParams,
+        response: { 200: publishResultSchema.extend({ draft_id: z.string() }), ...errorResponses(402, 409) },
+      },
+    },
     async (req, reply) => {
       const { p, draft } = await owned(req);
       notHeld(draft);
@@ -132,11 +251,26 @@ export async function draftRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
     '/unified/drafts/:id/schedule',
     {
       config: { access: { ...access, feature: 'scheduling_enabled' } },
-      schema: { tags: ['drafts'], operationId: 'scheduleDraft', summary: 'Schedule a draft (it becomes a scheduled post and leaves the drafts)', responseDescription: 'Scheduled: the queue entry made from the draft.', security: workspaceSecurity, params: idParams, headers: idempotencyHeaders, body: z.object({ scheduled_time: dateTime }), response: { 200: scheduledDraft, ...errorResponses(402, 409) } },
+      schema: {
+        tags: ['drafts'],
+        operationId: 'scheduleDraft',
+        summary: 'Schedule a draft (it becomes a scheduled post and leaves the drafts)',
+        responseDescription: 'Scheduled: the queue entry made from the draft.',
+        security: workspaceSecurity,
+        params: idParams,
+        headers: idempotencyHeaders,
+        body: z.object({ scheduled_time: dateTime }),
+        response: { 200: scheduledDraft, ...errorResponses(402, 409) },
+      },
     },
     async (req, reply) => {
       // The held check is scheduleDraft's, after its idempotency replay: a replay must answer though the draft is gone.
-      const result = await ctx.scheduling.scheduleDraft(principalOf(req), req.params.id, req.body.scheduled_time, req.headers['idempotency-key']);
+      const result = await ctx.scheduling.scheduleDraft(
+        principalOf(req),
+        req.params.id,
+        req.body.scheduled_time,
+        req.headers['idempotency-key'],
+      );
       return reply.code(result.status as 200).send(result.body as z.infer<typeof scheduledDraft>);
     },
   );
@@ -148,8 +282,10 @@ export async function draftRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       schema: {
         tags: ['drafts'],
         operationId: 'approveDraft',
-        summary: "Approve a tool's post or action waiting for approval: publish the post now (or schedule it at its scheduled_time), or run the action once",
-        responseDescription: "The publish result (as the post routes) with the draft id, or for an action its recorded outcome.",
+        summary:
+          "Approve a tool's post or action waiting for approval: publish the post now (or schedule it at its scheduled_time), or run the action once",
+        responseDescription:
+          'The publish result (as the post routes) with the draft id, or for an action its recorded outcome.',
         description:
           'With the workspace setting tool_posts_need_approval, posts made by tools (MCP, ChatGPT Actions, the agent) wait as drafts with status pending_approval. ' +
           'A member of the workspace, signed in (a user session with X-Workspace-Id; not an API key or a chat connector), approves one here: it is published through the normal path ' +
@@ -162,7 +298,14 @@ export async function draftRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
         response: {
           200: z.union([
             // The action's answer first: a post's answer never has kind 'action'.
-            z.object({ success: z.boolean(), message: z.string(), approved: z.literal(true), kind: z.literal('action'), draft_id: z.string(), action: actionWireSchema }),
+            z.object({
+              success: z.boolean(),
+              message: z.string(),
+              approved: z.literal(true),
+              kind: z.literal('action'),
+              draft_id: z.string(),
+              action: actionWireSchema,
+            }),
             publishResultSchema.extend({ draft_id: z.string(), approved: z.boolean() }),
           ]),
           ...errorResponses(402, 409),
@@ -176,7 +319,9 @@ export async function draftRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       assertPlatformsAllowed(p.scope, [held.platform]);
       if (held.kind === 'action') return approveAction(ctx, p, held);
       const { reply: result } = await ctx.publishing.approvals.approve(p, req.params.id);
-      return reply.code(result.status as 200).send({ ...result.body, draft_id: req.params.id, approved: result.body.success === true });
+      return reply
+        .code(result.status as 200)
+        .send({ ...result.body, draft_id: req.params.id, approved: result.body.success === true });
     },
   );
 }

@@ -6,7 +6,10 @@ import { principalOf } from '../access.ts';
 import { workspaceSecurity } from '../schemas.ts';
 import { type EngagementKit, figures, repeatable } from './engagement-common.ts';
 
-export function analyticsRoutes(app: FastifyInstance, { ctx, filterShape, filterOf, platformsOf, listAccess, listed, platformAlias }: EngagementKit): void {
+export function analyticsRoutes(
+  app: FastifyInstance,
+  { ctx, filterShape, filterOf, platformsOf, listAccess, listed, platformAlias }: EngagementKit,
+): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const svc = ctx.engagement.analytics;
 
@@ -17,7 +20,8 @@ export function analyticsRoutes(app: FastifyInstance, { ctx, filterShape, filter
       schema: {
         tags: ['engagement'],
         operationId: 'getAnalytics',
-        summary: 'Per-network and total figures from the stored posts (engagement rate = (likes + comments) / reach, capped at 1)',
+        summary:
+          'Per-network and total figures from the stored posts (engagement rate = (likes + comments) / reach, capped at 1)',
         responseDescription: 'Per-network and total figures.',
         security: workspaceSecurity,
         querystring: z.object({ platforms: repeatable, platform: platformAlias, ...filterShape }),
@@ -27,7 +31,10 @@ export function analyticsRoutes(app: FastifyInstance, { ctx, filterShape, filter
             message: z.string(),
             source: z.literal('database'),
             last_updated: z.string().nullable(),
-            platforms: z.record(z.string(), figures.extend({ message: z.string().nullable(), error: z.string().nullable() })),
+            platforms: z.record(
+              z.string(),
+              figures.extend({ message: z.string().nullable(), error: z.string().nullable() }),
+            ),
             totals: figures,
           }),
         },
@@ -36,7 +43,14 @@ export function analyticsRoutes(app: FastifyInstance, { ctx, filterShape, filter
     async (req) => {
       const platforms = platformsOf(req, listed(req.query));
       const out = await svc.read(principalOf(req).workspaceId, platforms, filterOf(req.query));
-      return { success: true, message: 'Unified analytics from database.', source: 'database' as const, last_updated: out.lastUpdated, platforms: out.platforms, totals: out.totals };
+      return {
+        success: true,
+        message: 'Unified analytics from database.',
+        source: 'database' as const,
+        last_updated: out.lastUpdated,
+        platforms: out.platforms,
+        totals: out.totals,
+      };
     },
   );
 }

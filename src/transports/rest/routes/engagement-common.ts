@@ -11,8 +11,10 @@ import { principalOf } from '../access.ts';
 
 export const repeatable = z.union([z.string().max(2000), z.array(z.string().max(500)).max(100)]).optional();
 export const flag = z.enum(['true', 'false', '1', '0']).optional();
-export const on = (v: string | undefined, fallback: boolean) => (v === undefined ? fallback : v === 'true' || v === '1');
-export const intIn = (min: number, max: number, fallback: number) => z.coerce.number().int().min(min).max(max).default(fallback);
+export const on = (v: string | undefined, fallback: boolean) =>
+  v === undefined ? fallback : v === 'true' || v === '1';
+export const intIn = (min: number, max: number, fallback: number) =>
+  z.coerce.number().int().min(min).max(max).default(fallback);
 
 export const errorFields = { message: z.string().optional(), error: z.string().optional() };
 
@@ -34,26 +36,34 @@ export const postRecord = z.object({
   herald_post_id: z.string().nullable().describe('The Herald post (ledger) that published it, when Herald did.'),
   last_refreshed_at: z.string(),
 });
-export const postsSlice = z.object({ posts: z.array(postRecord), source: z.enum(['database', 'api']).nullable(), last_updated: z.string().nullable(), ...errorFields });
+export const postsSlice = z.object({
+  posts: z.array(postRecord),
+  source: z.enum(['database', 'api']).nullable(),
+  last_updated: z.string().nullable(),
+  ...errorFields,
+});
 
-export const comment: z.ZodType<CommentRecord> = z.lazy(() =>
-  z.object({
-    id: z.string(),
-    type: z.enum(['comment', 'reply']),
-    text: z.string(),
-    author_name: z.string(),
-    commentor_name: z.string(),
-    author_id: z.string().nullable(),
-    author_profile_image_url: z.string().nullable(),
-    created_at: z.string().nullable(),
-    like_count: z.number().int(),
-    reply_count: z.number().int(),
-    parent_id: z.string().nullable(),
-    replies: z.array(comment),
-    platform_meta: z.object({ is_hidden: z.boolean() }),
-  }),
-  // A recursive schema must be a component (with an id) for the document to refer to itself.
-).meta({ id: 'Comment', description: 'A comment or reply, with its replies.' });
+export const comment: z.ZodType<CommentRecord> = z
+  .lazy(
+    () =>
+      z.object({
+        id: z.string(),
+        type: z.enum(['comment', 'reply']),
+        text: z.string(),
+        author_name: z.string(),
+        commentor_name: z.string(),
+        author_id: z.string().nullable(),
+        author_profile_image_url: z.string().nullable(),
+        created_at: z.string().nullable(),
+        like_count: z.number().int(),
+        reply_count: z.number().int(),
+        parent_id: z.string().nullable(),
+        replies: z.array(comment),
+        platform_meta: z.object({ is_hidden: z.boolean() }),
+      }),
+    // A recursive schema must be a component (with an id) for the document to refer to itself.
+  )
+  .meta({ id: 'Comment', description: 'A comment or reply, with its replies.' });
 export const postComments = z.looseObject({
   post_id: z.string(),
   page_id: z.string().nullable(),
@@ -62,7 +72,11 @@ export const postComments = z.looseObject({
   comment_status_message: z.string().nullable(),
   comments: z.array(comment),
 });
-export const commentsSlice = z.object({ posts: z.array(postComments), last_updated: z.string().nullable(), ...errorFields });
+export const commentsSlice = z.object({
+  posts: z.array(postComments),
+  last_updated: z.string().nullable(),
+  ...errorFields,
+});
 export const figures = z.object({
   post_count: z.number().int(),
   total_likes: z.number().int(),
@@ -91,13 +105,24 @@ export function engagementKit(ctx: AppContext) {
   const knownIn = (values: string[]) => values.filter((v) => networks.has(v));
 
   /** The networks a read covers: those asked for (400 for an unknown one), else every one in the key's scope. */
-  const platformsOf = (req: FastifyRequest, value: string | string[] | undefined, supported?: (p: Platform) => boolean): Platform[] =>
-    readPlatforms(networks, principalOf(req).scope, value, supported);
-  const platformsAccess = (field = 'platforms') => (req: FastifyRequest) => knownIn(splitPlatforms((req.query as Record<string, string | string[] | undefined>)[field]));
+  const platformsOf = (
+    req: FastifyRequest,
+    value: string | string[] | undefined,
+    supported?: (p: Platform) => boolean,
+  ): Platform[] => readPlatforms(networks, principalOf(req).scope, value, supported);
+  const platformsAccess =
+    (field = 'platforms') =>
+    (req: FastifyRequest) =>
+      knownIn(splitPlatforms((req.query as Record<string, string | string[] | undefined>)[field]));
   /** `platforms` and its one-network spelling `platform`, which add up: both are checked against the key's scope. */
   const listAccess = (req: FastifyRequest) => [...platformsAccess()(req), ...platformsAccess('platform')(req)];
-  const listed = (q: { platforms?: string | string[] | undefined; platform?: string | string[] | undefined }) => [...splitPlatforms(q.platforms), ...splitPlatforms(q.platform)];
-  const platformAlias = repeatable.describe('The same as platforms (one network, as the single-post routes name it); the two add up.');
+  const listed = (q: { platforms?: string | string[] | undefined; platform?: string | string[] | undefined }) => [
+    ...splitPlatforms(q.platforms),
+    ...splitPlatforms(q.platform),
+  ];
+  const platformAlias = repeatable.describe(
+    'The same as platforms (one network, as the single-post routes name it); the two add up.',
+  );
   const onePlatform = (req: FastifyRequest): string[] => {
     const q = req.query as { platform?: string };
     const b = (req.body ?? {}) as { platform?: unknown };
@@ -107,6 +132,23 @@ export function engagementKit(ctx: AppContext) {
   /** Networks with a read side; those without comment access answer a slice that says so. */
   const inboxNetwork = (p: Platform) => networks.get(p).engagement !== undefined;
   const platformParam = (v: string): Platform => parsePlatforms(networks, splitPlatforms(v))[0]!;
-  const inboxAccess = (platforms: (req: FastifyRequest) => Iterable<string>) => ({ access: { kind: 'workspace' as const, feature: 'inbox_enabled' as const, platforms } });
-  return { ctx, networks, filterShape, replyShape, filterOf, platformsOf, platformsAccess, listAccess, listed, platformAlias, onePlatform, inboxNetwork, platformParam, inboxAccess };
+  const inboxAccess = (platforms: (req: FastifyRequest) => Iterable<string>) => ({
+    access: { kind: 'workspace' as const, feature: 'inbox_enabled' as const, platforms },
+  });
+  return {
+    ctx,
+    networks,
+    filterShape,
+    replyShape,
+    filterOf,
+    platformsOf,
+    platformsAccess,
+    listAccess,
+    listed,
+    platformAlias,
+    onePlatform,
+    inboxNetwork,
+    platformParam,
+    inboxAccess,
+  };
 }

@@ -6,9 +6,32 @@ import type { Platform } from '../../../platforms/slugs.ts';
 import { readTargetId } from '../../../platforms/contract.ts';
 import { principalOf } from '../access.ts';
 import { errorResponses, workspaceSecurity } from '../schemas.ts';
-import { type EngagementKit, flag, intIn, on, plainJson, postRecord, postsSlice, repeatable } from './engagement-common.ts';
+import {
+  type EngagementKit,
+  flag,
+  intIn,
+  on,
+  plainJson,
+  postRecord,
+  postsSlice,
+  repeatable,
+} from './engagement-common.ts';
 
-export function postsRoutes(app: FastifyInstance, { ctx, networks, filterShape, filterOf, platformsOf, listAccess, listed, platformAlias, onePlatform, platformParam }: EngagementKit): void {
+export function postsRoutes(
+  app: FastifyInstance,
+  {
+    ctx,
+    networks,
+    filterShape,
+    filterOf,
+    platformsOf,
+    listAccess,
+    listed,
+    platformAlias,
+    onePlatform,
+    platformParam,
+  }: EngagementKit,
+): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const svc = ctx.engagement.posts;
 
@@ -30,12 +53,20 @@ export function postsRoutes(app: FastifyInstance, { ctx, networks, filterShape, 
       schema: {
         tags: ['engagement'],
         operationId: 'listPosts',
-        summary: 'Recent posts per network with their numbers (from the database; refreshed from the networks when stale or asked)',
+        summary:
+          'Recent posts per network with their numbers (from the database; refreshed from the networks when stale or asked)',
         responseDescription: 'Per network: its recent posts with their numbers.',
         security: workspaceSecurity,
         querystring: postsQuery,
         response: {
-          200: z.looseObject({ success: z.boolean(), message: z.string(), source: z.string(), last_updated: z.string().nullable() }).catchall(z.union([postsSlice, z.boolean(), z.string(), z.null()])),
+          200: z
+            .looseObject({
+              success: z.boolean(),
+              message: z.string(),
+              source: z.string(),
+              last_updated: z.string().nullable(),
+            })
+            .catchall(z.union([postsSlice, z.boolean(), z.string(), z.null()])),
         },
       },
     },
@@ -49,18 +80,36 @@ export function postsRoutes(app: FastifyInstance, { ctx, networks, filterShape, 
         refreshStats: on(q.refresh_stats, false),
         filter: filterOf(q),
       });
-      const updated = Object.values(slices).map((s) => s.last_updated).filter((x): x is string => x !== null).sort().at(-1) ?? null;
+      const updated =
+        Object.values(slices)
+          .map((s) => s.last_updated)
+          .filter((x): x is string => x !== null)
+          .sort()
+          .at(-1) ?? null;
       const fetched = Object.values(slices).some((s) => s.source === 'api');
-      return { success: true, message: 'Posts retrieved.', source: fetched ? 'fetched' : 'database', last_updated: updated, ...slices };
+      return {
+        success: true,
+        message: 'Posts retrieved.',
+        source: fetched ? 'fetched' : 'database',
+        last_updated: updated,
+        ...slices,
+      };
     },
   );
 
-  const onePostQuery = z.object({ platform: z.string().min(1), organization_id: z.string().min(1).max(500).optional(), page_id: z.string().min(1).max(500).optional() });
+  const onePostQuery = z.object({
+    platform: z.string().min(1),
+    organization_id: z.string().min(1).max(500).optional(),
+    page_id: z.string().min(1).max(500).optional(),
+  });
   const postParams = z.object({ post_id: z.string().min(1).max(500) });
   /** The page or organization a single-post call names (an organization id as the network's read rules take it). */
   const pageOf = (q: { organization_id?: string | undefined; page_id?: string | undefined }, platform: Platform) => {
     const reads = networks.network(platform).reads;
-    return q.page_id ?? (q.organization_id !== undefined && reads ? readTargetId(reads, q.organization_id) : q.organization_id);
+    return (
+      q.page_id ??
+      (q.organization_id !== undefined && reads ? readTargetId(reads, q.organization_id) : q.organization_id)
+    );
   };
   r.get(
     '/unified/posts/:post_id',
@@ -74,12 +123,20 @@ export function postsRoutes(app: FastifyInstance, { ctx, networks, filterShape, 
         security: workspaceSecurity,
         params: postParams,
         querystring: onePostQuery,
-        response: { 200: z.object({ success: z.boolean(), platform: z.string(), source: z.literal('api'), post: postRecord }), ...errorResponses(502) },
+        response: {
+          200: z.object({ success: z.boolean(), platform: z.string(), source: z.literal('api'), post: postRecord }),
+          ...errorResponses(502),
+        },
       },
     },
     async (req) => {
       const platform = platformParam(req.query.platform);
-      const post = await svc.refreshPost(principalOf(req).workspaceId, platform, req.params.post_id, pageOf(req.query, platform));
+      const post = await svc.refreshPost(
+        principalOf(req).workspaceId,
+        platform,
+        req.params.post_id,
+        pageOf(req.query, platform),
+      );
       return { success: true, platform, source: 'api' as const, post };
     },
   );
@@ -101,7 +158,16 @@ export function postsRoutes(app: FastifyInstance, { ctx, networks, filterShape, 
             success: z.boolean(),
             platform: z.string(),
             post_id: z.string(),
-            series: z.array(z.object({ at: z.string(), like_count: z.number().int(), comment_count: z.number().int(), share_count: z.number().int(), impression_count: z.number().int(), reach: z.number().int().nullable() })),
+            series: z.array(
+              z.object({
+                at: z.string(),
+                like_count: z.number().int(),
+                comment_count: z.number().int(),
+                share_count: z.number().int(),
+                impression_count: z.number().int(),
+                reach: z.number().int().nullable(),
+              }),
+            ),
           }),
         },
       },
@@ -125,7 +191,10 @@ export function postsRoutes(app: FastifyInstance, { ctx, networks, filterShape, 
         security: workspaceSecurity,
         params: postParams,
         querystring: onePostQuery,
-        response: { 200: z.object({ success: z.boolean(), platform: z.string(), post_id: z.string(), message: z.string() }), ...errorResponses(409, 502) },
+        response: {
+          200: z.object({ success: z.boolean(), platform: z.string(), post_id: z.string(), message: z.string() }),
+          ...errorResponses(409, 502),
+        },
       },
     },
     async (req) => {

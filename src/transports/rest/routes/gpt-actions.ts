@@ -25,7 +25,14 @@ const security: Record<string, string[]>[] = [{ ApiKey: [] }, { Bearer: [] }];
 /** A tool's answer on the wire: `success` and whatever the tool returns beside it. */
 const toolResultSchema = z.looseObject({ success: z.boolean(), message: z.string().nullable().optional() });
 /** The plan refusal of GPT Actions: 402 with the plan_required detail. */
-const planRefusal = z.object({ detail: z.looseObject({ error: z.literal('plan_required'), feature: z.string(), plan: z.string(), message: z.string() }) });
+const planRefusal = z.object({
+  detail: z.looseObject({
+    error: z.literal('plan_required'),
+    feature: z.string(),
+    plan: z.string(),
+    message: z.string(),
+  }),
+});
 
 export async function gptActionRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   // upload_media also takes the files a ChatGPT user attaches (gpt-files.ts).
@@ -41,8 +48,31 @@ export async function gptActionRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
         operationId: 'getGptActionsDocument',
         summary: 'The OpenAPI 3.1.0 document of the GPT Actions, to import in the GPT editor',
         responseDescription: 'The GPT Actions document (OpenAPI 3.1.0).',
-        description: 'One POST per tool at /unified/gpt-actions/{operationId}, the request schemas of the tools, BearerAuth (an API key or the OAuth access token ChatGPT obtains). See docs/gpt-actions.md.',
-        response: { 200: z.looseObject({ openapi: z.literal('3.1.0'), info: z.looseObject({ title: z.string(), version: z.string() }), servers: z.array(z.looseObject({ url: z.string() })), paths: z.record(z.string(), z.object({ post: z.looseObject({ operationId: z.string(), summary: z.string(), 'x-openai-isConsequential': z.boolean(), requestBody: z.unknown().optional(), responses: z.unknown() }) })), components: z.looseObject({ securitySchemes: z.looseObject({ BearerAuth: z.looseObject({ type: z.string(), scheme: z.string() }) }), schemas: z.unknown().optional() }) }) },
+        description:
+          'One POST per tool at /unified/gpt-actions/{operationId}, the request schemas of the tools, BearerAuth (an API key or the OAuth access token ChatGPT obtains). See docs/gpt-actions.md.',
+        response: {
+          200: z.looseObject({
+            openapi: z.literal('3.1.0'),
+            info: z.looseObject({ title: z.string(), version: z.string() }),
+            servers: z.array(z.looseObject({ url: z.string() })),
+            paths: z.record(
+              z.string(),
+              z.object({
+                post: z.looseObject({
+                  operationId: z.string(),
+                  summary: z.string(),
+                  'x-openai-isConsequential': z.boolean(),
+                  requestBody: z.unknown().optional(),
+                  responses: z.unknown(),
+                }),
+              }),
+            ),
+            components: z.looseObject({
+              securitySchemes: z.looseObject({ BearerAuth: z.looseObject({ type: z.string(), scheme: z.string() }) }),
+              schemas: z.unknown().optional(),
+            }),
+          }),
+        },
       },
     },
     async (_req, reply) => {
@@ -89,10 +119,20 @@ export async function gptActionRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
       `${GPT_ACTIONS_PREFIX}:tool`,
       {
         config: { access },
-        schema: { hide: true, tags: ['gpt actions'], summary: 'An unknown action', security, params: z.object({ tool: z.string() }), response: { 402: planRefusal, ...errorResponses(401, 404) } },
+        schema: {
+          hide: true,
+          tags: ['gpt actions'],
+          summary: 'An unknown action',
+          security,
+          params: z.object({ tool: z.string() }),
+          response: { 402: planRefusal, ...errorResponses(401, 404) },
+        },
       },
       async (req) => {
-        throw new AppError('not_found', `No GPT action named '${req.params.tool}'. Actions: ${tools.map((t) => t.name).join(', ')}.`);
+        throw new AppError(
+          'not_found',
+          `No GPT action named '${req.params.tool}'. Actions: ${tools.map((t) => t.name).join(', ')}.`,
+        );
       },
     );
   });

@@ -12,13 +12,16 @@ import { principalOf } from '../access.ts';
 import { errorResponses, workspaceSecurity } from '../schemas.ts';
 import { mediaRecordSchema } from './media-library.ts';
 
-const field = (name: string, msg: string, type = 'value_error') => new AppError('validation', [{ loc: ['body', name], msg, type }]);
+const field = (name: string, msg: string, type = 'value_error') =>
+  new AppError('validation', [{ loc: ['body', name], msg, type }]);
 
-const bodyPlatforms = (networks: Networks) => (req: FastifyRequest): string[] => {
-  const v = (req.body as { platform?: unknown } | undefined)?.platform;
-  const slug = typeof v === 'string' ? v.trim().toLowerCase() : '';
-  return networks.has(slug) ? [slug] : [];
-};
+const bodyPlatforms =
+  (networks: Networks) =>
+  (req: FastifyRequest): string[] => {
+    const v = (req.body as { platform?: unknown } | undefined)?.platform;
+    const slug = typeof v === 'string' ? v.trim().toLowerCase() : '';
+    return networks.has(slug) ? [slug] : [];
+  };
 
 const initBody = z.object({
   filename: z.string().min(1).max(1024),
@@ -93,13 +96,14 @@ export async function mediaChunkRoutes(app: FastifyInstance, { ctx }: { ctx: App
     async (req) => {
       const p = principalOf(req);
       const form = await readForm(req.parts({ limits: { files: 1, fields: 10 } }) as AsyncIterable<FormPart>, {
-          temp: ctx.media.temp,
-          onFile: (name, f) => {
-            if (name !== 'file' && name !== 'chunk') throw field(name, `Unexpected file field '${name}'; send the chunk as 'file'.`);
-            if (f.files.length) throw field('file', 'Send one chunk per request.');
-            return CHUNK_SIZE;
-          },
-          tooLarge: () => field('file', `A chunk is at most ${CHUNK_SIZE} bytes.`),
+        temp: ctx.media.temp,
+        onFile: (name, f) => {
+          if (name !== 'file' && name !== 'chunk')
+            throw field(name, `Unexpected file field '${name}'; send the chunk as 'file'.`);
+          if (f.files.length) throw field('file', 'Send one chunk per request.');
+          return CHUNK_SIZE;
+        },
+        tooLarge: () => field('file', `A chunk is at most ${CHUNK_SIZE} bytes.`),
       });
       const [file] = form.files;
       try {
@@ -107,7 +111,8 @@ export async function mediaChunkRoutes(app: FastifyInstance, { ctx }: { ctx: App
         const number = form.fields.get('chunk_number')?.trim();
         if (!uploadId) throw field('upload_id', 'Field required', 'missing');
         if (!number) throw field('chunk_number', 'Field required', 'missing');
-        if (!/^\d{1,9}$/.test(number)) throw field('chunk_number', 'chunk_number must be a positive integer.', 'int_parsing');
+        if (!/^\d{1,9}$/.test(number))
+          throw field('chunk_number', 'chunk_number must be a positive integer.', 'int_parsing');
         if (!file) throw field('file', 'Field required', 'missing');
         await ctx.uploads.putChunk(p, uploadId, Number(number), file);
         return { success: true };
@@ -126,7 +131,8 @@ export async function mediaChunkRoutes(app: FastifyInstance, { ctx }: { ctx: App
         operationId: 'getChunkedUploadProgress',
         summary: 'Progress of a chunked upload',
         responseDescription: 'The chunks received so far.',
-        description: 'status: pending (no chunk yet) | uploading | ready (all chunks, not completed) | assembling | complete | failed | expired',
+        description:
+          'status: pending (no chunk yet) | uploading | ready (all chunks, not completed) | assembling | complete | failed | expired',
         security: workspaceSecurity,
         querystring: z.object({ upload_id: z.string().min(1).max(64) }),
         response: {

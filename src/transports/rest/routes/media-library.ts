@@ -59,10 +59,12 @@ function parseFilter(q: z.infer<typeof filterQuery>, slugs: readonly string[]): 
 }
 
 /** The platform filter, for the access hook: a key outside it gets 403 before anything is read. */
-const queryPlatforms = (networks: Networks) => (req: FastifyRequest): string[] => {
-  const v = (req.query as { platform?: string } | undefined)?.platform?.trim().toLowerCase() ?? '';
-  return networks.has(v) ? [v] : [];
-};
+const queryPlatforms =
+  (networks: Networks) =>
+  (req: FastifyRequest): string[] => {
+    const v = (req.query as { platform?: string } | undefined)?.platform?.trim().toLowerCase() ?? '';
+    return networks.has(v) ? [v] : [];
+  };
 
 function outcome(o: DeleteOutcome) {
   const failed = o.errors.length;
@@ -91,14 +93,27 @@ export async function mediaLibraryRoutes(app: FastifyInstance, { ctx }: { ctx: A
         security: workspaceSecurity,
         querystring: listQuery,
         response: {
-          200: z.object({ success: z.boolean(), media: z.array(mediaItemSchema), total: z.number(), limit: z.number(), offset: z.number(), count: z.number() }),
+          200: z.object({
+            success: z.boolean(),
+            media: z.array(mediaItemSchema),
+            total: z.number(),
+            limit: z.number(),
+            offset: z.number(),
+            count: z.number(),
+          }),
         },
       },
     },
     async (req) => {
       const p = principalOf(req);
       const { limit, offset } = req.query;
-      const { rows, total } = await ctx.media.list(p.workspaceId, p.scope, parseFilter(req.query, ctx.platforms.slugs), limit, offset);
+      const { rows, total } = await ctx.media.list(
+        p.workspaceId,
+        p.scope,
+        parseFilter(req.query, ctx.platforms.slugs),
+        limit,
+        offset,
+      );
       return { success: true, media: rows.map((row) => ctx.media.item(row)), total, limit, offset, count: rows.length };
     },
   );
@@ -107,7 +122,15 @@ export async function mediaLibraryRoutes(app: FastifyInstance, { ctx }: { ctx: A
     '/media/:id',
     {
       config: { access: { kind: 'workspace' } },
-      schema: { tags: ['media'], operationId: 'getMedia', summary: 'One media record', responseDescription: 'The media record.', security: workspaceSecurity, params: idParams, response: { 200: mediaRecordSchema } },
+      schema: {
+        tags: ['media'],
+        operationId: 'getMedia',
+        summary: 'One media record',
+        responseDescription: 'The media record.',
+        security: workspaceSecurity,
+        params: idParams,
+        response: { 200: mediaRecordSchema },
+      },
     },
     async (req) => {
       const p = principalOf(req);
@@ -154,7 +177,13 @@ export async function mediaLibraryRoutes(app: FastifyInstance, { ctx }: { ctx: A
       const p = principalOf(req);
       const filter = parseFilter(req.query, ctx.platforms.slugs);
       if (!filter.platform && !filter.mediaType) {
-        throw new AppError('validation', [{ loc: ['query', 'platform'], msg: 'Give platform and/or media_type (deleting everything needs an explicit filter).', type: 'missing' }]);
+        throw new AppError('validation', [
+          {
+            loc: ['query', 'platform'],
+            msg: 'Give platform and/or media_type (deleting everything needs an explicit filter).',
+            type: 'missing',
+          },
+        ]);
       }
       return outcome(await ctx.media.removeWhere(p.workspaceId, p.scope, filter));
     },

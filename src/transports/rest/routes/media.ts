@@ -26,12 +26,14 @@ const IMAGE_FIELDS = new Set(['images', 'images[]']);
 /** The single file: `media` (the interface), or `file` (what the documented n8n guide sends). */
 const SINGLE_FIELDS = new Set(['media', 'file']);
 
-const field = (loc: (string | number)[], msg: string, type = 'value_error') => new AppError('validation', [{ loc: ['body', ...loc], msg, type }]);
+const field = (loc: (string | number)[], msg: string, type = 'value_error') =>
+  new AppError('validation', [{ loc: ['body', ...loc], msg, type }]);
 
 function parseUploadType(raw: string | undefined): UploadType | undefined {
   if (raw === undefined || raw.trim() === '') return undefined;
   const v = raw.trim().toLowerCase();
-  if (!(UPLOAD_TYPES as readonly string[]).includes(v)) throw field(['media_type'], "Input should be 'image', 'video' or 'images'", 'enum');
+  if (!(UPLOAD_TYPES as readonly string[]).includes(v))
+    throw field(['media_type'], "Input should be 'image', 'video' or 'images'", 'enum');
   return v as UploadType;
 }
 
@@ -55,7 +57,12 @@ const jsonUpload = z.object({
 
 /** The multipart form of /media/upload, for the API reference (the route streams it: no schema validates it). */
 const uploadForm = z.object({
-  media_type: z.enum(UPLOAD_TYPES).optional().describe('image, video, or images (2–35 images at once). Without it, the type of a file is read from its bytes (several files: images); a URL needs it.'),
+  media_type: z
+    .enum(UPLOAD_TYPES)
+    .optional()
+    .describe(
+      'image, video, or images (2–35 images at once). Without it, the type of a file is read from its bytes (several files: images); a URL needs it.',
+    ),
   media: z.file().optional().describe('The file, with media_type image or video'),
   file: z.file().optional().describe("The file, as 'media' (the name the n8n guide uses)"),
   images: z.array(z.file()).optional().describe('2–35 image files, with media_type=images (also accepted as images[])'),
@@ -65,14 +72,17 @@ const uploadForm = z.object({
   platform_user_id: z.string().optional().describe('The connected account it is for'),
 });
 
-const splitUrls = (v: string | string[] | undefined) => (Array.isArray(v) ? v : (v ?? '').split(',')).map((u) => u.trim()).filter(Boolean);
+const splitUrls = (v: string | string[] | undefined) =>
+  (Array.isArray(v) ? v : (v ?? '').split(',')).map((u) => u.trim()).filter(Boolean);
 
 /** Platforms a JSON body names, for the access hook (multipart fields are checked as they arrive). */
-const jsonPlatforms = (networks: Networks) => (req: FastifyRequest): string[] => {
-  const body = req.body as { platform?: unknown } | undefined;
-  const v = typeof body?.platform === 'string' ? body.platform.trim().toLowerCase() : '';
-  return networks.has(v) ? [v] : [];
-};
+const jsonPlatforms =
+  (networks: Networks) =>
+  (req: FastifyRequest): string[] => {
+    const body = req.body as { platform?: unknown } | undefined;
+    const v = typeof body?.platform === 'string' ? body.platform.trim().toLowerCase() : '';
+    return networks.has(v) ? [v] : [];
+  };
 
 export async function mediaRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const { maxImageBytes, maxVideoBytes } = ctx.config.media;
@@ -80,7 +90,14 @@ export async function mediaRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
   const maxUploadBody = Math.max(maxVideoBytes, MAX_IMAGES * maxImageBytes) + MiB;
   await app.register(multipart, {
     throwFileSizeLimit: true,
-    limits: { fileSize: Math.max(maxImageBytes, maxVideoBytes) + 1, files: MAX_IMAGES + 1, fields: 20, fieldSize: 256 * 1024, parts: 64, headerPairs: 200 },
+    limits: {
+      fileSize: Math.max(maxImageBytes, maxVideoBytes) + 1,
+      files: MAX_IMAGES + 1,
+      fields: 20,
+      fieldSize: 256 * 1024,
+      parts: 64,
+      headerPairs: 200,
+    },
   });
   // An answer given before the body was read in full (401, 413, an early 422): early-answers.ts.
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -97,10 +114,12 @@ export async function mediaRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       onFile: (name, f) => {
         if (SINGLE_FIELDS.has(name)) {
           if (declared === 'images') throw field([name], "With media_type=images, send the files in 'images'.");
-          if (f.files.some((x) => SINGLE_FIELDS.has(x.field))) throw field([name], "Only one file may be sent in 'media' (or 'file'); use media_type=images for several.");
+          if (f.files.some((x) => SINGLE_FIELDS.has(x.field)))
+            throw field([name], "Only one file may be sent in 'media' (or 'file'); use media_type=images for several.");
         } else if (IMAGE_FIELDS.has(name)) {
           if (declared && declared !== 'images') throw field(['images'], "'images' is only for media_type=images.");
-          if (f.files.filter((x) => IMAGE_FIELDS.has(x.field)).length >= MAX_IMAGES) throw field(['images'], `At most ${MAX_IMAGES} images per request.`);
+          if (f.files.filter((x) => IMAGE_FIELDS.has(x.field)).length >= MAX_IMAGES)
+            throw field(['images'], `At most ${MAX_IMAGES} images per request.`);
         } else {
           throw field([name], `Unexpected file field '${name}'; use 'media' (or 'file') or 'images'.`);
         }
@@ -109,16 +128,37 @@ export async function mediaRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       tooLarge: (limit) => sizeLimitError(limit === maxImageBytes ? 'image' : 'video', limit),
     });
     const get = (k: string) => form.fields.get(k);
-    return { mediaType: get('media_type'), mediaUrl: get('media_url'), imageUrls: get('image_urls'), platform: get('platform'), platformUserId: get('platform_user_id'), files: form.files };
+    return {
+      mediaType: get('media_type'),
+      mediaUrl: get('media_url'),
+      imageUrls: get('image_urls'),
+      platform: get('platform'),
+      platformUserId: get('platform_user_id'),
+      files: form.files,
+    };
   }
 
   function parseJsonUpload(body: unknown): UploadInput {
     const parsed = jsonUpload.safeParse(body ?? {});
     if (!parsed.success) {
-      throw new AppError('validation', parsed.error.issues.map((i) => ({ loc: ['body', ...i.path.map((x) => (typeof x === 'number' ? x : String(x)))], msg: i.message, type: i.code })));
+      throw new AppError(
+        'validation',
+        parsed.error.issues.map((i) => ({
+          loc: ['body', ...i.path.map((x) => (typeof x === 'number' ? x : String(x)))],
+          msg: i.message,
+          type: i.code,
+        })),
+      );
     }
     const b = parsed.data;
-    return { mediaType: b.media_type, mediaUrl: b.media_url, imageUrls: b.image_urls, platform: b.platform, platformUserId: b.platform_user_id, files: [] };
+    return {
+      mediaType: b.media_type,
+      mediaUrl: b.media_url,
+      imageUrls: b.image_urls,
+      platform: b.platform,
+      platformUserId: b.platform_user_id,
+      files: [],
+    };
   }
 
   r.post(
@@ -190,17 +230,31 @@ export async function mediaRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
     const imageUrls = splitUrls(input.imageUrls);
     const type = parseUploadType(input.mediaType) ?? (await inferredType(mediaFiles, imageFiles));
     if (type !== 'images') {
-      if (imageFiles.length || imageUrls.length) throw field(['images'], "'images' and 'image_urls' are only for media_type=images.");
-      if (!mediaFiles.length && !mediaUrl) throw field(['media'], "Provide a file in 'media' or an HTTPS URL in 'media_url'.", 'missing');
-      if (mediaFiles.length && mediaUrl) throw field(['media_url'], "Provide either a file in 'media' or 'media_url', not both.");
+      if (imageFiles.length || imageUrls.length)
+        throw field(['images'], "'images' and 'image_urls' are only for media_type=images.");
+      if (!mediaFiles.length && !mediaUrl)
+        throw field(['media'], "Provide a file in 'media' or an HTTPS URL in 'media_url'.", 'missing');
+      if (mediaFiles.length && mediaUrl)
+        throw field(['media_url'], "Provide either a file in 'media' or 'media_url', not both.");
       if (mediaFiles.length > 1) throw field(['media'], "Only one file may be sent in 'media'.");
     } else {
-      if (mediaFiles.length || mediaUrl) throw field(['media'], "With media_type=images, use 'images' or 'image_urls'.");
-      if (imageFiles.length && imageUrls.length) throw field(['image_urls'], "Provide either files in 'images' or 'image_urls', not both.");
+      if (mediaFiles.length || mediaUrl)
+        throw field(['media'], "With media_type=images, use 'images' or 'image_urls'.");
+      if (imageFiles.length && imageUrls.length)
+        throw field(['image_urls'], "Provide either files in 'images' or 'image_urls', not both.");
       const n = imageFiles.length || imageUrls.length;
-      if (n === 0) throw field(['images'], `Provide ${MIN_IMAGES} to ${MAX_IMAGES} files in 'images' or URLs in 'image_urls'.`, 'missing');
+      if (n === 0)
+        throw field(
+          ['images'],
+          `Provide ${MIN_IMAGES} to ${MAX_IMAGES} files in 'images' or URLs in 'image_urls'.`,
+          'missing',
+        );
       if (n < MIN_IMAGES || n > MAX_IMAGES) {
-        throw field([imageFiles.length ? 'images' : 'image_urls'], `Between ${MIN_IMAGES} and ${MAX_IMAGES} images are required (got ${n}).`, 'length');
+        throw field(
+          [imageFiles.length ? 'images' : 'image_urls'],
+          `Between ${MIN_IMAGES} and ${MAX_IMAGES} images are required (got ${n}).`,
+          'length',
+        );
       }
     }
     const target = await ctx.media.target(p, platform, input.platformUserId?.trim() || null);
@@ -211,11 +265,16 @@ export async function mediaRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       const row = await ctx.media.add(target, source, kind, ['body', f ? f.field : 'media_url']);
       return { success: true, message: 'Media uploaded successfully', ...ctx.media.item(row) };
     }
-    const sources: UploadSource[] = imageFiles.length ? imageFiles.map((file) => ({ file })) : imageUrls.map((url) => ({ url }));
+    const sources: UploadSource[] = imageFiles.length
+      ? imageFiles.map((file) => ({ file }))
+      : imageUrls.map((url) => ({ url }));
     const fieldName = imageFiles.length ? 'images' : 'image_urls';
     const { rows, errors } = await ctx.media.addMany(target, sources, 'image', fieldName);
     if (!rows.length) {
-      throw new AppError('validation', errors.map((e) => ({ loc: ['body', fieldName, e.index], msg: e.error, type: 'upload_failed' })));
+      throw new AppError(
+        'validation',
+        errors.map((e) => ({ loc: ['body', fieldName, e.index], msg: e.error, type: 'upload_failed' })),
+      );
     }
     const items = rows.map((row) => ctx.media.item(row));
     return {

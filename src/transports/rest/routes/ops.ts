@@ -24,7 +24,11 @@ export async function opsRoutes(app: FastifyInstance, { ctx, metrics }: { ctx: A
   // divided by the posts published, the round trips per post (npm run bench publishing prints it).
   const counts = ctx.database.statements.counts;
   for (const [name, help, key] of [
-    ['herald_db_statements_total', 'SQL statements sent to the database by this process (BEGIN and COMMIT included)', 'statements'],
+    [
+      'herald_db_statements_total',
+      'SQL statements sent to the database by this process (BEGIN and COMMIT included)',
+      'statements',
+    ],
     ['herald_db_transactions_total', 'Explicit database transactions of this process', 'transactions'],
   ] as const) {
     new Counter({
@@ -42,7 +46,16 @@ export async function opsRoutes(app: FastifyInstance, { ctx, metrics }: { ctx: A
 
   r.get(
     '/healthz',
-    { config: pub, schema: { tags: ['operations'], operationId: 'getHealth', summary: 'Liveness', responseDescription: 'The process is alive.', response: { 200: z.object({ status: z.literal('ok') }) } } },
+    {
+      config: pub,
+      schema: {
+        tags: ['operations'],
+        operationId: 'getHealth',
+        summary: 'Liveness',
+        responseDescription: 'The process is alive.',
+        response: { 200: z.object({ status: z.literal('ok') }) },
+      },
+    },
     async () => ({ status: 'ok' as const }),
   );
 
@@ -56,9 +69,15 @@ export async function opsRoutes(app: FastifyInstance, { ctx, metrics }: { ctx: A
         summary: 'Readiness: database reachable, migrations current, workers progressing',
         responseDescription: 'Ready: every check passed.',
         response: {
-          200: z.object({ status: z.enum(['ready', 'not_ready']), checks: z.array(z.object({ name: z.string(), ok: z.boolean(), detail: z.string().optional() })) }),
+          200: z.object({
+            status: z.enum(['ready', 'not_ready']),
+            checks: z.array(z.object({ name: z.string(), ok: z.boolean(), detail: z.string().optional() })),
+          }),
           503: z
-            .object({ status: z.enum(['ready', 'not_ready']), checks: z.array(z.object({ name: z.string(), ok: z.boolean(), detail: z.string().optional() })) })
+            .object({
+              status: z.enum(['ready', 'not_ready']),
+              checks: z.array(z.object({ name: z.string(), ok: z.boolean(), detail: z.string().optional() })),
+            })
             .describe('Not ready: at least one check failed'),
         },
       },
@@ -74,11 +93,18 @@ export async function opsRoutes(app: FastifyInstance, { ctx, metrics }: { ctx: A
   // With a listener of its own (main.ts), /metrics is not on the public port at all.
   const { token, port } = ctx.config.metrics;
   if (port === undefined) {
-    r.get('/metrics', { config: pub, schema: { tags: ['operations'], summary: 'Prometheus metrics', hide: true } }, async (req, reply) => {
-      if (!metricsAuthorized(req.headers, token)) throw new AppError('unauthorized', METRICS_UNAUTHORIZED.detail, { headers: { 'www-authenticate': 'Bearer' } });
-      reply.header('content-type', metrics.registry.contentType);
-      return metrics.registry.metrics();
-    });
+    r.get(
+      '/metrics',
+      { config: pub, schema: { tags: ['operations'], summary: 'Prometheus metrics', hide: true } },
+      async (req, reply) => {
+        if (!metricsAuthorized(req.headers, token))
+          throw new AppError('unauthorized', METRICS_UNAUTHORIZED.detail, {
+            headers: { 'www-authenticate': 'Bearer' },
+          });
+        reply.header('content-type', metrics.registry.contentType);
+        return metrics.registry.metrics();
+      },
+    );
   }
 
   r.get('/openapi.json', { config: pub, schema: { hide: true } }, async () => app.swagger());

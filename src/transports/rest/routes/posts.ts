@@ -5,13 +5,22 @@ import { z } from 'zod';
 import type { AppContext } from '../../../context.ts';
 import { AppError } from '../../../errors.ts';
 import type { PlatformRegistry } from '../../../platforms/registry.ts';
-import { postBodies, type PostBody, type PublishResult, publishResultSchema, withoutNulls } from '../../../publishing/index.ts';
+import {
+  postBodies,
+  type PostBody,
+  type PublishResult,
+  publishResultSchema,
+  withoutNulls,
+} from '../../../publishing/index.ts';
 import { principalOf } from '../access.ts';
 import { errorResponses, workspaceSecurity } from '../schemas.ts';
 
 /** Valid slugs named by a post body, for the scope check (unknown ones become 400s later). */
 export const bodyPlatforms = (registry: Pick<PlatformRegistry, 'has'>) => (req: FastifyRequest) =>
-  (Array.isArray((req.body as { platforms?: unknown })?.platforms) ? ((req.body as { platforms: unknown[] }).platforms) : [])
+  (Array.isArray((req.body as { platforms?: unknown })?.platforms)
+    ? (req.body as { platforms: unknown[] }).platforms
+    : []
+  )
     .flatMap((p) => (typeof p === 'string' ? p.split(',') : []))
     .map((p) => p.trim().toLowerCase())
     .filter((p) => registry.has(p));
@@ -20,7 +29,8 @@ export const bodyPlatforms = (registry: Pick<PlatformRegistry, 'has'>) => (req: 
 export const POST_BODY_LIMIT = 1024 * 1024;
 
 /** The note of the routes whose body takes null for "not set". */
-export const NULL_NOTE = 'An explicit null for an optional field (at any depth of the body\'s objects) means "not set".';
+export const NULL_NOTE =
+  'An explicit null for an optional field (at any depth of the body\'s objects) means "not set".';
 
 /** Route hook of the post, draft and scheduled-post bodies: an explicit null means "not set" (docs/compatibility.md). */
 export const nullMeansUnset = async (req: FastifyRequest) => {
@@ -30,7 +40,13 @@ export const nullMeansUnset = async (req: FastifyRequest) => {
 /** A body without post_type is the interface's 400 ("missing post_type"), not a field-level 422; a wrong value stays a 422. */
 export const requirePostType = async (req: FastifyRequest) => {
   const body = req.body as { post_type?: unknown } | undefined;
-  if (body && typeof body === 'object' && !Array.isArray(body) && (body.post_type === undefined || body.post_type === '')) throw new AppError('bad_request', 'post_type is required');
+  if (
+    body &&
+    typeof body === 'object' &&
+    !Array.isArray(body) &&
+    (body.post_type === undefined || body.post_type === '')
+  )
+    throw new AppError('bad_request', 'post_type is required');
 };
 
 /** Makes a request safe to retry: docs/publishing.md (publishing now) and docs/scheduling.md (scheduling). */
@@ -60,7 +76,12 @@ export async function postRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
         },
       },
       async (req, reply) => {
-        const result = await ctx.publishing.publish(principalOf(req), type, req.body as PostBody, req.headers['idempotency-key']);
+        const result = await ctx.publishing.publish(
+          principalOf(req),
+          type,
+          req.body as PostBody,
+          req.headers['idempotency-key'],
+        );
         return reply.code(result.status as 200).send(result.body as PublishResult);
       },
     );

@@ -4,12 +4,25 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../../context.ts';
 import { assertPlatformsAllowed } from '../../../auth/scopes.ts';
-import { anyPostBody, dateTime, parsePostBody, type ScheduledRef, scheduledRefSchema } from '../../../publishing/index.ts';
+import {
+  anyPostBody,
+  dateTime,
+  parsePostBody,
+  type ScheduledRef,
+  scheduledRefSchema,
+} from '../../../publishing/index.ts';
 import { scheduledEntrySchema, type ScheduledRow, STATUSES } from '../../../scheduling/index.ts';
 import { principalOf } from '../access.ts';
 import type { HttpMetrics } from '../metrics.ts';
 import { errorResponses, workspaceSecurity } from '../schemas.ts';
-import { bodyPlatforms, idempotencyHeaders, NULL_NOTE, nullMeansUnset, POST_BODY_LIMIT, requirePostType } from './posts.ts';
+import {
+  bodyPlatforms,
+  idempotencyHeaders,
+  NULL_NOTE,
+  nullMeansUnset,
+  POST_BODY_LIMIT,
+  requirePostType,
+} from './posts.ts';
 import { onePlatform } from '../../../platforms/arguments.ts';
 
 const postType = z.enum(['text', 'image', 'carousel', 'video']);
@@ -36,18 +49,24 @@ const patchBody = z.object({
   post_data: z
     .record(z.string(), z.unknown())
     .optional()
-    .describe('Fields of the post body (as for POST /unified/scheduled-posts) to replace; unknown fields are ignored, and a PATCH that changes nothing Herald understands is 422.'),
+    .describe(
+      'Fields of the post body (as for POST /unified/scheduled-posts) to replace; unknown fields are ignored, and a PATCH that changes nothing Herald understands is 422.',
+    ),
   post_type: postType.optional(),
   status: z.enum(STATUSES as [string, ...string[]]).optional(),
 });
 
-export async function scheduledPostRoutes(app: FastifyInstance, { ctx, metrics }: { ctx: AppContext; metrics?: HttpMetrics }) {
+export async function scheduledPostRoutes(
+  app: FastifyInstance,
+  { ctx, metrics }: { ctx: AppContext; metrics?: HttpMetrics },
+) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   // Every post route's fields, for the document; the handlers check bodies against post_type's own schema.
   const createBody = anyPostBody(ctx.platforms.networks).extend({ post_type: postType, scheduled_time: dateTime });
   const access = { kind: 'workspace' as const, feature: 'scheduling_enabled' as const };
   const svc = ctx.scheduling;
-  if (metrics) ctx.scheduleWorker.metrics.register(metrics.registry, svc.store, ctx.config.scheduling.graceSeconds, ctx.clock);
+  if (metrics)
+    ctx.scheduleWorker.metrics.register(metrics.registry, svc.store, ctx.config.scheduling.graceSeconds, ctx.clock);
 
   async function owned(req: { params: { id: string } } & Parameters<typeof principalOf>[0]) {
     const p = principalOf(req);
@@ -66,12 +85,32 @@ export async function scheduledPostRoutes(app: FastifyInstance, { ctx, metrics }
       config: { access: { ...access, platforms: bodyPlatforms(ctx.platforms) } },
       bodyLimit: POST_BODY_LIMIT,
       preValidation: [nullMeansUnset, requirePostType],
-      schema: { tags: ['scheduling'], operationId: 'createScheduledPost', summary: 'Schedule a post (one queue entry per network)', responseDescription: 'Scheduled: one queue entry per network.', description: `Schedule a post (one queue entry per network). ${NULL_NOTE} Without post_type: 400.`, security: workspaceSecurity, headers: idempotencyHeaders, body: createBody, response: { 200: envelope.extend({ scheduled: z.array(scheduledRefSchema) }), ...errorResponses(402, 404, 409) } },
+      schema: {
+        tags: ['scheduling'],
+        operationId: 'createScheduledPost',
+        summary: 'Schedule a post (one queue entry per network)',
+        responseDescription: 'Scheduled: one queue entry per network.',
+        description: `Schedule a post (one queue entry per network). ${NULL_NOTE} Without post_type: 400.`,
+        security: workspaceSecurity,
+        headers: idempotencyHeaders,
+        body: createBody,
+        response: {
+          200: envelope.extend({ scheduled: z.array(scheduledRefSchema) }),
+          ...errorResponses(402, 404, 409),
+        },
+      },
     },
     async (req, reply) => {
       const { post_type, ...body } = req.body as { post_type: z.infer<typeof postType> } & Record<string, unknown>;
-      const result = await svc.create(principalOf(req), post_type, parsePostBody(ctx.platforms.networks, post_type, body), req.headers['idempotency-key']);
-      return reply.code(result.status as 200).send(result.body as z.infer<typeof envelope> & { scheduled: ScheduledRef[] });
+      const result = await svc.create(
+        principalOf(req),
+        post_type,
+        parsePostBody(ctx.platforms.networks, post_type, body),
+        req.headers['idempotency-key'],
+      );
+      return reply
+        .code(result.status as 200)
+        .send(result.body as z.infer<typeof envelope> & { scheduled: ScheduledRef[] });
     },
   );
 
@@ -101,12 +140,24 @@ export async function scheduledPostRoutes(app: FastifyInstance, { ctx, metrics }
       // An unknown network is 400 (as on every route, and the get_queued_posts tool), before the key's scope.
       const platform = q.platform ? onePlatform(ctx.platforms, q.platform) : undefined;
       if (platform) assertPlatformsAllowed(p.scope, [platform]);
-      const rows = await svc.list(p, { platform, platformUserId: q.platform_user_id, status: q.status, limit: q.limit, offset: q.offset });
+      const rows = await svc.list(p, {
+        platform,
+        platformUserId: q.platform_user_id,
+        status: q.status,
+        limit: q.limit,
+        offset: q.offset,
+      });
       const items = await svc.wire(rows, p.workspaceId);
       return {
         success: true,
         message: `Retrieved ${items.length} scheduled posts`,
-        data: { scheduled_posts: items, total: items.length, platform: q.platform ?? null, platform_user_id: q.platform_user_id ?? null, status: q.status ?? null },
+        data: {
+          scheduled_posts: items,
+          total: items.length,
+          platform: q.platform ?? null,
+          platform_user_id: q.platform_user_id ?? null,
+          status: q.status ?? null,
+        },
         error: null,
       };
     },
@@ -114,7 +165,20 @@ export async function scheduledPostRoutes(app: FastifyInstance, { ctx, metrics }
 
   r.patch(
     '/unified/scheduled-posts/:id',
-    { config: { access }, bodyLimit: POST_BODY_LIMIT, schema: { tags: ['scheduling'], operationId: 'updateScheduledPost', summary: 'Reschedule, edit or cancel a scheduled post', responseDescription: 'The scheduled post as changed.', security: workspaceSecurity, params: idParams, body: patchBody, response: { 200: envelope, ...errorResponses(409) } } },
+    {
+      config: { access },
+      bodyLimit: POST_BODY_LIMIT,
+      schema: {
+        tags: ['scheduling'],
+        operationId: 'updateScheduledPost',
+        summary: 'Reschedule, edit or cancel a scheduled post',
+        responseDescription: 'The scheduled post as changed.',
+        security: workspaceSecurity,
+        params: idParams,
+        body: patchBody,
+        response: { 200: envelope, ...errorResponses(409) },
+      },
+    },
     async (req) => {
       const { p } = await owned(req);
       const row = await svc.patch(p, req.params.id, req.body as Parameters<typeof svc.patch>[2]);
@@ -124,7 +188,18 @@ export async function scheduledPostRoutes(app: FastifyInstance, { ctx, metrics }
 
   r.delete(
     '/unified/scheduled-posts/:id',
-    { config: { access }, schema: { tags: ['scheduling'], operationId: 'cancelScheduledPost', summary: 'Cancel a scheduled post', responseDescription: 'The scheduled post, cancelled.', security: workspaceSecurity, params: idParams, response: { 200: envelope, ...errorResponses(409) } } },
+    {
+      config: { access },
+      schema: {
+        tags: ['scheduling'],
+        operationId: 'cancelScheduledPost',
+        summary: 'Cancel a scheduled post',
+        responseDescription: 'The scheduled post, cancelled.',
+        security: workspaceSecurity,
+        params: idParams,
+        response: { 200: envelope, ...errorResponses(409) },
+      },
+    },
     async (req) => {
       const { p } = await owned(req);
       return one('Scheduled post cancelled', await svc.cancel(p.workspaceId, req.params.id));
@@ -133,18 +208,46 @@ export async function scheduledPostRoutes(app: FastifyInstance, { ctx, metrics }
 
   r.post(
     '/unified/scheduled-posts/:id/publish-now',
-    { config: { access }, schema: { tags: ['scheduling'], operationId: 'publishScheduledPostNow', summary: 'Publish a scheduled post now', responseDescription: 'The scheduled post after the attempt: published, failed, or still publishing in the background.', security: workspaceSecurity, params: idParams, response: { 200: envelope, ...errorResponses(409) } } },
+    {
+      config: { access },
+      schema: {
+        tags: ['scheduling'],
+        operationId: 'publishScheduledPostNow',
+        summary: 'Publish a scheduled post now',
+        responseDescription:
+          'The scheduled post after the attempt: published, failed, or still publishing in the background.',
+        security: workspaceSecurity,
+        params: idParams,
+        response: { 200: envelope, ...errorResponses(409) },
+      },
+    },
     async (req) => {
       const { p } = await owned(req);
       const row = await svc.publishNow(p.workspaceId, req.params.id);
-      const res = await one(row.status === 'published' ? 'Published' : `Publishing ${row.status === 'failed' ? 'failed' : 'continues in the background'}`, row);
+      const res = await one(
+        row.status === 'published'
+          ? 'Published'
+          : `Publishing ${row.status === 'failed' ? 'failed' : 'continues in the background'}`,
+        row,
+      );
       return { ...res, success: row.status !== 'failed', error: row.status === 'failed' ? row.errorMessage : null };
     },
   );
 
   r.post(
     '/unified/scheduled-posts/:id/move-to-draft',
-    { config: { access }, schema: { tags: ['scheduling'], operationId: 'moveScheduledPostToDraft', summary: 'Turn a scheduled post into a draft', responseDescription: 'The scheduled post is now a draft.', security: workspaceSecurity, params: idParams, response: { 200: envelope, ...errorResponses(409) } } },
+    {
+      config: { access },
+      schema: {
+        tags: ['scheduling'],
+        operationId: 'moveScheduledPostToDraft',
+        summary: 'Turn a scheduled post into a draft',
+        responseDescription: 'The scheduled post is now a draft.',
+        security: workspaceSecurity,
+        params: idParams,
+        response: { 200: envelope, ...errorResponses(409) },
+      },
+    },
     async (req) => {
       const { p } = await owned(req);
       const { row, draftId } = await svc.moveToDraft(p.workspaceId, req.params.id);

@@ -2,13 +2,21 @@
 // random bits), with byte ranges and conditional requests. Only keys of live media records are served.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../../context.ts';
-import { isValidKey, ObjectNotFoundError, RangeNotSatisfiableError, type ObjectInfo } from '../../../media/storage/index.ts';
+import {
+  isValidKey,
+  ObjectNotFoundError,
+  RangeNotSatisfiableError,
+  type ObjectInfo,
+} from '../../../media/storage/index.ts';
 
 /** Objects never change under a key, but a deleted one should not outlive its record in caches for long. */
 const CACHE_CONTROL = 'public, max-age=3600';
 
 /** A single `bytes=` range resolved against the size; null to ignore the header, 'unsatisfiable' for 416. */
-export function parseRange(header: string | undefined, size: number): { start: number; end: number } | null | 'unsatisfiable' {
+export function parseRange(
+  header: string | undefined,
+  size: number,
+): { start: number; end: number } | null | 'unsatisfiable' {
   if (!header) return null;
   const m = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
   // Several ranges, other units or bad syntax: serving the whole object is always allowed.
@@ -33,7 +41,11 @@ function etagMatches(header: string | undefined, etag: string | undefined): bool
 
 const notFound = (reply: FastifyReply) => {
   for (const h of ['content-length', 'content-range', 'etag', 'accept-ranges']) reply.removeHeader(h);
-  return reply.code(404).header('cache-control', 'no-store').header('content-type', 'application/json; charset=utf-8').send({ detail: 'Not Found' });
+  return reply
+    .code(404)
+    .header('cache-control', 'no-store')
+    .header('content-type', 'application/json; charset=utf-8')
+    .send({ detail: 'Not Found' });
 };
 
 export async function storageRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
@@ -56,7 +68,11 @@ export async function storageRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
     const rangeHeader = ifRange === undefined || (info.etag && ifRange === info.etag) ? req.headers.range : undefined;
     const range = parseRange(rangeHeader, info.size);
     if (range === 'unsatisfiable') {
-      return reply.code(416).header('content-range', `bytes */${info.size}`).header('content-type', 'application/json').send({ detail: 'Range Not Satisfiable' });
+      return reply
+        .code(416)
+        .header('content-range', `bytes */${info.size}`)
+        .header('content-type', 'application/json')
+        .send({ detail: 'Range Not Satisfiable' });
     }
     const length = range ? range.end - range.start + 1 : info.size;
     reply.code(range ? 206 : 200).header('content-length', String(length));

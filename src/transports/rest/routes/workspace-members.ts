@@ -10,7 +10,13 @@ import { workspaceMember } from './workspace-member.ts';
 import { workspaceSchemaFor } from './workspaces.ts';
 
 const role = z.enum(['owner', 'member']);
-const memberSchema = z.object({ user_id: z.uuid(), email: z.string(), full_name: z.string().nullable(), role, created_at: z.string() });
+const memberSchema = z.object({
+  user_id: z.uuid(),
+  email: z.string(),
+  full_name: z.string().nullable(),
+  role,
+  created_at: z.string(),
+});
 const invitationSchema = z.object({
   id: z.uuid(),
   workspace_id: z.uuid(),
@@ -23,7 +29,9 @@ const invitationSchema = z.object({
   accepted_at: z.string().nullable(),
 });
 const createdInvitation = invitationSchema.extend({
-  token: z.string().describe('Shown once. Also mailed to the address; the invitee sends it to POST /invitations/accept'),
+  token: z
+    .string()
+    .describe('Shown once. Also mailed to the address; the invitee sends it to POST /invitations/accept'),
   message: z.string(),
 });
 const inviteBody = z.object({ email: z.email().max(320), role: role.default('member') });
@@ -37,16 +45,38 @@ export async function workspaceMemberRoutes(app: FastifyInstance, { ctx }: { ctx
 
   r.get(
     '/workspaces/:workspace_id/members',
-    { config: access, schema: { tags: ['workspaces'], operationId: 'listMembers', summary: 'List members', responseDescription: 'The members of the workspace and their roles.', security: userSecurity, params: workspaceIdParams, response: { 200: z.array(memberSchema), ...errorResponses(401, 403) } } },
+    {
+      config: access,
+      schema: {
+        tags: ['workspaces'],
+        operationId: 'listMembers',
+        summary: 'List members',
+        responseDescription: 'The members of the workspace and their roles.',
+        security: userSecurity,
+        params: workspaceIdParams,
+        response: { 200: z.array(memberSchema), ...errorResponses(401, 403) },
+      },
+    },
     async (req) => {
       const m = await workspaceMember(ctx, userOf(req).user.id, req.params.workspace_id, false);
-      return (await ctx.workspaces.members(m.ws.id)).map((x) => ({ user_id: x.userId, email: x.email, full_name: x.fullName, role: x.role, created_at: x.createdAt.toISOString() }));
+      return (await ctx.workspaces.members(m.ws.id)).map((x) => ({
+        user_id: x.userId,
+        email: x.email,
+        full_name: x.fullName,
+        role: x.role,
+        created_at: x.createdAt.toISOString(),
+      }));
     },
   );
 
   // The members route predates invitations; it is kept as an alias so older clients invite instead of adding.
   const inviteRoutes = [
-    { url: '/workspaces/:workspace_id/invitations', operationId: 'createInvitation', summary: 'Invite someone to the workspace (owners only)', description: INVITE_DESCRIPTION },
+    {
+      url: '/workspaces/:workspace_id/invitations',
+      operationId: 'createInvitation',
+      summary: 'Invite someone to the workspace (owners only)',
+      description: INVITE_DESCRIPTION,
+    },
     {
       url: '/workspaces/:workspace_id/members',
       operationId: 'inviteMember',
@@ -76,7 +106,11 @@ export async function workspaceMemberRoutes(app: FastifyInstance, { ctx }: { ctx
         const m = await workspaceMember(ctx, user.id, req.params.workspace_id, true);
         const { row, token } = await ctx.invitations.create(m.ws, user, req.body.email, req.body.role);
         reply.code(201);
-        return { ...ctx.invitations.toWire(row), token, message: `Invitation sent to ${row.email}. It takes effect when they accept it.` };
+        return {
+          ...ctx.invitations.toWire(row),
+          token,
+          message: `Invitation sent to ${row.email}. It takes effect when they accept it.`,
+        };
       },
     );
   }
@@ -93,7 +127,10 @@ export async function workspaceMemberRoutes(app: FastifyInstance, { ctx }: { ctx
         security: userSecurity,
         params: workspaceIdParams.extend({ user_id: z.uuid() }),
         body: z.object({ role }),
-        response: { 200: z.object({ success: z.boolean(), user_id: z.uuid(), role }), ...errorResponses(401, 403, 404, 409, 422) },
+        response: {
+          200: z.object({ success: z.boolean(), user_id: z.uuid(), role }),
+          ...errorResponses(401, 403, 404, 409, 422),
+        },
       },
     },
     async (req) => {
@@ -115,7 +152,10 @@ export async function workspaceMemberRoutes(app: FastifyInstance, { ctx }: { ctx
         responseDescription: 'The member is removed.',
         security: userSecurity,
         params: workspaceIdParams.extend({ user_id: z.uuid() }),
-        response: { 200: z.object({ success: z.boolean(), message: z.string() }), ...errorResponses(401, 403, 404, 409) },
+        response: {
+          200: z.object({ success: z.boolean(), message: z.string() }),
+          ...errorResponses(401, 403, 404, 409),
+        },
       },
     },
     async (req) => {
@@ -176,10 +216,18 @@ export async function workspaceMemberRoutes(app: FastifyInstance, { ctx }: { ctx
         operationId: 'acceptInvitation',
         summary: 'Accept an invitation, signed in with the invited address',
         responseDescription: 'Joined: the workspace.',
-        description: 'Without an account, sign up with the invited address and pass the token as invitation_token to POST /auth/signup instead.',
+        description:
+          'Without an account, sign up with the invited address and pass the token as invitation_token to POST /auth/signup instead.',
         security: userSecurity,
         body: z.object({ token: z.string().min(1).max(200) }),
-        response: { 200: z.object({ success: z.boolean(), message: z.string(), workspace: workspaceSchemaFor(ctx.platforms.slugs) }), ...errorResponses(400, 401, 403, 422) },
+        response: {
+          200: z.object({
+            success: z.boolean(),
+            message: z.string(),
+            workspace: workspaceSchemaFor(ctx.platforms.slugs),
+          }),
+          ...errorResponses(400, 401, 403, 422),
+        },
       },
     },
     async (req) => {

@@ -15,7 +15,11 @@ const workspaceSchemas = new Map<readonly string[], z.ZodObject>();
 export function workspaceSchemaFor(slugs: readonly string[]): z.ZodObject {
   const known = workspaceSchemas.get(slugs);
   if (known) return known;
-  const schema = z.object({ ...workspaceHead, ...Object.fromEntries(slugs.map((p) => [`${p}_connected`, z.boolean()])), ...workspaceTail });
+  const schema = z.object({
+    ...workspaceHead,
+    ...Object.fromEntries(slugs.map((p) => [`${p}_connected`, z.boolean()])),
+    ...workspaceTail,
+  });
   workspaceSchemas.set(slugs, schema);
   return schema;
 }
@@ -28,7 +32,11 @@ const workspaceHead = {
   plan_id: z.string(),
   time_zone: z.string().describe('IANA time zone; scheduled times are shown in it'),
   locale: z.string().nullable().describe('BCP 47 language tag'),
-  tool_posts_need_approval: z.boolean().describe('What tools (MCP, ChatGPT Actions, the agent) would publish, reply, disconnect or otherwise write to a network waits, as drafts or actions pending approval, until a member approves it'),
+  tool_posts_need_approval: z
+    .boolean()
+    .describe(
+      'What tools (MCP, ChatGPT Actions, the agent) would publish, reply, disconnect or otherwise write to a network waits, as drafts or actions pending approval, until a member approves it',
+    ),
   role: z.enum(['owner', 'member']).nullable(),
   created_at: z.string(),
   updated_at: z.string(),
@@ -60,7 +68,12 @@ const settingsBody = z.object({
 });
 
 /** 422 per field for an unknown zone or a malformed tag, and for a body that changes nothing. */
-function parseSettings(body: z.infer<typeof settingsBody>): { name?: string; timeZone?: string; locale?: string | null; toolPostsNeedApproval?: boolean } {
+function parseSettings(body: z.infer<typeof settingsBody>): {
+  name?: string;
+  timeZone?: string;
+  locale?: string | null;
+  toolPostsNeedApproval?: boolean;
+} {
   const errors: FieldError[] = [];
   const out: { name?: string; timeZone?: string; locale?: string | null; toolPostsNeedApproval?: boolean } = {};
   if (body.name !== undefined) out.name = body.name;
@@ -68,15 +81,32 @@ function parseSettings(body: z.infer<typeof settingsBody>): { name?: string; tim
   if (body.time_zone !== undefined) {
     const tz = parseTimeZone(body.time_zone);
     if (tz) out.timeZone = tz;
-    else errors.push({ loc: ['body', 'time_zone'], msg: 'Not an IANA time zone name (e.g. Europe/Paris, America/New_York, UTC).', type: 'time_zone' });
+    else
+      errors.push({
+        loc: ['body', 'time_zone'],
+        msg: 'Not an IANA time zone name (e.g. Europe/Paris, America/New_York, UTC).',
+        type: 'time_zone',
+      });
   }
   if (body.locale !== undefined) {
     const tag = body.locale === null ? null : parseLocale(body.locale);
     if (body.locale === null || tag) out.locale = tag;
-    else errors.push({ loc: ['body', 'locale'], msg: 'Not a BCP 47 language tag (e.g. en, en-GB, pt-BR).', type: 'locale' });
+    else
+      errors.push({
+        loc: ['body', 'locale'],
+        msg: 'Not a BCP 47 language tag (e.g. en, en-GB, pt-BR).',
+        type: 'locale',
+      });
   }
   if (errors.length) throw validationError(errors);
-  if (!Object.keys(out).length) throw validationError([{ loc: ['body'], msg: 'Nothing to change: give name, time_zone, locale and/or tool_posts_need_approval.', type: 'missing' }]);
+  if (!Object.keys(out).length)
+    throw validationError([
+      {
+        loc: ['body'],
+        msg: 'Nothing to change: give name, time_zone, locale and/or tool_posts_need_approval.',
+        type: 'missing',
+      },
+    ]);
   return out;
 }
 
@@ -97,7 +127,8 @@ export async function workspaceRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
         operationId: 'listWorkspaces',
         summary: "The caller's workspaces",
         responseDescription: 'The workspaces the user belongs to.',
-        description: 'Workspaces the caller owns come first, then those they joined, each oldest first. Pick one by `name` and send its `id` as X-Workspace-Id.',
+        description:
+          'Workspaces the caller owns come first, then those they joined, each oldest first. Pick one by `name` and send its `id` as X-Workspace-Id.',
         security: userSecurity,
         response: { 200: z.array(workspaceSchema), ...errorResponses(401, 403) },
       },
@@ -171,7 +202,15 @@ export async function workspaceRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
           'media records and the stored media files. Members lose access at once. Deleting your last workspace leaves you with none: create one with POST /workspaces.',
         security: userSecurity,
         params: workspaceIdParams,
-        response: { 200: z.object({ success: z.boolean(), message: z.string(), deleted_media_files: z.number().int(), revoked_connections: z.number().int() }), ...errorResponses(401, 403) },
+        response: {
+          200: z.object({
+            success: z.boolean(),
+            message: z.string(),
+            deleted_media_files: z.number().int(),
+            revoked_connections: z.number().int(),
+          }),
+          ...errorResponses(401, 403),
+        },
       },
     },
     async (req) => {
@@ -180,7 +219,12 @@ export async function workspaceRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
       ctx.auth.invalidate();
       ctx.apiKeys.invalidate();
       ctx.usage.forget(m.ws.id);
-      return { success: true, message: `Workspace "${m.ws.name}" deleted`, deleted_media_files: done.files, revoked_connections: done.connections };
+      return {
+        success: true,
+        message: `Workspace "${m.ws.name}" deleted`,
+        deleted_media_files: done.files,
+        revoked_connections: done.connections,
+      };
     },
   );
 
@@ -196,7 +240,9 @@ export async function workspaceRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
         security: userSecurity,
         params: workspaceIdParams,
         body: createKeyBody,
-        response: { 201: apiKeySchema.extend({ secret: z.string(), workspace_name: z.string(), created_by: z.uuid().nullable() }) },
+        response: {
+          201: apiKeySchema.extend({ secret: z.string(), workspace_name: z.string(), created_by: z.uuid().nullable() }),
+        },
       },
     },
     async (req, reply) => {
@@ -219,7 +265,15 @@ export async function workspaceRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
     '/workspaces/:workspace_id/api-keys',
     {
       config: { access: { kind: 'user' } },
-      schema: { tags: ['api keys'], operationId: 'listApiKeys', summary: 'List API keys (no secrets)', responseDescription: "The workspace's API keys, without secrets.", security: userSecurity, params: workspaceIdParams, response: { 200: z.array(apiKeySchema) } },
+      schema: {
+        tags: ['api keys'],
+        operationId: 'listApiKeys',
+        summary: 'List API keys (no secrets)',
+        responseDescription: "The workspace's API keys, without secrets.",
+        security: userSecurity,
+        params: workspaceIdParams,
+        response: { 200: z.array(apiKeySchema) },
+      },
     },
     async (req) => {
       const m = await member(userOf(req).user.id, req.params.workspace_id, false);
