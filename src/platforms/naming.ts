@@ -30,7 +30,7 @@ export interface NetworkVocabulary {
   names: readonly string[];
 }
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const made = new WeakMap<readonly NetworkContract[], NetworkVocabulary>();
 
 /** The vocabulary of a list of networks: slug, display name and contract aliases of each. */
@@ -47,7 +47,8 @@ export function vocabulary(networks: readonly NetworkContract[]): NetworkVocabul
         .split(/[\s-]+/)
         .filter(Boolean);
       if (parts.length === 1) words.set(parts[0]!, n.slug);
-      else if (parts.length > 1) phrases.push([new RegExp(`\\b${parts.map(escape).join('[\\s-]+')}\\b`, 'g'), n.slug]);
+      else if (parts.length > 1)
+        phrases.push([new RegExp(`\\b${parts.map(escapeRegExp).join('[\\s-]+')}\\b`, 'g'), n.slug]);
     }
   }
   const display = new Map(networks.map((n) => [n.slug as string, n.displayName]));

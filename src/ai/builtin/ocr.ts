@@ -40,7 +40,7 @@ async function prepare(image: Buffer): Promise<Buffer> {
 async function run(binary: string, args: string[], input: Buffer, timeoutMs: number): Promise<string | null> {
   // One thread: tesseract's OpenMP threads only contend with Herald's own work on a small machine.
   const env = { ...process.env, OMP_THREAD_LIMIT: '1' };
-  let r;
+  let r: Awaited<ReturnType<typeof runTool>>;
   try {
     r = await runTool(binary, args, { timeoutMs, maxOutput: MAX_OUTPUT, input, env });
   } catch (e) {

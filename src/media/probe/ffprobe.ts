@@ -78,7 +78,7 @@ export async function ffprobe(binary: string, path: string, timeoutMs: number): 
     '-i',
     `file:${resolve(path)}`,
   ];
-  let r;
+  let r: Awaited<ReturnType<typeof runTool>>;
   try {
     r = await runTool(binary, args, { timeoutMs, maxOutput: MAX_OUTPUT });
   } catch (err) {
