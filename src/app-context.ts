@@ -100,8 +100,8 @@ export interface AppContext {
   followUps: FollowUps;
   /** pg-boss wake-ups for scheduled posts; started by `herald serve` / `herald worker` (never by tests' contexts). */
   scheduleQueue: ScheduleQueue | undefined;
-  /** Checks behind /readyz; later modules (the job worker) add theirs. */
-  readiness: ReadinessCheck[];
+  /** Checks behind /readyz that every context has; `herald serve` gives the REST app the scheduler's as well. */
+  readiness: readonly ReadinessCheck[];
   close(): Promise<void>;
 }
 

@@ -1,46 +1,14 @@
-// The one composition root: config in, every service out. Tests pass `overrides` to swap pieces.
-import type { Logger } from 'pino';
-import type { Redis } from 'ioredis';
+
 import type { Config } from './config.ts';
 import { openDatabase, type Database } from './db/client.ts';
 import { createLogger } from './logger.ts';
-import { resolveSecrets, type Secrets } from './secrets.ts';
+import { resolveSecrets, } from './secrets.ts';
 import { PlanCatalog } from './auth/plans.ts';
-import type { CreditService } from './auth/credits.ts';
-import type { JwtService } from './auth/jwt.ts';
-import type { ApiKeyService } from './auth/api-keys.ts';
-import type { AccountService } from './auth/accounts.ts';
-import type { WorkspaceService } from './auth/workspaces.ts';
-import type { Authenticator } from './auth/authenticate.ts';
-import type { SessionService } from './auth/sessions.ts';
-import type { InvitationService } from './auth/invitations.ts';
-import type { PasswordResetService } from './auth/password-reset.ts';
-import type { WorkspaceDeletion } from './auth/workspace-deletion.ts';
-import type { LoginThrottle } from './auth/login-throttle.ts';
-import type { UsageService } from './auth/usage.ts';
 import { SecretBox } from './crypto.ts';
-import { createLocks, type Locks } from './db/locks.ts';
+import { createLocks, } from './db/locks.ts';
 import { Mailer } from './mail.ts';
-import type { HostLookup } from './net/outbound-policy.ts';
-import { NETWORKS, type PlatformRegistry } from './platforms/registry.ts';
-import type { NetworkContract } from './platforms/contract.ts';
-import type { AdapterFactory } from './platforms/types.ts';
+import { NETWORKS, } from './platforms/registry.ts';
 import { ConnectionStore } from './connections/store.ts';
-import type { TokenKeeper, TokenKeeperOptions } from './connections/tokens.ts';
-import type { ConnectionService } from './connections/service.ts';
-import type { ProfileService } from './connections/profiles.ts';
-import type { SandboxSimulator } from './sandbox/core/simulator.ts';
-import type { DraftService, FollowUps, PublishingService } from './publishing/index.ts';
-import type { MediaService, MediaServiceDeps } from './media/service.ts';
-import type { UploadSessions } from './media/uploads.ts';
-import type { ScheduleQueue, ScheduleWorker, SchedulingService } from './scheduling/index.ts';
-import type { CommentSync, EngagementService } from './engagement/index.ts';
-import type { AiModels } from './ai/models.ts';
-import type { AiService } from './ai/service.ts';
-import type { SpeechToText } from './ai/transcription.ts';
-import type { OAuthService } from './oauth/service.ts';
-import type { AgentChatHistory } from './agent/history.ts';
-import type { AgentChat } from './agent/chat.ts';
 import {
   agentService,
   aiServices,
@@ -52,7 +20,6 @@ import {
   readinessChecks,
 } from './services.ts';
 
-import type { Clock } from './clock.ts';
 import type { AppContext, ContextOverrides } from './app-context.ts';
 import type { ToolServices } from './tools/services.ts';
 export type { AppContext, ContextOverrides, ReadinessCheck } from './app-context.ts';

@@ -21,10 +21,7 @@ const COMMANDS: readonly (readonly [string, string])[] = [
     'publish "Text of the post" to {1}, {8}',
     'publish now (add `as draft` to save drafts, or `at 2026-12-01T09:00:00Z` to schedule)',
   ],
-  [
-    'schedule "Text of the post" on {4} at 2026-12-01T09:00:00+01:00',
-    'schedule (an ISO 8601 time with its offset)',
-  ],
+  ['schedule "Text of the post" on {4} at 2026-12-01T09:00:00+01:00', 'schedule (an ISO 8601 time with its offset)'],
   [
     'generate copy for {1}, {4}: the idea',
     'post copy per network from an idea (2 AI credits per network; never publishes)',
@@ -157,7 +154,10 @@ function publishTail(
   if (n.unknown.length) return { refusal: `Nothing was published: ${unknownNetworks(n, v)}` };
   if (n.all || !n.networks.length)
     return {
-      refusal: ex('Nothing was published: name the networks one by one (e.g. `to {1}, {8}`); I do not publish "everywhere".', v),
+      refusal: ex(
+        'Nothing was published: name the networks one by one (e.g. `to {1}, {8}`); I do not publish "everywhere".',
+        v,
+      ),
     };
   if (verb === 'schedule' && !time)
     return { refusal: ex('To schedule, give the time: `schedule "…" on {1} at 2026-12-01T09:00:00Z`.', v) };
