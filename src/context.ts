@@ -1,13 +1,12 @@
-
 import type { Config } from './config.ts';
 import { openDatabase, type Database } from './db/client.ts';
 import { createLogger } from './logger.ts';
-import { resolveSecrets, } from './secrets.ts';
+import { resolveSecrets } from './secrets.ts';
 import { PlanCatalog } from './auth/plans.ts';
 import { SecretBox } from './crypto.ts';
-import { createLocks, } from './db/locks.ts';
+import { createLocks } from './db/locks.ts';
 import { Mailer } from './mail.ts';
-import { NETWORKS, } from './platforms/registry.ts';
+import { NETWORKS } from './platforms/registry.ts';
 import { ConnectionStore } from './connections/store.ts';
 import {
   agentService,

@@ -10,7 +10,7 @@ import type { Locks } from './db/locks.ts';
 import type { Secrets } from './secrets.ts';
 import type { SecretBox } from './crypto.ts';
 import type { Mailer } from './mail.ts';
-import type { AppContext, ContextOverrides, ReadinessCheck } from './app-context.ts';
+import type { ContextOverrides, ReadinessCheck } from './app-context.ts';
 import type { PlanCatalog } from './auth/plans.ts';
 import { CreditService } from './auth/credits.ts';
 import { JwtService } from './auth/jwt.ts';
