@@ -74,6 +74,8 @@ describe('paths named by the documentation', () => {
     const missing = referencedPaths(doc, markdown).filter((path) => !existsSync(join(ROOT, path)));
     expect(missing, `${doc} names files that are not in the repository`).toEqual([]);
     expect(strayDocuments(markdown), `${doc} names documents kept outside the repository`).toEqual([]);
+    const notes = [...markdown.matchAll(/\bcontract-gaps\b/gi)].map((m) => m[0]);
+    expect(notes, `${doc} cites notes kept outside the repository`).toEqual([]);
     const issues = [...markdown.matchAll(/\bissues? #?\d+\b/gi)].map((m) => m[0]);
     expect(issues, `${doc} names issue numbers`).toEqual([]);
   });
