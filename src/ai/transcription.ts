@@ -5,7 +5,7 @@ import type { TranscriptionModel } from 'ai';
 import type { Logger } from 'pino';
 import { AppError } from '../errors.ts';
 import type { AiConfig } from './config.ts';
-import { modelFailure } from './service.ts';
+import { modelFailure } from './model-copy.ts';
 
 const HOW =
   'Set HERALD_AI_TRANSCRIBE_MODEL with HERALD_AI_PROVIDER=openai (and HERALD_AI_API_KEY, HERALD_AI_MODEL; e.g. HERALD_AI_TRANSCRIBE_MODEL=whisper-1) ' +
