@@ -13,19 +13,24 @@ const ForgotPassword = lazy(() => import('../pages/auth/ForgotPassword.tsx'));
 const ResetPassword = lazy(() => import('../pages/auth/ResetPassword.tsx'));
 const AcceptInvitation = lazy(() => import('../pages/auth/AcceptInvitation.tsx'));
 const NotFound = lazy(() => import('../pages/NotFound.tsx'));
+const Library = lazy(() => import('../pages/library/LibraryPage.tsx'));
+const Inbox = lazy(() => import('../pages/inbox/InboxPage.tsx'));
+const Analytics = lazy(() => import('../pages/analytics/AnalyticsPage.tsx'));
+const Keys = lazy(() => import('../pages/keys/KeysPage.tsx'));
+const Approvals = lazy(() => import('../pages/approvals/ApprovalsPage.tsx'));
 
 /** The pages behind login, inside the shell. Replace a Placeholder by the lazy page when it is built. */
 const appPages: RouteObject[] = [
   { path: '/compose', element: <Placeholder title={t.nav.compose} /> },
   { path: '/calendar', element: <Placeholder title={t.nav.calendar} /> },
   { path: '/posts', element: <Placeholder title={t.nav.posts} /> },
-  { path: '/library', element: <Placeholder title={t.nav.library} /> },
-  { path: '/inbox', element: <Placeholder title={t.nav.inbox} /> },
-  { path: '/analytics', element: <Placeholder title={t.nav.analytics} /> },
+  { path: '/library', element: <Library /> },
+  { path: '/inbox', element: <Inbox /> },
+  { path: '/analytics', element: <Analytics /> },
   { path: '/connections', element: <Placeholder title={t.nav.connections} /> },
-  { path: '/keys', element: <Placeholder title={t.nav.keys} /> },
+  { path: '/keys', element: <Keys /> },
   { path: '/agent', element: <Placeholder title={t.nav.agent} /> },
-  { path: '/approvals', element: <Placeholder title={t.nav.approvals} /> },
+  { path: '/approvals', element: <Approvals /> },
   { path: '/settings', element: <Placeholder title={t.nav.settings} /> },
   { path: '/notifications', element: <Placeholder title={t.nav.notifications} /> },
   { path: '/webhooks', element: <Placeholder title={t.nav.webhooks} /> },

@@ -1,0 +1,58 @@
+// A line chart drawn by uPlot. This module (and uPlot with it) is loaded on demand by the analytics page. The canvas
+// is hidden from assistive technology: the page gives the same numbers as a table beside it.
+import { useEffect, useRef } from 'react';
+import uPlot from 'uplot';
+import 'uplot/dist/uPlot.min.css';
+import type { ChartData } from './series.ts';
+
+/** Colours distinguishable in both themes (and by people with the common colour-vision deficiencies). */
+const PALETTE = ['#2563eb', '#d97706', '#059669', '#db2777', '#7c3aed', '#0891b2', '#65a30d', '#dc2626'];
+
+export interface ChartProps {
+  data: ChartData;
+  labels: (label: string) => string;
+  height?: number;
+}
+
+function themeColour(name: string, fallback: string): string {
+  const v = getComputedStyle(document.documentElement).getPropertyValue(name).trim();
+  return v || fallback;
+}
+
+export default function Chart({ data, labels, height = 260 }: ChartProps) {
+  const host = useRef<HTMLDivElement>(null);
+  // Drawn again only when the numbers change, not each time the page renders a new object with the same ones.
+  const sig = JSON.stringify(data);
+  useEffect(() => {
+    const data: ChartData = JSON.parse(sig);
+    const el = host.current;
+    if (!el) return;
+    const text = themeColour('--text', '#1f2937');
+    const grid = themeColour('--border', '#d1d5db');
+    const axis: uPlot.Axis = { stroke: text, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid, width: 1 } };
+    const opts: uPlot.Options = {
+      width: Math.max(el.clientWidth, 240),
+      height,
+      series: [
+        {},
+        ...data.series.map((s, i) => ({
+          label: labels(s.label),
+          stroke: PALETTE[i % PALETTE.length],
+          width: 2,
+          points: { show: data.xs.length < 40 },
+        })),
+      ],
+      axes: [axis, { ...axis, size: 56 }],
+      scales: { x: { time: true } },
+      legend: { show: true },
+    };
+    const plot = new uPlot(opts, [data.xs, ...data.series.map((s) => s.values)], el);
+    const resize = new ResizeObserver(() => plot.setSize({ width: Math.max(el.clientWidth, 240), height }));
+    resize.observe(el);
+    return () => {
+      resize.disconnect();
+      plot.destroy();
+    };
+  }, [sig, labels, height]);
+  return <div ref={host} className="chart" aria-hidden="true" />;
+}

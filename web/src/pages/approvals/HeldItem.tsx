@@ -1,0 +1,87 @@
+// One item held for approval (a tool's post, or another tool call such as a reply or a disconnect): what it is, who
+// asked for it, and the approve / reject buttons (POST /unified/drafts/{id}/approve, DELETE /unified/drafts/{id}).
+// Used by the approvals page and in line in the agent chat.
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useId, useState } from 'react';
+import { api, must } from '../../api/client.ts';
+import type { paths } from '../../api/schema.d.ts';
+import { t } from '../../i18n/index.ts';
+import { Button } from '../../ui/Button.tsx';
+import { ErrorText } from '../../ui/States.tsx';
+import { approvalOutcome, heldText, viaOf } from './held.ts';
+
+export type HeldDraft =
+  paths['/unified/drafts']['get']['responses'][200]['content']['application/json']['data'][number];
+
+export const heldKey = ['approvals'] as const;
+
+export function HeldItem({ item }: { item: HeldDraft }) {
+  const queryClient = useQueryClient();
+  const headingId = useId();
+  const [outcome, setOutcome] = useState<{ ok: boolean; message: string } | null>(null);
+  const refresh = () => void queryClient.invalidateQueries({ queryKey: heldKey });
+  const approve = useMutation({
+    mutationFn: () => must(api.POST('/unified/drafts/{id}/approve', { params: { path: { id: item.id } } })),
+    onSuccess: (res) => {
+      setOutcome(approvalOutcome(res as Record<string, unknown>));
+      refresh();
+    },
+  });
+  const reject = useMutation({
+    mutationFn: () => must(api.DELETE('/unified/drafts/{id}', { params: { path: { id: item.id } } })),
+    onSuccess: () => {
+      setOutcome({ ok: true, message: t.approvals.rejected });
+      refresh();
+    },
+  });
+  const pending = item.status === 'pending_approval' && !outcome?.ok;
+  const text = heldText(item);
+  return (
+    <article className="held card" aria-labelledby={headingId}>
+      <header className="held-head">
+        <span className={`network-chip network-${item.platform}`}>{item.platform}</span>
+        <h3 id={headingId}>
+          {item.kind === 'action' ? (item.action?.summary ?? item.action?.tool) : t.approvals.post(item.post_type)}
+        </h3>
+        <span className={`badge status-${item.status}`}>
+          {t.approvals.statuses[item.status as 'pending_approval'] ?? item.status}
+        </span>
+      </header>
+      <p className="held-meta">
+        {t.approvals.requested(t.approvals.via[viaOf(item.requested_via)], new Date(item.created_at).toLocaleString())}
+        {item.action?.decided_by && ` · ${t.approvals.decidedBy(item.action.decided_by)}`}
+      </p>
+      {text && <p className="held-text">{text}</p>}
+      {item.kind === 'action' && item.action && (
+        <details>
+          <summary>{t.approvals.arguments(item.action.tool)}</summary>
+          <pre className="held-args">{JSON.stringify(item.action.arguments, null, 2)}</pre>
+        </details>
+      )}
+      {item.action?.result && !item.action.result.success && (
+        <p className="field-error">{String((item.action.result as { message?: unknown }).message ?? '')}</p>
+      )}
+      {outcome && (
+        <p className={outcome.ok ? 'notice notice-ok' : 'field-error'} role="status">
+          {outcome.message}
+        </p>
+      )}
+      <ErrorText error={approve.error ?? reject.error} />
+      {pending && (
+        <div className="held-actions">
+          <Button
+            variant="primary"
+            busy={approve.isPending}
+            disabled={reject.isPending}
+            onClick={() => approve.mutate()}
+          >
+            {t.approvals.approve}
+          </Button>
+          <Button variant="danger" busy={reject.isPending} disabled={approve.isPending} onClick={() => reject.mutate()}>
+            {t.approvals.reject}
+          </Button>
+        </div>
+      )}
+    </article>
+  );
+}

@@ -1,0 +1,276 @@
+// API keys of the workspace (owners): create one with its networks and expiry (the secret is shown once), revoke;
+// and how to connect MCP clients and ChatGPT to this server, with its addresses filled in.
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useId, useState } from 'react';
+import { api, must } from '../../api/client.ts';
+import { fieldError } from '../../api/errors.ts';
+import { useWorkspace } from '../../app/session.tsx';
+import { t } from '../../i18n/index.ts';
+import { Button } from '../../ui/Button.tsx';
+import { Dialog } from '../../ui/Dialog.tsx';
+import { TextField } from '../../ui/Field.tsx';
+import { PageHeader } from '../../ui/PageHeader.tsx';
+import { Empty, ErrorState, ErrorText, Loading } from '../../ui/States.tsx';
+import { CopyButton, Snippet } from './CopyButton.tsx';
+import '../../styles/pages.css';
+import { describeScope, expiryFrom, scopeFrom, serverUrls } from './scope.ts';
+
+type CreatedKey = { secret: string; name: string | null; scope: string };
+
+const EXPIRIES = [0, 30, 90, 365] as const;
+
+/** The networks Herald knows, read from the workspace record's `<network>_connected` fields. */
+function networksOf(workspace: object): string[] {
+  return Object.keys(workspace)
+    .filter((k) => k.endsWith('_connected'))
+    .map((k) => k.slice(0, -'_connected'.length));
+}
+
+function CreateKeyForm({ onCreated }: { onCreated: (key: CreatedKey) => void }) {
+  const { workspace } = useWorkspace();
+  const queryClient = useQueryClient();
+  const networks = networksOf(workspace);
+  const [name, setName] = useState('');
+  const [all, setAll] = useState(true);
+  const [picked, setPicked] = useState<string[]>([]);
+  const [days, setDays] = useState<number>(90);
+  const expiryId = useId();
+  const create = useMutation({
+    mutationFn: () =>
+      must(
+        api.POST('/workspaces/{workspace_id}/api-keys', {
+          params: { path: { workspace_id: workspace.id } },
+          body: { name: name.trim() || null, scope: scopeFrom(all, picked), expires_at: expiryFrom(days, Date.now()) },
+        }),
+      ),
+    onSuccess: (key) => {
+      onCreated({ secret: key.secret, name: key.name, scope: key.scope });
+      setName('');
+      void queryClient.invalidateQueries({ queryKey: ['api-keys'] });
+    },
+  });
+  return (
+    <form
+      className="card form-card"
+      aria-labelledby="new-key-heading"
+      onSubmit={(e) => {
+        e.preventDefault();
+        create.mutate();
+      }}
+    >
+      <h2 id="new-key-heading">{t.keys.create}</h2>
+      <TextField
+        label={t.keys.name}
+        value={name}
+        maxLength={120}
+        onChange={(e) => setName(e.target.value)}
+        error={fieldError(create.error, 'name')}
+        hint={t.keys.nameHint}
+      />
+      <fieldset className="scope-fieldset">
+        <legend>{t.keys.scope}</legend>
+        <label className="check">
+          <input type="checkbox" checked={all} onChange={(e) => setAll(e.target.checked)} />
+          {t.keys.allNetworks}
+        </label>
+        {!all && (
+          <div className="check-grid">
+            {networks.map((n) => (
+              <label className="check" key={n}>
+                <input
+                  type="checkbox"
+                  checked={picked.includes(n)}
+                  onChange={(e) => setPicked((p) => (e.target.checked ? [...p, n] : p.filter((x) => x !== n)))}
+                />
+                {n}
+              </label>
+            ))}
+          </div>
+        )}
+        {fieldError(create.error, 'scope') && <p className="field-error">{fieldError(create.error, 'scope')}</p>}
+      </fieldset>
+      <div className="field">
+        <label htmlFor={expiryId}>{t.keys.expiry}</label>
+        <select id={expiryId} value={days} onChange={(e) => setDays(Number(e.target.value))}>
+          {EXPIRIES.map((d) => (
+            <option key={d} value={d}>
+              {d === 0 ? t.keys.never : t.keys.days(d)}
+            </option>
+          ))}
+        </select>
+      </div>
+      <ErrorText error={create.error} />
+      <Button type="submit" variant="primary" busy={create.isPending} disabled={!all && picked.length === 0}>
+        {t.keys.createButton}
+      </Button>
+    </form>
+  );
+}
+
+function SecretDialog({ created, onClose }: { created: CreatedKey; onClose: () => void }) {
+  const urls = serverUrls(window.location.origin);
+  return (
+    <Dialog
+      open
+      title={t.keys.secretTitle}
+      onClose={onClose}
+      actions={<Button onClick={onClose}>{t.keys.done}</Button>}
+    >
+      <p className="notice" role="note">
+        {t.keys.secretOnce}
+      </p>
+      <div className="secret-row">
+        <span className="visually-hidden">{t.keys.secretLabel}</span>
+        <code className="secret">{created.secret}</code>
+        <CopyButton text={created.secret} label={t.keys.copySecret} />
+      </div>
+      <Snippet
+        label={t.keys.claudeCode}
+        text={`claude mcp add --transport http herald ${urls.mcp} --header "X-API-Key: ${created.secret}"`}
+      />
+    </Dialog>
+  );
+}
+
+function KeyList() {
+  const { workspace } = useWorkspace();
+  const queryClient = useQueryClient();
+  const [confirm, setConfirm] = useState<string | null>(null);
+  const keys = useQuery({
+    queryKey: ['api-keys', workspace.id],
+    queryFn: () =>
+      must(api.GET('/workspaces/{workspace_id}/api-keys', { params: { path: { workspace_id: workspace.id } } })),
+  });
+  const revoke = useMutation({
+    mutationFn: (keyId: string) =>
+      must(
+        api.DELETE('/workspaces/{workspace_id}/api-keys/{key_id}', {
+          params: { path: { workspace_id: workspace.id, key_id: keyId } },
+        }),
+      ),
+    onSuccess: () => {
+      setConfirm(null);
+      void queryClient.invalidateQueries({ queryKey: ['api-keys'] });
+    },
+  });
+  if (keys.isPending) return <Loading />;
+  if (keys.error) return <ErrorState error={keys.error} onRetry={() => void keys.refetch()} />;
+  if (keys.data.length === 0) return <Empty title={t.keys.empty} />;
+  return (
+    <div className="table-wrap">
+      <ErrorText error={revoke.error} />
+      <table className="table">
+        <caption className="visually-hidden">{t.keys.listTitle}</caption>
+        <thead>
+          <tr>
+            <th scope="col">{t.keys.name}</th>
+            <th scope="col">{t.keys.prefix}</th>
+            <th scope="col">{t.keys.scope}</th>
+            <th scope="col">{t.keys.created}</th>
+            <th scope="col">{t.keys.expires}</th>
+            <th scope="col">{t.keys.lastUsed}</th>
+            <th scope="col">
+              <span className="visually-hidden">{t.keys.actions}</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {keys.data.map((k) => {
+            const scope = describeScope(k.scope);
+            return (
+              <tr key={k.id}>
+                <th scope="row">{k.name ?? t.keys.unnamed}</th>
+                <td>
+                  <code>{k.key_prefix}…</code>
+                </td>
+                <td>{scope.all ? t.keys.allNetworks : (scope.special ?? scope.networks.join(', '))}</td>
+                <td>{new Date(k.created_at).toLocaleDateString()}</td>
+                <td>{k.expires_at ? new Date(k.expires_at).toLocaleDateString() : t.keys.never}</td>
+                <td>{k.last_used_at ? new Date(k.last_used_at).toLocaleString() : t.keys.neverUsed}</td>
+                <td className="row-actions">
+                  {confirm === k.id ? (
+                    <>
+                      <Button variant="danger" busy={revoke.isPending} onClick={() => revoke.mutate(k.id)}>
+                        {t.keys.confirmRevoke}
+                      </Button>
+                      <Button onClick={() => setConfirm(null)}>{t.common.cancel}</Button>
+                    </>
+                  ) : (
+                    <Button
+                      variant="danger"
+                      aria-label={t.keys.revokeNamed(k.name ?? k.key_prefix)}
+                      onClick={() => setConfirm(k.id)}
+                    >
+                      {t.keys.revoke}
+                    </Button>
+                  )}
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function Instructions() {
+  const urls = serverUrls(window.location.origin);
+  const key = 'psk_live_…';
+  return (
+    <section className="analytics-section" aria-labelledby="connect-heading">
+      <h2 id="connect-heading">{t.keys.connectTitle}</h2>
+      <h3>{t.keys.mcpTitle}</h3>
+      <p>{t.keys.mcpText}</p>
+      <Snippet label={t.keys.mcpUrl} text={urls.mcp} />
+      <Snippet
+        label={t.keys.claudeCode}
+        text={`claude mcp add --transport http herald ${urls.mcp} --header "X-API-Key: ${key}"`}
+      />
+      <Snippet
+        label={t.keys.mcpJson}
+        text={JSON.stringify(
+          { mcpServers: { herald: { type: 'http', url: urls.mcp, headers: { 'X-API-Key': key } } } },
+          null,
+          2,
+        )}
+      />
+      <h3>{t.keys.connectorTitle}</h3>
+      <p>{t.keys.connectorText}</p>
+      <Snippet label={t.keys.connectorUrl} text={urls.webMcp} />
+      <h3>{t.keys.gptTitle}</h3>
+      <ol className="steps">
+        <li>
+          {t.keys.gptImport}
+          <Snippet label={t.keys.gptSchema} text={urls.actions} />
+        </li>
+        <li>{t.keys.gptAuthKey}</li>
+        <li>
+          {t.keys.gptAuthOauth}
+          <Snippet label={t.keys.authorizeUrl} text={urls.authorize} />
+          <Snippet label={t.keys.tokenUrl} text={urls.token} />
+        </li>
+      </ol>
+      <p className="hint">{t.keys.httpsNote}</p>
+    </section>
+  );
+}
+
+export default function KeysPage() {
+  const [created, setCreated] = useState<CreatedKey | null>(null);
+  return (
+    <>
+      <PageHeader title={t.keys.title} />
+      <p className="lead">{t.keys.intro}</p>
+      <div className="keys-layout">
+        <CreateKeyForm onCreated={setCreated} />
+        <section aria-labelledby="keys-list-heading">
+          <h2 id="keys-list-heading">{t.keys.listTitle}</h2>
+          <KeyList />
+        </section>
+      </div>
+      <Instructions />
+      {created && <SecretDialog created={created} onClose={() => setCreated(null)} />}
+    </>
+  );
+}
