@@ -18,6 +18,8 @@ const Inbox = lazy(() => import('../pages/inbox/InboxPage.tsx'));
 const Analytics = lazy(() => import('../pages/analytics/AnalyticsPage.tsx'));
 const Keys = lazy(() => import('../pages/keys/KeysPage.tsx'));
 const Approvals = lazy(() => import('../pages/approvals/ApprovalsPage.tsx'));
+const Agent = lazy(() => import('../pages/agent/AgentPage.tsx'));
+const Settings = lazy(() => import('../pages/settings/SettingsPage.tsx'));
 
 /** The pages behind login, inside the shell. Replace a Placeholder by the lazy page when it is built. */
 const appPages: RouteObject[] = [
@@ -29,9 +31,9 @@ const appPages: RouteObject[] = [
   { path: '/analytics', element: <Analytics /> },
   { path: '/connections', element: <Placeholder title={t.nav.connections} /> },
   { path: '/keys', element: <Keys /> },
-  { path: '/agent', element: <Placeholder title={t.nav.agent} /> },
+  { path: '/agent', element: <Agent /> },
   { path: '/approvals', element: <Approvals /> },
-  { path: '/settings', element: <Placeholder title={t.nav.settings} /> },
+  { path: '/settings', element: <Settings /> },
   { path: '/notifications', element: <Placeholder title={t.nav.notifications} /> },
   { path: '/webhooks', element: <Placeholder title={t.nav.webhooks} /> },
 ];

@@ -29,6 +29,11 @@ import {
 
 const Chart = lazy(() => import('./Chart.tsx'));
 
+/** The networks of an analytics answer that are connected (the others answer zeros and NOT_CONNECTED). */
+function connected<T extends { error: string | null }>(platforms: Record<string, T>): [string, T][] {
+  return Object.entries(platforms).filter(([, n]) => n.error !== 'NOT_CONNECTED');
+}
+
 /** At most this many posts' histories are read for the charts (one request each). */
 const MAX_POSTS = 40;
 
@@ -248,7 +253,7 @@ export default function AnalyticsPage() {
           <Loading />
         ) : analytics.error ? (
           <ErrorState error={analytics.error} onRetry={() => void analytics.refetch()} />
-        ) : Object.keys(analytics.data.platforms).length === 0 ? (
+        ) : connected(analytics.data.platforms).length === 0 ? (
           <Empty title={t.analytics.noNetworks} />
         ) : (
           <div className="table-wrap">
@@ -265,9 +270,9 @@ export default function AnalyticsPage() {
                 </tr>
               </thead>
               <tbody>
-                {Object.entries(analytics.data.platforms).map(([net, n]) => (
+                {connected(analytics.data.platforms).map(([net, n]) => (
                   <tr key={net}>
-                    <th scope="row">
+                    <th scope="row" className="network-name">
                       {net}
                       {n.error && <span className="cell-note">{n.message ?? n.error}</span>}
                     </th>

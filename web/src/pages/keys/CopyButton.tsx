@@ -6,7 +6,7 @@ import { Button } from '../../ui/Button.tsx';
 export function CopyButton({ text, label = t.keys.copy }: { text: string; label?: string }) {
   const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
   return (
-    <>
+    <span className="copy">
       <Button
         variant="secondary"
         onClick={() =>
@@ -21,7 +21,7 @@ export function CopyButton({ text, label = t.keys.copy }: { text: string; label?
       <span className="copy-status" role="status">
         {state === 'copied' ? t.keys.copied : state === 'failed' ? t.keys.copyFailed : ''}
       </span>
-    </>
+    </span>
   );
 }
 
