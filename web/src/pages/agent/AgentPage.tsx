@@ -14,6 +14,7 @@ import '../../styles/pages.css';
 import { heldSince } from '../approvals/held.ts';
 import { HeldItem, heldKey } from '../approvals/HeldItem.tsx';
 import { type AgentEvent, applyEvent, createEventParser, initialTurn, mayHaveHeld, type TurnState } from './stream.ts';
+import { Markdown } from './Markdown.tsx';
 import { useRecorder } from './voice.ts';
 
 const HISTORY_PAGE = 20;
@@ -151,11 +152,7 @@ function Exchange({
       <div className="bubble bubble-agent" aria-busy={status === 'streaming' || undefined}>
         <span className="visually-hidden">{t.agent.agent}: </span>
         {tools && <ToolSteps tools={tools} />}
-        {answer ? (
-          <p className="agent-text">{answer}</p>
-        ) : (
-          status === 'streaming' && <p className="muted">{t.agent.thinking}</p>
-        )}
+        {answer ? <Markdown text={answer} /> : status === 'streaming' && <p className="muted">{t.agent.thinking}</p>}
         {error && (
           <p className="field-error" role="alert">
             {error}

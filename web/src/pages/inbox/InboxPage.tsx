@@ -40,16 +40,24 @@ function useReadIds(workspaceId: string) {
   return { read: useMemo(() => new Set(ids), [ids]), markRead };
 }
 
-function ReplyForm({ thread, comment, onDone }: { thread: Thread; comment: InboxComment; onDone: () => void }) {
+function ReplyForm({
+  thread,
+  comment,
+  onDone,
+}: {
+  thread: Thread;
+  comment: InboxComment;
+  onDone: (replyId?: string) => void;
+}) {
   const queryClient = useQueryClient();
   const [text, setText] = useState('');
   const id = useId();
   const reply = useMutation({
     mutationFn: () =>
       must(api.POST('/unified/comments/reply', { params: { query: replyQuery(thread, comment.id) }, body: { text } })),
-    onSuccess: () => {
+    onSuccess: (res) => {
       setText('');
-      onDone();
+      onDone(res.reply_id);
       void queryClient.invalidateQueries({ queryKey: commentsKey });
     },
   });
@@ -68,7 +76,7 @@ function ReplyForm({ thread, comment, onDone }: { thread: Thread; comment: Inbox
         <Button type="submit" variant="primary" busy={reply.isPending} disabled={!text.trim()}>
           {t.inbox.send}
         </Button>
-        <Button onClick={onDone}>{t.common.cancel}</Button>
+        <Button onClick={() => onDone()}>{t.common.cancel}</Button>
       </div>
     </form>
   );
@@ -94,7 +102,7 @@ function CommentItem({
   thread: Thread;
   comment: InboxComment;
   unread: ReadonlySet<string>;
-  onReplied: () => void;
+  onReplied: (replyId?: string) => void;
 }) {
   const [replying, setReplying] = useState(false);
   const isUnread = unread.has(comment.id);
@@ -121,9 +129,9 @@ function CommentItem({
         <ReplyForm
           thread={thread}
           comment={comment}
-          onDone={() => {
+          onDone={(replyId) => {
             setReplying(false);
-            onReplied();
+            if (replyId) onReplied(replyId);
           }}
         />
       )}
@@ -177,7 +185,7 @@ function ThreadCard({ thread, onRead }: { thread: Thread; onRead: (ids: string[]
             thread={thread}
             comment={c}
             unread={unread}
-            onReplied={() => onRead(readKeys(thread, thread.allIds))}
+            onReplied={(replyId) => onRead(readKeys(thread, [...thread.allIds, ...(replyId ? [replyId] : [])]))}
           />
         ))}
       </ul>
