@@ -40,7 +40,7 @@ let csrf: Promise<string> | undefined;
 /** The CSRF token of this browser session, fetched once and again after it was refused. */
 export function csrfToken(): Promise<string> {
   csrf ??= must(api.GET('/auth/csrf'))
-      .then((body) => body.csrf_token)
+    .then((body) => body.csrf_token)
     .catch((err: unknown) => {
       csrf = undefined;
       throw err;

@@ -13,6 +13,7 @@ const ForgotPassword = lazy(() => import('../pages/auth/ForgotPassword.tsx'));
 const ResetPassword = lazy(() => import('../pages/auth/ResetPassword.tsx'));
 const AcceptInvitation = lazy(() => import('../pages/auth/AcceptInvitation.tsx'));
 const NotFound = lazy(() => import('../pages/NotFound.tsx'));
+const Connections = lazy(() => import('../pages/connections/Connections.tsx'));
 
 /** The pages behind login, inside the shell. Replace a Placeholder by the lazy page when it is built. */
 const appPages: RouteObject[] = [
@@ -22,7 +23,7 @@ const appPages: RouteObject[] = [
   { path: '/library', element: <Placeholder title={t.nav.library} /> },
   { path: '/inbox', element: <Placeholder title={t.nav.inbox} /> },
   { path: '/analytics', element: <Placeholder title={t.nav.analytics} /> },
-  { path: '/connections', element: <Placeholder title={t.nav.connections} /> },
+  { path: '/connections', element: <Connections /> },
   { path: '/keys', element: <Placeholder title={t.nav.keys} /> },
   { path: '/agent', element: <Placeholder title={t.nav.agent} /> },
   { path: '/approvals', element: <Placeholder title={t.nav.approvals} /> },
