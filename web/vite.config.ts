@@ -11,6 +11,7 @@ export const API_PREFIXES = [
   '/auth',
   '/unified',
   '/media',
+  '/storage',
   '/workspaces',
   '/invitations',
   '/billing',
