@@ -11,6 +11,7 @@ export const API_PREFIXES = [
   '/auth',
   '/unified',
   '/media',
+  '/storage',
   '/workspaces',
   '/invitations',
   '/billing',
@@ -41,11 +42,12 @@ export default defineConfig({
   server: {
     host: '127.0.0.1',
     proxy: Object.fromEntries(
-      API_PREFIXES.map((p) => [
+      [
         // A prefix followed by the end of the path, a slash or a query: /mediax is not /media.
-        `^${p.replace(/\./g, '\\.')}(?:$|[/?])`,
-        { target: herald, changeOrigin: false, xfwd: true },
-      ]),
+        ...API_PREFIXES.map((p) => `^${p.replace(/\./g, '\\.')}(?:$|[/?])`),
+        // The networks' OAuth callbacks (/linkedin/oauth/callback, …), for a Herald whose public URL is this server.
+        '^/[a-z]+/oauth/callback',
+      ].map((pattern) => [pattern, { target: herald, changeOrigin: false, xfwd: true }]),
     ),
   },
 });

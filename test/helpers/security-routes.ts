@@ -386,6 +386,9 @@ export const SECURITY_ROUTES: Record<string, MatrixEntry> = {
   'POST /auth/forgot-password': publicRoute(SIGN_IN),
   'POST /auth/reset-password': publicRoute(SIGN_IN),
   'GET /auth/verify-reset-token': publicRoute(SIGN_IN),
+  'GET /auth/csrf': publicRoute(
+    "a CSRF token for the web app: worthless without the secret cookie it is made from, which only this site's pages send",
+  ),
   'GET /billing/plans': publicRoute('the plan catalogue: the same for everyone, nothing per workspace'),
   'GET /healthz': publicRoute('liveness for load balancers; reveals nothing'),
   'GET /readyz': publicRoute('readiness for load balancers; reveals nothing'),

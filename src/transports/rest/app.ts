@@ -8,6 +8,7 @@ import type { AppContext } from '../../context.ts';
 import { fastifyTrustProxy } from '../../trust-proxy.ts';
 import { accessPlugin } from './access.ts';
 import { installRateLimits } from './rate-limit.ts';
+import { installBrowserSessions } from './browser-session.ts';
 import { openApiTransform, openApiTransformObject } from './openapi.ts';
 import { invalidStrings } from '../../input-strings.ts';
 import { installJsonParser } from './json-body.ts';
@@ -109,7 +110,8 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
     transformObject: openApiTransformObject,
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
-  await app.register(accessPlugin, { ctx, charge });
+  const browser = await installBrowserSessions(app);
+  await app.register(accessPlugin, { ctx, charge, browser });
   // One check of every parsed input, ahead of each route's schema: NUL and unpaired surrogates are a
   // 422 wherever they appear (multipart fields are checked as they are read, in media/form.ts).
   app.addHook('preValidation', async (req) => {

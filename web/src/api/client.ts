@@ -39,12 +39,8 @@ let csrf: Promise<string> | undefined;
 
 /** The CSRF token of this browser session, fetched once and again after it was refused. */
 export function csrfToken(): Promise<string> {
-  csrf ??= fetch('/auth/csrf', { credentials: 'include', headers: { accept: 'application/json' } })
-    .then(async (res) => {
-      const body: unknown = await res.json().catch(() => undefined);
-      if (!res.ok) throw ApiError.fromBody(body, res.status);
-      return (body as { csrf_token: string }).csrf_token;
-    })
+  csrf ??= must(api.GET('/auth/csrf'))
+    .then((body) => body.csrf_token)
     .catch((err: unknown) => {
       csrf = undefined;
       throw err;

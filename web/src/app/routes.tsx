@@ -13,6 +13,8 @@ const ForgotPassword = lazy(() => import('../pages/auth/ForgotPassword.tsx'));
 const ResetPassword = lazy(() => import('../pages/auth/ResetPassword.tsx'));
 const AcceptInvitation = lazy(() => import('../pages/auth/AcceptInvitation.tsx'));
 const NotFound = lazy(() => import('../pages/NotFound.tsx'));
+const Composer = lazy(() => import('../pages/compose/Composer.tsx'));
+const Connections = lazy(() => import('../pages/connections/Connections.tsx'));
 const Library = lazy(() => import('../pages/library/LibraryPage.tsx'));
 const Inbox = lazy(() => import('../pages/inbox/InboxPage.tsx'));
 const Analytics = lazy(() => import('../pages/analytics/AnalyticsPage.tsx'));
@@ -23,13 +25,13 @@ const Settings = lazy(() => import('../pages/settings/SettingsPage.tsx'));
 
 /** The pages behind login, inside the shell. Replace a Placeholder by the lazy page when it is built. */
 const appPages: RouteObject[] = [
-  { path: '/compose', element: <Placeholder title={t.nav.compose} /> },
+  { path: '/compose', element: <Composer /> },
   { path: '/calendar', element: <Placeholder title={t.nav.calendar} /> },
   { path: '/posts', element: <Placeholder title={t.nav.posts} /> },
   { path: '/library', element: <Library /> },
   { path: '/inbox', element: <Inbox /> },
   { path: '/analytics', element: <Analytics /> },
-  { path: '/connections', element: <Placeholder title={t.nav.connections} /> },
+  { path: '/connections', element: <Connections /> },
   { path: '/keys', element: <Keys /> },
   { path: '/agent', element: <Agent /> },
   { path: '/approvals', element: <Approvals /> },

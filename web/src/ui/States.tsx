@@ -1,6 +1,6 @@
 // What a page shows while its data loads, when there is none, and when the request failed (with the API's words).
 import type { ReactNode } from 'react';
-import { errorMessage } from '../api/errors.ts';
+import { ApiError, errorMessage } from '../api/errors.ts';
 import { t } from '../i18n/index.ts';
 import { Button } from './Button.tsx';
 
@@ -32,9 +32,16 @@ export function ErrorState({ error, onRetry }: { error: unknown; onRetry?: () =>
   );
 }
 
-/** An error message inline (e.g. under a form), or nothing. */
-export function ErrorText({ error }: { error: unknown }) {
+/**
+ * An error message inline (e.g. under a form), or nothing. `fields`: the fields the form shows errors beside; an
+ * invalid-input error whose every field is among them is already said there.
+ */
+export function ErrorText({ error, fields }: { error: unknown; fields?: string[] }) {
   if (!error) return null;
+  if (fields && error instanceof ApiError) {
+    const keys = Object.keys(error.fields);
+    if (keys.length && keys.every((k) => fields.includes(k))) return null;
+  }
   return (
     <p className="form-error" role="alert">
       {errorMessage(error)}

@@ -36,7 +36,7 @@ export default function ForgotPassword() {
             onChange={(e) => setEmail(e.target.value)}
             error={fieldError(request.error, 'email')}
           />
-          <ErrorText error={request.error} />
+          <ErrorText error={request.error} fields={['email']} />
           <Button type="submit" variant="primary" busy={request.isPending}>
             {t.auth.forgotSubmit}
           </Button>

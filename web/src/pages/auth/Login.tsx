@@ -53,7 +53,7 @@ export default function Login() {
         onChange={(e) => setPassword(e.target.value)}
         error={fieldError(login.error, 'password')}
       />
-      <ErrorText error={login.error} />
+      <ErrorText error={login.error} fields={['email', 'password']} />
       <Button type="submit" variant="primary" busy={login.isPending}>
         {t.auth.loginSubmit}
       </Button>

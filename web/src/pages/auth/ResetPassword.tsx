@@ -61,7 +61,7 @@ export default function ResetPassword() {
                   onChange={(e) => setPassword(e.target.value)}
                   error={fieldError(reset.error, 'new_password')}
                 />
-                <ErrorText error={reset.error} />
+                <ErrorText error={reset.error} fields={['new_password']} />
                 <Button type="submit" variant="primary" busy={reset.isPending}>
                   {t.auth.resetSubmit}
                 </Button>

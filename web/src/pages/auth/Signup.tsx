@@ -92,7 +92,7 @@ export default function Signup() {
           error={fieldError(signup.error, 'workspace_name')}
         />
       )}
-      <ErrorText error={signup.error} />
+      <ErrorText error={signup.error} fields={['email', 'password', 'full_name', 'workspace_name']} />
       <Button type="submit" variant="primary" busy={signup.isPending}>
         {t.auth.signupSubmit}
       </Button>
