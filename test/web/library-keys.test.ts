@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { describeScope, expiryFrom, scopeFrom, serverUrls } from '../../web/src/pages/keys/scope.ts';
-import {
-  chunkRanges,
-  formatBytes,
-  formatDimensions,
-  formatDuration,
-  withinDays,
-} from '../../web/src/pages/library/format.ts';
+import { formatBytes, formatDimensions, formatDuration, withinDays } from '../../web/src/pages/library/format.ts';
 
 describe('media library numbers', () => {
   it('formats sizes, durations and dimensions', () => {
@@ -24,15 +18,6 @@ describe('media library numbers', () => {
     const items = [{ uploaded_at: '2026-11-26T12:00:00Z' }, { uploaded_at: '2026-10-01T12:00:00Z' }];
     expect(withinDays(items, 'all', now)).toHaveLength(2);
     expect(withinDays(items, '7', now)).toEqual([items[0]]);
-  });
-
-  it('cuts a file into 1-based chunks', () => {
-    expect(chunkRanges(2500, 1000)).toEqual([
-      { number: 1, start: 0, end: 1000 },
-      { number: 2, start: 1000, end: 2000 },
-      { number: 3, start: 2000, end: 2500 },
-    ]);
-    expect(chunkRanges(2000, 1000)).toHaveLength(2);
   });
 });
 

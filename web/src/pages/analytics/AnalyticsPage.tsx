@@ -4,6 +4,7 @@
 import { useQueries, useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useId, useMemo, useState } from 'react';
 import { api, must } from '../../api/client.ts';
+import { networkName } from '../../api/networks.ts';
 import { t } from '../../i18n/index.ts';
 import { Button } from '../../ui/Button.tsx';
 import { PageHeader } from '../../ui/PageHeader.tsx';
@@ -42,7 +43,7 @@ type Post = PostNumbers & { platform: string; commentary: string | null; permali
 const dayLabel = (seconds: number) => new Date(seconds * 1000).toLocaleDateString();
 const timeLabel = (seconds: number) => new Date(seconds * 1000).toLocaleString();
 const metricLabel = (m: string) => t.analytics.metrics[m as Metric] ?? m;
-const networkLabel = (n: string) => n;
+const networkLabel = networkName;
 
 function ChartFigure({
   title,
@@ -272,8 +273,8 @@ export default function AnalyticsPage() {
               <tbody>
                 {connected(analytics.data.platforms).map(([net, n]) => (
                   <tr key={net}>
-                    <th scope="row" className="network-name">
-                      {net}
+                    <th scope="row">
+                      {networkName(net)}
                       {n.error && <span className="cell-note">{n.message ?? n.error}</span>}
                     </th>
                     <td>{n.post_count}</td>
@@ -338,7 +339,7 @@ export default function AnalyticsPage() {
               >
                 {charted.map((p) => (
                   <option key={`${p.platform}:${p.post_id}`} value={`${p.platform}:${p.post_id}`}>
-                    {`${p.platform} · ${(p.commentary ?? p.post_id).slice(0, 60)}`}
+                    {`${networkName(p.platform)} · ${(p.commentary ?? p.post_id).slice(0, 60)}`}
                   </option>
                 ))}
               </select>

@@ -4,6 +4,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { api, must } from '../../api/client.ts';
+import { networkName } from '../../api/networks.ts';
 import type { paths } from '../../api/schema.d.ts';
 import { t } from '../../i18n/index.ts';
 import { Button } from '../../ui/Button.tsx';
@@ -39,7 +40,7 @@ export function HeldItem({ item }: { item: HeldDraft }) {
   return (
     <article className="held card" aria-labelledby={headingId}>
       <header className="held-head">
-        <span className={`network-chip network-${item.platform}`}>{item.platform}</span>
+        <span className={`network-chip network-${item.platform}`}>{networkName(item.platform)}</span>
         <h3 id={headingId}>
           {item.kind === 'action' ? (item.action?.summary ?? item.action?.tool) : t.approvals.post(item.post_type)}
         </h3>

@@ -3,6 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useId, useMemo, useState } from 'react';
 import { api, must } from '../../api/client.ts';
+import { networkName } from '../../api/networks.ts';
 import { useWorkspace } from '../../app/session.tsx';
 import { t } from '../../i18n/index.ts';
 import { Button } from '../../ui/Button.tsx';
@@ -153,7 +154,7 @@ function ThreadCard({ thread, onRead }: { thread: Thread; onRead: (ids: string[]
   return (
     <article className="thread card" aria-labelledby={headingId}>
       <header className="thread-head">
-        <span className={`network-chip network-${thread.platform}`}>{thread.platform}</span>
+        <span className={`network-chip network-${thread.platform}`}>{networkName(thread.platform)}</span>
         <h2 id={headingId} className="thread-title">
           {title.length > 140 ? `${title.slice(0, 140)}…` : title}
         </h2>
@@ -242,7 +243,7 @@ export default function InboxPage() {
           </p>
           {model.problems.map((p) => (
             <p key={p.platform} className="notice" role="note">
-              <strong>{p.platform}</strong>: {p.message ?? p.error}
+              <strong>{networkName(p.platform)}</strong>: {p.message ?? p.error}
             </p>
           ))}
           {model.threads.length === 0 ? (

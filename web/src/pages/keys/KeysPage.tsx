@@ -3,6 +3,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { api, must } from '../../api/client.ts';
+import { networkName } from '../../api/networks.ts';
+import { usePlatforms } from '../../api/platforms.ts';
 import { fieldError } from '../../api/errors.ts';
 import { useWorkspace } from '../../app/session.tsx';
 import { t } from '../../i18n/index.ts';
@@ -19,8 +21,10 @@ type CreatedKey = { secret: string; name: string | null; scope: string };
 
 const EXPIRIES = [0, 30, 90, 365] as const;
 
-/** The networks Herald knows, read from the workspace record's `<network>_connected` fields. */
-function networksOf(workspace: object): string[] {
+/** The networks Herald knows (GET /unified/platforms), else the workspace record's `<network>_connected` fields. */
+function useNetworks(workspace: object): string[] {
+  const platforms = usePlatforms();
+  if (platforms.data?.platforms.length) return platforms.data.platforms.map((p) => p.slug);
   return Object.keys(workspace)
     .filter((k) => k.endsWith('_connected'))
     .map((k) => k.slice(0, -'_connected'.length));
@@ -29,7 +33,7 @@ function networksOf(workspace: object): string[] {
 function CreateKeyForm({ onCreated }: { onCreated: (key: CreatedKey) => void }) {
   const { workspace } = useWorkspace();
   const queryClient = useQueryClient();
-  const networks = networksOf(workspace);
+  const networks = useNetworks(workspace);
   const [name, setName] = useState('');
   const [all, setAll] = useState(true);
   const [picked, setPicked] = useState<string[]>([]);
@@ -82,7 +86,7 @@ function CreateKeyForm({ onCreated }: { onCreated: (key: CreatedKey) => void }) 
                   checked={picked.includes(n)}
                   onChange={(e) => setPicked((p) => (e.target.checked ? [...p, n] : p.filter((x) => x !== n)))}
                 />
-                {n}
+                {networkName(n)}
               </label>
             ))}
           </div>
@@ -183,7 +187,9 @@ function KeyList() {
                 <td>
                   <code>{k.key_prefix}…</code>
                 </td>
-                <td>{scope.all ? t.keys.allNetworks : (scope.special ?? scope.networks.join(', '))}</td>
+                <td>
+                  {scope.all ? t.keys.allNetworks : (scope.special ?? scope.networks.map(networkName).join(', '))}
+                </td>
                 <td>{new Date(k.created_at).toLocaleDateString()}</td>
                 <td>{k.expires_at ? new Date(k.expires_at).toLocaleDateString() : t.keys.never}</td>
                 <td>{k.last_used_at ? new Date(k.last_used_at).toLocaleString() : t.keys.neverUsed}</td>

@@ -3,6 +3,7 @@
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useRef, useState } from 'react';
 import { api, must } from '../../api/client.ts';
+import { uploadFile } from '../../compose/upload.ts';
 import { errorMessage } from '../../api/errors.ts';
 import type { paths } from '../../api/schema.d.ts';
 import { t } from '../../i18n/index.ts';
@@ -12,7 +13,6 @@ import { PageHeader } from '../../ui/PageHeader.tsx';
 import { Empty, ErrorState, ErrorText, Loading } from '../../ui/States.tsx';
 import { type DateFilter, formatBytes, formatDimensions, formatDuration, withinDays } from './format.ts';
 import '../../styles/pages.css';
-import { uploadMedia } from './upload.ts';
 
 type Media = paths['/media']['get']['responses'][200]['content']['application/json']['media'][number];
 type TypeFilter = 'all' | 'image' | 'video';
@@ -38,7 +38,7 @@ function useUploads(onUploaded: () => void) {
     for (const file of Array.from(files)) {
       const id = next.current++;
       setRows((all) => [...all, { id, name: file.name, loaded: 0, total: file.size }]);
-      uploadMedia(file, (loaded, total) => update(id, { loaded, total })).then(
+      uploadFile(file, { onProgress: (f) => update(id, { loaded: Math.round(f * file.size) }) }).then(
         () => {
           update(id, { done: true, loaded: file.size });
           onUploaded();

@@ -35,11 +35,3 @@ export function withinDays<T extends { uploaded_at: string }>(items: T[], filter
   const since = now - Number(filter) * 86_400_000;
   return items.filter((m) => Date.parse(m.uploaded_at) >= since);
 }
-
-/** The chunks of a file for the chunked upload (POST /media/storage/chunk, 1-based numbers). */
-export function chunkRanges(size: number, chunkSize: number): { number: number; start: number; end: number }[] {
-  const out = [];
-  for (let i = 0, start = 0; start < size || (size === 0 && i === 0); i++, start += chunkSize)
-    out.push({ number: i + 1, start, end: Math.min(start + chunkSize, size) });
-  return out;
-}
