@@ -394,6 +394,8 @@ export const SECURITY_ROUTES: Record<string, MatrixEntry> = {
   'GET /readyz': publicRoute('readiness for load balancers; reveals nothing'),
   'GET /metrics': publicRoute('Prometheus: its own bearer token (HERALD_METRICS_TOKEN) or its own port'),
   'GET /openapi.json': publicRoute('the API description'),
+  'GET /': publicRoute("the web app's page (or why it is not built): the same static file for everyone"),
+  'GET /assets/*': publicRoute("the web app's built scripts and styles: the same static files for everyone"),
   'GET /docs': publicRoute('the API explorer page'),
   'GET /docs/json': publicRoute('the API description'),
   'GET /docs/yaml': publicRoute('the API description'),
