@@ -362,6 +362,7 @@ export const en = {
     approve: 'Approve',
     reject: 'Reject',
     rejected: 'Rejected: it was removed and will not run.',
+    decisions: 'Decided on this page',
   },
   agent: {
     title: 'Agent',

@@ -12,7 +12,7 @@ import { PageHeader } from '../../ui/PageHeader.tsx';
 import { Empty, ErrorState, ErrorText, Loading } from '../../ui/States.tsx';
 import '../../styles/pages.css';
 import { heldSince } from '../approvals/held.ts';
-import { HeldItem, heldKey } from '../approvals/HeldItem.tsx';
+import { Decisions, HeldItem, heldKey, useDecisions } from '../approvals/HeldItem.tsx';
 import { type AgentEvent, applyEvent, createEventParser, initialTurn, mayHaveHeld, type TurnState } from './stream.ts';
 import { Markdown } from './Markdown.tsx';
 import { useRecorder } from './voice.ts';
@@ -107,6 +107,7 @@ function ToolSteps({ tools }: { tools: TurnState['tools'] }) {
 /** What this turn held for approval: the pending items created since it started. */
 function HeldInLine({ since }: { since: number }) {
   const { workspace } = useWorkspace();
+  const { decisions, add } = useDecisions();
   const held = useQuery({
     queryKey: [...heldKey, 'pending_approval', workspace.id],
     queryFn: () => must(api.GET('/unified/drafts', { params: { query: { status: 'pending_approval', limit: 100 } } })),
@@ -114,13 +115,14 @@ function HeldInLine({ since }: { since: number }) {
   if (held.isPending) return <Loading label={t.agent.checkingHeld} />;
   if (held.error) return <ErrorText error={held.error} />;
   const items = heldSince(held.data.data, since);
-  if (items.length === 0) return null;
+  if (items.length === 0 && decisions.length === 0) return null;
   return (
     <section className="held-inline" aria-label={t.agent.heldTitle}>
-      <p className="notice">{t.agent.heldTitle}</p>
+      {items.length > 0 && <p className="page-note">{t.agent.heldTitle}</p>}
       {items.map((item) => (
-        <HeldItem key={item.id} item={item} />
+        <HeldItem key={item.id} item={item} onDecided={add} />
       ))}
+      <Decisions decisions={decisions} />
     </section>
   );
 }

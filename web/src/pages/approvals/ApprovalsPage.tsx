@@ -10,7 +10,7 @@ import { t } from '../../i18n/index.ts';
 import { PageHeader } from '../../ui/PageHeader.tsx';
 import { Empty, ErrorState, Loading } from '../../ui/States.tsx';
 import '../../styles/pages.css';
-import { HeldItem, heldKey } from './HeldItem.tsx';
+import { Decisions, HeldItem, heldKey, useDecisions } from './HeldItem.tsx';
 
 type Status = 'pending_approval' | 'approved' | 'failed';
 const STATUSES: Status[] = ['pending_approval', 'approved', 'failed'];
@@ -19,6 +19,7 @@ export default function ApprovalsPage() {
   const { workspace } = useWorkspace();
   const [status, setStatus] = useState<Status>('pending_approval');
   const statusId = useId();
+  const { decisions, add } = useDecisions();
   const items = useQuery({
     queryKey: [...heldKey, status],
     queryFn: () => must(api.GET('/unified/drafts', { params: { query: { status, limit: 100 } } })),
@@ -43,6 +44,7 @@ export default function ApprovalsPage() {
         </div>
         {items.data && <p className="filters-count">{t.approvals.count(items.data.total)}</p>}
       </div>
+      <Decisions decisions={decisions} />
       {items.isPending ? (
         <Loading />
       ) : items.error ? (
@@ -54,7 +56,7 @@ export default function ApprovalsPage() {
       ) : (
         <div className="held-list">
           {items.data.data.map((item) => (
-            <HeldItem key={item.id} item={item} />
+            <HeldItem key={item.id} item={item} onDecided={add} />
           ))}
         </div>
       )}

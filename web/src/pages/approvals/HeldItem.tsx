@@ -16,34 +16,64 @@ export type HeldDraft =
 
 export const heldKey = ['approvals'] as const;
 
-export function HeldItem({ item }: { item: HeldDraft }) {
+export interface Decision {
+  id: string;
+  what: string;
+  ok: boolean;
+  message: string;
+}
+
+/**
+ * What was decided on this page: an approved or rejected item leaves the pending list at once, so its outcome (the
+ * network's answer, or why it failed) is kept here to be read.
+ */
+export function useDecisions() {
+  const [decisions, setDecisions] = useState<Decision[]>([]);
+  return { decisions, add: (d: Decision) => setDecisions((all) => [d, ...all.filter((x) => x.id !== d.id)]) };
+}
+
+export function Decisions({ decisions }: { decisions: Decision[] }) {
+  return (
+    <ul className="decisions" role="status" aria-label={t.approvals.decisions}>
+      {decisions.map((d) => (
+        <li key={d.id} className={d.ok ? 'page-note page-note-ok' : 'page-note page-note-error'}>
+          <strong>{d.what}</strong> {d.message}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function titleOf(item: HeldDraft): string {
+  return item.kind === 'action' ? (item.action?.summary ?? item.action?.tool ?? '') : t.approvals.post(item.post_type);
+}
+
+export function HeldItem({ item, onDecided }: { item: HeldDraft; onDecided: (d: Decision) => void }) {
   const queryClient = useQueryClient();
   const headingId = useId();
-  const [outcome, setOutcome] = useState<{ ok: boolean; message: string } | null>(null);
   const refresh = () => void queryClient.invalidateQueries({ queryKey: heldKey });
+  const text = heldText(item);
+  const what = `${networkName(item.platform)} · ${titleOf(item)}${text ? ` “${text.length > 60 ? `${text.slice(0, 60)}…` : text}”` : ''}:`;
   const approve = useMutation({
     mutationFn: () => must(api.POST('/unified/drafts/{id}/approve', { params: { path: { id: item.id } } })),
     onSuccess: (res) => {
-      setOutcome(approvalOutcome(res as Record<string, unknown>));
+      onDecided({ id: item.id, what, ...approvalOutcome(res as Record<string, unknown>) });
       refresh();
     },
   });
   const reject = useMutation({
     mutationFn: () => must(api.DELETE('/unified/drafts/{id}', { params: { path: { id: item.id } } })),
     onSuccess: () => {
-      setOutcome({ ok: true, message: t.approvals.rejected });
+      onDecided({ id: item.id, what, ok: true, message: t.approvals.rejected });
       refresh();
     },
   });
-  const pending = item.status === 'pending_approval' && !outcome?.ok;
-  const text = heldText(item);
+  const pending = item.status === 'pending_approval';
   return (
     <article className="held card" aria-labelledby={headingId}>
       <header className="held-head">
         <span className={`network-chip network-${item.platform}`}>{networkName(item.platform)}</span>
-        <h3 id={headingId}>
-          {item.kind === 'action' ? (item.action?.summary ?? item.action?.tool) : t.approvals.post(item.post_type)}
-        </h3>
+        <h3 id={headingId}>{titleOf(item)}</h3>
         <span className={`badge status-${item.status}`}>
           {t.approvals.statuses[item.status as 'pending_approval'] ?? item.status}
         </span>
@@ -61,11 +91,6 @@ export function HeldItem({ item }: { item: HeldDraft }) {
       )}
       {item.action?.result && !item.action.result.success && (
         <p className="field-error">{String((item.action.result as { message?: unknown }).message ?? '')}</p>
-      )}
-      {outcome && (
-        <p className={outcome.ok ? 'notice notice-ok' : 'field-error'} role="status">
-          {outcome.message}
-        </p>
       )}
       <ErrorText error={approve.error ?? reject.error} />
       {pending && (

@@ -242,7 +242,7 @@ export default function InboxPage() {
             {t.inbox.summary(model.threads.length, unread)}
           </p>
           {model.problems.map((p) => (
-            <p key={p.platform} className="notice" role="note">
+            <p key={p.platform} className="page-note" role="note">
               <strong>{networkName(p.platform)}</strong>: {p.message ?? p.error}
             </p>
           ))}

@@ -120,7 +120,7 @@ function SecretDialog({ created, onClose }: { created: CreatedKey; onClose: () =
       onClose={onClose}
       actions={<Button onClick={onClose}>{t.keys.done}</Button>}
     >
-      <p className="notice" role="note">
+      <p className="page-note" role="note">
         {t.keys.secretOnce}
       </p>
       <div className="secret-row">

@@ -53,7 +53,7 @@ function GeneralForm() {
       }}
     >
       <h2 id="general-heading">{t.settings.general}</h2>
-      {!owner && <p className="notice">{t.settings.ownersOnly}</p>}
+      {!owner && <p className="page-note">{t.settings.ownersOnly}</p>}
       <fieldset disabled={!owner} className="plain">
         <TextField
           label={t.settings.name}
@@ -91,7 +91,7 @@ function GeneralForm() {
       </fieldset>
       <ErrorText error={save.error} />
       {save.isSuccess && (
-        <p className="notice notice-ok" role="status">
+        <p className="page-note page-note-ok" role="status">
           {t.settings.saved}
         </p>
       )}
@@ -275,7 +275,7 @@ function Invitations() {
       </form>
       <ErrorText error={invite.error ?? revoke.error} />
       {link && (
-        <div className="notice notice-ok" role="status">
+        <div className="page-note page-note-ok" role="status">
           <p>{t.settings.invited}</p>
           <div className="secret-row">
             <code className="secret">{link}</code>
