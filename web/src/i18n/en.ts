@@ -214,7 +214,6 @@ export const en = {
     emptyHint: 'Upload images and videos here to use them in posts.',
     emptyFiltered: 'No media matches these filters',
     loadMore: 'Load more',
-    openDetails: (name: string) => `Details of ${name}`,
     openOriginal: 'Open the original file',
     confirmDelete: 'Delete this file for good? Posts already published keep their copy.',
     fields: {

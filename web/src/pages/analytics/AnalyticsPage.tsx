@@ -169,7 +169,7 @@ function RangePicker({ range, onChange }: { range: Range; onChange: (r: Range, p
 
 export default function AnalyticsPage() {
   const [range, setRange] = useState<Range>(() => presetRange(30, Date.now()));
-  const [metric, setMetric] = useState<Metric>('impression_count');
+  const [metric, setMetric] = useState<Metric>('like_count');
   const [postKey, setPostKey] = useState<string>('');
   const metricId = useId();
   const postId = useId();

@@ -43,7 +43,13 @@ export default function Chart({ data, labels, height = 260 }: ChartProps) {
         })),
       ],
       axes: [axis, { ...axis, size: 56 }],
-      scales: { x: { time: true } },
+      // One reading alone would stretch the time axis over years: show the day around it.
+      scales: {
+        x:
+          data.xs.length === 1
+            ? { time: true, range: [(data.xs[0] ?? 0) - 43_200, (data.xs[0] ?? 0) + 43_200] }
+            : { time: true },
+      },
       legend: { show: true },
     };
     const plot = new uPlot(opts, [data.xs, ...data.series.map((s) => s.values)], el);

@@ -164,7 +164,7 @@ function Tile({ media, onOpen }: { media: Media; onOpen: () => void }) {
   const name = media.original_filename ?? media.filename;
   return (
     <li className="media-tile">
-      <button type="button" onClick={onOpen} aria-label={t.library.openDetails(name)}>
+      <button type="button" onClick={onOpen} aria-haspopup="dialog">
         {media.media_type === 'video' ? (
           <span className="media-thumb media-thumb-video">
             <video src={`${media.public_url}#t=0.1`} preload="metadata" muted aria-hidden="true" tabIndex={-1} />
