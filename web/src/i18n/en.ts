@@ -215,7 +215,7 @@ export const en = {
     emptyFiltered: 'No media matches these filters',
     loadMore: 'Load more',
     openOriginal: 'Open the original file',
-    confirmDelete: 'Delete this file for good? Posts already published keep their copy.',
+    confirmDelete: 'Delete for good (published posts keep their copy)',
     fields: {
       name: 'Name',
       type: 'Type',

@@ -8,6 +8,7 @@ import { ApiError, errorMessage } from '../../api/errors.ts';
 import { useWorkspace } from '../../app/session.tsx';
 import { t } from '../../i18n/index.ts';
 import { Button } from '../../ui/Button.tsx';
+import { ConfirmButton } from '../../ui/ConfirmButton.tsx';
 import { PageHeader } from '../../ui/PageHeader.tsx';
 import { Empty, ErrorState, ErrorText, Loading } from '../../ui/States.tsx';
 import '../../styles/pages.css';
@@ -215,7 +216,6 @@ export default function AgentPage() {
   const queryClient = useQueryClient();
   const [text, setText] = useState('');
   const [turns, setTurns] = useState<LiveTurn[]>([]);
-  const [confirmClear, setConfirmClear] = useState(false);
   const abort = useRef<AbortController | null>(null);
   const nextId = useRef(0);
   const inputId = useId();
@@ -231,7 +231,6 @@ export default function AgentPage() {
     mutationFn: () => must(api.DELETE('/user-agent-chats')),
     onSuccess: () => {
       setTurns([]);
-      setConfirmClear(false);
       void queryClient.invalidateQueries({ queryKey: ['agent', 'history', workspace.id] });
     },
   });
@@ -274,16 +273,12 @@ export default function AgentPage() {
   return (
     <>
       <PageHeader title={t.agent.title}>
-        {confirmClear ? (
-          <>
-            <Button variant="danger" busy={clear.isPending} onClick={() => clear.mutate()}>
-              {t.agent.confirmClear}
-            </Button>
-            <Button onClick={() => setConfirmClear(false)}>{t.common.cancel}</Button>
-          </>
-        ) : (
-          <Button onClick={() => setConfirmClear(true)}>{t.agent.clear}</Button>
-        )}
+        <ConfirmButton
+          label={t.agent.clear}
+          confirmLabel={t.agent.confirmClear}
+          busy={clear.isPending}
+          onConfirm={() => clear.mutate()}
+        />
       </PageHeader>
       <ErrorText error={clear.error} />
       <div className="agent-chat">

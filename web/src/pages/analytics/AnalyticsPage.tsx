@@ -7,6 +7,7 @@ import { api, must } from '../../api/client.ts';
 import { networkName } from '../../api/networks.ts';
 import { t } from '../../i18n/index.ts';
 import { Button } from '../../ui/Button.tsx';
+import { DataTable } from '../../ui/DataTable.tsx';
 import { PageHeader } from '../../ui/PageHeader.tsx';
 import { Empty, ErrorState, Loading } from '../../ui/States.tsx';
 import { slicesOf } from '../inbox/threads.ts';
@@ -257,46 +258,41 @@ export default function AnalyticsPage() {
         ) : connected(analytics.data.platforms).length === 0 ? (
           <Empty title={t.analytics.noNetworks} />
         ) : (
-          <div className="table-wrap">
-            <table className="table">
-              <caption className="visually-hidden">{t.analytics.perNetwork}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">{t.analytics.network}</th>
-                  <th scope="col">{t.analytics.posts}</th>
-                  <th scope="col">{t.analytics.likes}</th>
-                  <th scope="col">{t.analytics.comments}</th>
-                  <th scope="col">{t.analytics.reach}</th>
-                  <th scope="col">{t.analytics.engagement}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {connected(analytics.data.platforms).map(([net, n]) => (
-                  <tr key={net}>
-                    <th scope="row">
-                      {networkName(net)}
-                      {n.error && <span className="cell-note">{n.message ?? n.error}</span>}
-                    </th>
-                    <td>{n.post_count}</td>
-                    <td>{n.total_likes}</td>
-                    <td>{n.total_comments}</td>
-                    <td>{n.total_reach}</td>
-                    <td>{(n.average_engagement_rate * 100).toFixed(1)} %</td>
-                  </tr>
-                ))}
-              </tbody>
-              <tfoot>
-                <tr>
-                  <th scope="row">{t.analytics.allNetworks}</th>
-                  <td>{analytics.data.totals.post_count}</td>
-                  <td>{analytics.data.totals.total_likes}</td>
-                  <td>{analytics.data.totals.total_comments}</td>
-                  <td>{analytics.data.totals.total_reach}</td>
-                  <td>{(analytics.data.totals.average_engagement_rate * 100).toFixed(1)} %</td>
-                </tr>
-              </tfoot>
-            </table>
-          </div>
+          <DataTable
+            caption={t.analytics.perNetwork}
+            columns={[
+              t.analytics.network,
+              t.analytics.posts,
+              t.analytics.likes,
+              t.analytics.comments,
+              t.analytics.reach,
+              t.analytics.engagement,
+            ]}
+            footer={
+              <tr>
+                <th scope="row">{t.analytics.allNetworks}</th>
+                <td>{analytics.data.totals.post_count}</td>
+                <td>{analytics.data.totals.total_likes}</td>
+                <td>{analytics.data.totals.total_comments}</td>
+                <td>{analytics.data.totals.total_reach}</td>
+                <td>{(analytics.data.totals.average_engagement_rate * 100).toFixed(1)} %</td>
+              </tr>
+            }
+          >
+            {connected(analytics.data.platforms).map(([net, n]) => (
+              <tr key={net}>
+                <th scope="row">
+                  {networkName(net)}
+                  {n.error && <span className="cell-note">{n.message ?? n.error}</span>}
+                </th>
+                <td>{n.post_count}</td>
+                <td>{n.total_likes}</td>
+                <td>{n.total_comments}</td>
+                <td>{n.total_reach}</td>
+                <td>{(n.average_engagement_rate * 100).toFixed(1)} %</td>
+              </tr>
+            ))}
+          </DataTable>
         )}
       </section>
 

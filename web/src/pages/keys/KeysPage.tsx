@@ -9,6 +9,8 @@ import { fieldError } from '../../api/errors.ts';
 import { useWorkspace } from '../../app/session.tsx';
 import { t } from '../../i18n/index.ts';
 import { Button } from '../../ui/Button.tsx';
+import { ConfirmButton } from '../../ui/ConfirmButton.tsx';
+import { DataTable } from '../../ui/DataTable.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { TextField } from '../../ui/Field.tsx';
 import { PageHeader } from '../../ui/PageHeader.tsx';
@@ -139,7 +141,6 @@ function SecretDialog({ created, onClose }: { created: CreatedKey; onClose: () =
 function KeyList() {
   const { workspace } = useWorkspace();
   const queryClient = useQueryClient();
-  const [confirm, setConfirm] = useState<string | null>(null);
   const keys = useQuery({
     queryKey: ['api-keys', workspace.id],
     queryFn: () =>
@@ -152,71 +153,45 @@ function KeyList() {
           params: { path: { workspace_id: workspace.id, key_id: keyId } },
         }),
       ),
-    onSuccess: () => {
-      setConfirm(null);
-      void queryClient.invalidateQueries({ queryKey: ['api-keys'] });
-    },
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: ['api-keys'] }),
   });
   if (keys.isPending) return <Loading />;
   if (keys.error) return <ErrorState error={keys.error} onRetry={() => void keys.refetch()} />;
   if (keys.data.length === 0) return <Empty title={t.keys.empty} />;
   return (
-    <div className="table-wrap">
+    <>
       <ErrorText error={revoke.error} />
-      <table className="table">
-        <caption className="visually-hidden">{t.keys.listTitle}</caption>
-        <thead>
-          <tr>
-            <th scope="col">{t.keys.name}</th>
-            <th scope="col">{t.keys.prefix}</th>
-            <th scope="col">{t.keys.scope}</th>
-            <th scope="col">{t.keys.created}</th>
-            <th scope="col">{t.keys.expires}</th>
-            <th scope="col">{t.keys.lastUsed}</th>
-            <th scope="col">
-              <span className="visually-hidden">{t.keys.actions}</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {keys.data.map((k) => {
-            const scope = describeScope(k.scope);
-            return (
-              <tr key={k.id}>
-                <th scope="row">{k.name ?? t.keys.unnamed}</th>
-                <td>
-                  <code>{k.key_prefix}…</code>
-                </td>
-                <td>
-                  {scope.all ? t.keys.allNetworks : (scope.special ?? scope.networks.map(networkName).join(', '))}
-                </td>
-                <td>{new Date(k.created_at).toLocaleDateString()}</td>
-                <td>{k.expires_at ? new Date(k.expires_at).toLocaleDateString() : t.keys.never}</td>
-                <td>{k.last_used_at ? new Date(k.last_used_at).toLocaleString() : t.keys.neverUsed}</td>
-                <td className="row-actions">
-                  {confirm === k.id ? (
-                    <>
-                      <Button variant="danger" busy={revoke.isPending} onClick={() => revoke.mutate(k.id)}>
-                        {t.keys.confirmRevoke}
-                      </Button>
-                      <Button onClick={() => setConfirm(null)}>{t.common.cancel}</Button>
-                    </>
-                  ) : (
-                    <Button
-                      variant="danger"
-                      aria-label={t.keys.revokeNamed(k.name ?? k.key_prefix)}
-                      onClick={() => setConfirm(k.id)}
-                    >
-                      {t.keys.revoke}
-                    </Button>
-                  )}
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-    </div>
+      <DataTable
+        caption={t.keys.listTitle}
+        columns={[t.keys.name, t.keys.prefix, t.keys.scope, t.keys.created, t.keys.expires, t.keys.lastUsed, '']}
+        actionsLabel={t.keys.actions}
+      >
+        {keys.data.map((k) => {
+          const scope = describeScope(k.scope);
+          return (
+            <tr key={k.id}>
+              <th scope="row">{k.name ?? t.keys.unnamed}</th>
+              <td>
+                <code>{k.key_prefix}…</code>
+              </td>
+              <td>{scope.all ? t.keys.allNetworks : (scope.special ?? scope.networks.map(networkName).join(', '))}</td>
+              <td>{new Date(k.created_at).toLocaleDateString()}</td>
+              <td>{k.expires_at ? new Date(k.expires_at).toLocaleDateString() : t.keys.never}</td>
+              <td>{k.last_used_at ? new Date(k.last_used_at).toLocaleString() : t.keys.neverUsed}</td>
+              <td className="row-actions">
+                <ConfirmButton
+                  label={t.keys.revoke}
+                  confirmLabel={t.keys.confirmRevoke}
+                  ariaLabel={t.keys.revokeNamed(k.name ?? k.key_prefix)}
+                  busy={revoke.isPending && revoke.variables === k.id}
+                  onConfirm={() => revoke.mutate(k.id)}
+                />
+              </td>
+            </tr>
+          );
+        })}
+      </DataTable>
+    </>
   );
 }
 

@@ -8,6 +8,7 @@ import { errorMessage } from '../../api/errors.ts';
 import type { paths } from '../../api/schema.d.ts';
 import { t } from '../../i18n/index.ts';
 import { Button } from '../../ui/Button.tsx';
+import { ConfirmButton } from '../../ui/ConfirmButton.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { PageHeader } from '../../ui/PageHeader.tsx';
 import { Empty, ErrorState, ErrorText, Loading } from '../../ui/States.tsx';
@@ -87,7 +88,6 @@ function UploadList({ rows, onClear }: { rows: UploadRow[]; onClear: () => void 
 
 function Details({ media, onClose }: { media: Media; onClose: () => void }) {
   const queryClient = useQueryClient();
-  const [confirming, setConfirming] = useState(false);
   const remove = useMutation({
     mutationFn: () => must(api.DELETE('/media/{id}', { params: { path: { id: media.media_id } } })),
     onSuccess: () => {
@@ -114,22 +114,15 @@ function Details({ media, onClose }: { media: Media; onClose: () => void }) {
       title={media.original_filename ?? media.filename}
       onClose={onClose}
       actions={
-        confirming ? (
-          <>
-            <span className="confirm-text">{t.library.confirmDelete}</span>
-            <Button variant="danger" busy={remove.isPending} onClick={() => remove.mutate()}>
-              {t.common.delete}
-            </Button>
-            <Button onClick={() => setConfirming(false)}>{t.common.cancel}</Button>
-          </>
-        ) : (
-          <>
-            <Button variant="danger" onClick={() => setConfirming(true)}>
-              {t.common.delete}
-            </Button>
-            <Button onClick={onClose}>{t.common.close}</Button>
-          </>
-        )
+        <>
+          <ConfirmButton
+            label={t.common.delete}
+            confirmLabel={t.library.confirmDelete}
+            busy={remove.isPending}
+            onConfirm={() => remove.mutate()}
+          />
+          <Button onClick={onClose}>{t.common.close}</Button>
+        </>
       }
     >
       <div className="media-details">

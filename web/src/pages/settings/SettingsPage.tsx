@@ -7,6 +7,8 @@ import { fieldError } from '../../api/errors.ts';
 import { useMe, useWorkspace, workspacesKey } from '../../app/session.tsx';
 import { t } from '../../i18n/index.ts';
 import { Button } from '../../ui/Button.tsx';
+import { ConfirmButton } from '../../ui/ConfirmButton.tsx';
+import { DataTable } from '../../ui/DataTable.tsx';
 import { Field, TextField } from '../../ui/Field.tsx';
 import { PageHeader } from '../../ui/PageHeader.tsx';
 import { ErrorText, QueryView } from '../../ui/States.tsx';
@@ -110,7 +112,6 @@ function Members() {
   const queryClient = useQueryClient();
   const owner = workspace.role === 'owner';
   const path = { workspace_id: workspace.id };
-  const [removing, setRemoving] = useState<string | null>(null);
   const members = useQuery({
     queryKey: ['members', workspace.id],
     queryFn: () => must(api.GET('/workspaces/{workspace_id}/members', { params: { path } })),
@@ -131,10 +132,7 @@ function Members() {
       must(
         api.DELETE('/workspaces/{workspace_id}/members/{user_id}', { params: { path: { ...path, user_id: userId } } }),
       ),
-    onSuccess: () => {
-      setRemoving(null);
-      refresh();
-    },
+    onSuccess: refresh,
   });
   return (
     <section className="card settings-card" aria-labelledby="members-heading">
@@ -142,68 +140,50 @@ function Members() {
       <ErrorText error={setRole.error ?? remove.error} />
       <QueryView query={members}>
         {(list) => (
-          <div className="table-wrap">
-            <table className="table">
-              <caption className="visually-hidden">{t.settings.members}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">{t.settings.person}</th>
-                  <th scope="col">{t.settings.role}</th>
-                  <th scope="col">
-                    <span className="visually-hidden">{t.settings.actions}</span>
+          <DataTable
+            caption={t.settings.members}
+            columns={[t.settings.person, t.settings.role, '']}
+            actionsLabel={t.settings.actions}
+          >
+            {list.map((m) => {
+              const self = m.user_id === me.data?.id;
+              return (
+                <tr key={m.user_id}>
+                  <th scope="row">
+                    {m.full_name ?? m.email}
+                    {m.full_name && <span className="cell-note">{m.email}</span>}
+                    {self && <span className="cell-note">{t.settings.you}</span>}
                   </th>
+                  <td>
+                    {owner ? (
+                      <select
+                        aria-label={t.settings.roleOf(m.full_name ?? m.email)}
+                        value={m.role}
+                        disabled={setRole.isPending}
+                        onChange={(e) => setRole.mutate({ userId: m.user_id, role: e.target.value as Role })}
+                      >
+                        <option value="owner">{t.settings.roles.owner}</option>
+                        <option value="member">{t.settings.roles.member}</option>
+                      </select>
+                    ) : (
+                      t.settings.roles[m.role]
+                    )}
+                  </td>
+                  <td className="row-actions">
+                    {(owner || self) && (
+                      <ConfirmButton
+                        label={self ? t.settings.leave : t.settings.remove}
+                        confirmLabel={self ? t.settings.confirmLeave : t.settings.confirmRemove}
+                        ariaLabel={self ? undefined : t.settings.removeNamed(m.full_name ?? m.email)}
+                        busy={remove.isPending && remove.variables === m.user_id}
+                        onConfirm={() => remove.mutate(m.user_id)}
+                      />
+                    )}
+                  </td>
                 </tr>
-              </thead>
-              <tbody>
-                {list.map((m) => {
-                  const self = m.user_id === me.data?.id;
-                  return (
-                    <tr key={m.user_id}>
-                      <th scope="row">
-                        {m.full_name ?? m.email}
-                        {m.full_name && <span className="cell-note">{m.email}</span>}
-                        {self && <span className="cell-note">{t.settings.you}</span>}
-                      </th>
-                      <td>
-                        {owner ? (
-                          <select
-                            aria-label={t.settings.roleOf(m.full_name ?? m.email)}
-                            value={m.role}
-                            disabled={setRole.isPending}
-                            onChange={(e) => setRole.mutate({ userId: m.user_id, role: e.target.value as Role })}
-                          >
-                            <option value="owner">{t.settings.roles.owner}</option>
-                            <option value="member">{t.settings.roles.member}</option>
-                          </select>
-                        ) : (
-                          t.settings.roles[m.role]
-                        )}
-                      </td>
-                      <td className="row-actions">
-                        {(owner || self) &&
-                          (removing === m.user_id ? (
-                            <>
-                              <Button variant="danger" busy={remove.isPending} onClick={() => remove.mutate(m.user_id)}>
-                                {self ? t.settings.confirmLeave : t.settings.confirmRemove}
-                              </Button>
-                              <Button onClick={() => setRemoving(null)}>{t.common.cancel}</Button>
-                            </>
-                          ) : (
-                            <Button
-                              variant="danger"
-                              aria-label={self ? t.settings.leave : t.settings.removeNamed(m.full_name ?? m.email)}
-                              onClick={() => setRemoving(m.user_id)}
-                            >
-                              {self ? t.settings.leave : t.settings.remove}
-                            </Button>
-                          ))}
-                      </td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </div>
+              );
+            })}
+          </DataTable>
         )}
       </QueryView>
       <p className="field-hint">{t.settings.rolesHint}</p>
@@ -368,36 +348,29 @@ function Plan() {
       <h3>{t.settings.plans}</h3>
       <QueryView query={plans}>
         {(p) => (
-          <div className="table-wrap">
-            <table className="table">
-              <caption className="visually-hidden">{t.settings.plans}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">{t.settings.planName}</th>
-                  <th scope="col">{t.settings.price}</th>
-                  <th scope="col">{t.settings.meters.posts}</th>
-                  <th scope="col">{t.settings.meters.ai_credits}</th>
-                  <th scope="col">{t.settings.meters.connected_accounts}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {p.plans.map((plan) => (
-                  <tr key={plan.plan_id} className={plan.plan_id === workspace.plan_id ? 'current-plan' : undefined}>
-                    <th scope="row">
-                      {plan.display_name}
-                      {plan.plan_id === workspace.plan_id && (
-                        <span className="cell-note">{t.settings.currentPlan}</span>
-                      )}
-                    </th>
-                    <td>{t.settings.perMonth(plan.price_monthly_usd)}</td>
-                    <td>{plan.limits.posts_per_month ?? t.settings.unlimited}</td>
-                    <td>{plan.limits.ai_credits_per_month ?? t.settings.unlimited}</td>
-                    <td>{plan.limits.max_connected_accounts ?? t.settings.unlimited}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            caption={t.settings.plans}
+            columns={[
+              t.settings.planName,
+              t.settings.price,
+              t.settings.meters.posts,
+              t.settings.meters.ai_credits,
+              t.settings.meters.connected_accounts,
+            ]}
+          >
+            {p.plans.map((plan) => (
+              <tr key={plan.plan_id} className={plan.plan_id === workspace.plan_id ? 'current-plan' : undefined}>
+                <th scope="row">
+                  {plan.display_name}
+                  {plan.plan_id === workspace.plan_id && <span className="cell-note">{t.settings.currentPlan}</span>}
+                </th>
+                <td>{t.settings.perMonth(plan.price_monthly_usd)}</td>
+                <td>{plan.limits.posts_per_month ?? t.settings.unlimited}</td>
+                <td>{plan.limits.ai_credits_per_month ?? t.settings.unlimited}</td>
+                <td>{plan.limits.max_connected_accounts ?? t.settings.unlimited}</td>
+              </tr>
+            ))}
+          </DataTable>
         )}
       </QueryView>
       <p className="field-hint">{t.settings.planChange}</p>
