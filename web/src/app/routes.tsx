@@ -14,12 +14,13 @@ const ResetPassword = lazy(() => import('../pages/auth/ResetPassword.tsx'));
 const AcceptInvitation = lazy(() => import('../pages/auth/AcceptInvitation.tsx'));
 const NotFound = lazy(() => import('../pages/NotFound.tsx'));
 const Composer = lazy(() => import('../pages/compose/Composer.tsx'));
+const Calendar = lazy(() => import('../pages/calendar/Calendar.tsx'));
 const Connections = lazy(() => import('../pages/connections/Connections.tsx'));
 
 /** The pages behind login, inside the shell. Replace a Placeholder by the lazy page when it is built. */
 const appPages: RouteObject[] = [
   { path: '/compose', element: <Composer /> },
-  { path: '/calendar', element: <Placeholder title={t.nav.calendar} /> },
+  { path: '/calendar', element: <Calendar /> },
   { path: '/posts', element: <Placeholder title={t.nav.posts} /> },
   { path: '/library', element: <Placeholder title={t.nav.library} /> },
   { path: '/inbox', element: <Placeholder title={t.nav.inbox} /> },
