@@ -5,6 +5,7 @@ import { type FormEvent, useId, useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { api, must } from '../../api/client.ts';
 import { fieldError } from '../../api/errors.ts';
+import { historyKey } from '../../api/history.ts';
 import { destinationsOf, networkName, useConnectionStatus, useProfiles } from '../../api/networks.ts';
 import { usePlatforms } from '../../api/platforms.ts';
 import { useWorkspace } from '../../app/session.tsx';
@@ -77,8 +78,7 @@ export default function Composer() {
       return publish(mode === 'draft' ? { ...body, draft: true } : body, postTypeOf(s.media));
     },
     onSuccess: () => {
-      void queryClient.invalidateQueries({ queryKey: ['calendar', workspace.id] });
-      void queryClient.invalidateQueries({ queryKey: ['posts', workspace.id] });
+      void queryClient.invalidateQueries({ queryKey: historyKey(workspace.id) });
     },
   });
   const outcomes: Outcome[] = send.data ? outcomesOf(send.data, send.variables ?? 'publish') : [];
