@@ -1,0 +1,71 @@
+// Everything the calendar shows, fetched together: the whole queue (page by page), drafts and published posts.
+import { useQuery } from '@tanstack/react-query';
+import { api, must } from '../../api/client.ts';
+import { ApiError } from '../../api/errors.ts';
+import { useWorkspace } from '../../app/session.tsx';
+import {
+  type CalendarItem,
+  draftItems,
+  type PublishedPost,
+  postItems,
+  type QueueEntry,
+  queueItems,
+} from '../../calendar/items.ts';
+
+const PAGE = 100;
+const MAX_PAGES = 50;
+
+async function allQueueEntries(): Promise<QueueEntry[] | 'unavailable'> {
+  const out: QueueEntry[] = [];
+  for (let page = 0; page < MAX_PAGES; page++) {
+    let res: Awaited<ReturnType<typeof fetchPage>>;
+    try {
+      res = await fetchPage(page * PAGE);
+    } catch (err) {
+      // A plan without scheduling: the calendar still shows published posts and drafts.
+      if (err instanceof ApiError && err.status === 403 && page === 0) return 'unavailable';
+      throw err;
+    }
+    const list = res.data?.scheduled_posts ?? [];
+    out.push(...list);
+    if (list.length < PAGE || out.length >= (res.data?.total ?? 0)) break;
+  }
+  return out;
+}
+
+const fetchPage = (offset: number) =>
+  must(api.GET('/unified/scheduled-posts', { params: { query: { limit: PAGE, offset } } }));
+
+function publishedByNetwork(answer: Record<string, unknown>): Record<string, PublishedPost[]> {
+  const out: Record<string, PublishedPost[]> = {};
+  for (const [key, value] of Object.entries(answer)) {
+    if (value && typeof value === 'object' && Array.isArray((value as { posts?: unknown }).posts))
+      out[key] = (value as { posts: PublishedPost[] }).posts;
+  }
+  return out;
+}
+
+export interface CalendarData {
+  items: CalendarItem[];
+  schedulingAvailable: boolean;
+}
+
+export const calendarKey = (workspaceId: string) => ['calendar', workspaceId] as const;
+
+export function useCalendarData() {
+  const { workspace } = useWorkspace();
+  return useQuery({
+    queryKey: calendarKey(workspace.id),
+    queryFn: async (): Promise<CalendarData> => {
+      const [queue, drafts, posts] = await Promise.all([
+        allQueueEntries(),
+        must(api.GET('/unified/drafts', { params: { query: { limit: 100 } } })),
+        must(api.GET('/unified/posts')),
+      ]);
+      const q = queue === 'unavailable' ? [] : queueItems(queue);
+      const items = [...q, ...draftItems(drafts.data), ...postItems(publishedByNetwork(posts), q)];
+      performance.mark('herald:calendar:data');
+      return { items, schedulingAvailable: queue !== 'unavailable' };
+    },
+  });
+}

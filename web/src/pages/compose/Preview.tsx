@@ -1,0 +1,58 @@
+// A card shaped like the network's post: the account, the text as the network keeps it (what goes past its limit is
+// shown struck through), and the first picture cropped to the network's frame.
+import { cutText } from '../../compose/count.ts';
+import type { PickedMedia } from '../../compose/post.ts';
+import type { PlatformInfo } from '../../api/platforms.ts';
+import { t } from '../../i18n/index.ts';
+
+export function Preview({
+  network,
+  name,
+  account,
+  text,
+  rule,
+  media,
+}: {
+  network: string;
+  name: string;
+  account: string | undefined;
+  text: string;
+  rule: PlatformInfo['text'] | undefined;
+  media: PickedMedia[];
+}) {
+  const kept = rule ? cutText(text, rule.max, rule.unit, rule.maxBytes ?? undefined) : text;
+  const cut = text.slice(kept.length);
+  const first = media[0];
+  return (
+    <article className={`preview preview-${network}`} aria-label={t.compose.previewOf(name)}>
+      <header className="preview-head">
+        <span className="preview-avatar" aria-hidden="true">
+          {(account ?? name).slice(0, 1).toUpperCase()}
+        </span>
+        <span>
+          <strong>{account ?? t.compose.you}</strong>
+          <span className="preview-network">{name}</span>
+        </span>
+      </header>
+      <p className="preview-text">
+        {kept}
+        {cut && (
+          <del className="preview-cut" title={t.compose.cut}>
+            <span className="visually-hidden">{t.compose.cut}: </span>
+            {cut}
+          </del>
+        )}
+      </p>
+      {first && (
+        <div className="preview-media">
+          {first.media_type === 'video' ? (
+            <video src={first.public_url} muted preload="metadata" aria-label={first.filename} />
+          ) : (
+            <img src={first.public_url} alt={first.filename} loading="lazy" />
+          )}
+          {media.length > 1 && <span className="preview-more">+{media.length - 1}</span>}
+        </div>
+      )}
+    </article>
+  );
+}
