@@ -389,11 +389,16 @@ export const SECURITY_ROUTES: Record<string, MatrixEntry> = {
   'GET /auth/csrf': publicRoute(
     "a CSRF token for the web app: worthless without the secret cookie it is made from, which only this site's pages send",
   ),
+  'GET /unified/platforms': publicRoute(
+    "the networks' composer rules and whether sandbox mode is on: the same for everyone, nothing per workspace",
+  ),
   'GET /billing/plans': publicRoute('the plan catalogue: the same for everyone, nothing per workspace'),
   'GET /healthz': publicRoute('liveness for load balancers; reveals nothing'),
   'GET /readyz': publicRoute('readiness for load balancers; reveals nothing'),
   'GET /metrics': publicRoute('Prometheus: its own bearer token (HERALD_METRICS_TOKEN) or its own port'),
   'GET /openapi.json': publicRoute('the API description'),
+  'GET /': publicRoute("the web app's page (or why it is not built): the same static file for everyone"),
+  'GET /assets/*': publicRoute("the web app's built scripts and styles: the same static files for everyone"),
   'GET /docs': publicRoute('the API explorer page'),
   'GET /docs/json': publicRoute('the API description'),
   'GET /docs/yaml': publicRoute('the API description'),
