@@ -140,6 +140,7 @@ export const en = {
     appPassword: 'App password',
     appPasswordHint: 'Four groups of four characters: xxxx-xxxx-xxxx-xxxx',
     none: 'No network is available on this server.',
+    notConfigured: "This server has no app for this network yet: its operator sets the network's app credentials.",
   },
   compose: {
     networks: 'Post to',

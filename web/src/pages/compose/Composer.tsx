@@ -217,7 +217,7 @@ export default function Composer() {
                   )}
                   <p className="counters" aria-live="polite">
                     {chosen.map((n) => (
-                      <Counter key={n} name={nameOf(n)} text={textFor(s, n)} rule={rules[n]?.text ?? null} />
+                      <Counter key={n} name={nameOf(n)} text={textFor(s, n)} rule={rules[n]?.textRule ?? null} />
                     ))}
                   </p>
                   {tabNetworks
@@ -425,7 +425,8 @@ export default function Composer() {
                       name={nameOf(n)}
                       account={sl?.connection.display_name ?? undefined}
                       text={textFor(s, n)}
-                      rule={rules[n]?.text}
+                      rule={rules[n]?.textRule ?? null}
+                      frame={rules[n]?.media.preferred_image}
                       media={s.media}
                     />
                   );
