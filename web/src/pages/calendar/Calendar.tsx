@@ -153,10 +153,11 @@ export default function Calendar() {
                   right: 'dayGridMonth,timeGridWeek,listWeek',
                 }}
                 buttons={{
-                  today: { text: t.calendar.today },
-                  dayGridMonth: { text: t.calendar.month },
-                  timeGridWeek: { text: t.calendar.week },
-                  listWeek: { text: t.calendar.list },
+                  // The accessible name starts with the visible text (WCAG 2.5.3).
+                  today: { text: t.calendar.today, hint: t.calendar.today },
+                  dayGridMonth: { text: t.calendar.month, hint: t.calendar.month },
+                  timeGridWeek: { text: t.calendar.week, hint: t.calendar.week },
+                  listWeek: { text: t.calendar.list, hint: t.calendar.list },
                 }}
                 timeZone="UTC"
                 now={() => toZonedLocal(new Date(), tz)}

@@ -388,9 +388,9 @@ export default function Composer() {
                   ]}
                 />
                 {outcomes.length > 0 && (
-                  <section className="outcomes" aria-labelledby={`${tabsId}-results`}>
+                  <section className="outcomes" aria-labelledby={`${tabsId}-results`} role="status">
                     <h2 id={`${tabsId}-results`}>{t.compose.results}</h2>
-                    <ul role="status">
+                    <ul>
                       {outcomes.map((o) => (
                         <li key={`${o.platform}-${o.kind}-${o.message}`} className={o.success ? '' : 'outcome-failed'}>
                           <span className={`badge ${o.success ? 'badge-success' : 'badge-danger'}`}>
