@@ -389,6 +389,9 @@ export const SECURITY_ROUTES: Record<string, MatrixEntry> = {
   'GET /auth/csrf': publicRoute(
     "a CSRF token for the web app: worthless without the secret cookie it is made from, which only this site's pages send",
   ),
+  'GET /unified/platforms': publicRoute(
+    "the networks' composer rules and whether sandbox mode is on: the same for everyone, nothing per workspace",
+  ),
   'GET /billing/plans': publicRoute('the plan catalogue: the same for everyone, nothing per workspace'),
   'GET /healthz': publicRoute('liveness for load balancers; reveals nothing'),
   'GET /readyz': publicRoute('readiness for load balancers; reveals nothing'),

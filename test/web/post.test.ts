@@ -57,10 +57,7 @@ describe('buildPostBody', () => {
   });
   it('sends media by route: one image, a carousel, a video', () => {
     expect(buildPostBody(state({ networks: ['linkedin'], media: [img('a')] })).default_image_id).toBe('a');
-    expect(buildPostBody(state({ networks: ['linkedin'], media: [img('a'), img('b')] })).image_ids).toEqual([
-      'a',
-      'b',
-    ]);
+    expect(buildPostBody(state({ networks: ['linkedin'], media: [img('a'), img('b')] })).image_ids).toEqual(['a', 'b']);
     expect(buildPostBody(state({ networks: ['youtube'], media: [vid('v')], youtubeTitle: ' T ' }))).toEqual({
       platforms: ['youtube'],
       video_id: 'v',

@@ -32,6 +32,7 @@ import { engagementRoutes } from './routes/engagement.ts';
 import { aiRoutes } from './routes/ai.ts';
 import { mediaRoutes } from './routes/media.ts';
 import { storageRoutes } from './routes/storage.ts';
+import { platformRoutes } from './routes/platforms.ts';
 import { gptActionRoutes } from './routes/gpt-actions.ts';
 import { agentChatRoutes } from './routes/agent-chats.ts';
 import { agentChatRoute } from './routes/agent-chat.ts';
@@ -135,6 +136,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   await app.register(adminRoutes, { ctx });
   await app.register(connectionRoutes, { ctx });
   await app.register(postRoutes, { ctx });
+  await app.register(platformRoutes, { ctx });
   await app.register(draftRoutes, { ctx });
   await app.register(scheduledPostRoutes, { ctx, metrics });
   await app.register(mediaRoutes, { ctx });

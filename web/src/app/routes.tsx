@@ -14,6 +14,8 @@ const ResetPassword = lazy(() => import('../pages/auth/ResetPassword.tsx'));
 const AcceptInvitation = lazy(() => import('../pages/auth/AcceptInvitation.tsx'));
 const NotFound = lazy(() => import('../pages/NotFound.tsx'));
 const Composer = lazy(() => import('../pages/compose/Composer.tsx'));
+const Calendar = lazy(() => import('../pages/calendar/Calendar.tsx'));
+const Posts = lazy(() => import('../pages/posts/Posts.tsx'));
 const Connections = lazy(() => import('../pages/connections/Connections.tsx'));
 const Library = lazy(() => import('../pages/library/LibraryPage.tsx'));
 const Inbox = lazy(() => import('../pages/inbox/InboxPage.tsx'));
@@ -26,8 +28,8 @@ const Settings = lazy(() => import('../pages/settings/SettingsPage.tsx'));
 /** The pages behind login, inside the shell. Replace a Placeholder by the lazy page when it is built. */
 const appPages: RouteObject[] = [
   { path: '/compose', element: <Composer /> },
-  { path: '/calendar', element: <Placeholder title={t.nav.calendar} /> },
-  { path: '/posts', element: <Placeholder title={t.nav.posts} /> },
+  { path: '/calendar', element: <Calendar /> },
+  { path: '/posts', element: <Posts /> },
   { path: '/library', element: <Library /> },
   { path: '/inbox', element: <Inbox /> },
   { path: '/analytics', element: <Analytics /> },
