@@ -5,6 +5,7 @@ import { useQueries, useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useId, useMemo, useState } from 'react';
 import { api, must } from '../../api/client.ts';
 import { networkName } from '../../api/networks.ts';
+import { useWorkspace } from '../../app/session.tsx';
 import { t } from '../../i18n/index.ts';
 import { Button } from '../../ui/Button.tsx';
 import { DataTable } from '../../ui/DataTable.tsx';
@@ -169,6 +170,7 @@ function RangePicker({ range, onChange }: { range: Range; onChange: (r: Range, p
 }
 
 export default function AnalyticsPage() {
+  const { workspace } = useWorkspace();
   const [range, setRange] = useState<Range>(() => presetRange(30, Date.now()));
   const [metric, setMetric] = useState<Metric>('like_count');
   const [postKey, setPostKey] = useState<string>('');
@@ -176,11 +178,11 @@ export default function AnalyticsPage() {
   const postId = useId();
 
   const analytics = useQuery({
-    queryKey: ['analytics', 'totals'],
+    queryKey: ['analytics', 'totals', workspace.id],
     queryFn: () => must(api.GET('/unified/analytics', { params: { query: {} } })),
   });
   const postsQuery = useQuery({
-    queryKey: ['analytics', 'posts'],
+    queryKey: ['analytics', 'posts', workspace.id],
     queryFn: () => must(api.GET('/unified/posts', { params: { query: { limit: 50 } } })),
   });
   const posts: Post[] = useMemo(() => {
@@ -199,7 +201,7 @@ export default function AnalyticsPage() {
   );
   const histories = useQueries({
     queries: charted.map((p) => ({
-      queryKey: ['analytics', 'metrics', p.platform, p.post_id],
+      queryKey: ['analytics', 'metrics', workspace.id, p.platform, p.post_id],
       queryFn: () =>
         must(
           api.GET('/unified/posts/{post_id}/metrics', {

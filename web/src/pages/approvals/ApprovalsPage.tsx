@@ -21,7 +21,7 @@ export default function ApprovalsPage() {
   const statusId = useId();
   const { decisions, add } = useDecisions();
   const items = useQuery({
-    queryKey: [...heldKey, status],
+    queryKey: [...heldKey, status, workspace.id],
     queryFn: () => must(api.GET('/unified/drafts', { params: { query: { status, limit: 100 } } })),
   });
   return (

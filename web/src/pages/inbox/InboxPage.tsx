@@ -12,7 +12,7 @@ import { Empty, ErrorState, ErrorText, Loading } from '../../ui/States.tsx';
 import '../../styles/pages.css';
 import { addRead, buildThreads, type InboxComment, readKeys, replyQuery, type Thread, unreadTotal } from './threads.ts';
 
-const commentsKey = ['inbox', 'comments'] as const;
+const commentsKey = (workspaceId: string) => ['inbox', 'comments', workspaceId] as const;
 
 /** The comment ids this browser marked read, per workspace (Herald keeps no read state). */
 function useReadIds(workspaceId: string) {
@@ -50,6 +50,7 @@ function ReplyForm({
   comment: InboxComment;
   onDone: (replyId?: string) => void;
 }) {
+  const { workspace } = useWorkspace();
   const queryClient = useQueryClient();
   const [text, setText] = useState('');
   const id = useId();
@@ -59,7 +60,7 @@ function ReplyForm({
     onSuccess: (res) => {
       setText('');
       onDone(res.reply_id);
-      void queryClient.invalidateQueries({ queryKey: commentsKey });
+      void queryClient.invalidateQueries({ queryKey: commentsKey(workspace.id) });
     },
   });
   return (
@@ -199,16 +200,16 @@ export default function InboxPage() {
   const { read, markRead } = useReadIds(workspace.id);
   const queryClient = useQueryClient();
   const comments = useQuery({
-    queryKey: commentsKey,
+    queryKey: commentsKey(workspace.id),
     queryFn: () => must(api.GET('/unified/comments', { params: { query: {} } })),
   });
   const posts = useQuery({
-    queryKey: ['inbox', 'posts'],
+    queryKey: ['inbox', 'posts', workspace.id],
     queryFn: () => must(api.GET('/unified/posts', { params: { query: { stats: 'false' } } })),
   });
   const refresh = useMutation({
     mutationFn: () => must(api.GET('/unified/comments', { params: { query: { force_refresh: 'true' } } })),
-    onSuccess: (data) => queryClient.setQueryData(commentsKey, data),
+    onSuccess: (data) => queryClient.setQueryData(commentsKey(workspace.id), data),
   });
   const model = useMemo(
     () =>

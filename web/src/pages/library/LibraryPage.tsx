@@ -3,6 +3,7 @@
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useRef, useState } from 'react';
 import { api, must } from '../../api/client.ts';
+import { useWorkspace } from '../../app/session.tsx';
 import { uploadFile } from '../../compose/upload.ts';
 import { errorMessage } from '../../api/errors.ts';
 import type { paths } from '../../api/schema.d.ts';
@@ -181,6 +182,7 @@ function Tile({ media, onOpen }: { media: Media; onOpen: () => void }) {
 }
 
 export default function LibraryPage() {
+  const { workspace } = useWorkspace();
   const queryClient = useQueryClient();
   const [type, setType] = useState<TypeFilter>('all');
   const [date, setDate] = useState<DateFilter>('all');
@@ -189,7 +191,7 @@ export default function LibraryPage() {
   const typeId = useId();
   const dateId = useId();
   const query = useInfiniteQuery({
-    queryKey: [...mediaKey, type],
+    queryKey: [...mediaKey, workspace.id, type],
     initialPageParam: 0,
     queryFn: ({ pageParam }) =>
       must(
