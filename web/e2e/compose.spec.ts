@@ -9,7 +9,7 @@ function daysAhead(days: number): string {
   return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}T10:30`;
 }
 
-test('connect Threads in sandbox mode, compose, schedule', async ({ page, helpers }) => {
+test('connect Threads in sandbox mode, compose, schedule, see it on the calendar', async ({ page, helpers }) => {
   await helpers.signUp({ workspace: 'Compose tests' });
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Connections' }).click();
   await expect(page).toHaveURL(/\/connections$/);
@@ -40,4 +40,9 @@ test('connect Threads in sandbox mode, compose, schedule', async ({ page, helper
   const results = page.getByRole('status').filter({ hasText: 'Threads' });
   await expect(results.getByText('Scheduled', { exact: true })).toBeVisible();
   await helpers.shot('compose-scheduled');
+
+  // The calendar shows it where it was scheduled.
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Calendar' }).click();
+  await expect(page.getByText(`Threads · ${text}`).first()).toBeVisible();
+  await helpers.shot('calendar');
 });
