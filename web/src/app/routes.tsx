@@ -15,13 +15,14 @@ const AcceptInvitation = lazy(() => import('../pages/auth/AcceptInvitation.tsx')
 const NotFound = lazy(() => import('../pages/NotFound.tsx'));
 const Composer = lazy(() => import('../pages/compose/Composer.tsx'));
 const Calendar = lazy(() => import('../pages/calendar/Calendar.tsx'));
+const Posts = lazy(() => import('../pages/posts/Posts.tsx'));
 const Connections = lazy(() => import('../pages/connections/Connections.tsx'));
 
 /** The pages behind login, inside the shell. Replace a Placeholder by the lazy page when it is built. */
 const appPages: RouteObject[] = [
   { path: '/compose', element: <Composer /> },
   { path: '/calendar', element: <Calendar /> },
-  { path: '/posts', element: <Placeholder title={t.nav.posts} /> },
+  { path: '/posts', element: <Posts /> },
   { path: '/library', element: <Placeholder title={t.nav.library} /> },
   { path: '/inbox', element: <Placeholder title={t.nav.inbox} /> },
   { path: '/analytics', element: <Placeholder title={t.nav.analytics} /> },

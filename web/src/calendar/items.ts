@@ -21,6 +21,10 @@ export interface CalendarItem {
   /** The queue entry's id, for rescheduling and retrying. */
   queueId: string | null;
   publishedPostId: string | null;
+  /** How many times publishing was started (queue entries). */
+  attempts: number | null;
+  /** The page or organization a published post is on (to delete it there). */
+  pageId: string | null;
 }
 
 export interface QueueEntry {
@@ -33,6 +37,7 @@ export interface QueueEntry {
   error_message: string | null;
   published_post_url: string | null;
   published_post_id: string | null;
+  attempts?: number;
 }
 
 export interface DraftEntry {
@@ -49,6 +54,7 @@ export interface PublishedPost {
   commentary: string | null;
   permalink: string | null;
   published_at: string | null;
+  source_page_id?: string | null;
 }
 
 /** The text a stored body publishes on its network: the network's own field, else the common text. */
@@ -77,6 +83,8 @@ export function queueItems(entries: QueueEntry[]): CalendarItem[] {
       permalink: e.published_post_url,
       queueId: e.scheduled_post_id,
       publishedPostId: e.published_post_id,
+      attempts: e.attempts ?? null,
+      pageId: null,
     }));
 }
 
@@ -92,6 +100,8 @@ export function draftItems(drafts: DraftEntry[]): CalendarItem[] {
     permalink: null,
     queueId: null,
     publishedPostId: null,
+    attempts: null,
+    pageId: null,
   }));
 }
 
@@ -112,6 +122,8 @@ export function postItems(byNetwork: Record<string, PublishedPost[]>, queue: Cal
         permalink: p.permalink,
         queueId: null,
         publishedPostId: p.post_id,
+        attempts: null,
+        pageId: p.source_page_id ?? null,
       })),
   );
 }

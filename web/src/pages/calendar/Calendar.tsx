@@ -14,6 +14,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useRef, useState } from 'react';
 import { api, must } from '../../api/client.ts';
 import { errorMessage } from '../../api/errors.ts';
+import { historyKey, useHistory } from '../../api/history.ts';
 import { networkName } from '../../api/networks.ts';
 import { useWorkspace } from '../../app/session.tsx';
 import { type CalendarItem, calendarStart, instantOfCalendarDate } from '../../calendar/items.ts';
@@ -24,7 +25,6 @@ import { Dialog } from '../../ui/Dialog.tsx';
 import { TextField } from '../../ui/Field.tsx';
 import { PageHeader } from '../../ui/PageHeader.tsx';
 import { ErrorText, QueryView } from '../../ui/States.tsx';
-import { calendarKey, useCalendarData } from './data.ts';
 import './calendar.css';
 
 const STATUSES = ['scheduled', 'publishing', 'published', 'failed', 'draft'] as const;
@@ -32,7 +32,7 @@ const STATUSES = ['scheduled', 'publishing', 'published', 'failed', 'draft'] as 
 export default function Calendar() {
   const { workspace } = useWorkspace();
   const tz = workspace.time_zone;
-  const data = useCalendarData();
+  const data = useHistory();
   const queryClient = useQueryClient();
   const [hidden, setHidden] = useState<Set<string>>(new Set());
   const [open, setOpen] = useState<CalendarItem>();
@@ -71,7 +71,7 @@ export default function Calendar() {
       ),
     onSuccess: () => {
       setNotice(t.calendar.moved);
-      return queryClient.invalidateQueries({ queryKey: calendarKey(workspace.id) });
+      return queryClient.invalidateQueries({ queryKey: historyKey(workspace.id) });
     },
   });
 
@@ -153,10 +153,11 @@ export default function Calendar() {
                   right: 'dayGridMonth,timeGridWeek,listWeek',
                 }}
                 buttons={{
-                  today: { text: t.calendar.today },
-                  dayGridMonth: { text: t.calendar.month },
-                  timeGridWeek: { text: t.calendar.week },
-                  listWeek: { text: t.calendar.list },
+                  // The accessible name starts with the visible text (WCAG 2.5.3).
+                  today: { text: t.calendar.today, hint: t.calendar.today },
+                  dayGridMonth: { text: t.calendar.month, hint: t.calendar.month },
+                  timeGridWeek: { text: t.calendar.week, hint: t.calendar.week },
+                  listWeek: { text: t.calendar.list, hint: t.calendar.list },
                 }}
                 timeZone="UTC"
                 now={() => toZonedLocal(new Date(), tz)}
@@ -184,7 +185,7 @@ export default function Calendar() {
         onClose={() => setOpen(undefined)}
         onChanged={(message) => {
           setNotice(message);
-          void queryClient.invalidateQueries({ queryKey: calendarKey(workspace.id) });
+          void queryClient.invalidateQueries({ queryKey: historyKey(workspace.id) });
         }}
       />
     </>

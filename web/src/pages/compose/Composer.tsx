@@ -5,6 +5,7 @@ import { type FormEvent, useId, useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { api, must } from '../../api/client.ts';
 import { fieldError } from '../../api/errors.ts';
+import { historyKey } from '../../api/history.ts';
 import { destinationsOf, networkName, useConnectionStatus, useProfiles } from '../../api/networks.ts';
 import { usePlatforms } from '../../api/platforms.ts';
 import { useWorkspace } from '../../app/session.tsx';
@@ -77,8 +78,7 @@ export default function Composer() {
       return publish(mode === 'draft' ? { ...body, draft: true } : body, postTypeOf(s.media));
     },
     onSuccess: () => {
-      void queryClient.invalidateQueries({ queryKey: ['calendar', workspace.id] });
-      void queryClient.invalidateQueries({ queryKey: ['posts', workspace.id] });
+      void queryClient.invalidateQueries({ queryKey: historyKey(workspace.id) });
     },
   });
   const outcomes: Outcome[] = send.data ? outcomesOf(send.data, send.variables ?? 'publish') : [];
@@ -217,7 +217,7 @@ export default function Composer() {
                   )}
                   <p className="counters" aria-live="polite">
                     {chosen.map((n) => (
-                      <Counter key={n} name={nameOf(n)} text={textFor(s, n)} rule={rules[n]?.text ?? null} />
+                      <Counter key={n} name={nameOf(n)} text={textFor(s, n)} rule={rules[n]?.textRule ?? null} />
                     ))}
                   </p>
                   {tabNetworks
@@ -388,9 +388,9 @@ export default function Composer() {
                   ]}
                 />
                 {outcomes.length > 0 && (
-                  <section className="outcomes" aria-labelledby={`${tabsId}-results`}>
+                  <section className="outcomes" aria-labelledby={`${tabsId}-results`} role="status">
                     <h2 id={`${tabsId}-results`}>{t.compose.results}</h2>
-                    <ul role="status">
+                    <ul>
                       {outcomes.map((o) => (
                         <li key={`${o.platform}-${o.kind}-${o.message}`} className={o.success ? '' : 'outcome-failed'}>
                           <span className={`badge ${o.success ? 'badge-success' : 'badge-danger'}`}>
@@ -425,7 +425,8 @@ export default function Composer() {
                       name={nameOf(n)}
                       account={sl?.connection.display_name ?? undefined}
                       text={textFor(s, n)}
-                      rule={rules[n]?.text}
+                      rule={rules[n]?.textRule ?? null}
+                      frame={rules[n]?.media.preferred_image}
                       media={s.media}
                     />
                   );

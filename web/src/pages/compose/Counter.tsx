@@ -1,9 +1,9 @@
 import { countText } from '../../compose/count.ts';
-import type { PlatformInfo } from '../../api/platforms.ts';
+import type { TextRule } from '../../compose/count.ts';
 import { t } from '../../i18n/index.ts';
 
 /** A network's live count of the text against its limit, in the unit the network counts. */
-export function Counter({ name, text, rule }: { name: string; text: string; rule: PlatformInfo['text'] }) {
+export function Counter({ name, text, rule }: { name: string; text: string; rule: TextRule | null }) {
   if (!rule) return null;
   const c = countText(text, rule);
   const unit = t.compose.units[c.unit] ?? c.unit;

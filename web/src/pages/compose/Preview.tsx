@@ -1,8 +1,8 @@
 // A card shaped like the network's post: the account, the text as the network keeps it (what goes past its limit is
-// shown struck through), and the first picture cropped to the network's frame.
-import { cutText } from '../../compose/count.ts';
+// shown struck through), and the first picture cropped to the frame the network prefers (GET /unified/platforms).
+// The frame is set through the DOM's style object, which the Content-Security-Policy allows (no style attribute).
+import { cutText, type TextRule } from '../../compose/count.ts';
 import type { PickedMedia } from '../../compose/post.ts';
-import type { PlatformInfo } from '../../api/platforms.ts';
 import { t } from '../../i18n/index.ts';
 
 export function Preview({
@@ -11,13 +11,16 @@ export function Preview({
   account,
   text,
   rule,
+  frame,
   media,
 }: {
   network: string;
   name: string;
   account: string | undefined;
   text: string;
-  rule: PlatformInfo['text'] | undefined;
+  rule: TextRule | null;
+  /** The picture size the network prefers (its feed crops to that frame); absent: the app's default frame. */
+  frame?: { width: number; height: number } | undefined;
   media: PickedMedia[];
 }) {
   const kept = rule ? cutText(text, rule.max, rule.unit, rule.maxBytes ?? undefined) : text;
@@ -44,7 +47,7 @@ export function Preview({
         )}
       </p>
       {first && (
-        <div className="preview-media">
+        <div className="preview-media" style={frame ? { aspectRatio: `${frame.width} / ${frame.height}` } : undefined}>
           {first.media_type === 'video' ? (
             <video src={first.public_url} muted preload="metadata" aria-label={first.filename} />
           ) : (

@@ -13,6 +13,7 @@ import {
   useConnectionStatus,
   useProfiles,
 } from '../../api/networks.ts';
+import { usePlatforms } from '../../api/platforms.ts';
 import { useWorkspace } from '../../app/session.tsx';
 import { t } from '../../i18n/index.ts';
 import { Button } from '../../ui/Button.tsx';
@@ -22,13 +23,12 @@ import { Empty, ErrorText, QueryView } from '../../ui/States.tsx';
 import { BlueskyDialog } from './BlueskyDialog.tsx';
 import './connections.css';
 
-/** Networks connected with a form here rather than a consent page. */
-const APP_PASSWORD_NETWORKS = new Set(['bluesky']);
-
 export default function Connections() {
   const { workspace } = useWorkspace();
   const status = useConnectionStatus();
   const profiles = useProfiles();
+  const platforms = usePlatforms();
+  const info = (slug: string) => platforms.data?.platforms.find((p) => p.slug === slug);
   const queryClient = useQueryClient();
   const [search, setSearch] = useSearchParams();
   const [bluesky, setBluesky] = useState(false);
@@ -68,7 +68,8 @@ export default function Connections() {
   const dismissResult = () => setSearch({}, { replace: true });
 
   const start = (platform: string) => {
-    if (APP_PASSWORD_NETWORKS.has(platform)) setBluesky(true);
+    // Networks connected with a form here (a handle and an app password) rather than a consent page.
+    if (info(platform)?.auth_kind === 'app_password') setBluesky(true);
     else connect.mutate(platform);
   };
 
@@ -110,6 +111,7 @@ export default function Connections() {
                   key={slug}
                   slug={slug}
                   connected={Boolean(s.results[slug]?.connected)}
+                  configured={info(slug)?.configured ?? true}
                   slice={profiles.data?.[slug] ?? null}
                   profilesPending={profiles.isPending}
                   busy={connect.isPending && connect.variables === slug}
@@ -153,6 +155,8 @@ export default function Connections() {
 interface CardProps {
   slug: string;
   connected: boolean;
+  /** Whether this server has the network's app credentials (else it cannot connect it). */
+  configured: boolean;
   slice: ProfileSlice | null;
   profilesPending: boolean;
   busy: boolean;
@@ -160,7 +164,16 @@ interface CardProps {
   onDisconnect: () => void;
 }
 
-function NetworkCard({ slug, connected, slice, profilesPending, busy, onConnect, onDisconnect }: CardProps) {
+function NetworkCard({
+  slug,
+  connected,
+  configured,
+  slice,
+  profilesPending,
+  busy,
+  onConnect,
+  onDisconnect,
+}: CardProps) {
   const name = networkName(slug);
   const conn = slice?.connection;
   const needsReconnect = Boolean(conn?.needs_reconnect);
@@ -209,7 +222,9 @@ function NetworkCard({ slug, connected, slice, profilesPending, busy, onConnect,
       )}
       {connected && profilesPending && <p className="muted">{t.common.loading}</p>}
       <div className="network-actions">
-        {!connected ? (
+        {!connected && !configured ? (
+          <p className="muted">{t.connections.notConfigured}</p>
+        ) : !connected ? (
           <Button variant="primary" busy={busy} onClick={onConnect} aria-label={t.connections.connectTo(name)}>
             {t.connections.connect}
           </Button>

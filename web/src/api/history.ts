@@ -1,8 +1,7 @@
-// Everything the calendar shows, fetched together: the whole queue (page by page), drafts and published posts.
+// The history the calendar and the posts page show, fetched together: the whole queue (page by page), drafts and
+// published posts.
 import { useQuery } from '@tanstack/react-query';
-import { api, must } from '../../api/client.ts';
-import { ApiError } from '../../api/errors.ts';
-import { useWorkspace } from '../../app/session.tsx';
+import { useWorkspace } from '../app/session.tsx';
 import {
   type CalendarItem,
   draftItems,
@@ -10,7 +9,9 @@ import {
   postItems,
   type QueueEntry,
   queueItems,
-} from '../../calendar/items.ts';
+} from '../calendar/items.ts';
+import { api, must } from './client.ts';
+import { ApiError } from './errors.ts';
 
 const PAGE = 100;
 const MAX_PAGES = 50;
@@ -45,18 +46,19 @@ function publishedByNetwork(answer: Record<string, unknown>): Record<string, Pub
   return out;
 }
 
-export interface CalendarData {
+export interface HistoryData {
   items: CalendarItem[];
   schedulingAvailable: boolean;
 }
 
-export const calendarKey = (workspaceId: string) => ['calendar', workspaceId] as const;
+/** Every page showing the history reads this key; a write that changes it invalidates it. */
+export const historyKey = (workspaceId: string) => ['history', workspaceId] as const;
 
-export function useCalendarData() {
+export function useHistory() {
   const { workspace } = useWorkspace();
   return useQuery({
-    queryKey: calendarKey(workspace.id),
-    queryFn: async (): Promise<CalendarData> => {
+    queryKey: historyKey(workspace.id),
+    queryFn: async (): Promise<HistoryData> => {
       const [queue, drafts, posts] = await Promise.all([
         allQueueEntries(),
         must(api.GET('/unified/drafts', { params: { query: { limit: 100 } } })),
