@@ -44,5 +44,6 @@ test('connect Threads in sandbox mode, compose, schedule, see it on the calendar
   // The calendar shows it where it was scheduled.
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Calendar' }).click();
   await expect(page.getByText(`Threads · ${text}`).first()).toBeVisible();
+  await helpers.checkA11y('the calendar');
   await helpers.shot('calendar');
 });
