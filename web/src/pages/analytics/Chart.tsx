@@ -1,6 +1,6 @@
 // A line chart drawn by uPlot. This module (and uPlot with it) is loaded on demand by the analytics page. The canvas
 // is hidden from assistive technology: the page gives the same numbers as a table beside it.
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import type { ChartData } from './series.ts';
@@ -14,6 +14,23 @@ export interface ChartProps {
   height?: number;
 }
 
+/** Changes each time the colours may have changed: the theme chosen on <html data-theme>, or the system's. */
+function useThemeVersion(): number {
+  const [version, setVersion] = useState(0);
+  useEffect(() => {
+    const bump = () => setVersion((v) => v + 1);
+    const observer = new MutationObserver(bump);
+    observer.observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme'] });
+    const media = window.matchMedia('(prefers-color-scheme: dark)');
+    media.addEventListener('change', bump);
+    return () => {
+      observer.disconnect();
+      media.removeEventListener('change', bump);
+    };
+  }, []);
+  return version;
+}
+
 function themeColour(name: string, fallback: string): string {
   const v = getComputedStyle(document.documentElement).getPropertyValue(name).trim();
   return v || fallback;
@@ -23,6 +40,8 @@ export default function Chart({ data, labels, height = 260 }: ChartProps) {
   const host = useRef<HTMLDivElement>(null);
   // Drawn again only when the numbers change, not each time the page renders a new object with the same ones.
   const sig = JSON.stringify(data);
+  const theme = useThemeVersion();
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `theme` redraws with the new colours
   useEffect(() => {
     const data: ChartData = JSON.parse(sig);
     const el = host.current;
@@ -59,6 +78,6 @@ export default function Chart({ data, labels, height = 260 }: ChartProps) {
       resize.disconnect();
       plot.destroy();
     };
-  }, [sig, labels, height]);
+  }, [sig, labels, height, theme]);
   return <div ref={host} className="chart" aria-hidden="true" />;
 }
