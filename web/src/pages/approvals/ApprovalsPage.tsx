@@ -20,6 +20,17 @@ export default function ApprovalsPage() {
   const [status, setStatus] = useState<Status>('pending_approval');
   const statusId = useId();
   const { decisions, add } = useDecisions();
+  // Who decided, by name: the members of the workspace (an id stays as it is when the list cannot be read).
+  const members = useQuery({
+    queryKey: ['members', workspace.id],
+    queryFn: () =>
+      must(api.GET('/workspaces/{workspace_id}/members', { params: { path: { workspace_id: workspace.id } } })),
+    enabled: status !== 'pending_approval',
+  });
+  const nameOf = (id: string) => {
+    const m = members.data?.find((x) => x.user_id === id);
+    return m ? (m.full_name ?? m.email) : id;
+  };
   const items = useQuery({
     queryKey: [...heldKey, status, workspace.id],
     queryFn: () => must(api.GET('/unified/drafts', { params: { query: { status, limit: 100 } } })),
@@ -56,7 +67,7 @@ export default function ApprovalsPage() {
       ) : (
         <div className="held-list">
           {items.data.data.map((item) => (
-            <HeldItem key={item.id} item={item} onDecided={add} />
+            <HeldItem key={item.id} item={item} onDecided={add} nameOf={nameOf} />
           ))}
         </div>
       )}

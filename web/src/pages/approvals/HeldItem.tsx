@@ -48,7 +48,16 @@ function titleOf(item: HeldDraft): string {
   return item.kind === 'action' ? (item.action?.summary ?? item.action?.tool ?? '') : t.approvals.post(item.post_type);
 }
 
-export function HeldItem({ item, onDecided }: { item: HeldDraft; onDecided: (d: Decision) => void }) {
+export function HeldItem({
+  item,
+  onDecided,
+  nameOf = (id) => id,
+}: {
+  item: HeldDraft;
+  onDecided: (d: Decision) => void;
+  /** A member's name by user id (who decided). */
+  nameOf?: (userId: string) => string;
+}) {
   const queryClient = useQueryClient();
   const headingId = useId();
   const refresh = () => void queryClient.invalidateQueries({ queryKey: heldKey });
@@ -80,7 +89,7 @@ export function HeldItem({ item, onDecided }: { item: HeldDraft; onDecided: (d: 
       </header>
       <p className="held-meta">
         {t.approvals.requested(t.approvals.via[viaOf(item.requested_via)], new Date(item.created_at).toLocaleString())}
-        {item.action?.decided_by && ` · ${t.approvals.decidedBy(item.action.decided_by)}`}
+        {item.action?.decided_by && ` · ${t.approvals.decidedBy(nameOf(item.action.decided_by))}`}
       </p>
       {text && <p className="held-text">{text}</p>}
       {item.kind === 'action' && item.action && (
