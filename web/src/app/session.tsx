@@ -75,6 +75,16 @@ export function WorkspaceProvider({ workspaces, children }: { workspaces: Worksp
   return <WorkspaceContext.Provider value={value}>{children}</WorkspaceContext.Provider>;
 }
 
+/** After a login or sign-up set the session cookie: fetch who is logged in and their workspaces again. */
+export function useSessionStarted() {
+  const queryClient = useQueryClient();
+  return useCallback(async () => {
+    resetCsrf();
+    await queryClient.invalidateQueries({ queryKey: workspacesKey });
+    await queryClient.refetchQueries({ queryKey: meKey });
+  }, [queryClient]);
+}
+
 /** Ends the session: the server clears the cookie; every cached answer is dropped. */
 export function useLogout() {
   const queryClient = useQueryClient();

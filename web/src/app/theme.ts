@@ -1,6 +1,8 @@
-// Light, dark or the system's choice (prefers-color-scheme); the choice is kept on <html data-theme> and in storage.
+// Light, dark or the system's choice (prefers-color-scheme, followed live); the choice is kept in storage and the
+// colours in force on <html data-theme>, which base.css reads.
 export type Theme = 'system' | 'light' | 'dark';
 const KEY = 'herald.theme';
+const DARK = '(prefers-color-scheme: dark)';
 
 export function storedTheme(): Theme {
   try {
@@ -11,10 +13,21 @@ export function storedTheme(): Theme {
   }
 }
 
+let choice: Theme = 'system';
+let listening = false;
+
+function paint(): void {
+  const dark = choice === 'dark' || (choice === 'system' && window.matchMedia(DARK).matches);
+  document.documentElement.dataset.theme = dark ? 'dark' : 'light';
+}
+
 export function applyTheme(theme: Theme): void {
-  const root = document.documentElement;
-  if (theme === 'system') delete root.dataset.theme;
-  else root.dataset.theme = theme;
+  choice = theme;
+  paint();
+  if (!listening) {
+    listening = true;
+    window.matchMedia(DARK).addEventListener('change', paint);
+  }
   try {
     if (theme === 'system') localStorage.removeItem(KEY);
     else localStorage.setItem(KEY, theme);

@@ -1,23 +1,19 @@
 import { useMutation } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router';
 import { api, must } from '../../api/client.ts';
-import { fieldError } from '../../api/errors.ts';
 import { t } from '../../i18n/index.ts';
 import { Button } from '../../ui/Button.tsx';
-import { TextField } from '../../ui/Field.tsx';
 import { PageHeader } from '../../ui/PageHeader.tsx';
 import { ErrorText } from '../../ui/States.tsx';
+import { EmailField, submitWith } from './fields.tsx';
 
 export default function ForgotPassword() {
   const [email, setEmail] = useState('');
   const request = useMutation({
     mutationFn: () => must(api.POST('/auth/forgot-password', { body: { email } })),
   });
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    request.mutate();
-  };
+  const submit = submitWith(() => request.mutate());
   return (
     <form className="card auth-card" onSubmit={submit} noValidate>
       <PageHeader title={t.auth.forgotTitle} />
@@ -26,16 +22,7 @@ export default function ForgotPassword() {
       ) : (
         <>
           <p>{t.auth.forgotIntro}</p>
-          <TextField
-            label={t.auth.email}
-            type="email"
-            name="email"
-            autoComplete="email"
-            required
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-            error={fieldError(request.error, 'email')}
-          />
+          <EmailField value={email} onChange={setEmail} error={request.error} />
           <ErrorText error={request.error} fields={['email']} />
           <Button type="submit" variant="primary" busy={request.isPending}>
             {t.auth.forgotSubmit}

@@ -1,58 +1,34 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { useMutation } from '@tanstack/react-query';
+import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { api, must, resetCsrf } from '../../api/client.ts';
-import { fieldError } from '../../api/errors.ts';
+import { api, must } from '../../api/client.ts';
 import { nextPath } from '../../app/guards.tsx';
-import { meKey, workspacesKey } from '../../app/session.tsx';
+import { useSessionStarted } from '../../app/session.tsx';
 import { t } from '../../i18n/index.ts';
 import { Button } from '../../ui/Button.tsx';
-import { TextField } from '../../ui/Field.tsx';
 import { PageHeader } from '../../ui/PageHeader.tsx';
 import { ErrorText } from '../../ui/States.tsx';
+import { EmailField, PasswordField, submitWith } from './fields.tsx';
 
 export default function Login() {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [search] = useSearchParams();
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
+  const sessionStarted = useSessionStarted();
   const login = useMutation({
     mutationFn: () => must(api.POST('/auth/login', { body: { email, password } })),
     onSuccess: async () => {
-      resetCsrf();
-      await queryClient.invalidateQueries({ queryKey: workspacesKey });
-      await queryClient.refetchQueries({ queryKey: meKey });
+      await sessionStarted();
       navigate(nextPath(search), { replace: true });
     },
   });
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    login.mutate();
-  };
+  const submit = submitWith(() => login.mutate());
   return (
     <form className="card auth-card" onSubmit={submit} noValidate>
       <PageHeader title={t.auth.loginTitle} />
-      <TextField
-        label={t.auth.email}
-        type="email"
-        name="email"
-        autoComplete="email"
-        required
-        value={email}
-        onChange={(e) => setEmail(e.target.value)}
-        error={fieldError(login.error, 'email')}
-      />
-      <TextField
-        label={t.auth.password}
-        type="password"
-        name="password"
-        autoComplete="current-password"
-        required
-        value={password}
-        onChange={(e) => setPassword(e.target.value)}
-        error={fieldError(login.error, 'password')}
-      />
+      <EmailField value={email} onChange={setEmail} error={login.error} />
+      <PasswordField value={password} onChange={setPassword} error={login.error} />
       <ErrorText error={login.error} fields={['email', 'password']} />
       <Button type="submit" variant="primary" busy={login.isPending}>
         {t.auth.loginSubmit}

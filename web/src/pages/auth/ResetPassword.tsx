@@ -1,13 +1,12 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { api, must } from '../../api/client.ts';
-import { fieldError } from '../../api/errors.ts';
 import { t } from '../../i18n/index.ts';
 import { Button } from '../../ui/Button.tsx';
-import { TextField } from '../../ui/Field.tsx';
 import { PageHeader } from '../../ui/PageHeader.tsx';
 import { ErrorText, QueryView } from '../../ui/States.tsx';
+import { PasswordField, submitWith } from './fields.tsx';
 
 export default function ResetPassword() {
   const [search] = useSearchParams();
@@ -21,10 +20,7 @@ export default function ResetPassword() {
   const reset = useMutation({
     mutationFn: () => must(api.POST('/auth/reset-password', { body: { token, new_password: password } })),
   });
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    reset.mutate();
-  };
+  const submit = submitWith(() => reset.mutate());
   const askAgain = (
     <p className="auth-links">
       <Link to="/forgot-password">{t.auth.askAgain}</Link>
@@ -50,16 +46,13 @@ export default function ResetPassword() {
           {({ valid }) =>
             valid ? (
               <form onSubmit={submit} noValidate className="stack">
-                <TextField
-                  label={t.auth.newPassword}
-                  type="password"
+                <PasswordField
+                  fresh
                   name="new_password"
-                  autoComplete="new-password"
-                  required
-                  hint={t.auth.passwordHint}
+                  label={t.auth.newPassword}
                   value={password}
-                  onChange={(e) => setPassword(e.target.value)}
-                  error={fieldError(reset.error, 'new_password')}
+                  onChange={setPassword}
+                  error={reset.error}
                 />
                 <ErrorText error={reset.error} fields={['new_password']} />
                 <Button type="submit" variant="primary" busy={reset.isPending}>

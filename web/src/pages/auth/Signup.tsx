@@ -1,15 +1,16 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { useMutation } from '@tanstack/react-query';
+import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { api, must, resetCsrf } from '../../api/client.ts';
+import { api, must } from '../../api/client.ts';
 import { fieldError } from '../../api/errors.ts';
 import { nextPath } from '../../app/guards.tsx';
-import { meKey, workspacesKey } from '../../app/session.tsx';
+import { useSessionStarted } from '../../app/session.tsx';
 import { t } from '../../i18n/index.ts';
 import { Button } from '../../ui/Button.tsx';
 import { TextField } from '../../ui/Field.tsx';
 import { PageHeader } from '../../ui/PageHeader.tsx';
 import { ErrorText } from '../../ui/States.tsx';
+import { EmailField, PasswordField, submitWith } from './fields.tsx';
 
 /** The invitation a sign-up joins, when it came from an invitation link (/accept-invitation?token=…). */
 function invitationToken(next: string): string | undefined {
@@ -21,7 +22,7 @@ export default function Signup() {
   const [form, setForm] = useState({ email: '', password: '', full_name: '', workspace_name: '' });
   const [search] = useSearchParams();
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
+  const sessionStarted = useSessionStarted();
   const next = nextPath(search);
   const invitation = invitationToken(next);
   const signup = useMutation({
@@ -38,41 +39,22 @@ export default function Signup() {
         }),
       ),
     onSuccess: async () => {
-      resetCsrf();
-      await queryClient.invalidateQueries({ queryKey: workspacesKey });
-      await queryClient.refetchQueries({ queryKey: meKey });
+      await sessionStarted();
       navigate(invitation ? '/compose' : next, { replace: true });
     },
   });
   const set = (key: keyof typeof form) => (e: React.ChangeEvent<HTMLInputElement>) =>
     setForm((f) => ({ ...f, [key]: e.target.value }));
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    signup.mutate();
-  };
+  const submit = submitWith(() => signup.mutate());
   return (
     <form className="card auth-card" onSubmit={submit} noValidate>
       <PageHeader title={t.auth.signupTitle} />
-      <TextField
-        label={t.auth.email}
-        type="email"
-        name="email"
-        autoComplete="email"
-        required
-        value={form.email}
-        onChange={set('email')}
-        error={fieldError(signup.error, 'email')}
-      />
-      <TextField
-        label={t.auth.password}
-        type="password"
-        name="password"
-        autoComplete="new-password"
-        required
-        hint={t.auth.passwordHint}
+      <EmailField value={form.email} onChange={(v) => setForm((f) => ({ ...f, email: v }))} error={signup.error} />
+      <PasswordField
+        fresh
         value={form.password}
-        onChange={set('password')}
-        error={fieldError(signup.error, 'password')}
+        onChange={(v) => setForm((f) => ({ ...f, password: v }))}
+        error={signup.error}
       />
       <TextField
         label={`${t.auth.fullName} ${t.auth.optional}`}

@@ -21,6 +21,7 @@ import { type CalendarItem, calendarStart, instantOfCalendarDate } from '../../c
 import { fromZonedLocal, toZonedLocal } from '../../compose/zoned-time.ts';
 import { t } from '../../i18n/index.ts';
 import { Button } from '../../ui/Button.tsx';
+import { CheckGroup } from '../../ui/CheckGroup.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { TextField } from '../../ui/Field.tsx';
 import { PageHeader } from '../../ui/PageHeader.tsx';
@@ -108,24 +109,13 @@ export default function Calendar() {
             {!d.schedulingAvailable && <p className="notice">{t.calendar.noScheduling}</p>}
             <div className="calendar-bar">
               {networks.length > 0 && (
-                <fieldset className="calendar-filters">
-                  <legend>{t.calendar.filters}</legend>
-                  {networks.map((n) => (
-                    <label key={n} className="check">
-                      <input
-                        type="checkbox"
-                        checked={!hidden.has(n)}
-                        onChange={(e) => {
-                          const next = new Set(hidden);
-                          if (e.target.checked) next.delete(n);
-                          else next.add(n);
-                          setHidden(next);
-                        }}
-                      />
-                      {networkName(n)}
-                    </label>
-                  ))}
-                </fieldset>
+                <CheckGroup
+                  className="calendar-filters"
+                  legend={t.calendar.filters}
+                  options={networks.map((n) => ({ value: n, label: networkName(n) }))}
+                  selected={networks.filter((n) => !hidden.has(n))}
+                  onChange={(shown) => setHidden(new Set(networks.filter((n) => !shown.includes(n))))}
+                />
               )}
               <ul className="calendar-legend" aria-label={t.calendar.legend}>
                 {STATUSES.map((s) => (

@@ -23,6 +23,7 @@ import {
 import { fromZonedLocal, toZonedLocal } from '../../compose/zoned-time.ts';
 import { t } from '../../i18n/index.ts';
 import { Button } from '../../ui/Button.tsx';
+import { CheckGroup } from '../../ui/CheckGroup.tsx';
 import { Field, TextField } from '../../ui/Field.tsx';
 import { PageHeader } from '../../ui/PageHeader.tsx';
 import { Empty, ErrorText, QueryView } from '../../ui/States.tsx';
@@ -130,28 +131,15 @@ export default function Composer() {
           return (
             <form className="composer" onSubmit={submit('publish')} noValidate>
               <div className="composer-main">
-                <fieldset className="network-picker">
-                  <legend>{t.compose.networks}</legend>
-                  {connected.map((n) => (
-                    <label key={n} className="check">
-                      <input
-                        type="checkbox"
-                        name="platforms"
-                        value={n}
-                        checked={s.networks.includes(n)}
-                        onChange={(e) =>
-                          set('networks', e.target.checked ? [...s.networks, n] : s.networks.filter((x) => x !== n))
-                        }
-                      />
-                      {nameOf(n)}
-                    </label>
-                  ))}
-                  {err('platforms') && (
-                    <p className="field-error" role="alert">
-                      {err('platforms')}
-                    </p>
-                  )}
-                </fieldset>
+                <CheckGroup
+                  className="network-picker"
+                  legend={t.compose.networks}
+                  name="platforms"
+                  options={connected.map((n) => ({ value: n, label: nameOf(n) }))}
+                  selected={s.networks}
+                  onChange={(v) => set('networks', v)}
+                  error={err('platforms')}
+                />
 
                 <div className="tabs" role="tablist" aria-label={t.compose.tabsLabel}>
                   {['all', ...tabNetworks].map((n) => (
@@ -242,52 +230,22 @@ export default function Composer() {
                   <fieldset className="destinations">
                     <legend>{t.compose.destinations}</legend>
                     {chosen.includes('facebook') && (
-                      <fieldset>
-                        <legend>{t.compose.facebookPages}</legend>
-                        {dests('facebook', 'pages').map((d) => (
-                          <label key={d.id} className="check">
-                            <input
-                              type="checkbox"
-                              checked={s.facebookPageIds.includes(d.id)}
-                              onChange={(e) =>
-                                set(
-                                  'facebookPageIds',
-                                  e.target.checked
-                                    ? [...s.facebookPageIds, d.id]
-                                    : s.facebookPageIds.filter((x) => x !== d.id),
-                                )
-                              }
-                            />
-                            {d.name}
-                          </label>
-                        ))}
-                        {err('facebook.facebook_page_ids') && (
-                          <p className="field-error" role="alert">
-                            {err('facebook.facebook_page_ids')}
-                          </p>
-                        )}
-                      </fieldset>
+                      <CheckGroup
+                        legend={t.compose.facebookPages}
+                        options={dests('facebook', 'pages').map((d) => ({ value: d.id, label: d.name }))}
+                        selected={s.facebookPageIds}
+                        onChange={(v) => set('facebookPageIds', v)}
+                        error={err('facebook.facebook_page_ids')}
+                      />
                     )}
                     {chosen.includes('linkedin') && dests('linkedin', 'organizations').length > 0 && (
-                      <fieldset>
-                        <legend>{t.compose.linkedinPages}</legend>
-                        {dests('linkedin', 'organizations').map((d) => (
-                          <label key={d.id} className="check">
-                            <input
-                              type="checkbox"
-                              checked={s.linkedinPageIds.includes(d.id)}
-                              onChange={(e) =>
-                                set(
-                                  'linkedinPageIds',
-                                  e.target.checked
-                                    ? [...s.linkedinPageIds, d.id]
-                                    : s.linkedinPageIds.filter((x) => x !== d.id),
-                                )
-                              }
-                            />
-                            {d.name}
-                          </label>
-                        ))}
+                      <CheckGroup
+                        legend={t.compose.linkedinPages}
+                        options={dests('linkedin', 'organizations').map((d) => ({ value: d.id, label: d.name }))}
+                        selected={s.linkedinPageIds}
+                        onChange={(v) => set('linkedinPageIds', v)}
+                        error={err('linkedin.linkedin_page_ids')}
+                      >
                         {s.linkedinPageIds.length > 0 && (
                           <label className="check">
                             <input
@@ -298,7 +256,7 @@ export default function Composer() {
                             {t.compose.linkedinPersonal}
                           </label>
                         )}
-                      </fieldset>
+                      </CheckGroup>
                     )}
                     {chosen.includes('pinterest') && (
                       <Field label={t.compose.pinterestBoard} error={err('pinterest.board_id') ?? err('board_id')}>
