@@ -9,6 +9,7 @@ import { fieldError } from '../../api/errors.ts';
 import { useWorkspace } from '../../app/session.tsx';
 import { t } from '../../i18n/index.ts';
 import { Button } from '../../ui/Button.tsx';
+import { CheckGroup } from '../../ui/CheckGroup.tsx';
 import { ConfirmButton } from '../../ui/ConfirmButton.tsx';
 import { DataTable } from '../../ui/DataTable.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
@@ -73,28 +74,19 @@ function CreateKeyForm({ onCreated }: { onCreated: (key: CreatedKey) => void }) 
         error={fieldError(create.error, 'name')}
         hint={t.keys.nameHint}
       />
-      <fieldset className="scope-fieldset">
-        <legend>{t.keys.scope}</legend>
-        <label className="check">
+      <CheckGroup
+        legend={t.keys.scope}
+        className="check-grid"
+        options={all ? [] : networks.map((n) => ({ value: n, label: networkName(n) }))}
+        selected={picked}
+        onChange={setPicked}
+        error={fieldError(create.error, 'scope')}
+      >
+        <label className="check check-all">
           <input type="checkbox" checked={all} onChange={(e) => setAll(e.target.checked)} />
           {t.keys.allNetworks}
         </label>
-        {!all && (
-          <div className="check-grid">
-            {networks.map((n) => (
-              <label className="check" key={n}>
-                <input
-                  type="checkbox"
-                  checked={picked.includes(n)}
-                  onChange={(e) => setPicked((p) => (e.target.checked ? [...p, n] : p.filter((x) => x !== n)))}
-                />
-                {networkName(n)}
-              </label>
-            ))}
-          </div>
-        )}
-        {fieldError(create.error, 'scope') && <p className="field-error">{fieldError(create.error, 'scope')}</p>}
-      </fieldset>
+      </CheckGroup>
       <div className="field">
         <label htmlFor={expiryId}>{t.keys.expiry}</label>
         <select id={expiryId} value={days} onChange={(e) => setDays(Number(e.target.value))}>
