@@ -36,11 +36,13 @@ test('settings turn approval on → the agent holds a post → approve in line �
   await expect(held.getByText('Published to Bluesky.')).toBeVisible();
   await helpers.shot('agent-approved');
 
-  // The turn is in the history after a reload; nothing waits any more.
-  await page.reload();
-  await expect(page.getByRole('list', { name: 'Earlier conversation' })).toContainText('Fresh bread at 7');
+  // Nothing waits any more; back on the agent's page, the turn is in the history (once).
   await nav.getByRole('link', { name: 'Approvals' }).click();
   await expect(page.getByText('Nothing waits for approval')).toBeVisible();
+  await nav.getByRole('link', { name: 'Agent' }).click();
+  const history = page.getByRole('list', { name: 'Earlier conversation' });
+  await expect(history.getByText('publish "Fresh bread at 7" to bluesky')).toHaveCount(1);
+  await expect(page.getByRole('list', { name: 'This conversation' })).toHaveCount(0);
 });
 
 test('approvals page: approve one held post, reject another', async ({ page, helpers }) => {

@@ -180,7 +180,10 @@ function History() {
       ),
     getNextPageParam: (last) =>
       last.offset + last.items.length < last.total ? last.offset + last.items.length : undefined,
-    staleTime: Number.POSITIVE_INFINITY,
+    // Read again each time the page opens (the turns of the last visit are in it then), never while it is open:
+    // the turns of this visit are shown from the stream, and a refetch would list them twice.
+    refetchOnWindowFocus: false,
+    refetchOnReconnect: false,
   });
   if (history.isPending) return <Loading label={t.agent.loadingHistory} />;
   if (history.error) return <ErrorState error={history.error} onRetry={() => void history.refetch()} />;
