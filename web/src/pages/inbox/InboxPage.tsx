@@ -1,7 +1,7 @@
 // The inbox: comments on the workspace's recent posts across networks (GET /unified/comments), one thread per post,
 // unread first; a reply is written in line (POST /unified/comments/reply) and each thread links to its post.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useId, useMemo, useState } from 'react';
+import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { api, must } from '../../api/client.ts';
 import { networkName } from '../../api/networks.ts';
 import { useWorkspace } from '../../app/session.tsx';
@@ -54,6 +54,11 @@ function ReplyForm({
   const queryClient = useQueryClient();
   const [text, setText] = useState('');
   const id = useId();
+  const input = useRef<HTMLTextAreaElement>(null);
+  // Opening the form puts the cursor in it (keyboard users land where they type).
+  useEffect(() => {
+    input.current?.focus();
+  }, []);
   const reply = useMutation({
     mutationFn: () =>
       must(api.POST('/unified/comments/reply', { params: { query: replyQuery(thread, comment.id) }, body: { text } })),
@@ -72,7 +77,7 @@ function ReplyForm({
       }}
     >
       <label htmlFor={id}>{t.inbox.replyTo(comment.author_name)}</label>
-      <textarea id={id} value={text} rows={3} onChange={(e) => setText(e.target.value)} required />
+      <textarea ref={input} id={id} value={text} rows={3} onChange={(e) => setText(e.target.value)} required />
       <ErrorText error={reply.error} />
       <div className="reply-actions">
         <Button type="submit" variant="primary" busy={reply.isPending} disabled={!text.trim()}>
