@@ -60,7 +60,8 @@ export function cookieSessionColumn(getHarness: () => Harness, routes: Readonly<
         expect(res.json()).toEqual({ detail: 'CSRF token missing or invalid' });
       });
     }
-    if (entry.matrix === 'workspace') {
+    const oneWorkspace = entry.matrix === 'workspace' || (entry.matrix === 'account' && !entry.noWorkspace);
+    if (oneWorkspace) {
       it(`${key}: another workspace's member's cookie (with its CSRF token) → 403`, async () => {
         const b = await signedIn();
         const res = await request(key, entry, b, b.strangerBrowser.headers({ workspaceId: b.owner.workspaceId }));
