@@ -23,7 +23,12 @@ beforeAll(async () => {
   writeFileSync(join(dist, 'index.html'), INDEX);
   writeFileSync(join(dist, 'assets', 'app-3f2a.js'), 'console.log("app")');
   writeFileSync(join(dist, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
-  h = await createHarness({ env: { HERALD_WEB_DIR: dist } });
+  h = await createHarness({
+    env: { HERALD_WEB_DIR: dist },
+    // An API route on one of the app's page paths (as GET /webhooks is).
+    configureApp: (app) =>
+      app.get('/webhooks', { config: { access: { kind: 'user' } } }, async () => ({ webhooks: [] })),
+  });
 });
 afterAll(async () => {
   await h?.close();
@@ -56,6 +61,14 @@ describe('the built app', () => {
       expect([url, res.statusCode, res.body]).toEqual([url, 200, INDEX]);
       expect(res.headers['content-security-policy']).toBeDefined();
     }
+  });
+
+  it('a page path the API also has: a page load gets the app, a program the API (and its 401)', async () => {
+    const load = await get('/webhooks');
+    expect([load.statusCode, load.body]).toEqual([200, INDEX]);
+    const api = await get('/webhooks', { accept: 'application/json' });
+    expect(api.statusCode).toBe(401);
+    expect(api.json()).toEqual({ detail: 'Not authenticated' });
   });
 
   it('programs still get the API: its routes, and the JSON 404 where it has none', async () => {

@@ -85,110 +85,114 @@ function budgetOf(access: Access | undefined): Budget {
   return access.kind === 'public' ? (access.budget ?? 'general') : 'general';
 }
 
-export const accessPlugin = fp(
-  async (app: FastifyInstance, opts: { ctx: AppContext; charge: Charge; browser: BrowserSessions }) => {
-    const { auth } = opts.ctx;
-    const { charge } = opts;
+interface AccessOptions {
+  ctx: AppContext;
+  charge: Charge;
+  browser: BrowserSessions;
+}
 
-    app.addHook('onRoute', (route) => {
-      if (route.config?.access) return;
-      if (route.url.startsWith(SIMULATOR_PREFIX)) {
-        route.config = { ...route.config, access: { kind: 'simulator' } };
-      } else if (route.url.startsWith('/docs') || route.method === 'HEAD') {
-        route.config = { ...route.config, access: { kind: 'public' } };
-      } else {
-        throw new Error(`Route ${String(route.method)} ${route.url} declares no access rule`);
-      }
-    });
+export const accessPlugin = fp(async (app: FastifyInstance, opts: AccessOptions) => {
+  const { auth } = opts.ctx;
+  const { charge } = opts;
 
-    app.addHook('onRequest', async (req, reply) => {
-      const access = req.routeOptions.config.access;
-      if (!access || access.kind === 'public' || access.kind === 'simulator') {
-        await charge(req, reply, budgetOf(access));
-        return;
-      }
-      if (access.kind === 'mcp') {
-        let principal: Principal | null;
-        try {
-          principal = await access.authenticate(req);
-        } catch (err) {
-          await charge(req, reply, 'general');
-          throw err;
-        }
-        await charge(req, reply, 'general', principal ?? undefined);
-        return;
-      }
-      // The URL called, for the audience check of OAuth access tokens.
-      let creds = {
-        ...credentialsFrom(req.headers, sessionCookie(req)),
-        resource: `${opts.ctx.config.publicUrl}${req.url.replace(/[?#].*$/, '')}`,
-      };
-      const queried =
-        access.kind === 'workspace' && access.workspaceQuery
-          ? (req.query as Record<string, unknown> | undefined)?.workspace_id
-          : undefined;
-      if (typeof queried === 'string' && UUID.test(queried) && creds.workspaceHeader === undefined)
-        creds = { ...creds, workspaceHeader: queried };
-      let who: Principal | UserPrincipal;
+  app.addHook('onRoute', (route) => {
+    if (route.config?.access) return;
+    if (route.url.startsWith(SIMULATOR_PREFIX)) {
+      route.config = { ...route.config, access: { kind: 'simulator' } };
+    } else if (route.url.startsWith('/docs') || route.method === 'HEAD') {
+      route.config = { ...route.config, access: { kind: 'public' } };
+    } else {
+      throw new Error(`Route ${String(route.method)} ${route.url} declares no access rule`);
+    }
+  });
+
+  app.addHook('onRequest', async (req, reply) => {
+    const access = req.routeOptions.config.access;
+    if (!access || access.kind === 'public' || access.kind === 'simulator') {
+      await charge(req, reply, budgetOf(access));
+      return;
+    }
+    if (access.kind === 'mcp') {
+      let principal: Principal | null;
       try {
-        who = access.kind === 'workspace' ? await auth.workspace(creds) : await auth.user(creds);
+        principal = await access.authenticate(req);
       } catch (err) {
-        // A failed authentication spends the address's budget, so guessing keys is limited too.
         await charge(req, reply, 'general');
-        // A session that names no workspace on a route that takes it in the query: say which field is missing.
-        if (
-          queried === undefined &&
-          creds.workspaceHeader === undefined &&
-          access.kind === 'workspace' &&
-          access.workspaceQuery &&
-          err instanceof AppError &&
-          err.code === 'bad_request'
-        )
-          throw workspaceIdRequired();
         throw err;
       }
-      await charge(req, reply, 'general', who);
-      // The browser's cookie is sent with any request to this site: a write must also prove it comes from Herald's app.
-      if (creds.fromCookie) {
-        await opts.browser.assertCsrf(req);
-        req.cookieSession = true;
+      await charge(req, reply, 'general', principal ?? undefined);
+      return;
+    }
+    // The URL called, for the audience check of OAuth access tokens.
+    let creds = {
+      ...credentialsFrom(req.headers, sessionCookie(req)),
+      resource: `${opts.ctx.config.publicUrl}${req.url.replace(/[?#].*$/, '')}`,
+    };
+    const queried =
+      access.kind === 'workspace' && access.workspaceQuery
+        ? (req.query as Record<string, unknown> | undefined)?.workspace_id
+        : undefined;
+    if (typeof queried === 'string' && UUID.test(queried) && creds.workspaceHeader === undefined)
+      creds = { ...creds, workspaceHeader: queried };
+    let who: Principal | UserPrincipal;
+    try {
+      who = access.kind === 'workspace' ? await auth.workspace(creds) : await auth.user(creds);
+    } catch (err) {
+      // A failed authentication spends the address's budget, so guessing keys is limited too.
+      await charge(req, reply, 'general');
+      // A session that names no workspace on a route that takes it in the query: say which field is missing.
+      if (
+        queried === undefined &&
+        creds.workspaceHeader === undefined &&
+        access.kind === 'workspace' &&
+        access.workspaceQuery &&
+        err instanceof AppError &&
+        err.code === 'bad_request'
+      )
+        throw workspaceIdRequired();
+      throw err;
+    }
+    await charge(req, reply, 'general', who);
+    // The browser's cookie is sent with any request to this site: a write must also prove it comes from Herald's app.
+    if (creds.fromCookie) {
+      await opts.browser.assertCsrf(req);
+      req.cookieSession = true;
+    }
+    if (access.kind === 'user' || access.kind === 'admin') {
+      req.userPrincipal = who as UserPrincipal;
+      if (access.kind === 'admin' && !req.userPrincipal.user.isAdmin) {
+        throw new AppError('forbidden', 'Administrator access required.');
       }
-      if (access.kind === 'user' || access.kind === 'admin') {
-        req.userPrincipal = who as UserPrincipal;
-        if (access.kind === 'admin' && !req.userPrincipal.user.isAdmin) {
-          throw new AppError('forbidden', 'Administrator access required.');
-        }
-        return;
+      return;
+    }
+    const principal = who as Principal;
+    if (access.workspaceQuery) {
+      // Absent, the workspace is the one the credential already names (an API key's, or X-Workspace-Id with a
+      // session); a session naming none was refused above with its own 400, so only a malformed value lands here.
+      if (queried !== undefined && (typeof queried !== 'string' || !UUID.test(queried)))
+        throw validationField(['query', 'workspace_id'], "workspace_id must be the workspace's UUID", 'uuid_parsing');
+      if (typeof queried === 'string' && queried.toLowerCase() !== principal.workspaceId.toLowerCase())
+        throw new AppError('forbidden', 'workspace does not match API key');
+    }
+    req.principal = principal;
+    assertRouteAllowed(principal.scope, { postsRead: access.postsRead ?? false });
+    if (access.feature) {
+      try {
+        opts.ctx.plans.assertFeature(principal.planId, access.feature);
+      } catch (err) {
+        if (access.planStatus === 402 && err instanceof AppError && err.code === 'plan_required')
+          throw new AppError('plan_upgrade_required', err.detail);
+        throw err;
       }
-      const principal = who as Principal;
-      if (access.workspaceQuery) {
-        // Absent, the workspace is the one the credential already names (an API key's, or X-Workspace-Id with a
-        // session); a session naming none was refused above with its own 400, so only a malformed value lands here.
-        if (queried !== undefined && (typeof queried !== 'string' || !UUID.test(queried)))
-          throw validationField(['query', 'workspace_id'], "workspace_id must be the workspace's UUID", 'uuid_parsing');
-        if (typeof queried === 'string' && queried.toLowerCase() !== principal.workspaceId.toLowerCase())
-          throw new AppError('forbidden', 'workspace does not match API key');
-      }
-      req.principal = principal;
-      assertRouteAllowed(principal.scope, { postsRead: access.postsRead ?? false });
-      if (access.feature) {
-        try {
-          opts.ctx.plans.assertFeature(principal.planId, access.feature);
-        } catch (err) {
-          if (access.planStatus === 402 && err instanceof AppError && err.code === 'plan_required')
-            throw new AppError('plan_upgrade_required', err.detail);
-          throw err;
-        }
-      }
-      if (access.ownerOnly && principal.kind === 'jwt' && principal.role !== 'owner') {
-        throw new AppError('forbidden', 'Only workspace owners can do this.');
-      }
-    });
+    }
+    if (access.ownerOnly && principal.kind === 'jwt' && principal.role !== 'owner') {
+      throw new AppError('forbidden', 'Only workspace owners can do this.');
+    }
+  });
 
-    app.addHook('preHandler', async (req) => {
-      const access = req.routeOptions.config.access;
-      if (access?.kind !== 'workspace' || !access.platforms || !req.principal) return;
-      assertPlatformsAllowed(req.principal.scope, access.platforms(req));
-    });
-  },
-);
+  app.addHook('preHandler', async (req) => {
+    const access = req.routeOptions.config.access;
+    if (access?.kind !== 'workspace' || !access.platforms || !req.principal) return;
+    assertPlatformsAllowed(req.principal.scope, access.platforms(req));
+  });
+});

@@ -108,7 +108,15 @@ export async function installWebApp(app: FastifyInstance, opts: { config: Config
       const topFile = req.is404 && topFiles.has(segment) && req.url.replace(/[?#].*$/, '') === `/${segment}`;
       if (!topFile && !(wantsHtml(req) && (pages.has(segment) || req.is404))) return;
       await opts.charge(req, reply, 'general');
-      return reply.sendFile(topFile ? segment : 'index.html');
+      // The file is streamed asynchronously: the hook ends once the answer has gone, so that no later onRequest
+      // hook (the access plugin's) runs for a request already answered.
+      const done = new Promise<void>((resolve) => {
+        reply.raw.once('finish', resolve);
+        reply.raw.once('close', resolve);
+      });
+      reply.sendFile(topFile ? segment : 'index.html');
+      await done;
+      return reply;
     });
   }
 }

@@ -71,3 +71,15 @@ export function useHistory() {
     },
   });
 }
+
+/**
+ * Publishes a queue entry now (a retry of a failed one, or a scheduled one early). Its answer is 200 even when the
+ * network refused: then this throws with what the network said, so the page shows it as the error it is.
+ */
+export async function publishQueuedNow(id: string): Promise<string> {
+  const res = await must(api.POST('/unified/scheduled-posts/{id}/publish-now', { params: { path: { id } } }));
+  const entry = res.data?.scheduled_posts[0];
+  if (!res.success || entry?.status === 'failed')
+    throw new Error([res.message, entry?.error_message ?? res.error].filter(Boolean).join(': '));
+  return res.message;
+}

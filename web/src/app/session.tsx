@@ -1,6 +1,6 @@
 // Who is logged in (GET /auth/me) and which workspace the app acts on (X-Workspace-Id, chosen among GET /workspaces).
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { createContext, type ReactNode, useCallback, useContext, useMemo } from 'react';
+import { createContext, type ReactNode, useCallback, useContext, useMemo, useState } from 'react';
 import { api, currentWorkspaceId, must, resetCsrf, setWorkspaceId } from '../api/client.ts';
 import { ApiError } from '../api/errors.ts';
 import type { paths } from '../api/schema.d.ts';
@@ -54,17 +54,18 @@ export function useWorkspace(): WorkspaceState {
 
 export function WorkspaceProvider({ workspaces, children }: { workspaces: Workspace[]; children: ReactNode }) {
   const queryClient = useQueryClient();
-  const stored = currentWorkspaceId();
-  const workspace = workspaces.find((w) => w.id === stored) ?? workspaces[0];
-  if (workspace && workspace.id !== stored) setWorkspaceId(workspace.id);
+  // The choice is state (for React) mirrored in the client (for the header it sends).
+  const [chosen, setChosen] = useState(currentWorkspaceId);
+  const workspace = workspaces.find((w) => w.id === chosen) ?? workspaces[0];
+  if (workspace && workspace.id !== currentWorkspaceId()) setWorkspaceId(workspace.id);
   const switchTo = useCallback(
     (id: string) => {
       setWorkspaceId(id);
+      setChosen(id);
       // Everything but who is logged in and the workspace list belongs to a workspace: fetch it again.
       queryClient.removeQueries({
         predicate: (q) => q.queryKey[0] !== meKey[0] && q.queryKey[0] !== workspacesKey[0],
       });
-      void queryClient.invalidateQueries({ queryKey: workspacesKey });
     },
     [queryClient],
   );

@@ -14,7 +14,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useRef, useState } from 'react';
 import { api, must } from '../../api/client.ts';
 import { errorMessage } from '../../api/errors.ts';
-import { historyKey, useHistory } from '../../api/history.ts';
+import { historyKey, publishQueuedNow, useHistory } from '../../api/history.ts';
 import { networkName } from '../../api/networks.ts';
 import { useWorkspace } from '../../app/session.tsx';
 import { type CalendarItem, calendarStart, instantOfCalendarDate } from '../../calendar/items.ts';
@@ -120,7 +120,7 @@ export default function Calendar() {
               <ul className="calendar-legend" aria-label={t.calendar.legend}>
                 {STATUSES.map((s) => (
                   <li key={s}>
-                    <span className={`legend-dot ev-${s}`} aria-hidden="true" />
+                    <span className={`legend-dot legend-${s}`} aria-hidden="true" />
                     {t.calendar.statuses[s]}
                   </li>
                 ))}
@@ -174,7 +174,7 @@ export default function Calendar() {
         item={open}
         onClose={() => setOpen(undefined)}
         onChanged={(message) => {
-          setNotice(message);
+          if (message) setNotice(message);
           void queryClient.invalidateQueries({ queryKey: historyKey(workspace.id) });
         }}
       />
@@ -216,12 +216,13 @@ function PostDialog({
     },
   });
   const retry = useMutation({
-    mutationFn: () =>
-      must(api.POST('/unified/scheduled-posts/{id}/publish-now', { params: { path: { id: item!.queueId! } } })),
-    onSuccess: (res) => {
-      onChanged(res.message || t.calendar.retried);
+    mutationFn: () => publishQueuedNow(item!.queueId!),
+    onSuccess: (message) => {
+      onChanged(message || t.calendar.retried);
       onClose();
     },
+    // A refused retry changed the entry (attempts, reason): show it fresh.
+    onError: () => onChanged(''),
   });
   const close = () => {
     move.reset();

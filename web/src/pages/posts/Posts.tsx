@@ -4,7 +4,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useMemo, useState } from 'react';
 import { api, must } from '../../api/client.ts';
-import { historyKey, useHistory } from '../../api/history.ts';
+import { historyKey, publishQueuedNow, useHistory } from '../../api/history.ts';
 import { networkName } from '../../api/networks.ts';
 import { useWorkspace } from '../../app/session.tsx';
 import type { CalendarItem } from '../../calendar/items.ts';
@@ -60,12 +60,12 @@ export default function Posts() {
     },
   });
   const retry = useMutation({
-    mutationFn: (item: CalendarItem) =>
-      must(api.POST('/unified/scheduled-posts/{id}/publish-now', { params: { path: { id: item.queueId! } } })),
-    onSuccess: async (res) => {
-      setNotice(res.message || t.posts.retried);
+    mutationFn: (item: CalendarItem) => publishQueuedNow(item.queueId!),
+    onSuccess: async (message) => {
+      setNotice(message || t.posts.retried);
       await refresh();
     },
+    onError: () => refresh(),
   });
   const cancel = useMutation({
     mutationFn: (item: CalendarItem) =>
