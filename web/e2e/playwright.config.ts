@@ -32,6 +32,8 @@ export default defineConfig({
         '--disable-component-update',
         '--disable-sync',
         '--no-first-run',
+        // Containers often give /dev/shm a few megabytes, which crashes chromium's renderers.
+        '--disable-dev-shm-usage',
       ],
     },
   },
