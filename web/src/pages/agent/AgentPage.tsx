@@ -214,7 +214,7 @@ function History() {
   );
 }
 
-export default function AgentPage() {
+function AgentView() {
   const { workspace } = useWorkspace();
   const queryClient = useQueryClient();
   const [text, setText] = useState('');
@@ -358,4 +358,10 @@ export default function AgentPage() {
       </div>
     </>
   );
+}
+
+/** A page of its own per workspace: switching workspaces starts it afresh (what was read, typed or sent here stays with its workspace). */
+export default function AgentPage() {
+  const { workspace } = useWorkspace();
+  return <AgentView key={workspace.id} />;
 }

@@ -200,7 +200,7 @@ function ThreadCard({ thread, onRead }: { thread: Thread; onRead: (ids: string[]
   );
 }
 
-export default function InboxPage() {
+function InboxView() {
   const { workspace } = useWorkspace();
   const { read, markRead } = useReadIds(workspace.id);
   const queryClient = useQueryClient();
@@ -267,4 +267,10 @@ export default function InboxPage() {
       )}
     </>
   );
+}
+
+/** A page of its own per workspace: switching workspaces starts it afresh (what was read, typed or sent here stays with its workspace). */
+export default function InboxPage() {
+  const { workspace } = useWorkspace();
+  return <InboxView key={workspace.id} />;
 }

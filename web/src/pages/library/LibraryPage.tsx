@@ -181,7 +181,7 @@ function Tile({ media, onOpen }: { media: Media; onOpen: () => void }) {
   );
 }
 
-export default function LibraryPage() {
+function LibraryView() {
   const { workspace } = useWorkspace();
   const queryClient = useQueryClient();
   const [type, setType] = useState<TypeFilter>('all');
@@ -272,4 +272,10 @@ export default function LibraryPage() {
       {open && <Details media={open} onClose={() => setOpen(null)} />}
     </>
   );
+}
+
+/** A page of its own per workspace: switching workspaces starts it afresh (what was read, typed or sent here stays with its workspace). */
+export default function LibraryPage() {
+  const { workspace } = useWorkspace();
+  return <LibraryView key={workspace.id} />;
 }
