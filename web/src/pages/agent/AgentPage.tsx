@@ -11,6 +11,7 @@ import { Button } from '../../ui/Button.tsx';
 import { ConfirmButton } from '../../ui/ConfirmButton.tsx';
 import { PageHeader } from '../../ui/PageHeader.tsx';
 import { Empty, ErrorState, ErrorText, Loading } from '../../ui/States.tsx';
+import { useWorkspaceTime } from '../../ui/useWorkspaceTime.ts';
 import '../../styles/pages.css';
 import { heldSince } from '../approvals/held.ts';
 import { Decisions, HeldItem, heldKey, useDecisions } from '../approvals/HeldItem.tsx';
@@ -145,12 +146,13 @@ function Exchange({
   error?: string | undefined;
   heldSinceMs?: number | undefined;
 }) {
+  const time = useWorkspaceTime();
   return (
     <li className="exchange">
       <div className="bubble bubble-user">
         <span className="visually-hidden">{t.agent.you}: </span>
         <p>{user}</p>
-        <time dateTime={at}>{new Date(at).toLocaleString()}</time>
+        <time dateTime={at}>{time.dateTime(at)}</time>
       </div>
       <div className="bubble bubble-agent" aria-busy={status === 'streaming' || undefined}>
         <span className="visually-hidden">{t.agent.agent}: </span>

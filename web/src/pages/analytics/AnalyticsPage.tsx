@@ -10,6 +10,7 @@ import { t } from '../../i18n/index.ts';
 import { Button } from '../../ui/Button.tsx';
 import { DataTable } from '../../ui/DataTable.tsx';
 import { PageHeader } from '../../ui/PageHeader.tsx';
+import { useWorkspaceTime } from '../../ui/useWorkspaceTime.ts';
 import { Empty, ErrorState, Loading } from '../../ui/States.tsx';
 import { slicesOf } from '../inbox/threads.ts';
 import '../../styles/pages.css';
@@ -42,8 +43,9 @@ const MAX_POSTS = 40;
 
 type Post = PostNumbers & { platform: string; commentary: string | null; permalink: string | null };
 
-const dayLabel = (seconds: number) => new Date(seconds * 1000).toLocaleDateString();
-const timeLabel = (seconds: number) => new Date(seconds * 1000).toLocaleString();
+// Daily buckets are UTC days (series.ts); a post's readings are shown in the workspace's zone.
+const utcDay = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeZone: 'UTC' });
+const dayLabel = (seconds: number) => utcDay.format(new Date(seconds * 1000));
 const metricLabel = (m: string) => t.analytics.metrics[m as Metric] ?? m;
 const networkLabel = networkName;
 
@@ -52,11 +54,13 @@ function ChartFigure({
   data,
   labels,
   formatX,
+  timeZone,
 }: {
   title: string;
   data: ChartData;
   labels: (s: string) => string;
   formatX: (s: number) => string;
+  timeZone: string;
 }) {
   const captionId = useId();
   const rows = tableRows(data, formatX);
@@ -79,7 +83,7 @@ function ChartFigure({
       ) : (
         <>
           <Suspense fallback={<Loading label={t.analytics.loadingChart} />}>
-            <Chart data={data} labels={labels} />
+            <Chart data={data} labels={labels} timeZone={timeZone} />
           </Suspense>
           <details className="chart-table">
             <summary>{t.analytics.showTable}</summary>
@@ -162,15 +166,14 @@ function RangePicker({ range, onChange }: { range: Range; onChange: (r: Range, p
           {t.analytics.apply}
         </Button>
       </form>
-      <p className="filters-count">
-        {t.analytics.showing(new Date(range.from).toLocaleDateString(), new Date(range.to).toLocaleDateString())}
-      </p>
+      <p className="filters-count">{t.analytics.showing(dayLabel(range.from / 1000), dayLabel(range.to / 1000))}</p>
     </fieldset>
   );
 }
 
 export default function AnalyticsPage() {
   const { workspace } = useWorkspace();
+  const time = useWorkspaceTime();
   const [range, setRange] = useState<Range>(() => presetRange(30, Date.now()));
   const [metric, setMetric] = useState<Metric>('like_count');
   const [postKey, setPostKey] = useState<string>('');
@@ -327,6 +330,7 @@ export default function AnalyticsPage() {
               data={byNetwork}
               labels={networkLabel}
               formatX={dayLabel}
+              timeZone="UTC"
             />
             <div className="field field-inline post-picker">
               <label htmlFor={postId}>{t.analytics.post}</label>
@@ -352,7 +356,8 @@ export default function AnalyticsPage() {
                 title={t.analytics.postChart}
                 data={postSeries(selectedHistory.series, range)}
                 labels={metricLabel}
-                formatX={timeLabel}
+                formatX={(x) => time.dateTime(new Date(x * 1000).toISOString())}
+                timeZone={workspace.time_zone}
               />
             )}
           </>

@@ -10,6 +10,8 @@ const PALETTE = ['#2563eb', '#d97706', '#059669', '#db2777', '#7c3aed', '#0891b2
 
 export interface ChartProps {
   data: ChartData;
+  /** The zone the time axis is drawn in. */
+  timeZone: string;
   labels: (label: string) => string;
   height?: number;
 }
@@ -36,7 +38,7 @@ function themeColour(name: string, fallback: string): string {
   return v || fallback;
 }
 
-export default function Chart({ data, labels, height = 260 }: ChartProps) {
+export default function Chart({ data, labels, timeZone, height = 260 }: ChartProps) {
   const host = useRef<HTMLDivElement>(null);
   // Drawn again only when the numbers change, not each time the page renders a new object with the same ones.
   const sig = JSON.stringify(data);
@@ -50,6 +52,7 @@ export default function Chart({ data, labels, height = 260 }: ChartProps) {
     const grid = themeColour('--border', '#d1d5db');
     const axis: uPlot.Axis = { stroke: text, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid, width: 1 } };
     const opts: uPlot.Options = {
+      tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), timeZone),
       width: Math.max(el.clientWidth, 240),
       height,
       series: [
@@ -78,6 +81,6 @@ export default function Chart({ data, labels, height = 260 }: ChartProps) {
       resize.disconnect();
       plot.destroy();
     };
-  }, [sig, labels, height, theme]);
+  }, [sig, labels, height, theme, timeZone]);
   return <div ref={host} className="chart" aria-hidden="true" />;
 }

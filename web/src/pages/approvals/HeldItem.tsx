@@ -9,6 +9,7 @@ import type { paths } from '../../api/schema.d.ts';
 import { t } from '../../i18n/index.ts';
 import { Button } from '../../ui/Button.tsx';
 import { ErrorText } from '../../ui/States.tsx';
+import { useWorkspaceTime } from '../../ui/useWorkspaceTime.ts';
 import { approvalOutcome, heldText, viaOf } from './held.ts';
 
 export type HeldDraft =
@@ -58,6 +59,7 @@ export function HeldItem({
   /** A member's name by user id (who decided). */
   nameOf?: (userId: string) => string;
 }) {
+  const time = useWorkspaceTime();
   const queryClient = useQueryClient();
   const headingId = useId();
   const refresh = () => void queryClient.invalidateQueries({ queryKey: heldKey });
@@ -88,7 +90,7 @@ export function HeldItem({
         </span>
       </header>
       <p className="held-meta">
-        {t.approvals.requested(t.approvals.via[viaOf(item.requested_via)], new Date(item.created_at).toLocaleString())}
+        {t.approvals.requested(t.approvals.via[viaOf(item.requested_via)], time.dateTime(item.created_at))}
         {item.action?.decided_by && ` · ${t.approvals.decidedBy(nameOf(item.action.decided_by))}`}
       </p>
       {text && <p className="held-text">{text}</p>}

@@ -9,6 +9,7 @@ import { t } from '../../i18n/index.ts';
 import { Button } from '../../ui/Button.tsx';
 import { PageHeader } from '../../ui/PageHeader.tsx';
 import { Empty, ErrorState, ErrorText, Loading } from '../../ui/States.tsx';
+import { useWorkspaceTime } from '../../ui/useWorkspaceTime.ts';
 import '../../styles/pages.css';
 import { addRead, buildThreads, type InboxComment, readKeys, replyQuery, type Thread, unreadTotal } from './threads.ts';
 
@@ -111,6 +112,7 @@ function CommentItem({
   unread: ReadonlySet<string>;
   onReplied: (replyId?: string) => void;
 }) {
+  const time = useWorkspaceTime();
   const [replying, setReplying] = useState(false);
   const isUnread = unread.has(comment.id);
   return (
@@ -120,7 +122,7 @@ function CommentItem({
         <span className="comment-author">{comment.author_name}</span>
         {comment.created_at && (
           <time dateTime={comment.created_at} className="comment-time">
-            {new Date(comment.created_at).toLocaleString()}
+            {time.dateTime(comment.created_at)}
           </time>
         )}
         {isUnread && <span className="badge badge-unread">{t.inbox.unread}</span>}

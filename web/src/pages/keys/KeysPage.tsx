@@ -16,6 +16,7 @@ import { Dialog } from '../../ui/Dialog.tsx';
 import { TextField } from '../../ui/Field.tsx';
 import { PageHeader } from '../../ui/PageHeader.tsx';
 import { Empty, ErrorState, ErrorText, Loading } from '../../ui/States.tsx';
+import { useWorkspaceTime } from '../../ui/useWorkspaceTime.ts';
 import { CopyButton, Snippet } from './CopyButton.tsx';
 import '../../styles/pages.css';
 import { describeScope, expiryFrom, scopeFrom, serverUrls } from './scope.ts';
@@ -131,6 +132,7 @@ function SecretDialog({ created, onClose }: { created: CreatedKey; onClose: () =
 }
 
 function KeyList() {
+  const time = useWorkspaceTime();
   const { workspace } = useWorkspace();
   const queryClient = useQueryClient();
   const keys = useQuery({
@@ -167,9 +169,9 @@ function KeyList() {
                 <code>{k.key_prefix}…</code>
               </td>
               <td>{scope.all ? t.keys.allNetworks : (scope.special ?? scope.networks.map(networkName).join(', '))}</td>
-              <td>{new Date(k.created_at).toLocaleDateString()}</td>
-              <td>{k.expires_at ? new Date(k.expires_at).toLocaleDateString() : t.keys.never}</td>
-              <td>{k.last_used_at ? new Date(k.last_used_at).toLocaleString() : t.keys.neverUsed}</td>
+              <td>{time.date(k.created_at)}</td>
+              <td>{k.expires_at ? time.date(k.expires_at) : t.keys.never}</td>
+              <td>{k.last_used_at ? time.dateTime(k.last_used_at) : t.keys.neverUsed}</td>
               <td className="row-actions">
                 <ConfirmButton
                   label={t.keys.revoke}

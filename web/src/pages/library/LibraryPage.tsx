@@ -13,6 +13,7 @@ import { ConfirmButton } from '../../ui/ConfirmButton.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { PageHeader } from '../../ui/PageHeader.tsx';
 import { Empty, ErrorState, ErrorText, Loading } from '../../ui/States.tsx';
+import { useWorkspaceTime } from '../../ui/useWorkspaceTime.ts';
 import { type DateFilter, formatBytes, formatDimensions, formatDuration, withinDays } from './format.ts';
 import '../../styles/pages.css';
 
@@ -88,6 +89,7 @@ function UploadList({ rows, onClear }: { rows: UploadRow[]; onClear: () => void 
 }
 
 function Details({ media, onClose }: { media: Media; onClose: () => void }) {
+  const time = useWorkspaceTime();
   const queryClient = useQueryClient();
   const remove = useMutation({
     mutationFn: () => must(api.DELETE('/media/{id}', { params: { path: { id: media.media_id } } })),
@@ -104,7 +106,7 @@ function Details({ media, onClose }: { media: Media; onClose: () => void }) {
     [t.library.fields.dimensions, dims],
     [t.library.fields.duration, media.duration != null ? formatDuration(media.duration) : null],
     [t.library.fields.codecs, [media.video_codec, media.audio_codec].filter(Boolean).join(' / ') || null],
-    [t.library.fields.uploaded, new Date(media.uploaded_at).toLocaleString()],
+    [t.library.fields.uploaded, time.dateTime(media.uploaded_at)],
     [t.library.fields.network, media.platform],
     [t.library.fields.id, media.media_id],
   ];

@@ -12,6 +12,7 @@ import { DataTable } from '../../ui/DataTable.tsx';
 import { Field, TextField } from '../../ui/Field.tsx';
 import { PageHeader } from '../../ui/PageHeader.tsx';
 import { ErrorText, QueryView } from '../../ui/States.tsx';
+import { useWorkspaceTime } from '../../ui/useWorkspaceTime.ts';
 import '../../styles/pages.css';
 import { CopyButton } from '../keys/CopyButton.tsx';
 import { formatBytes } from '../library/format.ts';
@@ -192,6 +193,7 @@ function Members() {
 }
 
 function Invitations() {
+  const time = useWorkspaceTime();
   const { workspace } = useWorkspace();
   const queryClient = useQueryClient();
   const path = { workspace_id: workspace.id };
@@ -277,7 +279,7 @@ function Invitations() {
                   <span className={`badge ${inv.status === 'pending' ? 'badge-info' : ''}`}>
                     {t.settings.invitationStatus[inv.status]}
                   </span>
-                  <span className="cell-note">{t.settings.expires(new Date(inv.expires_at).toLocaleDateString())}</span>
+                  <span className="cell-note">{t.settings.expires(time.date(inv.expires_at))}</span>
                   {inv.status === 'pending' && (
                     <Button
                       variant="ghost"
@@ -315,6 +317,7 @@ function MeterRow({ m }: { m: Meter }) {
 }
 
 function Plan() {
+  const time = useWorkspaceTime();
   const { workspace } = useWorkspace();
   const usage = useQuery({ queryKey: ['usage', workspace.id], queryFn: () => must(api.GET('/billing/usage')) });
   const plans = useQuery({ queryKey: ['plans'], queryFn: () => must(api.GET('/billing/plans')) });
@@ -330,12 +333,7 @@ function Plan() {
                 <strong>{current?.display_name ?? u.plan_id}</strong>
                 {current?.tagline ? ` · ${current.tagline}` : ''} · {t.settings.billing(u.billing_status)}
               </p>
-              <p className="field-hint">
-                {t.settings.period(
-                  new Date(u.period_start).toLocaleDateString(),
-                  new Date(u.period_end).toLocaleDateString(),
-                )}
-              </p>
+              <p className="field-hint">{t.settings.period(time.date(u.period_start), time.date(u.period_end))}</p>
               <dl className="meters">
                 {meters(u).map((m) => (
                   <MeterRow key={m.key} m={m} />
