@@ -446,6 +446,7 @@ export const en = {
     stopped: 'Stopped: the turn was cancelled and its credits given back.',
     cutOff: 'The connection ended before the answer came. Try again.',
     tools: 'Tools used',
+    table: 'Table of the answer',
     running: 'running',
     done: 'done',
     failed: 'failed',

@@ -13,7 +13,9 @@ export interface DataTableProps {
 
 export function DataTable({ caption, columns, actionsLabel, children, footer }: DataTableProps) {
   return (
-    <div className="table-wrap">
+    // A table wider than the screen scrolls inside this box, which keyboard users must be able to focus to scroll.
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region needs keyboard access (WCAG 2.1.1)
+    <section className="table-wrap" aria-label={caption} tabIndex={0}>
       <table className="table">
         <caption className="visually-hidden">{caption}</caption>
         <thead>
@@ -29,6 +31,6 @@ export function DataTable({ caption, columns, actionsLabel, children, footer }: 
         <tbody>{children}</tbody>
         {footer && <tfoot>{footer}</tfoot>}
       </table>
-    </div>
+    </section>
   );
 }

@@ -1,5 +1,6 @@
 // Renders the agent's markdown (markdown.ts) as React elements; links open outside the app.
 import { Fragment } from 'react';
+import { t } from '../../i18n/index.ts';
 import { type Inline, parseMarkdown } from './markdown.ts';
 
 function Inlines({ parts }: { parts: Inline[] }) {
@@ -59,7 +60,8 @@ export function Markdown({ text }: { text: string }) {
           }
           case 'table':
             return (
-              <div key={key} className="table-wrap">
+              // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region needs keyboard access (WCAG 2.1.1)
+              <section key={key} className="table-wrap" aria-label={t.agent.table} tabIndex={0}>
                 <table className="table">
                   <thead>
                     <tr>
@@ -85,7 +87,7 @@ export function Markdown({ text }: { text: string }) {
                     ))}
                   </tbody>
                 </table>
-              </div>
+              </section>
             );
         }
         return null;
