@@ -28,6 +28,6 @@ test('on a phone: the engagement, keys, agent and settings pages fit the width',
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow, `${path} scrolls sideways`).toBeLessThanOrEqual(0);
     await helpers.checkA11y(`${path} on a phone`);
-    await helpers.shot(`phone${path.replace('/', '-')}`);
+    await helpers.shot(`phone-page${path.replace('/', '-')}`);
   }
 });
