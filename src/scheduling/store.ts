@@ -379,7 +379,10 @@ export const scheduledEntrySchema = z.object({
   published_post_id: z.string().nullable(),
   published_post_url: z.string().nullable(),
   error_message: z.string().nullable(),
-  attempts: z.number().int().describe('How many times publishing was started (retries after a transient failure add one)'),
+  attempts: z
+    .number()
+    .int()
+    .describe('How many times publishing was started (retries after a transient failure add one)'),
   created_at: z.string(),
   updated_at: z.string(),
   published_at: z.string().nullable(),
