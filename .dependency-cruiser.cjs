@@ -47,6 +47,22 @@ module.exports = {
       to: { path: '^src/sandbox/' },
     },
     {
+      name: 'only-entry-points-import-the-composition-root',
+      comment:
+        'context.ts and services.ts build every service; only the process entry points call them. Everything else takes its collaborators (or, for transports, the AppContext type from app-context.ts).',
+      severity: 'error',
+      from: { pathNot: ['^src/(main|cli-commands|worker-process|context|services)\\.ts$'] },
+      to: { path: '^src/(context|services)\\.ts$' },
+    },
+    {
+      name: 'tools-and-agent-see-only-their-services',
+      comment:
+        'Tools get ToolServices (tools/services.ts) and the agent a ToolBox: neither reaches for the whole application context.',
+      severity: 'error',
+      from: { path: '^src/(tools|agent)/' },
+      to: { path: '^src/app-context\\.ts$' },
+    },
+    {
       name: 'no-circular',
       comment: 'No import cycle that exists at run time (cycles made only of type imports are erased with the types).',
       severity: 'error',

@@ -19,6 +19,7 @@ const NO_DB = [
   'test/agent/commands.test.ts',
   'test/foundation/pglite-template.test.ts',
   'test/web/**/*.test.ts',
+  'test/foundation/docs-paths.test.ts',
 ];
 
 export default defineConfig({

@@ -56,7 +56,12 @@ function send(
 function sampleRss(pid: number): { stop: () => number } {
   let peak = rssMiB(pid);
   const timer = setInterval(() => (peak = Math.max(peak, rssMiB(pid))), 20);
-  return { stop: () => (clearInterval(timer), Math.max(peak, rssMiB(pid))) };
+  return {
+    stop: () => {
+      clearInterval(timer);
+      return Math.max(peak, rssMiB(pid));
+    },
+  };
 }
 
 function multipartHead(boundary: string, fields: Record<string, string>, fileField: string, filename: string): Buffer {

@@ -1,47 +1,15 @@
-// The one composition root: config in, every service out. Tests pass `overrides` to swap pieces.
-import type { Logger } from 'pino';
-import type { Redis } from 'ioredis';
 import type { Config } from './config.ts';
 import { openDatabase, type Database } from './db/client.ts';
 import { createLogger } from './logger.ts';
-import { resolveSecrets, type Secrets } from './secrets.ts';
+import { resolveSecrets } from './secrets.ts';
 import { PlanCatalog } from './auth/plans.ts';
-import type { CreditService } from './auth/credits.ts';
-import type { JwtService } from './auth/jwt.ts';
-import type { ApiKeyService } from './auth/api-keys.ts';
-import type { AccountService } from './auth/accounts.ts';
-import type { WorkspaceService } from './auth/workspaces.ts';
-import type { Authenticator } from './auth/authenticate.ts';
-import type { SessionService } from './auth/sessions.ts';
-import type { InvitationService } from './auth/invitations.ts';
-import type { PasswordResetService } from './auth/password-reset.ts';
-import type { WorkspaceDeletion } from './auth/workspace-deletion.ts';
-import type { LoginThrottle } from './auth/login-throttle.ts';
-import type { UsageService } from './auth/usage.ts';
 import { SecretBox } from './crypto.ts';
-import { createLocks, type Locks } from './db/locks.ts';
+import { createLocks } from './db/locks.ts';
 import { Mailer } from './mail.ts';
-import type { HostLookup } from './net/outbound-policy.ts';
-import { NETWORKS, type PlatformRegistry } from './platforms/registry.ts';
-import type { NetworkContract } from './platforms/contract.ts';
-import type { AdapterFactory } from './platforms/types.ts';
+import { NETWORKS } from './platforms/registry.ts';
 import { ConnectionStore } from './connections/store.ts';
-import type { TokenKeeper, TokenKeeperOptions } from './connections/tokens.ts';
-import type { ConnectionService } from './connections/service.ts';
-import type { ProfileService } from './connections/profiles.ts';
-import type { SandboxSimulator } from './sandbox/core/simulator.ts';
-import type { DraftService, FollowUps, PublishingService } from './publishing/index.ts';
-import type { MediaService, MediaServiceDeps } from './media/service.ts';
-import type { UploadSessions } from './media/uploads.ts';
-import type { ScheduleQueue, ScheduleWorker, SchedulingService } from './scheduling/index.ts';
-import type { CommentSync, EngagementService } from './engagement/index.ts';
-import type { AiModels } from './ai/models.ts';
-import type { AiService } from './ai/service.ts';
-import type { SpeechToText } from './ai/transcription.ts';
-import type { OAuthService } from './oauth/service.ts';
-import type { AgentChatHistory } from './agent/history.ts';
-import type { AgentChat } from './agent/chat.ts';
 import {
+  agentService,
   aiServices,
   authServices,
   engagementServices,
@@ -51,98 +19,12 @@ import {
   readinessChecks,
 } from './services.ts';
 
-import type { Clock } from './clock.ts';
+import type { AppContext, ContextOverrides } from './app-context.ts';
+import type { ToolServices } from './tools/services.ts';
+export type { AppContext, ContextOverrides, ReadinessCheck } from './app-context.ts';
 export type { Clock } from './clock.ts';
 // The logger has its own module; these re-exports keep older imports working.
 export { createLogger, REDACT_PATHS, scrubUrl } from './logger.ts';
-
-export interface AppContext {
-  config: Config;
-  logger: Logger;
-  clock: Clock;
-  database: Database;
-  secrets: Secrets;
-  plans: PlanCatalog;
-  credits: CreditService;
-  jwt: JwtService;
-  apiKeys: ApiKeyService;
-  accounts: AccountService;
-  workspaces: WorkspaceService;
-  auth: Authenticator;
-  sessions: SessionService;
-  invitations: InvitationService;
-  passwordReset: PasswordResetService;
-  workspaceDeletion: WorkspaceDeletion;
-  /** Per-account throttle of password guessing (sign-in, password reset, OAuth sign-in). */
-  loginThrottle: LoginThrottle;
-  /** Shared counters (rate limits, sign-in throttle) when REDIS_URL is set. */
-  redis: Redis | undefined;
-  usage: UsageService;
-  box: SecretBox;
-  locks: Locks;
-  mailer: Mailer;
-  platforms: PlatformRegistry;
-  /** The simulators mounted in sandbox mode (none otherwise). */
-  simulators: readonly SandboxSimulator[];
-  connectionStore: ConnectionStore;
-  tokens: TokenKeeper;
-  connections: ConnectionService;
-  profiles: ProfileService;
-  drafts: DraftService;
-  publishing: PublishingService;
-  media: MediaService;
-  uploads: UploadSessions;
-  scheduling: SchedulingService;
-  /** The AI generators (docs/ai.md): the configured model, or the built-in provider. */
-  ai: AiService;
-  /** Speech to text for the agent's voice messages (docs/agent.md#transcription); 503 without a transcription model. */
-  speech: SpeechToText;
-  /** The workspace agent's archived chat turns and memory (docs/agent.md); clear_workspace_chat_history clears it. */
-  agentChats: AgentChatHistory;
-  /** The workspace agent's chat turns (docs/agent.md). */
-  agent: AgentChat;
-  /** The OAuth authorization server for chat connectors (docs/mcp.md): access-token checks and grant revocation. */
-  oauth: OAuthService;
-  /** The scheduling worker; started by `herald serve` (unless HERALD_WORKER_IN_PROCESS=0) and `herald worker`. */
-  scheduleWorker: ScheduleWorker;
-  /** The posts read model, comments inbox and analytics (docs/engagement.md). */
-  engagement: EngagementService;
-  /** The background comment sync; started where the scheduling worker runs. */
-  commentSync: CommentSync;
-  /** Posts published under a provisional id, asked about again until their final id comes; started with the worker. */
-  followUps: FollowUps;
-  /** pg-boss wake-ups for scheduled posts; started by `herald serve` / `herald worker` (never by tests' contexts). */
-  scheduleQueue: ScheduleQueue | undefined;
-  /** Checks behind /readyz; later modules (the job worker) add theirs. */
-  readiness: ReadinessCheck[];
-  close(): Promise<void>;
-}
-
-export type ReadinessCheck = () => Promise<{ name: string; ok: boolean; detail?: string }>;
-
-export interface ContextOverrides {
-  logger?: Logger;
-  clock?: Clock;
-  database?: Database;
-  /** In-memory PGlite instead of the data directory (tests). */
-  memoryDb?: boolean;
-  /** Start-up steps as they happen (`herald serve` logs them: main.ts). */
-  progress?: (step: string) => void;
-  plans?: PlanCatalog;
-  /** Swap an adapter (tests of failure paths). */
-  adapters?: Partial<Record<string, AdapterFactory>>;
-  /** The networks (default: the built-in ones), e.g. with one a test defines. */
-  networks?: readonly NetworkContract[];
-  /** The simulators mounted in sandbox mode (default: the built-in ones). */
-  simulators?: readonly SandboxSimulator[];
-  tokenKeeper?: TokenKeeperOptions;
-  /** Media storage backend, or a resolver/CA for URL imports (tests). */
-  media?: Partial<Pick<MediaServiceDeps, 'storage' | 'fetch'>>;
-  /** A resolver for the networks' HTTP client (tests of the address policy). */
-  platformLookup?: HostLookup;
-  /** The AI models (tests: the AI SDK's mock models); null for the built-in provider. Default: from HERALD_AI_*. */
-  aiModels?: AiModels | null;
-}
 
 /** Applies the migrations a database lacks, saying how many when asked to. */
 async function migrate(database: Database, say: ((step: string) => void) | undefined): Promise<void> {
@@ -207,12 +89,34 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     scheduleQueue: posting.scheduleQueue,
     media: files.media,
   });
-  const assistants = await aiServices(base, {
+  const { aiModels, ...assistants } = await aiServices(base, {
     ...files,
     credits: auth.credits,
     platforms: net.platforms,
-    app: () => app,
   });
+  // What the tools may use (tools/services.ts), for the agent and, as part of the context, every other surface.
+  const tools: ToolServices = {
+    config,
+    logger,
+    clock,
+    database,
+    box,
+    plans,
+    usage: auth.usage,
+    oauth: auth.oauth,
+    platforms: net.platforms,
+    connections: net.connections,
+    connectionStore,
+    profiles: net.profiles,
+    drafts: posting.drafts,
+    publishing: posting.publishing,
+    scheduling: posting.scheduling,
+    media: files.media,
+    engagement: engagement.engagement,
+    ai: assistants.ai,
+    agentChats: assistants.agentChats,
+  };
+  const { agent } = agentService(base, { tools, aiModels, ...assistants, ...files, credits: auth.credits, ...net });
   const app: AppContext = {
     config,
     logger,
@@ -232,6 +136,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     ...posting,
     ...engagement,
     ...assistants,
+    agent,
     readiness: readinessChecks(database, net.tokens),
     async close() {
       await engagement.commentSync.stop();

@@ -24,7 +24,8 @@ export async function startServer(config: Config, overrides: ContextOverrides = 
   let app: FastifyInstance | undefined;
   let metricsListener: MetricsListener | undefined;
   try {
-    app = await buildApp(ctx, { defaultMetrics: true });
+    const scheduler = schedulerReadiness({ store: ctx.scheduling.store, clock: ctx.clock, ...ctx.config.scheduling });
+    app = await buildApp(ctx, { defaultMetrics: true, readiness: [scheduler] });
     // Fastify logs a line per network interface; `herald serve` writes one line of its own instead.
     const level = app.log.level;
     app.log.level = 'warn';
@@ -68,7 +69,6 @@ export async function startServer(config: Config, overrides: ContextOverrides = 
     ctx.commentSync.start();
     ctx.followUps.start();
   }
-  ctx.readiness.push(schedulerReadiness({ store: ctx.scheduling.store, clock: ctx.clock, ...ctx.config.scheduling }));
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {

@@ -11,7 +11,7 @@ import type { Locks } from './db/locks.ts';
 import type { Secrets } from './secrets.ts';
 import type { SecretBox } from './crypto.ts';
 import type { Mailer } from './mail.ts';
-import type { AppContext, ContextOverrides, ReadinessCheck } from './context.ts';
+import type { ContextOverrides, ReadinessCheck } from './app-context.ts';
 import type { PlanCatalog } from './auth/plans.ts';
 import { CreditService } from './auth/credits.ts';
 import { JwtService } from './auth/jwt.ts';
@@ -48,7 +48,9 @@ import {
 } from './scheduling/index.ts';
 import { COMMENT_SYNC_QUEUE, CommentSync, EngagementService, EngagementStore } from './engagement/index.ts';
 import type { BuiltinProvider } from './ai/builtin/index.ts';
-import { createModels } from './ai/models.ts';
+import { createModels, type AiModels } from './ai/models.ts';
+import { toolBox } from './tools/index.ts';
+import type { ToolServices } from './tools/services.ts';
 import { AiService } from './ai/service.ts';
 import { SpeechToText } from './ai/transcription.ts';
 import { OAuthService } from './oauth/service.ts';
@@ -410,10 +412,10 @@ export function engagementServices(
   return { engagement, commentSync };
 }
 
-/** The AI generators, speech to text and the workspace agent (which runs tools over the whole context). */
+/** The AI generators, speech to text and the workspace agent's chat store. */
 export async function aiServices(
   b: Base,
-  d: { media: MediaService; credits: CreditService; platforms: PlatformRegistry; app: () => AppContext },
+  d: { media: MediaService; credits: CreditService; platforms: PlatformRegistry },
 ) {
   const { config, overrides, db, clock, logger } = b;
   const { media, credits, platforms } = d;
@@ -449,19 +451,35 @@ export async function aiServices(
     logger: logger.child({ component: 'speech' }),
   });
   const agentChats = new AgentChatHistory(db, clock);
-  // The agent gets the context once it exists.
+  return { ai, speech, agentChats, aiModels };
+}
+
+/** The workspace agent: a model (or the built-in direct commands) working through the tool layer. */
+export function agentService(
+  b: Base,
+  d: {
+    tools: ToolServices;
+    aiModels: AiModels | null;
+    agentChats: AgentChatHistory;
+    credits: CreditService;
+    media: MediaService;
+    platforms: PlatformRegistry;
+  },
+) {
+  const { config, clock, logger } = b;
   const agent = new AgentChat({
-    app: d.app,
-    models: aiModels,
-    history: agentChats,
-    credits,
-    media,
+    tools: toolBox(d.tools),
+    networks: d.platforms.networks,
+    models: d.aiModels,
+    history: d.agentChats,
+    credits: d.credits,
+    media: d.media,
     config: config.agent,
     modelTimeoutMs: config.ai.timeoutMs,
     clock,
     logger: logger.child({ component: 'agent' }),
   });
-  return { ai, speech, agentChats, agent };
+  return { agent };
 }
 
 /** Checks behind /readyz that every context has (`herald serve` adds the scheduler's). */

@@ -1,7 +1,7 @@
 // Leftovers of a previous run, cleared once when `herald serve` or `herald worker` starts (never by CLI commands
 // or tests' contexts): temp files of uploads cut off by a crash (a day old is past any upload still running),
 // the chunks of sessions that expired meanwhile, and the files of deleted workspaces still on the to-do list.
-import type { AppContext } from './context.ts';
+import type { AppContext } from './app-context.ts';
 
 export function startSweeps(ctx: Pick<AppContext, 'media' | 'uploads' | 'workspaceDeletion' | 'logger'>): void {
   ctx.media.temp.sweep(24 * 3600 * 1000).catch(() => {});

@@ -11,11 +11,10 @@ import type { Principal } from '../auth/authenticate.ts';
 import type { CreditService } from '../auth/credits.ts';
 import type { AiModels } from '../ai/models.ts';
 import type { Clock } from '../clock.ts';
-import type { AppContext } from '../context.ts';
 import { AppError } from '../errors.ts';
 import type { MediaService } from '../media/service.ts';
 import type { NetworkContract } from '../platforms/contract.ts';
-import { toolsFor } from '../tools/index.ts';
+import type { ToolBox } from '../tools/index.ts';
 import type { AgentAnswer, AgentToolCall, InvokeTool } from './answer.ts';
 import type { AgentConfig } from './config.ts';
 import { directCommand } from './commands.ts';
@@ -38,8 +37,10 @@ export type DirectCommand = (
 ) => Promise<{ answer: AgentAnswer; calls: AgentToolCall[] }>;
 
 export interface AgentChatDeps {
-  /** The context the tools run in (given lazily: the agent is part of it). */
-  app: () => AppContext;
+  /** The tool layer the agent's model (or the built-in provider's direct commands) calls. */
+  tools: ToolBox;
+  /** The registered networks, for the direct commands' names and aliases. */
+  networks: readonly NetworkContract[];
   models: AiModels | null;
   history: AgentChatHistory;
   credits: CreditService;
@@ -180,8 +181,8 @@ export class AgentChat {
 
   /** The agent's tools for the member; with `events`, each call is reported before it runs and when it ends. */
   #tools(p: Principal, events?: TurnEvents) {
-    const tools = toolsFor('agent', this.#d.app());
-    const run = invokerFor(this.#d.app(), p, tools, this.#d.logger);
+    const tools = this.#d.tools.list('agent');
+    const run = invokerFor(this.#d.tools, p, tools, this.#d.logger);
     const invoke: InvokeTool = !events
       ? run
       : async (name, args) => {
@@ -200,7 +201,7 @@ export class AgentChat {
         input.text || userTextOf(input),
         invoke,
         tools.map((t) => t.name),
-        this.#d.app().platforms.networks,
+        this.#d.networks,
       );
       return { ...out, steps: 0 };
     } catch (err) {

@@ -4,30 +4,30 @@
 // Publishing needs its text in quotes and named networks: nothing that acts is ever guessed from vague words.
 // docs/agent.md "Without a model: direct commands" lists the commands; keep it and COMMANDS in step.
 import type { NetworkContract } from '../platforms/contract.ts';
-import { vocabulary, type NetworkVocabulary } from '../platforms/naming.ts';
+import { vocabulary, withExampleNetworks, type NetworkVocabulary } from '../platforms/naming.ts';
 import type { ToolResult } from '../tools/tool.ts';
 import type { AgentAnswer, AgentToolCall, InvokeTool } from './answer.ts';
 import * as fmt from './command-format.ts';
 
-/** The commands, as the help answer and docs/agent.md list them: [what to type, what it does]. */
-export const COMMANDS: readonly (readonly [string, string])[] = [
+/**
+ * The commands, as the help answer and docs/agent.md list them: [what to type, what it does]. `{n}` is the registry's
+ * n-th network (withExampleNetworks): commandsFor fills them in.
+ */
+const COMMANDS: readonly (readonly [string, string])[] = [
   ['help', 'this list'],
   ['list accounts', 'the connected social accounts'],
-  ['list queued posts', 'scheduled posts and drafts (also: `list scheduled posts`, `list drafts`, `… on linkedin`)'],
+  ['list queued posts', 'scheduled posts and drafts (also: `list scheduled posts`, `list drafts`, `… on {1}`)'],
   [
-    'publish "Text of the post" to linkedin, bluesky',
+    'publish "Text of the post" to {1}, {8}',
     'publish now (add `as draft` to save drafts, or `at 2026-12-01T09:00:00Z` to schedule)',
   ],
+  ['schedule "Text of the post" on {4} at 2026-12-01T09:00:00+01:00', 'schedule (an ISO 8601 time with its offset)'],
   [
-    'schedule "Text of the post" on threads at 2026-12-01T09:00:00+01:00',
-    'schedule (an ISO 8601 time with its offset)',
-  ],
-  [
-    'generate copy for linkedin, threads: the idea',
+    'generate copy for {1}, {4}: the idea',
     'post copy per network from an idea (2 AI credits per network; never publishes)',
   ],
-  ['show comments', 'comments on the recent posts (also: `show comments on instagram`)'],
-  ['show analytics', 'likes, comments and reach per network (also: `show analytics for bluesky`)'],
+  ['show comments', 'comments on the recent posts (also: `show comments on {2}`)'],
+  ['show analytics', 'likes, comments and reach per network (also: `show analytics for {8}`)'],
 ];
 
 /** Networks Herald does not publish to, named so the answer can say so instead of ignoring them. */
@@ -48,7 +48,7 @@ const MODEL_NEEDED =
 
 const lower = (s: string) => s.normalize('NFKC').toLowerCase();
 
-/** The words of a text, lower case, with network names in several words joined ("linked in" → linkedin). */
+/** The words of a text, lower case, with network names in several words joined ("linked in" → its slug). */
 function words(s: string, v: NetworkVocabulary): string[] {
   let t = lower(s).replace(/[\u2018\u2019]/g, "'");
   for (const [re, slug] of v.phrases) t = t.replace(re, slug);
@@ -81,7 +81,7 @@ const JOINERS = new Set([
   'thanks',
 ]);
 
-/** A list of networks: "linkedin, bluesky and threads", "LinkedIn & BlueSky", "all networks". */
+/** A list of networks: "<a>, <b> and <c>" by name or alias, "all networks". */
 function networksOf(s: string, v: NetworkVocabulary): Networks {
   const out: Networks = { networks: [], all: false, unknown: [] };
   for (const w of words(s, v)) {
@@ -118,7 +118,7 @@ const ISO_TIME = /(\d{4}-\d{2}-\d{2})[t ](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)\s*(z
 type PublishPlan = { args: Record<string, unknown> } | { refusal: string } | { hint: string };
 
 const PUBLISH_USAGE =
-  'To publish, put the text in quotes and name the networks: `publish "Our new oven is here" to linkedin, bluesky` (add `as draft` to save drafts, or `at 2026-12-01T09:00:00Z` to schedule).';
+  'To publish, put the text in quotes and name the networks: `publish "Our new oven is here" to {1}, {8}` (add `as draft` to save drafts, or `at 2026-12-01T09:00:00Z` to schedule).';
 
 /** The tail after the quoted text: `to <networks>`, optionally `as draft`, `now`, or `at|on|for <ISO time>`. */
 function publishTail(
@@ -154,10 +154,13 @@ function publishTail(
   if (n.unknown.length) return { refusal: `Nothing was published: ${unknownNetworks(n, v)}` };
   if (n.all || !n.networks.length)
     return {
-      refusal: `Nothing was published: name the networks one by one (e.g. \`to linkedin, bluesky\`); I do not publish "everywhere".`,
+      refusal: ex(
+        'Nothing was published: name the networks one by one (e.g. `to {1}, {8}`); I do not publish "everywhere".',
+        v,
+      ),
     };
   if (verb === 'schedule' && !time)
-    return { refusal: 'To schedule, give the time: `schedule "…" on linkedin at 2026-12-01T09:00:00Z`.' };
+    return { refusal: ex('To schedule, give the time: `schedule "…" on {1} at 2026-12-01T09:00:00Z`.', v) };
   if (draft && time) return { refusal: 'Either save drafts or schedule, not both.' };
   const args: Record<string, unknown> = { platforms: n.networks };
   if (draft) args.draft = true;
@@ -174,7 +177,7 @@ function publishCommand(text: string, v: NetworkVocabulary): PublishPlan | null 
   const opener = rest[0] ?? '';
   const closers = OPEN_CLOSE[opener];
   // "Draft three posts from this video…" is a request for a model, not a command: answered as such, with the syntax.
-  if (!closers) return { hint: PUBLISH_USAGE };
+  if (!closers) return { hint: ex(PUBLISH_USAGE, v) };
   // The last closing quote whose tail reads as a command ends the text: quotes inside the post text are kept.
   for (let i = rest.length - 1; i > 0; i--) {
     if (!closers.includes(rest[i]!)) continue;
@@ -185,7 +188,7 @@ function publishCommand(text: string, v: NetworkVocabulary): PublishPlan | null 
     if ('refusal' in plan) return plan;
     return { args: { ...plan.args, default_text: body } };
   }
-  return { refusal: PUBLISH_USAGE };
+  return { refusal: ex(PUBLISH_USAGE, v) };
 }
 
 // ---- generate copy for <networks>: <idea> ----
@@ -193,7 +196,7 @@ function publishCommand(text: string, v: NetworkVocabulary): PublishPlan | null 
 const GENERATE =
   /^\s*(?:please\s+)?(?:generate|write|create|make)\s+(?:(?:some|a|an|the|me)\s+)*(?:copy|posts?|captions?|texts?)\s+(?:for|on)\s+([^:]+?)\s*(?::|\babout\b|—|–)\s*(.+)$/is;
 const GENERATE_USAGE =
-  'To generate copy, name the networks and the idea after a colon: `generate copy for linkedin, threads: our second oven opens on Saturday`.';
+  'To generate copy, name the networks and the idea after a colon: `generate copy for {1}, {4}: our second oven opens on Saturday`.';
 
 function generateCommand(
   text: string,
@@ -201,15 +204,15 @@ function generateCommand(
 ): { args: Record<string, unknown> } | { refusal: string } | { hint: string } | null {
   if (!/^\s*(?:please\s+)?(?:generate|write|create|make)\b/i.test(text) && !GENERATE.test(text)) return null;
   const m = GENERATE.exec(text);
-  if (!m) return { hint: GENERATE_USAGE };
+  if (!m) return { hint: ex(GENERATE_USAGE, v) };
   const n = networksOf(m[1]!, v);
   if (n.unknown.length) return { refusal: `No copy was generated: ${unknownNetworks(n, v)}` };
-  if (!n.all && !n.networks.length) return { refusal: GENERATE_USAGE };
+  if (!n.all && !n.networks.length) return { refusal: ex(GENERATE_USAGE, v) };
   const idea = m[2]!
     .trim()
     .replace(/^["“„«'‘](.*)["”“»'’]$/s, '$1')
     .trim();
-  if (!idea) return { refusal: GENERATE_USAGE };
+  if (!idea) return { refusal: ex(GENERATE_USAGE, v) };
   return { args: { platforms: n.all ? 'all' : n.networks, idea } };
 }
 
@@ -289,7 +292,7 @@ function listingCommand(text: string, v: NetworkVocabulary): Listing | null {
   if (only('queue', 'queued', 'upcoming', 'planned', 'pending', 'scheduled', 'drafts', 'draft')) {
     if (platforms.length > 1)
       return {
-        refusal: 'Name one network at a time for the queue (e.g. `list queued posts on linkedin`), or none for all.',
+        refusal: ex('Name one network at a time for the queue (e.g. `list queued posts on {1}`), or none for all.', v),
       };
     const scheduled = kinds.has('scheduled');
     const drafts = kinds.has('drafts') || kinds.has('draft');
@@ -334,15 +337,27 @@ function answerOf(response: string, tables: string[] = []): AgentAnswer {
   };
 }
 
-export function commandList(): string {
-  return COMMANDS.map(([cmd, what]) => `- \`${cmd}\` — ${what}`).join('\n');
+/** Fills an example text's `{n}` with the registry's n-th network. */
+const ex = (text: string, v: NetworkVocabulary) => withExampleNetworks(text, v.slugs);
+
+/** The direct commands with this registry's networks in their examples, as help and docs/agent.md list them. */
+export const commandsFor = (networks: readonly NetworkContract[]): (readonly [string, string])[] => {
+  const v = vocabulary(networks);
+  return COMMANDS.map(([cmd, what]) => [ex(cmd, v), ex(what, v)] as const);
+};
+
+export function commandList(networks: readonly NetworkContract[]): string {
+  return commandsFor(networks)
+    .map(([cmd, what]) => `- \`${cmd}\` — ${what}`)
+    .join('\n');
 }
 
-const helpAnswer = () =>
+const helpAnswer = (networks: readonly NetworkContract[]) =>
   answerOf(
-    `Without an AI model, I run these direct commands:\n\n${commandList()}\n\nQuotes may be straight or curly; case does not matter.`,
+    `Without an AI model, I run these direct commands:\n\n${commandList(networks)}\n\nQuotes may be straight or curly; case does not matter.`,
   );
-const notUnderstood = (hint?: string) => answerOf(`${MODEL_NEEDED}\n\n${hint ? `${hint}\n\n` : ''}${commandList()}`);
+const notUnderstood = (networks: readonly NetworkContract[], hint?: string) =>
+  answerOf(`${MODEL_NEEDED}\n\n${hint ? `${hint}\n\n` : ''}${commandList(networks)}`);
 
 /** A tool's failure as the tool reports it; a thrown error (an invoke without in-band errors) in safe words. */
 function thrownResult(err: unknown): ToolResult {
@@ -384,10 +399,10 @@ export async function directCommand(
     return answerOf(intro ? `${intro}\n\n${out.text}` : out.text, out.tables);
   };
   const message = text.trim();
-  if (!message) return { answer: helpAnswer(), calls };
+  if (!message) return { answer: helpAnswer(networks), calls };
 
   const pub = publishCommand(message, v);
-  if (pub && 'hint' in pub) return { answer: notUnderstood(pub.hint), calls };
+  if (pub && 'hint' in pub) return { answer: notUnderstood(networks, pub.hint), calls };
   if (pub) {
     if ('refusal' in pub) return { answer: answerOf(pub.refusal), calls };
     const answer = await run('publish', pub.args, 'publish', (r, name) =>
@@ -396,14 +411,14 @@ export async function directCommand(
     return { answer, calls };
   }
   const gen = generateCommand(message, v);
-  if (gen && 'hint' in gen) return { answer: notUnderstood(gen.hint), calls };
+  if (gen && 'hint' in gen) return { answer: notUnderstood(networks, gen.hint), calls };
   if (gen) {
     if ('refusal' in gen) return { answer: answerOf(gen.refusal), calls };
     return { answer: await run('idea_to_content', gen.args, 'generate copy', fmt.copy), calls };
   }
   const listing = listingCommand(message, v);
-  if (listing && 'help' in listing) return { answer: helpAnswer(), calls };
+  if (listing && 'help' in listing) return { answer: helpAnswer(networks), calls };
   if (listing && 'refusal' in listing) return { answer: answerOf(listing.refusal), calls };
   if (listing) return { answer: await run(listing.tool, listing.args, listing.what, listing.format), calls };
-  return { answer: notUnderstood(), calls };
+  return { answer: notUnderstood(networks), calls };
 }

@@ -7,9 +7,9 @@
 import type { Schema, ToolSet } from 'ai';
 import type { Logger } from 'pino';
 import type { Principal } from '../auth/authenticate.ts';
-import type { AppContext } from '../context.ts';
 import { unknownToolText } from '../tools/errors.ts';
-import { inputSchema, invokeTool, resultOf } from '../tools/invoke.ts';
+import type { ToolBox } from '../tools/index.ts';
+import { inputSchema, resultOf } from '../tools/invoke.ts';
 import type { Tool, ToolCaller, ToolResult } from '../tools/tool.ts';
 import type { AgentToolCall, InvokeTool } from './answer.ts';
 import { cutTo, dataBlock } from './memory.ts';
@@ -18,13 +18,13 @@ import { cutTo, dataBlock } from './memory.ts';
 const MODEL_RESULT_CHARS = 16_000;
 
 /** Runs the agent's tools for one member; never throws for a tool's own failure. */
-export function invokerFor(app: AppContext, principal: Principal, tools: readonly Tool[], logger: Logger): InvokeTool {
+export function invokerFor(box: ToolBox, principal: Principal, tools: readonly Tool[], logger: Logger): InvokeTool {
   const byName = new Map(tools.map((t) => [t.name, t]));
   const caller: ToolCaller = { principal, surface: 'agent', oauthGrantId: null };
   return async (name, args): Promise<ToolResult> => {
     const t = byName.get(name);
     if (!t) return { success: false, message: unknownToolText(name) };
-    return resultOf(await invokeTool(app, t, args, caller, { logger }));
+    return resultOf(await box.invoke(t, args, caller, { logger }));
   };
 }
 

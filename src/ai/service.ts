@@ -11,7 +11,7 @@ import type { Principal } from '../auth/authenticate.ts';
 import type { CreditService } from '../auth/credits.ts';
 import type { NetworkContract } from '../platforms/contract.ts';
 import { AppError } from '../errors.ts';
-import { runTool } from '../run-tool.ts';
+import { runProgram } from '../program.ts';
 import type { BuiltinProvider, MediaAnalysis } from './builtin/index.ts';
 import { BUILTIN_LABEL, captionLimit, copyKind, frameAt, sampleTimes } from './builtin/kinds.ts';
 import { clip, fits, measure } from './builtin/text.ts';
@@ -497,7 +497,7 @@ export class AiService {
   async #speech(path: string): Promise<string> {
     const model = this.#d.models?.transcription;
     if (!model) return '';
-    const r = await runTool(
+    const r = await runProgram(
       this.#d.config.ffmpegPath,
       [
         '-v',

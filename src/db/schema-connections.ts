@@ -2,7 +2,7 @@
 import { pgCore } from './orm.ts';
 import { workspaces } from './schema.ts';
 
-const { index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } = pgCore;
+const { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } = pgCore;
 
 const tz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 const createdAt = () => tz('created_at').notNull().defaultNow();

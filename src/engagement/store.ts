@@ -116,20 +116,18 @@ export class EngagementStore {
         },
       })
       .returning();
-    await this.#db
-      .insert(postMetricSnapshots)
-      .values(
-        rows.map((r) => ({
-          networkPostId: r.id,
-          workspaceId,
-          takenAt: at,
-          likes: r.likes,
-          comments: r.comments,
-          shares: r.shares,
-          impressions: r.impressions,
-          reach: r.reach,
-        })),
-      );
+    await this.#db.insert(postMetricSnapshots).values(
+      rows.map((r) => ({
+        networkPostId: r.id,
+        workspaceId,
+        takenAt: at,
+        likes: r.likes,
+        comments: r.comments,
+        shares: r.shares,
+        impressions: r.impressions,
+        reach: r.reach,
+      })),
+    );
     return rows;
   }
 

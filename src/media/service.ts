@@ -288,11 +288,14 @@ export class MediaService {
     await Promise.all([worker(), worker(), worker()]).finally(() => deadline.done());
     const rows: MediaRow[] = [];
     const errors: { index: number; source: string; error: string }[] = [];
-    results.forEach((r, index) => {
-      if (!(r instanceof Error)) return void rows.push(r);
+    for (const [index, r] of results.entries()) {
+      if (!(r instanceof Error)) {
+        rows.push(r);
+        continue;
+      }
       const s = sources[index]!;
       errors.push({ index, source: 'file' in s ? s.file.filename : s.url, error: describe(r) });
-    });
+    }
     return { rows, errors };
   }
 

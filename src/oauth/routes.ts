@@ -8,7 +8,7 @@ import { normalizeIP } from '@fastify/rate-limit';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type Provider from 'oidc-provider';
 import { z } from 'zod';
-import type { AppContext } from '../context.ts';
+import type { AppContext } from '../app-context.ts';
 import { AppError } from '../errors.ts';
 import { UUID } from '../auth/authenticate.ts';
 import { HERALD_SCOPE, OAUTH_PATHS, accountIdOf, deriveKey } from './service.ts';

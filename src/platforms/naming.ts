@@ -18,6 +18,27 @@ export const slugList = (networks: readonly NetworkContract[], conjunction: 'or'
 export const exampleSlugs = (networks: readonly NetworkContract[]): string =>
   JSON.stringify(networks.slice(0, 2).map((n) => n.slug));
 
+/**
+ * An example text with `{1}`, `{2}`, … standing for the registry's first, second, … network (counted round when there
+ * are fewer), so help texts name real networks without writing any down: "to {1}, {8}" → "to linkedin, bluesky".
+ */
+export const withExampleNetworks = (text: string, slugs: readonly string[]): string =>
+  text.replace(/\{(\d)\}/g, (_, i: string) => slugs[(Number(i) - 1) % slugs.length] ?? '');
+
+/**
+ * An override object for the first two networks, each with the first field of its override schema, for examples in
+ * descriptions and messages: {"<a>":{"<a>_text":"…"},"<b>":{…}}.
+ */
+export const exampleOverrides = (networks: readonly NetworkContract[]): string =>
+  JSON.stringify(
+    Object.fromEntries(
+      networks.slice(0, 2).map((n) => {
+        const field = Object.keys(n.override?.shape ?? {})[0];
+        return [n.slug, field ? { [field]: '…' } : {}];
+      }),
+    ),
+  );
+
 /** How people name the networks: single words by slug, and patterns that join a name typed in words ("linked in"). */
 export interface NetworkVocabulary {
   /** A word (lower case) → the slug it names. */
@@ -28,9 +49,11 @@ export interface NetworkVocabulary {
   name(slug: string): string;
   /** Every network's display name, in registration order. */
   names: readonly string[];
+  /** Every network's slug, in registration order. */
+  slugs: readonly string[];
 }
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const made = new WeakMap<readonly NetworkContract[], NetworkVocabulary>();
 
 /** The vocabulary of a list of networks: slug, display name and contract aliases of each. */
@@ -47,7 +70,8 @@ export function vocabulary(networks: readonly NetworkContract[]): NetworkVocabul
         .split(/[\s-]+/)
         .filter(Boolean);
       if (parts.length === 1) words.set(parts[0]!, n.slug);
-      else if (parts.length > 1) phrases.push([new RegExp(`\\b${parts.map(escape).join('[\\s-]+')}\\b`, 'g'), n.slug]);
+      else if (parts.length > 1)
+        phrases.push([new RegExp(`\\b${parts.map(escapeRegExp).join('[\\s-]+')}\\b`, 'g'), n.slug]);
     }
   }
   const display = new Map(networks.map((n) => [n.slug as string, n.displayName]));
@@ -56,6 +80,7 @@ export function vocabulary(networks: readonly NetworkContract[]): NetworkVocabul
     phrases,
     name: (slug) => display.get(slug) ?? slug,
     names: networks.map((n) => n.displayName),
+    slugs: networks.map((n) => n.slug),
   };
   made.set(networks, v);
   return v;

@@ -4,7 +4,7 @@
 // tool then runs as the approver — their key scope and plan checked again by the tool's own checks — and its answer
 // (or its failure) is recorded on the row, which stays listed as approved or failed. A rejection is a DELETE.
 import type { Principal } from '../auth/authenticate.ts';
-import type { AppContext } from '../context.ts';
+import type { ToolServices } from './services.ts';
 import type { Db } from '../db/client.ts';
 import { and, eq } from '../db/orm.ts';
 import { drafts } from '../db/schema-publishing.ts';
@@ -31,7 +31,7 @@ export interface ApprovedAction {
   action: ActionWire;
 }
 
-async function runAs(app: AppContext, approver: Principal, row: DraftRow, stored: StoredAction): Promise<ToolResult> {
+async function runAs(app: ToolServices, approver: Principal, row: DraftRow, stored: StoredAction): Promise<ToolResult> {
   const tool = TOOLS.find((t) => t.name === stored.tool);
   if (!tool) return { success: false, message: `This server has no tool named ${stored.tool} any more.` };
   const surface = (row.requestedVia ?? 'agent') as Surface;
@@ -53,7 +53,7 @@ async function runAs(app: AppContext, approver: Principal, row: DraftRow, stored
 }
 
 /** Runs a held action once, as the approving member, and records what it answered. */
-export async function approveAction(app: AppContext, p: Principal, row: DraftRow): Promise<ApprovedAction> {
+export async function approveAction(app: ToolServices, p: Principal, row: DraftRow): Promise<ApprovedAction> {
   if (!isMemberSession(p)) {
     throw new AppError(
       'forbidden',

@@ -1,15 +1,11 @@
-// What clear_workspace_chat_history needs of the workspace agent's chat store: src/agent/history.ts provides it on the
-// AppContext as `agentChats`. A context without one (a stripped-down test context) keeps no agent chat history.
+// What clear_workspace_chat_history needs of the workspace agent's chat store (src/agent/history.ts provides it), and
+// whose history a caller sees.
 import type { Scope } from '../auth/scopes.ts';
-import type { AppContext } from '../context.ts';
 
 export interface WorkspaceChatHistory {
   /** Deletes every archived turn of one history (chatPartition) on all channels and its memory; how many turns went. */
   clear(workspaceId: string, partition: string): Promise<{ deletedTurns: number }>;
 }
-
-export const chatHistoryOf = (app: AppContext): WorkspaceChatHistory | undefined =>
-  (app as AppContext & { agentChats?: WorkspaceChatHistory }).agentChats;
 
 /** The workspace's own history: members and full-scope keys. */
 export const WORKSPACE_HISTORY = '';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { chatHistoryOf, chatPartition } from './chat-history.ts';
+import { chatPartition } from './chat-history.ts';
 import { defineTool } from './tool.ts';
 
 export const clearWorkspaceChatHistory = defineTool({
@@ -15,16 +15,7 @@ export const clearWorkspaceChatHistory = defineTool({
   },
   credits: null,
   async run(ctx) {
-    const history = chatHistoryOf(ctx.app);
-    if (!history) {
-      return {
-        success: true,
-        deleted_archived_turns: 0,
-        detail:
-          'This server keeps no agent chat history yet (the workspace agent is not installed): there was nothing to delete.',
-      };
-    }
-    const { deletedTurns } = await history.clear(
+    const { deletedTurns } = await ctx.app.agentChats.clear(
       ctx.caller.principal.workspaceId,
       chatPartition(ctx.caller.principal.scope),
     );

@@ -1,10 +1,5 @@
 import { z } from 'zod';
-import type { AppContext } from '../context.ts';
-import { AppError } from '../errors.ts';
 import { defineTool } from './tool.ts';
-
-/** The OAuth server's grant revocation, when this server has one (code defensively: it is optional to the tools). */
-const revokerOf = (app: AppContext) => (app as { oauth?: { revokeGrant?: (grantId: string) => Promise<void> } }).oauth;
 
 export const disconnectGptConnector = defineTool({
   name: 'disconnect_gpt_connector',
@@ -29,9 +24,7 @@ export const disconnectGptConnector = defineTool({
           'This call is not made with a connector (OAuth) token: there is nothing to revoke, and the API key or session stays valid.',
       };
     }
-    const oauth = revokerOf(ctx.app);
-    if (!oauth?.revokeGrant) throw new AppError('internal', 'OAuth is not available on this server.');
-    await oauth.revokeGrant(grantId);
+    await ctx.app.oauth.revokeGrant(grantId);
     return {
       success: true,
       revoked_oauth_token: true,

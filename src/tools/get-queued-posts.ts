@@ -1,3 +1,5 @@
+import { slugList } from '../platforms/naming.ts';
+import { NETWORKS } from '../platforms/registry.ts';
 import { z } from 'zod';
 import { draftToWire } from '../publishing/index.ts';
 import { STATUSES } from '../scheduling/index.ts';
@@ -14,7 +16,10 @@ export const getQueuedPosts = defineTool({
     "Posts waiting to go out: scheduled entries (with their time and status) and/or drafts, newest first, up to 50 each. Use it before rescheduling or to check what is planned. Free; needs the plan's scheduling / drafts features.",
   input: z.object({
     type: z.enum(['scheduled', 'draft', 'all']).optional().describe('scheduled, draft, or all (default all).'),
-    platform: z.string().optional().describe('Only this network (e.g. linkedin).'),
+    platform: z
+      .string()
+      .optional()
+      .describe(`Only this network (one of ${slugList(NETWORKS)}).`),
     status: z
       .enum([...STATUSES, ...DRAFT_STATUSES] as [string, ...string[]])
       .optional()

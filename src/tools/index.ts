@@ -1,7 +1,7 @@
 // The tool registry, and the one place that says which surface lists which tool (interface "GPT Actions",
 // contract-gaps §8): GPT Actions omit web search and clear_workspace_chat_history; MCP has web search and omits
 // clear_workspace_chat_history; the agent has every tool. The web-search tool is listed only when configured.
-import type { AppContext } from '../context.ts';
+import type { ToolServices } from './services.ts';
 import { getAccounts } from './get-accounts.ts';
 import { getUserPosts } from './get-user-posts.ts';
 import { getQueuedPosts } from './get-queued-posts.ts';
@@ -18,7 +18,8 @@ import { uploadMedia } from './upload-media.ts';
 import { disconnectGptConnector } from './disconnect-gpt-connector.ts';
 import { clearWorkspaceChatHistory } from './clear-workspace-chat-history.ts';
 import { webSearchSearxng } from './web-search-searxng.ts';
-import type { Surface, Tool } from './tool.ts';
+import type { Surface, Tool, ToolCaller } from './tool.ts';
+import { invokeTool, type Invocation, type InvokeOptions } from './invoke.ts';
 
 /** Every tool, in the order surfaces list them. */
 export const TOOLS: readonly Tool[] = [
@@ -48,17 +49,30 @@ const OMITTED: Record<Surface, readonly string[]> = {
 };
 
 /** Whether a tool can run on this server (the web-search tool needs HERALD_SEARXNG_URL). */
-export type Availability = (tool: Tool, app: AppContext) => boolean;
+export type Availability = (tool: Tool, app: ToolServices) => boolean;
 
 /** The default: what the tool itself says about this server's configuration. */
 export const configured: Availability = (tool, app) => tool.available?.(app) ?? true;
 
-export function toolsFor(surface: Surface, app: AppContext, available: Availability = configured): Tool[] {
+export function toolsFor(surface: Surface, app: ToolServices, available: Availability = configured): Tool[] {
   return TOOLS.filter(
     (t) => !OMITTED[surface].some((o) => (o.endsWith('_') ? t.name.startsWith(o) : t.name === o)) && available(t, app),
   );
 }
 
-export function toolNamed(surface: Surface, app: AppContext, name: string): Tool | undefined {
+export function toolNamed(surface: Surface, app: ToolServices, name: string): Tool | undefined {
   return toolsFor(surface, app).find((t) => t.name === name);
 }
+
+/** The tool layer bound to its services, as a surface built by the composition root (the agent) receives it. */
+export interface ToolBox {
+  /** The tools this surface lists on this server. */
+  list(surface: Surface): Tool[];
+  /** Validates, runs and reports one call (invoke.ts). */
+  invoke(tool: Tool, raw: unknown, caller: ToolCaller, opts?: InvokeOptions): Promise<Invocation>;
+}
+
+export const toolBox = (services: ToolServices): ToolBox => ({
+  list: (surface) => toolsFor(surface, services),
+  invoke: (tool, raw, caller, opts) => invokeTool(services, tool, raw, caller, opts),
+});

@@ -5,7 +5,7 @@
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { Feature } from '../auth/plans.ts';
-import type { AppContext } from '../context.ts';
+import type { ToolServices } from './services.ts';
 import { AppError, logLevelOf } from '../errors.ts';
 import { failureOf, invalidArgumentsText, type ToolFailure } from './errors.ts';
 import { toolContext, type Tool, type ToolCaller, type ToolResult } from './tool.ts';
@@ -45,7 +45,7 @@ export function parseArguments(
 
 /** The handler run for the caller on parsed arguments; a refusal is thrown as its AppError (tests assert on it). */
 export function runTool(
-  app: AppContext,
+  app: ToolServices,
   tool: Tool,
   args: Record<string, unknown>,
   caller: ToolCaller,
@@ -54,7 +54,7 @@ export function runTool(
 }
 
 export async function invokeTool(
-  app: AppContext,
+  app: ToolServices,
   tool: Tool,
   raw: unknown,
   caller: ToolCaller,

@@ -5,14 +5,14 @@
 // POST /unified/drafts/{id}/approve, as held posts are (approve-action.ts runs it then). Its `action` holds the tool,
 // its arguments (secret ones sealed), the summary members read, and once decided who approved it and the result.
 import { drafts } from '../db/schema-publishing.ts';
-import type { AppContext } from '../context.ts';
+import type { ToolServices } from './services.ts';
 import { HIDDEN, PENDING_APPROVAL, type StoredAction } from '../publishing/index.ts';
 import type { HeldActionPlan, ToolContext, ToolResult } from './tool.ts';
 
 const aad = (workspaceId: string, arg: string) => `pending-action:${workspaceId}:${arg}`;
 
 /** The arguments a tool runs with on approval: the stored ones with their secrets opened. */
-export function argumentsOf(app: AppContext, workspaceId: string, a: StoredAction): Record<string, unknown> {
+export function argumentsOf(app: ToolServices, workspaceId: string, a: StoredAction): Record<string, unknown> {
   const out = { ...a.arguments };
   for (const [k, v] of Object.entries(a.sealed ?? {})) out[k] = app.box.open(v, aad(workspaceId, k));
   return out;

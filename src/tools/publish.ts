@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { AppError } from '../errors.ts';
 import type { PostType } from '../platforms/publishing.ts';
-import { exampleSlugs, listText } from '../platforms/naming.ts';
+import { exampleOverrides, exampleSlugs, listText } from '../platforms/naming.ts';
 import { NETWORKS } from '../platforms/registry.ts';
 import { parsePostBody, postBodies, type PostBody, withoutNulls } from '../publishing/index.ts';
 import { defineTool } from './tool.ts';
@@ -22,7 +22,7 @@ const overrideError = (path: (string | number)[], msg: string) =>
 
 /**
  * platform_overrides_json: a JSON string of per-network overrides, either an object keyed by network
- * ({"linkedin": {"linkedin_text": "…"}}) or a list of objects naming their network ([{"platform": "linkedin", …}]).
+ * ({"<slug>": {…}}) or a list of objects naming their network ([{"platform": "<slug>", …}]).
  * Each override is checked with the post route's own schema for that network.
  */
 export function parseOverrides(
@@ -37,7 +37,7 @@ export function parseOverrides(
   } catch (err) {
     throw overrideError(
       [],
-      `not valid JSON (${(err as Error).message.slice(0, 120)}). Send a JSON object keyed by network, e.g. {"linkedin": {"linkedin_text": "…"}}.`,
+      `not valid JSON (${(err as Error).message.slice(0, 120)}). Send a JSON object keyed by network, e.g. ${exampleOverrides(NETWORKS)}.`,
     );
   }
   let byNetwork: Obj;
@@ -123,7 +123,7 @@ export const publish = defineTool({
       .max(200_000)
       .optional()
       .describe(
-        'JSON string of per-network overrides, e.g. {"linkedin":{"linkedin_text":"…","linkedin_page_ids":["123"]},"youtube":{"youtube_title":"…"}}.',
+        `JSON string of per-network overrides, e.g. ${exampleOverrides(NETWORKS)}; each network's fields as on POST /unified/posts.`,
       ),
   }),
   annotations: { readOnly: false, destructive: true, idempotent: false, openWorld: true },

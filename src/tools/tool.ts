@@ -7,7 +7,7 @@ import type { z } from 'zod';
 import type { Principal } from '../auth/authenticate.ts';
 import type { Feature } from '../auth/plans.ts';
 import { assertPlatformsAllowed, assertRouteAllowed } from '../auth/scopes.ts';
-import type { AppContext } from '../context.ts';
+import type { ToolServices } from './services.ts';
 import { holdAction } from './pending-actions.ts';
 
 export type Surface = 'mcp' | 'gpt' | 'agent';
@@ -62,7 +62,7 @@ export interface ToolAnnotations {
 export type ToolResult = { success: boolean } & Record<string, unknown>;
 
 export interface ToolContext {
-  app: AppContext;
+  app: ToolServices;
   caller: ToolCaller;
   /** 403 (in-band for tools) unless the caller's key scope covers these networks, exactly as REST checks it. */
   allow(platforms: Iterable<string>): void;
@@ -86,7 +86,7 @@ export interface Tool<S extends z.ZodObject = z.ZodObject> {
   /** AI or post credits a call may spend (the services charge them; this is what the description promises). */
   credits: { type: 'ai' | 'posts'; amount: number; per?: string } | null;
   /** Whether this server can run it (web_search_searxng: only with HERALD_SEARXNG_URL); surfaces list it only then. */
-  available?: (app: AppContext) => boolean;
+  available?: (app: ToolServices) => boolean;
   /** Only get_user_posts: the one tool a read-only `linkedin_posts` key may call, as GET /unified/posts on REST. */
   postsRead?: boolean;
   run(ctx: ToolContext, args: z.infer<S>): Promise<ToolResult>;
@@ -105,7 +105,7 @@ export const defineTool = <S extends z.ZodObject>(t: Tool<S>): Tool<S> => ({
   },
 });
 
-export function toolContext(app: AppContext, caller: ToolCaller): ToolContext {
+export function toolContext(app: ToolServices, caller: ToolCaller): ToolContext {
   return {
     app,
     caller,

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import type { Agent } from 'undici';
 import { request } from 'undici';
-import type { AppContext } from '../context.ts';
+import type { ToolServices } from './services.ts';
 import { AppError } from '../errors.ts';
 import { OutboundPolicy, refusalIn } from '../net/outbound-policy.ts';
 import { defineTool } from './tool.ts';
@@ -15,8 +15,8 @@ const MAX_BYTES = 2 * 1024 * 1024;
 const DEFAULT_RESULTS = 5;
 
 /** One connection pool per app, through the policy. */
-const agents = new WeakMap<AppContext, Agent>();
-function agentFor(app: AppContext, base: string): Agent {
+const agents = new WeakMap<ToolServices, Agent>();
+function agentFor(app: ToolServices, base: string): Agent {
   let a = agents.get(app);
   if (!a) {
     a = new OutboundPolicy({ trustedOrigins: [base], trustedHosts: app.config.fetchAllowHosts }).agent({

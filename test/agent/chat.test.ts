@@ -50,7 +50,7 @@ describe('the agent tool loop', () => {
     const { u, key } = await member();
     await connectAccount(h, u, 'bluesky');
     language.reset();
-    language.script = (prompt, n) =>
+    language.script = (_prompt, n) =>
       n === 0
         ? use(['get_accounts', {}])
         : say(
@@ -378,7 +378,7 @@ describe('memory', () => {
     const { u, key } = await member();
     let summaries = 0;
     language.reset();
-    language.script = (prompt, _n, system) => {
+    language.script = (_prompt, _n, system) => {
       if (system === SUMMARY_INSTRUCTIONS) {
         summaries++;
         return say(`SUMMARY-${summaries}: the member talked about bread.`);

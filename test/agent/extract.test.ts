@@ -73,11 +73,10 @@ describe('memory', () => {
       { role: 'assistant' as const, content: long(`A${i}`) },
     ]);
     const seen: string[][] = [];
-    const out = await fold(
-      { summary: '', recent },
-      500,
-      async (_prev, leaving) => (seen.push(leaving.map((m) => m.content.slice(0, 2))), 'S'),
-    );
+    const out = await fold({ summary: '', recent }, 500, async (_prev, leaving) => {
+      seen.push(leaving.map((m) => m.content.slice(0, 2)));
+      return 'S';
+    });
     expect(seen).toEqual([['Q0', 'A0', 'Q1', 'A1']]);
     expect(out.memory).toEqual({ summary: 'S', recent: recent.slice(4) });
     expect(

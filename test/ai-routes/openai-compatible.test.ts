@@ -72,7 +72,10 @@ describe('openai-compatible provider', () => {
     server.requests.length = 0;
     const long = 'word '.repeat(400);
     let asked = 0;
-    server.chat = () => (asked++, long);
+    server.chat = () => {
+      asked++;
+      return long;
+    };
     const res = await post('/unified/content/generate', { idea: 'Too long', platforms: ['bluesky'] });
     expect(res.statusCode).toBe(200);
     const content = res.json().data.bluesky.content as string;

@@ -13,7 +13,9 @@ import { until } from '../helpers/poll.ts';
 const run = promisify(execFile);
 const CLI = join(import.meta.dirname, '../../src/cli.ts');
 const dirs: string[] = [];
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
 
 function env(dataDir: string, extra: Record<string, string> = {}) {
   // The embedded mode is under test here: never inherit DATABASE_URL.

@@ -89,7 +89,12 @@ describe('logging', () => {
 
   it('writes readable lines when asked (HERALD_LOG_FORMAT=pretty), with the same redaction', () => {
     const lines: string[] = [];
-    const sink = new Writable({ write: (chunk, _enc, cb) => (lines.push(String(chunk)), cb()) });
+    const sink = new Writable({
+      write: (chunk, _enc, cb) => {
+        lines.push(String(chunk));
+        cb();
+      },
+    });
     const logger = createLogger({ logLevel: 'info', logFormat: 'pretty' }, sink);
     logger
       .child({ reqId: 'req-1' })

@@ -3,7 +3,10 @@ import { createHarness, asUser } from '../helpers/harness.ts';
 
 describe('operations', () => {
   it('serves liveness and readiness', async () => {
-    const h2 = await createHarness();
+    let stalled = false;
+    const worker = async () =>
+      stalled ? { name: 'worker', ok: false, detail: 'stalled' } : { name: 'worker', ok: true };
+    const h2 = await createHarness({ readiness: () => [worker] });
     try {
       expect((await h2.req({ method: 'GET', url: '/healthz' })).json()).toEqual({ status: 'ok' });
       const ready = await h2.req({ method: 'GET', url: '/readyz' });
@@ -13,9 +16,10 @@ describe('operations', () => {
         checks: [
           { name: 'network-apps', ok: true },
           { name: 'database', ok: true },
+          { name: 'worker', ok: true },
         ],
       });
-      h2.ctx.readiness.push(async () => ({ name: 'worker', ok: false, detail: 'stalled' }));
+      stalled = true;
       const notReady = await h2.req({ method: 'GET', url: '/readyz' });
       expect(notReady.statusCode).toBe(503);
       expect(notReady.json().status).toBe('not_ready');

@@ -15,6 +15,7 @@ beforeAll(async () => {
 });
 afterAll(async () => h?.close());
 
+// biome-ignore lint/suspicious/noExplicitAny: response bodies the tests index freely; each test asserts its shape
 type Json = Record<string, any>;
 const action = (name: string, headers: Record<string, string>, payload?: unknown) =>
   h.req({

@@ -32,7 +32,7 @@ async function chatgptTokens(
     ...(resource ? { resource } : {}),
   });
   expect(res.statusCode, res.body).toBe(200);
-  return { ...res.json(), client_id: client.client_id };
+  return { ...(res.json() as { access_token: string; refresh_token: string }), client_id: client.client_id };
 }
 
 const action = (name: string, token: string, payload: object = {}) =>

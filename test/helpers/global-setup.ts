@@ -23,7 +23,7 @@ async function pgliteTemplate(dir: string): Promise<void> {
   }
 }
 
-export default async function setup(): Promise<(() => void) | void> {
+export default async function setup(): Promise<(() => void) | undefined> {
   let dir: string | undefined;
   if (!process.env.HERALD_TEST_PGLITE_TEMPLATE_ROOT) {
     dir = mkdtempSync(join(tmpdir(), 'herald-test-templates-'));

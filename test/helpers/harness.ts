@@ -8,7 +8,13 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import pg from 'pg';
 import pino from 'pino';
 import { loadConfig, type Config } from '../../src/config.ts';
-import { createContext, type AppContext, type Clock, type ContextOverrides } from '../../src/context.ts';
+import {
+  createContext,
+  type AppContext,
+  type Clock,
+  type ContextOverrides,
+  type ReadinessCheck,
+} from '../../src/context.ts';
 import { openDatabase } from '../../src/db/client.ts';
 import { buildApp } from '../../src/transports/rest/app.ts';
 import { restrictedPlansFile } from './security-matrix.ts';
@@ -75,6 +81,8 @@ export interface HarnessOptions {
   overrides?: Omit<ContextOverrides, 'database' | 'logger' | 'clock'>;
   /** Hooks on the app before any route (e.g. watching the sandbox's calls). */
   configureApp?: (app: FastifyInstance) => void;
+  /** Readiness checks beyond the context's, as `herald serve` adds the scheduler's (made once the context exists). */
+  readiness?: (ctx: AppContext) => ReadinessCheck[];
 }
 
 // The migrated database test/helpers/global-setup.ts made for this run (undefined outside vitest's run),
@@ -118,7 +126,7 @@ export async function createHarness(opts: HarnessOptions = {}): Promise<Harness>
     ...(opts.clock ? { clock: opts.clock } : {}),
     ...opts.overrides,
   });
-  const app = await buildApp(ctx, { configure: opts.configureApp });
+  const app = await buildApp(ctx, { configure: opts.configureApp, readiness: opts.readiness?.(ctx) ?? [] });
   if (opts.sandbox) await app.listen({ port, host: '127.0.0.1' });
   else await app.ready();
   let n = 0;

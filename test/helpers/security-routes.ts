@@ -5,7 +5,7 @@ import type { Feature } from '../../src/auth/plans.ts';
 import type { AccountRouteUnderTest, McpRouteUnderTest, RouteUnderTest } from './security-matrix.ts';
 import type { Harness, TestUser } from './harness.ts';
 import { asUser } from './harness.ts';
-import type { AppContext } from '../../src/context.ts';
+import type { AppContext } from '../../src/app-context.ts';
 import { toolsFor } from '../../src/tools/index.ts';
 
 export type MatrixEntry =

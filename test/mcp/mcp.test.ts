@@ -299,7 +299,7 @@ describe('/web/mcp', () => {
         code_verifier: verifier,
       });
       expect(res.statusCode, res.body).toBe(200);
-      return { ...res.json(), client_id: client.client_id };
+      return { ...(res.json() as { access_token: string; refresh_token: string }), client_id: client.client_id };
     }
 
     it("runs tools for the token's workspace, with a token for /web/mcp or for the whole API", async () => {

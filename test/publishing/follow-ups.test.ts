@@ -40,7 +40,7 @@ describe('provisional post ids', () => {
     const video = await media(u, 'mp4');
     // Herald waits a minute of its clock for the public id; the test's clock runs 20 s per 50 ms meanwhile.
     const ticker = setInterval(() => (offsetMs += 20_000), 50);
-    let res;
+    let res: Awaited<ReturnType<typeof h.req>>;
     try {
       res = await h.req({
         method: 'POST',

@@ -21,14 +21,14 @@ beforeAll(async () => {
     clock: clock.fn,
     overrides: { adapters: scriptedAdapters(script) },
     env: { HERALD_SCHEDULE_GRACE_SECONDS: '3600' },
+    // `herald serve` adds this check (src/main.ts).
+    readiness: (ctx) => [
+      schedulerReadiness({ store: ctx.scheduling.store, clock: ctx.clock, ...ctx.config.scheduling }),
+    ],
   });
   u = await h.signup();
   await connect(h, u, 'bluesky');
   await connect(h, u, 'threads');
-  // `herald serve` adds this check (src/main.ts); the harness builds the app without it.
-  h.ctx.readiness.push(
-    schedulerReadiness({ store: h.ctx.scheduling.store, clock: h.ctx.clock, ...h.ctx.config.scheduling }),
-  );
 });
 afterAll(async () => h?.close());
 

@@ -38,6 +38,7 @@ const EMOJI = { pkg: '@fontsource/noto-emoji', sheet: 'emoji-' };
 
 const require = createRequire(import.meta.url);
 // Emoji and the code points only emoji sequences use: skin tones, flag letters, tag characters, keycap.
+// biome-ignore lint/suspicious/noMisleadingCharacterClass: U+20E3 is matched on its own, as a part of a keycap sequence
 const EMOJI_PART = /[\p{Extended_Pictographic}\p{Emoji_Modifier}\p{Regional_Indicator}\u{E0020}-\u{E007F}\u20E3]/u;
 const FACE = /@font-face\s*{([^}]*)}/g;
 

@@ -4,7 +4,7 @@
 import type { NetworkContract } from '../../platforms/contract.ts';
 import { resolve } from 'node:path';
 import type { TextLimit } from '../../platforms/types.ts';
-import { runTool } from '../../run-tool.ts';
+import { runProgram } from '../../program.ts';
 
 export const BUILTIN_ID = 'builtin';
 /** How every answer of the built-in provider names its source. */
@@ -70,6 +70,6 @@ export async function frameAt(
     '-',
   ];
   // No ffmpeg, or no frame there: that frame is simply not read.
-  const r = await runTool(ffmpeg, args, { timeoutMs, maxOutput: 64 << 20 }).catch(() => null);
+  const r = await runProgram(ffmpeg, args, { timeoutMs, maxOutput: 64 << 20 }).catch(() => null);
   return r && r.code === 0 && r.stdout.length > 0 ? r.stdout : null;
 }

@@ -1,7 +1,7 @@
 // Text in an image, read by the tesseract command-line tool with the language data the system has
 // (Debian: tesseract-ocr and tesseract-ocr-eng; `.ci/run` installs them). Nothing is downloaded.
 import sharp from 'sharp';
-import { runTool, toolMissing } from '../../run-tool.ts';
+import { runProgram, toolMissing } from '../../program.ts';
 
 export interface OcrOptions {
   /** The tesseract binary (default: `tesseract` on PATH). */
@@ -40,9 +40,9 @@ async function prepare(image: Buffer): Promise<Buffer> {
 async function run(binary: string, args: string[], input: Buffer, timeoutMs: number): Promise<string | null> {
   // One thread: tesseract's OpenMP threads only contend with Herald's own work on a small machine.
   const env = { ...process.env, OMP_THREAD_LIMIT: '1' };
-  let r;
+  let r: Awaited<ReturnType<typeof runProgram>>;
   try {
-    r = await runTool(binary, args, { timeoutMs, maxOutput: MAX_OUTPUT, input, env });
+    r = await runProgram(binary, args, { timeoutMs, maxOutput: MAX_OUTPUT, input, env });
   } catch (e) {
     throw new Error(`could not run tesseract: ${(e as Error).message}`);
   }

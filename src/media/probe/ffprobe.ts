@@ -1,7 +1,7 @@
 // Uses the ffprobe binary, when installed, as the most thorough video prober.
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { runTool } from '../../run-tool.ts';
+import { runProgram } from '../../program.ts';
 import { MediaProbeError, type ContainerInfo } from './reader.ts';
 
 const StreamSchema = z.object({
@@ -78,9 +78,9 @@ export async function ffprobe(binary: string, path: string, timeoutMs: number): 
     '-i',
     `file:${resolve(path)}`,
   ];
-  let r;
+  let r: Awaited<ReturnType<typeof runProgram>>;
   try {
-    r = await runTool(binary, args, { timeoutMs, maxOutput: MAX_OUTPUT });
+    r = await runProgram(binary, args, { timeoutMs, maxOutput: MAX_OUTPUT });
   } catch (err) {
     throw new MediaProbeError(`could not run ffprobe: ${(err as Error).message}`, { cause: err });
   }

@@ -2,6 +2,7 @@
 import {
   DeleteObjectCommand,
   GetObjectCommand,
+  type GetObjectCommandOutput,
   HeadObjectCommand,
   S3Client,
   S3ServiceException,
@@ -124,7 +125,7 @@ export class S3Storage implements MediaStorage {
     ) {
       throw new RangeNotSatisfiableError((await this.head(key))?.size ?? 0);
     }
-    let res;
+    let res: GetObjectCommandOutput;
     try {
       res = await this.client.send(
         new GetObjectCommand({

@@ -108,7 +108,7 @@ export const network = defineNetwork({
         throw invalid('bluesky.alt_text and bluesky.alt_texts[0] both give the first image an alt text; set one.');
       alts[0] = o.alt_text;
     }
-    alts.forEach((alt, i) => limit(alt ?? undefined, 'alt_text', `bluesky.alt_texts[${i}]`));
+    for (const [i, alt] of alts.entries()) limit(alt ?? undefined, 'alt_text', `bluesky.alt_texts[${i}]`);
     // Like tiktok_title on a video, alt texts are not used where there are no images (text and video posts).
     const images = postType === 'image' || postType === 'carousel';
     if (images && alts.length > media.length)

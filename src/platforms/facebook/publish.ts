@@ -185,7 +185,7 @@ export function facebookPublisher(deps: AdapterDeps, opts: FacebookPublisherOpti
       await journal.record(steps.postAttempt, deps.clock().toISOString());
       // Indexed form fields: a JSON array in one field intermittently fails with "(#100) must be an array".
       const form: Record<string, string | undefined> = { message: req.text || undefined };
-      ids.forEach((id, i) => (form[`attached_media[${i}]`] = JSON.stringify({ media_fbid: id })));
+      for (const [i, id] of ids.entries()) form[`attached_media[${i}]`] = JSON.stringify({ media_fbid: id });
       return published(
         page,
         required('facebook', (await post(page, `${page.id}/feed`, form)).id, 'a post id'),

@@ -214,7 +214,7 @@ export function validatePost(record: Obj, blobs: BlobStore): PostSummary | Error
     if (record.langs !== undefined) array(record.langs, '/langs', 3);
     if (record.tags !== undefined) {
       const tags = array(record.tags, '/tags', 8);
-      tags.forEach((t, i) => str({ t }, 't', `/tags/${i}`, { graphemes: 64, bytes: 640 }));
+      for (const [i, t] of tags.entries()) str({ t }, 't', `/tags/${i}`, { graphemes: 64, bytes: 640 });
     }
     if (record.facets !== undefined) facets(record.facets, text);
     if (record.reply !== undefined) {

@@ -8,7 +8,7 @@
 import { KEY_PREFIX } from '../../auth/api-keys.ts';
 import type { Principal } from '../../auth/authenticate.ts';
 import { looksLikeJwt } from '../../auth/jwt.ts';
-import type { AppContext } from '../../context.ts';
+import type { AppContext } from '../../app-context.ts';
 import { AppError } from '../../errors.ts';
 import { errorText } from '../../tools/errors.ts';
 

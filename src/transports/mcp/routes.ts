@@ -4,7 +4,7 @@
 // metrics, rate budget per key). GET and DELETE are 405: a stateless server has no stream to open and no session
 // to end (MCP "Streamable HTTP").
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AppContext } from '../../context.ts';
+import type { AppContext } from '../../app-context.ts';
 import type { Principal } from '../../auth/authenticate.ts';
 import { authenticateMcp, type McpAuth, type McpEndpoint } from './auth.ts';
 import type { McpToolServer } from './server.ts';

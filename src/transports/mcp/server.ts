@@ -18,7 +18,7 @@ import {
   type ListToolsResult,
   type Tool as McpTool,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { AppContext } from '../../context.ts';
+import type { AppContext } from '../../app-context.ts';
 import { toolsFor } from '../../tools/index.ts';
 import { unknownToolText } from '../../tools/errors.ts';
 import { inputSchema, invokeTool } from '../../tools/invoke.ts';

@@ -4,7 +4,7 @@
 // feature and platform-scope checks in preHandler, once the body is parsed.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { AppContext } from '../../context.ts';
+import type { AppContext } from '../../app-context.ts';
 import type { Principal, UserPrincipal } from '../../auth/authenticate.ts';
 import { credentialsFrom, UUID } from '../../auth/authenticate.ts';
 import type { Feature } from '../../auth/plans.ts';

@@ -4,7 +4,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
-import type { AppContext } from '../../context.ts';
+import type { AppContext, ReadinessCheck } from '../../app-context.ts';
 import { fastifyTrustProxy } from '../../trust-proxy.ts';
 import { accessPlugin } from './access.ts';
 import { installRateLimits } from './rate-limit.ts';
@@ -53,6 +53,8 @@ export interface BuildOptions {
   defaultMetrics?: boolean;
   /** Runs on the bare instance before anything is registered, so its hooks see every route (tests observe the sandbox with it). */
   configure?: (app: FastifyInstance) => void;
+  /** Checks behind /readyz beyond the context's own (`herald serve` adds the scheduler's). */
+  readiness?: readonly ReadinessCheck[];
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
@@ -127,7 +129,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
     if (errors.length) throw validationError(errors);
   });
 
-  await app.register(opsRoutes, { ctx, metrics });
+  await app.register(opsRoutes, { ctx, metrics, readiness: [...ctx.readiness, ...(opts.readiness ?? [])] });
   await app.register(webAppRoutes, { config: ctx.config });
   await app.register(authRoutes, { ctx });
   await app.register(workspaceRoutes, { ctx });

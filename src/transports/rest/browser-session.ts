@@ -8,7 +8,7 @@ import cookie, { type CookieSerializeOptions } from '@fastify/cookie';
 import csrf from '@fastify/csrf-protection';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isIP } from 'node:net';
-import type { AppContext } from '../../context.ts';
+import type { AppContext } from '../../app-context.ts';
 import { publicUser, type UserRow } from '../../auth/accounts.ts';
 import { AppError } from '../../errors.ts';
 

@@ -106,7 +106,7 @@ export function installErrorHandling(app: FastifyInstance): void {
     return sendError(reply, 500, { detail: 'Internal Server Error', request_id: req.id });
   });
 
-  app.setNotFoundHandler((req, reply) => {
+  app.setNotFoundHandler((_req, reply) => {
     reply.code(404).send({ detail: 'Not Found' });
   });
 }

@@ -5,7 +5,7 @@
 // Within ChatGPT's limits: at most 30 operations, summaries and descriptions of at most 300 characters,
 // parameter descriptions of at most 700, flat JSON bodies (a tool's arguments are strings, numbers, booleans and
 // lists of those; structured input such as publish's overrides travels as a JSON string).
-import type { AppContext } from '../../context.ts';
+import type { AppContext } from '../../app-context.ts';
 import { inputSchema } from '../../tools/invoke.ts';
 import type { Tool } from '../../tools/tool.ts';
 import { OPENAI_FILE_REFS, OPENAI_FILE_REFS_SCHEMA } from './gpt-files.ts';

@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { AppError, type Detail } from '../../errors.ts';
 import { assertMediaPlatformAllowed, parseMediaPlatform, type MediaKind } from '../../media/records.ts';
-import type { AppContext } from '../../context.ts';
+import type { AppContext } from '../../app-context.ts';
 import { toolsFor } from '../../tools/index.ts';
 import { defineTool, type Tool, type ToolContext, type ToolResult } from '../../tools/tool.ts';
 

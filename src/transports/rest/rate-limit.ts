@@ -4,7 +4,7 @@
 // nor a stream of wrong keys escapes it. Sign-in routes opt into a smaller per-address budget.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import rateLimit, { normalizeIP } from '@fastify/rate-limit';
-import type { AppContext } from '../../context.ts';
+import type { AppContext } from '../../app-context.ts';
 import type { Principal, UserPrincipal } from '../../auth/authenticate.ts';
 import { AppError } from '../../errors.ts';
 

@@ -1,7 +1,7 @@
 // A local OpenAI-compatible model server over real HTTP (what Ollama, vLLM, LM Studio and llama.cpp
 // serve): Chat Completions with and without streaming, image generations and audio transcriptions.
 // Tests choose each answer and read every request back.
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
 
@@ -62,7 +62,7 @@ export async function startModelServer(): Promise<ModelServer> {
     speech: 'welcome to the new oven',
     requests: [],
   };
-  const server: Server = createServer(async (req, res) => {
+  const answer = async (req: IncomingMessage, res: ServerResponse): Promise<unknown> => {
     const raw = await read(req);
     const path = req.url ?? '';
     const json = (status: number, body: unknown) => {
@@ -166,6 +166,10 @@ export async function startModelServer(): Promise<ModelServer> {
       return json(200, { text });
     }
     json(404, { error: { message: `no route ${path}` } });
+  };
+  // A handler that throws ends the connection, as a crashing server would.
+  const server: Server = createServer((req, res) => {
+    answer(req, res).catch((error: unknown) => res.destroy(error as Error));
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const port = (server.address() as AddressInfo).port;

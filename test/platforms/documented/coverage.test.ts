@@ -48,7 +48,7 @@ const DOCUMENTED_NETWORKS: Partial<
 };
 
 /** Networks whose documented errors are not all simulated, mapped and tested yet (see the report / docs/networks.md). */
-export const PENDING_NETWORKS: readonly Platform[] = [];
+const PENDING_NETWORKS: readonly Platform[] = [];
 
 const DOCS = new URL('../../../docs/networks.md', import.meta.url);
 

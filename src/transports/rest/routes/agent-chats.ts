@@ -4,7 +4,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppContext } from '../../../context.ts';
+import type { AppContext } from '../../../app-context.ts';
 import { CHAT_CHANNELS, chatPartition, turnToWire } from '../../../agent/history.ts';
 import { dateTime } from '../../../publishing/index.ts';
 import { principalOf } from '../access.ts';

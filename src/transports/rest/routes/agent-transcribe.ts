@@ -7,7 +7,7 @@ import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppContext } from '../../../context.ts';
+import type { AppContext } from '../../../app-context.ts';
 import { AppError } from '../../../errors.ts';
 import { AUDIO_FORMATS_TEXT, audioFormatOf } from '../../../media/audio.ts';
 import { assertContentLength, readForm, type FormFile, type FormPart } from '../../../media/form.ts';

@@ -3,7 +3,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppContext } from '../../../context.ts';
+import type { AppContext } from '../../../app-context.ts';
 import type { Principal } from '../../../auth/authenticate.ts';
 import { aiTargets, assertSourceGiven, imageTargets } from '../../../ai/targets.ts';
 import { AppError } from '../../../errors.ts';

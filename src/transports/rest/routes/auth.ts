@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppContext } from '../../../context.ts';
+import type { AppContext } from '../../../app-context.ts';
 import { publicUser } from '../../../auth/accounts.ts';
 import { AppError } from '../../../errors.ts';
 import { userOf } from '../access.ts';

@@ -2,7 +2,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppContext } from '../../../context.ts';
+import type { AppContext } from '../../../app-context.ts';
 import type { Platform } from '../../../platforms/slugs.ts';
 import { profileSliceSchema } from '../../../connections/profiles.ts';
 import { AppError } from '../../../errors.ts';

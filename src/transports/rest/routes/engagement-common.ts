@@ -2,7 +2,7 @@
 // request helpers built from the platform registry (which networks a read covers, their destination filters).
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { AppContext } from '../../../context.ts';
+import type { AppContext } from '../../../app-context.ts';
 import { destinationFilter, destinationFilterShape, replyDestinationShape } from '../../../engagement/arguments.ts';
 import type { CommentRecord } from '../../../engagement/index.ts';
 import { parsePlatforms, readPlatforms, splitPlatforms } from '../../../platforms/arguments.ts';

@@ -2,7 +2,7 @@
 // its deletion; the comments inbox, one post's comments, a comment's replies and replying; analytics.
 // Each concern registers its own routes (engagement-posts, -comments, -replies, -analytics); this plugin composes them.
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../../../context.ts';
+import type { AppContext } from '../../../app-context.ts';
 import { analyticsRoutes } from './engagement-analytics.ts';
 import { engagementKit } from './engagement-common.ts';
 import { commentsRoutes } from './engagement-comments.ts';

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Networks } from '../../../platforms/registry.ts';
-import type { AppContext } from '../../../context.ts';
+import type { AppContext } from '../../../app-context.ts';
 import { AppError } from '../../../errors.ts';
 import { parseMediaPlatform } from '../../../media/records.ts';
 import type { DeleteOutcome, ListFilter } from '../../../media/service.ts';

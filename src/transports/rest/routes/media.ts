@@ -6,7 +6,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Principal } from '../../../auth/authenticate.ts';
 import type { Networks } from '../../../platforms/registry.ts';
-import type { AppContext } from '../../../context.ts';
+import type { AppContext } from '../../../app-context.ts';
 import { AppError } from '../../../errors.ts';
 import { assertContentLength, readForm, type FormFile, type FormPart } from '../../../media/form.ts';
 import { sizeLimitError } from '../../../media/ingest.ts';

@@ -2,11 +2,14 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { Counter, Gauge } from 'prom-client';
 import { z } from 'zod';
-import type { AppContext } from '../../../context.ts';
+import type { AppContext, ReadinessCheck } from '../../../app-context.ts';
 import { AppError } from '../../../errors.ts';
 import { METRICS_UNAUTHORIZED, metricsAuthorized, type HttpMetrics } from '../metrics.ts';
 
-export async function opsRoutes(app: FastifyInstance, { ctx, metrics }: { ctx: AppContext; metrics: HttpMetrics }) {
+export async function opsRoutes(
+  app: FastifyInstance,
+  { ctx, metrics, readiness }: { ctx: AppContext; metrics: HttpMetrics; readiness: readonly ReadinessCheck[] },
+) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   // A network whose token endpoint refused this server's own client id/secret (invalid_client): 1 per such network
   // until a refresh there succeeds again, as in the readiness report's network-apps detail. Alert on it.
@@ -83,7 +86,7 @@ export async function opsRoutes(app: FastifyInstance, { ctx, metrics }: { ctx: A
       },
     },
     async (_req, reply) => {
-      const checks = await Promise.all(ctx.readiness.map((c) => c()));
+      const checks = await Promise.all(readiness.map((c) => c()));
       const ok = checks.every((c) => c.ok);
       reply.code(ok ? 200 : 503);
       return { status: ok ? ('ready' as const) : ('not_ready' as const), checks };

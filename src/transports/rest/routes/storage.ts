@@ -1,7 +1,7 @@
 // Serves disk-stored media at /storage/<key>: public (networks fetch media by URL; keys carry 128
 // random bits), with byte ranges and conditional requests. Only keys of live media records are served.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AppContext } from '../../../context.ts';
+import type { AppContext } from '../../../app-context.ts';
 import {
   isValidKey,
   ObjectNotFoundError,

@@ -1,6 +1,6 @@
 // Who may act on /workspaces/{id}/… routes: members, and owners for changes. A workspace the caller
 // is not a member of and one that does not exist answer alike (403), so ids cannot be probed.
-import type { AppContext } from '../../../context.ts';
+import type { AppContext } from '../../../app-context.ts';
 import { AppError } from '../../../errors.ts';
 
 export const OWNERS_ONLY = 'Only workspace owners can do this.';

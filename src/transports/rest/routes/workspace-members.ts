@@ -3,7 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppContext } from '../../../context.ts';
+import type { AppContext } from '../../../app-context.ts';
 import { userOf } from '../access.ts';
 import { errorResponses, userSecurity, workspaceIdParams } from '../schemas.ts';
 import { workspaceMember } from './workspace-member.ts';

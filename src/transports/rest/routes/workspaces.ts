@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppContext } from '../../../context.ts';
+import type { AppContext } from '../../../app-context.ts';
 import { keyToWire } from '../../../auth/api-keys.ts';
 import { parseLocale, parseTimeZone } from '../../../auth/locale.ts';
 import { validationError, type FieldError } from '../../../errors.ts';

@@ -1,7 +1,9 @@
+// Running a local program (ffprobe, ffmpeg, tesseract): not to be confused with the tools of src/tools/, which
+// the agent, MCP and GPT Actions call.
 import { spawn } from 'node:child_process';
 
-/** What a finished tool left: its exit, what it printed (bounded) and the end of its error output. */
-export interface ToolRun {
+/** What a finished program left: its exit, what it printed (bounded) and the end of its error output. */
+export interface ProgramRun {
   code: number | null;
   signal: NodeJS.Signals | null;
   stdout: Buffer;
@@ -9,10 +11,10 @@ export interface ToolRun {
   stderr: string;
 }
 
-export interface ToolOptions {
-  /** The tool is killed (SIGKILL) after this long. */
+export interface ProgramOptions {
+  /** The program is killed (SIGKILL) after this long. */
   timeoutMs: number;
-  /** The tool is killed once it printed more than this many bytes. */
+  /** The program is killed once it printed more than this many bytes. */
   maxOutput: number;
   /** Bytes written to its stdin (otherwise stdin is closed). */
   input?: Buffer;
@@ -23,11 +25,11 @@ export interface ToolOptions {
 const missing = new Set<string>();
 
 /**
- * Runs a local tool (ffprobe, ffmpeg, tesseract) with a deadline and an output cap. Resolves null when the
+ * Runs a local program (ffprobe, ffmpeg, tesseract) with a deadline and an output cap. Resolves null when the
  * binary is not installed; rejects only when it could not be started for another reason. A non-zero exit or
  * a kill is the caller's to read from the result.
  */
-export function runTool(binary: string, args: string[], opts: ToolOptions): Promise<ToolRun | null> {
+export function runProgram(binary: string, args: string[], opts: ProgramOptions): Promise<ProgramRun | null> {
   if (missing.has(binary)) return Promise.resolve(null);
   return new Promise((done, fail) => {
     const child = spawn(binary, args, {
@@ -58,7 +60,7 @@ export function runTool(binary: string, args: string[], opts: ToolOptions): Prom
       done({ code, signal, stdout: Buffer.concat(out), stderr });
     });
     if (opts.input && child.stdin) {
-      child.stdin.on('error', () => {}); // a tool that exits early closes its input: the exit code tells
+      child.stdin.on('error', () => {}); // a program that exits early closes its input: the exit code tells
       child.stdin.end(opts.input);
     }
   });
