@@ -18,6 +18,7 @@ const NO_DB = [
   'test/oauth/config.test.ts',
   'test/agent/commands.test.ts',
   'test/foundation/pglite-template.test.ts',
+  'test/web/**/*.test.ts',
   'test/foundation/docs-paths.test.ts',
 ];
 

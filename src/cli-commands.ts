@@ -5,6 +5,7 @@ import { createContext, createLogger } from './context.ts';
 import { DataDirLockedError } from './db/lock.ts';
 import { listenFailure, startServer, stopOnSignals } from './main.ts';
 import { startupSummary, startupWarnings } from './startup-report.ts';
+import { webAppStartupMessage, webAppState } from './config/web.ts';
 import { startWorkerProcess, stopWorkerOnSignals } from './worker-process.ts';
 
 const USAGE = `Usage: herald <command>
@@ -73,6 +74,8 @@ async function main(argv: string[]): Promise<number> {
         startupSummary(config, running),
       );
       for (const warning of startupWarnings(config)) log.warn(warning);
+      const web = webAppStartupMessage(webAppState(config));
+      if (web) log.warn(web);
       return -1;
     }
     case 'worker': {

@@ -11,11 +11,12 @@ import { platformEnv, type PlatformEnvConfig } from './config/platforms.ts';
 import { schedulingEnvSchema, toSchedulingConfig, type SchedulingConfig } from './config/scheduling.ts';
 import { NETWORKS } from './platforms/registry.ts';
 import { trustProxyEnv, type TrustProxy } from './trust-proxy.ts';
+import { toWebConfig, webEnvSchema, type WebConfig } from './config/web.ts';
 import { defaultTemplateDir } from './db/pglite-template.ts';
 
 export type { TrustProxy };
 export { ConfigError };
-export type { EngagementConfig, MediaConfig, OAuthConfig, PlatformEnvConfig, SchedulingConfig };
+export type { EngagementConfig, MediaConfig, OAuthConfig, PlatformEnvConfig, SchedulingConfig, WebConfig };
 export type { OAuthStaticClient } from './config/oauth.ts';
 
 const envSchema = z
@@ -104,6 +105,7 @@ const envSchema = z
     ...schedulingEnvSchema.shape,
     ...mediaEnvSchema.shape,
     ...oauthEnvSchema.shape,
+    ...webEnvSchema.shape,
   })
   .extend(aiEnvSchema.shape)
   .extend(agentEnvSchema.shape);
@@ -180,6 +182,8 @@ export interface Config {
   /** The workspace agent's limits and memory: see docs/agent.md. */
   agent: AgentConfig;
   oauth: OAuthConfig;
+  /** The web app Herald serves at `/`: see docs/web.md. */
+  web: WebConfig;
 }
 
 /** `networks`: the registry's networks, each read from its HERALD_<SLUG>_* variables (default: the built-in ones). */
@@ -279,5 +283,6 @@ export function loadConfig(
     ai: toAiConfig(e),
     agent: toAgentConfig(e),
     oauth: toOAuthConfig(e),
+    web: toWebConfig(e),
   };
 }

@@ -1,6 +1,7 @@
 // The composition root's areas, each a list of services in dependency order. createContext (context.ts) builds
 // them in turn; every collaborator is given at construction, nothing is wired afterwards.
 import type { Platform } from './platforms/slugs.ts';
+import { appPageUrl } from './config/web.ts';
 import type { Logger } from 'pino';
 import type { Redis } from 'ioredis';
 import type { Config } from './config.ts';
@@ -108,6 +109,7 @@ export function authServices(
     clock,
     logger,
     publicUrl: config.publicUrl,
+    pageUrl: (page, token) => appPageUrl(config, page, token),
     ttlSeconds: config.invitationTtlSeconds,
   });
   const accounts = new AccountService({ db, workspaces, invitations, sessions, signup: config.signup });
@@ -119,6 +121,7 @@ export function authServices(
     clock,
     logger,
     publicUrl: config.publicUrl,
+    pageUrl: (page, token) => appPageUrl(config, page, token),
     ttlSeconds: config.passwordResetTtlSeconds,
   });
   const oauth = new OAuthService({

@@ -54,11 +54,20 @@ export interface Credentials {
   workspaceHeader: string | undefined;
   /** The absolute URL being called: an OAuth access token must have been issued for it (its audience). Default: the API root. */
   resource?: string | undefined;
+  /**
+   * The token came from the browser session cookie, not a header: it counts only as a session JWT (never as an API
+   * key or an OAuth access token), and the caller must check the request's CSRF proof.
+   */
+  fromCookie?: boolean;
 }
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export function credentialsFrom(headers: Record<string, string | string[] | undefined>): Credentials {
+/** The credential headers; without any, the browser session cookie (`sessionCookie`) when there is one. */
+export function credentialsFrom(
+  headers: Record<string, string | string[] | undefined>,
+  sessionCookie?: string,
+): Credentials {
   const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v)?.trim() || undefined;
   let token = first(headers['x-api-key']);
   const auth = first(headers.authorization);
@@ -66,7 +75,10 @@ export function credentialsFrom(headers: Record<string, string | string[] | unde
     const m = /^Bearer\s+(.+)$/i.exec(auth);
     token = m?.[1]?.trim();
   }
-  return { token, workspaceHeader: first(headers['x-workspace-id']) };
+  const workspaceHeader = first(headers['x-workspace-id']);
+  // A header credential wins: a request that names one is not authenticated by the cookie (and needs no CSRF proof).
+  if (!token && !auth && sessionCookie) return { token: sessionCookie, workspaceHeader, fromCookie: true };
+  return { token, workspaceHeader };
 }
 
 /** The OAuth access-token check and the user behind a token. */
@@ -132,6 +144,7 @@ export class Authenticator {
   /** A JWT-only caller, not bound to a workspace (account and workspace-management routes). */
   async user(creds: Credentials): Promise<UserPrincipal> {
     if (!creds.token) throw unauthorized();
+    if (creds.fromCookie && !looksLikeJwt(creds.token)) throw unauthorized('Invalid or expired token.');
     if (!looksLikeJwt(creds.token)) {
       throw new AppError('forbidden', 'This route needs a user session (JWT); API keys cannot call it.');
     }
@@ -144,6 +157,8 @@ export class Authenticator {
     if (creds.workspaceHeader !== undefined && !UUID.test(creds.workspaceHeader)) {
       throw validationField(['header', 'x-workspace-id'], 'X-Workspace-Id must be a UUID', 'uuid_parsing');
     }
+    // The cookie holds a session or nothing: an API key or a connector's token never lives in the browser.
+    if (creds.fromCookie && !looksLikeJwt(creds.token)) throw unauthorized('Invalid or expired token.');
     if (!looksLikeJwt(creds.token)) {
       const key = await this.#keys.authenticate(creds.token);
       if (creds.workspaceHeader && creds.workspaceHeader.toLowerCase() !== key.workspaceId) {
@@ -163,7 +178,7 @@ export class Authenticator {
     }
     const claims = await this.#sessions.verify(creds.token);
     // Not a session of this Herald: an OAuth access token, or nothing valid.
-    if (!claims && this.#oauth) return this.#oauthPrincipal(creds.token, creds);
+    if (!claims && this.#oauth && !creds.fromCookie) return this.#oauthPrincipal(creds.token, creds);
     const { user } = await this.#session(creds.token);
     if (!creds.workspaceHeader) {
       throw new AppError(

@@ -22,6 +22,8 @@ export interface InvitationDeps {
   clock: () => Date;
   logger: Logger;
   publicUrl: string;
+  /** The web app's page for a token (`accept-invitation?token=…`); undefined when the app is turned off. */
+  pageUrl?: (page: string, token: string) => string | undefined;
   ttlSeconds: number;
 }
 
@@ -120,6 +122,7 @@ export class InvitationService {
 
   async #mail(ws: WorkspaceRow, inviter: UserRow, row: InvitationRow, token: string): Promise<void> {
     const base = this.#d.publicUrl;
+    const link = this.#d.pageUrl?.('accept-invitation', token);
     await this.#d.mailer.send({
       workspaceId: ws.id,
       to: row.email,
@@ -128,10 +131,11 @@ export class InvitationService {
       body: [
         `${inviter.email} invited you to join the Herald workspace "${ws.name}" as ${row.role}.`,
         '',
+        ...(link ? [`Accept it here (sign in, or create an account, as ${row.email}): ${link}`, ''] : []),
         `Invitation token: ${token}`,
         `It can be used once, until ${row.expiresAt.toISOString()}.`,
         '',
-        `To accept, sign in to Herald (${base}) as ${row.email} and send POST ${base}/invitations/accept with {"token": "<the token>"},`,
+        `${link ? 'From a program: sign' : 'To accept, sign'} in to Herald (${base}) as ${row.email} and send POST ${base}/invitations/accept with {"token": "<the token>"},`,
         `or create an account with this address: POST ${base}/auth/signup with "invitation_token": "<the token>".`,
         '',
         'If you do not know this workspace or its owner, ignore this mail: nothing happens unless you accept.',

@@ -22,6 +22,8 @@ export interface PasswordResetDeps {
   clock: () => Date;
   logger: Logger;
   publicUrl: string;
+  /** The web app's page for a token (`reset-password?token=…`); undefined when the app is turned off. */
+  pageUrl?: (page: string, token: string) => string | undefined;
   ttlSeconds: number;
 }
 
@@ -76,6 +78,7 @@ export class PasswordResetService {
     });
     if (!created) return;
     const base = this.#d.publicUrl;
+    const link = this.#d.pageUrl?.('reset-password', token);
     await this.#d.mailer.send({
       workspaceId: null,
       to: user.email,
@@ -84,6 +87,7 @@ export class PasswordResetService {
       body: [
         `Someone (hopefully you) asked to reset the password of the Herald account ${user.email} at ${base}.`,
         '',
+        ...(link ? [`Choose a new password here: ${link}`, ''] : []),
         `Reset token: ${token}`,
         `It can be used once, until ${expiresAt.toISOString()}: POST ${base}/auth/reset-password with {"token": "<the token>", "new_password": "..."}.`,
         'Resetting signs out every session of the account.',

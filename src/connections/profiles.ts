@@ -21,6 +21,12 @@ export const profileSliceSchema = z.looseObject({
     status_reason: z.string().nullable(),
     connected_at: z.string(),
     profile_fetched_at: z.string().nullable(),
+    expires_at: z
+      .string()
+      .nullable()
+      .describe(
+        'When the connection stops working unless it is reconnected (the end of the refresh grant, or of the access token when the network gives no refresh token); null when the network gives no end',
+      ),
   }),
   error: z.string().optional().describe('Why the refresh failed; the slice is the cached one.'),
   oauth_connection_count: z.number().int().optional(),
@@ -76,10 +82,15 @@ export class ProfileService {
     if ((force || stale) && primary.status === 'connected') {
       try {
         const adapter = this.#registry.get(platform);
-        const identity = await this.#tokens.use(primary, (t) => adapter.fetchAccount(t));
+        // The row the call ran with: a refresh on the way changed its tokens' expiries.
+        let used = primary;
+        const identity = await this.#tokens.use(primary, (t, current) => {
+          used = current;
+          return adapter.fetchAccount(t);
+        });
         await this.#store.saveProfile(primary.id, identity);
         primary = {
-          ...primary,
+          ...used,
           profile: identity.slice,
           destinations: identity.destinations,
           profileFetchedAt: this.#now(),
@@ -105,6 +116,7 @@ export class ProfileService {
         status_reason: primary.statusReason,
         connected_at: primary.createdAt.toISOString(),
         profile_fetched_at: primary.profileFetchedAt?.toISOString() ?? null,
+        expires_at: this.#tokens.usableUntil(primary)?.toISOString() ?? null,
       },
       ...(error ? { error } : {}),
     };

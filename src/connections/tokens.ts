@@ -94,6 +94,14 @@ export class TokenKeeper {
     return row.accessExpiresAt !== null && row.accessExpiresAt.getTime() <= this.#now().getTime();
   }
 
+  /**
+   * When this connection stops working unless its user reconnects: the end of the refresh grant, or the access
+   * token's expiry when the network cannot refresh it; null when the network gives no end.
+   */
+  usableUntil(row: ConnectionRow): Date | null {
+    return this.#refreshable(row) ? row.refreshExpiresAt : row.accessExpiresAt;
+  }
+
   /** Whether the network can refresh this connection's grant (false e.g. for a grant issued without a refresh token). */
   #refreshable(row: ConnectionRow): boolean {
     const auth = this.#registry.get(row.platform as Platform).auth;

@@ -379,6 +379,10 @@ export const scheduledEntrySchema = z.object({
   published_post_id: z.string().nullable(),
   published_post_url: z.string().nullable(),
   error_message: z.string().nullable(),
+  attempts: z
+    .number()
+    .int()
+    .describe('How many times publishing was started (retries after a transient failure add one)'),
   created_at: z.string(),
   updated_at: z.string(),
   published_at: z.string().nullable(),
@@ -400,6 +404,7 @@ export function toWire(row: ScheduledRow, timeZone: string, now: Date): Schedule
     published_post_id: row.publishedPostId,
     published_post_url: row.publishedPostUrl,
     error_message: row.errorMessage,
+    attempts: row.attempts,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
     published_at: row.publishedAt?.toISOString() ?? null,

@@ -35,6 +35,14 @@ describe('connect links name their workspace', () => {
     expect(result).toContain(`<p data-workspace>Herald workspace: <strong>${ESCAPED}</strong>`);
     expect(result).toContain(`to the Herald workspace &#34;${ESCAPED}&#34;`);
     expect(result).not.toContain('<b>Acme');
+    // …and goes back to the web app's Connections page with the result, by itself and by a link.
+    const back = /<a href="([^"]+)" data-return>/.exec(result)![1]!.replaceAll('&#38;', '&');
+    const backUrl = new URL(back, h.url);
+    expect(backUrl.pathname).toBe('/connections');
+    expect(backUrl.searchParams.get('platform')).toBe('linkedin');
+    expect(backUrl.searchParams.get('status')).toBe('success');
+    expect(backUrl.searchParams.get('message')).toContain('Acme');
+    expect(result).toContain('<meta http-equiv="refresh" content="1; url=/connections?');
   });
 
   it('a used or unknown state names no workspace', async () => {

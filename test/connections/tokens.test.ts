@@ -67,6 +67,9 @@ describe('token lifecycle', () => {
       expect(t.refreshToken).not.toBe(oldTokens.refreshToken);
       expect(t.accessToken).not.toBe(oldTokens.accessToken);
       expect(t.expiresAt!.getTime()).toBeGreaterThan(now.getTime());
+      // A refreshable grant works until its refresh token ends (months away for TikTok).
+      expect(res.json().tiktok.connection.expires_at).toBe(after.refreshExpiresAt?.toISOString() ?? null);
+      expect(after.refreshExpiresAt!.getTime()).toBeGreaterThan(now.getTime() + 150 * 24 * 3600_000);
     });
   });
 
@@ -214,6 +217,8 @@ describe('a grant without a refresh token (LinkedIn apps without programmatic re
         status: 'connected',
         needs_reconnect: false,
         status_reason: expect.stringMatching(/reconnect before/),
+        // Without a refresh token, the connection ends with its access token.
+        expires_at: connected.accessExpiresAt!.toISOString(),
       });
       // Day 61: the token is dead; now it needs a reconnect.
       await advance(61 * DAY, async () => {

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from '../helpers/harness.ts';
 import { accountRouteMatrix, adminRouteMatrix, mcpRouteMatrix, securityMatrix } from '../helpers/security-matrix.ts';
 import { SECURITY_ROUTES } from '../helpers/security-routes.ts';
+import { cookieSessionColumn } from '../helpers/security-matrix-cookie.ts';
 
 let h: Harness;
 const routes: RouteOptions[] = [];
@@ -68,4 +69,8 @@ describe('security matrix', () => {
     else if (entry.matrix === 'admin') adminRouteMatrix(() => h, { ...entry, method });
     else if (entry.matrix === 'mcp') mcpRouteMatrix(() => h, entry);
   }
+});
+
+describe('security matrix: the cookie-session column', () => {
+  cookieSessionColumn(() => h, SECURITY_ROUTES);
 });

@@ -29,6 +29,24 @@ afterAll(() => h?.close());
 const get = (url: string) => h.req({ method: 'GET', url, headers: asUser(u) });
 
 describe('the ninth network beyond REST publishing', () => {
+  it('GET /unified/platforms gives the composer its rules, read from the contract', async () => {
+    const res = await h.req({ method: 'GET', url: '/unified/platforms' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().sandbox).toBe(true);
+    const quillRules = res.json().platforms.find((p: { slug: string }) => p.slug === QUILL);
+    expect(quillRules).toMatchObject({
+      display_name: network.displayName,
+      auth_kind: 'app_password',
+      configured: true,
+      post_types: ['text', 'image'],
+      text: { max: 50, unit: 'graphemes' },
+      destinations: null,
+    });
+    expect(Object.keys(quillRules.override_schema.properties)).toEqual(
+      expect.arrayContaining(Object.keys(network.override!.shape)),
+    );
+  });
+
   it('connects, lists and publishes through the tool layer over MCP', async () => {
     const c = await mcpClient(`${h.url}/mcp`, { 'x-api-key': key });
     try {

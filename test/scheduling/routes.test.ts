@@ -166,6 +166,7 @@ describe('/unified/scheduled-posts', () => {
       time_until_scheduled: 'in 22 hours',
       published_post_id: null,
       error_message: null,
+      attempts: 0,
     });
     const none = await h.req({ method: 'GET', url: '/unified/scheduled-posts?status=published', headers: asUser(u) });
     expect(none.json().data.total).toBe(0);

@@ -11,6 +11,7 @@ import type { Feature } from '../../auth/plans.ts';
 import { assertPlatformsAllowed, assertRouteAllowed } from '../../auth/scopes.ts';
 import { AppError, validationField } from '../../errors.ts';
 import type { Budget, Charge } from './rate-limit.ts';
+import { type BrowserSessions, sessionCookie } from './browser-session.ts';
 
 export type Access =
   /**
@@ -55,6 +56,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     principal?: Principal;
     userPrincipal?: UserPrincipal;
+    /** Authenticated by the browser session cookie (the web app), not by a header. */
+    cookieSession?: boolean;
   }
 }
 
@@ -82,7 +85,13 @@ function budgetOf(access: Access | undefined): Budget {
   return access.kind === 'public' ? (access.budget ?? 'general') : 'general';
 }
 
-export const accessPlugin = fp(async (app: FastifyInstance, opts: { ctx: AppContext; charge: Charge }) => {
+interface AccessOptions {
+  ctx: AppContext;
+  charge: Charge;
+  browser: BrowserSessions;
+}
+
+export const accessPlugin = fp(async (app: FastifyInstance, opts: AccessOptions) => {
   const { auth } = opts.ctx;
   const { charge } = opts;
 
@@ -116,7 +125,7 @@ export const accessPlugin = fp(async (app: FastifyInstance, opts: { ctx: AppCont
     }
     // The URL called, for the audience check of OAuth access tokens.
     let creds = {
-      ...credentialsFrom(req.headers),
+      ...credentialsFrom(req.headers, sessionCookie(req)),
       resource: `${opts.ctx.config.publicUrl}${req.url.replace(/[?#].*$/, '')}`,
     };
     const queried =
@@ -144,6 +153,11 @@ export const accessPlugin = fp(async (app: FastifyInstance, opts: { ctx: AppCont
       throw err;
     }
     await charge(req, reply, 'general', who);
+    // The browser's cookie is sent with any request to this site: a write must also prove it comes from Herald's app.
+    if (creds.fromCookie) {
+      await opts.browser.assertCsrf(req);
+      req.cookieSession = true;
+    }
     if (access.kind === 'user' || access.kind === 'admin') {
       req.userPrincipal = who as UserPrincipal;
       if (access.kind === 'admin' && !req.userPrincipal.user.isAdmin) {

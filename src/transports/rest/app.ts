@@ -8,6 +8,8 @@ import type { AppContext, ReadinessCheck } from '../../app-context.ts';
 import { fastifyTrustProxy } from '../../trust-proxy.ts';
 import { accessPlugin } from './access.ts';
 import { installRateLimits } from './rate-limit.ts';
+import { installBrowserSessions } from './browser-session.ts';
+import { installWebApp, webAppRoutes } from './web-app.ts';
 import { openApiTransform, openApiTransformObject } from './openapi.ts';
 import { invalidStrings } from '../../input-strings.ts';
 import { installJsonParser } from './json-body.ts';
@@ -30,6 +32,7 @@ import { engagementRoutes } from './routes/engagement.ts';
 import { aiRoutes } from './routes/ai.ts';
 import { mediaRoutes } from './routes/media.ts';
 import { storageRoutes } from './routes/storage.ts';
+import { platformRoutes } from './routes/platforms.ts';
 import { gptActionRoutes } from './routes/gpt-actions.ts';
 import { agentChatRoutes } from './routes/agent-chats.ts';
 import { agentChatRoute } from './routes/agent-chat.ts';
@@ -111,7 +114,9 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
     transformObject: openApiTransformObject,
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
-  await app.register(accessPlugin, { ctx, charge });
+  await installWebApp(app, { config: ctx.config, charge });
+  const browser = await installBrowserSessions(app);
+  await app.register(accessPlugin, { ctx, charge, browser });
   // One check of every parsed input, ahead of each route's schema: NUL and unpaired surrogates are a
   // 422 wherever they appear (multipart fields are checked as they are read, in media/form.ts).
   app.addHook('preValidation', async (req) => {
@@ -125,6 +130,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   });
 
   await app.register(opsRoutes, { ctx, metrics, readiness: [...ctx.readiness, ...(opts.readiness ?? [])] });
+  await app.register(webAppRoutes, { config: ctx.config });
   await app.register(authRoutes, { ctx });
   await app.register(workspaceRoutes, { ctx });
   await app.register(workspaceMemberRoutes, { ctx });
@@ -132,6 +138,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   await app.register(adminRoutes, { ctx });
   await app.register(connectionRoutes, { ctx });
   await app.register(postRoutes, { ctx });
+  await app.register(platformRoutes, { ctx });
   await app.register(draftRoutes, { ctx });
   await app.register(scheduledPostRoutes, { ctx, metrics });
   await app.register(mediaRoutes, { ctx });

@@ -23,6 +23,10 @@ declare module 'fastify' {
   }
 }
 
+/** The web app's form of a user session (docs/security.md, Browser sessions). */
+const BROWSER =
+  'In a browser, the session cookie set by /auth/login with `X-Herald-Client: web` stands for the Bearer token; a write made with it also needs `X-CSRF-Token` (GET /auth/csrf).';
+
 function accessText(access: Access | undefined): string {
   if (!access || access.kind === 'public' || access.kind === 'simulator') {
     return access?.kind === 'public' && access.budget === 'auth'
@@ -30,11 +34,12 @@ function accessText(access: Access | undefined): string {
       : 'No authentication.';
   }
   if (access.kind === 'user')
-    return 'Authentication: a user session (`Authorization: Bearer <access_token>` from /auth/login or /auth/signup); API keys are refused.';
+    return `Authentication: a user session (\`Authorization: Bearer <access_token>\` from /auth/login or /auth/signup); API keys are refused. ${BROWSER}`;
   if (access.kind === 'admin') return 'Authentication: the session of an administrator.';
   if (access.kind === 'mcp') return 'MCP (JSON-RPC over streamable HTTP): see docs/mcp.md.';
   const parts = [
     "Authentication: `X-API-Key: <key>` (acts on the key's workspace), or a user session (`Authorization: Bearer <access_token>`) with `X-Workspace-Id`.",
+    BROWSER,
   ];
   if (access.feature) parts.push(`Needs the plan feature \`${access.feature}\`.`);
   if (access.ownerOnly) parts.push('Sessions: workspace owners only.');

@@ -22,6 +22,14 @@ export const sessionSchema = z.object({
   user: userSchema,
 });
 
+/** A session answered to the web app (`X-Herald-Client: web`): the token is in the httpOnly cookie, not here. */
+export const browserSessionSchema = z
+  .object({ user: userSchema })
+  .describe('With X-Herald-Client: web, the session is set as the httpOnly herald_session cookie instead.');
+
+/** A new session: its token in the body, or (for the web app) in the cookie. Token form first, so it keeps its token. */
+export const sessionAnswerSchema = z.union([sessionSchema, browserSessionSchema]);
+
 export const passwordSchema = z.string().min(8, 'Password must be at least 8 characters').max(256);
 
 export const workspaceIdParams = z.object({ workspace_id: z.uuid() });

@@ -6,7 +6,8 @@ import type { AppContext } from '../../../app-context.ts';
 import { publicUser } from '../../../auth/accounts.ts';
 import { FORGOT_PASSWORD_MESSAGE } from '../../../auth/password-reset.ts';
 import { userOf } from '../access.ts';
-import { errorResponses, passwordSchema as password, sessionSchema, userSecurity } from '../schemas.ts';
+import { errorResponses, passwordSchema as password, sessionAnswerSchema, userSecurity } from '../schemas.ts';
+import { clearBrowserSession } from '../browser-session.ts';
 
 const done = z.object({ success: z.boolean(), message: z.string() });
 
@@ -31,8 +32,9 @@ export async function accountSessionRoutes(app: FastifyInstance, { ctx }: { ctx:
         response: { 200: done, ...errorResponses(401) },
       },
     },
-    async (req) => {
+    async (req, reply) => {
       await ctx.sessions.logout(userOf(req).session);
+      if (req.cookieSession) clearBrowserSession(req, reply);
       return { success: true, message: 'Signed out.' };
     },
   );
@@ -50,8 +52,9 @@ export async function accountSessionRoutes(app: FastifyInstance, { ctx }: { ctx:
         response: { 200: done, ...errorResponses(401) },
       },
     },
-    async (req) => {
+    async (req, reply) => {
       await ctx.sessions.revokeAll(userOf(req).user.id);
+      clearBrowserSession(req, reply);
       return { success: true, message: 'Signed out everywhere.' };
     },
   );
@@ -65,18 +68,24 @@ export async function accountSessionRoutes(app: FastifyInstance, { ctx }: { ctx:
         operationId: 'changePassword',
         summary: 'Change the password; every other session is signed out',
         responseDescription: 'The password is changed: a fresh session token.',
-        description: 'Answers with a fresh session token: the one presented stops working too.',
+        description:
+          'Answers with a fresh session token: the one presented stops working too. With the session cookie of the web app, the cookie is cleared and the body has no token: the browser signs in again with the new password.',
         security: userSecurity,
         body: z.object({ current_password: z.string().min(1).max(256), new_password: password }),
-        response: { 200: sessionSchema, ...errorResponses(401, 422, 429) },
+        response: { 200: sessionAnswerSchema, ...errorResponses(401, 422, 429) },
       },
     },
-    async (req) => {
+    async (req, reply) => {
       const { user } = userOf(req);
       // A stolen session must not become a way to guess the password: same backoff as sign-in.
       await ctx.loginThrottle.attempt('password_change', user.id);
       const changed = await ctx.accounts.changePassword(user, req.body.current_password, req.body.new_password);
       await ctx.loginThrottle.succeeded('password_change', user.id);
+      // The web app's session ends with the old password; its JWT never reaches page scripts.
+      if (req.cookieSession) {
+        clearBrowserSession(req, reply);
+        return { user: publicUser(changed) };
+      }
       return {
         access_token: await ctx.sessions.issue(changed),
         token_type: 'bearer' as const,

@@ -5,7 +5,14 @@ import type { AppContext } from '../../../app-context.ts';
 import { publicUser } from '../../../auth/accounts.ts';
 import { AppError } from '../../../errors.ts';
 import { userOf } from '../access.ts';
-import { errorResponses, passwordSchema as password, sessionSchema, userSchema, userSecurity } from '../schemas.ts';
+import {
+  errorResponses,
+  passwordSchema as password,
+  sessionAnswerSchema,
+  userSchema,
+  userSecurity,
+} from '../schemas.ts';
+import { CLIENT_HEADER, cookieOptions, openSession } from '../browser-session.ts';
 import { accountSessionRoutes } from './auth-sessions.ts';
 
 export const signupBody = z.object({
@@ -27,6 +34,16 @@ const signupWithInvitation = signupBody.extend({
     ),
 });
 
+const webClient = z.object({
+  [CLIENT_HEADER]: z
+    .string()
+    .max(64)
+    .optional()
+    .describe(
+      '`web`: the web app. The session is set as an httpOnly cookie (herald_session) and the body carries no token.',
+    ),
+});
+
 const loginBody = z.object({ email: z.string().min(1).max(320), password: z.string().min(1).max(256) });
 
 export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
@@ -44,14 +61,15 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
         description:
           'With invitation_token (from a workspace invitation to this address) the account also joins that workspace.',
         body: signupWithInvitation,
-        response: { 201: sessionSchema, ...errorResponses(403, 409, 422) },
+        headers: webClient,
+        response: { 201: sessionAnswerSchema, ...errorResponses(403, 409, 422) },
       },
     },
     async (req, reply) => {
       const user = await ctx.accounts.signup(req.body);
       if (req.body.invitation_token) ctx.auth.invalidate();
       reply.code(201);
-      return { access_token: await ctx.sessions.issue(user), token_type: 'bearer' as const, user: publicUser(user) };
+      return openSession(ctx, req, reply, user);
     },
   );
 
@@ -65,17 +83,39 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
         summary: 'Log in with email and password',
         responseDescription: 'Signed in: a session token and the user.',
         body: loginBody,
-        response: { 200: sessionSchema, ...errorResponses(401) },
+        headers: webClient,
+        response: { 200: sessionAnswerSchema, ...errorResponses(401) },
       },
     },
-    async (req) => {
+    async (req, reply) => {
       // Counted per email whether or not it is registered, so the throttle reveals nothing either.
       await ctx.loginThrottle.attempt('login', req.body.email);
       const user = await ctx.accounts.login(req.body.email, req.body.password);
       // One message for unknown email and wrong password alike.
       if (!user) throw new AppError('unauthorized', 'Incorrect email or password.');
       await ctx.loginThrottle.succeeded('login', req.body.email);
-      return { access_token: await ctx.sessions.issue(user), token_type: 'bearer' as const, user: publicUser(user) };
+      return openSession(ctx, req, reply, user);
+    },
+  );
+
+  r.get(
+    '/auth/csrf',
+    {
+      // The token is worthless without the secret cookie it is made from, which only this site's pages carry.
+      config: { access: { kind: 'public' } },
+      schema: {
+        tags: ['auth'],
+        operationId: 'getCsrfToken',
+        summary: 'A CSRF token for the web app',
+        responseDescription: 'A token to send as X-CSRF-Token with every write made with the session cookie.',
+        description:
+          'Sets the httpOnly secret cookie the token is checked against (once per browser). Requests authenticated by the herald_session cookie other than GET, HEAD and OPTIONS must carry the token in X-CSRF-Token (403 otherwise); requests with an Authorization or X-API-Key header need none.',
+        response: { 200: z.object({ csrf_token: z.string() }) },
+      },
+    },
+    async (req, reply) => {
+      reply.header('cache-control', 'no-store');
+      return { csrf_token: reply.generateCsrf(cookieOptions(req)) };
     },
   );
 

@@ -1,0 +1,66 @@
+// Every page of the app by its path. A page is a module of pages/ with a default export, loaded on demand
+// (React.lazy) so the first load carries only the page opened.
+import { lazy } from 'react';
+import { createBrowserRouter, type RouteObject } from 'react-router';
+import { t } from '../i18n/index.ts';
+import { Placeholder } from '../pages/Placeholder.tsx';
+import { PublicOnly, RequireAuth, RootRedirect } from './guards.tsx';
+import { PublicLayout } from './PublicLayout.tsx';
+
+const Login = lazy(() => import('../pages/auth/Login.tsx'));
+const Signup = lazy(() => import('../pages/auth/Signup.tsx'));
+const ForgotPassword = lazy(() => import('../pages/auth/ForgotPassword.tsx'));
+const ResetPassword = lazy(() => import('../pages/auth/ResetPassword.tsx'));
+const AcceptInvitation = lazy(() => import('../pages/auth/AcceptInvitation.tsx'));
+const NotFound = lazy(() => import('../pages/NotFound.tsx'));
+const Composer = lazy(() => import('../pages/compose/Composer.tsx'));
+const Calendar = lazy(() => import('../pages/calendar/Calendar.tsx'));
+const Posts = lazy(() => import('../pages/posts/Posts.tsx'));
+const Connections = lazy(() => import('../pages/connections/Connections.tsx'));
+const Library = lazy(() => import('../pages/library/LibraryPage.tsx'));
+const Inbox = lazy(() => import('../pages/inbox/InboxPage.tsx'));
+const Analytics = lazy(() => import('../pages/analytics/AnalyticsPage.tsx'));
+const Keys = lazy(() => import('../pages/keys/KeysPage.tsx'));
+const Approvals = lazy(() => import('../pages/approvals/ApprovalsPage.tsx'));
+const Agent = lazy(() => import('../pages/agent/AgentPage.tsx'));
+const Settings = lazy(() => import('../pages/settings/SettingsPage.tsx'));
+
+/** The pages behind login, inside the shell. Replace a Placeholder by the lazy page when it is built. */
+const appPages: RouteObject[] = [
+  { path: '/compose', element: <Composer /> },
+  { path: '/calendar', element: <Calendar /> },
+  { path: '/posts', element: <Posts /> },
+  { path: '/library', element: <Library /> },
+  { path: '/inbox', element: <Inbox /> },
+  { path: '/analytics', element: <Analytics /> },
+  { path: '/connections', element: <Connections /> },
+  { path: '/keys', element: <Keys /> },
+  { path: '/agent', element: <Agent /> },
+  { path: '/approvals', element: <Approvals /> },
+  { path: '/settings', element: <Settings /> },
+  { path: '/notifications', element: <Placeholder title={t.nav.notifications} /> },
+  { path: '/webhooks', element: <Placeholder title={t.nav.webhooks} /> },
+];
+
+const publicPage = (path: string, element: React.ReactNode, onlyLoggedOut = true): RouteObject => ({
+  path,
+  element: onlyLoggedOut ? <PublicOnly>{element}</PublicOnly> : element,
+});
+
+export const routes: RouteObject[] = [
+  { path: '/', element: <RootRedirect /> },
+  {
+    element: <PublicLayout />,
+    children: [
+      publicPage('/login', <Login />),
+      publicPage('/signup', <Signup />),
+      publicPage('/forgot-password', <ForgotPassword />),
+      publicPage('/reset-password', <ResetPassword />),
+      publicPage('/accept-invitation', <AcceptInvitation />, false),
+    ],
+  },
+  { element: <RequireAuth />, children: appPages },
+  { path: '*', element: <NotFound /> },
+];
+
+export const createRouter = () => createBrowserRouter(routes);

@@ -1,0 +1,117 @@
+// What the composer sends: the unified post body (POST /unified/post/{type}, /unified/scheduled-posts) built from
+// the composer's state, with each network's text override in the field that network reads. Pure: no DOM.
+import type { paths } from '../api/schema.d.ts';
+
+export type ScheduleBody = paths['/unified/scheduled-posts']['post']['requestBody']['content']['application/json'];
+export type PostBody = Omit<ScheduleBody, 'post_type' | 'scheduled_time'>;
+export type PostType = ScheduleBody['post_type'];
+
+export interface PickedMedia {
+  media_id: string;
+  media_type: string;
+  public_url: string;
+  filename: string;
+}
+
+export interface ComposerState {
+  text: string;
+  /** Selected networks, by slug. */
+  networks: string[];
+  /** A network's own text instead of `text` ('' or absent: none). */
+  overrides: Record<string, string>;
+  media: PickedMedia[];
+  facebookPageIds: string[];
+  linkedinPageIds: string[];
+  linkedinPersonal: boolean;
+  pinterestBoardId: string;
+  youtubeTitle: string;
+  youtubePlaylistId: string;
+}
+
+export const emptyComposer = (): ComposerState => ({
+  text: '',
+  networks: [],
+  overrides: {},
+  media: [],
+  facebookPageIds: [],
+  linkedinPageIds: [],
+  linkedinPersonal: true,
+  pinterestBoardId: '',
+  youtubeTitle: '',
+  youtubePlaylistId: '',
+});
+
+/** Where each network takes its own text (object and field of the body); Facebook's is per page. */
+export const TEXT_OVERRIDE: Record<string, { object: string; field: string }> = {
+  linkedin: { object: 'linkedin', field: 'linkedin_text' },
+  facebook: { object: 'facebook', field: 'facebook_page_texts' },
+  instagram: { object: 'instagram', field: 'instagram_text' },
+  threads: { object: 'threads', field: 'threads_text' },
+  tiktok: { object: 'tiktok', field: 'tiktok_text' },
+  youtube: { object: 'youtube', field: 'youtube_description' },
+  pinterest: { object: 'pinterest', field: 'pinterest_description' },
+};
+
+/** The field path (as the API's validation errors name it) of a network's text. */
+export const textFieldOf = (network: string): string =>
+  TEXT_OVERRIDE[network] ? `${TEXT_OVERRIDE[network].object}.${TEXT_OVERRIDE[network].field}` : 'default_text';
+
+/** The text a network publishes: its override, else the common text. */
+export const textFor = (s: ComposerState, network: string): string =>
+  TEXT_OVERRIDE[network] && s.overrides[network]?.trim() ? s.overrides[network] : s.text;
+
+/** The post route the media make: none → text, one image → image, several images → carousel, a video → video. */
+export function postTypeOf(media: PickedMedia[]): PostType {
+  if (media.some((m) => m.media_type === 'video')) return 'video';
+  if (media.length >= 2) return 'carousel';
+  if (media.length === 1) return 'image';
+  return 'text';
+}
+
+export function buildPostBody(s: ComposerState): PostBody {
+  const body: PostBody = { platforms: [...s.networks] };
+  if (s.text.trim()) body.default_text = s.text;
+  const type = postTypeOf(s.media);
+  if (type === 'video') body.video_id = s.media.find((m) => m.media_type === 'video')!.media_id;
+  else if (type === 'carousel') body.image_ids = s.media.map((m) => m.media_id);
+  else if (type === 'image') body.default_image_id = s.media[0]!.media_id;
+  const own = (n: string) => (s.networks.includes(n) && s.overrides[n]?.trim() ? s.overrides[n] : undefined);
+  const has = (n: string) => s.networks.includes(n);
+  if (has('linkedin')) {
+    const pages = s.linkedinPageIds;
+    const linkedin: NonNullable<PostBody['linkedin']> = {};
+    if (own('linkedin')) linkedin.linkedin_text = own('linkedin')!;
+    if (pages.length) {
+      linkedin.linkedin_page_ids = pages;
+      if (s.linkedinPersonal) linkedin.post_to_personal = true;
+    }
+    if (Object.keys(linkedin).length) body.linkedin = linkedin;
+  }
+  if (has('facebook')) {
+    const facebook: NonNullable<PostBody['facebook']> = { facebook_page_ids: s.facebookPageIds };
+    const text = own('facebook');
+    if (text) facebook.facebook_page_texts = Object.fromEntries(s.facebookPageIds.map((id) => [id, text]));
+    body.facebook = facebook;
+  }
+  if (own('instagram')) body.instagram = { instagram_text: own('instagram')! };
+  if (own('threads')) body.threads = { threads_text: own('threads')! };
+  if (own('tiktok')) body.tiktok = { tiktok_text: own('tiktok')! };
+  if (has('youtube')) {
+    const youtube: NonNullable<PostBody['youtube']> = {};
+    if (s.youtubeTitle.trim()) youtube.youtube_title = s.youtubeTitle.trim();
+    if (own('youtube')) youtube.youtube_description = own('youtube')!;
+    if (s.youtubePlaylistId) youtube.youtube_playlist_id = s.youtubePlaylistId;
+    if (Object.keys(youtube).length) body.youtube = youtube;
+  }
+  if (has('pinterest')) {
+    const pinterest: NonNullable<PostBody['pinterest']> = {};
+    if (s.pinterestBoardId) pinterest.board_id = s.pinterestBoardId;
+    if (own('pinterest')) pinterest.pinterest_description = own('pinterest')!;
+    if (Object.keys(pinterest).length) body.pinterest = pinterest;
+  }
+  return body;
+}
+
+export function buildScheduleBody(s: ComposerState, scheduledTime: string): ScheduleBody {
+  return { ...buildPostBody(s), post_type: postTypeOf(s.media), scheduled_time: scheduledTime };
+}
