@@ -9,8 +9,16 @@ import { benchScheduling } from './scheduling.ts';
 import { benchSchedulingApi } from './scheduling-api.ts';
 import { benchStartup } from './startup.ts';
 import { benchTools } from './tools.ts';
+import { benchWeb } from './web.ts';
 
 const sections: Record<string, () => Promise<void>> = {
+  // The web app: first-load JavaScript, Lighthouse, the calendar with BENCH_WEB_POSTS posts, start-up with and without it.
+  web: () =>
+    benchWeb({
+      posts: Number(process.env.BENCH_WEB_POSTS ?? 1000),
+      runs: Number(process.env.BENCH_WEB_RUNS ?? 3),
+      idleSeconds: Number(process.env.BENCH_WEB_IDLE_SECONDS ?? 10),
+    }),
   foundation: () =>
     benchFoundation({ seconds: Number(process.env.BENCH_SECONDS ?? 5), databaseUrl: process.env.DATABASE_URL }),
   // Issues 5 and 18: Herald's time, CPU and SQL statements per post (DATABASE_URL: on a fresh PostgreSQL database).

@@ -2,6 +2,7 @@
 // cached for good, every app answer has a strict Content-Security-Policy, and the API keeps answering programs.
 // Without a build, `/` explains how to make one; HERALD_WEB_DIR=off turns the app off.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -22,6 +23,9 @@ beforeAll(async () => {
   mkdirSync(join(dist, 'assets'));
   writeFileSync(join(dist, 'index.html'), INDEX);
   writeFileSync(join(dist, 'assets', 'app-3f2a.js'), 'console.log("app")');
+  // The build writes brotli and gzip copies beside its text files (web/vite.config.ts).
+  writeFileSync(join(dist, 'assets', 'app-3f2a.js.br'), brotliCompressSync('console.log("app")'));
+  writeFileSync(join(dist, 'assets', 'app-3f2a.js.gz'), gzipSync('console.log("app")'));
   writeFileSync(join(dist, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
   h = await createHarness({
     env: { HERALD_WEB_DIR: dist },
@@ -91,6 +95,19 @@ describe('the built app', () => {
     expect(missing.headers['cache-control']).toBeUndefined();
     expect(missing.json()).toEqual({ detail: 'Not Found' });
     expect((await get('/assets/../index.html', {})).statusCode).not.toBe(200);
+  });
+
+  it("the build's compressed copy goes to a browser that accepts it, the plain file to one that does not", async () => {
+    const br = await get('/assets/app-3f2a.js', { 'accept-encoding': 'gzip, deflate, br' });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers.vary).toMatch(/accept-encoding/i);
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe('console.log("app")');
+    const gz = await get('/assets/app-3f2a.js', { 'accept-encoding': 'gzip' });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.rawPayload).toString()).toBe('console.log("app")');
+    const plain = await get('/assets/app-3f2a.js', { 'accept-encoding': 'identity' });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe('console.log("app")');
   });
 
   it("the build's top-level files are served", async () => {

@@ -89,6 +89,8 @@ export async function installWebApp(app: FastifyInstance, opts: { config: Config
       serve: false,
       index: false,
       cacheControl: false,
+      // The build's .br and .gz copies (web/vite.config.ts), sent to browsers that accept them.
+      preCompressed: true,
       setHeaders: (reply: FastifyReply, path: string) => {
         reply.header('content-security-policy', csp);
         reply.header('cache-control', path.startsWith(assets) ? ASSETS_CACHE : 'no-cache');
