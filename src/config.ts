@@ -10,12 +10,13 @@ import { oauthEnvSchema, toOAuthConfig, type OAuthConfig } from './config/oauth.
 import { platformEnv, type PlatformEnvConfig } from './config/platforms.ts';
 import { schedulingEnvSchema, toSchedulingConfig, type SchedulingConfig } from './config/scheduling.ts';
 import { NETWORKS } from './platforms/registry.ts';
+import { toWebhooksConfig, webhooksEnvSchema, type WebhooksConfig } from './config/webhooks.ts';
 import { trustProxyEnv, type TrustProxy } from './trust-proxy.ts';
 import { defaultTemplateDir } from './db/pglite-template.ts';
 
 export type { TrustProxy };
 export { ConfigError };
-export type { EngagementConfig, MediaConfig, OAuthConfig, PlatformEnvConfig, SchedulingConfig };
+export type { EngagementConfig, MediaConfig, OAuthConfig, PlatformEnvConfig, SchedulingConfig, WebhooksConfig };
 export type { OAuthStaticClient } from './config/oauth.ts';
 
 const envSchema = z
@@ -104,6 +105,7 @@ const envSchema = z
     ...schedulingEnvSchema.shape,
     ...mediaEnvSchema.shape,
     ...oauthEnvSchema.shape,
+    ...webhooksEnvSchema.shape,
   })
   .extend(aiEnvSchema.shape)
   .extend(agentEnvSchema.shape);
@@ -180,6 +182,8 @@ export interface Config {
   /** The workspace agent's limits and memory: see docs/agent.md. */
   agent: AgentConfig;
   oauth: OAuthConfig;
+  /** Webhook deliveries: timeout, retry schedule, when a failing endpoint is disabled, the worker (docs/webhooks.md). */
+  webhooks: WebhooksConfig;
 }
 
 /** `networks`: the registry's networks, each read from its HERALD_<SLUG>_* variables (default: the built-in ones). */
@@ -279,5 +283,6 @@ export function loadConfig(
     ai: toAiConfig(e),
     agent: toAgentConfig(e),
     oauth: toOAuthConfig(e),
+    webhooks: toWebhooksConfig(e),
   };
 }

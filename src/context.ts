@@ -41,6 +41,7 @@ import type { SpeechToText } from './ai/transcription.ts';
 import type { OAuthService } from './oauth/service.ts';
 import type { AgentChatHistory } from './agent/history.ts';
 import type { AgentChat } from './agent/chat.ts';
+import type { WebhookService, WebhookWorker } from './events/webhooks/index.ts';
 import {
   aiServices,
   authServices,
@@ -49,6 +50,7 @@ import {
   networkServices,
   publishingServices,
   readinessChecks,
+  webhookServices,
 } from './services.ts';
 
 import type { Clock } from './clock.ts';
@@ -113,6 +115,10 @@ export interface AppContext {
   followUps: FollowUps;
   /** pg-boss wake-ups for scheduled posts; started by `herald serve` / `herald worker` (never by tests' contexts). */
   scheduleQueue: ScheduleQueue | undefined;
+  /** Webhook endpoints, their deliveries and the delivery log (docs/webhooks.md). */
+  webhooks: WebhookService;
+  /** Sends webhook deliveries from the events outbox; started where the scheduling worker runs. */
+  webhookWorker: WebhookWorker;
   /** Checks behind /readyz; later modules (the job worker) add theirs. */
   readiness: ReadinessCheck[];
   close(): Promise<void>;
@@ -207,6 +213,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     scheduleQueue: posting.scheduleQueue,
     media: files.media,
   });
+  const hooks = webhookServices(base, { box, mailer, scheduleQueue: posting.scheduleQueue });
   const assistants = await aiServices(base, {
     ...files,
     credits: auth.credits,
@@ -232,8 +239,10 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     ...posting,
     ...engagement,
     ...assistants,
+    ...hooks,
     readiness: readinessChecks(database, net.tokens),
     async close() {
+      await hooks.webhookWorker.stop();
       await engagement.commentSync.stop();
       await posting.followUps.stop();
       await posting.scheduleWorker.stop();

@@ -67,6 +67,7 @@ export async function startServer(config: Config, overrides: ContextOverrides = 
     ctx.scheduleWorker.start();
     ctx.commentSync.start();
     ctx.followUps.start();
+    ctx.webhookWorker.start();
   }
   ctx.readiness.push(schedulerReadiness({ store: ctx.scheduling.store, clock: ctx.clock, ...ctx.config.scheduling }));
   let stopping: Promise<void> | undefined;

@@ -53,6 +53,16 @@ import { SpeechToText } from './ai/transcription.ts';
 import { OAuthService } from './oauth/service.ts';
 import { AgentChatHistory } from './agent/history.ts';
 import { AgentChat } from './agent/chat.ts';
+import { EVENT_TYPES, EventStore, recordEvent, toWire } from './events/index.ts';
+import {
+  DeliveryStore,
+  type EventFeed,
+  WEBHOOK_QUEUE,
+  WebhookEndpoints,
+  WebhookSender,
+  WebhookService,
+  WebhookWorker,
+} from './events/webhooks/index.ts';
 
 /** What every area is built from. */
 export interface Base {
@@ -303,7 +313,7 @@ export function publishingServices(
           batchSize: sc.batchSize,
           pollingIntervalSeconds: Math.max(sc.pollMs / 1000, 0.5),
           expireInSeconds: sc.leaseSeconds,
-          queues: [COMMENT_SYNC_QUEUE],
+          queues: [COMMENT_SYNC_QUEUE, WEBHOOK_QUEUE],
         })
       : undefined;
   const scheduledStore = new ScheduledStore(db, clock);
@@ -459,6 +469,54 @@ export async function aiServices(
     logger: logger.child({ component: 'agent' }),
   });
   return { ai, speech, agentChats, agent };
+}
+
+/** The events outbox as the webhook worker reads it: claims of events not yet fanned out, and webhook.disabled. */
+export const outboxFeed: EventFeed = {
+  async claim(tx, limit, now) {
+    const rows = await EventStore.claimForDispatch(tx, limit, now);
+    return rows.map((r) => ({
+      id: r.id,
+      type: r.type,
+      workspaceId: r.workspaceId,
+      network: r.platform,
+      occurredAt: r.occurredAt,
+      wire: { ...toWire(r) },
+    }));
+  },
+  disabled: (tx, workspaceId, data, at) => recordEvent(tx, workspaceId, 'webhook.disabled', data, { at }),
+};
+
+/**
+ * Webhooks: endpoints, deliveries and their worker. Every delivery goes through the outbound address policy (trusting
+ * only the hosts of HERALD_FETCH_ALLOW_HOSTS), resolved when its connection opens.
+ */
+export function webhookServices(
+  b: Base,
+  d: { box: SecretBox; mailer: Mailer; scheduleQueue: ScheduleQueue | undefined; feed?: EventFeed },
+) {
+  const { config, db, clock, logger } = b;
+  const policy = new OutboundPolicy({
+    trustedHosts: config.fetchAllowHosts,
+    ...(b.overrides.platformLookup ? { lookup: b.overrides.platformLookup } : {}),
+  });
+  const endpoints = new WebhookEndpoints({ db, box: d.box, clock, policy, eventTypes: EVENT_TYPES });
+  const store = new DeliveryStore(db, clock);
+  const webhookWorker = new WebhookWorker({
+    db,
+    feed: d.feed ?? outboxFeed,
+    endpoints,
+    store,
+    sender: new WebhookSender({ policy, timeoutMs: config.webhooks.timeoutMs, clock }),
+    queue: d.scheduleQueue,
+    mailer: d.mailer,
+    clock,
+    logger: logger.child({ component: 'webhooks' }),
+    config: config.webhooks,
+    publicUrl: config.publicUrl,
+  });
+  const webhooks = new WebhookService({ db, endpoints, store, worker: webhookWorker, clock });
+  return { webhooks, webhookWorker };
 }
 
 /** Checks behind /readyz that every context has (`herald serve` adds the scheduler's). */

@@ -32,6 +32,7 @@ import { mediaRoutes } from './routes/media.ts';
 import { storageRoutes } from './routes/storage.ts';
 import { gptActionRoutes } from './routes/gpt-actions.ts';
 import { agentChatRoutes } from './routes/agent-chats.ts';
+import { webhookRoutes } from './routes/webhooks.ts';
 import { agentChatRoute } from './routes/agent-chat.ts';
 import { agentTranscribeRoutes } from './routes/agent-transcribe.ts';
 import { mcpRoutes } from '../mcp/routes.ts';
@@ -137,6 +138,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   await app.register(engagementRoutes, { ctx });
   await app.register(gptActionRoutes, { ctx });
   await app.register(agentChatRoutes, { ctx });
+  await app.register(webhookRoutes, { ctx });
   await app.register(agentChatRoute, { ctx });
   await app.register(agentTranscribeRoutes, { ctx });
   await app.register(mcpRoutes, { ctx });
