@@ -1,4 +1,5 @@
 // The one composition root: config in, every service out. Tests pass `overrides` to swap pieces.
+import { EventStore } from './events/index.ts';
 import type { Logger } from 'pino';
 import type { Redis } from 'ioredis';
 import type { Config } from './config.ts';
@@ -115,6 +116,8 @@ export interface AppContext {
   scheduleQueue: ScheduleQueue | undefined;
   /** Checks behind /readyz; later modules (the job worker) add theirs. */
   readiness: ReadinessCheck[];
+  /** The events outbox (docs/events.md): GET /events, the webhook dispatcher, the notifications. */
+  events: EventStore;
   close(): Promise<void>;
 }
 
@@ -233,6 +236,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     ...engagement,
     ...assistants,
     readiness: readinessChecks(database, net.tokens),
+    events: new EventStore(database.db),
     async close() {
       await engagement.commentSync.stop();
       await posting.followUps.stop();
