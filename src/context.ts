@@ -1,4 +1,5 @@
 // The one composition root: config in, every service out. Tests pass `overrides` to swap pieces.
+import { EventStore } from './events/index.ts';
 import type { Logger } from 'pino';
 import type { Redis } from 'ioredis';
 import type { Config } from './config.ts';
@@ -121,6 +122,8 @@ export interface AppContext {
   webhookWorker: WebhookWorker;
   /** Checks behind /readyz; later modules (the job worker) add theirs. */
   readiness: ReadinessCheck[];
+  /** The events outbox (docs/events.md): GET /events, the webhook dispatcher, the notifications. */
+  events: EventStore;
   close(): Promise<void>;
 }
 
@@ -241,6 +244,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     ...assistants,
     ...hooks,
     readiness: readinessChecks(database, net.tokens),
+    events: new EventStore(database.db),
     async close() {
       await hooks.webhookWorker.stop();
       await engagement.commentSync.stop();

@@ -164,6 +164,8 @@ export const SECURITY_ROUTES: Record<string, MatrixEntry> = {
   'POST /unified/drafts/:id/schedule': draftRoute('/schedule', 'scheduling_enabled', {
     scheduled_time: '2027-01-01T00:00:00Z',
   }),
+  // The events outbox: any member or key of the workspace (a network-scoped key sees its networks' events).
+  'GET /events': { matrix: 'workspace', url: '/events' },
   // Scheduled posts
   'POST /unified/scheduled-posts': {
     matrix: 'workspace',
