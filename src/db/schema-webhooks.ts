@@ -70,9 +70,7 @@ export const webhookDeliveries = pgTable(
   (t) => [
     uniqueIndex('webhook_deliveries_event_endpoint_idx').on(t.endpointId, t.eventId),
     index('webhook_deliveries_endpoint_created_idx').on(t.endpointId, t.createdAt),
-    index('webhook_deliveries_due_idx')
-      .on(t.nextAttemptAt)
-      .where(sql`${t.status} in ('pending', 'delivering')`),
+    index('webhook_deliveries_due_idx').on(t.nextAttemptAt).where(sql`${t.status} in ('pending', 'delivering')`),
   ],
 );
 

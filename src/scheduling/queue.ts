@@ -111,7 +111,10 @@ export class ScheduleQueue {
         jobs.map((j) => ({ data: { id: j.id }, startAfter: j.startAfter, singletonKey: j.singletonKey })),
       );
     } catch (err) {
-      this.#logger.warn({ err, queue: name, jobs: jobs.length }, 'could not enqueue jobs; the worker scan will find them');
+      this.#logger.warn(
+        { err, queue: name, jobs: jobs.length },
+        'could not enqueue jobs; the worker scan will find them',
+      );
     }
   }
 

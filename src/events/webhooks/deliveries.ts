@@ -32,7 +32,13 @@ export class DeliveryStore {
   /** New deliveries, due now; those already made for the same event and endpoint are left alone. Returns the new ones. */
   async add(
     tx: Db,
-    rows: readonly { endpointId: string; workspaceId: string; eventId: string | null; eventType: string; body: string }[],
+    rows: readonly {
+      endpointId: string;
+      workspaceId: string;
+      eventId: string | null;
+      eventType: string;
+      body: string;
+    }[],
   ): Promise<{ id: string; nextAttemptAt: Date }[]> {
     if (!rows.length) return [];
     const now = this.#clock();
@@ -113,7 +119,9 @@ export class DeliveryStore {
         and(
           eq(webhookDeliveries.id, claimed.id),
           eq(webhookDeliveries.attempts, claimed.attempts),
-          claimed.leaseUntil ? eq(webhookDeliveries.leaseUntil, claimed.leaseUntil) : isNull(webhookDeliveries.leaseUntil),
+          claimed.leaseUntil
+            ? eq(webhookDeliveries.leaseUntil, claimed.leaseUntil)
+            : isNull(webhookDeliveries.leaseUntil),
         ),
       )
       .returning({ id: webhookDeliveries.id });

@@ -244,7 +244,9 @@ export class WebhookEndpoints {
   async noteOutcome(tx: Db, id: string, ok: boolean, at: Date): Promise<Date | null> {
     const [row] = await tx
       .update(webhookEndpoints)
-      .set({ failingSince: ok ? null : sql`coalesce(${webhookEndpoints.failingSince}, ${at.toISOString()}::timestamptz)` })
+      .set({
+        failingSince: ok ? null : sql`coalesce(${webhookEndpoints.failingSince}, ${at.toISOString()}::timestamptz)`,
+      })
       .where(eq(webhookEndpoints.id, id))
       .returning({ failingSince: webhookEndpoints.failingSince });
     return row?.failingSince ?? null;

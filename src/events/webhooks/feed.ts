@@ -21,5 +21,10 @@ export interface EventFeed {
    */
   claim(tx: Db, limit: number, now: Date): Promise<OutboxEvent[]>;
   /** Records `webhook.disabled` in the caller's transaction: it commits with the endpoint's change, or not at all. */
-  disabled(tx: Db, workspaceId: string, data: { webhook_id: string; url: string; reason: string }, at: Date): Promise<void>;
+  disabled(
+    tx: Db,
+    workspaceId: string,
+    data: { webhook_id: string; url: string; reason: string },
+    at: Date,
+  ): Promise<void>;
 }

@@ -82,7 +82,10 @@ export class WebhookSender {
           ? `redirect (${status}): redirects are not followed`
           : `the endpoint answered ${status}`,
       durationMs: duration(),
-      retryAfterMs: parseRetryAfter(Array.isArray(retryAfter) ? (retryAfter[0] ?? null) : (retryAfter ?? null), this.#clock()),
+      retryAfterMs: parseRetryAfter(
+        Array.isArray(retryAfter) ? (retryAfter[0] ?? null) : (retryAfter ?? null),
+        this.#clock(),
+      ),
       gone: status === 410,
     };
   }
@@ -102,5 +105,8 @@ async function firstBytes(body: AsyncIterable<Buffer> & { destroy(): unknown }, 
     if (size >= max) break;
   }
   body.destroy();
-  return Buffer.concat(chunks).subarray(0, max).toString('utf8').replace(/\uFFFD+$/, '');
+  return Buffer.concat(chunks)
+    .subarray(0, max)
+    .toString('utf8')
+    .replace(/\uFFFD+$/, '');
 }

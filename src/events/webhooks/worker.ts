@@ -65,7 +65,9 @@ export class WebhookWorker {
     if (this.#d.queue)
       void this.#d.queue
         .start()
-        .catch((err: unknown) => this.#d.logger.warn({ err }, 'job queue did not start; webhooks fall back to scanning'));
+        .catch((err: unknown) =>
+          this.#d.logger.warn({ err }, 'job queue did not start; webhooks fall back to scanning'),
+        );
     const tick = () => {
       if (!this.#running) return;
       this.#round ??= this.round()
@@ -176,7 +178,12 @@ export class WebhookWorker {
           ? `every delivery failed since ${since.toISOString()}`
           : null;
       if (!reason || !(await endpoints.disable(tx, endpoint.id, reason))) return null;
-      await this.#d.feed.disabled(tx, endpoint.workspaceId, { webhook_id: endpoint.id, url: endpoint.url, reason }, clock());
+      await this.#d.feed.disabled(
+        tx,
+        endpoint.workspaceId,
+        { webhook_id: endpoint.id, url: endpoint.url, reason },
+        clock(),
+      );
       return reason;
     });
     if (next) await this.wake([{ id, at: next }]);
