@@ -16,6 +16,8 @@ export class Receiver {
   /** Answers for the next requests, in order; then `fallback`. */
   readonly script: Answer[] = [];
   fallback: Answer = { status: 200, body: 'ok' };
+  /** Called with each request as it arrives, before it is answered. */
+  onRequest: ((r: Received, answer: Answer) => void) | undefined;
   readonly #server: Server;
   readonly #hanging = new Set<ServerResponse>();
   url = '';
@@ -36,8 +38,10 @@ export class Receiver {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)]));
-      this.received.push({ headers, body: Buffer.concat(chunks).toString('utf8'), path: req.url ?? '/' });
+      const got = { headers, body: Buffer.concat(chunks).toString('utf8'), path: req.url ?? '/' };
+      this.received.push(got);
       const answer = this.script.shift() ?? this.fallback;
+      this.onRequest?.(got, answer);
       if (answer === 'hang') {
         this.#hanging.add(res);
         return;
