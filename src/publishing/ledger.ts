@@ -3,11 +3,18 @@
 import type { Db } from '../db/client.ts';
 import { and, eq, gte, isNull, lte, or, sql } from '../db/orm.ts';
 import { posts, postTargets } from '../db/schema-publishing.ts';
+import { rawTable, rowsOf } from '../db/raw.ts';
+import { attemptInsert, postOutcomeEvents } from '../events/index.ts';
 import type { Journal } from '../platforms/publishing.ts';
 
 export type PostRow = typeof posts.$inferSelect;
 export type TargetRow = typeof postTargets.$inferSelect;
 export type TargetState = 'pending' | 'processing' | 'published' | 'failed' | 'draft';
+
+/** Who made an attempt (post_attempts.source): the request, the scheduling worker, a retry, the reconciler. */
+export type AttemptSource = 'request' | 'worker' | 'retry' | 'reconciler';
+
+const targetTable = rawTable(postTargets);
 
 export interface TargetSpec {
   text: string;
@@ -117,11 +124,24 @@ export class Ledger {
   }
 
   /** Records the answer to replay for the request's Idempotency-Key (inside the creating transaction when it is already known). */
+  /**
+   * One statement: the answer, and — the first time the post completes — its outcome event (post.published,
+   * partially_published or failed), once every live target has ended.
+   */
   async finishPost(postId: string, response: unknown, status: number, tx: Db = this.#db): Promise<void> {
-    await tx
-      .update(posts)
-      .set({ status: 'completed', response: response as object, responseStatus: status, updatedAt: this.#now() })
-      .where(eq(posts.id, postId));
+    const now = this.#now();
+    await tx.execute(sql`
+      with prior as (select id, status from posts where id = ${postId}::uuid for update),
+      done as (
+        update posts p set status = 'completed', response = ${JSON.stringify(response)}::jsonb,
+          response_status = ${status}, updated_at = ${now.toISOString()}::timestamptz
+        from prior where p.id = prior.id
+        returning p.workspace_id, p.id as post_id, null::uuid as scheduled_post_id, null::text as platform,
+          p.post_type, null::text as error_message, prior.status as prior_status
+      ),
+      first as (select * from done where prior_status = 'running'),
+      ev as (${postOutcomeEvents(sql`first`, now)})
+      select 1`);
   }
 
   async postOf(id: string): Promise<PostRow> {
@@ -164,6 +184,28 @@ export class Ledger {
       .returning();
     if (!row) throw new Error(`target ${id} not found`);
     return row;
+  }
+
+  /**
+   * A target's attempt ends (published, failed, or processing at the network): the change and its post_attempts
+   * record in one statement. Returns the target as stored.
+   */
+  async settle(
+    id: string,
+    patch: Parameters<Ledger['update']>[1],
+    source: AttemptSource,
+    tx: Db = this.#db,
+  ): Promise<TargetRow> {
+    const now = this.#now();
+    const res = await tx.execute(sql`
+      with t as (
+        update post_targets set ${targetTable.set({ ...patch, updatedAt: now })} where id = ${id}::uuid returning *
+      ),
+      a as (${attemptInsert(sql`t`, { source, when: now })})
+      select * from t`);
+    const [raw] = rowsOf(res);
+    if (!raw) throw new Error(`target ${id} not found`);
+    return targetTable.row(raw);
   }
 
   transaction<T>(work: (tx: Db) => Promise<T>): Promise<T> {
