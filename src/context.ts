@@ -1,5 +1,6 @@
 // The one composition root: config in, every service out. Tests pass `overrides` to swap pieces.
-import { EventStore } from './events/index.ts';
+import type { EventStore } from './events/index.ts';
+import type { PostStory } from './scheduling/index.ts';
 import type { Logger } from 'pino';
 import type { Redis } from 'ioredis';
 import type { Config } from './config.ts';
@@ -124,6 +125,8 @@ export interface AppContext {
   readiness: ReadinessCheck[];
   /** The events outbox (docs/events.md): GET /events, the webhook dispatcher, the notifications. */
   events: EventStore;
+  /** A post's timeline and its retry (GET /unified/posts/{id}/timeline, POST …/retry). */
+  postStory: PostStory;
   close(): Promise<void>;
 }
 
@@ -244,7 +247,6 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     ...assistants,
     ...hooks,
     readiness: readinessChecks(database, net.tokens),
-    events: new EventStore(database.db),
     async close() {
       await hooks.webhookWorker.stop();
       await engagement.commentSync.stop();

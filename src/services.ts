@@ -44,7 +44,9 @@ import {
   ScheduleQueue,
   ScheduleWorker,
   SchedulingService,
+  PostStory,
 } from './scheduling/index.ts';
+import { EventStore } from './events/index.ts';
 import { COMMENT_SYNC_QUEUE, CommentSync, EngagementService, EngagementStore } from './engagement/index.ts';
 import type { BuiltinProvider } from './ai/builtin/index.ts';
 import { createModels } from './ai/models.ts';
@@ -378,7 +380,15 @@ export function publishingServices(
     logger: logger.child({ component: 'follow-ups' }),
     intervalSeconds: config.followUpSeconds,
   });
-  return { drafts, publishing, scheduleQueue, scheduleWorker, scheduling, followUps };
+  const events = new EventStore(db);
+  const postStory = new PostStory({
+    publishing,
+    store: scheduledStore,
+    events,
+    clock,
+    publishNow: (workspaceId, id) => scheduling.publishNow(workspaceId, id),
+  });
+  return { drafts, publishing, scheduleQueue, scheduleWorker, scheduling, followUps, events, postStory };
 }
 
 /** The posts read model, comments inbox and analytics, and the background comment sync. */

@@ -13,3 +13,5 @@ export {
   type RecordOptions,
   toWire,
 } from './store.ts';
+export { approvalEvent, attemptInsert, postOutcomeEvents } from './sql.ts';
+export { sanitizeErrorText } from './sanitize.ts';

@@ -122,14 +122,18 @@ export class EventStore {
   }
 
   /** Every event of one ledger post or queue entry, oldest first (the post's timeline). */
-  async ofPost(workspaceId: string, postId: string, scheduledPostIds: readonly string[] = []): Promise<EventRow[]> {
+  async ofPost(
+    workspaceId: string,
+    postId: string | null,
+    scheduledPostIds: readonly string[] = [],
+  ): Promise<EventRow[]> {
     const bySp = scheduledPostIds.length
       ? inArray(sql`${events.data}->>'scheduled_post_id'`, [...scheduledPostIds])
       : undefined;
     return this.#db
       .select()
       .from(events)
-      .where(and(eq(events.workspaceId, workspaceId), or(eq(events.postId, postId), bySp)))
+      .where(and(eq(events.workspaceId, workspaceId), or(postId ? eq(events.postId, postId) : undefined, bySp)))
       .orderBy(asc(events.seq));
   }
 

@@ -18,9 +18,10 @@ const targetSummary = z.object({
 });
 
 const postOutcome = z.object({
-  post_id: z.uuid(),
+  post_id: z.uuid().nullable().describe('The ledger post; null for a queue entry that failed before it had one'),
   post_type: z.string(),
   scheduled_post_id: z.uuid().nullable().describe('The queue entry behind it, for a scheduled post'),
+  error_message: z.string().nullable().describe("The queue entry's error, when it failed as a whole"),
   targets: z.array(targetSummary),
 });
 

@@ -5,3 +5,4 @@ export { ScheduleQueue } from './queue.ts';
 export { ScheduleEntries } from './entries.ts';
 export { ScheduledStore, scheduledEntrySchema, STATUSES, type ScheduledRow } from './store.ts';
 export { schedulerReadiness } from './readiness.ts';
+export { PostStory, timelineSchema, type Timeline } from './story.ts';

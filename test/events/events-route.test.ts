@@ -33,14 +33,26 @@ beforeAll(async () => {
       tx,
       a.workspaceId,
       'post.published',
-      { post_id: POST, post_type: 'text', scheduled_post_id: null, targets: [target('linkedin', 'published')] },
+      {
+        post_id: POST,
+        post_type: 'text',
+        scheduled_post_id: null,
+        error_message: null,
+        targets: [target('linkedin', 'published')],
+      },
       { at: new Date('2026-11-01T10:00:00Z') },
     );
     await recordEvent(
       tx,
       a.workspaceId,
       'post.failed',
-      { post_id: POST, post_type: 'text', scheduled_post_id: null, targets: [target('threads', 'failed')] },
+      {
+        post_id: POST,
+        post_type: 'text',
+        scheduled_post_id: null,
+        error_message: null,
+        targets: [target('threads', 'failed')],
+      },
       { at: new Date('2026-11-02T10:00:00Z') },
     );
     await recordEvent(

@@ -75,6 +75,8 @@ export interface HarnessOptions {
   overrides?: Omit<ContextOverrides, 'database' | 'logger' | 'clock'>;
   /** Hooks on the app before any route (e.g. watching the sandbox's calls). */
   configureApp?: (app: FastifyInstance) => void;
+  /** The context's logger (default: silent); test/helpers/log-capture.ts captures lines. */
+  logger?: ContextOverrides['logger'];
 }
 
 // The migrated database test/helpers/global-setup.ts made for this run (undefined outside vitest's run),
@@ -114,7 +116,7 @@ export async function createHarness(opts: HarnessOptions = {}): Promise<Harness>
   });
   const ctx = await createContext(config, {
     database,
-    logger: pino({ level: 'silent' }),
+    logger: opts.logger ?? pino({ level: 'silent' }),
     ...(opts.clock ? { clock: opts.clock } : {}),
     ...opts.overrides,
   });

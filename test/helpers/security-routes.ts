@@ -166,6 +166,13 @@ export const SECURITY_ROUTES: Record<string, MatrixEntry> = {
   }),
   // The events outbox: any member or key of the workspace (a network-scoped key sees its networks' events).
   'GET /events': { matrix: 'workspace', url: '/events' },
+  // A post's story and its retry (Herald's post id or a scheduled post's id; the targets' networks checked inside).
+  'GET /unified/posts/:post_id/timeline': { matrix: 'workspace', url: `/unified/posts/${NO_ID}/timeline` },
+  'POST /unified/posts/:post_id/retry': {
+    matrix: 'workspace',
+    url: `/unified/posts/${NO_ID}/retry`,
+    feature: 'publish_enabled',
+  },
   // Scheduled posts
   'POST /unified/scheduled-posts': {
     matrix: 'workspace',
