@@ -55,7 +55,7 @@ import { SpeechToText } from './ai/transcription.ts';
 import { OAuthService } from './oauth/service.ts';
 import { AgentChatHistory } from './agent/history.ts';
 import { AgentChat } from './agent/chat.ts';
-import { EVENT_TYPES, EventStore, recordEvent, toWire } from './events/index.ts';
+import { EVENT_TYPES, recordEvent, toWire } from './events/index.ts';
 import {
   DeliveryStore,
   type EventFeed,
