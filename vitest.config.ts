@@ -18,6 +18,7 @@ const NO_DB = [
   'test/oauth/config.test.ts',
   'test/agent/commands.test.ts',
   'test/foundation/pglite-template.test.ts',
+  'test/webhooks/schedule.test.ts',
 ];
 
 export default defineConfig({
