@@ -32,6 +32,7 @@ const published = (n: number) => ({
   post_id: crypto.randomUUID(),
   post_type: 'text',
   scheduled_post_id: null,
+  error_message: null,
   targets: [
     {
       target_id: crypto.randomUUID(),
@@ -102,6 +103,7 @@ describe('deliveries', () => {
     const body = verify(ep.secret, r.received[0]!);
     expect(r.received[0]!.headers['webhook-id']).toBe(d!.id);
     const events = await h.req({ method: 'GET', url: '/events?type=post.published', headers: asUser(u) });
+    expect(events.statusCode, events.body).toBe(200);
     expect(body).toEqual(events.json().events[0]);
     expect(body.type).toBe('post.published');
   });

@@ -10,6 +10,9 @@ import type { Clock } from '../../clock.ts';
 import type { AttemptResult } from './sender.ts';
 import type { OutboxEvent } from './feed.ts';
 
+/** The rows of `db.execute` on either driver (node-postgres answers a result object, PGlite too, with `rows`). */
+const rowsOf = (r: unknown): unknown[] => (r as { rows?: unknown[] }).rows ?? (r as unknown[]);
+
 export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
 export type AttemptRow = typeof webhookAttempts.$inferSelect;
 export type DeliveryStatus = 'pending' | 'delivering' | 'succeeded' | 'failed';
@@ -101,42 +104,32 @@ export class DeliveryStore {
   async settle(tx: Db, claimed: DeliveryRow, at: Date, r: AttemptResult, next: Date | null): Promise<boolean> {
     const attempt = claimed.attempts + 1;
     const status: DeliveryStatus = r.ok ? 'succeeded' : next ? 'pending' : 'failed';
-    const updated = await tx
-      .update(webhookDeliveries)
-      .set({
-        status,
-        attempts: attempt,
-        nextAttemptAt: r.ok ? null : next,
-        leaseUntil: null,
-        lastStatusCode: r.statusCode,
-        lastResponse: r.response,
-        lastError: r.error,
-        lastDurationMs: r.durationMs,
-        lastAttemptAt: at,
-        ...(r.ok ? { deliveredAt: at } : {}),
-      })
-      .where(
-        and(
-          eq(webhookDeliveries.id, claimed.id),
-          eq(webhookDeliveries.attempts, claimed.attempts),
-          claimed.leaseUntil
-            ? eq(webhookDeliveries.leaseUntil, claimed.leaseUntil)
-            : isNull(webhookDeliveries.leaseUntil),
-        ),
+    const ts = (d: Date | null) => (d ? d.toISOString() : null);
+    // One statement (the delivery's new state, its attempt, the end of a failure streak): a success needs no transaction.
+    const lease = claimed.leaseUntil
+      ? sql`lease_until = ${ts(claimed.leaseUntil)}::timestamptz`
+      : sql`lease_until is null`;
+    const done = await tx.execute(sql`
+      with d as (
+        update webhook_deliveries set
+          status = ${status}, attempts = ${attempt}, next_attempt_at = ${ts(r.ok ? null : next)}::timestamptz,
+          lease_until = null, last_status_code = ${r.statusCode}::int, last_response = ${r.response}::text,
+          last_error = ${r.error}::text, last_duration_ms = ${r.durationMs}::int,
+          last_attempt_at = ${ts(at)}::timestamptz,
+          delivered_at = coalesce(${ts(r.ok ? at : null)}::timestamptz, delivered_at)
+        where id = ${claimed.id} and attempts = ${claimed.attempts} and ${lease}
+        returning id, endpoint_id
+      ), streak as (
+        -- A success ends the endpoint's failure streak.
+        update webhook_endpoints set failing_since = null
+        where ${r.ok}::boolean and failing_since is not null and id in (select endpoint_id from d)
       )
-      .returning({ id: webhookDeliveries.id });
-    if (!updated.length) return false;
-    await tx.insert(webhookAttempts).values({
-      deliveryId: claimed.id,
-      attempt,
-      at,
-      statusCode: r.statusCode,
-      response: r.response,
-      error: r.error,
-      durationMs: r.durationMs,
-      succeeded: r.ok,
-    });
-    return true;
+      insert into webhook_attempts (delivery_id, attempt, at, status_code, response, error, duration_ms, succeeded)
+      select id, ${attempt}::int, ${ts(at)}::timestamptz, ${r.statusCode}::int, ${r.response}::text, ${r.error}::text,
+        ${r.durationMs}::int, ${r.ok}::boolean
+      from d
+      returning delivery_id`);
+    return rowsOf(done).length > 0;
   }
 
   /** Gives up a delivery without an attempt (its endpoint was disabled or deleted meanwhile). */

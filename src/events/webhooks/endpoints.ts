@@ -77,8 +77,12 @@ export interface EndpointsDeps {
   eventTypes: readonly string[];
 }
 
+/** How long the worker reuses an endpoint's row; a change made here is seen at once, one from another process within this. */
+const CACHE_MS = 1000;
+
 export class WebhookEndpoints {
   readonly #d: EndpointsDeps;
+  readonly #cache = new Map<string, { row: EndpointRow | undefined; at: number }>();
 
   constructor(deps: EndpointsDeps) {
     this.#d = deps;
@@ -179,6 +183,7 @@ export class WebhookEndpoints {
       .set(set)
       .where(and(eq(webhookEndpoints.workspaceId, workspaceId), eq(webhookEndpoints.id, id)))
       .returning();
+    this.#cache.delete(id);
     return row!;
   }
 
@@ -187,6 +192,7 @@ export class WebhookEndpoints {
     await this.#d.db
       .delete(webhookEndpoints)
       .where(and(eq(webhookEndpoints.workspaceId, workspaceId), eq(webhookEndpoints.id, id)));
+    this.#cache.delete(id);
   }
 
   /** A new secret; the current one keeps signing beside it for a day. Returns the new one (shown once). */
@@ -204,6 +210,7 @@ export class WebhookEndpoints {
       })
       .where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.secret, current.secret)))
       .returning();
+    this.#cache.delete(id);
     if (!row) throw new AppError('conflict', 'The secret was rotated meanwhile; try again');
     return { endpoint: row, secret };
   }
@@ -225,6 +232,16 @@ export class WebhookEndpoints {
       .where(and(inArray(webhookEndpoints.workspaceId, [...workspaceIds]), eq(webhookEndpoints.enabled, true)));
   }
 
+  /** The endpoint's row as the worker sends with it, read again after a second or after any change made here. */
+  async cached(id: string): Promise<EndpointRow | undefined> {
+    const hit = this.#cache.get(id);
+    if (hit && performance.now() - hit.at < CACHE_MS) return hit.row;
+    const row = await this.byId(id);
+    if (this.#cache.size > 1000) this.#cache.clear();
+    this.#cache.set(id, { row, at: performance.now() });
+    return row;
+  }
+
   async byId(id: string): Promise<EndpointRow | undefined> {
     const [row] = await this.#d.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, id));
     return row;
@@ -237,18 +254,18 @@ export class WebhookEndpoints {
       .set({ enabled: false, disabledReason: reason, updatedAt: this.#d.clock() })
       .where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.enabled, true)))
       .returning({ id: webhookEndpoints.id });
+    this.#cache.delete(id);
     return rows.length > 0;
   }
 
-  /** After an attempt: a success ends the failure streak, a failure starts one if none is running. Returns its start. */
-  async noteOutcome(tx: Db, id: string, ok: boolean, at: Date): Promise<Date | null> {
+  /** After a failed attempt: starts a failure streak if none is running. Returns its start. */
+  async noteFailure(tx: Db, id: string, at: Date): Promise<Date | null> {
     const [row] = await tx
       .update(webhookEndpoints)
-      .set({
-        failingSince: ok ? null : sql`coalesce(${webhookEndpoints.failingSince}, ${at.toISOString()}::timestamptz)`,
-      })
+      .set({ failingSince: sql`coalesce(${webhookEndpoints.failingSince}, ${at.toISOString()}::timestamptz)` })
       .where(eq(webhookEndpoints.id, id))
       .returning({ failingSince: webhookEndpoints.failingSince });
+    this.#cache.delete(id);
     return row?.failingSince ?? null;
   }
 }

@@ -47,6 +47,7 @@ export class WebhookWorker {
   #timer: NodeJS.Timeout | undefined;
   #round: Promise<void> | undefined;
   #rounds = 0;
+  #busy = false;
   #running = false;
 
   constructor(deps: WebhookWorkerDeps) {
@@ -68,17 +69,22 @@ export class WebhookWorker {
         .catch((err: unknown) =>
           this.#d.logger.warn({ err }, 'job queue did not start; webhooks fall back to scanning'),
         );
-    const tick = () => {
-      if (!this.#running) return;
-      this.#round ??= this.round()
-        .catch((err: unknown) => this.#d.logger.warn({ err }, 'webhook round failed'))
-        .finally(() => {
-          this.#round = undefined;
-          if (this.#running) this.#timer = setTimeout(tick, this.#d.config.pollMs);
-        });
-    };
-    tick();
+    this.#tick();
   }
+
+  /** A round now, then the next after the poll interval, or at once while there is more due than room. */
+  readonly #tick = (): void => {
+    if (!this.#running || this.#round) return;
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#round = this.round()
+      .catch((err: unknown) => this.#d.logger.warn({ err }, 'webhook round failed'))
+      .finally(() => {
+        this.#round = undefined;
+        if (!this.#running) return;
+        const more = this.#busy && this.#inFlight.size < this.#d.config.concurrency;
+        this.#timer = setTimeout(this.#tick, more ? 0 : this.#d.config.pollMs);
+      });
+  };
 
   /** Stops taking work and waits for the attempts in flight (each bounded by the timeout). */
   async stop(): Promise<void> {
@@ -95,11 +101,14 @@ export class WebhookWorker {
       // A burst: keep reading before sending, so the outbox drains first.
     }
     const free = this.#d.config.concurrency - this.#inFlight.size;
+    this.#busy = free <= 0;
     if (free <= 0) return;
     const queue = this.#d.queue?.started ? this.#d.queue : undefined;
     const ids = new Set(queue ? await queue.pullFrom(WEBHOOK_QUEUE, free) : []);
     if (!queue || this.#rounds++ % BACKSTOP_EVERY === 0 || ids.size === 0)
       for (const id of await this.#d.store.due(free - ids.size)) if (ids.size < free) ids.add(id);
+    // As many as there was room for: more may be due, so a finished attempt starts the next round.
+    this.#busy = ids.size >= free;
     for (const id of ids) this.#track(this.deliver(id));
   }
 
@@ -112,7 +121,10 @@ export class WebhookWorker {
   #track(p: Promise<void>): void {
     const t = p
       .catch((err: unknown) => this.#d.logger.error({ err }, 'webhook delivery failed unexpectedly'))
-      .finally(() => this.#inFlight.delete(t));
+      .finally(() => {
+        this.#inFlight.delete(t);
+        if (this.#busy) this.#tick();
+      });
     this.#inFlight.add(t);
   }
 
@@ -157,7 +169,7 @@ export class WebhookWorker {
     const { store, endpoints, sender, clock, config } = this.#d;
     const claimed = await store.claim(id, this.#leaseMs);
     if (!claimed) return;
-    const endpoint = await endpoints.byId(claimed.endpointId);
+    const endpoint = await endpoints.cached(claimed.endpointId);
     if (!endpoint?.enabled) {
       await store.abandon(id, 'not sent: the endpoint is disabled');
       return;
@@ -169,23 +181,26 @@ export class WebhookWorker {
       result.ok || result.gone
         ? null
         : nextAttemptAt(config.retrySeconds, claimed.attempts + 1, clock(), result.retryAfterMs, this.#d.random);
-    const disabled = await this.#d.db.transaction(async (tx) => {
-      if (!(await store.settle(tx, claimed, at, result, next))) return null;
-      const since = await endpoints.noteOutcome(tx, endpoint.id, result.ok, at);
-      const reason = result.gone
-        ? 'the endpoint answered 410 Gone'
-        : !result.ok && since && clock().getTime() - since.getTime() >= config.disableAfterMs
-          ? `every delivery failed since ${since.toISOString()}`
-          : null;
-      if (!reason || !(await endpoints.disable(tx, endpoint.id, reason))) return null;
-      await this.#d.feed.disabled(
-        tx,
-        endpoint.workspaceId,
-        { webhook_id: endpoint.id, url: endpoint.url, reason },
-        clock(),
-      );
-      return reason;
-    });
+    // A success is one statement; a failure may disable the endpoint, in one transaction with its webhook.disabled.
+    const disabled = result.ok
+      ? (await store.settle(this.#d.db, claimed, at, result, next), null)
+      : await this.#d.db.transaction(async (tx) => {
+          if (!(await store.settle(tx, claimed, at, result, next))) return null;
+          const since = await endpoints.noteFailure(tx, endpoint.id, at);
+          const reason = result.gone
+            ? 'the endpoint answered 410 Gone'
+            : !result.ok && since && clock().getTime() - since.getTime() >= config.disableAfterMs
+              ? `every delivery failed since ${since.toISOString()}`
+              : null;
+          if (!reason || !(await endpoints.disable(tx, endpoint.id, reason))) return null;
+          await this.#d.feed.disabled(
+            tx,
+            endpoint.workspaceId,
+            { webhook_id: endpoint.id, url: endpoint.url, reason },
+            clock(),
+          );
+          return reason;
+        });
     if (next) await this.wake([{ id, at: next }]);
     this.#log(claimed, endpoint, result.ok, result.statusCode, result.error, next);
     if (disabled) await this.#tellOwners(endpoint, disabled);
