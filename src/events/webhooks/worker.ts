@@ -182,25 +182,26 @@ export class WebhookWorker {
         ? null
         : nextAttemptAt(config.retrySeconds, claimed.attempts + 1, clock(), result.retryAfterMs, this.#d.random);
     // A success is one statement; a failure may disable the endpoint, in one transaction with its webhook.disabled.
-    const disabled = result.ok
-      ? (await store.settle(this.#d.db, claimed, at, result, next), null)
-      : await this.#d.db.transaction(async (tx) => {
-          if (!(await store.settle(tx, claimed, at, result, next))) return null;
-          const since = await endpoints.noteFailure(tx, endpoint.id, at);
-          const reason = result.gone
-            ? 'the endpoint answered 410 Gone'
-            : !result.ok && since && clock().getTime() - since.getTime() >= config.disableAfterMs
-              ? `every delivery failed since ${since.toISOString()}`
-              : null;
-          if (!reason || !(await endpoints.disable(tx, endpoint.id, reason))) return null;
-          await this.#d.feed.disabled(
-            tx,
-            endpoint.workspaceId,
-            { webhook_id: endpoint.id, url: endpoint.url, reason },
-            clock(),
-          );
-          return reason;
-        });
+    let disabled: string | null = null;
+    if (result.ok) await store.settle(this.#d.db, claimed, at, result, next);
+    else
+      disabled = await this.#d.db.transaction(async (tx) => {
+        if (!(await store.settle(tx, claimed, at, result, next))) return null;
+        const since = await endpoints.noteFailure(tx, endpoint.id, at);
+        const reason = result.gone
+          ? 'the endpoint answered 410 Gone'
+          : since && clock().getTime() - since.getTime() >= config.disableAfterMs
+            ? `every delivery failed since ${since.toISOString()}`
+            : null;
+        if (!reason || !(await endpoints.disable(tx, endpoint.id, reason))) return null;
+        await this.#d.feed.disabled(
+          tx,
+          endpoint.workspaceId,
+          { webhook_id: endpoint.id, url: endpoint.url, reason },
+          clock(),
+        );
+        return reason;
+      });
     if (next) await this.wake([{ id, at: next }]);
     this.#log(claimed, endpoint, result.ok, result.statusCode, result.error, next);
     if (disabled) await this.#tellOwners(endpoint, disabled);
