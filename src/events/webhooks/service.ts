@@ -94,10 +94,16 @@ export class WebhookService {
     this.#clock = d.clock;
   }
 
+  /** An endpoint the caller may see that is enabled (409 otherwise: nothing would be sent to it). */
+  async #enabled(workspaceId: string, scope: Scope, id: string) {
+    const e = await this.endpoints.get(workspaceId, scope, id);
+    if (!e.enabled) throw new AppError('conflict', 'The endpoint is disabled: enable it first');
+    return e;
+  }
+
   /** A `webhook.test` delivery to this endpoint alone; it is sent by the worker like any other. */
   async test(workspaceId: string, scope: Scope, endpointId: string): Promise<DeliveryView> {
-    const e = await this.endpoints.get(workspaceId, scope, endpointId);
-    if (!e.enabled) throw new AppError('conflict', 'The endpoint is disabled: enable it first');
+    const e = await this.#enabled(workspaceId, scope, endpointId);
     const now = this.#clock();
     const body = JSON.stringify({
       id: randomUUID(),
@@ -156,8 +162,7 @@ export class WebhookService {
   async redeliver(workspaceId: string, scope: Scope, id: string): Promise<DeliveryView> {
     const d = await this.delivery(workspaceId, scope, id);
     if (!d) throw new AppError('not_found', 'Delivery not found');
-    const e = await this.endpoints.get(workspaceId, scope, d.webhook_id);
-    if (!e.enabled) throw new AppError('conflict', 'The endpoint is disabled: enable it first');
+    await this.#enabled(workspaceId, scope, d.webhook_id);
     const ids = await this.store.requeue({ workspaceId, ids: [id] });
     if (!ids.length) throw new AppError('conflict', 'The delivery is already queued');
     await this.#worker.wake([{ id, at: this.#clock() }]);
@@ -166,8 +171,7 @@ export class WebhookService {
 
   /** Every failed delivery of the endpoint created since `since`, due again now (each under its own id). */
   async recover(workspaceId: string, scope: Scope, endpointId: string, since: Date): Promise<number> {
-    const e = await this.endpoints.get(workspaceId, scope, endpointId);
-    if (!e.enabled) throw new AppError('conflict', 'The endpoint is disabled: enable it first');
+    await this.#enabled(workspaceId, scope, endpointId);
     const ids = await this.store.requeue({ workspaceId, endpointId, since });
     const now = this.#clock();
     await this.#worker.wake(ids.map((id) => ({ id, at: now })));
