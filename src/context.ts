@@ -1,6 +1,6 @@
 // The one composition root: config in, every service out. Tests pass `overrides` to swap pieces.
 import type { EventStore } from './events/index.ts';
-import type { PostStory } from './scheduling/index.ts';
+import type { PostStory, Reconciler } from './scheduling/index.ts';
 import type { Logger } from 'pino';
 import type { Redis } from 'ioredis';
 import type { Config } from './config.ts';
@@ -127,6 +127,8 @@ export interface AppContext {
   events: EventStore;
   /** A post's timeline and its retry (GET /unified/posts/{id}/timeline, POST …/retry). */
   postStory: PostStory;
+  /** Finds stuck posts and resumes or fails them; started with the scheduling worker. */
+  reconciler: Reconciler;
   close(): Promise<void>;
 }
 
@@ -251,6 +253,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
       await hooks.webhookWorker.stop();
       await engagement.commentSync.stop();
       await posting.followUps.stop();
+      await posting.reconciler.stop();
       await posting.scheduleWorker.stop();
       await auth.passwordReset.settled();
       await database.close();

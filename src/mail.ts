@@ -4,6 +4,13 @@ import type { Transporter } from 'nodemailer';
 import type { Logger } from 'pino';
 import type { Db } from './db/client.ts';
 import { mailOutbox } from './db/schema.ts';
+import { asc, eq } from './db/orm.ts';
+
+/** What answers say when a mail could not leave because no SMTP server is configured. */
+export const MAIL_NOT_CONFIGURED =
+  'Mail is not configured on this server (HERALD_SMTP_URL), so nothing was sent: the mail waits in the outbox, where the operator reads it with `herald mail outbox` or GET /admin/mail/outbox.';
+
+export type OutboxRow = typeof mailOutbox.$inferSelect;
 
 export interface MailMessage {
   workspaceId: string | null;
@@ -32,6 +39,21 @@ export class Mailer {
     this.#from = opts.from;
     this.#now = opts.now;
     this.#smtpUrl = opts.smtpUrl;
+  }
+
+  /** Whether mail actually leaves (an SMTP server is configured). */
+  get configured(): boolean {
+    return Boolean(this.#smtpUrl);
+  }
+
+  /** Mails waiting in the outbox (no SMTP when they were written), oldest first. */
+  async pending(limit = 100): Promise<OutboxRow[]> {
+    return this.#db
+      .select()
+      .from(mailOutbox)
+      .where(eq(mailOutbox.status, 'queued'))
+      .orderBy(asc(mailOutbox.createdAt))
+      .limit(limit);
   }
 
   /** Never throws: a failed notification must not fail the action that caused it. */

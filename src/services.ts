@@ -45,6 +45,7 @@ import {
   ScheduleWorker,
   SchedulingService,
   PostStory,
+  Reconciler,
 } from './scheduling/index.ts';
 import { EventStore } from './events/index.ts';
 import { COMMENT_SYNC_QUEUE, CommentSync, EngagementService, EngagementStore } from './engagement/index.ts';
@@ -388,7 +389,25 @@ export function publishingServices(
     clock,
     publishNow: (workspaceId, id) => scheduling.publishNow(workspaceId, id),
   });
-  return { drafts, publishing, scheduleQueue, scheduleWorker, scheduling, followUps, events, postStory };
+  const reconciler = new Reconciler(
+    {
+      db,
+      ledger: publishing.ledger,
+      runner: publishing.runner,
+      credits,
+      worker: scheduleWorker,
+      clock,
+      logger: logger.child({ component: 'reconciler' }),
+    },
+    {
+      everyMs: sc.reconcileSeconds * 1000,
+      stuckAfterMs: sc.stuckAfterSeconds * 1000,
+      publishWaitMs: config.publishWaitSeconds * 1000,
+      graceSeconds: sc.graceSeconds,
+      maxAttempts: sc.maxAttempts,
+    },
+  );
+  return { drafts, publishing, scheduleQueue, scheduleWorker, scheduling, followUps, events, postStory, reconciler };
 }
 
 /** The posts read model, comments inbox and analytics, and the background comment sync. */

@@ -14,6 +14,7 @@ export async function startWorkerProcess(config: Config): Promise<{ ctx: AppCont
   const ctx = await createContext(config);
   startSweeps(ctx);
   ctx.scheduleWorker.start();
+  ctx.reconciler.start();
   ctx.commentSync.start();
   ctx.followUps.start();
   ctx.webhookWorker.start();

@@ -116,20 +116,18 @@ export class EngagementStore {
         },
       })
       .returning();
-    await this.#db
-      .insert(postMetricSnapshots)
-      .values(
-        rows.map((r) => ({
-          networkPostId: r.id,
-          workspaceId,
-          takenAt: at,
-          likes: r.likes,
-          comments: r.comments,
-          shares: r.shares,
-          impressions: r.impressions,
-          reach: r.reach,
-        })),
-      );
+    await this.#db.insert(postMetricSnapshots).values(
+      rows.map((r) => ({
+        networkPostId: r.id,
+        workspaceId,
+        takenAt: at,
+        likes: r.likes,
+        comments: r.comments,
+        shares: r.shares,
+        impressions: r.impressions,
+        reach: r.reach,
+      })),
+    );
     return rows;
   }
 
@@ -270,7 +268,7 @@ export class EngagementStore {
     walk(comments, null);
     const unique = [...new Map(flat.map((c) => [c.id, c])).values()];
     if (unique.length) {
-      await this.#db
+      const upsert = this.#db
         .insert(networkComments)
         .values(
           unique.map((c) => ({
@@ -303,7 +301,33 @@ export class EngagementStore {
             refs: sql`excluded.refs`,
             syncedAt: sql`excluded.synced_at`,
           },
+        })
+        .returning({
+          ws: sql<string>`${networkComments.workspaceId}`.as('ws'),
+          net: sql<string>`${networkComments.platform}`.as('net'),
+          cid: sql<string>`${networkComments.platformCommentId}`.as('cid'),
+          author: sql<string>`${networkComments.authorName}`.as('author'),
+          body: sql<string>`${networkComments.text}`.as('body'),
+          at: sql<string>`${networkComments.commentedAt}`.as('at'),
         });
+      // Comments seen for the first time are comment.received events, written by the same statement.
+      await this.#db.execute(sql`
+        with known as (
+          select platform_comment_id from network_comments
+          where workspace_id = ${workspaceId}::uuid and platform = ${platform}
+            and platform_comment_id in (${sql.join(
+              unique.map((c) => sql`${c.id}`),
+              sql`, `,
+            )})
+        ),
+        saved as (${upsert.getSQL()})
+        insert into events (workspace_id, type, platform, data, occurred_at)
+        select ws, 'comment.received', net,
+          jsonb_build_object('platform', net, 'platform_post_id', ${post.platformPostId}::text, 'comment_id', cid,
+            'author', author, 'text', body,
+            'created_at', to_char(saved.at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')),
+          ${at.toISOString()}::timestamptz
+        from saved where cid not in (select platform_comment_id from known)`);
     }
     if (markSynced)
       await this.#db.update(networkPosts).set({ commentsSyncedAt: at }).where(eq(networkPosts.id, post.id));

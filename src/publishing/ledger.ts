@@ -16,6 +16,12 @@ export type AttemptSource = 'request' | 'worker' | 'retry' | 'reconciler';
 
 const targetTable = rawTable(postTargets);
 
+/**
+ * A completed post, unless a request with an Idempotency-Key never recorded its answer (its process died): that one
+ * stays running, so a retry of the request still resumes it and records the answer.
+ */
+const DONE_UNLESS_UNANSWERED = sql`case when p.response is null and p.idempotency_key is not null then 'running' else 'completed' end`;
+
 export interface TargetSpec {
   text: string;
   title?: string;
@@ -129,21 +135,29 @@ export class Ledger {
    * partially_published or failed), once every live target has ended.
    */
   async finishPost(postId: string, response: unknown, status: number, tx: Db = this.#db): Promise<void> {
-    await this.#complete(tx, postId, sql`, response = ${JSON.stringify(response)}::jsonb, response_status = ${status}`);
+    await this.#complete(
+      tx,
+      postId,
+      sql`'completed'`,
+      sql`, response = ${JSON.stringify(response)}::jsonb, response_status = ${status}`,
+    );
   }
 
-  /** After a retry: the post is completed again, its outcome event written (its stored answer is kept). */
+  /**
+   * After a retry or the reconciler's resumption: the post is completed again (its stored answer kept), its outcome
+   * event written.
+   */
   async closeRetry(postId: string): Promise<void> {
-    await this.#complete(this.#db, postId, sql``);
+    await this.#complete(this.#db, postId, DONE_UNLESS_UNANSWERED, sql``);
   }
 
   /** Completes the post (with `set`'s extra columns) and writes its outcome event if it was running. */
-  async #complete(tx: Db, postId: string, set: ReturnType<typeof sql>): Promise<void> {
+  async #complete(tx: Db, postId: string, status: ReturnType<typeof sql>, set: ReturnType<typeof sql>): Promise<void> {
     const now = this.#now();
     await tx.execute(sql`
       with prior as (select id, status from posts where id = ${postId}::uuid for update),
       done as (
-        update posts p set status = 'completed', updated_at = ${now.toISOString()}::timestamptz${set}
+        update posts p set status = ${status}, updated_at = ${now.toISOString()}::timestamptz${set}
         from prior where p.id = prior.id
         returning p.workspace_id, p.id as post_id, null::uuid as scheduled_post_id, null::text as platform,
           p.post_type, null::text as error_message, prior.status as prior_status
@@ -151,6 +165,41 @@ export class Ledger {
       first as (select * from done where prior_status = 'running'),
       ev as (${postOutcomeEvents(sql`first`, now)})
       select 1`);
+  }
+
+  /**
+   * Targets left pending or processing since before `cutoff` by a run that died (a request whose process stopped,
+   * a network that never answered), whose post no live request or queue claim holds: the reconciler's to resume.
+   */
+  async overdue(cutoff: Date, now: Date, limit: number): Promise<TargetRow[]> {
+    const res = await this.#db.execute(sql`
+      select t.* from post_targets t join posts p on p.id = t.post_id
+      where t.state in ('pending', 'processing') and t.updated_at < ${cutoff.toISOString()}::timestamptz
+        and (p.lease_until is null or p.lease_until < ${now.toISOString()}::timestamptz)
+        and not exists (
+          select 1 from scheduled_posts sp where sp.post_id = t.post_id and sp.status in ('publishing', 'scheduled')
+        )
+      order by t.updated_at limit ${limit}`);
+    return rowsOf(res).map(targetTable.row);
+  }
+
+  /**
+   * The reconciler's claim of one overdue target, in one guarded statement: a new attempt starts (and the post runs
+   * again, so its outcome is written once it ends) only if the target is still as `overdue` found it — two
+   * reconcilers never resume one target twice.
+   */
+  async claimOverdue(id: string, cutoff: Date): Promise<TargetRow | undefined> {
+    const now = this.#now().toISOString();
+    const res = await this.#db.execute(sql`
+      with t as (
+        update post_targets set state = 'processing', attempts = attempts + 1, updated_at = ${now}::timestamptz
+        where id = ${id}::uuid and state in ('pending', 'processing') and updated_at < ${cutoff.toISOString()}::timestamptz
+        returning *
+      ),
+      p as (update posts set status = 'running', updated_at = ${now}::timestamptz where id = (select post_id from t))
+      select * from t`);
+    const [raw] = rowsOf(res);
+    return raw ? targetTable.row(raw) : undefined;
   }
 
   /** A post of this workspace, or undefined. */
@@ -206,7 +255,8 @@ export class Ledger {
 
   /**
    * A target's attempt ends (published, failed, or processing at the network): the change and its post_attempts
-   * record in one statement. Returns the target as stored.
+   * record in one statement. Returns the target as stored. A published target is never moved back: a run that
+   * outlived its claim (another worker resumed and published it) changes nothing.
    */
   async settle(
     id: string,
@@ -217,13 +267,17 @@ export class Ledger {
     const now = this.#now();
     const res = await tx.execute(sql`
       with t as (
-        update post_targets set ${targetTable.set({ ...patch, updatedAt: now })} where id = ${id}::uuid returning *
+        update post_targets set ${targetTable.set({ ...patch, updatedAt: now })}
+        where id = ${id}::uuid${patch.state === 'published' ? sql`` : sql` and state <> 'published'`}
+        returning *
       ),
       a as (${attemptInsert(sql`t`, { source, when: now })})
       select * from t`);
     const [raw] = rowsOf(res);
-    if (!raw) throw new Error(`target ${id} not found`);
-    return targetTable.row(raw);
+    if (raw) return targetTable.row(raw);
+    const current = await this.target(id);
+    if (!current) throw new Error(`target ${id} not found`);
+    return current;
   }
 
   /**

@@ -399,6 +399,7 @@ export const SECURITY_ROUTES: Record<string, MatrixEntry> = {
     ownerOnly: KEYS_OWNERS,
   },
   // Operators
+  'GET /admin/mail/outbox': { matrix: 'admin', url: () => '/admin/mail/outbox' },
   'POST /admin/users': {
     matrix: 'admin',
     url: () => '/admin/users',
