@@ -3,8 +3,9 @@
 // (each event written in its own transaction, as services write them), and the highest rate tried whose outbox and
 // delivery backlog did not grow. 2) A receiver down for a simulated day, then back (the clock is moved from one due
 // retry to the next): every event must arrive exactly once per endpoint, by webhook-id, on about the spec's schedule.
-// BENCH_SECONDS (default 3) per rate; BENCH_EVENTS_RATES (default 10,100,1000,2000) the rates; BENCH_EVENTS_DAY_EVENTS
-// (default 50) the events of the simulated day. HERALD_WEBHOOK_* settings apply as in Herald (poll interval, workers).
+// BENCH_SECONDS (default 3) per rate; BENCH_EVENTS_RATES (default 10,100,1000) the rates, then a search between the
+// highest sustained and the lowest not; BENCH_EVENTS_DAY_EVENTS (default 50) the events of the simulated day.
+// HERALD_WEBHOOK_* settings apply as in Herald (poll interval, attempts in flight).
 import { createServer } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -108,7 +109,11 @@ async function latency(databaseUrl: string | undefined, seconds: number, rates: 
   console.log('rate/s   sent  delivered   p50      p99      max backlog  backlog at end  sustained');
   let n = 0;
   let best = 0;
-  for (const rate of rates) {
+  // The listed rates, then a search between the highest sustained and the lowest that was not (three halvings).
+  const queue = [...rates];
+  let failed = Number.POSITIVE_INFINITY;
+  let searches = 0;
+  for (let rate = queue.shift(); rate !== undefined; rate = queue.shift()) {
     const sentAt = new Map<number, number>();
     const first = n;
     const writes: Promise<unknown>[] = [];
@@ -140,6 +145,7 @@ async function latency(databaseUrl: string | undefined, seconds: number, rates: 
     // Sustained: the producer kept its rate, and when it stopped less than half a second of its output was queued.
     const sustained = sent >= 0.9 * rate * seconds && atEnd <= rate / 2 && lat.length === sent;
     if (sustained) best = Math.max(best, rate);
+    else failed = Math.min(failed, rate);
     console.log(
       `${String(rate).padEnd(8)} ${String(sent).padEnd(5)} ${String(lat.length).padEnd(10)} ${ms(pct(lat, 50)).padEnd(8)} ` +
         `${ms(pct(lat, 99)).padEnd(8)} ${String(maxBacklog).padEnd(12)} ${String(atEnd).padEnd(15)} ${sustained ? 'yes' : 'no'}`,
@@ -149,6 +155,8 @@ async function latency(databaseUrl: string | undefined, seconds: number, rates: 
       console.log(`(${sent - lat.length} still undelivered after 120 s: higher rates not tried)`);
       break;
     }
+    if (!queue.length && best > 0 && Number.isFinite(failed) && failed - best > best / 10 && searches++ < 3)
+      queue.push(Math.round((best + failed) / 2 / 10) * 10);
   }
   console.log(`highest rate sustained without the backlog growing: ${best} events/s (of those tried)`);
   await h.close();

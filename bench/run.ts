@@ -53,7 +53,7 @@ const sections: Record<string, () => Promise<void>> = {
   events: () =>
     benchEvents({
       seconds: Number(process.env.BENCH_SECONDS ?? 3),
-      rates: (process.env.BENCH_EVENTS_RATES ?? '10,100,1000,2000').split(',').map(Number),
+      rates: (process.env.BENCH_EVENTS_RATES ?? '10,100,1000').split(',').map(Number),
       dayEvents: Number(process.env.BENCH_EVENTS_DAY_EVENTS ?? 50),
       databaseUrl: process.env.DATABASE_URL,
     }),
