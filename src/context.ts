@@ -152,7 +152,7 @@ export interface ContextOverrides {
   tokenKeeper?: TokenKeeperOptions;
   /** Media storage backend, or a resolver/CA for URL imports (tests). */
   media?: Partial<Pick<MediaServiceDeps, 'storage' | 'fetch'>>;
-  /** A resolver for the networks' HTTP client (tests of the address policy). */
+  /** A resolver for the networks' HTTP client and webhook deliveries (tests of the address policy). */
   platformLookup?: HostLookup;
   /** The AI models (tests: the AI SDK's mock models); null for the built-in provider. Default: from HERALD_AI_*. */
   aiModels?: AiModels | null;
