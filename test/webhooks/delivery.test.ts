@@ -264,6 +264,24 @@ describe('deliveries', () => {
   });
 });
 
+describe('a secret that no longer decrypts', () => {
+  it('is a failed attempt saying so, not a delivery stuck in its claim', async () => {
+    const r = await receiver();
+    const ep = await createEndpoint(h, asUser(u), { url: `${r.url}/sealed`, event_types: ['post.published'] });
+    const { webhookEndpoints } = await import('../../src/db/schema-webhooks.ts');
+    const { eq } = await import('../../src/db/orm.ts');
+    await h.ctx.database.db
+      .update(webhookEndpoints)
+      .set({ secret: 'v1.AAAAAAAAAAAAAAAA.AAAAAAAAAAAAAAAAAAAAAA.AAAA' })
+      .where(eq(webhookEndpoints.id, ep.id));
+    await emit(h, u.workspaceId, 'post.published', published(14));
+    const [d] = await settled(h, u, ep.id);
+    expect(d).toMatchObject({ status: 'failed', attempts: 4, response_status: null });
+    expect(d!.error).toContain('cannot be decrypted');
+    expect(r.received).toEqual([]);
+  });
+});
+
 describe('secret rotation', () => {
   it('signs with the old and the new secret for 24 hours, then with the new one alone', async () => {
     const r = await receiver();

@@ -23,6 +23,17 @@ export interface AttemptResult {
   gone: boolean;
 }
 
+/** An attempt that failed before any request was made (e.g. a secret that no longer decrypts). */
+export const failedBeforeSending = (error: string): AttemptResult => ({
+  ok: false,
+  statusCode: null,
+  response: null,
+  error,
+  durationMs: 0,
+  retryAfterMs: undefined,
+  gone: false,
+});
+
 export class WebhookSender {
   readonly #agent: Agent;
   readonly #timeoutMs: number;
@@ -39,15 +50,7 @@ export class WebhookSender {
     const duration = () => Math.round(performance.now() - started);
     const timeout = AbortSignal.timeout(this.#timeoutMs);
     const abort = signal ? AbortSignal.any([timeout, signal]) : timeout;
-    const failed = (error: string, statusCode: number | null = null): AttemptResult => ({
-      ok: false,
-      statusCode,
-      response: null,
-      error,
-      durationMs: duration(),
-      retryAfterMs: undefined,
-      gone: false,
-    });
+    const failed = (error: string): AttemptResult => ({ ...failedBeforeSending(error), durationMs: duration() });
     let res: Awaited<ReturnType<typeof request>>;
     try {
       res = await request(url, {

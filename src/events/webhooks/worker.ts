@@ -14,7 +14,7 @@ import type { ScheduleQueue } from '../../scheduling/index.ts';
 import type { EventFeed } from './feed.ts';
 import { type EndpointRow, type WebhookEndpoints, wants } from './endpoints.ts';
 import { type DeliveryRow, type DeliveryStore, deliveryBody } from './deliveries.ts';
-import type { WebhookSender } from './sender.ts';
+import { failedBeforeSending, type WebhookSender } from './sender.ts';
 import { signDelivery } from './signing.ts';
 import { nextAttemptAt } from './schedule.ts';
 
@@ -175,8 +175,16 @@ export class WebhookWorker {
       return;
     }
     const at = clock();
-    const headers = signDelivery(endpoints.secretsOf(endpoint, at), claimed.id, at, claimed.body);
-    const result = await sender.send(endpoint.url, headers, claimed.body);
+    let secrets: string[] | undefined;
+    try {
+      secrets = endpoints.secretsOf(endpoint, at);
+    } catch {
+      // A secret sealed under another HERALD_ENCRYPTION_KEY: a failed attempt, retried on the schedule, not a claim
+      // abandoned over and over.
+    }
+    const result = secrets
+      ? await sender.send(endpoint.url, signDelivery(secrets, claimed.id, at, claimed.body), claimed.body)
+      : failedBeforeSending('the signing secret cannot be decrypted (was HERALD_ENCRYPTION_KEY changed?)');
     const next =
       result.ok || result.gone
         ? null
