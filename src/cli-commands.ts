@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { createContext, createLogger } from './context.ts';
 import { DataDirLockedError } from './db/lock.ts';
+import { outboxToWire } from './mail.ts';
 import { listenFailure, startServer, stopOnSignals } from './main.ts';
 import { startupSummary, startupWarnings } from './startup-report.ts';
 import { startWorkerProcess, stopWorkerOnSignals } from './worker-process.ts';
@@ -122,17 +123,7 @@ async function main(argv: string[]): Promise<number> {
     case 'mail outbox': {
       const rows = await withContext(config, (ctx) => ctx.mailer.pending(1000));
       if (!rows.length) console.error('herald: no mail waits in the outbox');
-      for (const m of rows)
-        console.log(
-          JSON.stringify({
-            id: m.id,
-            created_at: m.createdAt.toISOString(),
-            kind: m.kind,
-            to: m.toAddress,
-            subject: m.subject,
-            body: m.body,
-          }),
-        );
+      for (const m of rows) console.log(JSON.stringify(outboxToWire(m)));
       return 0;
     }
     default:

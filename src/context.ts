@@ -1,6 +1,7 @@
 // The one composition root: config in, every service out. Tests pass `overrides` to swap pieces.
 import type { EventStore } from './events/index.ts';
 import type { PostStory, Reconciler } from './scheduling/index.ts';
+import { Notifier } from './notifications.ts';
 import type { Logger } from 'pino';
 import type { Redis } from 'ioredis';
 import type { Config } from './config.ts';
@@ -129,6 +130,8 @@ export interface AppContext {
   postStory: PostStory;
   /** Finds stuck posts and resumes or fails them; started with the scheduling worker. */
   reconciler: Reconciler;
+  /** Members' mail notifications: preferences, digests, unsubscribe links; started with the scheduling worker. */
+  notifier: Notifier;
   close(): Promise<void>;
 }
 
@@ -249,10 +252,20 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     ...assistants,
     ...hooks,
     readiness: readinessChecks(database, net.tokens),
+    notifier: new Notifier({
+      db: database.db,
+      mailer,
+      clock,
+      logger: logger.child({ component: 'notifications' }),
+      publicUrl: config.publicUrl,
+      signingKey: secrets.encryptionKey,
+      digestMinutes: config.scheduling.digestMinutes,
+    }),
     async close() {
       await hooks.webhookWorker.stop();
       await engagement.commentSync.stop();
       await posting.followUps.stop();
+      app.notifier.stop();
       await posting.reconciler.stop();
       await posting.scheduleWorker.stop();
       await auth.passwordReset.settled();

@@ -12,6 +12,16 @@ export const MAIL_NOT_CONFIGURED =
 
 export type OutboxRow = typeof mailOutbox.$inferSelect;
 
+/** A waiting mail as `herald mail outbox` prints it and GET /admin/mail/outbox returns it. */
+export const outboxToWire = (m: OutboxRow) => ({
+  id: m.id,
+  created_at: m.createdAt.toISOString(),
+  kind: m.kind,
+  to: m.toAddress,
+  subject: m.subject,
+  body: m.body,
+});
+
 export interface MailMessage {
   workspaceId: string | null;
   to: string;

@@ -66,6 +66,7 @@ export async function startServer(config: Config, overrides: ContextOverrides = 
   if (config.scheduling.inProcessWorker) {
     ctx.scheduleWorker.start();
     ctx.reconciler.start();
+    ctx.notifier.start();
     ctx.commentSync.start();
     ctx.followUps.start();
     ctx.webhookWorker.start();

@@ -15,6 +15,7 @@ export async function startWorkerProcess(config: Config): Promise<{ ctx: AppCont
   startSweeps(ctx);
   ctx.scheduleWorker.start();
   ctx.reconciler.start();
+  ctx.notifier.start();
   ctx.commentSync.start();
   ctx.followUps.start();
   ctx.webhookWorker.start();

@@ -59,6 +59,11 @@ export const EVENT_DATA = {
     post_id: z.uuid().nullable().describe('The ledger post deleted at the networks; null for a queue entry'),
     scheduled_post_id: z.uuid().nullable(),
     platforms: z.array(z.string()),
+    platform_post_id: z
+      .string()
+      .nullable()
+      .optional()
+      .describe("The network's id of the post deleted there (absent for a cancelled queue entry)"),
   }),
   'post.approval_requested': approval,
   'post.approved': approval,

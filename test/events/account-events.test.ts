@@ -47,3 +47,29 @@ describe('account events', () => {
     expect(JSON.stringify(evs)).not.toMatch(/access_token|refresh_token/);
   });
 });
+
+describe('post.deleted at the network', () => {
+  it('DELETE /unified/posts/{id} writes post.deleted with the ledger post, once', async () => {
+    const v = await h.signup();
+    await connect(h, v, 'linkedin');
+    const res = await h.req({
+      method: 'POST',
+      url: '/unified/post/text',
+      headers: asUser(v),
+      payload: { platforms: ['linkedin'], default_text: 'to be deleted' },
+    });
+    expect(res.json().success, res.body).toBe(true);
+    const networkId = res.json().post.post_id as string;
+    const del = await h.req({
+      method: 'DELETE',
+      url: `/unified/posts/${encodeURIComponent(networkId)}?platform=linkedin`,
+      headers: asUser(v),
+    });
+    expect(del.statusCode, del.body).toBe(200);
+    const evs = (await h.req({ method: 'GET', url: '/events?type=post.deleted', headers: asUser(v) })).json()
+      .events as { post_id: string | null; data: Record<string, unknown> }[];
+    expect(evs).toHaveLength(1);
+    expect(evs[0]!.post_id).not.toBeNull();
+    expect(evs[0]!.data).toMatchObject({ platforms: ['linkedin'], platform_post_id: networkId });
+  });
+});

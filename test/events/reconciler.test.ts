@@ -87,6 +87,28 @@ describe('queue entries', () => {
     expect(await stuckMetric('due_not_claimed')).toBe(0);
   });
 
+  it("its wake-up job deleted from the queue behind Herald's back: found and published", async () => {
+    await h.ctx.scheduleQueue!.start();
+    const id = await entryDueNow('job deleted');
+    const jobs = async () =>
+      Number(
+        (
+          (await h.ctx.database.db.execute(
+            sql`select count(*)::int as n from pgboss.job where data->>'id' = ${id}`,
+          )) as {
+            rows: { n: number }[];
+          }
+        ).rows[0]!.n,
+      );
+    expect(await jobs()).toBe(1);
+    await h.ctx.database.db.execute(sql`delete from pgboss.job where data->>'id' = ${id}`);
+    expect(await jobs()).toBe(0);
+    clock.advance(90_000);
+    expect((await h.ctx.reconciler.pass()).due_not_claimed).toBe(1);
+    expect((await status(id)).status).toBe('published');
+    expect(script.calls).toHaveLength(1);
+  });
+
   const steps: { step: string; arm: () => ScheduleWorker; reached: () => boolean }[] = [
     {
       step: 'after its claim and ledger, before any network call',

@@ -173,6 +173,16 @@ export const SECURITY_ROUTES: Record<string, MatrixEntry> = {
     url: `/unified/posts/${NO_ID}/retry`,
     feature: 'publish_enabled',
   },
+  // A member's notification preferences (a key has no person: 403 inside), and the digests' signed unsubscribe link.
+  'GET /notifications/preferences': { matrix: 'workspace', url: '/notifications/preferences' },
+  'PUT /notifications/preferences': {
+    matrix: 'workspace',
+    url: '/notifications/preferences',
+    payload: { preferences: { 'post.published': true } },
+  },
+  'GET /notifications/unsubscribe': publicRoute(
+    'the unsubscribe link of a notification mail: an HMAC-signed token turning one event type off for one member',
+  ),
   // Scheduled posts
   'POST /unified/scheduled-posts': {
     matrix: 'workspace',

@@ -22,6 +22,7 @@ import { workspaceMemberRoutes } from './routes/workspace-members.ts';
 import { billingRoutes } from './routes/billing.ts';
 import { eventRoutes } from './routes/events.ts';
 import { postStoryRoutes } from './routes/post-story.ts';
+import { notificationRoutes } from './routes/notifications.ts';
 import { opsRoutes } from './routes/ops.ts';
 import { adminRoutes } from './routes/admin.ts';
 import { connectionRoutes } from './routes/connections.ts';
@@ -140,6 +141,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   await app.register(engagementRoutes, { ctx });
   await app.register(eventRoutes, { ctx });
   await app.register(postStoryRoutes, { ctx });
+  await app.register(notificationRoutes, { ctx });
   await app.register(gptActionRoutes, { ctx });
   await app.register(agentChatRoutes, { ctx });
   await app.register(webhookRoutes, { ctx });

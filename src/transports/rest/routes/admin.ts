@@ -6,6 +6,7 @@ import type { AppContext } from '../../../context.ts';
 import { publicUser } from '../../../auth/accounts.ts';
 import { keyToWire } from '../../../auth/api-keys.ts';
 import { notFound } from '../../../errors.ts';
+import { outboxToWire } from '../../../mail.ts';
 import { signupBody } from './auth.ts';
 import { errorResponses, userSchema, userSecurity, workspaceIdParams } from '../schemas.ts';
 
@@ -46,14 +47,7 @@ export async function adminRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
     },
     async (req) => ({
       smtp_configured: ctx.mailer.configured,
-      mails: (await ctx.mailer.pending(req.query.limit)).map((m) => ({
-        id: m.id,
-        created_at: m.createdAt.toISOString(),
-        kind: m.kind,
-        to: m.toAddress,
-        subject: m.subject,
-        body: m.body,
-      })),
+      mails: (await ctx.mailer.pending(req.query.limit)).map(outboxToWire),
     }),
   );
 
