@@ -20,6 +20,7 @@ const NO_DB = [
   'test/foundation/pglite-template.test.ts',
   'test/web/**/*.test.ts',
   'test/foundation/docs-paths.test.ts',
+  'test/webhooks/schedule.test.ts',
 ];
 
 export default defineConfig({

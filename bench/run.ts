@@ -2,6 +2,7 @@
 import { benchAgent } from './agent.ts';
 import { benchAi } from './ai.ts';
 import { benchEngagement } from './engagement.ts';
+import { benchEvents } from './events.ts';
 import { benchFoundation } from './foundation.ts';
 import { benchMedia } from './media.ts';
 import { benchPublishing } from './publishing.ts';
@@ -54,6 +55,15 @@ const sections: Record<string, () => Promise<void>> = {
       comments: Number(process.env.BENCH_ENGAGEMENT_COMMENTS ?? 50),
       latencyMs: Number(process.env.BENCH_ENGAGEMENT_LATENCY_MS ?? 100),
       seconds: Number(process.env.BENCH_SECONDS ?? 5),
+    }),
+  // Webhooks from the events outbox: latency by rate, the highest rate sustained, and a receiver down for a simulated
+  // day (BENCH_EVENTS_RATES, BENCH_EVENTS_DAY_EVENTS; see bench/events.ts).
+  events: () =>
+    benchEvents({
+      seconds: Number(process.env.BENCH_SECONDS ?? 3),
+      rates: (process.env.BENCH_EVENTS_RATES ?? '10,100,1000').split(',').map(Number),
+      dayEvents: Number(process.env.BENCH_EVENTS_DAY_EVENTS ?? 50),
+      databaseUrl: process.env.DATABASE_URL,
     }),
   // Issue 16: get_accounts over MCP (and GPT Actions when present) next to GET /unified/user-profiles/, 20 connections.
   tools: () =>

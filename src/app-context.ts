@@ -3,6 +3,10 @@
 import type { Logger } from 'pino';
 import type { Redis } from 'ioredis';
 import type { Clock } from './clock.ts';
+import type { EventStore } from './events/index.ts';
+import type { WebhookService, WebhookWorker } from './events/webhooks/index.ts';
+import type { Notifier } from './notifications.ts';
+import type { PostStory, Reconciler } from './scheduling/index.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import type { Secrets } from './secrets.ts';
@@ -100,6 +104,18 @@ export interface AppContext {
   followUps: FollowUps;
   /** pg-boss wake-ups for scheduled posts; started by `herald serve` / `herald worker` (never by tests' contexts). */
   scheduleQueue: ScheduleQueue | undefined;
+  /** Webhook endpoints, their deliveries and the delivery log (docs/webhooks.md). */
+  webhooks: WebhookService;
+  /** Sends webhook deliveries from the events outbox; started where the scheduling worker runs. */
+  webhookWorker: WebhookWorker;
+  /** The events outbox (docs/events.md): GET /events, the webhook dispatcher, the notifications. */
+  events: EventStore;
+  /** A post's timeline and its retry (GET /unified/posts/{id}/timeline, POST …/retry). */
+  postStory: PostStory;
+  /** Finds stuck posts and resumes or fails them; started with the scheduling worker. */
+  reconciler: Reconciler;
+  /** Members' mail notifications: preferences, digests, unsubscribe links; started with the scheduling worker. */
+  notifier: Notifier;
   /** Checks behind /readyz that every context has; `herald serve` gives the REST app the scheduler's as well. */
   readiness: readonly ReadinessCheck[];
   close(): Promise<void>;
@@ -125,7 +141,7 @@ export interface ContextOverrides {
   tokenKeeper?: TokenKeeperOptions;
   /** Media storage backend, or a resolver/CA for URL imports (tests). */
   media?: Partial<Pick<MediaServiceDeps, 'storage' | 'fetch'>>;
-  /** A resolver for the networks' HTTP client (tests of the address policy). */
+  /** A resolver for the networks' HTTP client and webhook deliveries (tests of the address policy). */
   platformLookup?: HostLookup;
   /** The AI models (tests: the AI SDK's mock models); null for the built-in provider. Default: from HERALD_AI_*. */
   aiModels?: AiModels | null;

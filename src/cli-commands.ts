@@ -1,8 +1,9 @@
-// The commands behind `herald serve | worker | migrate | user create | key create | workspace plan` (entry point: cli.ts).
+// The commands behind `herald serve | worker | migrate | user create | key create | workspace plan | mail outbox` (entry point: cli.ts).
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { createContext, createLogger } from './context.ts';
 import { DataDirLockedError } from './db/lock.ts';
+import { outboxToWire } from './mail.ts';
 import { listenFailure, startServer, stopOnSignals } from './main.ts';
 import { startupSummary, startupWarnings } from './startup-report.ts';
 import { webAppStartupMessage, webAppState } from './config/web.ts';
@@ -16,6 +17,7 @@ const USAGE = `Usage: herald <command>
   user create --email E --password P [--name N] [--workspace W] [--admin]
   key create --workspace ID [--name N] [--scope S]   prints the secret once
   workspace plan --workspace ID --plan PLAN
+  mail outbox                             list the mails waiting in the outbox (no SMTP configured)
 
 Configuration comes from the environment: see docs/configuration.md.`;
 
@@ -119,6 +121,12 @@ async function main(argv: string[]): Promise<number> {
       if (!values.workspace || !values.plan) throw new UsageError('workspace plan needs --workspace and --plan');
       const ws = await withContext(config, (ctx) => ctx.workspaces.setPlan(values.workspace!, values.plan!));
       console.log(JSON.stringify({ workspace_id: ws.id, plan_id: ws.planId }));
+      return 0;
+    }
+    case 'mail outbox': {
+      const rows = await withContext(config, (ctx) => ctx.mailer.pending(1000));
+      if (!rows.length) console.error('herald: no mail waits in the outbox');
+      for (const m of rows) console.log(JSON.stringify(outboxToWire(m)));
       return 0;
     }
     default:

@@ -10,13 +10,22 @@ import { oauthEnvSchema, toOAuthConfig, type OAuthConfig } from './config/oauth.
 import { platformEnv, type PlatformEnvConfig } from './config/platforms.ts';
 import { schedulingEnvSchema, toSchedulingConfig, type SchedulingConfig } from './config/scheduling.ts';
 import { NETWORKS } from './platforms/registry.ts';
+import { toWebhooksConfig, webhooksEnvSchema, type WebhooksConfig } from './config/webhooks.ts';
 import { trustProxyEnv, type TrustProxy } from './trust-proxy.ts';
 import { toWebConfig, webEnvSchema, type WebConfig } from './config/web.ts';
 import { defaultTemplateDir } from './db/pglite-template.ts';
 
 export type { TrustProxy };
 export { ConfigError };
-export type { EngagementConfig, MediaConfig, OAuthConfig, PlatformEnvConfig, SchedulingConfig, WebConfig };
+export type {
+  EngagementConfig,
+  MediaConfig,
+  OAuthConfig,
+  PlatformEnvConfig,
+  SchedulingConfig,
+  WebConfig,
+  WebhooksConfig,
+};
 export type { OAuthStaticClient } from './config/oauth.ts';
 
 const envSchema = z
@@ -106,6 +115,7 @@ const envSchema = z
     ...mediaEnvSchema.shape,
     ...oauthEnvSchema.shape,
     ...webEnvSchema.shape,
+    ...webhooksEnvSchema.shape,
   })
   .extend(aiEnvSchema.shape)
   .extend(agentEnvSchema.shape);
@@ -184,6 +194,8 @@ export interface Config {
   oauth: OAuthConfig;
   /** The web app Herald serves at `/`: see docs/web.md. */
   web: WebConfig;
+  /** Webhook deliveries: timeout, retry schedule, when a failing endpoint is disabled, the worker (docs/webhooks.md). */
+  webhooks: WebhooksConfig;
 }
 
 /** `networks`: the registry's networks, each read from its HERALD_<SLUG>_* variables (default: the built-in ones). */
@@ -284,5 +296,6 @@ export function loadConfig(
     agent: toAgentConfig(e),
     oauth: toOAuthConfig(e),
     web: toWebConfig(e),
+    webhooks: toWebhooksConfig(e),
   };
 }

@@ -17,9 +17,11 @@ import {
   networkServices,
   publishingServices,
   readinessChecks,
+  webhookServices,
 } from './services.ts';
 
 import type { AppContext, ContextOverrides } from './app-context.ts';
+import { Notifier } from './notifications.ts';
 import type { ToolServices } from './tools/services.ts';
 export type { AppContext, ContextOverrides, ReadinessCheck } from './app-context.ts';
 export type { Clock } from './clock.ts';
@@ -89,6 +91,16 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     scheduleQueue: posting.scheduleQueue,
     media: files.media,
   });
+  const hooks = webhookServices(base, { box, mailer, scheduleQueue: posting.scheduleQueue });
+  const notifier = new Notifier({
+    db: database.db,
+    mailer,
+    clock,
+    logger: logger.child({ component: 'notifications' }),
+    publicUrl: config.publicUrl,
+    signingKey: secrets.encryptionKey,
+    digestMinutes: config.scheduling.digestMinutes,
+  });
   const { aiModels, ...assistants } = await aiServices(base, {
     ...files,
     credits: auth.credits,
@@ -136,11 +148,16 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     ...posting,
     ...engagement,
     ...assistants,
+    ...hooks,
     agent,
+    notifier,
     readiness: readinessChecks(database, net.tokens),
     async close() {
+      await hooks.webhookWorker.stop();
       await engagement.commentSync.stop();
       await posting.followUps.stop();
+      notifier.stop();
+      await posting.reconciler.stop();
       await posting.scheduleWorker.stop();
       await auth.passwordReset.settled();
       await database.close();

@@ -4,6 +4,23 @@ import type { Transporter } from 'nodemailer';
 import type { Logger } from 'pino';
 import type { Db } from './db/client.ts';
 import { mailOutbox } from './db/schema.ts';
+import { asc, eq } from './db/orm.ts';
+
+/** What answers say when a mail could not leave because no SMTP server is configured. */
+export const MAIL_NOT_CONFIGURED =
+  'Mail is not configured on this server (HERALD_SMTP_URL), so nothing was sent: the mail waits in the outbox, where the operator reads it with `herald mail outbox` or GET /admin/mail/outbox.';
+
+export type OutboxRow = typeof mailOutbox.$inferSelect;
+
+/** A waiting mail as `herald mail outbox` prints it and GET /admin/mail/outbox returns it. */
+export const outboxToWire = (m: OutboxRow) => ({
+  id: m.id,
+  created_at: m.createdAt.toISOString(),
+  kind: m.kind,
+  to: m.toAddress,
+  subject: m.subject,
+  body: m.body,
+});
 
 export interface MailMessage {
   workspaceId: string | null;
@@ -32,6 +49,21 @@ export class Mailer {
     this.#from = opts.from;
     this.#now = opts.now;
     this.#smtpUrl = opts.smtpUrl;
+  }
+
+  /** Whether mail actually leaves (an SMTP server is configured). */
+  get configured(): boolean {
+    return Boolean(this.#smtpUrl);
+  }
+
+  /** Mails waiting in the outbox (no SMTP when they were written), oldest first. */
+  async pending(limit = 100): Promise<OutboxRow[]> {
+    return this.#db
+      .select()
+      .from(mailOutbox)
+      .where(eq(mailOutbox.status, 'queued'))
+      .orderBy(asc(mailOutbox.createdAt))
+      .limit(limit);
   }
 
   /** Never throws: a failed notification must not fail the action that caused it. */

@@ -66,8 +66,11 @@ export async function startServer(config: Config, overrides: ContextOverrides = 
       .catch((err: unknown) => ctx.logger.error({ err }, 'job queue did not start; workers fall back to scanning'));
   if (config.scheduling.inProcessWorker) {
     ctx.scheduleWorker.start();
+    ctx.reconciler.start();
+    ctx.notifier.start();
     ctx.commentSync.start();
     ctx.followUps.start();
+    ctx.webhookWorker.start();
   }
   let stopping: Promise<void> | undefined;
   const stop = () =>

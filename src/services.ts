@@ -45,7 +45,10 @@ import {
   ScheduleQueue,
   ScheduleWorker,
   SchedulingService,
+  PostStory,
+  Reconciler,
 } from './scheduling/index.ts';
+import { EventStore } from './events/index.ts';
 import { COMMENT_SYNC_QUEUE, CommentSync, EngagementService, EngagementStore } from './engagement/index.ts';
 import type { BuiltinProvider } from './ai/builtin/index.ts';
 import { createModels, type AiModels } from './ai/models.ts';
@@ -56,6 +59,16 @@ import { SpeechToText } from './ai/transcription.ts';
 import { OAuthService } from './oauth/service.ts';
 import { AgentChatHistory } from './agent/history.ts';
 import { AgentChat } from './agent/chat.ts';
+import { EVENT_TYPES, recordEvent, toWire } from './events/index.ts';
+import {
+  DeliveryStore,
+  type EventFeed,
+  WEBHOOK_QUEUE,
+  WebhookEndpoints,
+  WebhookSender,
+  WebhookService,
+  WebhookWorker,
+} from './events/webhooks/index.ts';
 
 /** What every area is built from. */
 export interface Base {
@@ -308,7 +321,7 @@ export function publishingServices(
           batchSize: sc.batchSize,
           pollingIntervalSeconds: Math.max(sc.pollMs / 1000, 0.5),
           expireInSeconds: sc.leaseSeconds,
-          queues: [COMMENT_SYNC_QUEUE],
+          queues: [COMMENT_SYNC_QUEUE, WEBHOOK_QUEUE],
         })
       : undefined;
   const scheduledStore = new ScheduledStore(db, clock);
@@ -373,7 +386,33 @@ export function publishingServices(
     logger: logger.child({ component: 'follow-ups' }),
     intervalSeconds: config.followUpSeconds,
   });
-  return { drafts, publishing, scheduleQueue, scheduleWorker, scheduling, followUps };
+  const events = new EventStore(db);
+  const postStory = new PostStory({
+    publishing,
+    store: scheduledStore,
+    events,
+    clock,
+    publishNow: (workspaceId, id) => scheduling.publishNow(workspaceId, id),
+  });
+  const reconciler = new Reconciler(
+    {
+      db,
+      ledger: publishing.ledger,
+      runner: publishing.runner,
+      credits,
+      worker: scheduleWorker,
+      clock,
+      logger: logger.child({ component: 'reconciler' }),
+    },
+    {
+      everyMs: sc.reconcileSeconds * 1000,
+      stuckAfterMs: sc.stuckAfterSeconds * 1000,
+      publishWaitMs: config.publishWaitSeconds * 1000,
+      graceSeconds: sc.graceSeconds,
+      maxAttempts: sc.maxAttempts,
+    },
+  );
+  return { drafts, publishing, scheduleQueue, scheduleWorker, scheduling, followUps, events, postStory, reconciler };
 }
 
 /** The posts read model, comments inbox and analytics, and the background comment sync. */
@@ -480,6 +519,54 @@ export function agentService(
     logger: logger.child({ component: 'agent' }),
   });
   return { agent };
+}
+
+/** The events outbox as the webhook worker reads it: claims of events not yet fanned out, and webhook.disabled. */
+export const outboxFeed: EventFeed = {
+  async claim(tx, limit, now) {
+    const rows = await EventStore.claimForDispatch(tx, limit, now);
+    return rows.map((r) => ({
+      id: r.id,
+      type: r.type,
+      workspaceId: r.workspaceId,
+      network: r.platform,
+      occurredAt: r.occurredAt,
+      wire: { ...toWire(r) },
+    }));
+  },
+  disabled: (tx, workspaceId, data, at) => recordEvent(tx, workspaceId, 'webhook.disabled', data, { at }),
+};
+
+/**
+ * Webhooks: endpoints, deliveries and their worker. Every delivery goes through the outbound address policy (trusting
+ * only the hosts of HERALD_FETCH_ALLOW_HOSTS), resolved when its connection opens.
+ */
+export function webhookServices(
+  b: Base,
+  d: { box: SecretBox; mailer: Mailer; scheduleQueue: ScheduleQueue | undefined; feed?: EventFeed },
+) {
+  const { config, db, clock, logger } = b;
+  const policy = new OutboundPolicy({
+    trustedHosts: config.fetchAllowHosts,
+    ...(b.overrides.platformLookup ? { lookup: b.overrides.platformLookup } : {}),
+  });
+  const endpoints = new WebhookEndpoints({ db, box: d.box, clock, policy, eventTypes: EVENT_TYPES });
+  const store = new DeliveryStore(db, clock);
+  const webhookWorker = new WebhookWorker({
+    db,
+    feed: d.feed ?? outboxFeed,
+    endpoints,
+    store,
+    sender: new WebhookSender({ policy, timeoutMs: config.webhooks.timeoutMs, clock }),
+    queue: d.scheduleQueue,
+    mailer: d.mailer,
+    clock,
+    logger: logger.child({ component: 'webhooks' }),
+    config: config.webhooks,
+    publicUrl: config.publicUrl,
+  });
+  const webhooks = new WebhookService({ db, endpoints, store, worker: webhookWorker, clock });
+  return { webhooks, webhookWorker };
 }
 
 /** Checks behind /readyz that every context has (`herald serve` adds the scheduler's). */

@@ -33,7 +33,7 @@ export function startupSummary(config: Config, running: Listening): string {
       'mail',
       config.smtpUrl
         ? 'sent over SMTP'
-        : 'not configured: invitations and password resets wait in the mail_outbox table (set HERALD_SMTP_URL)',
+        : 'not configured: nothing is mailed; invitations, password resets and notifications wait in the outbox (`herald mail outbox`, GET /admin/mail/outbox; set HERALD_SMTP_URL)',
     ],
     [
       'sign-up',

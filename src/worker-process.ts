@@ -14,8 +14,11 @@ export async function startWorkerProcess(config: Config): Promise<{ ctx: AppCont
   const ctx = await createContext(config);
   startSweeps(ctx);
   ctx.scheduleWorker.start();
+  ctx.reconciler.start();
+  ctx.notifier.start();
   ctx.commentSync.start();
   ctx.followUps.start();
+  ctx.webhookWorker.start();
   ctx.logger.info({ worker: ctx.scheduleWorker.id, pollMs: config.scheduling.pollMs }, 'scheduling worker started');
   let stopping: Promise<void> | undefined;
   return { ctx, stop: () => (stopping ??= ctx.close()) };

@@ -5,6 +5,7 @@
 // call). An unlimited type has nothing to guard: its spends and refunds only append to the ledger, so
 // publishing on an unlimited plan never waits on the workspace's credit row. The total is resynchronised
 // from the ledger when the plan changes (resync), so a plan that becomes limited starts from what was spent.
+import { eventRow } from '../events/index.ts';
 import { and, eq, sql } from '../db/orm.ts';
 import type { Db } from '../db/client.ts';
 import { creditBalances, creditLedger } from '../db/schema.ts';
@@ -55,6 +56,7 @@ export class CreditService {
     if (!Number.isInteger(req.amount) || req.amount <= 0) throw new Error('spend amount must be a positive integer');
     const { start } = periodOf(this.#now());
     const limit = this.limitFor(req.planId, req.type);
+    let low: Parameters<typeof eventRow<'credits.low'>>[2] | undefined;
     if (limit !== null) {
       // One statement: create the period's row with this spend, or add to it only while it stays within the limit.
       const updated =
@@ -75,6 +77,7 @@ export class CreditService {
                 setWhere: sql`${creditBalances.used} + ${req.amount} <= ${limit}`,
               })
               .returning({ used: creditBalances.used });
+      if (updated.length > 0) low = lowAfter(req, limit, updated[0]!.used, start);
       if (updated.length === 0) {
         const [row] = await tx
           .select({ used: creditBalances.used })
@@ -97,14 +100,26 @@ export class CreditService {
         });
       }
     }
-    await tx.insert(creditLedger).values({
+    const entry = {
       workspaceId: req.workspaceId,
       creditType: req.type,
       periodStart: start,
       amount: req.amount,
       reason: req.reason,
       reference: req.reference ?? null,
-    });
+    };
+    // The spend that brings the balance under the low mark writes credits.low with its ledger line (one statement).
+    if (low) {
+      const ev = eventRow(req.workspaceId, 'credits.low', low, { at: this.#now() });
+      await tx.execute(sql`
+        with l as (
+          insert into credit_ledger (workspace_id, credit_type, period_start, amount, reason, reference)
+          values (${entry.workspaceId}::uuid, ${entry.creditType}, ${start.toISOString()}::timestamptz, ${entry.amount},
+            ${entry.reason}, ${entry.reference})
+        )
+        insert into events (workspace_id, type, data, occurred_at)
+        values (${ev.workspaceId}::uuid, ${ev.type}, ${JSON.stringify(ev.data)}::jsonb, ${this.#now().toISOString()}::timestamptz)`);
+    } else await tx.insert(creditLedger).values(entry);
     this.#changed(req.workspaceId);
   }
 
@@ -195,4 +210,15 @@ export class CreditService {
     }
     return { period, used, remaining };
   }
+}
+
+/** Share of a period's credits left under which the workspace is told (credits.low, once per crossing). */
+export const LOW_CREDITS_SHARE = 0.1;
+
+/** The credits.low payload when this spend (leaving `used`) crossed the low mark, else undefined. */
+function lowAfter(req: SpendRequest, limit: number, used: number, start: Date) {
+  const mark = Math.ceil(limit * LOW_CREDITS_SHARE);
+  const remaining = limit - used;
+  if (remaining > mark || remaining + req.amount <= mark) return undefined;
+  return { credit_type: req.type, used, limit, remaining, period_start: start.toISOString() };
 }

@@ -23,6 +23,7 @@ export const FEATURES = [
   'lead_detection_enabled',
   'bulk_scheduling_enabled',
   'ai_watcher_enabled',
+  'webhooks_enabled',
 ] as const;
 export type Feature = (typeof FEATURES)[number];
 
@@ -41,6 +42,7 @@ export const IMPLEMENTED_FEATURES = [
   'api_keys_enabled',
   'mcp_enabled',
   'gpt_app_enabled',
+  'webhooks_enabled',
 ] as const satisfies readonly Feature[];
 
 /** null means unlimited. */

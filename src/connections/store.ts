@@ -5,6 +5,22 @@ import { platformConnections } from '../db/schema-connections.ts';
 import type { SecretBox } from '../crypto.ts';
 import type { Platform } from '../platforms/slugs.ts';
 import type { AccountIdentity, Destination, TokenSet } from '../platforms/types.ts';
+import { recordEvent } from '../events/index.ts';
+import { rowsOf } from '../db/raw.ts';
+
+type SQL = ReturnType<typeof sql>;
+
+/** `insert into events …` of an account event for each platform_connections row of `rows`. */
+function accountEvent(type: string, rows: SQL, reason: SQL, at: Date): SQL {
+  return sql`
+    insert into events (workspace_id, type, post_id, platform, data, occurred_at)
+    select workspace_id, ${type}, null, platform,
+      jsonb_build_object('platform', platform, 'platform_user_id', account_id, 'display_name', display_name,
+        'reason', ${reason}, 'expires_at',
+        to_char(access_expires_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')),
+      ${at.toISOString()}::timestamptz
+    from ${rows} r`;
+}
 
 export type ConnectionRow = typeof platformConnections.$inferSelect;
 
@@ -104,6 +120,33 @@ export class ConnectionStore {
     identity: AccountIdentity,
     tokens: TokenSet,
     tx: Db = this.#db,
+  ): Promise<{ row: ConnectionRow; created: boolean }> {
+    // The row and its account.connected event commit together.
+    if (tx === this.#db)
+      return this.#db.transaction((t) => this.upsert(workspaceId, platform, identity, tokens, t as unknown as Db));
+    const out = await this.#upsert(workspaceId, platform, identity, tokens, tx);
+    await recordEvent(
+      tx,
+      workspaceId,
+      'account.connected',
+      {
+        platform,
+        platform_user_id: identity.id,
+        display_name: identity.name,
+        reason: out.created ? null : 'reconnected',
+        expires_at: tokens.expiresAt?.toISOString() ?? null,
+      },
+      { at: this.#now() },
+    );
+    return out;
+  }
+
+  async #upsert(
+    workspaceId: string,
+    platform: Platform,
+    identity: AccountIdentity,
+    tokens: TokenSet,
+    tx: Db,
   ): Promise<{ row: ConnectionRow; created: boolean }> {
     const [existing] = await tx
       .select({ id: platformConnections.id, version: platformConnections.tokenVersion })
@@ -207,11 +250,35 @@ export class ConnectionStore {
       );
   }
 
+  /** The connection cannot be used until its owner reconnects; account.needs_reconnect the first time, in the same statement. */
   async markNeedsReconnect(id: string, reason: string): Promise<void> {
-    await this.#db
-      .update(platformConnections)
-      .set({ status: 'needs_reconnect', statusReason: reason, updatedAt: this.#now() })
-      .where(eq(platformConnections.id, id));
+    const now = this.#now();
+    await this.#db.execute(sql`
+      with before as (select id, status from platform_connections where id = ${id}::uuid for update),
+      c as (
+        update platform_connections pc set status = 'needs_reconnect', status_reason = ${reason},
+          updated_at = ${now.toISOString()}::timestamptz
+        from before where pc.id = before.id
+        returning pc.*, before.status as prior_status
+      ),
+      ev as (${accountEvent('account.needs_reconnect', sql`(select * from c where prior_status <> 'needs_reconnect')`, sql`${reason}::text`, now)})
+      select 1`);
+  }
+
+  /**
+   * A usable connection whose token expires soon and cannot be renewed: the note on it, and — the first time this
+   * note is set — account.token_expiring, in one statement.
+   */
+  async warnExpiring(id: string, reason: string): Promise<void> {
+    const now = this.#now();
+    await this.#db.execute(sql`
+      with c as (
+        update platform_connections set status_reason = ${reason}, updated_at = ${now.toISOString()}::timestamptz
+        where id = ${id}::uuid and status = 'connected' and status_reason is distinct from ${reason}
+        returning *
+      ),
+      ev as (${accountEvent('account.token_expiring', sql`c`, sql`${reason}::text`, now)})
+      select 1`);
   }
 
   async saveProfile(id: string, identity: AccountIdentity): Promise<void> {
@@ -229,12 +296,17 @@ export class ConnectionStore {
       .where(eq(platformConnections.id, id));
   }
 
-  async delete(workspaceId: string, platform: Platform): Promise<number> {
-    const rows = await this.#db
-      .delete(platformConnections)
-      .where(and(eq(platformConnections.workspaceId, workspaceId), eq(platformConnections.platform, platform)))
-      .returning({ id: platformConnections.id });
-    return rows.length;
+  /** Deletes the network's connections of the workspace, each with its account.disconnected event, in one statement. */
+  async delete(workspaceId: string, platform: Platform, reason = 'disconnected by the workspace'): Promise<number> {
+    const now = this.#now();
+    const res = await this.#db.execute(sql`
+      with gone as (
+        delete from platform_connections where workspace_id = ${workspaceId}::uuid and platform = ${platform}
+        returning *
+      ),
+      ev as (${accountEvent('account.disconnected', sql`gone`, sql`${reason}::text`, now)})
+      select id from gone`);
+    return rowsOf(res).length;
   }
 
   async connectedByWorkspace(workspaceIds: string[]): Promise<Map<string, Set<Platform>>> {

@@ -134,7 +134,7 @@ export class TokenKeeper {
         }
         const until = row.accessExpiresAt!.toISOString();
         const reason = `${adapter.displayName} issued no refresh token to this app: the connection works until ${until}; reconnect before then.`;
-        if (row.statusReason !== reason) await this.#store.setStatusReason(row.id, reason);
+        if (row.statusReason !== reason) await this.#store.warnExpiring(row.id, reason);
         this.#logger.warn(
           { platform: row.platform, connection: row.id, expiresAt: until },
           'connection cannot be refreshed and expires soon; the user must reconnect',

@@ -18,6 +18,8 @@ import * as connectionsSchema from './schema-connections.ts';
 import * as mediaSchema from './schema-media.ts';
 import * as engagementSchema from './schema-engagement.ts';
 import * as agentSchema from './schema-agent.ts';
+import * as eventsSchema from './schema-events.ts';
+import * as webhooksSchema from './schema-webhooks.ts';
 
 const schema = {
   ...baseSchema,
@@ -28,6 +30,8 @@ const schema = {
   ...accountsSchema,
   ...engagementSchema,
   ...agentSchema,
+  ...eventsSchema,
+  ...webhooksSchema,
 };
 import { acquireDirLock, type DirLock } from './lock.ts';
 import { StatementTap } from './statements.ts';

@@ -216,27 +216,28 @@ export class EngagementStore {
     return row && { ...row, ...publishedOf(row) };
   }
 
+  /**
+   * A post deleted at its network: the read model's row and the ledger target say so, and post.deleted is written,
+   * in one statement (only the first time).
+   */
   async markDeleted(workspaceId: string, platform: string, platformPostId: string, at: Date): Promise<void> {
-    await this.#db
-      .update(networkPosts)
-      .set({ deletedAt: at })
-      .where(
-        and(
-          eq(networkPosts.workspaceId, workspaceId),
-          eq(networkPosts.platform, platform),
-          eq(networkPosts.platformPostId, platformPostId),
-        ),
-      );
-    await this.#db
-      .update(postTargets)
-      .set({ deletedAt: at, updatedAt: at })
-      .where(
-        and(
-          eq(postTargets.workspaceId, workspaceId),
-          eq(postTargets.platform, platform),
-          eq(postTargets.platformPostId, platformPostId),
-        ),
-      );
+    const when = sql`${at.toISOString()}::timestamptz`;
+    const mine = sql`workspace_id = ${workspaceId}::uuid and platform = ${platform} and platform_post_id = ${platformPostId}`;
+    await this.#db.execute(sql`
+      with np as (update network_posts set deleted_at = ${when} where ${mine} and deleted_at is null returning id),
+      t as (
+        update post_targets set deleted_at = ${when}, updated_at = ${when} where ${mine} and deleted_at is null
+        returning post_id
+      ),
+      ev as (
+        insert into events (workspace_id, type, post_id, platform, data, occurred_at)
+        select ${workspaceId}::uuid, 'post.deleted', (select post_id from t limit 1), ${platform},
+          jsonb_build_object('post_id', (select post_id from t limit 1), 'scheduled_post_id', null,
+            'platforms', jsonb_build_array(${platform}::text), 'platform_post_id', ${platformPostId}::text),
+          ${when}
+        where exists (select 1 from np) or exists (select 1 from t)
+      )
+      select 1`);
   }
 
   async snapshots(workspaceId: string, networkPostId: string): Promise<SnapshotRow[]> {
@@ -268,7 +269,7 @@ export class EngagementStore {
     walk(comments, null);
     const unique = [...new Map(flat.map((c) => [c.id, c])).values()];
     if (unique.length) {
-      await this.#db
+      const upsert = this.#db
         .insert(networkComments)
         .values(
           unique.map((c) => ({
@@ -301,7 +302,33 @@ export class EngagementStore {
             refs: sql`excluded.refs`,
             syncedAt: sql`excluded.synced_at`,
           },
+        })
+        .returning({
+          ws: sql<string>`${networkComments.workspaceId}`.as('ws'),
+          net: sql<string>`${networkComments.platform}`.as('net'),
+          cid: sql<string>`${networkComments.platformCommentId}`.as('cid'),
+          author: sql<string>`${networkComments.authorName}`.as('author'),
+          body: sql<string>`${networkComments.text}`.as('body'),
+          at: sql<string>`${networkComments.commentedAt}`.as('at'),
         });
+      // Comments seen for the first time are comment.received events, written by the same statement.
+      await this.#db.execute(sql`
+        with known as (
+          select platform_comment_id from network_comments
+          where workspace_id = ${workspaceId}::uuid and platform = ${platform}
+            and platform_comment_id in (${sql.join(
+              unique.map((c) => sql`${c.id}`),
+              sql`, `,
+            )})
+        ),
+        saved as (${upsert.getSQL()})
+        insert into events (workspace_id, type, platform, data, occurred_at)
+        select ws, 'comment.received', net,
+          jsonb_build_object('platform', net, 'platform_post_id', ${post.platformPostId}::text, 'comment_id', cid,
+            'author', author, 'text', body,
+            'created_at', to_char(saved.at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')),
+          ${at.toISOString()}::timestamptz
+        from saved where cid not in (select platform_comment_id from known)`);
     }
     if (markSynced)
       await this.#db.update(networkPosts).set({ commentsSyncedAt: at }).where(eq(networkPosts.id, post.id));

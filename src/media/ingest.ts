@@ -1,5 +1,6 @@
 // Turns a complete file on local disk into a stored media object and its row: the bytes decide the
 // format, the probe decides the facts, and nothing is stored unless every check passed.
+import { recordEvent } from '../events/index.ts';
 import { createReadStream } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import type { Logger } from 'pino';
@@ -151,7 +152,15 @@ export class MediaIngest {
         const tx = txRaw as unknown as Db;
         await this.#quota.lock(tx, target.workspaceId);
         await this.#quota.assertRoom(target.workspaceId, file.size, { ...room, tx });
-        return tx.insert(media).values(values).returning();
+        const rows = await tx.insert(media).values(values).returning();
+        // Probed, stored and recorded: media.processed commits with the row.
+        await recordEvent(tx, target.workspaceId, 'media.processed', {
+          media_id: rows[0]!.id,
+          kind: type.kind,
+          status: rows[0]!.status,
+          error: null,
+        });
+        return rows;
       });
       return row!;
     } catch (err) {

@@ -170,10 +170,12 @@ export class Approvals {
     const key = `approve:${draft.id}:${draft.updatedAt.getTime()}`;
     const reply = (await this.#d.publish(p, draft.postType as PostType, body, key)) as PublishReply<PublishResult>;
     if (reply.body.success === true) {
-      await this.#d.drafts.remove(p.workspaceId, draft.id).catch((err: unknown) => {
-        // A concurrent approval that replayed this answer removed it first.
-        if (!(err instanceof AppError && err.code === 'not_found')) throw err;
-      });
+      await this.#d.drafts
+        .remove(p.workspaceId, draft.id, undefined, { verdict: 'approved', by: p.user?.id ?? null })
+        .catch((err: unknown) => {
+          // A concurrent approval that replayed this answer removed it first.
+          if (!(err instanceof AppError && err.code === 'not_found')) throw err;
+        });
     } else {
       // A new version, so approving again after a fix retries instead of replaying this failure.
       await this.#d.db

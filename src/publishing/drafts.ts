@@ -4,6 +4,8 @@ import type { Db } from '../db/client.ts';
 import { and, desc, eq, inArray, sql } from '../db/orm.ts';
 import { drafts } from '../db/schema-publishing.ts';
 import { notFound } from '../errors.ts';
+import { rowsOf } from '../db/raw.ts';
+import { approvalEvent, eventRow, recordEvents } from '../events/index.ts';
 import type { Principal } from '../auth/authenticate.ts';
 import type { PostType } from '../platforms/publishing.ts';
 import { withImportedMedia } from './media-refs.ts';
@@ -157,6 +159,24 @@ export class DraftService {
         .returning({ id: drafts.id });
       out.push({ platform, draft_id: row!.id, status: (held?.status ?? 'draft') as 'draft' });
     }
+    if (held)
+      await recordEvents(
+        tx,
+        out.map((d) =>
+          eventRow(
+            workspaceId,
+            'post.approval_requested',
+            {
+              draft_id: d.draft_id,
+              platform: d.platform,
+              post_type: postType,
+              requested_via: held.requestedVia,
+              decided_by: null,
+            },
+            { at: this.#now() },
+          ),
+        ),
+      );
     return out;
   }
 
@@ -211,11 +231,22 @@ export class DraftService {
     return row;
   }
 
-  async remove(workspaceId: string, id: string, tx: Db = this.#db): Promise<void> {
-    const gone = await tx
-      .delete(drafts)
-      .where(and(eq(drafts.id, id), eq(drafts.workspaceId, workspaceId)))
-      .returning({ id: drafts.id });
-    if (!gone.length) throw notFound('Draft not found');
+  /**
+   * Deletes a draft. A post held for approval leaving this way was decided: `decision` says how (default: rejected,
+   * by nobody known), written as post.approved or post.rejected in the same statement.
+   */
+  async remove(
+    workspaceId: string,
+    id: string,
+    tx: Db = this.#db,
+    decision: { verdict: 'approved' | 'rejected'; by: string | null } = { verdict: 'rejected', by: null },
+  ): Promise<void> {
+    const res = await tx.execute(sql`
+      with gone as (
+        delete from drafts where id = ${id}::uuid and workspace_id = ${workspaceId}::uuid returning *
+      ),
+      ev as (${approvalEvent(`post.${decision.verdict}`, sql`(select * from gone where status = 'pending_approval' and kind = 'post')`, this.#now(), decision.by)})
+      select id from gone`);
+    if (!rowsOf(res).length) throw notFound('Draft not found');
   }
 }

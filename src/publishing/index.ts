@@ -14,6 +14,7 @@ export {
   draftRefSchema,
   publishResultSchema,
   scheduledRefSchema,
+  targetResultSchema,
   type PublishReply,
   type PublishResult,
   type ScheduledRef,

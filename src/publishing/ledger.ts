@@ -3,11 +3,24 @@
 import type { Db } from '../db/client.ts';
 import { and, eq, gte, isNull, lte, or, sql } from '../db/orm.ts';
 import { posts, postTargets } from '../db/schema-publishing.ts';
+import { rawTable, rowsOf } from '../db/raw.ts';
+import { attemptInsert, postOutcomeEvents } from '../events/index.ts';
 import type { Journal } from '../platforms/publishing.ts';
 
 export type PostRow = typeof posts.$inferSelect;
 export type TargetRow = typeof postTargets.$inferSelect;
 export type TargetState = 'pending' | 'processing' | 'published' | 'failed' | 'draft';
+
+/** Who made an attempt (post_attempts.source): the request, the scheduling worker, a retry, the reconciler. */
+export type AttemptSource = 'request' | 'worker' | 'retry' | 'reconciler';
+
+const targetTable = rawTable(postTargets);
+
+/**
+ * A completed post, unless a request with an Idempotency-Key never recorded its answer (its process died): that one
+ * stays running, so a retry of the request still resumes it and records the answer.
+ */
+const DONE_UNLESS_UNANSWERED = sql`case when p.response is null and p.idempotency_key is not null then 'running' else 'completed' end`;
 
 export interface TargetSpec {
   text: string;
@@ -117,11 +130,85 @@ export class Ledger {
   }
 
   /** Records the answer to replay for the request's Idempotency-Key (inside the creating transaction when it is already known). */
+  /**
+   * One statement: the answer, and — the first time the post completes — its outcome event (post.published,
+   * partially_published or failed), once every live target has ended.
+   */
   async finishPost(postId: string, response: unknown, status: number, tx: Db = this.#db): Promise<void> {
-    await tx
-      .update(posts)
-      .set({ status: 'completed', response: response as object, responseStatus: status, updatedAt: this.#now() })
-      .where(eq(posts.id, postId));
+    await this.#complete(
+      tx,
+      postId,
+      sql`'completed'`,
+      sql`, response = ${JSON.stringify(response)}::jsonb, response_status = ${status}`,
+    );
+  }
+
+  /**
+   * After a retry or the reconciler's resumption: the post is completed again (its stored answer kept), its outcome
+   * event written.
+   */
+  async closeRetry(postId: string): Promise<void> {
+    await this.#complete(this.#db, postId, DONE_UNLESS_UNANSWERED, sql``);
+  }
+
+  /** Completes the post (with `set`'s extra columns) and writes its outcome event if it was running. */
+  async #complete(tx: Db, postId: string, status: ReturnType<typeof sql>, set: ReturnType<typeof sql>): Promise<void> {
+    const now = this.#now();
+    await tx.execute(sql`
+      with prior as (select id, status from posts where id = ${postId}::uuid for update),
+      done as (
+        update posts p set status = ${status}, updated_at = ${now.toISOString()}::timestamptz${set}
+        from prior where p.id = prior.id
+        returning p.workspace_id, p.id as post_id, null::uuid as scheduled_post_id, null::text as platform,
+          p.post_type, null::text as error_message, prior.status as prior_status
+      ),
+      first as (select * from done where prior_status = 'running'),
+      ev as (${postOutcomeEvents(sql`first`, now)})
+      select 1`);
+  }
+
+  /**
+   * Targets left pending or processing since before `cutoff` by a run that died (a request whose process stopped,
+   * a network that never answered), whose post no live request or queue claim holds: the reconciler's to resume.
+   */
+  async overdue(cutoff: Date, now: Date, limit: number): Promise<TargetRow[]> {
+    const res = await this.#db.execute(sql`
+      select t.* from post_targets t join posts p on p.id = t.post_id
+      where t.state in ('pending', 'processing') and t.updated_at < ${cutoff.toISOString()}::timestamptz
+        and (p.lease_until is null or p.lease_until < ${now.toISOString()}::timestamptz)
+        and not exists (
+          select 1 from scheduled_posts sp where sp.post_id = t.post_id and sp.status in ('publishing', 'scheduled')
+        )
+      order by t.updated_at limit ${limit}`);
+    return rowsOf(res).map(targetTable.row);
+  }
+
+  /**
+   * The reconciler's claim of one overdue target, in one guarded statement: a new attempt starts (and the post runs
+   * again, so its outcome is written once it ends) only if the target is still as `overdue` found it — two
+   * reconcilers never resume one target twice.
+   */
+  async claimOverdue(id: string, cutoff: Date): Promise<TargetRow | undefined> {
+    const now = this.#now().toISOString();
+    const res = await this.#db.execute(sql`
+      with t as (
+        update post_targets set state = 'processing', attempts = attempts + 1, updated_at = ${now}::timestamptz
+        where id = ${id}::uuid and state in ('pending', 'processing') and updated_at < ${cutoff.toISOString()}::timestamptz
+        returning *
+      ),
+      p as (update posts set status = 'running', updated_at = ${now}::timestamptz where id = (select post_id from t))
+      select * from t`);
+    const [raw] = rowsOf(res);
+    return raw ? targetTable.row(raw) : undefined;
+  }
+
+  /** A post of this workspace, or undefined. */
+  async ownedPost(workspaceId: string, id: string): Promise<PostRow | undefined> {
+    const [row] = await this.#db
+      .select()
+      .from(posts)
+      .where(and(eq(posts.id, id), eq(posts.workspaceId, workspaceId)));
+    return row;
   }
 
   async postOf(id: string): Promise<PostRow> {
@@ -164,6 +251,59 @@ export class Ledger {
       .returning();
     if (!row) throw new Error(`target ${id} not found`);
     return row;
+  }
+
+  /**
+   * A target's attempt ends (published, failed, or processing at the network): the change and its post_attempts
+   * record in one statement. Returns the target as stored. A published target is never moved back: a run that
+   * outlived its claim (another worker resumed and published it) changes nothing.
+   */
+  async settle(
+    id: string,
+    patch: Parameters<Ledger['update']>[1],
+    source: AttemptSource,
+    tx: Db = this.#db,
+  ): Promise<TargetRow> {
+    const now = this.#now();
+    const res = await tx.execute(sql`
+      with t as (
+        update post_targets set ${targetTable.set({ ...patch, updatedAt: now })}
+        where id = ${id}::uuid${patch.state === 'published' ? sql`` : sql` and state <> 'published'`}
+        returning *
+      ),
+      a as (${attemptInsert(sql`t`, { source, when: now })})
+      select * from t`);
+    const [raw] = rowsOf(res);
+    if (raw) return targetTable.row(raw);
+    const current = await this.target(id);
+    if (!current) throw new Error(`target ${id} not found`);
+    return current;
+  }
+
+  /**
+   * A retry's claim, in one statement: the post's failed targets (those with an account, given as `accounts`
+   * target id → connection id for those that had none) become processing with a new attempt, and the post running
+   * again so its outcome is written once they end. Targets in any other state are left alone, so two retries at once
+   * cannot both take one, and a published target is never sent again.
+   */
+  async claimFailed(tx: Db, postId: string, accounts: Map<string, string>): Promise<TargetRow[]> {
+    const now = this.#now().toISOString();
+    const given = accounts.size
+      ? sql`case id ${sql.join(
+          [...accounts].map(([t, c]) => sql`when ${t}::uuid then ${c}::uuid`),
+          sql` `,
+        )} end`
+      : sql`null::uuid`;
+    const res = await tx.execute(sql`
+      with t as (
+        update post_targets set state = 'processing', attempts = attempts + 1, credit_spent = true, connection_id = coalesce(connection_id, ${given}),
+          error_code = null, error_message = null, updated_at = ${now}::timestamptz
+        where post_id = ${postId}::uuid and state = 'failed' and coalesce(connection_id, ${given}) is not null
+        returning *
+      ),
+      p as (update posts set status = 'running', updated_at = ${now}::timestamptz where id = ${postId}::uuid and exists (select 1 from t))
+      select * from t`);
+    return rowsOf(res).map(targetTable.row);
   }
 
   transaction<T>(work: (tx: Db) => Promise<T>): Promise<T> {

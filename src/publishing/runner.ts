@@ -10,7 +10,8 @@ import type { MediaService } from '../media/service.ts';
 import type { PlatformRegistry } from '../platforms/registry.ts';
 import type { PublishMedia, PublishOutcome, PublishRequest, PostType } from '../platforms/publishing.ts';
 import { PlatformError, type PlatformErrorKind } from '../platforms/types.ts';
-import type { Ledger, TargetRow, TargetSpec } from './ledger.ts';
+import { sanitizeErrorText } from '../events/index.ts';
+import type { AttemptSource, Ledger, TargetRow, TargetSpec } from './ledger.ts';
 import { failure, storedFailure, type TargetOutcome } from './results.ts';
 
 /** What the caller already holds for a target it just wrote, so the run does not read it back. */
@@ -83,24 +84,36 @@ export class TargetRunner {
   /** Publishes one pending (or interrupted) target and returns its result; never throws for network failures. */
   async run(
     target: TargetRow | string,
-    opts: { attemptRecorded?: boolean; known?: KnownTarget } = {},
+    opts: { attemptRecorded?: boolean; known?: KnownTarget; source?: AttemptSource } = {},
   ): Promise<TargetOutcome> {
     const row = typeof target === 'string' ? await this.#d.ledger.target(target) : target;
     if (!row) throw new Error(`target ${String(target)} not found`);
     const platform = row.platform as Platform;
     const adapter = this.#d.registry.get(platform);
     const known = opts.known;
+    const source = opts.source ?? 'request';
+    // One line per target published, failed or left processing: an operator follows publishing in the logs alone.
+    const said = (done: TargetRow) => {
+      const line = { network: platform, post: done.postId, target: done.id, attempt: done.attempts, source };
+      if (done.state === 'failed')
+        this.#d.logger.warn({ ...line, code: done.errorCode, error: done.errorMessage }, 'target failed');
+      else this.#d.logger.info({ ...line, state: done.state }, `target ${done.state}`);
+    };
     const fail = async (
       code: string,
       message: string,
       retry: { retryable: boolean; retryAfterSeconds?: number | undefined },
     ): Promise<TargetOutcome> => {
       // The failure and its refund commit together: a crash between them can neither lose nor double the credit.
+      const text = sanitizeErrorText(message);
       await this.#d.ledger.transaction(async (tx) => {
-        await this.#d.ledger.update(
-          row.id,
-          { state: 'failed', errorCode: code, errorMessage: message, creditSpent: false },
-          tx,
+        said(
+          await this.#d.ledger.settle(
+            row.id,
+            { state: 'failed', errorCode: code, errorMessage: text, creditSpent: false },
+            source,
+            tx,
+          ),
         );
         if (row.creditSpent)
           await this.#d.credits.refund(
@@ -108,7 +121,7 @@ export class TargetRunner {
             tx,
           );
       });
-      return failure(platform, code, message, retry);
+      return failure(platform, code, text, retry);
     };
     const publisher = adapter.publisher;
     if (!publisher)
@@ -139,15 +152,20 @@ export class TargetRunner {
       }
       const done =
         outcome.state === 'processing'
-          ? await this.#d.ledger.update(row.id, { state: 'processing', processingHandle: outcome.handle })
-          : await this.#d.ledger.update(row.id, {
-              state: 'published',
-              platformPostId: outcome.postId,
-              permalink: outcome.permalink,
-              publishedAt: this.#d.clock(),
-              errorCode: null,
-              errorMessage: null,
-            });
+          ? await this.#d.ledger.settle(row.id, { state: 'processing', processingHandle: outcome.handle }, source)
+          : await this.#d.ledger.settle(
+              row.id,
+              {
+                state: 'published',
+                platformPostId: outcome.postId,
+                permalink: outcome.permalink,
+                publishedAt: this.#d.clock(),
+                errorCode: null,
+                errorMessage: null,
+              },
+              source,
+            );
+      said(done);
       if (outcome.state === 'published' && outcome.provisional) await journal.record(FOLLOW_UP_STEP, 'pending');
       // The account publishes again: whatever stopped it at the network is over.
       if (outcome.state === 'published' && conn.statusReason?.startsWith(ACCOUNT_NOTE_PREFIX))
@@ -169,7 +187,7 @@ export class TargetRunner {
       }
       if (err instanceof TimeoutError) {
         // The network may still finish what it accepted: keep the journal and report it as processing.
-        await this.#d.ledger.update(row.id, { state: 'processing' });
+        said(await this.#d.ledger.settle(row.id, { state: 'processing' }, source));
         return failure(
           platform,
           'TIMEOUT',

@@ -180,6 +180,59 @@ export class PublishingService {
     }
   }
 
+  /** A target's result as the post routes show it. */
+  resultOf(row: TargetRow): TargetOutcome {
+    return TargetRunner.resultOf(row, this.#d.registry);
+  }
+
+  /**
+   * POST /unified/posts/{id}/retry for a post published now: its failed targets run again (a new attempt each, a post
+   * credit each, charged in the claim's transaction), the others are left alone — a published target is never sent
+   * twice, and a retry while another runs finds nothing failed. A target that failed for want of an account takes
+   * the workspace's connected account of its network, if there is one now. The post's outcome event follows.
+   */
+  async retry(p: Principal, post: PostRow): Promise<TargetOutcome[]> {
+    const targets = await this.ledger.targetsOf(post.id);
+    const failed = targets.filter((t) => t.state === 'failed');
+    if (!failed.length) return [];
+    const conns = failed.some((t) => !t.connectionId) ? await this.#d.connections.list(p.workspaceId) : [];
+    const accounts = new Map<string, string>();
+    for (const t of failed) {
+      const conn = t.connectionId
+        ? undefined
+        : conns.find((c) => c.platform === t.platform && c.status === 'connected');
+      if (conn) accounts.set(t.id, conn.id);
+    }
+    const claimed = await this.#d.db.transaction(async (txRaw) => {
+      const tx = txRaw as unknown as Db;
+      const rows = await this.ledger.claimFailed(tx, post.id, accounts);
+      if (rows.length)
+        await this.#d.credits.spend(
+          {
+            workspaceId: p.workspaceId,
+            planId: p.planId,
+            type: 'posts',
+            amount: rows.length,
+            reason: 'retry',
+            reference: post.id,
+          },
+          tx,
+        );
+      return rows;
+    });
+    if (!claimed.length) return [];
+    for (const row of claimed)
+      this.#d.logger.info(
+        { network: row.platform, post: post.id, target: row.id, attempt: row.attempts },
+        'target retried',
+      );
+    const outcomes = await Promise.all(
+      claimed.map((row) => this.runner.run(row, { attemptRecorded: true, source: 'retry' })),
+    );
+    await this.ledger.closeRetry(post.id);
+    return outcomes;
+  }
+
   /**
    * The one path of a request: checks it, splits it into targets to run now, queue entries and drafts, writes them
    * all in one transaction, then runs the "now" targets and records the answer for the Idempotency-Key.

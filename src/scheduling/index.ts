@@ -5,3 +5,5 @@ export { ScheduleQueue } from './queue.ts';
 export { ScheduleEntries } from './entries.ts';
 export { ScheduledStore, scheduledEntrySchema, STATUSES, type ScheduledRow } from './store.ts';
 export { schedulerReadiness } from './readiness.ts';
+export { PostStory, timelineSchema, type Timeline } from './story.ts';
+export { Reconciler, type ReconcilerOptions, type StuckCounts } from './reconciler.ts';

@@ -85,15 +85,37 @@ export class ScheduleQueue {
    * claim is the guarded UPDATE, and the scan is the backstop), returning their entry ids. The worker
    * calls it only when it has that many free slots, so no fetched wake-up waits for a slot.
    */
-  async pull(limit: number): Promise<string[]> {
+  pull(limit: number): Promise<string[]> {
+    return this.pullFrom(QUEUE, limit);
+  }
+
+  /** `pull` on one of the other queues whose jobs are wake-ups carrying a row id. */
+  async pullFrom(name: string, limit: number): Promise<string[]> {
     const boss = await this.start();
-    const jobs = await boss.fetch<{ id: string }>(QUEUE, { batchSize: limit });
+    const jobs = await boss.fetch<{ id: string }>(name, { batchSize: limit });
     if (!jobs.length) return [];
     await boss.complete(
-      QUEUE,
+      name,
       jobs.map((j) => j.id),
     );
     return jobs.map((j) => j.data.id);
+  }
+
+  /** Many wake-ups on one of the other queues in one statement; a failure is logged, never thrown. */
+  async sendMany(name: string, jobs: readonly { id: string; startAfter: Date; singletonKey: string }[]): Promise<void> {
+    if (!jobs.length) return;
+    const boss = await this.start();
+    try {
+      await boss.insert(
+        name,
+        jobs.map((j) => ({ data: { id: j.id }, startAfter: j.startAfter, singletonKey: j.singletonKey })),
+      );
+    } catch (err) {
+      this.#logger.warn(
+        { err, queue: name, jobs: jobs.length },
+        'could not enqueue jobs; the worker scan will find them',
+      );
+    }
   }
 
   /** A job on one of the other queues (`queues`); a failure is logged, never thrown. */

@@ -135,7 +135,11 @@ export class ScheduledRun {
               retryable: false,
             };
           const known = fresh.get(t.id);
-          return this.#d.runner.run(t, { attemptRecorded: sending.includes(t), ...(known ? { known } : {}) });
+          return this.#d.runner.run(t, {
+            attemptRecorded: sending.includes(t),
+            source: 'worker',
+            ...(known ? { known } : {}),
+          });
         }),
       );
       await this.#finish(row, results);
@@ -237,7 +241,13 @@ export class ScheduledRun {
         { claimedUntil: at, claimedBy: null, retryAt: at, errorMessage: `Retrying at ${at.toISOString()}: ${message}` },
       );
       // The lease ends at the retry time; the wake-up is a few ms later so the claim finds it expired.
-      if (moved) await this.#d.queue?.send(row.id, new Date(at.getTime() + 10));
+      if (moved) {
+        this.#d.logger.info(
+          { network: row.platform, scheduledPost: row.id, post: row.postId, attempt: row.attempts, retryAt: at },
+          'target will be retried',
+        );
+        await this.#d.queue?.send(row.id, new Date(at.getTime() + 10));
+      }
       return;
     }
     this.#metrics.failure(row.platform);

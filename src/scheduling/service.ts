@@ -176,6 +176,9 @@ export class SchedulingService {
       row.status === 'publishing'
         ? `${reason} while publishing: the worker stops before its next network call`
         : reason,
+      {},
+      undefined,
+      'post.deleted',
     );
     if (!moved) throw conflict('cancel', (await this.store.owned(workspaceId, id)).status);
     await this.#refundIfUnused(moved, row.status);
@@ -256,17 +259,25 @@ export class SchedulingService {
       ]
         .filter(Boolean)
         .join(', ') || 'updated';
-    const moved = await this.store.transition(id, ALLOWED_FROM.edit, 'scheduled', changes, {
-      scheduledTime: at,
-      postType,
-      postData,
-      errorMessage: null,
-      claimedUntil: null,
-      claimedBy: null,
-      retryAt: null,
-      // New content needs a new ledger post; a reschedule keeps the old one so its journal still applies.
-      ...(edited ? { postId: null, attempts: 0 } : {}),
-    });
+    const moved = await this.store.transition(
+      id,
+      ALLOWED_FROM.edit,
+      'scheduled',
+      changes,
+      {
+        scheduledTime: at,
+        postType,
+        postData,
+        errorMessage: null,
+        claimedUntil: null,
+        claimedBy: null,
+        retryAt: null,
+        // New content needs a new ledger post; a reschedule keeps the old one so its journal still applies.
+        ...(edited ? { postId: null, attempts: 0 } : {}),
+      },
+      undefined,
+      'post.rescheduled',
+    );
     if (!moved) throw conflict('edit', (await this.store.owned(p.workspaceId, id)).status);
     await this.#d.queue?.send(moved.id, moved.scheduledTime);
     return moved;

@@ -3,31 +3,49 @@
 // in the same transaction.
 import { z } from 'zod';
 import type { Db } from '../db/client.ts';
-import { and, desc, eq, inArray, isNull, orm, sql } from '../db/orm.ts';
+import { and, desc, eq, inArray, isNull, sql } from '../db/orm.ts';
+import { rawTable, rowsOf } from '../db/raw.ts';
 import { scheduledPostEvents, scheduledPosts } from '../db/schema-scheduling.ts';
 import { AppError, notFound } from '../errors.ts';
+import { postOutcomeEvents } from '../events/index.ts';
 import { formatted, localIso, timeUntil } from './time.ts';
 
 export type ScheduledRow = typeof scheduledPosts.$inferSelect;
 
-const COLUMNS = Object.entries(orm.getTableColumns(scheduledPosts));
-
-/** A scheduled_posts row as a raw statement returns it (snake_case, driver values), typed as Drizzle would. */
-function rowOf(raw: Record<string, unknown>): ScheduledRow {
-  const out: Record<string, unknown> = {};
-  for (const [key, col] of COLUMNS) {
-    const v = raw[col.name];
-    out[key] = v === null || v === undefined ? null : col.mapFromDriverValue(v);
-  }
-  return out as ScheduledRow;
-}
-
-const rowsOf = (res: unknown): Record<string, unknown>[] => (res as { rows: Record<string, unknown>[] }).rows;
+const table = rawTable(scheduledPosts);
+const rowOf = table.row;
 const idList = (ids: string[]) =>
   sql.join(
     ids.map((id) => sql`${id}::uuid`),
     sql`, `,
   );
+/** An entry's outcome event source (postOutcomeEvents) from a CTE of scheduled_posts rows that just ended. */
+const ENTRY_OUTCOME = (cte: string) =>
+  sql`(select workspace_id, post_id, id as scheduled_post_id, platform, post_type, error_message from ${sql.identifier(cte)})`;
+
+const utc = (col: string) => sql`to_char(${sql.identifier(col)} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/**
+ * `insert into events …` describing each queue entry of `rows` (scheduled_posts rows; `moved` of a transition
+ * also has prior_scheduled_time): post.scheduled, post.rescheduled (only when the time changed) or post.deleted.
+ */
+function entryEvent(type: 'post.scheduled' | 'post.rescheduled' | 'post.deleted', rows: SQL, now: Date): SQL {
+  const data =
+    type === 'post.deleted'
+      ? sql`jsonb_build_object('post_id', post_id, 'scheduled_post_id', id, 'platforms', jsonb_build_array(platform))`
+      : sql`jsonb_build_object('scheduled_post_id', id, 'platform', platform, 'platform_user_id', platform_user_id,
+          'post_type', post_type, 'scheduled_time', ${utc('scheduled_time')}${
+            type === 'post.rescheduled' ? sql`, 'previous_scheduled_time', ${utc('prior_scheduled_time')}` : sql``
+          })`;
+  return sql`
+    insert into events (workspace_id, type, post_id, platform, data, occurred_at)
+    select workspace_id, ${type}, ${type === 'post.deleted' ? sql`post_id` : sql`null::uuid`}, platform, ${data},
+      ${now.toISOString()}::timestamptz
+    from ${rows} r${type === 'post.rescheduled' ? sql` where scheduled_time <> prior_scheduled_time` : sql``}`;
+}
+
+type SQL = ReturnType<typeof sql>;
+
 export type ScheduledStatus = 'scheduled' | 'publishing' | 'published' | 'failed' | 'cancelled';
 export const STATUSES: ScheduledStatus[] = ['scheduled', 'publishing', 'published', 'failed', 'cancelled'];
 
@@ -73,7 +91,15 @@ export class ScheduledStore {
       .insert(scheduledPosts)
       .values({ ...values, createdAt: this.#now(), updatedAt: this.#now() })
       .returning();
-    await this.event(tx, row!.id, null, row!.status, reason);
+    // The history line and the post.scheduled event in one statement.
+    const now = this.#now();
+    await tx.execute(sql`
+      with h as (
+        insert into scheduled_post_events (scheduled_post_id, from_status, to_status, reason, at)
+        values (${row!.id}::uuid, null, ${row!.status}, ${reason}, ${now.toISOString()}::timestamptz)
+      ),
+      e as (${entryEvent('post.scheduled', sql`(select * from scheduled_posts where id = ${row!.id}::uuid)`, now)})
+      select 1`);
     return row!;
   }
 
@@ -118,16 +144,12 @@ export class ScheduledStore {
     reason: string | ((from: string) => string),
     patch: Partial<typeof scheduledPosts.$inferInsert> = {},
     tx?: Db,
+    /** An event of the change besides a post's outcome (which `published`/`failed` always write). */
+    emit?: 'post.rescheduled' | 'post.deleted',
   ): Promise<ScheduledRow | undefined> {
     const now = this.#now();
     const values: Record<string, unknown> = { ...patch, status: to, updatedAt: now };
-    const set = sql.join(
-      COLUMNS.filter(([key]) => key in values).map(([key, col]) => {
-        const v = values[key];
-        return sql`${sql.identifier(col.name)} = ${v === null || v === undefined ? null : col.mapToDriverValue(v)}`;
-      }),
-      sql`, `,
-    );
+    const set = table.set(values);
     const allowed = sql.join(
       from.map((f) => sql`${f}`),
       sql`, `,
@@ -141,19 +163,21 @@ export class ScheduledStore {
           )} end`;
     const res = await (tx ?? this.#db).execute(sql`
       with before as (
-        select id, status from scheduled_posts where id = ${id}::uuid for update
+        select id, status, scheduled_time from scheduled_posts where id = ${id}::uuid for update
       ),
       moved as (
         update scheduled_posts sp set ${set}
         from before
         where sp.id = before.id and before.status in (${allowed}) and sp.status in (${allowed})
-        returning sp.*, before.status as prior_status
+        returning sp.*, before.status as prior_status, before.scheduled_time as prior_scheduled_time
       ),
       events as (
         insert into scheduled_post_events (scheduled_post_id, from_status, to_status, reason, at)
         select moved.id, moved.prior_status, ${to}, ${why}, ${now.toISOString()}::timestamptz
         from moved
-      )
+      )${to === 'published' || to === 'failed' ? sql`, outcome as (${postOutcomeEvents(ENTRY_OUTCOME('moved'), now)})` : sql``}${
+        emit ? sql`, emitted as (${entryEvent(emit, sql`moved`, now)})` : sql``
+      }
       select * from moved`);
     const [raw] = rowsOf(res);
     return raw ? rowOf(raw) : undefined;
@@ -207,7 +231,8 @@ export class ScheduledStore {
           'missed: due ' || to_char(scheduled_time at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || ${`, found at ${now}, past the grace period`},
           ${now}::timestamptz
         from missed
-      )
+      ),
+      outcome as (${postOutcomeEvents(ENTRY_OUTCOME('missed'), this.#now())})
       select * from missed`);
     return rowsOf(res).map(rowOf);
   }

@@ -249,6 +249,20 @@ export class ScheduleWorker {
     for (const r of missed) this.metrics.failure(r.platform);
   }
 
+  /**
+   * The reconciler's hand-over: claims these entries now (if they are still due, or their lease passed) and publishes
+   * them to the end. Returns how many it claimed.
+   */
+  async resume(ids: string[]): Promise<number> {
+    const rows = await this.#claim(
+      ids.filter((id) => !this.#inFlight.has(id)),
+      ids.length,
+    );
+    const pre = await this.#prefetch(rows);
+    await Promise.all(rows.map((r) => this.#launch(r, pre)));
+    return rows.length;
+  }
+
   async #claim(only: string[] | undefined, limit: number): Promise<ScheduledRow[]> {
     if (limit <= 0) return [];
     const cutoff = new Date(this.#d.clock().getTime() - this.#o.graceSeconds * 1000);

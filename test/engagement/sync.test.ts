@@ -101,6 +101,25 @@ describe('comment sync rounds', () => {
     expect(await commentReads()).toBe(afterRound);
   });
 
+  it('writes comment.received once per new comment, and the upload behind the post was media.processed', async () => {
+    const { u, videoId } = await workspaceWithComments(2);
+    await h.ctx.commentSync.round();
+    await h.ctx.engagement.sync.syncWorkspace(u.workspaceId);
+    const events = async (type: string) =>
+      (await h.req({ method: 'GET', url: `/events?type=${type}&order=asc`, headers: asUser(u) })).json().events as {
+        platform: string | null;
+        data: Record<string, unknown>;
+      }[];
+    // The sandbox channel is shared by this file's workspaces: the other posts' comments are new here too.
+    const all = await events('comment.received');
+    const comments = all.filter((e) => e.data.platform_post_id === videoId);
+    expect(comments.map((e) => e.data.text).sort()).toEqual(['Comment 1', 'Comment 2']);
+    expect(new Set(all.map((e) => e.data.comment_id)).size).toBe(all.length);
+    for (const e of comments) expect(e.platform).toBe('youtube');
+    const media = await events('media.processed');
+    expect(media.map((e) => [e.data.kind, e.data.status])).toEqual([['video', 'ready']]);
+  });
+
   it('a network that throttles stops for the round instead of being called for every post', async () => {
     const { u } = await workspaceWithComments(1);
     // A second post for the same workspace, so there is more than one call to make.

@@ -80,7 +80,7 @@ describe('herald CLI (embedded PGlite)', () => {
           `  API docs  http://127.0.0.1:${port}/docs`,
           `  data      ${dir}`,
           '  sandbox   off',
-          '  mail      not configured: invitations and password resets wait in the mail_outbox table (set HERALD_SMTP_URL)',
+          '  mail      not configured: nothing is mailed; invitations, password resets and notifications wait in the outbox (`herald mail outbox`, GET /admin/mail/outbox; set HERALD_SMTP_URL)',
           '  sign-up   open to anyone who can reach this server (HERALD_SIGNUP=invite: by invitation only)',
           '  ChatGPT   needs an https HERALD_PUBLIC_URL to reach this server (docs/gpt-actions.md)',
         ].join('\n'),

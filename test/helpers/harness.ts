@@ -83,6 +83,8 @@ export interface HarnessOptions {
   configureApp?: (app: FastifyInstance) => void;
   /** Readiness checks beyond the context's, as `herald serve` adds the scheduler's (made once the context exists). */
   readiness?: (ctx: AppContext) => ReadinessCheck[];
+  /** The context's logger (default: silent); test/helpers/log-capture.ts captures lines. */
+  logger?: ContextOverrides['logger'];
 }
 
 // The migrated database test/helpers/global-setup.ts made for this run (undefined outside vitest's run),
@@ -122,7 +124,7 @@ export async function createHarness(opts: HarnessOptions = {}): Promise<Harness>
   });
   const ctx = await createContext(config, {
     database,
-    logger: pino({ level: 'silent' }),
+    logger: opts.logger ?? pino({ level: 'silent' }),
     ...(opts.clock ? { clock: opts.clock } : {}),
     ...opts.overrides,
   });

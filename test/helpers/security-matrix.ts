@@ -35,6 +35,7 @@ export const restrictedPlansFile = {
         inbox_enabled: false,
         mcp_enabled: false,
         gpt_app_enabled: false,
+        webhooks_enabled: false,
         api_keys_enabled: true,
       },
     },

@@ -61,6 +61,13 @@ const scheduled = (suffix: string, payload?: unknown): MatrixEntry => ({
   ...(payload !== undefined ? { payload } : {}),
 });
 
+const webhookRoute = (suffix: string, payload?: unknown): MatrixEntry => ({
+  matrix: 'workspace',
+  url: `/webhooks/${NO_ID}${suffix}`,
+  feature: 'webhooks_enabled',
+  ...(payload !== undefined ? { payload } : {}),
+});
+
 const publicRoute = (why: string): MatrixEntry => ({ matrix: 'public', why });
 const callback = publicRoute(
   'an OAuth redirect from the network: bound to the state Herald issued, not to a credential',
@@ -157,6 +164,25 @@ export const SECURITY_ROUTES: Record<string, MatrixEntry> = {
   'POST /unified/drafts/:id/schedule': draftRoute('/schedule', 'scheduling_enabled', {
     scheduled_time: '2027-01-01T00:00:00Z',
   }),
+  // The events outbox: any member or key of the workspace (a network-scoped key sees its networks' events).
+  'GET /events': { matrix: 'workspace', url: '/events' },
+  // A post's story and its retry (Herald's post id or a scheduled post's id; the targets' networks checked inside).
+  'GET /unified/posts/:post_id/timeline': { matrix: 'workspace', url: `/unified/posts/${NO_ID}/timeline` },
+  'POST /unified/posts/:post_id/retry': {
+    matrix: 'workspace',
+    url: `/unified/posts/${NO_ID}/retry`,
+    feature: 'publish_enabled',
+  },
+  // A member's notification preferences (a key has no person: 403 inside), and the digests' signed unsubscribe link.
+  'GET /notifications/preferences': { matrix: 'workspace', url: '/notifications/preferences' },
+  'PUT /notifications/preferences': {
+    matrix: 'workspace',
+    url: '/notifications/preferences',
+    payload: { preferences: { 'post.published': true } },
+  },
+  'GET /notifications/unsubscribe': publicRoute(
+    'the unsubscribe link of a notification mail: an HMAC-signed token turning one event type off for one member',
+  ),
   // Scheduled posts
   'POST /unified/scheduled-posts': {
     matrix: 'workspace',
@@ -289,6 +315,26 @@ export const SECURITY_ROUTES: Record<string, MatrixEntry> = {
   'DELETE /media/bulk': { matrix: 'workspace', url: '/media/bulk', payload: { media_ids: [NO_ID] } },
   'DELETE /media/filter': { matrix: 'workspace', url: '/media/filter?platform=tiktok', platform: 'tiktok' },
   'GET /billing/usage': { matrix: 'workspace', url: '/billing/usage' },
+  // Webhooks: any member or key of the workspace on a plan with webhooks_enabled (a scoped key: its networks' endpoints).
+  'POST /webhooks': {
+    matrix: 'workspace',
+    url: '/webhooks',
+    payload: { url: 'https://example.com/hook' },
+    feature: 'webhooks_enabled',
+  },
+  'GET /webhooks': { matrix: 'workspace', url: '/webhooks', feature: 'webhooks_enabled' },
+  'GET /webhooks/:id': webhookRoute(''),
+  'PATCH /webhooks/:id': webhookRoute('', { description: 'x' }),
+  'DELETE /webhooks/:id': webhookRoute(''),
+  'POST /webhooks/:id/rotate-secret': webhookRoute('/rotate-secret'),
+  'POST /webhooks/:id/test': webhookRoute('/test'),
+  'GET /webhooks/:id/deliveries': webhookRoute('/deliveries'),
+  'POST /webhooks/:id/recover': webhookRoute('/recover', { since: '2026-01-01T00:00:00Z' }),
+  'POST /webhooks/deliveries/:id/redeliver': {
+    matrix: 'workspace',
+    url: '/webhooks/deliveries/msg_none/redeliver',
+    feature: 'webhooks_enabled',
+  },
   // MCP (stateless: POST only; GET and DELETE answer 405 before anything else)
   'POST /mcp': { matrix: 'mcp', url: '/mcp', endpoint: 'cli' },
   'POST /web/mcp': { matrix: 'mcp', url: '/web/mcp', endpoint: 'web' },
@@ -363,6 +409,7 @@ export const SECURITY_ROUTES: Record<string, MatrixEntry> = {
     ownerOnly: KEYS_OWNERS,
   },
   // Operators
+  'GET /admin/mail/outbox': { matrix: 'admin', url: () => '/admin/mail/outbox' },
   'POST /admin/users': {
     matrix: 'admin',
     url: () => '/admin/users',

@@ -6,12 +6,50 @@ import type { AppContext } from '../../../app-context.ts';
 import { publicUser } from '../../../auth/accounts.ts';
 import { keyToWire } from '../../../auth/api-keys.ts';
 import { notFound } from '../../../errors.ts';
+import { outboxToWire } from '../../../mail.ts';
 import { signupBody } from './auth.ts';
 import { errorResponses, userSchema, userSecurity, workspaceIdParams } from '../schemas.ts';
 
 export async function adminRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const admin = { access: { kind: 'admin' as const } };
+
+  r.get(
+    '/admin/mail/outbox',
+    {
+      config: admin,
+      schema: {
+        tags: ['admin'],
+        operationId: 'adminMailOutbox',
+        summary: 'The mails waiting in the outbox (no SMTP configured)',
+        description:
+          'Without HERALD_SMTP_URL nothing is mailed: invitations, password resets and notifications wait here, oldest ' +
+          'first, for the operator to pass on (the same list as `herald mail outbox`).',
+        responseDescription: 'The pending mails and whether SMTP is configured.',
+        security: userSecurity,
+        querystring: z.object({ limit: z.coerce.number().int().min(1).max(1000).default(100) }),
+        response: {
+          200: z.object({
+            smtp_configured: z.boolean(),
+            mails: z.array(
+              z.object({
+                id: z.uuid(),
+                created_at: z.string(),
+                kind: z.string(),
+                to: z.string(),
+                subject: z.string(),
+                body: z.string(),
+              }),
+            ),
+          }),
+        },
+      },
+    },
+    async (req) => ({
+      smtp_configured: ctx.mailer.configured,
+      mails: (await ctx.mailer.pending(req.query.limit)).map(outboxToWire),
+    }),
+  );
 
   r.post(
     '/admin/users',

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../../app-context.ts';
 import { publicUser } from '../../../auth/accounts.ts';
 import { FORGOT_PASSWORD_MESSAGE } from '../../../auth/password-reset.ts';
+import { MAIL_NOT_CONFIGURED } from '../../../mail.ts';
 import { userOf } from '../access.ts';
 import { errorResponses, passwordSchema as password, sessionAnswerSchema, userSecurity } from '../schemas.ts';
 import { clearBrowserSession } from '../browser-session.ts';
@@ -111,7 +112,10 @@ export async function accountSessionRoutes(app: FastifyInstance, { ctx }: { ctx:
     },
     async (req) => {
       ctx.passwordReset.request(req.body.email);
-      return { message: FORGOT_PASSWORD_MESSAGE };
+      // The same answer for every address; without SMTP it says that no mail leaves.
+      return {
+        message: ctx.mailer.configured ? FORGOT_PASSWORD_MESSAGE : `${FORGOT_PASSWORD_MESSAGE} ${MAIL_NOT_CONFIGURED}`,
+      };
     },
   );
 

@@ -217,7 +217,11 @@ export async function draftRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
     },
     async (req) => {
       const { p, draft } = await owned(req);
-      await ctx.drafts.remove(p.workspaceId, draft.id);
+      // A post held for approval deleted by a member is rejected (post.rejected).
+      await ctx.drafts.remove(p.workspaceId, draft.id, undefined, {
+        verdict: 'rejected',
+        by: p.user?.id ?? (p.keyId ? `key:${p.keyId}` : null),
+      });
       return { success: true, message: 'Draft deleted' };
     },
   );

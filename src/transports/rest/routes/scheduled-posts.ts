@@ -65,8 +65,10 @@ export async function scheduledPostRoutes(
   const createBody = anyPostBody(ctx.platforms.networks).extend({ post_type: postType, scheduled_time: dateTime });
   const access = { kind: 'workspace' as const, feature: 'scheduling_enabled' as const };
   const svc = ctx.scheduling;
-  if (metrics)
+  if (metrics) {
     ctx.scheduleWorker.metrics.register(metrics.registry, svc.store, ctx.config.scheduling.graceSeconds, ctx.clock);
+    ctx.reconciler.register(metrics.registry);
+  }
 
   async function owned(req: { params: { id: string } } & Parameters<typeof principalOf>[0]) {
     const p = principalOf(req);

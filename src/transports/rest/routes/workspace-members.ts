@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../../app-context.ts';
+import { MAIL_NOT_CONFIGURED } from '../../../mail.ts';
 import { userOf } from '../access.ts';
 import { errorResponses, userSecurity, workspaceIdParams } from '../schemas.ts';
 import { workspaceMember } from './workspace-member.ts';
@@ -109,7 +110,9 @@ export async function workspaceMemberRoutes(app: FastifyInstance, { ctx }: { ctx
         return {
           ...ctx.invitations.toWire(row),
           token,
-          message: `Invitation sent to ${row.email}. It takes effect when they accept it.`,
+          message: ctx.mailer.configured
+            ? `Invitation sent to ${row.email}. It takes effect when they accept it.`
+            : `Invitation created for ${row.email}, not mailed: pass the token on yourself. ${MAIL_NOT_CONFIGURED} It takes effect when they accept it.`,
         };
       },
     );
