@@ -60,6 +60,9 @@ beforeAll(async () => {
     HERALD_SCHEDULER_QUEUE: 'scan',
     HERALD_SCHEDULER_POLL_MS: '100',
     HERALD_SCHEDULER_LEASE_SECONDS: '1',
+    // The reconciler runs beside the worker, as it does in production, only more often.
+    HERALD_RECONCILE_SECONDS: '1',
+    HERALD_STUCK_AFTER_SECONDS: '2',
     HERALD_BLUESKY_SERVICE_URL: bsky.service,
     HERALD_BLUESKY_APP_VIEW_URL: bsky.appView,
     HERALD_BLUESKY_PLC_URL: bsky.plc,
@@ -193,5 +196,27 @@ describe('the embedded server (PGlite, in-process worker) SIGKILLed at random po
       JSON.stringify(chaos.kills),
     ).toEqual([]);
     expect(new Set(chaos.kills.map((k) => k.phase)).size).toBe(2);
+    // Exactly one outcome event per post, written with the change that ended it: none lost, none twice.
+    const entries = (
+      await call<{ data: { scheduled_posts: { scheduled_post_id: string; post_data: { default_text: string } }[] } }>(
+        '/unified/scheduled-posts?limit=100',
+        { headers: auth },
+      )
+    ).data.scheduled_posts.filter((r) => markers.some((m) => r.post_data.default_text.startsWith(m)));
+    expect(entries).toHaveLength(markers.length * POSTS_PER_ROUND);
+    const outcomes: { type: string; data: { scheduled_post_id: string | null } }[] = [];
+    for (let cursor: string | null = ''; cursor !== null; ) {
+      const page: { events: typeof outcomes; next_cursor: string | null } = await call(
+        `/events?type=post.published,post.partially_published,post.failed&limit=200${cursor ? `&cursor=${cursor}` : ''}`,
+        { headers: auth },
+      );
+      outcomes.push(...page.events);
+      cursor = page.next_cursor;
+    }
+    const perEntry = entries.map((e) => ({
+      id: e.scheduled_post_id,
+      events: outcomes.filter((o) => o.data.scheduled_post_id === e.scheduled_post_id).map((o) => o.type),
+    }));
+    expect(perEntry.filter((p) => p.events.join() !== 'post.published')).toEqual([]);
   });
 });
