@@ -12,7 +12,9 @@ export type ErrorCode =
   | 'forbidden'
   | 'scope_denied'
   | 'plan_required'
-  /** A plan without the feature, where the contract answers 402 instead of 403 (GPT Actions without gpt_app_enabled). */
+  /**
+   * A plan without the feature, where the contract answers 402 instead of 403 (GPT Actions without gpt_app_enabled).
+   */
   | 'plan_upgrade_required'
   | 'insufficient_credits'
   | 'limit_reached'

@@ -15,7 +15,10 @@ export interface AgentAnswer {
   /** Images the turn produced or showed (generated images, uploaded media), absolute URLs. */
   image_urls: string[];
   video_urls: string[];
-  /** Whether a client should show its standard footer under the answer (the agent's loop decides; documented in docs/agent.md). */
+  /**
+   * Whether a client should show its standard footer under the answer (the agent's loop decides; documented in
+   * docs/agent.md).
+   */
   append_footer: boolean;
 }
 

@@ -59,7 +59,9 @@ export interface AgentChatDeps {
  * a listener must not throw.
  */
 export interface TurnEvents {
-  /** The turn was accepted (input checked, credits charged): errors before this are the route's ordinary JSON errors. */
+  /**
+   * The turn was accepted (input checked, credits charged): errors before this are the route's ordinary JSON errors.
+   */
   started(): void;
   /** A piece of text the model wrote (every step's text, as it arrives). */
   delta(text: string): void;
@@ -303,7 +305,10 @@ export class AgentChat {
   }
 }
 
-/** A remembered message for the model: the member's past words as theirs, the agent's answers (with tool data) as its own. */
+/**
+ * A remembered message for the model: the member's past words as theirs, the agent's answers (with tool data) as its
+ * own.
+ */
 function toModelMessage(m: MemoryMessage): ModelMessage {
   return m.role === 'user' ? { role: 'user', content: m.content } : { role: 'assistant', content: m.content };
 }

@@ -7,7 +7,10 @@ export interface AgentConfig {
   maxSteps: number;
   /** One whole turn's deadline: every model call and tool of it. */
   timeoutMs: number;
-  /** Estimated tokens of memory (summary and recent messages) handed back to the model; over it, older turns are summarised. */
+  /**
+   * Estimated tokens of memory (summary and recent messages) handed back to the model; over it, older turns are
+   * summarised.
+   */
   memoryTokens: number;
   /** Characters of one tool result kept in memory for later turns. */
   toolResultChars: number;

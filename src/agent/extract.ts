@@ -68,7 +68,10 @@ const isChart = (body: string) => /^(xychart(-beta)?|pie)\b/i.test(body.trim());
 
 const HTTP = /^https?:\/\//i;
 
-/** Image and video URLs in a tool result: `image_url`/`video_url` fields, and media items (`public_url` with `media_type`). */
+/**
+ * Image and video URLs in a tool result: `image_url`/`video_url` fields, and media items (`public_url` with
+ * `media_type`).
+ */
 export function mediaUrls(result: unknown): { images: string[]; videos: string[] } {
   const images: string[] = [];
   const videos: string[] = [];
@@ -92,7 +95,10 @@ export function mediaUrls(result: unknown): { images: string[]; videos: string[]
   return { images, videos };
 }
 
-/** Tools whose results are media the turn produced, so their URLs belong in the answer (reads such as get_user_posts list other posts' media). */
+/**
+ * Tools whose results are media the turn produced, so their URLs belong in the answer (reads such as get_user_posts
+ * list other posts' media).
+ */
 const PRODUCING = new Set(['content_to_image', 'upload_media', 'publish']);
 
 /**

@@ -18,7 +18,10 @@ export function cutTo(s: string, max: number): string {
   return `${s.slice(0, end)}… [cut: ${s.length - end} more characters]`;
 }
 
-/** Text from outside the member (tool results, media, pages, older conversation) inside a block the system prompt calls data. */
+/**
+ * Text from outside the member (tool results, media, pages, older conversation) inside a block the system prompt calls
+ * data.
+ */
 export function dataBlock(source: string, body: string): string {
   // A body cannot end its own block early: a closing tag inside it is broken up.
   return `<data source="${source}">\n${body.replace(/<\/data/gi, '<\\/data')}\n</data>`;
@@ -33,7 +36,10 @@ export function toolLine(c: AgentToolCall, maxChars: number): string {
 /** Characters of a member's message or an answer kept in memory. */
 const MESSAGE_CHARS = 4000;
 
-/** The turn as it goes into memory: the member's message (with notes on attached media) and the answer with its tool calls. */
+/**
+ * The turn as it goes into memory: the member's message (with notes on attached media) and the answer with its tool
+ * calls.
+ */
 export function turnMessages(
   userText: string,
   answer: string,

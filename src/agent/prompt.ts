@@ -42,7 +42,9 @@ export function userTextOf(input: PreparedInput): string {
   return [input.text, ...notes].filter(Boolean).join('\n');
 }
 
-/** The member's message for the model: their words, then the attached media as data (the image itself as an image part). */
+/**
+ * The member's message for the model: their words, then the attached media as data (the image itself as an image part).
+ */
 export function userMessage(input: PreparedInput): ModelMessage {
   const parts: UserContent = [];
   const attached: string[] = [];

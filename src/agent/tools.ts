@@ -28,7 +28,9 @@ export function invokerFor(box: ToolBox, principal: Principal, tools: readonly T
   };
 }
 
-/** Each tool's JSON Schema for the SDK, made once (converting the zod schemas is most of a turn's own cost otherwise). */
+/**
+ * Each tool's JSON Schema for the SDK, made once (converting the zod schemas is most of a turn's own cost otherwise).
+ */
 type Sdk = Pick<typeof import('ai'), 'jsonSchema' | 'tool'>;
 const schemas = new WeakMap<Tool, Schema<Record<string, unknown>>>();
 

@@ -7,7 +7,10 @@ export type AiProviderName = (typeof AI_PROVIDERS)[number];
 
 export interface AiConfig {
   provider: AiProviderName;
-  /** The provider's API base (required for openai-compatible; optional for the hosted providers). Operator-set: may be a private address. */
+  /**
+   * The provider's API base (required for openai-compatible; optional for the hosted providers). Operator-set: may be a
+   * private address.
+   */
   baseUrl: string | undefined;
   apiKey: string | undefined;
   /** Copy and chat. */
@@ -16,7 +19,10 @@ export interface AiConfig {
   visionModel: string | undefined;
   /** Images out; unset: the built-in card renderer draws them. */
   imageModel: string | undefined;
-  /** Speech to text (a video's sound, the agent's voice messages); unset: a video's sound is not read and transcription answers 503. */
+  /**
+   * Speech to text (a video's sound, the agent's voice messages); unset: a video's sound is not read and transcription
+   * answers 503.
+   */
   transcribeModel: string | undefined;
   /** The largest audio file POST /workspace-agent/website/transcribe accepts. */
   transcribeMaxBytes: number;
@@ -47,7 +53,8 @@ export const aiEnvSchema = z.object({
   HERALD_AI_VISION_MODEL: trimmed,
   HERALD_AI_IMAGE_MODEL: trimmed,
   HERALD_AI_TRANSCRIBE_MODEL: trimmed,
-  // 25 MiB: what OpenAI's /audio/transcriptions accepts (about 25 minutes of Opus voice, 2½ minutes of 16-bit stereo WAV).
+  // 25 MiB: what OpenAI's /audio/transcriptions accepts (about 25 minutes of Opus voice, 2½ minutes of 16-bit stereo
+  // WAV).
   HERALD_AI_TRANSCRIBE_MAX_BYTES: z.coerce
     .number()
     .int()

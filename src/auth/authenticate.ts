@@ -52,7 +52,10 @@ export interface UserPrincipal {
 export interface Credentials {
   token: string | undefined;
   workspaceHeader: string | undefined;
-  /** The absolute URL being called: an OAuth access token must have been issued for it (its audience). Default: the API root. */
+  /**
+   * The absolute URL being called: an OAuth access token must have been issued for it (its audience). Default: the API
+   * root.
+   */
   resource?: string | undefined;
   /**
    * The token came from the browser session cookie, not a header: it counts only as a session JWT (never as an API

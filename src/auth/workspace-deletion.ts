@@ -62,7 +62,8 @@ export class WorkspaceDeletion {
       ];
       for (let i = 0; i < todo.length; i += 500) await tx.insert(storageDeletions).values(todo.slice(i, i + 500));
       await tx.delete(workspaces).where(eq(workspaces.id, workspaceId));
-      // Chat connectors' grants, codes and refresh tokens for the workspace (src/oauth/: account id `<user>:<workspace>:<version>`).
+      // Chat connectors' grants, codes and refresh tokens for the workspace (src/oauth/: account id
+      // `<user>:<workspace>:<version>`).
       await tx.delete(oauthEntities).where(sql`${oauthEntities.payload}->>'accountId' like ${`%:${workspaceId}:%`}`);
       return objects.length;
     });

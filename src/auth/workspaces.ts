@@ -97,7 +97,10 @@ export class WorkspaceService {
     });
   }
 
-  /** The user's own workspaces first, then the ones they joined, each oldest first: a stable order to pick the first from. */
+  /**
+   * The user's own workspaces first, then the ones they joined, each oldest first: a stable order to pick the first
+   * from.
+   */
   async listForUser(userId: string): Promise<(WorkspaceRow & { role: Role })[]> {
     const rows = await this.#db
       .select({ ws: workspaces, role: workspaceMembers.role })

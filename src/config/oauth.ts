@@ -27,7 +27,9 @@ export interface OAuthStaticClient {
   client_secret: string;
   redirect_uris: string[];
   client_name?: string | undefined;
-  /** How the client sends its secret to the token endpoint: in the POST body (GPT Actions' default) or a Basic header. */
+  /**
+   * How the client sends its secret to the token endpoint: in the POST body (GPT Actions' default) or a Basic header.
+   */
   token_endpoint_auth_method: 'client_secret_post' | 'client_secret_basic';
 }
 

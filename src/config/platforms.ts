@@ -3,11 +3,19 @@
 export interface PlatformEnvConfig {
   clientId: string | undefined;
   clientSecret: string | undefined;
-  /** Base URL overrides by the adapter's key, from HERALD_<PLATFORM>_<KEY>_URL (e.g. HERALD_LINKEDIN_API_BASE_URL → apiBase). */
+  /**
+   * Base URL overrides by the adapter's key, from HERALD_<PLATFORM>_<KEY>_URL (e.g. HERALD_LINKEDIN_API_BASE_URL →
+   * apiBase).
+   */
   urls: Record<string, string>;
-  /** OAuth scopes to ask for instead of the adapter's list, from HERALD_<PLATFORM>_SCOPES (space- or comma-separated). */
+  /**
+   * OAuth scopes to ask for instead of the adapter's list, from HERALD_<PLATFORM>_SCOPES (space- or comma-separated).
+   */
   scopes?: string[] | undefined;
-  /** What the operator declares about the app, from the network's other HERALD_<PLATFORM>_<KEY> (e.g. HERALD_TIKTOK_AUDITED → audited). */
+  /**
+   * What the operator declares about the app, from the network's other HERALD_<PLATFORM>_<KEY> (e.g.
+   * HERALD_TIKTOK_AUDITED → audited).
+   */
   settings?: Record<string, string> | undefined;
 }
 

@@ -16,7 +16,9 @@ export const agentChatTurns = pgTable(
     workspaceId: uuid('workspace_id')
       .notNull()
       .references(() => workspaces.id, { onDelete: 'cascade' }),
-    /** Whose history within the workspace: '' for members and full-scope keys, else the scoped key's (chatPartition). */
+    /**
+     * Whose history within the workspace: '' for members and full-scope keys, else the scoped key's (chatPartition).
+     */
     scopeKey: text('scope_key').notNull().default(''),
     /** website | mobile | whatsapp | instagram_dm | facebook_messenger */
     channel: text('channel').notNull(),
@@ -31,7 +33,10 @@ export const agentChatTurns = pgTable(
   (t) => [index('agent_chat_turns_ws_created_idx').on(t.workspaceId, t.scopeKey, t.createdAt, t.id)],
 );
 
-/** What the agent remembers of a workspace's conversation (per scope key): a summary of older turns plus the recent ones, compact. */
+/**
+ * What the agent remembers of a workspace's conversation (per scope key): a summary of older turns plus the recent
+ * ones, compact.
+ */
 export const agentMemory = pgTable(
   'agent_memory',
   {

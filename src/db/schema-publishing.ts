@@ -24,7 +24,10 @@ export const posts = pgTable(
     /** The response sent for this request, replayed for a retry with the same Idempotency-Key. */
     response: jsonb('response'),
     responseStatus: integer('response_status'),
-    /** A running request's claim on its Idempotency-Key lasts until then (renewed while it runs); past it a retry resumes it. */
+    /**
+     * A running request's claim on its Idempotency-Key lasts until then (renewed while it runs); past it a retry
+     * resumes it.
+     */
     leaseUntil: tz('lease_until'),
     /** Which run of the request holds the lease (a random id per run). */
     leaseOwner: text('lease_owner'),
@@ -95,8 +98,9 @@ export const drafts = pgTable(
     /** The tool surface that created a draft pending approval (mcp | gpt | agent); null otherwise. */
     requestedVia: text('requested_via'),
     /**
-     * post: a post (a plain draft, or a tool's post held for approval); action: another tool call held for approval
-     * (a reply, a disconnect), status pending_approval until approved (then approved or failed) — src/tools/pending-actions.ts.
+     * post: a post (a plain draft, or a tool's post held for approval); action: another tool call held for approval (a
+     * reply, a disconnect), status pending_approval until approved (then approved or failed) —
+     * src/tools/pending-actions.ts.
      */
     kind: text('kind').notNull().default('post'),
     /** For kind action: the tool, its arguments, the summary shown to members, who decided and the result. */

@@ -1,6 +1,6 @@
-// Drizzle schema, the foundation: users, workspaces, members, API keys, credits, mail. Each domain's
-// tables have their own schema-<domain>.ts beside this one. Postgres dialect only, nothing newer than PostgreSQL 15 (CI runs 15, PGlite is 18).
-// Every timestamp is timestamptz; every id a UUID v4 (gen_random_uuid(), core since PostgreSQL 13).
+// Drizzle schema, the foundation: users, workspaces, members, API keys, credits, mail. Each domain's tables have their
+// own schema-<domain>.ts beside this one. Postgres dialect only, nothing newer than PostgreSQL 15 (CI runs 15, PGlite
+// is 18). Every timestamp is timestamptz; every id a UUID v4 (gen_random_uuid(), core since PostgreSQL 13).
 import { pgCore, sql } from './orm.ts';
 
 const { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } = pgCore;
@@ -40,7 +40,10 @@ export const workspaces = pgTable(
     timeZone: text('time_zone').notNull().default('UTC'),
     /** BCP 47 tag, canonical form; null = not set. */
     locale: text('locale'),
-    /** Posts created by tools (MCP, GPT Actions, the agent) wait as drafts pending approval until a member approves them. */
+    /**
+     * Posts created by tools (MCP, GPT Actions, the agent) wait as drafts pending approval until a member approves
+     * them.
+     */
     toolPostsNeedApproval: boolean('tool_posts_need_approval').notNull().default(false),
     createdAt: createdAt(),
     updatedAt: updatedAt(),

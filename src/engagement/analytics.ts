@@ -13,7 +13,9 @@ import {
   type PostsSlice,
 } from './types.ts';
 
-/** How many recent posts per source analytics reads from a network that was never read (GET /unified/posts' default). */
+/**
+ * How many recent posts per source analytics reads from a network that was never read (GET /unified/posts' default).
+ */
 const ANALYTICS_READ_LIMIT = 10;
 
 export class EngagementAnalytics {
@@ -39,7 +41,8 @@ export class EngagementAnalytics {
     const connected = new Set(rows.map((r) => r.platform));
     // The figures come from the stored posts, which a network whose list was never read (or is past its freshness
     // window), or was read before Herald last published there, has not got yet: read those first, as GET /unified/posts
-    // would, so analytics right after publishing counts the post. A read that fails keeps the stored figures and says why.
+    // would, so analytics right after publishing counts the post. A read that fails keeps the stored figures and says
+    // why.
     const readable = platforms.filter((p) => connected.has(p) && this.#r.d.registry.get(p).engagement);
     const times = await this.#r.d.store.publishedAndRead(workspaceId, readable);
     const behind = (p: Platform): boolean => {

@@ -89,7 +89,8 @@ export class EngagementInbox {
         .filter(([p]) => !only || only.includes(p))
         .map(([platform, { plan }]) => ({ platform, sources: plan.sources }));
     const stored = await this.#r.d.store.recentPostsOf(workspaceId, wanted(), q.limit);
-    // The post lists are read from the network only when past their freshness window: force_refresh refreshes comments only.
+    // The post lists are read from the network only when past their freshness window: force_refresh refreshes comments
+    // only.
     const listFailures = new Map<Platform, PlatformError>();
     const stale = [...plans]
       .filter(([p, { plan }]) =>
@@ -191,7 +192,10 @@ export class EngagementInbox {
   }
 }
 
-/** The network will not let this grant do it (a missing permission, a kind of object it cannot read): not a failure of the network. */
+/**
+ * The network will not let this grant do it (a missing permission, a kind of object it cannot read): not a failure of
+ * the network.
+ */
 const grantRefusal = (err: PlatformError): boolean => err.kind === 'permission' || err.kind === 'unsupported';
 
 /** Comments as threads: newest top-level comments first, at most perPost of them. */

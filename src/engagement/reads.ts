@@ -11,6 +11,7 @@ import type { Comments, Engagement, RemotePost } from '../platforms/engagement.t
 import type { PublishDestination } from '../platforms/publishing.ts';
 import type { Platform } from '../platforms/slugs.ts';
 import { PlatformError } from '../platforms/types.ts';
+import { publishedAsRemote, storedAsRemote } from './remote-posts.ts';
 import type { PostRow, PublishedPost, Sources } from './store.ts';
 import {
   iso,
@@ -375,43 +376,4 @@ export interface Known {
   destination: PublishDestination | undefined;
   stored: PostRow | undefined;
   published: PublishedPost | undefined;
-}
-
-const postTypeOf = (value: string): RemotePost['type'] =>
-  (['text', 'image', 'video', 'carousel'] as const).find((x) => x === value) ?? 'text';
-
-/** A post Herald published, from the ledger, with the numbers the network gives. */
-function publishedAsRemote(
-  p: PublishedPost,
-  source: string | null,
-  metrics: RemotePost['metrics'],
-  images: RemotePost['images'],
-): RemotePost {
-  return {
-    postId: p.platformPostId,
-    commentary: p.text,
-    publishedAt: iso(p.publishedAt),
-    type: postTypeOf(p.postType),
-    images,
-    video: null,
-    permalink: p.permalink,
-    sourcePageId: source,
-    metrics,
-  };
-}
-
-/** A stored post as the network would answer it, with these numbers. */
-function storedAsRemote(row: PostRow, metrics: RemotePost['metrics']): RemotePost {
-  return {
-    postId: row.platformPostId,
-    commentary: row.commentary,
-    publishedAt: iso(row.publishedAt),
-    type: postTypeOf(row.postType),
-    images: row.images as RemotePost['images'],
-    video: (row.videos ?? null) as RemotePost['video'],
-    permalink: row.permalink,
-    sourcePageId: row.sourcePageId,
-    metrics,
-    commentsDisabled: row.commentsDisabled,
-  };
 }

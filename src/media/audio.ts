@@ -10,7 +10,10 @@ export interface AudioFormat {
   mime: string;
 }
 
-/** What speech-to-text APIs take (OpenAI's list: flac, mp3, mp4, mpeg, mpga, m4a, ogg, wav, webm), by file-type's extension. */
+/**
+ * What speech-to-text APIs take (OpenAI's list: flac, mp3, mp4, mpeg, mpga, m4a, ogg, wav, webm), by file-type's
+ * extension.
+ */
 const AUDIO: Readonly<Record<string, AudioFormat & { container?: 'webm' | 'mp4' }>> = {
   webm: { format: 'webm', mime: 'audio/webm', container: 'webm' },
   ogg: { format: 'ogg', mime: 'audio/ogg' },

@@ -10,7 +10,10 @@ import { oauthEntities } from '../db/schema-oauth.ts';
 /** A registered client that has not completed an authorization (a code exchanged) within this time is removed. */
 export const PENDING_CLIENT_TTL_SECONDS = 24 * 3600;
 
-/** The client authentication methods Herald serves: public clients with PKCE, and a secret in the body or a Basic header. */
+/**
+ * The client authentication methods Herald serves: public clients with PKCE, and a secret in the body or a Basic
+ * header.
+ */
 export const CLIENT_AUTH_METHODS = ['none', 'client_secret_basic', 'client_secret_post'] as const;
 
 export const METADATA_LIMITS = {
@@ -27,7 +30,9 @@ export const METADATA_LIMITS = {
 export const POLICY_PROPERTY = 'herald_registration_policy';
 
 const URI_FIELDS = ['client_uri', 'logo_uri', 'policy_uri', 'tos_uri', 'initiate_login_uri'] as const;
-/** Metadata that makes the provider fetch or use a client's keys: Herald authenticates clients by secret or PKCE only. */
+/**
+ * Metadata that makes the provider fetch or use a client's keys: Herald authenticates clients by secret or PKCE only.
+ */
 const REFUSED_FIELDS = ['jwks_uri', 'jwks', 'sector_identifier_uri', 'request_uris'] as const;
 
 /** Plain http is for loopback redirect URIs only (OAuth 2.1, RFC 8252 §7.3; the MCP authorization spec). */
@@ -36,10 +41,10 @@ export function isLoopbackHost(hostname: string): boolean {
 }
 
 /**
- * The provider's `extraClientMetadata.validator`: runs on the metadata of every registration before the
- * provider's own checks, and throws the RFC 7591 error a client can act on (the provider answers a
- * description about redirect_uris as `invalid_redirect_uri`, any other as `invalid_client_metadata`). Operator-configured clients
- * (HERALD_OAUTH_CLIENTS) are checked at start-up instead (config.ts).
+ * The provider's `extraClientMetadata.validator`: runs on the metadata of every registration before the provider's own
+ * checks, and throws the RFC 7591 error a client can act on (the provider answers a description about redirect_uris as
+ * `invalid_redirect_uri`, any other as `invalid_client_metadata`). Operator-configured clients (HERALD_OAUTH_CLIENTS)
+ * are checked at start-up instead (config.ts).
  */
 export function registrationPolicy(errors: typeof OidcErrors) {
   const invalid = (msg: string) => new errors.InvalidClientMetadata(msg);

@@ -67,7 +67,10 @@ export interface PlanKit<O> {
   limit(text: string | undefined, key: string, shownAs?: string): void;
   /** Refuses an image or video post without media. */
   requireMedia(media: MediaRef[]): void;
-  /** The post type's media: the carousel's image_ids, the video, or the first image set (own fields first, then default_image_*). */
+  /**
+   * The post type's media: the carousel's image_ids, the video, or the first image set (own fields first, then
+   * default_image_*).
+   */
   media(own?: readonly OwnMedia[]): MediaRef[];
   /** A media value as a reference (URL or id), or undefined when empty. */
   ref(value: string | undefined, field: FieldPath): MediaRef | undefined;
@@ -92,7 +95,10 @@ export interface MediaRules {
   maxImagePixels?: number;
   /** Allowed width/height range for images, when the network enforces one. */
   imageAspect?: { min: number; max: number };
-  /** The size an image made for this network is drawn in (the built-in provider's text cards): its feed's preferred size. */
+  /**
+   * The size an image made for this network is drawn in (the built-in provider's text cards): its feed's preferred
+   * size.
+   */
   preferredImage?: { width: number; height: number };
   carousel: { min: number; max: number };
   videoFormats: readonly string[];
@@ -152,7 +158,9 @@ export interface NetworkContract<S extends z.ZodObject = z.ZodObject> {
    * read from the target's journal when the result is built.
    */
   resultPost?: { shape: z.ZodRawShape; fromJournal(steps: Readonly<Record<string, string>>): Record<string, unknown> };
-  /** Which of the account's destinations the read routes (posts, comments, analytics) read, and how callers name them. */
+  /**
+   * Which of the account's destinations the read routes (posts, comments, analytics) read, and how callers name them.
+   */
   reads?: ReadTargets;
   /** The network's hosts by key, with the real network's base URLs (config and the sandbox override them). */
   hosts: Readonly<Record<string, string>>;
@@ -168,7 +176,10 @@ export interface NetworkContract<S extends z.ZodObject = z.ZodObject> {
 export interface ReadTargets {
   /** The destination kind the ids name. */
   kind: 'page' | 'organization' | 'board' | 'channel';
-  /** The repeatable query parameter of GET /unified/posts, /unified/comments and /unified/analytics (e.g. facebook_page_ids). */
+  /**
+   * The repeatable query parameter of GET /unified/posts, /unified/comments and /unified/analytics (e.g.
+   * facebook_page_ids).
+   */
   param: string;
   /** The single-id parameter of the reply route (query or body), when replying on such a destination needs it. */
   replyParam?: string;

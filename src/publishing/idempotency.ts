@@ -92,7 +92,10 @@ export function keepLease(o: { leaseMs: number; renew: () => Promise<boolean>; l
   };
 }
 
-/** The first answer again; 422 for another request under the same key, 409 while the first still runs (its lease is live). */
+/**
+ * The first answer again; 422 for another request under the same key, 409 while the first still runs (its lease is
+ * live).
+ */
 export function replay(
   prior: Pick<PostRow, 'requestHash' | 'status' | 'response' | 'responseStatus'>,
   hash: string,

@@ -167,7 +167,8 @@ export function publishReply(
     const { success, message, post, error } = wire[0]!;
     return { status: 200, body: { success, message, ...(post ? { post } : {}), error: error ?? null } };
   }
-  // One network with several destinations (LinkedIn pages, Facebook Pages): the single-network reply, and every destination in results.
+  // One network with several destinations (LinkedIn pages, Facebook Pages): the single-network reply, and every
+  // destination in results.
   if (requested === 1 && results.length > 1) return { status: 200, body: { ...singleNetwork(wire), results } };
   return { status: 200, body: { results } };
 }

@@ -58,7 +58,10 @@ const common = {
 export const carouselImageIds = z.array(id).min(2).max(20);
 export const videoFields = { video_id: ref.optional(), video_url: ref.optional() };
 
-/** Every post route's fields at once (for the drafts and scheduled-posts documents; handlers parse with the post type's own). */
+/**
+ * Every post route's fields at once (for the drafts and scheduled-posts documents; handlers parse with the post type's
+ * own).
+ */
 export function anyPostBody(networks: readonly NetworkContract[]) {
   return postBodies(networks).image.extend({ image_ids: carouselImageIds.optional(), ...videoFields });
 }

@@ -113,7 +113,8 @@ export async function writeSubmission(
     : undefined;
   const post = written?.post;
   const rows = written?.rows ?? [];
-  // Credits in the same transaction as what they pay for (the writer above spent the post credits): a 402 leaves nothing behind.
+  // Credits in the same transaction as what they pay for (the writer above spent the post credits): a 402 leaves
+  // nothing behind.
   if (s.scheduled.size)
     await d.credits.spend(
       {

@@ -25,7 +25,9 @@ export interface Prepared {
 export type Owner = Pick<Principal, 'workspaceId' | 'planId'> & { scope?: Principal['scope'] };
 
 export interface PrepareOptions {
-  /** Where the body sits in the request, for the `loc` of errors (default ['body']; a PATCH's ['body', 'post_data']). */
+  /**
+   * Where the body sits in the request, for the `loc` of errors (default ['body']; a PATCH's ['body', 'post_data']).
+   */
   at?: FieldPath;
   /**
    * A network's unmet requirement (`PlannedTarget.failure`) fails that network alone, in the results.

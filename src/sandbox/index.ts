@@ -44,7 +44,10 @@ export interface SandboxOptions {
   strict?: { modes: 'all' | readonly StrictMode[]; publicHosts?: readonly string[] } | undefined;
   /** The simulators to mount (default: the built-in ones). */
   simulators?: readonly SandboxSimulator[];
-  /** Who may use the control routes (`/_state`, `/_seed`, `/_faults`, `/_config`); default: anyone. Herald passes HERALD_SANDBOX_CONTROL. */
+  /**
+   * Who may use the control routes (`/_state`, `/_seed`, `/_faults`, `/_config`); default: anyone. Herald passes
+   * HERALD_SANDBOX_CONTROL.
+   */
   control?: ControlAccess;
 }
 

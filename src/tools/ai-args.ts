@@ -28,7 +28,9 @@ export function generationTargets(
   );
 }
 
-/** The networks a call names, after the checks REST's access hook makes: the plan's AI feature, then the key's scope. */
+/**
+ * The networks a call names, after the checks REST's access hook makes: the plan's AI feature, then the key's scope.
+ */
 export function namedNetworks(ctx: ToolContext, named: string | string[] | undefined): string[] {
   ctx.require('ai_composer_enabled');
   const slugs = ctx.app.platforms.slugs as readonly string[];

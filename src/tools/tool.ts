@@ -16,7 +16,9 @@ export type Surface = 'mcp' | 'gpt' | 'agent';
 export interface ToolCaller {
   principal: Principal;
   surface: Surface;
-  /** The OAuth grant behind the call (chat connectors), for disconnect_gpt_connector; null with an API key or a session. */
+  /**
+   * The OAuth grant behind the call (chat connectors), for disconnect_gpt_connector; null with an API key or a session.
+   */
   oauthGrantId: string | null;
   /** Set only when a member approved this call (pending-actions.ts): it runs instead of being held again. */
   approvedBy?: string;

@@ -33,7 +33,10 @@ export interface NetworkCopy {
   kind: CopyKind;
   /** The caption (or title, for `title` networks): within the network's caption limit. */
   text: string;
-  /** Copy for the contract's secondary text fields (titles, descriptions), by override field name, each within its limit. */
+  /**
+   * Copy for the contract's secondary text fields (titles, descriptions), by override field name, each within its
+   * limit.
+   */
   fields: Record<string, string>;
   /** The hashtags used in `text`. */
   hashtags: string[];

@@ -1,9 +1,9 @@
-// The card renderer's fonts: Noto (SIL Open Font License 1.1) from @fontsource packages, shipped with
-// npm. Each package is cut into unicode-range subsets (its CSS says which file covers what); a card
-// loads only the subsets holding its characters, so a Latin card never parses the CJK font.
-// Coverage: Latin, Cyrillic, Greek, Vietnamese and Devanagari (Noto Sans), Arabic, Hebrew, Chinese,
-// Japanese kana (Noto Sans SC; Japanese kanji in its Chinese forms), Hangul (Noto Sans KR), emoji in outline (Noto Emoji, black and white). Characters of other scripts
-// (Thai, Bengali, Tamil…) have no glyph and are left blank on the card; the copy keeps them.
+// The card renderer's fonts: Noto (SIL Open Font License 1.1) from @fontsource packages, shipped with npm. Each package
+// is cut into unicode-range subsets (its CSS says which file covers what); a card loads only the subsets holding its
+// characters, so a Latin card never parses the CJK font. Coverage: Latin, Cyrillic, Greek, Vietnamese and Devanagari
+// (Noto Sans), Arabic, Hebrew, Chinese, Japanese kana (Noto Sans SC; Japanese kanji in its Chinese forms), Hangul (Noto
+// Sans KR), emoji in outline (Noto Emoji, black and white). Characters of other scripts (Thai, Bengali, Tamil…) have no
+// glyph and are left blank on the card; the copy keeps them.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -73,7 +73,10 @@ function facesOf(pkg: string, weight: Weight, sheet = ''): Face[] {
 
 const byWeight = new Map<Weight, { text: Face[]; emoji: Face | undefined }>();
 
-/** Every text subset at a weight, in fallback order, and the emoji font (a package without the weight lends its regular). */
+/**
+ * Every text subset at a weight, in fallback order, and the emoji font (a package without the weight lends its
+ * regular).
+ */
 function fontFaces(weight: Weight): { text: Face[]; emoji: Face | undefined } {
   let f = byWeight.get(weight);
   if (!f) {

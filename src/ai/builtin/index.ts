@@ -87,7 +87,10 @@ export class BuiltinProvider {
     return n;
   }
 
-  /** Copy for one network from an idea. The language is the idea's; nothing is added but its own words, layout and hashtags. */
+  /**
+   * Copy for one network from an idea. The language is the idea's; nothing is added but its own words, layout and
+   * hashtags.
+   */
   async copy(idea: string, platform: string): Promise<BuiltinCopy> {
     return (await this.copies(idea, [platform]))[0]!;
   }
@@ -153,7 +156,9 @@ export class BuiltinProvider {
     return { facts, ...describe(facts) };
   }
 
-  /** Copy for networks from what an analysis found (the file's caption or name and the text in it; its facts otherwise). */
+  /**
+   * Copy for networks from what an analysis found (the file's caption or name and the text in it; its facts otherwise).
+   */
   async copiesFromMedia(analysis: MediaAnalysis, platforms: readonly string[]): Promise<BuiltinCopy[]> {
     return this.copies(ideaFrom(analysis.facts), platforms);
   }

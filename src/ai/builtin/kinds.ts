@@ -35,13 +35,17 @@ export function copyKind(network: NetworkContract): CopyKind {
   return limit.max <= SHORT_MAX ? 'short' : 'long';
 }
 
-/** Where frames of a video are sampled: a tenth, the middle and nine tenths in (the start when the length is unknown). */
+/**
+ * Where frames of a video are sampled: a tenth, the middle and nine tenths in (the start when the length is unknown).
+ */
 export function sampleTimes(durationSec: number | null | undefined): number[] {
   if (!durationSec || durationSec <= 0) return [0];
   return [0.1, 0.5, 0.9].map((f) => Math.round(durationSec * f * 1000) / 1000);
 }
 
-/** One frame of a video at `seconds`, as PNG (at most `width` wide when given); null without ffmpeg or a frame there. */
+/**
+ * One frame of a video at `seconds`, as PNG (at most `width` wide when given); null without ffmpeg or a frame there.
+ */
 export async function frameAt(
   ffmpeg: string,
   path: string,

@@ -8,7 +8,10 @@ import { pdsOf } from './session.ts';
 import { numberField, stringField, xrpc } from './xrpc.ts';
 import type { JsonObject, XrpcClient } from './xrpc.ts';
 
-/** contract-gaps §5: `{ profile: { handle, display_name, description, followers_count, follows_count, posts_count, avatar, banner, did } }` */
+/**
+ * contract-gaps §5: `{ profile: { handle, display_name, description, followers_count, follows_count, posts_count,
+ * avatar, banner, did } }`
+ */
 export interface BlueskyProfileSlice {
   handle: string;
   display_name: string | null;

@@ -44,7 +44,10 @@ function readJob(data: unknown): VideoJob | null {
   };
 }
 
-/** The error name of a job status the service answered with no job (`{jobStatus: {error: "unconfirmed_email", jobId: ""}}`). */
+/**
+ * The error name of a job status the service answered with no job (`{jobStatus: {error: "unconfirmed_email", jobId:
+ * ""}}`).
+ */
 function jobError(data: unknown): string | undefined {
   const outer = data && typeof data === 'object' ? (data as JsonObject) : {};
   const inner = outer.jobStatus && typeof outer.jobStatus === 'object' ? (outer.jobStatus as JsonObject) : {};

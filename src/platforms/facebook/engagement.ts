@@ -121,7 +121,8 @@ export function toRemotePost(
     permalink: absolute(webBase, str(item.permalink_url)),
     sourcePageId: pageId,
     metrics: {
-      // Facebook counts reactions (like, love, haha …); a like is one of them, and all of them are the post's likes here.
+      // Facebook counts reactions (like, love, haha …); a like is one of them, and all of them are the post's likes
+      // here.
       likes: summaryCount(item.reactions),
       comments: summaryCount(item.comments),
       shares: isRecord(item.shares) ? (num(item.shares.count) ?? 0) : 0,

@@ -78,7 +78,9 @@ export function inputErrorsOf(res: HttpResponse): { code: string; description: s
     .map((e) => ({ code: text(e.code), description: text(e.description) || text(e.message) }));
 }
 
-/** LinkedIn's "media not processed yet" refusal, at the top level or (as validation reports it) among the input errors. */
+/**
+ * LinkedIn's "media not processed yet" refusal, at the top level or (as validation reports it) among the input errors.
+ */
 export function waitingForUpload(res: HttpResponse, err: PlatformError): boolean {
   if (err.code === 'MEDIA_ASSET_WAITING_UPLOAD') return true;
   return inputErrorsOf(res).some(

@@ -49,7 +49,10 @@ export interface ContainerDialect {
   permalinkOf(body: Record<string, unknown>): string | null;
   /** A publish refusal that only means "not processed yet" (a race with processing), not a failure. */
   notReady(err: PlatformError): boolean;
-  /** The publishing-quota edge (`{user}/{edge}?fields=quota_usage,config`) and the refusal that means the quota is spent. */
+  /**
+   * The publishing-quota edge (`{user}/{edge}?fields=quota_usage,config`) and the refusal that means the quota is
+   * spent.
+   */
   quota?: { edge: string; spent(err: PlatformError): boolean };
   /** A publish refusal whose cure is a new container (Meta's advice for an expired, lost or failed one). */
   renew?(err: PlatformError): boolean;
@@ -199,8 +202,8 @@ export function containerPublisher(d: ContainerDialect, deps: AdapterDeps, opts:
   }
 
   /**
-   * A spent publishing quota, its wait read from the quota edge: `config.quota_duration` (the rolling window) while
-   * the usage is at the total, a minute when a slot has freed since the refusal. The refusal as mapped if the read fails.
+   * A spent publishing quota, its wait read from the quota edge: `config.quota_duration` (the rolling window) while the
+   * usage is at the total, a minute when a slot has freed since the refusal. The refusal as mapped if the read fails.
    */
   async function quotaRefusal(tokens: TokenSet, user: string, err: PlatformError): Promise<PlatformError> {
     if (!d.quota) return err;
@@ -222,7 +225,10 @@ export function containerPublisher(d: ContainerDialect, deps: AdapterDeps, opts:
     }
   }
 
-  /** Carousel children, reused while valid and created otherwise: their ids once all are FINISHED, else the outcome to return. */
+  /**
+   * Carousel children, reused while valid and created otherwise: their ids once all are FINISHED, else the outcome to
+   * return.
+   */
   async function children(
     tokens: TokenSet,
     user: string,

@@ -91,8 +91,8 @@ function tokenKind(e: GraphErrorBody): PlatformErrorKind {
 }
 
 /**
- * Content-publishing subcodes Meta documents as passing: -1/2207001 server error, -2/2207003 download timeout, 24/2207008
- * media builder not ready yet. Retried later (a failed container is recreated then).
+ * Content-publishing subcodes Meta documents as passing: -1/2207001 server error, -2/2207003 download timeout,
+ * 24/2207008 media builder not ready yet. Retried later (a failed container is recreated then).
  */
 export const TRANSIENT_SUBCODES = new Set([2207001, 2207003, 2207008]);
 /** 9/2207042: the account's daily (rolling 24-hour) API publishing limit is reached. */
@@ -126,7 +126,10 @@ function kindOf(e: GraphErrorBody, status: number, phase: GraphPhase): PlatformE
   return 'invalid_content';
 }
 
-/** Maps a failed Graph-style response. On token endpoints a dead-token answer means reauth_required: nothing is left to refresh. */
+/**
+ * Maps a failed Graph-style response. On token endpoints a dead-token answer means reauth_required: nothing is left to
+ * refresh.
+ */
 export function graphErrorFrom(platform: Platform, res: HttpResponse, phase: GraphPhase): PlatformError {
   const e = readGraphError(bodyOf(res));
   let kind: PlatformErrorKind = e ? kindOf(e, res.status, phase) : kindOfStatus(res.status);
@@ -157,7 +160,9 @@ export function graphErrorFrom(platform: Platform, res: HttpResponse, phase: Gra
   );
 }
 
-/** Whether a container's ERROR status text names a passing failure (a transient subcode), worth a new container later. */
+/**
+ * Whether a container's ERROR status text names a passing failure (a transient subcode), worth a new container later.
+ */
 export function transientStatus(message: string | null): boolean {
   return [...TRANSIENT_SUBCODES].some((c) => (message ?? '').includes(String(c)));
 }

@@ -75,7 +75,8 @@ export const network = defineNetwork({
       o.pinterestBoardId ??
       (body.board_id as string | undefined) ??
       (body.pinterestBoardId as string | undefined);
-    // Pinterest alone fails (the error catalogue puts board_id_required "in results"); the other networks still publish.
+    // Pinterest alone fails (the error catalogue puts board_id_required "in results"); the other networks still
+    // publish.
     if (!board) return fail('board_id_required', 'Pinterest pin requires pinterest.board_id');
     if (postType === 'video' && !body.video_id)
       throw invalid('Pinterest requires video_id: upload the video first (POST /media/upload) and pass its media id.');

@@ -9,8 +9,9 @@ import type { TikTokContext } from './context.ts';
 import { readOAuth } from './errors.ts';
 
 /**
- * Posting (direct and to the inbox), the three user.info tiers the profile slice reads, and video.list for the
- * posts read model (the Display API's video/list and video/query). TikTok lets the user grant a subset; what was granted comes back in the token answer and is kept in TokenSet.scopes.
+ * Posting (direct and to the inbox), the three user.info tiers the profile slice reads, and video.list for the posts
+ * read model (the Display API's video/list and video/query). TikTok lets the user grant a subset; what was granted
+ * comes back in the token answer and is kept in TokenSet.scopes.
  */
 export const TIKTOK_SCOPES = [
   'user.info.basic',

@@ -42,7 +42,10 @@ const invalid = (message: string, code?: string): PlatformError =>
 
 const flag = (v: unknown): boolean | undefined => (typeof v === 'boolean' ? v : undefined);
 
-/** TikTok pulls from URLs on a domain verified for the app; Herald refuses a pull the operator has not declared possible. */
+/**
+ * TikTok pulls from URLs on a domain verified for the app; Herald refuses a pull the operator has not declared
+ * possible.
+ */
 function assertPullable(ctx: TikTokContext, what: string): void {
   if (ctx.mediaDomainVerified) return;
   throw invalid(

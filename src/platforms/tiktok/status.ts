@@ -20,7 +20,9 @@ export const TIKTOK_STEPS = {
   privacyLevel: 'tiktok.privacy_level',
   /** A publish_id that ended FAILED: dead, so a retry initialises anew (nothing was posted). */
   failed: 'tiktok.failed_publish_id',
-  /** `{publish_id} {ISO time}`: when Herald first saw that job FAILED with `internal` (see INTERNAL_RECHECK_SECONDS). */
+  /**
+   * `{publish_id} {ISO time}`: when Herald first saw that job FAILED with `internal` (see INTERNAL_RECHECK_SECONDS).
+   */
   internalAt: 'tiktok.internal_at',
   /** When Herald first saw the post PUBLISH_COMPLETE without its public id (ISO time): the moderation wait starts. */
   completeAt: 'tiktok.complete_at',

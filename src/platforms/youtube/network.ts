@@ -50,7 +50,10 @@ const override = z.object({
   youtube_playlist_id: name.optional(),
   thumbnail_image_id: name.optional(),
   generate_thumbnail_from_content: z.boolean().optional(),
-  /** public (default), unlisted or private; an unaudited API project gets private whatever is asked (see docs/networks.md). */
+  /**
+   * public (default), unlisted or private; an unaudited API project gets private whatever is asked (see
+   * docs/networks.md).
+   */
   youtube_privacy_status: z.enum(YOUTUBE_PRIVACY).optional(),
   youtube_made_for_kids: z.boolean().optional(),
   // YouTube caps the tags at 500 characters together; each is checked in plan().

@@ -29,7 +29,10 @@ const SESSION_WINDOWS: Window[] = [
   { name: 'day', seconds: 86_400, limit: 100 },
 ];
 
-/** Spends `cost` in every window (fixed windows of the sandbox clock), or answers 429 for the first one it would overrun. */
+/**
+ * Spends `cost` in every window (fixed windows of the sandbox clock), or answers 429 for the first one it would
+ * overrun.
+ */
 function within(call: Call, key: string, windows: Window[], cost: number): ErrorAnswer | null {
   const now = Math.floor(call.ctx.nowMs() / 1000);
   const buckets = windows.map((w) => ({ w, start: now - (now % w.seconds) }));

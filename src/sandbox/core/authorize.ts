@@ -47,7 +47,9 @@ export interface AuthorizeSpec {
   buildAccount(userKey: string): AccountDraft;
 }
 
-/** Registered redirects: any URI under publicUrl whose path ends in /<platform>/oauth/callback, plus configured extras. */
+/**
+ * Registered redirects: any URI under publicUrl whose path ends in /<platform>/oauth/callback, plus configured extras.
+ */
 export function isRegisteredRedirect(ctx: SandboxContext, platform: OAuthPlatform, uri: string): boolean {
   if (ctx.store.config.redirectUris.includes(uri)) return true;
   let url: URL;

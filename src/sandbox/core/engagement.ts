@@ -73,7 +73,10 @@ export interface CommentInput {
   author: SimulatedUser;
   /** Written by the connected account (a reply made through the API) rather than a simulated user. */
   fromAccount: boolean;
-  /** The id the network already gave it (a Bluesky reply's at:// URI, whose record key the client chose); default `commentId`. */
+  /**
+   * The id the network already gave it (a Bluesky reply's at:// URI, whose record key the client chose); default
+   * `commentId`.
+   */
   id?: string | undefined;
   /** Fields stored on the record on top of the hooks' `extra` (what the reply call itself carried). */
   fields?: JsonObject | undefined;

@@ -23,7 +23,9 @@ function pathOf(url: string): { path: string; query: string } {
   return { path: decoded(u.pathname), query: u.search };
 }
 
-/** The post whose permalink is this request's URL (its query too when the permalink has one, as YouTube's `watch?v=`). */
+/**
+ * The post whose permalink is this request's URL (its query too when the permalink has one, as YouTube's `watch?v=`).
+ */
 export function postAt(slice: PlatformSlice, url: string): ObjectRecord | undefined {
   const asked = pathOf(url);
   for (const post of slice.posts.values()) {

@@ -28,7 +28,9 @@ export interface PlatformSlice {
   containers: Map<string, ObjectRecord>;
   /** Byte-transfer sessions (YouTube resumable uploads, Facebook chunked video uploads). */
   uploads: Map<string, ObjectRecord>;
-  /** Comments and replies on posts (engagement.ts): seeded ones from simulated users and replies made through the API. */
+  /**
+   * Comments and replies on posts (engagement.ts): seeded ones from simulated users and replies made through the API.
+   */
   comments: Map<string, ObjectRecord>;
 }
 
@@ -51,7 +53,10 @@ export interface SandboxConfig {
   publishLimits: Partial<Record<Platform, number>>;
   /** Strict modes (see strict.ts): every mode is off by default. */
   strict: Record<StrictMode, boolean>;
-  /** Hosts (`host` or `host:port`) the strict media fetcher treats as public although they resolve to loopback/private addresses. */
+  /**
+   * Hosts (`host` or `host:port`) the strict media fetcher treats as public although they resolve to loopback/private
+   * addresses.
+   */
   publicHosts: string[];
   /** Daily quota units of a YouTube project under `youtube_quota` (10,000 by default, as Google grants). */
   youtubeDailyQuota: number;

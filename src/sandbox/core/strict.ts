@@ -67,7 +67,9 @@ export function usageOf(ctx: SandboxContext, key: string): number {
   return ctx.store.usage.get(key) ?? 0;
 }
 
-/** The calendar date (YYYY-MM-DD) of the sandbox clock in a time zone: the key of a quota that resets at its midnight. */
+/**
+ * The calendar date (YYYY-MM-DD) of the sandbox clock in a time zone: the key of a quota that resets at its midnight.
+ */
 export function dayIn(ctx: SandboxContext, timeZone: string): string {
   return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(
     ctx.now(),

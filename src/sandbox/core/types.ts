@@ -32,7 +32,9 @@ export interface AccountRecord {
   assets: AssetRecord[];
 }
 
-/** One user consent for one client; every code and token issued from it points back here, so revoking it kills them all. */
+/**
+ * One user consent for one client; every code and token issued from it points back here, so revoking it kills them all.
+ */
 export interface GrantRecord {
   id: string;
   clientId: string;

@@ -81,7 +81,10 @@ export const notReady = (): ErrorAnswer =>
 export const expired = (): ErrorAnswer =>
   igError(-2, 2207020, 'The media you are trying to access has expired. Please try to upload again.');
 
-/** Calls per app–account pair per hour under `rate_limits` (Graph's platform limit: 200 × users per hour; one user here). */
+/**
+ * Calls per app–account pair per hour under `rate_limits` (Graph's platform limit: 200 × users per hour; one user
+ * here).
+ */
 export const CALLS_PER_HOUR = 200;
 
 /**

@@ -11,7 +11,10 @@ const TEMPLATE = /^\{hashtag\|\\#\|([\p{L}\p{N}_]+)\}/u;
 export type LittleText =
   | {
       ok: true;
-      /** The commentary as stored and returned by GET (hashtags in template form, text after a stray reserved char dropped). */
+      /**
+       * The commentary as stored and returned by GET (hashtags in template form, text after a stray reserved char
+       * dropped).
+       */
       stored: string;
       /** What members read: escapes resolved, mentions as their names. */
       plain: string;

@@ -39,7 +39,8 @@ export function tiktokFault(kind: TransientFault, surface: Exclude<Surface, 'pag
 /**
  * TikTok's documented errors no ordinary sandbox request produces, for `POST /_faults {"fault": "error"}`
  * (core/documented.ts): init refusals as answers, status/fetch `fail_reason`s as the outcome of the job the call
- * creates (arm them on `publish` for pulls and photos, on `upload` for a FILE_UPLOAD video, whose last chunk starts it).
+ * creates (arm them on `publish` for pulls and photos, on `upload` for a FILE_UPLOAD video, whose last chunk starts
+ * it).
  */
 const refusal = (status: number, code: string, message: string) => ({ answer: apiFail(status, code, message, 0) });
 const failReason = (reason: string) => ({ outcome: { fail_reason: reason } });

@@ -181,7 +181,10 @@ export function privacyProblem(call: Call, postInfo: Obj, account: AccountRecord
   return null;
 }
 
-/** Ends a job after the processing delay: a direct post creates the post now (it exists from the moment TikTok accepts it). */
+/**
+ * Ends a job after the processing delay: a direct post creates the post now (it exists from the moment TikTok accepts
+ * it).
+ */
 export function finishJob(
   call: Call,
   req: FastifyRequest,

@@ -2,9 +2,10 @@
 // - /mcp (CLI clients and agents): an API key as X-API-Key, Authorization: Bearer psk_live_… or ?apikey=. Every
 //   failure is reported in-band, as the text of the tool result, in the documented wording.
 // - /web/mcp (chat connectors such as Claude and ChatGPT): an OAuth access token of Herald's authorization server
-//   (Authorization: Bearer; src/oauth/, issued for this endpoint or for the whole API), or a key as ?api-key=, ?apikey= or ?api_key= (connectors cannot send headers). A request
-//   with no credential, or with an OAuth token that is not valid for this server, is HTTP 401 with
-//   `WWW-Authenticate: Bearer resource_metadata="…"`, so the client starts the OAuth flow by itself.
+//   (Authorization: Bearer; src/oauth/, issued for this endpoint or for the whole API), or a key as ?api-key=, ?apikey=
+//   or ?api_key= (connectors cannot send headers). A request with no credential, or with an OAuth token that is not
+//   valid for this server, is HTTP 401 with `WWW-Authenticate: Bearer resource_metadata="…"`, so the client starts the
+//   OAuth flow by itself.
 import { KEY_PREFIX } from '../../auth/api-keys.ts';
 import type { Principal } from '../../auth/authenticate.ts';
 import { looksLikeJwt } from '../../auth/jwt.ts';

@@ -79,7 +79,9 @@ export class McpToolServer {
   readonly #tools: Map<string, Tool>;
   readonly #list: ListToolsResult;
   readonly #idle: Server[] = [];
-  /** One JSON Schema validator for every shell (a server builds an Ajv instance of its own otherwise: most of its cost). */
+  /**
+   * One JSON Schema validator for every shell (a server builds an Ajv instance of its own otherwise: most of its cost).
+   */
   readonly #validator = new AjvJsonSchemaValidator();
   /** Idle server shells kept for reuse; more are made under load and dropped past this. */
   static readonly POOL = 64;

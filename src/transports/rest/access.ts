@@ -33,7 +33,10 @@ export type Access =
   | {
       kind: 'workspace';
       feature?: Feature;
-      /** The status of a plan without `feature`: 403 plan_required (default), or 402 (GPT Actions, as the interface says). */
+      /**
+       * The status of a plan without `feature`: 403 plan_required (default), or 402 (GPT Actions, as the interface
+       * says).
+       */
       planStatus?: 402;
       /** Platforms the request acts on, checked against the key's scope. */
       platforms?: (req: FastifyRequest) => Iterable<string>;

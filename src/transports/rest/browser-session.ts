@@ -35,7 +35,10 @@ function loopbackHost(hostname: string): boolean {
   return host === '::1';
 }
 
-/** The attributes of Herald's cookies for this request: httpOnly, SameSite=Lax, the whole site; Secure but on loopback http. */
+/**
+ * The attributes of Herald's cookies for this request: httpOnly, SameSite=Lax, the whole site; Secure but on loopback
+ * http.
+ */
 export function cookieOptions(req: FastifyRequest): CookieSerializeOptions {
   const plainLoopback = req.protocol === 'http' && loopbackHost(req.hostname);
   return { httpOnly: true, sameSite: 'lax', path: '/', secure: !plainLoopback };

@@ -88,7 +88,9 @@ export type Status = keyof typeof ERRORS;
 export const errorResponses = (...statuses: Status[]) =>
   Object.fromEntries(statuses.map((s) => [s, ERRORS[s]])) as Partial<typeof ERRORS>;
 
-/** Fastify reads a body on these methods whatever the route declares: a wrong type is 415, too much 413, bad JSON 422. */
+/**
+ * Fastify reads a body on these methods whatever the route declares: a wrong type is 415, too much 413, bad JSON 422.
+ */
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 export interface RouteShape {

@@ -27,7 +27,9 @@ export const browserSessionSchema = z
   .object({ user: userSchema })
   .describe('With X-Herald-Client: web, the session is set as the httpOnly herald_session cookie instead.');
 
-/** A new session: its token in the body, or (for the web app) in the cookie. Token form first, so it keeps its token. */
+/**
+ * A new session: its token in the body, or (for the web app) in the cookie. Token form first, so it keeps its token.
+ */
 export const sessionAnswerSchema = z.union([sessionSchema, browserSessionSchema]);
 
 export const passwordSchema = z.string().min(8, 'Password must be at least 8 characters').max(256);

@@ -59,7 +59,9 @@ const AI_BODY_LIMIT = 256 * 1024;
 export async function aiRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const slugs = ctx.platforms.networks.map((n) => n.slug as string);
-  /** The networks a body names explicitly (not "all", not X), checked against the key's scope before the handler runs. */
+  /**
+   * The networks a body names explicitly (not "all", not X), checked against the key's scope before the handler runs.
+   */
   const named = (field: string) => (req: FastifyRequest) => {
     const v = ((req.body ?? {}) as Record<string, unknown>)[field];
     const list = Array.isArray(v) ? v : typeof v === 'string' ? [v] : [];
@@ -75,7 +77,10 @@ export async function aiRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext 
     platforms: named(field),
   });
 
-  /** The networks a request names (src/ai/targets.ts); a network outside the key's scope named explicitly is 403 (access hook). */
+  /**
+   * The networks a request names (src/ai/targets.ts); a network outside the key's scope named explicitly is 403 (access
+   * hook).
+   */
   const targets = (
     p: Principal,
     named: readonly string[] | null | undefined,

@@ -32,12 +32,17 @@ export const POST_BODY_LIMIT = 1024 * 1024;
 export const NULL_NOTE =
   'An explicit null for an optional field (at any depth of the body\'s objects) means "not set".';
 
-/** Route hook of the post, draft and scheduled-post bodies: an explicit null means "not set" (docs/compatibility.md). */
+/**
+ * Route hook of the post, draft and scheduled-post bodies: an explicit null means "not set" (docs/compatibility.md).
+ */
 export const nullMeansUnset = async (req: FastifyRequest) => {
   req.body = withoutNulls(req.body);
 };
 
-/** A body without post_type is the interface's 400 ("missing post_type"), not a field-level 422; a wrong value stays a 422. */
+/**
+ * A body without post_type is the interface's 400 ("missing post_type"), not a field-level 422; a wrong value stays a
+ * 422.
+ */
 export const requirePostType = async (req: FastifyRequest) => {
   const body = req.body as { post_type?: unknown } | undefined;
   if (
