@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppContext } from '../../../context.ts';
+import type { AppContext } from '../../../app-context.ts';
 import { assertPlatformsAllowed } from '../../../auth/scopes.ts';
 import { validationField } from '../../../errors.ts';
 import { CursorError, EVENT_TYPES, eventSchema, isEventType } from '../../../events/index.ts';

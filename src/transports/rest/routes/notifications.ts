@@ -3,7 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppContext } from '../../../context.ts';
+import type { AppContext } from '../../../app-context.ts';
 import { AppError } from '../../../errors.ts';
 import { EVENT_TYPES } from '../../../events/index.ts';
 import { principalOf } from '../access.ts';

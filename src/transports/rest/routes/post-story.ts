@@ -3,7 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppContext } from '../../../context.ts';
+import type { AppContext } from '../../../app-context.ts';
 import { targetResultSchema } from '../../../publishing/index.ts';
 import { timelineSchema } from '../../../scheduling/index.ts';
 import { principalOf } from '../access.ts';

@@ -5,7 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppContext } from '../../../context.ts';
+import type { AppContext } from '../../../app-context.ts';
 import { endpointView } from '../../../events/webhooks/index.ts';
 import { dateTime } from '../../../publishing/index.ts';
 import { principalOf } from '../access.ts';
