@@ -27,7 +27,7 @@ module.exports = {
       comment: 'A network adapter knows its network and the base modules, nothing of what Herald does with it.',
       severity: 'error',
       from: { path: '^src/platforms/' },
-      to: { path: [SERVICES, '^src/(context|services|config)\\.ts$', '^src/sandbox/'] },
+      to: { path: [SERVICES, '^src/(context|services|services-[a-z]+|config)\\.ts$', '^src/sandbox/'] },
     },
     {
       name: 'base-imports-no-service',
@@ -36,7 +36,7 @@ module.exports = {
       from: {
         path: ['^src/db/', '^src/net/', '^src/(errors|clock|crypto|date-time|input-strings|secrets|trust-proxy)\\.ts$'],
       },
-      to: { path: [SERVICES, '^src/(context|services)\\.ts$', '^src/transports/', '^src/sandbox/'] },
+      to: { path: [SERVICES, '^src/(context|services|services-[a-z]+)\\.ts$', '^src/transports/', '^src/sandbox/'] },
     },
     {
       name: 'sandbox-stays-apart',
@@ -49,10 +49,10 @@ module.exports = {
     {
       name: 'only-entry-points-import-the-composition-root',
       comment:
-        'context.ts and services.ts build every service; only the process entry points call them. Everything else takes its collaborators (or, for transports, the AppContext type from app-context.ts).',
+        'context.ts and services*.ts build every service; only the process entry points call them. Everything else takes its collaborators (or, for transports, the AppContext type from app-context.ts).',
       severity: 'error',
-      from: { pathNot: ['^src/(main|cli-commands|worker-process|context|services)\\.ts$'] },
-      to: { path: '^src/(context|services)\\.ts$' },
+      from: { pathNot: ['^src/(main|cli-commands|worker-process|context|services|services-[a-z]+)\\.ts$'] },
+      to: { path: '^src/(context|services|services-[a-z]+)\\.ts$' },
     },
     {
       name: 'tools-and-agent-see-only-their-services',

@@ -8,17 +8,9 @@ import { createLocks } from './db/locks.ts';
 import { Mailer } from './mail.ts';
 import { NETWORKS } from './platforms/registry.ts';
 import { ConnectionStore } from './connections/store.ts';
-import {
-  agentService,
-  aiServices,
-  authServices,
-  engagementServices,
-  mediaServices,
-  networkServices,
-  publishingServices,
-  readinessChecks,
-  webhookServices,
-} from './services.ts';
+import { authServices, mediaServices, networkServices } from './services.ts';
+import { agentService, aiServices } from './services-ai.ts';
+import { engagementServices, publishingServices, readinessChecks, webhookServices } from './services-posting.ts';
 
 import type { AppContext, ContextOverrides } from './app-context.ts';
 import { Notifier } from './notifications.ts';
