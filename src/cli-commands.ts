@@ -1,4 +1,5 @@
-// The commands behind `herald serve | worker | migrate | user create | key create | workspace plan | mail outbox` (entry point: cli.ts).
+// The commands behind `herald serve | worker | migrate | user create | key create | workspace plan | mail outbox`
+// (entry point: cli.ts).
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { createContext, createLogger } from './context.ts';

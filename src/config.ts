@@ -138,7 +138,10 @@ export interface Config {
   plansFile: string | undefined;
   /** `invite`: POST /auth/signup needs an invitation token (the first user of an install is always admitted). */
   signup: 'open' | 'invite';
-  /** Per valid credential; per client address for anonymous and failed requests; `authMax` per address on sign-in routes. */
+  /**
+   * Per valid credential; per client address for anonymous and failed requests; `authMax` per address on sign-in
+   * routes.
+   */
   rateLimit: { max: number; authMax: number; windowSeconds: number; redisPrefix: string };
   /** Per-account sign-in throttle: failures allowed before exponential backoff, and its ceiling. */
   loginThrottle: { freeAttempts: number; maxBackoffSeconds: number };
@@ -160,7 +163,9 @@ export interface Config {
   sandbox: boolean;
   /** Strict simulator modes (`all` or a comma-separated list), read by the sandbox; see docs/sandbox.md. */
   sandboxStrict: string;
-  /** Who may use the sandbox's control routes (/sandbox/_state, _seed, _faults, _config): loopback clients, or anyone. */
+  /**
+   * Who may use the sandbox's control routes (/sandbox/_state, _seed, _faults, _config): loopback clients, or anyone.
+   */
   sandboxControl: Env['HERALD_SANDBOX_CONTROL'];
   smtpUrl: string | undefined;
   mailFrom: string;
@@ -194,7 +199,9 @@ export interface Config {
   oauth: OAuthConfig;
   /** The web app Herald serves at `/`: see docs/web.md. */
   web: WebConfig;
-  /** Webhook deliveries: timeout, retry schedule, when a failing endpoint is disabled, the worker (docs/webhooks.md). */
+  /**
+   * Webhook deliveries: timeout, retry schedule, when a failing endpoint is disabled, the worker (docs/webhooks.md).
+   */
   webhooks: WebhooksConfig;
 }
 

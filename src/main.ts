@@ -58,8 +58,9 @@ export async function startServer(config: Config, overrides: ContextOverrides = 
     // Expired OAuth rows (codes, tokens, registration counts, clients never used within a day), every hour.
     repeat(3600_000, () => ctx.oauth.sweep().catch((err: unknown) => ctx.logger.warn({ err }, 'OAuth sweep failed'))),
   ];
-  // The embedded default publishes scheduled posts in this process; HERALD_WORKER_IN_PROCESS=0 leaves it to `herald worker`.
-  // The queue also runs without the worker: this process still enqueues the wake-ups of the posts it schedules.
+  // The embedded default publishes scheduled posts in this process; HERALD_WORKER_IN_PROCESS=0 leaves it to `herald
+  // worker`. The queue also runs without the worker: this process still enqueues the wake-ups of the posts it
+  // schedules.
   if (ctx.scheduleQueue)
     await ctx.scheduleQueue
       .start()

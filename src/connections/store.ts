@@ -87,7 +87,10 @@ export class ConnectionStore {
       .orderBy(asc(platformConnections.createdAt));
   }
 
-  /** The connections of several workspaces in one read (the scheduling worker, once per claimed batch), each in list() order. */
+  /**
+   * The connections of several workspaces in one read (the scheduling worker, once per claimed batch), each in list()
+   * order.
+   */
   async listMany(workspaceIds: string[]): Promise<Map<string, ConnectionRow[]>> {
     const out = new Map<string, ConnectionRow[]>(workspaceIds.map((id) => [id, []]));
     if (!workspaceIds.length) return out;
@@ -232,7 +235,9 @@ export class ConnectionStore {
       .where(and(eq(platformConnections.id, id), eq(platformConnections.status, 'connected')));
   }
 
-  /** Notes on a usable connection that its account's state at the network stops publishing (see ACCOUNT_NOTE_PREFIX). */
+  /**
+   * Notes on a usable connection that its account's state at the network stops publishing (see ACCOUNT_NOTE_PREFIX).
+   */
   async noteAccountCondition(id: string, words: string): Promise<void> {
     await this.setStatusReason(id, `${ACCOUNT_NOTE_PREFIX}${words}`);
   }
@@ -250,7 +255,10 @@ export class ConnectionStore {
       );
   }
 
-  /** The connection cannot be used until its owner reconnects; account.needs_reconnect the first time, in the same statement. */
+  /**
+   * The connection cannot be used until its owner reconnects; account.needs_reconnect the first time, in the same
+   * statement.
+   */
   async markNeedsReconnect(id: string, reason: string): Promise<void> {
     const now = this.#now();
     await this.#db.execute(sql`

@@ -102,7 +102,9 @@ export class TokenKeeper {
     return this.#refreshable(row) ? row.refreshExpiresAt : row.accessExpiresAt;
   }
 
-  /** Whether the network can refresh this connection's grant (false e.g. for a grant issued without a refresh token). */
+  /**
+   * Whether the network can refresh this connection's grant (false e.g. for a grant issued without a refresh token).
+   */
   #refreshable(row: ConnectionRow): boolean {
     const auth = this.#registry.get(row.platform as Platform).auth;
     if (!auth.refresh) return false;
@@ -156,7 +158,9 @@ export class TokenKeeper {
     return { refreshed, failed, warned };
   }
 
-  /** Networks whose app credentials the token endpoint refused (for the readiness report), with when and what it said. */
+  /**
+   * Networks whose app credentials the token endpoint refused (for the readiness report), with when and what it said.
+   */
   configProblems(): { platform: string; message: string; at: Date }[] {
     return [...this.#configProblems].map(([platform, p]) => ({ platform, ...p }));
   }

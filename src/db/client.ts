@@ -113,7 +113,10 @@ export interface OpenOptions {
   memory?: boolean;
   /** In-memory PGlite: start from this data directory (a tarball from PGlite's dumpDataDir) instead of initdb. */
   memoryTemplate?: Blob;
-  /** Where fresh data directories are made from and store their template (HERALD_PGLITE_TEMPLATE_DIR); undefined: always initdb. */
+  /**
+   * Where fresh data directories are made from and store their template (HERALD_PGLITE_TEMPLATE_DIR); undefined: always
+   * initdb.
+   */
   templateDir?: string | undefined;
   poolSize?: number;
   /** Called when an embedded database is about to be made on the data directory (a first start), before the wait. */

@@ -1,9 +1,9 @@
-// The approval step for posts created by tools (MCP, ChatGPT Actions, the workspace agent). With the workspace
-// setting `tool_posts_need_approval`, a tool's post is checked exactly as publishing would check it, then held as
-// drafts with status `pending_approval` — nothing reaches a network and no credit is spent — until a member of the
-// workspace, signed in, approves one with POST /unified/drafts/{id}/approve, which publishes (or schedules) it
-// through the normal path. Without the setting, a tool's post goes straight through publish(). Other tool calls that
-// write to a network or remove something are held the same way, as rows of kind 'action' (src/tools/pending-actions.ts).
+// The approval step for posts created by tools (MCP, ChatGPT Actions, the workspace agent). With the workspace setting
+// `tool_posts_need_approval`, a tool's post is checked exactly as publishing would check it, then held as drafts with
+// status `pending_approval` — nothing reaches a network and no credit is spent — until a member of the workspace,
+// signed in, approves one with POST /unified/drafts/{id}/approve, which publishes (or schedules) it through the normal
+// path. Without the setting, a tool's post goes straight through publish(). Other tool calls that write to a network or
+// remove something are held the same way, as rows of kind 'action' (src/tools/pending-actions.ts).
 import { z } from 'zod';
 import type { Principal } from '../auth/authenticate.ts';
 import type { Db } from '../db/client.ts';
@@ -26,7 +26,10 @@ export type ToolSurface = 'mcp' | 'gpt' | 'agent';
 
 export const PENDING_APPROVAL = 'pending_approval';
 
-/** A tool action held for approval (kind action, src/tools/pending-actions.ts) is no post: it is not edited, published or scheduled. */
+/**
+ * A tool action held for approval (kind action, src/tools/pending-actions.ts) is no post: it is not edited, published
+ * or scheduled.
+ */
 export function assertPost(draft: { kind: string }): void {
   if (draft.kind === 'action')
     throw new AppError(
@@ -35,7 +38,10 @@ export function assertPost(draft: { kind: string }): void {
     );
 }
 
-/** A tool's post waiting for approval is published or scheduled only by approving it (POST /unified/drafts/{id}/approve). */
+/**
+ * A tool's post waiting for approval is published or scheduled only by approving it (POST
+ * /unified/drafts/{id}/approve).
+ */
 export function assertNotHeld(draft: { status: string; kind: string }): void {
   assertPost(draft);
   if (draft.status === PENDING_APPROVAL)
@@ -98,8 +104,9 @@ export class Approvals {
   }
 
   /**
-   * A post made by a tool: published as publish() would, unless the workspace holds tools' posts for approval.
-   * A body that only saves drafts (`draft: true`, or all its networks in `draft_platforms`) publishes nothing and is never held.
+   * A post made by a tool: published as publish() would, unless the workspace holds tools' posts for approval. A body
+   * that only saves drafts (`draft: true`, or all its networks in `draft_platforms`) publishes nothing and is never
+   * held.
    */
   async submitFromTool(
     caller: { principal: Principal; surface: ToolSurface },

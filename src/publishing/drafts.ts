@@ -26,7 +26,9 @@ export function narrowBody(body: PostBody, platform: string, overrideKeys: reado
   return out as PostBody;
 }
 
-/** A draft as the interface shows it; each network adds its override object and its own summary fields (`draftFields`). */
+/**
+ * A draft as the interface shows it; each network adds its override object and its own summary fields (`draftFields`).
+ */
 /**
  * A draft on the wire. The common fields are declared; each network adds its override object under its
  * slug and its own summary fields (its contract's `draftFields`), so the object stays open for those.

@@ -129,7 +129,10 @@ export class Ledger {
     return row!;
   }
 
-  /** Records the answer to replay for the request's Idempotency-Key (inside the creating transaction when it is already known). */
+  /**
+   * Records the answer to replay for the request's Idempotency-Key (inside the creating transaction when it is already
+   * known).
+   */
   /**
    * One statement: the answer, and — the first time the post completes — its outcome event (post.published,
    * partially_published or failed), once every live target has ended.
@@ -317,7 +320,9 @@ export class Ledger {
       .where(eq(postTargets.id, id));
   }
 
-  /** Published targets whose id is provisional (journal step `step` = pending), published since `since`, oldest first. */
+  /**
+   * Published targets whose id is provisional (journal step `step` = pending), published since `since`, oldest first.
+   */
   async provisional(step: string, since: Date, limit: number): Promise<TargetRow[]> {
     return this.#db
       .select()

@@ -37,7 +37,9 @@ export class ScheduleQueue {
     return this.#boss !== undefined;
   }
 
-  /** Starts pg-boss and creates the queue up front (on PGlite a queue created later, inside a transaction, deadlocks). */
+  /**
+   * Starts pg-boss and creates the queue up front (on PGlite a queue created later, inside a transaction, deadlocks).
+   */
   start(): Promise<PgBoss> {
     this.#starting ??= (async () => {
       const d = this.#database;

@@ -31,7 +31,10 @@ export interface ReconcilerOptions {
   everyMs: number;
   /** How long past its time (or its lease) an entry may wait before it counts as stuck. */
   stuckAfterMs: number;
-  /** How long a request may run its targets (HERALD_PUBLISH_WAIT_SECONDS): a target untouched past it plus stuckAfterMs is overdue. */
+  /**
+   * How long a request may run its targets (HERALD_PUBLISH_WAIT_SECONDS): a target untouched past it plus stuckAfterMs
+   * is overdue.
+   */
   publishWaitMs: number;
   /** The entry's grace period: older due entries are failed as missed by the worker instead. */
   graceSeconds: number;

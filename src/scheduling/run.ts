@@ -45,7 +45,10 @@ export interface RunDeps {
   afterLedger?: ((row: ScheduledRow) => void | Promise<void>) | undefined;
 }
 
-/** What the worker read once for a whole claimed batch: the entry's workspace plan (undefined: gone) and its connections. */
+/**
+ * What the worker read once for a whole claimed batch: the entry's workspace plan (undefined: gone) and its
+ * connections.
+ */
 export interface Prefetched {
   planId: string | undefined;
   connections: ConnectionRow[];
@@ -67,7 +70,10 @@ export class ScheduledRun {
     this.#workerId = workerId;
   }
 
-  /** Publishes one claimed row to the end (published, failed, or released for a retry). `pre`: what the worker read for its batch. */
+  /**
+   * Publishes one claimed row to the end (published, failed, or released for a retry). `pre`: what the worker read for
+   * its batch.
+   */
   async execute(claimed: ScheduledRow, pre?: Prefetched): Promise<void> {
     let row = claimed;
     const log = this.#d.logger.child({ scheduledPost: row.id, platform: row.platform });
@@ -173,7 +179,9 @@ export class ScheduledRun {
     );
   }
 
-  /** A target refunded after a failed attempt is charged again before it is retried (a shortfall throws 402 → failed). */
+  /**
+   * A target refunded after a failed attempt is charged again before it is retried (a shortfall throws 402 → failed).
+   */
   async #chargeRetries(row: ScheduledRow, targets: TargetRow[], knownPlan?: string): Promise<void> {
     const unpaid = targets.filter((t) => t.state !== 'published' && !t.creditSpent && t.connectionId);
     if (!unpaid.length) return;

@@ -11,7 +11,10 @@ import type { ScheduleQueue } from './queue.ts';
 import { ScheduledRun, type Prefetched, type RunDeps } from './run.ts';
 import type { ScheduledRow, ScheduledStore } from './store.ts';
 
-/** Everything the worker uses, given at construction: the ledger, the target runner, a validator for a workspace and plan. */
+/**
+ * Everything the worker uses, given at construction: the ledger, the target runner, a validator for a workspace and
+ * plan.
+ */
 export interface WorkerDeps extends RunDeps {
   store: ScheduledStore;
   clock: () => Date;
@@ -111,7 +114,10 @@ export class ScheduleWorker {
     await Promise.allSettled(this.#inFlight.values());
   }
 
-  /** One round, awaited to the end (tests and tools): fail what was missed, claim what is due, publish it. Returns how many were claimed. */
+  /**
+   * One round, awaited to the end (tests and tools): fail what was missed, claim what is due, publish it. Returns how
+   * many were claimed.
+   */
   async tick(): Promise<number> {
     await this.#failMissed();
     const rows = await this.#claim(undefined, this.#free());
@@ -216,7 +222,10 @@ export class ScheduleWorker {
     }
   }
 
-  /** Wake-ups fetched from pg-boss: claim these entries if they are (still) due, and start them. The job is only a wake-up, so it ended already. */
+  /**
+   * Wake-ups fetched from pg-boss: claim these entries if they are (still) due, and start them. The job is only a
+   * wake-up, so it ended already.
+   */
   async #runQueued(ids: string[]): Promise<void> {
     const wanted = ids.filter((id) => !this.#inFlight.has(id) && !this.#recent.has(id));
     const limit = Math.min(this.#free(), wanted.length);
@@ -227,7 +236,10 @@ export class ScheduleWorker {
     if (rows.length < wanted.length && this.#free() === 0) this.#backlog = true;
   }
 
-  /** Heartbeat: a claim stays ours while we publish it, so a short lease only bounds how long a dead worker's posts wait. */
+  /**
+   * Heartbeat: a claim stays ours while we publish it, so a short lease only bounds how long a dead worker's posts
+   * wait.
+   */
   async #renewLeases(): Promise<void> {
     const ids = [...this.#inFlight.keys()];
     if (!ids.length) return;

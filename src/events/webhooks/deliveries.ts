@@ -32,7 +32,9 @@ export class DeliveryStore {
     this.#clock = clock;
   }
 
-  /** New deliveries, due now; those already made for the same event and endpoint are left alone. Returns the new ones. */
+  /**
+   * New deliveries, due now; those already made for the same event and endpoint are left alone. Returns the new ones.
+   */
   async add(
     tx: Db,
     rows: readonly {
@@ -105,7 +107,8 @@ export class DeliveryStore {
     const attempt = claimed.attempts + 1;
     const status: DeliveryStatus = r.ok ? 'succeeded' : next ? 'pending' : 'failed';
     const ts = (d: Date | null) => (d ? d.toISOString() : null);
-    // One statement (the delivery's new state, its attempt, the end of a failure streak): a success needs no transaction.
+    // One statement (the delivery's new state, its attempt, the end of a failure streak): a success needs no
+    // transaction.
     const lease = claimed.leaseUntil
       ? sql`lease_until = ${ts(claimed.leaseUntil)}::timestamptz`
       : sql`lease_until is null`;

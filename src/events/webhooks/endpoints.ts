@@ -61,7 +61,9 @@ export function scopeKey(scope: Scope): string {
   return scope.full ? '' : [...scope.platforms].sort().join(',');
 }
 
-/** Whether an endpoint of `stored` scope is the caller's to see: full callers see all, scoped ones their own networks'. */
+/**
+ * Whether an endpoint of `stored` scope is the caller's to see: full callers see all, scoped ones their own networks'.
+ */
 function visibleTo(scope: Scope, stored: string): boolean {
   if (scope.full) return true;
   if (stored === '') return false;
@@ -77,7 +79,10 @@ export interface EndpointsDeps {
   eventTypes: readonly string[];
 }
 
-/** How long the worker reuses an endpoint's row; a change made here is seen at once, one from another process within this. */
+/**
+ * How long the worker reuses an endpoint's row; a change made here is seen at once, one from another process within
+ * this.
+ */
 const CACHE_MS = 1000;
 
 export class WebhookEndpoints {

@@ -1,7 +1,7 @@
 // The delivery worker. Each round it claims the events the outbox has not handed out yet and makes one delivery per
-// event and endpoint that wants it (in the claim's transaction: a crash either made them and took the events, or neither),
-// then sends what is due. pg-boss carries the wake-ups (one job per delivery and attempt time, on Herald's own
-// database); the delivery row is the truth, claimed by a guarded UPDATE with a lease, so a stale or duplicated job
+// event and endpoint that wants it (in the claim's transaction: a crash either made them and took the events, or
+// neither), then sends what is due. pg-boss carries the wake-ups (one job per delivery and attempt time, on Herald's
+// own database); the delivery row is the truth, claimed by a guarded UPDATE with a lease, so a stale or duplicated job
 // sends nothing twice, and a scan of due rows is the backstop for wake-ups that were lost. Never run inside a request.
 import type { Logger } from 'pino';
 import type { Db } from '../../db/client.ts';

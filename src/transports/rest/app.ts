@@ -55,7 +55,10 @@ declare module 'fastify' {
 export interface BuildOptions {
   /** Process-level metrics (event loop, memory); off in tests that build many apps. */
   defaultMetrics?: boolean;
-  /** Runs on the bare instance before anything is registered, so its hooks see every route (tests observe the sandbox with it). */
+  /**
+   * Runs on the bare instance before anything is registered, so its hooks see every route (tests observe the sandbox
+   * with it).
+   */
   configure?: (app: FastifyInstance) => void;
   /** Checks behind /readyz beyond the context's own (`herald serve` adds the scheduler's). */
   readiness?: readonly ReadinessCheck[];
