@@ -101,6 +101,10 @@ test('see an account.connected event, save mail preferences, create a webhook en
   await page.setViewportSize({ width: 390, height: 800 });
   await helpers.checkA11y('the webhooks page at 390 px');
   await helpers.shot('webhooks-phone');
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+  await helpers.checkA11y('the webhooks page at 390 px, dark');
+  await helpers.shot('webhooks-phone-dark');
   await endpoint.getByRole('button', { name: `Delete ${url}` }).click();
   await endpoint.getByRole('button', { name: 'Delete for good' }).click();
   await expect(page.getByText('No endpoints yet')).toBeVisible();
