@@ -83,3 +83,17 @@ export async function publishQueuedNow(id: string): Promise<string> {
     throw new Error([res.message, entry?.error_message ?? res.error].filter(Boolean).join(': '));
   return res.message;
 }
+
+/**
+ * Sends the failed networks of a post again (POST /unified/posts/{id}/retry; `id`: Herald's post id or a queue
+ * entry's). Throws with the networks' words when a retried network failed again; `retried: 0` (nothing failed, or a
+ * retry already running) comes back as `null`.
+ */
+export async function retryPost(id: string): Promise<string | null> {
+  const res = await must(api.POST('/unified/posts/{post_id}/retry', { params: { path: { post_id: id } } }));
+  if (res.retried === 0) return null;
+  const failed = res.results.filter((r) => !r.success);
+  if (!res.success || failed.length)
+    throw new Error([res.message, ...failed.map((r) => r.error ?? r.message)].filter(Boolean).join(': '));
+  return res.message;
+}

@@ -2,8 +2,6 @@
 // (React.lazy) so the first load carries only the page opened.
 import { lazy } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router';
-import { t } from '../i18n/index.ts';
-import { Placeholder } from '../pages/Placeholder.tsx';
 import { PublicOnly, RequireAuth, RootRedirect } from './guards.tsx';
 import { PublicLayout } from './PublicLayout.tsx';
 
@@ -24,6 +22,8 @@ const Keys = lazy(() => import('../pages/keys/KeysPage.tsx'));
 const Approvals = lazy(() => import('../pages/approvals/ApprovalsPage.tsx'));
 const Agent = lazy(() => import('../pages/agent/AgentPage.tsx'));
 const Settings = lazy(() => import('../pages/settings/SettingsPage.tsx'));
+const Notifications = lazy(() => import('../pages/notifications/NotificationsPage.tsx'));
+const Webhooks = lazy(() => import('../pages/webhooks/WebhooksPage.tsx'));
 
 /** The pages behind login, inside the shell. Replace a Placeholder by the lazy page when it is built. */
 const appPages: RouteObject[] = [
@@ -38,8 +38,8 @@ const appPages: RouteObject[] = [
   { path: '/agent', element: <Agent /> },
   { path: '/approvals', element: <Approvals /> },
   { path: '/settings', element: <Settings /> },
-  { path: '/notifications', element: <Placeholder title={t.nav.notifications} /> },
-  { path: '/webhooks', element: <Placeholder title={t.nav.webhooks} /> },
+  { path: '/notifications', element: <Notifications /> },
+  { path: '/webhooks', element: <Webhooks /> },
 ];
 
 const publicPage = (path: string, element: React.ReactNode, onlyLoggedOut = true): RouteObject => ({

@@ -39,3 +39,29 @@ export function Snippet({ label, text }: { label: string; text: string }) {
     </div>
   );
 }
+
+/** A secret shown once: what to do with it, the secret (named for screen readers) and its copy button. */
+export function OnceSecret({
+  note,
+  label,
+  copyLabel,
+  secret,
+}: {
+  note: string;
+  label: string;
+  copyLabel: string;
+  secret: string;
+}) {
+  return (
+    <>
+      <p className="page-note" role="note">
+        {note}
+      </p>
+      <div className="secret-row">
+        <span className="visually-hidden">{label}</span>
+        <code className="secret">{secret}</code>
+        <CopyButton text={secret} label={copyLabel} />
+      </div>
+    </>
+  );
+}

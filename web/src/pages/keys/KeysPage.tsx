@@ -17,7 +17,7 @@ import { TextField } from '../../ui/Field.tsx';
 import { PageHeader } from '../../ui/PageHeader.tsx';
 import { Empty, ErrorState, ErrorText, Loading } from '../../ui/States.tsx';
 import { useWorkspaceTime } from '../../ui/useWorkspaceTime.ts';
-import { CopyButton, Snippet } from './CopyButton.tsx';
+import { OnceSecret, Snippet } from './CopyButton.tsx';
 import '../../styles/pages.css';
 import { describeScope, expiryFrom, scopeFrom, serverUrls } from './scope.ts';
 
@@ -115,14 +115,12 @@ function SecretDialog({ created, onClose }: { created: CreatedKey; onClose: () =
       onClose={onClose}
       actions={<Button onClick={onClose}>{t.keys.done}</Button>}
     >
-      <p className="page-note" role="note">
-        {t.keys.secretOnce}
-      </p>
-      <div className="secret-row">
-        <span className="visually-hidden">{t.keys.secretLabel}</span>
-        <code className="secret">{created.secret}</code>
-        <CopyButton text={created.secret} label={t.keys.copySecret} />
-      </div>
+      <OnceSecret
+        note={t.keys.secretOnce}
+        label={t.keys.secretLabel}
+        copyLabel={t.keys.copySecret}
+        secret={created.secret}
+      />
       <Snippet
         label={t.keys.claudeCode}
         text={`claude mcp add --transport http herald ${urls.mcp} --header "X-API-Key: ${created.secret}"`}

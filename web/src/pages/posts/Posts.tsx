@@ -1,10 +1,12 @@
 // Posts: the history of everything published or queued, one row per network target: status, time, the link, the
 // network's error, attempts; delete a published post where the network allows it (the API says when it does not),
-// retry a failed one, cancel a scheduled one.
+// retry a failed one, cancel a scheduled one; a post's timeline (every attempt per network), opened from its row or
+// from `?post=<id>` (the links of the events feed and of notification mails).
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useMemo, useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { api, must } from '../../api/client.ts';
-import { historyKey, publishQueuedNow, useHistory } from '../../api/history.ts';
+import { historyKey, retryPost, useHistory } from '../../api/history.ts';
 import { networkName } from '../../api/networks.ts';
 import { useWorkspace } from '../../app/session.tsx';
 import type { CalendarItem } from '../../calendar/items.ts';
@@ -14,6 +16,7 @@ import { Dialog } from '../../ui/Dialog.tsx';
 import { PageHeader } from '../../ui/PageHeader.tsx';
 import { Empty, ErrorText, QueryView } from '../../ui/States.tsx';
 import './posts.css';
+import { TimelineDialog } from './Timeline.tsx';
 
 const BADGE: Record<string, string> = {
   published: 'badge-success',
@@ -39,6 +42,17 @@ export default function Posts() {
   const [deleting, setDeleting] = useState<CalendarItem>();
   const [notice, setNotice] = useState<string>();
   const ids = useId();
+  const [params, setParams] = useSearchParams();
+  const story = params.get('post');
+  const showStory = (id: string | null) =>
+    setParams(
+      (p) => {
+        if (id) p.set('post', id);
+        else p.delete('post');
+        return p;
+      },
+      { replace: !id },
+    );
   const refresh = () => queryClient.invalidateQueries({ queryKey: historyKey(workspace.id) });
   const fmt = useMemo(
     () =>
@@ -60,9 +74,9 @@ export default function Posts() {
     },
   });
   const retry = useMutation({
-    mutationFn: (item: CalendarItem) => publishQueuedNow(item.queueId!),
+    mutationFn: (item: CalendarItem) => retryPost(item.queueId!),
     onSuccess: async (message) => {
-      setNotice(message || t.posts.retried);
+      setNotice(message === null ? t.posts.nothingRetried : message || t.posts.retried);
       await refresh();
     },
     onError: () => refresh(),
@@ -174,6 +188,11 @@ export default function Posts() {
                                     {t.posts.delete}
                                   </Button>
                                 )}
+                                {i.queueId && (
+                                  <Button aria-label={t.posts.detailsOf(name)} onClick={() => showStory(i.queueId)}>
+                                    {t.posts.details}
+                                  </Button>
+                                )}
                                 {i.status === 'failed' && i.queueId && (
                                   <Button
                                     aria-label={t.posts.retryOf(name)}
@@ -205,6 +224,7 @@ export default function Posts() {
           );
         }}
       </QueryView>
+      {story && <TimelineDialog id={story} onClose={() => showStory(null)} onRetried={() => void refresh()} />}
       <Dialog
         open={deleting !== undefined}
         title={t.posts.deleteTitle(networkName(deleting?.platform ?? ''))}
