@@ -25,7 +25,7 @@ const Settings = lazy(() => import('../pages/settings/SettingsPage.tsx'));
 const Notifications = lazy(() => import('../pages/notifications/NotificationsPage.tsx'));
 const Webhooks = lazy(() => import('../pages/webhooks/WebhooksPage.tsx'));
 
-/** The pages behind login, inside the shell.. */
+/** The pages behind login, inside the shell. */
 const appPages: RouteObject[] = [
   { path: '/compose', element: <Composer /> },
   { path: '/calendar', element: <Calendar /> },
