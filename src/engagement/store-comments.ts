@@ -1,0 +1,201 @@
+// The engagement read model's comments: the comments and replies synced from the networks, stored per post, and the
+// comment.received event of each one seen for the first time. Every statement is scoped by workspace.
+import type { Db } from '../db/client.ts';
+import { and, eq, inArray, sql } from '../db/orm.ts';
+import { networkComments, networkPosts } from '../db/schema-engagement.ts';
+import type { RemoteComment } from '../platforms/engagement.ts';
+import type { PostRow } from './store-posts.ts';
+
+export type CommentRow = typeof networkComments.$inferSelect;
+export type CommentView = Pick<
+  CommentRow,
+  | 'networkPostId'
+  | 'platformCommentId'
+  | 'parentCommentId'
+  | 'text'
+  | 'authorName'
+  | 'authorId'
+  | 'authorAvatarUrl'
+  | 'commentedAt'
+  | 'likeCount'
+  | 'replyCount'
+  | 'hidden'
+>;
+
+/** Stores comments (and their inline replies) of one post, as the network returned them; marks the post synced. */
+export async function saveComments(
+  db: Db,
+  workspaceId: string,
+  platform: string,
+  post: PostRow,
+  comments: readonly RemoteComment[],
+  at: Date,
+  markSynced = true,
+): Promise<void> {
+  const flat: RemoteComment[] = [];
+  const walk = (list: readonly RemoteComment[], parent: string | null) => {
+    for (const c of list) {
+      flat.push({ ...c, parentId: c.parentId ?? parent });
+      if (c.replies?.length) walk(c.replies, c.id);
+    }
+  };
+  walk(comments, null);
+  const unique = [...new Map(flat.map((c) => [c.id, c])).values()];
+  if (unique.length) {
+    const upsert = db
+      .insert(networkComments)
+      .values(
+        unique.map((c) => ({
+          workspaceId,
+          platform,
+          networkPostId: post.id,
+          platformCommentId: c.id,
+          parentCommentId: c.parentId,
+          text: c.text,
+          authorName: c.authorName,
+          authorId: c.authorId,
+          authorAvatarUrl: c.authorAvatarUrl,
+          commentedAt: c.createdAt ? new Date(c.createdAt) : null,
+          likeCount: c.likeCount,
+          replyCount: c.replyCount,
+          hidden: c.hidden ?? false,
+          refs: c.refs ?? {},
+          syncedAt: at,
+        })),
+      )
+      .onConflictDoUpdate({
+        target: [networkComments.workspaceId, networkComments.platform, networkComments.platformCommentId],
+        set: {
+          text: sql`excluded.text`,
+          authorName: sql`excluded.author_name`,
+          authorAvatarUrl: sql`excluded.author_avatar_url`,
+          likeCount: sql`excluded.like_count`,
+          replyCount: sql`excluded.reply_count`,
+          hidden: sql`excluded.hidden`,
+          refs: sql`excluded.refs`,
+          syncedAt: sql`excluded.synced_at`,
+        },
+      })
+      .returning({
+        ws: sql<string>`${networkComments.workspaceId}`.as('ws'),
+        net: sql<string>`${networkComments.platform}`.as('net'),
+        cid: sql<string>`${networkComments.platformCommentId}`.as('cid'),
+        author: sql<string>`${networkComments.authorName}`.as('author'),
+        body: sql<string>`${networkComments.text}`.as('body'),
+        at: sql<string>`${networkComments.commentedAt}`.as('at'),
+      });
+    // Comments seen for the first time are comment.received events, written by the same statement.
+    await db.execute(sql`
+      with known as (
+        select platform_comment_id from network_comments
+        where workspace_id = ${workspaceId}::uuid and platform = ${platform}
+          and platform_comment_id in (${sql.join(
+            unique.map((c) => sql`${c.id}`),
+            sql`, `,
+          )})
+      ),
+      saved as (${upsert.getSQL()})
+      insert into events (workspace_id, type, platform, data, occurred_at)
+      select ws, 'comment.received', net,
+        jsonb_build_object('platform', net, 'platform_post_id', ${post.platformPostId}::text, 'comment_id', cid,
+          'author', author, 'text', body,
+          'created_at', to_char(saved.at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')),
+        ${at.toISOString()}::timestamptz
+      from saved where cid not in (select platform_comment_id from known)`);
+  }
+  if (markSynced) await db.update(networkPosts).set({ commentsSyncedAt: at }).where(eq(networkPosts.id, post.id));
+}
+
+/**
+ * Every stored comment and reply of these posts, oldest first: the fields the inbox shows. The rows come back as
+ * one JSON array (json_agg) rather than row by row: an inbox is thousands of rows, and decoding one JSON value is
+ * several times cheaper than decoding each row's columns (the embedded database's wire decoding dominated reads).
+ */
+export async function commentsOf(
+  db: Db,
+  workspaceId: string,
+  networkPostIds: readonly string[],
+): Promise<CommentView[]> {
+  if (!networkPostIds.length) return [];
+  const c = networkComments;
+  const result = await db.execute<{ rows: string | null }>(sql`
+    select coalesce(json_agg(json_build_array(${c.networkPostId}, ${c.platformCommentId}, ${c.parentCommentId}, ${c.text}, ${c.authorName},
+      ${c.authorId}, ${c.authorAvatarUrl}, ${c.commentedAt}, ${c.likeCount}, ${c.replyCount}, ${c.hidden})
+      order by ${c.commentedAt} asc nulls first, ${c.syncedAt}), '[]')::text as rows
+    from ${c}
+    where ${c.workspaceId} = ${workspaceId} and ${inArray(c.networkPostId, [...networkPostIds])}`);
+  const text = (result as unknown as { rows: { rows: string | null }[] }).rows[0]?.rows ?? '[]';
+  const list = JSON.parse(text) as [
+    string,
+    string,
+    string | null,
+    string,
+    string,
+    string | null,
+    string | null,
+    string | null,
+    number,
+    number,
+    boolean,
+  ][];
+  return list.map(
+    ([
+      networkPostId,
+      platformCommentId,
+      parentCommentId,
+      body,
+      authorName,
+      authorId,
+      authorAvatarUrl,
+      commentedAt,
+      likeCount,
+      replyCount,
+      hidden,
+    ]) => ({
+      networkPostId,
+      platformCommentId,
+      parentCommentId,
+      text: body,
+      authorName,
+      authorId,
+      authorAvatarUrl,
+      commentedAt: commentedAt ? new Date(commentedAt) : null,
+      likeCount: Number(likeCount),
+      replyCount: Number(replyCount),
+      hidden,
+    }),
+  );
+}
+
+/** A synced comment of this workspace with its post, or undefined. */
+export async function comment(
+  db: Db,
+  workspaceId: string,
+  platform: string,
+  platformCommentId: string,
+): Promise<{ comment: CommentRow; post: PostRow } | undefined> {
+  const [row] = await db
+    .select({ comment: networkComments, post: networkPosts })
+    .from(networkComments)
+    .innerJoin(networkPosts, eq(networkPosts.id, networkComments.networkPostId))
+    .where(
+      and(
+        eq(networkComments.workspaceId, workspaceId),
+        eq(networkComments.platform, platform),
+        eq(networkComments.platformCommentId, platformCommentId),
+      ),
+    );
+  return row;
+}
+
+/** How many comments and replies are stored for these posts. */
+export async function commentCount(db: Db, workspaceId: string, networkPostIds: readonly string[]): Promise<number> {
+  if (!networkPostIds.length) return 0;
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(networkComments)
+    .where(
+      and(eq(networkComments.workspaceId, workspaceId), inArray(networkComments.networkPostId, [...networkPostIds])),
+    );
+  return Number(row?.n ?? 0);
+}
