@@ -27,12 +27,8 @@ beforeAll(async () => {
   writeFileSync(join(dist, 'assets', 'app-3f2a.js.br'), brotliCompressSync('console.log("app")'));
   writeFileSync(join(dist, 'assets', 'app-3f2a.js.gz'), gzipSync('console.log("app")'));
   writeFileSync(join(dist, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
-  h = await createHarness({
-    env: { HERALD_WEB_DIR: dist },
-    // An API route on one of the app's page paths (as GET /webhooks is).
-    configureApp: (app) =>
-      app.get('/webhooks', { config: { access: { kind: 'user' } } }, async () => ({ webhooks: [] })),
-  });
+  // GET /webhooks is both an API route and one of the app's page paths.
+  h = await createHarness({ env: { HERALD_WEB_DIR: dist } });
 });
 afterAll(async () => {
   await h?.close();
