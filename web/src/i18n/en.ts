@@ -195,6 +195,21 @@ export const en = {
     failed: 'Failed',
     view: 'View post',
     newPost: 'New post',
+    ai: {
+      title: 'Write with AI',
+      idea: 'Idea',
+      ideaHint: 'A few words about the post: copy is written for each chosen network, within its limit.',
+      creditsLeft: (n: number) => `${n} AI credit${n === 1 ? '' : 's'} left this period`,
+      unlimited: 'Unlimited AI credits',
+      writeCopy: (cost: number, networks: number) =>
+        `Write with AI · ${cost} credits per network${networks > 1 ? ` (${cost * networks})` : ''}`,
+      makeImage: (cost: number) => `Image from the text · ${cost} credits`,
+      copyFromMedia: (cost: number, networks: number) =>
+        `Copy from the media · ${cost} credits per network${networks > 1 ? ` (${cost * networks})` : ''}`,
+      chooseNetwork: 'Choose a network to write for.',
+      imageName: (network: string) => `AI image for ${network}`,
+      done: (by: string) => `Done. ${by}`,
+    },
   },
   calendar: {
     filters: 'Networks shown',

@@ -1,5 +1,6 @@
 // The composer: one text with a tab per network for its own text, live counters by each network's rule, previews,
-// media, destinations, then publish now, schedule (in the workspace time zone) or save as draft.
+// media, destinations, AI help (copy from an idea or the media, an image from the text), then publish now, schedule
+// (in the workspace time zone) or save as draft.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useMemo, useState } from 'react';
 import { Link } from 'react-router';
@@ -27,6 +28,7 @@ import { CheckGroup } from '../../ui/CheckGroup.tsx';
 import { Field, TextField } from '../../ui/Field.tsx';
 import { PageHeader } from '../../ui/PageHeader.tsx';
 import { Empty, ErrorText, QueryView } from '../../ui/States.tsx';
+import { AiPanel } from './AiPanel.tsx';
 import { Counter } from './Counter.tsx';
 import { MediaPicker } from './MediaPicker.tsx';
 import { Preview } from './Preview.tsx';
@@ -140,6 +142,8 @@ export default function Composer() {
                   onChange={(v) => set('networks', v)}
                   error={err('platforms')}
                 />
+
+                <AiPanel state={s} networks={chosen} nameOf={nameOf} update={setS} />
 
                 <div className="tabs" role="tablist" aria-label={t.compose.tabsLabel}>
                   {['all', ...tabNetworks].map((n) => (
