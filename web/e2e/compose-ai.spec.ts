@@ -1,9 +1,12 @@
 // The composer's AI help in sandbox mode, where Herald's built-in provider answers offline: copy written from an idea
 // fills the text (and Threads' own text), the plan's AI credits left drop by 2 per network (5 for the image), and an image drawn from
-// the text joins the post's media.
+// the text joins the post's media, and copy written from that image replaces the text.
 import { expect, test } from './fixtures.ts';
 
-test('write copy from an idea and draw an image from it, paying AI credits', async ({ page, helpers }) => {
+test('write copy from an idea, draw an image from it, write copy from the image, paying AI credits', async ({
+  page,
+  helpers,
+}) => {
   await helpers.signUp({ workspace: 'Compose AI tests' });
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Connections' }).click();
   await page.getByRole('button', { name: 'Connect Threads' }).click();
@@ -46,6 +49,14 @@ test('write copy from an idea and draw an image from it, paying AI credits', asy
   await expect(image).toBeVisible();
   // The card was drawn and is served from the workspace's storage.
   await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+
+  // Copy written from the post's image (the built-in provider reads its text and facts) replaces the text.
+  await text.fill('');
+  await page.getByRole('button', { name: 'Copy from the media · 2 credits per network (4)' }).click();
+  await expect(left(before - 13)).toBeVisible();
+  await expect(text).not.toHaveValue('');
   await helpers.checkA11y('the composer with AI copy and an image');
+  // The header is sticky: a full-page shot taken scrolled would show it midway.
+  await page.evaluate(() => window.scrollTo(0, 0));
   await helpers.shot('compose-ai');
 });
