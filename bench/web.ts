@@ -173,8 +173,15 @@ async function lighthouse(url: string, cookie: string, paths: string[]) {
           'cumulative-layout-shift',
           'render-blocking-insight',
           'network-dependency-tree-insight',
+          'bootup-time',
+          'mainthread-work-breakdown',
         ])
           if (audits[id]) console.log(`    ${path} ${id}: ${audits[id].displayValue ?? audits[id].score}`);
+        // What the paint waits for and what moves: the LCP element, the shifted elements, the longest tasks.
+        const items = (id: string) =>
+          ((audits[id]?.details as { items?: unknown[] } | undefined)?.items ?? []).slice(0, 5);
+        for (const id of ['largest-contentful-paint-element', 'layout-shifts', 'long-tasks', 'bootup-time'])
+          for (const item of items(id)) console.log(`    ${path} ${id}: ${JSON.stringify(item).slice(0, 400)}`);
       }
       out[path] = Object.fromEntries(Object.entries(cats).map(([k, c]) => [k, Math.round((c.score ?? 0) * 100)]));
     }
