@@ -1,6 +1,7 @@
 // Who is logged in (GET /auth/me) and which workspace the app acts on (X-Workspace-Id, chosen among GET /workspaces).
 import { type QueryClient, useQuery, useQueryClient } from '@tanstack/react-query';
 import { createContext, type ReactNode, useCallback, useContext, useMemo, useState } from 'react';
+import { fetchPlatforms, platformsQuery } from '../api/platforms.ts';
 import { api, currentWorkspaceId, must, resetCsrf, setWorkspaceId } from '../api/client.ts';
 import { ApiError } from '../api/errors.ts';
 import type { paths } from '../api/schema.d.ts';
@@ -32,16 +33,19 @@ export function useWorkspaces(enabled = true) {
 }
 
 /**
- * Asks who is logged in and for their workspaces at once, before React renders, so the shell does not wait for
- * one answer after the other. The workspaces enter the cache only for a logged-in visitor (without a session the
- * server refuses them, and that refusal means nothing).
+ * Asks who is logged in, for their workspaces and for the networks' rules at once, before React renders, so the
+ * shell does not wait for one answer after the other (the rules carry the sandbox flag the shell's banner shows, and
+ * the composer needs them). The other answers enter the cache only for a logged-in visitor: without a session the
+ * server refuses them, and that refusal means nothing.
  */
 export function prefetchSession(queryClient: QueryClient) {
   const workspaces = fetchWorkspaces();
-  workspaces.catch(() => undefined);
+  const platforms = fetchPlatforms();
+  for (const answer of [workspaces, platforms]) answer.catch(() => undefined);
   void queryClient.prefetchQuery({ queryKey: meKey, queryFn: fetchMe, staleTime: 60_000, retry: false }).then(() => {
-    if (queryClient.getQueryData(meKey))
-      void queryClient.prefetchQuery({ queryKey: workspacesKey, queryFn: () => workspaces, staleTime: 60_000 });
+    if (!queryClient.getQueryData(meKey)) return;
+    void queryClient.prefetchQuery({ queryKey: workspacesKey, queryFn: () => workspaces, staleTime: 60_000 });
+    void queryClient.prefetchQuery({ ...platformsQuery, queryFn: () => platforms });
   });
 }
 
