@@ -8,7 +8,7 @@
 // - Herald's start-up time and idle memory with the app served and with HERALD_WEB_DIR=off, one after the other.
 // Herald runs as `npm start` does, in sandbox mode on a fresh embedded database. BENCH_WEB_POSTS changes the 1,000.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -165,6 +165,10 @@ async function lighthouse(url: string, cookie: string, paths: string[]) {
       const cats = result?.lhr.categories ?? {};
       if (process.env.BENCH_WEB_LH_DETAIL === '1') {
         const audits = result?.lhr.audits ?? {};
+        // The whole report, for the audits not printed here.
+        const report = join(tmpdir(), `herald-lighthouse${path.replace(/\//g, '-')}.json`);
+        writeFileSync(report, JSON.stringify(result?.lhr));
+        console.log(`    ${path} report: ${report}`);
         for (const id of [
           'first-contentful-paint',
           'largest-contentful-paint',
@@ -173,8 +177,15 @@ async function lighthouse(url: string, cookie: string, paths: string[]) {
           'cumulative-layout-shift',
           'render-blocking-insight',
           'network-dependency-tree-insight',
+          'bootup-time',
+          'mainthread-work-breakdown',
         ])
           if (audits[id]) console.log(`    ${path} ${id}: ${audits[id].displayValue ?? audits[id].score}`);
+        // What the paint waits for and what moves: the LCP element, the shifted elements, the longest tasks.
+        const items = (id: string) =>
+          ((audits[id]?.details as { items?: unknown[] } | undefined)?.items ?? []).slice(0, 5);
+        for (const id of ['largest-contentful-paint-element', 'layout-shifts', 'long-tasks', 'bootup-time'])
+          for (const item of items(id)) console.log(`    ${path} ${id}: ${JSON.stringify(item).slice(0, 400)}`);
       }
       out[path] = Object.fromEntries(Object.entries(cats).map(([k, c]) => [k, Math.round((c.score ?? 0) * 100)]));
     }

@@ -6,7 +6,8 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router/dom';
 import { ApiError } from './api/errors.ts';
-import { createRouter } from './app/routes.tsx';
+import { createRouter, preloadPage } from './app/routes.tsx';
+import { prefetchSession } from './app/session.tsx';
 import { applyTheme, storedTheme } from './app/theme.ts';
 
 applyTheme(storedTheme());
@@ -20,6 +21,9 @@ const queryClient = new QueryClient({
     },
   },
 });
+
+prefetchSession(queryClient);
+preloadPage(window.location.pathname);
 
 const router = createRouter();
 

@@ -11,8 +11,19 @@ const ForgotPassword = lazy(() => import('../pages/auth/ForgotPassword.tsx'));
 const ResetPassword = lazy(() => import('../pages/auth/ResetPassword.tsx'));
 const AcceptInvitation = lazy(() => import('../pages/auth/AcceptInvitation.tsx'));
 const NotFound = lazy(() => import('../pages/NotFound.tsx'));
-const Composer = lazy(() => import('../pages/compose/Composer.tsx'));
-const Calendar = lazy(() => import('../pages/calendar/Calendar.tsx'));
+const loadComposer = () => import('../pages/compose/Composer.tsx');
+const loadCalendar = () => import('../pages/calendar/Calendar.tsx');
+const Composer = lazy(loadComposer);
+const Calendar = lazy(loadCalendar);
+
+/**
+ * Starts loading the chunk of the page a first visit opens, alongside the session request, rather than after the
+ * shell rendered (the usual landing pages; any other page loads when rendered).
+ */
+export function preloadPage(path: string) {
+  if (path === '/' || path === '/compose') void loadComposer();
+  else if (path === '/calendar') void loadCalendar();
+}
 const Posts = lazy(() => import('../pages/posts/Posts.tsx'));
 const Connections = lazy(() => import('../pages/connections/Connections.tsx'));
 const Library = lazy(() => import('../pages/library/LibraryPage.tsx'));

@@ -1,6 +1,7 @@
 // Who is logged in (GET /auth/me) and which workspace the app acts on (X-Workspace-Id, chosen among GET /workspaces).
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { type QueryClient, useQuery, useQueryClient } from '@tanstack/react-query';
 import { createContext, type ReactNode, useCallback, useContext, useMemo, useState } from 'react';
+import { fetchPlatforms, platformsQuery } from '../api/platforms.ts';
 import { api, currentWorkspaceId, must, resetCsrf, setWorkspaceId } from '../api/client.ts';
 import { ApiError } from '../api/errors.ts';
 import type { paths } from '../api/schema.d.ts';
@@ -11,29 +12,40 @@ export type Workspace = paths['/workspaces']['get']['responses'][200]['content']
 export const meKey = ['me'] as const;
 export const workspacesKey = ['workspaces'] as const;
 
+async function fetchMe(): Promise<Me | null> {
+  try {
+    return await must(api.GET('/auth/me'));
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 401) return null;
+    throw err;
+  }
+}
+
+const fetchWorkspaces = () => must(api.GET('/workspaces'));
+
 /** The logged-in user, or null when the browser has no session. */
 export function useMe() {
-  return useQuery({
-    queryKey: meKey,
-    queryFn: async (): Promise<Me | null> => {
-      try {
-        return await must(api.GET('/auth/me'));
-      } catch (err) {
-        if (err instanceof ApiError && err.status === 401) return null;
-        throw err;
-      }
-    },
-    staleTime: 60_000,
-    retry: false,
-  });
+  return useQuery({ queryKey: meKey, queryFn: fetchMe, staleTime: 60_000, retry: false });
 }
 
 export function useWorkspaces(enabled = true) {
-  return useQuery({
-    queryKey: workspacesKey,
-    queryFn: () => must(api.GET('/workspaces')),
-    enabled,
-    staleTime: 60_000,
+  return useQuery({ queryKey: workspacesKey, queryFn: fetchWorkspaces, enabled, staleTime: 60_000 });
+}
+
+/**
+ * Asks who is logged in, for their workspaces and for the networks' rules at once, before React renders, so the
+ * shell does not wait for one answer after the other (the rules carry the sandbox flag the shell's banner shows, and
+ * the composer needs them). The other answers enter the cache only for a logged-in visitor: without a session the
+ * server refuses them, and that refusal means nothing.
+ */
+export function prefetchSession(queryClient: QueryClient) {
+  const workspaces = fetchWorkspaces();
+  const platforms = fetchPlatforms();
+  for (const answer of [workspaces, platforms]) answer.catch(() => undefined);
+  void queryClient.prefetchQuery({ queryKey: meKey, queryFn: fetchMe, staleTime: 60_000, retry: false }).then(() => {
+    if (!queryClient.getQueryData(meKey)) return;
+    void queryClient.prefetchQuery({ queryKey: workspacesKey, queryFn: () => workspaces, staleTime: 60_000 });
+    void queryClient.prefetchQuery({ ...platformsQuery, queryFn: () => platforms });
   });
 }
 

@@ -28,6 +28,9 @@ import { PageHeader } from '../../ui/PageHeader.tsx';
 import { ErrorText, QueryView } from '../../ui/States.tsx';
 import './calendar.css';
 
+/** The calendar's height in pixels: six month rows of four events each. */
+const CALENDAR_HEIGHT = 820;
+
 const STATUSES = ['scheduled', 'publishing', 'published', 'failed', 'draft'] as const;
 
 export default function Calendar() {
@@ -158,7 +161,9 @@ export default function Calendar() {
                 eventClick={onClick}
                 eventTimeFormat={{ hour: '2-digit', minute: '2-digit', hour12: false }}
                 dayMaxEvents={4}
-                height="auto"
+                // A fixed height (rather than "auto") keeps the month's rows from growing once their events are
+                // measured, which moved the page under the reader (layout shift).
+                height={CALENDAR_HEIGHT}
                 eventsSet={() => {
                   if (rendered.current || !d.items.length) return;
                   rendered.current = true;
