@@ -120,3 +120,20 @@ export async function postJson<T>(url: string, body: unknown, headers: Record<st
 }
 
 export const fmt = (n: number, digits = 1) => n.toFixed(digits);
+
+/** The middle value of a list (the upper of the two middle ones for an even count). */
+export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+/** Connects a network through the sandbox's consent page (auto-approved), following the redirects to Herald's callback. */
+export async function connectInSandbox(url: string, auth: Record<string, string>, platform: string): Promise<void> {
+  const started = await postJson<{ results: Record<string, { auth_url: string }> }>(
+    `${url}/unified/oauth/url`,
+    { platform: [platform] },
+    auth,
+  );
+  const res = await fetch(started.results[platform]!.auth_url, {
+    headers: { 'x-sandbox-auto-approve': '1' },
+    redirect: 'follow',
+  });
+  if (!(await res.text()).includes('data-status="success"')) throw new Error(`${platform} consent: ${res.status}`);
+}

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { cpuSeconds, fmt, freePort, postJson, startHerald } from './lib.ts';
+import { connectInSandbox, cpuSeconds, fmt, freePort, median, postJson, startHerald } from './lib.ts';
 
 interface Row {
   rps: number;
@@ -26,22 +26,6 @@ async function run(pid: number, opts: autocannon.Options): Promise<Row> {
   const r = await autocannon({ connections: 20, pipelining: 1, ...opts });
   const cpuMs = ((cpuSeconds(pid) - cpu0) * 1000) / Math.max(1, r.requests.total);
   return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx, errors: r.errors, cpuMs };
-}
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-
-/** Connects LinkedIn through the sandbox's consent page (auto-approved), following the redirects to Herald's callback. */
-async function connectLinkedIn(url: string, auth: Record<string, string>): Promise<void> {
-  const started = await postJson<{ results: { linkedin: { auth_url: string } } }>(
-    `${url}/unified/oauth/url`,
-    { platform: ['linkedin'] },
-    auth,
-  );
-  const res = await fetch(started.results.linkedin.auth_url, {
-    headers: { 'x-sandbox-auto-approve': '1' },
-    redirect: 'follow',
-  });
-  if (!(await res.text()).includes('data-status="success"')) throw new Error(`LinkedIn consent: ${res.status}`);
 }
 
 export async function benchTools(opts: { seconds: number; rounds: number }) {
@@ -72,7 +56,9 @@ export async function benchTools(opts: { seconds: number; rounds: number }) {
       { platform: ['bluesky'], handle: 'bench.sandbox', app_password: 'abcd-efgh-ijkl-mnop' },
       auth,
     );
-    await connectLinkedIn(url, auth).catch((err: unknown) => console.log(`  (LinkedIn not connected: ${String(err)})`));
+    await connectInSandbox(url, auth, 'linkedin').catch((err: unknown) =>
+      console.log(`  (LinkedIn not connected: ${String(err)})`),
+    );
     const key = (
       await postJson<{ secret: string }>(
         `${url}/workspaces/${ws[0]!.id}/api-keys`,

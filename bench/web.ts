@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium, type Browser } from '@playwright/test';
-import { freePort, rssMiB, startHerald, type ServerProcess } from './lib.ts';
+import { connectInSandbox, freePort, median, postJson, rssMiB, startHerald, type ServerProcess } from './lib.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const DIST = join(ROOT, 'web', 'dist');
@@ -29,18 +29,6 @@ const CHROME_FLAGS = [
 ];
 
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-
-async function postJson<T>(url: string, body: unknown, headers: Record<string, string>): Promise<T> {
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...headers },
-    body: JSON.stringify(body),
-  });
-  if (!res.ok) throw new Error(`POST ${new URL(url).pathname}: ${res.status} ${await res.text()}`);
-  return (await res.json()) as T;
-}
-
 interface Account {
   email: string;
   password: string;
@@ -55,18 +43,6 @@ async function account(url: string): Promise<Account> {
   const authorization = `Bearer ${s.access_token}`;
   const ws = (await (await fetch(`${url}/workspaces`, { headers: { authorization } })).json()) as { id: string }[];
   return { email, password, bearer: { authorization, 'x-workspace-id': ws[0]!.id } };
-}
-
-/** Connects a network through the sandbox's consent page (auto-approved), as the API does for any client. */
-async function connect(url: string, auth: Record<string, string>, platform: string): Promise<void> {
-  const started = await postJson<{ results: Record<string, { auth_url: string }> }>(
-    `${url}/unified/oauth/url`,
-    { platform: [platform] },
-    auth,
-  );
-  await fetch(started.results[platform]!.auth_url, { headers: { 'x-sandbox-auto-approve': '1' }, redirect: 'follow' });
-  const profiles = (await (await fetch(`${url}/unified/user-profiles`, { headers: auth })).json()) as unknown;
-  if (!JSON.stringify(profiles).includes(platform)) throw new Error(`${platform} did not connect`);
 }
 
 /** The app's session cookie, as the login page gets it (X-Herald-Client: web). */
@@ -230,7 +206,7 @@ export async function benchWeb(opts: { posts: number; runs: number; idleSeconds:
     const url = server.url;
     const a = await account(url);
     await postJson(`${url}/sandbox/_config`, { latencyMs: 0, processingMs: 0, maxRequests: 1_000_000 }, {});
-    await connect(url, a.bearer, 'linkedin');
+    await connectInSandbox(url, a.bearer, 'linkedin');
     const cookie = await sessionCookie(url, a);
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROME_FLAGS.slice(1) });
 
