@@ -5,13 +5,11 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../../db/client.ts';
 import { and, asc, desc, eq, gte, inArray, isNull, lt, lte, or, sql } from '../../db/orm.ts';
+import { rowsOf } from '../../db/raw.ts';
 import { webhookAttempts, webhookDeliveries } from '../../db/schema-webhooks.ts';
 import type { Clock } from '../../clock.ts';
 import type { AttemptResult } from './sender.ts';
 import type { OutboxEvent } from './feed.ts';
-
-/** The rows of `db.execute` on either driver (node-postgres answers a result object, PGlite too, with `rows`). */
-const rowsOf = (r: unknown): unknown[] => (r as { rows?: unknown[] }).rows ?? (r as unknown[]);
 
 export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
 export type AttemptRow = typeof webhookAttempts.$inferSelect;
