@@ -11,7 +11,7 @@ module.exports = {
       severity: 'error',
       from: {
         path: '^src/',
-        pathNot: ['^src/transports/', '^src/(main|cli|cli-commands|worker-process|sweeps)\\.ts$'],
+        pathNot: ['^src/transports/', '^src/(main|cli|worker-process|sweeps)\\.ts$', '^src/cli/'],
       },
       to: { path: '^src/transports/' },
     },
@@ -51,7 +51,7 @@ module.exports = {
       comment:
         'context.ts and services*.ts build every service; only the process entry points call them. Everything else takes its collaborators (or, for transports, the AppContext type from app-context.ts).',
       severity: 'error',
-      from: { pathNot: ['^src/(main|cli-commands|worker-process|context|services|services-[a-z]+)\\.ts$'] },
+      from: { pathNot: ['^src/(main|worker-process|context|services|services-[a-z]+)\\.ts$', '^src/cli/'] },
       to: { path: '^src/(context|services|services-[a-z]+)\\.ts$' },
     },
     {

@@ -21,6 +21,7 @@ const NO_DB = [
   'test/web/**/*.test.ts',
   'test/foundation/docs-paths.test.ts',
   'test/webhooks/schedule.test.ts',
+  'test/foundation/cli-help.test.ts',
 ];
 
 export default defineConfig({

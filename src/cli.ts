@@ -1,4 +1,4 @@
-// `herald serve | worker | migrate | user create | key create | workspace plan` (cli-commands.ts).
+// `herald <command>`: the command line is src/cli/ (program.ts lists the commands).
 //
 // Node's module compile cache is switched on before anything else loads: a start after the first one reads
 // the TypeScript sources already stripped of their types and V8's compiled code for them and for the
@@ -9,4 +9,4 @@
 import { enableCompileCache } from 'node:module';
 
 enableCompileCache();
-await import('./cli-commands.ts');
+await import('./cli/main.ts');

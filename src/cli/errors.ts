@@ -1,0 +1,18 @@
+// How a command's failure reaches the terminal: one line starting with `herald:`, never a stack for a mistake the
+// user can fix (a bad option, a bad setting, a port in use, a locked data directory).
+import { ConfigError } from '../config.ts';
+import { DataDirLockedError } from '../db/lock.ts';
+import { listenFailure } from '../main.ts';
+
+/** A mistake in how the command was called: printed with the command's help. */
+export class UsageError extends Error {}
+
+export function failureText(err: unknown): string {
+  if (err instanceof UsageError || err instanceof ConfigError) return `herald: ${err.message}`;
+  const listen = listenFailure(err);
+  if (listen) return `herald: ${listen}`;
+  if (err instanceof DataDirLockedError) {
+    return `herald: ${err.message}\nWhile an embedded server runs, use its admin routes instead (POST /admin/users, POST /admin/workspaces/{id}/api-keys, PUT /admin/workspaces/{id}/plan) with an administrator's token.`;
+  }
+  return `herald: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`;
+}

@@ -1,0 +1,85 @@
+// The command line: `herald <command> [options]`, parsed by commander. Each command's module is imported only when
+// that command runs, so `herald --help` or `herald version` loads no server code and `serve` loads no backup code.
+// A command resolves to an exit code, or to 'running' for the long-running processes (serve, worker).
+import { readFileSync } from 'node:fs';
+import { Command, CommanderError } from 'commander';
+
+export type CommandResult = number | 'running';
+
+const PACKAGE = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+  version: string;
+};
+
+export function heraldVersion(): string {
+  return PACKAGE.version;
+}
+
+export function buildProgram(run: (action: () => Promise<CommandResult>) => Promise<void>): Command {
+  const program = new Command('herald')
+    .description(
+      'Herald: self-hosted social publishing. Configuration comes from the environment (docs/configuration.md).',
+    )
+    .version(heraldVersion(), '-v, --version', 'print the version')
+    .showHelpAfterError('(run `herald --help` for the commands)')
+    .exitOverride();
+
+  program
+    .command('serve')
+    .description('start the HTTP server (what `herald` alone does)')
+    .action(() => run(async () => (await import('./server-commands.ts')).serve()));
+  program
+    .command('worker')
+    .description('publish scheduled posts only (PostgreSQL; several may run)')
+    .action(() => run(async () => (await import('./server-commands.ts')).worker()));
+  program
+    .command('migrate')
+    .description('apply database migrations and exit')
+    .action(() => run(async () => (await import('./admin-commands.ts')).migrate()));
+  program
+    .command('version')
+    .description('print the version')
+    .action(() =>
+      run(async () => {
+        console.log(heraldVersion());
+        return 0;
+      }),
+    );
+
+  const user = program.command('user').description('manage users');
+  user
+    .command('create')
+    .description('create a user (and a workspace unless it joins one)')
+    .requiredOption('--email <email>', 'the login email')
+    .requiredOption('--password <password>', 'the password')
+    .option('--name <name>', 'full name')
+    .option('--workspace <name>', 'name of the workspace to create')
+    .option('--admin', 'make the user an administrator')
+    .action((o) => run(async () => (await import('./admin-commands.ts')).userCreate(o)));
+
+  const key = program.command('key').description('manage API keys');
+  key
+    .command('create')
+    .description('create an API key; prints the secret once')
+    .requiredOption('--workspace <id>', 'workspace id')
+    .option('--name <name>', 'a name to recognise the key by')
+    .option('--scope <scope>', 'full, or a comma-separated list of networks', 'full')
+    .action((o) => run(async () => (await import('./admin-commands.ts')).keyCreate(o)));
+
+  const workspace = program.command('workspace').description('manage workspaces');
+  workspace
+    .command('plan')
+    .description("set a workspace's plan")
+    .requiredOption('--workspace <id>', 'workspace id')
+    .requiredOption('--plan <plan>', 'plan id')
+    .action((o) => run(async () => (await import('./admin-commands.ts')).workspacePlan(o)));
+
+  const mail = program.command('mail').description('mail kept while no SMTP server is configured');
+  mail
+    .command('outbox')
+    .description('list the mails waiting in the outbox')
+    .action(() => run(async () => (await import('./admin-commands.ts')).mailOutbox()));
+
+  return program;
+}
+
+export { CommanderError };
