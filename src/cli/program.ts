@@ -36,6 +36,11 @@ export function buildProgram(run: (action: () => Promise<CommandResult>) => Prom
     .description('apply database migrations and exit')
     .action(() => run(async () => (await import('./admin-commands.ts')).migrate()));
   program
+    .command('doctor')
+    .description('check this configuration (URLs, networks, storage, database, mail, programs) and say how to fix it')
+    .option('--json', 'print the results as JSON (exit code 1 when a check fails)')
+    .action((o) => run(async () => (await import('./doctor.ts')).doctor(o)));
+  program
     .command('version')
     .description('print the version')
     .action(() =>

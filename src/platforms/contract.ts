@@ -137,6 +137,11 @@ export interface NetworkContract<S extends z.ZodObject = z.ZodObject> {
   publishScope?: { destinations: string; account: string };
   /** How an account connects: OAuth 2, or a handle and an app password. */
   authKind: 'oauth2' | 'app_password';
+  /**
+   * What the operator declares about the network's app (HERALD_<SLUG>_<KEY>), by key: what it means when unset.
+   * `herald doctor` lists them for each configured network.
+   */
+  operatorSettings?: Readonly<Record<string, string>>;
   /** Post types (the routes the network is on), caption limit, asynchronous processing. */
   capabilities: Capabilities;
   media: MediaRules;

@@ -73,6 +73,11 @@ export const network = defineNetwork({
   displayName: PLATFORM_NAMES.tiktok,
   aliases: ['tik tok'],
   authKind: 'oauth2',
+  operatorSettings: {
+    AUDITED: 'unset: TikTok has not audited the app, so every post is sent SELF_ONLY (private)',
+    MEDIA_DOMAIN_VERIFIED:
+      "unset: the media URLs' domain is not verified for the app, so photo posts and PULL_FROM_URL videos are refused",
+  },
   capabilities: TIKTOK_CAPABILITIES,
   media,
   fields: {

@@ -72,6 +72,9 @@ export const network = defineNetwork({
   displayName: PLATFORM_NAMES.youtube,
   aliases: ['yt', 'you tube'],
   authKind: 'oauth2',
+  operatorSettings: {
+    DAILY_QUOTA: "unset: Herald does not count quota units and relies on YouTube's quotaExceeded",
+  },
   capabilities: YOUTUBE_CAPABILITIES,
   media,
   fields: {
