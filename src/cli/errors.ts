@@ -4,10 +4,14 @@ import { ConfigError } from '../config.ts';
 import { DataDirLockedError } from '../db/lock.ts';
 import { listenFailure } from '../main.ts';
 
-/** A mistake in how the command was called: printed with the command's help. */
+/** A mistake in how the command was called. */
 export class UsageError extends Error {}
 
+/** A command that ran and failed for a reason it has already put in words (its message is printed as it is). */
+export class CommandFailure extends Error {}
+
 export function failureText(err: unknown): string {
+  if (err instanceof CommandFailure) return err.message;
   if (err instanceof UsageError || err instanceof ConfigError) return `herald: ${err.message}`;
   const listen = listenFailure(err);
   if (listen) return `herald: ${listen}`;

@@ -50,6 +50,30 @@ export function buildProgram(run: (action: () => Promise<CommandResult>) => Prom
       }),
     );
 
+  program
+    .command('post')
+    .description('publish, schedule or draft a post on a running Herald (HERALD_URL, HERALD_API_KEY)')
+    .argument('<text>', 'the post text')
+    .requiredOption('--to <networks>', 'comma-separated networks, e.g. linkedin,bluesky')
+    .option('--image <file>', 'upload this image and post it')
+    .option('--video <file>', 'upload this video and post it')
+    .option('--at <time>', 'schedule for this time (ISO 8601, e.g. 2026-12-01T09:00:00+01:00)')
+    .option('--draft', 'save as a draft')
+    .option('--json', "print the server's answer as JSON")
+    .action((text: string, o) => run(async () => (await import('./client-commands.ts')).post(text, o)));
+  program
+    .command('posts')
+    .description('list scheduled and published posts of a running Herald (HERALD_URL, HERALD_API_KEY)')
+    .option('--status <status>', 'scheduled, publishing, published, failed or cancelled')
+    .option('--limit <n>', 'how many (default 50)')
+    .option('--json', 'print JSON')
+    .action((o) => run(async () => (await import('./client-commands.ts')).posts(o)));
+  program
+    .command('connections')
+    .description("list the workspace's networks and whether each is connected (HERALD_URL, HERALD_API_KEY)")
+    .option('--json', 'print JSON')
+    .action((o) => run(async () => (await import('./client-commands.ts')).connections(o)));
+
   const user = program.command('user').description('manage users');
   user
     .command('create')

@@ -29,7 +29,20 @@ describe('herald command line', () => {
   it('lists every command in --help and exits 0', async () => {
     const r = await herald('--help');
     expect(r.code).toBe(0);
-    for (const command of ['serve', 'worker', 'migrate', 'version', 'user', 'key', 'workspace', 'mail']) {
+    for (const command of [
+      'serve',
+      'worker',
+      'migrate',
+      'doctor',
+      'version',
+      'post',
+      'posts',
+      'connections',
+      'user',
+      'key',
+      'workspace',
+      'mail',
+    ]) {
       expect(r.stdout).toMatch(new RegExp(`^  ${command}\\b`, 'm'));
     }
   });
