@@ -1,6 +1,6 @@
 // Herald's layer rules, checked in CI by `npm run lint:layers` (dependency-cruiser). docs/architecture.md describes
 // the layers. Every rule fails CI when broken.
-const SERVICES = '^src/(auth|connections|engagement|publishing|scheduling|media|ai|agent|tools|oauth|events)/';
+const SERVICES = '^src/(auth|connections|engagement|publishing|scheduling|media|ai|agent|tools|oauth|events|feeds)/';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -19,7 +19,7 @@ module.exports = {
       name: 'services-import-no-tool',
       comment: 'The tool layer (and the agent over it) is built on the services; a service never reaches up into it.',
       severity: 'error',
-      from: { path: '^src/(auth|connections|engagement|publishing|scheduling|media|ai|oauth|events)/' },
+      from: { path: '^src/(auth|connections|engagement|publishing|scheduling|media|ai|oauth|events|feeds)/' },
       to: { path: '^src/(tools|agent)/' },
     },
     {

@@ -46,6 +46,7 @@ import type { SpeechToText } from './ai/transcription.ts';
 import type { OAuthService } from './oauth/service.ts';
 import type { AgentChatHistory } from './agent/history.ts';
 import type { AgentChat } from './agent/chat.ts';
+import type { FeedPoller, FeedService } from './feeds/index.ts';
 
 export interface AppContext {
   config: Config;
@@ -108,6 +109,10 @@ export interface AppContext {
   webhooks: WebhookService;
   /** Sends webhook deliveries from the events outbox; started where the scheduling worker runs. */
   webhookWorker: WebhookWorker;
+  /** Feeds the workspaces follow (docs/workflow.md, Feeds): their settings, items and one poll. */
+  feeds: FeedService;
+  /** Polls the feeds due every HERALD_FEED_POLL_SECONDS; started where the scheduling worker runs. */
+  feedPoller: FeedPoller;
   /** The events outbox (docs/events.md): GET /events, the webhook dispatcher, the notifications. */
   events: EventStore;
   /** A post's timeline and its retry (GET /unified/posts/{id}/timeline, POST …/retry). */

@@ -11,6 +11,7 @@ import { platformEnv, type PlatformEnvConfig } from './config/platforms.ts';
 import { schedulingEnvSchema, toSchedulingConfig, type SchedulingConfig } from './config/scheduling.ts';
 import { NETWORKS } from './platforms/registry.ts';
 import { toWebhooksConfig, webhooksEnvSchema, type WebhooksConfig } from './config/webhooks.ts';
+import { feedsEnvSchema, toFeedsConfig, type FeedsConfig } from './config/feeds.ts';
 import { trustProxyEnv, type TrustProxy } from './trust-proxy.ts';
 import { toWebConfig, webEnvSchema, type WebConfig } from './config/web.ts';
 import { defaultTemplateDir } from './db/pglite-template.ts';
@@ -116,6 +117,7 @@ const envSchema = z
     ...oauthEnvSchema.shape,
     ...webEnvSchema.shape,
     ...webhooksEnvSchema.shape,
+    ...feedsEnvSchema.shape,
   })
   .extend(aiEnvSchema.shape)
   .extend(agentEnvSchema.shape);
@@ -203,6 +205,8 @@ export interface Config {
    * Webhook deliveries: timeout, retry schedule, when a failing endpoint is disabled, the worker (docs/webhooks.md).
    */
   webhooks: WebhooksConfig;
+  /** Feeds followed by workspaces: how often they are polled, the fetch's limits (docs/workflow.md). */
+  feeds: FeedsConfig;
 }
 
 /** `networks`: the registry's networks, each read from its HERALD_<SLUG>_* variables (default: the built-in ones). */
@@ -304,5 +308,6 @@ export function loadConfig(
     oauth: toOAuthConfig(e),
     web: toWebConfig(e),
     webhooks: toWebhooksConfig(e),
+    feeds: toFeedsConfig(e),
   };
 }

@@ -10,7 +10,13 @@ import { NETWORKS } from './platforms/registry.ts';
 import { ConnectionStore } from './connections/store.ts';
 import { authServices, mediaServices, networkServices } from './services.ts';
 import { agentService, aiServices } from './services-ai.ts';
-import { engagementServices, publishingServices, readinessChecks, webhookServices } from './services-posting.ts';
+import {
+  engagementServices,
+  feedServices,
+  publishingServices,
+  readinessChecks,
+  webhookServices,
+} from './services-posting.ts';
 
 import type { AppContext, ContextOverrides } from './app-context.ts';
 import { Notifier } from './notifications.ts';
@@ -98,6 +104,14 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     credits: auth.credits,
     platforms: net.platforms,
   });
+  const { feedFetcher, ...feeds } = feedServices(base, {
+    publishing: posting.publishing,
+    ai: assistants.ai,
+    platforms: net.platforms,
+    workspaces: auth.workspaces,
+    locks,
+    scheduleQueue: posting.scheduleQueue,
+  });
   // What the tools may use (tools/services.ts), for the agent and, as part of the context, every other surface.
   const tools: ToolServices = {
     config,
@@ -141,11 +155,13 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     ...engagement,
     ...assistants,
     ...hooks,
+    ...feeds,
     agent,
     notifier,
     readiness: readinessChecks(database, net.tokens),
     async close() {
       await hooks.webhookWorker.stop();
+      await feeds.feedPoller.stop();
       await engagement.commentSync.stop();
       await posting.followUps.stop();
       notifier.stop();
@@ -154,6 +170,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
       await auth.passwordReset.settled();
       await database.close();
       await net.http.close();
+      await feedFetcher.close();
       // A client that never connected has nothing to flush: quit() would connect just to say goodbye.
       if (redis?.status === 'wait') redis.disconnect();
       else await redis?.quit().catch(() => {});

@@ -72,6 +72,7 @@ export async function startServer(config: Config, overrides: ContextOverrides = 
     ctx.commentSync.start();
     ctx.followUps.start();
     ctx.webhookWorker.start();
+    ctx.feedPoller.start();
   }
   let stopping: Promise<void> | undefined;
   const stop = () =>

@@ -21,6 +21,7 @@ export const DEFAULT_ON: ReadonlySet<EventType> = new Set<EventType>([
   'account.needs_reconnect',
   'account.token_expiring',
   'webhook.disabled',
+  'feed.failed',
 ]);
 
 export type Preferences = Record<EventType, boolean>;
@@ -199,6 +200,7 @@ export class Notifier {
   #link(e: typeof events.$inferSelect): string {
     const base = this.#d.publicUrl;
     if (e.type.startsWith('account.')) return `${base}/connections?platform=${e.platform ?? ''}`;
+    if (e.type.startsWith('feed.')) return `${base}/feeds`;
     const d = e.data as { scheduled_post_id?: string | null };
     const id = e.postId ?? d.scheduled_post_id;
     return id ? `${base}/posts?post=${id}` : `${base}/posts`;
@@ -230,6 +232,8 @@ function describe(type: string, d: Record<string, unknown>): string {
       return `Your ${net} account needs reconnecting: ${(d.reason as string | null) ?? ''}`.trim();
     case 'account.token_expiring':
       return `Your ${net} connection expires soon: ${(d.reason as string | null) ?? ''}`.trim();
+    case 'feed.failed':
+      return `The feed ${d.url as string} could not be polled: ${d.error as string}`;
     default:
       return `${type}${net ? ` (${net})` : ''}`;
   }

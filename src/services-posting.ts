@@ -32,6 +32,8 @@ import {
   WebhookService,
   WebhookWorker,
 } from './events/webhooks/index.ts';
+import { FEED_POLL_QUEUE, FeedFetcher, FeedPoller, FeedService, FeedStore } from './feeds/index.ts';
+import type { AiService } from './ai/service.ts';
 
 /** What every area is built from. */
 import type { Base } from './services.ts';
@@ -60,7 +62,7 @@ export function publishingServices(
           batchSize: sc.batchSize,
           pollingIntervalSeconds: Math.max(sc.pollMs / 1000, 0.5),
           expireInSeconds: sc.leaseSeconds,
-          queues: [COMMENT_SYNC_QUEUE, WEBHOOK_QUEUE],
+          queues: [COMMENT_SYNC_QUEUE, WEBHOOK_QUEUE, FEED_POLL_QUEUE],
         })
       : undefined;
   const scheduledStore = new ScheduledStore(db, clock);
@@ -236,6 +238,55 @@ export function webhookServices(
   });
   const webhooks = new WebhookService({ db, endpoints, store, worker: webhookWorker, clock });
   return { webhooks, webhookWorker };
+}
+
+/**
+ * Feeds the workspaces follow and their background poll. Every fetch goes through the outbound address policy
+ * (trusting only the hosts of HERALD_FETCH_ALLOW_HOSTS); posts go through publishing's approval step, as an assistant's.
+ */
+export function feedServices(
+  b: Base,
+  d: {
+    publishing: PublishingService;
+    ai: AiService;
+    platforms: PlatformRegistry;
+    workspaces: WorkspaceService;
+    locks: Locks;
+    scheduleQueue: ScheduleQueue | undefined;
+  },
+) {
+  const { config, db, clock, logger } = b;
+  const policy = new OutboundPolicy({
+    trustedHosts: config.fetchAllowHosts,
+    ...(b.overrides.platformLookup ? { lookup: b.overrides.platformLookup } : {}),
+  });
+  const fetcher = new FeedFetcher(policy, { timeoutMs: config.feeds.timeoutMs, maxBytes: config.feeds.maxBytes });
+  const feeds = new FeedService({
+    db,
+    store: new FeedStore(db, clock),
+    fetcher,
+    slugs: () => d.platforms.slugs,
+    planOf: async (id) => (await d.workspaces.byId(id))?.planId,
+    post: (p, body) => d.publishing.approvals.submitFromTool({ principal: p, surface: 'feed' }, 'text', body),
+    copy: async (p, idea, platforms) => {
+      const out = await d.ai.copy(p, { idea, platforms });
+      return Object.fromEntries(
+        Object.entries(out.data).map(([k, v]) => [k, 'content' in v ? v.content : { error: v.error }]),
+      );
+    },
+    clock,
+    logger: logger.child({ component: 'feeds' }),
+    config: config.feeds,
+  });
+  const feedPoller = new FeedPoller({
+    feeds,
+    locks: d.locks,
+    queue: d.scheduleQueue,
+    clock,
+    logger: logger.child({ component: 'feed-poll' }),
+    intervalSeconds: config.feeds.pollSeconds,
+  });
+  return { feeds, feedPoller, feedFetcher: fetcher };
 }
 
 /** Checks behind /readyz that every context has (`herald serve` adds the scheduler's). */

@@ -19,6 +19,7 @@ export async function startWorkerProcess(config: Config): Promise<{ ctx: AppCont
   ctx.commentSync.start();
   ctx.followUps.start();
   ctx.webhookWorker.start();
+  ctx.feedPoller.start();
   ctx.logger.info({ worker: ctx.scheduleWorker.id, pollMs: config.scheduling.pollMs }, 'scheduling worker started');
   let stopping: Promise<void> | undefined;
   return { ctx, stop: () => (stopping ??= ctx.close()) };

@@ -37,7 +37,10 @@ const approval = z.object({
   draft_id: z.uuid(),
   platform: z.string(),
   post_type: z.string(),
-  requested_via: z.string().nullable().describe('mcp | gpt | agent: the tool surface that asked'),
+  requested_via: z
+    .string()
+    .nullable()
+    .describe('mcp | gpt | agent: the tool surface that asked; feed: a followed feed'),
   decided_by: z.string().nullable().describe('The member who decided; null for a request'),
 });
 
@@ -102,6 +105,12 @@ export const EVENT_DATA = {
     period_start: time,
   }),
   'webhook.disabled': z.object({ webhook_id: z.uuid(), url: z.string(), reason: z.string() }),
+  'feed.failed': z.object({
+    feed_id: z.uuid(),
+    url: z.string().describe("The feed's URL without its query (which may hold a private feed's token)"),
+    error: z.string().describe('Why the poll failed'),
+    last_success_at: time.nullable().describe('The last successful poll, if any'),
+  }),
 } as const;
 
 export type EventType = keyof typeof EVENT_DATA;

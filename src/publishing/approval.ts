@@ -24,6 +24,9 @@ import type { ScheduleWriter } from './submit.ts';
 /** The tool surfaces whose posts the setting holds (src/tools/tool.ts `Surface`). */
 export type ToolSurface = 'mcp' | 'gpt' | 'agent';
 
+/** Who made a post the approval setting holds: a tool surface, or a feed the workspace follows. */
+export type HoldingSurface = ToolSurface | 'feed';
+
 export const PENDING_APPROVAL = 'pending_approval';
 
 /**
@@ -109,7 +112,7 @@ export class Approvals {
    * held.
    */
   async submitFromTool(
-    caller: { principal: Principal; surface: ToolSurface },
+    caller: { principal: Principal; surface: HoldingSurface },
     postType: PostType,
     body: PostBody,
   ): Promise<PublishReply<PublishResult | HeldReply>> {
@@ -125,7 +128,7 @@ export class Approvals {
   }
 
   /** Checks the post as publishing would (plan, limits, media, scheduled time), then saves it as held drafts. */
-  async #hold(p: Principal, surface: ToolSurface, postType: PostType, body: PostBody): Promise<HeldReply> {
+  async #hold(p: Principal, surface: HoldingSurface, postType: PostType, body: PostBody): Promise<HeldReply> {
     const { targets, imported } = await this.#d.validator.prepare(p, postType, body);
     const now = this.#d.clock();
     for (const t of targets) {

@@ -46,7 +46,7 @@ export const draftSchema = z.looseObject({
   requested_via: z
     .string()
     .nullable()
-    .describe('For a post or action pending approval: the tool surface that made it (mcp, gpt, agent)'),
+    .describe('For a post or action pending approval: the tool surface that made it (mcp, gpt, agent), or feed'),
   kind: z
     .enum(['post', 'action'])
     .describe(

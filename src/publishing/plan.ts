@@ -17,6 +17,7 @@ import type { Platform } from '../platforms/slugs.ts';
 import type { TextLimit } from '../platforms/types.ts';
 import { hasVisibleText, type PostBody } from './schemas.ts';
 import { countText } from './text.ts';
+import { applyUtm, type UtmSetting } from './utm.ts';
 
 export type { FieldPath, MediaRef, PlannedTarget } from '../platforms/contract.ts';
 
@@ -143,7 +144,10 @@ export function planTargets({ networks, postType, body }: PlanInput): PlannedTar
       fail: (code, message) =>
         targets.push({ text: '', media: [], options: {}, failure: { code, message }, ...common }),
       target: (t) => {
-        const planned = { ...t, ...common };
+        // Links tagged for this network: the text that goes out, checked against its limit like the text as written.
+        const text = applyUtm(t.text, body.utm as UtmSetting | undefined, p);
+        if (text !== t.text && network.capabilities.text) assertLength(p, text, network.capabilities.text, 'utm');
+        const planned = { ...t, text, ...common };
         if (needsMedia && t.destination && t.media.length === 0) bare.push(planned);
         targets.push(planned);
       },

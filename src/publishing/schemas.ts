@@ -46,6 +46,25 @@ export function withoutNulls<T>(body: T): T {
   return root as T;
 }
 
+const utmParams = {
+  campaign: z.string().trim().min(1).max(200).optional().describe('utm_campaign'),
+  medium: z.string().trim().min(1).max(200).optional().describe('utm_medium (default: social)'),
+  content: z.string().trim().min(1).max(200).optional().describe('utm_content'),
+};
+
+/** UTM parameters added to the text's http(s) links when it goes out (utm_source: the network); see utm.ts. */
+export const utmSchema = z
+  .object({
+    ...utmParams,
+    networks: z
+      .record(z.string().max(200), z.union([z.object(utmParams), z.literal(false)]))
+      .optional()
+      .describe("Per-network overrides of these parameters; false: no UTM for that network's links"),
+  })
+  .describe(
+    'UTM parameters for the links in the text, added when it is published (the stored text stays as written); utm_source is the network',
+  );
+
 const common = {
   platforms: z.array(z.string().max(200)).max(20),
   default_text: postText(3000).optional(),
@@ -53,6 +72,7 @@ const common = {
   scheduled_time: dateTime.optional(),
   draft: z.boolean().optional(),
   draft_platforms: z.array(z.string().max(200)).max(20).optional(),
+  utm: utmSchema.optional(),
 };
 
 export const carouselImageIds = z.array(id).min(2).max(20);

@@ -68,6 +68,14 @@ const webhookRoute = (suffix: string, payload?: unknown): MatrixEntry => ({
   ...(payload !== undefined ? { payload } : {}),
 });
 
+const feedRoute = (suffix: string, payload?: unknown, platform?: string): MatrixEntry => ({
+  matrix: 'workspace',
+  url: `/unified/feeds/${NO_ID}${suffix}`,
+  feature: 'scheduling_enabled',
+  ...(payload !== undefined ? { payload } : {}),
+  ...(platform ? { platform } : {}),
+});
+
 const publicRoute = (why: string): MatrixEntry => ({ matrix: 'public', why });
 const callback = publicRoute(
   'an OAuth redirect from the network: bound to the state Herald issued, not to a credential',
@@ -315,6 +323,20 @@ export const SECURITY_ROUTES: Record<string, MatrixEntry> = {
   'DELETE /media/bulk': { matrix: 'workspace', url: '/media/bulk', payload: { media_ids: [NO_ID] } },
   'DELETE /media/filter': { matrix: 'workspace', url: '/media/filter?platform=tiktok', platform: 'tiktok' },
   'GET /billing/usage': { matrix: 'workspace', url: '/billing/usage' },
+  // Feeds: any member or key of the workspace on a plan with scheduling_enabled; the networks a body names are checked
+  // against the key's scope (a scoped key sees only the feeds posting to its networks).
+  'POST /unified/feeds': {
+    matrix: 'workspace',
+    url: '/unified/feeds',
+    payload: { url: 'https://example.com/feed.xml', networks: ['threads'] },
+    platform: 'threads',
+    feature: 'scheduling_enabled',
+  },
+  'GET /unified/feeds': { matrix: 'workspace', url: '/unified/feeds', feature: 'scheduling_enabled' },
+  'GET /unified/feeds/:id': feedRoute(''),
+  'PATCH /unified/feeds/:id': feedRoute('', { networks: ['threads'] }, 'threads'),
+  'DELETE /unified/feeds/:id': feedRoute(''),
+  'POST /unified/feeds/:id/poll': feedRoute('/poll'),
   // Webhooks: any member or key of the workspace on a plan with webhooks_enabled (a scoped key: its networks' endpoints).
   'POST /webhooks': {
     matrix: 'workspace',

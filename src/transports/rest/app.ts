@@ -39,6 +39,7 @@ import { platformRoutes } from './routes/platforms.ts';
 import { gptActionRoutes } from './routes/gpt-actions.ts';
 import { agentChatRoutes } from './routes/agent-chats.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
+import { feedRoutes } from './routes/feeds.ts';
 import { agentChatRoute } from './routes/agent-chat.ts';
 import { agentTranscribeRoutes } from './routes/agent-transcribe.ts';
 import { mcpRoutes } from '../mcp/routes.ts';
@@ -157,6 +158,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   await app.register(gptActionRoutes, { ctx });
   await app.register(agentChatRoutes, { ctx });
   await app.register(webhookRoutes, { ctx });
+  await app.register(feedRoutes, { ctx });
   await app.register(agentChatRoute, { ctx });
   await app.register(agentTranscribeRoutes, { ctx });
   await app.register(mcpRoutes, { ctx });

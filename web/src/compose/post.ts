@@ -1,6 +1,8 @@
 // What the composer sends: the unified post body (POST /unified/post/{type}, /unified/scheduled-posts) built from
 // the composer's state, with each network's text override in the field that network reads. Pure: no DOM.
 import type { paths } from '../api/schema.d.ts';
+// The server's own function (it imports nothing), so the preview shows exactly the links a network receives.
+import { applyUtm } from '../../../src/publishing/utm.ts';
 
 export type ScheduleBody = paths['/unified/scheduled-posts']['post']['requestBody']['content']['application/json'];
 export type PostBody = Omit<ScheduleBody, 'post_type' | 'scheduled_time'>;
@@ -26,6 +28,8 @@ export interface ComposerState {
   pinterestBoardId: string;
   youtubeTitle: string;
   youtubePlaylistId: string;
+  /** utm_campaign for the text's links ('' : none). */
+  utmCampaign: string;
 }
 
 export const emptyComposer = (): ComposerState => ({
@@ -39,6 +43,7 @@ export const emptyComposer = (): ComposerState => ({
   pinterestBoardId: '',
   youtubeTitle: '',
   youtubePlaylistId: '',
+  utmCampaign: '',
 });
 
 /** Where each network takes its own text (object and field of the body); Facebook's is per page. */
@@ -60,6 +65,10 @@ export const textFieldOf = (network: string): string =>
 export const textFor = (s: ComposerState, network: string): string =>
   TEXT_OVERRIDE[network] && s.overrides[network]?.trim() ? s.overrides[network] : s.text;
 
+/** The text as `network` receives it: its text with the UTM campaign's parameters on its links. */
+export const publishedTextFor = (s: ComposerState, network: string): string =>
+  applyUtm(textFor(s, network), s.utmCampaign.trim() ? { campaign: s.utmCampaign.trim() } : undefined, network);
+
 /** The post route the media make: none → text, one image → image, several images → carousel, a video → video. */
 export function postTypeOf(media: PickedMedia[]): PostType {
   if (media.some((m) => m.media_type === 'video')) return 'video';
@@ -71,6 +80,7 @@ export function postTypeOf(media: PickedMedia[]): PostType {
 export function buildPostBody(s: ComposerState): PostBody {
   const body: PostBody = { platforms: [...s.networks] };
   if (s.text.trim()) body.default_text = s.text;
+  if (s.utmCampaign.trim()) body.utm = { campaign: s.utmCampaign.trim() };
   const type = postTypeOf(s.media);
   if (type === 'video') body.video_id = s.media.find((m) => m.media_type === 'video')!.media_id;
   else if (type === 'carousel') body.image_ids = s.media.map((m) => m.media_id);

@@ -12,6 +12,7 @@ import { usePlatforms } from '../../api/platforms.ts';
 import { useWorkspace } from '../../app/session.tsx';
 import {
   buildPostBody,
+  publishedTextFor,
   buildScheduleBody,
   type ComposerState,
   emptyComposer,
@@ -19,7 +20,6 @@ import {
   postTypeOf,
   TEXT_OVERRIDE,
   textFieldOf,
-  textFor,
 } from '../../compose/post.ts';
 import { fromZonedLocal, toZonedLocal } from '../../compose/zoned-time.ts';
 import { t } from '../../i18n/index.ts';
@@ -209,7 +209,12 @@ export default function Composer() {
                   )}
                   <p className="counters" aria-live="polite">
                     {chosen.map((n) => (
-                      <Counter key={n} name={nameOf(n)} text={textFor(s, n)} rule={rules[n]?.textRule ?? null} />
+                      <Counter
+                        key={n}
+                        name={nameOf(n)}
+                        text={publishedTextFor(s, n)}
+                        rule={rules[n]?.textRule ?? null}
+                      />
                     ))}
                   </p>
                   {tabNetworks
@@ -220,6 +225,16 @@ export default function Composer() {
                       </p>
                     ))}
                 </div>
+
+                <TextField
+                  label={t.compose.utmCampaign}
+                  hint={t.compose.utmHint}
+                  name="utm_campaign"
+                  maxLength={200}
+                  value={s.utmCampaign}
+                  onChange={(e) => set('utmCampaign', e.target.value)}
+                  error={err('utm.campaign')}
+                />
 
                 <MediaPicker
                   media={s.media}
@@ -386,7 +401,7 @@ export default function Composer() {
                       network={n}
                       name={nameOf(n)}
                       account={sl?.connection.display_name ?? undefined}
-                      text={textFor(s, n)}
+                      text={publishedTextFor(s, n)}
                       rule={rules[n]?.textRule ?? null}
                       frame={rules[n]?.media.preferred_image}
                       media={s.media}
