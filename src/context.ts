@@ -129,6 +129,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     drafts: posting.drafts,
     publishing: posting.publishing,
     scheduling: posting.scheduling,
+    bulk: posting.bulk,
     media: files.media,
     engagement: engagement.engagement,
     ai: assistants.ai,

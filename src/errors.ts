@@ -22,6 +22,8 @@ export type ErrorCode =
   | 'conflict'
   | 'validation'
   | 'payload_too_large'
+  /** A body in a format the route does not read (the bulk import's CSV or JSON lines). */
+  | 'unsupported_media_type'
   | 'internal'
   | 'bad_gateway'
   /** A capability this server is not configured for (transcription without a speech-to-text model). */
@@ -45,6 +47,7 @@ const STATUS: Record<ErrorCode, number> = {
   conflict: 409,
   validation: 422,
   payload_too_large: 413,
+  unsupported_media_type: 415,
   internal: 500,
   bad_gateway: 502,
   not_configured: 503,

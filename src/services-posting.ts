@@ -12,6 +12,7 @@ import type { TokenKeeper } from './connections/tokens.ts';
 import type { MediaService } from './media/service.ts';
 import { DraftService, FollowUps, PostValidator, PublishingService } from './publishing/index.ts';
 import {
+  BulkService,
   ScheduledStore,
   ScheduleEntries,
   ScheduleQueue,
@@ -66,6 +67,7 @@ export function publishingServices(
         })
       : undefined;
   const scheduledStore = new ScheduledStore(db, clock);
+  const entries = new ScheduleEntries(scheduledStore, scheduleQueue);
   const publishing = new PublishingService({
     db,
     registry: platforms,
@@ -76,7 +78,7 @@ export function publishingServices(
     media: d.media,
     drafts,
     validator,
-    schedule: new ScheduleEntries(scheduledStore, scheduleQueue),
+    schedule: entries,
     clock,
     logger: logger.child({ component: 'publishing' }),
     targetTimeoutMs: config.publishWaitSeconds * 1000,
@@ -119,6 +121,18 @@ export function publishingServices(
     queue: scheduleQueue,
     publishNow: (row) => scheduleWorker.execute(row),
   });
+  const bulk = new BulkService({
+    db,
+    clock,
+    plans,
+    registry: platforms,
+    validator,
+    drafts,
+    credits,
+    media: d.media,
+    schedule: entries,
+    timeZoneOf: (id) => scheduling.timeZoneOf(id),
+  });
   const followUps = new FollowUps({
     ledger: publishing.ledger,
     runner: publishing.runner,
@@ -153,7 +167,18 @@ export function publishingServices(
       maxAttempts: sc.maxAttempts,
     },
   );
-  return { drafts, publishing, scheduleQueue, scheduleWorker, scheduling, followUps, events, postStory, reconciler };
+  return {
+    drafts,
+    publishing,
+    scheduleQueue,
+    scheduleWorker,
+    scheduling,
+    bulk,
+    followUps,
+    events,
+    postStory,
+    reconciler,
+  };
 }
 
 /** The posts read model, comments inbox and analytics, and the background comment sync. */

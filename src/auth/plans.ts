@@ -30,7 +30,7 @@ export type Feature = (typeof FEATURES)[number];
 /**
  * The features this server has something behind: a route or tool that checks the flag. The others keep their names
  * (the plan table and the interface list them) but switch nothing on here: no WhatsApp agent, DMs, auto-replier,
- * lead detection, browser extension, personas, AI watcher, bulk scheduling or support desk.
+ * lead detection, browser extension, personas, AI watcher or support desk.
  */
 export const IMPLEMENTED_FEATURES = [
   'publish_enabled',
@@ -43,6 +43,7 @@ export const IMPLEMENTED_FEATURES = [
   'mcp_enabled',
   'gpt_app_enabled',
   'webhooks_enabled',
+  'bulk_scheduling_enabled',
 ] as const satisfies readonly Feature[];
 
 /** null means unlimited. */

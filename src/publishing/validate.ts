@@ -34,6 +34,11 @@ export interface PrepareOptions {
    * Otherwise (drafts, queue entries, the worker) it is a 422, as is any failure of a draft target.
    */
   perNetworkFailures?: boolean;
+  /**
+   * 'unchecked': media is neither imported nor looked up, and the media rules are left for later (a dry run that must
+   * not download anything: the validation of a bulk import file). Default: resolved and checked.
+   */
+  media?: 'resolve' | 'unchecked';
 }
 
 export class PostValidator {
@@ -66,6 +71,7 @@ export class PostValidator {
       this.#d.plans.assertFeature(p.planId, 'scheduling_enabled');
     }
     const at = o.at ?? ['body'];
+    if (o.media === 'unchecked') return { targets, media: new Map(), imported: new Map() };
     const { media, imported } = await this.#resolveMedia(p, postType, targets, at);
     const checked = (m: MediaRef) => ({ row: media.get(idOf(m))!, field: m.field });
     for (const t of targets) {

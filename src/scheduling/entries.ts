@@ -20,6 +20,8 @@ export class ScheduleEntries implements ScheduleWriter {
   }
 
   async add(tx: Db, entries: NewScheduledEntry[]): Promise<ScheduledRow[]> {
+    // Many at once (a bulk import): a few statements per few hundred entries instead of two per entry.
+    if (entries.length > 1) return this.#store.insertMany(tx, entries);
     const out: ScheduledRow[] = [];
     for (const e of entries)
       out.push(await this.#store.insert(tx, e, `scheduled for ${e.scheduledTime.toISOString()}`));
@@ -28,6 +30,7 @@ export class ScheduleEntries implements ScheduleWriter {
 
   /** Never inside a transaction: pg-boss has its own connection. */
   async wake(entries: { id: string; scheduledTime: Date }[]): Promise<void> {
+    if (entries.length > 1) return this.#queue?.sendAll(entries);
     for (const e of entries) await this.#queue?.send(e.id, e.scheduledTime);
   }
 }

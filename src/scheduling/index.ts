@@ -1,5 +1,15 @@
 // Scheduling's public face: what the rest of Herald may use. Everything else in this folder is its own.
 export { SchedulingService, type SchedulingDeps } from './service.ts';
+export {
+  BulkService,
+  BULK_MAX_BYTES,
+  BULK_MAX_ROWS,
+  type BulkReport,
+  type ImportMode,
+  type ImportReport,
+} from './bulk/service.ts';
+export { EXPORT_MAX_ROWS } from './bulk/export.ts';
+export type { BulkFormat } from './bulk/read.ts';
 export { ScheduleWorker, type WorkerDeps, type WorkerOptions } from './worker.ts';
 export { ScheduleQueue } from './queue.ts';
 export { ScheduleEntries } from './entries.ts';

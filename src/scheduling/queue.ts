@@ -77,6 +77,29 @@ export class ScheduleQueue {
     }
   }
 
+  /** Wake-ups for many entries (a bulk import), a thousand per statement; like send(), a failure is only logged. */
+  async sendAll(entries: readonly { id: string; scheduledTime: Date }[]): Promise<void> {
+    if (!this.#boss) return;
+    for (let i = 0; i < entries.length; i += 1000) {
+      const chunk = entries.slice(i, i + 1000);
+      try {
+        await this.#boss.insert(
+          QUEUE,
+          chunk.map((e) => ({
+            data: { id: e.id },
+            startAfter: e.scheduledTime,
+            singletonKey: `${e.id}@${e.scheduledTime.toISOString()}`,
+          })),
+        );
+      } catch (err) {
+        this.#logger.warn(
+          { err, jobs: chunk.length },
+          'could not enqueue the scheduled posts; the worker scan will pick them up',
+        );
+      }
+    }
+  }
+
   /** pg-boss's polling interval: how long the worker waits after a fetch that was not full. */
   get pollMs(): number {
     return this.#o.pollingIntervalSeconds * 1000;

@@ -52,6 +52,37 @@ export class ScheduledStore {
     return row!;
   }
 
+  /**
+   * Many entries in a few statements per 500: the rows, then their history lines and post.scheduled events, each
+   * line's reason as insert() writes it ("scheduled for <time>").
+   */
+  async insertMany(tx: Db, values: (typeof scheduledPosts.$inferInsert)[]): Promise<ScheduledRow[]> {
+    const out: ScheduledRow[] = [];
+    for (let i = 0; i < values.length; i += 500) {
+      const now = this.#now();
+      const rows = await tx
+        .insert(scheduledPosts)
+        .values(values.slice(i, i + 500).map((v) => ({ ...v, createdAt: now, updatedAt: now })))
+        .returning();
+      const these = sql`(select * from scheduled_posts where id in (${sql.join(
+        rows.map((r) => sql`${r.id}::uuid`),
+        sql`, `,
+      )}))`;
+      await tx.execute(sql`
+        with h as (
+          insert into scheduled_post_events (scheduled_post_id, from_status, to_status, reason, at)
+          select id, null, status,
+            'scheduled for ' || to_char(scheduled_time at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+            ${now.toISOString()}::timestamptz
+          from ${these} r
+        ),
+        e as (${entryEvent('post.scheduled', these, now)})
+        select 1`);
+      out.push(...rows);
+    }
+    return out;
+  }
+
   async event(tx: Db, id: string, from: string | null, to: string, reason: string): Promise<void> {
     await tx
       .insert(scheduledPostEvents)

@@ -15,7 +15,7 @@ import type { EngagementService } from '../engagement/index.ts';
 import type { MediaService } from '../media/service.ts';
 import type { PlatformRegistry } from '../platforms/registry.ts';
 import type { DraftService, PublishingService } from '../publishing/index.ts';
-import type { SchedulingService } from '../scheduling/index.ts';
+import type { BulkService, SchedulingService } from '../scheduling/index.ts';
 import type { WorkspaceChatHistory } from './chat-history.ts';
 
 export interface ToolServices {
@@ -34,6 +34,8 @@ export interface ToolServices {
   drafts: DraftService;
   publishing: PublishingService;
   scheduling: SchedulingService;
+  /** import_posts: bulk validation and import. */
+  bulk: BulkService;
   engagement: EngagementService;
   ai: AiService;
   /** Files attached to a GPT Action call are imported as media. */

@@ -36,6 +36,7 @@ export const restrictedPlansFile = {
         mcp_enabled: false,
         gpt_app_enabled: false,
         webhooks_enabled: false,
+        bulk_scheduling_enabled: false,
         api_keys_enabled: true,
       },
     },

@@ -204,6 +204,20 @@ export const SECURITY_ROUTES: Record<string, MatrixEntry> = {
     url: '/unified/scheduled-posts',
     feature: 'scheduling_enabled',
   },
+  // Bulk import and export
+  'POST /unified/bulk/validate': {
+    matrix: 'workspace',
+    url: '/unified/bulk/validate',
+    payload: 'text,networks,time\r\nHello,threads,2027-01-01T00:00:00Z\r\n',
+    feature: 'bulk_scheduling_enabled',
+  },
+  'POST /unified/bulk/import': {
+    matrix: 'workspace',
+    url: '/unified/bulk/import',
+    payload: 'text,networks,time\r\nHello,threads,2027-01-01T00:00:00Z\r\n',
+    feature: 'bulk_scheduling_enabled',
+  },
+  'GET /unified/bulk/export': { matrix: 'workspace', url: '/unified/bulk/export', feature: 'bulk_scheduling_enabled' },
   'PATCH /unified/scheduled-posts/:id': scheduled('', { scheduled_time: '2027-01-01T00:00:00Z' }),
   'DELETE /unified/scheduled-posts/:id': scheduled(''),
   'POST /unified/scheduled-posts/:id/publish-now': scheduled('/publish-now'),

@@ -247,6 +247,8 @@ export const en = {
     dragHint: 'Drag a scheduled post to another day or time to reschedule it, or open it to pick a new time.',
   },
   posts: {
+    export: 'Export CSV',
+    exportFailed: 'The export failed. Try again.',
     intro:
       'Everything published or queued, per network: its status, the link to it, what the network said, and retries.',
     network: 'Network',

@@ -16,6 +16,7 @@ import { Dialog } from '../../ui/Dialog.tsx';
 import { PageHeader } from '../../ui/PageHeader.tsx';
 import { Empty, ErrorText, QueryView } from '../../ui/States.tsx';
 import './posts.css';
+import { ExportButton } from './ExportButton.tsx';
 import { TimelineDialog } from './Timeline.tsx';
 
 const BADGE: Record<string, string> = {
@@ -92,7 +93,9 @@ export default function Posts() {
 
   return (
     <>
-      <PageHeader title={t.nav.posts} />
+      <PageHeader title={t.nav.posts}>
+        <ExportButton onError={setNotice} />
+      </PageHeader>
       <p className="muted">{t.posts.intro}</p>
       {notice && (
         <p className="notice notice-success" role="status">

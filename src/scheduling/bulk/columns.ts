@@ -1,0 +1,55 @@
+// The columns of a bulk import file: a fixed set, plus one per network text field of the registry (`linkedin_text`,
+// `youtube_title`…), derived from each network's override schema so a new network brings its own columns.
+import { z } from 'zod';
+import type { Networks } from '../../platforms/registry.ts';
+import type { Platform } from '../../platforms/slugs.ts';
+
+/** The columns every file may have, in the order an export writes them. */
+export const BASE_COLUMNS = ['text', 'networks', 'time', 'queue', 'media_urls', 'draft'] as const;
+
+/** A per-network column: the override field it fills (`linkedin_text` → body.linkedin.linkedin_text). */
+export interface OverrideColumn {
+  platform: Platform;
+  field: string;
+}
+
+const isText = (t: unknown): boolean => {
+  let s = t;
+  while (s instanceof z.ZodOptional || s instanceof z.ZodNullable) s = s.unwrap();
+  return s instanceof z.ZodString || (s instanceof z.ZodPipe && isText(s.in));
+};
+
+/** Override columns by name: every text field of a network's override named after the network (`<slug>_…`). */
+export function overrideColumns(networks: Pick<Networks, 'networks'>): Map<string, OverrideColumn> {
+  const out = new Map<string, OverrideColumn>();
+  for (const n of networks.networks) {
+    if (!n.override) continue;
+    for (const [field, schema] of Object.entries(n.override.shape)) {
+      if (field.startsWith(`${n.slug}_`) && isText(schema)) out.set(field, { platform: n.slug, field });
+    }
+  }
+  return out;
+}
+
+/** Every column a file may have, base columns first. */
+export function allColumns(networks: Pick<Networks, 'networks'>): string[] {
+  return [...BASE_COLUMNS, ...overrideColumns(networks).keys()];
+}
+
+/** `linkedin, threads` or `linkedin threads` → ['linkedin', 'threads'] (lower case, no blanks). */
+export const splitList = (cell: string): string[] =>
+  cell
+    .split(/[\s,]+/)
+    .map((s) => s.trim())
+    .filter(Boolean);
+
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/**
+ * A spreadsheet would run a cell starting with = + - @ (or a tab or carriage return) as a formula: an export prefixes
+ * such a cell with a single quote (OWASP's advice on CSV injection), and an import removes exactly that quote again,
+ * so a round trip keeps the text as it was.
+ */
+export const escapeFormula = (cell: string): string => (FORMULA_START.test(cell) ? `'${cell}` : cell);
+export const unescapeFormula = (cell: string): string =>
+  cell.startsWith("'") && FORMULA_START.test(cell.slice(1)) ? cell.slice(1) : cell;
