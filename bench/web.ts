@@ -6,17 +6,20 @@
 // - the calendar with 1,000 posts in the month: time from the data's arrival to the rendered calendar, read from the
 //   page's own performance measure (`herald:calendar`);
 // - Herald's start-up time and idle memory with the app served and with HERALD_WEB_DIR=off, one after the other.
-// Herald runs as `npm start` does, in sandbox mode on a fresh embedded database. BENCH_WEB_POSTS changes the 1,000.
+// Herald runs as `npm start` does, in sandbox mode on a fresh embedded database. BENCH_WEB_POSTS changes the 1,000;
+// BENCH_WEB_BASELINE (an earlier build's folder) measures it first on the same data; BENCH_WEB_LH_PRESETS and
+// BENCH_WEB_LH_RUNS choose Lighthouse's settings (mobile, desktop, wide) and runs (median printed).
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium, type Browser } from '@playwright/test';
-import { connectInSandbox, freePort, median, postJson, rssMiB, startHerald, type ServerProcess } from './lib.ts';
+import { connectInSandbox, freePort, median, postJson, rssMiB, startHerald } from './lib.ts';
 
 const ROOT = join(import.meta.dirname, '..');
-const DIST = join(ROOT, 'web', 'dist');
+// BENCH_WEB_DIR: another built app to measure instead of web/dist.
+const DIST = process.env.BENCH_WEB_DIR ?? join(ROOT, 'web', 'dist');
 const CHROMIUM = process.env.HERALD_CHROMIUM ?? '/usr/bin/chromium';
 const CHROME_FLAGS = [
   '--headless=new',
@@ -77,7 +80,7 @@ async function schedulePosts(url: string, auth: Record<string, string>, platform
 }
 
 /** What the browser fetched as JavaScript for a page, each file gzipped as a server compressing them would send it. */
-async function firstLoadJs(browser: Browser, url: string, cookie: string, path: string) {
+async function firstLoadJs(browser: Browser, url: string, cookie: string, path: string, dir: string) {
   const context = await browser.newContext({ baseURL: url });
   const [name, value] = cookie.split('=') as [string, string];
   await context.addCookies([{ name, value, url }]);
@@ -90,7 +93,7 @@ async function firstLoadJs(browser: Browser, url: string, cookie: string, path: 
   await page.waitForLoadState('networkidle');
   await context.close();
   const files = scripts.map((p) => {
-    const bytes = readFileSync(join(DIST, decodeURIComponent(p)));
+    const bytes = readFileSync(join(dir, decodeURIComponent(p)));
     return { path: p, raw: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length };
   });
   return { files, gzip: files.reduce((s, f) => s + f.gzip, 0), raw: files.reduce((s, f) => s + f.raw, 0) };
@@ -116,59 +119,88 @@ async function calendarRender(browser: Browser, url: string, cookie: string, run
   return out;
 }
 
-async function lighthouse(url: string, cookie: string, paths: string[]) {
+/**
+ * Lighthouse's settings by preset. `mobile` is Lighthouse's default (a mid-range phone's screen, slow 4G, the CPU
+ * slowed 4×, the mobile scoring curves): the targets are read on it. `desktop` is Lighthouse's own desktop preset
+ * (core/config/desktop-config.js: desktop screen, dense 4G, no CPU slowdown, the desktop curves). `wide` is what
+ * this bench measured before: the desktop screen and scoring curves with the mobile throttling, the harshest mix.
+ */
+const LH_PRESETS: Record<string, { flags?: Record<string, unknown>; config?: () => Promise<unknown> }> = {
+  mobile: {},
+  desktop: { config: async () => (await import('lighthouse/core/config/desktop-config.js')).default },
+  wide: {
+    flags: {
+      formFactor: 'desktop',
+      screenEmulation: { mobile: false, width: 1350, height: 940, deviceScaleFactor: 1, disabled: false },
+    },
+  },
+};
+
+type Scores = Record<string, number>;
+
+/** One Lighthouse run of each page with one preset; BENCH_WEB_LH_DETAIL=1 prints and keeps the details. */
+async function lighthouseOnce(url: string, cookie: string, paths: string[], preset: string, port: number) {
   const { default: lh } = await import('lighthouse');
+  const out: Record<string, Scores> = {};
+  for (const path of paths) {
+    const result = await lh(
+      `${url}${path}`,
+      {
+        port,
+        output: 'json',
+        logLevel: 'error',
+        onlyCategories: ['performance', 'accessibility', 'best-practices'],
+        extraHeaders: { Cookie: cookie },
+        throttlingMethod: 'simulate',
+        ...LH_PRESETS[preset]!.flags,
+      },
+      (await LH_PRESETS[preset]!.config?.()) as Parameters<typeof lh>[2],
+    );
+    const cats = result?.lhr.categories ?? {};
+    if (process.env.BENCH_WEB_LH_DETAIL === '1') {
+      const audits = result?.lhr.audits ?? {};
+      // The whole report, for the audits not printed here.
+      const report = join(tmpdir(), `herald-lighthouse${path.replace(/\//g, '-')}-${preset}.json`);
+      writeFileSync(report, JSON.stringify(result?.lhr));
+      console.log(`    ${path} (${preset}) report: ${report}`);
+      for (const id of [
+        'first-contentful-paint',
+        'largest-contentful-paint',
+        'total-blocking-time',
+        'speed-index',
+        'cumulative-layout-shift',
+        'render-blocking-insight',
+        'network-dependency-tree-insight',
+        'bootup-time',
+        'mainthread-work-breakdown',
+      ])
+        if (audits[id]) console.log(`    ${path} ${id}: ${audits[id].displayValue ?? audits[id].score}`);
+      // What the paint waits for and what moves: the LCP element, the shifted elements, the longest tasks.
+      const items = (id: string) =>
+        ((audits[id]?.details as { items?: unknown[] } | undefined)?.items ?? []).slice(0, 5);
+      for (const id of ['largest-contentful-paint-element', 'layout-shifts', 'long-tasks', 'bootup-time'])
+        for (const item of items(id)) console.log(`    ${path} ${id}: ${JSON.stringify(item).slice(0, 400)}`);
+    }
+    out[path] = Object.fromEntries(Object.entries(cats).map(([k, c]) => [k, Math.round((c.score ?? 0) * 100)]));
+  }
+  return out;
+}
+
+/** Each preset's scores over `runs` runs of every page (runs interleaved by page and preset), one Chromium. */
+async function lighthouse(url: string, cookie: string, paths: string[], presets: string[], runs: number) {
   const launcher = await import('chrome-launcher');
   const chrome = await launcher.launch({ chromePath: CHROMIUM, chromeFlags: CHROME_FLAGS });
-  const out: Record<string, Record<string, number>> = {};
+  const all: Record<string, Record<string, Scores[]>> = {};
   try {
-    for (const path of paths) {
-      const result = await lh(
-        `${url}${path}`,
-        {
-          port: chrome.port,
-          output: 'json',
-          logLevel: 'error',
-          onlyCategories: ['performance', 'accessibility', 'best-practices'],
-          extraHeaders: { Cookie: cookie },
-          // Desktop form factor: the app is measured as a manager's browser opens it; mobile is the phone test's.
-          formFactor: 'desktop',
-          screenEmulation: { mobile: false, width: 1350, height: 940, deviceScaleFactor: 1, disabled: false },
-          throttlingMethod: 'simulate',
-        },
-        undefined,
-      );
-      const cats = result?.lhr.categories ?? {};
-      if (process.env.BENCH_WEB_LH_DETAIL === '1') {
-        const audits = result?.lhr.audits ?? {};
-        // The whole report, for the audits not printed here.
-        const report = join(tmpdir(), `herald-lighthouse${path.replace(/\//g, '-')}.json`);
-        writeFileSync(report, JSON.stringify(result?.lhr));
-        console.log(`    ${path} report: ${report}`);
-        for (const id of [
-          'first-contentful-paint',
-          'largest-contentful-paint',
-          'total-blocking-time',
-          'speed-index',
-          'cumulative-layout-shift',
-          'render-blocking-insight',
-          'network-dependency-tree-insight',
-          'bootup-time',
-          'mainthread-work-breakdown',
-        ])
-          if (audits[id]) console.log(`    ${path} ${id}: ${audits[id].displayValue ?? audits[id].score}`);
-        // What the paint waits for and what moves: the LCP element, the shifted elements, the longest tasks.
-        const items = (id: string) =>
-          ((audits[id]?.details as { items?: unknown[] } | undefined)?.items ?? []).slice(0, 5);
-        for (const id of ['largest-contentful-paint-element', 'layout-shifts', 'long-tasks', 'bootup-time'])
-          for (const item of items(id)) console.log(`    ${path} ${id}: ${JSON.stringify(item).slice(0, 400)}`);
+    for (let i = 0; i < runs; i++)
+      for (const preset of presets) {
+        const once = await lighthouseOnce(url, cookie, paths, preset, chrome.port);
+        for (const [path, scores] of Object.entries(once)) ((all[preset] ??= {})[path] ??= []).push(scores);
       }
-      out[path] = Object.fromEntries(Object.entries(cats).map(([k, c]) => [k, Math.round((c.score ?? 0) * 100)]));
-    }
   } finally {
     chrome.kill();
   }
-  return out;
+  return all;
 }
 
 /** Start-up time to /healthz and RSS after `idleSeconds`, over `runs` starts on one data directory (warm starts). */
@@ -185,33 +217,41 @@ async function startups(env: Record<string, string>, runs: number, idleSeconds: 
   return { startMs: median(times), rssMiB: median(rss) };
 }
 
-export async function benchWeb(opts: { posts: number; runs: number; idleSeconds: number }) {
-  console.log('\n== Web app: first-load JavaScript, Lighthouse, the calendar with many posts, start-up and memory');
-  if (!existsSync(join(DIST, 'index.html')) || process.env.BENCH_WEB_BUILD === '1') {
-    console.log('  building the app (npm run build:web)…');
-    execFileSync('npm', ['run', 'build:web'], { cwd: ROOT, stdio: 'ignore' });
-  }
-  const dataDir = mkdtempSync(join(tmpdir(), 'herald-bench-web-'));
-  let server: ServerProcess | undefined;
+/** One build's figures: first-load JavaScript, the calendar's render measure, Lighthouse. */
+async function measureBuild(
+  label: string,
+  dir: string,
+  dataDir: string,
+  opts: { posts: number; runs: number },
+  state: { account?: Account },
+) {
+  const port = await freePort();
+  const server = await startHerald({
+    HERALD_SANDBOX: '1',
+    HERALD_DATA_DIR: dataDir,
+    HERALD_AUTH_RATE_LIMIT_MAX: '10000',
+    PORT: String(port),
+    HERALD_PUBLIC_URL: `http://127.0.0.1:${port}`,
+    HERALD_WEB_DIR: dir,
+  });
   let browser: Browser | undefined;
   try {
-    const port = await freePort();
-    server = await startHerald({
-      HERALD_SANDBOX: '1',
-      HERALD_DATA_DIR: dataDir,
-      HERALD_AUTH_RATE_LIMIT_MAX: '10000',
-      PORT: String(port),
-      HERALD_PUBLIC_URL: `http://127.0.0.1:${port}`,
-    });
     const url = server.url;
-    const a = await account(url);
+    console.log(`  -- ${label} (${dir})`);
     await postJson(`${url}/sandbox/_config`, { latencyMs: 0, processingMs: 0, maxRequests: 1_000_000 }, {});
-    await connectInSandbox(url, a.bearer, 'linkedin');
+    const fresh = !state.account;
+    if (!state.account) {
+      state.account = await account(url);
+      await connectInSandbox(url, state.account.bearer, 'linkedin');
+    }
+    const a = state.account;
     const cookie = await sessionCookie(url, a);
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROME_FLAGS.slice(1) });
 
-    const composer = await firstLoadJs(browser, url, cookie, '/compose');
-    const calendarOnly = (await firstLoadJs(browser, url, cookie, '/calendar')).files.filter(
+    // The posts are scheduled after these loads (with the first build measured), so each build's first load is
+    // measured on the same empty workspace.
+    const composer = await firstLoadJs(browser, url, cookie, '/compose', dir);
+    const calendarOnly = (await firstLoadJs(browser, url, cookie, '/calendar', dir)).files.filter(
       (f) => !composer.files.some((c) => c.path === f.path),
     );
     console.log(
@@ -221,22 +261,52 @@ export async function benchWeb(opts: { posts: number; runs: number; idleSeconds:
       `  calendar chunk(s) fetched only on /calendar: ${calendarOnly.length} file(s), ${kb(calendarOnly.reduce((s, f) => s + f.gzip, 0))} gzipped — ${calendarOnly.length ? 'loaded on demand' : 'NOT split from the first load'}`,
     );
 
-    const made = await schedulePosts(url, a.bearer, 'linkedin', opts.posts);
+    if (fresh) await schedulePosts(url, a.bearer, 'linkedin', opts.posts);
     const renders = await calendarRender(browser, url, cookie, opts.runs);
     console.log(
-      `  calendar with ${made} scheduled posts: rendered ${median(renders).toFixed(0)} ms after the data arrived (median of ${renders.length}; ${renders.map((r) => r.toFixed(0)).join(', ')}); target < 300 ms`,
+      `  calendar with ${opts.posts} scheduled posts: rendered ${median(renders).toFixed(0)} ms after the data arrived (median of ${renders.length}; ${renders.map((r) => r.toFixed(0)).join(', ')}); target < 300 ms`,
     );
     await browser.close();
     browser = undefined;
 
-    const scores = await lighthouse(url, cookie, ['/compose', '/calendar']);
-    for (const [path, s] of Object.entries(scores))
-      console.log(
-        `  Lighthouse ${path}: performance ${s.performance}, accessibility ${s.accessibility}, best practices ${s['best-practices']}; target ≥ 90 each`,
-      );
+    const presets = (process.env.BENCH_WEB_LH_PRESETS ?? 'mobile,desktop').split(',').filter((p) => p in LH_PRESETS);
+    const lhRuns = Number(process.env.BENCH_WEB_LH_RUNS ?? 3);
+    const scores = await lighthouse(url, cookie, ['/compose', '/calendar'], presets, lhRuns);
+    for (const [preset, byPath] of Object.entries(scores))
+      for (const [path, runs] of Object.entries(byPath)) {
+        const figure = (cat: string) => {
+          const xs = runs.map((r) => r[cat] ?? 0);
+          return `${median(xs)} (${xs.join(', ')})`;
+        };
+        console.log(
+          `  Lighthouse ${preset} ${path}: performance ${figure('performance')}, accessibility ${figure('accessibility')}, best practices ${figure('best-practices')}; median of ${runs.length}; target ≥ 90 each`,
+        );
+      }
+  } finally {
+    await browser?.close();
     await server.stop();
-    server = undefined;
+  }
+}
 
+export async function benchWeb(opts: { posts: number; runs: number; idleSeconds: number }) {
+  console.log('\n== Web app: first-load JavaScript, Lighthouse, the calendar with many posts, start-up and memory');
+  if (!process.env.BENCH_WEB_DIR && (!existsSync(join(DIST, 'index.html')) || process.env.BENCH_WEB_BUILD === '1')) {
+    console.log('  building the app (npm run build:web)…');
+    execFileSync('npm', ['run', 'build:web'], { cwd: ROOT, stdio: 'ignore' });
+  }
+  const dataDir = mkdtempSync(join(tmpdir(), 'herald-bench-web-'));
+  try {
+    // BENCH_WEB_BASELINE: a copy of an earlier build, measured first on the same data, for before and after figures
+    // from one sitting.
+    const builds = [
+      ...(process.env.BENCH_WEB_BASELINE ? [{ label: 'baseline', dir: process.env.BENCH_WEB_BASELINE }] : []),
+      { label: 'this build', dir: DIST },
+    ];
+    const state: { account?: Account } = {};
+    for (const b of builds) await measureBuild(b.label, b.dir, dataDir, opts, state);
+
+    // BENCH_WEB_STARTUP=0 leaves out the start-up and memory figures (they do not depend on the build measured).
+    if (process.env.BENCH_WEB_STARTUP === '0') return;
     const served = await startups({ HERALD_SANDBOX: '1', HERALD_DATA_DIR: dataDir }, opts.runs, opts.idleSeconds);
     const without = await startups(
       { HERALD_SANDBOX: '1', HERALD_DATA_DIR: dataDir, HERALD_WEB_DIR: 'off' },
@@ -247,8 +317,6 @@ export async function benchWeb(opts: { posts: number; runs: number; idleSeconds:
       `  warm start to /healthz: ${served.startMs.toFixed(0)} ms serving the app, ${without.startMs.toFixed(0)} ms without (HERALD_WEB_DIR=off); idle RSS after ${opts.idleSeconds} s: ${served.rssMiB.toFixed(0)} vs ${without.rssMiB.toFixed(0)} MiB`,
     );
   } finally {
-    await browser?.close();
-    await server?.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }
 }

@@ -1,7 +1,14 @@
 // The composer's schedule picker reads and writes wall-clock times in the workspace's time zone, whatever the
 // browser's (and this process's) zone: conversions both ways, daylight-saving jumps, zones off the hour.
 import { describe, expect, it } from 'vitest';
-import { fromZonedLocal, isTimeZone, offsetMinutes, toZonedLocal } from '../../web/src/compose/zoned-time.ts';
+import {
+  exactZonedParts,
+  fromZonedLocal,
+  isTimeZone,
+  offsetMinutes,
+  toZonedLocal,
+  zonedParts,
+} from '../../web/src/compose/zoned-time.ts';
 
 const iso = (d: Date | undefined) => d?.toISOString();
 
@@ -59,5 +66,28 @@ describe('offsetMinutes and isTimeZone', () => {
   it('knows IANA zones from made-up names', () => {
     expect(isTimeZone('Europe/Sarajevo')).toBe(true);
     expect(isTimeZone('Mars/Olympus_Mons')).toBe(false);
+  });
+});
+
+describe('zonedParts (offset of the day, Intl on a day of change)', () => {
+  // Zones with jumps at odd hours, half-hour daylight saving, a skipped day, an offset change of 15 minutes and a
+  // local mean time with seconds: every instant reads as Intl reads it.
+  const cases: [string, number, number][] = [
+    ['Europe/London', Date.UTC(2026, 0, 1), Date.UTC(2027, 0, 1)],
+    ['America/Sao_Paulo', Date.UTC(2017, 0, 1), Date.UTC(2018, 0, 1)],
+    ['Australia/Lord_Howe', Date.UTC(2026, 0, 1), Date.UTC(2027, 0, 1)],
+    ['Pacific/Apia', Date.UTC(2011, 11, 25), Date.UTC(2012, 0, 5)],
+    ['Asia/Kathmandu', Date.UTC(1985, 11, 25), Date.UTC(1986, 0, 5)],
+    ['Europe/Amsterdam', Date.UTC(1937, 5, 25), Date.UTC(1937, 6, 5)],
+  ];
+  for (const [zone, from, to] of cases)
+    it(`matches Intl in ${zone}`, () => {
+      const step = to - from > 30 * 86_400_000 ? 97 * 60_000 + 1234 : 7 * 60_000 + 321;
+      for (let t = from; t < to; t += step)
+        expect(zonedParts(new Date(t), zone)).toEqual(exactZonedParts(new Date(t), zone));
+    });
+  it('reads instants outside the years 1000–9999 with Intl', () => {
+    const far = new Date(Date.UTC(12000, 0, 1, 10));
+    expect(zonedParts(far, 'Europe/Paris')).toEqual(exactZonedParts(far, 'Europe/Paris'));
   });
 });

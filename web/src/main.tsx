@@ -4,9 +4,9 @@ import './styles/ui.css';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { RouterProvider } from 'react-router/dom';
+import { BrowserRouter } from 'react-router';
 import { ApiError } from './api/errors.ts';
-import { createRouter, preloadPage } from './app/routes.tsx';
+import { AppRoutes, preloadPage } from './app/routes.tsx';
 import { prefetchSession } from './app/session.tsx';
 import { applyTheme, storedTheme } from './app/theme.ts';
 
@@ -25,12 +25,12 @@ const queryClient = new QueryClient({
 prefetchSession(queryClient);
 preloadPage(window.location.pathname);
 
-const router = createRouter();
-
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <QueryClientProvider client={queryClient}>
-      <RouterProvider router={router} />
+      <BrowserRouter>
+        <AppRoutes />
+      </BrowserRouter>
     </QueryClientProvider>
   </StrictMode>,
 );

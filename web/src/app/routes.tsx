@@ -1,7 +1,9 @@
 // Every page of the app by its path. A page is a module of pages/ with a default export, loaded on demand
-// (React.lazy) so the first load carries only the page opened.
+// (React.lazy) so the first load carries only the page opened. The app uses React Router's declarative mode
+// (<BrowserRouter> and useRoutes): it has no loaders or actions, and the data router's code (a third of the
+// router) would be evaluated before the first paint for nothing.
 import { lazy } from 'react';
-import { createBrowserRouter, type RouteObject } from 'react-router';
+import { type RouteObject, useRoutes } from 'react-router';
 import { PublicOnly, RequireAuth, RootRedirect } from './guards.tsx';
 import { PublicLayout } from './PublicLayout.tsx';
 
@@ -76,4 +78,5 @@ export const routes: RouteObject[] = [
   { path: '*', element: <NotFound /> },
 ];
 
-export const createRouter = () => createBrowserRouter(routes);
+/** The page of the current path. */
+export const AppRoutes = () => useRoutes(routes);
