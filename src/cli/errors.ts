@@ -1,6 +1,7 @@
 // How a command's failure reaches the terminal: one line starting with `herald:`, never a stack for a mistake the
 // user can fix (a bad option, a bad setting, a port in use, a locked data directory).
 import { ConfigError } from '../config.ts';
+import { SchemaTooNewError } from '../db/client.ts';
 import { DataDirLockedError } from '../db/lock.ts';
 import { listenFailure } from '../main.ts';
 
@@ -12,7 +13,8 @@ export class CommandFailure extends Error {}
 
 export function failureText(err: unknown): string {
   if (err instanceof CommandFailure) return err.message;
-  if (err instanceof UsageError || err instanceof ConfigError) return `herald: ${err.message}`;
+  if (err instanceof UsageError || err instanceof ConfigError || err instanceof SchemaTooNewError)
+    return `herald: ${err.message}`;
   const listen = listenFailure(err);
   if (listen) return `herald: ${listen}`;
   if (err instanceof DataDirLockedError) {

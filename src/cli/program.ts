@@ -1,18 +1,12 @@
 // The command line: `herald <command> [options]`, parsed by commander. Each command's module is imported only when
 // that command runs, so `herald --help` or `herald version` loads no server code and `serve` loads no backup code.
 // A command resolves to an exit code, or to 'running' for the long-running processes (serve, worker).
-import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
+import { heraldVersion } from './version.ts';
 
 export type CommandResult = number | 'running';
 
-const PACKAGE = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
-  version: string;
-};
-
-export function heraldVersion(): string {
-  return PACKAGE.version;
-}
+export { heraldVersion };
 
 export function buildProgram(run: (action: () => Promise<CommandResult>) => Promise<void>): Command {
   const program = new Command('herald')
@@ -73,6 +67,23 @@ export function buildProgram(run: (action: () => Promise<CommandResult>) => Prom
     .description("list the workspace's networks and whether each is connected (HERALD_URL, HERALD_API_KEY)")
     .option('--json', 'print JSON')
     .action((o) => run(async () => (await import('./client-commands.ts')).connections(o)));
+  program
+    .command('backup')
+    .description('write one archive of the database, media and generated secrets (docs/backup.md)')
+    .option('--out <file>', 'where to write it; - for stdout (default: herald-backup-<UTC time>.tar.gz here)')
+    .option('--media <mode>', 'S3 media: include the objects or only list them (include|list)', 'include')
+    .action((o) => run(async () => (await import('./backup-commands.ts')).backup(o)));
+  program
+    .command('restore')
+    .description('restore a backup into an empty data directory or database, checking it first')
+    .argument('<file>', 'the archive written by herald backup')
+    .option('--force', 'replace what the target already holds')
+    .action((file: string, o) => run(async () => (await import('./backup-commands.ts')).restore(file, o)));
+  const db = program.command('db').description('the database');
+  db.command('move')
+    .description('copy the embedded database into an empty PostgreSQL and print the new configuration')
+    .requiredOption('--to <url>', 'the PostgreSQL URL (postgres://user:password@host:5432/db)')
+    .action((o) => run(async () => (await import('./backup-commands.ts')).dbMove(o)));
 
   const user = program.command('user').description('manage users');
   user

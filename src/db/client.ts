@@ -52,7 +52,7 @@ export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 export const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations', import.meta.url));
 // Embedded PostgreSQL sized for one small process: the defaults (128 MB shared buffers) cost RSS
 // that a single-user install never uses.
-const PGLITE_CONF = ['shared_buffers=16MB', 'work_mem=4MB', 'maintenance_work_mem=16MB', 'wal_buffers=1MB'];
+export const PGLITE_CONF = ['shared_buffers=16MB', 'work_mem=4MB', 'maintenance_work_mem=16MB', 'wal_buffers=1MB'];
 const INIT_SCRIPT = fileURLToPath(new URL('./pglite-init.ts', import.meta.url));
 
 // Opens the data directory, making it when there is none, in a child process (pglite-init.ts): unpacked from this
@@ -144,6 +144,23 @@ async function appliedMigrations(db: Db): Promise<number> {
   }
 }
 
+/** A database migrated by a newer Herald than this one: starting on it could corrupt data, so nothing starts. */
+export class SchemaTooNewError extends Error {
+  constructor(applied: number, shipped: number) {
+    super(
+      `The database is at schema version ${applied}, newer than this Herald knows (${shipped}): a newer Herald made it. ` +
+        'Run that version (or a later one) instead, or restore a backup made by this version (docs/backup.md).',
+    );
+    this.name = 'SchemaTooNewError';
+  }
+}
+
+/** Migrations are forward only: a database with more applied migrations than this build ships is refused. */
+async function refuseNewer(db: Db): Promise<void> {
+  const [applied, shipped] = [await appliedMigrations(db), await shippedMigrations()];
+  if (applied > shipped) throw new SchemaTooNewError(applied, shipped);
+}
+
 async function openPglite(opts: OpenOptions): Promise<Database> {
   let lock: DirLock | undefined;
   let client: PGlite;
@@ -174,6 +191,7 @@ async function openPglite(opts: OpenOptions): Promise<Database> {
     pglite: client,
     ...(made ? { pgliteDir: made } : {}),
     async migrate() {
+      await refuseNewer(db);
       await migratePglite(db as unknown as Parameters<typeof migratePglite>[0], { migrationsFolder: MIGRATIONS_DIR });
     },
     async migrationStatus() {
@@ -203,6 +221,7 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
       try {
         await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
         try {
+          await refuseNewer(db);
           await migratePg(drizzlePg(client), { migrationsFolder: MIGRATIONS_DIR });
         } finally {
           await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]);
