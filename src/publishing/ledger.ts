@@ -30,6 +30,8 @@ export interface TargetSpec {
   thumbnailId?: string;
   visibility?: 'PUBLIC' | 'CONNECTIONS';
   options: Record<string, unknown>;
+  /** Posted as a comment under the post once it is published (runner.ts, first-comment.ts). */
+  firstComment?: string;
 }
 
 export class Ledger {
