@@ -50,8 +50,12 @@ export function firstCommentOf(
   return wanted && (published || s) ? { status: 'pending' } : undefined;
 }
 
+const POSTED_PREFIX = JSON.stringify({ status: 'posted' }).slice(0, -1);
+
 export interface FirstCommentDeps {
   tokens: TokenKeeper;
+  /** Writes a final journal value unless the step already starts with `keep`; whether it was written. */
+  settle(step: string, value: string, keep: string): Promise<boolean>;
   logger: Logger;
   /** Runs the network call within the runner's time budget (rejects with the runner's timeout). */
   bounded<T>(work: Promise<T>): Promise<T>;
@@ -73,7 +77,13 @@ export async function postFirstComment(d: FirstCommentDeps, job: FirstCommentJob
   const { adapter, conn, journal, destination, postId, text } = job;
   const prior = stored(journal.steps[FIRST_COMMENT_STEP]);
   if (prior?.status === 'posted' || prior?.status === 'failed') return;
-  const record = (s: Stored) => journal.record(FIRST_COMMENT_STEP, JSON.stringify(s));
+  // `sending` is written as any step; the final state never replaces a comment another run recorded as posted.
+  const record = async (s: Stored) => {
+    const value = JSON.stringify(s);
+    if (s.status === 'sending') return journal.record(FIRST_COMMENT_STEP, value);
+    if (await d.settle(FIRST_COMMENT_STEP, value, POSTED_PREFIX))
+      (journal.steps as Record<string, string>)[FIRST_COMMENT_STEP] = value;
+  };
   const failed = async (error: string) => {
     d.logger.warn({ platform: adapter.platform, target: job.target, error }, 'first comment failed');
     await record({ status: 'failed', error: sanitizeErrorText(`${adapter.displayName}: ${error}`) });

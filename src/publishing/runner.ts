@@ -170,6 +170,7 @@ export class TargetRunner {
           {
             tokens: this.#d.tokens,
             logger: this.#d.logger,
+            settle: (step, value, keep) => this.#d.ledger.recordUnless(row.id, step, value, keep),
             bounded: (work) => this.#bounded(this.#d.clock().getTime() + this.#d.targetTimeoutMs, work),
             isTimeout: (err) => err instanceof TimeoutError,
           },
