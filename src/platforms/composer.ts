@@ -51,6 +51,8 @@ export interface ComposerRules {
   async_processing: boolean;
   /** JSON Schema of the body's `<slug>` override object; null when the network has none. */
   override_schema: ObjectJsonSchema | null;
+  /** The first comment's limit and form (a comment, or a reply in the thread); null when the network takes none. */
+  first_comment: (TextRule & { form: 'comment' | 'reply' }) | null;
 }
 
 const textRule = (t: TextLimit): TextRule => ({
@@ -96,5 +98,6 @@ export function composerRules(n: NetworkContract): ComposerRules {
       : null,
     async_processing: n.capabilities.asyncProcessing,
     override_schema: override,
+    first_comment: n.firstComment ? { ...textRule(n.firstComment.limit), form: n.firstComment.form } : null,
   };
 }

@@ -24,6 +24,8 @@ export interface PlannedTarget {
   options: Record<string, unknown>;
   draft: boolean;
   scheduledTime?: string;
+  /** Text Herald posts as the first comment once the post is published (only on networks that take one). */
+  firstComment?: string;
   /**
    * A requirement of this network the request does not meet (a YouTube title, a Pinterest board): the
    * target is not sent and fails alone in the results, so the request's other networks still publish.
@@ -39,6 +41,7 @@ export interface CommonBody {
   scheduled_time?: string | undefined;
   draft?: boolean | undefined;
   draft_platforms?: string[] | undefined;
+  first_comment?: string | undefined;
   default_image_id?: string | undefined;
   default_image_url?: string | undefined;
   image_ids?: string[] | undefined;
@@ -118,6 +121,12 @@ export interface MediaFields {
   maps?: readonly string[];
 }
 
+/** How a network takes a post's first comment (NetworkContract.firstComment). */
+export interface FirstCommentRule {
+  limit: TextLimit;
+  form: 'comment' | 'reply';
+}
+
 /** A secondary text field's limit, with the message the interface gives when it differs from the default. */
 export type FieldLimit = TextLimit & { tooLong?: (received: number) => string };
 
@@ -169,6 +178,12 @@ export interface NetworkContract<S extends z.ZodObject = z.ZodObject> {
   reads?: ReadTargets;
   /** The network's hosts by key, with the real network's base URLs (config and the sandbox override them). */
   hosts: Readonly<Record<string, string>>;
+  /**
+   * The first comment Herald posts under a published post (`first_comment`): its length limit, and whether the network
+   * shows it as a comment under the post or as a reply in the post's thread (Threads, Bluesky). Absent: the network
+   * takes none, and a request that asks for one is refused.
+   */
+  firstComment?: FirstCommentRule;
   /** The targets of one post for this network (one per destination), validated. */
   plan(kit: PlanKit<z.infer<S>>): void;
   adapter: AdapterFactory;

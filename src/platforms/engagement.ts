@@ -81,6 +81,12 @@ export interface Comments {
     tokens: TokenSet,
     p: ReadTarget & { postId: string; commentId: string; refs?: Record<string, string> | undefined; text: string },
   ): Promise<{ replyId: string }>;
+  /**
+   * Posts `text` under the account's own post as a top-level comment, or as a reply in the post's thread where that is
+   * the network's form (Threads, Bluesky): a post's first comment. The comment's id. Absent where the network's
+   * contract declares no `firstComment`.
+   */
+  comment?(tokens: TokenSet, p: ReadTarget & { postId: string; text: string }): Promise<{ commentId: string }>;
   /** The network's limit for a comment's text. */
   textLimit: TextLimit;
 }

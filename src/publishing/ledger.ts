@@ -30,6 +30,8 @@ export interface TargetSpec {
   thumbnailId?: string;
   visibility?: 'PUBLIC' | 'CONNECTIONS';
   options: Record<string, unknown>;
+  /** Posted as a comment under the post once it is published (runner.ts, first-comment.ts). */
+  firstComment?: string;
 }
 
 export class Ledger {
@@ -336,6 +338,27 @@ export class Ledger {
       )
       .orderBy(postTargets.publishedAt)
       .limit(limit);
+  }
+
+  /**
+   * Records a journal step unless it already starts with `keep` (a run that outlived its claim must not overwrite what
+   * the run that took over settled); whether it was written.
+   */
+  async recordUnless(targetId: string, step: string, value: string, keep: string): Promise<boolean> {
+    const rows = await this.#db
+      .update(postTargets)
+      .set({
+        journal: sql`${postTargets.journal} || ${JSON.stringify({ [step]: value })}::jsonb`,
+        updatedAt: this.#now(),
+      })
+      .where(
+        and(
+          eq(postTargets.id, targetId),
+          sql`coalesce(${postTargets.journal} ->> ${step}, '') not like ${`${keep.replace(/[\\%_]/g, '\\$&')}%`}`,
+        ),
+      )
+      .returning({ id: postTargets.id });
+    return rows.length > 0;
   }
 
   /** The journal of one target, backed by its row. */

@@ -1,11 +1,12 @@
 // From a unified post body to one planned target per network and destination, validated before
 // anything is sent. Network-neutral: each network's contract (platforms/<net>/network.ts) plans its
 // own targets with the checks below.
-import { AppError } from '../errors.ts';
+import { AppError, validationField } from '../errors.ts';
 import type {
   CommonBody,
   FieldLimit,
   MediaRef,
+  NetworkContract,
   OwnMedia,
   PlanKit,
   PlannedTarget,
@@ -105,9 +106,11 @@ export interface PlanInput {
   networks: PlanNetworks;
   postType: PostType;
   body: PostBody;
+  /** Where the body sits in the request, for the `loc` of field errors (default ['body']). */
+  at?: FieldPath;
 }
 
-export function planTargets({ networks, postType, body }: PlanInput): PlannedTarget[] {
+export function planTargets({ networks, postType, body, at = ['body'] }: PlanInput): PlannedTarget[] {
   const { platforms, drafts } = parseRoutePlatforms(networks, postType, body);
   const base = body.default_text ?? '';
   const targets: PlannedTarget[] = [];
@@ -155,8 +158,49 @@ export function planTargets({ networks, postType, body }: PlanInput): PlannedTar
     const before = targets.length;
     network.plan(kit);
     if (bare.length) unmetMedia(network.displayName, postType, bare, targets.slice(before));
+    const comment = firstComment(network, body, o, at);
+    if (comment) for (const t of targets.slice(before)) if (!t.failure) t.firstComment = comment;
   }
   return targets;
+}
+
+/**
+ * The network's first comment: its override's `first_comment` ("" = none there), else the body's. A network whose
+ * contract takes none refuses it, and the text must fit the network's comment limit (field errors at the field).
+ */
+function firstComment(
+  network: NetworkContract,
+  body: CommonBody,
+  o: Record<string, unknown>,
+  at: FieldPath,
+): string | undefined {
+  const own = o.first_comment as string | undefined;
+  const text = own ?? body.first_comment;
+  if (!text) return undefined;
+  const loc = [...at, ...(own !== undefined ? [network.slug, 'first_comment'] : ['first_comment'])];
+  const rule = network.firstComment;
+  if (!rule)
+    throw validationField(
+      loc,
+      `${network.displayName} does not take a first comment: leave ${network.displayName} out of first_comment with "${network.slug}": {"first_comment": ""}, or post to it separately.`,
+      'first_comment_unsupported',
+    );
+  const n = countText(text, rule.limit.unit);
+  const unit = rule.limit.unit === 'bytes' ? 'UTF-8 bytes' : 'characters';
+  if (n > rule.limit.max)
+    throw validationField(
+      loc,
+      `The first comment on ${network.displayName} may have at most ${rule.limit.max} ${unit}. Received ${n}.`,
+      'string_too_long',
+    );
+  const bytes = rule.limit.maxBytes === undefined ? 0 : countText(text, 'bytes');
+  if (rule.limit.maxBytes !== undefined && bytes > rule.limit.maxBytes)
+    throw validationField(
+      loc,
+      `The first comment on ${network.displayName} may have at most ${rule.limit.maxBytes} UTF-8 bytes. Received ${bytes}.`,
+      'string_too_long',
+    );
+  return text;
 }
 
 const missingMedia = (name: string, postType: PostType) =>

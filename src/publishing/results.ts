@@ -3,6 +3,7 @@
 // their 200 responses, so /openapi.json documents the real shapes.
 import { z } from 'zod';
 import { NETWORKS } from '../platforms/registry.ts';
+import { firstCommentSchema } from './first-comment.ts';
 
 /** What the built-in networks add to a result's `post` (their contracts' `resultPost`), each optional. */
 const networkPostFields: z.ZodRawShape = Object.fromEntries(
@@ -14,6 +15,8 @@ export const postRefSchema = z.object({
   post_id: z.string().nullable(),
   permalink: z.string().nullable(),
   ...networkPostFields,
+  /** The post's first comment (`first_comment` of the request), where one was asked for. */
+  first_comment: firstCommentSchema.optional(),
 });
 
 /** One network's result on the wire (interface.md: `{ platform, success, message, post?, error? }`). */

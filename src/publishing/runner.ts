@@ -11,6 +11,7 @@ import type { PlatformRegistry } from '../platforms/registry.ts';
 import type { PublishMedia, PublishOutcome, PublishRequest, PostType } from '../platforms/publishing.ts';
 import { PlatformError, type PlatformErrorKind } from '../platforms/types.ts';
 import { sanitizeErrorText } from '../events/index.ts';
+import { firstCommentOf, postFirstComment } from './first-comment.ts';
 import type { AttemptSource, Ledger, TargetRow, TargetSpec } from './ledger.ts';
 import { failure, storedFailure, type TargetOutcome } from './results.ts';
 
@@ -62,7 +63,18 @@ export class TargetRunner {
     const name = registry.get(row.platform as Platform).displayName;
     const extra =
       registry.network(row.platform).resultPost?.fromJournal((row.journal ?? {}) as Record<string, string>) ?? {};
-    const post = { platform: row.platform, post_id: row.platformPostId, permalink: row.permalink, ...extra };
+    const comment = firstCommentOf(
+      (row.journal ?? {}) as Record<string, string>,
+      Boolean((row.spec as TargetSpec | null)?.firstComment),
+      row.state === 'published',
+    );
+    const post = {
+      platform: row.platform,
+      post_id: row.platformPostId,
+      permalink: row.permalink,
+      ...extra,
+      ...(comment ? { first_comment: comment } : {}),
+    };
     if (row.state === 'published')
       return { platform: row.platform, success: true, message: `Published to ${name}.`, post, retryable: false };
     if (row.state === 'processing') {
@@ -150,6 +162,28 @@ export class TargetRunner {
           this.#d.tokens.use(conn, (t) => check(t, handle, req, journal)),
         );
       }
+      // The first comment goes out before the target is recorded as published: a run that stops in between is resumed
+      // (the post found again through its journal) and finishes the comment, once.
+      const firstComment = (row.spec as TargetSpec).firstComment;
+      if (outcome.state === 'published' && firstComment)
+        await postFirstComment(
+          {
+            tokens: this.#d.tokens,
+            logger: this.#d.logger,
+            settle: (step, value, keep) => this.#d.ledger.recordUnless(row.id, step, value, keep),
+            bounded: (work) => this.#bounded(this.#d.clock().getTime() + this.#d.targetTimeoutMs, work),
+            isTimeout: (err) => err instanceof TimeoutError,
+          },
+          {
+            adapter,
+            conn,
+            journal,
+            destination: req.destination,
+            postId: outcome.postId,
+            text: firstComment,
+            target: row.id,
+          },
+        );
       const done =
         outcome.state === 'processing'
           ? await this.#d.ledger.settle(row.id, { state: 'processing', processingHandle: outcome.handle }, source)

@@ -73,6 +73,11 @@ const common = {
   draft: z.boolean().optional(),
   draft_platforms: z.array(z.string().max(200)).max(20).optional(),
   utm: utmSchema.optional(),
+  first_comment: postText()
+    .optional()
+    .describe(
+      'Posted as a comment under the post once it is published (a reply in its thread on networks where that is the form); each override may carry its own, "" for none.',
+    ),
 };
 
 export const carouselImageIds = z.array(id).min(2).max(20);
@@ -98,8 +103,12 @@ function build(networks: readonly NetworkContract[]): PostBodies {
     const own: Record<string, z.ZodType> = {};
     for (const n of networks) Object.assign(own, n.topLevel?.every, n.topLevel?.[postType]);
     for (const n of networks) {
-      // Each override may carry its own scheduled_time (that network then goes out at another time).
-      if (n.override) own[n.slug] = n.override.extend({ scheduled_time: dateTime.optional() }).optional();
+      // Each override may carry its own scheduled_time (that network then goes out at another time) and its own first
+      // comment ("" for none on that network).
+      if (n.override)
+        own[n.slug] = n.override
+          .extend({ scheduled_time: dateTime.optional(), first_comment: postText().optional() })
+          .optional();
     }
     return { ...common, ...own };
   };

@@ -17,6 +17,7 @@ export function specOf(t: PlannedTarget): TargetSpec {
     ...(t.thumbnail ? { thumbnailId: idOf(t.thumbnail) } : {}),
     ...(t.visibility ? { visibility: t.visibility } : {}),
     options: t.options,
+    ...(t.firstComment ? { firstComment: t.firstComment } : {}),
   };
 }
 

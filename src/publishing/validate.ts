@@ -63,7 +63,7 @@ export class PostValidator {
   }
 
   async #check(p: Owner, postType: PostType, body: PostBody, o: PrepareOptions): Promise<Prepared> {
-    const targets = planTargets({ networks: this.#d.registry, postType, body });
+    const targets = planTargets({ networks: this.#d.registry, postType, body, at: o.at ?? ['body'] });
     const refused = targets.find((t) => t.failure && (!o.perNetworkFailures || t.draft));
     if (refused) throw new AppError('validation', refused.failure!.message);
     if (targets.some((t) => t.draft)) this.#d.plans.assertFeature(p.planId, 'drafts_enabled');

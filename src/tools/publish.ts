@@ -111,6 +111,15 @@ export const publish = defineTool({
     image_ids: stringList.optional().describe('Carousel: 2–20 media_ids.'),
     video_id: z.string().max(500).optional().describe('Video post: a media_id.'),
     video_url: z.string().max(4000).optional().describe('Video post: a video URL instead.'),
+    first_comment: z
+      .string()
+      .max(20_000)
+      .optional()
+      .describe(
+        `Posted as a comment under the post once it is published (a reply in its thread on ${listText(
+          NETWORKS.filter((n) => n.firstComment?.form === 'reply').map((n) => n.displayName),
+        )}); only ${listText(NETWORKS.filter((n) => n.firstComment).map((n) => n.displayName))} take one.`,
+      ),
     draft: z.boolean().optional().describe('Save as drafts instead of publishing.'),
     scheduled_time: z
       .string()
@@ -166,6 +175,7 @@ export const publish = defineTool({
       video_id: args.video_id,
       video_url: args.video_url,
       draft: args.draft,
+      first_comment: args.first_comment,
       scheduled_time: args.scheduled_time,
       ...overrides,
     });

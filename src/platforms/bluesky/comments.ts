@@ -93,7 +93,7 @@ export function blueskyComments(
     }
   };
 
-  return {
+  const comments: Comments = {
     textLimit: BLUESKY_CAPABILITIES.text!,
 
     async list(tokens, p) {
@@ -116,6 +116,12 @@ export function blueskyComments(
         : [];
       // A thread reads oldest first.
       return direct.sort((a, b) => -byNewest(a, b)).slice(0, p.limit);
+    },
+
+    // A reply to the post itself, in its thread: Bluesky has no comments apart from replies.
+    async comment(tokens, p) {
+      const { replyId } = await comments.reply(tokens, { ...p, commentId: p.postId });
+      return { commentId: replyId };
     },
 
     async reply(tokens, p) {
@@ -156,4 +162,5 @@ export function blueskyComments(
       return { replyId: uri };
     },
   };
+  return comments;
 }

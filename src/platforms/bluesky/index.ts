@@ -96,6 +96,8 @@ export const network = defineNetwork({
   media: BLUESKY_MEDIA,
   fields: { alt_text: { max: ALT_TEXT_MAX, unit: 'graphemes' } },
   override,
+  // A reply in the post's own thread: Bluesky has no comments apart from replies.
+  firstComment: { limit: BLUESKY_CAPABILITIES.text!, form: 'reply' },
   hosts: BLUESKY_DEFAULT_URLS,
   adapter: blueskyAdapter,
   plan({ postType, o, base, caption, limit, requireMedia, media: mediaOf, invalid, target }) {

@@ -181,6 +181,18 @@ export function facebookEngagement(deps: AdapterDeps): Engagement {
       toRemotePost(webBase, item, page.id, await insights(page, required('facebook', item.id, 'a post id'))),
     );
 
+  /** POST /{object-id}/comments with the Page's token: a comment under a post, or a reply under a comment. */
+  async function commentOn(tokens: TokenSet, p: ReadTarget, objectId: string, message: string): Promise<string> {
+    const page = pageOf(tokens, p);
+    const res = await deps.http.request('facebook', {
+      method: 'POST',
+      url: `${graph}/${encodeURIComponent(objectId)}/comments`,
+      headers: bearer(page),
+      form: { message },
+    });
+    return required('facebook', facebookOk(res).id, 'a comment id');
+  }
+
   const comments: Comments = {
     textLimit: FACEBOOK_COMMENT_LIMIT,
     async list(tokens, p) {
@@ -210,14 +222,11 @@ export function facebookEngagement(deps: AdapterDeps): Engagement {
         .map((c) => toRemoteComment(c, p.commentId));
     },
     async reply(tokens, p) {
-      const page = pageOf(tokens, p);
-      const res = await deps.http.request('facebook', {
-        method: 'POST',
-        url: `${graph}/${encodeURIComponent(p.commentId)}/comments`,
-        headers: bearer(page),
-        form: { message: p.text },
-      });
-      return { replyId: required('facebook', facebookOk(res).id, 'a comment id') };
+      return { replyId: await commentOn(tokens, p, p.commentId, p.text) };
+    },
+    // A top-level comment is the same call on the post itself, as the Page.
+    async comment(tokens, p) {
+      return { commentId: await commentOn(tokens, p, p.postId, p.text) };
     },
   };
 

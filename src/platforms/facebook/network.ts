@@ -6,7 +6,7 @@ import { PLATFORM_NAMES } from '../slugs.ts';
 import type { AdapterFactory } from '../types.ts';
 import { facebookAccount } from './account.ts';
 import { facebookAuth } from './auth.ts';
-import { facebookEngagement } from './engagement.ts';
+import { FACEBOOK_COMMENT_LIMIT, facebookEngagement } from './engagement.ts';
 import { DEFAULT_URLS } from './config.ts';
 import { FACEBOOK_CAPABILITIES, FACEBOOK_MEDIA } from './limits.ts';
 import { facebookPublisher } from './publish.ts';
@@ -39,6 +39,7 @@ export const network = defineNetwork({
   mediaFields: { maps: ['facebook_page_images'] },
   draftFields: (o) => ({ facebook_page_ids: o?.facebook_page_ids ?? null }),
   reads: { kind: 'page', param: 'facebook_page_ids', replyParam: 'facebook_page_id', byDefault: 'destinations' },
+  firstComment: { limit: FACEBOOK_COMMENT_LIMIT, form: 'comment' },
   hosts: DEFAULT_URLS,
   adapter: facebookAdapter,
   // A Page left without media (no default, no own image) is refused by planning: alone when another Page has its

@@ -142,6 +142,15 @@ export function instagramEngagement(deps: AdapterDeps): Engagement {
       });
       return { replyId: required('instagram', instagramOk(res).id, 'a comment id') };
     },
+    async comment(tokens, p) {
+      const res = await deps.http.request('instagram', {
+        method: 'POST',
+        url: `${api}/${encodeURIComponent(p.postId)}/comments`,
+        headers: { authorization: `Bearer ${tokens.accessToken}` },
+        form: { message: p.text },
+      });
+      return { commentId: required('instagram', instagramOk(res).id, 'a comment id') };
+    },
   };
 
   return {

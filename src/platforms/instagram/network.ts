@@ -8,7 +8,7 @@ import type { AdapterFactory, Capabilities } from '../types.ts';
 import { MB } from '../units.ts';
 import { instagramAccount } from './account.ts';
 import { instagramAuth } from './auth.ts';
-import { instagramEngagement } from './engagement.ts';
+import { INSTAGRAM_COMMENT_LIMIT, instagramEngagement } from './engagement.ts';
 import { DEFAULT_URLS } from './config.ts';
 import { instagramPublisher } from './publish.ts';
 
@@ -58,6 +58,7 @@ export const network = defineNetwork({
   media,
   override,
   mediaFields: { pairs: [['instagram_image_id', 'instagram_image_url']] },
+  firstComment: { limit: INSTAGRAM_COMMENT_LIMIT, form: 'comment' },
   hosts: DEFAULT_URLS,
   adapter: instagramAdapter,
   plan({ o, base, caption, requireMedia, media: mediaOf, target }) {

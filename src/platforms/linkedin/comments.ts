@@ -103,6 +103,26 @@ export function linkedinComments(deps: AdapterDeps, r: CommentReads): Comments {
       return commentsUnder(tokens.accessToken, p.commentId, Math.max(1, p.limit));
     },
 
+    async comment(tokens, p) {
+      // As the organization whose post it is, or as the member on their own post (w_member_social writes; reading is
+      // not needed).
+      const org = p.destination?.kind === 'organization' ? p.destination.id.replace(/^urn:li:organization:/, '') : null;
+      if (org !== null && !/^\d+$/.test(org))
+        throw new PlatformError('linkedin', 'invalid_content', `linkedin organization id ${org} is not numeric`);
+      const actor = org !== null ? `urn:li:organization:${org}` : await memberUrn(tokens);
+      const res = await deps.http.request('linkedin', {
+        method: 'POST',
+        url: `${apiBase}/rest/socialActions/${encodeURIComponent(p.postId)}/comments`,
+        headers: restHeaders(tokens.accessToken),
+        json: { actor, object: p.postId, message: { text: p.text } },
+      });
+      const body = linkedinOk(res, 'api', deps.clock);
+      const id = str(body.commentUrn);
+      if (!id)
+        throw new PlatformError('linkedin', 'transient', 'linkedin created the comment but named no comment URN');
+      return { commentId: id };
+    },
+
     async reply(tokens, p) {
       // As the organization whose post it is, or as the member on their own post.
       const actor = p.destination?.kind === 'organization' ? await authorOf(tokens, p) : await memberUrn(tokens);

@@ -8,6 +8,7 @@ import { linkedinAccount } from './account.ts';
 import { linkedinAuth } from './auth.ts';
 import { DEFAULT_URLS } from './config.ts';
 import { linkedinEngagement } from './engagement.ts';
+import { LINKEDIN_COMMENT_MAX } from './read-shapes.ts';
 import { LINKEDIN_CAPABILITIES, LINKEDIN_MEDIA } from './limits.ts';
 import { linkedinPublisher } from './publish.ts';
 
@@ -82,6 +83,7 @@ export const network = defineNetwork({
     byDefault: 'both',
     filterExcludesAccount: true,
   },
+  firstComment: { limit: { max: LINKEDIN_COMMENT_MAX, unit: 'utf16' }, form: 'comment' },
   hosts: DEFAULT_URLS,
   adapter: linkedinAdapter,
   // A destination left without media (no default, no own page image) is refused by planning: alone when another

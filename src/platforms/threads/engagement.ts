@@ -144,6 +144,12 @@ export function threadsEngagement(deps: AdapterDeps): Engagement {
     }
   }
 
+  /** A text reply to a post or a reply: a container with reply_to_id, then published. */
+  async function replyTo(tokens: TokenSet, replyToId: string, text: string): Promise<string> {
+    const container = await post(tokens, 'me/threads', { media_type: 'TEXT', text, reply_to_id: replyToId });
+    return publish(tokens, required('threads', container.id, 'a container id'));
+  }
+
   const comments: Comments = {
     textLimit: THREADS_REPLY_LIMIT,
     async list(tokens, p) {
@@ -151,12 +157,11 @@ export function threadsEngagement(deps: AdapterDeps): Engagement {
     },
     replies: (tokens, p) => replies(tokens, p.commentId, p.limit, false, p.commentId),
     async reply(tokens, p) {
-      const container = await post(tokens, 'me/threads', {
-        media_type: 'TEXT',
-        text: p.text,
-        reply_to_id: p.commentId,
-      });
-      return { replyId: await publish(tokens, required('threads', container.id, 'a container id')) };
+      return { replyId: await replyTo(tokens, p.commentId, p.text) };
+    },
+    // Threads has no comments apart from replies: the first comment is a reply to the post itself.
+    async comment(tokens, p) {
+      return { commentId: await replyTo(tokens, p.postId, p.text) };
     },
   };
 

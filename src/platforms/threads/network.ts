@@ -8,7 +8,7 @@ import type { AdapterFactory, Capabilities } from '../types.ts';
 import { GB, MB } from '../units.ts';
 import { threadsAccount } from './account.ts';
 import { threadsAuth } from './auth.ts';
-import { threadsEngagement } from './engagement.ts';
+import { THREADS_REPLY_LIMIT, threadsEngagement } from './engagement.ts';
 import { DEFAULT_URLS } from './config.ts';
 import { threadsPublisher } from './publish.ts';
 
@@ -57,6 +57,7 @@ export const network = defineNetwork({
   media,
   override,
   mediaFields: { pairs: [['threads_image_id', 'threads_image_url']] },
+  firstComment: { limit: THREADS_REPLY_LIMIT, form: 'reply' },
   hosts: DEFAULT_URLS,
   adapter: threadsAdapter,
   plan({ o, base, caption, requireMedia, media: mediaOf, target }) {

@@ -240,6 +240,25 @@ export function youtubeEngagement(ctx: YouTubeContext): Engagement {
           throw new PlatformError('youtube', 'transient', 'YouTube comments.insert answered without the reply id');
         return { replyId: id };
       },
+
+      // A new top-level comment is a new comment thread on the video; its id is the top-level comment's.
+      async comment(tokens, p) {
+        const res = await http.request('youtube', {
+          method: 'POST',
+          url: `${api}/commentThreads`,
+          query: { part: 'snippet' },
+          headers: bearer(tokens.accessToken),
+          json: { snippet: { videoId: p.postId, topLevelComment: { snippet: { textOriginal: p.text } } } },
+        });
+        const id = str(readApi(res, 'commentThreads.insert', clock()).id);
+        if (!id)
+          throw new PlatformError(
+            'youtube',
+            'transient',
+            'YouTube commentThreads.insert answered without the thread id',
+          );
+        return { commentId: id };
+      },
     },
 
     async deletePost(tokens, p) {

@@ -9,7 +9,7 @@ import { GB, MB } from '../units.ts';
 import { fetchYouTubeAccount } from './account.ts';
 import { youtubeAuth } from './auth.ts';
 import { YOUTUBE_HOSTS, youtubeContext } from './context.ts';
-import { youtubeEngagement } from './engagement.ts';
+import { YOUTUBE_COMMENT_MAX, youtubeEngagement } from './engagement.ts';
 import { metadataProblem, tagsLength, YOUTUBE_PRIVACY, youtubePublisher } from './publish.ts';
 
 export const YOUTUBE_CAPABILITIES: Capabilities = {
@@ -85,6 +85,7 @@ export const network = defineNetwork({
   },
   override,
   reads: { kind: 'channel', param: 'youtube_channel_id', replyParam: 'youtube_channel_id', byDefault: 'account' },
+  firstComment: { limit: { max: YOUTUBE_COMMENT_MAX, unit: 'utf16' }, form: 'comment' },
   hosts: YOUTUBE_HOSTS,
   adapter: youtubeAdapter,
   plan({ body, o, base, limit, requireMedia, media: mediaOf, fail, invalid, target }) {

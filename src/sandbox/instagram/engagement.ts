@@ -2,10 +2,18 @@
 // total_interactions; the retired impressions / plays / video_views are refused), GET /{media-id}/comments (top-level
 // comments, newest first, replies inline through `replies{…}`), GET /{comment-id}/replies, and
 // POST /{comment-id}/replies?message= (instagram_business_manage_comments; one level deep: a reply to a reply lands
-// under the top-level comment; hidden comments take no reply; 2,200 characters at most). Comment ids are numeric.
+// under the top-level comment; hidden comments take no reply; 2,200 characters at most), and POST
+// /{media-id}/comments?message= (a top-level comment, as the account: a post's first comment). Comment ids are numeric.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { str } from '../core/accounts.ts';
-import { commentsOn, declareEngagement, metricsOf, putComment, repliesTo } from '../core/engagement.ts';
+import {
+  commentsDisabled,
+  commentsOn,
+  declareEngagement,
+  metricsOf,
+  putComment,
+  repliesTo,
+} from '../core/engagement.ts';
 import {
   graphAuth,
   graphList,
@@ -161,6 +169,35 @@ export function registerInstagramEngagement(sim: Simulator): void {
           queryParams(req).limit,
         ),
       );
+    },
+  });
+
+  addRoute(sim, {
+    method: 'POST',
+    url: '/:version/:id/comments',
+    ops: ['reply'],
+    surface: 'api',
+    handler: (req, reply, call) => {
+      const found = objectActor(req, reply, call, COMMENTS_SCOPE);
+      if (!found) return reply;
+      const post = mediaOf(call, found.actor, found.id);
+      if (!post) return sendAnswer(reply, unsupportedGet(found.id, 'post'));
+      const message = param(graphInput(req), 'message') ?? '';
+      if (!message.trim()) return sendAnswer(reply, igError(100, 0, 'The parameter message is required.'));
+      if (message.length > MAX_COMMENT)
+        return sendAnswer(
+          reply,
+          igError(100, 0, `(#100) The comment is too long: it must be at most ${MAX_COMMENT} characters`),
+        );
+      if (commentsDisabled(post))
+        return sendAnswer(reply, igError(100, 0, '(#100) Comments are disabled for this media.'));
+      const account = found.actor.account;
+      const created = putComment(sim.ctx, 'instagram', post, undefined, {
+        text: message,
+        author: { id: found.actor.igUserId, name: account.username, avatarUrl: str(account.avatarUrl) || null },
+        fromAccount: true,
+      });
+      return reply.send({ id: created.id });
     },
   });
 

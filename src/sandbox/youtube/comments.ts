@@ -1,5 +1,6 @@
 // Comments in the YouTube simulator (engagement.ts): commentThreads.list (top-level comments with a few replies
-// inline), comments.list (by id, or every reply of a thread) and comments.insert (a reply under a top-level comment).
+// inline), comments.list (by id, or every reply of a thread), comments.insert (a reply under a top-level comment) and
+// commentThreads.insert (a new top-level comment on a video).
 import { commentsDisabled, commentsOn, putComment, repliesTo } from '../core/engagement.ts';
 import { isObj, jsonBody, queryParams } from '../core/http.ts';
 import { objectsOf } from '../core/objects.ts';
@@ -24,7 +25,7 @@ export const MAX_COMMENT_CHARS = 10_000;
 const THREAD_PARTS = ['id', 'snippet', 'replies'];
 const COMMENT_PARTS = ['id', 'snippet'];
 
-/** The comment routes: threads and replies read, replies written. */
+/** The comment routes: threads and replies read, replies and new threads written. */
 export function registerYouTubeComments(sim: Simulator): void {
   addRoute(sim, {
     method: 'GET',
@@ -83,6 +84,59 @@ export function registerYouTubeComments(sim: Simulator): void {
         threads = [...threads].sort((a, b) => (Number(b.c.likeCount) || 0) - (Number(a.c.likeCount) || 0));
       const items = threads.map(({ c, v }) => threadResource(call, c, v, caller.parts, html));
       return reply.send(paged('youtube#commentThreadListResponse', items, offset, size, scope));
+    },
+  });
+
+  addRoute(sim, {
+    method: 'POST',
+    url: '/youtube/v3/commentThreads',
+    ops: ['reply'],
+    surface: 'api',
+    handler: (req, reply, call) => {
+      const caller = commentCaller(req, reply, call, THREAD_PARTS);
+      if (!caller) return reply;
+      const snippet = isObj(jsonBody(req)?.snippet) ? (jsonBody(req)!.snippet as Record<string, unknown>) : {};
+      const threadError = (reason: string, message: string) =>
+        googleApiError(400, 'INVALID_ARGUMENT', message, reason, { domain: 'youtube.commentThread' });
+      const videoId = typeof snippet.videoId === 'string' ? snippet.videoId : '';
+      if (!videoId)
+        return sendAnswer(
+          reply,
+          threadError('invalidCommentThreadMetadata', 'The request does not specify a value for snippet.videoId.'),
+        );
+      const top = isObj(snippet.topLevelComment) ? snippet.topLevelComment : {};
+      const inner = isObj(top.snippet) ? top.snippet : {};
+      const textOriginal = typeof inner.textOriginal === 'string' ? inner.textOriginal : '';
+      if (!textOriginal.trim())
+        return sendAnswer(
+          reply,
+          threadError(
+            'commentTextRequired',
+            'The comment resource that is being inserted must specify a value for the snippet.textOriginal property. Comments cannot be empty.',
+          ),
+        );
+      if ([...textOriginal].length > MAX_COMMENT_CHARS)
+        return sendAnswer(
+          reply,
+          threadError(
+            'commentTextTooLong',
+            'The comment resource that is being inserted contains too many characters in the snippet.textOriginal property.',
+          ),
+        );
+      const video = readableVideo(call, caller.who, videoId);
+      if (!video) return sendAnswer(reply, videoNotFound('youtube.commentThread'));
+      if (commentsDisabled(video)) return sendAnswer(reply, disabledAnswer());
+      const me = caller.who.channel;
+      const stored = putComment(call.ctx, 'youtube', video, undefined, {
+        text: textOriginal,
+        author: {
+          id: me.id,
+          name: me.name,
+          avatarUrl: typeof me.fields.thumbnail === 'string' ? me.fields.thumbnail : null,
+        },
+        fromAccount: true,
+      });
+      return reply.send(threadResource(call, stored, video, caller.parts, true));
     },
   });
 

@@ -60,6 +60,12 @@ const platformSchema = z.object({
     .catchall(z.unknown())
     .nullable()
     .describe("JSON Schema of the body's override object under the network's slug; null: none"),
+  first_comment: textRule
+    .extend({
+      form: z.enum(['comment', 'reply']).describe("comment: under the post; reply: a reply in the post's own thread"),
+    })
+    .nullable()
+    .describe("The first comment's limit (first_comment of the post bodies); null: the network takes none"),
 });
 
 export async function platformRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
