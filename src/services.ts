@@ -38,6 +38,7 @@ import type { SandboxSimulator } from './sandbox/core/simulator.ts';
 import { createMediaStorage } from './media/storage/index.ts';
 import { MediaService } from './media/service.ts';
 import { UploadSessions } from './media/uploads.ts';
+import { chunkStoreFor } from './media/chunk-store.ts';
 import { OAuthService } from './oauth/service.ts';
 
 /** What every area is built from. */
@@ -251,7 +252,7 @@ export async function mediaServices(
   const uploads = new UploadSessions({
     db,
     media,
-    dataDir: config.dataDir,
+    chunks: chunkStoreFor(media.storage, config.dataDir),
     ttlSeconds: config.media.uploadSessionTtlSeconds,
     clock,
     logger,
@@ -259,7 +260,7 @@ export async function mediaServices(
   const workspaceDeletion = new WorkspaceDeletion({
     db,
     storage: media.storage,
-    uploadsDir: uploads.dir,
+    chunks: uploads.chunks,
     connections: d.connectionStore,
     registry: d.platforms,
     logger,

@@ -4,8 +4,6 @@
 // connections, posts, drafts, scheduled posts, media rows, upload sessions, credits, mail). The
 // files are removed after the commit and crossed off one by one; whatever a crash leaves on the
 // list is removed by the next sweep. So there is never half a workspace, and no file outlives it.
-import { rm } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { eq, inArray, sql } from '../db/orm.ts';
 import type { Db } from '../db/client.ts';
@@ -17,14 +15,15 @@ import type { ConnectionStore } from '../connections/store.ts';
 import type { PlatformRegistry } from '../platforms/registry.ts';
 import type { Platform } from './scopes.ts';
 import type { MediaStorage } from '../media/storage/index.ts';
+import type { ChunkStore } from '../media/chunk-store.ts';
 import type { TokenSet } from '../platforms/types.ts';
 import { notFound } from '../errors.ts';
 
 export interface WorkspaceDeletionDeps {
   db: Db;
   storage: MediaStorage;
-  /** Directory of chunked-upload sessions (<data dir>/uploads). */
-  uploadsDir: string;
+  /** Where chunked-upload sessions keep their chunks. */
+  chunks: ChunkStore;
   connections: ConnectionStore;
   registry: PlatformRegistry;
   logger: Logger;
@@ -105,7 +104,7 @@ export class WorkspaceDeletion {
         batch.map(async (item) => {
           try {
             if (item.kind === 'object') await this.#d.storage.delete(item.ref);
-            else await rm(join(this.#d.uploadsDir, item.ref), { recursive: true, force: true });
+            else await this.#d.chunks.remove(item.ref);
             done.push(item.id);
           } catch (err) {
             failed++;

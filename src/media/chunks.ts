@@ -14,18 +14,21 @@ export interface AssembleOptions {
   expectedBytes?: number;
 }
 
+/** A chunk: a file's path, or what opens its bytes (a stored object). */
+export type ChunkSource = string | (() => Promise<Readable>);
+
 /**
- * A stream of the files' bytes, one file after another. Only one file is open at a time, and
+ * A stream of the chunks' bytes, one after another. Only one chunk is open at a time, and
  * destroying the stream closes it. A missing or unreadable chunk fails the stream.
  */
-export function assembleChunks(paths: readonly string[], opts: AssembleOptions = {}): Readable {
+export function assembleChunks(paths: readonly ChunkSource[], opts: AssembleOptions = {}): Readable {
   if (paths.length === 0) throw new ChunkAssemblyError('no chunks to assemble');
   const files = [...paths];
   async function* bytes(): AsyncGenerator<Buffer> {
     let total = 0;
     for (const [index, path] of files.entries()) {
       try {
-        for await (const chunk of createReadStream(path)) {
+        for await (const chunk of typeof path === 'string' ? createReadStream(path) : await path()) {
           total += (chunk as Buffer).length;
           if (opts.expectedBytes !== undefined && total > opts.expectedBytes) {
             throw new ChunkAssemblyError(`chunks exceed the expected ${opts.expectedBytes} bytes`);

@@ -1,7 +1,6 @@
-// Resumable (chunked) uploads. A session belongs to one workspace; its chunks are files under
-// <data dir>/uploads/<upload_id>/<n>, so every instance serving a session must share that directory.
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+// Resumable (chunked) uploads. A session belongs to one workspace; its chunks are kept by the chunk store
+// (chunk-store.ts): in the data directory with media on disk, in the shared bucket with S3, so with S3 every
+// instance can take any chunk of any session.
 import type { Logger } from 'pino';
 import type { Principal } from '../auth/authenticate.ts';
 import type { Clock } from '../clock.ts';
@@ -9,6 +8,7 @@ import type { Db } from '../db/client.ts';
 import { and, asc, eq, inArray, lt, sql } from '../db/orm.ts';
 import { uploadChunks, uploadSessions } from '../db/schema-media.ts';
 import { AppError } from '../errors.ts';
+import type { ChunkStore } from './chunk-store.ts';
 import { assembleChunks } from './chunks.ts';
 import { sizeLimitError } from './ingest.ts';
 import { assertMediaPlatformAllowed, isUuid, type MediaKind, type MediaPlatform, type MediaRow } from './records.ts';
@@ -48,7 +48,7 @@ const notFound = (id: string) => new AppError('not_found', `Upload session not f
 const FORGET_AFTER_MS = 7 * 24 * 3600 * 1000;
 
 export class UploadSessions {
-  readonly dir: string;
+  readonly chunks: ChunkStore;
   readonly #db: Db;
   readonly #media: MediaService;
   readonly #ttlMs: number;
@@ -59,12 +59,12 @@ export class UploadSessions {
   constructor(deps: {
     db: Db;
     media: MediaService;
-    dataDir: string;
+    chunks: ChunkStore;
     ttlSeconds: number;
     clock: Clock;
     logger: Logger;
   }) {
-    this.dir = join(deps.dataDir, 'uploads');
+    this.chunks = deps.chunks;
     this.#db = deps.db;
     this.#media = deps.media;
     this.#ttlMs = deps.ttlSeconds * 1000;
@@ -103,7 +103,7 @@ export class UploadSessions {
         })
         .returning({ id: uploadSessions.id });
     });
-    await mkdir(join(this.dir, row!.id), { recursive: true });
+    await this.chunks.prepare(row!.id);
     this.#maybeSweep();
     return { upload_id: row!.id, chunk_size: CHUNK_SIZE };
   }
@@ -140,7 +140,7 @@ export class UploadSessions {
     return n < row.totalChunks ? CHUNK_SIZE : row.fileSize - (row.totalChunks - 1) * CHUNK_SIZE;
   }
 
-  /** Stores one chunk from a temp file (moved, not copied). Sending a chunk again replaces it. */
+  /** Stores one chunk from a temp file (consumed). Sending a chunk again replaces it. */
   async putChunk(p: Principal, id: string, n: number, file: { path: string; size: number }): Promise<void> {
     const row = await this.#session(p, id);
     this.#assertOpen(row);
@@ -152,13 +152,7 @@ export class UploadSessions {
     // The session's declared size is already counted; this refuses chunks once the workspace is over
     // its quota anyway (a lowered plan limit, a race with another upload).
     await this.#media.quota.assertRoom(p.workspaceId, 0);
-    const target = join(this.dir, row.id, String(n));
-    // The session directory is made at init; a missing one (a restored or pruned data dir) is made again.
-    await rename(file.path, target).catch(async (err: NodeJS.ErrnoException) => {
-      if (err.code !== 'ENOENT') throw err;
-      await mkdir(join(this.dir, row.id), { recursive: true });
-      await rename(file.path, target);
-    });
+    await this.chunks.put(row.id, n, file);
     await this.#db
       .insert(uploadChunks)
       .values({ uploadId: row.id, chunkNumber: n, size: file.size })
@@ -237,7 +231,7 @@ export class UploadSessions {
     let tempPath: string | undefined;
     try {
       const target = await this.#media.target(p, row.platform as MediaPlatform | null, row.platformUserId);
-      const paths = Array.from({ length: row.totalChunks }, (_, i) => join(this.dir, row.id, String(i + 1)));
+      const paths = Array.from({ length: row.totalChunks }, (_, i) => () => this.chunks.open(row.id, i + 1));
       const written = await this.#media.temp.write(
         assembleChunks(paths, { expectedBytes: row.fileSize }),
         row.fileSize,
@@ -272,16 +266,13 @@ export class UploadSessions {
     }
   }
 
-  /** Chunk numbers without a row, or whose file is missing or of the wrong size (those rows are dropped). */
+  /** Chunk numbers without a row, or whose stored chunk is missing or of the wrong size (those rows are dropped). */
   async #missingOnDisk(row: SessionRow): Promise<number[]> {
     const have = new Set(await this.#chunkNumbers(row.id));
     const lost: number[] = [];
     await Promise.all(
       [...have].map(async (n) => {
-        const size = await stat(join(this.dir, row.id, String(n))).then(
-          (s) => s.size,
-          () => -1,
-        );
+        const size = await this.chunks.size(row.id, n);
         if (size !== this.expectedChunkSize(row, n)) lost.push(n);
       }),
     );
@@ -303,7 +294,7 @@ export class UploadSessions {
       .set({ ...set, updatedAt: this.#now() })
       .where(eq(uploadSessions.id, id));
     await this.#db.delete(uploadChunks).where(eq(uploadChunks.uploadId, id));
-    await rm(join(this.dir, id), { recursive: true, force: true });
+    await this.chunks.remove(id);
   }
 
   #maybeSweep(): void {

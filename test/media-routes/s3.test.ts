@@ -71,7 +71,7 @@ describe('HERALD_STORAGE=s3', () => {
     expect(filesUnder(mediaDirs(h).temp)).toEqual([]);
   });
 
-  it('assembles a chunked upload into the bucket', async () => {
+  it('keeps the chunks of a resumable upload in the bucket and assembles them there', async () => {
     const u = await h.signup();
     const video = await mp4({ mdatBytes: 1_500_000 });
     const init = await h.req({
@@ -98,6 +98,10 @@ describe('HERALD_STORAGE=s3', () => {
         ).statusCode,
       ).toBe(200);
     }
+    // The chunks wait in the bucket, which every instance shares, not in this instance's data directory.
+    expect(await exists(`uploads/${id}/1`)).toBe('application/octet-stream');
+    expect(await exists(`uploads/${id}/2`)).toBe('application/octet-stream');
+    expect(filesUnder(mediaDirs(h).chunks)).toEqual([]);
     const done = await h.req({
       method: 'POST',
       url: '/media/storage/complete',
@@ -106,5 +110,7 @@ describe('HERALD_STORAGE=s3', () => {
     });
     expect(done.statusCode, done.body).toBe(200);
     expect(await exists(done.json().public_url.slice(PUBLIC.length + 1))).toBe('video/mp4');
+    expect(await exists(`uploads/${id}/1`)).toBeNull();
+    expect(await exists(`uploads/${id}/2`)).toBeNull();
   });
 });

@@ -41,6 +41,11 @@ export interface MediaStorage {
   /** Succeeds whether or not the key existed. */
   delete(key: string): Promise<void>;
   publicUrl(key: string): string;
+  /**
+   * The keys that start with `prefix`. Only a store every instance shares (S3) has it: resumable uploads then keep
+   * their chunks in it instead of one instance's data directory (media/chunk-store.ts).
+   */
+  keysUnder?(prefix: string): Promise<string[]>;
 }
 
 export class ObjectNotFoundError extends Error {

@@ -1,0 +1,57 @@
+#!/bin/sh
+# What Herald's container image runs, in one place: the Dockerfile calls it to build and install, and as the
+# container's entry point and health check. test/deploy/image.test.ts runs the same install and start on a
+# copy of the repository, so what the image runs is what the tests run.
+#
+#   deploy/image.sh packages     Debian packages Herald calls at run time (ffmpeg/ffprobe, tesseract + English)
+#   deploy/image.sh build        full install with development tools, which builds the web app into web/dist
+#   deploy/image.sh install      production dependencies only, from package-lock.json, no install scripts
+#   deploy/image.sh start [cmd]  waits for DATABASE_URL's server when one is set, then runs `herald <cmd>` (serve)
+#   deploy/image.sh health       exits 0 when GET /healthz answers 200 on 127.0.0.1:$PORT
+#
+# Extra npm flags (e.g. --prefer-offline) can be passed in HERALD_NPM_FLAGS.
+set -eu
+APP_DIR=$(CDPATH='' cd -- "$(dirname -- "$0")/.." && pwd)
+cd "$APP_DIR"
+
+command=${1:-start}
+[ "$#" -gt 0 ] && shift
+
+case "$command" in
+  packages)
+    apt-get update
+    DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
+      ffmpeg tesseract-ocr tesseract-ocr-eng ca-certificates tini
+    rm -rf /var/lib/apt/lists/*
+    ;;
+  build)
+    # shellcheck disable=SC2086 # HERALD_NPM_FLAGS is a list of flags
+    npm ci --no-audit --no-fund ${HERALD_NPM_FLAGS:-}
+    test -f web/dist/index.html || { echo "image.sh: the web app was not built (web/dist)" >&2; exit 1; }
+    ;;
+  install)
+    # `prepare` would build the web app, which needs the development tools: the build stage did that already.
+    # shellcheck disable=SC2086
+    npm ci --omit=dev --ignore-scripts --no-audit --no-fund ${HERALD_NPM_FLAGS:-}
+    ;;
+  start)
+    if [ -n "${DATABASE_URL:-}" ]; then
+      # The database may still be starting (a fresh compose install): wait for it rather than exit at once.
+      node deploy/wait-for-database.js 120
+    fi
+    mkdir -p "${HERALD_DATA_DIR:-./data}"
+    [ "$#" -eq 0 ] && set -- serve
+    exec node bin/herald.js "$@"
+    ;;
+  health)
+    exec node -e '
+      const port = process.env.PORT || "8080";
+      fetch(`http://127.0.0.1:${port}/healthz`, { signal: AbortSignal.timeout(4000) })
+        .then((r) => process.exit(r.status === 200 ? 0 : 1), () => process.exit(1));
+    '
+    ;;
+  *)
+    echo "usage: deploy/image.sh packages|build|install|start [serve|worker|migrate]|health" >&2
+    exit 64
+    ;;
+esac
