@@ -91,7 +91,15 @@ export class CommentSync {
   async #enqueueNext(queue: ScheduleQueue, after: Date): Promise<void> {
     const ms = this.#d.intervalSeconds * 1000;
     const next = new Date(Math.floor(after.getTime() / ms) * ms + ms);
-    await queue.sendTo(COMMENT_SYNC_QUEUE, {}, { startAfter: next, singletonKey: `round@${next.toISOString()}` });
+    await queue.sendTo(
+      COMMENT_SYNC_QUEUE,
+      {},
+      {
+        startAfter: next,
+        singletonKey: `round@${next.toISOString()}`,
+        singletonSeconds: this.#d.intervalSeconds,
+      },
+    );
   }
 
   /** Starts the rounds (no-op when the interval is 0). */
@@ -112,7 +120,11 @@ export class CommentSync {
         await queue.sendTo(
           COMMENT_SYNC_QUEUE,
           {},
-          { startAfter: this.#d.clock(), singletonKey: `round@${this.#slot(this.#d.clock())}` },
+          {
+            startAfter: this.#d.clock(),
+            singletonKey: `round@${this.#slot(this.#d.clock())}`,
+            singletonSeconds: this.#d.intervalSeconds,
+          },
         );
       })().catch((err: unknown) => this.#d.logger.error({ err }, 'comment sync did not start on the job queue'));
       return;

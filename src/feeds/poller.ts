@@ -72,7 +72,15 @@ export class FeedPoller {
   async #enqueueNext(queue: ScheduleQueue, after: Date): Promise<void> {
     const ms = this.#d.intervalSeconds * 1000;
     const next = new Date(Math.floor(after.getTime() / ms) * ms + ms);
-    await queue.sendTo(FEED_POLL_QUEUE, {}, { startAfter: next, singletonKey: `round@${next.toISOString()}` });
+    await queue.sendTo(
+      FEED_POLL_QUEUE,
+      {},
+      {
+        startAfter: next,
+        singletonKey: `round@${next.toISOString()}`,
+        singletonSeconds: this.#d.intervalSeconds,
+      },
+    );
   }
 
   /** Starts the rounds (no-op when the interval is 0). */
@@ -93,7 +101,11 @@ export class FeedPoller {
         await queue.sendTo(
           FEED_POLL_QUEUE,
           {},
-          { startAfter: this.#d.clock(), singletonKey: `round@${this.#slot(this.#d.clock())}` },
+          {
+            startAfter: this.#d.clock(),
+            singletonKey: `round@${this.#slot(this.#d.clock())}`,
+            singletonSeconds: this.#d.intervalSeconds,
+          },
         );
       })().catch((err: unknown) => this.#d.logger.error({ err }, 'feed poll did not start on the job queue'));
       return;

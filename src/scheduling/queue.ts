@@ -143,8 +143,16 @@ export class ScheduleQueue {
     }
   }
 
-  /** A job on one of the other queues (`queues`); a failure is logged, never thrown. */
-  async sendTo(name: string, data: object, opts: { startAfter: Date; singletonKey: string }): Promise<void> {
+  /**
+   * A job on one of the other queues (`queues`); a failure is logged, never thrown. With `singletonSeconds`, a second
+   * job of the same key sent within the same window of that many seconds is dropped (pg-boss's throttle: on a queue of
+   * the standard policy a key alone does not make a job unique).
+   */
+  async sendTo(
+    name: string,
+    data: object,
+    opts: { startAfter: Date; singletonKey: string; singletonSeconds?: number },
+  ): Promise<void> {
     const boss = await this.start();
     try {
       await boss.send(name, data, opts);

@@ -278,11 +278,9 @@ describe('two API and two worker processes sharing PostgreSQL, S3 and Redis', ()
     expect((await spend(b)).status).toBe(429);
   });
 
-  // KNOWN FAULT, found by this test: with two worker processes every round of the comment sync runs twice (two
-  // completed pg-boss jobs per `round@<slot>` key). Each process enqueues the next round itself, and a singletonKey on
-  // a queue of pg-boss's standard policy does not make a job unique (that takes singletonSeconds or a `singleton` /
-  // `stately` queue). `it.fails` holds the fault in view: once the rounds run once, this test fails and becomes `it`.
-  it.fails('runs each round of the comment sync once across the two workers', async () => {
+  // Every process that runs the sync enqueues the next round itself, and each starts one at boot: the sends carry
+  // pg-boss's throttle window (singletonSeconds) as well as the round's key, so the copies collapse into one job.
+  it('runs each round of the comment sync once across the two workers', async () => {
     const rounds = async () =>
       sql(
         `select singleton_key as slot, count(*)::int as runs, count(*) filter (where state = 'completed')::int as done
