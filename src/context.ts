@@ -115,6 +115,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     drafts: posting.drafts,
     publishing: posting.publishing,
     scheduling: posting.scheduling,
+    queues: posting.queues,
     media: files.media,
     engagement: engagement.engagement,
     ai: assistants.ai,

@@ -12,6 +12,8 @@ import type { TokenKeeper } from './connections/tokens.ts';
 import type { MediaService } from './media/service.ts';
 import { DraftService, FollowUps, PostValidator, PublishingService } from './publishing/index.ts';
 import {
+  QueueService,
+  QueueStore,
   ScheduledStore,
   ScheduleEntries,
   ScheduleQueue,
@@ -64,6 +66,7 @@ export function publishingServices(
         })
       : undefined;
   const scheduledStore = new ScheduledStore(db, clock);
+  const queueStore = new QueueStore(db, clock);
   const publishing = new PublishingService({
     db,
     registry: platforms,
@@ -116,6 +119,15 @@ export function publishingServices(
     clock,
     queue: scheduleQueue,
     publishNow: (row) => scheduleWorker.execute(row),
+    releaseSlot: (slotId) => queueStore.release(slotId),
+  });
+  const queues = new QueueService({
+    store: queueStore,
+    publishing,
+    clock,
+    queue: scheduleQueue,
+    timeZoneOf: (workspaceId) => scheduling.timeZoneOf(workspaceId),
+    networks: platforms,
   });
   const followUps = new FollowUps({
     ledger: publishing.ledger,
@@ -151,7 +163,18 @@ export function publishingServices(
       maxAttempts: sc.maxAttempts,
     },
   );
-  return { drafts, publishing, scheduleQueue, scheduleWorker, scheduling, followUps, events, postStory, reconciler };
+  return {
+    drafts,
+    publishing,
+    scheduleQueue,
+    scheduleWorker,
+    scheduling,
+    queues,
+    followUps,
+    events,
+    postStory,
+    reconciler,
+  };
 }
 
 /** The posts read model, comments inbox and analytics, and the background comment sync. */

@@ -31,6 +31,7 @@ import { connectionRoutes } from './routes/connections.ts';
 import { postRoutes } from './routes/posts.ts';
 import { draftRoutes } from './routes/drafts.ts';
 import { scheduledPostRoutes } from './routes/scheduled-posts.ts';
+import { queueRoutes } from './routes/queues.ts';
 import { engagementRoutes } from './routes/engagement.ts';
 import { aiRoutes } from './routes/ai.ts';
 import { mediaRoutes } from './routes/media.ts';
@@ -148,6 +149,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   await app.register(platformRoutes, { ctx });
   await app.register(draftRoutes, { ctx });
   await app.register(scheduledPostRoutes, { ctx, metrics });
+  await app.register(queueRoutes, { ctx });
   await app.register(mediaRoutes, { ctx });
   await app.register(aiRoutes, { ctx });
   await app.register(engagementRoutes, { ctx });
