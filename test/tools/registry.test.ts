@@ -32,6 +32,8 @@ describe('tool registry', () => {
         'media_to_content',
         'analyze_media',
         'publish',
+        'add_to_queue',
+        'get_queue',
         'upload_media',
         'disconnect_gpt_connector',
         'clear_workspace_chat_history',
@@ -64,12 +66,18 @@ describe('tool registry', () => {
     ]);
   });
 
-  it('the surface rule: GPT Actions omit web search and the chat-clear tool, MCP only the chat-clear tool, the agent has all', () => {
+  it('the surface rule: GPT Actions omit web search, the chat-clear and queue tools, MCP only the chat-clear tool, the agent has all', () => {
     const all = TOOLS.map((t) => t.name);
     expect(names('agent')).toEqual(all);
     expect(names('mcp')).toEqual(all.filter((n) => n !== 'clear_workspace_chat_history'));
     expect(names('gpt')).toEqual(
-      all.filter((n) => n !== 'clear_workspace_chat_history' && !n.startsWith('web_search_')),
+      all.filter(
+        (n) =>
+          n !== 'clear_workspace_chat_history' &&
+          !n.startsWith('web_search_') &&
+          n !== 'add_to_queue' &&
+          n !== 'get_queue',
+      ),
     );
     // ChatGPT's limit on operations.
     expect(names('gpt').length).toBeLessThanOrEqual(30);
