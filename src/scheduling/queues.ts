@@ -184,6 +184,12 @@ export class QueueService {
     });
   }
 
+  /** The next `count` free slots, without the queue's view: the lookup a post into the queue makes. */
+  async nextFree(workspaceId: string, name: string, count: number): Promise<Date[]> {
+    const [row, wsTz] = await Promise.all([this.#find(workspaceId, name), this.#d.timeZoneOf(workspaceId)]);
+    return this.#free(this.#d.store.db, row?.id, this.#grid(row, wsTz), this.#d.clock(), count);
+  }
+
   /** The next `count` free slots of the queue (a preview: nothing is taken). */
   async nextSlots(p: Principal, name: string, count: number): Promise<{ queue: QueueView; slots: Date[] }> {
     const queue = await this.get(p, name);

@@ -20,6 +20,7 @@ const NAV: { to: string; label: string }[] = [
   { to: '/connections', label: t.nav.connections },
   { to: '/keys', label: t.nav.keys },
   { to: '/webhooks', label: t.nav.webhooks },
+  { to: '/queues', label: t.nav.queues },
   { to: '/notifications', label: t.nav.notifications },
   { to: '/settings', label: t.nav.settings },
 ];

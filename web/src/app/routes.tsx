@@ -35,6 +35,7 @@ const Agent = lazy(() => import('../pages/agent/AgentPage.tsx'));
 const Settings = lazy(() => import('../pages/settings/SettingsPage.tsx'));
 const Notifications = lazy(() => import('../pages/notifications/NotificationsPage.tsx'));
 const Webhooks = lazy(() => import('../pages/webhooks/WebhooksPage.tsx'));
+const Queues = lazy(() => import('../pages/queues/QueuesPage.tsx'));
 
 /** The pages behind login, inside the shell. */
 const appPages: RouteObject[] = [
@@ -51,6 +52,7 @@ const appPages: RouteObject[] = [
   { path: '/settings', element: <Settings /> },
   { path: '/notifications', element: <Notifications /> },
   { path: '/webhooks', element: <Webhooks /> },
+  { path: '/queues', element: <Queues /> },
 ];
 
 const publicPage = (path: string, element: React.ReactNode, onlyLoggedOut = true): RouteObject => ({
