@@ -11,6 +11,7 @@ import { benchSchedulingApi } from './scheduling-api.ts';
 import { benchStartup } from './startup.ts';
 import { benchTools } from './tools.ts';
 import { benchWeb } from './web.ts';
+import { benchWorkflow } from './workflow.ts';
 
 const sections: Record<string, () => Promise<void>> = {
   // The web app: first-load JavaScript, Lighthouse, the calendar with BENCH_WEB_POSTS posts, start-up with and without it.
@@ -32,6 +33,8 @@ const sections: Record<string, () => Promise<void>> = {
     }),
   // The scheduling issue's load benchmark (minutes; scaled by HERALD_BENCH_SCHED_* variables, see bench/scheduling.ts).
   scheduling: () => benchScheduling(),
+  // Workflow features: the posting queue's next-free-slot lookup with BENCH_QUEUE_POSTS queued posts (10,000).
+  workflow: () => benchWorkflow(),
   'scheduling-api': () =>
     benchSchedulingApi({
       seconds: Number(process.env.BENCH_SECONDS ?? 5),

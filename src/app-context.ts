@@ -38,7 +38,13 @@ import type { SandboxSimulator } from './sandbox/core/simulator.ts';
 import type { DraftService, FollowUps, PublishingService } from './publishing/index.ts';
 import type { MediaService, MediaServiceDeps } from './media/service.ts';
 import type { UploadSessions } from './media/uploads.ts';
-import type { BulkService, ScheduleQueue, ScheduleWorker, SchedulingService } from './scheduling/index.ts';
+import type {
+  BulkService,
+  QueueService,
+  ScheduleQueue,
+  ScheduleWorker,
+  SchedulingService,
+} from './scheduling/index.ts';
 import type { CommentSync, EngagementService } from './engagement/index.ts';
 import type { AiService } from './ai/service.ts';
 import type { AiModels } from './ai/models.ts';
@@ -87,6 +93,8 @@ export interface AppContext {
   scheduling: SchedulingService;
   /** Bulk import and export of posts (CSV or JSON lines). */
   bulk: BulkService;
+  /** Posting queues: named weekly slots, and posts that take the next free one. */
+  queues: QueueService;
   /** The AI generators (docs/ai.md): the configured model, or the built-in provider. */
   ai: AiService;
   /** Speech to text for the agent's voice messages (docs/agent.md#transcription); 503 without a transcription model. */

@@ -130,6 +130,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     publishing: posting.publishing,
     scheduling: posting.scheduling,
     bulk: posting.bulk,
+    queues: posting.queues,
     media: files.media,
     engagement: engagement.engagement,
     ai: assistants.ai,

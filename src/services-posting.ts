@@ -13,6 +13,8 @@ import type { MediaService } from './media/service.ts';
 import { DraftService, FollowUps, PostValidator, PublishingService } from './publishing/index.ts';
 import {
   BulkService,
+  QueueService,
+  QueueStore,
   ScheduledStore,
   ScheduleEntries,
   ScheduleQueue,
@@ -68,6 +70,7 @@ export function publishingServices(
       : undefined;
   const scheduledStore = new ScheduledStore(db, clock);
   const entries = new ScheduleEntries(scheduledStore, scheduleQueue);
+  const queueStore = new QueueStore(db, clock);
   const publishing = new PublishingService({
     db,
     registry: platforms,
@@ -120,6 +123,15 @@ export function publishingServices(
     clock,
     queue: scheduleQueue,
     publishNow: (row) => scheduleWorker.execute(row),
+    releaseSlot: (slotId) => queueStore.release(slotId),
+  });
+  const queues = new QueueService({
+    store: queueStore,
+    publishing,
+    clock,
+    queue: scheduleQueue,
+    timeZoneOf: (workspaceId) => scheduling.timeZoneOf(workspaceId),
+    networks: platforms,
   });
   const bulk = new BulkService({
     db,
@@ -174,6 +186,7 @@ export function publishingServices(
     scheduleWorker,
     scheduling,
     bulk,
+    queues,
     followUps,
     events,
     postStory,

@@ -4,7 +4,7 @@ import { pgCore, sql } from './orm.ts';
 import { posts } from './schema-publishing.ts';
 import { workspaces } from './schema.ts';
 
-const { bigserial, index, integer, jsonb, pgTable, text, timestamp, uuid } = pgCore;
+const { bigserial, boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } = pgCore;
 const tz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
 export const scheduledPosts = pgTable(
@@ -37,8 +37,13 @@ export const scheduledPosts = pgTable(
     createdAt: tz('created_at').notNull().defaultNow(),
     updatedAt: tz('updated_at').notNull().defaultNow(),
     publishedAt: tz('published_at'),
+    /** The queue slot this entry was given (posting queues); null for a post scheduled at a time of its own. */
+    queueSlotId: uuid('queue_slot_id').references(() => queueSlots.id, { onDelete: 'set null' }),
+    /** Held by a paused queue: the worker does not claim it (nor fail it as missed) until the queue resumes. */
+    held: boolean('held').notNull().default(false),
   },
   (t) => [
+    index('scheduled_posts_queue_slot_idx').on(t.queueSlotId),
     index('scheduled_posts_ws_time_idx').on(t.workspaceId, t.scheduledTime),
     // The worker's scan: only rows that can still need it.
     index('scheduled_posts_due_idx')
@@ -62,4 +67,46 @@ export const scheduledPostEvents = pgTable(
     at: tz('at').notNull().defaultNow(),
   },
   (t) => [index('scheduled_post_events_sp_idx').on(t.scheduledPostId, t.seq)],
+);
+
+/**
+ * A workspace's named posting queue: weekly slots (weekday + HH:MM) in a time zone, optionally limited to some
+ * networks. The `default` queue has a row only once it is changed or used.
+ */
+export const postingQueues = pgTable(
+  'posting_queues',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    workspaceId: uuid('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    /** IANA zone of the slots; null: the workspace's zone. */
+    timeZone: text('time_zone'),
+    /** [{day: 0-6 (Sunday 0), time: 'HH:MM'}], sorted. */
+    slots: jsonb('slots').notNull().default([]),
+    /** Networks its posts may go to; null: any. */
+    platforms: jsonb('platforms'),
+    paused: boolean('paused').notNull().default(false),
+    pausedAt: tz('paused_at'),
+    createdAt: tz('created_at').notNull().defaultNow(),
+    updatedAt: tz('updated_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('posting_queues_ws_name_idx').on(t.workspaceId, t.name)],
+);
+
+/** A taken slot of a queue: one post (one entry per network) per slot, held by the unique index of live slots. */
+export const queueSlots = pgTable(
+  'queue_slots',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    queueId: uuid('queue_id')
+      .notNull()
+      .references(() => postingQueues.id, { onDelete: 'cascade' }),
+    slotAt: tz('slot_at').notNull(),
+    /** Set when its post left the queue (cancelled, rescheduled by hand): the slot is free again. */
+    releasedAt: tz('released_at'),
+    createdAt: tz('created_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('queue_slots_queue_at_idx').on(t.queueId, t.slotAt).where(sql`${t.releasedAt} is null`)],
 );

@@ -20,7 +20,7 @@ export {
   type ScheduledRef,
   type TargetOutcome,
 } from './results.ts';
-export type { NewScheduledEntry, ScheduledEntryRef, ScheduleWriter } from './submit.ts';
+export type { NewScheduledEntry, QueueSlotClaim, ScheduledEntryRef, ScheduleWriter } from './submit.ts';
 export type { Ledger, TargetRow } from './ledger.ts';
 export type { PlannedTarget } from './plan.ts';
 export type { KnownTarget, TargetRunner } from './runner.ts';

@@ -14,7 +14,7 @@ import type { PlannedTarget } from './plan.ts';
 import type { PublishReply } from './results.ts';
 import type { TargetRunner } from './runner.ts';
 import type { PostBody } from './schemas.ts';
-import type { ScheduledEntryRef, ScheduleWriter } from './submit.ts';
+import type { QueueSlotClaim, ScheduledEntryRef, ScheduleWriter } from './submit.ts';
 import type { PostValidator } from './validate.ts';
 
 export interface PublishingDeps {
@@ -50,6 +50,8 @@ export interface ScheduleRequest {
   fromDraft?: string | undefined;
   /** The answer once everything is scheduled. */
   respond: (entries: ScheduledEntryRef[]) => PublishReply<object>;
+  /** A posting queue's slot, taken inside the transaction: every entry gets its time and reference. */
+  slot?: ((tx: Db) => Promise<QueueSlotClaim>) | undefined;
 }
 
 /** A claimed queue entry about to run: what its ledger post records, and its checked targets. */

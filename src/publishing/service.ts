@@ -168,6 +168,7 @@ export class PublishingService {
             placed,
             draftPlatforms,
             scheduled,
+            slot: o.slot,
             idempotency,
             lease,
             requestHash: hash,

@@ -24,6 +24,17 @@ export interface NewScheduledEntry {
   postData: PostBody;
   scheduledTime: Date;
   actor: string;
+  /** The posting queue slot the entry takes, if any. */
+  queueSlotId?: string | null;
+  /** Held by a paused queue: not published until it resumes. */
+  held?: boolean;
+}
+
+/** A slot a posting queue gave the request (scheduling takes it inside the submit transaction). */
+export interface QueueSlotClaim {
+  at: Date;
+  queueSlotId: string;
+  held: boolean;
 }
 
 export interface ScheduledEntryRef {
@@ -53,6 +64,8 @@ export interface Submission {
   placed: Placed[];
   draftPlatforms: Platform[];
   scheduled: Map<Platform, { at: Date; platformUserId: string | null }>;
+  /** Takes a posting queue's slot in the transaction: its time replaces every entry's. */
+  slot?: ((tx: Db) => Promise<QueueSlotClaim>) | undefined;
   idempotency: IdempotencyClaim | undefined;
   /** The claim's lease when the request has a key (its run's owner id and the lease's end). */
   lease?: { owner: string; until: Date } | undefined;
@@ -126,15 +139,17 @@ export async function writeSubmission(
       },
       tx,
     );
+  const slot = s.slot && s.scheduled.size ? await s.slot(tx) : undefined;
   const entries = await d.schedule.add(
     tx,
     [...s.scheduled].map(([platform, e]) => ({
+      ...(slot ? { queueSlotId: slot.queueSlotId, held: slot.held } : {}),
       workspaceId: p.workspaceId,
       platform,
       platformUserId: e.platformUserId,
       postType: s.postType,
       postData: storedBody(s.stored, platform, d.overrideKeys),
-      scheduledTime: e.at,
+      scheduledTime: slot?.at ?? e.at,
       actor,
     })),
   );

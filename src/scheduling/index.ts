@@ -17,3 +17,6 @@ export { ScheduledStore, scheduledEntrySchema, STATUSES, type ScheduledRow } fro
 export { schedulerReadiness } from './readiness.ts';
 export { PostStory, timelineSchema, type Timeline } from './story.ts';
 export { Reconciler, type ReconcilerOptions, type StuckCounts } from './reconciler.ts';
+export { QueueService, DEFAULT_QUEUE, type QueueView, type QueueInput } from './queues.ts';
+export { QueueStore } from './queue-store.ts';
+export { SLOT_TIME, WEEKDAYS, SlotGrid, type WeeklySlot } from './queue-slots.ts';

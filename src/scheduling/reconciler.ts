@@ -93,7 +93,7 @@ export class Reconciler {
     const c = this.#cutoffs();
     const [entries] = rowsOf(
       await this.#d.db.execute(sql`
-        select count(*) filter (where status = 'scheduled' and scheduled_time < ${c.due.toISOString()}::timestamptz
+        select count(*) filter (where status = 'scheduled' and not held and scheduled_time < ${c.due.toISOString()}::timestamptz
             and scheduled_time >= ${c.grace.toISOString()}::timestamptz)::int as due,
           count(*) filter (where status = 'publishing' and claimed_until < ${c.due.toISOString()}::timestamptz)::int as lease
         from scheduled_posts where status in ('scheduled', 'publishing')`),
@@ -119,7 +119,7 @@ export class Reconciler {
               else 'claim expired at ' || ${utc('claimed_until')} || ' (its worker stopped mid-publish)' end as reason,
             status
           from scheduled_posts
-          where (status = 'scheduled' and scheduled_time < ${c.due.toISOString()}::timestamptz
+          where (status = 'scheduled' and not held and scheduled_time < ${c.due.toISOString()}::timestamptz
               and scheduled_time >= ${c.grace.toISOString()}::timestamptz)
             or (status = 'publishing' and claimed_until < ${c.due.toISOString()}::timestamptz)
           order by scheduled_time limit 500

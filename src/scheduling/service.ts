@@ -41,6 +41,8 @@ export interface SchedulingDeps {
   publishNow: (row: ScheduledRow) => Promise<void>;
   /** Wake-ups at each entry's time (pg-boss), sent after the rows are committed. */
   queue?: ScheduleQueue | undefined;
+  /** Frees a posting queue's slot once no entry of it is waiting any more. */
+  releaseSlot?: ((slotId: string) => Promise<boolean>) | undefined;
 }
 
 export interface PatchInput {
@@ -182,6 +184,7 @@ export class SchedulingService {
     );
     if (!moved) throw conflict('cancel', (await this.store.owned(workspaceId, id)).status);
     await this.#refundIfUnused(moved, row.status);
+    if (moved.queueSlotId) await this.#d.releaseSlot?.(moved.queueSlotId);
     return moved;
   }
 
@@ -274,11 +277,14 @@ export class SchedulingService {
         retryAt: null,
         // New content needs a new ledger post; a reschedule keeps the old one so its journal still applies.
         ...(edited ? { postId: null, attempts: 0 } : {}),
+        // A queued entry given a time of its own leaves its queue slot (and is no longer held by a pause).
+        ...(input.scheduled_time !== undefined && row.queueSlotId ? { queueSlotId: null, held: false } : {}),
       },
       undefined,
       'post.rescheduled',
     );
     if (!moved) throw conflict('edit', (await this.store.owned(p.workspaceId, id)).status);
+    if (row.queueSlotId && !moved.queueSlotId) await this.#d.releaseSlot?.(row.queueSlotId);
     await this.#d.queue?.send(moved.id, moved.scheduledTime);
     return moved;
   }
@@ -311,6 +317,7 @@ export class SchedulingService {
     );
     await this.store.event(this.#d.db, id, 'cancelled', 'cancelled', `draft ${draft!.draft_id} created`);
     await this.#refundIfUnused(moved, row.status);
+    if (moved.queueSlotId) await this.#d.releaseSlot?.(moved.queueSlotId);
     return { row: moved, draftId: draft!.draft_id };
   }
 }

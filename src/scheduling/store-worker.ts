@@ -24,7 +24,7 @@ export async function failMissed(s: Statements, cutoff: Date, message: string): 
   const res = await s.db.execute(sql`
     with missed as (
       update scheduled_posts set status = 'failed', error_message = ${message}, updated_at = ${now}::timestamptz
-      where status = 'scheduled' and scheduled_time < ${cutoff.toISOString()}::timestamptz
+      where status = 'scheduled' and not held and scheduled_time < ${cutoff.toISOString()}::timestamptz
       returning *
     ),
     events as (
@@ -65,7 +65,8 @@ export async function claim(
   const via = o.only ? 'queue' : 'scan';
   const only = o.only ? sql` and id in (${idList(o.only)})` : sql``;
   const mine = o.exclude.length ? sql` and id not in (${idList(o.exclude)})` : sql``;
-  const due = sql`status = 'scheduled' and scheduled_time <= ${at} and scheduled_time >= ${o.cutoff.toISOString()}::timestamptz`;
+  // A paused posting queue holds its entries: they are neither claimed nor failed as missed until it resumes.
+  const due = sql`status = 'scheduled' and not held and scheduled_time <= ${at} and scheduled_time >= ${o.cutoff.toISOString()}::timestamptz`;
   const stale = sql`status = 'publishing' and (claimed_until is null or claimed_until < ${at})`;
   const res = await s.db.execute(sql`
     with due as (
@@ -185,11 +186,11 @@ export async function stats(
   const [r] = await s.db
     .select({
       scheduled: sql<number>`count(*) filter (where ${scheduledPosts.status} = 'scheduled')::int`,
-      due: sql<number>`count(*) filter (where ${scheduledPosts.status} = 'scheduled' and ${scheduledPosts.scheduledTime} <= ${now.toISOString()}::timestamptz)::int`,
+      due: sql<number>`count(*) filter (where ${scheduledPosts.status} = 'scheduled' and not ${scheduledPosts.held} and ${scheduledPosts.scheduledTime} <= ${now.toISOString()}::timestamptz)::int`,
       publishing: sql<number>`count(*) filter (where ${scheduledPosts.status} = 'publishing')::int`,
       oldest: sql<
         string | null
-      >`min(${scheduledPosts.scheduledTime}) filter (where ${scheduledPosts.status} = 'scheduled' and ${scheduledPosts.scheduledTime} <= ${now.toISOString()}::timestamptz and ${scheduledPosts.scheduledTime} >= ${graceCutoff.toISOString()}::timestamptz)`,
+      >`min(${scheduledPosts.scheduledTime}) filter (where ${scheduledPosts.status} = 'scheduled' and not ${scheduledPosts.held} and ${scheduledPosts.scheduledTime} <= ${now.toISOString()}::timestamptz and ${scheduledPosts.scheduledTime} >= ${graceCutoff.toISOString()}::timestamptz)`,
     })
     .from(scheduledPosts)
     .where(inArray(scheduledPosts.status, ['scheduled', 'publishing']));

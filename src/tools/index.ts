@@ -1,6 +1,7 @@
 // The tool registry, and the one place that says which surface lists which tool (interface "GPT Actions",
-// contract-gaps §8): GPT Actions omit web search, clear_workspace_chat_history and import_posts (the interface fixes
-// their operations); MCP has web search and omits clear_workspace_chat_history; the agent has every tool. The web-search tool is listed only when configured.
+// contract-gaps §8): GPT Actions omit web search, clear_workspace_chat_history, import_posts and the posting-queue
+// tools (their operations are the contract's); MCP has web search and omits clear_workspace_chat_history; the agent
+// has every tool. The web-search tool is listed only when configured.
 import type { ToolServices } from './services.ts';
 import { getAccounts } from './get-accounts.ts';
 import { getUserPosts } from './get-user-posts.ts';
@@ -15,6 +16,8 @@ import { mediaToContent } from './media-to-content.ts';
 import { analyzeMedia } from './analyze-media.ts';
 import { publish } from './publish.ts';
 import { importPosts } from './import-posts.ts';
+import { addToQueue } from './add-to-queue.ts';
+import { getQueue } from './get-queue.ts';
 import { uploadMedia } from './upload-media.ts';
 import { disconnectGptConnector } from './disconnect-gpt-connector.ts';
 import { clearWorkspaceChatHistory } from './clear-workspace-chat-history.ts';
@@ -37,6 +40,8 @@ export const TOOLS: readonly Tool[] = [
   analyzeMedia,
   publish,
   importPosts,
+  addToQueue,
+  getQueue,
   uploadMedia,
   disconnectGptConnector,
   webSearchSearxng,
@@ -45,7 +50,7 @@ export const TOOLS: readonly Tool[] = [
 
 /** Tools a surface does not list, by name (prefix match for the web-search family). */
 const OMITTED: Record<Surface, readonly string[]> = {
-  gpt: ['web_search_', 'clear_workspace_chat_history', 'import_posts'],
+  gpt: ['web_search_', 'clear_workspace_chat_history', 'import_posts', 'add_to_queue', 'get_queue'],
   mcp: ['clear_workspace_chat_history'],
   agent: [],
 };

@@ -15,7 +15,7 @@ import type { EngagementService } from '../engagement/index.ts';
 import type { MediaService } from '../media/service.ts';
 import type { PlatformRegistry } from '../platforms/registry.ts';
 import type { DraftService, PublishingService } from '../publishing/index.ts';
-import type { BulkService, SchedulingService } from '../scheduling/index.ts';
+import type { BulkService, QueueService, SchedulingService } from '../scheduling/index.ts';
 import type { WorkspaceChatHistory } from './chat-history.ts';
 
 export interface ToolServices {
@@ -36,6 +36,7 @@ export interface ToolServices {
   scheduling: SchedulingService;
   /** import_posts: bulk validation and import. */
   bulk: BulkService;
+  queues: QueueService;
   engagement: EngagementService;
   ai: AiService;
   /** Files attached to a GPT Action call are imported as media. */

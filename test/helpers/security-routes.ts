@@ -222,6 +222,38 @@ export const SECURITY_ROUTES: Record<string, MatrixEntry> = {
   'DELETE /unified/scheduled-posts/:id': scheduled(''),
   'POST /unified/scheduled-posts/:id/publish-now': scheduled('/publish-now'),
   'POST /unified/scheduled-posts/:id/move-to-draft': scheduled('/move-to-draft'),
+  // Posting queues
+  'GET /unified/queues': { matrix: 'workspace', url: '/unified/queues', feature: 'scheduling_enabled' },
+  'POST /unified/queues': {
+    matrix: 'workspace',
+    url: '/unified/queues',
+    payload: { name: 'matrix' },
+    feature: 'scheduling_enabled',
+  },
+  'GET /unified/queues/:queue': { matrix: 'workspace', url: '/unified/queues/default', feature: 'scheduling_enabled' },
+  'PATCH /unified/queues/:queue': {
+    matrix: 'workspace',
+    url: '/unified/queues/default',
+    payload: { paused: false },
+    feature: 'scheduling_enabled',
+  },
+  'DELETE /unified/queues/:queue': {
+    matrix: 'workspace',
+    url: '/unified/queues/no-such-queue',
+    feature: 'scheduling_enabled',
+  },
+  'POST /unified/queue/:queue/posts': {
+    matrix: 'workspace',
+    url: '/unified/queue/default/posts',
+    payload: { post_type: 'text', platforms: ['threads'], default_text: 'x' },
+    platform: 'threads',
+    feature: 'scheduling_enabled',
+  },
+  'GET /unified/queue/:queue/next-slots': {
+    matrix: 'workspace',
+    url: '/unified/queue/default/next-slots',
+    feature: 'scheduling_enabled',
+  },
   // Connections and profiles
   'POST /unified/oauth/url': {
     matrix: 'workspace',

@@ -115,7 +115,7 @@ describe('the classification of every tool', () => {
       TOOLS.filter((t) => t.effect.kind === 'write' && t.effect.held === how)
         .map((t) => t.name)
         .sort();
-    expect(held('post')).toEqual(['import_posts', 'publish']);
+    expect(held('post')).toEqual(['add_to_queue', 'import_posts', 'publish']);
     expect(held('action')).toEqual(['manage_platform_connection', 'reply_to_comment']);
   });
 

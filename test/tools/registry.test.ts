@@ -33,6 +33,8 @@ describe('tool registry', () => {
         'analyze_media',
         'publish',
         'import_posts',
+        'add_to_queue',
+        'get_queue',
         'upload_media',
         'disconnect_gpt_connector',
         'clear_workspace_chat_history',
@@ -65,12 +67,16 @@ describe('tool registry', () => {
     ]);
   });
 
-  it('the surface rule: GPT Actions omit web search, the chat-clear tool and import_posts, MCP only the chat-clear tool, the agent has all', () => {
+  it('the surface rule: GPT Actions omit web search, the chat-clear, import and queue tools, MCP only the chat-clear tool, the agent has all', () => {
     const all = TOOLS.map((t) => t.name);
     expect(names('agent')).toEqual(all);
     expect(names('mcp')).toEqual(all.filter((n) => n !== 'clear_workspace_chat_history'));
     expect(names('gpt')).toEqual(
-      all.filter((n) => !['clear_workspace_chat_history', 'import_posts'].includes(n) && !n.startsWith('web_search_')),
+      all.filter(
+        (n) =>
+          !['clear_workspace_chat_history', 'import_posts', 'add_to_queue', 'get_queue'].includes(n) &&
+          !n.startsWith('web_search_'),
+      ),
     );
     // ChatGPT's limit on operations.
     expect(names('gpt').length).toBeLessThanOrEqual(30);

@@ -32,6 +32,7 @@ import { postRoutes } from './routes/posts.ts';
 import { draftRoutes } from './routes/drafts.ts';
 import { scheduledPostRoutes } from './routes/scheduled-posts.ts';
 import { bulkRoutes } from './routes/bulk.ts';
+import { queueRoutes } from './routes/queues.ts';
 import { engagementRoutes } from './routes/engagement.ts';
 import { aiRoutes } from './routes/ai.ts';
 import { mediaRoutes } from './routes/media.ts';
@@ -151,6 +152,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   await app.register(draftRoutes, { ctx });
   await app.register(scheduledPostRoutes, { ctx, metrics });
   await app.register(bulkRoutes, { ctx });
+  await app.register(queueRoutes, { ctx });
   await app.register(mediaRoutes, { ctx });
   await app.register(aiRoutes, { ctx });
   await app.register(engagementRoutes, { ctx });

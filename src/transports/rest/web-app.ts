@@ -34,6 +34,7 @@ export const APP_PAGES: readonly string[] = [
   'settings',
   'notifications',
   'webhooks',
+  'queues',
 ];
 
 /** The app's Content-Security-Policy: this origin only (and the media storage's, for images and videos). */

@@ -21,6 +21,7 @@ const NAV: { to: string; label: string }[] = [
   { to: '/keys', label: t.nav.keys },
   { to: '/webhooks', label: t.nav.webhooks },
   { to: '/feeds', label: t.nav.feeds },
+  { to: '/queues', label: t.nav.queues },
   { to: '/notifications', label: t.nav.notifications },
   { to: '/settings', label: t.nav.settings },
 ];

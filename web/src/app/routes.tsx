@@ -38,6 +38,7 @@ const Settings = lazy(() => import('../pages/settings/SettingsPage.tsx'));
 const Notifications = lazy(() => import('../pages/notifications/NotificationsPage.tsx'));
 const Webhooks = lazy(() => import('../pages/webhooks/WebhooksPage.tsx'));
 const Feeds = lazy(() => import('../pages/feeds/FeedsPage.tsx'));
+const Queues = lazy(() => import('../pages/queues/QueuesPage.tsx'));
 
 /** The pages behind login, inside the shell. */
 const appPages: RouteObject[] = [
@@ -55,6 +56,7 @@ const appPages: RouteObject[] = [
   { path: '/notifications', element: <Notifications /> },
   { path: '/webhooks', element: <Webhooks /> },
   { path: '/feeds', element: <Feeds /> },
+  { path: '/queues', element: <Queues /> },
 ];
 
 const publicPage = (path: string, element: React.ReactNode, onlyLoggedOut = true): RouteObject => ({

@@ -196,15 +196,25 @@ export async function scheduledPostRoutes(
         tags: ['scheduling'],
         operationId: 'cancelScheduledPost',
         summary: 'Cancel a scheduled post',
+        description:
+          "A queued post's slot becomes free; nothing else moves unless reflow=true, which moves every later post of its queue up one slot.",
         responseDescription: 'The scheduled post, cancelled.',
         security: workspaceSecurity,
         params: idParams,
+        querystring: z.object({
+          reflow: z
+            .enum(['true', 'false'])
+            .optional()
+            .describe('A queued post: the later posts of its queue move up one slot each'),
+        }),
         response: { 200: envelope, ...errorResponses(409) },
       },
     },
     async (req) => {
       const { p } = await owned(req);
-      return one('Scheduled post cancelled', await svc.cancel(p.workspaceId, req.params.id));
+      const row = await svc.cancel(p.workspaceId, req.params.id);
+      if (req.query.reflow === 'true') await ctx.queues.reflow(p.workspaceId, row);
+      return one('Scheduled post cancelled', row);
     },
   );
 

@@ -35,7 +35,7 @@ import { Preview } from './Preview.tsx';
 import { type Outcome, outcomesOf } from './results.ts';
 import './compose.css';
 
-type Mode = 'publish' | 'schedule' | 'draft';
+type Mode = 'publish' | 'schedule' | 'draft' | 'queue';
 
 function publish(body: PostBody, type: ReturnType<typeof postTypeOf>) {
   switch (type) {
@@ -77,6 +77,11 @@ export default function Composer() {
         if (!at) throw new Error(t.compose.scheduleInvalid);
         return must(api.POST('/unified/scheduled-posts', { body: buildScheduleBody(s, at.toISOString()) }));
       }
+      if (mode === 'queue') {
+        // The default queue's next free slot (the Queues page sets its slots).
+        const body = { ...buildPostBody(s), post_type: postTypeOf(s.media) };
+        return must(api.POST('/unified/queue/{queue}/posts', { params: { path: { queue: 'default' } }, body }));
+      }
       const body = buildPostBody(s);
       return publish(mode === 'draft' ? { ...body, draft: true } : body, postTypeOf(s.media));
     },
@@ -84,7 +89,8 @@ export default function Composer() {
       void queryClient.invalidateQueries({ queryKey: historyKey(workspace.id) });
     },
   });
-  const outcomes: Outcome[] = send.data ? outcomesOf(send.data, send.variables ?? 'publish') : [];
+  const mode = send.variables === 'queue' ? 'schedule' : (send.variables ?? 'publish');
+  const outcomes: Outcome[] = send.data ? outcomesOf(send.data, mode) : [];
   const err = (field: string) => fieldError(send.error, field);
 
   const submit = (mode: Mode) => (e?: FormEvent) => {
@@ -343,6 +349,9 @@ export default function Composer() {
                       onClick={() => submit('schedule')()}
                     >
                       {t.compose.schedule}
+                    </Button>
+                    <Button busy={send.isPending && send.variables === 'queue'} onClick={() => submit('queue')()}>
+                      {t.compose.addToQueue}
                     </Button>
                     <Button busy={send.isPending && send.variables === 'draft'} onClick={() => submit('draft')()}>
                       {t.compose.saveDraft}
