@@ -37,8 +37,16 @@ const approval = z.object({
   draft_id: z.uuid(),
   platform: z.string(),
   post_type: z.string(),
-  requested_via: z.string().nullable().describe('mcp | gpt | agent: the tool surface that asked'),
+  requested_via: z
+    .string()
+    .nullable()
+    .describe('mcp | gpt | agent: the tool surface that asked; rest: a member or program sent it for approval'),
+  requested_by: z
+    .string()
+    .nullable()
+    .describe("Who asked: the member's user id, or key:<id> for an API key; null when not known"),
   decided_by: z.string().nullable().describe('The member who decided; null for a request'),
+  reason: z.string().nullable().describe('On post.rejected: the reason the member gave, if any'),
 });
 
 const account = z.object({
