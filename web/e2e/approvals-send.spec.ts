@@ -26,6 +26,14 @@ test('a member sends a post for approval → the owner sees who asked, approves 
     await member.getByLabel('Email').fill(memberEmail);
     await member.getByLabel('Password', { exact: true }).fill(PASSWORD);
     await member.getByRole('button', { name: 'Sign up' }).click();
+    // Signing up with the invitation joins the workspace (as invitation.spec.ts follows it).
+    await expect
+      .poll(async () => {
+        const res = await member.request.get('/workspaces');
+        return res.ok() ? (await res.json()).map((w: { name: string }) => w.name) : [];
+      })
+      .toContain('Approval team');
+    await member.goto('/compose');
     await expect(member.getByRole('button', { name: 'Log out' })).toBeVisible();
     await member.getByRole('combobox', { name: 'Workspace' }).selectOption({ label: 'Approval team' });
 
