@@ -3,9 +3,9 @@
 // and replies synced from the networks. Everything is per workspace; a network id alone never finds a row.
 import { pgCore } from './orm.ts';
 import { postTargets } from './schema-publishing.ts';
-import { workspaces } from './schema.ts';
+import { users, workspaces } from './schema.ts';
 
-const { bigint, boolean, index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } = pgCore;
+const { bigint, boolean, index, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } = pgCore;
 const tz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 const count = (name: string) => bigint(name, { mode: 'number' }).notNull().default(0);
 
@@ -99,5 +99,28 @@ export const networkComments = pgTable(
   (t) => [
     uniqueIndex('network_comments_ws_platform_comment_idx').on(t.workspaceId, t.platform, t.platformCommentId),
     index('network_comments_post_idx').on(t.networkPostId, t.commentedAt),
+  ],
+);
+
+/**
+ * The comments a member has read in the inbox, by network and comment id (ids are unique per network only). Kept
+ * apart from the synced comments: a re-sync that replaces a comment row keeps its read state.
+ */
+export const commentReads = pgTable(
+  'comment_reads',
+  {
+    workspaceId: uuid('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    platform: text('platform').notNull(),
+    commentId: text('comment_id').notNull(),
+    readAt: tz('read_at').notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.workspaceId, t.userId, t.platform, t.commentId] }),
+    index('comment_reads_member_idx').on(t.workspaceId, t.userId, t.readAt),
   ],
 );

@@ -1,7 +1,7 @@
 // The publishing ledger: one post per request, one target per network and destination, each with its
 // own state and journal of irreversible steps; and drafts.
 import { pgCore, sql } from './orm.ts';
-import { workspaces } from './schema.ts';
+import { apiKeys, users, workspaces } from './schema.ts';
 
 const { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } = pgCore;
 const tz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
@@ -97,6 +97,10 @@ export const drafts = pgTable(
     status: text('status').notNull().default('draft'),
     /** The tool surface that created a draft pending approval (mcp | gpt | agent); null otherwise. */
     requestedVia: text('requested_via'),
+    /** Who asked for approval: the member (their session, or the chat connector they signed in to)… */
+    requestedByUser: uuid('requested_by_user').references(() => users.id, { onDelete: 'set null' }),
+    /** …or the API key (an MCP client, a program); null for plain drafts. */
+    requestedByKey: uuid('requested_by_key').references(() => apiKeys.id, { onDelete: 'set null' }),
     /**
      * post: a post (a plain draft, or a tool's post held for approval); action: another tool call held for approval (a
      * reply, a disconnect), status pending_approval until approved (then approved or failed) —

@@ -5,7 +5,7 @@ import type { Comments } from '../platforms/engagement.ts';
 import type { Platform } from '../platforms/slugs.ts';
 import type { PlatformError } from '../platforms/types.ts';
 import type { EngagementReads } from './reads.ts';
-import type { CommentView, PostRow } from './store.ts';
+import type { CommentView, PostRow, ReadRef } from './store.ts';
 import {
   iso,
   notConnected,
@@ -22,6 +22,16 @@ export class EngagementInbox {
 
   constructor(reads: EngagementReads) {
     this.#r = reads;
+  }
+
+  /** The comments this member has read here, the most recently read first: the inbox's "unread first" in any browser. */
+  readBy(workspaceId: string, userId: string) {
+    return this.#r.d.store.readComments(workspaceId, userId);
+  }
+
+  /** Marks comments read for this member (ids as the comments list gives them, per network). */
+  markRead(workspaceId: string, userId: string, refs: readonly ReadRef[]) {
+    return this.#r.d.store.markRead(workspaceId, userId, refs, this.#r.d.clock());
   }
 
   #entry(

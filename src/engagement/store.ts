@@ -1,14 +1,16 @@
 // The engagement read model in the database: posts with their latest numbers, a snapshot per refresh, and synced
 // comments. Every statement is scoped by workspace; a network id alone never finds a row. The statements live by
-// subject in store-posts.ts, store-comments.ts and store-ledger.ts; this class binds them to the database.
+// subject in store-posts.ts, store-comments.ts, store-ledger.ts and store-reads.ts (the inbox's read state); this class binds them to the database.
 import type { Db } from '../db/client.ts';
 import * as comments from './store-comments.ts';
 import * as ledger from './store-ledger.ts';
 import * as posts from './store-posts.ts';
+import * as reads from './store-reads.ts';
 
 export type { CommentRow, CommentView } from './store-comments.ts';
 export type { PublishedPost } from './store-ledger.ts';
 export type { PostRow, SnapshotRow, Sources } from './store-posts.ts';
+export type { ReadRef } from './store-reads.ts';
 
 /** A statement's arguments after the database. */
 type Args<F> = F extends (db: Db, ...args: infer A) => unknown ? A : never;
@@ -75,5 +77,13 @@ export class EngagementStore {
   }
   imagesOf(...a: Args<typeof ledger.imagesOf>) {
     return ledger.imagesOf(this.#db, ...a);
+  }
+
+  // The inbox's read state, per member (store-reads.ts).
+  readComments(...a: Args<typeof reads.readComments>) {
+    return reads.readComments(this.#db, ...a);
+  }
+  markRead(...a: Args<typeof reads.markRead>) {
+    return reads.markRead(this.#db, ...a);
   }
 }

@@ -54,12 +54,19 @@ export function attemptInsert(targets: SQL, o: { source: string; when: Date; ret
 }
 
 /** `insert into events …` of an approval decision for each held draft of `rows` (drafts rows). */
-export function approvalEvent(type: string, rows: SQL, when: Date, decidedBy: string | null): SQL {
+export function approvalEvent(
+  type: string,
+  rows: SQL,
+  when: Date,
+  decidedBy: string | null,
+  reason: string | null = null,
+): SQL {
   return sql`
     insert into events (workspace_id, type, post_id, platform, data, occurred_at)
     select workspace_id, ${type}, null, platform,
       jsonb_build_object('draft_id', id, 'platform', platform, 'post_type', post_type, 'requested_via', requested_via,
-        'decided_by', ${decidedBy}::text),
+        'requested_by', coalesce(requested_by_user::text, 'key:' || requested_by_key::text),
+        'decided_by', ${decidedBy}::text, 'reason', ${reason}::text),
       ${at(when)}
     from ${rows} r`;
 }

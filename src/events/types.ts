@@ -40,8 +40,15 @@ const approval = z.object({
   requested_via: z
     .string()
     .nullable()
-    .describe('mcp | gpt | agent: the tool surface that asked; feed: a followed feed'),
+    .describe(
+      'mcp | gpt | agent: the tool surface that asked; feed: a followed feed; rest: a member or program sent it for approval',
+    ),
+  requested_by: z
+    .string()
+    .nullable()
+    .describe("Who asked: the member's user id, or key:<id> for an API key; null when not known"),
   decided_by: z.string().nullable().describe('The member who decided; null for a request'),
+  reason: z.string().nullable().describe('On post.rejected: the reason the member gave, if any'),
 });
 
 const account = z.object({

@@ -3,7 +3,9 @@
 // status `pending_approval` — nothing reaches a network and no credit is spent — until a member of the workspace,
 // signed in, approves one with POST /unified/drafts/{id}/approve, which publishes (or schedules) it through the normal
 // path. Without the setting, a tool's post goes straight through publish(). Other tool calls that write to a network or
-// remove something are held the same way, as rows of kind 'action' (src/tools/pending-actions.ts).
+// remove something are held the same way, as rows of kind 'action' (src/tools/pending-actions.ts). A member or program
+// may also send a post for approval itself (POST /unified/drafts with pending_approval: true, `submitForApproval`):
+// it is held the same way, and another member approves it.
 import { z } from 'zod';
 import type { Principal } from '../auth/authenticate.ts';
 import type { Db } from '../db/client.ts';
@@ -28,6 +30,12 @@ export type ToolSurface = 'mcp' | 'gpt' | 'agent';
 export type HoldingSurface = ToolSurface | 'feed';
 
 export const PENDING_APPROVAL = 'pending_approval';
+
+/** requested_via of a post sent for approval through the API (the web app's "Send for approval"). */
+export const SENT_FOR_APPROVAL = 'rest';
+
+/** The longest reason a rejection keeps. */
+export const REASON_MAX = 500;
 
 /**
  * A tool action held for approval (kind action, src/tools/pending-actions.ts) is no post: it is not edited, published
@@ -70,6 +78,9 @@ export const heldReplySchema = z.object({
 });
 export type HeldReply = z.infer<typeof heldReplySchema>;
 
+const SENT_MESSAGE =
+  'Sent for approval: the post is saved as drafts pending approval; another member of the workspace approves it (POST /unified/drafts/{id}/approve) or rejects it.';
+
 const HELD_MESSAGE =
   'Not published yet: this workspace requires approval of posts made by assistants. The post is saved as drafts pending approval; ' +
   'a member of the workspace must approve it in Herald (POST /unified/drafts/{id}/approve) before it is published.';
@@ -83,6 +94,11 @@ export interface ApprovalDeps {
   clock: () => Date;
   /** The normal path: publishing's publish(). */
   publish: (p: Principal, postType: PostType, body: PostBody, idempotencyKey?: string) => Promise<PublishReply<object>>;
+}
+
+/** Who a principal is, as a held draft records it: the member, else the API key. */
+export function requesterOf(p: Principal): { requestedByUser: string | null; requestedByKey: string | null } {
+  return { requestedByUser: p.user?.id ?? null, requestedByKey: p.user ? null : p.keyId };
 }
 
 /** Whether a principal is a member acting through their own session (not an API key, not a chat connector's token). */
@@ -124,11 +140,48 @@ export class Approvals {
     if (draftsOnly || !(await this.required(p.workspaceId))) {
       return (await this.#d.publish(p, postType, body)) as PublishReply<PublishResult>;
     }
-    return { status: 200, body: await this.#hold(p, caller.surface, postType, body) };
+    return { status: 200, body: await this.#hold(p, caller.surface, postType, body, HELD_MESSAGE) };
+  }
+
+  /**
+   * A post a member (or a program) sends for approval: checked as publishing would check it, then held like a tool's
+   * post, whatever the workspace setting. `draft: true` here would hold nothing, so it is refused.
+   */
+  async submitForApproval(p: Principal, postType: PostType, body: PostBody): Promise<HeldReply> {
+    if (body.draft === true)
+      throw new AppError('validation', [
+        {
+          loc: ['body', 'draft'],
+          msg: 'A post sent for approval is not a plain draft: leave draft out.',
+          type: 'value_error',
+        },
+      ]);
+    return this.#hold(p, SENT_FOR_APPROVAL, postType, body, SENT_MESSAGE);
+  }
+
+  /**
+   * Rejects what waits for approval (a post or an action): it leaves the drafts, and post.rejected records who and why.
+   * Anything not waiting: 409 (a plain draft is deleted with DELETE /unified/drafts/{id}).
+   */
+  async reject(p: Principal, id: string, reason: string | null): Promise<void> {
+    const draft = await this.#d.drafts.get(p.workspaceId, id);
+    if (draft.status !== PENDING_APPROVAL)
+      throw new AppError('conflict', 'This draft is not waiting for approval: nothing to reject.');
+    await this.#d.drafts.remove(p.workspaceId, draft.id, undefined, {
+      verdict: 'rejected',
+      by: p.user?.id ?? (p.keyId ? `key:${p.keyId}` : null),
+      reason: reason?.trim().slice(0, REASON_MAX) || null,
+    });
   }
 
   /** Checks the post as publishing would (plan, limits, media, scheduled time), then saves it as held drafts. */
-  async #hold(p: Principal, surface: HoldingSurface, postType: PostType, body: PostBody): Promise<HeldReply> {
+  async #hold(
+    p: Principal,
+    surface: HoldingSurface | typeof SENT_FOR_APPROVAL,
+    postType: PostType,
+    body: PostBody,
+    message: string,
+  ): Promise<HeldReply> {
     const { targets, imported } = await this.#d.validator.prepare(p, postType, body);
     const now = this.#d.clock();
     for (const t of targets) {
@@ -150,11 +203,12 @@ export class Approvals {
         ? await this.#d.drafts.saveFromPost(p.workspaceId, postType, stored, held, null, db, {
             status: 'pending_approval',
             requestedVia: surface,
+            ...requesterOf(p),
           })
         : [];
       return [...pending, ...plain] as HeldDraftRef[];
     });
-    return { success: true, pending_approval: true, message: HELD_MESSAGE, drafts: refs };
+    return { success: true, pending_approval: true, message, drafts: refs };
   }
 
   /**
@@ -174,6 +228,13 @@ export class Approvals {
       throw new AppError(
         'conflict',
         'This draft is not waiting for approval: publish it with POST /unified/drafts/{id}/publish.',
+      );
+    }
+    // A post a member sent for approval is approved by someone else: approving one's own would make it a publish.
+    if (draft.requestedVia === SENT_FOR_APPROVAL && draft.requestedByUser === p.user?.id) {
+      throw new AppError(
+        'forbidden',
+        'You sent this post for approval: another member of the workspace approves it (you may edit or reject it).',
       );
     }
     const body = { ...(draft.body as PostBody), draft: false, draft_platforms: [] };

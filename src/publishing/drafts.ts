@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { Db } from '../db/client.ts';
 import { and, desc, eq, inArray, sql } from '../db/orm.ts';
 import { drafts } from '../db/schema-publishing.ts';
+import { apiKeys, users } from '../db/schema.ts';
 import { notFound } from '../errors.ts';
 import { rowsOf } from '../db/raw.ts';
 import { approvalEvent, eventRow, recordEvents } from '../events/index.ts';
@@ -26,9 +27,15 @@ export function narrowBody(body: PostBody, platform: string, overrideKeys: reado
   return out as PostBody;
 }
 
-/**
- * A draft as the interface shows it; each network adds its override object and its own summary fields (`draftFields`).
- */
+/** Who asked for an approval: a member (their name and email) or an API key (its name). */
+export const requesterSchema = z.object({
+  kind: z.enum(['member', 'key']),
+  id: z.string(),
+  name: z.string().nullable().describe("The member's full name or the key's name"),
+  email: z.string().nullable().describe("A member's email; null for a key"),
+});
+export type Requester = z.infer<typeof requesterSchema>;
+
 /**
  * A draft on the wire. The common fields are declared; each network adds its override object under its
  * slug and its own summary fields (its contract's `draftFields`), so the object stays open for those.
@@ -46,7 +53,12 @@ export const draftSchema = z.looseObject({
   requested_via: z
     .string()
     .nullable()
-    .describe('For a post or action pending approval: the tool surface that made it (mcp, gpt, agent), or feed'),
+    .describe(
+      'For a post or action pending approval: the tool surface that made it (mcp, gpt, agent), feed for a followed feed, or rest for a post sent for approval (POST /unified/drafts with pending_approval)',
+    ),
+  requested_by: requesterSchema
+    .nullable()
+    .describe('For a post or action pending approval: who asked, a member or an API key (null when not known)'),
   kind: z
     .enum(['post', 'action'])
     .describe(
@@ -65,7 +77,7 @@ export const draftSchema = z.looseObject({
 });
 export type Draft = z.infer<typeof draftSchema>;
 
-export function draftToWire(networks: readonly NetworkContract[], d: DraftRow): Draft {
+export function draftToWire(networks: readonly NetworkContract[], d: DraftRow, requester?: Requester | null): Draft {
   const b = d.body as PostBody;
   const own: Record<string, unknown> = {};
   for (const n of networks) {
@@ -80,6 +92,7 @@ export function draftToWire(networks: readonly NetworkContract[], d: DraftRow): 
     post_type: d.postType,
     status: d.status,
     requested_via: d.requestedVia,
+    requested_by: requester ?? null,
     kind: d.kind === 'action' ? 'action' : 'post',
     action: d.kind === 'action' ? actionToWire(d.action as StoredAction) : null,
     default_text: b.default_text ?? null,
@@ -144,7 +157,12 @@ export class DraftService {
     platforms: string[],
     sourcePostId: string | null,
     tx: Db = this.#db,
-    held?: { status: 'pending_approval'; requestedVia: string },
+    held?: {
+      status: 'pending_approval';
+      requestedVia: string;
+      requestedByUser: string | null;
+      requestedByKey: string | null;
+    },
   ): Promise<DraftRef[]> {
     const out: DraftRef[] = [];
     for (const platform of platforms) {
@@ -156,7 +174,14 @@ export class DraftService {
           postType,
           body: narrowBody(body, platform, this.#networks.overrideKeys),
           sourcePostId,
-          ...(held ? { status: held.status, requestedVia: held.requestedVia } : {}),
+          ...(held
+            ? {
+                status: held.status,
+                requestedVia: held.requestedVia,
+                requestedByUser: held.requestedByUser,
+                requestedByKey: held.requestedByKey,
+              }
+            : {}),
         })
         .returning({ id: drafts.id });
       out.push({ platform, draft_id: row!.id, status: (held?.status ?? 'draft') as 'draft' });
@@ -173,7 +198,9 @@ export class DraftService {
               platform: d.platform,
               post_type: postType,
               requested_via: held.requestedVia,
+              requested_by: held.requestedByUser ?? (held.requestedByKey ? `key:${held.requestedByKey}` : null),
               decided_by: null,
+              reason: null,
             },
             { at: this.#now() },
           ),
@@ -210,6 +237,32 @@ export class DraftService {
     return { rows, total: Number(c?.n ?? 0) };
   }
 
+  /** The names of who asked for the held rows among `rows` (members by user id, keys by key id), by draft id. */
+  async requesters(workspaceId: string, rows: readonly DraftRow[]): Promise<Map<string, Requester>> {
+    const userIds = [...new Set(rows.map((r) => r.requestedByUser).filter((x): x is string => !!x))];
+    const keyIds = [...new Set(rows.map((r) => r.requestedByKey).filter((x): x is string => !!x))];
+    const people = userIds.length
+      ? await this.#db
+          .select({ id: users.id, name: users.fullName, email: users.email })
+          .from(users)
+          .where(inArray(users.id, userIds))
+      : [];
+    const keys = keyIds.length
+      ? await this.#db
+          .select({ id: apiKeys.id, name: apiKeys.name })
+          .from(apiKeys)
+          .where(and(eq(apiKeys.workspaceId, workspaceId), inArray(apiKeys.id, keyIds)))
+      : [];
+    const out = new Map<string, Requester>();
+    for (const r of rows) {
+      const u = r.requestedByUser ? people.find((x) => x.id === r.requestedByUser) : undefined;
+      const k = !u && r.requestedByKey ? keys.find((x) => x.id === r.requestedByKey) : undefined;
+      if (u) out.set(r.id, { kind: 'member', id: u.id, name: u.name, email: u.email });
+      else if (k) out.set(r.id, { kind: 'key', id: k.id, name: k.name, email: null });
+    }
+    return out;
+  }
+
   async get(workspaceId: string, id: string): Promise<DraftRow> {
     const [row] = await this.#db
       .select()
@@ -241,13 +294,16 @@ export class DraftService {
     workspaceId: string,
     id: string,
     tx: Db = this.#db,
-    decision: { verdict: 'approved' | 'rejected'; by: string | null } = { verdict: 'rejected', by: null },
+    decision: { verdict: 'approved' | 'rejected'; by: string | null; reason?: string | null } = {
+      verdict: 'rejected',
+      by: null,
+    },
   ): Promise<void> {
     const res = await tx.execute(sql`
       with gone as (
         delete from drafts where id = ${id}::uuid and workspace_id = ${workspaceId}::uuid returning *
       ),
-      ev as (${approvalEvent(`post.${decision.verdict}`, sql`(select * from gone where status = 'pending_approval' and kind = 'post')`, this.#now(), decision.by)})
+      ev as (${approvalEvent(`post.${decision.verdict}`, sql`(select * from gone where status = 'pending_approval' and kind = 'post')`, this.#now(), decision.by, decision.reason ?? null)})
       select id from gone`);
     if (!rowsOf(res).length) throw notFound('Draft not found');
   }

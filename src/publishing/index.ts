@@ -1,9 +1,25 @@
 // Publishing's public face: what the rest of Herald may use. Everything else in this folder is its own.
 export { PublishingService, type PublishingDeps, type ScheduleRequest, type ScheduledRunRecord } from './service.ts';
-export { DraftService, draftSchema, draftToWire, narrowBody, type DraftRow } from './drafts.ts';
+export {
+  DraftService,
+  draftSchema,
+  draftToWire,
+  narrowBody,
+  requesterSchema,
+  type DraftRow,
+  type Requester,
+} from './drafts.ts';
 export { PostValidator } from './validate.ts';
 export { FollowUps } from './follow-ups.ts';
-export { assertNotHeld, assertPost, isMemberSession, PENDING_APPROVAL } from './approval.ts';
+export {
+  assertNotHeld,
+  assertPost,
+  heldDraftRefSchema,
+  isMemberSession,
+  PENDING_APPROVAL,
+  REASON_MAX,
+  requesterOf,
+} from './approval.ts';
 export { replay, requestHash } from './idempotency.ts';
 export { nothingToUpdate, parseEdit, parsePostBody } from './edits.ts';
 export { mergeEdit, withImportedMedia } from './media-refs.ts';

@@ -6,7 +6,7 @@
 // its arguments (secret ones sealed), the summary members read, and once decided who approved it and the result.
 import { drafts } from '../db/schema-publishing.ts';
 import type { ToolServices } from './services.ts';
-import { HIDDEN, PENDING_APPROVAL, type StoredAction } from '../publishing/index.ts';
+import { HIDDEN, PENDING_APPROVAL, requesterOf, type StoredAction } from '../publishing/index.ts';
 import type { HeldActionPlan, ToolContext, ToolResult } from './tool.ts';
 
 const aad = (workspaceId: string, arg: string) => `pending-action:${workspaceId}:${arg}`;
@@ -58,6 +58,7 @@ export async function holdAction(
       kind: 'action',
       status: PENDING_APPROVAL,
       requestedVia: caller.surface,
+      ...requesterOf(caller.principal),
       body: { platforms: [plan.platform] },
       action,
     })

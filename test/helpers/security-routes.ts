@@ -169,6 +169,7 @@ export const SECURITY_ROUTES: Record<string, MatrixEntry> = {
   'POST /unified/drafts/:id/publish': draftRoute('/publish'),
   // No plan feature: a held post stays approvable after a downgrade (publishing still checks publish_enabled).
   'POST /unified/drafts/:id/approve': draftRoute('/approve', null),
+  'POST /unified/drafts/:id/reject': draftRoute('/reject', null, { reason: 'Not this week' }),
   'POST /unified/drafts/:id/schedule': draftRoute('/schedule', 'scheduling_enabled', {
     scheduled_time: '2027-01-01T00:00:00Z',
   }),
@@ -326,6 +327,14 @@ export const SECURITY_ROUTES: Record<string, MatrixEntry> = {
     matrix: 'workspace',
     url: '/unified/comments/replies?platform=youtube&comment_id=Ug1',
     platform: 'youtube',
+    feature: 'inbox_enabled',
+  },
+  'GET /unified/comments/read': { matrix: 'workspace', url: '/unified/comments/read', feature: 'inbox_enabled' },
+  'POST /unified/comments/read': {
+    matrix: 'workspace',
+    url: '/unified/comments/read',
+    payload: { comments: [{ platform: 'threads', comment_id: '17900000000000001' }] },
+    platform: 'threads',
     feature: 'inbox_enabled',
   },
   'POST /unified/comments/reply': {

@@ -2,8 +2,10 @@ import { describe, expect, it } from 'vitest';
 import {
   addRead,
   buildThreads,
+  chunks,
   type InboxComment,
   readKeys,
+  refOfKey,
   replyQuery,
   unreadTotal,
 } from '../../web/src/pages/inbox/threads.ts';
@@ -108,5 +110,26 @@ describe('inbox threads', () => {
   it('keeps the newest read ids within the limit', () => {
     expect(addRead(['a', 'b'], ['c', 'a'], 3)).toEqual(['b', 'c', 'a']);
     expect(addRead(['a', 'b', 'c'], ['d'], 3)).toEqual(['b', 'c', 'd']);
+  });
+});
+
+describe('read keys for the server', () => {
+  it('splits a read key at the first colon: ids keep theirs (URNs, at:// URIs)', () => {
+    expect(refOfKey('threads:c1')).toEqual({ platform: 'threads', comment_id: 'c1' });
+    expect(refOfKey('linkedin:urn:li:comment:(urn:li:activity:1,2)')).toEqual({
+      platform: 'linkedin',
+      comment_id: 'urn:li:comment:(urn:li:activity:1,2)',
+    });
+    expect(refOfKey('bluesky:at://did:plc:x/app.bsky.feed.post/1')?.comment_id).toBe(
+      'at://did:plc:x/app.bsky.feed.post/1',
+    );
+    expect(refOfKey('nocolon')).toBeNull();
+    expect(refOfKey('threads:')).toBeNull();
+  });
+
+  it('sends at most 500 a request', () => {
+    const all = Array.from({ length: 1201 }, (_, i) => i);
+    expect(chunks(all, 500).map((c) => c.length)).toEqual([500, 500, 201]);
+    expect(chunks([], 500)).toEqual([]);
   });
 });

@@ -12,6 +12,7 @@ import {
   type DraftService,
   type PostValidator,
   type ScheduledEntryRef,
+  requesterOf,
   type ScheduleWriter,
   storedBody,
 } from '../../publishing/index.ts';
@@ -220,7 +221,10 @@ export class BulkService {
       const drafts: ImportReport['drafts'] = [];
       for (const r of posts) {
         if (!r.draft && !heldVia) continue;
-        const held = heldVia && !r.draft ? { status: 'pending_approval' as const, requestedVia: heldVia } : undefined;
+        const held =
+          heldVia && !r.draft
+            ? { status: 'pending_approval' as const, requestedVia: heldVia, ...requesterOf(p) }
+            : undefined;
         const refs = await this.#d.drafts.saveFromPost(p.workspaceId, r.postType, r.body, r.platforms, null, tx, held);
         for (const d of refs) drafts.push({ row: r.row, platform: d.platform, draft_id: d.draft_id, status: d.status });
       }

@@ -9,7 +9,7 @@ import {
   assertNotHeld,
   assertPost,
   dateTime,
-  draftRefSchema,
+  heldDraftRefSchema,
   draftSchema,
   draftToWire,
   mergeEdit,
@@ -20,6 +20,7 @@ import {
   type PostBody,
   type PublishResult,
   publishResultSchema,
+  REASON_MAX,
   scheduledRefSchema,
 } from '../../../publishing/index.ts';
 import { approveAction } from '../../../tools/approve-action.ts';
@@ -54,6 +55,14 @@ export async function draftRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
   const r = app.withTypeProvider<ZodTypeProvider>();
   // Every post route's fields, for the document; the handlers check bodies against post_type's own schema.
   const createBody = anyPostBody(ctx.platforms.networks).extend({ post_type: postType });
+  const sendBody = createBody.extend({
+    pending_approval: z
+      .boolean()
+      .optional()
+      .describe(
+        'true: send the post for approval instead of saving a plain draft. It is checked as publishing would check it (scheduled_time included) and held as drafts with status pending_approval; another member approves it (POST /unified/drafts/{id}/approve: published, or scheduled at its scheduled_time) or rejects it (POST /unified/drafts/{id}/reject)',
+      ),
+  });
   const access = { kind: 'workspace' as const, feature: 'drafts_enabled' as const };
 
   async function owned(req: { params: { id: string } } & Parameters<typeof principalOf>[0]) {
@@ -76,18 +85,30 @@ export async function draftRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
         operationId: 'createDrafts',
         summary: 'Save a post as drafts (one per network)',
         responseDescription: 'The drafts saved, one per network.',
-        description: `Save a post as drafts (one per network). ${NULL_NOTE} Without post_type: 400.`,
+        description: `Save a post as drafts (one per network), or with pending_approval: true send it for approval. ${NULL_NOTE} Without post_type: 400.`,
         security: workspaceSecurity,
-        body: createBody,
+        body: sendBody,
         response: {
-          200: z.object({ success: z.boolean(), message: z.string(), drafts: z.array(draftRefSchema) }),
-          ...errorResponses(404),
+          200: z.object({
+            success: z.boolean(),
+            message: z.string(),
+            pending_approval: z.boolean().optional().describe('true when the post was sent for approval'),
+            drafts: z.array(heldDraftRefSchema),
+          }),
+          ...errorResponses(402, 404),
         },
       },
     },
     async (req) => {
       const p = principalOf(req);
-      const { post_type, ...raw } = req.body as { post_type: z.infer<typeof postType> } & Record<string, unknown>;
+      const { post_type, pending_approval, ...raw } = req.body as {
+        post_type: z.infer<typeof postType>;
+        pending_approval?: boolean;
+      } & Record<string, unknown>;
+      if (pending_approval) {
+        const body = parsePostBody(ctx.platforms.networks, post_type, raw);
+        return ctx.publishing.approvals.submitForApproval(p, post_type, body);
+      }
       // The checks of the post routes with draft: true: limits, this workspace's media, URLs imported.
       const drafts = await ctx.drafts.create(p, post_type, parsePostBody(ctx.platforms.networks, post_type, raw));
       return { success: true, message: 'Saved as drafts', drafts };
@@ -132,9 +153,10 @@ export async function draftRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
         offset: req.query.offset,
       });
       const visible = rows.filter((d) => p.scope.platforms.has(d.platform as never));
+      const who = await ctx.drafts.requesters(p.workspaceId, visible);
       return {
         success: true,
-        data: visible.map((d) => draftToWire(ctx.platforms.networks, d)),
+        data: visible.map((d) => draftToWire(ctx.platforms.networks, d, who.get(d.id))),
         total: visible.length === rows.length ? total : visible.length,
       };
     },
@@ -154,11 +176,11 @@ export async function draftRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
         response: { 200: ok.extend({ data: draftSchema }) },
       },
     },
-    async (req) => ({
-      success: true,
-      message: null,
-      data: draftToWire(ctx.platforms.networks, (await owned(req)).draft),
-    }),
+    async (req) => {
+      const { p, draft } = await owned(req);
+      const who = await ctx.drafts.requesters(p.workspaceId, [draft]);
+      return { success: true, message: null, data: draftToWire(ctx.platforms.networks, draft, who.get(draft.id)) };
+    },
   );
 
   r.patch(
@@ -223,6 +245,31 @@ export async function draftRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
         by: p.user?.id ?? (p.keyId ? `key:${p.keyId}` : null),
       });
       return { success: true, message: 'Draft deleted' };
+    },
+  );
+
+  r.post(
+    '/unified/drafts/:id/reject',
+    {
+      config: { access: { kind: 'workspace' } },
+      schema: {
+        tags: ['drafts'],
+        operationId: 'rejectDraft',
+        summary: 'Reject a post or action waiting for approval, with a reason',
+        responseDescription: 'Rejected: it left the drafts.',
+        description:
+          "What waits for approval (status pending_approval: a post sent for approval, a tool's post or action) leaves the drafts; the event post.rejected records who rejected it and the reason (for a post). " +
+          'A draft not waiting for approval: 409 (delete it with DELETE /unified/drafts/{id}).',
+        security: workspaceSecurity,
+        params: idParams,
+        body: z.object({ reason: z.string().max(REASON_MAX).nullish().describe('Why, for the member who asked') }),
+        response: { 200: ok, ...errorResponses(409) },
+      },
+    },
+    async (req) => {
+      const { p, draft } = await owned(req);
+      await ctx.publishing.approvals.reject(p, draft.id, req.body.reason ?? null);
+      return { success: true, message: 'Rejected' };
     },
   );
 

@@ -1,16 +1,18 @@
 // One item held for approval (a tool's post, or another tool call such as a reply or a disconnect): what it is, who
-// asked for it, and the approve / reject buttons (POST /unified/drafts/{id}/approve, DELETE /unified/drafts/{id}).
+// asked for it (the surface, and the member or API key), and approve / reject with a reason (POST
+// /unified/drafts/{id}/approve, POST /unified/drafts/{id}/reject).
 // Used by the approvals page and in line in the agent chat.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useId, useState } from 'react';
+import { type FormEvent, useId, useState } from 'react';
 import { api, must } from '../../api/client.ts';
 import { networkName } from '../../api/networks.ts';
 import type { paths } from '../../api/schema.d.ts';
 import { t } from '../../i18n/index.ts';
 import { Button } from '../../ui/Button.tsx';
+import { useMe } from '../../app/session.tsx';
 import { ErrorText } from '../../ui/States.tsx';
 import { useWorkspaceTime } from '../../ui/useWorkspaceTime.ts';
-import { approvalOutcome, heldText, viaOf } from './held.ts';
+import { approvalOutcome, heldText, requesterOf, sentByMe, viaOf } from './held.ts';
 
 export type HeldDraft =
   paths['/unified/drafts']['get']['responses'][200]['content']['application/json']['data'][number];
@@ -35,13 +37,16 @@ export function useDecisions() {
 
 export function Decisions({ decisions }: { decisions: Decision[] }) {
   return (
-    <ul className="decisions" role="status" aria-label={t.approvals.decisions}>
-      {decisions.map((d) => (
-        <li key={d.id} className={d.ok ? 'page-note page-note-ok' : 'page-note page-note-error'}>
-          <strong>{d.what}</strong> {d.message}
-        </li>
-      ))}
-    </ul>
+    // The live region wraps the list: a role on the <ul> itself would stop it being a list for assistive technology.
+    <div role="status" aria-label={t.approvals.decisions}>
+      <ul className="decisions">
+        {decisions.map((d) => (
+          <li key={d.id} className={d.ok ? 'page-note page-note-ok' : 'page-note page-note-error'}>
+            <strong>{d.what}</strong> {d.message}
+          </li>
+        ))}
+      </ul>
+    </div>
   );
 }
 
@@ -72,14 +77,33 @@ export function HeldItem({
       refresh();
     },
   });
+  const me = useMe();
+  const [rejecting, setRejecting] = useState(false);
+  const [reason, setReason] = useState('');
+  const reasonId = useId();
   const reject = useMutation({
-    mutationFn: () => must(api.DELETE('/unified/drafts/{id}', { params: { path: { id: item.id } } })),
+    mutationFn: () =>
+      must(
+        api.POST('/unified/drafts/{id}/reject', {
+          params: { path: { id: item.id } },
+          body: { reason: reason.trim() || null },
+        }),
+      ),
     onSuccess: () => {
       onDecided({ id: item.id, what, ok: true, message: t.approvals.rejected });
       refresh();
     },
   });
   const pending = item.status === 'pending_approval';
+  const who = requesterOf(item.requested_by);
+  const whoText = who ? (who.kind === 'key' ? t.approvals.apiKey(who.label) : who.label) : null;
+  const via = viaOf(item.requested_via);
+  const at = time.dateTime(item.created_at);
+  const mine = sentByMe(item, me.data?.id);
+  const confirmReject = (e: FormEvent) => {
+    e.preventDefault();
+    reject.mutate();
+  };
   return (
     <article className="held card" aria-labelledby={headingId}>
       <header className="held-head">
@@ -90,7 +114,11 @@ export function HeldItem({
         </span>
       </header>
       <p className="held-meta">
-        {t.approvals.requested(t.approvals.via[viaOf(item.requested_via)], time.dateTime(item.created_at))}
+        {via === 'rest' && whoText
+          ? t.approvals.sentBy(whoText, at)
+          : whoText
+            ? t.approvals.requestedFor(t.approvals.via[via], whoText, at)
+            : t.approvals.requested(t.approvals.via[via], at)}
         {item.action?.decided_by && ` · ${t.approvals.decidedBy(nameOf(item.action.decided_by))}`}
       </p>
       {text && <p className="held-text">{text}</p>}
@@ -104,20 +132,37 @@ export function HeldItem({
         <p className="field-error">{String((item.action.result as { message?: unknown }).message ?? '')}</p>
       )}
       <ErrorText error={approve.error ?? reject.error} />
-      {pending && (
+      {pending && mine && <p className="held-meta">{t.approvals.yours}</p>}
+      {pending && !rejecting && (
         <div className="held-actions">
-          <Button
-            variant="primary"
-            busy={approve.isPending}
-            disabled={reject.isPending}
-            onClick={() => approve.mutate()}
-          >
-            {t.approvals.approve}
-          </Button>
-          <Button variant="danger" busy={reject.isPending} disabled={approve.isPending} onClick={() => reject.mutate()}>
+          {!mine && (
+            <Button
+              variant="primary"
+              busy={approve.isPending}
+              disabled={reject.isPending}
+              onClick={() => approve.mutate()}
+            >
+              {t.approvals.approve}
+            </Button>
+          )}
+          <Button variant="danger" disabled={approve.isPending} onClick={() => setRejecting(true)}>
             {t.approvals.reject}
           </Button>
         </div>
+      )}
+      {pending && rejecting && (
+        <form className="held-reject" onSubmit={confirmReject}>
+          <label htmlFor={reasonId}>{t.approvals.reason}</label>
+          <textarea id={reasonId} value={reason} maxLength={500} rows={2} onChange={(e) => setReason(e.target.value)} />
+          <div className="held-actions">
+            <Button type="submit" variant="danger" busy={reject.isPending}>
+              {t.approvals.confirmReject}
+            </Button>
+            <Button disabled={reject.isPending} onClick={() => setRejecting(false)}>
+              {t.approvals.cancel}
+            </Button>
+          </div>
+        </form>
       )}
     </article>
   );

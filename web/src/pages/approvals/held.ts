@@ -21,11 +21,35 @@ export function heldText(item: HeldLike): string | null {
   return item.default_text;
 }
 
-export type Via = 'agent' | 'mcp' | 'gpt' | 'other';
+export type Via = 'agent' | 'mcp' | 'gpt' | 'rest' | 'other';
 
-/** Which surface asked (requested_via): the agent, an MCP client or ChatGPT. */
+/** Which surface asked (requested_via): the agent, an MCP client, ChatGPT, or a member's "Send for approval" (rest). */
 export function viaOf(requestedVia: string | null): Via {
-  return requestedVia === 'agent' || requestedVia === 'mcp' || requestedVia === 'gpt' ? requestedVia : 'other';
+  return requestedVia === 'agent' || requestedVia === 'mcp' || requestedVia === 'gpt' || requestedVia === 'rest'
+    ? requestedVia
+    : 'other';
+}
+
+export interface RequesterLike {
+  kind: 'member' | 'key';
+  id: string;
+  name: string | null;
+  email: string | null;
+}
+
+/** Who asked, as people read it: a member's name and email (or either), or an API key's name (or its id). */
+export function requesterOf(r: RequesterLike | null | undefined): { kind: 'member' | 'key'; label: string } | null {
+  if (!r) return null;
+  if (r.kind === 'key') return { kind: 'key', label: r.name?.trim() || r.id.slice(0, 8) };
+  const name = r.name?.trim();
+  return { kind: 'member', label: name && r.email ? `${name} (${r.email})` : (name ?? r.email ?? r.id.slice(0, 8)) };
+}
+
+/** Whether the signed-in member sent this post for approval themselves (they may not approve it: another member does). */
+export function sentByMe(item: { requested_via: string | null; requested_by?: RequesterLike | null }, userId?: string) {
+  return (
+    !!userId && item.requested_via === 'rest' && item.requested_by?.kind === 'member' && item.requested_by.id === userId
+  );
 }
 
 /**

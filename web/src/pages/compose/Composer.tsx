@@ -1,6 +1,7 @@
 // The composer: one text with a tab per network for its own text, live counters by each network's rule, previews,
 // media, destinations, AI help (copy from an idea or the media, an image from the text), then publish now, schedule
-// (in the workspace time zone) or save as draft.
+// (in the workspace time zone), save as draft, or send for another member's approval (published or scheduled once
+// approved).
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useMemo, useState } from 'react';
 import { Link } from 'react-router';
@@ -16,11 +17,11 @@ import {
   buildScheduleBody,
   type ComposerState,
   emptyComposer,
-  type PostBody,
   postTypeOf,
   TEXT_OVERRIDE,
   textFieldOf,
 } from '../../compose/post.ts';
+import { publish, sendForApproval } from '../../compose/send.ts';
 import { fromZonedLocal, toZonedLocal } from '../../compose/zoned-time.ts';
 import { t } from '../../i18n/index.ts';
 import { Button } from '../../ui/Button.tsx';
@@ -35,21 +36,7 @@ import { Preview } from './Preview.tsx';
 import { type Outcome, outcomesOf } from './results.ts';
 import './compose.css';
 
-type Mode = 'publish' | 'schedule' | 'draft' | 'queue';
-
-function publish(body: PostBody, type: ReturnType<typeof postTypeOf>) {
-  switch (type) {
-    case 'image':
-      return must(api.POST('/unified/post/image', { body }));
-    case 'carousel':
-      return must(api.POST('/unified/post/carousel', { body: { ...body, image_ids: body.image_ids ?? [] } }));
-    case 'video':
-      return must(api.POST('/unified/post/video', { body }));
-    default:
-      // An empty text is the API's to refuse, beside the field, in its own words.
-      return must(api.POST('/unified/post/text', { body: { ...body, default_text: body.default_text ?? '' } }));
-  }
-}
+type Mode = 'publish' | 'schedule' | 'draft' | 'queue' | 'approval';
 
 export default function Composer() {
   const { workspace } = useWorkspace();
@@ -61,6 +48,8 @@ export default function Composer() {
   const [tab, setTab] = useState<string>('all');
   const [when, setWhen] = useState(() => toZonedLocal(new Date(Date.now() + 3600_000), workspace.time_zone));
   const [whenError, setWhenError] = useState<string>();
+  // Send for approval: scheduled at `when` once approved (else published once approved).
+  const [approvalAt, setApprovalAt] = useState(false);
   const tabsId = useId();
 
   const set = <K extends keyof ComposerState>(key: K, value: ComposerState[K]) => setS((x) => ({ ...x, [key]: value }));
@@ -83,6 +72,11 @@ export default function Composer() {
         return must(api.POST('/unified/queue/{queue}/posts', { params: { path: { queue: 'default' } }, body }));
       }
       const body = buildPostBody(s);
+      if (mode === 'approval') {
+        const at = approvalAt ? fromZonedLocal(when, workspace.time_zone) : undefined;
+        if (approvalAt && !at) throw new Error(t.compose.scheduleInvalid);
+        return sendForApproval(body, postTypeOf(s.media), at?.toISOString());
+      }
       return publish(mode === 'draft' ? { ...body, draft: true } : body, postTypeOf(s.media));
     },
     onSuccess: () => {
@@ -96,7 +90,7 @@ export default function Composer() {
   const submit = (mode: Mode) => (e?: FormEvent) => {
     e?.preventDefault();
     setWhenError(undefined);
-    if (mode === 'schedule' && !fromZonedLocal(when, workspace.time_zone)) {
+    if ((mode === 'schedule' || (mode === 'approval' && approvalAt)) && !fromZonedLocal(when, workspace.time_zone)) {
       setWhenError(t.compose.scheduleInvalid);
       return;
     }
@@ -342,6 +336,10 @@ export default function Composer() {
                     onChange={(e) => setWhen(e.target.value)}
                     error={whenError ?? err('scheduled_time')}
                   />
+                  <label className="check">
+                    <input type="checkbox" checked={approvalAt} onChange={(e) => setApprovalAt(e.target.checked)} />{' '}
+                    {t.compose.approvalScheduled}
+                  </label>
                   <div className="row">
                     <Button
                       variant="secondary"
@@ -355,6 +353,9 @@ export default function Composer() {
                     </Button>
                     <Button busy={send.isPending && send.variables === 'draft'} onClick={() => submit('draft')()}>
                       {t.compose.saveDraft}
+                    </Button>
+                    <Button busy={send.isPending && send.variables === 'approval'} onClick={() => submit('approval')()}>
+                      {t.compose.sendForApproval}
                     </Button>
                     <Button type="submit" variant="primary" busy={send.isPending && send.variables === 'publish'}>
                       {t.compose.publishNow}
@@ -386,7 +387,9 @@ export default function Composer() {
                                 ? t.compose.scheduled
                                 : o.kind === 'draft'
                                   ? t.compose.draftSaved
-                                  : t.compose.failed}
+                                  : o.kind === 'approval'
+                                    ? t.compose.sentForApproval
+                                    : t.compose.failed}
                           </span>{' '}
                           {o.platform && <strong>{nameOf(o.platform)}</strong>} {o.message}{' '}
                           {o.permalink && (

@@ -4,17 +4,19 @@ export interface Outcome {
   success: boolean;
   message: string;
   permalink?: string | undefined;
-  kind: 'published' | 'scheduled' | 'draft' | 'failed';
+  kind: 'published' | 'scheduled' | 'draft' | 'approval' | 'failed';
 }
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null;
 const str = (v: unknown) => (typeof v === 'string' ? v : '');
 
-export function outcomesOf(answer: unknown, mode: 'publish' | 'schedule' | 'draft'): Outcome[] {
+export function outcomesOf(answer: unknown, mode: 'publish' | 'schedule' | 'draft' | 'approval'): Outcome[] {
   if (!isObj(answer)) return [];
   const out: Outcome[] = [];
   const ok = mode === 'schedule' ? 'scheduled' : mode === 'draft' ? 'draft' : 'published';
+  // Sent for approval: held drafts, one per network, waiting for another member.
+  const held = answer.pending_approval === true;
   if (Array.isArray(answer.results))
     for (const r of answer.results.filter(isObj)) {
       const post = isObj(r.post) ? r.post : {};
@@ -28,7 +30,12 @@ export function outcomesOf(answer: unknown, mode: 'publish' | 'schedule' | 'draf
     }
   if (Array.isArray(answer.drafts))
     for (const d of answer.drafts.filter(isObj))
-      out.push({ platform: str(d.platform), success: true, message: str(answer.message), kind: 'draft' });
+      out.push({
+        platform: str(d.platform),
+        success: true,
+        message: str(answer.message),
+        kind: held ? 'approval' : 'draft',
+      });
   if (Array.isArray(answer.scheduled))
     for (const d of answer.scheduled.filter(isObj))
       out.push({ platform: str(d.platform), success: true, message: str(answer.message), kind: 'scheduled' });

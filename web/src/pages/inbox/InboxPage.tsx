@@ -1,7 +1,7 @@
 // The inbox: comments on the workspace's recent posts across networks (GET /unified/comments), one thread per post,
 // unread first; a reply is written in line (POST /unified/comments/reply) and each thread links to its post.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { api, must } from '../../api/client.ts';
 import { networkName } from '../../api/networks.ts';
 import { useWorkspace } from '../../app/session.tsx';
@@ -11,36 +11,10 @@ import { PageHeader } from '../../ui/PageHeader.tsx';
 import { Empty, ErrorState, ErrorText, Loading } from '../../ui/States.tsx';
 import { useWorkspaceTime } from '../../ui/useWorkspaceTime.ts';
 import '../../styles/pages.css';
-import { addRead, buildThreads, type InboxComment, readKeys, replyQuery, type Thread, unreadTotal } from './threads.ts';
+import { useReadState } from './read-state.ts';
+import { buildThreads, type InboxComment, readKeys, replyQuery, type Thread, unreadTotal } from './threads.ts';
 
 const commentsKey = (workspaceId: string) => ['inbox', 'comments', workspaceId] as const;
-
-/** The comment ids this browser marked read, per workspace (Herald keeps no read state). */
-function useReadIds(workspaceId: string) {
-  const storageKey = `herald.inbox.read.${workspaceId}`;
-  const [ids, setIds] = useState<string[]>(() => {
-    try {
-      const v: unknown = JSON.parse(localStorage.getItem(storageKey) ?? '[]');
-      return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
-    } catch {
-      return [];
-    }
-  });
-  const markRead = useCallback(
-    (keys: string[]) =>
-      setIds((prev) => {
-        const next = addRead(prev, keys);
-        try {
-          localStorage.setItem(storageKey, JSON.stringify(next));
-        } catch {
-          // storage full or unavailable: read state lasts for this page only
-        }
-        return next;
-      }),
-    [storageKey],
-  );
-  return { read: useMemo(() => new Set(ids), [ids]), markRead };
-}
 
 function ReplyForm({
   thread,
@@ -204,7 +178,7 @@ function ThreadCard({ thread, onRead }: { thread: Thread; onRead: (ids: string[]
 
 function InboxView() {
   const { workspace } = useWorkspace();
-  const { read, markRead } = useReadIds(workspace.id);
+  const { read, markRead } = useReadState(workspace.id);
   const queryClient = useQueryClient();
   const comments = useQuery({
     queryKey: commentsKey(workspace.id),

@@ -1,6 +1,6 @@
 // The inbox's model: GET /unified/comments answers one slice per network, each with its posts and their comments
-// (docs/engagement.md); the inbox shows one thread per post, the posts with unread comments first. Herald has no
-// read state for comments, so "read" is what this browser has marked read (the ids kept by `seen-store.ts`).
+// (docs/engagement.md); the inbox shows one thread per post, the posts with unread comments first. "Read" is what the
+// member has marked read, kept by Herald per member (GET/POST /unified/comments/read, `read-state.ts`).
 
 export interface InboxComment {
   id: string;
@@ -152,4 +152,17 @@ export function addRead(previous: readonly string[], ids: readonly string[], max
   }
   const all = [...set];
   return all.length > max ? all.slice(all.length - max) : all;
+}
+
+/** A read key (`platform:id`) as the read-state routes take it; ids may hold colons (URNs, at:// URIs), slugs never. */
+export function refOfKey(key: string): { platform: string; comment_id: string } | null {
+  const i = key.indexOf(':');
+  return i > 0 && i < key.length - 1 ? { platform: key.slice(0, i), comment_id: key.slice(i + 1) } : null;
+}
+
+/** Splits a list into parts of at most `size` (the read-state route takes 500 comments a request). */
+export function chunks<T>(all: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < all.length; i += size) out.push(all.slice(i, i + size));
+  return out;
 }

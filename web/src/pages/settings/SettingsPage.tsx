@@ -145,6 +145,7 @@ function Members() {
             caption={t.settings.members}
             columns={[t.settings.person, t.settings.role, '']}
             actionsLabel={t.settings.actions}
+            stack
           >
             {list.map((m) => {
               const self = m.user_id === me.data?.id;
