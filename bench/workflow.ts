@@ -1,10 +1,17 @@
 // `npm run bench workflow`: figures of the workflow features, one function per feature (each in its own file).
+// BENCH_WORKFLOW=queue,bulk,feeds chooses which run (default: all three).
+import { benchBulk, formatBulk } from './workflow-bulk.ts';
+import { benchFeeds } from './workflow-feeds.ts';
 import { benchQueue } from './workflow-queue.ts';
 
 export async function benchWorkflow(): Promise<void> {
-  await benchQueue({
-    posts: Number(process.env.BENCH_QUEUE_POSTS ?? 10_000),
-    runs: Number(process.env.BENCH_QUEUE_RUNS ?? 200),
-    databaseUrl: process.env.DATABASE_URL,
-  });
+  const only = new Set((process.env.BENCH_WORKFLOW ?? 'queue,bulk,feeds').split(',').map((s) => s.trim()));
+  if (only.has('queue'))
+    await benchQueue({
+      posts: Number(process.env.BENCH_QUEUE_POSTS ?? 10_000),
+      runs: Number(process.env.BENCH_QUEUE_RUNS ?? 200),
+      databaseUrl: process.env.DATABASE_URL,
+    });
+  if (only.has('bulk')) console.log(formatBulk(await benchBulk()));
+  if (only.has('feeds')) await benchFeeds({ databaseUrl: process.env.DATABASE_URL });
 }

@@ -49,6 +49,7 @@ export interface PostOptions {
   image?: string;
   video?: string;
   at?: string;
+  queue?: string;
   draft?: boolean;
   json?: boolean;
 }
@@ -63,7 +64,7 @@ interface Outcome {
 
 export async function post(text: string, o: PostOptions, env: ClientEnv = process.env): Promise<number> {
   if (o.image && o.video) throw new UsageError('give --image or --video, not both');
-  if (o.at && o.draft) throw new UsageError('give --at or --draft, not both');
+  if ([o.at, o.queue, o.draft].filter(Boolean).length > 1) throw new UsageError('give one of --at, --queue, --draft');
   const platforms = o.to.split(/[\s,]+/).filter(Boolean);
   if (!platforms.length) throw new UsageError('--to needs at least one network, e.g. --to linkedin,bluesky');
   let scheduled: string | undefined;
@@ -80,6 +81,26 @@ export async function post(text: string, o: PostOptions, env: ClientEnv = proces
     ...(o.draft ? { draft: true } : {}),
   };
   let answer: unknown;
+  if (o.queue) {
+    // The queue picks the time: the body of a scheduled post with its post type, no scheduled_time.
+    const media = o.image
+      ? { default_image_id: await upload(client, o.image, 'image') }
+      : o.video
+        ? { video_id: await upload(client, o.video, 'video') }
+        : {};
+    const postType = o.image ? 'image' : o.video ? 'video' : 'text';
+    const queued = must(
+      await client.POST('/unified/queue/{queue}/posts', {
+        params: { path: { queue: o.queue } },
+        body: { ...body, ...media, post_type: postType } as never,
+      }),
+    );
+    if (o.json) console.log(JSON.stringify(queued));
+    else
+      for (const e of queued.scheduled)
+        console.log(`${e.platform}\tqueued\t${queued.queue.slot_time_local} (${queued.queue.name})`);
+    return 0;
+  }
   if (o.image) {
     body.default_image_id = await upload(client, o.image, 'image');
     answer = must(await client.POST('/unified/post/image', { body: body as never }));

@@ -52,6 +52,7 @@ export function buildProgram(run: (action: () => Promise<CommandResult>) => Prom
     .option('--image <file>', 'upload this image and post it')
     .option('--video <file>', 'upload this video and post it')
     .option('--at <time>', 'schedule for this time (ISO 8601, e.g. 2026-12-01T09:00:00+01:00)')
+    .option('--queue <name>', 'put it in the next free slot of this queue (`default` always exists)')
     .option('--draft', 'save as a draft')
     .option('--json', "print the server's answer as JSON")
     .action((text: string, o) => run(async () => (await import('./client-commands.ts')).post(text, o)));

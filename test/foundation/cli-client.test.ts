@@ -78,6 +78,15 @@ describe('herald client commands', () => {
     expect(table.stdout).toMatch(/\tlinkedin\tscheduled\t.*Later, from a script/);
   });
 
+  it("puts a post in the default queue's next free slot with --queue", async () => {
+    const r = await herald(['post', 'Queued from a script', '--to', 'linkedin', '--queue', 'default']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^linkedin\tqueued\t\d{4}-\d\d-\d\dT\d\d:\d\d.* \(default\)$/m);
+    const both = await herald(['post', 'x', '--to', 'linkedin', '--queue', 'default', '--draft']);
+    expect(both.code).toBe(1);
+    expect(both.stderr).toContain('give one of --at, --queue, --draft');
+  });
+
   it("prints the API's reason and exits 1 when the server refuses", async () => {
     const r = await herald(['post', 'x', '--to', 'pinterest']);
     expect(r.code).toBe(1);
