@@ -36,7 +36,7 @@ export function allColumns(networks: Pick<Networks, 'networks'>): string[] {
   return [...BASE_COLUMNS, ...overrideColumns(networks).keys()];
 }
 
-/** `linkedin, threads` or `linkedin threads` → ['linkedin', 'threads'] (lower case, no blanks). */
+/** A cell of network slugs separated by commas and/or blanks → the slugs (lower case, no blanks). */
 export const splitList = (cell: string): string[] =>
   cell
     .split(/[\s,]+/)

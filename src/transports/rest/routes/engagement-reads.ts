@@ -29,7 +29,8 @@ export function readRoutes(app: FastifyInstance, { ctx, inboxAccess, platformsOf
   r.get(
     '/unified/comments/read',
     {
-      config: inboxAccess(() => []),
+      // No network is named: the read ids are the member's own, filtered by the session's network scope in the handler.
+      config: { access: { kind: 'workspace' as const, feature: 'inbox_enabled' as const } },
       schema: {
         tags: ['engagement'],
         operationId: 'listReadComments',

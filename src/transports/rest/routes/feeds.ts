@@ -54,7 +54,17 @@ const itemSchema = z.object({
     .enum(['posted', 'skipped', 'failed'])
     .describe('posted: drafts or a scheduled post were made; skipped: seen on the first poll without backfill'),
   detail: z.string().nullable().describe('Why its post was refused'),
-  refs: z.array(z.looseObject({})).describe('The drafts and scheduled posts made of it'),
+  refs: z
+    .array(
+      z.object({
+        platform: z.string(),
+        draft_id: z.string().optional().describe('A draft made of it'),
+        status: z.string().optional().describe("The draft's status"),
+        scheduled_post_id: z.string().optional().describe('A queue entry made of it'),
+        scheduled_time: z.string().optional(),
+      }),
+    )
+    .describe('The drafts and scheduled posts made of it'),
   seen_at: isoTime,
 });
 
@@ -88,7 +98,7 @@ const itemView = (i: FeedItemRow): z.infer<typeof itemSchema> => ({
   published_at: iso(i.publishedAt),
   outcome: i.outcome as 'posted',
   detail: i.detail,
-  refs: i.refs,
+  refs: i.refs as z.infer<typeof itemSchema>['refs'],
   seen_at: i.seenAt.toISOString(),
 });
 
