@@ -62,6 +62,8 @@ test('approvals page: approve one held post, reject another', async ({ page, hel
   await expect(page.getByRole('status', { name: 'Decided on this page' })).toContainText('Published to Bluesky.');
   const pie = page.getByRole('article').filter({ hasText: 'Pie night on Thursday' });
   await pie.getByRole('button', { name: 'Reject' }).click();
+  // Rejecting asks for an optional reason first; the form's own Reject confirms.
+  await pie.getByRole('button', { name: 'Reject' }).click();
   await expect(page.getByRole('status', { name: 'Decided on this page' })).toContainText('Rejected');
   await expect(page.getByText('Nothing waits for approval')).toBeVisible();
 });

@@ -13,7 +13,9 @@ export default defineConfig({
   fullyParallel: false,
   forbidOnly: Boolean(process.env.CI),
   retries: 0,
-  timeout: 60_000,
+  // The longest flows (sign up two members, send for approval, decide) take most of a minute on a loaded two-core
+  // machine: a test's whole budget is a ceiling against a hang, not a speed target.
+  timeout: 180_000,
   expect: { timeout: 15_000 },
   reporter: 'list',
   use: {
