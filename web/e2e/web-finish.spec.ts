@@ -74,7 +74,9 @@ test('read in one browser, read in another: the inbox keeps read state on the se
     const there = other.getByRole('article').filter({ hasText: 'Read me in two browsers.' });
     await expect(there.getByText('First!')).toBeVisible();
     await expect(there.getByText('1 unread')).toBeHidden();
-    await expect(other.getByText('1 post with comments, 0 unread')).toBeVisible();
+    // The sandbox's Bluesky account is shared by the suite's workspaces, so other posts may be listed: the thread
+    // itself shows nothing unread.
+    await expect(there.getByText('Unread', { exact: true })).toHaveCount(0);
     await helpers.checkA11y('the inbox in a second browser');
   } finally {
     await context.close();
