@@ -28,7 +28,7 @@ const NO_DB = [
 // Suites that need PostgreSQL by design (several Herald processes on one database; embedded PGlite admits one). The
 // `db` project includes them only when DATABASE_URL is set, so the PostgreSQL run (.ci/run) runs them and the
 // embedded run does not list them, rather than listing them as skipped.
-const POSTGRES_ONLY = ['test/scale-out/**/*.test.ts'];
+const POSTGRES_ONLY = ['test/scale-out/**/*.test.ts', 'test/backup/move.test.ts'];
 const onPostgres = /^postgres(ql)?:\/\//.test(process.env.DATABASE_URL ?? '');
 
 export default defineConfig({
