@@ -14,6 +14,7 @@ import { platformConnections } from '../db/schema-connections.ts';
 import { workspaces } from '../db/schema.ts';
 import type { Platform } from '../platforms/slugs.ts';
 import type { ScheduleQueue } from '../scheduling/index.ts';
+import { Rounds } from '../scheduling/rounds.ts';
 import type { EngagementReads } from './reads.ts';
 
 export const COMMENT_SYNC_QUEUE = 'herald-comment-sync';
@@ -40,12 +41,22 @@ export interface CommentSyncDeps {
 
 export class CommentSync {
   readonly #d: CommentSyncDeps;
-  #timer: NodeJS.Timeout | undefined;
-  #running = false;
-  #round: Promise<RoundResult | null> | undefined;
+  readonly #rounds: Rounds<RoundResult>;
 
   constructor(deps: CommentSyncDeps) {
     this.#d = deps;
+    this.#rounds = new Rounds({
+      queueName: COMMENT_SYNC_QUEUE,
+      lockName: 'comment-sync',
+      label: 'comment sync',
+      queue: deps.queue,
+      locks: deps.locks,
+      clock: deps.clock,
+      logger: deps.logger,
+      intervalSeconds: deps.intervalSeconds,
+      round: () => this.round(),
+      log: (r) => (r.workspaces ? deps.logger.info(r, 'comment sync round') : undefined),
+    });
   }
 
   /** Workspaces whose plan has the inbox and that have a connected account. */
@@ -83,77 +94,13 @@ export class CommentSync {
     return out;
   }
 
-  #slot(at: Date): string {
-    const ms = this.#d.intervalSeconds * 1000;
-    return new Date(Math.floor(at.getTime() / ms) * ms).toISOString();
-  }
-
-  async #enqueueNext(queue: ScheduleQueue, after: Date): Promise<void> {
-    const ms = this.#d.intervalSeconds * 1000;
-    const next = new Date(Math.floor(after.getTime() / ms) * ms + ms);
-    await queue.sendTo(
-      COMMENT_SYNC_QUEUE,
-      {},
-      {
-        startAfter: next,
-        singletonKey: `round@${next.toISOString()}`,
-        singletonSeconds: this.#d.intervalSeconds,
-      },
-    );
-  }
-
-  /** Starts the rounds (no-op when the interval is 0). */
+  /** Starts the rounds (no-op when the interval is 0): src/scheduling/rounds.ts. */
   start(): void {
-    if (this.#running || this.#d.intervalSeconds <= 0) return;
-    this.#running = true;
-    const queue = this.#d.queue;
-    const log = (r: RoundResult) => (r.workspaces ? this.#d.logger.info(r, 'comment sync round') : undefined);
-    if (queue) {
-      void (async () => {
-        await queue.workOn(COMMENT_SYNC_QUEUE, async () => {
-          try {
-            log(await this.round());
-          } finally {
-            await this.#enqueueNext(queue, this.#d.clock());
-          }
-        });
-        await queue.sendTo(
-          COMMENT_SYNC_QUEUE,
-          {},
-          {
-            startAfter: this.#d.clock(),
-            singletonKey: `round@${this.#slot(this.#d.clock())}`,
-            singletonSeconds: this.#d.intervalSeconds,
-          },
-        );
-      })().catch((err: unknown) => this.#d.logger.error({ err }, 'comment sync did not start on the job queue'));
-      return;
-    }
-    const tick = () => {
-      this.#round ??= this.#d.locks
-        .withLock('comment-sync', () => this.round())
-        .then(
-          (r) => {
-            log(r);
-            return r;
-          },
-          (err: unknown) => {
-            this.#d.logger.warn({ err }, 'comment sync round failed');
-            return null;
-          },
-        )
-        .finally(() => {
-          this.#round = undefined;
-        });
-    };
-    this.#timer = setInterval(tick, this.#d.intervalSeconds * 1000);
-    this.#timer.unref();
+    this.#rounds.start();
   }
 
-  async stop(): Promise<void> {
-    this.#running = false;
-    if (this.#timer) clearInterval(this.#timer);
-    await this.#round;
+  stop(): Promise<void> {
+    return this.#rounds.stop();
   }
 }
 

@@ -6,6 +6,7 @@ import pLimit from 'p-limit';
 import type { Logger } from 'pino';
 import type { Locks } from '../db/locks.ts';
 import type { ScheduleQueue } from '../scheduling/index.ts';
+import { Rounds } from '../scheduling/rounds.ts';
 import type { FeedService } from './service.ts';
 
 export const FEED_POLL_QUEUE = 'herald-feed-poll';
@@ -32,12 +33,22 @@ export interface FeedPollerDeps {
 
 export class FeedPoller {
   readonly #d: FeedPollerDeps;
-  #timer: NodeJS.Timeout | undefined;
-  #running = false;
-  #round: Promise<FeedRoundResult | null> | undefined;
+  readonly #rounds: Rounds<FeedRoundResult>;
 
   constructor(deps: FeedPollerDeps) {
     this.#d = deps;
+    this.#rounds = new Rounds({
+      queueName: FEED_POLL_QUEUE,
+      lockName: 'feed-poll',
+      label: 'feed poll',
+      queue: deps.queue,
+      locks: deps.locks,
+      clock: deps.clock,
+      logger: deps.logger,
+      intervalSeconds: deps.intervalSeconds,
+      round: () => this.round(),
+      log: (r) => (r.feeds ? deps.logger.info(r, 'feed poll round') : undefined),
+    });
   }
 
   /** One round: every feed due, claimed batch by batch, polled to the end (the job, the timer, tests and the bench). */
@@ -64,76 +75,12 @@ export class FeedPoller {
     }
   }
 
-  #slot(at: Date): string {
-    const ms = this.#d.intervalSeconds * 1000;
-    return new Date(Math.floor(at.getTime() / ms) * ms).toISOString();
-  }
-
-  async #enqueueNext(queue: ScheduleQueue, after: Date): Promise<void> {
-    const ms = this.#d.intervalSeconds * 1000;
-    const next = new Date(Math.floor(after.getTime() / ms) * ms + ms);
-    await queue.sendTo(
-      FEED_POLL_QUEUE,
-      {},
-      {
-        startAfter: next,
-        singletonKey: `round@${next.toISOString()}`,
-        singletonSeconds: this.#d.intervalSeconds,
-      },
-    );
-  }
-
-  /** Starts the rounds (no-op when the interval is 0). */
+  /** Starts the rounds (no-op when the interval is 0): src/scheduling/rounds.ts. */
   start(): void {
-    if (this.#running || this.#d.intervalSeconds <= 0) return;
-    this.#running = true;
-    const queue = this.#d.queue;
-    const log = (r: FeedRoundResult) => (r.feeds ? this.#d.logger.info(r, 'feed poll round') : undefined);
-    if (queue) {
-      void (async () => {
-        await queue.workOn(FEED_POLL_QUEUE, async () => {
-          try {
-            log(await this.round());
-          } finally {
-            await this.#enqueueNext(queue, this.#d.clock());
-          }
-        });
-        await queue.sendTo(
-          FEED_POLL_QUEUE,
-          {},
-          {
-            startAfter: this.#d.clock(),
-            singletonKey: `round@${this.#slot(this.#d.clock())}`,
-            singletonSeconds: this.#d.intervalSeconds,
-          },
-        );
-      })().catch((err: unknown) => this.#d.logger.error({ err }, 'feed poll did not start on the job queue'));
-      return;
-    }
-    const tick = () => {
-      this.#round ??= this.#d.locks
-        .withLock('feed-poll', () => this.round())
-        .then(
-          (r) => {
-            log(r);
-            return r;
-          },
-          (err: unknown) => {
-            this.#d.logger.warn({ err }, 'feed poll round failed');
-            return null;
-          },
-        )
-        .finally(() => {
-          this.#round = undefined;
-        });
-    };
-    this.#timer = setInterval(tick, this.#d.intervalSeconds * 1000);
-    this.#timer.unref();
+    this.#rounds.start();
   }
 
-  async stop(): Promise<void> {
-    this.#running = false;
-    if (this.#timer) clearInterval(this.#timer);
-    await this.#round;
+  stop(): Promise<void> {
+    return this.#rounds.stop();
   }
 }

@@ -12,6 +12,7 @@ export { EXPORT_MAX_ROWS } from './bulk/export.ts';
 export type { BulkFormat } from './bulk/read.ts';
 export { ScheduleWorker, type WorkerDeps, type WorkerOptions } from './worker.ts';
 export { ScheduleQueue } from './queue.ts';
+export { Rounds, type RoundsOptions } from './rounds.ts';
 export { ScheduleEntries } from './entries.ts';
 export { ScheduledStore, scheduledEntrySchema, STATUSES, type ScheduledRow } from './store.ts';
 export { schedulerReadiness } from './readiness.ts';
