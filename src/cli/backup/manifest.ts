@@ -15,11 +15,7 @@ export const ENTRY = {
   secrets: 'secrets/secrets.json',
 } as const;
 
-export interface MediaObject {
-  key: string;
-  size: number;
-  content_type: string;
-}
+export type { MediaObject } from '../../db/facts.ts';
 
 export interface Manifest {
   format: typeof FORMAT;
