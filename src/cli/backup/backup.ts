@@ -221,7 +221,8 @@ async function writeMedia(
     return files.filter((f) => !f.startsWith('.meta/')).length;
   }
   await archive.addBuffer(ENTRY.mediaList, JSON.stringify(objects));
-  if (mode === 'list') return 0;
+  // Listed: the manifest counts the objects the list names (they stay in the bucket).
+  if (mode === 'list') return objects.length;
   const s3 = await createMediaStorage(storage);
   let n = 0;
   for (const o of objects) {
