@@ -23,6 +23,7 @@ const NO_DB = [
   'test/webhooks/schedule.test.ts',
   'test/foundation/cli-help.test.ts',
   'test/deploy/files.test.ts',
+  'test/backup/nightly.test.ts',
 ];
 
 // Suites that need PostgreSQL by design (several Herald processes on one database; embedded PGlite admits one). The

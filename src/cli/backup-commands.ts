@@ -12,7 +12,7 @@ export async function backup(o: { out?: string; media?: string }): Promise<numbe
   if (o.media !== undefined && o.media !== 'include' && o.media !== 'list') {
     throw new UsageError(`--media must be include or list, not ${o.media}`);
   }
-  const { file, manifest } = await runBackup(loadConfig(), { out: o.out, media: o.media });
+  const { file, manifest, heldMs } = await runBackup(loadConfig(), { out: o.out, media: o.media });
   const rows = Object.values(manifest.tables).reduce((a, b) => a + b, 0);
   const size = file === '-' ? '' : `, ${mb(statSync(file).size)}`;
   // stdout may be the archive itself: the report goes to stderr.
@@ -21,6 +21,7 @@ export async function backup(o: { out?: string; media?: string }): Promise<numbe
       `schema version ${manifest.schema_version} (${rows} rows in ${Object.keys(manifest.tables).length} tables), ` +
       `${manifest.media.objects} media object(s) ${manifest.media.mode === 'list' ? 'listed' : 'included'}, ` +
       `secrets ${manifest.secrets === 'file' ? 'included' : 'from settings (not in the archive: keep them yourself)'}; ` +
+      (heldMs !== undefined ? `the running server held still ${heldMs} ms for the copy; ` : '') +
       `peak memory ${mb(peakRss())}`,
   );
   return 0;

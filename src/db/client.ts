@@ -36,6 +36,7 @@ const schema = {
 import { acquireDirLock, type DirLock } from './lock.ts';
 import { StatementTap } from './statements.ts';
 import { baselineWasm } from './pglite-wasm.ts';
+import { type HoldServer, serveHolds } from './snapshot-hold.ts';
 
 // Loaded through require() like the rest of Drizzle (see orm.ts).
 const load = createRequire(import.meta.url);
@@ -97,6 +98,8 @@ export interface Database {
   pglite?: PGlite;
   /** PGlite on a data directory: how this start found it (made from the template, by initdb, or already there). */
   pgliteDir?: 'template' | 'initdb' | 'existing';
+  /** PGlite on a data directory: the unix socket `herald backup` asks to hold the database still (snapshot-hold.ts). */
+  backupSocket?: string;
   pool?: pg.Pool;
   /** Every statement sent through `db` (tests count round trips with it). */
   statements: StatementTap;
@@ -121,6 +124,8 @@ export interface OpenOptions {
   poolSize?: number;
   /** Called when an embedded database is about to be made on the data directory (a first start), before the wait. */
   onCreate?: () => void;
+  /** Embedded database on disk: how long it holds still for an online backup at most (snapshot-hold.ts). */
+  backupHoldLimitMs?: number;
 }
 
 export async function openDatabase(opts: OpenOptions): Promise<Database> {
@@ -165,6 +170,7 @@ async function openPglite(opts: OpenOptions): Promise<Database> {
   let lock: DirLock | undefined;
   let client: PGlite;
   let made: Database['pgliteDir'];
+  let holds: HoldServer | undefined;
   baselineWasm();
   if (opts.memory) {
     client = new PGlite({
@@ -177,6 +183,8 @@ async function openPglite(opts: OpenOptions): Promise<Database> {
     lock = acquireDirLock(join(opts.dataDir, 'pglite.lock'));
     try {
       ({ client, made } = await openPgliteDir(opts.dataDir, opts.templateDir, opts.onCreate));
+      // Backups while this process runs: it holds the database still for the copy, asked over a local socket.
+      holds = await serveHolds(client, opts.dataDir, { limitMs: opts.backupHoldLimitMs });
     } catch (err) {
       lock.release();
       throw err;
@@ -190,6 +198,7 @@ async function openPglite(opts: OpenOptions): Promise<Database> {
     statements,
     pglite: client,
     ...(made ? { pgliteDir: made } : {}),
+    ...(holds ? { backupSocket: holds.path } : {}),
     async migrate() {
       await refuseNewer(db);
       await migratePglite(db as unknown as Parameters<typeof migratePglite>[0], { migrationsFolder: MIGRATIONS_DIR });
@@ -198,6 +207,7 @@ async function openPglite(opts: OpenOptions): Promise<Database> {
       return { applied: await appliedMigrations(db), shipped: await shippedMigrations() };
     },
     async close() {
+      await holds?.close();
       await client.close();
       lock?.release();
     },

@@ -19,7 +19,7 @@ import { schedule, TestClock } from '../scheduling/helpers.ts';
 export const clock = new TestClock('2026-11-20T10:00:00Z');
 export const HOUR = 3_600_000;
 
-export function installConfig(port: number, databaseUrl?: string): Config {
+export function installConfig(port: number, databaseUrl?: string, env: Record<string, string> = {}): Config {
   const dataDir = mkdtempSync(join(tmpdir(), 'herald-backup-test-'));
   return loadConfig({
     HERALD_DATA_DIR: dataDir,
@@ -28,6 +28,7 @@ export function installConfig(port: number, databaseUrl?: string): Config {
     HERALD_LOG_LEVEL: 'silent',
     HERALD_AUTH_RATE_LIMIT_MAX: '100000',
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    ...env,
   });
 }
 
@@ -49,9 +50,12 @@ export interface Populated {
 }
 
 /** Signs up, connects LinkedIn through the sandbox, publishes a post, saves a draft, schedules one, stores media. */
-export async function populate(databaseUrl?: string, o: { queue?: boolean } = {}): Promise<Populated> {
+export async function populate(
+  databaseUrl?: string,
+  o: { queue?: boolean; env?: Record<string, string> } = {},
+): Promise<Populated> {
   const port = await freePort();
-  const config = installConfig(port, databaseUrl);
+  const config = installConfig(port, databaseUrl, o.env);
   const ctx = await openContext(config);
   const app = await buildApp(ctx);
   await app.listen({ port, host: '127.0.0.1' });

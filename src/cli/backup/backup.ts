@@ -1,15 +1,17 @@
 // `herald backup`: one .tar.gz holding a consistent database dump, the media, the generated secrets and a manifest
 // (docs/backup.md). Every entry is streamed into the archive; nothing holds the whole archive or a whole file.
 //
-// Consistency. PGlite admits one process and a running server holds its data directory (src/db/lock.ts), so the
-// embedded database is backed up with the server stopped: the backup takes the directory's lock itself (a running
-// server makes it refuse, saying how), opens the database once so a crashed process's WAL is replayed, counts the
-// rows, closes it cleanly and archives the directory's files while still holding the lock. PostgreSQL is backed up
-// online: the row counts are read in a repeatable-read transaction whose snapshot pg_dump then dumps (--snapshot),
-// so the counts in the manifest are those of the dump.
+// Consistency. PGlite admits one process, and a running server holds its data directory (src/db/lock.ts). While a
+// server runs, the backup asks it over its local socket to hold the database still (src/db/snapshot-hold.ts): the
+// server checkpoints and reads the row counts, the backup copies the database's files beside them, lets the server
+// go, and archives the copy. With no server running, the backup takes the directory's lock itself, opens the
+// database once so a crashed process's WAL is replayed, counts the rows, closes it cleanly and archives the
+// directory's files while still holding the lock. PostgreSQL is backed up online: the row counts are read in a
+// repeatable-read transaction whose snapshot pg_dump then dumps (--snapshot), so the counts in the manifest are
+// those of the dump.
 import { randomBytes } from 'node:crypto';
-import { createWriteStream, existsSync, mkdtempSync, renameSync, rmSync, statSync } from 'node:fs';
-import { readdir } from 'node:fs/promises';
+import { constants, createWriteStream, existsSync, mkdtempSync, renameSync, rmSync, statSync } from 'node:fs';
+import { cp, readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import type { Writable } from 'node:stream';
@@ -17,15 +19,17 @@ import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import type { Config } from '../../config.ts';
 import { PGLITE_CONF } from '../../db/client.ts';
+import { databaseFacts, type DatabaseFacts, type MediaObject, serverMajor } from '../../db/facts.ts';
 import { acquireDirLock, DataDirLockedError } from '../../db/lock.ts';
 import { pgliteVersion } from '../../db/pglite-template.ts';
 import { baselineWasm } from '../../db/pglite-wasm.ts';
+import { holdSocketPath } from '../../db/snapshot-hold.ts';
 import { createMediaStorage } from '../../media/storage/index.ts';
 import { UsageError } from '../errors.ts';
 import { heraldVersion } from '../version.ts';
 import { ArchiveWriter } from './archive.ts';
-import { schemaVersion, serverMajor, type Sql, tableCounts } from './database.ts';
-import { ENTRY, FORMAT, FORMAT_VERSION, MANIFEST, type Manifest, type MediaObject } from './manifest.ts';
+import { askToHold, type Held } from './hold.ts';
+import { ENTRY, FORMAT, FORMAT_VERSION, MANIFEST, type Manifest } from './manifest.ts';
 import { checkTool, runTool } from './pg-tools.ts';
 
 export interface BackupOptions {
@@ -40,6 +44,8 @@ export interface BackupResult {
   /** The archive written, or '-' for stdout. */
   file: string;
   manifest: Manifest;
+  /** Embedded database backed up while its server ran: how long the server held still for the copy. */
+  heldMs?: number;
 }
 
 export function defaultBackupName(now: Date): string {
@@ -66,30 +72,66 @@ export async function walk(
   return { files: files.sort(), dirs: dirs.sort() };
 }
 
-interface Dumped {
+interface Dumped extends DatabaseFacts {
   kind: Manifest['database']['kind'];
-  serverMajor: number;
-  schemaVersion: number;
-  tables: Record<string, number>;
-  /** The media rows' objects, for S3 storage. */
-  objects: MediaObject[];
   pgDumpMajor?: number;
+  heldMs?: number;
   /** Writes the database's entries into the archive. */
   write(archive: ArchiveWriter): Promise<void>;
   release(): void;
 }
 
-const mediaObjects = async (db: Sql): Promise<MediaObject[]> =>
-  (
-    await db.query<{ key: string; size: string | number; content_type: string }>(
-      'select storage_key as key, file_size as size, mime as content_type from media order by storage_key',
-    )
-  ).rows.map((r) => ({ key: r.key, size: Number(r.size), content_type: r.content_type }));
-
 export const lockedMessage = (err: DataDirLockedError) =>
-  `${err.message}\nA backup of the embedded database is taken with the server stopped (it holds the data directory): ` +
-  'stop it, run `herald backup`, start it again (systemctl stop herald && herald backup && systemctl start herald). ' +
-  'To back up while the server runs, move to PostgreSQL first (herald db move --to <url>, docs/backup.md).';
+  `${err.message}\nThat process does not answer backups (a Herald older than this one, a \`herald restore\` or ` +
+  '`herald db move` at work, or a data directory whose path is too long for a unix socket: docs/backup.md). Stop ' +
+  'it, run `herald backup`, start it again (systemctl stop herald && herald backup && systemctl start herald).';
+
+/** The database's files and its empty directories, from `root` (the data directory's or a copy of it). */
+async function pgliteEntries(root: string): Promise<(archive: ArchiveWriter) => Promise<void>> {
+  const { files, dirs } = await walk(root);
+  return async (archive) => {
+    await archive.addBuffer(ENTRY.pgliteDirs, JSON.stringify(dirs));
+    for (const rel of files) {
+      const st = statSync(join(root, rel));
+      await archive.addFile(`${ENTRY.pgliteDir}${rel}`, join(root, rel), st.size, st.mtime);
+    }
+  };
+}
+
+/**
+ * The server holds the database still: its files are copied into a private directory of the data directory (same
+ * file system: a clone where it can, a plain copy elsewhere), the server is let go, and the archive is written from
+ * the copy, so a slow destination (stdout into a pipe) never keeps the server waiting.
+ */
+async function copyHeld(config: Config, dir: string, held: Held): Promise<Dumped> {
+  const staging = mkdtempSync(join(config.dataDir, 'backup-copy-'));
+  const copy = join(staging, 'pglite');
+  let heldMs: number;
+  try {
+    try {
+      await cp(dir, copy, {
+        recursive: true,
+        mode: constants.COPYFILE_FICLONE,
+        // The running server's pid file describes it, not the copy.
+        filter: (src) => src !== join(dir, 'postmaster.pid'),
+      });
+    } catch (err) {
+      held.abandon();
+      throw err;
+    }
+    heldMs = await held.release();
+    return {
+      kind: 'pglite',
+      ...held.facts,
+      heldMs,
+      write: await pgliteEntries(copy),
+      release: () => rmSync(staging, { recursive: true, force: true }),
+    };
+  } catch (err) {
+    rmSync(staging, { recursive: true, force: true });
+    throw err;
+  }
+}
 
 async function dumpPglite(config: Config): Promise<Dumped> {
   const dir = join(config.dataDir, 'pglite');
@@ -97,6 +139,9 @@ async function dumpPglite(config: Config): Promise<Dumped> {
   if (existsSync(join(config.dataDir, 'pglite.incomplete'))) {
     throw new UsageError(`the embedded database in ${config.dataDir} was never completely made: nothing to back up`);
   }
+  // A running server answers on its socket; with none, the backup takes the data directory itself.
+  const held = await askToHold(holdSocketPath(config.dataDir));
+  if (held) return copyHeld(config, dir, held);
   let lock: ReturnType<typeof acquireDirLock>;
   try {
     lock = acquireDirLock(join(config.dataDir, 'pglite.lock'));
@@ -108,30 +153,13 @@ async function dumpPglite(config: Config): Promise<Dumped> {
     baselineWasm();
     const client = new PGlite(dir, { postgresqlconf: PGLITE_CONF });
     await client.waitReady;
-    let facts: Pick<Dumped, 'serverMajor' | 'schemaVersion' | 'tables' | 'objects'>;
+    let facts: DatabaseFacts;
     try {
-      facts = {
-        serverMajor: await serverMajor(client),
-        schemaVersion: await schemaVersion(client),
-        tables: await tableCounts(client),
-        objects: await mediaObjects(client).catch(() => []),
-      };
+      facts = await databaseFacts(client);
     } finally {
       await client.close();
     }
-    const { files, dirs } = await walk(dir);
-    return {
-      kind: 'pglite',
-      ...facts,
-      async write(archive) {
-        await archive.addBuffer(ENTRY.pgliteDirs, JSON.stringify(dirs));
-        for (const rel of files) {
-          const st = statSync(join(dir, rel));
-          await archive.addFile(`${ENTRY.pgliteDir}${rel}`, join(dir, rel), st.size, st.mtime);
-        }
-      },
-      release: () => lock.release(),
-    };
+    return { kind: 'pglite', ...facts, write: await pgliteEntries(dir), release: () => lock.release() };
   } catch (err) {
     lock.release();
     throw err;
@@ -144,16 +172,10 @@ async function dumpPostgres(url: string): Promise<Dumped> {
   const tmp = mkdtempSync(join(tmpdir(), 'herald-backup-'));
   const file = join(tmp, 'postgres.dump');
   try {
-    const major = await serverMajor(client);
-    const pgDumpMajor = await checkTool('pg_dump', major);
+    const pgDumpMajor = await checkTool('pg_dump', await serverMajor(client));
     await client.query('begin isolation level repeatable read read only');
     const snapshot = (await client.query<{ id: string }>('select pg_export_snapshot() as id')).rows[0]!.id;
-    const facts = {
-      serverMajor: major,
-      schemaVersion: await schemaVersion(client),
-      tables: await tableCounts(client),
-      objects: await mediaObjects(client).catch(() => []),
-    };
+    const facts = await databaseFacts(client);
     await runTool('pg_dump', url, [
       '--format=custom',
       `--snapshot=${snapshot}`,
@@ -199,7 +221,8 @@ async function writeMedia(
     return files.filter((f) => !f.startsWith('.meta/')).length;
   }
   await archive.addBuffer(ENTRY.mediaList, JSON.stringify(objects));
-  if (mode === 'list') return 0;
+  // Listed: the manifest counts the objects the list names (they stay in the bucket).
+  if (mode === 'list') return objects.length;
   const s3 = await createMediaStorage(storage);
   let n = 0;
   for (const o of objects) {
@@ -245,7 +268,7 @@ export async function runBackup(config: Config, o: BackupOptions = {}): Promise<
     await archive.addBuffer(MANIFEST, JSON.stringify(manifest, null, 2));
     await archive.finish();
     if (partial) renameSync(partial, target);
-    return { file: target, manifest };
+    return { file: target, manifest, ...(dumped.heldMs !== undefined ? { heldMs: dumped.heldMs } : {}) };
   } catch (err) {
     if (partial) rmSync(partial, { force: true });
     throw err;

@@ -15,11 +15,7 @@ export const ENTRY = {
   secrets: 'secrets/secrets.json',
 } as const;
 
-export interface MediaObject {
-  key: string;
-  size: number;
-  content_type: string;
-}
+export type { MediaObject } from '../../db/facts.ts';
 
 export interface Manifest {
   format: typeof FORMAT;
@@ -43,6 +39,7 @@ export interface Manifest {
     storage: 'disk' | 's3';
     /** include: the objects are in the archive; list: only their keys (media-list.json). */
     mode: 'include' | 'list';
+    /** Objects in the archive (include), or named by media-list.json (list). */
     objects: number;
   };
   /** Where the signing and encryption keys were: the data directory's secrets file (in the archive) or settings. */

@@ -15,7 +15,6 @@ import { baselineWasm } from '../../db/pglite-wasm.ts';
 import { createMediaStorage } from '../../media/storage/index.ts';
 import { UsageError } from '../errors.ts';
 import { readArchive, Summing, sumOf, type EntrySum } from './archive.ts';
-import { lockedMessage } from './backup.ts';
 import { isEmptyDatabase, shippedSchemaVersion, type Sql, tableCounts } from './database.ts';
 import { ENTRY, FORMAT_VERSION, isManifest, MANIFEST, type Manifest, type MediaObject } from './manifest.ts';
 import { checkTool, runTool } from './pg-tools.ts';
@@ -179,7 +178,9 @@ export async function runRestore(config: Config, file: string, o: RestoreOptions
     try {
       lock = acquireDirLock(join(config.dataDir, 'pglite.lock'));
     } catch (err) {
-      if (err instanceof DataDirLockedError) throw new UsageError(lockedMessage(err).replace('backup', 'restore'));
+      if (err instanceof DataDirLockedError) {
+        throw new UsageError(`${err.message}\nA restore replaces the database that process holds: stop it first.`);
+      }
       throw err;
     }
   }
