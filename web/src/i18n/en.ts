@@ -22,6 +22,7 @@ export const en = {
     webhooks: 'Webhooks',
     feeds: 'Feeds',
     queues: 'Queues',
+    import: 'Import',
     notifications: 'Notifications',
     settings: 'Settings',
     logout: 'Log out',
@@ -253,6 +254,7 @@ export const en = {
   },
   posts: {
     export: 'Export CSV',
+    import: 'Import a file',
     exportFailed: 'The export failed. Try again.',
     intro:
       'Everything published or queued, per network: its status, the link to it, what the network said, and retries.',
@@ -604,6 +606,41 @@ export const en = {
     delete: 'Delete',
     confirmDelete: 'Stop following',
     deleteOf: (url: string) => `Stop following ${url}`,
+  },
+  import: {
+    intro:
+      'Schedule a whole file of posts at once: a CSV with a header row, or JSON lines with the same column names. Herald checks every row first, as publishing would, and writes nothing until you import.',
+    template: 'Download the template (CSV)',
+    templateHint: (columns: string) => `Columns: ${columns}. A row needs a time, or draft set to true.`,
+    planRequired: (plan: string) =>
+      `Bulk import is not part of the plan “${plan}”. An administrator of this Herald can change the workspace’s plan (Settings lists the plans).`,
+    file: 'File (CSV or JSON lines)',
+    fileHint: 'Choosing a file checks it row by row; nothing is written.',
+    checking: 'Checking the file…',
+    reportTitle: 'The check',
+    summary: (rows: number, valid: number, invalid: number) =>
+      `${rows} row${rows === 1 ? '' : 's'}: ${valid} valid, ${invalid} with errors.`,
+    allValid: 'Every row is valid.',
+    errorsCaption: 'Rows with errors',
+    row: 'Row',
+    column: 'Column',
+    message: 'Message',
+    wholeRow: 'the row',
+    mode: 'How to import',
+    allOrNothing: 'All or nothing: any invalid row refuses the file',
+    validOnly: 'Only the valid rows',
+    importButton: 'Import',
+    resultTitle: 'Imported',
+    imported: (n: number, credits: number) =>
+      `${n} row${n === 1 ? '' : 's'} imported; ${credits} scheduled-post credit${credits === 1 ? '' : 's'} reserved.`,
+    createdCaption: 'What the import created',
+    network: 'Network',
+    created: 'Created',
+    scheduledAt: (when: string) => `Scheduled for ${when}`,
+    draft: 'Draft',
+    seeCalendar: 'Open the calendar',
+    seePosts: 'Open Posts',
+    unsupported: 'Choose a .csv, .jsonl or .ndjson file.',
   },
   queues: {
     intro: 'A queue posts at its weekly times: “Add to queue” in Compose takes the default queue’s next free slot.',
