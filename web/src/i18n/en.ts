@@ -205,6 +205,15 @@ export const en = {
     failed: 'Failed',
     view: 'View post',
     newPost: 'New post',
+    firstComment: {
+      label: 'First comment (optional)',
+      hint: 'Posted under the post once it is published, e.g. the link or the hashtags.',
+      replies: (networks: string) => `On ${networks} it is a reply in the post’s thread.`,
+      on: (network: string) => `First comment on ${network}`,
+      ownHint: 'Leave empty to use the common first comment.',
+      none: (network: string) => `${network} does not take a first comment: nothing is posted under the post there.`,
+      skipped: (networks: string) => `${networks}: no first comment (the network does not take one).`,
+    },
     ai: {
       title: 'Write with AI',
       idea: 'Idea',

@@ -17,6 +17,7 @@ import {
   buildScheduleBody,
   type ComposerState,
   emptyComposer,
+  firstCommentFieldOf,
   postTypeOf,
   TEXT_OVERRIDE,
   textFieldOf,
@@ -31,6 +32,7 @@ import { PageHeader } from '../../ui/PageHeader.tsx';
 import { Empty, ErrorText, QueryView } from '../../ui/States.tsx';
 import { AiPanel } from './AiPanel.tsx';
 import { Counter } from './Counter.tsx';
+import { FirstComment } from './FirstComment.tsx';
 import { MediaPicker } from './MediaPicker.tsx';
 import { Preview } from './Preview.tsx';
 import { type Outcome, outcomesOf } from './results.ts';
@@ -58,20 +60,26 @@ export default function Composer() {
     [platforms.data],
   );
   const nameOf = (slug: string) => rules[slug]?.display_name ?? networkName(slug);
+  // Networks that take no first comment (GET /unified/platforms: first_comment null).
+  const noFirstComment = useMemo(
+    () => (platforms.data?.platforms ?? []).filter((p) => !p.first_comment).map((p) => p.slug),
+    [platforms.data],
+  );
+  const bodyRules = { noFirstComment };
 
   const send = useMutation({
     mutationFn: async (mode: Mode) => {
       if (mode === 'schedule') {
         const at = fromZonedLocal(when, workspace.time_zone);
         if (!at) throw new Error(t.compose.scheduleInvalid);
-        return must(api.POST('/unified/scheduled-posts', { body: buildScheduleBody(s, at.toISOString()) }));
+        return must(api.POST('/unified/scheduled-posts', { body: buildScheduleBody(s, at.toISOString(), bodyRules) }));
       }
       if (mode === 'queue') {
         // The default queue's next free slot (the Queues page sets its slots).
-        const body = { ...buildPostBody(s), post_type: postTypeOf(s.media) };
+        const body = { ...buildPostBody(s, bodyRules), post_type: postTypeOf(s.media) };
         return must(api.POST('/unified/queue/{queue}/posts', { params: { path: { queue: 'default' } }, body }));
       }
-      const body = buildPostBody(s);
+      const body = buildPostBody(s, bodyRules);
       if (mode === 'approval') {
         const at = approvalAt ? fromZonedLocal(when, workspace.time_zone) : undefined;
         if (approvalAt && !at) throw new Error(t.compose.scheduleInvalid);
@@ -173,7 +181,7 @@ export default function Composer() {
                       }}
                     >
                       {n === 'all' ? t.compose.allNetworks : nameOf(n)}
-                      {n !== 'all' && s.overrides[n]?.trim() ? ' •' : ''}
+                      {n !== 'all' && (s.overrides[n]?.trim() || s.firstCommentOverrides[n]?.trim()) ? ' •' : ''}
                     </button>
                   ))}
                 </div>
@@ -222,6 +230,22 @@ export default function Composer() {
                     .map((n) => (
                       <p key={n} className="field-error" role="alert">
                         {nameOf(n)}: {err(textFieldOf(n))}
+                      </p>
+                    ))}
+                  <FirstComment
+                    state={s}
+                    update={setS}
+                    tab={activeTab}
+                    chosen={chosen}
+                    nameOf={nameOf}
+                    rules={rules}
+                    error={(n) => err(firstCommentFieldOf(n))}
+                  />
+                  {tabNetworks
+                    .filter((n) => err(firstCommentFieldOf(n)) && activeTab !== n)
+                    .map((n) => (
+                      <p key={n} className="field-error" role="alert">
+                        {t.compose.firstComment.on(nameOf(n))}: {err(firstCommentFieldOf(n))}
                       </p>
                     ))}
                 </div>
@@ -371,7 +395,9 @@ export default function Composer() {
                     'facebook.facebook_page_ids',
                     'pinterest.board_id',
                     'youtube.youtube_title',
+                    'first_comment',
                     ...tabNetworks.map(textFieldOf),
+                    ...tabNetworks.map(firstCommentFieldOf),
                   ]}
                 />
                 {outcomes.length > 0 && (
