@@ -2,7 +2,7 @@
 // media, destinations, AI help (copy from an idea or the media, an image from the text), then publish now, schedule
 // (in the workspace time zone), save as draft, or send for another member's approval (published or scheduled once
 // approved).
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { api, must } from '../../api/client.ts';
@@ -52,6 +52,13 @@ export default function Composer() {
   const [whenError, setWhenError] = useState<string>();
   // Send for approval: scheduled at `when` once approved (else published once approved).
   const [approvalAt, setApprovalAt] = useState(false);
+  // "Add to queue" takes this queue's next free slot (the Queues page sets their times).
+  const [queue, setQueue] = useState('default');
+  const queues = useQuery({
+    queryKey: ['queues', workspace.id],
+    queryFn: () => must(api.GET('/unified/queues')),
+  });
+  const queueNames = (queues.data?.data?.queues ?? []).map((q) => q.name);
   const tabsId = useId();
 
   const set = <K extends keyof ComposerState>(key: K, value: ComposerState[K]) => setS((x) => ({ ...x, [key]: value }));
@@ -75,9 +82,8 @@ export default function Composer() {
         return must(api.POST('/unified/scheduled-posts', { body: buildScheduleBody(s, at.toISOString(), bodyRules) }));
       }
       if (mode === 'queue') {
-        // The default queue's next free slot (the Queues page sets its slots).
         const body = { ...buildPostBody(s, bodyRules), post_type: postTypeOf(s.media) };
-        return must(api.POST('/unified/queue/{queue}/posts', { params: { path: { queue: 'default' } }, body }));
+        return must(api.POST('/unified/queue/{queue}/posts', { params: { path: { queue } }, body }));
       }
       const body = buildPostBody(s, bodyRules);
       if (mode === 'approval') {
@@ -87,13 +93,18 @@ export default function Composer() {
       }
       return publish(mode === 'draft' ? { ...body, draft: true } : body, postTypeOf(s.media));
     },
-    onSuccess: () => {
+    onSuccess: (_data, mode) => {
       void queryClient.invalidateQueries({ queryKey: historyKey(workspace.id) });
+      if (mode === 'queue') void queryClient.invalidateQueries({ queryKey: ['queues', workspace.id] });
     },
   });
   const mode = send.variables === 'queue' ? 'schedule' : (send.variables ?? 'publish');
   const outcomes: Outcome[] = send.data ? outcomesOf(send.data, mode) : [];
   const err = (field: string) => fieldError(send.error, field);
+  const queued =
+    send.variables === 'queue' && send.data && 'queue' in send.data
+      ? (send.data.queue as { name: string; slot_time: string; time_zone: string } | undefined)
+      : undefined;
 
   const submit = (mode: Mode) => (e?: FormEvent) => {
     e?.preventDefault();
@@ -372,9 +383,20 @@ export default function Composer() {
                     >
                       {t.compose.schedule}
                     </Button>
-                    <Button busy={send.isPending && send.variables === 'queue'} onClick={() => submit('queue')()}>
-                      {t.compose.addToQueue}
-                    </Button>
+                    <span className="queue-choice">
+                      {queueNames.length > 1 && (
+                        <select aria-label={t.compose.queue} value={queue} onChange={(e) => setQueue(e.target.value)}>
+                          {queueNames.map((q) => (
+                            <option key={q} value={q}>
+                              {q}
+                            </option>
+                          ))}
+                        </select>
+                      )}
+                      <Button busy={send.isPending && send.variables === 'queue'} onClick={() => submit('queue')()}>
+                        {t.compose.addToQueue}
+                      </Button>
+                    </span>
                     <Button busy={send.isPending && send.variables === 'draft'} onClick={() => submit('draft')()}>
                       {t.compose.saveDraft}
                     </Button>
@@ -426,6 +448,18 @@ export default function Composer() {
                         </li>
                       ))}
                     </ul>
+                    {queued && (
+                      <p>
+                        {t.compose.queuedAt(
+                          queued.name,
+                          new Intl.DateTimeFormat(undefined, {
+                            dateStyle: 'full',
+                            timeStyle: 'short',
+                            timeZone: queued.time_zone,
+                          }).format(new Date(queued.slot_time)),
+                        )}
+                      </p>
+                    )}
                   </section>
                 )}
               </div>

@@ -2,7 +2,7 @@
 // the template or AI copy, backfill), edit, pause or resume, poll now, delete — with each feed's last success and
 // last error. A plan without scheduling says so (403 plan_required) instead of the page.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { api, must } from '../../api/client.ts';
 import { ApiError, fieldError } from '../../api/errors.ts';
 import { usePlatforms } from '../../api/platforms.ts';
@@ -77,7 +77,6 @@ function FeedForm({
   const [values, setValues] = useState(initial);
   const set = (patch: Partial<FormValues>) => setValues((v) => ({ ...v, ...patch }));
   const platforms = usePlatforms();
-  const modeId = useId();
   return (
     <form
       className="card form-card"
@@ -109,7 +108,6 @@ function FeedForm({
         {(control) => (
           <select
             {...control}
-            id={modeId}
             value={values.mode}
             onChange={(e) => set({ mode: e.target.value as FormValues['mode'] })}
           >

@@ -6,6 +6,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { api, must } from '../../api/client.ts';
+import { ApiError } from '../../api/errors.ts';
 import { historyKey } from '../../api/history.ts';
 import { networkName } from '../../api/networks.ts';
 import { usePlatforms } from '../../api/platforms.ts';
@@ -55,6 +56,15 @@ function Template() {
       <span className="muted">{t.import.templateHint(columns.join(', '))}</span>
     </p>
   );
+}
+
+/**
+ * An all-or-nothing import refused for its rows: each row's message already names its row and column ("Row 3,
+ * column networks: …"), so they are shown as they are, without the field paths.
+ */
+function refusal(error: unknown): unknown {
+  if (!(error instanceof ApiError) || Object.keys(error.fields).length === 0) return error;
+  return new Error(Object.values(error.fields).join(' '));
 }
 
 function ReportView({ report }: { report: Report }) {
@@ -176,7 +186,7 @@ function ImportForm() {
             </div>
           </>
         )}
-        <ErrorText error={run.error} />
+        <ErrorText error={refusal(run.error)} />
       </form>
       {run.data && (
         <section className="card import-result" aria-labelledby="import-result-heading">
@@ -202,7 +212,7 @@ function ImportForm() {
               ))}
             </DataTable>
           )}
-          <p className="row">
+          <p className="import-links">
             <Link to="/calendar">{t.import.seeCalendar}</Link>
             <Link to="/posts">{t.import.seePosts}</Link>
           </p>

@@ -23,7 +23,53 @@ type Queue = {
   queued_posts: number;
 };
 
-const queuesKey = (workspaceId: string) => ['queues', workspaceId] as const;
+/** Every query of this page starts with it: a change to a queue (or a post added to one) refreshes them all. */
+export const queuesKey = (workspaceId: string) => ['queues', workspaceId] as const;
+
+/** The queue's next free times (GET /unified/queue/{queue}/next-slots): the slots a post added now would take. */
+function NextSlots({ queue }: { queue: Queue }) {
+  const { workspace } = useWorkspace();
+  const next = useQuery({
+    queryKey: [...queuesKey(workspace.id), queue.name, 'next-slots'],
+    queryFn: () =>
+      must(
+        api.GET('/unified/queue/{queue}/next-slots', {
+          params: { path: { queue: queue.name }, query: { count: 3 } },
+        }),
+      ),
+  });
+  const fmt = new Intl.DateTimeFormat(undefined, {
+    weekday: 'long',
+    day: 'numeric',
+    month: 'short',
+    hour: '2-digit',
+    minute: '2-digit',
+    timeZone: queue.time_zone,
+  });
+  return (
+    <QueryView query={next}>
+      {(d) => {
+        const slots = d.data?.slots ?? [];
+        return (
+          <div className="queue-next">
+            <h3>{t.queues.nextSlots}</h3>
+            {slots.length === 0 ? (
+              <p className="muted">{t.queues.noSlots}</p>
+            ) : (
+              <ol>
+                {slots.map((x) => (
+                  <li key={x.slot_time}>
+                    <time dateTime={x.slot_time}>{fmt.format(new Date(x.slot_time))}</time>
+                  </li>
+                ))}
+              </ol>
+            )}
+          </div>
+        );
+      }}
+    </QueryView>
+  );
+}
 
 function QueueCard({ queue }: { queue: Queue }) {
   const { workspace } = useWorkspace();
@@ -42,6 +88,7 @@ function QueueCard({ queue }: { queue: Queue }) {
         {queue.name} {queue.paused && <span className="badge badge-warning">{t.queues.paused}</span>}
       </h2>
       <p>{t.queues.summary(queue.queued_posts, queue.time_zone)}</p>
+      <NextSlots queue={queue} />
       <ul className="queue-slots">
         {queue.slots.map((s) => (
           <li key={`${s.day} ${s.time}`}>
