@@ -17,7 +17,7 @@ test('create a queue with a time, add a post to it from the composer, see it tak
   const queue = page.getByRole('region', { name: 'Queue mornings' });
   await expect(queue).toBeVisible();
   // A new queue starts with the default queue's times; it gets a Saturday one besides.
-  await queue.getByLabel('Day').selectOption('saturday');
+  await queue.getByLabel('Day', { exact: true }).selectOption('saturday');
   await queue.getByLabel('Time', { exact: true }).fill('08:15');
   await queue.getByRole('button', { name: 'Add a time' }).click();
   await expect(queue.getByRole('button', { name: 'Remove Saturday 08:15' })).toBeVisible();

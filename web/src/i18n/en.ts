@@ -654,7 +654,9 @@ export const en = {
     unsupported: 'Choose a .csv, .jsonl or .ndjson file.',
   },
   queues: {
-    intro: 'A queue posts at its weekly times: “Add to queue” in Compose takes the default queue’s next free slot.',
+    intro:
+      'A queue posts at its weekly times: “Add to queue” in Compose takes the next free slot of the queue chosen there (the default queue unless you pick another).',
+    remove: 'Remove',
     queueLabel: (name: string) => `Queue ${name}`,
     paused: 'Paused',
     summary: (n: number, zone: string) => `${n} post${n === 1 ? '' : 's'} waiting · times in ${zone}`,

@@ -6,7 +6,7 @@ import { api, must } from '../../api/client.ts';
 import { useWorkspace } from '../../app/session.tsx';
 import { t } from '../../i18n/index.ts';
 import { Button } from '../../ui/Button.tsx';
-import { TextField } from '../../ui/Field.tsx';
+import { Field, TextField } from '../../ui/Field.tsx';
 import { PageHeader } from '../../ui/PageHeader.tsx';
 import { ErrorText, QueryView } from '../../ui/States.tsx';
 import '../../styles/pages.css';
@@ -92,38 +92,43 @@ function QueueCard({ queue }: { queue: Queue }) {
       <ul className="queue-slots">
         {queue.slots.map((s) => (
           <li key={`${s.day} ${s.time}`}>
-            {t.queues.day[s.day]} {s.time}{' '}
+            <span>
+              {t.queues.day[s.day]} {s.time}
+            </span>
             <Button
+              variant="ghost"
+              aria-label={t.queues.removeSlot(`${t.queues.day[s.day]} ${s.time}`)}
               onClick={() => save.mutate({ slots: queue.slots.filter((x) => x.day !== s.day || x.time !== s.time) })}
             >
-              {t.queues.removeSlot(`${t.queues.day[s.day]} ${s.time}`)}
+              {t.queues.remove}
             </Button>
           </li>
         ))}
       </ul>
       <form
-        className="row"
+        className="row queue-form"
         aria-label={t.queues.addSlot}
         onSubmit={(e) => {
           e.preventDefault();
           save.mutate({ slots: [...queue.slots, { day, time }] });
         }}
       >
-        <label>
-          {t.queues.dayLabel}{' '}
-          <select value={day} onChange={(e) => setDay(e.target.value as Day)}>
-            {DAYS.map((d) => (
-              <option key={d} value={d}>
-                {t.queues.day[d]}
-              </option>
-            ))}
-          </select>
-        </label>
+        <Field label={t.queues.dayLabel}>
+          {(c) => (
+            <select {...c} value={day} onChange={(e) => setDay(e.target.value as Day)}>
+              {DAYS.map((d) => (
+                <option key={d} value={d}>
+                  {t.queues.day[d]}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
         <TextField label={t.queues.timeLabel} type="time" value={time} onChange={(e) => setTime(e.target.value)} />
         <Button type="submit">{t.queues.addSlot}</Button>
       </form>
       <form
-        className="row"
+        className="row queue-form"
         aria-label={t.queues.zoneLabel}
         onSubmit={(e) => {
           e.preventDefault();
