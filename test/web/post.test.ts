@@ -6,6 +6,8 @@ import {
   buildScheduleBody,
   type ComposerState,
   emptyComposer,
+  firstCommentFieldOf,
+  firstCommentFor,
   postTypeOf,
   textFieldOf,
   textFor,
@@ -87,5 +89,59 @@ describe('textFor and textFieldOf', () => {
   it('names the body field the API reports a network text error under', () => {
     expect(textFieldOf('threads')).toBe('threads.threads_text');
     expect(textFieldOf('bluesky')).toBe('default_text');
+  });
+});
+
+describe('the first comment', () => {
+  const noFirstComment = ['tiktok', 'pinterest'];
+  it('sends the common one in first_comment, and nothing when it is blank', () => {
+    expect(buildPostBody(state({ text: 'x', networks: ['bluesky'], firstComment: 'Link below' }))).toEqual({
+      platforms: ['bluesky'],
+      default_text: 'x',
+      first_comment: 'Link below',
+    });
+    expect(buildPostBody(state({ text: 'x', networks: ['bluesky'], firstComment: '  ' }))).toEqual({
+      platforms: ['bluesky'],
+      default_text: 'x',
+    });
+  });
+  it('puts a network’s own in its override object, beside its own text', () => {
+    const s = state({
+      text: 'x',
+      networks: ['threads', 'bluesky'],
+      overrides: { threads: 'own text' },
+      firstComment: 'common',
+      firstCommentOverrides: { threads: 'own comment', bluesky: 'no override object' },
+    });
+    expect(buildPostBody(s, { noFirstComment })).toEqual({
+      platforms: ['threads', 'bluesky'],
+      default_text: 'x',
+      first_comment: 'common',
+      threads: { threads_text: 'own text', first_comment: 'own comment' },
+    });
+    expect(firstCommentFor(s, 'threads')).toBe('own comment');
+    expect(firstCommentFor(s, 'bluesky')).toBe('common');
+  });
+  it('leaves a network that takes none out of the common one, and sends nothing for it otherwise', () => {
+    const s = state({
+      text: 'x',
+      networks: ['threads', 'pinterest'],
+      pinterestBoardId: 'b1',
+      media: [img('a')],
+      firstComment: 'common',
+    });
+    expect(buildPostBody(s, { noFirstComment })).toMatchObject({
+      first_comment: 'common',
+      pinterest: { board_id: 'b1', first_comment: '' },
+    });
+    expect(buildPostBody({ ...s, firstComment: '' }, { noFirstComment }).pinterest).toEqual({ board_id: 'b1' });
+    expect(buildScheduleBody(s, '2026-12-01T09:00:00.000Z', { noFirstComment }).pinterest).toEqual({
+      board_id: 'b1',
+      first_comment: '',
+    });
+  });
+  it('names the body field the API reports a first comment error under', () => {
+    expect(firstCommentFieldOf('threads')).toBe('threads.first_comment');
+    expect(firstCommentFieldOf('bluesky')).toBe('first_comment');
   });
 });

@@ -62,6 +62,8 @@ export const test = base.extend<{ helpers: Helpers; pageErrors: undefined }>({
         expect(bad, `accessibility of ${what}`).toEqual([]);
       },
       async shot(name) {
+        // From the top: a page scrolled down draws its sticky header in the middle of a full-page screenshot.
+        await page.evaluate(() => window.scrollTo(0, 0));
         await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
       },
       signUp: (opts) => signUp(page, opts),

@@ -35,6 +35,7 @@ export const APP_PAGES: readonly string[] = [
   'notifications',
   'webhooks',
   'queues',
+  'import',
 ];
 
 /** The app's Content-Security-Policy: this origin only (and the media storage's, for images and videos). */

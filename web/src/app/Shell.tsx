@@ -12,6 +12,7 @@ const NAV: { to: string; label: string }[] = [
   { to: '/compose', label: t.nav.compose },
   { to: '/calendar', label: t.nav.calendar },
   { to: '/posts', label: t.nav.posts },
+  { to: '/import', label: t.nav.import },
   { to: '/library', label: t.nav.library },
   { to: '/inbox', label: t.nav.inbox },
   { to: '/analytics', label: t.nav.analytics },

@@ -39,6 +39,7 @@ const Notifications = lazy(() => import('../pages/notifications/NotificationsPag
 const Webhooks = lazy(() => import('../pages/webhooks/WebhooksPage.tsx'));
 const Feeds = lazy(() => import('../pages/feeds/FeedsPage.tsx'));
 const Queues = lazy(() => import('../pages/queues/QueuesPage.tsx'));
+const Import = lazy(() => import('../pages/import/ImportPage.tsx'));
 
 /** The pages behind login, inside the shell. */
 const appPages: RouteObject[] = [
@@ -57,6 +58,7 @@ const appPages: RouteObject[] = [
   { path: '/webhooks', element: <Webhooks /> },
   { path: '/feeds', element: <Feeds /> },
   { path: '/queues', element: <Queues /> },
+  { path: '/import', element: <Import /> },
 ];
 
 const publicPage = (path: string, element: React.ReactNode, onlyLoggedOut = true): RouteObject => ({

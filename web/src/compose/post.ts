@@ -30,6 +30,10 @@ export interface ComposerState {
   youtubePlaylistId: string;
   /** utm_campaign for the text's links ('' : none). */
   utmCampaign: string;
+  /** The first comment, posted under the post once published ('' : none). */
+  firstComment: string;
+  /** A network's own first comment instead of `firstComment` ('' or absent: the common one). */
+  firstCommentOverrides: Record<string, string>;
 }
 
 export const emptyComposer = (): ComposerState => ({
@@ -44,6 +48,8 @@ export const emptyComposer = (): ComposerState => ({
   youtubeTitle: '',
   youtubePlaylistId: '',
   utmCampaign: '',
+  firstComment: '',
+  firstCommentOverrides: {},
 });
 
 /** Where each network takes its own text (object and field of the body); Facebook's is per page. */
@@ -69,6 +75,24 @@ export const textFor = (s: ComposerState, network: string): string =>
 export const publishedTextFor = (s: ComposerState, network: string): string =>
   applyUtm(textFor(s, network), s.utmCampaign.trim() ? { campaign: s.utmCampaign.trim() } : undefined, network);
 
+/** The first comment a network gets: its own, else the common one ('' : none). */
+export const firstCommentFor = (s: ComposerState, network: string): string =>
+  TEXT_OVERRIDE[network] && s.firstCommentOverrides[network]?.trim()
+    ? s.firstCommentOverrides[network]
+    : s.firstComment.trim()
+      ? s.firstComment
+      : '';
+
+/** The field path (as the API's validation errors name it) of a network's first comment. */
+export const firstCommentFieldOf = (network: string): string =>
+  TEXT_OVERRIDE[network] ? `${network}.first_comment` : 'first_comment';
+
+/** What the body needs to know of the networks' rules. */
+export interface BodyRules {
+  /** Networks that take no first comment: they are left out of it (`"<slug>": {"first_comment": ""}`). */
+  noFirstComment?: readonly string[];
+}
+
 /** The post route the media make: none → text, one image → image, several images → carousel, a video → video. */
 export function postTypeOf(media: PickedMedia[]): PostType {
   if (media.some((m) => m.media_type === 'video')) return 'video';
@@ -77,7 +101,7 @@ export function postTypeOf(media: PickedMedia[]): PostType {
   return 'text';
 }
 
-export function buildPostBody(s: ComposerState): PostBody {
+export function buildPostBody(s: ComposerState, rules: BodyRules = {}): PostBody {
   const body: PostBody = { platforms: [...s.networks] };
   if (s.text.trim()) body.default_text = s.text;
   if (s.utmCampaign.trim()) body.utm = { campaign: s.utmCampaign.trim() };
@@ -119,9 +143,31 @@ export function buildPostBody(s: ComposerState): PostBody {
     if (own('pinterest')) pinterest.pinterest_description = own('pinterest')!;
     if (Object.keys(pinterest).length) body.pinterest = pinterest;
   }
+  addFirstComment(body, s, rules);
   return body;
 }
 
-export function buildScheduleBody(s: ComposerState, scheduledTime: string): ScheduleBody {
-  return { ...buildPostBody(s), post_type: postTypeOf(s.media), scheduled_time: scheduledTime };
+/**
+ * The first comment: the common one in `first_comment`, a network's own in its override object, and "" there for a
+ * network that takes none (publishing refuses a first comment such a network would get).
+ */
+function addFirstComment(body: PostBody, s: ComposerState, rules: BodyRules) {
+  const common = s.firstComment.trim() ? s.firstComment : undefined;
+  if (common) body.first_comment = common;
+  const overrides = body as Record<string, unknown>;
+  const put = (network: string, text: string) => {
+    overrides[network] = { ...((overrides[network] as object | undefined) ?? {}), first_comment: text };
+  };
+  for (const n of s.networks) {
+    if (!TEXT_OVERRIDE[n]) continue;
+    const takesNone = rules.noFirstComment?.includes(n) ?? false;
+    const own = s.firstCommentOverrides[n]?.trim() ? s.firstCommentOverrides[n]! : undefined;
+    if (takesNone) {
+      if (common) put(n, '');
+    } else if (own && own !== common) put(n, own);
+  }
+}
+
+export function buildScheduleBody(s: ComposerState, scheduledTime: string, rules: BodyRules = {}): ScheduleBody {
+  return { ...buildPostBody(s, rules), post_type: postTypeOf(s.media), scheduled_time: scheduledTime };
 }

@@ -12,6 +12,7 @@ import '@fullcalendar/react/themes/classic/theme.css';
 import '@fullcalendar/react/themes/classic/palette.css';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useRef, useState } from 'react';
+import { Link } from 'react-router';
 import { api, must } from '../../api/client.ts';
 import { errorMessage } from '../../api/errors.ts';
 import { historyKey, publishQueuedNow, useHistory } from '../../api/history.ts';
@@ -102,7 +103,11 @@ export default function Calendar() {
 
   return (
     <>
-      <PageHeader title={t.nav.calendar} />
+      <PageHeader title={t.nav.calendar}>
+        <Link className="btn" to="/import">
+          {t.posts.import}
+        </Link>
+      </PageHeader>
       <p className="muted">
         {t.calendar.zone(tz)} {t.calendar.dragHint}
       </p>

@@ -2,7 +2,7 @@
 // media, destinations, AI help (copy from an idea or the media, an image from the text), then publish now, schedule
 // (in the workspace time zone), save as draft, or send for another member's approval (published or scheduled once
 // approved).
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { api, must } from '../../api/client.ts';
@@ -17,6 +17,7 @@ import {
   buildScheduleBody,
   type ComposerState,
   emptyComposer,
+  firstCommentFieldOf,
   postTypeOf,
   TEXT_OVERRIDE,
   textFieldOf,
@@ -31,6 +32,7 @@ import { PageHeader } from '../../ui/PageHeader.tsx';
 import { Empty, ErrorText, QueryView } from '../../ui/States.tsx';
 import { AiPanel } from './AiPanel.tsx';
 import { Counter } from './Counter.tsx';
+import { FirstComment } from './FirstComment.tsx';
 import { MediaPicker } from './MediaPicker.tsx';
 import { Preview } from './Preview.tsx';
 import { type Outcome, outcomesOf } from './results.ts';
@@ -50,6 +52,13 @@ export default function Composer() {
   const [whenError, setWhenError] = useState<string>();
   // Send for approval: scheduled at `when` once approved (else published once approved).
   const [approvalAt, setApprovalAt] = useState(false);
+  // "Add to queue" takes this queue's next free slot (the Queues page sets their times).
+  const [queue, setQueue] = useState('default');
+  const queues = useQuery({
+    queryKey: ['queues', workspace.id],
+    queryFn: () => must(api.GET('/unified/queues')),
+  });
+  const queueNames = (queues.data?.data?.queues ?? []).map((q) => q.name);
   const tabsId = useId();
 
   const set = <K extends keyof ComposerState>(key: K, value: ComposerState[K]) => setS((x) => ({ ...x, [key]: value }));
@@ -58,20 +67,25 @@ export default function Composer() {
     [platforms.data],
   );
   const nameOf = (slug: string) => rules[slug]?.display_name ?? networkName(slug);
+  // Networks that take no first comment (GET /unified/platforms: first_comment null).
+  const noFirstComment = useMemo(
+    () => (platforms.data?.platforms ?? []).filter((p) => !p.first_comment).map((p) => p.slug),
+    [platforms.data],
+  );
+  const bodyRules = { noFirstComment };
 
   const send = useMutation({
     mutationFn: async (mode: Mode) => {
       if (mode === 'schedule') {
         const at = fromZonedLocal(when, workspace.time_zone);
         if (!at) throw new Error(t.compose.scheduleInvalid);
-        return must(api.POST('/unified/scheduled-posts', { body: buildScheduleBody(s, at.toISOString()) }));
+        return must(api.POST('/unified/scheduled-posts', { body: buildScheduleBody(s, at.toISOString(), bodyRules) }));
       }
       if (mode === 'queue') {
-        // The default queue's next free slot (the Queues page sets its slots).
-        const body = { ...buildPostBody(s), post_type: postTypeOf(s.media) };
-        return must(api.POST('/unified/queue/{queue}/posts', { params: { path: { queue: 'default' } }, body }));
+        const body = { ...buildPostBody(s, bodyRules), post_type: postTypeOf(s.media) };
+        return must(api.POST('/unified/queue/{queue}/posts', { params: { path: { queue } }, body }));
       }
-      const body = buildPostBody(s);
+      const body = buildPostBody(s, bodyRules);
       if (mode === 'approval') {
         const at = approvalAt ? fromZonedLocal(when, workspace.time_zone) : undefined;
         if (approvalAt && !at) throw new Error(t.compose.scheduleInvalid);
@@ -79,13 +93,18 @@ export default function Composer() {
       }
       return publish(mode === 'draft' ? { ...body, draft: true } : body, postTypeOf(s.media));
     },
-    onSuccess: () => {
+    onSuccess: (_data, mode) => {
       void queryClient.invalidateQueries({ queryKey: historyKey(workspace.id) });
+      if (mode === 'queue') void queryClient.invalidateQueries({ queryKey: ['queues', workspace.id] });
     },
   });
   const mode = send.variables === 'queue' ? 'schedule' : (send.variables ?? 'publish');
   const outcomes: Outcome[] = send.data ? outcomesOf(send.data, mode) : [];
   const err = (field: string) => fieldError(send.error, field);
+  const queued =
+    send.variables === 'queue' && send.data && 'queue' in send.data
+      ? (send.data.queue as { name: string; slot_time: string; time_zone: string } | undefined)
+      : undefined;
 
   const submit = (mode: Mode) => (e?: FormEvent) => {
     e?.preventDefault();
@@ -173,7 +192,7 @@ export default function Composer() {
                       }}
                     >
                       {n === 'all' ? t.compose.allNetworks : nameOf(n)}
-                      {n !== 'all' && s.overrides[n]?.trim() ? ' •' : ''}
+                      {n !== 'all' && (s.overrides[n]?.trim() || s.firstCommentOverrides[n]?.trim()) ? ' •' : ''}
                     </button>
                   ))}
                 </div>
@@ -222,6 +241,22 @@ export default function Composer() {
                     .map((n) => (
                       <p key={n} className="field-error" role="alert">
                         {nameOf(n)}: {err(textFieldOf(n))}
+                      </p>
+                    ))}
+                  <FirstComment
+                    state={s}
+                    update={setS}
+                    tab={activeTab}
+                    chosen={chosen}
+                    nameOf={nameOf}
+                    rules={rules}
+                    error={(n) => err(firstCommentFieldOf(n))}
+                  />
+                  {tabNetworks
+                    .filter((n) => err(firstCommentFieldOf(n)) && activeTab !== n)
+                    .map((n) => (
+                      <p key={n} className="field-error" role="alert">
+                        {t.compose.firstComment.on(nameOf(n))}: {err(firstCommentFieldOf(n))}
                       </p>
                     ))}
                 </div>
@@ -348,9 +383,20 @@ export default function Composer() {
                     >
                       {t.compose.schedule}
                     </Button>
-                    <Button busy={send.isPending && send.variables === 'queue'} onClick={() => submit('queue')()}>
-                      {t.compose.addToQueue}
-                    </Button>
+                    <span className="queue-choice">
+                      {queueNames.length > 1 && (
+                        <select aria-label={t.compose.queue} value={queue} onChange={(e) => setQueue(e.target.value)}>
+                          {queueNames.map((q) => (
+                            <option key={q} value={q}>
+                              {q}
+                            </option>
+                          ))}
+                        </select>
+                      )}
+                      <Button busy={send.isPending && send.variables === 'queue'} onClick={() => submit('queue')()}>
+                        {t.compose.addToQueue}
+                      </Button>
+                    </span>
                     <Button busy={send.isPending && send.variables === 'draft'} onClick={() => submit('draft')()}>
                       {t.compose.saveDraft}
                     </Button>
@@ -371,7 +417,9 @@ export default function Composer() {
                     'facebook.facebook_page_ids',
                     'pinterest.board_id',
                     'youtube.youtube_title',
+                    'first_comment',
                     ...tabNetworks.map(textFieldOf),
+                    ...tabNetworks.map(firstCommentFieldOf),
                   ]}
                 />
                 {outcomes.length > 0 && (
@@ -400,6 +448,18 @@ export default function Composer() {
                         </li>
                       ))}
                     </ul>
+                    {queued && (
+                      <p>
+                        {t.compose.queuedAt(
+                          queued.name,
+                          new Intl.DateTimeFormat(undefined, {
+                            dateStyle: 'full',
+                            timeStyle: 'short',
+                            timeZone: queued.time_zone,
+                          }).format(new Date(queued.slot_time)),
+                        )}
+                      </p>
+                    )}
                   </section>
                 )}
               </div>

@@ -2,9 +2,10 @@
 // the template or AI copy, backfill), edit, pause or resume, poll now, delete — with each feed's last success and
 // last error. A plan without scheduling says so (403 plan_required) instead of the page.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { api, must } from '../../api/client.ts';
 import { ApiError, fieldError } from '../../api/errors.ts';
+import { networkName } from '../../api/networks.ts';
 import { usePlatforms } from '../../api/platforms.ts';
 import { useWorkspace } from '../../app/session.tsx';
 import { t } from '../../i18n/index.ts';
@@ -77,7 +78,6 @@ function FeedForm({
   const [values, setValues] = useState(initial);
   const set = (patch: Partial<FormValues>) => setValues((v) => ({ ...v, ...patch }));
   const platforms = usePlatforms();
-  const modeId = useId();
   return (
     <form
       className="card form-card"
@@ -109,7 +109,6 @@ function FeedForm({
         {(control) => (
           <select
             {...control}
-            id={modeId}
             value={values.mode}
             onChange={(e) => set({ mode: e.target.value as FormValues['mode'] })}
           >
@@ -228,6 +227,7 @@ function FeedList({ feeds }: { feeds: Feed[] }) {
         caption={t.feeds.listTitle}
         columns={[t.feeds.url, t.feeds.networks, t.feeds.status, '']}
         actionsLabel={t.feeds.actions}
+        stack
       >
         {feeds.map((f) => (
           <tr key={f.id}>
@@ -235,16 +235,16 @@ function FeedList({ feeds }: { feeds: Feed[] }) {
               {f.url}
               <span className="muted"> — {f.mode === 'schedule' ? t.feeds.modeSchedule : t.feeds.modeDraft}</span>
             </th>
-            <td>{f.networks.join(', ')}</td>
+            <td>{f.networks.map(networkName).join(', ')}</td>
             <td>
               <span className={`badge ${f.paused ? 'badge-warning' : f.failures ? 'badge-danger' : 'badge-success'}`}>
                 {f.paused ? t.feeds.paused : f.failures ? t.feeds.failing : t.feeds.active}
               </span>
-              <span className="webhook-reason">
+              <span className="webhook-reason feed-reason">
                 {f.last_success_at ? t.feeds.lastSuccess(time.dateTime(f.last_success_at)) : t.feeds.neverPolled}
               </span>
               {f.last_error && f.last_error_at && (
-                <span className="webhook-reason">
+                <span className="webhook-reason feed-reason">
                   {t.feeds.lastError(time.dateTime(f.last_error_at), f.last_error)}
                 </span>
               )}

@@ -4,7 +4,7 @@
 // from `?post=<id>` (the links of the events feed and of notification mails).
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useMemo, useState } from 'react';
-import { useSearchParams } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { api, must } from '../../api/client.ts';
 import { historyKey, retryPost, useHistory } from '../../api/history.ts';
 import { networkName } from '../../api/networks.ts';
@@ -94,6 +94,9 @@ export default function Posts() {
   return (
     <>
       <PageHeader title={t.nav.posts}>
+        <Link className="btn" to="/import">
+          {t.posts.import}
+        </Link>
         <ExportButton onError={setNotice} />
       </PageHeader>
       <p className="muted">{t.posts.intro}</p>

@@ -6,7 +6,7 @@ import { api, must } from '../../api/client.ts';
 import { useWorkspace } from '../../app/session.tsx';
 import { t } from '../../i18n/index.ts';
 import { Button } from '../../ui/Button.tsx';
-import { TextField } from '../../ui/Field.tsx';
+import { Field, TextField } from '../../ui/Field.tsx';
 import { PageHeader } from '../../ui/PageHeader.tsx';
 import { ErrorText, QueryView } from '../../ui/States.tsx';
 import '../../styles/pages.css';
@@ -23,7 +23,53 @@ type Queue = {
   queued_posts: number;
 };
 
-const queuesKey = (workspaceId: string) => ['queues', workspaceId] as const;
+/** Every query of this page starts with it: a change to a queue (or a post added to one) refreshes them all. */
+export const queuesKey = (workspaceId: string) => ['queues', workspaceId] as const;
+
+/** The queue's next free times (GET /unified/queue/{queue}/next-slots): the slots a post added now would take. */
+function NextSlots({ queue }: { queue: Queue }) {
+  const { workspace } = useWorkspace();
+  const next = useQuery({
+    queryKey: [...queuesKey(workspace.id), queue.name, 'next-slots'],
+    queryFn: () =>
+      must(
+        api.GET('/unified/queue/{queue}/next-slots', {
+          params: { path: { queue: queue.name }, query: { count: 3 } },
+        }),
+      ),
+  });
+  const fmt = new Intl.DateTimeFormat(undefined, {
+    weekday: 'long',
+    day: 'numeric',
+    month: 'short',
+    hour: '2-digit',
+    minute: '2-digit',
+    timeZone: queue.time_zone,
+  });
+  return (
+    <QueryView query={next}>
+      {(d) => {
+        const slots = d.data?.slots ?? [];
+        return (
+          <div className="queue-next">
+            <h3>{t.queues.nextSlots}</h3>
+            {slots.length === 0 ? (
+              <p className="muted">{t.queues.noSlots}</p>
+            ) : (
+              <ol>
+                {slots.map((x) => (
+                  <li key={x.slot_time}>
+                    <time dateTime={x.slot_time}>{fmt.format(new Date(x.slot_time))}</time>
+                  </li>
+                ))}
+              </ol>
+            )}
+          </div>
+        );
+      }}
+    </QueryView>
+  );
+}
 
 function QueueCard({ queue }: { queue: Queue }) {
   const { workspace } = useWorkspace();
@@ -42,41 +88,47 @@ function QueueCard({ queue }: { queue: Queue }) {
         {queue.name} {queue.paused && <span className="badge badge-warning">{t.queues.paused}</span>}
       </h2>
       <p>{t.queues.summary(queue.queued_posts, queue.time_zone)}</p>
+      <NextSlots queue={queue} />
       <ul className="queue-slots">
         {queue.slots.map((s) => (
           <li key={`${s.day} ${s.time}`}>
-            {t.queues.day[s.day]} {s.time}{' '}
+            <span>
+              {t.queues.day[s.day]} {s.time}
+            </span>
             <Button
+              variant="ghost"
+              aria-label={t.queues.removeSlot(`${t.queues.day[s.day]} ${s.time}`)}
               onClick={() => save.mutate({ slots: queue.slots.filter((x) => x.day !== s.day || x.time !== s.time) })}
             >
-              {t.queues.removeSlot(`${t.queues.day[s.day]} ${s.time}`)}
+              {t.queues.remove}
             </Button>
           </li>
         ))}
       </ul>
       <form
-        className="row"
+        className="row queue-form"
         aria-label={t.queues.addSlot}
         onSubmit={(e) => {
           e.preventDefault();
           save.mutate({ slots: [...queue.slots, { day, time }] });
         }}
       >
-        <label>
-          {t.queues.dayLabel}{' '}
-          <select value={day} onChange={(e) => setDay(e.target.value as Day)}>
-            {DAYS.map((d) => (
-              <option key={d} value={d}>
-                {t.queues.day[d]}
-              </option>
-            ))}
-          </select>
-        </label>
+        <Field label={t.queues.dayLabel}>
+          {(c) => (
+            <select {...c} value={day} onChange={(e) => setDay(e.target.value as Day)}>
+              {DAYS.map((d) => (
+                <option key={d} value={d}>
+                  {t.queues.day[d]}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
         <TextField label={t.queues.timeLabel} type="time" value={time} onChange={(e) => setTime(e.target.value)} />
         <Button type="submit">{t.queues.addSlot}</Button>
       </form>
       <form
-        className="row"
+        className="row queue-form"
         aria-label={t.queues.zoneLabel}
         onSubmit={(e) => {
           e.preventDefault();
