@@ -235,6 +235,7 @@ export const en = {
     month: 'Month',
     week: 'Week',
     list: 'List',
+    day: 'Day',
     noText: '(no text)',
     when: 'When',
     zone: (zone: string) => `Times in ${zone}.`,
