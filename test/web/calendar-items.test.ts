@@ -5,6 +5,8 @@ import {
   calendarStart,
   draftItems,
   instantOfCalendarDate,
+  itemsInRange,
+  placeItems,
   postItems,
   queueItems,
   textOf,
@@ -89,5 +91,41 @@ describe('calendar dates in the workspace zone', () => {
     // Dropped on 3 December at 14:30 on a calendar running in UTC means 14:30 in Sarajevo.
     const dropped = new Date('2026-12-03T14:30:00Z');
     expect(instantOfCalendarDate(dropped, 'Europe/Sarajevo')?.toISOString()).toBe('2026-12-03T13:30:00.000Z');
+  });
+});
+
+describe("a view's events", () => {
+  const at = (iso: string, id: string) => queueItems([entry({ scheduled_post_id: id, scheduled_time: iso })])[0]!;
+  const items = [
+    at('2026-12-02T23:30:00.000Z', 'late'),
+    at('2026-11-30T22:59:00.000Z', 'before'),
+    at('2026-12-01T00:15:00.000Z', 'first'),
+    at('2026-12-08T00:00:00.000Z', 'next-week'),
+    at('2026-12-01T00:15:00.000Z', 'same-time'),
+  ];
+  const ms = (iso: string) => Date.parse(iso);
+
+  it("places items at the zone's wall time, sorted by it", () => {
+    const placed = placeItems(items, 'Europe/Sarajevo');
+    expect(placed.map((p) => [p.item.queueId, p.start])).toEqual([
+      ['before', '2026-11-30T23:59'],
+      ['first', '2026-12-01T01:15'],
+      ['same-time', '2026-12-01T01:15'],
+      ['late', '2026-12-03T00:30'],
+      ['next-week', '2026-12-08T01:00'],
+    ]);
+    expect(placed.every((p) => p.startMs === ms(`${p.start}:00Z`))).toBe(true);
+  });
+
+  it('gives the items starting in a range, start included and end excluded, on the wall time of the zone', () => {
+    const placed = placeItems(items, 'Europe/Sarajevo');
+    const ids = (from: string, to: string) => itemsInRange(placed, ms(from), ms(to)).map((p) => p.item.queueId);
+    // The week of 1 December (Tuesday to Monday): 3 December 00:30 in Sarajevo is 2 December in UTC, and in.
+    expect(ids('2026-12-01T00:00:00Z', '2026-12-08T00:00:00Z')).toEqual(['first', 'same-time', 'late']);
+    expect(ids('2026-11-30T23:59:00Z', '2026-12-01T01:15:00Z')).toEqual(['before']);
+    expect(ids('2026-12-08T01:00:00Z', '2026-12-08T01:01:00Z')).toEqual(['next-week']);
+    expect(ids('2026-12-09T00:00:00Z', '2027-01-01T00:00:00Z')).toEqual([]);
+    expect(ids('2026-01-01T00:00:00Z', '2027-01-01T00:00:00Z')).toHaveLength(5);
+    expect(itemsInRange([], 0, Date.now())).toEqual([]);
   });
 });

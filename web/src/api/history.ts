@@ -29,7 +29,8 @@ async function allQueueEntries(): Promise<QueueEntry[] | 'unavailable'> {
     }
     const list = res.data?.scheduled_posts ?? [];
     out.push(...list);
-    if (list.length < PAGE || out.length >= (res.data?.total ?? 0)) break;
+    // The answer's `total` counts the entries of this page, not the queue's: a short page is the last one.
+    if (list.length < PAGE) break;
   }
   return out;
 }

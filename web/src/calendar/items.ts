@@ -135,3 +135,37 @@ export const calendarStart = (iso: string, timeZone: string): string => toZonedL
 export function instantOfCalendarDate(date: Date, timeZone: string): Date | undefined {
   return fromZonedLocal(date.toISOString().slice(0, 19), timeZone);
 }
+
+/** An item placed on the calendar: its start as the zone's wall time, and that wall time read as UTC, in ms. */
+export interface PlacedItem {
+  item: CalendarItem;
+  start: string;
+  startMs: number;
+}
+
+/** The items placed in the workspace's zone, sorted by start (for `itemsInRange`). */
+export function placeItems(items: CalendarItem[], timeZone: string): PlacedItem[] {
+  return items
+    .map((item) => {
+      const start = calendarStart(item.at, timeZone);
+      return { item, start, startMs: Date.parse(`${start.length === 16 ? `${start}:00` : start}Z`) };
+    })
+    .sort((a, b) => a.startMs - b.startMs);
+}
+
+/** The first index of `placed` (sorted by start) whose start is at or after `ms`. */
+function firstAtOrAfter(placed: PlacedItem[], ms: number): number {
+  let lo = 0;
+  let hi = placed.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (placed[mid]!.startMs < ms) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The items of `placed` (sorted by start) starting in [from, to), calendar time in ms: what a view's range shows. */
+export function itemsInRange(placed: PlacedItem[], from: number, to: number): PlacedItem[] {
+  return placed.slice(firstAtOrAfter(placed, from), firstAtOrAfter(placed, to));
+}

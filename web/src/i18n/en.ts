@@ -247,6 +247,7 @@ export const en = {
     month: 'Month',
     week: 'Week',
     list: 'List',
+    day: 'Day',
     noText: '(no text)',
     when: 'When',
     zone: (zone: string) => `Times in ${zone}.`,

@@ -1,24 +1,36 @@
 // The calendar: month, week and list views of the queue, drafts and published posts in the workspace time zone,
 // coloured by status and filtered by network. Dragging a scheduled post reschedules it (PATCH); opening any post
 // shows it, with the network's reason and a retry for a failed one. This module is its own chunk (React.lazy).
-import FullCalendar, { type EventClickInfo, type EventDropInfo, type EventInput } from '@fullcalendar/react';
+import FullCalendar, {
+  type CalendarApi,
+  type EventClickInfo,
+  type EventDropInfo,
+  type EventInput,
+  type EventSourceFunc,
+  type PluginInput,
+} from '@fullcalendar/react';
 import dayGridPlugin from '@fullcalendar/react/daygrid';
 import interactionPlugin from '@fullcalendar/react/interaction';
 import listPlugin from '@fullcalendar/react/list';
 import classicTheme from '@fullcalendar/react/themes/classic';
-import timeGridPlugin from '@fullcalendar/react/timegrid';
 import '@fullcalendar/react/skeleton.css';
 import '@fullcalendar/react/themes/classic/theme.css';
 import '@fullcalendar/react/themes/classic/palette.css';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useMemo, useRef, useState } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { api, must } from '../../api/client.ts';
 import { errorMessage } from '../../api/errors.ts';
 import { historyKey, publishQueuedNow, useHistory } from '../../api/history.ts';
 import { networkName } from '../../api/networks.ts';
 import { useWorkspace } from '../../app/session.tsx';
-import { type CalendarItem, calendarStart, instantOfCalendarDate } from '../../calendar/items.ts';
+import {
+  type CalendarItem,
+  instantOfCalendarDate,
+  itemsInRange,
+  type PlacedItem,
+  placeItems,
+} from '../../calendar/items.ts';
 import { fromZonedLocal, toZonedLocal } from '../../compose/zoned-time.ts';
 import { t } from '../../i18n/index.ts';
 import { Button } from '../../ui/Button.tsx';
@@ -34,6 +46,27 @@ const CALENDAR_HEIGHT = 820;
 
 const STATUSES = ['scheduled', 'publishing', 'published', 'failed', 'draft'] as const;
 
+/** A day in ms: a view's events are looked up from a day before its start (an event may run into the range). */
+const DAY_MS = 86_400_000;
+
+/** The event FullCalendar shows for a placed item. */
+function eventOf(p: PlacedItem): EventInput {
+  const i = p.item;
+  return {
+    id: i.id,
+    title: `${networkName(i.platform)} · ${i.text.slice(0, 60) || t.calendar.noText}`,
+    start: p.start,
+    allDay: false,
+    className: `ev-${i.status}`,
+    // The status colour, from the app's palette (light or dark).
+    color: `var(--status-${i.status === 'cancelled' ? 'draft' : i.status})`,
+    contrastColor: '#fff',
+    startEditable: i.status === 'scheduled',
+    durationEditable: false,
+    extendedProps: { item: i },
+  };
+}
+
 export default function Calendar() {
   const { workspace } = useWorkspace();
   const tz = workspace.time_zone;
@@ -43,27 +76,22 @@ export default function Calendar() {
   const [open, setOpen] = useState<CalendarItem>();
   const [notice, setNotice] = useState<string>();
   const [dropError, setDropError] = useState<unknown>();
-  const rendered = useRef(false);
 
-  const networks = useMemo(() => [...new Set((data.data?.items ?? []).map((i) => i.platform))].sort(), [data.data]);
-  const events = useMemo<EventInput[]>(
-    () =>
-      (data.data?.items ?? [])
-        .filter((i) => !hidden.has(i.platform))
-        .map((i) => ({
-          id: i.id,
-          title: `${networkName(i.platform)} · ${i.text.slice(0, 60) || t.calendar.noText}`,
-          start: calendarStart(i.at, tz),
-          allDay: false,
-          className: `ev-${i.status}`,
-          // The status colour, from the app's palette (light or dark).
-          color: `var(--status-${i.status === 'cancelled' ? 'draft' : i.status})`,
-          contrastColor: '#fff',
-          startEditable: i.status === 'scheduled',
-          durationEditable: false,
-          extendedProps: { item: i },
-        })),
-    [data.data, hidden, tz],
+  // The zone's first date formatter costs tens of milliseconds (the browser loads the zone's rules): it is made
+  // while the posts are being fetched, not after they arrived.
+  useEffect(() => void toZonedLocal(new Date(), tz), [tz]);
+  const items = data.data?.items;
+  const networks = useMemo(() => [...new Set((items ?? []).map((i) => i.platform))].sort(), [items]);
+  // Each item placed in the zone and made an event once per answer (not again for a filter or a view change).
+  const placed = useMemo(() => placeItems(items ?? [], tz), [items, tz]);
+  const events = useMemo(() => new Map(placed.map((p) => [p, eventOf(p)])), [placed]);
+  // FullCalendar asks for the events of the range it shows (a month's six weeks, a week), not all of them.
+  const source = useCallback(
+    (range: VisibleRange) =>
+      itemsInRange(placed, range.start.getTime() - DAY_MS, range.end.getTime())
+        .filter((p) => !hidden.has(p.item.platform))
+        .map((p) => events.get(p)!),
+    [placed, events, hidden],
   );
 
   const reschedule = useMutation({
@@ -80,12 +108,15 @@ export default function Calendar() {
     },
   });
 
-  const onDrop = (arg: EventDropInfo) => {
+  // The handlers FullCalendar gets stay the same functions, so a notice or an opened post does not render it again.
+  const latest = useRef({ tz, reschedule: reschedule.mutate });
+  latest.current = { tz, reschedule: reschedule.mutate };
+  const onDrop = useCallback((arg: EventDropInfo) => {
     const item = arg.event.extendedProps.item as CalendarItem;
-    const at = arg.event.start && instantOfCalendarDate(arg.event.start, tz);
+    const at = arg.event.start && instantOfCalendarDate(arg.event.start, latest.current.tz);
     if (!item.queueId || !at) return arg.revert();
     setDropError(undefined);
-    reschedule.mutate(
+    latest.current.reschedule(
       { id: item.queueId, at },
       {
         onError: (err) => {
@@ -94,12 +125,11 @@ export default function Calendar() {
         },
       },
     );
-  };
-
-  const onClick = (arg: EventClickInfo) => {
+  }, []);
+  const onClick = useCallback((arg: EventClickInfo) => {
     arg.jsEvent.preventDefault();
     setOpen(arg.event.extendedProps.item as CalendarItem);
-  };
+  }, []);
 
   return (
     <>
@@ -111,75 +141,47 @@ export default function Calendar() {
       <p className="muted">
         {t.calendar.zone(tz)} {t.calendar.dragHint}
       </p>
-      <QueryView query={data}>
-        {(d) => (
-          <>
-            {!d.schedulingAvailable && <p className="notice">{t.calendar.noScheduling}</p>}
-            <div className="calendar-bar">
-              {networks.length > 0 && (
-                <CheckGroup
-                  className="calendar-filters"
-                  legend={t.calendar.filters}
-                  options={networks.map((n) => ({ value: n, label: networkName(n) }))}
-                  selected={networks.filter((n) => !hidden.has(n))}
-                  onChange={(shown) => setHidden(new Set(networks.filter((n) => !shown.includes(n))))}
-                />
+      <div className="calendar-top">
+        <QueryView query={data}>
+          {(d) => (
+            <>
+              {!d.schedulingAvailable && <p className="notice">{t.calendar.noScheduling}</p>}
+              <div className="calendar-bar">
+                {networks.length > 0 && (
+                  <CheckGroup
+                    className="calendar-filters"
+                    legend={t.calendar.filters}
+                    options={networks.map((n) => ({ value: n, label: networkName(n) }))}
+                    selected={networks.filter((n) => !hidden.has(n))}
+                    onChange={(shown) => setHidden(new Set(networks.filter((n) => !shown.includes(n))))}
+                  />
+                )}
+                <ul className="calendar-legend" aria-label={t.calendar.legend}>
+                  {STATUSES.map((s) => (
+                    <li key={s}>
+                      <span className={`legend-dot legend-${s}`} aria-hidden="true" />
+                      {t.calendar.statuses[s]}
+                    </li>
+                  ))}
+                </ul>
+              </div>
+              {notice && (
+                <p className="notice notice-success" role="status">
+                  {notice}
+                </p>
               )}
-              <ul className="calendar-legend" aria-label={t.calendar.legend}>
-                {STATUSES.map((s) => (
-                  <li key={s}>
-                    <span className={`legend-dot legend-${s}`} aria-hidden="true" />
-                    {t.calendar.statuses[s]}
-                  </li>
-                ))}
-              </ul>
-            </div>
-            {notice && (
-              <p className="notice notice-success" role="status">
-                {notice}
-              </p>
-            )}
-            <ErrorText error={dropError} />
-            {d.items.length === 0 && <p className="muted">{t.calendar.empty}</p>}
-            <div className="calendar-frame">
-              <FullCalendar
-                plugins={[classicTheme, dayGridPlugin, timeGridPlugin, listPlugin, interactionPlugin]}
-                initialView={window.matchMedia('(max-width: 760px)').matches ? 'listWeek' : 'dayGridMonth'}
-                headerToolbar={{
-                  left: 'prev,next today',
-                  center: 'title',
-                  right: 'dayGridMonth,timeGridWeek,listWeek',
-                }}
-                buttons={{
-                  // The accessible name starts with the visible text (WCAG 2.5.3).
-                  today: { text: t.calendar.today, hint: t.calendar.today },
-                  dayGridMonth: { text: t.calendar.month, hint: t.calendar.month },
-                  timeGridWeek: { text: t.calendar.week, hint: t.calendar.week },
-                  listWeek: { text: t.calendar.list, hint: t.calendar.list },
-                }}
-                timeZone="UTC"
-                now={() => toZonedLocal(new Date(), tz)}
-                events={events}
-                editable
-                eventInteractive
-                eventDrop={onDrop}
-                eventClick={onClick}
-                eventTimeFormat={{ hour: '2-digit', minute: '2-digit', hour12: false }}
-                dayMaxEvents={4}
-                // A fixed height (rather than "auto") keeps the month's rows from growing once their events are
-                // measured, which moved the page under the reader (layout shift).
-                height={CALENDAR_HEIGHT}
-                eventsSet={() => {
-                  if (rendered.current || !d.items.length) return;
-                  rendered.current = true;
-                  performance.mark('herald:calendar:rendered');
-                  performance.measure('herald:calendar', 'herald:calendar:data', 'herald:calendar:rendered');
-                }}
-              />
-            </div>
-          </>
-        )}
-      </QueryView>
+              <ErrorText error={dropError} />
+              {d.items.length === 0 && <p className="muted">{t.calendar.empty}</p>}
+            </>
+          )}
+        </QueryView>
+      </div>
+      {/* The calendar itself is drawn while the posts load: once they are in, only their events are rendered. */}
+      {!data.isError && (
+        <div className="calendar-frame">
+          <CalendarView tz={tz} source={source} any={(items?.length ?? 0) > 0} onDrop={onDrop} onClick={onClick} />
+        </div>
+      )}
       <PostDialog
         item={open}
         onClose={() => setOpen(undefined)}
@@ -191,6 +193,126 @@ export default function Calendar() {
     </>
   );
 }
+
+const PHONE = '(max-width: 760px)';
+/** The dates a view shows: calendar time (the zone's wall time read as UTC). */
+type VisibleRange = { start: Date; end: Date };
+const BASE_PLUGINS: PluginInput[] = [classicTheme, dayGridPlugin, listPlugin, interactionPlugin];
+
+/**
+ * FullCalendar with the page's events. Memoized: only a new zone or new events (an answer, a filter) render it
+ * again. The week's time grid is its own chunk, loaded when the week is first asked for; until then the toolbar's
+ * Week button is ours and loads it. On a phone the list starts with the day (a week of a busy workspace is hundreds
+ * of rows); the week's list is a button away.
+ */
+const CalendarView = memo(function CalendarView({
+  tz,
+  source,
+  any,
+  onDrop,
+  onClick,
+}: {
+  tz: string;
+  source: (range: VisibleRange) => EventInput[];
+  /** Whether the workspace has anything to show (the render measure waits for events then). */
+  any: boolean;
+  onDrop: (arg: EventDropInfo) => void;
+  onClick: (arg: EventClickInfo) => void;
+}) {
+  const calendar = useRef<{ getApi(): CalendarApi }>(null);
+  const [phone] = useState(() => window.matchMedia(PHONE).matches);
+  const [timeGrid, setTimeGrid] = useState<PluginInput>();
+  const [weekAsked, setWeekAsked] = useState(false);
+  const rendered = useRef(false);
+  // The last answer to FullCalendar's request for events, from which source: the calendar is rendered once it holds
+  // the current source's answer.
+  const answered = useRef<{ source: unknown; count: number }>(undefined);
+  const current = useRef(source);
+  current.current = source;
+
+  const plugins = useMemo(() => (timeGrid ? [...BASE_PLUGINS, timeGrid] : BASE_PLUGINS), [timeGrid]);
+  const week = timeGrid ? 'timeGridWeek' : 'week';
+  const headerToolbar = useMemo(
+    () => ({
+      left: 'prev,next today',
+      center: 'title',
+      right: phone ? 'listDay,listWeek,dayGridMonth' : `dayGridMonth,${week},listWeek`,
+    }),
+    [phone, week],
+  );
+  const buttons = useMemo(
+    () => ({
+      // The accessible name starts with the visible text (WCAG 2.5.3).
+      today: { text: t.calendar.today, hint: t.calendar.today },
+      dayGridMonth: { text: t.calendar.month, hint: t.calendar.month },
+      timeGridWeek: { text: t.calendar.week, hint: t.calendar.week },
+      week: {
+        text: t.calendar.week,
+        hint: t.calendar.week,
+        click: () => {
+          setWeekAsked(true);
+          void import('@fullcalendar/react/timegrid').then((m) => setTimeGrid(() => m.default));
+        },
+      },
+      listDay: { text: t.calendar.day, hint: t.calendar.day },
+      listWeek: phone
+        ? { text: t.calendar.week, hint: t.calendar.week }
+        : { text: t.calendar.list, hint: t.calendar.list },
+    }),
+    [phone],
+  );
+  // Once the time grid is in, the week asked for opens.
+  useEffect(() => {
+    if (timeGrid && weekAsked) {
+      setWeekAsked(false);
+      calendar.current?.getApi().changeView('timeGridWeek');
+    }
+  }, [timeGrid, weekAsked]);
+  const now = useCallback(() => toZonedLocal(new Date(), tz), [tz]);
+  const events = useCallback<EventSourceFunc>(
+    (range, success) => {
+      const events = source(range);
+      answered.current = { source, count: events.length };
+      success(events);
+    },
+    [source],
+  );
+  const eventsSet = useCallback(
+    (set: unknown[]) => {
+      const a = answered.current;
+      if (rendered.current || !any || a?.source !== current.current || set.length !== a.count) return;
+      rendered.current = true;
+      performance.mark('herald:calendar:rendered');
+      performance.measure('herald:calendar', 'herald:calendar:data', 'herald:calendar:rendered');
+    },
+    [any],
+  );
+
+  return (
+    <FullCalendar
+      ref={calendar}
+      plugins={plugins}
+      initialView={phone ? 'listDay' : 'dayGridMonth'}
+      headerToolbar={headerToolbar}
+      buttons={buttons}
+      timeZone="UTC"
+      now={now}
+      events={events}
+      editable
+      eventInteractive
+      eventDrop={onDrop}
+      eventClick={onClick}
+      eventTimeFormat={EVENT_TIME}
+      dayMaxEvents={4}
+      // A fixed height (rather than "auto") keeps the month's rows from growing once their events are
+      // measured, which moved the page under the reader (layout shift).
+      height={CALENDAR_HEIGHT}
+      eventsSet={eventsSet}
+    />
+  );
+});
+
+const EVENT_TIME = { hour: '2-digit', minute: '2-digit', hour12: false } as const;
 
 function PostDialog({
   item,
