@@ -144,6 +144,7 @@ export function publishingServices(
     media: d.media,
     schedule: entries,
     timeZoneOf: (id) => scheduling.timeZoneOf(id),
+    queues,
   });
   const followUps = new FollowUps({
     ledger: publishing.ledger,
