@@ -292,6 +292,7 @@ export function feedServices(
     workspaces: WorkspaceService;
     locks: Locks;
     scheduleQueue: ScheduleQueue | undefined;
+    queues: QueueService;
   },
 ) {
   const { config, db, clock, logger } = b;
@@ -312,6 +313,12 @@ export function feedServices(
       return Object.fromEntries(
         Object.entries(out.data).map(([k, v]) => [k, 'content' in v ? v.content : { error: v.error }]),
       );
+    },
+    queues: {
+      refusal: (ws, name, platforms) => d.queues.refusal(ws, name, platforms),
+      nextFree: async (ws, name) => (await d.queues.nextFree(ws, name, 1))[0],
+      add: (p, name, body) => d.queues.add(p, name, 'text', body, {}),
+      approvalRequired: (ws) => d.publishing.approvals.required(ws),
     },
     clock,
     logger: logger.child({ component: 'feeds' }),
