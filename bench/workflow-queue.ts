@@ -52,7 +52,7 @@ export async function benchQueue(opts: { posts: number; runs: number; databaseUr
     const times = new SlotGrid(slots, 'Europe/Paris').next(new Date(), opts.posts);
     // The last one through the service, as a post into the queue takes it (when the service can take slots alone).
     const takeSlots = (
-      ctx.queues as { takeSlots?: (tx: never, ws: string, name: string, n: number) => Promise<unknown> }
+      ctx.queues as { takeSlots?: (tx: never, ws: string, name: string, n: number, tz: string) => Promise<unknown> }
     ).takeSlots;
     const direct = takeSlots ? times.slice(0, -1) : times;
     for (let i = 0; i < direct.length; i += 1000) {
@@ -62,7 +62,9 @@ export async function benchQueue(opts: { posts: number; runs: number; databaseUr
       );
     }
     if (takeSlots)
-      await ctx.database.db.transaction((tx) => takeSlots.call(ctx.queues, tx as never, workspaceId, 'bench', 1));
+      await ctx.database.db.transaction((tx) =>
+        takeSlots.call(ctx.queues, tx as never, workspaceId, 'bench', 1, 'UTC'),
+      );
     const measure = async (label: string) => {
       const took: number[] = [];
       let first = '';

@@ -144,7 +144,12 @@ export function publishingServices(
     media: d.media,
     schedule: entries,
     timeZoneOf: (id) => scheduling.timeZoneOf(id),
-    queues,
+    queues: {
+      refusal: (ws, name, platforms) => queues.refusal(ws, name, platforms),
+      nextFree: (ws, name, count) => queues.nextFree(ws, name, count),
+      takeSlots: (tx, ws, name, count, tz) => queues.takeSlots(tx, ws, name, count, tz),
+      timeZoneOf: (ws) => scheduling.timeZoneOf(ws),
+    },
   });
   const followUps = new FollowUps({
     ledger: publishing.ledger,

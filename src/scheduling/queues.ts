@@ -221,10 +221,17 @@ export class QueueService {
 
   /**
    * Takes the next `count` free slots of the queue inside the caller's transaction, under the queue's lock (as a post
-   * into the queue does): bulk import's rows naming it, in order. A rollback frees them with the rest.
+   * into the queue does): bulk import's rows naming it, in order. A rollback frees them with the rest. Nothing in it
+   * reads outside `tx`.
    */
-  async takeSlots(tx: Db, workspaceId: string, name: string, count: number): Promise<QueueSlotClaim[]> {
-    const wsTz = await this.#d.timeZoneOf(workspaceId);
+  async takeSlots(
+    tx: Db,
+    workspaceId: string,
+    name: string,
+    count: number,
+    /** The workspace's zone, read before the transaction (on PGlite a read outside it would wait for it). */
+    wsTz: string,
+  ): Promise<QueueSlotClaim[]> {
     const q = await this.#d.store.lock(tx, workspaceId, name, this.#defaults(name));
     if (!q) throw notFound(`Queue '${name}' not found`);
     const at = await this.#taking(tx, q, this.#grid(q, wsTz), this.#d.clock(), count);

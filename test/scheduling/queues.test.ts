@@ -236,7 +236,7 @@ describe('taking slots', () => {
     await h.ctx.database.db.transaction(async (tx) => {
       for (let i = 0; i < 299; i++) await h.ctx.queues.store.take(tx as never, q.id, day(i));
     });
-    await h.ctx.database.db.transaction((tx) => h.ctx.queues.takeSlots(tx as never, u.workspaceId, 'long', 1));
+    await h.ctx.database.db.transaction((tx) => h.ctx.queues.takeSlots(tx as never, u.workspaceId, 'long', 1, 'UTC'));
     expect(await nextSlots(u, 'long', 2)).toEqual([day(300).toISOString(), day(301).toISOString()]);
     const slots = await h.ctx.queues.store.takenAfter(h.ctx.database.db, q.id, day(170), 1);
     expect(await h.ctx.queues.store.release(slots[0]!.id)).toBe(true);

@@ -11,8 +11,10 @@ export interface BulkQueues {
   refusal(workspaceId: string, name: string, platforms: readonly string[]): Promise<string | undefined>;
   /** The next `count` free slots (nothing taken). */
   nextFree(workspaceId: string, name: string, count: number): Promise<Date[]>;
-  /** Takes the next `count` free slots in `tx`, in order. */
-  takeSlots(tx: Db, workspaceId: string, name: string, count: number): Promise<QueueSlotClaim[]>;
+  /** Takes the next `count` free slots in `tx`, in order (`wsTz`: the workspace's zone). */
+  takeSlots(tx: Db, workspaceId: string, name: string, count: number, wsTz: string): Promise<QueueSlotClaim[]>;
+  /** The workspace's time zone. */
+  timeZoneOf(workspaceId: string): Promise<string>;
 }
 
 /** A row placed in a queue by a validation: the slot it would take. */
@@ -28,6 +30,8 @@ export class QueuePlacer {
   readonly #workspaceId: string;
   /** Per queue: the free slots read so far, and how many rows were placed. */
   readonly #preview = new Map<string, { slots: Date[]; placed: number }>();
+  /** The workspace's zone, read while checking: the import's transaction reads nothing outside itself. */
+  #timeZone: string | undefined;
 
   constructor(queues: BulkQueues | undefined, workspaceId: string) {
     this.#queues = queues;
@@ -37,6 +41,7 @@ export class QueuePlacer {
   /** The time of the slot the row would take (the next one after the rows placed before it), or why it cannot. */
   async place(queue: string, platforms: readonly string[]): Promise<Date | string> {
     if (!this.#queues) return 'queues are not available on this server: give the row a time instead.';
+    this.#timeZone ??= await this.#queues.timeZoneOf(this.#workspaceId);
     const why = await this.#queues.refusal(this.#workspaceId, queue, platforms);
     if (why) return why;
     const at = (await this.#slots(queue, 1))[this.#preview.get(queue)!.placed];
@@ -64,11 +69,11 @@ export class QueuePlacer {
     const counts = new Map<string, number>();
     for (const r of rows) if (r.queue) counts.set(r.queue, (counts.get(r.queue) ?? 0) + 1);
     if (!counts.size) return rows.map(() => undefined);
-    if (!this.#queues) throw new Error('queue rows without queues');
+    if (!this.#queues || !this.#timeZone) throw new Error('queue rows that were not placed');
     const taken = new Map<string, QueueSlotClaim[]>();
     // One queue after the other, in the order of their names: two imports lock the queues they share in one order.
     for (const name of [...counts.keys()].sort())
-      taken.set(name, await this.#queues.takeSlots(tx, this.#workspaceId, name, counts.get(name)!));
+      taken.set(name, await this.#queues.takeSlots(tx, this.#workspaceId, name, counts.get(name)!, this.#timeZone));
     const next = new Map<string, number>();
     return rows.map((r) => {
       if (!r.queue) return undefined;
