@@ -111,6 +111,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     workspaces: auth.workspaces,
     locks,
     scheduleQueue: posting.scheduleQueue,
+    queues: posting.queues,
   });
   // What the tools may use (tools/services.ts), for the agent and, as part of the context, every other surface.
   const tools: ToolServices = {

@@ -144,6 +144,12 @@ export function publishingServices(
     media: d.media,
     schedule: entries,
     timeZoneOf: (id) => scheduling.timeZoneOf(id),
+    queues: {
+      refusal: (ws, name, platforms) => queues.refusal(ws, name, platforms),
+      nextFree: (ws, name, count) => queues.nextFree(ws, name, count),
+      takeSlots: (tx, ws, name, count, tz) => queues.takeSlots(tx, ws, name, count, tz),
+      timeZoneOf: (ws) => scheduling.timeZoneOf(ws),
+    },
   });
   const followUps = new FollowUps({
     ledger: publishing.ledger,
@@ -291,6 +297,7 @@ export function feedServices(
     workspaces: WorkspaceService;
     locks: Locks;
     scheduleQueue: ScheduleQueue | undefined;
+    queues: QueueService;
   },
 ) {
   const { config, db, clock, logger } = b;
@@ -311,6 +318,12 @@ export function feedServices(
       return Object.fromEntries(
         Object.entries(out.data).map(([k, v]) => [k, 'content' in v ? v.content : { error: v.error }]),
       );
+    },
+    queues: {
+      refusal: (ws, name, platforms) => d.queues.refusal(ws, name, platforms),
+      nextFree: async (ws, name) => (await d.queues.nextFree(ws, name, 1))[0],
+      add: (p, name, body) => d.queues.add(p, name, 'text', body, {}),
+      approvalRequired: (ws) => d.publishing.approvals.required(ws),
     },
     clock,
     logger: logger.child({ component: 'feeds' }),

@@ -20,6 +20,8 @@ export const feeds = pgTable(
     networks: jsonb('networks').$type<string[]>().notNull(),
     /** draft | schedule | queue */
     mode: text('mode').notNull().default('draft'),
+    /** queue mode: the posting queue its items join (null: the default queue). */
+    queue: text('queue'),
     /** schedule mode: minutes after the item was found (from 'found') or after its own date (from 'published'). */
     delayMinutes: integer('delay_minutes').notNull().default(0),
     delayFrom: text('delay_from').notNull().default('found'),

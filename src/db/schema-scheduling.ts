@@ -89,6 +89,14 @@ export const postingQueues = pgTable(
     platforms: jsonb('platforms'),
     paused: boolean('paused').notNull().default(false),
     pausedAt: tz('paused_at'),
+    /**
+     * The run of taken slots the next-free-slot lookup skips: every slot of the grid (in `filled_zone`) from
+     * `filled_from` to `filled_to` is taken. Set when a post takes the slot after such a run; cleared when a slot is
+     * freed or moved and when the slots change.
+     */
+    filledFrom: tz('filled_from'),
+    filledTo: tz('filled_to'),
+    filledZone: text('filled_zone'),
     createdAt: tz('created_at').notNull().defaultNow(),
     updatedAt: tz('updated_at').notNull().defaultNow(),
   },

@@ -14,7 +14,7 @@ import { UrlRefusedError } from '../net/outbound-policy.ts';
 import type { PostBody } from '../publishing/index.ts';
 import { FeedFetchError, type FeedFetcher } from './fetch.ts';
 import { type FeedEntry, FeedParseError, parseItems } from './parse.ts';
-import { assertQueueModeAvailable } from './queue-mode.ts';
+import { checkQueueMode, DEFAULT_QUEUE, type FeedQueues, postToQueue } from './queue-mode.ts';
 import type { FeedRow, FeedStore } from './store.ts';
 import { DEFAULT_TEMPLATE, ideaOf, renderTemplate } from './template.ts';
 
@@ -24,6 +24,8 @@ export interface FeedInput {
   url: string;
   networks: string[];
   mode?: FeedMode | undefined;
+  /** queue mode: the posting queue (null or absent: the default queue). */
+  queue?: string | null | undefined;
   schedule?: { delay_minutes?: number | undefined; from?: 'found' | 'published' | undefined } | undefined;
   template?: string | undefined;
   ai?: boolean | undefined;
@@ -53,6 +55,8 @@ export interface FeedServiceDeps {
   post: (p: Principal, body: PostBody) => Promise<{ status: number; body: object }>;
   /** The AI copy generator: one text per network, or its error. */
   copy: (p: Principal, idea: string, platforms: string[]) => Promise<Record<string, string | { error: string }>>;
+  /** Posting queues, for feeds in queue mode. */
+  queues?: FeedQueues | undefined;
   clock: () => Date;
   logger: Logger;
   config: FeedsConfig;
@@ -110,19 +114,21 @@ export class FeedService {
     return list.sort();
   }
 
-  #checkMode(mode: FeedMode | undefined): void {
-    if (mode === 'queue') assertQueueModeAvailable();
+  /** A feed in queue mode names a queue that can take its networks' posts. */
+  async #checkMode(p: Principal, mode: string, queue: string | null, networks: string[]): Promise<void> {
+    if (mode === 'queue') await checkQueueMode(this.#d.queues, p.workspaceId, queue ?? DEFAULT_QUEUE, networks);
   }
 
   async create(p: Principal, input: FeedInput): Promise<FeedRow> {
-    this.#checkMode(input.mode);
     const networks = this.#checkNetworks(input.networks, p.scope);
+    await this.#checkMode(p, input.mode ?? 'draft', input.queue ?? null, networks);
     const url = await this.#checkUrl(input.url);
     return this.#d.store.insert({
       workspaceId: p.workspaceId,
       url,
       networks,
       mode: input.mode ?? 'draft',
+      queue: input.queue ?? null,
       delayMinutes: input.schedule?.delay_minutes ?? 0,
       delayFrom: input.schedule?.from ?? 'found',
       template: input.template ?? DEFAULT_TEMPLATE,
@@ -146,9 +152,15 @@ export class FeedService {
 
   async update(p: Principal, id: string, patch: Partial<FeedInput>): Promise<FeedRow> {
     const before = await this.get(p, id);
-    this.#checkMode(patch.mode);
     const url = patch.url === undefined ? undefined : await this.#checkUrl(patch.url);
     const networks = patch.networks === undefined ? undefined : this.#checkNetworks(patch.networks, p.scope);
+    if (patch.mode !== undefined || patch.queue !== undefined || networks)
+      await this.#checkMode(
+        p,
+        patch.mode ?? before.mode,
+        patch.queue === undefined ? before.queue : patch.queue,
+        networks ?? before.networks,
+      );
     const urlChanged = url !== undefined && url !== before.url;
     const row = await this.#d.store.update(p.workspaceId, id, {
       ...(url !== undefined ? { url } : {}),
@@ -156,6 +168,7 @@ export class FeedService {
       ...(urlChanged ? { etag: null, lastModified: null, primed: false } : {}),
       ...(networks ? { networks } : {}),
       ...(patch.mode !== undefined ? { mode: patch.mode } : {}),
+      ...(patch.queue !== undefined ? { queue: patch.queue } : {}),
       ...(patch.schedule?.delay_minutes !== undefined ? { delayMinutes: patch.schedule.delay_minutes } : {}),
       ...(patch.schedule?.from !== undefined ? { delayFrom: patch.schedule.from } : {}),
       ...(patch.template !== undefined ? { template: patch.template } : {}),
@@ -257,7 +270,6 @@ export class FeedService {
     );
     const result: PollResult = { status: 'ok', seen: mine.size, posted: 0, failed: 0 };
     if (!mine.size) return result;
-    if (feed.mode === 'queue') assertQueueModeAvailable();
     const p = await this.#principal(feed);
     for (const item of byDate.filter((e) => mine.has(e.key))) {
       try {
@@ -319,7 +331,10 @@ export class FeedService {
         ...(feed.mode === 'draft' ? { draft: true } : {}),
         ...(when ? { scheduled_time: when } : {}),
       };
-      const reply = await this.#d.post(p, body);
+      const reply =
+        feed.mode === 'queue'
+          ? await postToQueue(this.#d.queues, p, feed.queue ?? DEFAULT_QUEUE, body, (b) => this.#d.post(p, b))
+          : await this.#d.post(p, body);
       refs.push(...refsOf(reply.body));
     }
     return refs;

@@ -72,6 +72,28 @@ export function wallToInstant(timeZone: string, wall: number): number {
   return hi;
 }
 
+/**
+ * The zone's offsets either side of a local day (14 hours before it starts and after it ends), remembered per zone:
+ * every lookup of a queue walks the same days, and each offset costs an Intl formatting. Pure, so a bounded memo.
+ */
+const dayOffsetMemo = new Map<string, Map<number, number>>();
+const DAY_MEMO_MAX = 100_000;
+function dayOffsets(timeZone: string, day: number): number {
+  let memo = dayOffsetMemo.get(timeZone);
+  if (!memo) dayOffsetMemo.set(timeZone, (memo = new Map()));
+  let both = memo.get(day);
+  if (both === undefined) {
+    const start = day * DAY;
+    const o0 = offsetAt(timeZone, start - 14 * 3_600_000);
+    const o1 = offsetAt(timeZone, start + DAY + 14 * 3_600_000);
+    // NaN marks a day with a transition; otherwise the one offset of the whole day.
+    both = o0 === o1 ? o0 : Number.NaN;
+    if (memo.size >= DAY_MEMO_MAX) memo.clear();
+    memo.set(day, both);
+  }
+  return both;
+}
+
 const minutesOf = (time: string) => Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));
 
 /** Slots sorted by weekday then time, repeats removed. */
@@ -117,12 +139,11 @@ export class SlotGrid {
     if (!minutes.length) return [];
     const start = day * DAY;
     // The offset is the same from well before the day to well after it: no transition that day, no per-slot work.
-    const o0 = offsetAt(this.timeZone, start - 14 * 3_600_000);
-    const o1 = offsetAt(this.timeZone, start + DAY + 14 * 3_600_000);
+    const offset = dayOffsets(this.timeZone, day);
     const out: number[] = [];
     for (const m of minutes) {
       const wall = start + m * MINUTE;
-      const at = o0 === o1 ? wall - o0 : wallToInstant(this.timeZone, wall);
+      const at = Number.isNaN(offset) ? wallToInstant(this.timeZone, wall) : wall - offset;
       if (out[out.length - 1] !== at) out.push(at);
     }
     return out;
@@ -134,6 +155,18 @@ export class SlotGrid {
     const t = from.getTime();
     for (let day = this.#dayOf(t) - 1; ; day++)
       for (const at of this.#instantsOfDay(day)) if (at > t) yield new Date(at);
+  }
+
+  /** The slot instants in (from, to], ascending, in milliseconds. */
+  between(from: Date, to: Date): number[] {
+    const f = from.getTime();
+    const t = to.getTime();
+    const out: number[] = [];
+    if (this.empty || t <= f) return out;
+    const last = this.#dayOf(t) + 1;
+    for (let day = this.#dayOf(f) - 1; day <= last; day++)
+      for (const at of this.#instantsOfDay(day)) if (at > f && at <= t) out.push(at);
+    return out;
   }
 
   /** The first `n` slot instants after `from`. */

@@ -5,7 +5,7 @@ import type { Db } from '../db/client.ts';
 import { and, asc, eq, sql } from '../db/orm.ts';
 import { rowsOf } from '../db/raw.ts';
 import { postingQueues, queueSlots } from '../db/schema-scheduling.ts';
-import { entryEvent } from './store-sql.ts';
+import { entryEvent, type SQL } from './store-sql.ts';
 import type { WeeklySlot } from './queue-slots.ts';
 
 export type QueueRow = typeof postingQueues.$inferSelect;
@@ -26,6 +26,9 @@ export interface MovedEntry {
 }
 
 const iso = (d: Date) => sql`${d.toISOString()}::timestamptz`;
+/** Forgets the run of taken slots of the queue(s) `ids` (a slot of it was freed or moved). */
+const unfilled = (ids: SQL) =>
+  sql`update posting_queues set filled_from = null, filled_to = null, filled_zone = null where id in ${ids}`;
 
 export class QueueStore {
   readonly #db: Db;
@@ -123,6 +126,24 @@ export class QueueStore {
     return { count: Number(r.n ?? 0), last: r.last ? new Date(r.last as string) : null };
   }
 
+  /** How many live slots lie in [from, to] (one index range read). */
+  async countIn(db: Db, queueId: string, from: number, to: number): Promise<number> {
+    const res = await db.execute(sql`
+      select count(*)::int as n from queue_slots
+      where queue_id = ${queueId}::uuid and released_at is null
+        and slot_at >= ${iso(new Date(from))} and slot_at <= ${iso(new Date(to))}`);
+    return Number(rowsOf(res)[0]?.n ?? 0);
+  }
+
+  /** The instants (milliseconds) of the live slots in [from, to]. */
+  async instantsIn(db: Db, queueId: string, from: number, to: number): Promise<number[]> {
+    const res = await db.execute(sql`
+      select slot_at from queue_slots
+      where queue_id = ${queueId}::uuid and released_at is null
+        and slot_at >= ${iso(new Date(from))} and slot_at <= ${iso(new Date(to))}`);
+    return rowsOf(res).map((r) => new Date(r.slot_at as string).getTime());
+  }
+
   /** Live slots after `from`, ascending, at most `limit`. */
   async takenAfter(db: Db, queueId: string, from: Date, limit: number): Promise<TakenSlot[]> {
     const res = await db.execute(sql`
@@ -141,6 +162,28 @@ export class QueueStore {
     return row!.id;
   }
 
+  /** Records that every slot of the grid (in `zone`) from `from` to `to` is taken (see the columns). */
+  async setFilled(tx: Db, queueId: string, from: Date, to: Date, zone: string): Promise<void> {
+    await tx
+      .update(postingQueues)
+      .set({ filledFrom: from, filledTo: to, filledZone: zone })
+      .where(eq(postingQueues.id, queueId));
+  }
+
+  /** Takes many slots at once (a few hundred per statement); their ids in the order of `at`. */
+  async takeMany(tx: Db, queueId: string, at: readonly Date[]): Promise<string[]> {
+    const ids: string[] = [];
+    for (let i = 0; i < at.length; i += 500) {
+      const rows = await tx
+        .insert(queueSlots)
+        .values(at.slice(i, i + 500).map((slotAt) => ({ queueId, slotAt, createdAt: this.#now() })))
+        .returning({ id: queueSlots.id, slotAt: queueSlots.slotAt });
+      const byTime = new Map(rows.map((r) => [r.slotAt.getTime(), r.id]));
+      for (const a of at.slice(i, i + 500)) ids.push(byTime.get(a.getTime())!);
+    }
+    return ids;
+  }
+
   /**
    * Moves a slot and its still scheduled entries to `to`, with their history lines and post.rescheduled events, in
    * one statement.
@@ -148,7 +191,8 @@ export class QueueStore {
   async move(tx: Db, slotId: string, to: Date, reason: string): Promise<MovedEntry[]> {
     const now = this.#now();
     const res = await tx.execute(sql`
-      with s as (update queue_slots set slot_at = ${iso(to)} where id = ${slotId}::uuid returning id),
+      with s as (update queue_slots set slot_at = ${iso(to)} where id = ${slotId}::uuid returning id, queue_id),
+      f as (${unfilled(sql`(select queue_id from s)`)}),
       before as (
         select id, scheduled_time from scheduled_posts
         where queue_slot_id = ${slotId}::uuid and status = 'scheduled' for update
@@ -170,10 +214,14 @@ export class QueueStore {
   /** Frees a slot once none of its entries is scheduled or publishing any more; true when it was freed. */
   async release(slotId: string, db: Db = this.#db): Promise<boolean> {
     const res = await db.execute(sql`
-      update queue_slots set released_at = ${iso(this.#now())}
-      where id = ${slotId}::uuid and released_at is null and not exists (
-        select 1 from scheduled_posts where queue_slot_id = ${slotId}::uuid and status in ('scheduled', 'publishing'))
-      returning id`);
+      with r as (
+        update queue_slots set released_at = ${iso(this.#now())}
+        where id = ${slotId}::uuid and released_at is null and not exists (
+          select 1 from scheduled_posts where queue_slot_id = ${slotId}::uuid and status in ('scheduled', 'publishing'))
+        returning id, queue_id
+      ),
+      f as (${unfilled(sql`(select queue_id from r)`)})
+      select id from r`);
     return rowsOf(res).length > 0;
   }
 

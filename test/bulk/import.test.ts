@@ -133,13 +133,76 @@ describe('POST /unified/bulk/import', () => {
     expect(res.json().detail).toMatchObject({ error: 'plan_required', feature: 'bulk_scheduling_enabled' });
   });
 
-  it('refuses rows naming a queue until queues exist, and first_comment as an unknown column', async () => {
+  it('puts rows naming a queue in its successive free slots; a failed import takes none', async () => {
     const u = await proUser(h);
-    const queued = await send(h, u, 'validate', csvLines('text,networks,queue', 'Next slot,threads,Weekdays'));
-    expect(queued.statusCode, queued.body).toBe(200);
-    expect(queued.json().errors).toEqual([
-      { row: 2, column: 'queue', message: expect.stringContaining('queues are not available') },
+    const made = await h.req({
+      method: 'POST',
+      url: '/unified/queues',
+      headers: asUser(u),
+      payload: {
+        name: 'daily',
+        time_zone: 'UTC',
+        slots: ['friday', 'saturday'].flatMap((day) => ['11:00', '12:00'].map((time) => ({ day, time }))),
+      },
+    });
+    expect(made.statusCode, made.body).toBe(201);
+    // Validation: the slot each row would take, in row order (a row with a time takes none).
+    const lines = [
+      'One,threads,daily,',
+      'Two,"threads, bluesky",daily,',
+      `Timed,threads,,${inHours(30)}`,
+      'Three,threads,daily,',
+    ];
+    const timed = csvLines('text,networks,queue,time', ...lines);
+    const checked = await send(h, u, 'validate', timed);
+    expect(checked.statusCode, checked.body).toBe(200);
+    expect(checked.json()).toMatchObject({ success: true, errors: [] });
+    expect(checked.json().queued).toEqual([
+      { row: 2, queue: 'daily', slot_time: '2026-11-20T11:00:00.000Z' },
+      { row: 3, queue: 'daily', slot_time: '2026-11-20T12:00:00.000Z' },
+      { row: 5, queue: 'daily', slot_time: '2026-11-21T11:00:00.000Z' },
     ]);
+    // An unknown queue refuses its row; all_or_nothing then writes nothing and takes no slot.
+    const refused = await send(
+      h,
+      u,
+      'import',
+      csvLines('text,networks,queue,time', ...lines, 'Lost,threads,Weekdays,'),
+    );
+    expect(refused.statusCode, refused.body).toBe(422);
+    expect(JSON.stringify(refused.json().detail)).toContain("Queue 'Weekdays' not found.");
+    const free = await h.req({ method: 'GET', url: '/unified/queue/daily/next-slots?count=1', headers: asUser(u) });
+    expect(free.json().data.slots[0].slot_time).toBe('2026-11-20T11:00:00.000Z');
+    // The import takes them: one slot per row, every network of a row in its slot.
+    const res = await send(h, u, 'import', timed);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(
+      res
+        .json()
+        .scheduled.map((s: { row: number; platform: string; scheduled_time: string }) => [
+          s.row,
+          s.platform,
+          s.scheduled_time,
+        ]),
+    ).toEqual([
+      [2, 'threads', '2026-11-20T11:00:00.000Z'],
+      [3, 'threads', '2026-11-20T12:00:00.000Z'],
+      [3, 'bluesky', '2026-11-20T12:00:00.000Z'],
+      [4, 'threads', new Date(clock.now.getTime() + 30 * HOUR).toISOString()],
+      [5, 'threads', '2026-11-21T11:00:00.000Z'],
+    ]);
+    const after = await h.req({ method: 'GET', url: '/unified/queue/daily/next-slots?count=1', headers: asUser(u) });
+    expect(after.json().data.slots[0].slot_time).toBe('2026-11-21T12:00:00.000Z');
+    // A paused queue refuses its rows, each with why.
+    await h.req({ method: 'PATCH', url: '/unified/queues/daily', headers: asUser(u), payload: { paused: true } });
+    const paused = await send(h, u, 'validate', csvLines('text,networks,queue', 'Later,threads,daily'));
+    expect(paused.json().errors).toEqual([
+      { row: 2, column: 'queue', message: "Queue 'daily' is paused: resume it, or give the post a time." },
+    ]);
+  });
+
+  it('refuses a malformed queue name, and first_comment as an unknown column', async () => {
+    const u = await proUser(h);
     const bad = await send(h, u, 'validate', csvLines('text,networks,queue', 'x,threads,!!'));
     expect(bad.json().errors[0]).toMatchObject({
       row: 2,

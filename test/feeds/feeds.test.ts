@@ -131,6 +131,49 @@ describe('polling', () => {
   });
 });
 
+describe('queue mode', () => {
+  it("puts each new item in the queue's next free slot, in order", async () => {
+    const u = await h.signup();
+    const days = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
+    const made = await h.req({
+      method: 'POST',
+      url: '/unified/queues',
+      headers: asUser(u),
+      payload: { name: 'blog', time_zone: 'UTC', slots: days.map((day) => ({ day, time: '08:00' })) },
+    });
+    expect(made.statusCode, made.body).toBe(201);
+    srv.docs.set('/queued.xml', { body: rss(items(2)) });
+    const feed = await createFeed(h, u, {
+      url: `${srv.url}/queued.xml`,
+      networks: ['threads'],
+      mode: 'queue',
+      queue: 'blog',
+      backfill: true,
+    });
+    expect(feed).toMatchObject({ mode: 'queue', queue: 'blog' });
+    const free = await h.req({ method: 'GET', url: '/unified/queue/blog/next-slots?count=2', headers: asUser(u) });
+    const slots = (free.json().data.slots as { slot_time: string }[]).map((s) => s.slot_time);
+    expect(await pollFeed(h, u, feed.id)).toMatchObject({ seen: 2, posted: 2, failed: 0 });
+    const got = await getFeed(h, u, feed.id);
+    const at = (key: string) =>
+      (got.items!.find((i) => i.key === key)!.refs[0] as { scheduled_time: string }).scheduled_time;
+    // Posted oldest first: post 1 takes the first slot, post 2 the next.
+    expect([at('post-1'), at('post-2')]).toEqual(slots);
+    const queue = await h.req({ method: 'GET', url: '/unified/queues/blog', headers: asUser(u) });
+    expect(queue.json().data.queue.queued_posts).toBe(2);
+
+    // A paused queue: the new item fails with why, and the poll goes on.
+    await h.req({ method: 'PATCH', url: '/unified/queues/blog', headers: asUser(u), payload: { paused: true } });
+    srv.docs.set('/queued.xml', { body: rss(items(3)), validators: false });
+    expect(await pollFeed(h, u, feed.id)).toMatchObject({ posted: 0, failed: 1 });
+    const third = (await getFeed(h, u, feed.id)).items!.find((i) => i.key === 'post-3')!;
+    expect(third).toMatchObject({
+      outcome: 'failed',
+      detail: "Queue 'blog' is paused: resume it, or give the post a time.",
+    });
+  });
+});
+
 describe('failures', () => {
   it('keeps the last error beside the last success and raises feed.failed once per streak', async () => {
     const u = await h.signup();
@@ -190,13 +233,13 @@ describe('failures', () => {
 });
 
 describe('settings', () => {
-  it('refuses the queue mode for now, unknown networks, and a URL that is not http(s)', async () => {
+  it('refuses an unknown queue in queue mode, unknown networks, and a URL that is not http(s)', async () => {
     const u = await h.signup();
     const post = (payload: Record<string, unknown>) =>
       h.req({ method: 'POST', url: '/unified/feeds', headers: asUser(u), payload });
-    const queue = await post({ url: 'https://blog.example/feed', networks: ['threads'], mode: 'queue' });
-    expect(queue.statusCode).toBe(400);
-    expect(queue.json()).toEqual({ detail: 'queues are not available' });
+    const queue = await post({ url: 'https://blog.example/feed', networks: ['threads'], mode: 'queue', queue: 'nope' });
+    expect(queue.statusCode).toBe(422);
+    expect(queue.body).toContain("Queue 'nope' not found.");
     expect((await post({ url: 'https://blog.example/feed', networks: ['myspace'] })).statusCode).toBe(422);
     expect((await post({ url: 'ftp://blog.example/feed', networks: ['threads'] })).statusCode).toBe(422);
   });

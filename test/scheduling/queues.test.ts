@@ -227,6 +227,25 @@ describe('taking slots', () => {
     expect(times).toEqual(Array.from({ length: 8 }, (_, i) => new Date(Date.UTC(2026, 10, 21 + i, 9)).toISOString()));
   });
 
+  it('finds a freed slot far behind a long run of taken ones, and goes after the run once it is filled', async () => {
+    const u = await member();
+    await createQueue(u, { name: 'long', time_zone: 'UTC', slots: daily(['09:00']) });
+    const q = (await h.ctx.queues.store.get(u.workspaceId, 'long'))!;
+    const day = (i: number) => new Date(Date.UTC(2026, 10, 21 + i, 9));
+    // 299 slots taken in a row, the 300th through the service (which records the run), then one freed in the middle.
+    await h.ctx.database.db.transaction(async (tx) => {
+      for (let i = 0; i < 299; i++) await h.ctx.queues.store.take(tx as never, q.id, day(i));
+    });
+    await h.ctx.database.db.transaction((tx) => h.ctx.queues.takeSlots(tx as never, u.workspaceId, 'long', 1, 'UTC'));
+    expect(await nextSlots(u, 'long', 2)).toEqual([day(300).toISOString(), day(301).toISOString()]);
+    const slots = await h.ctx.queues.store.takenAfter(h.ctx.database.db, q.id, day(170), 1);
+    expect(await h.ctx.queues.store.release(slots[0]!.id)).toBe(true);
+    expect(await nextSlots(u, 'long', 3)).toEqual([day(171), day(300), day(301)].map((d) => d.toISOString()));
+    expect((await add(u, 'long', { default_text: 'gap' })).json().queue.slot_time).toBe(day(171).toISOString());
+    expect((await add(u, 'long', { default_text: 'end' })).json().queue.slot_time).toBe(day(300).toISOString());
+    expect(await nextSlots(u, 'long', 1)).toEqual([day(301).toISOString()]);
+  });
+
   it('a post for two networks takes one slot', async () => {
     const u = await member();
     await connect(h, u, 'threads');

@@ -9,7 +9,7 @@ import type { Networks } from '../../platforms/registry.ts';
 import type { Platform } from '../../platforms/slugs.ts';
 import { type PostBody, postBodies, type PostValidator } from '../../publishing/index.ts';
 import { type OverrideColumn, splitList } from './columns.ts';
-import { placeInQueue } from './queue-slot.ts';
+import type { QueuePlacer } from './queue-slot.ts';
 import type { Cell } from './read.ts';
 import { parseCellTime } from './time.ts';
 
@@ -28,6 +28,8 @@ export interface RowPost {
   platforms: Platform[];
   /** When it goes out; undefined for a draft. */
   at: Date | undefined;
+  /** The queue whose next free slot it takes (then `at` is the slot a validation previewed). */
+  queue?: string | undefined;
   draft: boolean;
 }
 
@@ -38,6 +40,8 @@ export interface RowContext {
   validator: PostValidator;
   timeZone: string;
   now: Date;
+  /** Places rows naming a queue in its next free slots. */
+  queues: QueuePlacer;
   /**
    * Turns the media URLs of a row into library media ids (the import), or undefined for a dry run (validation), where
    * URLs are only checked for their form and the media rules are left for the import.
@@ -122,7 +126,7 @@ export async function checkRow(
       if (!/^[\p{L}\p{N}][\p{L}\p{N} _.-]{0,99}$/u.test(queue))
         fail('queue', 'queue must be a queue name: letters, digits, spaces, _ . - (at most 100 characters).');
       else {
-        const placed = await placeInQueue(ctx.principal.workspaceId, queue, ctx.now);
+        const placed = await ctx.queues.place(queue, platforms);
         if (typeof placed === 'string') fail('queue', placed);
         else at = placed;
       }
@@ -194,6 +198,7 @@ export async function checkRow(
     body: parsed.data as PostBody,
     platforms: platforms as Platform[],
     at,
+    queue: draft === true ? undefined : queue,
     draft: draft === true,
   };
 }

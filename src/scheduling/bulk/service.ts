@@ -19,6 +19,7 @@ import {
 import { allColumns, overrideColumns } from './columns.ts';
 import { type ExportQuery, exportRows, serialise } from './export.ts';
 import { type BulkFormat, readRows } from './read.ts';
+import { type BulkQueues, QueuePlacer, type QueuedRow } from './queue-slot.ts';
 import { checkRow, type RowContext, type RowError, type RowPost } from './rows.ts';
 
 /** Posts one file may hold. */
@@ -39,6 +40,8 @@ export interface BulkDeps {
   media: MediaService;
   schedule: ScheduleWriter;
   timeZoneOf: (workspaceId: string) => Promise<string>;
+  /** Posting queues, for rows that name one instead of a time. */
+  queues?: BulkQueues | undefined;
 }
 
 export interface BulkReport {
@@ -48,6 +51,8 @@ export interface BulkReport {
   valid: number;
   invalid: number;
   errors: RowError[];
+  /** A validation: the slot each valid row naming a queue would take. */
+  queued?: QueuedRow[];
 }
 
 export interface ImportReport extends BulkReport {
@@ -66,7 +71,7 @@ export interface ImportOptions {
   heldVia?: string | undefined;
 }
 
-type Checked = { posts: RowPost[]; errors: RowError[]; rows: number };
+type Checked = { posts: RowPost[]; errors: RowError[]; rows: number; queues: QueuePlacer };
 
 export class BulkService {
   readonly #d: BulkDeps;
@@ -83,8 +88,9 @@ export class BulkService {
   /** A dry run: every row checked as the import would, media URLs only for their form; nothing is written. */
   async validate(p: Principal, source: AsyncIterable<Buffer | string>, format: BulkFormat): Promise<BulkReport> {
     this.#d.plans.assertFeature(p.planId, 'bulk_scheduling_enabled');
-    const { posts, errors, rows } = await this.#check(p, source, format, undefined);
-    return report(rows, posts.length, errors);
+    const { posts, errors, rows, queues } = await this.#check(p, source, format, undefined);
+    const queued = await queues.report(posts);
+    return { ...report(rows, posts.length, errors), ...(queued.length ? { queued } : {}) };
   }
 
   /** Checks every row, imports their media, then writes every accepted row in one transaction. */
@@ -117,7 +123,7 @@ export class BulkService {
     } finally {
       deadline.done();
     }
-    const { posts, errors, rows } = checked;
+    const { posts, errors, rows, queues } = checked;
     if (errors.length && mode === 'all_or_nothing')
       throw new AppError(
         'validation',
@@ -127,7 +133,9 @@ export class BulkService {
           type: 'bulk_row',
         })),
       );
-    const written = posts.length ? await this.#write(p, posts, o.heldVia) : { scheduled: [], drafts: [], credits: 0 };
+    const written = posts.length
+      ? await this.#write(p, posts, o.heldVia, queues)
+      : { scheduled: [], drafts: [], credits: 0 };
     return {
       ...report(rows, posts.length, errors),
       success: true,
@@ -159,6 +167,7 @@ export class BulkService {
       validator: this.#d.validator,
       timeZone: await this.#d.timeZoneOf(p.workspaceId),
       now: this.#d.clock(),
+      queues: new QueuePlacer(this.#d.queues, p.workspaceId),
       importMedia,
     };
     const posts: RowPost[] = [];
@@ -175,11 +184,11 @@ export class BulkService {
       if (Array.isArray(got)) errors.push(...got);
       else posts.push(got);
     }
-    return { posts, errors, rows };
+    return { posts, errors, rows, queues: ctx.queues };
   }
 
   /** Credits for every scheduled network first, then the queue entries and drafts: one transaction. */
-  async #write(p: Principal, posts: RowPost[], heldVia: string | undefined) {
+  async #write(p: Principal, posts: RowPost[], heldVia: string | undefined, queues: QueuePlacer) {
     const actor = p.keyId ? `key:${p.keyId}` : `user:${p.user?.id}`;
     const { overrideKeys } = this.#d.registry;
     const scheduledPosts = heldVia ? [] : posts.filter((r) => !r.draft);
@@ -197,16 +206,18 @@ export class BulkService {
           },
           tx,
         );
+      const slots = await queues.take(tx, scheduledPosts);
       const entries = await this.#d.schedule.add(
         tx,
-        scheduledPosts.flatMap((r) =>
+        scheduledPosts.flatMap((r, i) =>
           r.platforms.map((platform) => ({
+            ...(slots[i] ? { queueSlotId: slots[i].queueSlotId, held: slots[i].held } : {}),
             workspaceId: p.workspaceId,
             platform,
             platformUserId: null,
             postType: r.postType,
             postData: storedBody(r.body, platform, overrideKeys),
-            scheduledTime: r.at!,
+            scheduledTime: slots[i]?.at ?? r.at!,
             actor,
           })),
         ),

@@ -29,6 +29,12 @@ const report = z.object({
   valid: z.number().int(),
   invalid: z.number().int().describe('Rows with at least one error.'),
   errors: z.array(rowError),
+  queued: z
+    .array(z.object({ row: z.number().int(), queue: z.string(), slot_time: z.string() }))
+    .optional()
+    .describe(
+      "A validation: the slot each valid row naming a queue would take (the queue's next free slots, in row order).",
+    ),
 });
 const importReport = report.extend({
   mode: z.enum(['all_or_nothing', 'valid_only']),

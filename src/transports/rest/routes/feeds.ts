@@ -30,7 +30,10 @@ export const feedSchema = z.object({
   networks: z.array(z.string()),
   mode: z
     .enum(['draft', 'schedule', 'queue'])
-    .describe('draft: each item becomes drafts; schedule: a scheduled post; queue: the workspace queue'),
+    .describe(
+      'draft: each item becomes drafts; schedule: a scheduled post; queue: the next free slot of a posting queue (`queue`)',
+    ),
+  queue: z.string().nullable().describe('queue mode: the posting queue its items join (null: the default queue)'),
   schedule: scheduleSchema,
   template: z.string().describe('The post text: {title}, {link} and {summary} are replaced by the item’s'),
   ai: z.boolean().describe('Copy written per network by the AI generator instead of the template'),
@@ -76,6 +79,7 @@ function view(f: FeedRow): z.infer<typeof feedSchema> {
     url: f.url,
     networks: f.networks,
     mode: f.mode as 'draft',
+    queue: f.queue,
     schedule: { delay_minutes: f.delayMinutes, from: f.delayFrom as 'found' },
     template: f.template,
     ai: f.ai,
@@ -107,6 +111,11 @@ const fields = {
   url: z.string().min(1).max(2000).describe('The feed: https (RSS, Atom or JSON Feed)'),
   networks: z.array(z.string().max(200)).min(1).max(20).describe('The networks its items are posted to'),
   mode: z.enum(['draft', 'schedule', 'queue']),
+  queue: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, 'a queue name: lowercase letters, digits, - and _, 1 to 64 characters')
+    .nullable()
+    .describe('queue mode: the posting queue its items join (null or absent: the default queue)'),
   schedule: scheduleSchema.partial(),
   template: z.string().min(1).max(3000),
   ai: z.boolean(),
@@ -145,6 +154,7 @@ export async function feedRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
           url: fields.url,
           networks: fields.networks,
           mode: fields.mode.optional().describe('draft (default), schedule, or queue'),
+          queue: fields.queue.optional(),
           schedule: fields.schedule.optional(),
           template: fields.template.optional().describe('Default: "{title}\\n\\n{link}"'),
           ai: fields.ai.optional(),
@@ -211,6 +221,7 @@ export async function feedRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
           url: fields.url.optional(),
           networks: fields.networks.optional(),
           mode: fields.mode.optional(),
+          queue: fields.queue.optional(),
           schedule: fields.schedule.optional(),
           template: fields.template.optional(),
           ai: fields.ai.optional(),
