@@ -189,9 +189,9 @@ export async function benchStartup(opts: { runs: number; idleSeconds: number; ba
       console.log(`\n  [${kind}] median (min–max) of ${opts.runs}`);
       console.log(`  ${''.padEnd(34)}${'target'.padEnd(12)}${cols}`);
       const target: Record<string, string> = {
-        startMs: kind === 'warm' ? '< 1000' : '< 4000',
-        peakMiB: '< 400',
-        idleMiB: '< 250',
+        startMs: kind === 'warm' ? '< 500' : '< 4000',
+        peakMiB: '< 300',
+        idleMiB: '< 200',
       };
       const rows: [keyof Run, string, number][] = [
         ['startMs', 'start to /healthz 200 (ms)', 0],

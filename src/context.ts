@@ -28,7 +28,11 @@ export { createLogger, REDACT_PATHS, scrubUrl } from './logger.ts';
 
 /** Applies the migrations a database lacks, saying how many when asked to. */
 async function migrate(database: Database, say: ((step: string) => void) | undefined): Promise<void> {
-  const before = say ? (await database.migrationStatus()).applied : 0;
+  const status = say ? await database.migrationStatus() : undefined;
+  const before = status?.applied ?? 0;
+  // A first start (or an upgrade) says what it is about to do before the wait, not only after it.
+  if (status && status.shipped > status.applied)
+    say?.(`applying database migrations: ${status.shipped - status.applied} (schema version ${status.shipped})…`);
   await database.migrate();
   if (!say) return;
   const { applied } = await database.migrationStatus();

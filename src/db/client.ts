@@ -5,11 +5,11 @@ import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import { createRequire } from 'node:module';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { sql } from './orm.ts';
-import pg from 'pg';
+import type pg from 'pg';
 import * as baseSchema from './schema.ts';
 import * as publishingSchema from './schema-publishing.ts';
 import * as schedulingSchema from './schema-scheduling.ts';
@@ -38,14 +38,15 @@ import { StatementTap } from './statements.ts';
 import { baselineWasm } from './pglite-wasm.ts';
 import { type HoldServer, serveHolds } from './snapshot-hold.ts';
 
-// Loaded through require() like the rest of Drizzle (see orm.ts).
+// Loaded through require() like the rest of Drizzle (see orm.ts), and only the driver this process uses: a server
+// on PGlite never loads node-postgres, one on PostgreSQL never loads PGlite's Drizzle driver.
 const load = createRequire(import.meta.url);
-const { drizzle: drizzlePglite } = load('drizzle-orm/pglite') as typeof import('drizzle-orm/pglite');
-const { migrate: migratePglite } = load('drizzle-orm/pglite/migrator') as typeof import('drizzle-orm/pglite/migrator');
-const { drizzle: drizzlePg } = load('drizzle-orm/node-postgres') as typeof import('drizzle-orm/node-postgres');
-const { migrate: migratePg } = load(
-  'drizzle-orm/node-postgres/migrator',
-) as typeof import('drizzle-orm/node-postgres/migrator');
+const pgliteDriver = () => load('drizzle-orm/pglite') as typeof import('drizzle-orm/pglite');
+const pgliteMigrator = () => load('drizzle-orm/pglite/migrator') as typeof import('drizzle-orm/pglite/migrator');
+const pgDriver = () => load('drizzle-orm/node-postgres') as typeof import('drizzle-orm/node-postgres');
+const pgMigrator = () =>
+  load('drizzle-orm/node-postgres/migrator') as typeof import('drizzle-orm/node-postgres/migrator');
+const nodePostgres = () => load('pg') as typeof pg;
 
 export type Schema = typeof baseSchema & typeof publishingSchema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
@@ -82,6 +83,7 @@ async function openPgliteDir(
     );
     made = stdout.trim() === 'template' ? 'template' : 'initdb';
   }
+  const { PGlite } = await import('@electric-sql/pglite');
   const client = new PGlite(dir, { postgresqlconf: PGLITE_CONF });
   await client.waitReady;
   rmSync(marker, { force: true });
@@ -173,6 +175,7 @@ async function openPglite(opts: OpenOptions): Promise<Database> {
   let holds: HoldServer | undefined;
   baselineWasm();
   if (opts.memory) {
+    const { PGlite } = await import('@electric-sql/pglite');
     client = new PGlite({
       postgresqlconf: PGLITE_CONF,
       ...(opts.memoryTemplate ? { loadDataDir: opts.memoryTemplate } : {}),
@@ -191,7 +194,9 @@ async function openPglite(opts: OpenOptions): Promise<Database> {
     }
   }
   const statements = new StatementTap();
-  const db = statements.wrapTransactions(drizzlePglite(client, { schema, logger: statements }) as unknown as Db);
+  const db = statements.wrapTransactions(
+    pgliteDriver().drizzle(client, { schema, logger: statements }) as unknown as Db,
+  );
   return {
     kind: 'pglite',
     db,
@@ -201,7 +206,9 @@ async function openPglite(opts: OpenOptions): Promise<Database> {
     ...(holds ? { backupSocket: holds.path } : {}),
     async migrate() {
       await refuseNewer(db);
-      await migratePglite(db as unknown as Parameters<typeof migratePglite>[0], { migrationsFolder: MIGRATIONS_DIR });
+      await pgliteMigrator().migrate(db as unknown as Parameters<ReturnType<typeof pgliteMigrator>['migrate']>[0], {
+        migrationsFolder: MIGRATIONS_DIR,
+      });
     },
     async migrationStatus() {
       return { applied: await appliedMigrations(db), shipped: await shippedMigrations() };
@@ -215,11 +222,11 @@ async function openPglite(opts: OpenOptions): Promise<Database> {
 }
 
 async function openPostgres(url: string, poolSize: number): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  const pool = new (nodePostgres().Pool)({ connectionString: url, max: poolSize });
   // An idle client's error (server restart) must not crash the process; the next query reconnects.
   pool.on('error', () => {});
   const statements = new StatementTap();
-  const db = statements.wrapTransactions(drizzlePg(pool, { schema, logger: statements }) as unknown as Db);
+  const db = statements.wrapTransactions(pgDriver().drizzle(pool, { schema, logger: statements }) as unknown as Db);
   return {
     kind: 'postgres',
     db,
@@ -232,7 +239,7 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
         await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
         try {
           await refuseNewer(db);
-          await migratePg(drizzlePg(client), { migrationsFolder: MIGRATIONS_DIR });
+          await pgMigrator().migrate(pgDriver().drizzle(client), { migrationsFolder: MIGRATIONS_DIR });
         } finally {
           await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]);
         }

@@ -1,6 +1,11 @@
 // A feed document (RSS 0.9x–2.0, RDF, Atom, JSON Feed) as the items Herald posts, parsed by feedsmith. An item's key
 // is its guid (or Atom/JSON id), else its link: the key is what dedupes it across polls.
-import { parseFeed } from 'feedsmith';
+import { createRequire } from 'node:module';
+
+// feedsmith (~150 modules with its XML parser) is loaded by the first feed parsed, not at start-up.
+const load = createRequire(import.meta.url);
+const parseFeed: typeof import('feedsmith').parseFeed = (...args) =>
+  (load('feedsmith') as typeof import('feedsmith')).parseFeed(...args);
 
 export interface FeedEntry {
   key: string;

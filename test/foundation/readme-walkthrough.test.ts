@@ -83,9 +83,15 @@ describe('the README walkthrough', () => {
       .filter((l) => l.startsWith('{'))
       .map((l) => (JSON.parse(l) as { msg: string }).msg);
     const creating = msgs.findIndex((m) => m.startsWith('creating the embedded database in '));
+    const applying = msgs.findIndex((m) => /^applying database migrations: \d+ \(schema version \d+\)…$/.test(m));
     const migrated = msgs.findIndex((m) => /^database migrations applied: \d+ \(schema version \d+\)$/.test(m));
     const ready = msgs.findIndex((m) => m.startsWith(`Herald is ready: open ${herald}\n`));
-    expect([creating >= 0, creating < migrated, migrated < ready]).toEqual([true, true, true]);
+    expect([creating >= 0, creating < applying, applying < migrated, migrated < ready]).toEqual([
+      true,
+      true,
+      true,
+      true,
+    ]);
     expect(msgs.filter((m) => m.startsWith('Herald is ready'))).toHaveLength(1);
     expect(msgs[ready]).toContain('\n  sandbox   on: ');
   });

@@ -4,7 +4,7 @@ import satori from 'satori';
 import sharp from 'sharp';
 import type { NetworkContract } from '../../platforms/contract.ts';
 import { flat, parts } from './copy.ts';
-import { fontsFor, primaryFamily } from './fonts.ts';
+import { fontsFor, missingFonts, primaryFamily } from './fonts.ts';
 import { hashtagsIn } from './keywords.ts';
 import { direction } from './language.ts';
 import { clip, graphemes, tidy } from './text.ts';
@@ -223,7 +223,18 @@ export async function renderCard(input: CardInput): Promise<Card> {
   function finish(bytes: Buffer, format: 'png' | 'jpeg'): Card {
     const shown = [head.text, sub].filter(Boolean).join(' ');
     const description = `Text card drawn by Herald's built-in renderer (no image model): ${width}×${height} ${format.toUpperCase()}, ${dir === 'rtl' ? 'right-to-left ' : ''}text “${clip(shown, { max: 160, unit: 'graphemes' })}”${tags.length ? ` with ${tags.join(' ')}` : ''} on ${palette.bg}.`;
-    return { data: bytes, format, mime: format === 'png' ? 'image/png' : 'image/jpeg', width, height, description };
+    // A script whose optional font is not installed is drawn blank, and the description says so (and how to fix it).
+    const note = missingFonts(shown + tags.join(''))
+      .map((m) => ` ${m}.`)
+      .join('');
+    return {
+      data: bytes,
+      format,
+      mime: format === 'png' ? 'image/png' : 'image/jpeg',
+      width,
+      height,
+      description: description + note,
+    };
   }
 }
 

@@ -1,9 +1,10 @@
-// The card renderer's fonts: Noto (SIL Open Font License 1.1) from @fontsource packages, shipped with npm. Each package
-// is cut into unicode-range subsets (its CSS says which file covers what); a card loads only the subsets holding its
-// characters, so a Latin card never parses the CJK font. Coverage: Latin, Cyrillic, Greek, Vietnamese and Devanagari
-// (Noto Sans), Arabic, Hebrew, Chinese, Japanese kana (Noto Sans SC; Japanese kanji in its Chinese forms), Hangul (Noto
-// Sans KR), emoji in outline (Noto Emoji, black and white). Characters of other scripts (Thai, Bengali, Tamil…) have no
-// glyph and are left blank on the card; the copy keeps them.
+// The card renderer's fonts: Noto (SIL Open Font License 1.1) from @fontsource packages. Each package is cut into
+// unicode-range subsets (its CSS says which file covers what); a card loads only the subsets holding its characters,
+// so a Latin card never parses a CJK font. Installed with Herald: Latin, Cyrillic, Greek, Vietnamese and Devanagari
+// (Noto Sans), Arabic, Hebrew, emoji in outline (Noto Emoji, black and white). Optional, used when installed (130 MB,
+// so not part of a server install): Chinese and Japanese kana (Noto Sans SC; Japanese kanji in their Chinese forms)
+// and Hangul (Noto Sans KR); `missingFonts` names the package a text would need. Characters of other scripts (Thai,
+// Bengali, Tamil…) have no glyph and are left blank on the card; the copy keeps them.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -35,6 +36,24 @@ const PACKAGES = [
  * all; and sequences (families, flags, skin tones) are ligatures that only a whole font has.
  */
 const EMOJI = { pkg: '@fontsource/noto-emoji', sheet: 'emoji-' };
+
+/**
+ * The font packages a server may go without (in PACKAGES when installed), with the characters only they draw: the
+ * CJK ideographs and their extensions, kana, bopomofo, CJK punctuation and full-width forms (SC); Hangul (KR).
+ */
+export const OPTIONAL_FONTS = [
+  {
+    pkg: '@fontsource/noto-sans-sc',
+    scripts: 'Chinese and Japanese',
+    chars:
+      /[\u{2E80}-\u{2FDF}\u{3000}-\u{303F}\u{3040}-\u{31BF}\u{31F0}-\u{31FF}\u{3400}-\u{4DBF}\u{4E00}-\u{9FFF}\u{F900}-\u{FAFF}\u{FF00}-\u{FFEF}\u{20000}-\u{3FFFF}]/u,
+  },
+  {
+    pkg: '@fontsource/noto-sans-kr',
+    scripts: 'Korean',
+    chars: /[\u{1100}-\u{11FF}\u{3130}-\u{318F}\u{A960}-\u{A97F}\u{AC00}-\u{D7FF}]/u,
+  },
+];
 
 const require = createRequire(import.meta.url);
 // Emoji and the code points only emoji sequences use: skin tones, flag letters, tag characters, keycap.
@@ -150,7 +169,23 @@ export function primaryFamily(weight: Weight): string {
   return faces(weight).find((f) => covers(f, 0x41))?.name ?? 'sans-serif';
 }
 
-/** The characters of `text` (other than spaces and controls) that no shipped font can draw. */
+/**
+ * What a card of `text` misses because an optional font package is not installed: one line per package, naming
+ * the script, the characters left blank and the command that adds it. Empty when every such character has a font.
+ */
+export function missingFonts(text: string, weight: Weight = 400): string[] {
+  const blank = uncovered(text, weight);
+  return OPTIONAL_FONTS.flatMap(({ pkg, scripts, chars }) => {
+    const need = blank.filter((ch) => chars.test(ch));
+    return need.length
+      ? [
+          `${scripts} characters (${need.slice(0, 8).join('')}${need.length > 8 ? '…' : ''}) are left blank: their font is not installed (npm install ${pkg})`,
+        ]
+      : [];
+  });
+}
+
+/** The characters of `text` (other than spaces and controls) that no installed font can draw. */
 export function uncovered(text: string, weight: Weight = 400): string[] {
   const { text: list, emoji } = fontFaces(weight);
   return [...new Set(text)].filter(

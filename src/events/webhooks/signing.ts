@@ -2,7 +2,13 @@
 // `webhook-signature` is `v1,<base64 HMAC-SHA256 of id.timestamp.body>` per secret, space-separated, so during a
 // rotation a receiver holding either the old or the new secret verifies the same request.
 import { randomBytes } from 'node:crypto';
-import { Webhook } from 'standardwebhooks';
+import { createRequire } from 'node:module';
+
+// Loaded by the first delivery signed, not at start-up.
+const load = createRequire(import.meta.url);
+type Webhook = import('standardwebhooks').Webhook;
+const webhook = (secret: string): Webhook =>
+  new (load('standardwebhooks') as typeof import('standardwebhooks')).Webhook(secret);
 
 export const SECRET_PREFIX = 'whsec_';
 
@@ -25,6 +31,6 @@ export function signDelivery(secrets: readonly string[], id: string, at: Date, b
   return {
     'webhook-id': id,
     'webhook-timestamp': String(seconds),
-    'webhook-signature': secrets.map((s) => new Webhook(s).sign(id, when, body)).join(' '),
+    'webhook-signature': secrets.map((s) => webhook(s).sign(id, when, body)).join(' '),
   };
 }

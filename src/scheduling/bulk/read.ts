@@ -4,7 +4,12 @@
 // Row numbers are what a spreadsheet shows: in CSV the header is row 1 and the first post row 2 (a blank line counts
 // as a row and is skipped); in JSON lines row N is line N.
 import { once } from 'node:events';
-import { parse } from 'csv-parse';
+import { createRequire } from 'node:module';
+
+// csv-parse is loaded by the first CSV import, not at start-up.
+const load = createRequire(import.meta.url);
+const parse: typeof import('csv-parse').parse = ((...args: unknown[]) =>
+  (load('csv-parse') as { parse: (...a: unknown[]) => unknown }).parse(...args)) as typeof import('csv-parse').parse;
 import { AppError } from '../../errors.ts';
 import { unescapeFormula } from './columns.ts';
 

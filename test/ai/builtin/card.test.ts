@@ -1,11 +1,12 @@
 // Text cards: each target's preferred size and an accepted format within its byte limit, the copy
 // really drawn (read back with tesseract), fonts for the scripts Herald ships, the same bytes for the
 // same copy.
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
+import { promisify } from 'node:util';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { cardSize, cardText } from '../../../src/ai/builtin/card.ts';
-import { uncovered } from '../../../src/ai/builtin/fonts.ts';
+import { OPTIONAL_FONTS, missingFonts, uncovered } from '../../../src/ai/builtin/fonts.ts';
 import { BuiltinProvider } from '../../../src/ai/builtin/index.ts';
 import { ocr } from '../../../src/ai/builtin/ocr.ts';
 import { NETWORKS } from '../../../src/platforms/registry.ts';
@@ -105,7 +106,7 @@ describe('text cards', () => {
     }
   });
 
-  it('ships fonts for Latin, Cyrillic, Greek, Devanagari, Arabic, Hebrew, Chinese, Japanese, Korean and emoji', () => {
+  it('has fonts for Latin, Cyrillic, Greek, Devanagari, Arabic, Hebrew, Chinese, Japanese, Korean and emoji (the CJK ones optional)', () => {
     for (const name of ['en', 'es', 'de', 'ru', 'zh', 'ja', 'ko', 'ar', 'he', 'hi', 'emoji', 'combining']) {
       expect(uncovered(IDEAS[name]!, 400), name).toEqual([]);
       expect(uncovered(IDEAS[name]!, 700), name).toEqual([]);
@@ -113,6 +114,38 @@ describe('text cards', () => {
     expect(uncovered('Καλημέρα κόσμε')).toEqual([]);
     // Documented gap: Thai has no shipped font (its characters stay blank on a card; the copy keeps them).
     expect(uncovered('สวัสดี').length).toBeGreaterThan(0);
+  });
+
+  it('says which optional font a text misses, and only then', () => {
+    // Installed here (development dependencies): nothing is missing.
+    for (const name of ['zh', 'ja', 'ko', 'en', 'ar']) expect(missingFonts(IDEAS[name]!), name).toEqual([]);
+  });
+
+  it('draws a card without the optional CJK fonts, leaving those characters blank and saying what to install', async () => {
+    // A server installed without them (`npm ci --omit=dev`): a child process in which they cannot be resolved.
+    const hide = `import { registerHooks } from 'node:module';
+registerHooks({ resolve(spec, ctx, next) {
+  if (${JSON.stringify(OPTIONAL_FONTS.map((f) => f.pkg))}.some((p) => spec.startsWith(p + '/')))
+    throw Object.assign(new Error('not installed: ' + spec), { code: 'MODULE_NOT_FOUND' });
+  return next(spec, ctx);
+} });`;
+    const script = `import { renderCard } from './src/ai/builtin/card.ts';
+import { missingFonts } from './src/ai/builtin/fonts.ts';
+const card = await renderCard({ copy: ${JSON.stringify(`${IDEAS.zh!}\n\n${IDEAS.ko!}`)}, size: { width: 1200, height: 630 } });
+console.log(JSON.stringify({ bytes: card.data.length, mime: card.mime, description: card.description, latin: missingFonts('Hello') }));`;
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['--import', `data:text/javascript,${encodeURIComponent(hide)}`, '--input-type=module', '-e', script],
+      { cwd: new URL('../../..', import.meta.url).pathname, timeout: 120_000 },
+    );
+    const out = JSON.parse(stdout) as { bytes: number; mime: string; description: string; latin: string[] };
+    expect(out.bytes).toBeGreaterThan(1000);
+    expect(out.mime).toMatch(/^image\//);
+    expect(out.description).toContain('Chinese and Japanese characters (');
+    expect(out.description).toContain('npm install @fontsource/noto-sans-sc');
+    expect(out.description).toContain('Korean characters (');
+    expect(out.description).toContain('npm install @fontsource/noto-sans-kr');
+    expect(out.latin).toEqual([]);
   });
 
   it('draws every script it has fonts for: ink where the text is', async () => {
