@@ -66,7 +66,8 @@ export interface ImportOptions {
   heldVia?: string | undefined;
 }
 
-type Checked = { posts: RowPost[]; errors: RowError[]; rows: number };
+/** What a read of the file found: the accepted rows (kept only for an import), how many, and the errors. */
+type Checked = { posts: RowPost[]; valid: number; errors: RowError[]; rows: number };
 
 export class BulkService {
   readonly #d: BulkDeps;
@@ -83,8 +84,8 @@ export class BulkService {
   /** A dry run: every row checked as the import would, media URLs only for their form; nothing is written. */
   async validate(p: Principal, source: AsyncIterable<Buffer | string>, format: BulkFormat): Promise<BulkReport> {
     this.#d.plans.assertFeature(p.planId, 'bulk_scheduling_enabled');
-    const { posts, errors, rows } = await this.#check(p, source, format, undefined);
-    return report(rows, posts.length, errors);
+    const { valid, errors, rows } = await this.#check(p, source, format, undefined);
+    return report(rows, valid, errors);
   }
 
   /** Checks every row, imports their media, then writes every accepted row in one transaction. */
@@ -161,9 +162,11 @@ export class BulkService {
       now: this.#d.clock(),
       importMedia,
     };
+    // A dry run keeps no accepted row: only the import writes them.
     const posts: RowPost[] = [];
     const errors: RowError[] = [];
     let rows = 0;
+    let valid = 0;
     const limits = { maxBytes: BULK_MAX_BYTES, maxRows: BULK_MAX_ROWS, columns: this.columns() };
     for await (const r of readRows(source, format, limits)) {
       rows++;
@@ -173,9 +176,12 @@ export class BulkService {
       }
       const got = await checkRow(r.row, r.cells, ctx);
       if (Array.isArray(got)) errors.push(...got);
-      else posts.push(got);
+      else {
+        valid++;
+        if (importMedia) posts.push(got);
+      }
     }
-    return { posts, errors, rows };
+    return { posts, valid, errors, rows };
   }
 
   /** Credits for every scheduled network first, then the queue entries and drafts: one transaction. */
