@@ -133,7 +133,7 @@ describe('POST /unified/bulk/import', () => {
     expect(res.json().detail).toMatchObject({ error: 'plan_required', feature: 'bulk_scheduling_enabled' });
   });
 
-  it('refuses rows naming a queue until queues exist, and first_comment as an unknown column', async () => {
+  it('refuses rows naming a queue until queues exist; takes first_comment and <network>_first_comment columns', async () => {
     const u = await proUser(h);
     const queued = await send(h, u, 'validate', csvLines('text,networks,queue', 'Next slot,threads,Weekdays'));
     expect(queued.statusCode, queued.body).toBe(200);
@@ -149,11 +149,35 @@ describe('POST /unified/bulk/import', () => {
     const comment = await send(
       h,
       u,
-      'validate',
-      csvLines('text,networks,time,first_comment', `x,threads,${inHours(2)},hi`),
+      'import',
+      csvLines(
+        'text,networks,time,first_comment,linkedin_first_comment',
+        `x,"threads,linkedin",${inHours(2)},Under every post,LinkedIn's own`,
+      ),
     );
-    expect(comment.statusCode).toBe(422);
-    expect(comment.json().detail[0].msg).toContain("Unknown column in the header (row 1): 'first_comment'");
+    expect(comment.statusCode, comment.body).toBe(200);
+    const byNetwork = Object.fromEntries((await scheduledOf(h, u)).map((e) => [e.platform, e.post_data]));
+    expect(byNetwork.threads).toMatchObject({ first_comment: 'Under every post' });
+    expect(byNetwork.linkedin).toMatchObject({
+      first_comment: 'Under every post',
+      linkedin: { first_comment: "LinkedIn's own" },
+    });
+    // A network's own column needs that network in the row, and the text must fit the network's comment limit.
+    const wrong = await send(
+      h,
+      u,
+      'validate',
+      csvLines(
+        'text,networks,time,linkedin_first_comment,threads_first_comment',
+        `x,threads,${inHours(2)},Not for this row,`,
+        `y,threads,${inHours(2)},,${'long '.repeat(200)}`,
+      ),
+    );
+    expect(wrong.statusCode, wrong.body).toBe(200);
+    expect(wrong.json().errors).toEqual([
+      { row: 2, column: 'linkedin_first_comment', message: expect.stringContaining('linkedin') },
+      { row: 3, column: 'threads_first_comment', message: expect.stringContaining('first comment') },
+    ]);
   });
 });
 
