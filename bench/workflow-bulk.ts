@@ -1,16 +1,23 @@
 // The bulk import benchmark (part of `npm run bench workflow`): 10,000 CSV rows, each scheduling one post, sent to a
 // Herald started as `npm start` does on embedded PGlite: POST /unified/bulk/validate, then /unified/bulk/import.
-// Measured: each request's wall time, and the server's peak RSS during it (VmHWM, reset before each request through
-// /proc/<pid>/clear_refs) beside its RSS just before. Targets: each request < 10 s, peak growth < 150 MiB.
+// Measured: each request's wall time, the SQL statements the server sent for it (herald_db_statements_total of
+// /metrics) and the server's peak RSS during it (VmHWM, reset before each request through /proc/<pid>/clear_refs)
+// beside its RSS just before. Targets on PGlite: each request < 10 s, peak growth < 150 MiB.
 //
-// Environment (optional): HERALD_BENCH_BULK_ROWS=10000 (rows of the file).
+// Environment (optional): HERALD_BENCH_BULK_ROWS=10000 (rows of the file); DATABASE_URL: the same on a fresh database
+// of that PostgreSQL server too; BENCH_BASELINE=/path/to/another/checkout: that checkout first, then this one.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fmt, postJson, rssMiB, startHerald } from './lib.ts';
+import pg from 'pg';
+import { CLI, fmt, postJson, rssMiB, startHerald } from './lib.ts';
 
 export interface BulkFigures {
+  label: string;
+  where: 'PGlite' | 'PostgreSQL';
   rows: number;
+  validateStatements: number;
+  importStatements: number;
   bytes: number;
   validateMs: number;
   importMs: number;
@@ -42,8 +49,36 @@ export function bulkCsv(rows: number, from: Date): string {
   return `${lines.join('\r\n')}\r\n`;
 }
 
-export async function benchBulk(rows = Number(process.env.HERALD_BENCH_BULK_ROWS || 10_000)): Promise<BulkFigures> {
+/** SQL statements the server has sent so far (its /metrics counter). */
+async function statements(url: string): Promise<number> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  return Number(/^herald_db_statements_total(?:\{[^}]*\})? (\d+)/m.exec(text)?.[1] ?? NaN);
+}
+
+export interface BulkRun {
+  rows?: number;
+  /** A PostgreSQL server: the run uses a fresh database of its own there (dropped afterwards); else PGlite. */
+  databaseUrl?: string | undefined;
+  /** The checkout's src/cli.ts (default: this one). */
+  cli?: string;
+  label?: string;
+}
+
+export async function benchBulk(o: BulkRun = {}): Promise<BulkFigures> {
+  const rows = o.rows ?? Number(process.env.HERALD_BENCH_BULK_ROWS || 10_000);
   const dir = mkdtempSync(join(tmpdir(), 'herald-bench-bulk-'));
+  let admin: pg.Client | undefined;
+  let dbName: string | undefined;
+  let dbUrl: string | undefined;
+  if (o.databaseUrl) {
+    admin = new pg.Client({ connectionString: o.databaseUrl });
+    await admin.connect();
+    dbName = `herald_bench_bulk_${process.pid}_${Date.now()}`;
+    await admin.query(`create database "${dbName}"`);
+    const u = new URL(o.databaseUrl);
+    u.pathname = `/${dbName}`;
+    dbUrl = u.toString();
+  }
   const plans = join(dir, 'plans.json');
   // Every new workspace may bulk-schedule without limits: the bench measures the import, not the plan table.
   writeFileSync(
@@ -57,7 +92,15 @@ export async function benchBulk(rows = Number(process.env.HERALD_BENCH_BULK_ROWS
       },
     }),
   );
-  const herald = await startHerald({ HERALD_DATA_DIR: dir, HERALD_PLANS_FILE: plans, HERALD_WORKER_IN_PROCESS: '0' });
+  const herald = await startHerald(
+    {
+      HERALD_DATA_DIR: dir,
+      HERALD_PLANS_FILE: plans,
+      HERALD_WORKER_IN_PROCESS: '0',
+      ...(dbUrl ? { DATABASE_URL: dbUrl } : {}),
+    },
+    { cli: o.cli ?? CLI },
+  );
   try {
     const { url } = herald;
     const pid = herald.child.pid!;
@@ -76,12 +119,14 @@ export async function benchBulk(rows = Number(process.env.HERALD_BENCH_BULK_ROWS
     const file = bulkCsv(rows, new Date(Date.now() + 3_600_000));
     const send = async (route: string) => {
       if (!resetPeak(pid)) throw new Error('cannot reset the peak RSS of the server (/proc/<pid>/clear_refs)');
+      const sent = await statements(url);
       const t0 = performance.now();
       const res = await fetch(`${url}/unified/bulk/${route}`, { method: 'POST', headers, body: file });
       const body = (await res.json()) as { valid?: number; imported?: number };
       const ms = performance.now() - t0;
       if (res.status !== 200) throw new Error(`${route}: ${res.status} ${JSON.stringify(body).slice(0, 300)}`);
-      return { ms, peak: peakMiB(pid), body };
+      const peak = peakMiB(pid);
+      return { ms, peak, body, statements: (await statements(url)) - sent };
     };
     const rssBeforeMiB = rssMiB(pid);
     const validated = await send('validate');
@@ -89,7 +134,11 @@ export async function benchBulk(rows = Number(process.env.HERALD_BENCH_BULK_ROWS
     const imported = await send('import');
     if (imported.body.imported !== rows) throw new Error(`import: ${imported.body.imported} of ${rows} imported`);
     return {
+      label: o.label ?? 'this checkout',
+      where: dbUrl ? 'PostgreSQL' : 'PGlite',
       rows,
+      validateStatements: validated.statements,
+      importStatements: imported.statements,
       bytes: Buffer.byteLength(file),
       validateMs: validated.ms,
       importMs: imported.ms,
@@ -100,17 +149,32 @@ export async function benchBulk(rows = Number(process.env.HERALD_BENCH_BULK_ROWS
   } finally {
     await herald.stop();
     rmSync(dir, { recursive: true, force: true });
+    if (admin) {
+      await admin.query(`drop database if exists "${dbName}" with (force)`);
+      await admin.end();
+    }
   }
 }
 
 /** One line per figure, for the workflow bench's report. */
 export function formatBulk(f: BulkFigures): string {
   return [
-    `bulk import, ${f.rows} CSV rows (${fmt(f.bytes / 1024 / 1024)} MiB), PGlite:`,
-    `  validate ${fmt(f.validateMs / 1000)} s, peak RSS ${fmt(f.validatePeakMiB)} MiB (+${fmt(f.validatePeakMiB - f.rssBeforeMiB)} over ${fmt(f.rssBeforeMiB)} MiB before)`,
-    `  import   ${fmt(f.importMs / 1000)} s, peak RSS ${fmt(f.importPeakMiB)} MiB (+${fmt(f.importPeakMiB - f.rssBeforeMiB)})`,
-    '  targets: each < 10 s, growth < 150 MiB',
+    `bulk import, ${f.rows} CSV rows (${fmt(f.bytes / 1024 / 1024)} MiB), ${f.where}, ${f.label}:`,
+    `  validate ${fmt(f.validateMs / 1000)} s, ${f.validateStatements} SQL statements, peak RSS ${fmt(f.validatePeakMiB)} MiB (+${fmt(f.validatePeakMiB - f.rssBeforeMiB)} over ${fmt(f.rssBeforeMiB)} MiB before)`,
+    `  import   ${fmt(f.importMs / 1000)} s, ${f.importStatements} SQL statements, peak RSS ${fmt(f.importPeakMiB)} MiB (+${fmt(f.importPeakMiB - f.rssBeforeMiB)})`,
+    ...(f.where === 'PGlite' ? ['  targets: each < 10 s, growth < 150 MiB'] : []),
   ].join('\n');
 }
 
-if (import.meta.filename === process.argv[1]) console.log(formatBulk(await benchBulk()));
+/** Every run: the baseline checkout (if any) then this one, on PGlite and (with a database URL) on PostgreSQL. */
+export async function benchBulkAll(o: { baseline?: string | undefined; databaseUrl?: string | undefined }) {
+  const checkouts = [
+    ...(o.baseline ? [{ label: `baseline ${o.baseline}`, cli: join(o.baseline, 'src/cli.ts') }] : []),
+    { label: 'this checkout', cli: CLI },
+  ];
+  for (const databaseUrl of [undefined, ...(o.databaseUrl ? [o.databaseUrl] : [])])
+    for (const c of checkouts) console.log(formatBulk(await benchBulk({ ...c, databaseUrl })));
+}
+
+if (import.meta.filename === process.argv[1])
+  await benchBulkAll({ baseline: process.env.BENCH_BASELINE, databaseUrl: process.env.DATABASE_URL });

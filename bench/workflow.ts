@@ -1,6 +1,6 @@
 // `npm run bench workflow`: figures of the workflow features, one function per feature (each in its own file).
 // BENCH_WORKFLOW=queue,bulk,feeds chooses which run (default: all three).
-import { benchBulk, formatBulk } from './workflow-bulk.ts';
+import { benchBulkAll } from './workflow-bulk.ts';
 import { benchFeeds } from './workflow-feeds.ts';
 import { benchQueue } from './workflow-queue.ts';
 
@@ -12,6 +12,8 @@ export async function benchWorkflow(): Promise<void> {
       runs: Number(process.env.BENCH_QUEUE_RUNS ?? 200),
       databaseUrl: process.env.DATABASE_URL,
     });
-  if (only.has('bulk')) console.log(formatBulk(await benchBulk()));
+  // BENCH_BASELINE=/path/to/another/checkout: the bulk import of that checkout first, then this one's.
+  if (only.has('bulk'))
+    await benchBulkAll({ baseline: process.env.BENCH_BASELINE, databaseUrl: process.env.DATABASE_URL });
   if (only.has('feeds')) await benchFeeds({ databaseUrl: process.env.DATABASE_URL });
 }

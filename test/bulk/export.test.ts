@@ -51,6 +51,41 @@ describe('GET /unified/bulk/export', () => {
     expect(schedule(await scheduledOf(h, c))).toEqual(schedule(await scheduledOf(h, a)));
   });
 
+  it("round trip of first comments: the post's and a network's own come back as each network's first_comment", async () => {
+    const a = await proUser(h);
+    const file = csvLines(
+      'text,networks,time,first_comment,linkedin_first_comment',
+      `With comments,"linkedin,threads",${inHours(4)},"=1+1, a comment",LinkedIn's own`,
+      `No comment,threads,${inHours(5)},,`,
+    );
+    expect((await send(h, a, 'import', file)).statusCode).toBe(200);
+    const csv = (await exportOf(a)).body;
+    const header = csv.split('\r\n')[0]!.split(',');
+    expect(header).toContain('first_comment');
+    expect(header).toContain('linkedin_first_comment');
+    const lines = (await exportOf(a, '?format=json')).body
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(lines.map((l) => [l.networks, l.text, l.first_comment])).toEqual([
+      ['linkedin', 'With comments', "LinkedIn's own"],
+      ['threads', 'With comments', '=1+1, a comment'],
+      ['threads', 'No comment', undefined],
+    ]);
+    expect(csv).toContain(`"'=1+1, a comment"`);
+    const b = await proUser(h);
+    expect((await send(h, b, 'import', csv)).statusCode).toBe(200);
+    const comments = async (u: TestUser) =>
+      (await scheduledOf(h, u))
+        .map((e) => {
+          const own = e.post_data[e.platform] as { first_comment?: string } | undefined;
+          return [e.platform, e.scheduled_time, own?.first_comment ?? e.post_data.first_comment ?? null];
+        })
+        .sort((x, y) => String(x[1]).localeCompare(String(y[1])) || String(x[0]).localeCompare(String(y[0])));
+    expect(await comments(b)).toEqual(await comments(a));
+    expect((await comments(b)).map((c) => c[2])).toEqual(["LinkedIn's own", '=1+1, a comment', null]);
+  });
+
   it('stores formula-like cells as text, escapes them in the CSV export, and a round trip keeps them', async () => {
     const a = await proUser(h);
     const cells = ['=HYPERLINK("http://evil.example","click")', '+1 555 0100', '-minus', '@mention'];

@@ -201,7 +201,7 @@ describe('POST /unified/bulk/import', () => {
     ]);
   });
 
-  it('refuses a malformed queue name, and first_comment as an unknown column', async () => {
+  it('refuses a malformed queue name; takes first_comment and <network>_first_comment columns', async () => {
     const u = await proUser(h);
     const bad = await send(h, u, 'validate', csvLines('text,networks,queue', 'x,threads,!!'));
     expect(bad.json().errors[0]).toMatchObject({
@@ -212,11 +212,35 @@ describe('POST /unified/bulk/import', () => {
     const comment = await send(
       h,
       u,
-      'validate',
-      csvLines('text,networks,time,first_comment', `x,threads,${inHours(2)},hi`),
+      'import',
+      csvLines(
+        'text,networks,time,first_comment,linkedin_first_comment',
+        `x,"threads,linkedin",${inHours(2)},Under every post,LinkedIn's own`,
+      ),
     );
-    expect(comment.statusCode).toBe(422);
-    expect(comment.json().detail[0].msg).toContain("Unknown column in the header (row 1): 'first_comment'");
+    expect(comment.statusCode, comment.body).toBe(200);
+    const byNetwork = Object.fromEntries((await scheduledOf(h, u)).map((e) => [e.platform, e.post_data]));
+    expect(byNetwork.threads).toMatchObject({ first_comment: 'Under every post' });
+    expect(byNetwork.linkedin).toMatchObject({
+      first_comment: 'Under every post',
+      linkedin: { first_comment: "LinkedIn's own" },
+    });
+    // A network's own column needs that network in the row, and the text must fit the network's comment limit.
+    const wrong = await send(
+      h,
+      u,
+      'validate',
+      csvLines(
+        'text,networks,time,linkedin_first_comment,threads_first_comment',
+        `x,threads,${inHours(2)},Not for this row,`,
+        `y,threads,${inHours(2)},,${'long '.repeat(200)}`,
+      ),
+    );
+    expect(wrong.statusCode, wrong.body).toBe(200);
+    expect(wrong.json().errors).toEqual([
+      { row: 2, column: 'linkedin_first_comment', message: expect.stringContaining('linkedin') },
+      { row: 3, column: 'threads_first_comment', message: expect.stringContaining('first comment') },
+    ]);
   });
 });
 

@@ -1,13 +1,17 @@
 // The columns of a bulk import file: a fixed set, plus one per network text field of the registry (`linkedin_text`,
-// `youtube_title`…), derived from each network's override schema so a new network brings its own columns.
+// `youtube_title`…), derived from each network's override schema so a new network brings its own columns, and a
+// `<network>_first_comment` for each network that takes a first comment.
 import { z } from 'zod';
 import type { Networks } from '../../platforms/registry.ts';
 import type { Platform } from '../../platforms/slugs.ts';
 
 /** The columns every file may have, in the order an export writes them. */
-export const BASE_COLUMNS = ['text', 'networks', 'time', 'queue', 'media_urls', 'draft'] as const;
+export const BASE_COLUMNS = ['text', 'networks', 'time', 'queue', 'media_urls', 'draft', 'first_comment'] as const;
 
-/** A per-network column: the override field it fills (`linkedin_text` → body.linkedin.linkedin_text). */
+/**
+ * A per-network column: the override field it fills (`linkedin_text` → body.linkedin.linkedin_text,
+ * `linkedin_first_comment` → body.linkedin.first_comment).
+ */
 export interface OverrideColumn {
   platform: Platform;
   field: string;
@@ -19,15 +23,24 @@ const isText = (t: unknown): boolean => {
   return s instanceof z.ZodString || (s instanceof z.ZodPipe && isText(s.in));
 };
 
-/** Override columns by name: every text field of a network's override named after the network (`<slug>_…`). */
+const built = new WeakMap<object, Map<string, OverrideColumn>>();
+
+/**
+ * Override columns by name: every text field of a network's override named after the network (`<slug>_…`), and the
+ * network's own first comment (`<slug>_first_comment`) where its contract takes one. Built once per registry.
+ */
 export function overrideColumns(networks: Pick<Networks, 'networks'>): Map<string, OverrideColumn> {
+  const known = built.get(networks.networks);
+  if (known) return known;
   const out = new Map<string, OverrideColumn>();
   for (const n of networks.networks) {
     if (!n.override) continue;
     for (const [field, schema] of Object.entries(n.override.shape)) {
       if (field.startsWith(`${n.slug}_`) && isText(schema)) out.set(field, { platform: n.slug, field });
     }
+    if (n.firstComment) out.set(`${n.slug}_first_comment`, { platform: n.slug, field: 'first_comment' });
   }
+  built.set(networks.networks, out);
   return out;
 }
 

@@ -60,6 +60,7 @@ const BODY_FIELD_COLUMN: Record<string, string> = {
   image_ids: 'media_urls',
   video_url: 'media_urls',
   video_id: 'media_urls',
+  first_comment: 'first_comment',
 };
 
 const asList = (c: Cell | undefined): string[] =>
@@ -78,6 +79,9 @@ function asBoolean(c: Cell | undefined): boolean | string {
 function columnOf(err: AppError, ctx: RowContext): string | null {
   const fromPath = (path: readonly (string | number)[]): string | null => {
     const names = path.filter((x): x is string => typeof x === 'string' && x !== 'body');
+    // A network's own first comment (body.<network>.first_comment) is its <network>_first_comment column.
+    const own = names.indexOf('first_comment');
+    if (own > 0 && ctx.overrides.has(`${names[own - 1]}_first_comment`)) return `${names[own - 1]}_first_comment`;
     for (const n of [...names].reverse()) {
       if (ctx.overrides.has(n)) return n;
       if (BODY_FIELD_COLUMN[n]) return BODY_FIELD_COLUMN[n];
@@ -161,6 +165,7 @@ export async function checkRow(
   if (!Array.isArray(media)) return [media];
   const body: Record<string, unknown> = { platforms };
   if (typeof cells.text === 'string') body.default_text = cells.text;
+  if (typeof cells.first_comment === 'string') body.first_comment = cells.first_comment;
   if (postType === 'image') body[ctx.importMedia ? 'default_image_id' : 'default_image_url'] = media[0];
   if (postType === 'video') body[ctx.importMedia ? 'video_id' : 'video_url'] = media[0];
   if (postType === 'carousel') body.image_ids = media;

@@ -71,7 +71,18 @@ export interface ImportOptions {
   heldVia?: string | undefined;
 }
 
-type Checked = { posts: RowPost[]; errors: RowError[]; rows: number; queues: QueuePlacer };
+/**
+ * What a read of the file found: the accepted rows (kept only for an import), how many, the valid rows that name a
+ * queue (row and queue only), the errors, and the queue slots placed while checking.
+ */
+type Checked = {
+  posts: RowPost[];
+  valid: number;
+  queuedRows: { row: number; queue: string }[];
+  errors: RowError[];
+  rows: number;
+  queues: QueuePlacer;
+};
 
 export class BulkService {
   readonly #d: BulkDeps;
@@ -88,9 +99,9 @@ export class BulkService {
   /** A dry run: every row checked as the import would, media URLs only for their form; nothing is written. */
   async validate(p: Principal, source: AsyncIterable<Buffer | string>, format: BulkFormat): Promise<BulkReport> {
     this.#d.plans.assertFeature(p.planId, 'bulk_scheduling_enabled');
-    const { posts, errors, rows, queues } = await this.#check(p, source, format, undefined);
-    const queued = await queues.report(posts);
-    return { ...report(rows, posts.length, errors), ...(queued.length ? { queued } : {}) };
+    const { valid, queuedRows, errors, rows, queues } = await this.#check(p, source, format, undefined);
+    const queued = await queues.report(queuedRows);
+    return { ...report(rows, valid, errors), ...(queued.length ? { queued } : {}) };
   }
 
   /** Checks every row, imports their media, then writes every accepted row in one transaction. */
@@ -170,9 +181,12 @@ export class BulkService {
       queues: new QueuePlacer(this.#d.queues, p.workspaceId),
       importMedia,
     };
+    // A dry run keeps no accepted row (only the import writes them), only where the rows naming a queue are.
     const posts: RowPost[] = [];
+    const queuedRows: { row: number; queue: string }[] = [];
     const errors: RowError[] = [];
     let rows = 0;
+    let valid = 0;
     const limits = { maxBytes: BULK_MAX_BYTES, maxRows: BULK_MAX_ROWS, columns: this.columns() };
     for await (const r of readRows(source, format, limits)) {
       rows++;
@@ -182,9 +196,13 @@ export class BulkService {
       }
       const got = await checkRow(r.row, r.cells, ctx);
       if (Array.isArray(got)) errors.push(...got);
-      else posts.push(got);
+      else {
+        valid++;
+        if (importMedia) posts.push(got);
+        else if (got.queue) queuedRows.push({ row: got.row, queue: got.queue });
+      }
     }
-    return { posts, errors, rows, queues: ctx.queues };
+    return { posts, valid, queuedRows, errors, rows, queues: ctx.queues };
   }
 
   /** Credits for every scheduled network first, then the queue entries and drafts: one transaction. */
