@@ -4,7 +4,13 @@ import { describe, expect, it } from 'vitest';
 import { composerRules } from '../../src/platforms/composer.ts';
 import { Networks } from '../../src/platforms/registry.ts';
 import { allColumns } from '../../src/scheduling/bulk/columns.ts';
-import { createdRows, formatOf, importColumns, templateCsv } from '../../web/src/pages/import/template.ts';
+import {
+  BASE_COLUMNS,
+  createdRows,
+  formatOf,
+  importColumns,
+  templateCsv,
+} from '../../web/src/pages/import/template.ts';
 
 describe('the import template', () => {
   it('has the columns the import reads, in the export order', () => {
@@ -14,7 +20,7 @@ describe('the import template', () => {
     expect(templateCsv(['text', 'networks'])).toBe('text,networks\r\n');
   });
 
-  it('reads a nullable or optional string as a text column, and ignores fields not named after the network', () => {
+  it('reads a nullable or optional string as a text column, ignores fields not named after the network, adds a first comment where a network takes one', () => {
     const columns = importColumns([
       {
         slug: 'net',
@@ -27,9 +33,10 @@ describe('the import template', () => {
           },
         },
       },
-      { slug: 'plain', override_schema: null },
+      { slug: 'plain', override_schema: null, first_comment: { limit: 100, form: 'comment' } },
+      { slug: 'none', override_schema: null, first_comment: null },
     ]);
-    expect(columns.slice(6)).toEqual(['net_text', 'net_title']);
+    expect(columns.slice(BASE_COLUMNS.length)).toEqual(['net_text', 'net_title', 'plain_first_comment']);
   });
 });
 

@@ -2,11 +2,13 @@
 // GET /unified/platforms), the Content-Type a chosen file is sent with, and the rows the import created. Pure: no DOM.
 
 /** The columns every file may have, in the order an export writes them (the import's own list). */
-export const BASE_COLUMNS = ['text', 'networks', 'time', 'queue', 'media_urls', 'draft'] as const;
+export const BASE_COLUMNS = ['text', 'networks', 'time', 'queue', 'media_urls', 'draft', 'first_comment'] as const;
 
 interface NetworkSchema {
   slug: string;
   override_schema: { properties: Record<string, unknown> } | null;
+  /** The network's first-comment rule; null: it takes none (absent: not said). */
+  first_comment?: unknown;
 }
 
 const isText = (node: unknown): boolean => {
@@ -21,13 +23,15 @@ const isText = (node: unknown): boolean => {
 
 /**
  * Every column of an import file: the base columns, then each network's text fields named after it (`<slug>_…`,
- * its override schema's string properties), as the import derives them.
+ * its override schema's string properties) and its own first comment (`<slug>_first_comment`) where it takes one, as
+ * the import derives them.
  */
 export function importColumns(networks: readonly NetworkSchema[]): string[] {
   const own: string[] = [];
   for (const n of networks) {
     for (const [field, schema] of Object.entries(n.override_schema?.properties ?? {}))
       if (field.startsWith(`${n.slug}_`) && isText(schema)) own.push(field);
+    if (n.first_comment) own.push(`${n.slug}_first_comment`);
   }
   return [...BASE_COLUMNS, ...own];
 }
