@@ -2,16 +2,18 @@
 // backup's (src/cli/backup/hold.ts): while held, the process's queries wait; the hold ends when the backup lets go,
 // disconnects, outlasts the limit or the server closes; only the data directory's user can reach the socket.
 // PGlite on a data directory whatever DATABASE_URL says: the hold exists only for the embedded database.
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runBackup } from '../../src/cli/backup/backup.ts';
 import { askToHold } from '../../src/cli/backup/hold.ts';
 import { loadConfig } from '../../src/config.ts';
 import { type Database, openDatabase } from '../../src/db/client.ts';
 import { holdSocketPath } from '../../src/db/snapshot-hold.ts';
+import { lockByAnotherProcess } from './helpers.ts';
 
 const LIMIT_MS = 3000;
 let dataDir: string;
@@ -102,4 +104,21 @@ describe('the hold of a running embedded database', () => {
     database = await open();
     expect(await count()).toBe(5);
   });
+});
+
+describe('an embedded database held by a process that does not answer backups', () => {
+  it('is refused, saying how (a restore, a db move or an older Herald holds it), and leaves no archive', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'herald-hold-busy-'));
+    try {
+      const config = loadConfig({ HERALD_DATA_DIR: dir, HERALD_LOG_LEVEL: 'silent' });
+      const db = await openDatabase({ dataDir: dir, templateDir: config.pgliteTemplateDir });
+      await db.close();
+      lockByAnotherProcess(config);
+      const out = join(dir, 'busy.tar.gz');
+      await expect(runBackup(config, { out })).rejects.toThrow(/does not answer backups.*herald backup/s);
+      expect(existsSync(out)).toBe(false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
