@@ -24,7 +24,11 @@ COPY package.json package-lock.json ./
 COPY bin bin
 COPY src src
 COPY deploy deploy
-RUN deploy/image.sh install && npm cache clean --force
+# CJK_FONTS=1 (docker build --build-arg) adds the built-in AI provider's Chinese/Japanese and Korean card
+# fonts (130 MB); without them such characters are left blank on a card (docs/ai.md).
+ARG CJK_FONTS=0
+RUN deploy/image.sh install && if [ "$CJK_FONTS" = 1 ]; then deploy/image.sh cjk-fonts; fi \
+  && npm cache clean --force
 COPY --from=build /app/web/dist web/dist
 RUN groupadd --system --gid 10001 herald \
   && useradd --system --uid 10001 --gid herald --home-dir /home/herald --create-home --shell /usr/sbin/nologin herald \

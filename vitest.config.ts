@@ -30,6 +30,14 @@ const NO_DB = [
 // `db` project includes them only when DATABASE_URL is set, so the PostgreSQL run (.ci/run) runs them and the
 // embedded run does not list them, rather than listing them as skipped.
 const POSTGRES_ONLY = ['test/scale-out/**/*.test.ts', 'test/backup/move.test.ts'];
+// Suites whose every database is the embedded one whatever DATABASE_URL says (they start `herald serve` on a data
+// directory, or open PGlite themselves): the embedded run runs them; the PostgreSQL run would only repeat them.
+const EMBEDDED_ONLY = [
+  'test/scheduling/embedded-chaos.test.ts',
+  'test/backup/hold.test.ts',
+  'test/foundation/cli.test.ts',
+  'test/foundation/readme-walkthrough.test.ts',
+];
 const onPostgres = /^postgres(ql)?:\/\//.test(process.env.DATABASE_URL ?? '');
 
 export default defineConfig({
@@ -46,7 +54,7 @@ export default defineConfig({
         test: {
           name: 'db',
           include: ['test/**/*.test.ts'],
-          exclude: onPostgres ? NO_DB : [...NO_DB, ...POSTGRES_ONLY],
+          exclude: onPostgres ? [...NO_DB, ...EMBEDDED_ONLY] : [...NO_DB, ...POSTGRES_ONLY],
         },
       },
       { extends: true, test: { name: 'nodb', include: NO_DB, env: { HERALD_TEST_NO_DATABASE: '1' } } },

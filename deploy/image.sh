@@ -6,6 +6,8 @@
 #   deploy/image.sh packages     Debian packages Herald calls at run time (ffmpeg/ffprobe, tesseract + English)
 #   deploy/image.sh build        full install with development tools, which builds the web app into web/dist
 #   deploy/image.sh install      production dependencies only, from package-lock.json, no install scripts
+#   deploy/image.sh cjk-fonts    adds the optional Chinese/Japanese and Korean card fonts (development dependencies,
+#                                so \`install\` leaves them out) at the versions package-lock.json pins (docs/ai.md)
 #   deploy/image.sh start [cmd]  waits for DATABASE_URL's server when one is set, then runs `herald <cmd>` (serve)
 #   deploy/image.sh health       exits 0 when GET /healthz answers 200 on 127.0.0.1:$PORT
 #
@@ -34,6 +36,19 @@ case "$command" in
     # shellcheck disable=SC2086
     npm ci --omit=dev --ignore-scripts --no-audit --no-fund ${HERALD_NPM_FLAGS:-}
     ;;
+  cjk-fonts)
+    # npm cannot add a development dependency to an install that omits them (\`npm install --omit=dev <pkg>\` skips
+    # it), so each package's tarball is fetched from the registry and unpacked where Node resolves it. Nothing else
+    # depends on them; the next \`npm ci\` removes them again.
+    for pkg in @fontsource/noto-sans-sc @fontsource/noto-sans-kr; do
+      version=$(node -e 'const p = require("./package-lock.json").packages["node_modules/" + process.argv[1]];
+        if (!p) process.exit(1); console.log(p.version)' "$pkg")
+      tarball=$(npm pack --silent "$pkg@$version")
+      mkdir -p "node_modules/$pkg"
+      tar -xzf "$tarball" -C "node_modules/$pkg" --strip-components=1
+      rm -f "$tarball"
+    done
+    ;;
   start)
     if [ -n "${DATABASE_URL:-}" ]; then
       # The database may still be starting (a fresh compose install): wait for it rather than exit at once.
@@ -51,7 +66,7 @@ case "$command" in
     '
     ;;
   *)
-    echo "usage: deploy/image.sh packages|build|install|start [serve|worker|migrate]|health" >&2
+    echo "usage: deploy/image.sh packages|build|install|cjk-fonts|start [serve|worker|migrate]|health" >&2
     exit 64
     ;;
 esac

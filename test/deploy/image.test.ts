@@ -74,6 +74,26 @@ describe('the image, installed and started as its Dockerfile does', () => {
     );
   });
 
+  it('leaves out the CJK card fonts, and adds them on request at the versions the lockfile pins', async () => {
+    const fonts = ['@fontsource/noto-sans-sc', '@fontsource/noto-sans-kr'];
+    for (const pkg of fonts) expect(existsSync(join(app, 'node_modules', pkg)), pkg).toBe(false);
+    await run(join(app, 'deploy/image.sh'), ['cjk-fonts'], { cwd: app, maxBuffer: 16 << 20 });
+    const lock = JSON.parse(readFileSync(join(app, 'package-lock.json'), 'utf8')) as {
+      packages: Record<string, { version: string }>;
+    };
+    for (const pkg of fonts) {
+      const installed = JSON.parse(readFileSync(join(app, 'node_modules', pkg, 'package.json'), 'utf8'));
+      expect(installed.version, pkg).toBe(lock.packages[`node_modules/${pkg}`]!.version);
+    }
+    // The card renderer finds a subset sheet where it looks for one (src/ai/builtin/fonts.ts resolves the package's files).
+    const resolved = await run(
+      process.execPath,
+      ['-e', 'console.log(require.resolve("@fontsource/noto-sans-sc/chinese-simplified-400.css"))'],
+      { cwd: app },
+    );
+    expect(resolved.stdout.trim()).toBe(join(app, 'node_modules/@fontsource/noto-sans-sc/chinese-simplified-400.css'));
+  }, 300_000);
+
   it('starts, passes the health check, is ready, and stops cleanly on SIGTERM', { timeout: 300_000 }, async () => {
     const port = await freePort();
     // Only what the image sets, plus what a PostgreSQL run needs: nothing of this test process's environment.
