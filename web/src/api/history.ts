@@ -38,6 +38,21 @@ async function allQueueEntries(): Promise<QueueEntry[] | 'unavailable'> {
 const fetchPage = (offset: number) =>
   must(api.GET('/unified/scheduled-posts', { params: { query: { limit: PAGE, offset } } }));
 
+/** Every draft, page by page as the queue is read (a short page is the last). */
+async function allDrafts() {
+  type Drafts = Awaited<ReturnType<typeof fetchDrafts>>['data'];
+  const out: Drafts = [];
+  for (let page = 0; page < MAX_PAGES; page++) {
+    const list = (await fetchDrafts(page * PAGE)).data ?? [];
+    out.push(...list);
+    if (list.length < PAGE) break;
+  }
+  return out;
+}
+
+const fetchDrafts = (offset: number) =>
+  must(api.GET('/unified/drafts', { params: { query: { limit: PAGE, offset } } }));
+
 function publishedByNetwork(answer: Record<string, unknown>): Record<string, PublishedPost[]> {
   const out: Record<string, PublishedPost[]> = {};
   for (const [key, value] of Object.entries(answer)) {
@@ -62,11 +77,11 @@ export function useHistory() {
     queryFn: async (): Promise<HistoryData> => {
       const [queue, drafts, posts] = await Promise.all([
         allQueueEntries(),
-        must(api.GET('/unified/drafts', { params: { query: { limit: 100 } } })),
+        allDrafts(),
         must(api.GET('/unified/posts')),
       ]);
       const q = queue === 'unavailable' ? [] : queueItems(queue);
-      const items = [...q, ...draftItems(drafts.data), ...postItems(publishedByNetwork(posts), q)];
+      const items = [...q, ...draftItems(drafts), ...postItems(publishedByNetwork(posts), q)];
       performance.mark('herald:calendar:data');
       return { items, schedulingAvailable: queue !== 'unavailable' };
     },
