@@ -29,7 +29,12 @@ const NO_DB = [
 // Suites that need PostgreSQL by design (several Herald processes on one database; embedded PGlite admits one). The
 // `db` project includes them only when DATABASE_URL is set, so the PostgreSQL run (.ci/run) runs them and the
 // embedded run does not list them, rather than listing them as skipped.
-const POSTGRES_ONLY = ['test/scale-out/**/*.test.ts', 'test/backup/move.test.ts'];
+const POSTGRES_ONLY = [
+  'test/scale-out/**/*.test.ts',
+  'test/backup/move.test.ts',
+  'test/scheduling/chaos.test.ts',
+  'test/scheduling/two-workers.test.ts',
+];
 // Suites whose every database is the embedded one whatever DATABASE_URL says (they start `herald serve` on a data
 // directory, or open PGlite themselves): the embedded run runs them; the PostgreSQL run would only repeat them.
 const EMBEDDED_ONLY = [

@@ -23,10 +23,6 @@ import { KillSwitch } from './kill-switch.ts';
 import { until } from '../helpers/poll.ts';
 import { chaosRandom } from '../helpers/chaos-seed.ts';
 
-if (!process.env.DATABASE_URL) {
-  console.warn('[herald tests] DATABASE_URL is not set: the SIGKILL chaos test (worker processes) does NOT run here.');
-}
-
 // CHAOS_KILLS lowers the count while debugging; CHAOS_VERBOSE prints each round.
 const KILLS = Number(process.env.CHAOS_KILLS ?? 50);
 const WATCHED = /^\/sandbox\/(youtube|instagram|tiktok)\//;
@@ -48,7 +44,6 @@ let videoId: string;
 let imageIds: string[];
 
 beforeAll(async () => {
-  if (!process.env.DATABASE_URL) return;
   h = await createHarness({
     sandbox: true,
     clock: () => new Date(),
@@ -163,7 +158,7 @@ async function playRound(marker: string): Promise<string[]> {
   return ids;
 }
 
-describe.skipIf(!process.env.DATABASE_URL)('a worker SIGKILLed at random points of multi-step publishes', () => {
+describe('a worker SIGKILLed at random points of multi-step publishes', () => {
   it(`loses nothing and publishes nothing twice, over ${KILLS} kills`, { timeout: 900_000 }, async () => {
     const random = chaosRandom('worker chaos');
     worker = startWorker();
