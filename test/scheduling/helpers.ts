@@ -3,7 +3,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { Harness, TestUser } from '../helpers/harness.ts';
-import { asUser } from '../helpers/harness.ts';
+import { asUser, createHarness } from '../helpers/harness.ts';
+import { connect } from '../connections/helpers.ts';
 
 export class TestClock {
   now: Date;
@@ -74,3 +75,34 @@ export async function stopAll(
     }),
   );
 }
+
+/**
+ * A harness with the simulators answering at once (no processing delay, a high request cap) and a user with LinkedIn
+ * connected: the suites that publish scheduled posts through the real adapters.
+ */
+export async function linkedinOnSimulators(): Promise<{ h: Harness; u: TestUser }> {
+  const h = await createHarness({ sandbox: true, clock: () => new Date(), env: { HERALD_RATE_LIMIT_MAX: '1000000' } });
+  await fetch(`${h.url}/sandbox/_config`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ processingMs: 0, maxRequests: 200 }),
+  });
+  const u = await h.signup();
+  await connect(h, u, 'linkedin');
+  return { h, u };
+}
+
+/** The posts LinkedIn's simulator holds. */
+export const linkedinPosts = async (h: Harness) =>
+  (
+    (await (await fetch(`${h.url}/sandbox/_state`)).json()) as Record<
+      string,
+      { posts: { id: string; text?: string; commentary?: string }[] }
+    >
+  ).linkedin!.posts;
+
+/** Time passing, without waiting: the posts' time is moved into the past. */
+export const makeDue = (h: Harness, ids: string[]) =>
+  h.ctx.database.db.execute(
+    `update scheduled_posts set scheduled_time = now() - interval '1 second' where id in (${ids.map((i) => `'${i}'`).join(',')})` as never,
+  );

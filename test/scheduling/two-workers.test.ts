@@ -2,44 +2,23 @@
 // real adapters to the simulators exactly once. Several worker processes need PostgreSQL (embedded PGlite is one
 // process by design): the PostgreSQL run lists this suite, the embedded run does not (vitest.config.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, type Harness, type TestUser } from '../helpers/harness.ts';
-import { connect } from '../connections/helpers.ts';
-import { schedule, stopAll, workerLauncher } from './helpers.ts';
+import type { Harness, TestUser } from '../helpers/harness.ts';
+import { linkedinOnSimulators, linkedinPosts, makeDue, schedule, stopAll, workerLauncher } from './helpers.ts';
 import { until } from '../helpers/poll.ts';
 
 let h: Harness;
 let u: TestUser;
 beforeAll(async () => {
-  h = await createHarness({ sandbox: true, clock: () => new Date(), env: { HERALD_RATE_LIMIT_MAX: '1000000' } });
-  await fetch(`${h.url}/sandbox/_config`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ processingMs: 0, maxRequests: 200 }),
-  });
-  u = await h.signup();
-  await connect(h, u, 'linkedin');
+  ({ h, u } = await linkedinOnSimulators());
 });
 afterAll(async () => h?.close());
-
-const linkedinPosts = async () =>
-  (
-    (await (await fetch(`${h.url}/sandbox/_state`)).json()) as Record<
-      string,
-      { posts: { id: string; text?: string; commentary?: string }[] }
-    >
-  ).linkedin!.posts;
-/** Time passing, without waiting: the posts' time is moved into the past. */
-const makeDue = (ids: string[]) =>
-  h.ctx.database.db.execute(
-    `update scheduled_posts set scheduled_time = now() - interval '1 second' where id in (${ids.map((i) => `'${i}'`).join(',')})` as never,
-  );
 
 describe('scheduled posts on the simulators, two worker processes', () => {
   it('two worker processes (one SIGKILLed mid-way) publish 1,000 due posts exactly once', {
     timeout: 600_000,
   }, async () => {
     await h.setPlan(u.workspaceId, 'pro');
-    const before = (await linkedinPosts()).length;
+    const before = (await linkedinPosts(h)).length;
     const N = 1000;
     const marker = `many-${Date.now()}`;
     const ids: string[] = [];
@@ -58,7 +37,7 @@ describe('scheduled posts on the simulators, two worker processes', () => {
       }
     }
     // All due now; their pg-boss wake-ups still say "in a minute", so the workers' scans find them first.
-    await makeDue(ids);
+    await makeDue(h, ids);
     const start = workerLauncher(h, {
       HERALD_SCHEDULER_POLL_MS: '100',
       HERALD_SCHEDULER_BATCH: '10',
@@ -96,7 +75,7 @@ describe('scheduled posts on the simulators, two worker processes', () => {
         );
       await until(async () => (await left()) === 0, { timeoutMs: 480_000 });
       // Exactly once: the simulator holds one post per entry, and no text twice.
-      const texts = (await linkedinPosts())
+      const texts = (await linkedinPosts(h))
         .slice(before)
         .map((p) => p.commentary ?? p.text ?? '')
         .filter((t) => t.startsWith(marker));
