@@ -2,7 +2,7 @@
 // runs: --media include puts the objects in the archive and restore puts them into a new bucket; --media list keeps
 // only their keys; --out - (the command itself, in a child process) writes the archive to stdout, and the file it
 // is piped to restores.
-import { CreateBucketCommand, GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import { CreateBucketCommand, GetObjectCommand, ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
 import { spawn } from 'node:child_process';
 import { closeSync, openSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,7 +15,7 @@ import { ENTRY, MANIFEST, type MediaObject } from '../../src/cli/backup/manifest
 import { runRestore } from '../../src/cli/backup/restore.ts';
 import type { Config } from '../../src/config.ts';
 import { asUser, createTestDatabaseUrl, type Harness } from '../helpers/harness.ts';
-import { startSwift, type SwiftS3 } from '../helpers/swift.ts';
+import { startSwift, type SwiftS3, swiftAdmin } from '../helpers/swift.ts';
 import { png, upload } from '../media-routes/helpers.ts';
 import { installConfig, populate, type Populated } from './helpers.ts';
 
@@ -88,14 +88,7 @@ const tmpFile = (name: string) => {
 
 beforeAll(async () => {
   swift = await startSwift({ timeoutMs: 300_000 });
-  admin = new S3Client({
-    region: swift.region,
-    endpoint: swift.endpoint,
-    forcePathStyle: true,
-    credentials: { accessKeyId: swift.accessKeyId, secretAccessKey: swift.secretAccessKey },
-    requestChecksumCalculation: 'WHEN_REQUIRED',
-    responseChecksumValidation: 'WHEN_REQUIRED',
-  });
+  admin = swiftAdmin(swift);
   src = await populate(await dbUrl(), { env: s3Env(await bucket('herald-backup-src')) });
   dirs.push(src.config.dataDir);
   const h = { req: src.app.inject.bind(src.app), url: src.config.publicUrl } as unknown as Harness;

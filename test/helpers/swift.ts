@@ -152,6 +152,7 @@ for name, port in ports.items():
     builder.save('%s/%s.builder' % (etc, name))
 `;
 import { freePort } from './net.ts';
+import { S3Client } from '@aws-sdk/client-s3';
 
 async function buildRings(
   python: string,
@@ -316,4 +317,16 @@ export async function startSwift(opts: { timeoutMs?: number } = {}): Promise<Swi
     startupMs: Date.now() - started,
     stop,
   };
+}
+
+/** An S3 client of the test server with its own credentials: what a test uses to make buckets and look at objects. */
+export function swiftAdmin(swift: SwiftS3): S3Client {
+  return new S3Client({
+    region: swift.region,
+    endpoint: swift.endpoint,
+    forcePathStyle: true,
+    credentials: { accessKeyId: swift.accessKeyId, secretAccessKey: swift.secretAccessKey },
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+  });
 }

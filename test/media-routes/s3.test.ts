@@ -1,8 +1,8 @@
 // The same routes with HERALD_STORAGE=s3, against a real S3-compatible server (Swift s3api on loopback).
-import { CreateBucketCommand, HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { CreateBucketCommand, HeadObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asUser, createHarness, type Harness } from '../helpers/harness.ts';
-import { startSwift, type SwiftS3 } from '../helpers/swift.ts';
+import { startSwift, type SwiftS3, swiftAdmin } from '../helpers/swift.ts';
 import { filesUnder, mediaDirs, mp4, multipart, png, upload } from './helpers.ts';
 
 const BUCKET = 'herald-routes';
@@ -13,14 +13,7 @@ let h: Harness;
 
 beforeAll(async () => {
   swift = await startSwift();
-  admin = new S3Client({
-    region: swift.region,
-    endpoint: swift.endpoint,
-    forcePathStyle: true,
-    credentials: { accessKeyId: swift.accessKeyId, secretAccessKey: swift.secretAccessKey },
-    requestChecksumCalculation: 'WHEN_REQUIRED',
-    responseChecksumValidation: 'WHEN_REQUIRED',
-  });
+  admin = swiftAdmin(swift);
   await admin.send(new CreateBucketCommand({ Bucket: BUCKET }));
   h = await createHarness({
     env: {

@@ -1,13 +1,13 @@
 // The S3 adapter against a real S3-compatible server: OpenStack Swift's s3api on loopback.
 // Never skipped: when Swift cannot be installed or started, every test here fails with the reason.
-import { CreateBucketCommand, ListMultipartUploadsCommand, S3Client } from '@aws-sdk/client-s3';
+import { CreateBucketCommand, ListMultipartUploadsCommand, type S3Client } from '@aws-sdk/client-s3';
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { S3Storage, type S3StorageConfig } from '../../src/media/storage/s3.ts';
 import { UploadSizeMismatchError } from '../../src/media/storage/types.ts';
 import { expectByteRanges, expectRoundTrip } from './helpers/storage-contract.ts';
-import { startSwift, type SwiftS3 } from '../helpers/swift.ts';
+import { startSwift, type SwiftS3, swiftAdmin } from '../helpers/swift.ts';
 
 const BUCKET = 'herald-media';
 const MiB = 1024 * 1024;
@@ -77,14 +77,7 @@ async function openUploads(): Promise<string[]> {
 beforeAll(async () => {
   swift = await startSwift();
   console.log(`[herald tests] Swift s3api ready at ${swift.endpoint} in ${swift.startupMs} ms`);
-  admin = new S3Client({
-    region: swift.region,
-    endpoint: swift.endpoint,
-    forcePathStyle: true,
-    credentials: { accessKeyId: swift.accessKeyId, secretAccessKey: swift.secretAccessKey },
-    requestChecksumCalculation: 'WHEN_REQUIRED',
-    responseChecksumValidation: 'WHEN_REQUIRED',
-  });
+  admin = swiftAdmin(swift);
   await admin.send(new CreateBucketCommand({ Bucket: BUCKET }));
   storage = new S3Storage(config());
 }, 600_000);
