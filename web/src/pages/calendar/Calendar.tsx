@@ -71,13 +71,22 @@ export default function Calendar() {
   const networks = useMemo(() => [...new Set((items ?? []).map((i) => i.platform))].sort(), [items]);
   // Each item placed in the zone and made an event once per answer (not again for a filter or a view change).
   const placed = useMemo(() => placeItems(items ?? [], tz), [items, tz]);
-  const events = useMemo(() => new Map(placed.map((p) => [p, eventOf(p)])), [placed]);
-  // FullCalendar asks for the events of the range it shows (a month's six weeks, a week), not all of them.
+  // FullCalendar asks for the events of the range it shows (a day, a week, a month's six weeks), not all of them;
+  // an item becomes an event the first time a range shows it (a phone's first day needs a handful, not a thousand).
+  // Placed items are new objects for each answer, so the cache needs no clearing.
+  const [events] = useState(() => new WeakMap<PlacedItem, EventInput>());
   const source = useCallback(
     (range: VisibleRange) =>
       itemsInRange(placed, range.start.getTime() - DAY_MS, range.end.getTime())
         .filter((p) => !hidden.has(p.item.platform))
-        .map((p) => events.get(p)!),
+        .map((p) => {
+          let event = events.get(p);
+          if (!event) {
+            event = eventOf(p);
+            events.set(p, event);
+          }
+          return event;
+        }),
     [placed, events, hidden],
   );
 
