@@ -1,4 +1,4 @@
-// `npm run bench agent` (issue 17): one agent turn with two tool calls (get_accounts and get_queued_posts in one
+// `npm run bench agent`: one agent turn with two tool calls (get_accounts and get_queued_posts in one
 // step, then the final answer) against a scripted model (the AI SDK's MockLanguageModelV4) that takes 0 ms and then
 // 500 ms per call. Herald's own overhead per turn is the turn's wall time minus the time spent inside the model's
 // calls (measured in the mock itself): the route, credits, memory read, tool dispatch, both tools' own work, answer
@@ -44,7 +44,7 @@ const pct = (xs: number[], p: number) =>
 export async function benchAgent(opts: { turns: number; slowTurns: number; databaseUrl: string | undefined }) {
   const backEnd = opts.databaseUrl ? 'PostgreSQL' : 'PGlite';
   console.log(
-    `\n== Agent (issue 17): one turn = two tool calls in one step + the final answer, scripted model, ${backEnd}, in process`,
+    `\n== Agent: one turn = two tool calls in one step + the final answer, scripted model, ${backEnd}, in process`,
   );
   let latencyMs = 0;
   let inModelMs = 0;

@@ -2,7 +2,7 @@
 // where the network has comments — with the simulators answering after 100 ms (BENCH_ENGAGEMENT_LATENCY_MS): wall
 // time of the sync (GET /unified/comments?force_refresh=true, which reads every post's comments from the networks
 // and stores them), rows written per second, the server's memory before and after, and how fast the inbox then
-// answers from the database. Targets (issue 14): the sync under 3 s, GET /unified/comments p50 under 20 ms.
+// answers from the database. Targets: the sync under 3 s, GET /unified/comments p50 under 20 ms.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,4 +1,4 @@
-// Issue 2 figures: authenticated request throughput vs. /healthz, start-up times and idle memory.
+// Foundation figures: authenticated request throughput vs. /healthz, start-up times and idle memory.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -64,7 +64,7 @@ async function throughput(label: string, env: Record<string, string>, seconds: n
 }
 
 export async function benchFoundation(opts: { seconds: number; databaseUrl?: string }) {
-  console.log('\n== Foundation (issue 2)');
+  console.log('\n== Foundation');
   const dir = mkdtempSync(join(tmpdir(), 'herald-bench-'));
   try {
     const cold = await startHerald({ HERALD_DATA_DIR: dir });

@@ -1,4 +1,4 @@
-// `npm run bench tools` (issue 16): the tool surfaces next to the REST route they wrap, in one run against one
+// `npm run bench tools`: the tool surfaces next to the REST route they wrap, in one run against one
 // server — MCP `tools/call` of get_accounts (stateless streamable HTTP, one JSON-RPC request per HTTP request, as
 // a client sends it after initializing), GPT Actions `POST /unified/gpt-actions/get_accounts` when the server has
 // that route, and REST `GET /unified/user-profiles/` — requests/s and p50/p99 at 20 connections. Target: each tool
@@ -29,9 +29,7 @@ async function run(pid: number, opts: autocannon.Options): Promise<Row> {
 }
 
 export async function benchTools(opts: { seconds: number; rounds: number }) {
-  console.log(
-    '\n== Tool surfaces (issue 16): get_accounts over MCP and GPT Actions vs. the REST route, 20 connections',
-  );
+  console.log('\n== Tool surfaces: get_accounts over MCP and GPT Actions vs. the REST route, 20 connections');
   const dir = mkdtempSync(join(tmpdir(), 'herald-bench-'));
   const port = await freePort();
   const herald = await startHerald({

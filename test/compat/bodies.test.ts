@@ -1,4 +1,4 @@
-// Issue 11 items 3 and 9: explicit null means "not set" in post, draft and scheduled-post bodies, and a
+// Explicit null means "not set" in post, draft and scheduled-post bodies, and a
 // scheduled post (or draft) without post_type is the interface's 400.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, asUser, type Harness } from '../helpers/harness.ts';

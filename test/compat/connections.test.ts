@@ -1,4 +1,4 @@
-// Issue 11 item 5: GET /unified/oauth/token carries `connected` beside `success` (the setup guide reads it).
+// GET /unified/oauth/token carries `connected` beside `success` (the setup guide reads it).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asUser, createHarness, type Harness } from '../helpers/harness.ts';
 import { connect } from '../connections/helpers.ts';

@@ -1,4 +1,4 @@
-// Issue 11 item 6: POST /media/upload as the documented n8n guide sends it — the file under `file`, and
+// POST /media/upload as the documented n8n guide sends it — the file under `file`, and
 // no media_type (the type is read from the bytes).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asUser, createHarness, type Harness } from '../helpers/harness.ts';

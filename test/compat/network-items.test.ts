@@ -1,4 +1,4 @@
-// Issue 11 items 8 and 11, through the routes, the real adapters and the simulators: TikTok without privacy_level
+// Network items clients send, through the routes, the real adapters and the simulators: TikTok without privacy_level
 // posts as publicly as the creator's creator_info allows and says which level it used; Bluesky takes image and
 // carousel posts (one image; two to four) with alt texts. The adapters' own tests (test/platforms/tiktok-publish,
 // bluesky-publish and bluesky-pds-publish, the last against a real local PDS) cover re-encoding and the PDS's limits.
@@ -20,7 +20,7 @@ afterAll(async () => h?.close());
 
 const { state, postsOf, media } = endToEnd(() => h);
 
-describe('network items of issue 11', () => {
+describe('network items clients send', () => {
   let u: TestUser;
   beforeAll(async () => {
     u = await h.signup();

@@ -1,4 +1,4 @@
-// Issue 11 item 10: a network's own requirement (a YouTube title, a Pinterest board) fails that network
+// A network's own requirement (a YouTube title, a Pinterest board) fails that network
 // alone, in the results, so the request's other networks still publish; character limits stay 422s.
 import { stat } from 'node:fs/promises';
 import { randomUUID } from 'node:crypto';

@@ -1,4 +1,4 @@
-// Issue 11: what clients written from the public documentation send and read on the post routes
+// What clients written from the public documentation send and read on the post routes
 // (docs/compatibility.md), against the sandbox with a scripted publisher per network.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, asUser, type Harness, type TestUser } from '../helpers/harness.ts';

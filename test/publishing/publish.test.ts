@@ -215,7 +215,7 @@ describe('validation before anything is sent', () => {
     const fb = await post(u, 'text', { platforms: ['bluesky', 'facebook'], default_text: 'x' });
     expect(fb.statusCode).toBe(422);
     expect(fb.json().detail).toMatch(/facebook_page_ids is required/);
-    // Issue 11 item 10 (test/compat/per-network.test.ts): in the results, as the error catalogue puts them.
+    // A network's own requirement (test/compat/per-network.test.ts): in the results, as the error catalogue puts them.
     const pin = await post(u, 'image', { platforms: ['pinterest'], default_image_id: img });
     expect(pin.json()).toEqual({
       success: false,

@@ -16,7 +16,7 @@ const strictOf = async (): Promise<Record<string, boolean>> =>
   ((await (await sb.control('GET', '_config')).json()) as { strict: Record<string, boolean> }).strict;
 
 describe('strict sandbox modes', () => {
-  it('are all off by default and named as issue 13 names them', async () => {
+  it('are all off by default and named as the strict modes of docs/sandbox.md', async () => {
     expect(Object.keys(await strictOf()).sort()).toEqual([...STRICT_MODES].sort());
     expect(Object.values(await strictOf()).every((v) => v === false)).toBe(true);
     expect(STRICT_MODES).toEqual(

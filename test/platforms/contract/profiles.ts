@@ -111,7 +111,7 @@ export const PROFILES: Record<Platform, ContractProfile> = {
     },
   ),
   youtube: oauth('youtube', youtubeAdapter, () => ({ title: 'Contract video', description: 'About this video' })),
-  // Pinterest fetches image pins from their URLs too, but public_media_only covers Meta and TikTok only (issue 13).
+  // Pinterest fetches image pins from their URLs too, but public_media_only covers Meta and TikTok only.
   pinterest: oauth('pinterest', pinterestAdapter, (account) => ({
     title: 'Pin title',
     description: 'A description',
