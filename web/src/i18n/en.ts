@@ -580,7 +580,7 @@ export const en = {
   },
   feeds: {
     intro:
-      'Herald checks the RSS, Atom and JSON feeds you follow and turns each new item into drafts or a scheduled post for the networks you choose.',
+      'Herald checks the RSS, Atom and JSON feeds you follow and turns each new item into drafts, a scheduled post or a post in one of your queues for the networks you choose.',
     create: 'Follow a feed',
     createButton: 'Follow',
     edit: 'Edit feed',
@@ -591,6 +591,10 @@ export const en = {
     mode: 'New items become',
     modeDraft: 'Drafts',
     modeSchedule: 'Scheduled posts',
+    modeQueue: 'Posts in a queue',
+    modeQueueOf: (queue: string) => `Posts in the queue ${queue}`,
+    queue: 'Queue',
+    queueHint: 'Each new item takes the queue’s next free slot (the Queues page sets its times).',
     delay: 'Minutes after the item is found',
     template: 'Post text',
     templateHint: '{title}, {link} and {summary} are replaced by the item’s.',
