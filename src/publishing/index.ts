@@ -10,6 +10,7 @@ export {
   type Requester,
 } from './drafts.ts';
 export { PostValidator } from './validate.ts';
+export { firstCommentOfTarget, firstCommentSchema, type FirstCommentResult } from './first-comment.ts';
 export { FollowUps } from './follow-ups.ts';
 export {
   assertNotHeld,
