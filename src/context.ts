@@ -140,6 +140,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     engagement: engagement.engagement,
     ai: assistants.ai,
     agentChats: assistants.agentChats,
+    feeds: feeds.feeds,
   };
   const { agent } = agentService(base, { tools, aiModels, ...assistants, ...files, credits: auth.credits, ...net });
   const app: AppContext = {

@@ -1,6 +1,7 @@
 // The comments inbox: comments on the last posts of each network (stored; synced when stale or forced), and one
 // post's comments refreshed from its network.
 import pLimit from 'p-limit';
+import type { ConnectionRow } from '../connections/store.ts';
 import type { Comments } from '../platforms/engagement.ts';
 import type { Platform } from '../platforms/slugs.ts';
 import type { PlatformError } from '../platforms/types.ts';
@@ -156,7 +157,12 @@ export class EngagementInbox {
       const posts = (stored.get(platform) ?? []).map((p) => fresh?.get(p.id) ?? p);
       const slice: CommentsSlice = {
         posts: posts.map((p) =>
-          this.#entry(platform, p, commentTree(byPost.get(p.id) ?? [], q.perPost), failures.get(p.id) ?? null),
+          this.#entry(
+            platform,
+            p,
+            commentTree(byPost.get(p.id) ?? [], q.perPost, accountAuthor(plan.row)),
+            failures.get(p.id) ?? null,
+          ),
         ),
         last_updated: iso(
           posts.reduce<Date | null>(
@@ -198,7 +204,7 @@ export class EngagementInbox {
     if (failure && !stored.commentsSyncedAt && !grantRefusal(failure)) throw this.#r.platformFailure(platform, failure);
     const [fresh] = await this.#r.d.store.postsByIds([stored.id]);
     const rows = await this.#r.d.store.commentsOf(workspaceId, [stored.id]);
-    return this.#entry(platform, fresh!, commentTree(rows, perPost), failure);
+    return this.#entry(platform, fresh!, commentTree(rows, perPost, accountAuthor(k.row)), failure);
   }
 }
 
@@ -208,8 +214,28 @@ export class EngagementInbox {
  */
 const grantRefusal = (err: PlatformError): boolean => err.kind === 'permission' || err.kind === 'unsupported';
 
-/** Comments as threads: newest top-level comments first, at most perPost of them. */
-export function commentTree(rows: CommentView[], perPost: number): CommentRecord[] {
+/**
+ * Whether an author id is the connected account itself: its own id, or a page or organization it posts as (Facebook
+ * Pages, LinkedIn organizations), as the network writes it (the id alone, or a URN ending in it).
+ */
+export function accountAuthor(
+  row: Pick<ConnectionRow, 'accountId' | 'destinations'>,
+): (authorId: string | null) => boolean {
+  const ids = [row.accountId, ...((row.destinations ?? []) as { id?: unknown }[]).map((d) => d.id)].filter(
+    (id): id is string => typeof id === 'string' && id !== '',
+  );
+  return (authorId) => authorId !== null && ids.some((id) => authorId === id || authorId.endsWith(`:${id}`));
+}
+
+/**
+ * Comments as threads: newest top-level comments first, at most perPost of them. `byAccount` tells the connected
+ * account's own authors: its comments (and the first comment Herald posted) are `own`, never unread.
+ */
+export function commentTree(
+  rows: CommentView[],
+  perPost: number,
+  byAccount: (authorId: string | null) => boolean = () => false,
+): CommentRecord[] {
   const record = (c: CommentView): CommentRecord => ({
     id: c.platformCommentId,
     type: c.parentCommentId ? 'reply' : 'comment',
@@ -224,6 +250,7 @@ export function commentTree(rows: CommentView[], perPost: number): CommentRecord
     parent_id: c.parentCommentId,
     replies: [],
     platform_meta: { is_hidden: c.hidden },
+    own: c.firstComment === true || byAccount(c.authorId),
   });
   const byId = new Map(rows.map((c) => [c.platformCommentId, record(c)]));
   const top: CommentRecord[] = [];

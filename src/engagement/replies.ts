@@ -5,7 +5,7 @@ import type { RemoteComment } from '../platforms/engagement.ts';
 import type { Platform } from '../platforms/slugs.ts';
 import { PlatformError, type TextLimit } from '../platforms/types.ts';
 import { countText } from '../publishing/index.ts';
-import { commentTree } from './inbox.ts';
+import { accountAuthor, commentTree } from './inbox.ts';
 import type { EngagementReads } from './reads.ts';
 import { notConnected, wireError, type CommentRecord } from './types.ts';
 
@@ -63,7 +63,7 @@ export class EngagementReplies {
       }
     }
     const all = await this.#r.d.store.commentsOf(workspaceId, [found.post.id]);
-    const tree = commentTree(all, Number.MAX_SAFE_INTEGER);
+    const tree = commentTree(all, Number.MAX_SAFE_INTEGER, accountAuthor(row));
     const find = (list: CommentRecord[]): CommentRecord | undefined => {
       for (const c of list) {
         if (c.id === commentId) return c;

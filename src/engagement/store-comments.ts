@@ -4,6 +4,7 @@ import type { Db } from '../db/client.ts';
 import { and, eq, inArray, sql } from '../db/orm.ts';
 import { networkComments, networkPosts } from '../db/schema-engagement.ts';
 import type { RemoteComment } from '../platforms/engagement.ts';
+import { FIRST_COMMENT_STEP, firstCommentOf } from '../publishing/index.ts';
 import type { PostRow } from './store-posts.ts';
 
 export type CommentRow = typeof networkComments.$inferSelect;
@@ -20,7 +21,10 @@ export type CommentView = Pick<
   | 'likeCount'
   | 'replyCount'
   | 'hidden'
->;
+> & {
+  /** The first comment Herald posted under this post (from the ledger's journal): the account's own. */
+  firstComment?: boolean;
+};
 
 /** Stores comments (and their inline replies) of one post, as the network returned them; marks the post synced. */
 export async function saveComments(
@@ -117,13 +121,20 @@ export async function commentsOf(
   networkPostIds: readonly string[],
 ): Promise<CommentView[]> {
   if (!networkPostIds.length) return [];
-  const c = networkComments;
+  // With each comment, the first-comment step of the ledger target that published its post (when Herald did): the
+  // comment is the account's own first comment when that step posted it.
   const result = await db.execute<{ rows: string | null }>(sql`
-    select coalesce(json_agg(json_build_array(${c.networkPostId}, ${c.platformCommentId}, ${c.parentCommentId}, ${c.text}, ${c.authorName},
-      ${c.authorId}, ${c.authorAvatarUrl}, ${c.commentedAt}, ${c.likeCount}, ${c.replyCount}, ${c.hidden})
-      order by ${c.commentedAt} asc nulls first, ${c.syncedAt}), '[]')::text as rows
-    from ${c}
-    where ${c.workspaceId} = ${workspaceId} and ${inArray(c.networkPostId, [...networkPostIds])}`);
+    select coalesce(json_agg(json_build_array(c.network_post_id, c.platform_comment_id, c.parent_comment_id, c.text,
+      c.author_name, c.author_id, c.author_avatar_url, c.commented_at, c.like_count, c.reply_count, c.hidden,
+      t.journal->>${FIRST_COMMENT_STEP})
+      order by c.commented_at asc nulls first, c.synced_at), '[]')::text as rows
+    from network_comments c
+    left join network_posts np on np.id = c.network_post_id
+    left join post_targets t on t.id = np.post_target_id
+    where c.workspace_id = ${workspaceId} and c.network_post_id in (${sql.join(
+      networkPostIds.map((id) => sql`${id}`),
+      sql`, `,
+    )})`);
   const text = (result as unknown as { rows: { rows: string | null }[] }).rows[0]?.rows ?? '[]';
   const list = JSON.parse(text) as [
     string,
@@ -137,7 +148,14 @@ export async function commentsOf(
     number,
     number,
     boolean,
+    string | null,
   ][];
+  const posted = new Map<string, string | undefined>();
+  const postedId = (step: string | null): string | undefined => {
+    if (!step) return undefined;
+    if (!posted.has(step)) posted.set(step, firstCommentOf({ [FIRST_COMMENT_STEP]: step }, false, true)?.id);
+    return posted.get(step);
+  };
   return list.map(
     ([
       networkPostId,
@@ -151,6 +169,7 @@ export async function commentsOf(
       likeCount,
       replyCount,
       hidden,
+      firstCommentStep,
     ]) => ({
       networkPostId,
       platformCommentId,
@@ -163,6 +182,7 @@ export async function commentsOf(
       likeCount: Number(likeCount),
       replyCount: Number(replyCount),
       hidden,
+      firstComment: postedId(firstCommentStep) === platformCommentId,
     }),
   );
 }

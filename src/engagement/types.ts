@@ -77,6 +77,8 @@ export interface CommentRecord {
   parent_id: string | null;
   replies: CommentRecord[];
   platform_meta: { is_hidden: boolean };
+  /** Written by the connected account itself (its first comment, a reply sent from Herald): never unread. */
+  own: boolean;
 }
 
 export interface CommentsPostEntry {

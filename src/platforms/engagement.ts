@@ -84,9 +84,12 @@ export interface Comments {
   /**
    * Posts `text` under the account's own post as a top-level comment, or as a reply in the post's thread where that is
    * the network's form (Threads, Bluesky): a post's first comment. The comment's id. Absent where the network's
-   * contract declares no `firstComment`.
+   * contract declares no `firstComment`. `permalink`: the comment's web address, where the network's id gives one.
    */
-  comment?(tokens: TokenSet, p: ReadTarget & { postId: string; text: string }): Promise<{ commentId: string }>;
+  comment?(
+    tokens: TokenSet,
+    p: ReadTarget & { postId: string; text: string },
+  ): Promise<{ commentId: string; permalink?: string | undefined }>;
   /** The network's limit for a comment's text. */
   textLimit: TextLimit;
 }

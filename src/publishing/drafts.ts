@@ -1,4 +1,5 @@
 // Drafts: one per network, holding the unified body narrowed to that network.
+import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { Db } from '../db/client.ts';
 import { and, desc, eq, inArray, sql } from '../db/orm.ts';
@@ -18,6 +19,14 @@ import type { PostValidator } from './validate.ts';
 import { actionToWire, actionWireSchema, type StoredAction } from './held-actions.ts';
 
 export type DraftRow = typeof drafts.$inferSelect;
+
+/** A tool's post saved pending a member's approval (publishing/approval.ts). */
+export interface HeldDraft {
+  status: 'pending_approval';
+  requestedVia: string;
+  requestedByUser: string | null;
+  requestedByKey: string | null;
+}
 
 /** The body for one network: its own override only (`overrideKeys`: the registry's), no draft flags. */
 export function narrowBody(body: PostBody, platform: string, overrideKeys: readonly string[]): PostBody {
@@ -157,12 +166,7 @@ export class DraftService {
     platforms: string[],
     sourcePostId: string | null,
     tx: Db = this.#db,
-    held?: {
-      status: 'pending_approval';
-      requestedVia: string;
-      requestedByUser: string | null;
-      requestedByKey: string | null;
-    },
+    held?: HeldDraft,
   ): Promise<DraftRef[]> {
     const out: DraftRef[] = [];
     for (const platform of platforms) {
@@ -206,6 +210,60 @@ export class DraftService {
           ),
         ),
       );
+    return out;
+  }
+
+  /**
+   * Many posts' drafts (one per network of each), 2,000 drafts per statement: the rows travel as one JSON parameter
+   * (jsonb_to_recordset), and the same statement writes the `post.approval_requested` event of each one held for
+   * approval, as saveFromPost does. Ids are made here, so the drafts come back in the order given. The bulk import.
+   */
+  async saveMany(
+    workspaceId: string,
+    posts: readonly { postType: string; body: PostBody; platforms: readonly string[]; held?: HeldDraft | undefined }[],
+    tx: Db = this.#db,
+  ): Promise<DraftRef[][]> {
+    const rows = posts.flatMap((post, i) =>
+      post.platforms.map((platform) => ({
+        post: i,
+        id: randomUUID(),
+        workspace_id: workspaceId,
+        platform,
+        post_type: post.postType,
+        body: narrowBody(post.body, platform, this.#networks.overrideKeys),
+        status: post.held?.status ?? 'draft',
+        requested_via: post.held?.requestedVia ?? null,
+        requested_by_user: post.held?.requestedByUser ?? null,
+        requested_by_key: post.held?.requestedByKey ?? null,
+      })),
+    );
+    for (let i = 0; i < rows.length; i += 2000) {
+      const chunk = rows.slice(i, i + 2000).map(({ post: _p, ...r }) => r);
+      const now = this.#now().toISOString();
+      await tx.execute(sql`
+        with r as (
+          insert into drafts (id, workspace_id, platform, post_type, body, status, requested_via, requested_by_user,
+            requested_by_key)
+          select id, workspace_id, platform, post_type, body, status, requested_via, requested_by_user,
+            requested_by_key
+          from jsonb_to_recordset(${JSON.stringify(chunk)}::jsonb) as x(id uuid, workspace_id uuid, platform text,
+            post_type text, body jsonb, status text, requested_via text, requested_by_user uuid, requested_by_key uuid)
+          returning id, workspace_id, platform, post_type, status, requested_via, requested_by_user, requested_by_key
+        ),
+        e as (
+          insert into events (workspace_id, type, post_id, platform, data, occurred_at)
+          select workspace_id, 'post.approval_requested', null, platform,
+            jsonb_build_object('draft_id', id, 'platform', platform, 'post_type', post_type,
+              'requested_via', requested_via,
+              'requested_by', coalesce(requested_by_user::text, 'key:' || requested_by_key::text),
+              'decided_by', null, 'reason', null),
+            ${now}::timestamptz
+          from r where status = 'pending_approval'
+        )
+        select count(*) from r`);
+    }
+    const out: DraftRef[][] = posts.map(() => []);
+    for (const r of rows) out[r.post]!.push({ platform: r.platform, draft_id: r.id, status: r.status as 'draft' });
     return out;
   }
 

@@ -21,12 +21,17 @@ export const firstCommentSchema = z.object({
   status: z.enum(['pending', 'posted', 'failed']),
   /** The comment's id at the network, once posted. */
   id: z.string().optional(),
+  /** The comment's web address, where the network gives one (Bluesky). */
+  permalink: z.string().optional(),
   /** Why it was not posted. */
   error: z.string().optional(),
 });
 export type FirstCommentResult = z.infer<typeof firstCommentSchema>;
 
-type Stored = { status: 'sending' } | { status: 'posted'; id: string } | { status: 'failed'; error: string };
+type Stored =
+  | { status: 'sending' }
+  | { status: 'posted'; id: string; permalink?: string | undefined }
+  | { status: 'failed'; error: string };
 
 function stored(value: string | undefined): Stored | undefined {
   if (!value) return undefined;
@@ -45,9 +50,23 @@ export function firstCommentOf(
   published: boolean,
 ): FirstCommentResult | undefined {
   const s = stored(steps[FIRST_COMMENT_STEP]);
-  if (s?.status === 'posted') return { status: 'posted', id: s.id };
+  if (s?.status === 'posted')
+    return { status: 'posted', id: s.id, ...(typeof s.permalink === 'string' ? { permalink: s.permalink } : {}) };
   if (s?.status === 'failed') return { status: 'failed', error: s.error };
   return wanted && (published || s) ? { status: 'pending' } : undefined;
+}
+
+/** A stored target's first comment (its journal, whether its spec asks one, its state), as results and timelines show it. */
+export function firstCommentOfTarget(row: {
+  journal: unknown;
+  spec: unknown;
+  state: string;
+}): FirstCommentResult | undefined {
+  return firstCommentOf(
+    (row.journal ?? {}) as Record<string, string>,
+    Boolean((row.spec as { firstComment?: string } | null)?.firstComment),
+    row.state === 'published',
+  );
 }
 
 const POSTED_PREFIX = JSON.stringify({ status: 'posted' }).slice(0, -1);
@@ -113,8 +132,10 @@ export async function postFirstComment(d: FirstCommentDeps, job: FirstCommentJob
       }
     }
     await record({ status: 'sending' });
-    const { commentId } = await d.bounded(d.tokens.use(conn, (t) => comment(t, { destination, postId, text })));
-    await record({ status: 'posted', id: commentId });
+    const { commentId, permalink } = await d.bounded(
+      d.tokens.use(conn, (t) => comment(t, { destination, postId, text })),
+    );
+    await record({ status: 'posted', id: commentId, ...(permalink ? { permalink } : {}) });
     d.logger.info({ platform: adapter.platform, target: job.target }, 'first comment posted');
   } catch (err) {
     if (err instanceof PlatformError) return failed(err.message);

@@ -10,6 +10,13 @@ export {
   type Requester,
 } from './drafts.ts';
 export { PostValidator } from './validate.ts';
+export {
+  FIRST_COMMENT_STEP,
+  firstCommentOf,
+  firstCommentOfTarget,
+  firstCommentSchema,
+  type FirstCommentResult,
+} from './first-comment.ts';
 export { FollowUps } from './follow-ups.ts';
 export {
   assertNotHeld,

@@ -11,7 +11,7 @@ import type { PlatformRegistry } from '../platforms/registry.ts';
 import type { PublishMedia, PublishOutcome, PublishRequest, PostType } from '../platforms/publishing.ts';
 import { PlatformError, type PlatformErrorKind } from '../platforms/types.ts';
 import { sanitizeErrorText } from '../events/index.ts';
-import { firstCommentOf, postFirstComment } from './first-comment.ts';
+import { firstCommentOfTarget, postFirstComment } from './first-comment.ts';
 import type { AttemptSource, Ledger, TargetRow, TargetSpec } from './ledger.ts';
 import { failure, storedFailure, type TargetOutcome } from './results.ts';
 
@@ -63,11 +63,7 @@ export class TargetRunner {
     const name = registry.get(row.platform as Platform).displayName;
     const extra =
       registry.network(row.platform).resultPost?.fromJournal((row.journal ?? {}) as Record<string, string>) ?? {};
-    const comment = firstCommentOf(
-      (row.journal ?? {}) as Record<string, string>,
-      Boolean((row.spec as TargetSpec | null)?.firstComment),
-      row.state === 'published',
-    );
+    const comment = firstCommentOfTarget(row);
     const post = {
       platform: row.platform,
       post_id: row.platformPostId,

@@ -8,7 +8,13 @@ import { postAttempts } from '../db/schema-events.ts';
 import { scheduledPosts } from '../db/schema-scheduling.ts';
 import { notFound } from '../errors.ts';
 import { eventSchema, type EventStore, toWire as eventToWire } from '../events/index.ts';
-import type { PublishingService, TargetOutcome, TargetRow } from '../publishing/index.ts';
+import {
+  firstCommentOfTarget,
+  firstCommentSchema,
+  type PublishingService,
+  type TargetOutcome,
+  type TargetRow,
+} from '../publishing/index.ts';
 import type { ScheduledRow, ScheduledStore } from './store.ts';
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
@@ -28,6 +34,11 @@ export const timelineSchema = z.object({
       error_code: z.string().nullable(),
       error_message: z.string().nullable().describe("The network's error text, sanitized"),
       next_retry_at: z.string().nullable().describe('When Herald tries again on its own (queued posts), if it will'),
+      first_comment: firstCommentSchema
+        .nullable()
+        .describe(
+          "The post's first comment at this network: posted (its id, and its permalink where the network gives one), failed (the network's reason, sanitized) or pending; null when none was asked for",
+        ),
       attempts: z.array(
         z.object({
           attempt: z.number().int(),
@@ -124,6 +135,7 @@ export class PostStory {
           error_code: t.errorCode,
           error_message: t.errorMessage,
           next_retry_at: t.state === 'published' ? null : iso(retryOf(t.platform)),
+          first_comment: firstCommentOfTarget(t) ?? null,
           attempts: attempts
             .filter((a) => a.targetId === t.id)
             .map((a) => ({

@@ -13,7 +13,7 @@ import { platformList, stringList } from './args.ts';
 export const addToQueue = defineTool({
   name: 'add_to_queue',
   description:
-    "Put a text or image post in a posting queue's next free slot (queue default: 'default'); share_next=true takes the first slot and moves the others down one. Answers with the slot taken. Costs 1 scheduled-post credit per network; see get_queue.",
+    "Put a text or image post in a posting queue's next free slot (queue default: 'default'); share_next=true takes the first slot and moves the others down one. Answers with the slot taken. Costs 1 scheduled-post credit per network; see get_queue (it also names the feeds in queue mode).",
   input: z.object({
     queue: z.string().max(64).optional().describe("The queue's name (default: 'default')."),
     platforms: stringList.describe(`Networks to post to, e.g. ${exampleSlugs(NETWORKS)}.`),

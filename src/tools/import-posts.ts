@@ -11,7 +11,7 @@ const MAX_CHARS = 1_000_000;
 
 export const importPosts = defineTool({
   name: 'import_posts',
-  description: `Checks a CSV or JSON-lines file of posts (columns text, networks, time, media_urls, draft, linkedin_text…) row by row; with import: true schedules it. Up to ${BULK_MAX_ROWS} rows. Free; each scheduled network uses a scheduled-post credit.`,
+  description: `Checks a CSV or JSON-lines file of posts (columns text, networks, time, queue (a queue's next free slot instead of a time), media_urls, draft, first_comment, linkedin_text…) row by row; with import: true schedules it. Up to ${BULK_MAX_ROWS} rows. Free; each scheduled network uses a scheduled-post credit.`,
   input: z.object({
     file: z
       .string()

@@ -12,6 +12,7 @@ import type { ConnectionStore } from '../connections/store.ts';
 import type { SecretBox } from '../crypto.ts';
 import type { Database } from '../db/client.ts';
 import type { EngagementService } from '../engagement/index.ts';
+import type { FeedService } from '../feeds/index.ts';
 import type { MediaService } from '../media/service.ts';
 import type { PlatformRegistry } from '../platforms/registry.ts';
 import type { DraftService, PublishingService } from '../publishing/index.ts';
@@ -37,6 +38,8 @@ export interface ToolServices {
   /** import_posts: bulk validation and import. */
   bulk: BulkService;
   queues: QueueService;
+  /** get_queue: the feeds whose new items join a queue (queue mode). */
+  feeds: FeedService;
   engagement: EngagementService;
   ai: AiService;
   /** Files attached to a GPT Action call are imported as media. */

@@ -133,6 +133,43 @@ describe('POST /unified/bulk/import', () => {
     expect(res.json().detail).toMatchObject({ error: 'plan_required', feature: 'bulk_scheduling_enabled' });
   });
 
+  it('writes drafts 2,000 per statement, in row order, with their own network text', async () => {
+    const u = await proUser(h);
+    // 1,100 rows for two networks: 2,200 drafts, so two statements (2,000 and 200) where one a draft was 2,200.
+    const file = csvLines(
+      'text,networks,threads_text,draft',
+      ...Array.from({ length: 1100 }, (_, i) => `Idea ${i},"threads, bluesky",Thread ${i},true`),
+    );
+    const inserts: string[] = [];
+    const stop = h.ctx.database.statements.watch((q) => {
+      if (/^\s*(with r as \(\s*)?insert into "?drafts"?/i.test(q)) inserts.push(q);
+    });
+    const res = await send(h, u, 'import', file).finally(stop);
+    expect(res.statusCode, res.body).toBe(200);
+    const body = res.json();
+    expect(body).toMatchObject({ imported: 1100, credits_reserved: 0, scheduled: [] });
+    expect(inserts).toHaveLength(2);
+    expect(body.drafts).toHaveLength(2200);
+    expect(body.drafts.slice(0, 4)).toMatchObject([
+      { row: 2, platform: 'threads', status: 'draft' },
+      { row: 2, platform: 'bluesky', status: 'draft' },
+      { row: 3, platform: 'threads', status: 'draft' },
+      { row: 3, platform: 'bluesky', status: 'draft' },
+    ]);
+    expect(body.drafts.at(-1)).toMatchObject({ row: 1101, platform: 'bluesky' });
+    expect(new Set(body.drafts.map((d: { draft_id: string }) => d.draft_id)).size).toBe(2200);
+    // Each draft is its network's body: the threads one keeps its override, the bluesky one has none.
+    const last = body.drafts.slice(-2) as { draft_id: string; platform: string }[];
+    for (const d of last) {
+      const got = await h.req({ method: 'GET', url: `/unified/drafts/${d.draft_id}`, headers: asUser(u) });
+      expect(got.statusCode, got.body).toBe(200);
+      const draft = got.json().data ?? got.json();
+      expect(draft).toMatchObject({ id: d.draft_id, platform: d.platform, status: 'draft' });
+      expect(JSON.stringify(draft)).toContain('Idea 1099');
+      expect(JSON.stringify(draft).includes('Thread 1099')).toBe(d.platform === 'threads');
+    }
+  });
+
   it('puts rows naming a queue in its successive free slots; a failed import takes none', async () => {
     const u = await proUser(h);
     const made = await h.req({

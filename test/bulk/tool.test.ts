@@ -1,7 +1,7 @@
 // The import_posts tool: validation only unless asked to import, the plan gate in band, and the workspace's approval
 // setting (tool_posts_need_approval) holding every imported post as a draft pending approval.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Harness } from '../helpers/harness.ts';
+import { asUser, type Harness } from '../helpers/harness.ts';
 import { HOUR, TestClock } from '../scheduling/helpers.ts';
 import { setApproval } from '../tools/approval-helpers.ts';
 import { toolRunner } from '../tools/helpers.ts';
@@ -63,5 +63,27 @@ describe('import_posts', () => {
       ['threads', 'draft'],
       ['threads', 'pending_approval'],
     ]);
+    // Each held draft raised its post.approval_requested event, as a post held one at a time does; the plain one none.
+    const held = drafts.filter((d) => d.status === 'pending_approval');
+    const evs = await h.req({
+      method: 'GET',
+      url: '/events?order=asc&type=post.approval_requested',
+      headers: asUser(u),
+    });
+    expect(evs.statusCode, evs.body).toBe(200);
+    const data = (evs.json().events as { data: Record<string, unknown> }[]).map((e) => e.data);
+    expect(data.sort((a, b) => String(a.platform).localeCompare(String(b.platform)))).toEqual(
+      held
+        .sort((a, b) => a.platform.localeCompare(b.platform))
+        .map((d) => ({
+          draft_id: d.id,
+          platform: d.platform,
+          post_type: 'text',
+          requested_via: 'mcp',
+          requested_by: expect.any(String),
+          decided_by: null,
+          reason: null,
+        })),
+    );
   });
 });

@@ -221,6 +221,61 @@ describe('analytics right after publishing', () => {
   });
 });
 
+describe("the account's own comments in the inbox", () => {
+  it('marks its first comment and the replies sent from Herald own (never unread), and others not', async () => {
+    const u = await h.signup();
+    for (const platform of ['threads', 'bluesky'] as const) {
+      await connect(h, u, platform);
+      const res = await h.req({
+        method: 'POST',
+        url: '/unified/post/text',
+        headers: asUser(u),
+        payload: { platforms: [platform], default_text: `Own comments ${platform}`, first_comment: 'Read more below' },
+      });
+      const body = res.json() as { success: boolean; post: { post_id: string; first_comment: { id: string } } };
+      expect(body.success, res.body).toBe(true);
+      const postId = body.post.post_id;
+      const first = body.post.first_comment.id;
+      const [theirs] = await seed({ platform, post_id: postId, comments: [{ text: 'Nice!', author_name: 'Zed' }] });
+      type Listed = { id: string; text: string; own: boolean; replies: Listed[] };
+      const list = async () => {
+        const got = await get(u, `/unified/comments?platforms=${platform}&force_refresh=true`);
+        expect(got.statusCode, got.body).toBe(200);
+        const posts = got.json()[platform].posts as { post_id: string; comments: Listed[] }[];
+        const flat: Listed[] = [];
+        const walk = (l: Listed[]) => {
+          for (const c of l) {
+            flat.push(c);
+            walk(c.replies);
+          }
+        };
+        walk(posts.find((x) => x.post_id === postId)!.comments);
+        return Object.fromEntries(flat.map((c) => [c.id, c.own]));
+      };
+      // Bluesky lists the first comment among the post's replies; Threads' list of replies leaves the account's out.
+      const mine = platform === 'bluesky' ? { [first]: true } : {};
+      expect(await list(), platform).toEqual({ ...mine, [theirs!]: false });
+      // A reply sent from Herald is the account's too, also once the network's copy is read again.
+      const reply = await h.req({
+        method: 'POST',
+        url: `/unified/comments/reply?platform=${platform}&comment_id=${encodeURIComponent(theirs!)}`,
+        headers: asUser(u),
+        payload: { text: 'Thanks!' },
+      });
+      expect(reply.statusCode, reply.body).toBe(200);
+      expect(await list(), platform).toEqual({ ...mine, [theirs!]: false, [reply.json().reply_id]: true });
+      if (platform === 'bluesky') {
+        // Without an author id (Threads names repliers by username only) the first comment is still known as the
+        // account's: the ledger's journal holds its id.
+        await h.ctx.database.db.execute(
+          `update network_comments set author_id = null where platform_comment_id = '${first}'` as never,
+        );
+        expect((await list())[first]).toBe(true);
+      }
+    }
+  });
+});
+
 describe('comments inbox and replies', () => {
   let u: TestUser;
   let videoId: string;

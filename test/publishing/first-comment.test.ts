@@ -31,6 +31,15 @@ async function slice(platform: string): Promise<Slice> {
 }
 
 type FirstComment = { status: string; id?: string; error?: string };
+
+/** Herald's id of the post just made (the timeline's). */
+async function lastPostId(): Promise<string> {
+  const rows = await h.ctx.database.db.query.posts.findMany({
+    orderBy: (p, { desc }) => [desc(p.createdAt)],
+    limit: 1,
+  });
+  return rows[0]!.id;
+}
 type Result = {
   platform: string;
   success: boolean;
@@ -148,12 +157,54 @@ describe('first_comment', () => {
     });
     const results = res.json().results as Result[];
     const li = results.find((r) => r.platform === 'linkedin')!;
+    const by = (p: string) => results.find((r) => r.platform === p)!.post!;
     expect(li.success, li.message).toBe(true);
     expect(li.post!.post_id).toBeTruthy();
     expect(li.post!.first_comment).toMatchObject({ status: 'failed' });
     expect(li.post!.first_comment!.error).toMatch(/^LinkedIn: /);
     expect(await commentsUnder('linkedin', li.post!.post_id, comment)).toEqual([]);
     expect(results.find((r) => r.platform === 'bluesky')!.post!.first_comment!.status).toBe('posted');
+
+    // The post's timeline shows each network's first comment: posted with its id (and Bluesky's permalink, its reply
+    // in the thread), failed with the network's reason; the post itself published on both.
+    const story = await h.req({
+      method: 'GET',
+      url: `/unified/posts/${await lastPostId()}/timeline`,
+      headers: asUser(u),
+    });
+    expect(story.statusCode, story.body).toBe(200);
+    type Target = { platform: string; state: string; first_comment: (FirstComment & { permalink?: string }) | null };
+    const targets = story.json().targets as Target[];
+    const bsky = targets.find((t) => t.platform === 'bluesky')!;
+    const liTarget = targets.find((t) => t.platform === 'linkedin')!;
+    expect(bsky.state).toBe('published');
+    expect(bsky.first_comment).toEqual({
+      status: 'posted',
+      id: results.find((r) => r.platform === 'bluesky')!.post!.first_comment!.id,
+      permalink: expect.stringMatching(/\/profile\/[^/]+\/post\/[^/]+$/),
+    });
+    expect((await commentsUnder('bluesky', by('bluesky').post_id, comment)).map((c) => c.id)).toEqual([
+      bsky.first_comment!.id,
+    ]);
+    expect(bsky.first_comment!.permalink!.endsWith(bsky.first_comment!.id!.split('/').pop()!)).toBe(true);
+    expect(liTarget.state).toBe('published');
+    expect(liTarget.first_comment).toEqual({ status: 'failed', error: li.post!.first_comment!.error });
+  });
+
+  it('a post without a first comment has none in its timeline', async () => {
+    const res = await h.req({
+      method: 'POST',
+      url: '/unified/post/text',
+      headers: asUser(u),
+      payload: { platforms: ['bluesky'], default_text: `No comment ${randomUUID().slice(0, 8)}` },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const story = await h.req({
+      method: 'GET',
+      url: `/unified/posts/${await lastPostId()}/timeline`,
+      headers: asUser(u),
+    });
+    expect(story.json().targets).toMatchObject([{ platform: 'bluesky', state: 'published', first_comment: null }]);
   });
 
   it('is refused for a network that takes none, naming it, unless its override leaves it out', async () => {

@@ -41,6 +41,37 @@ describe('queue tools', () => {
     expect((all.queues as { name: string }[]).map((q) => q.name)).toEqual(['default']);
   });
 
+  it('get_queue names the feeds in queue mode whose items take the queue’s slots (the URL without its query)', async () => {
+    const u = await h.signup();
+    await connect(h, u, 'bluesky');
+    const made = await h.req({ method: 'POST', url: '/unified/queues', headers: asUser(u), payload: { name: 'blog' } });
+    expect(made.statusCode, made.body).toBe(201);
+    const feed = (url: string, mode: string, queue: string | null) =>
+      h.ctx.feeds.store.insert({
+        workspaceId: u.workspaceId,
+        url,
+        networks: ['bluesky'],
+        mode,
+        queue,
+        template: '{title}',
+      });
+    const blog = await feed('https://blog.example/feed.xml?token=secret', 'queue', 'blog');
+    const news = await feed('https://news.example/rss', 'queue', null);
+    await feed('https://drafts.example/rss', 'draft', null);
+    const one = await call(u, 'get_queue', { queue: 'blog' });
+    expect(one.feeds).toEqual([
+      { id: blog.id, url: 'https://blog.example/feed.xml', networks: ['bluesky'], paused: false },
+    ]);
+    expect((await call(u, 'get_queue', {})).feeds).toEqual([
+      { id: news.id, url: 'https://news.example/rss', networks: ['bluesky'], paused: false },
+    ]);
+    const all = await call(u, 'get_queue', { all: true });
+    expect((all.feeds as { url: string; queue: string }[]).map((f) => [f.url, f.queue]).sort()).toEqual([
+      ['https://blog.example/feed.xml', 'blog'],
+      ['https://news.example/rss', 'default'],
+    ]);
+  });
+
   it("another workspace's queue is not found; the caller's own default queue is its own", async () => {
     const u = await h.signup();
     const other = await h.signup();

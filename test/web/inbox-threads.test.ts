@@ -85,6 +85,23 @@ describe('inbox threads', () => {
     expect(threads[1]?.unreadIds).toEqual([]);
   });
 
+  it("never counts the account's own comments unread: its first comment, a reply sent from Herald", () => {
+    const mine = { ...comment('first', '2026-11-03T10:00:00Z'), own: true };
+    const theirs = comment('c3', '2026-11-03T11:00:00Z', [{ ...comment('r3', '2026-11-03T12:00:00Z'), own: true }]);
+    const own = { success: true, bluesky: { posts: [post('at://mine', [theirs, mine])], last_updated: null } };
+    const { threads } = buildThreads(own, {}, new Set());
+    expect(threads[0]!.allIds).toEqual(['c3', 'r3', 'first']);
+    expect(threads[0]!.unreadIds).toEqual(['c3']);
+    expect(unreadTotal(threads)).toBe(1);
+    // Only the first comment under the post, nothing else: the thread has nothing unread and sorts as read.
+    const alone = buildThreads(
+      { success: true, bluesky: { posts: [post('at://alone', [mine])], last_updated: null } },
+      {},
+      new Set(),
+    );
+    expect(alone.threads[0]!.unreadIds).toEqual([]);
+  });
+
   it('keys read ids by network, so the same id on two networks stays apart', () => {
     const read = new Set(readKeys({ platform: 'bluesky' }, ['c2']));
     expect(buildThreads(answer, posts, read).threads[0]?.unreadIds).toEqual(['c2']);

@@ -1,6 +1,6 @@
 // The composer's first comment: counted by each network's comment limit (GET /unified/platforms), a network's own on
 // its tab, disabled with the reason for a network that takes none (and left out of the common one), and posted under
-// the published post.
+// the published post, whose timeline (from its event) then shows the comment posted with a link to it.
 import { expect, test } from './fixtures.ts';
 import { apiAs, connectBluesky } from './seed.ts';
 
@@ -55,4 +55,15 @@ test('write a first comment, see its counters and a network that takes none, pub
   const first = body.post?.first_comment ?? body.results?.[0]?.post?.first_comment;
   expect(first?.status).toMatch(/posted|pending/);
   await expect(page.getByRole('status').filter({ hasText: 'Result' }).getByText('Published')).toBeVisible();
+
+  // The post's timeline (reached from its event) tells what became of the comment: posted, with a link to the reply.
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Notifications' }).click();
+  await page
+    .getByRole('row', { name: /Post published/ })
+    .getByRole('link', { name: 'View the post' })
+    .click();
+  const story = page.getByRole('dialog', { name: 'What happened to this post' });
+  await expect(story.getByText('First comment posted.')).toBeVisible();
+  await expect(story.getByRole('link', { name: 'Open the comment' })).toHaveAttribute('href', /\/post\/[^/]+$/);
+  await helpers.checkA11y('the post timeline with its first comment');
 });

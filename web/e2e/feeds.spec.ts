@@ -1,5 +1,6 @@
 // Feeds: follow a feed served by a loopback server of the spec (the suite's Herald may fetch from 127.0.0.1), check it
-// now and see its items made into drafts; follow one that answers 500 and see its error on the page.
+// now and see its items made into drafts; follow one that answers 500 and see its error on the page; follow one into
+// a posting queue picked on the page and see its items take that queue's slots.
 import { createServer, type Server } from 'node:http';
 import { expect, test } from './fixtures.ts';
 import { apiAs, connectBluesky } from './seed.ts';
@@ -80,4 +81,50 @@ test('follow a feed, check it now and see its items as drafts; a failing feed sh
   const drafts = JSON.stringify(await (await apiAs(page)).get('/unified/drafts'));
   expect(drafts).toContain('Spring release notes');
   expect(drafts).toContain('https://example.test/team');
+});
+
+test('follow a feed into a posting queue picked on the page: its items take the queue’s next free slots', async ({
+  page,
+  helpers,
+}) => {
+  await helpers.signUp({ workspace: 'Feed queue tests' });
+  const api = await apiAs(page);
+  await connectBluesky(api);
+  await api.send('POST', '/unified/queues', { name: 'blog' });
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Feeds' }).click();
+
+  const form = page.getByRole('form', { name: 'Follow a feed' });
+  const url = `${base}/news.xml`;
+  await form.getByLabel('Feed URL').fill(url);
+  await form.getByRole('checkbox', { name: 'Bluesky' }).check();
+  await form.getByLabel('New items become').selectOption('queue');
+  // The picker lists the workspace's queues, the default queue first.
+  const picker = form.getByLabel('Queue', { exact: true });
+  await expect(picker.getByRole('option')).toHaveText(['default', 'blog']);
+  await picker.selectOption('blog');
+  await form.getByRole('checkbox', { name: /^Also post the items already/ }).check();
+  await helpers.checkA11y('the feeds page, queue mode');
+  await form.getByRole('button', { name: 'Follow' }).click();
+
+  const row = page.getByRole('row').filter({ hasText: url });
+  await expect(row.getByText('Posts in the queue blog')).toBeVisible();
+  await page.getByRole('button', { name: `Check now ${url}` }).click();
+  await expect(page.getByText('Checked: 2 new item(s), 2 made into posts.')).toBeVisible();
+
+  // Both items wait in the queue, in two successive slots; none became a draft.
+  const queue = (await api.get('/unified/queues/blog')) as { data: { queue: { queued_posts: number } } };
+  expect(queue.data.queue.queued_posts).toBe(2);
+  const feeds = (await api.get('/unified/feeds')) as { feeds: { mode: string; queue: string | null }[] };
+  expect(feeds.feeds).toEqual([expect.objectContaining({ mode: 'queue', queue: 'blog' })]);
+
+  // Editing it shows the queue it follows; choosing the default queue saves it as the default (null).
+  await page.getByRole('button', { name: `Edit feed ${url}` }).click();
+  const edit = page.getByRole('form', { name: 'Edit feed' });
+  await expect(edit.getByLabel('New items become')).toHaveValue('queue');
+  await expect(edit.getByLabel('Queue', { exact: true })).toHaveValue('blog');
+  await edit.getByLabel('Queue', { exact: true }).selectOption('default');
+  await edit.getByRole('button', { name: 'Save' }).click();
+  await expect(row.getByText('Posts in the queue default')).toBeVisible();
+  const after = (await api.get('/unified/feeds')) as { feeds: { queue: string | null }[] };
+  expect(after.feeds[0]?.queue).toBeNull();
 });

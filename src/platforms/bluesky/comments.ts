@@ -25,6 +25,7 @@ export function blueskyComments(
   urls: IdentityUrls,
   session: (tokens: TokenSet) => Session,
   call: (s: Session, nsid: string, params: Record<string, string>) => Promise<JsonObject>,
+  permalink?: (s: Session) => (uri: string) => string,
 ): Comments {
   async function thread(s: Session, uri: string, depth: number): Promise<JsonObject> {
     try {
@@ -121,7 +122,8 @@ export function blueskyComments(
     // A reply to the post itself, in its thread: Bluesky has no comments apart from replies.
     async comment(tokens, p) {
       const { replyId } = await comments.reply(tokens, { ...p, commentId: p.postId });
-      return { commentId: replyId };
+      // A reply is a post of the account's: its address is made as the post's own permalink is.
+      return { commentId: replyId, ...(permalink ? { permalink: permalink(session(tokens))(replyId) } : {}) };
     },
 
     async reply(tokens, p) {

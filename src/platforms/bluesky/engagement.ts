@@ -137,5 +137,5 @@ export function blueskyEngagement(client: XrpcClient, urls: IdentityUrls & { web
     });
   }
 
-  return { listPosts, getPost, deletePost, comments: blueskyComments(client, urls, session, call) };
+  return { listPosts, getPost, deletePost, comments: blueskyComments(client, urls, session, call, permalink) };
 }

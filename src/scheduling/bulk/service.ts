@@ -247,16 +247,24 @@ export class BulkService {
         scheduled_post_id: e.id,
         scheduled_time: e.scheduledTime.toISOString(),
       }));
-      const drafts: ImportReport['drafts'] = [];
-      for (const r of posts) {
-        if (!r.draft && !heldVia) continue;
-        const held =
-          heldVia && !r.draft
-            ? { status: 'pending_approval' as const, requestedVia: heldVia, ...requesterOf(p) }
-            : undefined;
-        const refs = await this.#d.drafts.saveFromPost(p.workspaceId, r.postType, r.body, r.platforms, null, tx, held);
-        for (const d of refs) drafts.push({ row: r.row, platform: d.platform, draft_id: d.draft_id, status: d.status });
-      }
+      // Drafts (and posts held for approval) 2,000 per statement, as the entries above.
+      const draftPosts = posts.filter((r) => r.draft || heldVia);
+      const saved = await this.#d.drafts.saveMany(
+        p.workspaceId,
+        draftPosts.map((r) => ({
+          postType: r.postType,
+          body: r.body,
+          platforms: r.platforms,
+          held:
+            heldVia && !r.draft
+              ? { status: 'pending_approval' as const, requestedVia: heldVia, ...requesterOf(p) }
+              : undefined,
+        })),
+        tx,
+      );
+      const drafts: ImportReport['drafts'] = draftPosts.flatMap((r, i) =>
+        saved[i]!.map((d) => ({ row: r.row, platform: d.platform, draft_id: d.draft_id, status: d.status })),
+      );
       return { entries, scheduled, drafts };
     });
     await this.#d.schedule.wake(out.entries as ScheduledEntryRef[]);

@@ -60,6 +60,11 @@ export const comment: z.ZodType<CommentRecord> = z
         parent_id: z.string().nullable(),
         replies: z.array(comment),
         platform_meta: z.object({ is_hidden: z.boolean() }),
+        own: z
+          .boolean()
+          .describe(
+            'Written by the connected account itself (its page or organization included): the first comment Herald posted, a reply sent from Herald, or one written on the network. The inbox never counts it unread.',
+          ),
       }),
     // A recursive schema must be a component (with an id) for the document to refer to itself.
   )

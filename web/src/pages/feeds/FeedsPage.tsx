@@ -1,5 +1,5 @@
-// Feeds: the RSS, Atom and JSON Feed feeds this workspace follows — add one (its networks, draft or scheduled posts,
-// the template or AI copy, backfill), edit, pause or resume, poll now, delete — with each feed's last success and
+// Feeds: the RSS, Atom and JSON Feed feeds this workspace follows — add one (its networks, drafts, scheduled posts or
+// a posting queue's next free slots, the template or AI copy, backfill), edit, pause or resume, poll now, delete — with each feed's last success and
 // last error. A plan without scheduling says so (403 plan_required) instead of the page.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -25,6 +25,7 @@ type Feed = {
   url: string;
   networks: string[];
   mode: 'draft' | 'schedule' | 'queue';
+  queue: string | null;
   schedule: { delay_minutes: number; from: 'found' | 'published' };
   template: string;
   ai: boolean;
@@ -38,7 +39,8 @@ type Feed = {
 type FormValues = {
   url: string;
   networks: string[];
-  mode: 'draft' | 'schedule';
+  mode: 'draft' | 'schedule' | 'queue';
+  queue: string;
   delay_minutes: number;
   template: string;
   ai: boolean;
@@ -46,13 +48,22 @@ type FormValues = {
 };
 
 const feedsKey = (workspaceId: string) => ['feeds', workspaceId] as const;
-const FIELDS = ['url', 'networks', 'mode', 'schedule', 'template'];
+const FIELDS = ['url', 'networks', 'mode', 'queue', 'schedule', 'template'];
+const DEFAULT_QUEUE = 'default';
+
+/** The mode's name as the list shows it (a queue mode names its queue). */
+function modeLabel(f: Pick<Feed, 'mode' | 'queue'>): string {
+  if (f.mode === 'queue') return t.feeds.modeQueueOf(f.queue ?? DEFAULT_QUEUE);
+  return f.mode === 'schedule' ? t.feeds.modeSchedule : t.feeds.modeDraft;
+}
 
 function toBody(v: FormValues) {
   return {
     url: v.url.trim(),
     networks: v.networks,
     mode: v.mode,
+    // The queue is kept only in queue mode; the default queue is sent as null (the feed follows the default queue).
+    queue: v.mode === 'queue' && v.queue !== DEFAULT_QUEUE ? v.queue : null,
     schedule: { delay_minutes: v.delay_minutes, from: 'found' as const },
     template: v.template,
     ai: v.ai,
@@ -78,6 +89,16 @@ function FeedForm({
   const [values, setValues] = useState(initial);
   const set = (patch: Partial<FormValues>) => setValues((v) => ({ ...v, ...patch }));
   const platforms = usePlatforms();
+  const { workspace } = useWorkspace();
+  // The workspace's posting queues (the Queues page's list; the same query key, so a change there refreshes this).
+  const queues = useQuery({
+    queryKey: ['queues', workspace.id],
+    queryFn: () => must(api.GET('/unified/queues')),
+    enabled: values.mode === 'queue',
+  });
+  const queueNames = (queues.data?.data?.queues ?? []).map((q) => q.name);
+  // A feed's queue deleted since it was saved is still shown, so the form does not silently change it.
+  if (values.mode === 'queue' && queues.data && !queueNames.includes(values.queue)) queueNames.push(values.queue);
   return (
     <form
       className="card form-card"
@@ -114,9 +135,23 @@ function FeedForm({
           >
             <option value="draft">{t.feeds.modeDraft}</option>
             <option value="schedule">{t.feeds.modeSchedule}</option>
+            <option value="queue">{t.feeds.modeQueue}</option>
           </select>
         )}
       </Field>
+      {values.mode === 'queue' && (
+        <Field label={t.feeds.queue} error={fieldError(error, 'queue')} hint={t.feeds.queueHint}>
+          {(control) => (
+            <select {...control} value={values.queue} onChange={(e) => set({ queue: e.target.value })}>
+              {(queueNames.length ? queueNames : [values.queue]).map((q) => (
+                <option key={q} value={q}>
+                  {q}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+      )}
       {values.mode === 'schedule' && (
         <TextField
           label={t.feeds.delay}
@@ -176,6 +211,7 @@ function CreateFeed() {
           url: '',
           networks: [],
           mode: 'draft',
+          queue: DEFAULT_QUEUE,
           delay_minutes: 60,
           template: '{title}\n\n{link}',
           ai: false,
@@ -233,7 +269,7 @@ function FeedList({ feeds }: { feeds: Feed[] }) {
           <tr key={f.id}>
             <th scope="row" className="webhook-url">
               {f.url}
-              <span className="muted"> — {f.mode === 'schedule' ? t.feeds.modeSchedule : t.feeds.modeDraft}</span>
+              <span className="muted"> — {modeLabel(f)}</span>
             </th>
             <td>{f.networks.map(networkName).join(', ')}</td>
             <td>
@@ -298,7 +334,8 @@ function FeedList({ feeds }: { feeds: Feed[] }) {
             initial={{
               url: editing.url,
               networks: editing.networks,
-              mode: editing.mode === 'schedule' ? 'schedule' : 'draft',
+              mode: editing.mode,
+              queue: editing.queue ?? DEFAULT_QUEUE,
               delay_minutes: editing.schedule.delay_minutes,
               template: editing.template,
               ai: editing.ai,

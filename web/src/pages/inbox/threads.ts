@@ -14,6 +14,8 @@ export interface InboxComment {
   parent_id: string | null;
   replies: InboxComment[];
   platform_meta: { is_hidden: boolean };
+  /** Written by the connected account itself (its first comment, a reply sent from Herald): never unread. */
+  own?: boolean;
 }
 
 export interface CommentSlicePost {
@@ -39,7 +41,7 @@ export interface Thread {
   pageId: string | null;
   post: PostSummary | null;
   comments: InboxComment[];
-  /** ids of this thread's comments and replies not marked read */
+  /** ids of this thread's comments and replies not marked read (the account's own are never unread) */
   unreadIds: string[];
   /** every comment and reply id of the thread */
   allIds: string[];
@@ -97,9 +99,11 @@ export function buildThreads(
     for (const p of slice.posts ?? []) {
       if (p.comments.length === 0 && p.comment_status !== 'error') continue;
       const allIds: string[] = [];
+      const own = new Set<string>();
       let latestAt = 0;
       walk(p.comments, (c) => {
         allIds.push(c.id);
+        if (c.own) own.add(c.id);
         latestAt = Math.max(latestAt, time(c.created_at));
       });
       const key = threadKey(platform, p.post_id);
@@ -110,7 +114,7 @@ export function buildThreads(
         pageId: p.page_id,
         post: byKey.get(key) ?? null,
         comments: p.comments,
-        unreadIds: allIds.filter((id) => !read.has(threadKey(platform, id))),
+        unreadIds: allIds.filter((id) => !own.has(id) && !read.has(threadKey(platform, id))),
         allIds,
         latestAt,
         status: p.comment_status,

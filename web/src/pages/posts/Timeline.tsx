@@ -1,5 +1,6 @@
 // The story of one post (GET /unified/posts/{id}/timeline): per network target its state, every attempt with its
-// time, outcome, source and the network's error, and when Herald tries again; a retry of its failed networks.
+// time, outcome, source and the network's error, when Herald tries again and its first comment's outcome; a retry of
+// its failed networks.
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, must } from '../../api/client.ts';
@@ -82,6 +83,20 @@ export function TimelineDialog({ id, onClose, onRetried }: { id: string; onClose
                     </a>
                   )}
                   {target.error_message && <p className="posts-error">{target.error_message}</p>}
+                  {target.first_comment?.status === 'posted' && (
+                    <p>
+                      {t.posts.firstCommentPosted}{' '}
+                      {target.first_comment.permalink && (
+                        <a href={target.first_comment.permalink} target="_blank" rel="noreferrer">
+                          {t.posts.openComment}
+                        </a>
+                      )}
+                    </p>
+                  )}
+                  {target.first_comment?.status === 'failed' && (
+                    <p className="posts-error">{t.posts.firstCommentFailed(target.first_comment.error ?? '')}</p>
+                  )}
+                  {target.first_comment?.status === 'pending' && <p className="muted">{t.posts.firstCommentPending}</p>}
                   {target.next_retry_at && <p>{t.posts.nextRetry(time.dateTime(target.next_retry_at))}</p>}
                   {target.attempts.length === 0 ? (
                     <p className="muted">{t.posts.noAttempts}</p>
