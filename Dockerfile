@@ -7,7 +7,7 @@ ARG NODE_IMAGE=node:24-slim
 # The web app is built with the development tools (Vite), which the runtime image does not carry.
 FROM ${NODE_IMAGE} AS build
 WORKDIR /app
-COPY package.json package-lock.json ./
+COPY package.json package-lock.json .npmrc ./
 COPY bin bin
 COPY src src
 COPY web web
@@ -20,14 +20,19 @@ COPY deploy/image.sh /tmp/image.sh
 RUN sh /tmp/image.sh packages && rm /tmp/image.sh
 WORKDIR /app
 # The files the application runs from; test/deploy/image.test.ts copies the same list (the COPY lines below, up to the RUN).
-COPY package.json package-lock.json ./
+COPY package.json package-lock.json .npmrc ./
 COPY bin bin
 COPY src src
 COPY deploy deploy
+# OPTIONAL_FEATURES="s3 openai" (docker build --build-arg) adds the packages those features need, which the server
+# install leaves out: s3 (HERALD_STORAGE=s3), openai, anthropic, google, openai-compatible (HERALD_AI_PROVIDER).
+ARG OPTIONAL_FEATURES=""
 # CJK_FONTS=1 (docker build --build-arg) adds the built-in AI provider's Chinese/Japanese and Korean card
 # fonts (130 MB); without them such characters are left blank on a card (docs/ai.md).
 ARG CJK_FONTS=0
-RUN deploy/image.sh install && if [ "$CJK_FONTS" = 1 ]; then deploy/image.sh cjk-fonts; fi \
+# (optional before cjk-fonts: npm install removes packages it did not install, such as the unpacked fonts)
+RUN deploy/image.sh install && if [ -n "$OPTIONAL_FEATURES" ]; then deploy/image.sh optional $OPTIONAL_FEATURES; fi \
+  && if [ "$CJK_FONTS" = 1 ]; then deploy/image.sh cjk-fonts; fi \
   && npm cache clean --force
 COPY --from=build /app/web/dist web/dist
 RUN groupadd --system --gid 10001 herald \

@@ -8,6 +8,9 @@
 #   deploy/image.sh install      production dependencies only, from package-lock.json, no install scripts
 #   deploy/image.sh cjk-fonts    adds the optional Chinese/Japanese and Korean card fonts (development dependencies,
 #                                so \`install\` leaves them out) at the versions package-lock.json pins (docs/ai.md)
+#   deploy/image.sh optional <feature…>  adds the optional packages of features (s3, openai, anthropic, google,
+#                                openai-compatible: S3 storage, an external AI provider) at the versions package-lock.json
+#                                pins (src/optional-packages.ts, docs/deployment.md)
 #   deploy/image.sh start [cmd]  waits for DATABASE_URL's server when one is set, then runs `herald <cmd>` (serve)
 #   deploy/image.sh health       exits 0 when GET /healthz answers 200 on 127.0.0.1:$PORT
 #
@@ -49,6 +52,21 @@ case "$command" in
       rm -f "$tarball"
     done
     ;;
+  optional)
+    [ "$#" -gt 0 ] || { echo "usage: deploy/image.sh optional s3|openai|anthropic|google|openai-compatible…" >&2; exit 64; }
+    # The features' packages, deduplicated, as one npm command (installCommand: --no-save --save-prod, pinned versions).
+    install=$(node --input-type=module -e '
+      import { OPTIONAL_FEATURES, installCommand } from "./src/optional-packages.ts";
+      // disk and builtin (HERALD_STORAGE, HERALD_AI_PROVIDER values that compose may pass) need nothing.
+      const names = process.argv.slice(1).filter((n) => n !== "disk" && n !== "builtin");
+      const bad = names.filter((n) => !(n in OPTIONAL_FEATURES));
+      if (bad.length) { console.error(`image.sh: unknown feature ${bad.join(", ")}`); process.exit(64); }
+      if (names.length) console.log(installCommand([...new Set(names.flatMap((n) => OPTIONAL_FEATURES[n].packages))]));
+    ' "$@")
+    [ -n "$install" ] || exit 0
+    # shellcheck disable=SC2086 # the command and its package specs are words
+    $install --ignore-scripts --no-audit --no-fund ${HERALD_NPM_FLAGS:-}
+    ;;
   start)
     if [ -n "${DATABASE_URL:-}" ]; then
       # The database may still be starting (a fresh compose install): wait for it rather than exit at once.
@@ -66,7 +84,7 @@ case "$command" in
     '
     ;;
   *)
-    echo "usage: deploy/image.sh packages|build|install|cjk-fonts|start [serve|worker|migrate]|health" >&2
+    echo "usage: deploy/image.sh packages|build|install|cjk-fonts|optional <feature…>|start [serve|worker|migrate]|health" >&2
     exit 64
     ;;
 esac

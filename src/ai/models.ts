@@ -1,8 +1,10 @@
 // The configured provider's models, as AI SDK model instances (never bare model-id strings, which the SDK
 // would route to a hosted gateway). Chat Completions servers (Ollama, vLLM, LM Studio, llama.cpp) go
 // through @ai-sdk/openai-compatible; their transcription endpoint (/audio/transcriptions) is OpenAI's.
-// Only the configured provider's package is loaded (the built-in provider loads none).
+// Only the configured provider's package is loaded (the built-in provider loads none). These packages are optional
+// (src/optional-packages.ts): a server installs the ones its provider needs.
 import type { ImageModel, LanguageModel, TranscriptionModel } from 'ai';
+import { requireFeature } from '../optional-packages.ts';
 import type { AiConfig } from './config.ts';
 
 export interface AiModels {
@@ -19,6 +21,8 @@ export class AiModelConfigError extends Error {}
 /** The models of the configured provider, or null for the built-in provider. */
 export async function createModels(cfg: AiConfig, fetchImpl?: typeof fetch): Promise<AiModels | null> {
   if (cfg.provider === 'builtin' || !cfg.model) return null;
+  // The AI SDK is not part of the server install: a provider configured without its packages stops here, naming them.
+  requireFeature(cfg.provider);
   const common = {
     ...(cfg.apiKey ? { apiKey: cfg.apiKey } : {}),
     ...(cfg.baseUrl ? { baseURL: cfg.baseUrl } : {}),

@@ -58,22 +58,24 @@ export function throttledError(retryAfterMs: number): AppError {
 
 export class LoginThrottle {
   readonly #o: LoginThrottleOptions;
-  readonly #memory: LRUCache<string, Attempts> | undefined;
+  /** Without Redis: made on the first attempt (a cache of 100,000 entries allocates its tables up front, ~4 MB). */
+  #memoryCache: LRUCache<string, Attempts> | undefined;
 
   constructor(opts: LoginThrottleOptions) {
     this.#o = opts;
-    if (opts.redis) {
-      if (!('heraldLoginAttempt' in opts.redis))
-        opts.redis.defineCommand('heraldLoginAttempt', { numberOfKeys: 1, lua: ATTEMPT_LUA });
-    } else {
-      // Bounded: a flood of made-up emails evicts old entries instead of growing without limit.
-      this.#memory = new LRUCache({
-        max: 100_000,
-        ttl: IDLE_MS,
-        perf: { now: () => opts.now().getTime() },
-        ttlResolution: 0,
-      });
-    }
+    if (opts.redis && !('heraldLoginAttempt' in opts.redis))
+      opts.redis.defineCommand('heraldLoginAttempt', { numberOfKeys: 1, lua: ATTEMPT_LUA });
+  }
+
+  get #memory(): LRUCache<string, Attempts> | undefined {
+    if (this.#o.redis) return undefined;
+    // Bounded: a flood of made-up emails evicts old entries instead of growing without limit.
+    return (this.#memoryCache ??= new LRUCache({
+      max: 100_000,
+      ttl: IDLE_MS,
+      perf: { now: () => this.#o.now().getTime() },
+      ttlResolution: 0,
+    }));
   }
 
   /**

@@ -12,6 +12,13 @@ import type { Config } from '../config.ts';
 import { openDatabase } from '../db/client.ts';
 import { DataDirLockedError } from '../db/lock.ts';
 import { createMediaStorage } from '../media/storage/index.ts';
+import {
+  installCommand,
+  MissingPackageError,
+  missingPackages,
+  OPTIONAL_FEATURES,
+  type OptionalFeature,
+} from '../optional-packages.ts';
 import { NETWORKS } from '../platforms/registry.ts';
 
 export type CheckStatus = 'ok' | 'warn' | 'fail' | 'skip';
@@ -98,6 +105,27 @@ export function checkNetworks(config: Config): CheckResult[] {
   });
 }
 
+/**
+ * The optional packages the configuration needs (the AI SDK for an external AI provider, the S3 SDK for S3 storage):
+ * installed, or the command that adds them. The server install (`npm ci --omit=dev`) leaves them out.
+ */
+export function checkOptionalPackages(
+  config: Config,
+  missing: (feature: OptionalFeature) => string[] = missingPackages,
+): CheckResult[] {
+  const needed: OptionalFeature[] = [];
+  if (config.ai.provider !== 'builtin') needed.push(config.ai.provider);
+  if (config.media.storage.driver === 's3') needed.push('s3');
+  if (!needed.length) return [result('optional packages', 'skip', 'none needed (built-in AI provider, media on disk)')];
+  return needed.map((feature) => {
+    const { what, packages } = OPTIONAL_FEATURES[feature];
+    const lacking = missing(feature);
+    return lacking.length
+      ? result(`packages for ${what}`, 'fail', `not installed: ${lacking.join(', ')}`, installCommand(lacking))
+      : result(`packages for ${what}`, 'ok', packages.join(', '));
+  });
+}
+
 /** Storage: a put, get and delete round trip of a small object (disk or S3). */
 export async function checkStorage(config: Config): Promise<CheckResult> {
   const where = config.media.storage.driver === 's3' ? `S3 bucket ${config.media.storage.bucket}` : 'disk';
@@ -119,9 +147,11 @@ export async function checkStorage(config: Config): Promise<CheckResult> {
     return result('storage', 'ok', `${where}: write, read and delete work`);
   } catch (err) {
     const fix =
-      config.media.storage.driver === 's3'
-        ? 'check HERALD_S3_ENDPOINT, HERALD_S3_BUCKET and the key pair (the key needs put, get and delete)'
-        : `make ${join(config.dataDir, 'media')} writable by the user Herald runs as`;
+      err instanceof MissingPackageError
+        ? installCommand(err.packages)
+        : config.media.storage.driver === 's3'
+          ? 'check HERALD_S3_ENDPOINT, HERALD_S3_BUCKET and the key pair (the key needs put, get and delete)'
+          : `make ${join(config.dataDir, 'media')} writable by the user Herald runs as`;
     return result('storage', 'fail', `${where}: ${(err as Error).message}`, fix);
   }
 }

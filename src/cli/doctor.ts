@@ -6,6 +6,7 @@ import {
   checkAssistantUrls,
   checkDatabase,
   checkNetworks,
+  checkOptionalPackages,
   checkPrograms,
   checkPublicUrl,
   checkSmtp,
@@ -42,6 +43,7 @@ export async function runChecks(): Promise<CheckResult[]> {
     storage,
     smtp,
     ...programs,
+    ...checkOptionalPackages(config),
     ...checkNetworks(config),
     ...checkAssistantUrls(config),
   ];

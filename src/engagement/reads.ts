@@ -29,7 +29,11 @@ export class EngagementReads {
    * When each source's post list was last read from the network (ms), by workspace, network and source: a source with
    * no posts at all has no stored row to date it, and must not be asked again on every read.
    */
-  readonly #listed = new LRUCache<string, number>({ max: 50_000 });
+  #listedCache: LRUCache<string, number> | undefined;
+  /** Made on first use: a cache of 50,000 entries allocates its tables up front. */
+  get #listed(): LRUCache<string, number> {
+    return (this.#listedCache ??= new LRUCache<string, number>({ max: 50_000 }));
+  }
 
   constructor(deps: EngagementDeps) {
     this.d = deps;

@@ -3,7 +3,7 @@
 // dependencies from the lockfile there (npm's warm cache, --prefer-offline), and `deploy/image.sh start` runs Herald
 // from it until `deploy/image.sh health` (the image's HEALTHCHECK) passes. On PostgreSQL runs it starts against a
 // fresh database, through the start script's wait for it; otherwise on the embedded one. The install is an npm
-// install of ~300 MB: on a loaded two-core machine it takes minutes.
+// install of ~260 MB: on a loaded two-core machine it takes minutes.
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
@@ -39,7 +39,7 @@ beforeAll(async () => {
   app = mkdtempSync(join(tmpdir(), 'herald-image-'));
   data = mkdtempSync(join(tmpdir(), 'herald-image-data-'));
   const copies = runtimeCopies();
-  expect(copies).toEqual(['package.json', 'package-lock.json', 'bin', 'src', 'deploy']);
+  expect(copies).toEqual(['package.json', 'package-lock.json', '.npmrc', 'bin', 'src', 'deploy']);
   for (const path of copies) cpSync(join(ROOT, path), join(app, path), { recursive: true });
   await run(join(app, 'deploy/image.sh'), ['install'], {
     cwd: app,
@@ -56,7 +56,7 @@ afterAll(async () => {
     await exited;
   }
   await db?.drop();
-  // ~300 MB of node_modules: slow to remove on a busy disk.
+  // ~260 MB of node_modules: slow to remove on a busy disk.
   await rm(app, { recursive: true, force: true });
   await rm(data, { recursive: true, force: true });
 }, 600_000);
@@ -68,6 +68,11 @@ describe('the image, installed and started as its Dockerfile does', () => {
     }
     for (const dev of ['vitest', 'vite', 'typescript', '@biomejs/biome', '@playwright/test', 'drizzle-kit']) {
       expect(existsSync(join(app, 'node_modules', dev)), dev).toBe(false);
+    }
+    // Optional peers of drizzle-orm that only a development dependency needs (the sandbox's PDS): .npmrc's
+    // legacy-peer-deps keeps npm from installing them with the server.
+    for (const peer of ['better-sqlite3', 'kysely', 'prebuild-install']) {
+      expect(existsSync(join(app, 'node_modules', peer)), peer).toBe(false);
     }
     expect(readFileSync(join(app, 'package-lock.json'), 'utf8')).toBe(
       readFileSync(join(ROOT, 'package-lock.json'), 'utf8'),
@@ -92,6 +97,31 @@ describe('the image, installed and started as its Dockerfile does', () => {
       { cwd: app },
     );
     expect(resolved.stdout.trim()).toBe(join(app, 'node_modules/@fontsource/noto-sans-sc/chinese-simplified-400.css'));
+  }, 300_000);
+
+  it("leaves out the AI SDK and the S3 SDK, and adds a feature's packages on request at the pinned versions", async () => {
+    const s3 = ['@aws-sdk/client-s3', '@aws-sdk/lib-storage'];
+    for (const pkg of ['ai', '@ai-sdk/openai', ...s3])
+      expect(existsSync(join(app, 'node_modules', pkg)), pkg).toBe(false);
+    const before = readFileSync(join(app, 'package.json'), 'utf8');
+    await run(join(app, 'deploy/image.sh'), ['optional', 's3'], {
+      cwd: app,
+      env: { ...process.env, HERALD_NPM_FLAGS: '--prefer-offline' },
+      maxBuffer: 16 << 20,
+    });
+    const lock = JSON.parse(readFileSync(join(app, 'package-lock.json'), 'utf8')) as {
+      packages: Record<string, { version: string }>;
+    };
+    for (const pkg of s3) {
+      const installed = JSON.parse(readFileSync(join(app, 'node_modules', pkg, 'package.json'), 'utf8'));
+      expect(installed.version, pkg).toBe(lock.packages[`node_modules/${pkg}`]!.version);
+    }
+    expect(existsSync(join(app, 'node_modules/ai')), 'ai').toBe(false);
+    // Neither package.json nor the lockfile changes: the next `npm ci` is the plain server install again.
+    expect(readFileSync(join(app, 'package.json'), 'utf8')).toBe(before);
+    expect(readFileSync(join(app, 'package-lock.json'), 'utf8')).toBe(
+      readFileSync(join(ROOT, 'package-lock.json'), 'utf8'),
+    );
   }, 300_000);
 
   it('starts, passes the health check, is ready, and stops cleanly on SIGTERM', { timeout: 300_000 }, async () => {
