@@ -53,7 +53,7 @@ describe('statements per operation', () => {
     );
     expect(res.json(), res.body).toMatchObject({ success: true });
     report('publish now', statements.length, statements);
-    expect(statements.length).toBeLessThanOrEqual(11);
+    expect(statements.length).toBeLessThanOrEqual(7);
   });
 
   it('a draft create', async () => {
