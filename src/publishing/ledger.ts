@@ -3,7 +3,7 @@
 import type { Db } from '../db/client.ts';
 import { and, eq, gte, isNull, lte, or, sql } from '../db/orm.ts';
 import { posts, postTargets } from '../db/schema-publishing.ts';
-import { rawTable, rowsOf } from '../db/raw.ts';
+import { lazy, rawTable, rowsOf } from '../db/raw.ts';
 import { attemptInsert, postOutcomeEvents } from '../events/index.ts';
 import type { Journal } from '../platforms/publishing.ts';
 
@@ -410,19 +410,29 @@ export class Ledger {
     return rows.length > 0;
   }
 
+  /** A journal step's write (one per step of every target): prepared once. */
+  #record = lazy(() =>
+    this.#db
+      .update(postTargets)
+      .set({
+        journal: sql`${postTargets.journal} || ${sql.placeholder('patch')}::jsonb`,
+        updatedAt: sql`${sql.placeholder('at')}::timestamptz`,
+      })
+      .where(eq(postTargets.id, sql.placeholder('id')))
+      .prepare('herald_journal_record'),
+  );
+
   /** The journal of one target, backed by its row. */
   journal(target: TargetRow): Journal {
     const steps: Record<string, string> = { ...(target.journal as Record<string, string>) };
     return {
       steps,
       record: async (step, value) => {
-        await this.#db
-          .update(postTargets)
-          .set({
-            journal: sql`${postTargets.journal} || ${JSON.stringify({ [step]: value })}::jsonb`,
-            updatedAt: this.#now(),
-          })
-          .where(eq(postTargets.id, target.id));
+        await this.#record().execute({
+          patch: JSON.stringify({ [step]: value }),
+          at: this.#now().toISOString(),
+          id: target.id,
+        });
         steps[step] = value;
       },
     };
