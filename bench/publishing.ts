@@ -145,7 +145,7 @@ export async function benchPublishing(opts: {
   }
   const cell = (r: Run) => `p50 ${r.p50} ms, ${fmt(r.cpuMs, 1)} ms CPU, ${fmt(r.statements, 1)} stmts`;
   console.log(
-    `\n  Herald's own time per post on ${where} (0 ms simulated latency, one at a time; targets: 1 network < ${opts.databaseUrl ? 5 : 10} ms, 8 networks < 20 ms):`,
+    `\n  Herald's own time per post on ${where} (0 ms simulated latency, one at a time; targets: 1 network < ${opts.databaseUrl ? 3 : 6} ms, 8 networks < 20 ms):`,
   );
   console.log(`  ${''.padEnd(34)}${variants.map((v) => v.name.padEnd(42)).join('')}`);
   const rows: [string, (s: Summary) => string][] = [
