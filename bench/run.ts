@@ -30,6 +30,8 @@ const sections: Record<string, () => Promise<void>> = {
       seconds: Number(process.env.BENCH_SECONDS ?? 5),
       databaseUrl: process.env.DATABASE_URL,
       baseline: process.env.BENCH_BASELINE,
+      posts: process.env.BENCH_PUBLISH_POSTS ? Number(process.env.BENCH_PUBLISH_POSTS) : undefined,
+      latencies: (process.env.BENCH_PUBLISH_LATENCIES ?? '0,200').split(',').map(Number),
     }),
   // The scheduling issue's load benchmark (minutes; scaled by HERALD_BENCH_SCHED_* variables, see bench/scheduling.ts).
   scheduling: () => benchScheduling(),

@@ -74,7 +74,8 @@ const envSchema = z
         .regex(/^rediss?:\/\//, 'must be a redis:// URL')
         .optional(),
     ),
-    HERALD_API_KEY_CACHE_SECONDS: z.coerce.number().min(0).max(60).default(3),
+    // Values above 1 are accepted (older configurations) and capped at 1 s (src/auth/auth-cache.ts).
+    HERALD_API_KEY_CACHE_SECONDS: z.coerce.number().min(0).max(60).default(1),
     HERALD_INVITATION_TTL_SECONDS: z.coerce
       .number()
       .int()

@@ -1,11 +1,12 @@
-// Workspace API keys. Only a SHA-256 of the secret is stored; lookups are cached for a few seconds
-// so key-authenticated requests stay fast while a revoked key stops working quickly.
+// Workspace API keys. Only a SHA-256 of the secret is stored; lookups are cached for at most a second
+// (auth-cache.ts) so key-authenticated requests stay fast while a revoked key stops working everywhere within it.
 import { createHash, randomBytes } from 'node:crypto';
-import { LRUCache } from 'lru-cache';
+import type { LRUCache } from 'lru-cache';
 import { and, desc, eq, isNull } from '../db/orm.ts';
 import type { Db } from '../db/client.ts';
 import { apiKeys, workspaces } from '../db/schema.ts';
 import { AppError, notFound, validationField } from '../errors.ts';
+import { authCache } from './auth-cache.ts';
 import { parseScope, ScopeSyntaxError, type Scope } from './scopes.ts';
 
 export const KEY_PREFIX = 'psk_live_';
@@ -38,7 +39,6 @@ export function keyToWire(k: ApiKeyRow) {
 
 export class ApiKeyService {
   readonly #db: Db;
-  readonly #ttlMs: number;
   readonly #now: () => Date;
   readonly #cache: LRUCache<string, { key: ResolvedKey | null }> | undefined;
   /** The registry's networks: what a scope may name. */
@@ -47,12 +47,8 @@ export class ApiKeyService {
   constructor(db: Db, cacheSeconds: number, now: () => Date, slugs?: readonly string[]) {
     this.#db = db;
     this.#slugs = slugs;
-    this.#ttlMs = cacheSeconds * 1000;
     this.#now = now;
-    this.#cache =
-      this.#ttlMs > 0
-        ? new LRUCache({ max: 10_000, ttl: this.#ttlMs, perf: { now: () => this.#now().getTime() }, ttlResolution: 0 })
-        : undefined;
+    this.#cache = authCache(cacheSeconds * 1000, now);
   }
 
   async create(input: {

@@ -1,7 +1,8 @@
 // Turns request headers into a Principal: who is calling, for which workspace, with which scope.
-import { LRUCache } from 'lru-cache';
+import type { LRUCache } from 'lru-cache';
 import { AppError, unauthorized, validationField } from '../errors.ts';
 import type { ApiKeyService } from './api-keys.ts';
+import { authCache } from './auth-cache.ts';
 import { looksLikeJwt, type SessionClaims } from './jwt.ts';
 import type { UserRow } from './accounts.ts';
 import type { SessionService } from './sessions.ts';
@@ -98,8 +99,8 @@ export class Authenticator {
   readonly #workspaces: WorkspaceService;
   readonly #plans: PlanCatalog;
   readonly #oauth: OAuthTokens | undefined;
-  // A short-lived cache of memberships, like the key cache: a removed membership takes effect within
-  // the same few seconds on every instance. Sessions are checked by SessionService (≤ 1 s).
+  // Memberships are cached like keys and sessions (auth-cache.ts): a removed membership takes effect within a
+  // second on every instance.
   readonly #members: LRUCache<string, { m: Awaited<ReturnType<WorkspaceService['membership']>> }> | undefined;
 
   constructor(
@@ -118,15 +119,7 @@ export class Authenticator {
     this.#sessions = sessions;
     this.#workspaces = workspaces;
     this.#plans = plans;
-    if (cache.seconds > 0) {
-      const opts = {
-        max: 10_000,
-        ttl: cache.seconds * 1000,
-        perf: { now: () => cache.now().getTime() },
-        ttlResolution: 0,
-      };
-      this.#members = new LRUCache(opts);
-    }
+    this.#members = authCache(cache.seconds * 1000, cache.now);
   }
 
   /** Drops cached session lookups (after a plan or membership change in this process). */

@@ -12,6 +12,8 @@ import { creditBalances, creditLedger } from '../db/schema.ts';
 import { AppError } from '../errors.ts';
 import { CREDIT_LIMIT_KEY, CREDIT_TYPES, type CreditType, type PlanCatalog } from './plans.ts';
 
+type SQL = ReturnType<typeof sql>;
+
 export interface Period {
   start: Date;
   end: Date;
@@ -47,6 +49,57 @@ export class CreditService {
     this.#now = now;
   }
 
+  /**
+   * A spend as parts of ONE data-modifying statement (publishing now writes its post, targets and credits so): on a
+   * limited type `guard` is a CTE named `bal` (the same guarded upsert as `spend`) that returns a row only when the
+   * spend fits, and the caller makes its own writes depend on it (`where exists (select 1 from bal)`); `writes` are
+   * the CTEs that append the ledger line (and credits.low when this spend crosses the low mark), one row per row of
+   * `source`. When the statement wrote nothing because the guard refused, `refuse()` throws the 402 `spend` throws.
+   * `spent()` after a statement that wrote.
+   */
+  spendParts(
+    req: SpendRequest,
+    source: SQL,
+  ): { guard: SQL | undefined; writes: SQL[]; refuse: () => Promise<never>; spent: () => void } {
+    if (!Number.isInteger(req.amount) || req.amount <= 0) throw new Error('spend amount must be a positive integer');
+    const now = this.#now();
+    const at = now.toISOString();
+    const { start } = periodOf(now);
+    const period = start.toISOString();
+    const limit = this.limitFor(req.planId, req.type);
+    const writes = [
+      sql`cl as (insert into credit_ledger (workspace_id, credit_type, period_start, amount, reason, reference)
+        select ${req.workspaceId}::uuid, ${req.type}, ${period}::timestamptz, ${req.amount}::int, ${req.reason},
+          ${req.reference ?? null}::text from ${source})`,
+    ];
+    let guard: SQL | undefined;
+    if (limit !== null) {
+      guard =
+        req.amount > limit
+          ? sql`bal as (select 0::int as used where false)`
+          : sql`bal as (insert into credit_balances (workspace_id, credit_type, period_start, used, updated_at)
+              values (${req.workspaceId}::uuid, ${req.type}, ${period}::timestamptz, ${req.amount}::int, ${at}::timestamptz)
+              on conflict (workspace_id, credit_type, period_start) do update
+                set used = credit_balances.used + ${req.amount}::int, updated_at = ${at}::timestamptz
+                where credit_balances.used + ${req.amount}::int <= ${limit}::int
+              returning used)`;
+      // credits.low, as lowAfter decides it: this spend took what remains to the mark or under it.
+      const mark = Math.ceil(limit * LOW_CREDITS_SHARE);
+      writes.push(sql`low as (insert into events (workspace_id, type, data, occurred_at)
+        select ${req.workspaceId}::uuid, 'credits.low', jsonb_build_object('credit_type', ${req.type}::text,
+            'used', bal.used, 'limit', ${limit}::int, 'remaining', ${limit}::int - bal.used,
+            'period_start', ${period}::text), ${at}::timestamptz
+        from bal, (select 1 from ${source} limit 1) s
+        where ${limit}::int - bal.used <= ${mark}::int and ${limit}::int - bal.used + ${req.amount}::int > ${mark}::int)`);
+    }
+    return {
+      guard,
+      writes,
+      refuse: () => this.#refuse(req, limit ?? 0, start, this.#db),
+      spent: () => this.#changed(req.workspaceId),
+    };
+  }
+
   limitFor(planId: string, type: CreditType): number | null {
     return this.#plans.get(planId).limits[CREDIT_LIMIT_KEY[type]];
   }
@@ -78,27 +131,7 @@ export class CreditService {
               })
               .returning({ used: creditBalances.used });
       if (updated.length > 0) low = lowAfter(req, limit, updated[0]!.used, start);
-      if (updated.length === 0) {
-        const [row] = await tx
-          .select({ used: creditBalances.used })
-          .from(creditBalances)
-          .where(
-            and(
-              eq(creditBalances.workspaceId, req.workspaceId),
-              eq(creditBalances.creditType, req.type),
-              eq(creditBalances.periodStart, start),
-            ),
-          );
-        const available = Math.max(0, limit - (row?.used ?? 0));
-        throw new AppError('insufficient_credits', {
-          error: 'insufficient_credits',
-          credit_type: req.type,
-          required: req.amount,
-          available,
-          remaining: available,
-          message: `Insufficient ${req.type} credits: ${req.amount} required, ${available} available this period.`,
-        });
-      }
+      if (updated.length === 0) await this.#refuse(req, limit, start, tx);
     }
     const entry = {
       workspaceId: req.workspaceId,
@@ -121,6 +154,29 @@ export class CreditService {
         values (${ev.workspaceId}::uuid, ${ev.type}, ${JSON.stringify(ev.data)}::jsonb, ${this.#now().toISOString()}::timestamptz)`);
     } else await tx.insert(creditLedger).values(entry);
     this.#changed(req.workspaceId);
+  }
+
+  /** The 402 of a spend the limit refused, naming what was required and what is available. */
+  async #refuse(req: SpendRequest, limit: number, start: Date, tx: Db): Promise<never> {
+    const [row] = await tx
+      .select({ used: creditBalances.used })
+      .from(creditBalances)
+      .where(
+        and(
+          eq(creditBalances.workspaceId, req.workspaceId),
+          eq(creditBalances.creditType, req.type),
+          eq(creditBalances.periodStart, start),
+        ),
+      );
+    const available = Math.max(0, limit - (row?.used ?? 0));
+    throw new AppError('insufficient_credits', {
+      error: 'insufficient_credits',
+      credit_type: req.type,
+      required: req.amount,
+      available,
+      remaining: available,
+      message: `Insufficient ${req.type} credits: ${req.amount} required, ${available} available this period.`,
+    });
   }
 
   /**

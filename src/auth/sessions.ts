@@ -1,17 +1,15 @@
 // Session (JWT) lifecycle: issuing, checking on every request, logging out one session or all.
 // A session is refused once its jti is in revoked_sessions or its version is behind the user's
-// session_version. The check is one indexed query per session, cached for at most a second, so a
-// session revoked on any instance is refused everywhere within that second.
-import { LRUCache } from 'lru-cache';
+// session_version. The check is one indexed query per session, cached for at most a second (auth-cache.ts),
+// so a session revoked on any instance is refused everywhere within that second.
+import type { LRUCache } from 'lru-cache';
 import { and, eq, lt, sql } from '../db/orm.ts';
 import type { Db } from '../db/client.ts';
 import { users } from '../db/schema.ts';
 import { revokedSessions } from '../db/schema-accounts.ts';
 import type { UserRow } from './accounts.ts';
+import { authCache } from './auth-cache.ts';
 import type { JwtService, SessionClaims } from './jwt.ts';
-
-/** The longest a revocation may go unnoticed by another instance. */
-export const SESSION_CACHE_MAX_MS = 1000;
 
 interface Entry {
   user: UserRow | null;
@@ -29,11 +27,7 @@ export class SessionService {
     this.#db = db;
     this.#jwt = jwt;
     this.#now = opts.now;
-    const ttl = Math.min(opts.cacheMs, SESSION_CACHE_MAX_MS);
-    this.#cache =
-      ttl > 0
-        ? new LRUCache({ max: 10_000, ttl, perf: { now: () => this.#now().getTime() }, ttlResolution: 0 })
-        : undefined;
+    this.#cache = authCache(opts.cacheMs, opts.now);
   }
 
   /** A new session for the user, under their current session version. */

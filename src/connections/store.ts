@@ -6,7 +6,7 @@ import type { SecretBox } from '../crypto.ts';
 import type { Platform } from '../platforms/slugs.ts';
 import type { AccountIdentity, Destination, TokenSet } from '../platforms/types.ts';
 import { recordEvent } from '../events/index.ts';
-import { rowsOf } from '../db/raw.ts';
+import { lazy, rowsOf } from '../db/raw.ts';
 
 type SQL = ReturnType<typeof sql>;
 
@@ -75,7 +75,18 @@ export class ConnectionStore {
     };
   }
 
+  /** The workspace's connections, the read of every publish: prepared once (its SQL built once, planned once). */
+  #listAll = lazy(() =>
+    this.#db
+      .select()
+      .from(platformConnections)
+      .where(eq(platformConnections.workspaceId, sql.placeholder('ws')))
+      .orderBy(asc(platformConnections.createdAt))
+      .prepare('herald_connections_list'),
+  );
+
   async list(workspaceId: string, platform?: Platform, tx: Db = this.#db): Promise<ConnectionRow[]> {
+    if (!platform && tx === this.#db) return this.#listAll().execute({ ws: workspaceId });
     return tx
       .select()
       .from(platformConnections)

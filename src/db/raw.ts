@@ -35,3 +35,12 @@ export function rawTable<T extends PgTable>(table: T) {
     },
   };
 }
+
+/** A value made on first use (a prepared statement, built once the database is open). */
+export function lazy<T>(make: () => T): () => T {
+  let made: { v: T } | undefined;
+  return () => {
+    made ??= { v: make() };
+    return made.v;
+  };
+}

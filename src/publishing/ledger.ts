@@ -3,7 +3,7 @@
 import type { Db } from '../db/client.ts';
 import { and, eq, gte, isNull, lte, or, sql } from '../db/orm.ts';
 import { posts, postTargets } from '../db/schema-publishing.ts';
-import { rawTable, rowsOf } from '../db/raw.ts';
+import { lazy, rawTable, rowsOf } from '../db/raw.ts';
 import { attemptInsert, postOutcomeEvents } from '../events/index.ts';
 import type { Journal } from '../platforms/publishing.ts';
 
@@ -34,6 +34,38 @@ export interface TargetSpec {
   firstComment?: string;
 }
 
+/** A target as the ledger's writers insert it. */
+export interface NewTarget {
+  postId: string;
+  workspaceId: string;
+  platform: string;
+  connectionId: string | null;
+  platformUserId: string | null;
+  destinationKind: string | null;
+  destinationId: string | null;
+  state: TargetState;
+  attempts?: number;
+  spec: TargetSpec;
+  creditSpent: boolean;
+  errorCode?: string;
+  errorMessage?: string;
+}
+
+/** A post as `createPost` inserts it. */
+export interface NewPost {
+  workspaceId: string;
+  postType: string;
+  request: unknown;
+  idempotencyKey: string | null;
+  requestHash: string;
+  actor: string | null;
+  leaseUntil?: Date | null;
+  leaseOwner?: string | null;
+}
+
+type SQL = ReturnType<typeof sql>;
+const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
+
 export class Ledger {
   readonly #db: Db;
   readonly #now: () => Date;
@@ -51,24 +83,58 @@ export class Ledger {
     return row;
   }
 
-  async createPost(
-    tx: Db,
-    p: {
-      workspaceId: string;
-      postType: string;
-      request: unknown;
-      idempotencyKey: string | null;
-      requestHash: string;
-      actor: string | null;
-      leaseUntil?: Date | null;
-      leaseOwner?: string | null;
-    },
-  ): Promise<PostRow> {
+  async createPost(tx: Db, p: NewPost): Promise<PostRow> {
     const [row] = await tx
       .insert(posts)
       .values({ ...p, request: p.request as object })
       .returning();
     return row!;
+  }
+
+  /**
+   * The post, its targets and `also` (the credit spend's CTEs, reading `p`, the written post) in ONE data-modifying
+   * statement: atomic without a transaction, one round trip instead of BEGIN, one INSERT each, COMMIT. The ids are
+   * the caller's (its reply parts name the targets before they exist). With `guard` (a CTE named `bal`, a limited
+   * plan's credit check) nothing is written unless it returns a row: the answer is then no rows.
+   */
+  async createPostAtOnce(
+    db: Db,
+    p: NewPost & { id: string; replyParts?: unknown },
+    targets: (NewTarget & { id: string })[],
+    also: { guard?: SQL | undefined; writes: SQL[] },
+  ): Promise<TargetRow[]> {
+    const rows = targets.map(
+      (t) =>
+        sql`(${t.id}::uuid, ${t.workspaceId}::uuid, ${t.platform}::text, ${t.connectionId}::uuid, ${t.platformUserId}::text,
+          ${t.destinationKind}::text, ${t.destinationId}::text, ${t.state}::text, ${JSON.stringify(t.spec)}::jsonb,
+          ${t.attempts ?? 0}::int, ${t.creditSpent}::boolean, ${t.errorCode ?? null}::text, ${t.errorMessage ?? null}::text)`,
+    );
+    const res = await db.execute(sql`
+      with ${also.guard ? sql`${also.guard},` : sql``}
+      p as (
+        insert into posts (id, workspace_id, post_type, request, idempotency_key, request_hash, actor, lease_until,
+          lease_owner, reply_parts)
+        select ${p.id}::uuid, ${p.workspaceId}::uuid, ${p.postType}, ${JSON.stringify(p.request)}::jsonb,
+          ${p.idempotencyKey}::text, ${p.requestHash}, ${p.actor}::text, ${iso(p.leaseUntil)}::timestamptz,
+          ${p.leaseOwner ?? null}::text, ${p.replyParts === undefined ? null : JSON.stringify(p.replyParts)}::jsonb
+        ${also.guard ? sql`where exists (select 1 from bal)` : sql``}
+        returning id
+      ),
+      t as (
+        insert into post_targets (id, post_id, workspace_id, platform, connection_id, platform_user_id,
+          destination_kind, destination_id, state, spec, attempts, credit_spent, error_code, error_message)
+        select v.id, p.id, v.workspace_id, v.platform, v.connection_id, v.platform_user_id, v.destination_kind,
+          v.destination_id, v.state, v.spec, v.attempts, v.credit_spent, v.error_code, v.error_message
+        from p, (values ${sql.join(rows, sql`, `)}) as v(id, workspace_id, platform, connection_id, platform_user_id,
+          destination_kind, destination_id, state, spec, attempts, credit_spent, error_code, error_message)
+        returning *
+      )${sql.join(
+        also.writes.map((w) => sql`, ${w}`),
+        sql``,
+      )}
+      select * from t`);
+    const byId = new Map(rowsOf(res).map((r) => [String(r.id), targetTable.row(r)]));
+    return targets.flatMap((t) => byId.get(t.id) ?? []);
   }
 
   /** What a resumed run of a running request needs to answer (see idempotency.ts); inside the creating transaction. */
@@ -106,24 +172,7 @@ export class Ledger {
     return rows.length > 0;
   }
 
-  async addTarget(
-    tx: Db,
-    t: {
-      postId: string;
-      workspaceId: string;
-      platform: string;
-      connectionId: string | null;
-      platformUserId: string | null;
-      destinationKind: string | null;
-      destinationId: string | null;
-      state: TargetState;
-      attempts?: number;
-      spec: TargetSpec;
-      creditSpent: boolean;
-      errorCode?: string;
-      errorMessage?: string;
-    },
-  ): Promise<TargetRow> {
+  async addTarget(tx: Db, t: NewTarget): Promise<TargetRow> {
     const [row] = await tx
       .insert(postTargets)
       .values({ ...t, spec: t.spec as unknown as object })
@@ -361,19 +410,29 @@ export class Ledger {
     return rows.length > 0;
   }
 
+  /** A journal step's write (one per step of every target): prepared once. */
+  #record = lazy(() =>
+    this.#db
+      .update(postTargets)
+      .set({
+        journal: sql`${postTargets.journal} || ${sql.placeholder('patch')}::jsonb`,
+        updatedAt: sql`${sql.placeholder('at')}::timestamptz`,
+      })
+      .where(eq(postTargets.id, sql.placeholder('id')))
+      .prepare('herald_journal_record'),
+  );
+
   /** The journal of one target, backed by its row. */
   journal(target: TargetRow): Journal {
     const steps: Record<string, string> = { ...(target.journal as Record<string, string>) };
     return {
       steps,
       record: async (step, value) => {
-        await this.#db
-          .update(postTargets)
-          .set({
-            journal: sql`${postTargets.journal} || ${JSON.stringify({ [step]: value })}::jsonb`,
-            updatedAt: this.#now(),
-          })
-          .where(eq(postTargets.id, target.id));
+        await this.#record().execute({
+          patch: JSON.stringify({ [step]: value }),
+          at: this.#now().toISOString(),
+          id: target.id,
+        });
         steps[step] = value;
       },
     };

@@ -10,7 +10,14 @@ import type { PostType } from '../platforms/publishing.ts';
 import { isUniqueViolation, requestHash, type IdempotencyClaim } from './idempotency.ts';
 import { Ledger, type PostRow, type TargetRow } from './ledger.ts';
 import { publishReply, type PublishReply, type TargetOutcome } from './results.ts';
-import { writeSubmission, type ScheduledEntryRef, type Written } from './submit.ts';
+import {
+  writeAtOnce,
+  writeSubmission,
+  writesAtOnce,
+  type PartsOf,
+  type ScheduledEntryRef,
+  type Written,
+} from './submit.ts';
 import { withImportedMedia } from './media-refs.ts';
 import type { Prepared, PrepareOptions, Owner } from './validate.ts';
 import { TargetRunner } from './runner.ts';
@@ -137,7 +144,7 @@ export class PublishingService {
     );
     const draftPlatforms = [...new Set(placed.filter((t) => t.planned.draft).map((t) => t.planned.platform))];
     const requested = new Set(placed.map((t) => t.planned.platform)).size;
-    const live = (w: { rows: TargetRow[] }) => w.rows.filter((r) => r.state !== 'draft');
+    const live = <R extends Pick<TargetRow, 'state'>>(w: { rows: R[] }) => w.rows.filter((r) => r.state !== 'draft');
     const scheduledRefs = (entries: ScheduledEntryRef[]) =>
       entries.map((e) => ({
         platform: e.platform,
@@ -148,54 +155,56 @@ export class PublishingService {
       ? { owner: randomUUID(), until: new Date(this.#i.clock().getTime() + leaseMs(this.#i)) }
       : undefined;
     const fromDraft = o.fromDraft;
+    const writes = {
+      ledger: this.ledger,
+      credits: this.#i.credits,
+      drafts: this.#i.drafts,
+      schedule: this.#i.schedule,
+      overrideKeys: this.#i.registry.overrideKeys,
+    };
+    const submission = {
+      p,
+      postType,
+      request: body,
+      stored: withImportedMedia(this.#i.registry.networks, body, imported),
+      placed,
+      draftPlatforms,
+      scheduled,
+      slot: o.slot,
+      idempotency,
+      lease,
+      requestHash: hash,
+      displayName: (pl: Platform) => this.#i.registry.get(pl).displayName,
+    };
+    const replyParts = (w: PartsOf) => ({
+      requested,
+      targets: live(w).map((r) => r.id),
+      drafts: w.drafts,
+      scheduled: scheduledRefs(w.entries),
+    });
+    const inTx = fromDraft ? (tx: Db) => this.#i.drafts.remove(p.workspaceId, fromDraft, tx) : undefined;
     let written: Written;
     try {
-      written = await this.#i.db.transaction((tx) =>
-        writeSubmission(
-          tx as unknown as Db,
-          {
-            ledger: this.ledger,
-            credits: this.#i.credits,
-            drafts: this.#i.drafts,
-            schedule: this.#i.schedule,
-            overrideKeys: this.#i.registry.overrideKeys,
-          },
-          {
-            p,
-            postType,
-            request: body,
-            stored: withImportedMedia(this.#i.registry.networks, body, imported),
-            placed,
-            draftPlatforms,
-            scheduled,
-            slot: o.slot,
-            idempotency,
-            lease,
-            requestHash: hash,
-            displayName: (pl) => this.#i.registry.get(pl).displayName,
-          },
-          {
-            inTx: fromDraft ? (tx) => this.#i.drafts.remove(p.workspaceId, fromDraft, tx) : undefined,
-            replyParts: (w) => ({
-              requested,
-              targets: live(w).map((r) => r.id),
-              drafts: w.drafts,
-              scheduled: scheduledRefs(w.entries),
+      // Only targets to run now (the usual publish): one statement, no transaction around it.
+      written = writesAtOnce(submission, inTx)
+        ? await writeAtOnce(this.#i.db, writes, submission, { replyParts })
+        : await this.#i.db.transaction((tx) =>
+            writeSubmission(tx as unknown as Db, writes, submission, {
+              inTx,
+              replyParts,
+              // Without a target to run, the answer is known before the commit.
+              respond: (w) =>
+                live(w).some((r) => r.state !== 'failed')
+                  ? undefined
+                  : (o.respond?.(w.entries) ??
+                    publishReply(
+                      requested,
+                      live(w).map((r) => TargetRunner.resultOf(r, this.#i.registry)),
+                      w.drafts,
+                      scheduledRefs(w.entries),
+                    )),
             }),
-            // Without a target to run, the answer is known before the commit.
-            respond: (w) =>
-              live(w).some((r) => r.state !== 'failed')
-                ? undefined
-                : (o.respond?.(w.entries) ??
-                  publishReply(
-                    requested,
-                    live(w).map((r) => TargetRunner.resultOf(r, this.#i.registry)),
-                    w.drafts,
-                    scheduledRefs(w.entries),
-                  )),
-          },
-        ),
-      );
+          );
     } catch (err) {
       if (idempotency && isUniqueViolation(err)) {
         const prior = await this.ledger.findByKey(p.workspaceId, idempotency.key);

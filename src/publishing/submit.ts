@@ -2,7 +2,9 @@
 // Idempotency-Key claim, the credits, the ledger post and its targets (run now), the queue entries
 // (scheduled) and the drafts. Nothing here calls a network; the service runs the "now" targets after
 // the commit.
+import { randomUUID } from 'node:crypto';
 import type { Principal } from '../auth/authenticate.ts';
+import { sql } from '../db/orm.ts';
 import type { Platform } from '../platforms/slugs.ts';
 import type { Db } from '../db/client.ts';
 import type { PostType } from '../platforms/publishing.ts';
@@ -13,7 +15,7 @@ import { writeLedgerPost, type LedgerWrites } from './ledger-post.ts';
 import type { DraftRef, PublishReply } from './results.ts';
 import type { PostBody } from './schemas.ts';
 import { storedBody } from './stored-body.ts';
-import type { Placed } from './targets.ts';
+import { targetValues, type Placed } from './targets.ts';
 
 /** A queue entry as submit creates it; scheduling owns the table and its rules. */
 export interface NewScheduledEntry {
@@ -90,6 +92,13 @@ export interface SubmitWrites extends LedgerWrites {
   overrideKeys: readonly string[];
 }
 
+/** What the reply parts are made of: the targets' ids and states (known before the rows are written). */
+export interface PartsOf {
+  rows: Pick<TargetRow, 'id' | 'state'>[];
+  drafts: DraftRef[];
+  entries: ScheduledEntryRef[];
+}
+
 const actorOf = (p: Principal) => (p.keyId ? `key:${p.keyId}` : `user:${p.user?.id}`);
 
 export async function writeSubmission(
@@ -99,7 +108,7 @@ export async function writeSubmission(
   o: {
     respond: (w: Omit<Written, 'reply'>) => PublishReply<object> | undefined;
     /** What a resumed run needs to answer, stored with a running claim (only requests with a key are resumed). */
-    replyParts: (w: Omit<Written, 'reply'>) => ReplyParts;
+    replyParts: (w: PartsOf) => ReplyParts;
     inTx?: ((tx: Db) => Promise<void>) | undefined;
   },
 ): Promise<Written> {
@@ -163,4 +172,69 @@ export async function writeSubmission(
   if (post && reply) await d.ledger.finishPost(post.id, reply.body, reply.status, tx);
   else if (post && s.idempotency) await d.ledger.setReplyParts(tx, post.id, o.replyParts(done));
   return { ...done, reply };
+}
+
+/**
+ * Whether the submission is only targets to run now (no drafts, queue entries, posting-queue slot or work of the
+ * caller's in the transaction) with at least one that will run: its answer waits for the networks, so nothing but
+ * the post, its targets and their credits is written before they run — in one statement (`writeAtOnce`).
+ */
+export function writesAtOnce(s: Submission, inTx: unknown): boolean {
+  return (
+    !inTx &&
+    !s.slot &&
+    s.scheduled.size === 0 &&
+    s.draftPlatforms.length === 0 &&
+    s.placed.some((t) => !t.planned.draft && !t.planned.failure && t.conn)
+  );
+}
+
+/**
+ * `writeSubmission` for a submission `writesAtOnce` accepts, without a transaction: the ledger post (the
+ * Idempotency-Key's claim, with its lease and reply parts), its targets and their post credits in ONE data-modifying
+ * statement. A limited plan's credits are checked in it: a shortfall writes nothing and throws the same 402; a
+ * duplicate key fails the statement with the same unique violation, and nothing is half-written.
+ */
+export async function writeAtOnce(
+  db: Db,
+  d: SubmitWrites,
+  s: Submission,
+  o: { replyParts: (w: PartsOf) => ReplyParts },
+): Promise<Written> {
+  const { p } = s;
+  const postId = randomUUID();
+  const targets = targetValues({
+    postId,
+    workspaceId: p.workspaceId,
+    placed: s.placed,
+    startNow: true,
+    displayName: s.displayName,
+  }).map((t) => ({ ...t, id: randomUUID() }));
+  const billable = targets.filter((t) => t.creditSpent).length;
+  const spend = d.credits.spendParts(
+    { workspaceId: p.workspaceId, planId: p.planId, type: 'posts', amount: billable, reason: 'publish' },
+    sql`p`,
+  );
+  const rows = await d.ledger.createPostAtOnce(
+    db,
+    {
+      id: postId,
+      workspaceId: p.workspaceId,
+      postType: s.postType,
+      request: s.idempotency?.request ?? s.request,
+      idempotencyKey: s.idempotency?.key ?? null,
+      requestHash: s.idempotency?.requestHash ?? s.requestHash,
+      actor: actorOf(p),
+      ...(s.idempotency && s.lease ? { leaseUntil: s.lease.until, leaseOwner: s.lease.owner } : {}),
+      ...(s.idempotency ? { replyParts: o.replyParts({ rows: targets, drafts: [], entries: [] }) } : {}),
+    },
+    targets,
+    spend,
+  );
+  if (rows.length === 0) {
+    if (spend.guard) return spend.refuse();
+    throw new Error('the ledger post was not written');
+  }
+  spend.spent();
+  return { postId, rows, drafts: [], entries: [], reply: undefined };
 }

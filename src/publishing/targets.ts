@@ -3,7 +3,7 @@
 import type { Platform } from '../platforms/slugs.ts';
 import type { ConnectionRow } from '../connections/store.ts';
 import type { Db } from '../db/client.ts';
-import type { Ledger, TargetRow, TargetSpec } from './ledger.ts';
+import type { Ledger, NewTarget, TargetRow, TargetSpec } from './ledger.ts';
 import type { MediaRef, PlannedTarget } from './plan.ts';
 
 export const idOf = (m: MediaRef) => ('id' in m ? m.id : m.url);
@@ -42,60 +42,64 @@ export interface Placed {
 }
 
 /**
- * The one writer of ledger targets, for publishing now and the scheduling worker: drafts are recorded as
- * drafts, a target without an account fails as NOT_CONNECTED, the rest wait for their run. `startNow`
- * records the first attempt already (the caller runs them right after the commit, saving a write each).
+ * The ledger targets of the placed ones, for publishing now and the scheduling worker: drafts are recorded as
+ * drafts, a target without an account fails as NOT_CONNECTED, the rest wait for their run. `startNow` records the
+ * first attempt already (the caller runs them right after the commit, saving a write each).
  */
+export function targetValues(o: {
+  postId: string;
+  workspaceId: string;
+  placed: Placed[];
+  startNow: boolean;
+  displayName: (p: Platform) => string;
+}): NewTarget[] {
+  return o.placed.map(({ planned: t, conn }) => {
+    const live = !t.draft;
+    const base = {
+      postId: o.postId,
+      workspaceId: o.workspaceId,
+      platform: t.platform,
+      destinationKind: t.destination?.kind ?? null,
+      destinationId: t.destination?.id ?? null,
+      spec: specOf(t),
+    };
+    // A requirement of the network not met: failed before any network call, nothing spent.
+    if (live && t.failure) {
+      return {
+        ...base,
+        connectionId: conn?.id ?? null,
+        platformUserId: conn?.accountId ?? null,
+        state: 'failed',
+        attempts: 0,
+        creditSpent: false,
+        errorCode: t.failure.code,
+        errorMessage: t.failure.message,
+      };
+    }
+    return {
+      ...base,
+      connectionId: live ? (conn?.id ?? null) : null,
+      platformUserId: live ? (conn?.accountId ?? null) : null,
+      state: !live ? 'draft' : !conn ? 'failed' : o.startNow ? 'processing' : 'pending',
+      attempts: live && conn && o.startNow ? 1 : 0,
+      creditSpent: live && Boolean(conn),
+      ...(live && !conn
+        ? {
+            errorCode: 'NOT_CONNECTED',
+            errorMessage: `${o.displayName(t.platform)} not connected for this workspace.`,
+          }
+        : {}),
+    };
+  });
+}
+
+/** The one writer of ledger targets inside a transaction (`targetValues` says what each row holds). */
 export async function writeTargets(
   tx: Db,
   ledger: Ledger,
   o: { postId: string; workspaceId: string; placed: Placed[]; startNow: boolean; displayName: (p: Platform) => string },
 ): Promise<TargetRow[]> {
   const out: TargetRow[] = [];
-  for (const { planned: t, conn } of o.placed) {
-    const live = !t.draft;
-    if (live && t.failure) {
-      // A requirement of the network not met: failed before any network call, nothing spent.
-      out.push(
-        await ledger.addTarget(tx, {
-          postId: o.postId,
-          workspaceId: o.workspaceId,
-          platform: t.platform,
-          connectionId: conn?.id ?? null,
-          platformUserId: conn?.accountId ?? null,
-          destinationKind: t.destination?.kind ?? null,
-          destinationId: t.destination?.id ?? null,
-          state: 'failed',
-          attempts: 0,
-          spec: specOf(t),
-          creditSpent: false,
-          errorCode: t.failure.code,
-          errorMessage: t.failure.message,
-        }),
-      );
-      continue;
-    }
-    out.push(
-      await ledger.addTarget(tx, {
-        postId: o.postId,
-        workspaceId: o.workspaceId,
-        platform: t.platform,
-        connectionId: live ? (conn?.id ?? null) : null,
-        platformUserId: live ? (conn?.accountId ?? null) : null,
-        destinationKind: t.destination?.kind ?? null,
-        destinationId: t.destination?.id ?? null,
-        state: !live ? 'draft' : !conn ? 'failed' : o.startNow ? 'processing' : 'pending',
-        attempts: live && conn && o.startNow ? 1 : 0,
-        spec: specOf(t),
-        creditSpent: live && Boolean(conn),
-        ...(live && !conn
-          ? {
-              errorCode: 'NOT_CONNECTED',
-              errorMessage: `${o.displayName(t.platform)} not connected for this workspace.`,
-            }
-          : {}),
-      }),
-    );
-  }
+  for (const t of targetValues(o)) out.push(await ledger.addTarget(tx, t));
   return out;
 }

@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, asUser, type Harness } from '../helpers/harness.ts';
 import { connect } from '../connections/helpers.ts';
+import { eq } from '../../src/db/orm.ts';
+import { creditBalances, creditLedger } from '../../src/db/schema.ts';
+import { posts, postTargets } from '../../src/db/schema-publishing.ts';
 import { imageMedia, scriptedAdapters, type Script } from './helpers.ts';
 
 const script: Script = { calls: [], behaviour: {} };
@@ -132,6 +135,18 @@ describe('publishing now', () => {
       available: 0,
     });
     expect(script.calls).toHaveLength(0);
+    // The refused request wrote nothing: no post, no target, no ledger line; the running total is the limit.
+    const db = h.ctx.database.db;
+    expect(await db.select().from(posts).where(eq(posts.workspaceId, u.workspaceId))).toHaveLength(5);
+    expect(await db.select().from(postTargets).where(eq(postTargets.workspaceId, u.workspaceId))).toHaveLength(5);
+    expect(await db.select().from(creditLedger).where(eq(creditLedger.workspaceId, u.workspaceId))).toHaveLength(5);
+    const [balance] = await db.select().from(creditBalances).where(eq(creditBalances.workspaceId, u.workspaceId));
+    expect(balance?.used).toBe(5);
+    // The post that took the remaining credits to the low mark (a tenth of 5, rounded up: 1 left) said so, once.
+    const low = (await h.req({ method: 'GET', url: '/events?type=credits.low', headers: asUser(u) })).json().events;
+    expect(low.map((e: { data: object }) => e.data)).toEqual([
+      { credit_type: 'posts', used: 4, limit: 5, remaining: 1, period_start: '2026-11-01T00:00:00.000Z' },
+    ]);
   });
 });
 
