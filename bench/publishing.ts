@@ -1,4 +1,4 @@
-// Publishing figures (issues 5 and 18): text posts through the adapters to the simulators, on PGlite or, with
+// Publishing figures: text posts through the adapters to the simulators, on PGlite or, with
 // DATABASE_URL, on a fresh PostgreSQL database (created and dropped here).
 //
 // At 0 ms simulated latency a request's time is Herald's own time per post (the simulators answer in the
@@ -139,7 +139,7 @@ export async function benchPublishing(opts: {
   const results: Summary[] = [];
   for (const v of variants) {
     console.log(
-      `\n== Publishing (issues 5, 18): text posts through the adapters to the simulators (${where}; ${v.name}: ${v.cli})`,
+      `\n== Publishing: text posts through the adapters to the simulators (${where}; ${v.name}: ${v.cli})`,
     );
     results.push(await measure(opts, v.cli));
   }

@@ -1,4 +1,4 @@
-// Issue 18 figures for start-up: `herald serve` as a real process on embedded PGlite, started again and again.
+// Start-up figures: `herald serve` as a real process on embedded PGlite, started again and again.
 //
 // Each run spawns `node src/cli.ts serve` on a free port and polls /healthz every 10 ms; the start time is from
 // the spawn to the first 200. Beside it: the CPU the server used until then (its own and that of the children it
@@ -135,7 +135,7 @@ const spread = (xs: number[], digits: number) =>
   `${fmt(median(xs), digits)} (${fmt(Math.min(...xs), digits)}–${fmt(Math.max(...xs), digits)})`;
 
 export async function benchStartup(opts: { runs: number; idleSeconds: number; baseline?: string }) {
-  console.log('\n== Start-up and memory (issue 18): herald serve on embedded PGlite');
+  console.log('\n== Start-up and memory: herald serve on embedded PGlite');
   const variants: Variant[] = [];
   if (opts.baseline) variants.push({ name: 'before', cli: join(resolve(opts.baseline), 'src/cli.ts') });
   variants.push({ name: opts.baseline ? 'after' : 'this checkout', cli: CLI });

@@ -1,8 +1,8 @@
 // SQL statements per operation, counted through the database's statement tap (both back ends count
 // BEGIN/COMMIT alike). Not a timing test: the numbers only move when the code's round trips do.
-// Issue 12 baseline (before the single submit), embedded PGlite, request auth included: immediate
+// First measured (before the single submit), embedded PGlite, request auth included: immediate
 // LinkedIn text publish 17, draft create 3, scheduled create 10 + worker publish 35. After it: 13, 3, 10 + 29.
-// Issue 18 (unlimited plans append to the credit ledger only; the worker's claim, last check and status
+// Then (unlimited plans append to the credit ledger only; the worker's claim, last check and status
 // changes are single statements; plans and connections read once per claimed batch): 11, 3, 8 + 14.
 // Authentication answered from its cache (at most 1 s), the post, its targets and credits in one statement: 5
 // (7 when the cache has aged out), 1, 6 + 14.

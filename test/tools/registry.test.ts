@@ -14,7 +14,7 @@ afterAll(async () => h?.close());
 const names = (s: 'mcp' | 'gpt' | 'agent') => toolsFor(s, h.ctx).map((t) => t.name);
 
 describe('tool registry', () => {
-  it('has every tool of issue 16 once, with a snake_case name', () => {
+  it('has every tool of docs/tools.md once, with a snake_case name', () => {
     const all = TOOLS.map((t) => t.name);
     expect(new Set(all).size).toBe(all.length);
     for (const n of all) expect(n).toMatch(/^[a-z][a-z0-9_]*$/);
