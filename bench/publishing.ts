@@ -138,9 +138,7 @@ export async function benchPublishing(opts: {
     : [{ name: 'this checkout', cli: CLI }];
   const results: Summary[] = [];
   for (const v of variants) {
-    console.log(
-      `\n== Publishing: text posts through the adapters to the simulators (${where}; ${v.name}: ${v.cli})`,
-    );
+    console.log(`\n== Publishing: text posts through the adapters to the simulators (${where}; ${v.name}: ${v.cli})`);
     results.push(await measure(opts, v.cli));
   }
   const cell = (r: Run) => `p50 ${r.p50} ms, ${fmt(r.cpuMs, 1)} ms CPU, ${fmt(r.statements, 1)} stmts`;
