@@ -711,15 +711,18 @@ async function runScenario(s: Scenario, admin: pg.Client | undefined): Promise<O
       timeOf: (i: number) => string;
       text: (i: number) => string;
       untilMs?: number;
+      rowsPerFile?: number;
     }) =>
       bulk
-        ? importPosts(url, auth, { ...o, concurrency: CFG.bulkConcurrency, rowsPerFile: CFG.bulkRows })
+        ? importPosts(url, auth, { rowsPerFile: CFG.bulkRows, ...o, concurrency: CFG.bulkConcurrency })
         : createPosts(url, auth, { ...o, concurrency: CFG.createConcurrency });
     // A spike of other work on the machine only ever slows a measurement down: take the best of three (API: 1.5 s
-    // of requests each; bulk: one file of 2,000 rows each).
-    const calRows = bulk ? Math.min(2000, CFG.bulkRows) : 1e9;
+    // of requests each; bulk: files of 2,000 rows, as many at once as the real creation sends).
+    const calFile = Math.min(2000, CFG.bulkRows);
+    const calRows = bulk ? calFile * CFG.bulkConcurrency : 1e9;
     const warm = await create({
-      count: calRows / 2,
+      count: bulk ? calFile : 1e9,
+      rowsPerFile: calFile,
       timeOf: () => far,
       text: (i) => `Warm-up ${runId} #${i}`,
       untilMs: 1000,
@@ -729,6 +732,7 @@ async function runScenario(s: Scenario, admin: pg.Client | undefined): Promise<O
       cals.push(
         await create({
           count: calRows,
+          rowsPerFile: calFile,
           timeOf: () => far,
           text: (i) => `Calibration ${runId}.${k} #${i}`,
           untilMs: 1500,
