@@ -1,8 +1,10 @@
 // `npm run bench scheduling`: the scheduling issue's load benchmark.
 //
 // N posts (10,000) due within one minute, spread uniformly over it, to the Bluesky simulator with 100 ms
-// of network latency per call; created through the API (POST /unified/scheduled-posts, in parallel) before
-// the minute begins, so each also gets its pg-boss wake-up as in production. Measured from the database
+// of network latency per call; created before the minute begins through the product's bulk import
+// (POST /unified/bulk/import, files of 10,000 CSV rows: ordinary scheduled posts, each with its creation event
+// and its pg-boss wake-up, as the API makes them) or, with HERALD_BENCH_SCHED_SEED=api, one by one through
+// POST /unified/scheduled-posts in parallel (about 100/s here: 100,000 would take a quarter of an hour). Measured from the database
 // afterwards: lag = published_at − scheduled_time (first / p50 / p99 / max), the claim lag, the time from
 // the first due time until all are published, and the throughput while draining; CPU of every process
 // (Herald, workers, PostgreSQL, this bench, the whole machine) is sampled from /proc once a second.
@@ -20,7 +22,10 @@
 //   HERALD_BENCH_SCHED_WINDOW_S=60           the window the posts are spread over
 //   HERALD_BENCH_SCHED_WORKERS=1,2,4         `herald worker` counts of the pg scenario
 //   HERALD_BENCH_SCHED_LATENCY_MS=100        sandbox latency per simulator call (_config.latencyMs)
-//   HERALD_BENCH_SCHED_CREATE_CONCURRENCY=16 parallel POSTs while creating the entries
+//   HERALD_BENCH_SCHED_SEED=bulk             bulk: the bulk import route; api: one POST per entry
+//   HERALD_BENCH_SCHED_BULK_ROWS=10000       rows per bulk import file (the route takes at most 10,000)
+//   HERALD_BENCH_SCHED_BULK_CONCURRENCY=2    bulk import files sent at once
+//   HERALD_BENCH_SCHED_CREATE_CONCURRENCY=16 parallel POSTs while creating the entries (SEED=api)
 //   HERALD_BENCH_SCHED_DRAIN_TIMEOUT_S=120   stop waiting this long after the window's end (pending posts are reported)
 //   HERALD_BENCH_PG_URL                      admin URL of the PostgreSQL server (default DATABASE_URL, else
 //                                            postgres://postgres@127.0.0.1:5432/postgres); each run creates its own database
@@ -31,11 +36,15 @@
 // Herald's own settings (HERALD_SCHEDULER_CONCURRENCY, _BATCH, _POLL_MS, _QUEUE, …) pass through from the
 // environment to `herald serve` and every `herald worker`.
 //
-// A full run (all four scenarios at the defaults) takes about 20 minutes on a quiet 2-core machine: each
-// 10,000-post scenario needs ~1–2 min of creation, the minute itself and its drain (at ~75 posts/s on
-// PostgreSQL about 2 min; PGlite, at ~25 posts/s, stops at the drain timeout with posts pending).
-// HERALD_BENCH_SCHED_POSTS=5000 or fewer scenarios shorten it; other jobs on the machine lengthen it
-// (the quiet wait, slower creation) and disturb the figures (see the "other" CPU column).
+// A full run (all four scenarios at the defaults) takes about 15 minutes on a quiet 2-core machine: each
+// 10,000-post scenario needs a few seconds of creation (bulk import, ~1,800 entries/s), the minute itself and
+// its drain. The scale run, 100,000 posts over ten minutes (HERALD_BENCH_SCHED_SCENARIOS=pg
+// HERALD_BENCH_SCHED_POSTS=100000 HERALD_BENCH_SCHED_WINDOW_S=600 HERALD_BENCH_SCHED_WORKERS=2,4), takes about
+// 13 minutes per worker count, a minute of it creation. Other jobs on the machine lengthen it (the quiet wait,
+// slower creation) and disturb the figures (see the "other" CPU column).
+// The database's own figures come from pg_stat_database (this run's database) and pg_stat_activity sampled
+// once a second (lock waits, and what active backends wait on); pg_stat_statements is not used (it needs
+// shared_preload_libraries, a server restart).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -62,6 +71,13 @@ const CFG = {
   }),
   latencyMs: num('HERALD_BENCH_SCHED_LATENCY_MS', 100, 0),
   createConcurrency: num('HERALD_BENCH_SCHED_CREATE_CONCURRENCY', 16),
+  seed: (() => {
+    const v = E.HERALD_BENCH_SCHED_SEED || 'bulk';
+    if (v !== 'bulk' && v !== 'api') throw new Error(`HERALD_BENCH_SCHED_SEED=${v}: expected bulk or api`);
+    return v;
+  })(),
+  bulkRows: num('HERALD_BENCH_SCHED_BULK_ROWS', 10_000),
+  bulkConcurrency: num('HERALD_BENCH_SCHED_BULK_CONCURRENCY', 2),
   drainTimeoutS: num('HERALD_BENCH_SCHED_DRAIN_TIMEOUT_S', 120),
   scenarios: (E.HERALD_BENCH_SCHED_SCENARIOS || 'target-pg,target-pglite,pg,pglite').split(',').map((s) => s.trim()),
   pgUrl: E.HERALD_BENCH_PG_URL || E.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres',
@@ -166,6 +182,71 @@ async function createPosts(
   };
 }
 
+/**
+ * The same entries through the bulk import (`POST /unified/bulk/import`, CSV, `HERALD_BENCH_SCHED_BULK_ROWS` rows a
+ * file, `HERALD_BENCH_SCHED_BULK_CONCURRENCY` files at once): each file is one transaction of the product's own
+ * import (credits, entries, their creation events) and then its pg-boss wake-ups, a thousand per statement. `rps` is
+ * rows per second; the latencies are those of the files.
+ */
+async function importPosts(
+  url: string,
+  auths: Record<string, string>[],
+  opts: {
+    count: number;
+    timeOf: (i: number) => string;
+    text: (i: number) => string;
+    concurrency: number;
+    rowsPerFile: number;
+  },
+): Promise<Created> {
+  const files = Math.ceil(opts.count / opts.rowsPerFile);
+  let next = 0;
+  let ok = 0;
+  let failed = 0;
+  let firstError: string | undefined;
+  const latencies: number[] = [];
+  const t0 = performance.now();
+  const lane = async () => {
+    for (;;) {
+      const f = next++;
+      if (f >= files) return;
+      const from = f * opts.rowsPerFile;
+      const to = Math.min(opts.count, from + opts.rowsPerFile);
+      let csv = 'text,networks,time\n';
+      for (let i = from; i < to; i++) csv += `${opts.text(i)},bluesky,${opts.timeOf(i)}\n`;
+      const t = performance.now();
+      try {
+        const res = await fetch(`${url}/unified/bulk/import`, {
+          method: 'POST',
+          headers: { ...auths[f % auths.length]!, 'content-type': 'text/csv' },
+          body: csv,
+        });
+        const text = await res.text();
+        const imported = res.ok ? (JSON.parse(text) as { scheduled: unknown[] }).scheduled.length : 0;
+        ok += imported;
+        failed += to - from - imported;
+        if (!res.ok) firstError ??= `${res.status} ${text.slice(0, 300)}`;
+      } catch (err) {
+        failed += to - from;
+        firstError ??= String(err);
+      }
+      latencies.push(performance.now() - t);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(opts.concurrency, files) }, lane));
+  const seconds = (performance.now() - t0) / 1000;
+  latencies.sort((a, b) => a - b);
+  return {
+    ok,
+    failed,
+    firstError,
+    seconds,
+    rps: (ok + failed) / seconds,
+    p50: pct(latencies, 50),
+    p99: pct(latencies, 99),
+  };
+}
+
 // ---------------------------------------------------------------------------------------------
 // Sampling: CPU of each process group from /proc, progress from /metrics, PostgreSQL activity.
 
@@ -212,6 +293,8 @@ class Sampler {
   readonly #lastPg = new Map<number, number>();
   /** Statements seen waiting on a lock (wait event and text), with how many samples saw them. */
   readonly lockWaits = new Map<string, number>();
+  /** This run's active backends by what they were doing at each sample (wait event, or CPU when none). */
+  readonly activeBy = new Map<string, number>();
 
   readonly url: string;
   readonly servePid: number;
@@ -264,7 +347,12 @@ class Sampler {
         `select pid, datname = $1 as mine, state, wait_event_type, wait_event, left(query, 160) as query from pg_stat_activity where (datname = $1 or backend_type <> 'client backend') and pid <> pg_backend_pid()`,
         [this.dbName],
       );
-      pgActive = r.rows.filter((x) => x.mine && x.state === 'active').length;
+      const active = r.rows.filter((x) => x.mine && x.state === 'active');
+      pgActive = active.length;
+      for (const a of active) {
+        const k = a.wait_event_type ? `${a.wait_event_type}:${a.wait_event}` : 'CPU (no wait event)';
+        this.activeBy.set(k, (this.activeBy.get(k) ?? 0) + 1);
+      }
       const waiting = r.rows.filter((x) => x.mine && x.wait_event_type === 'Lock');
       pgLockWaits = waiting.length;
       for (const w of waiting) {
@@ -445,17 +533,34 @@ interface Outcome {
   timedOut: boolean;
   busyBefore: number;
   lockWaits: [string, number][];
+  /** This run's active PostgreSQL backends by wait event over the samples (share of backend-samples). */
+  activeBy: [string, number][];
   /** SQL of the `herald serve` process per published post (its /metrics counters): with the in-process worker (PGlite), the worker's statements. */
   serveSql: { statements: number; transactions: number } | undefined;
   /** PostgreSQL work per published post while draining (pg_stat_database): transactions (each statement outside one counts), rows written and read. */
-  dbPerPost: { xacts: number; inserted: number; updated: number; fetched: number } | undefined;
+  dbPerPost:
+    | {
+        xacts: number;
+        rollbacks: number;
+        inserted: number;
+        updated: number;
+        fetched: number;
+        blksRead: number;
+        blksHit: number;
+        deadlocks: number;
+      }
+    | undefined;
 }
 
 interface DbCounters {
   xacts: number;
+  rollbacks: number;
   inserted: number;
   updated: number;
   fetched: number;
+  blksRead: number;
+  blksHit: number;
+  deadlocks: number;
 }
 
 /** The serve process's own SQL counters (herald_db_statements_total, herald_db_transactions_total); undefined on a tree without them. */
@@ -473,13 +578,16 @@ async function dbCounters(c: pg.Client | undefined, db: string | undefined): Pro
   if (!c || !db) return undefined;
   // Statistics reach the shared view within about a second: ask for a fresh snapshot.
   await c.query('select pg_stat_clear_snapshot()');
-  const r = await c.query<{ x: string; i: string; u: string; f: string }>(
-    'select xact_commit + xact_rollback as x, tup_inserted as i, tup_updated as u, tup_fetched as f from pg_stat_database where datname = $1',
+  const r = await c.query<Record<keyof DbCounters, string>>(
+    `select xact_commit + xact_rollback as "xacts", xact_rollback as "rollbacks", tup_inserted as "inserted",
+       tup_updated as "updated", tup_fetched as "fetched", blks_read as "blksRead", blks_hit as "blksHit",
+       deadlocks as "deadlocks"
+     from pg_stat_database where datname = $1`,
     [db],
   );
   const row = r.rows[0];
   return row
-    ? { xacts: Number(row.x), inserted: Number(row.i), updated: Number(row.u), fetched: Number(row.f) }
+    ? (Object.fromEntries(Object.entries(row).map(([k, v]) => [k, Number(v)])) as unknown as DbCounters)
     : undefined;
 }
 
@@ -593,26 +701,40 @@ async function runScenario(s: Scenario, admin: pg.Client | undefined): Promise<O
       );
     }
 
-    // Calibration: 2 s of creation far in the future (those entries stay, never due) to learn how long
-    // the real creation takes, so the window can start right after it.
+    // Calibration: creation far in the future (those entries stay, never due) to learn how long the real
+    // creation takes, so the window can start right after it.
     const runId = Date.now().toString(36);
     const far = new Date(Date.now() + FAR_FUTURE_DAYS * 86_400_000).toISOString();
-    // A spike of other work on the machine only ever slows a measurement down: take the best of three.
-    const warm = await createPosts(url, auth, {
-      count: 1e9,
+    const bulk = CFG.seed === 'bulk';
+    const create = (o: {
+      count: number;
+      timeOf: (i: number) => string;
+      text: (i: number) => string;
+      untilMs?: number;
+      rowsPerFile?: number;
+    }) =>
+      bulk
+        ? importPosts(url, auth, { rowsPerFile: CFG.bulkRows, ...o, concurrency: CFG.bulkConcurrency })
+        : createPosts(url, auth, { ...o, concurrency: CFG.createConcurrency });
+    // A spike of other work on the machine only ever slows a measurement down: take the best of three (API: 1.5 s
+    // of requests each; bulk: files of 2,000 rows, as many at once as the real creation sends).
+    const calFile = Math.min(2000, CFG.bulkRows);
+    const calRows = bulk ? calFile * CFG.bulkConcurrency : 1e9;
+    const warm = await create({
+      count: bulk ? calFile : 1e9,
+      rowsPerFile: calFile,
       timeOf: () => far,
       text: (i) => `Warm-up ${runId} #${i}`,
-      concurrency: CFG.createConcurrency,
       untilMs: 1000,
     });
     const cals: Created[] = [];
     for (let k = 0; k < 3; k++)
       cals.push(
-        await createPosts(url, auth, {
-          count: 1e9,
+        await create({
+          count: calRows,
+          rowsPerFile: calFile,
           timeOf: () => far,
           text: (i) => `Calibration ${runId}.${k} #${i}`,
-          concurrency: CFG.createConcurrency,
           untilMs: 1500,
         }),
       );
@@ -623,19 +745,18 @@ async function runScenario(s: Scenario, admin: pg.Client | undefined): Promise<O
     const t0 = Math.ceil((Date.now() + leadSeconds * 1000) / 1000) * 1000;
     const step = (s.windowS * 1000) / s.posts;
     console.log(
-      `  creation measured at ${fmt(cal.rps, 0)} req/s (${warm.ok + cal.ok} far-future entries); the window starts in ${leadSeconds} s`,
+      `  creation (${bulk ? `bulk import, ${CFG.bulkRows} rows a file, ${CFG.bulkConcurrency} at once` : `API, ${CFG.createConcurrency} POSTs at once`}) measured at ${fmt(cal.rps, 0)} entries/s (${warm.ok + cal.ok} far-future entries); the window starts in ${leadSeconds} s`,
     );
 
     // The entries, in the order they fall due.
-    const created = await createPosts(url, auth, {
+    const created = await create({
       count: s.posts,
       timeOf: (i) => new Date(t0 + Math.floor(i * step)).toISOString(),
       text: (i) => `Bench ${runId} post #${i}`,
-      concurrency: CFG.createConcurrency,
     });
     const overrunSeconds = Math.max(0, (Date.now() - t0) / 1000);
     console.log(
-      `  created ${created.ok}/${s.posts} in ${fmt(created.seconds, 1)} s (${fmt(created.rps, 0)} req/s, p50 ${ms(created.p50)} ms, p99 ${ms(created.p99)} ms, ${CFG.createConcurrency} in parallel)${created.failed ? `; ${created.failed} FAILED, first: ${created.firstError}` : ''}`,
+      `  created ${created.ok}/${s.posts} in ${fmt(created.seconds, 1)} s (${fmt(created.rps, 0)} entries/s; ${bulk ? `per file of ${CFG.bulkRows}` : 'per request'} p50 ${ms(created.p50)} ms, p99 ${ms(created.p99)} ms, ${bulk ? CFG.bulkConcurrency : CFG.createConcurrency} in parallel)${created.failed ? `; ${created.failed} FAILED, first: ${created.firstError}` : ''}`,
     );
     if (overrunSeconds > 0)
       console.log(
@@ -752,13 +873,24 @@ async function runScenario(s: Scenario, admin: pg.Client | undefined): Promise<O
               transactions: (serveAfter.transactions - serveBefore.transactions) / a.published,
             }
           : undefined,
+      activeBy: (() => {
+        const total = [...sampler.activeBy.values()].reduce((x, y) => x + y, 0);
+        return [...sampler.activeBy]
+          .sort((x, y) => y[1] - x[1])
+          .slice(0, 6)
+          .map(([k, n]): [string, number] => [k, n / Math.max(1, total)]);
+      })(),
       dbPerPost:
         countersBefore && countersAfter && a.published
           ? {
               xacts: (countersAfter.xacts - countersBefore.xacts) / a.published,
+              rollbacks: (countersAfter.rollbacks - countersBefore.rollbacks) / a.published,
               inserted: (countersAfter.inserted - countersBefore.inserted) / a.published,
               updated: (countersAfter.updated - countersBefore.updated) / a.published,
               fetched: (countersAfter.fetched - countersBefore.fetched) / a.published,
+              blksRead: (countersAfter.blksRead - countersBefore.blksRead) / a.published,
+              blksHit: (countersAfter.blksHit - countersBefore.blksHit) / a.published,
+              deadlocks: countersAfter.deadlocks - countersBefore.deadlocks,
             }
           : undefined,
     };
@@ -830,7 +962,7 @@ function printOutcome(o: Outcome): void {
   }
   if (o.dbPerPost)
     console.log(
-      `  PostgreSQL per published post (whole database, sampling included): ${fmt(o.dbPerPost.xacts, 1)} transactions, ${fmt(o.dbPerPost.inserted, 1)} rows inserted, ${fmt(o.dbPerPost.updated, 1)} updated, ${fmt(o.dbPerPost.fetched, 0)} fetched; CPU per post: ${o.cpu ? fmt(((o.cpu.serve + o.cpu.workers + o.cpu.postgres) * o.cpu.seconds * 1000) / Math.max(1, o.published), 1) : '–'} ms (serve + workers + postgres)`,
+      `  PostgreSQL per published post (pg_stat_database of this run's database, sampling included): ${fmt(o.dbPerPost.xacts, 1)} transactions (${fmt(o.dbPerPost.rollbacks, 2)} rolled back), ${fmt(o.dbPerPost.inserted, 1)} rows inserted, ${fmt(o.dbPerPost.updated, 1)} updated, ${fmt(o.dbPerPost.fetched, 0)} fetched, ${fmt(o.dbPerPost.blksHit, 0)} buffer hits, ${fmt(o.dbPerPost.blksRead, 2)} blocks read; deadlocks ${o.dbPerPost.deadlocks}; CPU per post: ${o.cpu ? fmt(((o.cpu.serve + o.cpu.workers + o.cpu.postgres) * o.cpu.seconds * 1000) / Math.max(1, o.published), 1) : '–'} ms (serve + workers + postgres)`,
     );
   else if (o.cpu)
     console.log(
@@ -845,6 +977,10 @@ function printOutcome(o: Outcome): void {
       `  ${o.retried} post(s) needed more than one attempt (a transient failure, then the backoff of 30 s or more); first failures: ${o.retryReasons.map(([r, n]) => `${n}× ${r}`).join(' | ')}`,
     );
   for (const [q, n] of o.lockWaits) console.log(`  waiting on a lock in ${n} backend-sample(s): ${q}`);
+  if (o.activeBy.length)
+    console.log(
+      `  PostgreSQL active backends by wait event (share of backend-samples, 1 s apart): ${o.activeBy.map(([k, x]) => `${k} ${fmt(x * 100, 0)}%`).join(', ')}`,
+    );
 }
 
 /** A reading of the figures, not a proof: what limited this run. */
@@ -977,7 +1113,7 @@ export async function benchScheduling(): Promise<void> {
   const settings = Object.entries(E)
     .filter(([k]) => k.startsWith('HERALD_SCHEDULER_') || k === 'HERALD_PUBLISH_WAIT_SECONDS')
     .map(([k, v]) => `${k}=${v}`);
-  const config = readFileSync(join(import.meta.dirname, '../src/config.ts'), 'utf8');
+  const config = readFileSync(join(import.meta.dirname, '../src/config/scheduling.ts'), 'utf8');
   console.log(
     `  worker settings: ${settings.length ? settings.join(' ') : 'defaults'}${config.includes('HERALD_SCHEDULER_CONCURRENCY') ? '' : ' (this tree has no HERALD_SCHEDULER_CONCURRENCY: one batch at a time per loop)'}`,
   );

@@ -28,7 +28,12 @@ export class SchedulerMetrics {
       labelNames: ['platform'] as const,
       registers: [registry],
     });
-    const stats = () => store.stats(new Date(now().getTime() - graceSeconds * 1000));
+    // Both gauges are collected by the same scrape: they share one read of the queue (a count over every waiting row).
+    let reading: ReturnType<ScheduledStore['stats']> | undefined;
+    const stats = () =>
+      (reading ??= store.stats(new Date(now().getTime() - graceSeconds * 1000)).finally(() => {
+        reading = undefined;
+      }));
     new Gauge({
       name: 'herald_scheduled_queue_depth',
       help: 'Scheduled posts waiting (status scheduled) or being published',

@@ -22,7 +22,7 @@ export interface ReconcilerDeps {
   ledger: Ledger;
   runner: TargetRunner;
   credits: CreditService;
-  worker: Pick<ScheduleWorker, 'resume'>;
+  worker: Pick<ScheduleWorker, 'resume' | 'freeSlots'>;
   clock: () => Date;
   logger: Logger;
 }
@@ -106,12 +106,22 @@ export class Reconciler {
     };
   }
 
-  /** One pass: finds what is stuck, records it, and resumes or fails it. Returns what it found. */
+  /**
+   * One pass: finds what is stuck, records it, and resumes or fails it. Returns what it found.
+   *
+   * Queue entries are handed to this process's worker only as many as it has free slots: while every slot is busy,
+   * entries due a while ago are a backlog, not stuck (the worker claims them oldest first as its runs finish, and so
+   * does every other worker), and taking them would start more runs than HERALD_SCHEDULER_CONCURRENCY and report each
+   * as a post.stuck event.
+   */
   async pass(): Promise<StuckCounts> {
     const c = this.#cutoffs();
+    const room = Math.min(500, this.#d.worker.freeSlots());
     // The stuck entries and their post.stuck events, in one statement.
-    const found = rowsOf(
-      await this.#d.db.execute(sql`
+    const found = !room
+      ? []
+      : rowsOf(
+          await this.#d.db.execute(sql`
         with stuck as (
           select id, workspace_id, post_id, platform,
             case when status = 'scheduled'
@@ -122,7 +132,7 @@ export class Reconciler {
           where (status = 'scheduled' and not held and scheduled_time < ${c.due.toISOString()}::timestamptz
               and scheduled_time >= ${c.grace.toISOString()}::timestamptz)
             or (status = 'publishing' and claimed_until < ${c.due.toISOString()}::timestamptz)
-          order by scheduled_time limit 500
+          order by scheduled_time limit ${room}
         ),
         ev as (
           insert into events (workspace_id, type, post_id, platform, data, occurred_at)
@@ -133,7 +143,7 @@ export class Reconciler {
           from stuck
         )
         select id, platform, status, reason from stuck`),
-    );
+        );
     for (const r of found)
       this.#d.logger.warn({ scheduledPost: r.id, network: r.platform, reason: r.reason }, 'stuck post resumed');
     if (found.length) await this.#d.worker.resume(found.map((r) => String(r.id)));

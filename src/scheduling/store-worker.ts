@@ -99,18 +99,21 @@ export async function claim(
     .sort((a, b) => a.scheduledTime.getTime() - b.scheduledTime.getTime());
 }
 
-/** Heartbeat: the claims `workerId` still holds last until `until`. */
+/**
+ * Heartbeat: the claims `workerId` still holds last until `until`. A row another transaction holds locked right now
+ * (this worker's own ledger transaction linking it, its status change, a cancellation) is skipped, not waited for:
+ * waiting would hold the rows already renewed and make that transaction's peers wait in turn. It is renewed at the
+ * next beat, a third of a lease later.
+ */
 export async function renewLeases(s: Statements, ids: string[], workerId: string, until: Date): Promise<void> {
-  await s.db
-    .update(scheduledPosts)
-    .set({ claimedUntil: until })
-    .where(
-      and(
-        inArray(scheduledPosts.id, ids),
-        eq(scheduledPosts.claimedBy, workerId),
-        eq(scheduledPosts.status, 'publishing'),
-      ),
-    );
+  if (!ids.length) return;
+  await s.db.execute(sql`
+    update scheduled_posts set claimed_until = ${until.toISOString()}::timestamptz
+    where id in (
+      select id from scheduled_posts
+      where id in (${idList(ids)}) and claimed_by = ${workerId} and status = 'publishing'
+      for update skip locked
+    )`);
 }
 
 /** Forgets the entry's ledger post (a retry starts over); false when the claim was lost. */

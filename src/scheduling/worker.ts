@@ -127,7 +127,12 @@ export class ScheduleWorker {
   }
 
   #free(): number {
-    return Math.max(0, Math.min(this.#o.batchSize, this.#o.concurrency - this.#inFlight.size));
+    return Math.max(0, Math.min(this.#o.batchSize, this.freeSlots()));
+  }
+
+  /** Runs this worker could start now (HERALD_SCHEDULER_CONCURRENCY less the runs in flight). */
+  freeSlots(): number {
+    return Math.max(0, this.#o.concurrency - this.#inFlight.size);
   }
 
   /** The loop's round: claims up to the free slots and starts them without waiting. True when more may be due now. */
@@ -263,7 +268,7 @@ export class ScheduleWorker {
 
   /**
    * The reconciler's hand-over: claims these entries now (if they are still due, or their lease passed) and publishes
-   * them to the end. Returns how many it claimed.
+   * them to the end. Returns how many it claimed. The reconciler hands over no more than freeSlots().
    */
   async resume(ids: string[]): Promise<number> {
     const rows = await this.#claim(

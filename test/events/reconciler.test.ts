@@ -8,7 +8,8 @@ import { connect } from '../connections/helpers.ts';
 import { scriptedAdapters, type Script } from '../publishing/helpers.ts';
 import { schedule, TestClock } from '../scheduling/helpers.ts';
 import { until } from '../helpers/poll.ts';
-import { ScheduleWorker } from '../../src/scheduling/index.ts';
+import pino from 'pino';
+import { Reconciler, ScheduleWorker } from '../../src/scheduling/index.ts';
 import { eq, sql } from '../../src/db/orm.ts';
 import { postTargets } from '../../src/db/schema-publishing.ts';
 
@@ -149,6 +150,38 @@ describe('queue entries', () => {
       expect(ev!.data.reason).toMatch(/claim expired at .* \(its worker stopped mid-publish\)/);
     });
   }
+
+  it('a backlog is not stuck: while every slot of the worker is busy, nothing more is handed over nor reported', async () => {
+    // A worker of one slot, busy with a run that does not end; a second entry waits behind it.
+    const busy = new ScheduleWorker({ ...w().deps, afterLedger: hang }, { ...w().options, concurrency: 1 });
+    const first = await entryDueNow('backlog first');
+    const second = await entryDueNow('backlog second');
+    void busy.tick();
+    await until(async () => (await status(first)).postId !== null);
+    expect(busy.freeSlots()).toBe(0);
+    const reconciler = new Reconciler(
+      {
+        db: h.ctx.database.db,
+        ledger: h.ctx.publishing.ledger,
+        runner: h.ctx.publishing.runner,
+        credits: h.ctx.credits,
+        worker: busy,
+        clock: clock.fn,
+        logger: pino({ level: 'silent' }),
+      },
+      { everyMs: 30_000, stuckAfterMs: 60_000, publishWaitMs: 1000, graceSeconds: 3600, maxAttempts: 5 },
+    );
+    clock.advance(90_000);
+    expect(await reconciler.pass()).toEqual({ due_not_claimed: 0, lease_expired: 0, target_overdue: 0 });
+    expect((await status(second)).status).toBe('scheduled');
+    expect(await stuckEvents(second)).toEqual([]);
+    // A worker with free slots takes both: the backlog, and the busy worker's claim once its lease expired.
+    clock.advance(w().options.leaseMs);
+    expect(await h.ctx.reconciler.pass()).toMatchObject({ due_not_claimed: 1, lease_expired: 1 });
+    expect((await status(first)).status).toBe('published');
+    expect((await status(second)).status).toBe('published');
+    expect(publishedCopies()).toBe(2);
+  });
 });
 const w = () => h.ctx.scheduleWorker;
 

@@ -1,6 +1,6 @@
 // The worker driven tick by tick with a clock the test moves: due pickup, exactly-once through the
 // ledger, resume after a crash, retries, cancellation races, missed posts, readiness and metrics.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createHarness, type Harness, type TestUser } from '../helpers/harness.ts';
 import { connect } from '../connections/helpers.ts';
 import { scriptedAdapters, type Script } from '../publishing/helpers.ts';
@@ -9,6 +9,7 @@ import { HOUR, TestClock, action, cancel, get, patch, schedule } from './helpers
 import { schedulerReadiness } from '../../src/scheduling/readiness.ts';
 import { ScheduleWorker } from '../../src/scheduling/worker.ts';
 import pino from 'pino';
+import pg from 'pg';
 import { until } from '../helpers/poll.ts';
 
 const script: Script = { calls: [], behaviour: {} };
@@ -320,5 +321,53 @@ describe('the worker', () => {
     expect(after).toMatch(/herald_scheduled_due_not_started 0/);
     expect(after).toMatch(/herald_scheduled_publish_attempts_total\{platform="bluesky"\} \d+/);
     expect(after).toMatch(/herald_scheduled_publish_failures_total\{platform="threads"\} 1/);
+  });
+
+  it('the heartbeat renews only its own claims, and skips a row another transaction holds instead of waiting', async () => {
+    const { store } = h.ctx.scheduling;
+    const ids = [await scheduleOne('lease a'), await scheduleOne('lease b'), await scheduleOne('lease c')];
+    clock.advance(60_000);
+    const claim = (workerId: string, only: string[]) =>
+      store.claim({ workerId, only, exclude: [], limit: only.length, cutoff: new Date(0), leaseMs: 60_000 });
+    expect(await claim('heartbeat-test', ids.slice(0, 2))).toHaveLength(2);
+    expect(await claim('someone-else', ids.slice(2))).toHaveLength(1);
+    const lease = async (id: string) => (await store.byId(id))!.claimedUntil!.getTime();
+    const claimed = await lease(ids[0]!);
+    const until = new Date(clock.now.getTime() + 10 * 60_000);
+    // PostgreSQL: another connection holds the first row locked (as a ledger transaction does while it links it).
+    const holder = h.ctx.database.kind === 'postgres' ? new pg.Client(h.config.databaseUrl) : undefined;
+    if (holder) {
+      await holder.connect();
+      await holder.query('begin');
+      await holder.query('select id from scheduled_posts where id = $1 for update', [ids[0]]);
+    }
+    await store.renewLeases(ids, 'heartbeat-test', until);
+    expect(await lease(ids[1]!)).toBe(until.getTime());
+    expect(await lease(ids[2]!)).not.toBe(until.getTime());
+    if (holder) {
+      expect(await lease(ids[0]!)).toBe(claimed);
+      await holder.query('commit');
+      await holder.end();
+      await store.renewLeases(ids, 'heartbeat-test', until);
+    }
+    expect(await lease(ids[0]!)).toBe(until.getTime());
+    // Leave the entries to the worker: their leases end, and the next round publishes them.
+    clock.advance(11 * 60_000);
+    await worker().tick();
+    for (const id of ids) expect((await get(h, u, id))?.status).toBe('published');
+  });
+
+  it('reads the queue figures once per scrape of /metrics (its two gauges share the read)', async () => {
+    const stats = vi.spyOn(h.ctx.scheduling.store, 'stats');
+    try {
+      const body = (await h.req({ method: 'GET', url: '/metrics' })).body;
+      expect(stats).toHaveBeenCalledTimes(1);
+      expect(body).toMatch(/herald_scheduled_due_not_started \d+/);
+      expect(body).toMatch(/herald_scheduled_queue_depth\{status="publishing"\} \d+/);
+      await h.req({ method: 'GET', url: '/metrics' });
+      expect(stats).toHaveBeenCalledTimes(2);
+    } finally {
+      stats.mockRestore();
+    }
   });
 });
