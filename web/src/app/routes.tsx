@@ -15,8 +15,6 @@ const AcceptInvitation = lazy(() => import('../pages/auth/AcceptInvitation.tsx')
 const NotFound = lazy(() => import('../pages/NotFound.tsx'));
 const loadComposer = () => import('../pages/compose/Composer.tsx');
 const loadCalendar = () => import('../pages/calendar/Calendar.tsx');
-/** FullCalendar, the calendar page's own lazy chunk: fetched beside the page's when the calendar is the first page. */
-const loadCalendarView = () => import('../pages/calendar/CalendarView.tsx');
 const Composer = lazy(loadComposer);
 const Calendar = lazy(loadCalendar);
 
@@ -26,10 +24,7 @@ const Calendar = lazy(loadCalendar);
  */
 export function preloadPage(path: string) {
   if (path === '/' || path === '/compose') void loadComposer();
-  else if (path === '/calendar') {
-    void loadCalendar();
-    void loadCalendarView();
-  }
+  else if (path === '/calendar') void loadCalendar();
 }
 const Posts = lazy(() => import('../pages/posts/Posts.tsx'));
 const Connections = lazy(() => import('../pages/connections/Connections.tsx'));
