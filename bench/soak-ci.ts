@@ -2,12 +2,13 @@
 // requests/s; no capacity measurement), exiting non-zero on
 //   - any failed request (a network error or a non-2xx answer, of any kind) or scheduled post that failed, or
 //   - a clear RSS growth trend: the least-squares slope of the server's RSS over minutes 2-5 (samples every 5 s,
-//     the first minute is warm-up) above SOAK_CI_MAX_RSS_SLOPE MiB/min (default 16, about 64 MiB over the four
-//     minutes; a steady run measures within a few MiB/min either way, and the server's RSS at rest is ~300-500 MiB).
+//     the first minute is warm-up) above SOAK_CI_MAX_RSS_SLOPE MiB/min (default 48, ~190 MiB over the four minutes).
+//     Generous on purpose: RSS saws between ~320 and ~500 MiB as V8 collects and hands memory back, and a steady
+//     45-minute run measured four-minute windows from -14 to +34 MiB/min early on (within ±4 after minute 10).
 // No latency bound: it must pass on a loaded two-core machine. DATABASE_URL runs it on PostgreSQL.
 import { benchSoak } from './soak.ts';
 
-const maxSlope = Number(process.env.SOAK_CI_MAX_RSS_SLOPE ?? 16);
+const maxSlope = Number(process.env.SOAK_CI_MAX_RSS_SLOPE ?? 48);
 const t0 = performance.now();
 const r = await benchSoak({
   minutes: Number(process.env.BENCH_SOAK_MINUTES ?? 5),
