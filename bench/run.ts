@@ -7,6 +7,7 @@ import { benchFoundation } from './foundation.ts';
 import { benchMedia } from './media.ts';
 import { benchPublishing } from './publishing.ts';
 import { benchScheduling } from './scheduling.ts';
+import { benchSoak } from './soak.ts';
 import { benchSchedulingApi } from './scheduling-api.ts';
 import { benchStartup } from './startup.ts';
 import { benchTools } from './tools.ts';
@@ -94,10 +95,26 @@ const sections: Record<string, () => Promise<void>> = {
       unpaced: process.env.BENCH_MEDIA_UNPACED !== '0',
       chunked: process.env.BENCH_MEDIA_CHUNKED !== '0',
     }),
+  // A steady mixed load for BENCH_SOAK_MINUTES (60) at BENCH_SOAK_RATE requests/s or BENCH_SOAK_FRACTION (0.5) of the
+  // capacity measured first:
+  // per-minute RSS, event-loop delay and latency, the RSS trend, CSV and SVG in BENCH_SOAK_OUT (see bench/soak.ts).
+  soak: async () => {
+    await benchSoak({
+      minutes: Number(process.env.BENCH_SOAK_MINUTES ?? 60),
+      rate: process.env.BENCH_SOAK_RATE ? Number(process.env.BENCH_SOAK_RATE) : undefined,
+      fraction: Number(process.env.BENCH_SOAK_FRACTION ?? 0.5),
+      // With BENCH_SOAK_RATE the capacity is measured only when BENCH_SOAK_CAPACITY_SECONDS asks for it.
+      capacitySeconds: Number(process.env.BENCH_SOAK_CAPACITY_SECONDS ?? (process.env.BENCH_SOAK_RATE ? 0 : 20)),
+      latencyMs: Number(process.env.BENCH_SOAK_LATENCY_MS ?? 20),
+      databaseUrl: process.env.DATABASE_URL,
+      outDir: process.env.BENCH_SOAK_OUT,
+    });
+  },
 };
 
 const wanted = process.argv.slice(2);
 for (const [name, run] of Object.entries(sections)) {
-  if (wanted.length && !wanted.includes(name)) continue;
+  // The soak takes an hour: only when named.
+  if (wanted.length ? !wanted.includes(name) : name === 'soak') continue;
   await run();
 }
