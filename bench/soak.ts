@@ -554,10 +554,14 @@ export function svg(r: SoakResult, where: string): string {
   const xMax = Math.max(1, r.minutes.length);
   const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;');
   const px = (x: number) => left + (x / xMax) * (W - left - right);
+  const heading = esc(
+    `Herald soak: ${r.minutes.length} min at ${r.rate} requests/s (${where}); RSS trend ${fmt(r.rssSlope, 2)} MiB/min, errors ${r.errors}`,
+  );
   const out: string[] = [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" font-family="sans-serif" font-size="11">`,
+    `<svg xmlns="http://www.w3.org/2000/svg" role="img" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" font-family="sans-serif" font-size="11">`,
+    `<title>${heading}: memory, latency and event-loop delay per minute</title>`,
     `<rect width="${W}" height="${H}" fill="#fff"/>`,
-    `<text x="${left}" y="22" font-size="14">${esc(`Herald soak: ${r.minutes.length} min at ${r.rate} requests/s (${where}); RSS trend ${fmt(r.rssSlope, 2)} MiB/min, errors ${r.errors}`)}</text>`,
+    `<text x="${left}" y="22" font-size="14">${heading}</text>`,
   ];
   type Series = { name: string; color: string; pts: [number, number][]; dashed?: boolean };
   const panel = (i: number, title: string, unit: string, series: Series[]) => {
