@@ -11,6 +11,7 @@ import type { Comments, Engagement, RemotePost } from '../platforms/engagement.t
 import type { PublishDestination } from '../platforms/publishing.ts';
 import type { Platform } from '../platforms/slugs.ts';
 import { PlatformError } from '../platforms/types.ts';
+import { accountAuthor } from './inbox.ts';
 import { publishedAsRemote, storedAsRemote } from './remote-posts.ts';
 import type { PostRow, PublishedPost, Sources } from './store.ts';
 import {
@@ -350,7 +351,15 @@ export class EngagementReads {
       const page = await this.d.tokens.use(row, (t) =>
         comments.list(t, { destination, postId: post.platformPostId, limit: perPost }),
       );
-      await this.d.store.saveComments(workspaceId, platform, post, page.comments, this.d.clock());
+      await this.d.store.saveComments(
+        workspaceId,
+        platform,
+        post,
+        page.comments,
+        this.d.clock(),
+        true,
+        accountAuthor(row),
+      );
       if (page.disabled !== undefined && page.disabled !== post.commentsDisabled)
         await this.d.store.setCommentsDisabled(post.id, page.disabled);
       return null;

@@ -56,6 +56,7 @@ export class EngagementReplies {
           list.map((r) => ({ ...r, parentId: r.parentId ?? commentId })),
           this.#r.d.clock(),
           false,
+          accountAuthor(row),
         );
       } catch (err) {
         if (!(err instanceof PlatformError)) throw err;
@@ -149,7 +150,16 @@ export class EngagementReplies {
       likeCount: 0,
       replyCount: 0,
     };
-    await this.#r.d.store.saveComments(workspaceId, platform, found.post, [reply], this.#r.d.clock(), false);
+    // Sent from Herald: the account's own, no comment.received.
+    await this.#r.d.store.saveComments(
+      workspaceId,
+      platform,
+      found.post,
+      [reply],
+      this.#r.d.clock(),
+      false,
+      () => true,
+    );
     return { replyId };
   }
 }

@@ -4,7 +4,11 @@ import type { Db } from '../db/client.ts';
 import { and, eq, inArray, sql } from '../db/orm.ts';
 import { networkComments, networkPosts } from '../db/schema-engagement.ts';
 import type { RemoteComment } from '../platforms/engagement.ts';
-import { FIRST_COMMENT_STEP, firstCommentOf } from '../publishing/index.ts';
+import {
+  FIRST_COMMENT_STEP,
+  FIRST_COMMENT_POSTED_PREFIX as POSTED_PREFIX,
+  firstCommentOf,
+} from '../publishing/index.ts';
 import type { PostRow } from './store-posts.ts';
 
 export type CommentRow = typeof networkComments.$inferSelect;
@@ -26,7 +30,11 @@ export type CommentView = Pick<
   firstComment?: boolean;
 };
 
-/** Stores comments (and their inline replies) of one post, as the network returned them; marks the post synced. */
+/**
+ * Stores comments (and their inline replies) of one post, as the network returned them; marks the post synced.
+ * `ownAuthor` tells the connected account's own authors: their comments (and the first comment Herald posted under
+ * the post, known from its ledger target's journal) raise no comment.received event.
+ */
 export async function saveComments(
   db: Db,
   workspaceId: string,
@@ -35,6 +43,7 @@ export async function saveComments(
   comments: readonly RemoteComment[],
   at: Date,
   markSynced = true,
+  ownAuthor: (authorId: string | null) => boolean = () => false,
 ): Promise<void> {
   const flat: RemoteComment[] = [];
   const walk = (list: readonly RemoteComment[], parent: string | null) => {
@@ -88,7 +97,14 @@ export async function saveComments(
         body: sql<string>`${networkComments.text}`.as('body'),
         at: sql<string>`${networkComments.commentedAt}`.as('at'),
       });
-    // Comments seen for the first time are comment.received events, written by the same statement.
+    // Comments seen for the first time are comment.received events, written by the same statement; not the account's
+    // own (by its authors, or the first comment Herald posted: the posted step of the target's journal names it).
+    const own = unique.filter((c) => ownAuthor(c.authorId ?? null)).map((c) => sql`${c.id}`);
+    const firstComment = post.postTargetId
+      ? sql`and cid is distinct from (select case when t.journal->>${FIRST_COMMENT_STEP} like ${`${POSTED_PREFIX}%`}
+          then (t.journal->>${FIRST_COMMENT_STEP})::jsonb->>'id' end
+          from post_targets t where t.id = ${post.postTargetId}::uuid)`
+      : sql``;
     await db.execute(sql`
       with known as (
         select platform_comment_id from network_comments
@@ -105,7 +121,8 @@ export async function saveComments(
           'author', author, 'text', body,
           'created_at', to_char(saved.at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')),
         ${at.toISOString()}::timestamptz
-      from saved where cid not in (select platform_comment_id from known)`);
+      from saved where cid not in (select platform_comment_id from known)
+        ${own.length ? sql`and cid not in (${sql.join(own, sql`, `)})` : sql``} ${firstComment}`);
   }
   if (markSynced) await db.update(networkPosts).set({ commentsSyncedAt: at }).where(eq(networkPosts.id, post.id));
 }

@@ -69,7 +69,8 @@ export function firstCommentOfTarget(row: {
   );
 }
 
-const POSTED_PREFIX = JSON.stringify({ status: 'posted' }).slice(0, -1);
+/** How a posted first comment's journal value starts (its status first). */
+export const POSTED_PREFIX = JSON.stringify({ status: 'posted' }).slice(0, -1);
 
 export interface FirstCommentDeps {
   tokens: TokenKeeper;

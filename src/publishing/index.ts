@@ -12,6 +12,7 @@ export {
 export { PostValidator } from './validate.ts';
 export {
   FIRST_COMMENT_STEP,
+  POSTED_PREFIX as FIRST_COMMENT_POSTED_PREFIX,
   firstCommentOf,
   firstCommentOfTarget,
   firstCommentSchema,

@@ -264,6 +264,13 @@ describe("the account's own comments in the inbox", () => {
       });
       expect(reply.statusCode, reply.body).toBe(200);
       expect(await list(), platform).toEqual({ ...mine, [theirs!]: false, [reply.json().reply_id]: true });
+      // Only the other person's comment is news: the account's own raise no comment.received.
+      const events = await get(u, `/events?type=comment.received&platform=${platform}&limit=100`);
+      expect(events.statusCode, events.body).toBe(200);
+      const ids = (events.json().events as { data: { comment_id: string } }[]).map((e) => e.data.comment_id);
+      expect(ids, platform).toContain(theirs);
+      expect(ids, platform).not.toContain(first);
+      expect(ids, platform).not.toContain(reply.json().reply_id);
       if (platform === 'bluesky') {
         // Without an author id (Threads names repliers by username only) the first comment is still known as the
         // account's: the ledger's journal holds its id.
