@@ -99,20 +99,31 @@ export function listenFailure(err: unknown): string | undefined {
   return why ? `cannot listen on ${e.address ?? '?'}:${e.port ?? '?'}: ${why}` : undefined;
 }
 
-export function stopOnSignals(running: Running, timeoutSeconds: number): void {
+/**
+ * Stops the server on SIGTERM/SIGINT. Called with the start-up still under way: the server answers /healthz as soon
+ * as it listens, before its workers have started, so a signal in that window (an orchestrator stopping a container
+ * it just saw healthy) waits for the start to finish and then stops it cleanly, instead of killing the process.
+ */
+export function stopOnSignals(starting: Promise<Running>, timeoutSeconds: number): void {
   const handler = (signal: NodeJS.Signals) => {
-    running.ctx.logger.info({ signal }, 'shutting down');
     const timer = setTimeout(() => {
-      running.ctx.logger.error('graceful shutdown timed out; exiting');
+      console.error('graceful shutdown timed out; exiting');
       process.exit(1);
     }, timeoutSeconds * 1000);
     timer.unref();
-    running.stop().then(
-      () => process.exit(0),
-      (err: unknown) => {
-        running.ctx.logger.error({ err }, 'error during shutdown');
-        process.exit(1);
+    starting.then(
+      (running) => {
+        running.ctx.logger.info({ signal }, 'shutting down');
+        return running.stop().then(
+          () => process.exit(0),
+          (err: unknown) => {
+            running.ctx.logger.error({ err }, 'error during shutdown');
+            process.exit(1);
+          },
+        );
       },
+      // The start failed: the command reports it and exits.
+      () => undefined,
     );
   };
   process.once('SIGTERM', handler);

@@ -8,8 +8,9 @@ import { startWorkerProcess, stopWorkerOnSignals } from '../worker-process.ts';
 
 export async function serve(): Promise<'running'> {
   const config = loadConfig();
-  const running = await startServer(config);
-  stopOnSignals(running, config.shutdownTimeoutSeconds);
+  const starting = startServer(config);
+  stopOnSignals(starting, config.shutdownTimeoutSeconds);
+  const running = await starting;
   const log = running.ctx.logger;
   log.info(
     {

@@ -50,7 +50,8 @@ beforeAll(async () => {
 }, 1_200_000);
 
 afterAll(async () => {
-  if (server && server.exitCode === null) {
+  // Still running (a process a signal ended has a signalCode and no exitCode, and will not emit 'exit' again).
+  if (server && server.exitCode === null && server.signalCode === null) {
     const exited = new Promise((r) => server!.once('exit', r));
     server.kill('SIGKILL');
     await exited;
