@@ -3,6 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { openSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import autocannon from 'autocannon';
+import pg from 'pg';
 import { freePort } from '../test/helpers/net.ts';
 
 /** A free loopback port the OS picked (a random one collided with other processes' ports on a busy machine). */
@@ -136,4 +137,31 @@ export async function connectInSandbox(url: string, auth: Record<string, string>
     redirect: 'follow',
   });
   if (!(await res.text()).includes('data-status="success"')) throw new Error(`${platform} consent: ${res.status}`);
+}
+
+/**
+ * A fresh database for one run on the PostgreSQL server of `adminUrl` (any database of it; none without one): its URL
+ * for the server's DATABASE_URL, and `drop`, which removes it and closes the admin connection.
+ */
+export async function benchDatabase(
+  adminUrl: string | undefined,
+  tag: string,
+): Promise<{ url?: string; drop(): Promise<void> }> {
+  if (!adminUrl) return { drop: async () => undefined };
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  const name = `herald_bench_${tag}_${process.pid}_${Date.now()}`;
+  await admin.query(`create database "${name}"`);
+  const u = new URL(adminUrl);
+  u.pathname = `/${name}`;
+  return {
+    url: u.toString(),
+    drop: async () => {
+      try {
+        await admin.query(`drop database if exists "${name}" with (force)`);
+      } finally {
+        await admin.end();
+      }
+    },
+  };
 }

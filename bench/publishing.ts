@@ -17,8 +17,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import pg from 'pg';
-import { CLI, cpuSeconds, fmt, freePort, postJson, startHerald } from './lib.ts';
+import { benchDatabase, CLI, cpuSeconds, fmt, freePort, postJson, startHerald } from './lib.ts';
 
 interface Destinations {
   facebookPages: string[];
@@ -170,18 +169,8 @@ async function measure(
   const n = opts.posts;
   let summary: Summary | undefined;
   const dir = mkdtempSync(join(tmpdir(), 'herald-bench-'));
-  let admin: pg.Client | undefined;
-  let dbName: string | undefined;
-  let dbUrl: string | undefined;
-  if (opts.databaseUrl) {
-    admin = new pg.Client({ connectionString: opts.databaseUrl });
-    await admin.connect();
-    dbName = `herald_bench_pub_${process.pid}_${Date.now()}`;
-    await admin.query(`create database "${dbName}"`);
-    const u = new URL(opts.databaseUrl);
-    u.pathname = `/${dbName}`;
-    dbUrl = u.toString();
-  }
+  const db = await benchDatabase(opts.databaseUrl, 'pub');
+  const dbUrl = db.url;
   // The public URL must be the server's own address: the adapters call the sandbox through it.
   const port = await freePort();
   const herald = await startHerald(
@@ -259,9 +248,6 @@ async function measure(
   } finally {
     await herald.stop();
     rmSync(dir, { recursive: true, force: true });
-    if (admin && dbName) {
-      await admin.query(`drop database if exists "${dbName}" with (force)`).catch(() => undefined);
-      await admin.end();
-    }
+    await db.drop().catch(() => undefined);
   }
 }

@@ -19,10 +19,9 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import sharp from 'sharp';
 import { startModelServer, type ModelServer } from '../test/ai-routes/helpers/openai-server.ts';
-import { connectInSandbox, cpuSeconds, fmt, freePort, postJson, rssMiB, startHerald } from './lib.ts';
+import { benchDatabase, connectInSandbox, cpuSeconds, fmt, freePort, postJson, rssMiB, startHerald } from './lib.ts';
 
 export const KINDS = ['post', 'schedule', 'upload', 'inbox', 'mcp', 'agent'] as const;
 export type Kind = (typeof KINDS)[number];
@@ -128,18 +127,8 @@ export async function benchSoak(opts: SoakOptions): Promise<SoakResult> {
     plansFile,
     JSON.stringify({ plans: { pro: { limits: { ai_credits_per_month: null, storage_bytes: null } } } }),
   );
-  let admin: pg.Client | undefined;
-  let dbName: string | undefined;
-  let dbUrl: string | undefined;
-  if (opts.databaseUrl) {
-    admin = new pg.Client({ connectionString: opts.databaseUrl });
-    await admin.connect();
-    dbName = `herald_bench_soak_${process.pid}_${Date.now()}`;
-    await admin.query(`create database "${dbName}"`);
-    const u = new URL(opts.databaseUrl);
-    u.pathname = `/${dbName}`;
-    dbUrl = u.toString();
-  }
+  const db = await benchDatabase(opts.databaseUrl, 'soak');
+  const dbUrl = db.url;
   const model: ModelServer = await startModelServer();
   // An agent turn: get_accounts and get_queued_posts in one step, then the answer (as bench/agent.ts scripts it).
   model.chat = (r) =>
@@ -498,10 +487,7 @@ export async function benchSoak(opts: SoakOptions): Promise<SoakResult> {
     await herald.stop();
     await model.close();
     rmSync(dir, { recursive: true, force: true });
-    if (admin && dbName) {
-      await admin.query(`drop database if exists "${dbName}" with (force)`).catch(() => undefined);
-      await admin.end();
-    }
+    await db.drop().catch(() => undefined);
   }
 }
 

@@ -9,8 +9,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
-import { CLI, fmt, postJson, rssMiB, startHerald } from './lib.ts';
+import { benchDatabase, CLI, fmt, postJson, rssMiB, startHerald } from './lib.ts';
 
 export interface BulkFigures {
   label: string;
@@ -67,18 +66,8 @@ export interface BulkRun {
 export async function benchBulk(o: BulkRun = {}): Promise<BulkFigures> {
   const rows = o.rows ?? Number(process.env.HERALD_BENCH_BULK_ROWS || 10_000);
   const dir = mkdtempSync(join(tmpdir(), 'herald-bench-bulk-'));
-  let admin: pg.Client | undefined;
-  let dbName: string | undefined;
-  let dbUrl: string | undefined;
-  if (o.databaseUrl) {
-    admin = new pg.Client({ connectionString: o.databaseUrl });
-    await admin.connect();
-    dbName = `herald_bench_bulk_${process.pid}_${Date.now()}`;
-    await admin.query(`create database "${dbName}"`);
-    const u = new URL(o.databaseUrl);
-    u.pathname = `/${dbName}`;
-    dbUrl = u.toString();
-  }
+  const db = await benchDatabase(o.databaseUrl, 'bulk');
+  const dbUrl = db.url;
   const plans = join(dir, 'plans.json');
   // Every new workspace may bulk-schedule without limits: the bench measures the import, not the plan table.
   writeFileSync(
@@ -149,10 +138,7 @@ export async function benchBulk(o: BulkRun = {}): Promise<BulkFigures> {
   } finally {
     await herald.stop();
     rmSync(dir, { recursive: true, force: true });
-    if (admin) {
-      await admin.query(`drop database if exists "${dbName}" with (force)`);
-      await admin.end();
-    }
+    await db.drop();
   }
 }
 
