@@ -4,7 +4,8 @@
 // At 0 ms simulated latency a request's time is Herald's own time per post (the simulators answer in the
 // same process, so their small share is included: an upper bound). For 1 network, 4 networks and 7 targets
 // (the four text networks with LinkedIn's profile and two organizations and two Facebook Pages, every
-// destination the sandbox gives the text route) it prints p50/p99 one request at a time, the server's CPU
+// destination the sandbox gives the text route) it prints p50/p99 one request at a time (timed by this driver to
+// 0.1 ms on a kept-alive connection; autocannon, used for throughput, reports whole milliseconds), the server's CPU
 // per post, and the SQL statements and transactions per post from the server's own counters
 // (herald_db_statements_total, herald_db_transactions_total on /metrics; BEGIN and COMMIT count as statements).
 // Then the same at 200 ms per network call (the fan-out runs the networks in parallel) and throughput at 10
@@ -81,13 +82,54 @@ async function run(
 ): Promise<Run> {
   const c0 = await counters(url);
   const cpu0 = cpuSeconds(pid);
+  if (connections === 1) {
+    // One at a time, timed here to a tenth of a millisecond (autocannon reports whole milliseconds, too coarse
+    // for a 3 ms target): from sending the request on a kept-alive connection to the end of the response body.
+    const payload = JSON.stringify(body);
+    const latencies: number[] = [];
+    let errors = 0;
+    let non2xx = 0;
+    const t0 = performance.now();
+    while (posts ? latencies.length < posts : performance.now() - t0 < seconds * 1000) {
+      const start = performance.now();
+      try {
+        const res = await fetch(`${url}/unified/post/text`, {
+          method: 'POST',
+          headers: { ...headers, 'content-type': 'application/json' },
+          body: payload,
+        });
+        await res.arrayBuffer();
+        if (res.status < 200 || res.status > 299) non2xx++;
+      } catch {
+        errors++;
+      }
+      latencies.push(performance.now() - start);
+    }
+    const elapsed = (performance.now() - t0) / 1000;
+    const cpu1 = cpuSeconds(pid);
+    const c1 = await counters(url);
+    const n = latencies.length;
+    latencies.sort((a, b) => a - b);
+    const at = (q: number) => Math.round(latencies[Math.min(n - 1, Math.floor(q * n))]! * 10) / 10;
+    return {
+      rps: n / elapsed,
+      p50: at(0.5),
+      p99: at(0.99),
+      errors,
+      non2xx,
+      requests: n,
+      cpuMs: ((cpu1 - cpu0) * 1000) / n,
+      statements: (c1.statements - c0.statements) / n,
+      transactions: (c1.transactions - c0.transactions) / n,
+    };
+  }
   const r = await autocannon({
     url: `${url}/unified/post/text`,
     method: 'POST',
     headers: { ...headers, 'content-type': 'application/json' },
     body: JSON.stringify(body),
     connections,
-    ...(posts ? { amount: posts } : { duration: seconds }),
+    ...(posts ? { amount: Math.max(posts, connections) } : { duration: seconds }),
   });
   const cpu1 = cpuSeconds(pid);
   const c1 = await counters(url);
@@ -142,7 +184,7 @@ export async function benchPublishing(opts: {
   }
   const cell = (r: Run) => `p50 ${r.p50} ms, ${fmt(r.cpuMs, 1)} ms CPU, ${fmt(r.statements, 1)} stmts`;
   console.log(
-    `\n  Herald's own time per post on ${where} (0 ms simulated latency, one at a time; targets: 1 network < ${opts.databaseUrl ? 3 : 6} ms, 8 networks < 20 ms):`,
+    `\n  Herald's own time per post on ${where} (0 ms simulated latency, one at a time; targets: 1 network < ${opts.databaseUrl ? 3 : 6} ms, every target < 12 ms):`,
   );
   console.log(`  ${''.padEnd(34)}${variants.map((v) => v.name.padEnd(42)).join('')}`);
   const rows: [string, (s: Summary) => string][] = [
