@@ -14,9 +14,13 @@ export interface Language {
 type Detector = { detect(text: string): { language: string; isReliable(): boolean } };
 let detector: Promise<Detector> | undefined;
 
-/** The detector's tables (~1.6 MB) load on first use, not when Herald starts. */
+/**
+ * The detector's tables load on first use, not when Herald starts. The extra-small set (0.95 MB of source, the same
+ * 60 languages with fewer n-grams): parsed, the small set (1.6 MB) kept ~130 MiB more resident memory than before it
+ * loaded, this one ~80 MiB, and the ideas and copy of the provider's tests are told apart just as well.
+ */
 function loadDetector(): Promise<Detector> {
-  detector ??= import('eld/small').then((m) => m.eld);
+  detector ??= import('eld/extrasmall').then((m) => m.eld);
   return detector;
 }
 
