@@ -13,7 +13,8 @@ class ClaimLost extends Error {}
 /**
  * The ledger post and targets of a claimed queue entry, written by the same writer as publishing now, in ONE
  * transaction with `claim` (scheduling links the entry there while its claim holds; false rolls everything back).
- * Undefined when the claim was lost. The targets are left pending for the caller's run.
+ * Undefined when the claim was lost. The targets with an account are written started ('processing', attempt 1):
+ * the caller runs them right after the commit.
  */
 export async function recordScheduledRun(
   d: Internals,
@@ -37,7 +38,9 @@ export async function recordScheduledRun(
           requestHash: `scheduled:${r.entryId}`,
           actor: r.actor,
           placed,
-          startNow: false,
+          // The first attempt is recorded here: this transaction holds the entry under the caller's claim, so its
+          // commit is the last check before the network (a cancellation committed first rolls it all back).
+          startNow: true,
           credit: { reason: 'scheduled_publish', reference: r.entryId },
           displayName: (pl) => d.registry.get(pl).displayName,
         },

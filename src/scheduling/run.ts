@@ -111,25 +111,27 @@ export class ScheduledRun {
       await this.#d.afterLedger?.(row);
       const stopped = (status?: string) =>
         log.info({ status }, 'not publishing any more; stopped before the network call');
-      if (!fresh.size) {
-        // A resumed run: the claim is checked before targets refunded by the last attempt are charged again.
-        const current = await this.#d.store.byId(row.id);
-        if (current?.status !== 'publishing' || current.claimedBy !== row.claimedBy) return stopped(current?.status);
-        await this.#chargeRetries(row, targets, pre?.planId);
-      }
-      // The last check before the network (a cancellation, or another claim, wins if it came first), in the
-      // same statement that records the attempt of every target about to be sent.
       const sending = targets.filter(
         (t) => t.state !== 'published' && (fresh.has(t.id) ? fresh.get(t.id)!.connection : t.connectionId),
       );
-      if (
-        !(await this.#d.store.startIfStillMine(
-          row.id,
-          row.claimedBy,
-          sending.map((t) => t.id),
-        ))
-      )
-        return stopped();
+      // New targets were written started (attempt 1, 'processing') by the ledger transaction, which held the entry
+      // under this claim: that commit was the last check before the network. A resumed run checks here instead.
+      if (!fresh.size) {
+        // The claim is checked before targets refunded by the last attempt are charged again.
+        const current = await this.#d.store.byId(row.id);
+        if (current?.status !== 'publishing' || current.claimedBy !== row.claimedBy) return stopped(current?.status);
+        await this.#chargeRetries(row, targets, pre?.planId);
+        // The last check before the network (a cancellation, or another claim, wins if it came first), in the
+        // same statement that records the attempt of every target about to be sent.
+        if (
+          !(await this.#d.store.startIfStillMine(
+            row.id,
+            row.claimedBy,
+            sending.map((t) => t.id),
+          ))
+        )
+          return stopped();
+      }
       const results = await Promise.all(
         targets.map(async (t): Promise<TargetOutcome> => {
           if (t.state === 'published')
@@ -200,26 +202,26 @@ export class ScheduledRun {
     }
   }
 
+  /** The entry's change to published (from 'cancelled' too: the network already has the post, so the entry says so). */
+  #published(row: ScheduledRow, postId: string | null, url: string | null, at: Date) {
+    return [
+      row.id,
+      ['publishing', 'cancelled'],
+      'published',
+      (from: string) =>
+        from === 'cancelled'
+          ? 'published: the cancellation came too late, the network had already accepted the post'
+          : 'published',
+      { publishedPostId: postId, publishedPostUrl: url, publishedAt: at, errorMessage: null, claimedUntil: null },
+    ] as const;
+  }
+
   async #finish(row: ScheduledRow, results: TargetOutcome[]): Promise<void> {
     const failed = results.filter((r) => !r.success);
     const first = results.find((r) => r.success && r.post);
     if (!failed.length) {
-      // From 'cancelled' too: the network already has the post, so the entry says so.
       await this.#d.store.transition(
-        row.id,
-        ['publishing', 'cancelled'],
-        'published',
-        (from) =>
-          from === 'cancelled'
-            ? 'published: the cancellation came too late, the network had already accepted the post'
-            : 'published',
-        {
-          publishedPostId: first?.post?.post_id ?? null,
-          publishedPostUrl: first?.post?.permalink ?? null,
-          publishedAt: this.#d.clock(),
-          errorMessage: null,
-          claimedUntil: null,
-        },
+        ...this.#published(row, first?.post?.post_id ?? null, first?.post?.permalink ?? null, this.#d.clock()),
       );
       return;
     }

@@ -47,7 +47,7 @@ describe('recordScheduledRun', () => {
     expect(await h.ctx.credits.used(u.workspaceId, 'posts')).toBe(before);
   });
 
-  it('writes the post, its pending targets and a post credit per connected target while the claim holds', async () => {
+  it('writes the post, its started targets and a post credit per connected target while the claim holds', async () => {
     const before = await h.ctx.credits.used(u.workspaceId, 'posts');
     const e = await entry('kept claim');
     const out = await h.ctx.publishing.recordScheduledRun(e, async () => true);
@@ -59,8 +59,8 @@ describe('recordScheduledRun', () => {
       idempotencyKey: null,
     });
     const byNetwork = Object.fromEntries(out!.rows.map((r) => [r.platform, r]));
-    // Bluesky is connected: pending for the caller's run (no attempt recorded yet), its credit spent.
-    expect(byNetwork.bluesky).toMatchObject({ state: 'pending', attempts: 0, creditSpent: true });
+    // Bluesky is connected: started for the caller's run (its first attempt recorded with it), its credit spent.
+    expect(byNetwork.bluesky).toMatchObject({ state: 'processing', attempts: 1, creditSpent: true });
     // Threads is not: failed before any network call, nothing spent.
     expect(byNetwork.threads).toMatchObject({ state: 'failed', errorCode: 'NOT_CONNECTED', creditSpent: false });
     expect(out!.conns.map((c) => c?.platform)).toEqual(

@@ -80,6 +80,9 @@ describe('the worker', () => {
     expect(mid.status).toBe('publishing');
     expect(mid.postId).not.toBeNull();
     expect(callsFor('crash once')).toHaveLength(0);
+    // The ledger transaction wrote the target started (its first attempt), with nothing journaled.
+    const [started] = await h.ctx.publishing.ledger.targetsOf(mid.postId!);
+    expect(started).toMatchObject({ state: 'processing', attempts: 1, journal: {} });
     // A killed process never got to release its claim: make the lease look expired, as after a kill.
     await h.ctx.database.db.execute(
       `update scheduled_posts set claimed_until = '2000-01-01T00:00:00Z' where id = '${id}'` as never,
@@ -89,7 +92,9 @@ describe('the worker', () => {
     expect(done.status).toBe('published');
     expect(done.postId).toBe(mid.postId);
     expect(callsFor('crash once')).toHaveLength(1);
-    expect(await h.ctx.publishing.ledger.targetsOf(done.postId!)).toHaveLength(1);
+    const targets = await h.ctx.publishing.ledger.targetsOf(done.postId!);
+    expect(targets).toHaveLength(1);
+    expect(targets[0]).toMatchObject({ state: 'published', attempts: 2, platformPostId: done.publishedPostId });
   });
 
   it('a crash after the network accepted the post resumes from the journal without a second post', async () => {
@@ -207,10 +212,14 @@ describe('the worker', () => {
     expect(callsFor('slow publish')).toHaveLength(1);
   });
 
-  it('refuses edits while publishing, and stops before the network when cancelled meanwhile', async () => {
+  it('refuses edits while publishing, and stops before the network when cancelled before the attempt starts', async () => {
     const id = await scheduleOne('cancel me');
     clock.advance(60_000);
-    const afterLedger = async () => {
+    const postsBefore = await h.ctx.credits.used(u.workspaceId, 'posts');
+    const deps = worker().deps;
+    // The cancel commits while the worker validates the entry again, before the ledger transaction that writes the
+    // targets started: that transaction finds the claim gone and rolls back.
+    const validate: typeof deps.validate = async (...args) => {
       // While publishing: edits, publish-now and move-to-draft are refused, cancel is accepted.
       for (const res of [
         await patch(h, u, id, { scheduled_time: at(HOUR) }),
@@ -221,10 +230,34 @@ describe('the worker', () => {
         expect(res.json().detail).toContain("is 'publishing'");
       }
       expect((await cancel(h, u, id)).statusCode).toBe(200);
+      return deps.validate(...args);
     };
-    const cancelling = new ScheduleWorker({ ...worker().deps, afterLedger }, worker().options);
+    const cancelling = new ScheduleWorker({ ...deps, validate }, worker().options);
     await cancelling.tick();
     expect(callsFor('cancel me')).toHaveLength(0);
+    const row = (await h.ctx.scheduling.store.byId(id))!;
+    expect(row.status).toBe('cancelled');
+    expect(row.postId).toBeNull();
+    expect(await h.ctx.credits.used(u.workspaceId, 'posts')).toBe(postsBefore);
+  });
+
+  it('a resumed run stops before the network when the entry was cancelled after its claim', async () => {
+    const id = await scheduleOne('resumed then cancelled');
+    clock.advance(60_000);
+    const crash = () => {
+      throw new Error('simulated crash');
+    };
+    await new ScheduleWorker({ ...worker().deps, afterLedger: crash }, worker().options).tick();
+    await h.ctx.database.db.execute(
+      `update scheduled_posts set claimed_until = '2000-01-01T00:00:00Z' where id = '${id}'` as never,
+    );
+    // The resumed run's last check is its own statement: a cancel after the claim (here, once the ledger targets
+    // were found again) stops it.
+    const afterLedger = async () => {
+      expect((await cancel(h, u, id)).statusCode).toBe(200);
+    };
+    expect(await new ScheduleWorker({ ...worker().deps, afterLedger }, worker().options).tick()).toBe(1);
+    expect(callsFor('resumed then cancelled')).toHaveLength(0);
     expect((await get(h, u, id))!.status).toBe('cancelled');
   });
 
