@@ -11,9 +11,14 @@ const at = (d: Date) => sql`${d.toISOString()}::timestamptz`;
  * workspace_id, post_id, scheduled_post_id, platform, post_type, error_message). With a ledger post, the event
  * is written only once every live target of the post is published or failed (none left pending or processing),
  * and its type says how it ended: post.published, post.partially_published or post.failed. Without one (a queue
- * entry that failed before any target was written) it is post.failed with the entry's error.
+ * entry that failed before any target was written) it is post.failed with the entry's error. `changed`: a CTE of
+ * post_targets rows (`returning *`) the same statement updates; they are read in place of their stored versions,
+ * which the statement's snapshot still shows.
  */
-export function postOutcomeEvents(source: SQL, when: Date): SQL {
+export function postOutcomeEvents(source: SQL, when: Date, changed?: SQL): SQL {
+  const targets = changed
+    ? sql`(select * from post_targets s where s.id not in (select id from ${changed}) union all select * from ${changed})`
+    : sql`post_targets`;
   return sql`
     insert into events (workspace_id, type, post_id, platform, data, occurred_at)
     select src.workspace_id,
@@ -39,7 +44,7 @@ export function postOutcomeEvents(source: SQL, when: Date): SQL {
           'target_id', t.id, 'platform', t.platform, 'platform_user_id', t.platform_user_id, 'state', t.state,
           'platform_post_id', t.platform_post_id, 'permalink', t.permalink, 'error_code', t.error_code,
           'error_message', t.error_message, 'attempts', t.attempts) order by t.created_at, t.id) as targets
-      from post_targets t where t.post_id = src.post_id and t.state <> 'draft'
+      from ${targets} t where t.post_id = src.post_id and t.state <> 'draft'
     ) agg on true
     where src.post_id is null or (agg.open = 0 and agg.published + agg.failed > 0)`;
 }

@@ -310,13 +310,16 @@ export class Ledger {
   /**
    * A target's attempt ends (published, failed, or processing at the network): the change and its post_attempts
    * record in one statement. Returns the target as stored. A published target is never moved back: a run that
-   * outlived its claim (another worker resumed and published it) changes nothing.
+   * outlived its claim (another worker resumed and published it) changes nothing. `also`: the caller's own writes
+   * (data-modifying CTEs, named other than `t` and `a`; given the name of the CTE returning the changed target) in
+   * the same statement, so they commit with the change or not at all.
    */
   async settle(
     id: string,
     patch: Parameters<Ledger['update']>[1],
     source: AttemptSource,
     tx: Db = this.#db,
+    also?: (target: SQL) => SQL,
   ): Promise<TargetRow> {
     const now = this.#now();
     const res = await tx.execute(sql`
@@ -325,7 +328,7 @@ export class Ledger {
         where id = ${id}::uuid${patch.state === 'published' ? sql`` : sql` and state <> 'published'`}
         returning *
       ),
-      a as (${attemptInsert(sql`t`, { source, when: now })})
+      a as (${attemptInsert(sql`t`, { source, when: now })})${also ? sql`, ${also(sql`t`)}` : sql``}
       select * from t`);
     const [raw] = rowsOf(res);
     if (raw) return targetTable.row(raw);

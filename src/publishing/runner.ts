@@ -1,6 +1,7 @@
 // Runs one target against its network: tokens, journal, timeout, polling of asynchronous processing,
 // and the mapping of failures to result codes. Used by the request path and, later, the worker.
 import type { Logger } from 'pino';
+import type { sql } from '../db/orm.ts';
 import type { CreditService } from '../auth/credits.ts';
 import type { Platform } from '../platforms/slugs.ts';
 import { ACCOUNT_NOTE_PREFIX, type ConnectionRow, type ConnectionStore } from '../connections/store.ts';
@@ -89,10 +90,20 @@ export class TargetRunner {
     );
   }
 
-  /** Publishes one pending (or interrupted) target and returns its result; never throws for network failures. */
+  /**
+   * Publishes one pending (or interrupted) target and returns its result; never throws for network failures.
+   * `withPublished`: the caller's writes that belong with the target's published state (the scheduling worker's
+   * entry status), as data-modifying CTEs written in the same statement: one commit for both, and no crash between.
+   * `target` names the CTE returning the target as changed (the statement's snapshot still shows the stored row).
+   */
   async run(
     target: TargetRow | string,
-    opts: { attemptRecorded?: boolean; known?: KnownTarget; source?: AttemptSource } = {},
+    opts: {
+      attemptRecorded?: boolean;
+      known?: KnownTarget;
+      source?: AttemptSource;
+      withPublished?: (post: { postId: string; permalink: string | null; at: Date }, target: SQL) => SQL;
+    } = {},
   ): Promise<TargetOutcome> {
     const row = typeof target === 'string' ? await this.#d.ledger.target(target) : target;
     if (!row) throw new Error(`target ${String(target)} not found`);
@@ -183,18 +194,7 @@ export class TargetRunner {
       const done =
         outcome.state === 'processing'
           ? await this.#d.ledger.settle(row.id, { state: 'processing', processingHandle: outcome.handle }, source)
-          : await this.#d.ledger.settle(
-              row.id,
-              {
-                state: 'published',
-                platformPostId: outcome.postId,
-                permalink: outcome.permalink,
-                publishedAt: this.#d.clock(),
-                errorCode: null,
-                errorMessage: null,
-              },
-              source,
-            );
+          : await this.#settlePublished(row.id, outcome, source, opts.withPublished);
       said(done);
       if (outcome.state === 'published' && outcome.provisional) await journal.record(FOLLOW_UP_STEP, 'pending');
       // The account publishes again: whatever stopped it at the network is over.
@@ -228,6 +228,25 @@ export class TargetRunner {
       this.#d.logger.error({ err, platform, target: row.id }, 'publish crashed');
       return fail('PUBLISH_FAILED', `Publishing to ${adapter.displayName} failed unexpectedly.`, { retryable: true });
     }
+  }
+
+  #settlePublished(
+    id: string,
+    outcome: { postId: string; permalink: string | null },
+    source: AttemptSource,
+    also: ((post: { postId: string; permalink: string | null; at: Date }, target: SQL) => SQL) | undefined,
+  ): Promise<TargetRow> {
+    const at = this.#d.clock();
+    const patch = {
+      state: 'published' as const,
+      platformPostId: outcome.postId,
+      permalink: outcome.permalink,
+      publishedAt: at,
+      errorCode: null,
+      errorMessage: null,
+    };
+    const post = { postId: outcome.postId, permalink: outcome.permalink, at };
+    return this.#d.ledger.settle(id, patch, source, undefined, also && ((target) => also(post, target)));
   }
 
   /**
@@ -321,3 +340,5 @@ export class TargetRunner {
 }
 
 class TimeoutError extends Error {}
+
+type SQL = ReturnType<typeof sql>;

@@ -19,6 +19,7 @@ import type {
 } from '../publishing/index.ts';
 import type { SchedulerMetrics } from './metrics.ts';
 import type { ScheduleQueue } from './queue.ts';
+import type { SQL } from './store-sql.ts';
 import type { ScheduledRow, ScheduledStore } from './store.ts';
 
 /** Checks a stored body again for its workspace and plan (limits, media, features may have changed). */
@@ -132,6 +133,20 @@ export class ScheduledRun {
         )
           return stopped();
       }
+      // The one target still to publish (every other one is): its published state and the entry's are written in
+      // one statement, so a post published at the network costs one commit for both, and no crash falls between.
+      const last = sending.length === 1 && targets.every((t) => t === sending[0] || t.state === 'published');
+      let settled = false;
+      const withPublished = (post: { postId: string; permalink: string | null; at: Date }, target: SQL) => {
+        settled = true;
+        const first =
+          targets[0] === sending[0] ? post : { postId: targets[0]!.platformPostId, permalink: targets[0]!.permalink };
+        return this.#d.store.transitionSql(
+          ...this.#published(row, first.postId, first.permalink, post.at),
+          undefined,
+          target,
+        );
+      };
       const results = await Promise.all(
         targets.map(async (t): Promise<TargetOutcome> => {
           if (t.state === 'published')
@@ -147,9 +162,12 @@ export class ScheduledRun {
             attemptRecorded: sending.includes(t),
             source: 'worker',
             ...(known ? { known } : {}),
+            ...(last ? { withPublished } : {}),
           });
         }),
       );
+      // Published, and the entry with it.
+      if (settled && results.every((r) => r.success)) return;
       await this.#finish(row, results);
     } catch (err) {
       const permanent = err instanceof AppError && err.code !== 'internal';

@@ -10,7 +10,7 @@ import { scheduledPostEvents, scheduledPosts } from '../db/schema-scheduling.ts'
 import { notFound } from '../errors.ts';
 import { postOutcomeEvents } from '../events/index.ts';
 import type { ScheduledStatus } from './statuses.ts';
-import { ENTRY_OUTCOME, entryEvent, rowOf, table, type ScheduledRow } from './store-sql.ts';
+import { ENTRY_OUTCOME, entryEvent, rowOf, table, type ScheduledRow, type SQL } from './store-sql.ts';
 import * as worker from './store-worker.ts';
 import type { Statements } from './store-worker.ts';
 
@@ -144,6 +144,27 @@ export class ScheduledStore {
     /** An event of the change besides a post's outcome (which `published`/`failed` always write). */
     emit?: 'post.rescheduled' | 'post.deleted',
   ): Promise<ScheduledRow | undefined> {
+    const res = await (tx ?? this.#db).execute(
+      sql`with ${this.transitionSql(id, from, to, reason, patch, emit)} select * from moved`,
+    );
+    const [raw] = rowsOf(res);
+    return raw ? rowOf(raw) : undefined;
+  }
+
+  /**
+   * The CTEs of transition() (named `before`, `moved`, `events`, `outcome`, `emitted`), for a statement of another
+   * module that writes the change with its own (the target's published state: one commit for both). `targets`: the
+   * CTE of post_targets rows that statement changes, which the outcome event reads instead of the stored rows.
+   */
+  transitionSql(
+    id: string,
+    from: readonly string[],
+    to: ScheduledStatus,
+    reason: string | ((from: string) => string),
+    patch: Partial<typeof scheduledPosts.$inferInsert> = {},
+    emit?: 'post.rescheduled' | 'post.deleted',
+    targets?: SQL,
+  ): SQL {
     const now = this.#now();
     const values: Record<string, unknown> = { ...patch, status: to, updatedAt: now };
     const set = table.set(values);
@@ -158,8 +179,8 @@ export class ScheduledStore {
             from.map((f) => sql`when moved.prior_status = ${f} then ${reason(f)}`),
             sql` `,
           )} end`;
-    const res = await (tx ?? this.#db).execute(sql`
-      with before as (
+    return sql`
+      before as (
         select id, status, scheduled_time from scheduled_posts where id = ${id}::uuid for update
       ),
       moved as (
@@ -172,12 +193,9 @@ export class ScheduledStore {
         insert into scheduled_post_events (scheduled_post_id, from_status, to_status, reason, at)
         select moved.id, moved.prior_status, ${to}, ${why}, ${now.toISOString()}::timestamptz
         from moved
-      )${to === 'published' || to === 'failed' ? sql`, outcome as (${postOutcomeEvents(ENTRY_OUTCOME('moved'), now)})` : sql``}${
+      )${to === 'published' || to === 'failed' ? sql`, outcome as (${postOutcomeEvents(ENTRY_OUTCOME('moved'), now, targets)})` : sql``}${
         emit ? sql`, emitted as (${entryEvent(emit, sql`moved`, now)})` : sql``
-      }
-      select * from moved`);
-    const [raw] = rowsOf(res);
-    return raw ? rowOf(raw) : undefined;
+      }`;
   }
 
   async list(

@@ -97,6 +97,50 @@ describe('the worker', () => {
     expect(targets[0]).toMatchObject({ state: 'published', attempts: 2, platformPostId: done.publishedPostId });
   });
 
+  it("writes the target's published state and the entry's together: when that write fails, neither is kept", async () => {
+    const id = await scheduleOne('atomic finish');
+    clock.advance(60_000);
+    const db = h.ctx.database.db;
+    const postsBefore = await h.ctx.credits.used(u.workspaceId, 'posts');
+    // The entry's change to published is refused once (as a database error, or a crash, would end it) after the
+    // network accepted the post and the adapter journaled it.
+    await db.execute(
+      `create function herald_test_refuse() returns trigger language plpgsql as $$ begin raise exception 'refused'; end $$` as never,
+    );
+    await db.execute(
+      `create trigger herald_test_refuse before update on scheduled_posts for each row
+       when (new.status = 'published' and new.id = '${id}') execute function herald_test_refuse()` as never,
+    );
+    try {
+      await worker().tick();
+    } finally {
+      await db.execute('drop trigger herald_test_refuse on scheduled_posts' as never);
+      await db.execute('drop function herald_test_refuse()' as never);
+    }
+    const mid = (await h.ctx.scheduling.store.byId(id))!;
+    expect(mid.status).toBe('publishing');
+    const [target] = await h.ctx.publishing.ledger.targetsOf(mid.postId!);
+    // The target is not published without its entry: the run ended as an unexpected failure, retried with backoff.
+    expect(target).toMatchObject({ state: 'failed', errorCode: 'PUBLISH_FAILED', creditSpent: false });
+    expect(mid.retryAt).not.toBeNull();
+    clock.advance(31_000);
+    expect(await worker().tick()).toBe(1);
+    const done = (await h.ctx.scheduling.store.byId(id))!;
+    expect(done.status).toBe('published');
+    // The retry found the post through the journal: one post at the network, one credit.
+    const calls = callsFor('atomic finish');
+    expect(calls).toHaveLength(2);
+    expect(calls[1]!.journal.post_id).toBe(done.publishedPostId);
+    expect(await h.ctx.credits.used(u.workspaceId, 'posts')).toBe(postsBefore + 1);
+    expect((await h.ctx.scheduling.store.events(id)).map((e) => e.toStatus)).toEqual([
+      'scheduled',
+      'publishing',
+      'publishing',
+      'publishing',
+      'published',
+    ]);
+  });
+
   it('a crash after the network accepted the post resumes from the journal without a second post', async () => {
     let crash = true;
     script.behaviour.bluesky = async (req, journal) => {
