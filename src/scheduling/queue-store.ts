@@ -131,12 +131,14 @@ export class QueueStore {
 
   /**
    * The live slots of the queue after `after`: the instants (milliseconds) of those up to `end`, ascending, and the
-   * latest of all (one index range read and one index lookup, in one statement).
+   * latest of all (one index range read and one backward index read of one entry, in one statement; written as
+   * ORDER BY … LIMIT 1, as max() was planned as a read of every live slot).
    */
   async slotsUpTo(db: Db, queueId: string, after: Date, end: Date): Promise<{ taken: number[]; last: Date | null }> {
     const res = await db.execute(sql`
       select w.slot_at, (
-        select max(slot_at) from queue_slots where queue_id = ${queueId}::uuid and released_at is null
+        select slot_at from queue_slots where queue_id = ${queueId}::uuid and released_at is null
+        order by slot_at desc limit 1
       ) as last
       from (select 1) as one left join (
         select slot_at from queue_slots
