@@ -1,10 +1,11 @@
-// The free slots of a posting queue. The weekly grid's instants are computed here (SlotGrid: the zone's rules, DST
-// included) and sent to the database as candidates, one array parameter: one statement answers with the first
-// candidates no live slot holds (the unique index of live slots), and how many live slots lie after the search's
-// start and the latest of them. Past that latest slot every slot of the grid is free, by arithmetic. A second
-// statement is needed only when every candidate of the first was taken and taken slots lie beyond them (a gap deep in
-// a long queue): it sends the grid's slots up to the latest taken one. Whoever takes the slots holds the queue's row
-// lock (queues.ts); the search itself only reads.
+// The free slots of a posting queue, in at most two statements. The weekly grid's instants are computed here
+// (SlotGrid: the zone's rules, DST included). The first statement reads the live slots among the grid's next slots
+// (as many as asked for, plus WINDOW) and the queue's latest live slot: the others among them are free, and after the
+// latest every slot is free, by arithmetic. Only when that is not enough and live slots lie beyond does the second run:
+// it sends the starts of the grid's runs of RUN slots up to the latest live one as one array parameter, and an ordered
+// index read finds the first run with room (queue-store.ts, firstRunWithRoom), whose live slots come back to compare
+// here. The search starts after the queue's recorded run of taken slots when that covers the first slot. Whoever takes
+// the slots holds the queue's row lock (queues.ts) and the unique index of live slots; the search itself only reads.
 import type { Db } from '../db/client.ts';
 import type { SlotGrid } from './queue-slots.ts';
 import type { QueueRow, QueueStore, TakenSlot } from './queue-store.ts';
