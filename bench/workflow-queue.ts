@@ -1,8 +1,9 @@
 // `npm run bench workflow`, queue section: the next-free-slot lookup of a posting queue holding 10,000 queued posts
-// (BENCH_QUEUE_POSTS), in process, on PGlite (or PostgreSQL with DATABASE_URL). Two cases: a queue without gaps whose
+// (BENCH_QUEUE_POSTS), in process, on PGlite (or PostgreSQL with DATABASE_URL). Three cases: a queue without gaps whose
 // last post took its slot through the service (the usual one: the queue's recorded run of taken slots, then one index
-// read after it) and one with a slot freed 100 slots before its end (a count of the taken slots, then the gap narrowed
-// by halves with range counts). Target: p99 < 20 ms.
+// read after it), one with a slot freed 100 slots before its end (freeing it cut the recorded run back to the slot
+// before it), and the same gap without a recorded run (one read of the next slots, then one ordered read of the taken
+// ones up to the gap, see src/scheduling/queue-search.ts). Target: p99 < 20 ms.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -88,6 +89,11 @@ export async function benchQueue(opts: { posts: number; runs: number; databaseUr
     );
     await ctx.queues.store.release(rowsOf(freed)[0]!.id as string);
     await measure('one gap 100 slots before the end');
+    // The same gap without the queue's recorded run (as after its slots or zone change): the search from now.
+    await ctx.database.db.execute(
+      sql`update posting_queues set filled_from = null, filled_to = null, filled_zone = null where id = ${queue.id}::uuid`,
+    );
+    await measure('the same gap, no recorded run');
   } finally {
     await ctx.close();
     rmSync(dataDir, { recursive: true, force: true });

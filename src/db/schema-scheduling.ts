@@ -91,8 +91,9 @@ export const postingQueues = pgTable(
     pausedAt: tz('paused_at'),
     /**
      * The run of taken slots the next-free-slot lookup skips: every slot of the grid (in `filled_zone`) from
-     * `filled_from` to `filled_to` is taken. Set when a post takes the slot after such a run; cleared when a slot is
-     * freed or moved and when the slots change.
+     * `filled_from` to `filled_to` is taken. Set when a post takes the slot after such a run; cut back to the latest
+     * live slot before a slot of it that is freed or moved away (cleared when there is none), cleared when the slots
+     * change.
      */
     filledFrom: tz('filled_from'),
     filledTo: tz('filled_to'),

@@ -51,6 +51,8 @@ export interface ScheduleWriter {
   parseTime(value: string, now: Date, field: string): Date;
   /** Inserts the entries inside the caller's transaction. */
   add(tx: Db, entries: NewScheduledEntry[]): Promise<ScheduledEntryRef[]>;
+  /** Inserts many entries inside the caller's transaction, returning only their references (no rows). */
+  addMany(tx: Db, entries: NewScheduledEntry[]): Promise<ScheduledEntryRef[]>;
   /** After the commit: wake-ups at each entry's time. */
   wake(entries: ScheduledEntryRef[]): Promise<void>;
 }

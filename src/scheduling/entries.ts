@@ -1,7 +1,7 @@
 // Scheduling's side of submit: publishing writes queue entries through this, inside its transaction,
 // without knowing the table (src/publishing/submit.ts declares what it needs).
 import type { Db } from '../db/client.ts';
-import type { NewScheduledEntry, ScheduleWriter } from '../publishing/index.ts';
+import type { NewScheduledEntry, ScheduledEntryRef, ScheduleWriter } from '../publishing/index.ts';
 import type { ScheduleQueue } from './queue.ts';
 import type { ScheduledRow, ScheduledStore } from './store.ts';
 import { parseScheduledTime } from './time.ts';
@@ -26,6 +26,11 @@ export class ScheduleEntries implements ScheduleWriter {
     for (const e of entries)
       out.push(await this.#store.insert(tx, e, `scheduled for ${e.scheduledTime.toISOString()}`));
     return out;
+  }
+
+  /** Many entries whose rows the caller does not need (a bulk import): their ids, networks and times. */
+  async addMany(tx: Db, entries: NewScheduledEntry[]): Promise<ScheduledEntryRef[]> {
+    return this.#store.insertManyRefs(tx, entries);
   }
 
   /** Never inside a transaction: pg-boss has its own connection. */

@@ -157,15 +157,15 @@ export class SlotGrid {
       for (const at of this.#instantsOfDay(day)) if (at > t) yield new Date(at);
   }
 
-  /** The slot instants in (from, to], ascending, in milliseconds. */
-  between(from: Date, to: Date): number[] {
+  /** The slot instants in (from, to], ascending, in milliseconds; the first `max` of them. */
+  between(from: Date, to: Date, max = Number.POSITIVE_INFINITY): number[] {
     const f = from.getTime();
     const t = to.getTime();
     const out: number[] = [];
-    if (this.empty || t <= f) return out;
+    if (this.empty || t <= f || max <= 0) return out;
     const last = this.#dayOf(t) + 1;
     for (let day = this.#dayOf(f) - 1; day <= last; day++)
-      for (const at of this.#instantsOfDay(day)) if (at > f && at <= t) out.push(at);
+      for (const at of this.#instantsOfDay(day)) if (at > f && at <= t && out.push(at) >= max) return out;
     return out;
   }
 
@@ -178,29 +178,5 @@ export class SlotGrid {
       if (out.length >= n) break;
     }
     return out;
-  }
-
-  /**
-   * How many slot instants lie in (from, to], at least: whole weeks are counted by arithmetic, the days at either
-   * end exactly; a day with a DST gap may count a slot the gap merged with another (never one fewer).
-   */
-  countBetween(from: Date, to: Date): number {
-    const f = from.getTime();
-    const t = to.getTime();
-    if (t <= f || this.empty) return 0;
-    const d0 = this.#dayOf(f) - 1;
-    const d1 = this.#dayOf(t) + 1;
-    const exact = (day: number) => this.#instantsOfDay(day).filter((at) => at > f && at <= t).length;
-    if (d1 - d0 <= 14) {
-      let n = 0;
-      for (let day = d0; day <= d1; day++) n += exact(day);
-      return n;
-    }
-    let n = exact(d0) + exact(d0 + 1) + exact(d1 - 1) + exact(d1);
-    const first = d0 + 2;
-    const days = d1 - 1 - first;
-    n += Math.floor(days / 7) * this.#perWeek;
-    for (let i = 0; i < days % 7; i++) n += this.#byDay[(((first + i + 4) % 7) + 7) % 7]!.length;
-    return n;
   }
 }

@@ -26,9 +26,21 @@ export interface MovedEntry {
 }
 
 const iso = (d: Date) => sql`${d.toISOString()}::timestamptz`;
-/** Forgets the run of taken slots of the queue(s) `ids` (a slot of it was freed or moved). */
-const unfilled = (ids: SQL) =>
-  sql`update posting_queues set filled_from = null, filled_to = null, filled_zone = null where id in ${ids}`;
+/**
+ * The recorded run of taken slots of the queue `ids` after its slot at `at` was freed or moved away: when the run held
+ * that slot, it now ends at the latest live slot before it (every slot of the grid up to there is still taken), or is
+ * forgotten when there is none. Reads the live slots as they were before the statement.
+ */
+const cutRun = (ids: SQL, at: SQL) => sql`
+  update posting_queues pq set (filled_from, filled_to, filled_zone) = (
+    select case when m.last is null then null else pq.filled_from end, m.last,
+      case when m.last is null then null else pq.filled_zone end
+    from (
+      select max(s.slot_at) as last from queue_slots s
+      where s.queue_id = pq.id and s.released_at is null and s.slot_at >= pq.filled_from and s.slot_at < ${at}
+    ) as m
+  )
+  where pq.id in ${ids} and pq.filled_from <= ${at} and pq.filled_to >= ${at}`;
 
 export class QueueStore {
   readonly #db: Db;
@@ -117,31 +129,72 @@ export class QueueStore {
     await tx.delete(postingQueues).where(eq(postingQueues.id, id));
   }
 
-  /** Live slots after `from`: how many, and the latest (one index range read). */
-  async occupied(db: Db, queueId: string, from: Date): Promise<{ count: number; last: Date | null }> {
+  /**
+   * The live slots of the queue after `after`: the instants (milliseconds) of those up to `end`, ascending, and the
+   * latest of all (one index range read and one backward index read of one entry, in one statement; written as
+   * ORDER BY … LIMIT 1, as max() was planned as a read of every live slot).
+   */
+  async slotsUpTo(db: Db, queueId: string, after: Date, end: Date): Promise<{ taken: number[]; last: Date | null }> {
     const res = await db.execute(sql`
-      select count(*)::int as n, max(slot_at) as last from queue_slots
-      where queue_id = ${queueId}::uuid and released_at is null and slot_at > ${iso(from)}`);
-    const r = rowsOf(res)[0] ?? {};
-    return { count: Number(r.n ?? 0), last: r.last ? new Date(r.last as string) : null };
+      select w.slot_at, (
+        select slot_at from queue_slots where queue_id = ${queueId}::uuid and released_at is null
+        order by slot_at desc limit 1
+      ) as last
+      from (select 1) as one left join (
+        select slot_at from queue_slots
+        where queue_id = ${queueId}::uuid and released_at is null
+          and slot_at > ${iso(after)} and slot_at <= ${iso(end)}
+      ) as w on true
+      order by w.slot_at`);
+    const rows = rowsOf(res);
+    const last = rows[0]?.last;
+    return {
+      taken: rows.filter((r) => r.slot_at != null).map((r) => new Date(r.slot_at as string).getTime()),
+      last: last ? new Date(last as string) : null,
+    };
   }
 
-  /** How many live slots lie in [from, to] (one index range read). */
-  async countIn(db: Db, queueId: string, from: number, to: number): Promise<number> {
+  /**
+   * The first run of candidate slots with room, and its live slots (milliseconds, ascending). Run k is the grid's
+   * slots from `starts[k]` up to the next run's start (the last run up to `end`), `run` slots each but the last. One
+   * statement: an ordered index range read numbers the live slots and stops at the first run whose start is not the
+   * live slot of its rank, or has no live slot of that rank (every run before it is then full, and the one before it
+   * has room or a slot off the grid); then that run's live slots are read.
+   */
+  async firstRunWithRoom(
+    db: Db,
+    queueId: string,
+    starts: readonly number[],
+    run: number,
+    end: number,
+  ): Promise<{ index: number; taken: number[] }> {
+    const live = sql`queue_id = ${queueId}::uuid and released_at is null`;
+    const n = sql.raw(String(Math.trunc(run)));
     const res = await db.execute(sql`
-      select count(*)::int as n from queue_slots
-      where queue_id = ${queueId}::uuid and released_at is null
-        and slot_at >= ${iso(new Date(from))} and slot_at <= ${iso(new Date(to))}`);
-    return Number(rowsOf(res)[0]?.n ?? 0);
-  }
-
-  /** The instants (milliseconds) of the live slots in [from, to]. */
-  async instantsIn(db: Db, queueId: string, from: number, to: number): Promise<number[]> {
-    const res = await db.execute(sql`
-      select slot_at from queue_slots
-      where queue_id = ${queueId}::uuid and released_at is null
-        and slot_at >= ${iso(new Date(from))} and slot_at <= ${iso(new Date(to))}`);
-    return rowsOf(res).map((r) => new Date(r.slot_at as string).getTime());
+      with s as (select ${`{${starts.map((t) => new Date(t).toISOString()).join(',')}}`}::timestamptz[] as c),
+      m as (
+        select (t.r - 1) / ${n} as k from s, (
+          select slot_at, row_number() over (order by slot_at) as r from queue_slots
+          where ${live} and slot_at >= ${iso(new Date(starts[0]!))} and slot_at <= ${iso(new Date(end))}
+        ) as t
+        where (t.r - 1) % ${n} = 0 and t.slot_at <> s.c[(t.r - 1) / ${n} + 1]
+        order by t.slot_at limit 1
+      ),
+      r as (
+        select greatest(coalesce((select k from m), (
+          select (count(*) + ${n} - 1) / ${n} from queue_slots
+          where ${live} and slot_at >= ${iso(new Date(starts[0]!))} and slot_at <= ${iso(new Date(end))}
+        )) - 1, 0)::int as k, s.c from s
+      )
+      select (select k from r) as k, q.slot_at from (select 1) as one left join queue_slots q
+        on q.queue_id = ${queueId}::uuid and q.released_at is null and q.slot_at >= (select c[k + 1] from r)
+        and q.slot_at < (select coalesce(c[k + 2], ${iso(new Date(end + 1))}) from r)
+      order by q.slot_at`);
+    const rows = rowsOf(res);
+    return {
+      index: Number(rows[0]?.k ?? 0),
+      taken: rows.filter((r) => r.slot_at != null).map((r) => new Date(r.slot_at as string).getTime()),
+    };
   }
 
   /** Live slots after `from`, ascending, at most `limit`. */
@@ -191,8 +244,9 @@ export class QueueStore {
   async move(tx: Db, slotId: string, to: Date, reason: string): Promise<MovedEntry[]> {
     const now = this.#now();
     const res = await tx.execute(sql`
-      with s as (update queue_slots set slot_at = ${iso(to)} where id = ${slotId}::uuid returning id, queue_id),
-      f as (${unfilled(sql`(select queue_id from s)`)}),
+      with old as (select slot_at from queue_slots where id = ${slotId}::uuid),
+      s as (update queue_slots set slot_at = ${iso(to)} where id = ${slotId}::uuid returning id, queue_id),
+      f as (${cutRun(sql`(select queue_id from s)`, sql`(select slot_at from old)`)}),
       before as (
         select id, scheduled_time from scheduled_posts
         where queue_slot_id = ${slotId}::uuid and status = 'scheduled' for update
@@ -218,9 +272,9 @@ export class QueueStore {
         update queue_slots set released_at = ${iso(this.#now())}
         where id = ${slotId}::uuid and released_at is null and not exists (
           select 1 from scheduled_posts where queue_slot_id = ${slotId}::uuid and status in ('scheduled', 'publishing'))
-        returning id, queue_id
+        returning id, queue_id, slot_at
       ),
-      f as (${unfilled(sql`(select queue_id from r)`)})
+      f as (${cutRun(sql`(select queue_id from r)`, sql`(select slot_at from r)`)})
       select id from r`);
     return rowsOf(res).length > 0;
   }

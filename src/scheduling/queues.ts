@@ -1,7 +1,7 @@
 // Posting queues: named weekly slots per workspace, and posts that take the next free slot. A queued post is an
 // ordinary scheduled post (the same entries, worker and ledger) whose entries name the slot they took; the slot is
 // taken in the transaction that creates them (publishing's `slot` hook), under the queue row's lock and the unique
-// index of live slots.
+// index of live slots. Finding the free slots is queue-search.ts.
 import type { Principal } from '../auth/authenticate.ts';
 import type { Db } from '../db/client.ts';
 import { AppError, conflict, notFound, validationField } from '../errors.ts';
@@ -17,6 +17,7 @@ import {
   type ScheduledEntryRef,
 } from '../publishing/index.ts';
 import type { ScheduleQueue } from './queue.ts';
+import { SlotSearch } from './queue-search.ts';
 import { normalizeSlots, SlotGrid, type WeeklySlot } from './queue-slots.ts';
 import type { MovedEntry, QueueRow, QueueStore, TakenSlot } from './queue-store.ts';
 import type { ScheduledRow } from './store.ts';
@@ -29,8 +30,6 @@ export const DEFAULT_SLOTS: WeeklySlot[] = (['monday', 'tuesday', 'wednesday', '
   (day) => ['09:00', '12:00', '17:00'].map((time) => ({ day, time })),
 );
 const PAGE = 1000;
-/** Grid slots the next-free-slot lookup reads at once, at the end of its narrowing. */
-const WINDOW = 64;
 
 export interface QueueInput {
   time_zone?: string | null | undefined;
@@ -75,9 +74,11 @@ export function checkTimeZone(tz: string, field: (string | number)[]): string {
 
 export class QueueService {
   readonly #d: QueueDeps;
+  readonly #search: SlotSearch;
 
   constructor(deps: QueueDeps) {
     this.#d = deps;
+    this.#search = new SlotSearch(deps.store);
   }
 
   get store(): QueueStore {
@@ -193,7 +194,7 @@ export class QueueService {
   /** The next `count` free slots, without the queue's view: the lookup a post into the queue makes. */
   async nextFree(workspaceId: string, name: string, count: number): Promise<Date[]> {
     const [row, wsTz] = await Promise.all([this.#find(workspaceId, name), this.#d.timeZoneOf(workspaceId)]);
-    return this.#free(this.#d.store.db, row, this.#grid(row, wsTz), this.#d.clock(), count);
+    return this.#search.free(this.#d.store.db, row, this.#grid(row, wsTz), this.#d.clock(), count);
   }
 
   /** The next `count` free slots of the queue (a preview: nothing is taken). */
@@ -201,7 +202,7 @@ export class QueueService {
     const queue = await this.get(p, name);
     const row = await this.#d.store.get(p.workspaceId, name);
     const grid = this.#grid(row, queue.time_zone);
-    return { queue, slots: await this.#free(this.#d.store.db, row, grid, this.#d.clock(), count) };
+    return { queue, slots: await this.#search.free(this.#d.store.db, row, grid, this.#d.clock(), count) };
   }
 
   /**
@@ -234,7 +235,7 @@ export class QueueService {
   ): Promise<QueueSlotClaim[]> {
     const q = await this.#d.store.lock(tx, workspaceId, name, this.#defaults(name));
     if (!q) throw notFound(`Queue '${name}' not found`);
-    const at = await this.#taking(tx, q, this.#grid(q, wsTz), this.#d.clock(), count);
+    const at = await this.#search.taking(tx, q, this.#grid(q, wsTz), this.#d.clock(), count);
     if (at.length < count) throw conflict(`Queue '${name}' has no slots`);
     const ids = await this.#d.store.takeMany(tx, q.id, at);
     return at.map((a, i) => ({ at: a, queueSlotId: ids[i]!, held: q.paused }));
@@ -288,7 +289,7 @@ export class QueueService {
           const now = this.#d.clock();
           const at = shareNext
             ? await this.#shareNext(tx, q, g, now, moved)
-            : (await this.#taking(tx, q, g, now, 1))[0];
+            : (await this.#search.taking(tx, q, g, now, 1))[0];
           if (!at) throw conflict(`Queue '${name}' has no slots`);
           return { at, queueSlotId: await this.#d.store.take(tx, q.id, at), held: q.paused };
         },
@@ -357,118 +358,11 @@ export class QueueService {
     };
   }
 
-  /** The first `n` free slots after `from`. */
-  async #free(db: Db, q: QueueRow | undefined, grid: SlotGrid, from: Date, n: number): Promise<Date[]> {
-    if (grid.empty || n <= 0) return [];
-    if (!q) return grid.next(from, n);
-    const out: Date[] = [];
-    // The recorded run of taken slots, when it covers the first slot: the search starts at its end.
-    let after = this.#run(q, grid, from) ? q.filledTo! : from;
-    while (out.length < n) {
-      const got = await this.#firstFree(db, q.id, grid, after);
-      if (!got) break;
-      // Nothing is taken after it: the slots that follow are free too, by arithmetic.
-      if (got.clear) {
-        out.push(got.at, ...grid.next(got.at, n - out.length - 1));
-        break;
-      }
-      out.push(got.at);
-      after = got.at;
-    }
-    return out;
-  }
-
-  /** Whether the queue's recorded run of taken slots covers the first slot after `from` (see posting_queues). */
-  #run(q: QueueRow, grid: SlotGrid, from: Date): boolean {
-    if (!q.filledFrom || !q.filledTo || q.filledZone !== grid.timeZone) return false;
-    const [first] = grid.next(from, 1);
-    return !!first && first >= q.filledFrom && first <= q.filledTo;
-  }
-
-  /**
-   * The next `n` free slots, for posts taking them now (under the queue's lock): every slot from the first after
-   * `from` to the last of them is then taken, and that run is recorded, so that the next lookup starts after it.
-   */
-  async #taking(tx: Db, q: QueueRow, grid: SlotGrid, from: Date, n: number): Promise<Date[]> {
-    const start = this.#run(q, grid, from) ? q.filledFrom! : grid.next(from, 1)[0];
-    const at = await this.#free(tx, q, grid, from, n);
-    const last = at[at.length - 1];
-    if (start && last && at.length === n) await this.#d.store.setFilled(tx, q.id, start, last, grid.timeZone);
-    return at;
-  }
-
-  /**
-   * The first free slot after `from`, and whether no slot after it is taken (`clear`). The taken slots are never read
-   * one by one to the gap: one index range read counts those after `from` and finds the last; when the grid has no
-   * more slots up to the last than are taken (no gap, the usual queue), the answer is the grid's next slot after it.
-   * Otherwise the gap is narrowed by halves (a count of the taken slots in the first half of the candidate range:
-   * as many as the grid has there means no gap there), and the last window of at most WINDOW grid slots is read in
-   * one range read and compared in memory.
-   */
-  async #firstFree(
-    db: Db,
-    queueId: string,
-    grid: SlotGrid,
-    from: Date,
-  ): Promise<{ at: Date; clear: boolean } | undefined> {
-    const { count, last } = await this.#d.store.occupied(db, queueId, from);
-    const after = (d: Date) => {
-      const [at] = grid.next(d, 1);
-      return at ? { at, clear: true } : undefined;
-    };
-    if (!count || !last) return after(from);
-    // A count of the grid's slots by arithmetic first (no list of instants for the usual queue).
-    if (grid.countBetween(from, last) <= count) return after(last);
-    const slots = grid.between(from, last);
-    if (slots.length <= count) return after(last);
-    let lo = 0;
-    let hi = slots.length;
-    // slots[0 .. lo) are taken; a free slot lies in [lo, hi).
-    while (hi - lo > WINDOW) {
-      const mid = lo + Math.floor((hi - lo) / 2);
-      const taken = await this.#d.store.countIn(db, queueId, slots[lo]!, slots[mid - 1]!);
-      if (taken >= mid - lo) lo = mid;
-      else hi = mid;
-    }
-    const taken = new Set(await this.#d.store.instantsIn(db, queueId, slots[lo]!, slots[hi - 1]!));
-    for (let i = lo; i < hi; i++) if (!taken.has(slots[i]!)) return { at: new Date(slots[i]!), clear: false };
-    // Slots taken off the grid (before its slots changed) were counted in place of the gap: walk to it.
-    let free: Date | undefined;
-    await this.#walk(db, queueId, grid, from, (at, hit) => {
-      if (!hit) free = at;
-      return !hit;
-    });
-    return free ? { at: free, clear: false } : undefined;
-  }
-
-  /** Walks the slots after `from` beside the taken ones (read a page at a time) until `visit` says stop. */
-  async #walk(
-    db: Db,
-    queueId: string,
-    grid: SlotGrid,
-    from: Date,
-    visit: (at: Date, taken: TakenSlot | undefined) => boolean,
-  ): Promise<void> {
-    let page = await this.#d.store.takenAfter(db, queueId, from, PAGE);
-    let i = 0;
-    for (const at of grid.after(from)) {
-      const t = at.getTime();
-      for (;;) {
-        while (i < page.length && page[i]!.slotAt.getTime() < t) i++;
-        if (i < page.length || page.length < PAGE) break;
-        page = await this.#d.store.takenAfter(db, queueId, page[page.length - 1]!.slotAt, PAGE);
-        i = 0;
-      }
-      const hit = page[i]?.slotAt.getTime() === t ? page[i] : undefined;
-      if (visit(at, hit)) return;
-    }
-  }
-
   /** Share next: the first slot; the run of taken slots from it moves down one slot each, into the first free one. */
   async #shareNext(tx: Db, q: QueueRow, grid: SlotGrid, now: Date, moved: MovedEntry[]): Promise<Date | undefined> {
     const run: TakenSlot[] = [];
     let free: Date | undefined;
-    await this.#walk(tx, q.id, grid, now, (at, taken) => {
+    await this.#search.walk(tx, q.id, grid, now, (at, taken) => {
       if (taken) run.push(taken);
       else free = at;
       return !taken;
@@ -486,7 +380,7 @@ export class QueueService {
     const moved: MovedEntry[] = [];
     if (grid.empty) return moved;
     for (const s of await this.#d.store.passed(tx, q.id, now)) {
-      const [at] = await this.#free(tx, q, grid, now, 1);
+      const [at] = await this.#search.free(tx, q, grid, now, 1);
       if (at) moved.push(...(await this.#d.store.move(tx, s.id, at, 'queue resumed: its slot passed while paused')));
     }
     return moved;

@@ -60,6 +60,35 @@ export class ScheduledStore {
    */
   async insertMany(tx: Db, values: (typeof scheduledPosts.$inferInsert)[]): Promise<ScheduledRow[]> {
     const out: ScheduledRow[] = [];
+    await this.#insertMany(tx, values, sql`*`, (rows, chunk) => {
+      const byId = new Map(rows.map((row) => [row.id as string, row]));
+      for (const v of chunk) out.push(rowOf(byId.get(v.id)!));
+    });
+    return out;
+  }
+
+  /** insertMany without the rows: only each entry's id, network and time come back (a bulk import's report). */
+  async insertManyRefs(
+    tx: Db,
+    values: (typeof scheduledPosts.$inferInsert)[],
+  ): Promise<{ id: string; platform: string; scheduledTime: Date }[]> {
+    const out: { id: string; platform: string; scheduledTime: Date }[] = [];
+    await this.#insertMany(tx, values, sql`id, platform, scheduled_time`, (rows, chunk) => {
+      const byId = new Map(rows.map((row) => [row.id as string, row]));
+      for (const v of chunk) {
+        const row = byId.get(v.id)!;
+        out.push({ id: v.id, platform: row.platform as string, scheduledTime: new Date(row.scheduled_time as string) });
+      }
+    });
+    return out;
+  }
+
+  async #insertMany(
+    tx: Db,
+    values: (typeof scheduledPosts.$inferInsert)[],
+    columns: SQL,
+    take: (rows: Record<string, unknown>[], chunk: { id: string }[]) => void,
+  ): Promise<void> {
     for (let i = 0; i < values.length; i += 2000) {
       const now = this.#now();
       const chunk = values.slice(i, i + 2000).map((v) => ({
@@ -93,11 +122,9 @@ export class ScheduledStore {
           from r
         ),
         e as (${entryEvent('post.scheduled', sql`r`, now)})
-        select * from r`);
-      const byId = new Map(rowsOf(res).map((row) => [row.id as string, row]));
-      for (const v of chunk) out.push(rowOf(byId.get(v.id)!));
+        select ${columns} from r`);
+      take(rowsOf(res), chunk);
     }
-    return out;
   }
 
   async event(tx: Db, id: string, from: string | null, to: string, reason: string): Promise<void> {

@@ -246,6 +246,56 @@ describe('taking slots', () => {
     expect(await nextSlots(u, 'long', 1)).toEqual([day(301).toISOString()]);
   });
 
+  it('freeing a slot inside the recorded run keeps the run before it; the slots after it stay taken', async () => {
+    const u = await member();
+    await createQueue(u, { name: 'cut', time_zone: 'UTC', slots: daily(['09:00']) });
+    const q = (await h.ctx.queues.store.get(u.workspaceId, 'cut'))!;
+    const day = (i: number) => new Date(Date.UTC(2026, 10, 21 + i, 9));
+    await h.ctx.database.db.transaction((tx) => h.ctx.queues.takeSlots(tx as never, u.workspaceId, 'cut', 100, 'UTC'));
+    expect((await h.ctx.queues.store.get(u.workspaceId, 'cut'))!.filledTo).toEqual(day(99));
+    const [slot] = await h.ctx.queues.store.takenAfter(h.ctx.database.db, q.id, day(39), 1);
+    expect(await h.ctx.queues.store.release(slot!.id)).toBe(true);
+    const cut = (await h.ctx.queues.store.get(u.workspaceId, 'cut'))!;
+    expect([cut.filledFrom, cut.filledTo, cut.filledZone]).toEqual([day(0), day(39), 'UTC']);
+    expect(await nextSlots(u, 'cut', 2)).toEqual([day(40), day(100)].map((d) => d.toISOString()));
+    // The first slot of the run freed: nothing of it is left.
+    const [first] = await h.ctx.queues.store.takenAfter(h.ctx.database.db, q.id, day(-1), 1);
+    expect(await h.ctx.queues.store.release(first!.id)).toBe(true);
+    expect((await h.ctx.queues.store.get(u.workspaceId, 'cut'))!.filledTo).toBeNull();
+    expect(await nextSlots(u, 'cut', 3)).toEqual([day(0), day(40), day(100)].map((d) => d.toISOString()));
+  });
+
+  it('finds gaps deep in a queue without a recorded run, past a slot taken off the grid', async () => {
+    const u = await member();
+    await createQueue(u, { name: 'deep', time_zone: 'UTC', slots: daily(['09:00']) });
+    const q = (await h.ctx.queues.store.get(u.workspaceId, 'deep'))!;
+    const day = (i: number) => new Date(Date.UTC(2026, 10, 21 + i, 9));
+    // 300 slots taken without the service (no run recorded) and one off the grid (10:00), then two freed far on.
+    await h.ctx.database.db.transaction(async (tx) => {
+      for (let i = 0; i < 300; i++) await h.ctx.queues.store.take(tx as never, q.id, day(i));
+      await h.ctx.queues.store.take(tx as never, q.id, new Date(Date.UTC(2026, 10, 21 + 100, 10)));
+    });
+    expect(await nextSlots(u, 'deep', 2)).toEqual([day(300), day(301)].map((d) => d.toISOString()));
+    for (const i of [170, 250]) {
+      const [slot] = await h.ctx.queues.store.takenAfter(h.ctx.database.db, q.id, day(i - 1), 1);
+      expect(await h.ctx.queues.store.release(slot!.id)).toBe(true);
+    }
+    expect(await nextSlots(u, 'deep', 1)).toEqual([day(170).toISOString()]);
+    expect(await nextSlots(u, 'deep', 4)).toEqual([day(170), day(250), day(300), day(301)].map((d) => d.toISOString()));
+    expect((await add(u, 'deep', { default_text: 'gap' })).json().queue.slot_time).toBe(day(170).toISOString());
+    expect(await nextSlots(u, 'deep', 1)).toEqual([day(250).toISOString()]);
+    // 195 taken: past the first 66 (two asked for, and 64 more), the search's runs of 64 slots end with one of a
+    // single slot, and the gap lies before it.
+    await createQueue(u, { name: 'deep2', time_zone: 'UTC', slots: daily(['09:00']) });
+    const q2 = (await h.ctx.queues.store.get(u.workspaceId, 'deep2'))!;
+    await h.ctx.database.db.transaction(async (tx) => {
+      for (let i = 0; i < 195; i++) await h.ctx.queues.store.take(tx as never, q2.id, day(i));
+    });
+    const [slot] = await h.ctx.queues.store.takenAfter(h.ctx.database.db, q2.id, day(149), 1);
+    expect(await h.ctx.queues.store.release(slot!.id)).toBe(true);
+    expect(await nextSlots(u, 'deep2', 2)).toEqual([day(150), day(195)].map((d) => d.toISOString()));
+  });
+
   it('a post for two networks takes one slot', async () => {
     const u = await member();
     await connect(h, u, 'threads');

@@ -11,7 +11,6 @@ import type { Networks } from '../../platforms/registry.ts';
 import {
   type DraftService,
   type PostValidator,
-  type ScheduledEntryRef,
   requesterOf,
   type ScheduleWriter,
   storedBody,
@@ -225,7 +224,7 @@ export class BulkService {
           tx,
         );
       const slots = await queues.take(tx, scheduledPosts);
-      const entries = await this.#d.schedule.add(
+      const entries = await this.#d.schedule.addMany(
         tx,
         scheduledPosts.flatMap((r, i) =>
           r.platforms.map((platform) => ({
@@ -267,7 +266,7 @@ export class BulkService {
       );
       return { entries, scheduled, drafts };
     });
-    await this.#d.schedule.wake(out.entries as ScheduledEntryRef[]);
+    await this.#d.schedule.wake(out.entries);
     return { scheduled: out.scheduled, drafts: out.drafts, credits };
   }
 }
