@@ -5,7 +5,7 @@
 // same process, so their small share is included: an upper bound). For 1 network, 4 networks and 7 targets
 // (the four text networks with LinkedIn's profile and two organizations and two Facebook Pages, every
 // destination the sandbox gives the text route) it prints p50/p99 one request at a time (timed by this driver to
-// 0.1 ms on a kept-alive connection; autocannon, used for throughput, reports whole milliseconds), the server's CPU
+// 0.1 ms on a kept-alive node:http connection; autocannon, used for throughput, reports whole milliseconds), the server's CPU
 // per post, and the SQL statements and transactions per post from the server's own counters
 // (herald_db_statements_total, herald_db_transactions_total on /metrics; BEGIN and COMMIT count as statements).
 // Then the same at 200 ms per network call (the fan-out runs the networks in parallel) and throughput at 10
@@ -15,6 +15,7 @@
 // BENCH_PUBLISH_POSTS=N sends N posts per run instead (each run then lasts as long as they take), and
 // BENCH_PUBLISH_LATENCIES=0 skips the 200 ms pass.
 import { mkdtempSync, rmSync } from 'node:fs';
+import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -71,6 +72,21 @@ interface Run {
   transactions: number;
 }
 
+const keepAlive = new Agent({ keepAlive: true, maxSockets: 1 });
+
+/** One POST on a kept-alive socket with node:http (lighter than fetch, whose own cost would show in a 3 ms figure). */
+function postOnce(url: string, headers: Record<string, string>, body: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: 'POST', agent: keepAlive, headers }, (res) => {
+      res.on('data', () => undefined);
+      res.on('end', () => resolve(res.statusCode ?? 0));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
 async function run(
   url: string,
   pid: number,
@@ -93,13 +109,12 @@ async function run(
     while (posts ? latencies.length < posts : performance.now() - t0 < seconds * 1000) {
       const start = performance.now();
       try {
-        const res = await fetch(`${url}/unified/post/text`, {
-          method: 'POST',
-          headers: { ...headers, 'content-type': 'application/json' },
-          body: payload,
-        });
-        await res.arrayBuffer();
-        if (res.status < 200 || res.status > 299) non2xx++;
+        const status = await postOnce(
+          `${url}/unified/post/text`,
+          { ...headers, 'content-type': 'application/json' },
+          payload,
+        );
+        if (status < 200 || status > 299) non2xx++;
       } catch {
         errors++;
       }
