@@ -51,7 +51,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
-import { CLI, cpuSeconds, fmt, freePort, postJson, type ServerProcess, startHerald } from './lib.ts';
+import { CLI, cpuSeconds, fmt, freePort, postJson, type ServerProcess, startFlags, startHerald } from './lib.ts';
 
 const E = process.env;
 function num(name: string, dflt: number, min = 1): number {
@@ -449,7 +449,7 @@ class Sampler {
 
 function startWorker(env: Record<string, string>, logPath: string): ChildProcess {
   const { DATABASE_URL: _d, ...base } = E;
-  return spawn(process.execPath, [CLI, 'worker'], {
+  return spawn(process.execPath, [...startFlags(CLI), CLI, 'worker'], {
     env: { ...base, HERALD_LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'ignore', openSync(logPath, 'a')],
   });

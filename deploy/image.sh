@@ -74,6 +74,9 @@ case "$command" in
     fi
     mkdir -p "${HERALD_DATA_DIR:-./data}"
     [ "$#" -eq 0 ] && set -- serve
+    # V8's young generation capped at Node 20's size (docs/configuration.md, NODE_OPTIONS); a flag given in
+    # NODE_OPTIONS comes after this one and wins.
+    export NODE_OPTIONS="--max-semi-space-size=16${NODE_OPTIONS:+ $NODE_OPTIONS}"
     exec node bin/herald.js "$@"
     ;;
   health)

@@ -231,6 +231,17 @@ describe('docs/deployment/herald.service', () => {
     ]) {
       expect(unit).toMatch(new RegExp(`^${line}$`, 'm'));
     }
-    expect(unit).toMatch(/^ExecStart=\S+ \/opt\/herald\/bin\/herald\.js serve$/m);
+    expect(unit).toMatch(/^ExecStart=\S+ (--\S+ )*\/opt\/herald\/bin\/herald\.js serve$/m);
+  });
+
+  it('npm start, the image and the systemd unit start Node with the same flags', () => {
+    const flagsOf = (line: string) => line.match(/--[\w-]+=\S+/g) ?? [];
+    const start = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } })
+      .scripts.start;
+    const unit = /^ExecStart=(.*)$/m.exec(readFileSync(join(ROOT, 'docs/deployment/herald.service'), 'utf8'))![1]!;
+    const image = /NODE_OPTIONS="([^$"]*)/.exec(readFileSync(join(ROOT, 'deploy/image.sh'), 'utf8'))![1]!;
+    expect(flagsOf(start)).toEqual(['--max-semi-space-size=16']);
+    expect(flagsOf(unit)).toEqual(flagsOf(start));
+    expect(flagsOf(image)).toEqual(flagsOf(start));
   });
 });
