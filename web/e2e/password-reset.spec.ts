@@ -8,6 +8,9 @@ test('forgot password → the mailed link → a new password that signs in', asy
   await page.getByRole('button', { name: 'Log out' }).click();
   await page.getByRole('link', { name: 'Forgot your password?' }).click();
   await expect(page).toHaveURL(/\/forgot-password$/);
+  // The URL changes before the page's chunk has rendered (the login page, with its own Email field, stays up
+  // until then): wait for the page itself before filling its field.
+  await expect(page.getByRole('heading', { name: 'Reset your password' })).toBeVisible();
   await page.getByLabel('Email').fill(email);
   await page.getByRole('button', { name: 'Send the link' }).click();
   await expect(page.getByRole('status')).toHaveText(/a link to reset its password is on its way/);
