@@ -651,13 +651,15 @@ export function svg(r: SoakResult, where: string): string {
     const y0 = top + i * (panelH + gap) + 10;
     const vals = series.flatMap((s) => s.pts.map((p) => p[1])).filter(Number.isFinite);
     const yMax = niceMax(Math.max(1, ...vals));
-    const py = (y: number) => y0 + panelH - (y / yMax) * panelH;
+    // Below zero only when a series is (the memory's "other anon" can be): a quarter of the panel per tick.
+    const yMin = Math.min(0, ...vals) < 0 ? -yMax / 4 : 0;
+    const py = (y: number) => y0 + panelH - ((y - yMin) / (yMax - yMin)) * panelH;
     out.push(`<text x="${left}" y="${y0 - 6}" font-weight="bold">${esc(title)} (${unit})</text>`);
-    for (let t = 0; t <= 4; t++) {
+    for (let t = yMin < 0 ? -1 : 0; t <= 4; t++) {
       const v = (yMax * t) / 4;
       out.push(
         `<line x1="${left}" x2="${W - right}" y1="${py(v)}" y2="${py(v)}" stroke="#ddd"/>`,
-        `<text x="${left - 6}" y="${py(v) + 4}" text-anchor="end">${fmt(v, v < 10 ? 1 : 0)}</text>`,
+        `<text x="${left - 6}" y="${py(v) + 4}" text-anchor="end">${fmt(v, Math.abs(v) < 10 ? 1 : 0)}</text>`,
       );
     }
     const step = Math.max(1, Math.ceil(xMax / 12));
