@@ -80,6 +80,64 @@ export function rssMiB(pid: number): number {
   return kb / 1024;
 }
 
+/** Resident memory of a process by where it lives, MiB (see `memoryParts`). */
+export interface MemoryParts {
+  /** All resident memory (the sum of the smaps Rss; the same as VmRSS up to the kernel's lag in counting). */
+  rss: number;
+  /** WebAssembly memories (PGlite's Postgres): the touched pages of V8's multi-GiB reservations. */
+  wasm: number;
+  /** glibc malloc: the brk heap ([heap]) and the 64 MiB arenas of other threads. */
+  malloc: number;
+  /** Mapped files: the node binary, shared libraries (sharp's libvips among them), other files. */
+  file: number;
+  /** The other anonymous memory: V8's heap pages, its code space, large malloc blocks (mmap'd on their own), stacks. */
+  anon: number;
+}
+
+const MiB = 2 ** 20;
+/** glibc's HEAP_MAX_SIZE on 64-bit: each arena of a non-main thread is one mapping of this size, aligned to it. */
+const ARENA = 64 * MiB;
+/** Smaller than V8's reservation for a 32-bit WebAssembly memory (8 GiB and up), far above any other mapping. */
+const WASM_RESERVATION = 4 * 1024 * MiB;
+
+/**
+ * Splits a process's resident memory by reading /proc/<pid>/smaps. A WebAssembly memory is one anonymous
+ * reservation of 8 GiB or more (V8 reserves the 32-bit address space plus guard pages), of which the committed
+ * start is a read-write mapping and the rest a `---p` one right after it: the pair is told by its size. A malloc arena is a
+ * 64 MiB-aligned anonymous mapping that, with the `---p` rest after it, spans exactly 64 MiB. Large malloc
+ * blocks are anonymous mappings of their own and land in `anon`, beside V8's heap.
+ */
+export function memoryParts(pid: number): MemoryParts {
+  const vmas: { start: number; end: number; perms: string; inode: string; path: string; rss: number }[] = [];
+  for (const line of readFileSync(`/proc/${pid}/smaps`, 'utf8').split('\n')) {
+    const h = /^([0-9a-f]+)-([0-9a-f]+) (\S+) \S+ \S+ (\d+)\s*(.*)$/.exec(line);
+    if (h)
+      vmas.push({
+        start: Number.parseInt(h[1]!, 16),
+        end: Number.parseInt(h[2]!, 16),
+        perms: h[3]!,
+        inode: h[4]!,
+        path: h[5]!,
+        rss: 0,
+      });
+    else if (line.startsWith('Rss:') && vmas.length) vmas.at(-1)!.rss = Number(/\d+/.exec(line)?.[0] ?? 0) / 1024;
+  }
+  const parts: MemoryParts = { rss: 0, wasm: 0, malloc: 0, file: 0, anon: 0 };
+  vmas.forEach((v, i) => {
+    parts.rss += v.rss;
+    const next = vmas[i + 1];
+    const reserveAfter = next && next.start === v.end && next.perms === '---p' && next.path === '' ? next : undefined;
+    if (v.path === '[heap]') parts.malloc += v.rss;
+    else if (v.inode !== '0' || (v.path !== '' && !v.path.startsWith('['))) parts.file += v.rss;
+    // [stack], [vdso] and the like
+    else if (v.path !== '') parts.anon += v.rss;
+    else if ((reserveAfter?.end ?? v.end) - v.start >= WASM_RESERVATION) parts.wasm += v.rss;
+    else if (v.start % ARENA === 0 && (reserveAfter?.end ?? v.end) - v.start === ARENA) parts.malloc += v.rss;
+    else parts.anon += v.rss;
+  });
+  return parts;
+}
+
 /** CPU time (user + system, seconds) a process has used so far, from /proc/<pid>/stat; NaN once it is gone. */
 export function cpuSeconds(pid: number): number {
   try {

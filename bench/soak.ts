@@ -11,22 +11,65 @@
 // One line per minute: requests, errors, p50/p99 per kind, the server's RSS (/proc/<pid>/status), its V8 heap used
 // and its event-loop delay p99 (prom-client's default metrics on /metrics: herald_nodejs_eventloop_lag_p99_seconds,
 // from perf_hooks.monitorEventLoopDelay at 10 ms resolution, reset at each scrape; read every 5 s, a minute's figure
-// is the highest of its twelve 5 s windows). At the end: the least-squares slope of RSS (and heap) over the run without the first minute, from
+// is the highest of its twelve 5 s windows). RSS is also split by part (`Memory`: V8's heap, WebAssembly memory, i.e.
+// PGlite, malloc, mapped files, the rest; from /proc/<pid>/smaps) and the database's size on disk is read each minute.
+// At the end: the least-squares slope of RSS, of the heap and of each part over the run without the first minute, from
 // samples every 5 s; the per-minute series as CSV and an SVG plot in BENCH_SOAK_OUT (default: a new temp directory).
 //
 // `npm run soak:ci` (bench/soak-ci.ts) runs it for 5 minutes at a fixed modest rate and fails on any error or a
 // clear RSS growth trend (see there).
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import sharp from 'sharp';
 import { startModelServer, type ModelServer } from '../test/ai-routes/helpers/openai-server.ts';
-import { benchDatabase, connectInSandbox, cpuSeconds, fmt, freePort, postJson, rssMiB, startHerald } from './lib.ts';
+import {
+  benchDatabase,
+  connectInSandbox,
+  cpuSeconds,
+  fmt,
+  freePort,
+  memoryParts,
+  postJson,
+  rssMiB,
+  startHerald,
+} from './lib.ts';
 
 export const KINDS = ['post', 'schedule', 'upload', 'inbox', 'mcp', 'agent'] as const;
 export type Kind = (typeof KINDS)[number];
 /** Requests of each kind per 12 of the mix (an inbox read and an agent turn are two requests each, see `ops`). */
 const WEIGHTS: Record<Kind, number> = { post: 2, schedule: 2, upload: 1, inbox: 3, mcp: 3, agent: 1 };
+
+/**
+ * The server's resident memory by part, MiB (every 5 s and at the end of each minute). wasm, malloc and file are read
+ * from /proc/<pid>/smaps (`memoryParts`); v8 is V8's committed heap (herald_nodejs_heap_size_total_bytes), which sits
+ * in the anonymous mappings beside large malloc blocks and stacks: rest is those mappings less v8. The five add up to
+ * RSS. external (herald_nodejs_external_memory_bytes: Buffers and other memory V8 objects hold outside the heap) is
+ * not a part of its own: it lives in malloc or rest.
+ */
+export interface Memory {
+  rss: number;
+  /** V8 heap used. */
+  heap: number;
+  v8: number;
+  wasm: number;
+  malloc: number;
+  file: number;
+  rest: number;
+  external: number;
+}
+export const MEMORY = ['rss', 'heap', 'v8', 'wasm', 'malloc', 'file', 'rest', 'external'] as const;
+
+/** The parts that add up to RSS, in the order printed. */
+const PARTS = ['v8', 'wasm', 'malloc', 'file', 'rest'] as const;
+const PART_NAMES: Record<(typeof PARTS)[number], string> = {
+  v8: 'V8 heap',
+  wasm: 'wasm',
+  malloc: 'malloc',
+  file: 'files',
+  rest: 'other anon',
+};
 
 export interface Minute {
   minute: number;
@@ -40,6 +83,9 @@ export interface Minute {
   kinds: Record<Kind, { n: number; errors: number; p50: number; p99: number }>;
   rssMiB: number;
   heapMiB: number;
+  memory: Memory;
+  /** The database's size on disk, MiB: PGlite's data directory, or pg_database_size on PostgreSQL. */
+  dbMiB: number;
   loopP99Ms: number;
   /** The server's CPU over the minute, % of one core. */
   cpuPct: number;
@@ -53,6 +99,8 @@ export interface SoakResult {
   /** MiB per minute, least squares over the 5 s samples after the first minute. */
   rssSlope: number;
   heapSlope: number;
+  /** The same for each part of the memory. */
+  slopes: Memory;
   /** RSS at the end of the first minute and at the end of the run. */
   rssAfterWarmup: number;
   rssEnd: number;
@@ -60,8 +108,8 @@ export interface SoakResult {
   errorSamples: string[];
   failedScheduled: number;
   outDir: string;
-  /** Memory every 5 s: seconds since the load started, RSS and V8 heap used, MiB. */
-  samples: { t: number; rss: number; heap: number }[];
+  /** Memory every 5 s: seconds since the load started, MiB by part. */
+  samples: ({ t: number } & Memory)[];
 }
 
 export interface SoakOptions {
@@ -94,6 +142,28 @@ export function slope(xs: number[], ys: number[]): number {
     den += (xs[i]! - mx) ** 2;
   }
   return den ? num / den : NaN;
+}
+
+const MEMORY_METRICS = [
+  'herald_nodejs_heap_size_used_bytes',
+  'herald_nodejs_heap_size_total_bytes',
+  'herald_nodejs_external_memory_bytes',
+];
+
+/** The memory of the server now: smaps read right after the /metrics figures `m` (see `Memory`). */
+function memoryNow(pid: number, m: Record<string, number>): Memory {
+  const p = memoryParts(pid);
+  const v8 = m.herald_nodejs_heap_size_total_bytes! / 2 ** 20;
+  return {
+    rss: p.rss,
+    heap: m.herald_nodejs_heap_size_used_bytes! / 2 ** 20,
+    v8,
+    wasm: p.wasm,
+    malloc: p.malloc,
+    file: p.file,
+    rest: p.anon - v8,
+    external: m.herald_nodejs_external_memory_bytes! / 2 ** 20,
+  };
 }
 
 async function metric(url: string, names: string[]): Promise<Record<string, number>> {
@@ -157,6 +227,14 @@ export async function benchSoak(opts: SoakOptions): Promise<SoakResult> {
   });
   const url = herald.url;
   const pid = herald.child.pid!;
+  const sizeClient = dbUrl ? new pg.Client({ connectionString: dbUrl }) : undefined;
+  const dbMiB = async () =>
+    sizeClient
+      ? Number((await sizeClient.query('select pg_database_size(current_database()) as n')).rows[0].n) / 2 ** 20
+      : readdirSync(dir, { recursive: true, withFileTypes: true })
+          .filter((e) => e.isFile())
+          .reduce((a, e) => a + (statSync(join(e.parentPath, e.name), { throwIfNoEntry: false })?.size ?? 0), 0) /
+        2 ** 20;
   // Stopped with Ctrl-C or a kill: the server goes too (it would otherwise outlive this process).
   const onSignal = () => {
     herald.child.kill('SIGTERM');
@@ -164,6 +242,7 @@ export async function benchSoak(opts: SoakOptions): Promise<SoakResult> {
   };
   process.once('SIGINT', onSignal).once('SIGTERM', onSignal);
   try {
+    await sizeClient?.connect();
     const session = await postJson<{ access_token: string }>(`${url}/auth/signup`, {
       email: 'soak@example.test',
       password: 'benchmark password',
@@ -338,7 +417,7 @@ export async function benchSoak(opts: SoakOptions): Promise<SoakResult> {
     buckets = Object.fromEntries(KINDS.map((k) => [k, { lat: [], errors: 0 } as Bucket])) as Record<Kind, Bucket>;
     await metric(url, ['herald_nodejs_eventloop_lag_p99_seconds']); // resets the event-loop histogram
 
-    const samples: { t: number; rss: number; heap: number }[] = [];
+    const samples: SoakResult['samples'] = [];
     const minutes: Minute[] = [];
     const start = performance.now();
     const end = start + opts.minutes * 60_000;
@@ -369,28 +448,25 @@ export async function benchSoak(opts: SoakOptions): Promise<SoakResult> {
     let loopMax = 0;
     const sample = async () => {
       try {
-        const m = await metric(url, ['herald_nodejs_heap_size_used_bytes', 'herald_nodejs_eventloop_lag_p99_seconds']);
+        const m = await metric(url, [...MEMORY_METRICS, 'herald_nodejs_eventloop_lag_p99_seconds']);
         const loop = m.herald_nodejs_eventloop_lag_p99_seconds! * 1000;
         if (Number.isFinite(loop)) loopMax = Math.max(loopMax, loop);
-        samples.push({
-          t: (performance.now() - start) / 1000,
-          rss: rssMiB(pid),
-          heap: m.herald_nodejs_heap_size_used_bytes! / 2 ** 20,
-        });
+        samples.push({ t: (performance.now() - start) / 1000, ...memoryNow(pid, m) });
       } catch {
         /* the next sample */
       }
     };
     const sampler = setInterval(() => void sample(), 5000);
     console.log(
-      `  ${'min'.padStart(3)} ${'req'.padStart(6)} ${'err'.padStart(4)} ${'p50'.padStart(5)} ${'p99'.padStart(6)} ${'RSS'.padStart(6)} ${'heap'.padStart(5)} ${'loop99'.padStart(6)} ${'CPU%'.padStart(5)}  per kind: n p50/p99 ms`,
+      `  ${'min'.padStart(3)} ${'req'.padStart(6)} ${'err'.padStart(4)} ${'p50'.padStart(5)} ${'p99'.padStart(6)} ${'RSS'.padStart(6)} ${'heap'.padStart(5)} | ${PARTS.map((p) => p.padStart(6)).join(' ')} | ${'db'.padStart(4)} ${'loop99'.padStart(6)} ${'CPU%'.padStart(5)}  per kind: n p50/p99 ms  (MiB; RSS = v8 + wasm + malloc + file + rest; db: on disk)`,
     );
     let cpu0 = cpuSeconds(pid);
     for (let minute = 1; minute <= opts.minutes; minute++) {
       await new Promise((r) => setTimeout(r, Math.max(0, start + minute * 60_000 - performance.now())));
       const b = buckets;
       buckets = Object.fromEntries(KINDS.map((k) => [k, { lat: [], errors: 0 } as Bucket])) as Record<Kind, Bucket>;
-      const m = await metric(url, ['herald_nodejs_eventloop_lag_p99_seconds', 'herald_nodejs_heap_size_used_bytes']);
+      const m = await metric(url, ['herald_nodejs_eventloop_lag_p99_seconds', ...MEMORY_METRICS]);
+      const memory = memoryNow(pid, m);
       const loopLast = m.herald_nodejs_eventloop_lag_p99_seconds! * 1000;
       const loopP99Ms = Math.max(loopMax, Number.isFinite(loopLast) ? loopLast : 0);
       loopMax = 0;
@@ -411,7 +487,9 @@ export async function benchSoak(opts: SoakOptions): Promise<SoakResult> {
           ]),
         ) as Minute['kinds'],
         rssMiB: rssMiB(pid),
-        heapMiB: m.herald_nodejs_heap_size_used_bytes! / 2 ** 20,
+        heapMiB: memory.heap,
+        memory,
+        dbMiB: await dbMiB(),
         loopP99Ms,
         cpuPct: ((cpu1 - cpu0) / 60) * 100,
         load1: loadavg()[0]!,
@@ -423,7 +501,7 @@ export async function benchSoak(opts: SoakOptions): Promise<SoakResult> {
       // Written every minute as well, so a run stopped early leaves its figures so far.
       writeFileSync(join(outDir, 'soak.csv'), csv(minutes));
       console.log(
-        `  ${String(minute).padStart(3)} ${String(row.requests).padStart(6)} ${String(row.errors).padStart(4)} ${fmt(row.p50, 0).padStart(5)} ${fmt(row.p99, 0).padStart(6)} ${fmt(row.rssMiB, 0).padStart(6)} ${fmt(row.heapMiB, 0).padStart(5)} ${fmt(row.loopP99Ms, 1).padStart(6)} ${fmt(row.cpuPct, 0).padStart(5)}  ${KINDS.map(
+        `  ${String(minute).padStart(3)} ${String(row.requests).padStart(6)} ${String(row.errors).padStart(4)} ${fmt(row.p50, 0).padStart(5)} ${fmt(row.p99, 0).padStart(6)} ${fmt(row.rssMiB, 0).padStart(6)} ${fmt(row.heapMiB, 0).padStart(5)} | ${PARTS.map((p) => fmt(memory[p], 0).padStart(6)).join(' ')} | ${fmt(row.dbMiB, 0).padStart(4)} ${fmt(row.loopP99Ms, 1).padStart(6)} ${fmt(row.cpuPct, 0).padStart(5)}  ${KINDS.map(
           (k) =>
             `${k} ${row.kinds[k].n} ${fmt(row.kinds[k].p50, 0)}/${fmt(row.kinds[k].p99, 0)}${row.kinds[k].errors ? ` (${row.kinds[k].errors} err)` : ''}`,
         ).join('  ')}${row.shed ? `  shed ${row.shed}` : ''}`,
@@ -442,20 +520,24 @@ export async function benchSoak(opts: SoakOptions): Promise<SoakResult> {
     const failedScheduled = failed.data.scheduled_posts.length;
 
     const after = samples.filter((s) => s.t >= 60);
-    const rssSlope = slope(
-      after.map((s) => s.t / 60),
-      after.map((s) => s.rss),
-    );
-    const heapSlope = slope(
-      after.map((s) => s.t / 60),
-      after.map((s) => s.heap),
-    );
+    const slopes = Object.fromEntries(
+      MEMORY.map((k) => [
+        k,
+        slope(
+          after.map((s) => s.t / 60),
+          after.map((s) => s[k]),
+        ),
+      ]),
+    ) as unknown as Memory;
+    const rssSlope = slopes.rss;
+    const heapSlope = slopes.heap;
     const result: SoakResult = {
       rate,
       capacity,
       minutes,
       rssSlope,
       heapSlope,
+      slopes,
       rssAfterWarmup: minutes[0]?.rssMiB ?? NaN,
       rssEnd: minutes.at(-1)?.rssMiB ?? NaN,
       errors: minutes.reduce((a, m) => a + m.errors, 0),
@@ -476,6 +558,14 @@ export async function benchSoak(opts: SoakOptions): Promise<SoakResult> {
     console.log(
       `  trend after the first minute: RSS ${fmt(rssSlope, 2)} MiB/min (${fmt(result.rssAfterWarmup, 0)} → ${fmt(result.rssEnd, 0)} MiB), V8 heap used ${fmt(heapSlope, 2)} MiB/min (${after.length} samples, 5 s apart)`,
     );
+    const first = minutes[0]?.memory;
+    const last = minutes.at(-1)?.memory;
+    console.log(
+      `  by part, MiB/min (end of minute 1 → end): ${[...PARTS, 'external' as const].map((p) => `${p} ${fmt(slopes[p], 2)} (${fmt(first?.[p] ?? NaN, 0)} → ${fmt(last?.[p] ?? NaN, 0)})`).join(', ')}`,
+    );
+    console.log(
+      `  database on disk: ${fmt(minutes[0]?.dbMiB ?? NaN, 1)} → ${fmt(minutes.at(-1)?.dbMiB ?? NaN, 1)} MiB`,
+    );
     console.log(
       `  load average at end ${loadavg()
         .map((l) => fmt(l, 2))
@@ -484,6 +574,7 @@ export async function benchSoak(opts: SoakOptions): Promise<SoakResult> {
     return result;
   } finally {
     process.off('SIGINT', onSignal).off('SIGTERM', onSignal);
+    await sizeClient?.end();
     await herald.stop();
     await model.close();
     rmSync(dir, { recursive: true, force: true });
@@ -501,6 +592,9 @@ export function csv(minutes: Minute[]): string {
     'p99_ms',
     'rss_mib',
     'heap_mib',
+    ...PARTS.map((p) => `${p}_mib`),
+    'external_mib',
+    'db_mib',
     'eventloop_p99_ms',
     'cpu_pct',
     'load1',
@@ -516,6 +610,9 @@ export function csv(minutes: Minute[]): string {
       fmt(m.p99, 1),
       fmt(m.rssMiB, 1),
       fmt(m.heapMiB, 1),
+      ...PARTS.map((p) => fmt(m.memory[p], 1)),
+      fmt(m.memory.external, 1),
+      fmt(m.dbMiB, 1),
       fmt(m.loopP99Ms, 2),
       fmt(m.cpuPct, 1),
       fmt(m.load1, 2),
@@ -554,13 +651,15 @@ export function svg(r: SoakResult, where: string): string {
     const y0 = top + i * (panelH + gap) + 10;
     const vals = series.flatMap((s) => s.pts.map((p) => p[1])).filter(Number.isFinite);
     const yMax = niceMax(Math.max(1, ...vals));
-    const py = (y: number) => y0 + panelH - (y / yMax) * panelH;
+    // Below zero only when a series is (the memory's "other anon" can be): a quarter of the panel per tick.
+    const yMin = Math.min(0, ...vals) < 0 ? -yMax / 4 : 0;
+    const py = (y: number) => y0 + panelH - ((y - yMin) / (yMax - yMin)) * panelH;
     out.push(`<text x="${left}" y="${y0 - 6}" font-weight="bold">${esc(title)} (${unit})</text>`);
-    for (let t = 0; t <= 4; t++) {
+    for (let t = yMin < 0 ? -1 : 0; t <= 4; t++) {
       const v = (yMax * t) / 4;
       out.push(
         `<line x1="${left}" x2="${W - right}" y1="${py(v)}" y2="${py(v)}" stroke="#ddd"/>`,
-        `<text x="${left - 6}" y="${py(v) + 4}" text-anchor="end">${fmt(v, v < 10 ? 1 : 0)}</text>`,
+        `<text x="${left - 6}" y="${py(v) + 4}" text-anchor="end">${fmt(v, Math.abs(v) < 10 ? 1 : 0)}</text>`,
       );
     }
     const step = Math.max(1, Math.ceil(xMax / 12));
@@ -592,7 +691,11 @@ export function svg(r: SoakResult, where: string): string {
   panel(0, 'Memory', 'MiB', [
     { name: 'RSS', color: '#1f77b4', pts: r.samples.map((s) => [s.t / 60, s.rss]) },
     { name: `RSS trend ${fmt(r.rssSlope, 2)} MiB/min`, color: '#1f77b4', pts: trend, dashed: true },
-    { name: 'V8 heap used', color: '#2ca02c', pts: r.samples.map((s) => [s.t / 60, s.heap]) },
+    ...PARTS.map((p, i) => ({
+      name: PART_NAMES[p],
+      color: ['#2ca02c', '#9467bd', '#ff7f0e', '#7f7f7f', '#8c564b'][i]!,
+      pts: r.samples.map((s): [number, number] => [s.t / 60, s[p]]),
+    })),
   ]);
   const perMinute = (f: (m: Minute) => number): [number, number][] => r.minutes.map((m) => [m.minute, f(m)]);
   panel(1, 'Event-loop delay p99 per minute', 'ms', [
