@@ -6,13 +6,11 @@
 // publishing on an unlimited plan never waits on the workspace's credit row. The total is resynchronised
 // from the ledger when the plan changes (resync), so a plan that becomes limited starts from what was spent.
 import { eventRow } from '../events/index.ts';
-import { and, eq, sql } from '../db/orm.ts';
+import { and, eq, type SQL, sql } from '../db/orm.ts';
 import type { Db } from '../db/client.ts';
 import { creditBalances, creditLedger } from '../db/schema.ts';
 import { AppError } from '../errors.ts';
 import { CREDIT_LIMIT_KEY, CREDIT_TYPES, type CreditType, type PlanCatalog } from './plans.ts';
-
-type SQL = ReturnType<typeof sql>;
 
 export interface Period {
   start: Date;

@@ -1,14 +1,12 @@
 // Reading and writing connections. Tokens are sealed with the row id as associated data.
 import type { Db } from '../db/client.ts';
-import { and, asc, eq, inArray, sql } from '../db/orm.ts';
+import { and, asc, eq, inArray, type SQL, sql } from '../db/orm.ts';
 import { platformConnections } from '../db/schema-connections.ts';
 import type { SecretBox } from '../crypto.ts';
 import type { Platform } from '../platforms/slugs.ts';
 import type { AccountIdentity, Destination, TokenSet } from '../platforms/types.ts';
 import { recordEvent } from '../events/index.ts';
 import { lazy, rowsOf } from '../db/raw.ts';
-
-type SQL = ReturnType<typeof sql>;
 
 /** `insert into events …` of an account event for each platform_connections row of `rows`. */
 function accountEvent(type: string, rows: SQL, reason: SQL, at: Date): SQL {

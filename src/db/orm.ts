@@ -10,3 +10,6 @@ export const orm = load('drizzle-orm') as typeof import('drizzle-orm');
 export const pgCore = load('drizzle-orm/pg-core') as typeof import('drizzle-orm/pg-core');
 export const { and, count, desc, eq, gt, gte, inArray, notInArray, isNull, isNotNull, lt, lte, ne, or, sql, asc, not } =
   orm;
+
+/** A SQL fragment built with `sql` (what Drizzle's `sql` tag returns). */
+export type SQL = ReturnType<typeof sql>;

@@ -1,9 +1,7 @@
 // Raw statements (data-modifying CTEs that Drizzle's builder cannot express) read and written with a table's own
 // column mapping: rows come back typed as Drizzle would return them, SET lists are built from camelCase patches.
 import type { PgTable } from 'drizzle-orm/pg-core';
-import { orm, sql } from './orm.ts';
-
-type SQL = ReturnType<typeof sql>;
+import { orm, type SQL, sql } from './orm.ts';
 
 /** The rows of a raw statement's result (both drivers put them under `rows`). */
 export const rowsOf = (res: unknown): Record<string, unknown>[] => (res as { rows: Record<string, unknown>[] }).rows;

@@ -1,8 +1,6 @@
 // Event and attempt inserts as SQL fragments, for callers that fold them into a statement they already send
 // (a data-modifying CTE): the change, its attempt record and its event commit together at no extra round trip.
-import { sql } from '../db/orm.ts';
-
-type SQL = ReturnType<typeof sql>;
+import { type SQL, sql } from '../db/orm.ts';
 
 const at = (d: Date) => sql`${d.toISOString()}::timestamptz`;
 

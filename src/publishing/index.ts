@@ -47,7 +47,7 @@ export {
 export type { NewScheduledEntry, QueueSlotClaim, ScheduledEntryRef, ScheduleWriter } from './submit.ts';
 export type { Ledger, TargetRow } from './ledger.ts';
 export type { PlannedTarget } from './plan.ts';
-export type { KnownTarget, TargetRunner } from './runner.ts';
+export type { KnownTarget, TargetRunner, WithPublished } from './runner.ts';
 export {
   ACTION_STATES,
   actionToWire,

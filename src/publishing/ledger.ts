@@ -1,7 +1,7 @@
 // Reads and writes of the publishing ledger. Journal writes are single-statement jsonb merges, so a
 // step is durable the moment record() returns.
 import type { Db } from '../db/client.ts';
-import { and, eq, gte, isNull, lte, or, sql } from '../db/orm.ts';
+import { and, eq, gte, isNull, lte, or, type SQL, sql } from '../db/orm.ts';
 import { posts, postTargets } from '../db/schema-publishing.ts';
 import { lazy, rawTable, rowsOf } from '../db/raw.ts';
 import { attemptInsert, postOutcomeEvents } from '../events/index.ts';
@@ -63,7 +63,6 @@ export interface NewPost {
   leaseOwner?: string | null;
 }
 
-type SQL = ReturnType<typeof sql>;
 const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
 
 export class Ledger {
@@ -206,7 +205,7 @@ export class Ledger {
   }
 
   /** Completes the post (with `set`'s extra columns) and writes its outcome event if it was running. */
-  async #complete(tx: Db, postId: string, status: ReturnType<typeof sql>, set: ReturnType<typeof sql>): Promise<void> {
+  async #complete(tx: Db, postId: string, status: SQL, set: SQL): Promise<void> {
     const now = this.#now();
     await tx.execute(sql`
       with prior as (select id, status from posts where id = ${postId}::uuid for update),

@@ -1,7 +1,7 @@
 // Runs one target against its network: tokens, journal, timeout, polling of asynchronous processing,
 // and the mapping of failures to result codes. Used by the request path and, later, the worker.
 import type { Logger } from 'pino';
-import type { sql } from '../db/orm.ts';
+import type { SQL } from '../db/orm.ts';
 import type { CreditService } from '../auth/credits.ts';
 import type { Platform } from '../platforms/slugs.ts';
 import { ACCOUNT_NOTE_PREFIX, type ConnectionRow, type ConnectionStore } from '../connections/store.ts';
@@ -102,7 +102,7 @@ export class TargetRunner {
       attemptRecorded?: boolean;
       known?: KnownTarget;
       source?: AttemptSource;
-      withPublished?: (post: { postId: string; permalink: string | null; at: Date }, target: SQL) => SQL;
+      withPublished?: WithPublished;
     } = {},
   ): Promise<TargetOutcome> {
     const row = typeof target === 'string' ? await this.#d.ledger.target(target) : target;
@@ -234,7 +234,7 @@ export class TargetRunner {
     id: string,
     outcome: { postId: string; permalink: string | null },
     source: AttemptSource,
-    also: ((post: { postId: string; permalink: string | null; at: Date }, target: SQL) => SQL) | undefined,
+    also: WithPublished | undefined,
   ): Promise<TargetRow> {
     const at = this.#d.clock();
     const patch = {
@@ -341,4 +341,8 @@ export class TargetRunner {
 
 class TimeoutError extends Error {}
 
-type SQL = ReturnType<typeof sql>;
+/**
+ * Writes of the caller that belong with a target's published state (TargetRunner.run's `withPublished`): data-modifying
+ * CTEs for the same statement, given the post as published and the name of the CTE returning the changed target.
+ */
+export type WithPublished = (post: { postId: string; permalink: string | null; at: Date }, target: SQL) => SQL;

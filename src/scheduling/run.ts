@@ -16,10 +16,10 @@ import type {
   TargetOutcome,
   TargetRow,
   TargetRunner,
+  WithPublished,
 } from '../publishing/index.ts';
 import type { SchedulerMetrics } from './metrics.ts';
 import type { ScheduleQueue } from './queue.ts';
-import type { SQL } from './store-sql.ts';
 import type { ScheduledRow, ScheduledStore } from './store.ts';
 
 /** Checks a stored body again for its workspace and plan (limits, media, features may have changed). */
@@ -137,7 +137,7 @@ export class ScheduledRun {
       // one statement, so a post published at the network costs one commit for both, and no crash falls between.
       const last = sending.length === 1 && targets.every((t) => t === sending[0] || t.state === 'published');
       let settled = false;
-      const withPublished = (post: { postId: string; permalink: string | null; at: Date }, target: SQL) => {
+      const withPublished: WithPublished = (post, target) => {
         settled = true;
         const first =
           targets[0] === sending[0] ? post : { postId: targets[0]!.platformPostId, permalink: targets[0]!.permalink };

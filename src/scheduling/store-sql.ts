@@ -1,6 +1,6 @@
 // The scheduled_posts row and the SQL pieces the queue's statements share: the row decoder, id lists, and the
 // events an entry's changes write.
-import { sql } from '../db/orm.ts';
+import { type SQL, sql } from '../db/orm.ts';
 import { rawTable } from '../db/raw.ts';
 import { scheduledPosts } from '../db/schema-scheduling.ts';
 
@@ -39,4 +39,4 @@ export function entryEvent(type: 'post.scheduled' | 'post.rescheduled' | 'post.d
     from ${rows} r${type === 'post.rescheduled' ? sql` where scheduled_time <> prior_scheduled_time` : sql``}`;
 }
 
-export type SQL = ReturnType<typeof sql>;
+export type { SQL };
