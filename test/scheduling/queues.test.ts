@@ -227,73 +227,71 @@ describe('taking slots', () => {
     expect(times).toEqual(Array.from({ length: 8 }, (_, i) => new Date(Date.UTC(2026, 10, 21 + i, 9)).toISOString()));
   });
 
+  // Deep queues: a daily 09:00 queue, slots taken straight in the store (no run recorded), and freed by day.
+  const day = (i: number) => new Date(Date.UTC(2026, 10, 21 + i, 9));
+  async function dailyQueue(u: TestUser, name: string) {
+    await createQueue(u, { name, time_zone: 'UTC', slots: daily(['09:00']) });
+    return (await h.ctx.queues.store.get(u.workspaceId, name))!;
+  }
+  /** Takes the first `n` days' slots without the service, and the slots at `also`. */
+  const takeDays = (queueId: string, n: number, also: Date[] = []) =>
+    h.ctx.database.db.transaction(async (tx) => {
+      for (let i = 0; i < n; i++) await h.ctx.queues.store.take(tx as never, queueId, day(i));
+      for (const at of also) await h.ctx.queues.store.take(tx as never, queueId, at);
+    });
+  /** Frees the first live slot after day `i - 1` (as a cancelled post frees its slot). */
+  async function freeAfter(queueId: string, i: number) {
+    const [slot] = await h.ctx.queues.store.takenAfter(h.ctx.database.db, queueId, day(i - 1), 1);
+    expect(await h.ctx.queues.store.release(slot!.id)).toBe(true);
+  }
+  const iso = (days: number[]) => days.map((i) => day(i).toISOString());
+
   it('finds a freed slot far behind a long run of taken ones, and goes after the run once it is filled', async () => {
     const u = await member();
-    await createQueue(u, { name: 'long', time_zone: 'UTC', slots: daily(['09:00']) });
-    const q = (await h.ctx.queues.store.get(u.workspaceId, 'long'))!;
-    const day = (i: number) => new Date(Date.UTC(2026, 10, 21 + i, 9));
+    const q = await dailyQueue(u, 'long');
     // 299 slots taken in a row, the 300th through the service (which records the run), then one freed in the middle.
-    await h.ctx.database.db.transaction(async (tx) => {
-      for (let i = 0; i < 299; i++) await h.ctx.queues.store.take(tx as never, q.id, day(i));
-    });
+    await takeDays(q.id, 299);
     await h.ctx.database.db.transaction((tx) => h.ctx.queues.takeSlots(tx as never, u.workspaceId, 'long', 1, 'UTC'));
-    expect(await nextSlots(u, 'long', 2)).toEqual([day(300).toISOString(), day(301).toISOString()]);
-    const slots = await h.ctx.queues.store.takenAfter(h.ctx.database.db, q.id, day(170), 1);
-    expect(await h.ctx.queues.store.release(slots[0]!.id)).toBe(true);
-    expect(await nextSlots(u, 'long', 3)).toEqual([day(171), day(300), day(301)].map((d) => d.toISOString()));
+    expect(await nextSlots(u, 'long', 2)).toEqual(iso([300, 301]));
+    await freeAfter(q.id, 171);
+    expect(await nextSlots(u, 'long', 3)).toEqual(iso([171, 300, 301]));
     expect((await add(u, 'long', { default_text: 'gap' })).json().queue.slot_time).toBe(day(171).toISOString());
     expect((await add(u, 'long', { default_text: 'end' })).json().queue.slot_time).toBe(day(300).toISOString());
-    expect(await nextSlots(u, 'long', 1)).toEqual([day(301).toISOString()]);
+    expect(await nextSlots(u, 'long', 1)).toEqual(iso([301]));
   });
 
   it('freeing a slot inside the recorded run keeps the run before it; the slots after it stay taken', async () => {
     const u = await member();
-    await createQueue(u, { name: 'cut', time_zone: 'UTC', slots: daily(['09:00']) });
-    const q = (await h.ctx.queues.store.get(u.workspaceId, 'cut'))!;
-    const day = (i: number) => new Date(Date.UTC(2026, 10, 21 + i, 9));
+    const q = await dailyQueue(u, 'cut');
     await h.ctx.database.db.transaction((tx) => h.ctx.queues.takeSlots(tx as never, u.workspaceId, 'cut', 100, 'UTC'));
     expect((await h.ctx.queues.store.get(u.workspaceId, 'cut'))!.filledTo).toEqual(day(99));
-    const [slot] = await h.ctx.queues.store.takenAfter(h.ctx.database.db, q.id, day(39), 1);
-    expect(await h.ctx.queues.store.release(slot!.id)).toBe(true);
+    await freeAfter(q.id, 40);
     const cut = (await h.ctx.queues.store.get(u.workspaceId, 'cut'))!;
     expect([cut.filledFrom, cut.filledTo, cut.filledZone]).toEqual([day(0), day(39), 'UTC']);
-    expect(await nextSlots(u, 'cut', 2)).toEqual([day(40), day(100)].map((d) => d.toISOString()));
+    expect(await nextSlots(u, 'cut', 2)).toEqual(iso([40, 100]));
     // The first slot of the run freed: nothing of it is left.
-    const [first] = await h.ctx.queues.store.takenAfter(h.ctx.database.db, q.id, day(-1), 1);
-    expect(await h.ctx.queues.store.release(first!.id)).toBe(true);
+    await freeAfter(q.id, 0);
     expect((await h.ctx.queues.store.get(u.workspaceId, 'cut'))!.filledTo).toBeNull();
-    expect(await nextSlots(u, 'cut', 3)).toEqual([day(0), day(40), day(100)].map((d) => d.toISOString()));
+    expect(await nextSlots(u, 'cut', 3)).toEqual(iso([0, 40, 100]));
   });
 
   it('finds gaps deep in a queue without a recorded run, past a slot taken off the grid', async () => {
     const u = await member();
-    await createQueue(u, { name: 'deep', time_zone: 'UTC', slots: daily(['09:00']) });
-    const q = (await h.ctx.queues.store.get(u.workspaceId, 'deep'))!;
-    const day = (i: number) => new Date(Date.UTC(2026, 10, 21 + i, 9));
+    const q = await dailyQueue(u, 'deep');
     // 300 slots taken without the service (no run recorded) and one off the grid (10:00), then two freed far on.
-    await h.ctx.database.db.transaction(async (tx) => {
-      for (let i = 0; i < 300; i++) await h.ctx.queues.store.take(tx as never, q.id, day(i));
-      await h.ctx.queues.store.take(tx as never, q.id, new Date(Date.UTC(2026, 10, 21 + 100, 10)));
-    });
-    expect(await nextSlots(u, 'deep', 2)).toEqual([day(300), day(301)].map((d) => d.toISOString()));
-    for (const i of [170, 250]) {
-      const [slot] = await h.ctx.queues.store.takenAfter(h.ctx.database.db, q.id, day(i - 1), 1);
-      expect(await h.ctx.queues.store.release(slot!.id)).toBe(true);
-    }
-    expect(await nextSlots(u, 'deep', 1)).toEqual([day(170).toISOString()]);
-    expect(await nextSlots(u, 'deep', 4)).toEqual([day(170), day(250), day(300), day(301)].map((d) => d.toISOString()));
+    await takeDays(q.id, 300, [new Date(Date.UTC(2026, 10, 21 + 100, 10))]);
+    expect(await nextSlots(u, 'deep', 2)).toEqual(iso([300, 301]));
+    for (const i of [170, 250]) await freeAfter(q.id, i);
+    expect(await nextSlots(u, 'deep', 1)).toEqual(iso([170]));
+    expect(await nextSlots(u, 'deep', 4)).toEqual(iso([170, 250, 300, 301]));
     expect((await add(u, 'deep', { default_text: 'gap' })).json().queue.slot_time).toBe(day(170).toISOString());
-    expect(await nextSlots(u, 'deep', 1)).toEqual([day(250).toISOString()]);
+    expect(await nextSlots(u, 'deep', 1)).toEqual(iso([250]));
     // 195 taken: past the first 66 (two asked for, and 64 more), the search's runs of 64 slots end with one of a
     // single slot, and the gap lies before it.
-    await createQueue(u, { name: 'deep2', time_zone: 'UTC', slots: daily(['09:00']) });
-    const q2 = (await h.ctx.queues.store.get(u.workspaceId, 'deep2'))!;
-    await h.ctx.database.db.transaction(async (tx) => {
-      for (let i = 0; i < 195; i++) await h.ctx.queues.store.take(tx as never, q2.id, day(i));
-    });
-    const [slot] = await h.ctx.queues.store.takenAfter(h.ctx.database.db, q2.id, day(149), 1);
-    expect(await h.ctx.queues.store.release(slot!.id)).toBe(true);
-    expect(await nextSlots(u, 'deep2', 2)).toEqual([day(150), day(195)].map((d) => d.toISOString()));
+    const q2 = await dailyQueue(u, 'deep2');
+    await takeDays(q2.id, 195);
+    await freeAfter(q2.id, 150);
+    expect(await nextSlots(u, 'deep2', 2)).toEqual(iso([150, 195]));
   });
 
   it('a post for two networks takes one slot', async () => {
