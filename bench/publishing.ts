@@ -116,80 +116,70 @@ function postOnce(
   });
 }
 
-async function run(
+type Traffic = Pick<Run, 'rps' | 'p50' | 'p99' | 'errors' | 'non2xx' | 'failed' | 'requests'>;
+
+/** A 2xx answer in which a network refused its post. */
+const refused = (status: number, body: string) => status >= 200 && status < 300 && body.includes('"success":false');
+
+/**
+ * One at a time, timed here to a tenth of a millisecond (autocannon reports whole milliseconds, too coarse for a 3 ms
+ * target): from sending the request on a kept-alive connection to the end of the response body.
+ */
+async function sequential(
   url: string,
-  pid: number,
+  headers: Record<string, string>,
+  body: unknown,
+  seconds: number,
+  posts?: number,
+) {
+  const latencies: number[] = [];
+  let failed = 0;
+  let errors = 0;
+  let non2xx = 0;
+  const t0 = performance.now();
+  while (posts ? latencies.length < posts : performance.now() - t0 < seconds * 1000) {
+    const start = performance.now();
+    try {
+      const res = await postOnce(`${url}/unified/post/text`, headers, unique(body));
+      if (res.status < 200 || res.status > 299) non2xx++;
+      else if (refused(res.status, res.body)) failed++;
+    } catch {
+      errors++;
+    }
+    latencies.push(performance.now() - start);
+  }
+  const elapsed = (performance.now() - t0) / 1000;
+  const n = latencies.length;
+  latencies.sort((a, b) => a - b);
+  const at = (q: number) => Math.round(latencies[Math.min(n - 1, Math.floor(q * n))]! * 10) / 10;
+  return { rps: n / elapsed, p50: at(0.5), p99: at(0.99), errors, non2xx, failed, requests: n };
+}
+
+/** `connections` at once, by autocannon. */
+async function concurrent(
+  url: string,
   headers: Record<string, string>,
   body: unknown,
   seconds: number,
   connections: number,
   posts?: number,
-): Promise<Run> {
-  const c0 = await counters(url);
-  const cpu0 = cpuSeconds(pid);
-  if (connections === 1) {
-    // One at a time, timed here to a tenth of a millisecond (autocannon reports whole milliseconds, too coarse
-    // for a 3 ms target): from sending the request on a kept-alive connection to the end of the response body.
-    const latencies: number[] = [];
-    let failed = 0;
-    let errors = 0;
-    let non2xx = 0;
-    const t0 = performance.now();
-    while (posts ? latencies.length < posts : performance.now() - t0 < seconds * 1000) {
-      const start = performance.now();
-      try {
-        const res = await postOnce(
-          `${url}/unified/post/text`,
-          { ...headers, 'content-type': 'application/json' },
-          unique(body),
-        );
-        if (res.status < 200 || res.status > 299) non2xx++;
-        else if (res.body.includes('"success":false')) failed++;
-      } catch {
-        errors++;
-      }
-      latencies.push(performance.now() - start);
-    }
-    const elapsed = (performance.now() - t0) / 1000;
-    const cpu1 = cpuSeconds(pid);
-    const c1 = await counters(url);
-    const n = latencies.length;
-    latencies.sort((a, b) => a - b);
-    const at = (q: number) => Math.round(latencies[Math.min(n - 1, Math.floor(q * n))]! * 10) / 10;
-    return {
-      rps: n / elapsed,
-      p50: at(0.5),
-      p99: at(0.99),
-      errors,
-      non2xx,
-      failed,
-      requests: n,
-      cpuMs: ((cpu1 - cpu0) * 1000) / n,
-      simulatorMs: ((c1.simulatorS - c0.simulatorS) * 1000) / n,
-      statements: (c1.statements - c0.statements) / n,
-      transactions: (c1.transactions - c0.transactions) / n,
-    };
-  }
+): Promise<Traffic> {
   let failed = 0;
   const r = await autocannon({
     url: `${url}/unified/post/text`,
     method: 'POST',
-    headers: { ...headers, 'content-type': 'application/json' },
+    headers,
     requests: [
       {
         setupRequest: (req) => ({ ...req, body: unique(body) }),
         onResponse: (status, resBody) => {
-          if (status >= 200 && status < 300 && resBody.includes('"success":false')) failed++;
+          if (refused(status, resBody)) failed++;
         },
       },
     ],
     connections,
     ...(posts ? { amount: Math.max(posts, connections) } : { duration: seconds }),
   });
-  const cpu1 = cpuSeconds(pid);
-  const c1 = await counters(url);
-  // The /metrics read itself sends no SQL; the requests are every response autocannon got.
-  const n = Math.max(1, r.requests.total);
   return {
     rps: r.requests.average,
     p50: r.latency.p50,
@@ -198,6 +188,31 @@ async function run(
     non2xx: r.non2xx,
     failed,
     requests: r.requests.total,
+  };
+}
+
+async function run(
+  url: string,
+  pid: number,
+  auth: Record<string, string>,
+  body: unknown,
+  seconds: number,
+  connections: number,
+  posts?: number,
+): Promise<Run> {
+  const headers = { ...auth, 'content-type': 'application/json' };
+  const c0 = await counters(url);
+  const cpu0 = cpuSeconds(pid);
+  const traffic =
+    connections === 1
+      ? await sequential(url, headers, body, seconds, posts)
+      : await concurrent(url, headers, body, seconds, connections, posts);
+  const cpu1 = cpuSeconds(pid);
+  const c1 = await counters(url);
+  // The /metrics read itself sends no SQL; the requests are every response received.
+  const n = Math.max(1, traffic.requests);
+  return {
+    ...traffic,
     cpuMs: ((cpu1 - cpu0) * 1000) / n,
     simulatorMs: ((c1.simulatorS - c0.simulatorS) * 1000) / n,
     statements: (c1.statements - c0.statements) / n,
