@@ -60,10 +60,7 @@ export class ScheduledStore {
    */
   async insertMany(tx: Db, values: (typeof scheduledPosts.$inferInsert)[]): Promise<ScheduledRow[]> {
     const out: ScheduledRow[] = [];
-    await this.#insertMany(tx, values, sql`*`, (rows, chunk) => {
-      const byId = new Map(rows.map((row) => [row.id as string, row]));
-      for (const v of chunk) out.push(rowOf(byId.get(v.id)!));
-    });
+    await this.#insertMany(tx, values, sql`*`, (row) => out.push(rowOf(row)));
     return out;
   }
 
@@ -73,13 +70,13 @@ export class ScheduledStore {
     values: (typeof scheduledPosts.$inferInsert)[],
   ): Promise<{ id: string; platform: string; scheduledTime: Date }[]> {
     const out: { id: string; platform: string; scheduledTime: Date }[] = [];
-    await this.#insertMany(tx, values, sql`id, platform, scheduled_time`, (rows, chunk) => {
-      const byId = new Map(rows.map((row) => [row.id as string, row]));
-      for (const v of chunk) {
-        const row = byId.get(v.id)!;
-        out.push({ id: v.id, platform: row.platform as string, scheduledTime: new Date(row.scheduled_time as string) });
-      }
-    });
+    await this.#insertMany(tx, values, sql`id, platform, scheduled_time`, (row) =>
+      out.push({
+        id: row.id as string,
+        platform: row.platform as string,
+        scheduledTime: new Date(row.scheduled_time as string),
+      }),
+    );
     return out;
   }
 
@@ -87,7 +84,8 @@ export class ScheduledStore {
     tx: Db,
     values: (typeof scheduledPosts.$inferInsert)[],
     columns: SQL,
-    take: (rows: Record<string, unknown>[], chunk: { id: string }[]) => void,
+    /** Each inserted row's `columns`, in the order of `values`. */
+    take: (row: Record<string, unknown>) => void,
   ): Promise<void> {
     for (let i = 0; i < values.length; i += 2000) {
       const now = this.#now();
@@ -123,7 +121,8 @@ export class ScheduledStore {
         ),
         e as (${entryEvent('post.scheduled', sql`r`, now)})
         select ${columns} from r`);
-      take(rowsOf(res), chunk);
+      const byId = new Map(rowsOf(res).map((row) => [row.id as string, row]));
+      for (const v of chunk) take(byId.get(v.id)!);
     }
   }
 
