@@ -138,6 +138,17 @@ export function memoryParts(pid: number): MemoryParts {
   return parts;
 }
 
+/** The server's /metrics page (Prometheus text). */
+export async function metricsText(url: string): Promise<string> {
+  return (await fetch(`${url}/metrics`)).text();
+}
+
+/** The value of the sample `name` (with its labels when it has any: `x{a="b"}`) in /metrics text; NaN when absent. */
+export function metricValue(text: string, name: string): number {
+  const m = new RegExp(`^${name.replace(/[{}"]/g, (c) => `\\${c}`)} (\\S+)$`, 'm').exec(text);
+  return m ? Number(m[1]) : NaN;
+}
+
 /** CPU time (user + system, seconds) a process has used so far, from /proc/<pid>/stat; NaN once it is gone. */
 export function cpuSeconds(pid: number): number {
   try {

@@ -19,7 +19,17 @@ import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { benchDatabase, CLI, cpuSeconds, fmt, freePort, postJson, startHerald } from './lib.ts';
+import {
+  benchDatabase,
+  CLI,
+  cpuSeconds,
+  fmt,
+  freePort,
+  metricsText,
+  metricValue,
+  postJson,
+  startHerald,
+} from './lib.ts';
 
 interface Destinations {
   facebookPages: string[];
@@ -54,8 +64,7 @@ async function connectAll(url: string, auth: Record<string, string>): Promise<De
 }
 
 async function counters(url: string): Promise<{ statements: number; transactions: number; simulatorS: number }> {
-  const text = await (await fetch(`${url}/metrics`)).text();
-  const value = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
+  const text = await metricsText(url);
   // The simulators' share: the server time of every route that is neither Herald's post route nor /metrics (in this
   // bench, the calls the adapters make to the in-process simulators).
   let simulatorS = 0;
@@ -64,8 +73,8 @@ async function counters(url: string): Promise<{ statements: number; transactions
     if (route !== '/unified/post/text' && route !== '/metrics') simulatorS += Number(m[2]);
   }
   return {
-    statements: value('herald_db_statements_total'),
-    transactions: value('herald_db_transactions_total'),
+    statements: metricValue(text, 'herald_db_statements_total'),
+    transactions: metricValue(text, 'herald_db_transactions_total'),
     simulatorS,
   };
 }

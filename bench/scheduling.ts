@@ -51,7 +51,18 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
-import { CLI, cpuSeconds, fmt, freePort, postJson, type ServerProcess, startFlags, startHerald } from './lib.ts';
+import {
+  CLI,
+  cpuSeconds,
+  fmt,
+  freePort,
+  metricsText,
+  metricValue,
+  postJson,
+  type ServerProcess,
+  startFlags,
+  startHerald,
+} from './lib.ts';
 
 const E = process.env;
 function num(name: string, dflt: number, min = 1): number {
@@ -280,11 +291,6 @@ async function machineBusy(ms: number): Promise<number> {
   return (b.busy - a.busy) / (b.total - a.total);
 }
 
-function metricValue(text: string, name: string): number {
-  const m = new RegExp(`^${name.replace(/[{}"]/g, (c) => `\\${c}`)} (\\S+)$`, 'm').exec(text);
-  return m ? Number(m[1]) : NaN;
-}
-
 class Sampler {
   readonly samples: Sample[] = [];
   #stop = false;
@@ -324,7 +330,7 @@ class Sampler {
     const t = Date.now();
     let text = '';
     try {
-      text = await (await fetch(`${this.url}/metrics`)).text();
+      text = await metricsText(this.url);
     } catch {
       /* the next sample will do */
     }
@@ -566,7 +572,7 @@ interface DbCounters {
 /** The serve process's own SQL counters (herald_db_statements_total, herald_db_transactions_total); undefined on a tree without them. */
 async function serveCounters(url: string): Promise<{ statements: number; transactions: number } | undefined> {
   try {
-    const text = await (await fetch(`${url}/metrics`)).text();
+    const text = await metricsText(url);
     const statements = metricValue(text, 'herald_db_statements_total');
     const transactions = metricValue(text, 'herald_db_transactions_total');
     return Number.isFinite(statements) ? { statements, transactions } : undefined;

@@ -31,6 +31,8 @@ import {
   fmt,
   freePort,
   memoryParts,
+  metricsText,
+  metricValue,
   postJson,
   rssMiB,
   startHerald,
@@ -167,8 +169,8 @@ function memoryNow(pid: number, m: Record<string, number>): Memory {
 }
 
 async function metric(url: string, names: string[]): Promise<Record<string, number>> {
-  const text = await (await fetch(`${url}/metrics`)).text();
-  return Object.fromEntries(names.map((n) => [n, Number(new RegExp(`^${n} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN)]));
+  const text = await metricsText(url);
+  return Object.fromEntries(names.map((n) => [n, metricValue(text, n)]));
 }
 
 type Op = () => Promise<void>;

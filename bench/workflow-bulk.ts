@@ -9,7 +9,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { benchDatabase, CLI, fmt, postJson, rssMiB, startHerald } from './lib.ts';
+import { benchDatabase, CLI, fmt, metricsText, metricValue, postJson, rssMiB, startHerald } from './lib.ts';
 
 export interface BulkFigures {
   label: string;
@@ -50,8 +50,7 @@ export function bulkCsv(rows: number, from: Date): string {
 
 /** SQL statements the server has sent so far (its /metrics counter). */
 async function statements(url: string): Promise<number> {
-  const text = await (await fetch(`${url}/metrics`)).text();
-  return Number(/^herald_db_statements_total(?:\{[^}]*\})? (\d+)/m.exec(text)?.[1] ?? NaN);
+  return metricValue(await metricsText(url), 'herald_db_statements_total');
 }
 
 export interface BulkRun {
