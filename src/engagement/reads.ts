@@ -351,15 +351,9 @@ export class EngagementReads {
       const page = await this.d.tokens.use(row, (t) =>
         comments.list(t, { destination, postId: post.platformPostId, limit: perPost }),
       );
-      await this.d.store.saveComments(
-        workspaceId,
-        platform,
-        post,
-        page.comments,
-        this.d.clock(),
-        true,
-        accountAuthor(row),
-      );
+      await this.d.store.saveComments(workspaceId, platform, post, page.comments, this.d.clock(), {
+        ownAuthor: accountAuthor(row),
+      });
       if (page.disabled !== undefined && page.disabled !== post.commentsDisabled)
         await this.d.store.setCommentsDisabled(post.id, page.disabled);
       return null;

@@ -55,8 +55,7 @@ export class EngagementReplies {
           found.post,
           list.map((r) => ({ ...r, parentId: r.parentId ?? commentId })),
           this.#r.d.clock(),
-          false,
-          accountAuthor(row),
+          { markSynced: false, ownAuthor: accountAuthor(row) },
         );
       } catch (err) {
         if (!(err instanceof PlatformError)) throw err;
@@ -151,15 +150,10 @@ export class EngagementReplies {
       replyCount: 0,
     };
     // Sent from Herald: the account's own, no comment.received.
-    await this.#r.d.store.saveComments(
-      workspaceId,
-      platform,
-      found.post,
-      [reply],
-      this.#r.d.clock(),
-      false,
-      () => true,
-    );
+    await this.#r.d.store.saveComments(workspaceId, platform, found.post, [reply], this.#r.d.clock(), {
+      markSynced: false,
+      ownAuthor: () => true,
+    });
     return { replyId };
   }
 }

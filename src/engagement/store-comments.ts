@@ -31,10 +31,16 @@ export type CommentView = Pick<
 };
 
 /**
- * Stores comments (and their inline replies) of one post, as the network returned them; marks the post synced.
- * `ownAuthor` tells the connected account's own authors: their comments (and the first comment Herald posted under
- * the post, known from its ledger target's journal) raise no comment.received event.
+ * Stores comments (and their inline replies) of one post, as the network returned them; marks the post synced unless
+ * `markSynced` is false (a page of replies). `ownAuthor` tells the connected account's own authors: their comments (and
+ * the first comment Herald posted under the post, known from its ledger target's journal) raise no comment.received
+ * event.
  */
+export interface SaveOptions {
+  markSynced?: boolean;
+  ownAuthor?: (authorId: string | null) => boolean;
+}
+
 export async function saveComments(
   db: Db,
   workspaceId: string,
@@ -42,8 +48,7 @@ export async function saveComments(
   post: PostRow,
   comments: readonly RemoteComment[],
   at: Date,
-  markSynced = true,
-  ownAuthor: (authorId: string | null) => boolean = () => false,
+  { markSynced = true, ownAuthor = () => false }: SaveOptions = {},
 ): Promise<void> {
   const flat: RemoteComment[] = [];
   const walk = (list: readonly RemoteComment[], parent: string | null) => {
